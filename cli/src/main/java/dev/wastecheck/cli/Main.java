@@ -1,0 +1,7 @@
+package dev.wastecheck.cli;
+
+public final class Main {
+    public static void main(String[] args) {
+        System.exit(0);
+    }
+}
