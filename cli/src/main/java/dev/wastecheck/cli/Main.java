@@ -1,7 +1,101 @@
 package dev.wastecheck.cli;
 
-public final class Main {
+import dev.wastecheck.analyzer.source.DumpFormatException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit
+ * codes: 0 success, 2 bad usage or unreadable input (with file, line and what was expected), 1 an
+ * internal error. No stack trace unless {@code --debug}.
+ */
+@Command(name = "wastecheck", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
+        subcommands = {AnalyzeCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Example:", "  wastecheck analyze dump.sql", "  wastecheck analyze schema.sql data.sql --format json -o report.json"})
+public final class Main implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_INTERNAL = 1;
+    public static final int EXIT_BAD_INPUT = 2;
+
+    @Option(names = "--debug", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
+    boolean debug;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (analyze)");
+    }
+
     public static void main(String[] args) {
-        System.exit(0);
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line in-process: what the tests call, so they run the real command. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        Main main = new Main();
+        CommandLine cl = new CommandLine(main);
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            boolean debug = parseResult.hasMatchedOption("--debug")
+                    || parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--debug"));
+            return report(e, commandLine.getErr(), debug);
+        });
+        cl.setParameterExceptionHandler((e, a) -> {
+            PrintWriter w = e.getCommandLine().getErr();
+            w.println("wastecheck: " + e.getMessage());
+            w.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
+            return EXIT_BAD_INPUT;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    static int report(Exception e, PrintWriter err, boolean debug) {
+        Throwable cause = e;
+        while ((cause instanceof java.io.UncheckedIOException || cause instanceof java.util.concurrent.CompletionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        int code;
+        String message;
+        if (cause instanceof DumpFormatException || cause instanceof UserError) {
+            code = EXIT_BAD_INPUT;
+            message = cause.getMessage();
+        } else if (cause instanceof NoSuchFileException nsf) {
+            code = EXIT_BAD_INPUT;
+            message = nsf.getFile() + ": no such file";
+        } else if (cause instanceof IOException io) {
+            code = EXIT_BAD_INPUT;
+            message = "cannot read input: " + io.getMessage();
+        } else {
+            code = EXIT_INTERNAL;
+            message = "internal error: " + cause + (debug ? "" : " (run with --debug for the stack trace)");
+        }
+        err.println("wastecheck: " + message);
+        if (debug) {
+            cause.printStackTrace(err);
+        }
+        err.flush();
+        return code;
+    }
+
+    /** The version from the jar's manifest, or "dev" from a build tree. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"wastecheck " + (v == null ? "dev" : v)};
+        }
     }
 }

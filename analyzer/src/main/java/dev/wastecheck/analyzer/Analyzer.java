@@ -1,0 +1,268 @@
+package dev.wastecheck.analyzer;
+
+import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.infer.TypeInference;
+import dev.wastecheck.analyzer.load.ColumnStorage;
+import dev.wastecheck.analyzer.load.DatabaseFileLoader;
+import dev.wastecheck.analyzer.load.DumpLoader;
+import dev.wastecheck.analyzer.load.LoadStats;
+import dev.wastecheck.analyzer.load.LoadedTable;
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.load.ProfilingOptions;
+import dev.wastecheck.analyzer.profile.ColumnProfile;
+import dev.wastecheck.analyzer.profile.Profiler;
+import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.schema.ColumnDef;
+import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.analyzer.schema.TypeFamily;
+import dev.wastecheck.analyzer.source.DdlCatalog;
+import dev.wastecheck.analyzer.source.SourceDetector;
+import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
+import dev.wastecheck.analyzer.source.SourceKind;
+import dev.wastecheck.analyzer.source.SqlScriptReader;
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * {@code wastecheck analyze}: reads the sources into the profiling database, profiles every
+ * column of every table exactly, infers the tightest lossless types and accounts the bytes.
+ */
+public final class Analyzer {
+
+    /** Told how far long work has got; the command line draws a bar from it. */
+    public interface Progress {
+        void begin(String task, long total);
+
+        void advance(long done);
+
+        void end();
+
+        Progress NONE = new Progress() {
+            @Override
+            public void begin(String task, long total) {
+            }
+
+            @Override
+            public void advance(long done) {
+            }
+
+            @Override
+            public void end() {
+            }
+        };
+    }
+
+    private final InferenceOptions inference;
+    private final ProfilingOptions profiling;
+
+    public Analyzer(InferenceOptions inference, ProfilingOptions profiling) {
+        this.inference = inference;
+        this.profiling = profiling;
+    }
+
+    public AnalysisReport analyze(List<Path> sources, Progress progress) throws IOException, SQLException {
+        long started = System.nanoTime();
+        List<DetectedFile> files = SourceDetector.detectAll(sources);
+        Dialect dialect = files.get(0).dialect();
+        List<String> warnings = new ArrayList<>();
+        for (DetectedFile f : files) {
+            if (f.dialect() != dialect) {
+                warnings.add(f.path() + " reads as " + f.dialect().label() + " while " + files.get(0).path() + " reads as "
+                        + dialect.label() + "; sizes and types are given for " + dialect.label());
+            }
+        }
+        DdlCatalog catalog = new DdlCatalog(dialect);
+        LoadStats stats = new LoadStats();
+        Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
+        try (ProfilingDatabase db = new ProfilingDatabase(profiling)) {
+            long total = 0;
+            for (DetectedFile f : files) {
+                total += Files.size(f.path());
+            }
+            progress.begin("reading", total);
+            long before = 0;
+            for (DetectedFile f : files) {
+                load(db, f, catalog, stats, loaded, progress, before);
+                before += Files.size(f.path());
+            }
+            progress.end();
+            warnings.addAll(catalog.warnings());
+            warnings.addAll(stats.warnings());
+
+            TypeInference types = new TypeInference(dialect, inference);
+            Profiler profiler = new Profiler(db);
+            List<TableReport> tables = new ArrayList<>();
+            progress.begin("profiling", loaded.size());
+            Map<String, List<ColumnProfile>> profiles = new java.util.LinkedHashMap<>();
+            int done = 0;
+            for (LoadedTable t : loaded.values()) {
+                profiles.put(t.def().key(), profiler.profile(t));
+                progress.advance(++done);
+            }
+            progress.end();
+            KeyRanges keys = KeyRanges.of(loaded.values(), profiles);
+            for (LoadedTable t : loaded.values()) {
+                tables.add(tableReport(db, types, t, profiles.get(t.def().key()), keys, stats.table(t.def().name()), catalog));
+            }
+            long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
+            long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
+            List<String> names = files.stream().map(f -> f.path().toString()).toList();
+            return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    private void load(ProfilingDatabase db, DetectedFile f, DdlCatalog catalog, LoadStats stats,
+                      Map<String, LoadedTable> loaded, Progress progress, long before) throws IOException, SQLException {
+        DatabaseFileLoader files = new DatabaseFileLoader(db, stats, loaded);
+        String name = f.path().getFileName().toString().replaceAll("(?i)(\\.gz)?$", "").replaceAll("\\.[^.]+$", "");
+        switch (f.kind()) {
+            case MYSQL_SCRIPT, POSTGRESQL_SCRIPT, SQLITE_SCRIPT -> {
+                CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(f.path()), 1 << 16));
+                InputStream in = f.gzip() ? new GZIPInputStream(raw, 1 << 16) : raw;
+                try (SqlScriptReader reader = new SqlScriptReader(in, f.path().toString(), f.kind() == SourceKind.MYSQL_SCRIPT)) {
+                    new DumpLoader(db, catalog, stats, loaded, pos -> progress.advance(before + raw.count)).load(reader);
+                }
+            }
+            case SQLITE_FILE -> files.loadSqlite(f.path());
+            case DUCKDB_FILE -> files.loadDuckDbFile(f.path());
+            case PARQUET -> files.loadFile(f.path(), "read_parquet", name);
+            case CSV -> files.loadFile(f.path(), "read_csv", name);
+            case JSON -> files.loadFile(f.path(), "read_json_auto", name);
+        }
+        progress.advance(before + Files.size(f.path()));
+    }
+
+    private TableReport tableReport(ProfilingDatabase db, TypeInference types, LoadedTable t, List<ColumnProfile> profiles,
+                                    KeyRanges keys, LoadStats.TableStats tstats, DdlCatalog catalog) throws SQLException {
+        TableDef def = t.def();
+        List<ColumnReport> columns = new ArrayList<>();
+        for (int i = 0; i < def.columns().size(); i++) {
+            ColumnDef col = def.columns().get(i);
+            List<String> enumValues = enumCandidate(db, t, i, profiles.get(i));
+            columns.add(types.infer(def, col, keys.widen(def, col, profiles.get(i)), enumValues));
+        }
+        columns = duplicates(db, t, profiles, columns);
+        long declared = columns.stream().mapToLong(ColumnReport::declaredBytes).sum();
+        long tight = columns.stream().mapToLong(ColumnReport::tightBytes).sum();
+        List<String> problems = new ArrayList<>(tstats.examples());
+        if (!def.ddlKnown()) {
+            problems.add(0, "no CREATE TABLE was read for this table: declared types unknown");
+        }
+        return new TableReport(def.name(), t.rows(), declared, tight, columns, tstats.badRows(), tstats.badValues(), problems,
+                catalog.partitionParents().get(def.key()));
+    }
+
+    /** The distinct values of a short-list string column, when they are safe as ENUM members. */
+    private List<String> enumCandidate(ProfilingDatabase db, LoadedTable t, int i, ColumnProfile p) throws SQLException {
+        TypeFamily f = t.def().columns().get(i).type().family();
+        if (!(f.isString() || f == TypeFamily.OTHER) || p.distinct < 2 || p.distinct > inference.enumMax()
+                || p.nonNull < 10 * p.distinct || p.trailingSpace > 0 || p.markers > 0) {
+            return null;
+        }
+        String c = t.physicalColumn(i);
+        String s = t.storage()[i] == ColumnStorage.BYTES ? "CAST(" + c + " AS VARCHAR)" : c;
+        List<String> values = new ArrayList<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT " + s + " AS v FROM " + t.relation() + " WHERE " + c
+                     + " IS NOT NULL ORDER BY v")) {
+            while (rs.next()) {
+                values.add(rs.getString(1));
+            }
+        }
+        long caseless = values.stream().map(v -> v.toLowerCase(java.util.Locale.ROOT)).distinct().count();
+        boolean printable = values.stream().allMatch(v -> v.chars().noneMatch(ch -> ch == '\\' || ch < 32));
+        return caseless == values.size() && printable ? values : null;
+    }
+
+    /**
+     * Columns that map one-to-one onto an earlier column of the same table (the same values, or
+     * the same partition of rows under other names, like Pagila's {@code activebool} and {@code active}).
+     */
+    private static List<ColumnReport> duplicates(ProfilingDatabase db, LoadedTable t, List<ColumnProfile> profiles,
+                                                 List<ColumnReport> columns) throws SQLException {
+        if (t.relation() == null || t.rows() < 2) {
+            return columns;
+        }
+        List<ColumnReport> out = new ArrayList<>(columns);
+        int checked = 0;
+        boolean[] already = new boolean[columns.size()];
+        for (int j = 1; j < columns.size() && checked < 64; j++) {
+            ColumnProfile pj = profiles.get(j);
+            // Unique columns map one-to-one onto every other unique column: that says nothing.
+            if (pj.distinct < 2 || pj.distinct >= pj.nonNull || already[j]) {
+                continue;
+            }
+            for (int i = 0; i < j && checked < 64; i++) {
+                ColumnProfile pi = profiles.get(i);
+                if (pi.distinct != pj.distinct || pi.nonNull != pj.nonNull || already[i]) {
+                    continue;
+                }
+                checked++;
+                String a = t.physicalColumn(i);
+                String b = t.physicalColumn(j);
+                long pairs;
+                try (Statement st = db.connection().createStatement();
+                     ResultSet rs = st.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + a + ", " + b + " FROM " + t.relation() + ")")) {
+                    rs.next();
+                    pairs = rs.getLong(1);
+                }
+                long groups = pi.distinct + (pi.nulls() > 0 ? 1 : 0);
+                if (pairs == groups) {
+                    ColumnReport cj = out.get(j);
+                    List<Finding> f = new ArrayList<>(cj.findings());
+                    f.add(new Finding("duplicate_column", "maps one-to-one onto " + columns.get(i).name() + " ("
+                            + pi.distinct + " pairs over " + t.rows() + " rows): either column determines the other, so a "
+                            + pi.distinct + "-row lookup could replace it", cj.tightBytes()));
+                    out.set(j, new ColumnReport(cj.name(), cj.declaredType(), cj.suggestedType(), cj.declaredBytes(),
+                            cj.tightBytes(), cj.nulls(), cj.distinct(), cj.min(), cj.max(), f));
+                    already[j] = true;
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Counts the compressed bytes read, for progress over gzipped dumps. */
+    private static final class CountingInputStream extends FilterInputStream {
+        volatile long count;
+
+        CountingInputStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
+}

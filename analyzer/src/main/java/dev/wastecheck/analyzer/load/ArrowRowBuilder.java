@@ -1,0 +1,267 @@
+package dev.wastecheck.analyzer.load;
+
+import dev.wastecheck.analyzer.schema.ColumnDef;
+import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.analyzer.source.SqlScriptReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Turns the values a {@link SqlScriptReader} hands out into rows of an Arrow batch, one column
+ * vector per declared column. Integer columns become BIGINT (parsed here, once), byte-string
+ * columns BLOB, everything else UTF-8 text that DuckDB casts while profiling, so that
+ * {@code '007'} stays {@code '007'} until the profiler decides what it is.
+ *
+ * <p>Rows whose value count does not match the table are not dropped silently: they are counted
+ * in {@link LoadStats} with where they were.
+ */
+public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
+    /** Declared type string kept in each Arrow field's metadata (DESIGN.md: schema as Arrow). */
+    public static final String DECLARED_TYPE = "wastecheck.declared_type";
+
+    private final TableDef table;
+    private final Schema schema;
+    private final ColumnStorage[] storage;
+    private final LoadStats.TableStats stats;
+    private final String file;
+    private VectorSchemaRoot root;
+    private FieldVector[] vectors;
+    private int[] mapping;
+    private int row;
+    private long bytes;
+    private final boolean[] seen;
+
+    public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file) {
+        this(table, stats, file, false);
+    }
+
+    /**
+     * @param textOnly keep every value as its text (or bytes), whatever the declared type: for
+     *                 SQLite, where a column's type does not bind its values
+     */
+    public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file, boolean textOnly) {
+        this.table = table;
+        this.stats = stats;
+        this.file = file;
+        List<Field> fields = new ArrayList<>();
+        storage = new ColumnStorage[table.columns().size()];
+        for (int i = 0; i < storage.length; i++) {
+            ColumnDef c = table.columns().get(i);
+            storage[i] = ColumnStorage.forDeclared(c.type());
+            if (textOnly && storage[i] == ColumnStorage.INT64) {
+                storage[i] = ColumnStorage.TEXT;
+            }
+            ArrowType type = switch (storage[i]) {
+                case INT64 -> new ArrowType.Int(64, true);
+                case BYTES -> ArrowType.Binary.INSTANCE;
+                default -> ArrowType.Utf8.INSTANCE;
+            };
+            Map<String, String> meta = new HashMap<>();
+            meta.put(DECLARED_TYPE, c.type().declared());
+            fields.add(new Field("c" + i, new FieldType(true, type, null, meta), null));
+        }
+        schema = new Schema(fields);
+        seen = new boolean[storage.length];
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    public ColumnStorage[] storage() {
+        return storage;
+    }
+
+    /** Columns of the INSERT or COPY that feeds the next rows, or null for all in declared order. */
+    public void setColumnOrder(List<String> columns) {
+        if (columns == null) {
+            mapping = null;
+            return;
+        }
+        mapping = new int[columns.size()];
+        for (int i = 0; i < mapping.length; i++) {
+            mapping[i] = table.columnIndex(columns.get(i));
+            if (mapping[i] < 0) {
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(file + ": rows for table " + table.name()
+                        + " name column " + columns.get(i) + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
+            }
+        }
+    }
+
+    /** Starts a batch in freshly allocated vectors (the previous buffers may still be read by DuckDB). */
+    public void startBatch(VectorSchemaRoot target) {
+        root = target;
+        root.allocateNew();
+        vectors = root.getFieldVectors().toArray(new FieldVector[0]);
+        row = 0;
+        bytes = 0;
+    }
+
+    public VectorSchemaRoot root() {
+        return root;
+    }
+
+    public int rows() {
+        return row;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Seals the batch. */
+    public void finishBatch() {
+        root.setRowCount(row);
+        root = null;
+    }
+
+    @Override
+    public void value(int index, int kind, byte[] b, int off, int len) {
+        int col;
+        if (mapping == null) {
+            col = index;
+            if (col >= storage.length) {
+                return; // counted at endRow
+            }
+        } else {
+            if (index >= mapping.length) {
+                return;
+            }
+            col = mapping[index];
+        }
+        seen[col] = true;
+        FieldVector v = vectors[col];
+        if (kind == SqlScriptReader.NULL) {
+            v.setNull(row);
+            return;
+        }
+        bytes += len;
+        switch (storage[col]) {
+            case INT64 -> {
+                long parsed;
+                if (kind == SqlScriptReader.WORD && len == 4 && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("true")) {
+                    parsed = 1;
+                } else if (kind == SqlScriptReader.WORD && len == 5 && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("false")) {
+                    parsed = 0;
+                } else if (kind == SqlScriptReader.BINARY && len <= 8) {
+                    parsed = 0;
+                    for (int i = 0; i < len; i++) {
+                        parsed = (parsed << 8) | (b[off + i] & 0xff);
+                    }
+                } else {
+                    parsed = parseLong(b, off, len);
+                    if (parsed == Long.MIN_VALUE && !isMinLong(b, off, len)) {
+                        stats.badValue(table.columns().get(col).name(),
+                                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8), file, currentLine);
+                        v.setNull(row);
+                        return;
+                    }
+                }
+                ((BigIntVector) v).setSafe(row, parsed);
+            }
+            case BYTES -> ((VarBinaryVector) v).setSafe(row, b, off, len);
+            default -> {
+                if (Utf8.isValid(b, off, len)) {
+                    ((VarCharVector) v).setSafe(row, b, off, len);
+                } else {
+                    // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
+                    byte[] recoded = new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
+                    ((VarCharVector) v).setSafe(row, recoded, 0, recoded.length);
+                    stats.recoded(table.columns().get(col).name());
+                }
+            }
+        }
+    }
+
+    private long currentLine;
+
+    /** The line the current row started on, for messages. */
+    public void atLine(long line) {
+        this.currentLine = line;
+    }
+
+    @Override
+    public void endRow(int count, long line) {
+        int expected = mapping == null ? storage.length : mapping.length;
+        if (count != expected) {
+            stats.badRow(file, line, "a row of " + expected + " values for table " + table.name() + ", found " + count);
+            clearRow();
+            return;
+        }
+        if (mapping != null) {
+            for (int i = 0; i < storage.length; i++) {
+                if (!seen[i]) {
+                    vectors[i].setNull(row); // a column the INSERT did not name: its default, unknown here
+                }
+            }
+        }
+        java.util.Arrays.fill(seen, false);
+        row++;
+    }
+
+    private void clearRow() {
+        for (int i = 0; i < storage.length; i++) {
+            if (seen[i]) {
+                vectors[i].setNull(row);
+            }
+        }
+        java.util.Arrays.fill(seen, false);
+    }
+
+    /** Capacity check: vectors grow by doubling, so keep batches to a bounded number of bytes. */
+    public boolean full(int maxRows, long maxBytes) {
+        return row >= maxRows || bytes >= maxBytes;
+    }
+
+    /** Parses a decimal integer; {@link Long#MIN_VALUE} on anything else (check {@link #isMinLong}). */
+    static long parseLong(byte[] b, int off, int len) {
+        if (len == 0 || len > 20) {
+            return Long.MIN_VALUE;
+        }
+        int i = off;
+        int end = off + len;
+        boolean neg = false;
+        if (b[i] == '-' || b[i] == '+') {
+            neg = b[i] == '-';
+            i++;
+            if (i == end) {
+                return Long.MIN_VALUE;
+            }
+        }
+        long acc = 0;
+        for (; i < end; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                return Long.MIN_VALUE;
+            }
+            if (acc < (Long.MIN_VALUE + d) / 10) {
+                return Long.MIN_VALUE; // overflow
+            }
+            acc = acc * 10 - d; // accumulate negatively: covers Long.MIN_VALUE
+        }
+        if (neg) {
+            return acc;
+        }
+        if (acc == Long.MIN_VALUE) {
+            return Long.MIN_VALUE;
+        }
+        return -acc;
+    }
+
+    private static boolean isMinLong(byte[] b, int off, int len) {
+        return new String(b, off, len, StandardCharsets.US_ASCII).equals("-9223372036854775808");
+    }
+
+}

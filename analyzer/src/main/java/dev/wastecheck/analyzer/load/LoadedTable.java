@@ -1,0 +1,24 @@
+package dev.wastecheck.analyzer.load;
+
+import dev.wastecheck.analyzer.schema.TableDef;
+
+/**
+ * A table as the profiler sees it.
+ *
+ * @param relation the DuckDB relation holding its rows (quoted as needed), or null when it has none
+ * @param storage  how each column sits in that relation
+ */
+public record LoadedTable(TableDef def, String relation, long rows, ColumnStorage[] storage) {
+    static LoadedTable empty(TableDef def) {
+        ColumnStorage[] s = new ColumnStorage[def.columns().size()];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = ColumnStorage.forDeclared(def.columns().get(i).type());
+        }
+        return new LoadedTable(def, null, 0, s);
+    }
+
+    /** The name of column {@code i} inside the relation. */
+    public String physicalColumn(int i) {
+        return storage[i] == ColumnStorage.NATIVE ? ProfilingDatabase.quote(def.columns().get(i).name()) : "c" + i;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.wastecheck.analyzer.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The embedded DuckDB that holds and profiles the rows: file-backed in a private temporary
+ * folder so tables larger than memory spill to disk, and removed on close. Rows arrive as Arrow
+ * batches ({@link #allocator()}), never as per-row inserts.
+ */
+public final class ProfilingDatabase implements AutoCloseable {
+    private final Path dir;
+    private final DuckDBConnection conn;
+    private final BufferAllocator allocator;
+    private int streams;
+    private int relations;
+
+    public ProfilingDatabase(ProfilingOptions options) throws SQLException, IOException {
+        Path base = options.tempDir() == null ? Path.of(System.getProperty("java.io.tmpdir")) : options.tempDir();
+        Files.createDirectories(base);
+        this.dir = Files.createTempDirectory(base, "wastecheck-");
+        Properties props = new Properties();
+        // Offline machines cannot download extensions: fail fast instead of hanging (STACK.md 6).
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        this.conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("profile.duckdb"), props);
+        execute("SET temp_directory='" + dir.resolve("spill").toString().replace("'", "''") + "'");
+        if (options.memoryLimit() != null) {
+            execute("SET memory_limit='" + options.memoryLimit().replace("'", "") + "'");
+        }
+        if (options.threads() > 0) {
+            execute("SET threads=" + options.threads());
+        }
+        this.allocator = new RootAllocator(options.arrowMemoryLimit());
+    }
+
+    public DuckDBConnection connection() {
+        return conn;
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    /** A fresh name for a table of rows in the profiling database. */
+    public String nextRelationName() {
+        return "t_" + (relations++);
+    }
+
+    /** A fresh name for a registered Arrow stream. */
+    public String nextStreamName() {
+        return "wc_stream_" + (streams++);
+    }
+
+    /** Runs one statement on a fresh JDBC Statement (DuckDB closes a Statement after any error, STACK.md 5). */
+    public void execute(String sql) throws SQLException {
+        try (Statement st = conn.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    public static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    public static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    @Override
+    public void close() throws SQLException, IOException {
+        try {
+            conn.close();
+        } finally {
+            allocator.close();
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    public Connection jdbc() {
+        return conn;
+    }
+}

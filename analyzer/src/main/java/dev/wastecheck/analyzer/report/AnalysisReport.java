@@ -1,0 +1,32 @@
+package dev.wastecheck.analyzer.report;
+
+import java.util.List;
+
+/**
+ * Everything {@code wastecheck analyze} found, ready for any renderer.
+ *
+ * @param sources  what was read
+ * @param dialect  the source engine whose types and storage sizes the report uses
+ * @param warnings things the user must know that are not about one column
+ */
+public record AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes,
+                             long tightBytes, List<String> warnings, long elapsedMillis) {
+    public AnalysisReport {
+        sources = List.copyOf(sources);
+        tables = List.copyOf(tables);
+        warnings = List.copyOf(warnings);
+    }
+
+    public long wastedBytes() {
+        return Math.max(0, declaredBytes - tightBytes);
+    }
+
+    public long rows() {
+        return tables.stream().mapToLong(TableReport::rows).sum();
+    }
+
+    public TableReport table(String name) {
+        return tables.stream().filter(t -> t.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no table " + name));
+    }
+}

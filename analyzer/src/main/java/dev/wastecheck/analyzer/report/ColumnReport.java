@@ -1,0 +1,24 @@
+package dev.wastecheck.analyzer.report;
+
+import java.util.List;
+
+/**
+ * A column's verdict.
+ *
+ * @param suggestedType the tightest lossless type in the source's dialect (the declared type when none is tighter)
+ * @param tightBytes    bytes under the suggested type, same storage model as {@code declaredBytes}
+ */
+public record ColumnReport(String name, String declaredType, String suggestedType, long declaredBytes, long tightBytes,
+                           long nulls, long distinct, String min, String max, List<Finding> findings) {
+    public ColumnReport {
+        findings = List.copyOf(findings);
+    }
+
+    public long wastedBytes() {
+        return Math.max(0, declaredBytes - tightBytes);
+    }
+
+    public boolean has(String kind) {
+        return findings.stream().anyMatch(f -> f.kind().equals(kind));
+    }
+}

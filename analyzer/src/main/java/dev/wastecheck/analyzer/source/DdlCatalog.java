@@ -1,0 +1,308 @@
+package dev.wastecheck.analyzer.source;
+
+import dev.wastecheck.analyzer.schema.ColumnDef;
+import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.analyzer.schema.IndexDef;
+import dev.wastecheck.analyzer.schema.SqlType;
+import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.analyzer.schema.TypeFamily;
+import dev.wastecheck.analyzer.schema.TypeParser;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.Index;
+
+/**
+ * The tables a script declares, read from its DDL statements: {@code CREATE TABLE} through
+ * JSqlParser (Calcite cannot read dump DDL, STACK.md), and the few statements pg_dump uses to add
+ * keys, sequences, domains and enum types after the fact, by pattern.
+ */
+public final class DdlCatalog {
+    private static final Pattern CREATE_TYPE_ENUM = Pattern.compile(
+            "(?is)create\\s+type\\s+([\\w.\"]+)\\s+as\\s+enum\\s*\\((.*)\\)\\s*");
+    private static final Pattern CREATE_DOMAIN = Pattern.compile(
+            "(?is)create\\s+domain\\s+([\\w.\"]+)\\s+(?:as\\s+)?(.+?)(\\s+(default|constraint|check|not|null|collate)\\b.*)?");
+    private static final Pattern ADD_KEY = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+([\\w\"`]+)\\s+)?(primary\\s+key|unique)\\s*\\(([^)]*)\\).*");
+    private static final Pattern SET_NEXTVAL = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+alter\\s+column\\s+([\\w\"`]+)\\s+set\\s+default\\s+nextval.*");
+    private static final Pattern ADD_IDENTITY = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+alter\\s+column\\s+([\\w\"`]+)\\s+add\\s+generated.*identity.*");
+    private static final Pattern CREATE_INDEX = Pattern.compile(
+            "(?is)create\\s+(unique\\s+)?index\\s+(?:concurrently\\s+)?(?:if\\s+not\\s+exists\\s+)?([\\w\"`.]+)\\s+on\\s+(?:only\\s+)?([\\w.\"`\\[\\]]+)(?:\\s+using\\s+\\w+)?\\s*\\((.*)\\).*");
+    private static final Pattern ATTACH_PARTITION = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+attach\\s+partition\\s+([\\w.\"`]+).*");
+
+    private final Dialect dialect;
+    private final Map<String, TableDef> tables = new LinkedHashMap<>();
+    private final Map<String, SqlType> userTypes = new LinkedHashMap<>();
+    private final Map<String, String> partitionParent = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    public DdlCatalog(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public Map<String, TableDef> tables() {
+        return tables;
+    }
+
+    public TableDef table(String name) {
+        return tables.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public void put(TableDef table) {
+        tables.put(table.key(), table);
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** Partition table name (lower case) to its parent's name. */
+    public Map<String, String> partitionParents() {
+        return partitionParent;
+    }
+
+    /** Takes in one statement; statements that declare nothing are ignored. */
+    public void accept(String text, String file, long line) {
+        String head = text.length() > 64 ? text.substring(0, 64) : text;
+        String lower = head.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+        if (lower.startsWith("create table") || lower.startsWith("create unlogged table")
+                || lower.startsWith("create temporary table") || lower.startsWith("create temp table")) {
+            createTable(text, file, line);
+        } else if (lower.startsWith("create type")) {
+            Matcher m = CREATE_TYPE_ENUM.matcher(text);
+            if (m.matches()) {
+                List<String> values = TypeParser.quoted(m.group(2));
+                userTypes.put(simpleName(m.group(1)),
+                        new SqlType("enum", TypeFamily.ENUM, 0, false, -1, -1, -1, values));
+            }
+        } else if (lower.startsWith("create domain")) {
+            Matcher m = CREATE_DOMAIN.matcher(text);
+            if (m.matches()) {
+                userTypes.put(simpleName(m.group(1)), TypeParser.parse(m.group(2), dialect, userTypes));
+            }
+        } else if (lower.startsWith("alter table")) {
+            alterTable(text);
+        } else if (lower.startsWith("create index") || lower.startsWith("create unique index")) {
+            Matcher m = CREATE_INDEX.matcher(text);
+            if (m.matches()) {
+                TableDef t = table(simpleName(m.group(3)));
+                if (t != null) {
+                    t.addIndex(new IndexDef(simpleName(m.group(2)), names(m.group(4)), m.group(1) != null));
+                }
+            }
+        }
+    }
+
+    private void alterTable(String text) {
+        Matcher m = ADD_KEY.matcher(text);
+        if (m.matches()) {
+            TableDef t = table(simpleName(m.group(1)));
+            if (t != null) {
+                List<String> cols = names(m.group(4));
+                boolean primary = m.group(3).toLowerCase(Locale.ROOT).startsWith("primary");
+                if (primary) {
+                    t.setPrimaryKey(cols);
+                }
+                t.addIndex(new IndexDef(m.group(2) == null ? (primary ? "PRIMARY" : "unique") : unquote(m.group(2)), cols, true));
+            }
+            return;
+        }
+        Matcher s = SET_NEXTVAL.matcher(text);
+        if (!s.matches()) {
+            s = ADD_IDENTITY.matcher(text);
+            if (!s.matches()) {
+                s = null;
+            }
+        }
+        if (s != null) {
+            markAutoIncrement(simpleName(s.group(1)), unquote(s.group(2)));
+            return;
+        }
+        Matcher p = ATTACH_PARTITION.matcher(text);
+        if (p.matches()) {
+            partitionParent.put(simpleName(p.group(2)).toLowerCase(Locale.ROOT), simpleName(p.group(1)));
+        }
+    }
+
+    private void markAutoIncrement(String tableName, String column) {
+        TableDef t = table(tableName);
+        if (t == null) {
+            return;
+        }
+        List<ColumnDef> cols = new ArrayList<>(t.columns());
+        int i = t.columnIndex(column);
+        if (i < 0) {
+            return;
+        }
+        ColumnDef c = cols.get(i);
+        cols.set(i, new ColumnDef(c.name(), c.type(), c.nullable(), true));
+        put(new TableDef(t.name(), cols, t.primaryKey(), t.indexes(), t.charset(), t.origin(), t.ddlKnown()));
+    }
+
+    private void createTable(String text, String file, long line) {
+        String sql = text;
+        Statement st;
+        try {
+            st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(sql.contains("["))
+                    .withBackslashEscapeCharacter(dialect == Dialect.MYSQL).withTimeOut(20_000));
+        } catch (JSQLParserException | RuntimeException e) {
+            String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            warnings.add(file + ":" + line + ": could not read CREATE TABLE (" + reason
+                    + "); its rows, if any, are profiled as text");
+            return;
+        }
+        if (!(st instanceof CreateTable ct) || ct.getColumnDefinitions() == null) {
+            return;
+        }
+        String name = simpleName(ct.getTable().getName());
+        List<ColumnDef> columns = new ArrayList<>();
+        List<String> pk = new ArrayList<>();
+        List<IndexDef> indexes = new ArrayList<>();
+        for (ColumnDefinition cd : ct.getColumnDefinitions()) {
+            String col = unquote(cd.getColumnName());
+            List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
+            String specText = String.join(" ", specs).toLowerCase(Locale.ROOT);
+            String typeText = typeText(cd.getColDataType(), specText);
+            SqlType type = TypeParser.parse(typeText, dialect, userTypes);
+            boolean notNull = specText.matches(".*\\bnot null\\b.*") || specText.contains("primary key");
+            boolean auto = specText.contains("auto_increment") || specText.contains("autoincrement")
+                    || specText.contains("nextval") || specText.contains("identity")
+                    || typeText.toLowerCase(Locale.ROOT).contains("serial");
+            if (specText.contains("primary key")) {
+                pk.add(col);
+            }
+            if (specText.matches(".*\\bunique\\b.*")) {
+                indexes.add(new IndexDef(col, List.of(col), true));
+            }
+            columns.add(new ColumnDef(col, type, !notNull, auto));
+        }
+        if (ct.getIndexes() != null) {
+            for (Index idx : ct.getIndexes()) {
+                String kind = idx.getType() == null ? "" : idx.getType().toLowerCase(Locale.ROOT);
+                List<String> cols = new ArrayList<>();
+                for (String c : idx.getColumnsNames()) {
+                    cols.add(unquote(c.replaceAll("\\(\\d+\\)$", "").trim()));
+                }
+                if (kind.contains("foreign")) {
+                    continue;
+                }
+                if (kind.contains("primary")) {
+                    pk.clear();
+                    pk.addAll(cols);
+                    indexes.add(new IndexDef("PRIMARY", cols, true));
+                } else {
+                    String idxName = idx.getName() == null ? String.join("_", cols) : unquote(idx.getName());
+                    indexes.add(new IndexDef(idxName, cols, kind.contains("unique")));
+                }
+            }
+        }
+        String charset = null;
+        List<String> opts = ct.getTableOptionsStrings();
+        if (opts != null) {
+            for (int i = 0; i < opts.size(); i++) {
+                String o = opts.get(i).toLowerCase(Locale.ROOT);
+                if (o.startsWith("charset=") || o.startsWith("character")) {
+                    charset = o.contains("=") ? o.substring(o.indexOf('=') + 1) : null;
+                } else if ((o.equals("charset") || o.equals("set")) && i + 1 < opts.size()) {
+                    String v = opts.get(i + 1);
+                    if (v.equals("=") && i + 2 < opts.size()) {
+                        v = opts.get(i + 2);
+                    }
+                    charset = v.toLowerCase(Locale.ROOT);
+                }
+            }
+        }
+        if (ct.getPartitionOf() != null) {
+            partitionParent.put(name.toLowerCase(Locale.ROOT), simpleName(ct.getPartitionOf().getName()));
+        }
+        put(new TableDef(name, columns, pk, indexes, charset, file + ":" + line, true));
+    }
+
+    private static String typeText(ColDataType t, String specText) {
+        StringBuilder sb = new StringBuilder(t.getDataType());
+        List<String> args = t.getArgumentsStringList();
+        if (args != null && !args.isEmpty()) {
+            sb.append('(').append(String.join(",", args)).append(')');
+        }
+        if (t.getArrayData() != null && !t.getArrayData().isEmpty()) {
+            sb.append("[]");
+        }
+        String typeSpec = t.toString().toLowerCase(Locale.ROOT);
+        if (typeSpec.contains("unsigned") || specText.matches(".*\\bunsigned\\b.*")
+                || (t.getSignedness() != null && t.getSignedness().toString().equalsIgnoreCase("unsigned"))) {
+            sb.append(" unsigned");
+        }
+        if (t.isZerofill() || specText.contains("zerofill")) {
+            sb.append(" zerofill");
+        }
+        return sb.toString().replaceAll("\\s*\\(\\s*", "(").replaceAll("\\s*,\\s*", ",").replaceAll("\\s*\\)", ")");
+    }
+
+    static List<String> names(String list) {
+        List<String> out = new ArrayList<>();
+        for (String part : list.split(",")) {
+            String p = part.trim().replaceAll("(?i)\\s+(asc|desc)$", "").replaceAll("\\(\\d+\\)$", "").trim();
+            if (!p.isEmpty()) {
+                out.add(unquote(p));
+            }
+        }
+        return out;
+    }
+
+    /** {@code `db`.`t`}, {@code public."t"}, {@code [t]} to {@code t}. */
+    public static String simpleName(String qualified) {
+        String s = qualified.trim();
+        int dot = lastTopLevelDot(s);
+        if (dot >= 0) {
+            s = s.substring(dot + 1);
+        }
+        return unquote(s);
+    }
+
+    private static int lastTopLevelDot(String s) {
+        boolean quoted = false;
+        int last = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '`') {
+                quoted = !quoted;
+            } else if (c == '[') {
+                quoted = true;
+            } else if (c == ']') {
+                quoted = false;
+            } else if (c == '.' && !quoted) {
+                last = i;
+            }
+        }
+        return last;
+    }
+
+    public static String unquote(String s) {
+        String t = s.trim();
+        if (t.length() >= 2) {
+            char a = t.charAt(0);
+            char b = t.charAt(t.length() - 1);
+            if ((a == '`' && b == '`') || (a == '"' && b == '"') || (a == '[' && b == ']')) {
+                return t.substring(1, t.length() - 1);
+            }
+        }
+        return t;
+    }
+}

@@ -1,0 +1,1065 @@
+package dev.wastecheck.analyzer.source;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A streaming reader of SQL scripts as dump tools write them: mysqldump, plain pg_dump, and the
+ * hand-written scripts that ship sample databases (SQLite, SQL Server-style brackets).
+ *
+ * <p>It hands out one {@link Statement} at a time. DDL and other statements come back as text
+ * (comments removed, MySQL conditional comments {@code /*!40101 ... *}{@code /} unwrapped the way a
+ * current server runs them). An {@code INSERT ... VALUES} comes back as its header only; its
+ * tuples are then pulled one at a time with {@link #nextTuple(ValueSink)}, straight from the byte
+ * buffer into the sink, so a 1 GB extended INSERT never exists as a string. {@code COPY ... FROM
+ * stdin} rows are pulled with {@link #nextCopyRow(ValueSink)} the same way.
+ *
+ * <p>Memory is the read buffer plus the largest single value. Lines are counted so every error
+ * names {@code file:line}.
+ */
+public final class SqlScriptReader implements Closeable {
+
+    /** Value kinds handed to a {@link ValueSink}. */
+    public static final int NULL = 0;
+    /** An unquoted numeric literal. */
+    public static final int NUMBER = 1;
+    /** A quoted string, escapes decoded. */
+    public static final int STRING = 2;
+    /** Bytes from {@code 0x..}, {@code X'..'}, {@code b'..'} or {@code _binary '..'}. */
+    public static final int BINARY = 3;
+    /** A bare word such as TRUE, FALSE, DEFAULT, or an expression kept as its text. */
+    public static final int WORD = 4;
+
+    /** Receives the values of one row. */
+    public interface ValueSink {
+        /** Value number {@code index} of the current row; {@code bytes[off, off+len)} is valid only during the call. */
+        void value(int index, int kind, byte[] bytes, int off, int len);
+
+        /** The row ended after {@code count} values. */
+        void endRow(int count, long line);
+    }
+
+    /** A statement of the script. */
+    public sealed interface Statement permits Other, Insert, Copy {
+        long line();
+    }
+
+    /** Any statement but row data: its text with comments removed. */
+    public record Other(String text, long line) implements Statement {
+    }
+
+    /** {@code INSERT INTO table [(columns)] VALUES}: tuples follow, read them with {@link #nextTuple}. */
+    public record Insert(String table, List<String> columns, long line) implements Statement {
+    }
+
+    /** {@code COPY table [(columns)] FROM stdin}: rows follow, read them with {@link #nextCopyRow}. */
+    public record Copy(String table, List<String> columns, long line) implements Statement {
+    }
+
+    private static final int BUFFER = 1 << 17;
+    private static final int MAX_STATEMENT_TEXT = 64 << 20;
+
+    private final InputStream in;
+    private final String file;
+    private final boolean backslashEscapes;
+    private byte[] buf = new byte[BUFFER];
+    private int pos;
+    private int lim;
+    private boolean eof;
+    private long line = 1;
+    private long consumedBefore;
+    private byte[] delimiter = {';'};
+    private int openConditionals;
+    private byte[] value = new byte[256];
+    private int valueLen;
+
+    /**
+     * @param backslashEscapes MySQL's rule: {@code \n}, {@code \'} and friends are escapes inside
+     *                         quotes. PostgreSQL and SQLite take backslashes literally except in
+     *                         {@code E'...'}.
+     */
+    public SqlScriptReader(InputStream in, String file, boolean backslashEscapes) {
+        this.in = in;
+        this.file = file;
+        this.backslashEscapes = backslashEscapes;
+    }
+
+    /** Bytes consumed so far (for progress). */
+    public long position() {
+        return consumedBefore + pos;
+    }
+
+    public long line() {
+        return line;
+    }
+
+    public String file() {
+        return file;
+    }
+
+    // ------------------------------------------------------------------ buffer
+
+    private boolean fill(int need) throws IOException {
+        if (lim - pos >= need) {
+            return true;
+        }
+        if (eof) {
+            return false;
+        }
+        if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, lim - pos);
+            consumedBefore += pos;
+            lim -= pos;
+            pos = 0;
+        }
+        if (need > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+        }
+        while (lim - pos < need) {
+            int n = in.read(buf, lim, buf.length - lim);
+            if (n < 0) {
+                eof = true;
+                return false;
+            }
+            lim += n;
+        }
+        return true;
+    }
+
+    /** The byte at the cursor, or -1 at end of input. */
+    private int peek() throws IOException {
+        if (pos < lim || fill(1)) {
+            return buf[pos] & 0xff;
+        }
+        return -1;
+    }
+
+    private int peek(int ahead) throws IOException {
+        if (pos + ahead < lim || fill(ahead + 1)) {
+            return buf[pos + ahead] & 0xff;
+        }
+        return -1;
+    }
+
+    private int read() throws IOException {
+        if (pos < lim || fill(1)) {
+            byte b = buf[pos++];
+            if (b == '\n') {
+                line++;
+            }
+            return b & 0xff;
+        }
+        return -1;
+    }
+
+    private boolean startsWithIgnoreCase(String word) throws IOException {
+        int n = word.length();
+        if (!fill(n)) {
+            if (lim - pos < n) {
+                return false;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int c = buf[pos + i] & 0xff;
+            if (Character.toLowerCase(c) != word.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void skip(int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            read();
+        }
+    }
+
+    // ------------------------------------------------------------------ whitespace and comments
+
+    /**
+     * Skips spaces and comments. A MySQL conditional comment opener is skipped too and its
+     * closing {@code *}{@code /} later, so its content reads as code (a current MySQL runs it).
+     */
+    private void skipSpace() throws IOException {
+        while (true) {
+            int c = peek();
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+                read();
+            } else if (c == '-' && peek(1) == '-' && isSpaceOrEnd(peek(2))) {
+                skipLine();
+            } else if (c == '/' && peek(1) == '*') {
+                if (peek(2) == '!') {
+                    skip(3);
+                    while (isDigit(peek())) {
+                        read();
+                    }
+                    openConditionals++;
+                } else if (peek(2) == '+') {
+                    skip(3); // optimizer hint: its content is not code we need
+                    skipBlockCommentBody();
+                } else {
+                    skip(2);
+                    skipBlockCommentBody();
+                }
+            } else if (c == '*' && peek(1) == '/' && openConditionals > 0) {
+                skip(2);
+                openConditionals--;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private static boolean isSpaceOrEnd(int c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == -1;
+    }
+
+    private void skipBlockCommentBody() throws IOException {
+        long start = line;
+        while (true) {
+            int c = read();
+            if (c == -1) {
+                throw error(start, "the end of a /* comment */", "the end of the file");
+            }
+            if (c == '*' && peek() == '/') {
+                read();
+                return;
+            }
+        }
+    }
+
+    private void skipLine() throws IOException {
+        int c;
+        do {
+            c = read();
+        } while (c != '\n' && c != -1);
+    }
+
+    private static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isIdentChar(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$'
+                || c >= 0x80;
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    /** The next statement, or null at the end of the script. */
+    public Statement next() throws IOException {
+        while (true) {
+            skipStatementSeparators();
+            int c = peek();
+            if (c == -1) {
+                if (openConditionals > 0) {
+                    openConditionals = 0;
+                }
+                return null;
+            }
+            long startLine = line;
+            if (c == '\\') {
+                skipLine(); // a psql meta-command such as \connect or \restrict
+                continue;
+            }
+            if (c == '#') {
+                skipLine(); // a MySQL comment line
+                continue;
+            }
+            if (startsWithIgnoreCase("delimiter") && isSpaceOrEnd(peek(9))) {
+                skip(9);
+                String d = readRestOfLine().trim();
+                if (d.isEmpty()) {
+                    throw error(startLine, "a delimiter after DELIMITER", "nothing");
+                }
+                delimiter = d.getBytes(StandardCharsets.UTF_8);
+                continue;
+            }
+            if (startsWithIgnoreCase("insert") && !isIdentChar(peek(6))) {
+                return readInsertHeader(startLine);
+            }
+            if (startsWithIgnoreCase("replace") && !isIdentChar(peek(7))) {
+                return readInsertHeader(startLine);
+            }
+            String text = readStatementText(startLine);
+            if (text.isBlank()) {
+                continue;
+            }
+            Copy copy = asCopyFromStdin(text, startLine);
+            if (copy != null) {
+                return copy;
+            }
+            return new Other(text, startLine);
+        }
+    }
+
+    private void skipStatementSeparators() throws IOException {
+        while (true) {
+            skipSpace();
+            if (atDelimiter()) {
+                skip(delimiter.length);
+            } else if (peek() == ';') {
+                read();
+            } else {
+                return;
+            }
+        }
+    }
+
+    private boolean atDelimiter() throws IOException {
+        for (int i = 0; i < delimiter.length; i++) {
+            if (peek(i) != (delimiter[i] & 0xff)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String readRestOfLine() throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int c;
+        while ((c = peek()) != -1 && c != '\n') {
+            out.write(read());
+        }
+        return out.toString(StandardCharsets.UTF_8).replace("\r", "");
+    }
+
+    /**
+     * Reads up to the delimiter, keeping quotes intact and dropping comments. Conditional
+     * comments are unwrapped.
+     */
+    private String readStatementText(long startLine) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(256);
+        while (true) {
+            int c = peek();
+            if (c == -1) {
+                break;
+            }
+            if (atDelimiter()) {
+                skip(delimiter.length);
+                break;
+            }
+            if (out.size() > MAX_STATEMENT_TEXT) {
+                throw error(startLine, "a statement shorter than 64 MB ending in '" + new String(delimiter, StandardCharsets.UTF_8) + "'",
+                        "more than 64 MB of text");
+            }
+            if (c == '\'' || c == '"' || c == '`') {
+                copyQuoted(out, c, startLine);
+            } else if (c == '$' && (out.size() == 0 || !isIdentChar(lastByte(out)))) {
+                copyDollarQuoted(out, startLine);
+            } else if (c == '-' && peek(1) == '-' && isSpaceOrEnd(peek(2))) {
+                skipLine();
+                out.write('\n');
+            } else if (c == '/' && peek(1) == '*') {
+                int before = openConditionals;
+                skipSpace();
+                if (openConditionals == before) {
+                    out.write(' ');
+                }
+            } else if (c == '*' && peek(1) == '/' && openConditionals > 0) {
+                skip(2);
+                openConditionals--;
+                out.write(' ');
+            } else {
+                out.write(read());
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8).trim();
+    }
+
+    private static int lastByte(java.io.ByteArrayOutputStream out) {
+        byte[] b = out.toByteArray();
+        return b.length == 0 ? ' ' : b[b.length - 1] & 0xff;
+    }
+
+    private void copyQuoted(java.io.ByteArrayOutputStream out, int quote, long startLine) throws IOException {
+        long openedAt = line;
+        out.write(read());
+        while (true) {
+            int c = read();
+            if (c == -1) {
+                throw error(openedAt, "a closing " + (char) quote, "the end of the file");
+            }
+            out.write(c);
+            if (c == '\\' && backslashEscapes && quote != '`') {
+                int d = read();
+                if (d == -1) {
+                    throw error(openedAt, "a closing " + (char) quote, "the end of the file");
+                }
+                out.write(d);
+            } else if (c == quote) {
+                if (peek() == quote) {
+                    out.write(read());
+                } else {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void copyDollarQuoted(java.io.ByteArrayOutputStream out, long startLine) throws IOException {
+        // $tag$ ... $tag$ (PostgreSQL function bodies); a lone $ or $1 is just copied.
+        int i = 1;
+        while (true) {
+            int c = peek(i);
+            if (c == '$') {
+                break;
+            }
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i > 1 && isDigit(c)))) {
+                out.write(read());
+                return;
+            }
+            i++;
+        }
+        byte[] tag = new byte[i + 1];
+        for (int k = 0; k <= i; k++) {
+            tag[k] = (byte) read();
+        }
+        out.write(tag, 0, tag.length);
+        long openedAt = line;
+        while (true) {
+            int c = peek();
+            if (c == -1) {
+                throw error(openedAt, "the closing " + new String(tag, StandardCharsets.UTF_8), "the end of the file");
+            }
+            boolean match = true;
+            for (int k = 0; k < tag.length; k++) {
+                if (peek(k) != (tag[k] & 0xff)) {
+                    match = false;
+                    break;
+                }
+            }
+            if (match) {
+                for (int k = 0; k < tag.length; k++) {
+                    out.write(read());
+                }
+                return;
+            }
+            out.write(read());
+        }
+    }
+
+    // ------------------------------------------------------------------ identifiers
+
+    /** Reads a possibly qualified, possibly quoted name; returns its parts. */
+    private List<String> readQualifiedName(long startLine) throws IOException {
+        List<String> parts = new ArrayList<>(2);
+        while (true) {
+            skipSpace();
+            parts.add(readIdentifier(startLine));
+            skipSpace();
+            if (peek() == '.') {
+                read();
+            } else {
+                return parts;
+            }
+        }
+    }
+
+    private String readIdentifier(long startLine) throws IOException {
+        int c = peek();
+        StringBuilder sb = new StringBuilder();
+        if (c == '`' || c == '"' || c == '[') {
+            int close = c == '[' ? ']' : c;
+            read();
+            while (true) {
+                int d = read();
+                if (d == -1) {
+                    throw error(startLine, "a closing " + (char) close, "the end of the file");
+                }
+                if (d == close) {
+                    if (close != ']' && peek() == close) {
+                        sb.append((char) read());
+                        continue;
+                    }
+                    break;
+                }
+                sb.append((char) d);
+            }
+            return decodeLatin(sb);
+        }
+        while (isIdentChar(peek())) {
+            sb.append((char) read());
+        }
+        if (sb.length() == 0) {
+            throw error(line, "a name", describe(peek()));
+        }
+        return decodeLatin(sb);
+    }
+
+    private static String decodeLatin(StringBuilder sb) {
+        byte[] b = new byte[sb.length()];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) sb.charAt(i);
+        }
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    static String tableName(List<String> parts) {
+        if (parts.size() >= 2) {
+            String schema = parts.get(parts.size() - 2).toLowerCase(Locale.ROOT);
+            if (!schema.equals("public") && !schema.equals("dbo") && !schema.equals("main")) {
+                // A database or schema qualifier: mysqldump never writes one, pg_dump writes public.
+                return parts.get(parts.size() - 1);
+            }
+        }
+        return parts.get(parts.size() - 1);
+    }
+
+    private List<String> readColumnList(long startLine) throws IOException {
+        List<String> cols = new ArrayList<>();
+        read(); // (
+        while (true) {
+            skipSpace();
+            cols.add(readIdentifier(startLine));
+            skipSpace();
+            int c = read();
+            if (c == ')') {
+                return cols;
+            }
+            if (c != ',') {
+                throw error(line, "',' or ')' in the column list", describe(c));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ INSERT
+
+    private Statement readInsertHeader(long startLine) throws IOException {
+        // INSERT [LOW_PRIORITY | DELAYED | HIGH_PRIORITY] [IGNORE] [INTO] name [(cols)] VALUES
+        readWord();
+        while (true) {
+            skipSpace();
+            if (wordAhead("low_priority") || wordAhead("delayed") || wordAhead("high_priority") || wordAhead("ignore")
+                    || wordAhead("or")) {
+                readWord();
+                skipSpace();
+                if (wordAhead("replace") || wordAhead("ignore") || wordAhead("abort") || wordAhead("fail") || wordAhead("rollback")) {
+                    readWord();
+                }
+                continue;
+            }
+            break;
+        }
+        skipSpace();
+        if (wordAhead("into")) {
+            readWord();
+        }
+        List<String> name = readQualifiedName(startLine);
+        skipSpace();
+        List<String> columns = null;
+        if (peek() == '(') {
+            // Either a column list or, with no list, impossible: VALUES must come first.
+            columns = readColumnList(startLine);
+            skipSpace();
+        }
+        if (wordAhead("values") || wordAhead("value")) {
+            readWord();
+            skipSpace();
+            return new Insert(tableName(name), columns, startLine);
+        }
+        // INSERT ... SELECT or DEFAULT VALUES: not row data we can read; keep its text for the report.
+        String rest = readStatementText(startLine);
+        return new Other("INSERT INTO " + String.join(".", name) + " " + rest, startLine);
+    }
+
+    private boolean wordAhead(String lower) throws IOException {
+        return startsWithIgnoreCase(lower) && !isIdentChar(peek(lower.length()));
+    }
+
+    private String readWord() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        while (isIdentChar(peek())) {
+            sb.append((char) read());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Reads the next tuple of the current INSERT into the sink.
+     *
+     * @return false when the statement has ended (no tuple read)
+     */
+    public boolean nextTuple(ValueSink sink) throws IOException {
+        skipSpace();
+        int c = peek();
+        if (c == ',') {
+            read();
+            skipSpace();
+            c = peek();
+        }
+        if (c == '(') {
+            read();
+            int index = 0;
+            long rowLine = line;
+            skipSpace();
+            if (peek() == ')') {
+                read();
+                sink.endRow(0, rowLine);
+                return true;
+            }
+            while (true) {
+                skipSpace();
+                int kind = readValue();
+                skipSpace();
+                int d = peek();
+                if (d != ',' && d != ')') {
+                    kind = readExpressionTail(kind);
+                    d = peek();
+                }
+                sink.value(index++, kind, value, 0, valueLen);
+                read();
+                if (d == ')') {
+                    sink.endRow(index, rowLine);
+                    return true;
+                }
+            }
+        }
+        if (c == -1 || atDelimiter() || c == ';') {
+            if (c != -1) {
+                skip(atDelimiter() ? delimiter.length : 1);
+            }
+            return false;
+        }
+        if (wordAhead("on")) {
+            // ON DUPLICATE KEY UPDATE / ON CONFLICT: not row data.
+            readStatementText(line);
+            return false;
+        }
+        throw error(line, "'(' starting a row, ',' or the end of the INSERT", describe(c));
+    }
+
+    /** Skips the remaining statement's rows, e.g. for a table the user excluded. */
+    public void skipInsert() throws IOException {
+        readStatementText(line);
+    }
+
+    private int readValue() throws IOException {
+        valueLen = 0;
+        int c = peek();
+        switch (c) {
+            case '\'':
+                read();
+                readQuotedInto('\'', backslashEscapes);
+                return STRING;
+            case '"':
+                read();
+                readQuotedInto('"', backslashEscapes);
+                return STRING;
+            case '(':
+                readBalanced();
+                return WORD;
+            default:
+                break;
+        }
+        if (isDigit(c) || c == '-' || c == '+' || c == '.') {
+            if (c == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
+                skip(2);
+                readHexDigits();
+                return BINARY;
+            }
+            while (true) {
+                int d = peek();
+                if (isDigit(d) || d == '.' || d == 'e' || d == 'E' || ((d == '-' || d == '+') && (valueLen == 0
+                        || value[valueLen - 1] == 'e' || value[valueLen - 1] == 'E'))) {
+                    append(read());
+                } else {
+                    break;
+                }
+            }
+            return NUMBER;
+        }
+        if ((c == 'x' || c == 'X') && peek(1) == '\'') {
+            skip(2);
+            readHexDigits();
+            if (read() != '\'') {
+                throw error(line, "a closing ' after hex digits", describe(peek()));
+            }
+            return BINARY;
+        }
+        if ((c == 'b' || c == 'B') && peek(1) == '\'') {
+            skip(2);
+            long bits = 0;
+            int n = 0;
+            int d;
+            while ((d = read()) == '0' || d == '1') {
+                bits = (bits << 1) | (d - '0');
+                n++;
+            }
+            int bytes = Math.max(1, (n + 7) / 8);
+            for (int i = bytes - 1; i >= 0; i--) {
+                append((int) (bits >>> (8 * i)) & 0xff);
+            }
+            return BINARY;
+        }
+        if ((c == 'n' || c == 'N') && peek(1) == '\'') {
+            skip(2);
+            readQuotedInto('\'', backslashEscapes);
+            return STRING;
+        }
+        if ((c == 'e' || c == 'E') && peek(1) == '\'') {
+            skip(2);
+            readQuotedInto('\'', true);
+            return STRING;
+        }
+        if (c == '_') {
+            // A character set introducer: _binary '...', _utf8mb4'...', _latin1 0x...
+            String introducer = readWord().toLowerCase(Locale.ROOT);
+            skipSpace();
+            int kind = readValue();
+            return introducer.equals("_binary") && kind == STRING ? BINARY : kind;
+        }
+        if (isIdentChar(c)) {
+            String word = readWord();
+            append(word);
+            skipSpace();
+            if (peek() == '(') {
+                readBalanced(); // a function call such as NOW() or ST_GeomFromText('...')
+                return WORD;
+            }
+            if (word.equalsIgnoreCase("null")) {
+                valueLen = 0;
+                return NULL;
+            }
+            return WORD;
+        }
+        throw error(line, "a value (number, 'string', NULL, 0x..)", describe(c));
+    }
+
+    /** After a value: a PostgreSQL cast {@code ::type} keeps it; anything else makes it an expression. */
+    private int readExpressionTail(int kind) throws IOException {
+        boolean cast = peek() == ':' && peek(1) == ':';
+        int depth = 0;
+        if (!cast) {
+            append(' ');
+        }
+        while (true) {
+            int c = peek();
+            if (c == -1) {
+                throw error(line, "',' or ')' after a value", "the end of the file");
+            }
+            if (depth == 0 && (c == ',' || c == ')')) {
+                return cast ? kind : WORD;
+            }
+            if (c == '\'') {
+                read();
+                int mark = valueLen;
+                readQuotedInto('\'', backslashEscapes);
+                if (cast) {
+                    valueLen = mark;
+                }
+                continue;
+            }
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            }
+            int b = read();
+            if (!cast) {
+                append(b);
+            }
+        }
+    }
+
+    private void readBalanced() throws IOException {
+        int depth = 0;
+        long start = line;
+        while (true) {
+            int c = read();
+            if (c == -1) {
+                throw error(start, "a closing ')'", "the end of the file");
+            }
+            if (c == '\'') {
+                append(c);
+                readQuotedInto('\'', backslashEscapes);
+                append('\'');
+                continue;
+            }
+            append(c);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                if (--depth == 0) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void readHexDigits() throws IOException {
+        int hi = -1;
+        while (true) {
+            int c = peek();
+            int v = Character.digit(c, 16);
+            if (c == -1 || v < 0) {
+                break;
+            }
+            read();
+            if (hi < 0) {
+                hi = v;
+            } else {
+                append((hi << 4) | v);
+                hi = -1;
+            }
+        }
+        if (hi >= 0) {
+            // An odd number of digits: MySQL pads on the left.
+            byte[] copy = java.util.Arrays.copyOf(value, valueLen);
+            valueLen = 0;
+            int carry = hi;
+            append(carry);
+            for (byte b : copy) {
+                append(b & 0xff);
+            }
+        }
+    }
+
+    /** Reads a quoted string's content (the opening quote already consumed), decoding escapes. */
+    private void readQuotedInto(int quote, boolean escapes) throws IOException {
+        long openedAt = line;
+        while (true) {
+            // Fast path: copy a run of plain bytes straight from the buffer.
+            if (pos >= lim && !fill(1)) {
+                throw error(openedAt, "a closing " + (char) quote, "the end of the file");
+            }
+            int start = pos;
+            int end = lim;
+            byte[] b = buf;
+            int i = start;
+            int newlines = 0;
+            while (i < end) {
+                byte x = b[i];
+                if (x == quote || (x == '\\' && escapes)) {
+                    break;
+                }
+                if (x == '\n') {
+                    newlines++;
+                }
+                i++;
+            }
+            if (i > start) {
+                appendBytes(b, start, i - start);
+                pos = i;
+                line += newlines;
+            }
+            if (i == end) {
+                continue;
+            }
+            int c = read();
+            if (c == quote) {
+                if (peek() == quote) {
+                    read();
+                    append(quote);
+                    continue;
+                }
+                return;
+            }
+            // backslash escape (MySQL rules)
+            int d = read();
+            switch (d) {
+                case -1 -> throw error(openedAt, "a closing " + (char) quote, "the end of the file");
+                case '0' -> append(0);
+                case 'b' -> append('\b');
+                case 'n' -> append('\n');
+                case 'r' -> append('\r');
+                case 't' -> append('\t');
+                case 'Z' -> append(26);
+                case '%', '_' -> {
+                    append('\\');
+                    append(d);
+                }
+                default -> append(d);
+            }
+        }
+    }
+
+    private void append(int b) {
+        if (valueLen == value.length) {
+            value = java.util.Arrays.copyOf(value, value.length * 2);
+        }
+        value[valueLen++] = (byte) b;
+    }
+
+    private void append(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            append(s.charAt(i));
+        }
+    }
+
+    private void appendBytes(byte[] src, int off, int len) {
+        if (valueLen + len > value.length) {
+            value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, valueLen + len));
+        }
+        System.arraycopy(src, off, value, valueLen, len);
+        valueLen += len;
+    }
+
+    // ------------------------------------------------------------------ COPY
+
+    private static final java.util.regex.Pattern COPY_FROM_STDIN = java.util.regex.Pattern.compile(
+            "(?is)copy\\s+(.+?)\\s*(\\(([^)]*)\\))?\\s+from\\s+stdin.*");
+
+    private Copy asCopyFromStdin(String text, long startLine) {
+        if (!text.regionMatches(true, 0, "copy", 0, 4)) {
+            return null;
+        }
+        java.util.regex.Matcher m = COPY_FROM_STDIN.matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        for (String p : m.group(1).split("\\.")) {
+            parts.add(unquote(p.trim()));
+        }
+        List<String> cols = null;
+        if (m.group(3) != null) {
+            cols = new ArrayList<>();
+            for (String col : m.group(3).split(",")) {
+                cols.add(unquote(col.trim()));
+            }
+        }
+        // The data starts on the line after the statement.
+        try {
+            int c;
+            while ((c = peek()) == ' ' || c == '\t' || c == '\r') {
+                read();
+            }
+            if (peek() == '\n') {
+                read();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new Copy(tableName(parts), cols, startLine);
+    }
+
+    private static String unquote(String s) {
+        if (s.length() >= 2 && (s.charAt(0) == '"' || s.charAt(0) == '`') && s.charAt(s.length() - 1) == s.charAt(0)) {
+            return s.substring(1, s.length() - 1).replace("\"\"", "\"");
+        }
+        return s;
+    }
+
+    /**
+     * Reads one line of COPY text format: tab-separated, {@code \N} for NULL, backslash escapes
+     * ({@code \b \f \n \r \t \v \\}, octal {@code \NNN}, hex {@code \xHH}).
+     *
+     * @return false at the end-of-data marker {@code \.} (or the end of the file)
+     */
+    public boolean nextCopyRow(ValueSink sink) throws IOException {
+        int c = peek();
+        if (c == -1) {
+            return false;
+        }
+        if (c == '\\' && peek(1) == '.' && (peek(2) == '\n' || peek(2) == '\r' || peek(2) == -1)) {
+            skipLine();
+            return false;
+        }
+        long rowLine = line;
+        int index = 0;
+        while (true) {
+            valueLen = 0;
+            boolean isNull = false;
+            while (true) {
+                if (pos >= lim && !fill(1)) {
+                    break;
+                }
+                // Fast path over plain bytes.
+                int i = pos;
+                byte[] b = buf;
+                int end = lim;
+                while (i < end) {
+                    byte x = b[i];
+                    if (x == '\t' || x == '\n' || x == '\\' || x == '\r') {
+                        break;
+                    }
+                    i++;
+                }
+                if (i > pos) {
+                    appendBytes(b, pos, i - pos);
+                    pos = i;
+                }
+                if (i == end) {
+                    continue;
+                }
+                int d = b[i];
+                if (d == '\t' || d == '\n') {
+                    break;
+                }
+                if (d == '\r') {
+                    read();
+                    if (peek() == '\n') {
+                        break;
+                    }
+                    append('\r');
+                    continue;
+                }
+                read(); // backslash
+                int e = read();
+                switch (e) {
+                    case 'N' -> isNull = valueLen == 0;
+                    case 'b' -> append('\b');
+                    case 'f' -> append('\f');
+                    case 'n' -> append('\n');
+                    case 'r' -> append('\r');
+                    case 't' -> append('\t');
+                    case 'v' -> append(11);
+                    case 'x' -> {
+                        int v = 0;
+                        int n = 0;
+                        while (n < 2 && Character.digit(peek(), 16) >= 0) {
+                            v = v * 16 + Character.digit(read(), 16);
+                            n++;
+                        }
+                        append(v);
+                    }
+                    case -1 -> throw error(rowLine, "an escaped character after '\\'", "the end of the file");
+                    default -> {
+                        if (e >= '0' && e <= '7') {
+                            int v = e - '0';
+                            for (int n = 0; n < 2 && peek() >= '0' && peek() <= '7'; n++) {
+                                v = v * 8 + (read() - '0');
+                            }
+                            append(v & 0xff);
+                        } else {
+                            append(e);
+                        }
+                    }
+                }
+            }
+            sink.value(index++, isNull ? NULL : STRING, value, 0, valueLen);
+            int end = read();
+            if (end == '\n' || end == -1) {
+                sink.endRow(index, rowLine);
+                return true;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ errors
+
+    private static String describe(int c) {
+        if (c == -1) {
+            return "the end of the file";
+        }
+        if (c < 32) {
+            return String.format("byte 0x%02x", c);
+        }
+        return "'" + (char) c + "'";
+    }
+
+    private DumpFormatException error(long at, String expected, String found) {
+        return new DumpFormatException(file, at, expected, found);
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}

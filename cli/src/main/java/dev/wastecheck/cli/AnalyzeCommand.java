@@ -1,0 +1,119 @@
+package dev.wastecheck.cli;
+
+import dev.wastecheck.analyzer.Analyzer;
+import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.ProfilingOptions;
+import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.cli.render.JsonRenderer;
+import dev.wastecheck.cli.render.MarkdownRenderer;
+import dev.wastecheck.cli.render.TextRenderer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code wastecheck analyze SOURCE...}: per column, the tightest lossless type and the bytes it saves. */
+@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Profiles every column of every table exactly and reports the bytes its declared types waste.",
+                "SOURCE is a mysqldump or pg_dump (.sql, .gz), a SQL script, a SQLite or DuckDB database file,",
+                "CSV, Parquet or JSON, or a folder of them. Formats are told from content, not names.", ""},
+        footer = {"", "Examples:",
+                "  wastecheck analyze sakila-schema.sql sakila-data.sql",
+                "  wastecheck analyze dumps/ --format json -o waste.json",
+                "  wastecheck analyze app.sqlite --format markdown"})
+public final class AnalyzeCommand implements Callable<Integer> {
+    enum Format { text, json, markdown }
+
+    @Parameters(arity = "1..*", paramLabel = "SOURCE", description = "Dump files, database files or folders.")
+    List<Path> sources;
+
+    @Option(names = "--format", defaultValue = "text", description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here instead of stdout.")
+    Path output;
+
+    @Option(names = "--top", defaultValue = "15", description = "Columns listed in the text report (default: ${DEFAULT-VALUE}).")
+    int top;
+
+    @Option(names = "--headroom", defaultValue = "" + InferenceOptions.DEFAULT_HEADROOM,
+            description = "Growth factor an integer's observed range must still fit (default: ${DEFAULT-VALUE}).")
+    double headroom;
+
+    @Option(names = "--id-headroom", defaultValue = "" + InferenceOptions.DEFAULT_ID_HEADROOM,
+            description = "The same for identifiers: auto-increment, single-column keys, *_id (default: ${DEFAULT-VALUE}).")
+    double idHeadroom;
+
+    @Option(names = "--enum-max", defaultValue = "" + InferenceOptions.DEFAULT_ENUM_MAX,
+            description = "Most distinct values a string column may have to become an ENUM (default: ${DEFAULT-VALUE}).")
+    int enumMax;
+
+    @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80% of RAM).")
+    String memoryLimit;
+
+    @Option(names = "--threads", defaultValue = "0", description = "DuckDB threads (default: all cores).")
+    int threads;
+
+    @Option(names = "--temp-dir", paramLabel = "DIR", description = "Where the profiling database spills (default: the system temp folder).")
+    Path tempDir;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
+    boolean quiet;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (headroom < 1 || idHeadroom < 1) {
+            throw new UserError("--headroom and --id-headroom must be at least 1");
+        }
+        if (top < 0 || enumMax < 0) {
+            throw new UserError("--top and --enum-max must not be negative");
+        }
+        InferenceOptions inference = new InferenceOptions(headroom, idHeadroom, enumMax);
+        ProfilingOptions profiling = new ProfilingOptions(tempDir, memoryLimit, threads, ProfilingOptions.defaults().arrowMemoryLimit());
+        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, Progress.forStderr(quiet));
+        write(report);
+        PrintWriter err = spec.commandLine().getErr();
+        long bad = report.tables().stream().mapToLong(t -> t.badRows() + t.badValues()).sum();
+        if (bad > 0 && format != Format.text) {
+            err.println("wastecheck: " + bad + " bad rows or values were counted; the report lists where");
+        }
+        return Main.EXIT_OK;
+    }
+
+    private void write(AnalysisReport report) throws IOException {
+        if (output != null) {
+            Path parent = output.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
+                render(report, new PrintWriter(w));
+            }
+            spec.commandLine().getErr().println("wastecheck: wrote " + output);
+        } else {
+            PrintWriter out = spec.commandLine().getOut();
+            render(report, out);
+            out.flush();
+        }
+    }
+
+    private void render(AnalysisReport report, PrintWriter w) throws IOException {
+        switch (format) {
+            case json -> JsonRenderer.write(report, w);
+            case markdown -> MarkdownRenderer.write(report, w);
+            default -> TextRenderer.write(report, w, top);
+        }
+        w.flush();
+    }
+}

@@ -1,0 +1,64 @@
+package dev.wastecheck.cli.render;
+
+import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.TableReport;
+import java.io.PrintWriter;
+import java.util.stream.Collectors;
+
+/** The Markdown report: every table and column, for pull requests and wikis. */
+public final class MarkdownRenderer {
+    private MarkdownRenderer() {
+    }
+
+    public static void write(AnalysisReport r, PrintWriter w) {
+        w.println("# wastecheck analyze");
+        w.println();
+        w.printf("%d tables, %s rows, dialect %s. Declared **%s**, tight **%s**: **%s wasted (%s)** in column encodings.%n",
+                r.tables().size(), Bytes.count(r.rows()), r.dialect(), Bytes.human(r.declaredBytes()), Bytes.human(r.tightBytes()),
+                Bytes.human(r.wastedBytes()), Bytes.percent(r.wastedBytes(), r.declaredBytes()));
+        w.println();
+        w.println("Sources: " + r.sources().stream().map(s -> "`" + s + "`").collect(Collectors.joining(", ")));
+        w.println();
+        w.println("| table | rows | declared | tight | waste |");
+        w.println("|---|---:|---:|---:|---:|");
+        for (TableReport t : ReportFacts.tablesByWaste(r)) {
+            w.printf("| %s | %s | %s | %s | %s |%n", esc(t.name()), Bytes.count(t.rows()), Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()), Bytes.percent(t.wastedBytes(), t.declaredBytes()));
+        }
+        for (TableReport t : ReportFacts.tablesByWaste(r)) {
+            w.println();
+            w.printf("## %s%n%n", esc(t.name()));
+            w.printf("%s rows; declared %s, tight %s.%s%n%n", Bytes.count(t.rows()), Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()), t.partitionOf() == null ? "" : " Partition of " + esc(t.partitionOf()) + ".");
+            w.println("| column | declared | suggested | declared bytes | tight bytes | nulls | distinct | findings |");
+            w.println("|---|---|---|---:|---:|---:|---:|---|");
+            for (ColumnReport c : t.columns()) {
+                String findings = c.findings().stream().map(MarkdownRenderer::finding).collect(Collectors.joining("<br>"));
+                w.printf("| %s | %s | %s | %s | %s | %s | %s | %s |%n", esc(c.name()), esc(c.declaredType()),
+                        c.suggestedType().equals(c.declaredType()) ? "" : "**" + esc(c.suggestedType()) + "**",
+                        Bytes.count(c.declaredBytes()), Bytes.count(c.tightBytes()), Bytes.count(c.nulls()), Bytes.count(c.distinct()), findings);
+            }
+            if (!t.problems().isEmpty()) {
+                w.println();
+                w.printf("%d bad rows, %d bad values:%n%n", t.badRows(), t.badValues());
+                t.problems().forEach(p -> w.println("- " + esc(p)));
+            }
+        }
+        if (!r.warnings().isEmpty()) {
+            w.println();
+            w.println("## Warnings");
+            w.println();
+            r.warnings().forEach(x -> w.println("- " + esc(x)));
+        }
+    }
+
+    private static String finding(Finding f) {
+        return "`" + f.kind() + "` " + esc(f.detail());
+    }
+
+    private static String esc(String s) {
+        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    }
+}

@@ -1,0 +1,79 @@
+package dev.wastecheck.cli.render;
+
+import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.TableReport;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** What every renderer orders the same way: the largest waste first. */
+final class ReportFacts {
+    /** Findings about what a column is rather than how it is encoded ("No Bits Left Behind" §2.2). */
+    static final Set<String> SEMANTIC = Set.of("constant", "all_null", "duplicate_column", "implicit_id",
+            "functional_dependency", "unused_column", "granularity");
+
+    private ReportFacts() {
+    }
+
+    record Col(TableReport table, ColumnReport column) {
+        String qualified() {
+            return table.name() + "." + column.name();
+        }
+    }
+
+    static List<Col> columnsByWaste(AnalysisReport r) {
+        List<Col> out = new ArrayList<>();
+        for (TableReport t : r.tables()) {
+            for (ColumnReport c : t.columns()) {
+                if (c.wastedBytes() > 0) {
+                    out.add(new Col(t, c));
+                }
+            }
+        }
+        out.sort(Comparator.comparingLong((Col c) -> c.column().wastedBytes()).reversed()
+                .thenComparing(Col::qualified));
+        return out;
+    }
+
+    record Semantic(Col col, Finding finding) {
+    }
+
+    static List<Semantic> semanticFindings(AnalysisReport r) {
+        List<Semantic> out = new ArrayList<>();
+        for (TableReport t : r.tables()) {
+            for (ColumnReport c : t.columns()) {
+                for (Finding f : c.findings()) {
+                    if (SEMANTIC.contains(f.kind())) {
+                        out.add(new Semantic(new Col(t, c), f));
+                    }
+                }
+            }
+        }
+        out.sort(Comparator.comparingLong((Semantic s) -> s.finding().bytes()).reversed()
+                .thenComparing(s -> s.col().qualified()));
+        return out;
+    }
+
+    static Map<String, Integer> findingCounts(AnalysisReport r) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (TableReport t : r.tables()) {
+            for (ColumnReport c : t.columns()) {
+                for (Finding f : c.findings()) {
+                    counts.merge(f.kind(), 1, Integer::sum);
+                }
+            }
+        }
+        return counts;
+    }
+
+    static List<TableReport> tablesByWaste(AnalysisReport r) {
+        List<TableReport> t = new ArrayList<>(r.tables());
+        t.sort(Comparator.comparingLong(TableReport::wastedBytes).reversed().thenComparing(TableReport::name));
+        return t;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.wastecheck.cli.render;
+
+import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.TableReport;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The terminal report: one screen, largest waste first; the other formats have every column. */
+public final class TextRenderer {
+    private TextRenderer() {
+    }
+
+    public static void write(AnalysisReport r, PrintWriter w, int top) {
+        w.printf("wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s%n", r.tables().size(), Bytes.count(r.rows()),
+                r.sources().size() == 1 ? r.sources().get(0) : r.sources().size() + " files", r.dialect(), r.elapsedMillis() / 1000.0);
+        w.printf("declared %s, tight %s: %s wasted (%s) in column encodings%n%n", Bytes.human(r.declaredBytes()),
+                Bytes.human(r.tightBytes()), Bytes.human(r.wastedBytes()), Bytes.percent(r.wastedBytes(), r.declaredBytes()));
+
+        List<ReportFacts.Col> cols = ReportFacts.columnsByWaste(r);
+        if (cols.isEmpty()) {
+            w.println("No column is wider than its values need.");
+        } else {
+            int nameW = Math.min(40, Math.max(6, cols.stream().limit(top).mapToInt(c -> c.qualified().length()).max().orElse(6)));
+            int typeW = Math.min(44, Math.max(8, cols.stream().limit(top).mapToInt(c -> (c.column().declaredType()
+                    + " -> " + c.column().suggestedType()).length()).max().orElse(8)));
+            w.printf("%-" + nameW + "s  %-" + typeW + "s  %10s  %5s  %s%n", "column", "declared -> suggested", "saves", "", "why");
+            for (ReportFacts.Col c : cols.subList(0, Math.min(top, cols.size()))) {
+                String types = c.column().declaredType() + " -> " + c.column().suggestedType();
+                String why = c.column().findings().isEmpty() ? "" : c.column().findings().get(0).kind();
+                w.printf("%-" + nameW + "s  %-" + typeW + "s  %10s  %5s  %s%n", cut(c.qualified(), nameW), cut(types, typeW),
+                        Bytes.human(c.column().wastedBytes()), Bytes.percent(c.column().wastedBytes(), c.column().declaredBytes()), why);
+            }
+            if (cols.size() > top) {
+                w.printf("... and %d more columns (--top N, or --format markdown|json for all)%n", cols.size() - top);
+            }
+        }
+
+        List<ReportFacts.Semantic> semantic = ReportFacts.semanticFindings(r);
+        if (!semantic.isEmpty()) {
+            w.println();
+            w.println("Columns that carry little or nothing:");
+            for (ReportFacts.Semantic s : semantic.subList(0, Math.min(10, semantic.size()))) {
+                w.printf("  %-16s %s: %s%n", s.finding().kind(), s.col().qualified(), s.finding().detail());
+            }
+            if (semantic.size() > 10) {
+                w.printf("  ... and %d more%n", semantic.size() - 10);
+            }
+        }
+
+        w.println();
+        List<TableReport> tables = ReportFacts.tablesByWaste(r);
+        int tw = Math.min(32, Math.max(5, tables.stream().limit(10).mapToInt(t -> t.name().length()).max().orElse(5)));
+        w.printf("%-" + tw + "s  %12s  %10s  %10s  %6s%n", "table", "rows", "declared", "tight", "waste");
+        for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
+            w.printf("%-" + tw + "s  %12s  %10s  %10s  %6s%n", cut(t.name(), tw), Bytes.count(t.rows()), Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()), Bytes.percent(t.wastedBytes(), t.declaredBytes()));
+        }
+        if (tables.size() > 10) {
+            w.printf("... and %d more tables%n", tables.size() - 10);
+        }
+
+        Map<String, Integer> counts = ReportFacts.findingCounts(r);
+        if (!counts.isEmpty()) {
+            w.println();
+            w.println("findings: " + counts.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+        }
+        long badRows = r.tables().stream().mapToLong(TableReport::badRows).sum();
+        long badValues = r.tables().stream().mapToLong(TableReport::badValues).sum();
+        if (badRows + badValues > 0) {
+            w.println();
+            w.printf("%d bad rows and %d bad values were counted, not dropped silently:%n", badRows, badValues);
+            r.tables().stream().flatMap(t -> t.problems().stream().map(p -> t.name() + ": " + p)).limit(10)
+                    .forEach(p -> w.println("  " + p));
+        }
+        if (!r.warnings().isEmpty()) {
+            w.println();
+            w.println("warnings:");
+            r.warnings().stream().limit(10).forEach(x -> w.println("  " + x));
+            if (r.warnings().size() > 10) {
+                w.printf("  ... and %d more (--format json lists them all)%n", r.warnings().size() - 10);
+            }
+        }
+    }
+
+    private static String cut(String s, int width) {
+        return s.length() <= width ? s : s.substring(0, width - 1) + "~";
+    }
+}
