@@ -20,6 +20,14 @@ public final class DialectTypes {
 
     /** The narrowest integer type holding [min, max], or null when none does. */
     public IntegerType narrowestInteger(BigInteger min, BigInteger max) {
+        return narrowestInteger(min, max, false);
+    }
+
+    /**
+     * @param preferUnsigned at equal width, take the unsigned type when the values allow it (for
+     *                       a column declared unsigned: the same sign, twice the room)
+     */
+    public IntegerType narrowestInteger(BigInteger min, BigInteger max, boolean preferUnsigned) {
         int[] widths = switch (dialect) {
             case MYSQL -> new int[] {1, 2, 3, 4, 8};
             case POSTGRESQL -> new int[] {2, 4, 8};
@@ -31,11 +39,15 @@ public final class DialectTypes {
             int bits = w * 8;
             BigInteger sMin = BigInteger.ONE.shiftLeft(bits - 1).negate();
             BigInteger sMax = BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
+            BigInteger uMax = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
+            boolean unsignedFits = unsignedAllowed && min.signum() >= 0 && max.compareTo(uMax) <= 0;
+            if (preferUnsigned && unsignedFits) {
+                return new IntegerType(integerName(w, true), w, true);
+            }
             if (min.compareTo(sMin) >= 0 && max.compareTo(sMax) <= 0) {
                 return new IntegerType(integerName(w, false), w, false);
             }
-            BigInteger uMax = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
-            if (unsignedAllowed && min.signum() >= 0 && max.compareTo(uMax) <= 0) {
+            if (unsignedFits) {
                 return new IntegerType(integerName(w, true), w, true);
             }
         }

@@ -111,10 +111,11 @@ public final class TypeInference {
         return new BigDecimal(v).multiply(BigDecimal.valueOf(factor)).setScale(0, RoundingMode.UP).toBigInteger();
     }
 
-    private Choice integerChoice(BigInteger min, BigInteger max, double headroom, ColumnProfile p, String kind, String why) {
+    private Choice integerChoice(BigInteger min, BigInteger max, double headroom, ColumnProfile p, String kind, String why,
+                                 boolean preferUnsigned) {
         BigInteger lo = min.signum() < 0 ? grow(min, headroom).min(min) : min;
         BigInteger hi = max.signum() > 0 ? grow(max, headroom).max(max) : max;
-        DialectTypes.IntegerType it = types.narrowestInteger(lo, hi);
+        DialectTypes.IntegerType it = types.narrowestInteger(lo, hi, preferUnsigned);
         if (it == null) {
             return null;
         }
@@ -136,9 +137,27 @@ public final class TypeInference {
             return withSaving(new Choice(types.bool(), model.fixed(p, 1), new Finding("narrow_integer",
                     "only 0 and 1 occur: boolean holds them (0 = false, 1 = true)", 0)), declared);
         }
+        Choice serial = serialSpelling(col, withSaving(integerChoice(p.minInt, p.maxInt, h, p, "narrow_integer",
+                "all values are integers", col.type().unsigned()), declared));
+        if (serial != null) {
+            return serial;
+        }
         String why = p.referencedKey == null ? "all values are integers"
                 : "all values are integers, range taken with the key it refers to, " + p.referencedKey;
-        return withSaving(integerChoice(p.minInt, p.maxInt, h, p, "narrow_integer", why), declared);
+        return withSaving(integerChoice(p.minInt, p.maxInt, h, p, "narrow_integer", why, col.type().unsigned()), declared);
+    }
+
+    /** PostgreSQL spells a narrower serial column smallserial or serial, keeping its sequence. */
+    private Choice serialSpelling(ColumnDef col, Choice c) {
+        if (c == null || dialect != Dialect.POSTGRESQL || !col.type().declared().toLowerCase(java.util.Locale.ROOT).contains("serial")) {
+            return null;
+        }
+        String name = switch (c.type()) {
+            case "smallint" -> "smallserial";
+            case "integer" -> "serial";
+            default -> "bigserial";
+        };
+        return new Choice(name, c.bytes(), c.finding());
     }
 
     // ------------------------------------------------------------------ decimals and floats
@@ -149,7 +168,7 @@ public final class TypeInference {
         }
         if (p.integral == p.nonNull && p.minInt != null) {
             return withSaving(integerChoice(p.minInt, p.maxInt, headroom(col, table), p, "narrow_decimal",
-                    "every value is a whole number"), declared);
+                    "every value is a whole number", col.type().unsigned()), declared);
         }
         if (dialect == Dialect.MYSQL || dialect == Dialect.DUCKDB) {
             int scale = Math.max(0, col.type().scale());
@@ -172,7 +191,7 @@ public final class TypeInference {
         }
         if (p.integral == p.nonNull && p.minInt != null) {
             return withSaving(integerChoice(p.minInt, p.maxInt, headroom(col, table), p, "float_holds_integer",
-                    "every value is a whole number"), declared);
+                    "every value is a whole number", col.type().unsigned()), declared);
         }
         if (col.type().family() == TypeFamily.DOUBLE && types.hasFloat4() && p.floatRoundTrip == p.nonNull) {
             return withSaving(new Choice(types.floatType(), model.fixed(p, 4), new Finding("narrow_float",
@@ -201,13 +220,6 @@ public final class TypeInference {
                     + " beside real NULLs: kept as text, since mapping them to NULL would merge the two", 0));
         }
         if (real > 0 && markersMapToNull) {
-            if (p.intCanonical == real && p.strIntMin != null) {
-                Choice c = integerChoice(p.strIntMin, p.strIntMax, headroom(col, table), p, "string_holds_integer",
-                        "all " + real + " values are integers written canonically" + markerNote);
-                if (c != null && c.bytes() < declared) {
-                    return c;
-                }
-            }
             if (p.mwTimestamps == real) {
                 String range = " (" + p.mwTimestampMin + " to " + p.mwTimestampMax + ")";
                 String note = dialect == Dialect.MYSQL ? "; DATE_FORMAT(col, '%Y%m%d%H%i%s') gives the text back."
@@ -231,6 +243,13 @@ public final class TypeInference {
                 Choice c = new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding("string_holds_date",
                         "all " + real + " values are 'YYYY-MM-DD' dates" + markerNote, 0));
                 if (c.bytes() < declared) {
+                    return c;
+                }
+            }
+            if (p.intCanonical == real && p.strIntMin != null) {
+                Choice c = integerChoice(p.strIntMin, p.strIntMax, headroom(col, table), p, "string_holds_integer",
+                        "all " + real + " values are integers written canonically" + markerNote, false);
+                if (c != null && c.bytes() < declared) {
                     return c;
                 }
             }

@@ -42,6 +42,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private int row;
     private long bytes;
     private final boolean[] seen;
+    private final long[] autoIncrement;
 
     public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file) {
         this(table, stats, file, false);
@@ -74,6 +75,18 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
         schema = new Schema(fields);
         seen = new boolean[storage.length];
+        autoIncrement = new long[storage.length];
+    }
+
+    /** Starts numbering omitted auto-increment values after the given counters (a table's earlier runs). */
+    public void continueCounters(long[] counters) {
+        if (counters != null && counters.length == autoIncrement.length) {
+            System.arraycopy(counters, 0, autoIncrement, 0, counters.length);
+        }
+    }
+
+    public long[] counters() {
+        return autoIncrement.clone();
     }
 
     public Schema schema() {
@@ -129,8 +142,14 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     @Override
     public void value(int index, int kind, byte[] b, int off, int len) {
+        value(index, kind, b, off, len, false);
+    }
+
+    private void value(int index, int kind, byte[] b, int off, int len, boolean direct) {
         int col;
-        if (mapping == null) {
+        if (direct) {
+            col = index;
+        } else if (mapping == null) {
             col = index;
             if (col >= storage.length) {
                 return; // counted at endRow
@@ -170,6 +189,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     }
                 }
                 ((BigIntVector) v).setSafe(row, parsed);
+                if (parsed > autoIncrement[col]) {
+                    autoIncrement[col] = parsed; // MySQL's next AUTO_INCREMENT is max + 1
+                }
             }
             case BYTES -> ((VarBinaryVector) v).setSafe(row, b, off, len);
             default -> {
@@ -203,12 +225,30 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         if (mapping != null) {
             for (int i = 0; i < storage.length; i++) {
                 if (!seen[i]) {
-                    vectors[i].setNull(row); // a column the INSERT did not name: its default, unknown here
+                    omitted(i);
                 }
             }
         }
         java.util.Arrays.fill(seen, false);
         row++;
+    }
+
+    /**
+     * A column the INSERT did not name gets what the database would give it: the next number
+     * of an auto-increment key, the column's literal DEFAULT, or NULL.
+     */
+    private void omitted(int col) {
+        ColumnDef c = table.columns().get(col);
+        if (c.autoIncrement() && storage[col] == ColumnStorage.INT64) {
+            ((BigIntVector) vectors[col]).setSafe(row, ++autoIncrement[col]);
+        } else if (c.defaultValue() != null) {
+            byte[] b = c.defaultValue().getBytes(StandardCharsets.UTF_8);
+            seen[col] = true;
+            value(col, SqlScriptReader.STRING, b, 0, b.length, true);
+            return;
+        } else {
+            vectors[col].setNull(row);
+        }
     }
 
     private void clearRow() {

@@ -39,6 +39,7 @@ public final class DumpLoader {
     private final LoadStats stats;
     private final Map<String, LoadedTable> loaded;
     private final LongConsumer progress;
+    private final Map<String, long[]> counters = new java.util.HashMap<>();
 
     /**
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
@@ -94,6 +95,7 @@ public final class DumpLoader {
         LoadStats.TableStats tstats = stats.table(def.name());
         ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, reader.file());
         builder.setColumnOrder(columns);
+        builder.continueCounters(counters.get(def.key()));
         RowStream stream = new RowStream(builder, reader, first, columns);
         String relation = prior != null && prior.relation() != null ? prior.relation() : db.nextRelationName();
         String streamName = db.nextStreamName();
@@ -115,6 +117,7 @@ public final class DumpLoader {
         if (stream.failure != null) {
             throw stream.failure;
         }
+        counters.put(def.key(), builder.counters());
         long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
         loaded.put(def.key(), new LoadedTable(def, relation, rows, builder.storage()));
         return stream.next;

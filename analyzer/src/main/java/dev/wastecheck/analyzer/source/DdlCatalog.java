@@ -152,23 +152,35 @@ public final class DdlCatalog {
             return;
         }
         ColumnDef c = cols.get(i);
-        cols.set(i, new ColumnDef(c.name(), c.type(), c.nullable(), true));
+        cols.set(i, new ColumnDef(c.name(), c.type(), c.nullable(), true, null));
         put(new TableDef(t.name(), cols, t.primaryKey(), t.indexes(), t.charset(), t.origin(), t.ddlKnown()));
     }
 
+    private static final Pattern TABLE_NAME = Pattern.compile(
+            "(?is)(create\\s+(?:unlogged\\s+|temporary\\s+|temp\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?)([\\w$]+)(\\s*\\()");
+
     private void createTable(String text, String file, long line) {
-        String sql = text;
-        Statement st;
+        CreateTable ct;
         try {
-            st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(sql.contains("["))
-                    .withBackslashEscapeCharacter(dialect == Dialect.MYSQL).withTimeOut(20_000));
+            ct = parseCreateTable(text);
         } catch (JSQLParserException | RuntimeException e) {
-            String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            warnings.add(file + ":" + line + ": could not read CREATE TABLE (" + reason
-                    + "); its rows, if any, are profiled as text");
-            return;
+            // A table named like a keyword (MediaWiki's `file`) trips the parser: quote it and retry.
+            Matcher m = TABLE_NAME.matcher(text);
+            String quote = dialect == Dialect.MYSQL ? "`" : "\"";
+            try {
+                if (!m.lookingAt()) {
+                    throw e;
+                }
+                ct = parseCreateTable(m.replaceFirst("$1" + quote + "$2" + quote + "$3"));
+            } catch (JSQLParserException | RuntimeException e2) {
+                String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+                warnings.add(file + ":" + line + ": could not read CREATE TABLE (" + reason
+                        + "); its rows, if any, are profiled as text");
+                return;
+            }
         }
-        if (!(st instanceof CreateTable ct) || ct.getColumnDefinitions() == null) {
+        if (ct == null) {
+            warnings.add(file + ":" + line + ": a CREATE TABLE without columns (CREATE TABLE ... AS or LIKE) was skipped");
             return;
         }
         String name = simpleName(ct.getTable().getName());
@@ -191,7 +203,7 @@ public final class DdlCatalog {
             if (specText.matches(".*\\bunique\\b.*")) {
                 indexes.add(new IndexDef(col, List.of(col), true));
             }
-            columns.add(new ColumnDef(col, type, !notNull, auto));
+            columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs))));
         }
         if (ct.getIndexes() != null) {
             for (Index idx : ct.getIndexes()) {
@@ -235,6 +247,15 @@ public final class DdlCatalog {
         put(new TableDef(name, columns, pk, indexes, charset, file + ":" + line, true));
     }
 
+    private CreateTable parseCreateTable(String sql) throws JSQLParserException {
+        Statement st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(sql.contains("["))
+                .withBackslashEscapeCharacter(dialect == Dialect.MYSQL).withTimeOut(20_000));
+        if (!(st instanceof CreateTable ct)) {
+            throw new JSQLParserException("not read as a CREATE TABLE");
+        }
+        return ct.getColumnDefinitions() == null ? null : ct;
+    }
+
     private static String typeText(ColDataType t, String specText) {
         StringBuilder sb = new StringBuilder(t.getDataType());
         List<String> args = t.getArgumentsStringList();
@@ -253,6 +274,21 @@ public final class DdlCatalog {
             sb.append(" zerofill");
         }
         return sb.toString().replaceAll("\\s*\\(\\s*", "(").replaceAll("\\s*,\\s*", ",").replaceAll("\\s*\\)", ")");
+    }
+
+    private static final Pattern DEFAULT_LITERAL = Pattern.compile(
+            "(?is).*?\\bdefault\\s+(?:'((?:[^'\\\\]|''|\\\\.)*)'|([-+]?\\d+(?:\\.\\d+)?)|(null))(?:\\s*::\\s*[\\w .]+)?(?:\\s.*|$)");
+
+    /** The DEFAULT of a column when it is a literal; rows that omit the column get it. */
+    static String literalDefault(String specs) {
+        Matcher m = DEFAULT_LITERAL.matcher(specs);
+        if (!m.matches()) {
+            return null;
+        }
+        if (m.group(1) != null) {
+            return m.group(1).replace("''", "'");
+        }
+        return m.group(2);
     }
 
     static List<String> names(String list) {

@@ -1,0 +1,167 @@
+package dev.wastecheck.cli;
+
+import dev.wastecheck.traces.TraceStats;
+import dev.wastecheck.traces.generate.GeneratorInputException;
+import dev.wastecheck.traces.generate.WikiGenerator;
+import dev.wastecheck.traces.read.TraceFormatException;
+import dev.wastecheck.traces.read.TraceReadOptions;
+import dev.wastecheck.traces.schema.DatabaseSchema;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code wastecheck trace generate|stats}: the workload side (traces module). Data goes to stdout,
+ * diagnostics to stderr; bad input exits 2 with file:line and what was expected.
+ */
+@Command(name = "trace", mixinStandardHelpOptions = true,
+        description = "Generate a Wikipedia-style database and trace, or profile a trace.",
+        subcommands = {TraceCommand.Generate.class, TraceCommand.Stats.class})
+public final class TraceCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(System.err);
+        return 2;
+    }
+
+    @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Write DIR/dump.sql (a mysqldump of MediaWiki's page, revision, text, slots, content, actor, user, "
+                    + "comment and watchlist tables) and DIR/trace.log (the SQL the wiki issues), deterministic per seed.",
+                    "Prints the rows written per table."},
+            footer = {"", "Example:", "  wastecheck trace generate --scale 1000 --seed 42 -o wiki/     (about 60 MB)",
+                    "  wastecheck trace generate --scale 5000 --popularity readcount.txt -o elwiki/"})
+    static final class Generate implements Callable<Integer> {
+        @Option(names = "--scale", required = true, paramLabel = "PAGES",
+                description = "Number of pages; about 60 KB of dump each at the defaults (12 revisions of ~4.6 KB text).")
+        long scale;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Same seed, same bytes (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--skew", defaultValue = "1.0", paramLabel = "S",
+                description = "Zipf exponent of page popularity, weight 1/rank^S (default: ${DEFAULT-VALUE}).")
+        double skew;
+
+        @Option(names = "--popularity", paramLabel = "FILE",
+                description = "Counts file, one count per line (e.g. elwiki readcount.txt): use its popularity curve instead of Zipf.")
+        Path popularity;
+
+        @Option(names = "--requests", paramLabel = "N", description = "Requests in the trace (default: 20 x pages).")
+        Long requests;
+
+        @Option(names = "--edit-share", defaultValue = "0.02", description = "Share of requests that are edits (default: ${DEFAULT-VALUE}).")
+        double editShare;
+
+        @Option(names = "--watchlist-share", defaultValue = "0.01", description = "Share of requests reading a watchlist (default: ${DEFAULT-VALUE}).")
+        double watchlistShare;
+
+        @Option(names = "--text-median", defaultValue = "2000", paramLabel = "BYTES",
+                description = "Median text size of a revision, lognormal (default: ${DEFAULT-VALUE}).")
+        int textMedian;
+
+        @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Directory for dump.sql and trace.log.")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            PrintStream err = System.err;
+            try {
+                WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
+                        .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian);
+                if (requests != null) {
+                    c = c.withRequests(requests);
+                }
+                if (popularity != null) {
+                    if (!Files.isReadable(popularity)) {
+                        err.println(popularity + ": cannot read the popularity counts file");
+                        return 2;
+                    }
+                    c = c.withPopularityFile(popularity);
+                }
+                WikiGenerator.Result r = new WikiGenerator(c).generate(dir);
+                PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+                for (Map.Entry<String, Long> e : r.rows().entrySet()) {
+                    out.printf(Locale.ROOT, "%-10s %d%n", e.getKey(), e.getValue());
+                }
+                double seconds = r.dumpNanos() / 1e9;
+                err.printf(Locale.ROOT, "wrote %s (%.1f MB in %.2f s, %.0f MB/s) and %s (%,d requests, %,d statements, %.1f MB)%n",
+                        dir.resolve("dump.sql"), r.dumpBytes() / 1e6, seconds, r.dumpBytes() / 1e6 / seconds,
+                        dir.resolve("trace.log"), r.traceRequests(), r.traceStatements(), r.traceBytes() / 1e6);
+                return 0;
+            } catch (GeneratorInputException e) {
+                err.println(e.getMessage());
+                return 2;
+            } catch (IOException | UncheckedIOException e) {
+                err.println(dir + ": " + e.getMessage());
+                return 2;
+            }
+        }
+    }
+
+    @Command(name = "stats", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Read a trace (format detected: wastecheck, WikiBench URLs, pageview counts, MySQL general log, "
+                    + "PostgreSQL log, plain statements), resolve its statements with Calcite and print the operation mix, "
+                    + "hottest tables and columns, and skew."},
+            footer = {"", "Example:", "  wastecheck trace stats wiki/trace.log", "  wastecheck trace stats --schema dump.sql postgresql.log"})
+    static final class Stats implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE", description = "The trace.")
+        Path file;
+
+        @Option(names = "--schema", paramLabel = "FILE",
+                description = "DDL or dump whose CREATE TABLEs the statements are resolved against (default: MediaWiki's, as generated).")
+        Path schema;
+
+        @Option(names = "--max-bad", defaultValue = "0.01", paramLabel = "FRACTION",
+                description = "Share of malformed lines tolerated before failing (default: ${DEFAULT-VALUE}).")
+        double maxBad;
+
+        @Option(names = "--top", defaultValue = "10", description = "Rows in the hottest lists (default: ${DEFAULT-VALUE}).")
+        int top;
+
+        @Override
+        public Integer call() {
+            PrintStream err = System.err;
+            if (!Files.isReadable(file)) {
+                err.println(file + ": cannot read the trace");
+                return 2;
+            }
+            try {
+                DatabaseSchema s = WikiGenerator.schema();
+                if (schema != null) {
+                    if (!Files.isReadable(schema)) {
+                        err.println(schema + ": cannot read the schema");
+                        return 2;
+                    }
+                    s = DatabaseSchema.fromDdl(schema);
+                    if (s.tables().isEmpty()) {
+                        err.println(schema + ":1: expected CREATE TABLE statements, found none");
+                        return 2;
+                    }
+                }
+                TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad));
+                stats.render(new PrintStream(System.out, true, StandardCharsets.UTF_8), top);
+                return 0;
+            } catch (TraceFormatException e) {
+                err.println(e.getMessage());
+                return 2;
+            } catch (IOException | UncheckedIOException e) {
+                err.println(file + ": " + e.getMessage());
+                return 2;
+            }
+        }
+    }
+}

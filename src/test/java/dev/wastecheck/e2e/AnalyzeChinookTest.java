@@ -1,0 +1,57 @@
+package dev.wastecheck.e2e;
+
+import static dev.wastecheck.e2e.Cli.column;
+import static dev.wastecheck.e2e.Cli.data;
+import static dev.wastecheck.e2e.Cli.kinds;
+import static dev.wastecheck.e2e.Cli.table;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Chinook in every dialect it ships in: the same rows, the same waste, each in its own terms. */
+class AnalyzeChinookTest {
+    private static final Map<String, Integer> ROWS = Map.ofEntries(Map.entry("album", 347), Map.entry("artist", 275),
+            Map.entry("customer", 59), Map.entry("employee", 8), Map.entry("genre", 25), Map.entry("invoice", 412),
+            Map.entry("invoiceline", 2240), Map.entry("mediatype", 5), Map.entry("playlist", 18),
+            Map.entry("playlisttrack", 8715), Map.entry("track", 3503));
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "Chinook_MySql.sql, mysql, SMALLINT, SMALLINT UNSIGNED",
+            "Chinook_MySql_AutoIncrementPKs.sql, mysql, SMALLINT, SMALLINT UNSIGNED",
+            "Chinook_PostgreSql.sql, postgresql, smallint, INT",
+            "Chinook_PostgreSql_SerialPKs.sql, postgresql, smallserial, SERIAL",
+            "Chinook_Sqlite.sql, sqlite, INTEGER, INTEGER",
+            "Chinook_Sqlite.sqlite, sqlite, INTEGER, INTEGER"})
+    void everyDialect(String file, String dialect, String albumIdType, String trackIdType) {
+        JsonNode r = Cli.analyzeJson(data("chinook/" + file));
+        assertThat(r.get("dialect").asText()).isEqualTo(dialect);
+        assertThat(r.get("tables").size()).isEqualTo(11);
+        for (JsonNode t : r.get("tables")) {
+            String key = t.get("name").asText().toLowerCase(Locale.ROOT).replace("_", "");
+            assertThat(t.get("rows").asLong()).as("rows of " + key).isEqualTo(ROWS.get(key).longValue());
+            assertThat(t.get("bad_rows").asLong()).isZero();
+        }
+        boolean snake = dialect.equals("postgresql"); // the PostgreSQL scripts name things in snake_case
+        String invoiceLine = snake ? "invoice_line" : "InvoiceLine";
+        JsonNode quantity = column(r, invoiceLine, "quantity");
+        assertThat(kinds(quantity)).contains("constant");
+        assertThat(quantity.get("min").asText()).isEqualTo("1");
+
+        // Ids under 4,000 narrowed with room to grow (x10): AlbumId max 347 -> 3,470 fits a signed SMALLINT;
+        // TrackId 3,503 -> 35,030 needs MySQL's SMALLINT UNSIGNED and is beyond PostgreSQL's smallint
+        // (32,767), so it stays as declared there. SQLite sizes integers by value anyway. The scripts
+        // with auto-increment keys omit them from their INSERTs: the loader numbers them 1..N as the
+        // database would, so the same ids come out.
+        assertThat(column(r, "album", snake ? "album_id" : "AlbumId").get("suggested_type").asText()).isEqualTo(albumIdType);
+        assertThat(column(r, "track", snake ? "track_id" : "TrackId").get("suggested_type").asText()).isEqualTo(trackIdType);
+        assertThat(column(r, "track", snake ? "track_id" : "TrackId").get("max").asText()).isEqualTo("3503");
+        if (!dialect.equals("sqlite")) {
+            assertThat(kinds(column(r, "album", snake ? "album_id" : "AlbumId"))).contains("narrow_integer");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.wastecheck.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.wastecheck.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.StreamSupport;
+
+/** Runs the real {@code wastecheck} command line in-process and captures what it prints. */
+final class Cli {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    record Result(int exitCode, String out, String err) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(out);
+            } catch (Exception e) {
+                throw new AssertionError("not JSON (exit " + exitCode + ", stderr: " + err + "):\n" + out, e);
+            }
+        }
+    }
+
+    private Cli() {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** {@code wastecheck analyze --format json -q SOURCE...}, which must succeed. */
+    static JsonNode analyzeJson(Object... sources) {
+        List<String> args = new ArrayList<>(List.of("analyze", "--format", "json", "-q"));
+        for (Object s : sources) {
+            args.add(s.toString());
+        }
+        Result r = run(args.toArray(new String[0]));
+        if (r.exitCode() != 0) {
+            throw new AssertionError("exit " + r.exitCode() + ": " + r.err());
+        }
+        return r.json();
+    }
+
+    static JsonNode table(JsonNode report, String name) {
+        return StreamSupport.stream(report.get("tables").spliterator(), false)
+                .filter(t -> t.get("name").asText().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no table " + name + " in the report"));
+    }
+
+    static JsonNode column(JsonNode report, String table, String column) {
+        return StreamSupport.stream(table(report, table).get("columns").spliterator(), false)
+                .filter(c -> c.get("name").asText().equalsIgnoreCase(column)).findFirst()
+                .orElseThrow(() -> new AssertionError("no column " + table + "." + column));
+    }
+
+    static List<String> kinds(JsonNode column) {
+        return StreamSupport.stream(column.get("findings").spliterator(), false).map(f -> f.get("kind").asText()).toList();
+    }
+
+    static String detail(JsonNode column, String kind) {
+        return StreamSupport.stream(column.get("findings").spliterator(), false)
+                .filter(f -> f.get("kind").asText().equals(kind)).map(f -> f.get("detail").asText()).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " finding on " + column));
+    }
+
+    /** The real databases at ../shared/data from the project root (read-only, never edited). */
+    static Path data(String relative) {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("mvnw"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new AssertionError("cannot find the project root (mvnw) above " + Path.of("").toAbsolutePath());
+        }
+        Path p = dir.resolve("../shared/data").resolve(relative).normalize();
+        if (!Files.exists(p)) {
+            throw new AssertionError("missing shared test data: " + p);
+        }
+        return p;
+    }
+}
