@@ -101,6 +101,7 @@ public final class Analyzer {
                 before += Files.size(f.path());
             }
             progress.end();
+            long loadedAt = System.nanoTime();
             warnings.addAll(catalog.warnings());
             warnings.addAll(stats.warnings());
 
@@ -115,6 +116,7 @@ public final class Analyzer {
                 progress.advance(++done);
             }
             progress.end();
+            long profiledAt = System.nanoTime();
             KeyRanges keys = KeyRanges.of(loaded.values(), profiles);
             for (LoadedTable t : loaded.values()) {
                 tables.add(tableReport(db, types, t, profiles.get(t.def().key()), keys, stats.table(t.def().name()), catalog));
@@ -122,8 +124,13 @@ public final class Analyzer {
             long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
             List<String> names = files.stream().map(f -> f.path().toString()).toList();
+            long now = System.nanoTime();
+            Map<String, Long> timings = new java.util.LinkedHashMap<>();
+            timings.put("read_and_load", (loadedAt - started) / 1_000_000);
+            timings.put("profile", (profiledAt - loadedAt) / 1_000_000);
+            timings.put("infer", (now - profiledAt) / 1_000_000);
             return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
-                    (System.nanoTime() - started) / 1_000_000);
+                    (now - started) / 1_000_000, timings);
         }
     }
 

@@ -15,8 +15,8 @@ import org.apache.arrow.memory.RootAllocator;
 import org.duckdb.DuckDBConnection;
 
 /**
- * The embedded DuckDB that holds and profiles the rows: file-backed in a private temporary
- * folder so tables larger than memory spill to disk, and removed on close. Rows arrive as Arrow
+ * The embedded DuckDB that holds and profiles the rows: in memory, spilling to a private
+ * temporary folder when tables outgrow the memory limit, and removed on close. Rows arrive as Arrow
  * batches ({@link #allocator()}), never as per-row inserts.
  */
 public final class ProfilingDatabase implements AutoCloseable {
@@ -34,7 +34,9 @@ public final class ProfilingDatabase implements AutoCloseable {
         // Offline machines cannot download extensions: fail fast instead of hanging (STACK.md 6).
         props.setProperty("autoinstall_known_extensions", "false");
         props.setProperty("autoload_known_extensions", "false");
-        this.conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("profile.duckdb"), props);
+        // In memory, spilling to the private folder past the memory limit: a file-backed database
+        // compresses and checkpoints every table it creates, which made loading 2.5x slower.
+        this.conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", props);
         execute("SET temp_directory='" + dir.resolve("spill").toString().replace("'", "''") + "'");
         if (options.memoryLimit() != null) {
             execute("SET memory_limit='" + options.memoryLimit().replace("'", "") + "'");

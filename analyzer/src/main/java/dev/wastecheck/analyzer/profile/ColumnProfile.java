@@ -31,6 +31,11 @@ public final class ColumnProfile {
     public long markers;
     public long markerKinds;
     public String minText;
+    /** Length and text bounds of the values that are not null markers. */
+    public long realMinLen;
+    public long realMaxLen;
+    public String realMinText;
+    public String realMaxText;
     public String maxText;
 
     // what strings hold, counted only for canonical spellings that round-trip

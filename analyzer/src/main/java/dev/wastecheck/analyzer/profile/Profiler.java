@@ -37,6 +37,34 @@ public final class Profiler {
     private record Agg(int column, String sql, Setter setter) {
     }
 
+    /**
+     * The profiling query: aggregates over a derived table that computes each column's text,
+     * length and pattern flags once per row (each flag behind a CASE guard, so the costly parse
+     * runs only on values of the right length).
+     */
+    private static final class Query {
+        final List<Agg> aggs = new ArrayList<>();
+        final List<String> derived = new ArrayList<>();
+
+        void add(Agg a) {
+            aggs.add(a);
+        }
+
+        /** A per-row expression computed once in the derived table; returns its alias. */
+        String derive(String alias, String expr) {
+            derived.add(expr + " AS " + alias);
+            return alias;
+        }
+
+        int size() {
+            return aggs.size();
+        }
+
+        Agg get(int i) {
+            return aggs.get(i);
+        }
+    }
+
     public List<ColumnProfile> profile(LoadedTable table) throws SQLException {
         List<ColumnDef> cols = table.def().columns();
         List<ColumnProfile> out = new ArrayList<>();
@@ -48,11 +76,37 @@ public final class Profiler {
         if (table.relation() == null || table.rows() == 0) {
             return out;
         }
-        List<Agg> aggs = new ArrayList<>();
+        Query aggs = new Query();
         aggs.add(new Agg(-1, "count(*)", (p, v) -> { }));
         for (int i = 0; i < cols.size(); i++) {
             columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs);
         }
+        run(table, aggs, out);
+
+        Query patterns = new Query();
+        patterns.add(new Agg(-1, "count(*)", (p, v) -> { }));
+        boolean any = false;
+        for (int i = 0; i < cols.size(); i++) {
+            TypeFamily f = cols.get(i).type().family();
+            ColumnStorage storage = table.storage()[i];
+            boolean text = (f.isString() || f == TypeFamily.OTHER || (f == TypeFamily.INTEGER && storage == ColumnStorage.TEXT))
+                    && storage != ColumnStorage.INT64;
+            if (!text) {
+                continue;
+            }
+            boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
+            String c = patterns.derive("c" + i, table.physicalColumn(i));
+            String s = bytes ? patterns.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
+            String len = patterns.derive("l" + i, bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")");
+            any |= patternAggregates(i, out.get(i), s, len, patterns);
+        }
+        if (any) {
+            run(table, patterns, out);
+        }
+        return out;
+    }
+
+    private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT ");
         for (int i = 0; i < aggs.size(); i++) {
             if (i > 0) {
@@ -60,7 +114,11 @@ public final class Profiler {
             }
             sql.append(aggs.get(i).sql());
         }
-        sql.append("\nFROM ").append(table.relation());
+        sql.append("\nFROM (SELECT ").append(String.join(",\n    ", aggs.derived)).append("\n  FROM ")
+                .append(table.relation()).append(") AS d");
+        if (Boolean.getBoolean("wastecheck.logSql")) {
+            System.err.println(sql);
+        }
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
             rs.next();
             long rows = rs.getLong(1);
@@ -72,31 +130,32 @@ public final class Profiler {
                 a.setter().accept(out.get(a.column()), rs.getObject(i + 1));
             }
         }
-        return out;
     }
 
-    private static void columnAggregates(int i, ColumnDef col, ColumnStorage storage, String c, List<Agg> aggs) {
+    private static void columnAggregates(int i, ColumnDef col, ColumnStorage storage, String physical, Query aggs) {
         TypeFamily f = col.type().family();
+        String c = aggs.derive("c" + i, physical);
         aggs.add(new Agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v)));
         aggs.add(new Agg(i, "count(DISTINCT " + c + ")", (p, v) -> p.distinct = asLong(v)));
         if (f == TypeFamily.INTEGER) {
-            String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE ? c : "TRY_CAST(" + c + " AS HUGEINT)";
+            String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE ? c
+                    : aggs.derive("n" + i, "TRY_CAST(" + c + " AS HUGEINT)");
             integerAggregates(i, n, aggs);
             if (storage == ColumnStorage.TEXT) {
                 aggs.add(new Agg(i, "count(" + c + ") - count(" + n + ")", (p, v) -> p.castFailures = asLong(v)));
-                textAggregates(i, c, "strlen(" + c + ")", aggs);
+                textAggregates(i, c, aggs.derive("l" + i, "strlen(" + c + ")"), aggs);
             }
             return;
         }
         if (storage == ColumnStorage.NATIVE && !(f.isString() || f == TypeFamily.OTHER)) {
-            String s = "CAST(" + c + " AS VARCHAR)";
-            lengthAggregates(i, s, "strlen(" + s + ")", aggs);
+            String s = aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)");
+            lengthAggregates(i, s, aggs.derive("l" + i, "strlen(" + s + ")"), aggs);
             nativeAggregates(i, f, c, aggs);
             return;
         }
         boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
-        String s = bytes ? "CAST(" + c + " AS VARCHAR)" : c;
-        String len = bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")";
+        String s = bytes ? aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
+        String len = aggs.derive("l" + i, bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")");
         switch (f) {
             case DECIMAL -> {
                 lengthAggregates(i, s, len, aggs);
@@ -114,7 +173,7 @@ public final class Profiler {
         }
     }
 
-    private static void integerAggregates(int i, String n, List<Agg> aggs) {
+    private static void integerAggregates(int i, String n, Query aggs) {
         aggs.add(new Agg(i, "CAST(min(" + n + ") AS VARCHAR)", (p, v) -> p.minInt = asBig(v)));
         aggs.add(new Agg(i, "CAST(max(" + n + ") AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
         aggs.add(new Agg(i, "sum(" + sqliteIntSize(n) + ")", (p, v) -> p.sqliteIntBytes = asLong(v)));
@@ -128,7 +187,7 @@ public final class Profiler {
                 + " WHEN " + n + " BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END";
     }
 
-    private static void lengthAggregates(int i, String s, String len, List<Agg> aggs) {
+    private static void lengthAggregates(int i, String s, String len, Query aggs) {
         aggs.add(new Agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v)));
         aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v)));
         aggs.add(new Agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v)));
@@ -137,70 +196,118 @@ public final class Profiler {
         aggs.add(new Agg(i, "left(max(" + s + "), 60)", (p, v) -> p.maxText = asString(v)));
     }
 
-    private static void textAggregates(int i, String s, String len, List<Agg> aggs) {
+    private static void textAggregates(int i, String s, String len, Query aggs) {
         lengthAggregates(i, s, len, aggs);
         aggs.add(new Agg(i, "max(length(" + s + "))", (p, v) -> p.maxChars = asLong(v)));
         aggs.add(new Agg(i, "count(*) FILTER (WHERE suffix(" + s + ", ' '))", (p, v) -> p.trailingSpace = asLong(v)));
-        String markers = markerList();
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + s + " IN (" + markers + "))", (p, v) -> p.markers = asLong(v)));
-        aggs.add(new Agg(i, "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN (" + markers + "))",
-                (p, v) -> p.markerKinds = asLong(v)));
-        String shortText = len + " <= " + PATTERN_MAX;
-        String intOk = len + " <= 20 AND CAST(TRY_CAST(" + s + " AS BIGINT) AS VARCHAR) = " + s;
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + intOk + ")", (p, v) -> p.intCanonical = asLong(v)));
-        aggs.add(new Agg(i, "CAST(min(TRY_CAST(" + s + " AS BIGINT)) FILTER (WHERE " + intOk + ") AS VARCHAR)",
-                (p, v) -> p.strIntMin = asBig(v)));
-        aggs.add(new Agg(i, "CAST(max(TRY_CAST(" + s + " AS BIGINT)) FILTER (WHERE " + intOk + ") AS VARCHAR)",
-                (p, v) -> p.strIntMax = asBig(v)));
-        String decOk = shortText + " AND regexp_full_match(" + s + ", '-?(0|[1-9][0-9]*)\\.[0-9]+')";
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + decOk + ")", (p, v) -> p.decimalCanonical = asLong(v)));
-        aggs.add(new Agg(i, "max(strlen(split_part(ltrim(" + s + ", '-'), '.', 1))) FILTER (WHERE " + decOk + ")",
-                (p, v) -> p.decimalIntDigits = (int) asLong(v)));
-        aggs.add(new Agg(i, "min(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
-                (p, v) -> p.decimalFracMin = (int) asLong(v)));
-        aggs.add(new Agg(i, "max(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
-                (p, v) -> p.decimalFracMax = (int) asLong(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + s + " IN ('true','false','TRUE','FALSE','t','f','yes','no','Y','N'))",
-                (p, v) -> p.booleans = asLong(v)));
-        aggs.add(new Agg(i, "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN ('true','false','TRUE','FALSE','t','f','yes','no','Y','N'))",
-                (p, v) -> p.booleanKinds = asLong(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + roundTrip(s, len, 10, "%Y-%m-%d") + ")", (p, v) -> p.dates = asLong(v)));
-        String iso = roundTrip(s, len, 19, "%Y-%m-%d %H:%M:%S");
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + iso + ")", (p, v) -> p.timestamps = asLong(v)));
-        aggs.add(new Agg(i, "min(" + s + ") FILTER (WHERE " + iso + ")", (p, v) -> p.timestampMin = asString(v)));
-        aggs.add(new Agg(i, "max(" + s + ") FILTER (WHERE " + iso + ")", (p, v) -> p.timestampMax = asString(v)));
-        // MediaWiki's 14-character timestamps, YYYYMMDDHHMMSS.
-        String mw = roundTrip(s, len, 14, "%Y%m%d%H%M%S");
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + mw + ")", (p, v) -> p.mwTimestamps = asLong(v)));
-        aggs.add(new Agg(i, "min(" + s + ") FILTER (WHERE " + mw + ")", (p, v) -> p.mwTimestampMin = asString(v)));
-        aggs.add(new Agg(i, "max(" + s + ") FILTER (WHERE " + mw + ")", (p, v) -> p.mwTimestampMax = asString(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + len + " = 36 AND CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s + ")",
-                (p, v) -> p.uuids = asLong(v)));
+        String marker = aggs.derive("mk" + i, s + " IN (" + markerList() + ")");
+        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + marker + ")", (p, v) -> p.markers = asLong(v)));
+        aggs.add(new Agg(i, "count(DISTINCT " + s + ") FILTER (WHERE " + marker + ")", (p, v) -> p.markerKinds = asLong(v)));
+        // Bounds of the real (non-marker) values: they decide which pattern checks can succeed.
+        aggs.add(new Agg(i, "min(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMinLen = asLong(v)));
+        aggs.add(new Agg(i, "max(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMaxLen = asLong(v)));
+        aggs.add(new Agg(i, "left(min(" + s + ") FILTER (WHERE NOT " + marker + "), 60)", (p, v) -> p.realMinText = asString(v)));
+        aggs.add(new Agg(i, "left(max(" + s + ") FILTER (WHERE NOT " + marker + "), 60)", (p, v) -> p.realMaxText = asString(v)));
+    }
+
+    /**
+     * The second pass: what the strings hold, checked only where the first pass leaves it
+     * possible (every real value 14 characters long and starting with a digit, say). A check
+     * that cannot succeed for every value is not run; its count stays 0, which is all the
+     * inference needs to know.
+     */
+    private static boolean patternAggregates(int i, ColumnProfile p, String s, String len, Query aggs) {
+        long real = p.nonNull - p.markers;
+        if (real <= 0) {
+            return false;
+        }
+        boolean startsNumeric = p.realMinText != null && p.realMaxText != null && p.realMinText.compareTo("-") >= 0
+                && p.realMaxText.compareTo(":") < 0 && p.realMaxLen <= PATTERN_MAX;
+        boolean fixed = p.realMinLen == p.realMaxLen;
+        boolean any = false;
+        if (startsNumeric && p.realMaxLen <= 20) {
+            String iv = aggs.derive("iv" + i, "CASE WHEN " + len + " <= 20 THEN TRY_CAST(" + s + " AS BIGINT) END");
+            String intOk = aggs.derive("fi" + i, "CAST(" + iv + " AS VARCHAR) = " + s);
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + intOk + ")", (q, v) -> q.intCanonical = asLong(v)));
+            aggs.add(new Agg(i, "CAST(min(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)", (q, v) -> q.strIntMin = asBig(v)));
+            aggs.add(new Agg(i, "CAST(max(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)", (q, v) -> q.strIntMax = asBig(v)));
+            any = true;
+        }
+        if (startsNumeric) {
+            String decOk = aggs.derive("fd" + i, "regexp_full_match(" + s + ", '-?(0|[1-9][0-9]*)\\.[0-9]+')");
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + decOk + ")", (q, v) -> q.decimalCanonical = asLong(v)));
+            aggs.add(new Agg(i, "max(strlen(split_part(ltrim(" + s + ", '-'), '.', 1))) FILTER (WHERE " + decOk + ")",
+                    (q, v) -> q.decimalIntDigits = (int) asLong(v)));
+            aggs.add(new Agg(i, "min(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
+                    (q, v) -> q.decimalFracMin = (int) asLong(v)));
+            aggs.add(new Agg(i, "max(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
+                    (q, v) -> q.decimalFracMax = (int) asLong(v)));
+            any = true;
+        }
+        if (p.distinct - p.markerKinds <= 2) {
+            String bools = "('true','false','TRUE','FALSE','t','f','yes','no','Y','N')";
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + s + " IN " + bools + ")", (q, v) -> q.booleans = asLong(v)));
+            aggs.add(new Agg(i, "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN " + bools + ")",
+                    (q, v) -> q.booleanKinds = asLong(v)));
+            any = true;
+        }
+        if (startsNumeric && fixed && p.realMaxLen == 10) {
+            String date = aggs.derive("fdt" + i, roundTrip(s, len, 10, "%Y-%m-%d"));
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + date + ")", (q, v) -> q.dates = asLong(v)));
+            any = true;
+        }
+        if (startsNumeric && fixed && p.realMaxLen == 19) {
+            String iso = aggs.derive("fts" + i, roundTrip(s, len, 19, "%Y-%m-%d %H:%M:%S"));
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + iso + ")", (q, v) -> q.timestamps = asLong(v)));
+            aggs.add(new Agg(i, "min(" + s + ") FILTER (WHERE " + iso + ")", (q, v) -> q.timestampMin = asString(v)));
+            aggs.add(new Agg(i, "max(" + s + ") FILTER (WHERE " + iso + ")", (q, v) -> q.timestampMax = asString(v)));
+            any = true;
+        }
+        if (startsNumeric && fixed && p.realMaxLen == 14) {
+            // MediaWiki's 14-character timestamps, YYYYMMDDHHMMSS.
+            String mw = aggs.derive("fmw" + i, roundTrip(s, len, 14, "%Y%m%d%H%M%S"));
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + mw + ")", (q, v) -> q.mwTimestamps = asLong(v)));
+            aggs.add(new Agg(i, "min(" + s + ") FILTER (WHERE " + mw + ")", (q, v) -> q.mwTimestampMin = asString(v)));
+            aggs.add(new Agg(i, "max(" + s + ") FILTER (WHERE " + mw + ")", (q, v) -> q.mwTimestampMax = asString(v)));
+            any = true;
+        }
+        if (fixed && p.realMaxLen == 36) {
+            String uuid = aggs.derive("fu" + i, roundTripUuid(s, len));
+            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + uuid + ")", (q, v) -> q.uuids = asLong(v)));
+            any = true;
+        }
+        return any;
+    }
+
+    private static String roundTripUuid(String s, String len) {
+        return "CASE WHEN " + len + " = 36 THEN CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s + " ELSE false END";
     }
 
     /** The value parses with the format and prints back to exactly the same text. */
     private static String roundTrip(String s, String len, int width, String format) {
-        return len + " = " + width + " AND strftime(try_strptime(" + s + ", '" + format + "'), '" + format + "') = " + s;
+        return "CASE WHEN " + len + " = " + width + " THEN strftime(try_strptime(" + s + ", '" + format + "'), '" + format
+                + "') = " + s + " ELSE false END";
     }
 
-    private static void decimalAggregates(int i, String s, List<Agg> aggs) {
-        String t = "trim(" + s + ")";
-        String intPart = "ltrim(split_part(ltrim(" + t + ", '-+'), '.', 1), '0')";
-        String frac = "rtrim(split_part(" + t + ", '.', 2), '0')";
-        aggs.add(new Agg(i, "count(" + s + ") - count(TRY_CAST(" + t + " AS DOUBLE))", (p, v) -> p.castFailures = asLong(v)));
+    private static void decimalAggregates(int i, String s, Query aggs) {
+        String t = aggs.derive("dt" + i, "trim(" + s + ")");
+        String intPart = aggs.derive("di" + i, "ltrim(split_part(ltrim(" + t + ", '-+'), '.', 1), '0')");
+        String frac = aggs.derive("df" + i, "rtrim(split_part(" + t + ", '.', 2), '0')");
+        aggs.add(new Agg(i, "count(" + s + ") - count(" + aggs.derive("dd" + i, "TRY_CAST(" + t + " AS DECIMAL(38,10))") + ")",
+                (p, v) -> p.castFailures = asLong(v)));
         aggs.add(new Agg(i, "max(strlen(" + intPart + "))", (p, v) -> p.usedIntDigits = (int) asLong(v)));
         aggs.add(new Agg(i, "max(strlen(" + frac + "))", (p, v) -> p.usedScale = (int) asLong(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + frac + " = '' AND TRY_CAST(" + t + " AS DOUBLE) IS NOT NULL)",
-                (p, v) -> p.integral = asLong(v)));
-        aggs.add(new Agg(i, "CAST(min(TRY_CAST(split_part(" + t + ", '.', 1) AS HUGEINT)) AS VARCHAR)", (p, v) -> p.minInt = asBig(v)));
-        aggs.add(new Agg(i, "CAST(max(TRY_CAST(split_part(" + t + ", '.', 1) AS HUGEINT)) AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
+        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + frac + " = '')", (p, v) -> p.integral = asLong(v)));
+        String whole = aggs.derive("dw" + i, "TRY_CAST(split_part(" + t + ", '.', 1) AS HUGEINT)");
+        aggs.add(new Agg(i, "CAST(min(" + whole + ") AS VARCHAR)", (p, v) -> p.minInt = asBig(v)));
+        aggs.add(new Agg(i, "CAST(max(" + whole + ") AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
         // PostgreSQL numeric on disk: 1-byte short varlena header + 2-byte header + 2 bytes per base-10000 digit.
         aggs.add(new Agg(i, "sum(3 + 2 * (ceil(strlen(" + intPart + ") / 4.0) + ceil(strlen(" + frac + ") / 4.0)))",
                 (p, v) -> p.pgNumericBytes = asLong(v)));
     }
 
-    private static void floatAggregates(int i, String s, List<Agg> aggs) {
-        String d = "TRY_CAST(" + s + " AS DOUBLE)";
+    private static void floatAggregates(int i, String s, Query aggs) {
+        String d = aggs.derive("fl" + i, "TRY_CAST(" + s + " AS DOUBLE)");
         aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
         aggs.add(new Agg(i, "count(*) FILTER (WHERE CAST(CAST(" + d + " AS FLOAT) AS DOUBLE) = " + d + ")",
                 (p, v) -> p.floatRoundTrip = asLong(v)));
@@ -210,13 +317,13 @@ public final class Profiler {
         aggs.add(new Agg(i, "CAST(CAST(max(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
     }
 
-    private static void temporalAggregates(int i, TypeFamily f, String s, List<Agg> aggs) {
-        String cast = switch (f) {
+    private static void temporalAggregates(int i, TypeFamily f, String s, Query aggs) {
+        String cast = aggs.derive("tm" + i, switch (f) {
             case DATE -> "TRY_CAST(" + s + " AS DATE)";
             case TIME -> "TRY_CAST(" + s + " AS TIME)";
             case YEAR -> "TRY_CAST(" + s + " AS INTEGER)";
             default -> "TRY_CAST(" + s + " AS TIMESTAMP)";
-        };
+        });
         aggs.add(new Agg(i, "count(" + s + ") - count(" + cast + ")", (p, v) -> p.castFailures = asLong(v)));
         aggs.add(new Agg(i, "CAST(min(" + cast + ") AS VARCHAR)", (p, v) -> p.minTemporal = asString(v)));
         aggs.add(new Agg(i, "CAST(max(" + cast + ") AS VARCHAR)", (p, v) -> p.maxTemporal = asString(v)));
@@ -231,11 +338,11 @@ public final class Profiler {
     }
 
     /** Typed columns DuckDB read itself (CSV, Parquet, DuckDB files). */
-    private static void nativeAggregates(int i, TypeFamily f, String c, List<Agg> aggs) {
+    private static void nativeAggregates(int i, TypeFamily f, String c, Query aggs) {
         switch (f) {
-            case FLOAT, DOUBLE -> floatAggregates(i, "CAST(" + c + " AS VARCHAR)", aggs);
-            case DECIMAL -> decimalAggregates(i, "CAST(" + c + " AS VARCHAR)", aggs);
-            case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, "CAST(" + c + " AS VARCHAR)", aggs);
+            case FLOAT, DOUBLE -> floatAggregates(i, "s" + i, aggs);
+            case DECIMAL -> decimalAggregates(i, "s" + i, aggs);
+            case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, "s" + i, aggs);
             default -> {
             }
         }

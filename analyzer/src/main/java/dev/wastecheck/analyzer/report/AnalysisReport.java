@@ -8,10 +8,12 @@ import java.util.List;
  * @param sources  what was read
  * @param dialect  the source engine whose types and storage sizes the report uses
  * @param warnings things the user must know that are not about one column
+ * @param timingsMillis where the time went: reading and loading, profiling, inference
  */
 public record AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes,
-                             long tightBytes, List<String> warnings, long elapsedMillis) {
+                             long tightBytes, List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis) {
     public AnalysisReport {
+        timingsMillis = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timingsMillis));
         sources = List.copyOf(sources);
         tables = List.copyOf(tables);
         warnings = List.copyOf(warnings);

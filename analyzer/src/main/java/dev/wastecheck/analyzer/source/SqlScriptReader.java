@@ -77,6 +77,7 @@ public final class SqlScriptReader implements Closeable {
     private int openConditionals;
     private byte[] value = new byte[256];
     private int valueLen;
+    private long tuplesInStatement;
 
     /**
      * @param backslashEscapes MySQL's rule: {@code \n}, {@code \'} and friends are escapes inside
@@ -561,6 +562,7 @@ public final class SqlScriptReader implements Closeable {
         if (wordAhead("values") || wordAhead("value")) {
             readWord();
             skipSpace();
+            tuplesInStatement = 0;
             return new Insert(tableName(name), columns, startLine);
         }
         // INSERT ... SELECT or DEFAULT VALUES: not row data we can read; keep its text for the report.
@@ -588,12 +590,15 @@ public final class SqlScriptReader implements Closeable {
     public boolean nextTuple(ValueSink sink) throws IOException {
         skipSpace();
         int c = peek();
-        if (c == ',') {
+        if (c == ',' && tuplesInStatement > 0) {
             read();
             skipSpace();
             c = peek();
+        } else if (c == '(' && tuplesInStatement > 0) {
+            throw error(line, "',' between rows or the end of the INSERT", "'('");
         }
         if (c == '(') {
+            tuplesInStatement++;
             read();
             int index = 0;
             long rowLine = line;

@@ -70,6 +70,8 @@ public final class JsonRenderer {
         ArrayNode warnings = root.putArray("warnings");
         r.warnings().forEach(warnings::add);
         root.put("elapsed_ms", r.elapsedMillis());
+        ObjectNode timings = root.putObject("timings_ms");
+        r.timingsMillis().forEach(timings::put);
         return root;
     }
 

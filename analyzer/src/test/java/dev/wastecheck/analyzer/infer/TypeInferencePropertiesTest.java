@@ -1,0 +1,117 @@
+package dev.wastecheck.analyzer.infer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wastecheck.analyzer.profile.ColumnProfile;
+import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.schema.ColumnDef;
+import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.analyzer.schema.SqlType;
+import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.analyzer.schema.TypeParser;
+import java.math.BigInteger;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+/** No suggested type loses a value: the invariant, checked over many ranges and every dialect. */
+class TypeInferencePropertiesTest {
+
+    private static ColumnProfile integers(long rows, long min, long max) {
+        ColumnProfile p = new ColumnProfile();
+        p.rows = rows;
+        p.nonNull = rows;
+        p.distinct = Math.min(rows, Math.max(1, max - min + 1));
+        p.minInt = BigInteger.valueOf(min);
+        p.maxInt = BigInteger.valueOf(max);
+        return p;
+    }
+
+    private static TableDef table(ColumnDef col) {
+        return new TableDef("t", List.of(col), List.of(), List.of(), null, "t.sql:1", true);
+    }
+
+    @Property(tries = 400)
+    void suggestedIntegerTypesHoldEveryValueWithTheirHeadroom(@ForAll @LongRange(min = -3_000_000_000L, max = 3_000_000_000L) long a,
+                                                             @ForAll @LongRange(min = -3_000_000_000L, max = 3_000_000_000L) long b) {
+        long min = Math.min(a, b);
+        long max = Math.max(a, b);
+        for (Dialect d : Dialect.values()) {
+            ColumnDef col = new ColumnDef("amount", TypeParser.parse("bigint", d), false, false);
+            ColumnReport r = new TypeInference(d, InferenceOptions.defaults()).infer(table(col), col, integers(1000, min, max), null);
+            SqlType suggested = TypeParser.parse(r.suggestedType(), d);
+            if (suggested.family() == dev.wastecheck.analyzer.schema.TypeFamily.BOOLEAN) {
+                // PostgreSQL columns of only 0 and 1 become boolean: lossless for exactly that range.
+                assertThat(min).isGreaterThanOrEqualTo(0);
+                assertThat(max).isLessThanOrEqualTo(1);
+                continue;
+            }
+            assertThat(suggested.isInteger()).as(d + " " + r.suggestedType()).isTrue();
+            BigInteger hi = suggested.intMax();
+            BigInteger lo = suggested.unsigned() ? BigInteger.ZERO : hi.negate().subtract(BigInteger.ONE);
+            assertThat(BigInteger.valueOf(min)).as(d + " " + r.suggestedType()).isGreaterThanOrEqualTo(lo);
+            assertThat(BigInteger.valueOf(max)).as(d + " " + r.suggestedType()).isLessThanOrEqualTo(hi);
+            assertThat(r.tightBytes()).isLessThanOrEqualTo(r.declaredBytes());
+        }
+    }
+
+    @Test
+    void autoIncrementKeyAt103IsNeverATinyint() {
+        ColumnDef id = new ColumnDef("id", TypeParser.parse("int(11)", Dialect.MYSQL), false, true);
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(id), id, integers(103, 1, 103), null);
+        assertThat(r.suggestedType()).isEqualTo("SMALLINT");
+        assertThat(r.findings().get(0).detail()).contains("up to 1030");
+    }
+
+    @Test
+    void zeroPaddedNumbersStayText() {
+        // '007' does not round-trip through an integer: the profiler counts no canonical integers.
+        ColumnDef code = new ColumnDef("code", TypeParser.parse("varchar(10)", Dialect.MYSQL), false, false);
+        ColumnProfile p = new ColumnProfile();
+        p.rows = 100;
+        p.nonNull = 100;
+        p.distinct = 50;
+        p.sumLen = 300;
+        p.intCanonical = 60; // 40 values like '007'
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(code), code, p, null);
+        assertThat(r.suggestedType()).isEqualTo("varchar(10)");
+    }
+
+    @Test
+    void timestampsBefore1970BecomeDatetimeNotTimestamp() {
+        ColumnDef ts = new ColumnDef("touched", TypeParser.parse("binary(14)", Dialect.MYSQL), false, false);
+        ColumnProfile p = new ColumnProfile();
+        p.rows = 10;
+        p.nonNull = 10;
+        p.distinct = 10;
+        p.sumLen = 140;
+        p.mwTimestamps = 10;
+        p.mwTimestampMin = "19691231235959";
+        p.mwTimestampMax = "20160608151837";
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(ts), ts, p, null);
+        assertThat(r.suggestedType()).isEqualTo("DATETIME");
+        assertThat(r.tightBytes()).isEqualTo(50);
+        assertThat(r.declaredBytes()).isEqualTo(140);
+        assertThat(r.findings().get(0).detail()).contains("TIMESTAMP cannot hold them");
+    }
+
+    @Test
+    void markersBesideRealNullsKeepTheText() {
+        ColumnDef c = new ColumnDef("zip", TypeParser.parse("varchar(10)", Dialect.POSTGRESQL), true, false);
+        ColumnProfile p = new ColumnProfile();
+        p.rows = 100;
+        p.nonNull = 90; // 10 real NULLs
+        p.markers = 5; // and 5 'NA'
+        p.markerKinds = 1;
+        p.distinct = 80;
+        p.sumLen = 450;
+        p.intCanonical = 85;
+        p.strIntMin = BigInteger.ONE;
+        p.strIntMax = BigInteger.valueOf(99_999);
+        ColumnReport r = new TypeInference(Dialect.POSTGRESQL, InferenceOptions.defaults()).infer(table(c), c, p, null);
+        assertThat(r.suggestedType()).isEqualTo("varchar(10)");
+        assertThat(r.findings()).anyMatch(f -> f.kind().equals("null_marker"));
+    }
+}

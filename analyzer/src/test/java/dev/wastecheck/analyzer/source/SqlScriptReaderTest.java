@@ -1,0 +1,150 @@
+package dev.wastecheck.analyzer.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The dump tokenizer: what each value of a tuple or a COPY line decodes to. */
+class SqlScriptReaderTest {
+
+    /** Collects rows as lists of "kind:text" for assertions. */
+    static final class Rows implements SqlScriptReader.ValueSink {
+        final List<List<String>> rows = new ArrayList<>();
+        final List<Long> lines = new ArrayList<>();
+        private final List<String> current = new ArrayList<>();
+
+        @Override
+        public void value(int index, int kind, byte[] bytes, int off, int len) {
+            String k = switch (kind) {
+                case SqlScriptReader.NULL -> "null";
+                case SqlScriptReader.NUMBER -> "num";
+                case SqlScriptReader.STRING -> "str";
+                case SqlScriptReader.BINARY -> "bin";
+                default -> "word";
+            };
+            String text = kind == SqlScriptReader.BINARY ? hex(bytes, off, len) : new String(bytes, off, len, StandardCharsets.UTF_8);
+            current.add(kind == SqlScriptReader.NULL ? "null" : k + ":" + text);
+        }
+
+        @Override
+        public void endRow(int count, long line) {
+            rows.add(new ArrayList<>(current));
+            lines.add(line);
+            current.clear();
+        }
+
+        private static String hex(byte[] b, int off, int len) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < len; i++) {
+                sb.append(String.format("%02x", b[off + i]));
+            }
+            return sb.toString();
+        }
+    }
+
+    private static SqlScriptReader reader(String script, boolean mysql) {
+        return new SqlScriptReader(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)), "t.sql", mysql);
+    }
+
+    private static Rows insertRows(String script, boolean mysql) throws IOException {
+        SqlScriptReader r = reader(script, mysql);
+        Rows rows = new Rows();
+        SqlScriptReader.Statement st;
+        while ((st = r.next()) != null) {
+            if (st instanceof SqlScriptReader.Insert) {
+                while (r.nextTuple(rows)) {
+                    // collect
+                }
+            } else if (st instanceof SqlScriptReader.Copy) {
+                while (r.nextCopyRow(rows)) {
+                    // collect
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void mysqlExtendedInsertDecodesEveryLiteralForm() throws IOException {
+        Rows rows = insertRows("INSERT INTO `t` VALUES (1,-2.5e3,'it\\'s a \\\"q\\\"\\n\\\\','a''b',NULL),"
+                + "(0x4142,X'43',_binary 'x\\0y',N'Ünï',b'101'),(TRUE,DEFAULT,NOW(),'x'::text,_utf8mb4'z');", true);
+        assertThat(rows.rows).containsExactly(
+                List.of("num:1", "num:-2.5e3", "str:it's a \"q\"\n\\", "str:a'b", "null"),
+                List.of("bin:4142", "bin:43", "bin:780079", "str:Ünï", "bin:05"),
+                List.of("word:TRUE", "word:DEFAULT", "word:NOW()", "str:x", "str:z"));
+    }
+
+    @Test
+    void conditionalCommentsRunAsCodeAndOthersAreSkipped() throws IOException {
+        SqlScriptReader r = reader("/*!40101 SET NAMES utf8 */;\n-- a comment\n# another\n/* block; */\n"
+                + "CREATE TABLE a (x int, /*!50705 g GEOMETRY,*/ y int);\n"
+                + "INSERT INTO a VALUES (1,/*!50705 0x00,*/2);\n", true);
+        SqlScriptReader.Statement set = r.next();
+        assertThat(((SqlScriptReader.Other) set).text()).isEqualTo("SET NAMES utf8");
+        SqlScriptReader.Statement create = r.next();
+        assertThat(((SqlScriptReader.Other) create).text()).contains("g GEOMETRY,").contains("y int");
+        assertThat(create.line()).isEqualTo(5);
+        SqlScriptReader.Statement ins = r.next();
+        assertThat(ins).isInstanceOf(SqlScriptReader.Insert.class);
+        Rows rows = new Rows();
+        assertThat(r.nextTuple(rows)).isTrue();
+        assertThat(rows.rows.get(0)).containsExactly("num:1", "bin:00", "num:2");
+    }
+
+    @Test
+    void delimiterAndDollarQuotesDoNotSplitBodies() throws IOException {
+        SqlScriptReader r = reader("DELIMITER ;;\nCREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET x=1; END ;;\n"
+                + "DELIMITER ;\nCREATE FUNCTION f() RETURNS int AS $_$ SELECT 1; $_$ LANGUAGE sql;\nSELECT 2;", false);
+        assertThat(((SqlScriptReader.Other) r.next()).text()).endsWith("END");
+        assertThat(((SqlScriptReader.Other) r.next()).text()).contains("$_$ SELECT 1; $_$");
+        assertThat(((SqlScriptReader.Other) r.next()).text()).isEqualTo("SELECT 2");
+        assertThat(r.next()).isNull();
+    }
+
+    @Test
+    void postgresCopyDecodesEscapesNullsAndEmptyStrings() throws IOException {
+        Rows rows = insertRows("COPY public.t (a, b, c) FROM stdin;\n"
+                + "1\t\\N\t\n2\ttab\\there\\nnew\\\\line\tocta\\101l\\x42\n\\.\nSELECT 1;\n", false);
+        assertThat(rows.rows).containsExactly(
+                List.of("str:1", "null", "str:"),
+                List.of("str:2", "str:tab\there\nnew\\line", "str:octaAlB"));
+        assertThat(rows.lines).containsExactly(2L, 3L);
+    }
+
+    @Test
+    void standardStringsKeepBackslashesOutsideMysql() throws IOException {
+        Rows rows = insertRows("INSERT INTO \"t\" (\"a\") VALUES ('C:\\temp'), (E'tab\\there');", false);
+        assertThat(rows.rows).containsExactly(List.of("str:C:\\temp"), List.of("str:tab\there"));
+    }
+
+    @Test
+    void columnListsAndBracketNamesAreRead() throws IOException {
+        SqlScriptReader r = reader("INSERT INTO [Genre] ([GenreId], [Name]) VALUES (1, N'Rock');", false);
+        SqlScriptReader.Insert ins = (SqlScriptReader.Insert) r.next();
+        assertThat(ins.table()).isEqualTo("Genre");
+        assertThat(ins.columns()).containsExactly("GenreId", "Name");
+    }
+
+    @Test
+    void errorsNameTheLineWhereTheProblemStarts() {
+        assertThatThrownBy(() -> insertRows("CREATE TABLE t (a text);\n\nINSERT INTO t VALUES ('never closed);\n", true))
+                .isInstanceOf(DumpFormatException.class)
+                .hasMessage("t.sql:3: expected a closing ', found the end of the file");
+        assertThatThrownBy(() -> insertRows("INSERT INTO t VALUES (1) (2);", true))
+                .isInstanceOf(DumpFormatException.class)
+                .hasMessageContaining("t.sql:1: expected ',' between rows or the end of the INSERT, found '('");
+    }
+
+    @Test
+    void valuesLongerThanTheReadBufferSurviveIntact() throws IOException {
+        String big = "x".repeat(300_000) + "\\'" + "y".repeat(300_000);
+        Rows rows = insertRows("INSERT INTO t VALUES ('" + big + "');", true);
+        assertThat(rows.rows.get(0).get(0)).hasSize(4 + 600_001).startsWith("str:xxx").endsWith("yyy").contains("x'y");
+    }
+}

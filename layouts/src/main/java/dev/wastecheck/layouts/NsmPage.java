@@ -1,0 +1,377 @@
+package dev.wastecheck.layouts;
+
+/**
+ * N-ary storage model: whole records in a slotted page, the classic layout (SQLite's
+ * {@code btreeInt.h}, PostgreSQL's heap page). The slot array grows up from the header and the
+ * record area grows down from the end of the page, so the page has one pool of free space
+ * between them.
+ *
+ * <pre>
+ *  offset                                     page
+ *  0                     +--------------------------------------------------+
+ *  HDR_SLOT_COUNT    0   | int  slots in use, ghosts included               |
+ *  HDR_GHOST_COUNT   4   | int  ghost slots                                  |
+ *  HDR_CONTENT_START 8   | int  offset of the lowest record byte (= page size |
+ *                        |      when empty)                                  |
+ *  HDR_FRAGMENTED   12   | int  dead bytes in the record area (moved records, |
+ *                        |      slack left by shrunk values)                 |
+ *  HDR_REORGS       16   | int  page rewrites forced by inserts and updates  |
+ *  HEADER_SIZE      20   +--------------------------------------------------+
+ *                        | slot array: SLOT_SIZE = 4 bytes per slot, the     |
+ *                        | record's offset from the page start               |
+ *                        |   slot 0 | slot 1 | ... growing up  --&gt;           |
+ *  HEADER_SIZE +         +--------------------------------------------------+
+ *  SLOT_SIZE*slots       |                                                  |
+ *                        |        free space (freeBytes)                    |
+ *                        |                                                  |
+ *  HDR_CONTENT_START     +--------------------------------------------------+
+ *                        |  &lt;-- growing down  record | record | ... | record  |
+ *  page size             +--------------------------------------------------+
+ * </pre>
+ *
+ * One record, at the offset its slot holds:
+ *
+ * <pre>
+ *  REC_SPACE      0   int   bytes allocated to the record (&gt;= the bytes it uses)
+ *  REC_FLAGS      4   byte  FLAG_GHOST (1) = deleted; in the record, like InnoDB's delete
+ *                           mark, so a delete touches the record (HPL keeps ghost bits
+ *                           as a dense bit field instead, §4.3)
+ *  REC_NULL_BITS  5   ceil(nullable/8) bytes: bit i set = i-th nullable field is NULL
+ *  bitsOffset         ceil(bits/8) bytes: the BIT fields' values
+ *  fixedOffset[f]     the whole-byte fixed fields, widest first, unaligned
+ *  varEndsOffset      int per VARLEN field: end of its value, from the record start
+ *  varDataOffset      the VARLEN values back to back (a NULL one is empty)
+ *  REC_SPACE          slack (after a value shrank)
+ * </pre>
+ *
+ * A value that grows within the record's space shifts the record's tail; one that does not
+ * moves the whole record into free space (its old space becomes fragmented); if free space is
+ * short the page is rewritten ({@link #rebuild}), keeping every slot.
+ */
+public final class NsmPage extends AbstractPage {
+    static final int HDR_SLOT_COUNT = 0;
+    static final int HDR_GHOST_COUNT = 4;
+    static final int HDR_CONTENT_START = 8;
+    static final int HDR_FRAGMENTED = 12;
+    static final int HDR_REORGS = 16;
+    static final int HEADER_SIZE = 20;
+    static final int SLOT_SIZE = 4;
+
+    static final int REC_SPACE = 0;
+    static final int REC_FLAGS = 4;
+    static final int FLAG_GHOST = 1;
+    static final int REC_NULL_BITS = 5;
+
+    private final int bitsOffset;
+    private final int[] fixedOffset;
+    private final int varEndsOffset;
+    private final int varDataOffset;
+
+    public NsmPage(RecordSchema schema) {
+        super(schema);
+        bitsOffset = REC_NULL_BITS + (schema.nullableCount() + 7) / 8;
+        int at = bitsOffset + (schema.bitCount() + 7) / 8;
+        fixedOffset = new int[schema.fieldCount()];
+        for (int f : schema.byteFieldsWidestFirst()) {
+            fixedOffset[f] = at;
+            at += schema.type(f).width;
+        }
+        varEndsOffset = at;
+        varDataOffset = at + 4 * schema.varCount();
+    }
+
+    @Override public Layout layout() { return Layout.NSM; }
+    @Override protected AbstractPage newSibling() { return new NsmPage(schema); }
+
+    @Override
+    protected void initialize() {
+        buf.putInt(base + HDR_SLOT_COUNT, 0);
+        buf.putInt(base + HDR_GHOST_COUNT, 0);
+        buf.putInt(base + HDR_CONTENT_START, pageSize);
+        buf.putInt(base + HDR_FRAGMENTED, 0);
+        buf.putInt(base + HDR_REORGS, 0);
+    }
+
+    @Override public int slotCount() { return buf.getInt(base + HDR_SLOT_COUNT); }
+    @Override public int ghostCount() { return buf.getInt(base + HDR_GHOST_COUNT); }
+    @Override public int reorganizations() { return buf.getInt(base + HDR_REORGS); }
+    @Override protected void setReorganizations(int count) { buf.putInt(base + HDR_REORGS, count); }
+
+    private int contentStart() { return buf.getInt(base + HDR_CONTENT_START); }
+    private int fragmented() { return buf.getInt(base + HDR_FRAGMENTED); }
+    private void addFragmented(int delta) { buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta); }
+    private int slotAt(int slot) { return base + HEADER_SIZE + slot * SLOT_SIZE; }
+
+    /** Absolute index of the record in {@code slot}. */
+    private int record(int slot) {
+        checkSlot(slot);
+        return base + buf.getInt(slotAt(slot));
+    }
+
+    @Override
+    public boolean isGhost(int slot) {
+        return (buf.get(record(slot) + REC_FLAGS) & FLAG_GHOST) != 0;
+    }
+
+    /** Bytes the record at {@code rec} uses (its length without slack). */
+    private int used(int rec) {
+        int vars = schema.varCount();
+        return vars == 0 ? varDataOffset : buf.getInt(rec + varEndsOffset + 4 * (vars - 1));
+    }
+
+    private int varStart(int rec, int k) {
+        return k == 0 ? varDataOffset : buf.getInt(rec + varEndsOffset + 4 * (k - 1));
+    }
+
+    private int varEnd(int rec, int k) {
+        return buf.getInt(rec + varEndsOffset + 4 * k);
+    }
+
+    @Override
+    public int insert(Record r) {
+        int len = varDataOffset + r.varBytes();
+        int need = len + SLOT_SIZE;
+        if (freeBytes() < need) {
+            if (rebuilding || freeBytes() + fragmented() + ghostVarBytes() < need) return -1;
+            rebuild(false, -1, null, null, true);
+            if (freeBytes() < need) return -1;
+        }
+        int n = slotCount();
+        int off = contentStart() - len;
+        int rec = base + off;
+        buf.putInt(rec + REC_SPACE, len);
+        buf.put(rec + REC_FLAGS, (byte) 0);
+        zero(rec + REC_NULL_BITS, bitsOffset - REC_NULL_BITS + (schema.bitCount() + 7) / 8);
+        int end = varDataOffset;
+        for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
+            FieldType t = schema.type(f);
+            if (r.isNull(f)) setBit(rec + REC_NULL_BITS, schema.nullIndex(f), true);
+            if (t.isBit()) {
+                if (r.getLong(f) != 0) setBit(rec + bitsOffset, schema.bitIndex(f), true);
+            } else if (t.isVariable()) {
+                int l = r.length(f);
+                putBytes(rec + end, r.bytes(f), 0, l);
+                end += l;
+                buf.putInt(rec + varEndsOffset + 4 * schema.varIndex(f), end);
+            } else {
+                t.write(buf, rec + fixedOffset[f], r.getLong(f));
+            }
+        }
+        buf.putInt(slotAt(n), off);
+        buf.putInt(base + HDR_CONTENT_START, off);
+        buf.putInt(base + HDR_SLOT_COUNT, n + 1);
+        return n;
+    }
+
+    /** VARLEN bytes held by ghosts: a rewrite that keeps the ghosts' slots frees them. */
+    private int ghostVarBytes() {
+        if (ghostCount() == 0) return 0;
+        int total = 0;
+        for (int s = 0, n = slotCount(); s < n; s++) {
+            if (isGhost(s)) total += used(record(s)) - varDataOffset;
+        }
+        return total;
+    }
+
+    /** The whole record from one place in the page: its address is computed once. */
+    @Override
+    public void read(int slot, Record into) {
+        int rec = record(slot);
+        int vstart = varDataOffset;
+        for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
+            FieldType t = schema.type(f);
+            int ni = schema.nullIndex(f);
+            boolean isNull = ni >= 0 && bit(rec + REC_NULL_BITS, ni);
+            if (t.isVariable()) {
+                int end = buf.getInt(rec + varEndsOffset + 4 * schema.varIndex(f));
+                if (isNull) into.setNull(f);
+                else getBytesAt(rec + vstart, into.buffer(f, end - vstart), 0, end - vstart);
+                vstart = end;
+            } else if (isNull) {
+                into.setNull(f);
+            } else if (t.isBit()) {
+                into.setLong(f, bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0);
+            } else {
+                into.setLong(f, t.read(buf, rec + fixedOffset[f]));
+            }
+        }
+    }
+
+    @Override
+    public boolean isNull(int slot, int field) {
+        int i = schema.nullIndex(field);
+        return i >= 0 && bit(record(slot) + REC_NULL_BITS, i);
+    }
+
+    @Override
+    public long getLong(int slot, int field) {
+        int rec = record(slot);
+        FieldType t = schema.type(field);
+        if (t.isBit()) return bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0;
+        return t.read(buf, rec + fixedOffset[field]);
+    }
+
+    @Override
+    public int getLength(int slot, int field) {
+        checkVarlen(field);
+        int rec = record(slot);
+        int k = schema.varIndex(field);
+        return varEnd(rec, k) - varStart(rec, k);
+    }
+
+    @Override
+    public int getBytes(int slot, int field, byte[] dst, int dstOffset) {
+        checkVarlen(field);
+        int rec = record(slot);
+        int k = schema.varIndex(field);
+        int start = varStart(rec, k);
+        int len = varEnd(rec, k) - start;
+        getBytesAt(rec + start, dst, dstOffset, len);
+        return len;
+    }
+
+    @Override
+    public void setLong(int slot, int field, long value) {
+        int rec = record(slot);
+        FieldType t = schema.type(field);
+        if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        if (t.isBit()) setBit(rec + bitsOffset, schema.bitIndex(field), value != 0);
+        else t.write(buf, rec + fixedOffset[field], value);
+        int i = schema.nullIndex(field);
+        if (i >= 0) setBit(rec + REC_NULL_BITS, i, false);
+    }
+
+    @Override
+    public void setNull(int slot, int field) {
+        checkNullable(field);
+        if (schema.type(field).isVariable()) setBytes(slot, field, src0, 0, 0);
+        setBit(record(slot) + REC_NULL_BITS, schema.nullIndex(field), true);
+    }
+
+    private static final byte[] src0 = new byte[0];
+
+    @Override
+    public boolean setBytes(int slot, int field, byte[] src, int offset, int length) {
+        checkVarlen(field);
+        int rec = record(slot);
+        int k = schema.varIndex(field);
+        int start = varStart(rec, k);
+        int end = varEnd(rec, k);
+        int delta = length - (end - start);
+        int used = used(rec);
+        int space = buf.getInt(rec + REC_SPACE);
+        if (used + delta <= space) {
+            // In place: shift the record's tail, then write the value.
+            move(rec + end, rec + end + delta, used - end);
+            putBytes(rec + start, src, offset, length);
+            adjustEnds(rec, k, delta);
+            addFragmented(-delta);
+        } else if (freeBytes() >= used + delta) {
+            // Move the whole record into free space; its old space becomes fragmented.
+            int newOff = contentStart() - (used + delta);
+            int nrec = base + newOff;
+            move(rec, nrec, start);
+            putBytes(nrec + start, src, offset, length);
+            move(rec + end, nrec + start + length, used - end);
+            buf.putInt(nrec + REC_SPACE, used + delta);
+            adjustEnds(nrec, k, delta);
+            buf.putInt(base + HDR_CONTENT_START, newOff);
+            buf.putInt(slotAt(slot), newOff);
+            addFragmented(used); // its slack (space - used) was counted already
+            rec = nrec;
+        } else {
+            return rebuildWithValue(slot, field, src, offset, length);
+        }
+        int i = schema.nullIndex(field);
+        if (i >= 0) setBit(rec + REC_NULL_BITS, i, false);
+        return true;
+    }
+
+    private void adjustEnds(int rec, int k, int delta) {
+        for (int j = k, vars = schema.varCount(); j < vars; j++) {
+            int at = rec + varEndsOffset + 4 * j;
+            buf.putInt(at, buf.getInt(at) + delta);
+        }
+    }
+
+    @Override
+    public void delete(int slot) {
+        int flags = record(slot) + REC_FLAGS;
+        int f = buf.get(flags);
+        if ((f & FLAG_GHOST) != 0) return;
+        buf.put(flags, (byte) (f | FLAG_GHOST));
+        buf.putInt(base + HDR_GHOST_COUNT, ghostCount() + 1);
+    }
+
+    @Override
+    public int scanBetween(int field, long lo, long hi, long[] selection) {
+        checkScannable(field);
+        int n = slotCount();
+        clearSelection(selection, n);
+        FieldType t = schema.type(field);
+        int nullBit = schema.nullIndex(field);
+        int slots = base + HEADER_SIZE;
+        int matches = 0;
+        if (t == FieldType.INT32 && nullBit < 0) {
+            // The common case, written out so the loop reads one int per record.
+            int fo = base + fixedOffset[field];
+            boolean ghosts = ghostCount() > 0;  // without ghosts the flags need not be read
+            for (int i = 0; i < n; i++) {
+                int s = buf.getInt(slots + i * SLOT_SIZE);
+                if (ghosts && (buf.get(base + s + REC_FLAGS) & FLAG_GHOST) != 0) continue;
+                long v = buf.getInt(fo + s);
+                if (v >= lo & v <= hi) {
+                    selection[i >>> 6] |= 1L << i;
+                    matches++;
+                }
+            }
+            return matches;
+        }
+        for (int i = 0; i < n; i++) {
+            int rec = base + buf.getInt(slots + i * SLOT_SIZE);
+            if ((buf.get(rec + REC_FLAGS) & FLAG_GHOST) != 0) continue;
+            if (nullBit >= 0 && bit(rec + REC_NULL_BITS, nullBit)) continue;
+            long v = t.isBit() ? (bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0) : t.read(buf, rec + fixedOffset[field]);
+            if (v >= lo & v <= hi) {
+                selection[i >>> 6] |= 1L << i;
+                matches++;
+            }
+        }
+        return matches;
+    }
+
+    @Override
+    public int scanEquals(int field, byte[] key, long[] selection) {
+        checkVarlen(field);
+        int n = slotCount();
+        clearSelection(selection, n);
+        int nullBit = schema.nullIndex(field);
+        int k = schema.varIndex(field);
+        int matches = 0;
+        for (int i = 0; i < n; i++) {
+            int rec = base + buf.getInt(slotAt(i));
+            if ((buf.get(rec + REC_FLAGS) & FLAG_GHOST) != 0) continue;
+            if (nullBit >= 0 && bit(rec + REC_NULL_BITS, nullBit)) continue;
+            int start = varStart(rec, k);
+            if (varEnd(rec, k) - start == key.length && bytesEqual(rec + start, key)) {
+                selection[i >>> 6] |= 1L << i;
+                matches++;
+            }
+        }
+        return matches;
+    }
+
+    @Override
+    public int freeBytes() {
+        return contentStart() - HEADER_SIZE - slotCount() * SLOT_SIZE;
+    }
+
+    @Override
+    public int reclaimableBytes() {
+        int total = fragmented();
+        for (int s = 0, n = slotCount(); s < n; s++) {
+            if (isGhost(s)) total += used(record(s)) + SLOT_SIZE; // slack is in fragmented already
+        }
+        return total;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.wastecheck.layouts;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One API over every page format: a flyweight that wraps {@code pageSize} bytes of a
+ * {@link ByteBuffer} at an offset and reads and writes records there, allocating nothing per
+ * record (Agrona style; STYLE.md). Re-wrap the same object to move to another page.
+ *
+ * <p>Records are numbered by slot, 0 .. {@link #slotCount()}-1, in insertion order. Deleting a
+ * record leaves a ghost (its slot keeps its number; HPL §4.3); {@link #compact()} removes the
+ * ghosts, renumbers the remaining records in their order, and reclaims fragmented space.
+ * Nothing else renumbers slots: an insert or update that needs space rewrites the page but keeps
+ * every slot, ghosts included.
+ *
+ * <p>Page sizes from {@link #MIN_PAGE_SIZE} (4 KB) to {@link #MAX_PAGE_SIZE} (1 MB). The buffer's
+ * byte order is set to little-endian on wrap.
+ */
+public interface Page {
+    int MIN_PAGE_SIZE = 4 << 10;
+    int MAX_PAGE_SIZE = 1 << 20;
+
+    Layout layout();
+    RecordSchema schema();
+    int pageSize();
+
+    /** Initializes an empty page in {@code buffer[offset, offset+pageSize)} and wraps it. */
+    Page format(ByteBuffer buffer, int offset, int pageSize);
+
+    /** Wraps a page previously formatted by this layout and schema. */
+    Page wrap(ByteBuffer buffer, int offset, int pageSize);
+
+    /** Slots in use, ghosts included. */
+    int slotCount();
+
+    /** Ghost (deleted, not yet compacted) slots. */
+    int ghostCount();
+
+    default int liveCount() { return slotCount() - ghostCount(); }
+
+    boolean isGhost(int slot);
+
+    /** Appends a record; returns its slot, or -1 when it does not fit (the page is unchanged). */
+    int insert(Record record);
+
+    boolean isNull(int slot, int field);
+
+    /** A BIT, integer or FLOAT64 (raw bits) field; 0 if NULL. */
+    long getLong(int slot, int field);
+
+    default double getDouble(int slot, int field) {
+        return Double.longBitsToDouble(getLong(slot, field));
+    }
+
+    /** Length in bytes of a VARLEN value; 0 if NULL. */
+    int getLength(int slot, int field);
+
+    /** Copies a VARLEN value into {@code dst} at {@code dstOffset}; returns its length. */
+    int getBytes(int slot, int field, byte[] dst, int dstOffset);
+
+    /** Reads the whole record into {@code into} (whose buffers are reused). */
+    void read(int slot, Record into);
+
+    /** Sets a BIT, integer or FLOAT64 field in place (always fits), clearing its null bit. */
+    void setLong(int slot, int field, long value);
+
+    default void setDouble(int slot, int field, double value) {
+        setLong(slot, field, Double.doubleToRawLongBits(value));
+    }
+
+    /**
+     * Sets a VARLEN field: in place when the new value is no longer than the old one, else into
+     * free space, rewriting the page if that is what it takes. Returns false, with the page
+     * unchanged, when the page cannot hold the new value.
+     */
+    boolean setBytes(int slot, int field, byte[] src, int offset, int length);
+
+    /** Sets a nullable field to NULL (a VARLEN value's bytes become reclaimable). */
+    void setNull(int slot, int field);
+
+    /** Marks the record a ghost. Deleting a ghost again does nothing. */
+    void delete(int slot);
+
+    /**
+     * Sets bit {@code slot} of {@code selection} (bit {@code slot & 63} of word {@code slot >>> 6})
+     * for every live record whose BIT or integer field is non-null and within [lo, hi], clears
+     * the others below {@link #slotCount()}, and returns the number of matches.
+     * {@code selection} needs {@code (slotCount() + 63) / 64} words.
+     */
+    int scanBetween(int field, long lo, long hi, long[] selection);
+
+    /** Like {@link #scanBetween} for a VARLEN field equal to {@code key}. */
+    int scanEquals(int field, byte[] key, long[] selection);
+
+    /** Removes ghosts (renumbering the remaining slots in order) and reclaims fragmented space. */
+    void compact();
+
+    /** Bytes a new record could use right now without moving anything. */
+    int freeBytes();
+
+    /** Bytes {@link #compact()} would add to {@link #freeBytes()}: ghosts, dead and slack space. */
+    int reclaimableBytes();
+
+    /** Share of the page holding live records and their bookkeeping: 1 - (free + reclaimable) / size. */
+    default double fill() {
+        return 1.0 - (double) (freeBytes() + reclaimableBytes()) / pageSize();
+    }
+
+    /**
+     * Whole-page rewrites an insert or update forced (not those {@link #compact()} was asked
+     * for). For PAX this counts the reorganizations when a mini-page fills (the cost HPL avoids).
+     */
+    int reorganizations();
+}

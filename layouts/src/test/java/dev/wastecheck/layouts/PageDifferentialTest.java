@@ -1,0 +1,249 @@
+package dev.wastecheck.layouts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Differential tests: random sequences of insert, update (fixed fields, growing and shrinking
+ * VARLEN values, NULLs), delete, scan and compact on every layout agree with {@link PageModel},
+ * on the smallest and largest page sizes, up to and past a full page.
+ */
+class PageDifferentialTest {
+
+    /** Every kind of field: bits, 1/2/4/8 bytes, doubles, VARLEN; nullable and not. */
+    static final RecordSchema MIXED = RecordSchema.of(
+            Field.of("id", FieldType.INT64),
+            Field.nullable("flag", FieldType.BIT),
+            Field.of("tiny", FieldType.INT8),
+            Field.nullable("small", FieldType.INT16),
+            Field.of("qty", FieldType.INT32),
+            Field.nullable("big", FieldType.INT64),
+            Field.of("price", FieldType.FLOAT64),
+            Field.varlen("name", true, 12),
+            Field.of("bit2", FieldType.BIT),
+            Field.varlen("comment", false, 24),
+            Field.nullable("date", FieldType.INT32));
+
+    /** No VARLEN at all: PAX never needs to reorganize on updates. */
+    static final RecordSchema FIXED_ONLY = RecordSchema.of(
+            Field.of("a", FieldType.INT32),
+            Field.nullable("b", FieldType.INT8),
+            Field.of("c", FieldType.BIT));
+
+    enum Kind { INSERT, INSERT_BIG, SET_LONG, SET_BYTES, SET_NULL, DELETE, SCAN, SCAN_EQUALS, COMPACT }
+
+    record Op(Kind kind, int pick, int field, long seed) {}
+
+    @Provide
+    Arbitrary<Op> op() {
+        Arbitrary<Kind> kinds = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(10, Arbitraries.just(Kind.INSERT)),
+                net.jqwik.api.Tuple.of(5, Arbitraries.just(Kind.INSERT_BIG)),
+                net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.SET_LONG)),
+                net.jqwik.api.Tuple.of(5, Arbitraries.just(Kind.SET_BYTES)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.SET_NULL)),
+                net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.DELETE)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.SCAN)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.SCAN_EQUALS)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.COMPACT)));
+        return Combinators.combine(kinds, Arbitraries.integers().between(0, 1 << 20), Arbitraries.integers().between(0, 63),
+                Arbitraries.longs()).as(Op::new);
+    }
+
+    @Property(tries = 60)
+    void everyLayoutAgreesWithTheModelOnSmallPages(@ForAll Layout layout, @ForAll("pageSizes") int pageSize,
+            @ForAll boolean direct, @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
+        run(layout, MIXED, pageSize, direct, ops);
+    }
+
+    @Property(tries = 20)
+    void fixedOnlyRecordsAgreeWithTheModel(@ForAll Layout layout, @ForAll @Size(min = 50, max = 300) List<@From("op") Op> ops) {
+        run(layout, FIXED_ONLY, Page.MIN_PAGE_SIZE, false, ops);
+    }
+
+    @Provide
+    Arbitrary<Integer> pageSizes() {
+        return Arbitraries.of(Page.MIN_PAGE_SIZE, 8 << 10, 16 << 10);
+    }
+
+    /** A 1 MB page, first filled to the brim with big records, then mutated at random. */
+    @Property(tries = 4)
+    void largestPagesAgreeWithTheModelWhenFull(@ForAll Layout layout, @ForAll @IntRange(max = 1000) int seed,
+            @ForAll @Size(max = 300) List<@From("op") Op> ops) {
+        Random random = new Random(seed);
+        ByteBuffer buffer = ByteBuffer.allocate(Page.MAX_PAGE_SIZE + 256);
+        Page page = layout.newPage(MIXED).format(buffer, 256, Page.MAX_PAGE_SIZE);
+        PageModel model = new PageModel(MIXED);
+        Record r = new Record(MIXED);
+        int refused = 0;
+        while (refused < 3) {
+            randomRecord(MIXED, random, r, random.nextInt(10) == 0 ? 400 : 60);
+            int slot = page.insert(r);
+            if (slot < 0) {
+                refused++;
+                continue;
+            }
+            assertThat(slot).isEqualTo(model.slotCount());
+            model.insert(r);
+        }
+        assertThat(model.slotCount()).isGreaterThan(5000);
+        model.assertSame(page);
+        apply(page.wrap(buffer, 256, Page.MAX_PAGE_SIZE), model, ops);
+    }
+
+    private void run(Layout layout, RecordSchema schema, int pageSize, boolean direct, List<Op> ops) {
+        ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(pageSize + 40) : ByteBuffer.allocate(pageSize + 40);
+        Page page = layout.newPage(schema).format(buffer, 40, pageSize);
+        apply(page, new PageModel(schema), ops);
+    }
+
+    private void apply(Page page, PageModel model, List<Op> ops) {
+        RecordSchema schema = model.schema;
+        Record r = new Record(schema);
+        boolean refused = false, updateRefused = false;
+        for (Op op : ops) {
+            Random random = new Random(op.seed());
+            int f = op.field() % schema.fieldCount();
+            FieldType t = schema.type(f);
+            switch (op.kind()) {
+                case INSERT:
+                case INSERT_BIG: {
+                    randomRecord(schema, random, r, op.kind() == Kind.INSERT_BIG ? 300 : 30);
+                    int slot = page.insert(r);
+                    if (slot >= 0) {
+                        assertThat(slot).isEqualTo(model.slotCount());
+                        model.insert(r);
+                    } else {
+                        refused = true;
+                    }
+                    break;
+                }
+                case SET_LONG: {
+                    int s = model.liveSlot(op.pick());
+                    if (s < 0 || t.isVariable()) break;
+                    long v = randomValue(t, random);
+                    page.setLong(s, f, v);
+                    model.entries.get(s).record.setLong(f, v);
+                    break;
+                }
+                case SET_BYTES: {
+                    int s = model.liveSlot(op.pick());
+                    if (s < 0 || !t.isVariable()) break;
+                    int old = model.entries.get(s).record.length(f);
+                    // Grow or shrink the value, sometimes by a lot.
+                    int len = random.nextBoolean() ? random.nextInt(old + 1) : old + 1 + random.nextInt(random.nextInt(8) == 0 ? 900 : 40);
+                    byte[] b = randomBytes(random, len);
+                    if (page.setBytes(s, f, b, 0, len)) model.entries.get(s).record.setBytes(f, b, 0, len);
+                    else updateRefused = true;
+                    break;
+                }
+                case SET_NULL: {
+                    int s = model.liveSlot(op.pick());
+                    if (s < 0 || !schema.nullable(f)) break;
+                    page.setNull(s, f);
+                    model.entries.get(s).record.setNull(f);
+                    break;
+                }
+                case DELETE: {
+                    int s = model.liveSlot(op.pick());
+                    if (s < 0) break;
+                    page.delete(s);
+                    model.delete(s);
+                    break;
+                }
+                case SCAN: {
+                    if (t.isVariable() || t == FieldType.FLOAT64) break;
+                    long lo = randomValue(t, random), hi = lo + random.nextInt(60);
+                    long[] sel = new long[(page.slotCount() + 63) / 64 + 1];
+                    int matches = page.scanBetween(f, lo, hi, sel);
+                    long[] expected = model.scanBetween(f, lo, hi);
+                    assertThat(sel).as("scan %s in [%d, %d]", schema.field(f).name(), lo, hi).isEqualTo(expected);
+                    assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
+                    break;
+                }
+                case SCAN_EQUALS: {
+                    if (!t.isVariable()) break;
+                    byte[] key;
+                    int s = model.liveSlot(op.pick());
+                    if (s >= 0 && random.nextInt(4) != 0) {
+                        Record m = model.entries.get(s).record;
+                        key = Arrays.copyOf(m.bytes(f), m.length(f));
+                    } else {
+                        key = randomBytes(random, random.nextInt(6));
+                    }
+                    long[] sel = new long[(page.slotCount() + 63) / 64 + 1];
+                    int matches = page.scanEquals(f, key, sel);
+                    long[] expected = model.scanEquals(f, key);
+                    assertThat(sel).isEqualTo(expected);
+                    assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
+                    break;
+                }
+                case COMPACT: {
+                    int before = page.freeBytes() + page.reclaimableBytes();
+                    page.compact();
+                    model.compact();
+                    assertThat(page.ghostCount()).isZero();
+                    if (page.layout() != Layout.PAX) assertThat(page.freeBytes()).isGreaterThanOrEqualTo(before - 8);
+                    break;
+                }
+                default:
+                    throw new AssertionError(op);
+            }
+            model.assertSame(page);
+        }
+        // What the run reached, so a report shows full pages and page rewrites really happen.
+        Statistics.label(page.layout() + " insert refused (page full)").collect(refused);
+        Statistics.label(page.layout() + " update refused").collect(updateRefused);
+        Statistics.label(page.layout() + " page rewritten by insert/update").collect(page.reorganizations() > 0);
+    }
+
+    static void randomRecord(RecordSchema schema, Random random, Record r, int maxVar) {
+        for (int f = 0; f < schema.fieldCount(); f++) {
+            FieldType t = schema.type(f);
+            if (schema.nullable(f) && random.nextInt(5) == 0) {
+                r.setNull(f);
+            } else if (t.isVariable()) {
+                int len = random.nextInt(maxVar + 1);
+                r.setBytes(f, randomBytes(random, len), 0, len);
+            } else {
+                r.setLong(f, randomValue(t, random));
+            }
+        }
+    }
+
+    /** Mostly small values (so range scans match), sometimes the type's extremes. */
+    static long randomValue(FieldType t, Random random) {
+        if (t == FieldType.BIT) return random.nextInt(2);
+        if (t == FieldType.FLOAT64) return Double.doubleToRawLongBits(random.nextGaussian());
+        if (random.nextInt(10) == 0) {
+            switch (t) {
+                case INT8: return random.nextBoolean() ? Byte.MIN_VALUE : Byte.MAX_VALUE;
+                case INT16: return random.nextBoolean() ? Short.MIN_VALUE : Short.MAX_VALUE;
+                case INT32: return random.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+                default: return random.nextLong();
+            }
+        }
+        return random.nextInt(101) - 50;
+    }
+
+    /** Bytes from a 3-letter alphabet, so equal values and equal normalized keys are common. */
+    static byte[] randomBytes(Random random, int len) {
+        byte[] b = new byte[len];
+        for (int i = 0; i < len; i++) b[i] = (byte) ('a' + random.nextInt(3));
+        return b;
+    }
+}

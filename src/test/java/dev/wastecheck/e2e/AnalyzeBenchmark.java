@@ -1,0 +1,133 @@
+package dev.wastecheck.e2e;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The analyze benchmark (not a test): {@code wastecheck analyze} end to end on a generated
+ * mysqldump, against DuckDB reading the same rows as CSV and running SUMMARIZE, in the same run.
+ * Both run as fresh JVMs (same start-up costs: JVM, DuckDB's native library), alternating, and
+ * the ratio of medians is reported. The analyze child also reports its peak heap.
+ *
+ * <p>What the ratio means: how much the exact profile (every column, exact distinct counts,
+ * round-trip checks) plus our own dump parsing cost beyond DuckDB's own fastest path over the
+ * same rows (a CSV reader into an approximate SUMMARIZE). What would make it lie: a warm page
+ * cache for one side only (the first run of each is discarded), or other load on the machine
+ * (the runs alternate so both see it).
+ *
+ * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS]} (default 1024 MB, 3 runs each).
+ */
+public final class AnalyzeBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        long mb = args.length > 0 ? Long.parseLong(args[0]) : 1024;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        Path dir = Path.of(System.getProperty("bench.dir", "target/bench-analyze")).toAbsolutePath();
+        Files.createDirectories(dir);
+        Path sql = dir.resolve("orders-" + mb + "mb.sql");
+        Path csv = dir.resolve("orders-" + mb + "mb.csv");
+        long rows = SyntheticDump.rowsFor(mb << 20);
+        if (!Files.exists(sql) || !Files.exists(csv)) {
+            System.err.printf("generating %d rows (%d MB of mysqldump) in %s%n", rows, mb, dir);
+            SyntheticDump.writeMysqldump(sql, rows, 42);
+            SyntheticDump.writeCsv(csv, rows, 42);
+        }
+        System.err.printf("dump %.1f MB, csv %.1f MB, %d rows%n", Files.size(sql) / 1e6, Files.size(csv) / 1e6, rows);
+
+        // One warm-up run of each puts both files in the page cache.
+        child(DuckDbSummarize.class, csv.toString());
+        child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
+        double[] duck = new double[runs];
+        double[] ours = new double[runs];
+        long peakHeap = 0;
+        for (int i = 0; i < runs; i++) {
+            duck[i] = child(DuckDbSummarize.class, csv.toString()).seconds;
+            Run a = child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
+            ours[i] = a.seconds;
+            peakHeap = Math.max(peakHeap, a.peakHeap);
+            System.err.printf("run %d: duckdb csv+summarize %.2f s, wastecheck analyze %.2f s (%s)%n", i + 1, duck[i], ours[i], a.output);
+        }
+        double d = median(duck);
+        double o = median(ours);
+        System.out.printf(Locale.ROOT, "| %d MB dump, %,d rows | %.2f s | %.2f s | **%.2fx** | %.0f MB |%n",
+                mb, rows, o, d, o / d, peakHeap / 1e6);
+        System.out.printf(Locale.ROOT, "analyze %.2f s (median of %d), duckdb %.2f s: ratio %.2f, peak heap %.0f MB; "
+                + "throughput %.0f MB/s%n", o, runs, d, o / d, peakHeap / 1e6, (Files.size(sql) / 1e6) / o);
+    }
+
+    private record Run(double seconds, long peakHeap, String output) {
+    }
+
+    private static Run child(Class<?> main, String... args) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(Arrays.asList(args));
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        int code = p.waitFor();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        if (code != 0) {
+            throw new IllegalStateException(main.getSimpleName() + " failed with exit " + code + ": " + out);
+        }
+        long peak = 0;
+        for (String line : out.split("\n")) {
+            if (line.startsWith("peak_heap_bytes=")) {
+                peak = Long.parseLong(line.substring("peak_heap_bytes=".length()).trim());
+            }
+        }
+        return new Run(seconds, peak, out.lines().filter(l -> !l.startsWith("peak_heap")).reduce("", (a, b) -> a + b));
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /** The baseline: DuckDB reads the CSV and summarizes every column. */
+    public static final class DuckDbSummarize {
+        public static void main(String[] args) throws Exception {
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SUMMARIZE SELECT * FROM read_csv('" + args[0].replace("'", "''") + "')")) {
+                int n = 0;
+                while (rs.next()) {
+                    n++;
+                }
+                System.out.println("summarized " + n + " columns");
+            }
+        }
+    }
+
+    /** The measured side: the real command line, then its peak heap. */
+    public static final class AnalyzeChild {
+        public static void main(String[] args) throws Exception {
+            List<String> a = new ArrayList<>(List.of("analyze", "-q", "--format", "json", "-o",
+                    Path.of(args[0]).resolveSibling("report.json").toString()));
+            a.addAll(Arrays.asList(args));
+            int code = dev.wastecheck.cli.Main.run(a.toArray(new String[0]), new java.io.PrintWriter(System.out, true),
+                    new java.io.PrintWriter(System.err, true));
+            long peak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    peak += pool.getPeakUsage().getUsed();
+                }
+            }
+            System.out.println("peak_heap_bytes=" + peak);
+            System.exit(code);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package dev.wastecheck.traces.read;
+
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.NoSuchElementException;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads a trace file of any supported {@link TraceFormat}, detected from its first lines (gzip
+ * too). Streaming: one line of look-ahead, whatever the file's size.
+ *
+ * <p>Malformed lines are counted with their line numbers ({@link #badLines()}); once more than
+ * {@link TraceReadOptions#maxBadFraction()} of the lines read are bad (checked after {@link
+ * TraceReadOptions#minLinesBeforeFailing()} lines and at the end), {@link #next()} throws a {@link
+ * TraceFormatException} naming the first bad line and what was expected there.
+ *
+ * <pre>{@code
+ * try (TraceReader r = TraceReader.open(Path.of("trace.log"), TraceReadOptions.defaults())) {
+ *     while (r.hasNext()) { TraceRecord rec = r.next(); ... }
+ * }
+ * }</pre>
+ */
+public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
+    private static final int SNIFF_LINES = 200;
+
+    protected final Path file;
+    private final TraceReadOptions options;
+    private final BufferedReader in;
+    private final BadLines bad = new BadLines();
+    private final ArrayDeque<TraceRecord> queue = new ArrayDeque<>();
+    private long lineNo;
+    private String pushedBack;
+    private boolean eof;
+    private boolean finalChecked;
+    private final java.util.Map<String, Long> skipped = new java.util.LinkedHashMap<>();
+
+    protected TraceReader(Path file, BufferedReader in, TraceReadOptions options) {
+        this.file = file;
+        this.in = in;
+        this.options = options;
+    }
+
+    public static TraceReader open(Path file) throws IOException {
+        return open(file, TraceReadOptions.defaults());
+    }
+
+    public static TraceReader open(Path file, TraceReadOptions options) throws IOException {
+        TraceFormat format = detect(file);
+        BufferedReader in = reader(file);
+        return switch (format) {
+            case WASTECHECK -> new GeneratorTraceReader(file, in, options);
+            case WIKIBENCH -> new WikiBenchReader(file, in, options);
+            case PAGEVIEW_COUNTS -> new PageviewCountsReader(file, in, options);
+            case MYSQL_GENERAL_LOG -> new MysqlGeneralLogReader(file, in, options);
+            case POSTGRESQL_LOG -> new PostgresLogReader(file, in, options);
+            case SQL_STATEMENTS -> new SqlStatementsReader(file, in, options);
+        };
+    }
+
+    private static BufferedReader reader(Path file) throws IOException {
+        InputStream s = Files.newInputStream(file);
+        if (file.getFileName().toString().endsWith(".gz")) {
+            s = new GZIPInputStream(s, 1 << 16);
+        }
+        // lenient: logs carry whatever bytes clients sent; a malformed sequence becomes U+FFFD, not an error
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+        return new BufferedReader(new InputStreamReader(s, decoder), 1 << 20);
+    }
+
+    private static final Pattern PG_ENTRY = Pattern.compile("\\b(LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DETAIL|HINT|STATEMENT|CONTEXT):  ");
+    private static final Pattern WIKIBENCH = Pattern.compile("^\\d+ \\d+(\\.\\d+)? \\S+ (-|save)$");
+    private static final Pattern PAGEVIEWS = Pattern.compile("^\\S+ \\S+ \\d+ \\d+$");
+
+    /** Detects the format from the first {@value #SNIFF_LINES} non-blank lines. */
+    public static TraceFormat detect(Path file) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader r = reader(file)) {
+            String l;
+            while (lines.size() < SNIFF_LINES && (l = r.readLine()) != null) {
+                if (!l.isBlank()) {
+                    lines.add(l);
+                }
+            }
+        }
+        if (!lines.isEmpty() && lines.get(0).startsWith("-- wastecheck trace")) {
+            return TraceFormat.WASTECHECK;
+        }
+        int pg = 0, mysql = 0, wb = 0, pv = 0;
+        for (String l : lines) {
+            if (PG_ENTRY.matcher(l).find()) {
+                pg++;
+            }
+            if (MysqlGeneralLogReader.ENTRY.matcher(l).matches() || l.contains(". started with:") || l.startsWith("Time                 Id Command")) {
+                mysql++;
+            }
+            if (WIKIBENCH.matcher(l).matches()) {
+                wb++;
+            }
+            if (PAGEVIEWS.matcher(l).matches()) {
+                pv++;
+            }
+        }
+        int half = Math.max(1, lines.size() / 2);
+        if (pg > 0 && pg >= mysql) {
+            return TraceFormat.POSTGRESQL_LOG;
+        }
+        if (mysql > 0) {
+            return TraceFormat.MYSQL_GENERAL_LOG;
+        }
+        if (wb >= half) {
+            return TraceFormat.WIKIBENCH;
+        }
+        if (pv >= half) {
+            return TraceFormat.PAGEVIEW_COUNTS;
+        }
+        return TraceFormat.SQL_STATEMENTS;
+    }
+
+    public abstract TraceFormat format();
+
+    public Path file() {
+        return file;
+    }
+
+    public BadLines badLines() {
+        return bad;
+    }
+
+    /** Lines read so far. */
+    public long lines() {
+        return lineNo;
+    }
+
+    /** Well-formed lines that hold no request this tool models (images, special pages, connects), by reason. */
+    public java.util.Map<String, Long> skipped() {
+        return java.util.Map.copyOf(skipped);
+    }
+
+    protected void skip(String reason) {
+        skipped.merge(reason, 1L, Long::sum);
+    }
+
+    /** Reads records into {@link #emit} until at least one is queued; returns false at the end of the file. */
+    protected abstract boolean fill() throws IOException;
+
+    protected final void emit(TraceRecord r) {
+        queue.add(r);
+    }
+
+    protected final String readLine() throws IOException {
+        if (pushedBack != null) {
+            String l = pushedBack;
+            pushedBack = null;
+            lineNo++;
+            return l;
+        }
+        String l = in.readLine();
+        if (l != null) {
+            lineNo++;
+        }
+        return l;
+    }
+
+    protected final void unread(String line) {
+        pushedBack = line;
+        lineNo--;
+    }
+
+    protected final long lineNo() {
+        return lineNo;
+    }
+
+    protected final void bad(long line, String text, String expected) {
+        bad.add(line, text, expected);
+        if (lineNo >= options.minLinesBeforeFailing()) {
+            check();
+        }
+    }
+
+    private void check() {
+        if (bad.count() > 0 && bad.count() > options.maxBadFraction() * Math.max(1, lineNo)) {
+            BadLines.Example first = bad.examples().get(0);
+            throw new TraceFormatException(file, first.line(), first.expected(),
+                    String.format(Locale.ROOT, "found '%s' (%d of %d lines bad, more than the %.4g%% allowed; format %s)",
+                            first.text(), bad.count(), lineNo, options.maxBadFraction() * 100, format()));
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        try {
+            while (queue.isEmpty() && !eof) {
+                if (!fill()) {
+                    eof = true;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (queue.isEmpty() && !finalChecked) {
+            finalChecked = true;
+            check();
+        }
+        return !queue.isEmpty();
+    }
+
+    @Override
+    public TraceRecord next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return queue.poll();
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    // ---- helpers shared by the URL-based readers -------------------------------------------------
+
+    private static final java.util.Map<String, Integer> NAMESPACES = java.util.Map.ofEntries(
+            java.util.Map.entry("talk", 1), java.util.Map.entry("user", 2), java.util.Map.entry("user_talk", 3),
+            java.util.Map.entry("wikipedia", 4), java.util.Map.entry("project", 4), java.util.Map.entry("wikipedia_talk", 5),
+            java.util.Map.entry("file", 6), java.util.Map.entry("image", 6), java.util.Map.entry("file_talk", 7),
+            java.util.Map.entry("mediawiki", 8), java.util.Map.entry("template", 10), java.util.Map.entry("template_talk", 11),
+            java.util.Map.entry("help", 12), java.util.Map.entry("category", 14), java.util.Map.entry("category_talk", 15),
+            java.util.Map.entry("portal", 100), java.util.Map.entry("special", -1), java.util.Map.entry("media", -2));
+
+    /** Namespace number and title of a decoded page name ({@code Talk:Foo bar} -> 1, {@code Foo_bar}); null title if not a page. */
+    static Object[] pageName(String decoded) {
+        String name = decoded.replace(' ', '_').strip();
+        int ns = 0;
+        int colon = name.indexOf(':');
+        if (colon > 0) {
+            Integer n = NAMESPACES.get(name.substring(0, colon).toLowerCase(Locale.ROOT));
+            if (n != null) {
+                ns = n;
+                name = name.substring(colon + 1);
+            }
+        }
+        if (ns < 0 || name.isEmpty()) {
+            return new Object[] {ns, null};
+        }
+        int first = name.codePointAt(0);
+        name = new String(Character.toChars(Character.toUpperCase(first))) + name.substring(Character.charCount(first));
+        return new Object[] {ns, name};
+    }
+
+    static String urlDecode(String s) {
+        try {
+            return java.net.URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
