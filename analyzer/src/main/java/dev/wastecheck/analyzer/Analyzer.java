@@ -101,12 +101,13 @@ public final class Analyzer {
                 before += Files.size(f.path());
             }
             progress.end();
+            refreshDefinitions(loaded, catalog);
             long loadedAt = System.nanoTime();
             warnings.addAll(catalog.warnings());
             warnings.addAll(stats.warnings());
 
             TypeInference types = new TypeInference(dialect, inference);
-            Profiler profiler = new Profiler(db);
+            Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
             List<TableReport> tables = new ArrayList<>();
             progress.begin("profiling", loaded.size());
             Map<String, List<ColumnProfile>> profiles = new java.util.LinkedHashMap<>();
@@ -131,6 +132,20 @@ public final class Analyzer {
             timings.put("infer", (now - profiledAt) / 1_000_000);
             return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
                     (now - started) / 1_000_000, timings);
+        }
+    }
+
+    /**
+     * DDL after the rows (pg_dump adds keys and sequence defaults at the end) changes what a table
+     * is: the loaded tables take their final declarations when the columns are the same.
+     */
+    private static void refreshDefinitions(Map<String, LoadedTable> loaded, DdlCatalog catalog) {
+        for (Map.Entry<String, LoadedTable> e : loaded.entrySet()) {
+            LoadedTable t = e.getValue();
+            TableDef latest = catalog.table(t.def().name());
+            if (latest != null && latest != t.def() && latest.columns().size() == t.def().columns().size()) {
+                e.setValue(new LoadedTable(latest, t.relation(), t.rows(), t.storage()));
+            }
         }
     }
 

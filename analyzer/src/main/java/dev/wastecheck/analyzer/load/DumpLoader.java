@@ -10,22 +10,31 @@ import dev.wastecheck.analyzer.source.SqlScriptReader;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.function.LongConsumer;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Streams a SQL script's tables into the profiling database: DDL into the {@link DdlCatalog},
  * each run of INSERT or COPY rows into DuckDB as a stream of Arrow batches that DuckDB pulls
- * (Arrow C stream, no copy through JDBC). Memory is one batch plus the reader's buffer, whatever
+ * (Arrow C stream, no copy through JDBC).
+ *
+ * <p>Two threads share the work: a reader thread tokenizes the script and fills Arrow batches,
+ * the calling thread runs DuckDB's ingest of them, a few batches apart (a bounded queue), so
+ * parsing and loading overlap. Memory is the queue's batches plus the reader's buffer, whatever
  * the dump's size.
  */
 public final class DumpLoader {
@@ -33,13 +42,15 @@ public final class DumpLoader {
     static final int BATCH_ROWS = 16_384;
     /** Value bytes per Arrow batch; a batch of long text rows closes early. */
     static final long BATCH_BYTES = 16L << 20;
+    /** Batches the reader may run ahead of DuckDB. */
+    private static final int QUEUE = 4;
 
     private final ProfilingDatabase db;
     private final DdlCatalog catalog;
     private final LoadStats stats;
     private final Map<String, LoadedTable> loaded;
     private final LongConsumer progress;
-    private final Map<String, long[]> counters = new java.util.HashMap<>();
+    private final Map<String, long[]> counters = new HashMap<>();
 
     /**
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
@@ -54,177 +65,291 @@ public final class DumpLoader {
         this.progress = progress;
     }
 
+    // ------------------------------------------------------------------ what the reader hands over
+
+    private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {
+    }
+
+    /** Rows for a table follow. */
+    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage) implements Event {
+    }
+
+    private record Batch(VectorSchemaRoot root) implements Event {
+    }
+
+    private record RunEnd(long rows) implements Event {
+    }
+
+    private record Done() implements Event {
+    }
+
+    private record Failed(Throwable error) implements Event {
+    }
+
     public void load(SqlScriptReader reader) throws IOException, SQLException {
-        SqlScriptReader.Statement pending = null;
-        while (true) {
-            SqlScriptReader.Statement st = pending != null ? pending : reader.next();
-            pending = null;
-            if (st == null) {
-                break;
+        BlockingQueue<Event> queue = new ArrayBlockingQueue<>(QUEUE);
+        Thread producer = new Thread(() -> produce(reader, queue), "wastecheck-reader");
+        producer.setDaemon(true);
+        producer.start();
+        try {
+            consume(queue);
+        } finally {
+            producer.interrupt();
+            drain(queue);
+            try {
+                producer.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-            progress.accept(reader.position());
-            if (st instanceof SqlScriptReader.Other other) {
-                String text = other.text();
-                if (text.regionMatches(true, 0, "insert", 0, 6)) {
-                    stats.warn(reader.file() + ":" + other.line() + ": skipped an INSERT without VALUES (INSERT ... SELECT); its rows are not in the dump");
-                }
-                catalog.accept(text, reader.file(), other.line());
-                continue;
-            }
-            pending = ingest(reader, st);
+            drain(queue);
         }
         for (TableDef t : catalog.tables().values()) {
             loaded.computeIfAbsent(t.key(), k -> LoadedTable.empty(t));
         }
     }
 
-    /** Streams one run of rows for a table; returns the statement that ended the run, if read. */
-    private SqlScriptReader.Statement ingest(SqlScriptReader reader, SqlScriptReader.Statement first)
-            throws IOException, SQLException {
-        String tableName = first instanceof SqlScriptReader.Insert ins ? ins.table() : ((SqlScriptReader.Copy) first).table();
-        List<String> columns = first instanceof SqlScriptReader.Insert ins ? ins.columns() : ((SqlScriptReader.Copy) first).columns();
-        TableDef def = catalog.table(tableName);
-        LoadedTable prior = loaded.get(tableName.toLowerCase(Locale.ROOT));
-        if (prior != null && prior.relation() != null) {
-            def = prior.def();
-        }
-        if (def == null) {
-            def = undeclared(tableName, columns, reader, first);
-            catalog.put(def);
-        }
-        LoadStats.TableStats tstats = stats.table(def.name());
-        ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, reader.file());
-        builder.setColumnOrder(columns);
-        builder.continueCounters(counters.get(def.key()));
-        RowStream stream = new RowStream(builder, reader, first, columns);
-        String relation = prior != null && prior.relation() != null ? prior.relation() : db.nextRelationName();
-        String streamName = db.nextStreamName();
-        try (ArrowArrayStream c = ArrowArrayStream.allocateNew(db.allocator())) {
-            Data.exportArrayStream(db.allocator(), stream, c);
-            db.connection().registerArrowStream(streamName, c);
-            String sql = prior != null && prior.relation() != null
-                    ? "INSERT INTO " + relation + " SELECT * FROM " + streamName
-                    : "CREATE TABLE " + relation + " AS SELECT * FROM " + streamName;
-            try {
-                db.execute(sql);
-            } catch (SQLException e) {
-                if (stream.failure != null) {
-                    throw stream.failure;
-                }
-                throw e;
+    private static void drain(BlockingQueue<Event> queue) {
+        Event e;
+        while ((e = queue.poll()) != null) {
+            if (e instanceof Batch b) {
+                b.root().close();
             }
         }
-        if (stream.failure != null) {
-            throw stream.failure;
-        }
-        counters.put(def.key(), builder.counters());
-        long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
-        loaded.put(def.key(), new LoadedTable(def, relation, rows, builder.storage()));
-        return stream.next;
     }
 
-    /**
-     * Rows for a table no CREATE TABLE declared (a data-only dump): columns are named from the
-     * INSERT's list or numbered, and profiled as text. The report says so.
-     */
-    private TableDef undeclared(String name, List<String> columns, SqlScriptReader reader, SqlScriptReader.Statement first) {
-        stats.warn(reader.file() + ":" + first.line() + ": rows for table " + name
-                + " with no CREATE TABLE before them; its columns are profiled as text with unknown declared types");
-        List<ColumnDef> cols = new ArrayList<>();
-        if (columns == null) {
-            throw new DumpFormatException(reader.file(), first.line(),
-                    "a CREATE TABLE for " + name + " before its rows (or an INSERT with a column list)",
-                    "rows for an undeclared table; pass the schema file first, e.g. wastecheck analyze schema.sql data.sql");
+    // ------------------------------------------------------------------ the calling thread: DuckDB
+
+    private void consume(BlockingQueue<Event> queue) throws SQLException, IOException {
+        while (true) {
+            Event e = take(queue);
+            if (e instanceof Done) {
+                return;
+            }
+            if (e instanceof Failed f) {
+                throw rethrow(f.error());
+            }
+            if (!(e instanceof RunStart start)) {
+                throw new IllegalStateException("expected the start of a run of rows, got " + e);
+            }
+            LoadedTable prior = loaded.get(start.def().key());
+            boolean append = prior != null && prior.relation() != null;
+            String relation = append ? prior.relation() : db.nextRelationName();
+            QueueStream stream = new QueueStream(start.schema(), queue);
+            String streamName = db.nextStreamName();
+            try (ArrowArrayStream c = ArrowArrayStream.allocateNew(db.allocator())) {
+                Data.exportArrayStream(db.allocator(), stream, c);
+                db.connection().registerArrowStream(streamName, c);
+                try {
+                    db.execute(append ? "INSERT INTO " + relation + " SELECT * FROM " + streamName
+                            : "CREATE TABLE " + relation + " AS SELECT * FROM " + streamName);
+                } catch (SQLException ex) {
+                    if (stream.failure != null) {
+                        throw rethrow(stream.failure);
+                    }
+                    throw ex;
+                }
+            }
+            if (stream.failure != null) {
+                throw rethrow(stream.failure);
+            }
+            long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
+            loaded.put(start.def().key(), new LoadedTable(start.def(), relation, rows, start.storage()));
         }
-        for (String c : columns) {
-            cols.add(new ColumnDef(c, SqlType.of("unknown", TypeFamily.OTHER), true, false));
-        }
-        return new TableDef(name, cols, List.of(), List.of(), null, reader.file() + ":" + first.line(), false);
     }
 
-    /** The rows of one run, as an Arrow stream that DuckDB pulls batch by batch. */
-    private final class RowStream extends ArrowReader {
-        private final ArrowRowBuilder builder;
-        private final SqlScriptReader reader;
-        private final boolean copy;
-        private final String table;
-        private final List<String> columns;
+    private static Event take(BlockingQueue<Event> queue) {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading", e);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) throws IOException, SQLException {
+        if (t instanceof IOException io) {
+            throw io;
+        }
+        if (t instanceof SQLException sql) {
+            throw sql;
+        }
+        if (t instanceof RuntimeException re) {
+            return re;
+        }
+        return new IllegalStateException(t);
+    }
+
+    /** One run's batches, as the Arrow stream DuckDB pulls: each batch moves over without a copy. */
+    private final class QueueStream extends ArrowReader {
+        private final Schema schema;
+        private final BlockingQueue<Event> queue;
         private boolean done;
         long rows;
-        SqlScriptReader.Statement next;
-        RuntimeException failure;
+        Throwable failure;
 
-        RowStream(ArrowRowBuilder builder, SqlScriptReader reader, SqlScriptReader.Statement first, List<String> columns) {
+        QueueStream(Schema schema, BlockingQueue<Event> queue) {
             super(db.allocator());
-            this.builder = builder;
-            this.reader = reader;
-            this.copy = first instanceof SqlScriptReader.Copy;
-            this.table = first instanceof SqlScriptReader.Insert ins ? ins.table() : ((SqlScriptReader.Copy) first).table();
-            this.columns = columns;
+            this.schema = schema;
+            this.queue = queue;
         }
 
         @Override
         protected Schema readSchema() {
-            return builder.schema();
+            return schema;
         }
 
         @Override
         public boolean loadNextBatch() throws IOException {
-            try {
-                return fillBatch();
-            } catch (RuntimeException e) {
-                failure = e;
-                throw e;
-            } catch (IOException e) {
-                failure = new java.io.UncheckedIOException(e);
-                throw e;
-            }
-        }
-
-        private boolean fillBatch() throws IOException {
             prepareLoadNextBatch();
             if (done) {
                 return false;
             }
-            VectorSchemaRoot root = getVectorSchemaRoot();
-            root.clear();
-            builder.startBatch(root);
-            while (!builder.full(BATCH_ROWS, BATCH_BYTES)) {
-                builder.atLine(reader.line());
-                boolean more = copy ? reader.nextCopyRow(builder) : reader.nextTuple(builder);
-                if (!more) {
-                    if (copy || !continueWithNextInsert()) {
-                        done = true;
-                        break;
-                    }
+            Event e = take(queue);
+            if (e instanceof Batch b) {
+                try (VectorSchemaRoot root = b.root(); ArrowRecordBatch rb = new VectorUnloader(root).getRecordBatch()) {
+                    loadRecordBatch(rb);
+                    rows += root.getRowCount();
                 }
-            }
-            int n = builder.rows();
-            builder.finishBatch();
-            rows += n;
-            progress.accept(reader.position());
-            return n > 0 || !done;
-        }
-
-        /** mysqldump splits a table's rows over many INSERTs in a row: keep streaming across them. */
-        private boolean continueWithNextInsert() throws IOException {
-            SqlScriptReader.Statement st = reader.next();
-            if (st instanceof SqlScriptReader.Insert ins && ins.table().equalsIgnoreCase(table)
-                    && Objects.equals(ins.columns(), columns)) {
                 return true;
             }
-            next = st;
-            return false;
+            done = true;
+            if (e instanceof Failed f) {
+                failure = f.error();
+                throw new IOException(f.error().getMessage(), f.error());
+            }
+            return false; // RunEnd
         }
 
         @Override
         public long bytesRead() {
-            return reader.position();
+            return 0;
         }
 
         @Override
         protected void closeReadSource() {
         }
+    }
+
+    // ------------------------------------------------------------------ the reader thread
+
+    private void produce(SqlScriptReader reader, BlockingQueue<Event> queue) {
+        try {
+            SqlScriptReader.Statement pending = null;
+            while (true) {
+                SqlScriptReader.Statement st = pending != null ? pending : reader.next();
+                pending = null;
+                if (st == null) {
+                    break;
+                }
+                progress.accept(reader.position());
+                if (st instanceof SqlScriptReader.Other other) {
+                    String text = other.text();
+                    if (text.regionMatches(true, 0, "insert", 0, 6)) {
+                        stats.warn(reader.file() + ":" + other.line()
+                                + ": skipped an INSERT without VALUES (INSERT ... SELECT); its rows are not in the dump");
+                    }
+                    catalog.accept(text, reader.file(), other.line());
+                    continue;
+                }
+                pending = produceRun(reader, st, queue);
+            }
+            put(queue, new Done());
+        } catch (Throwable t) {
+            try {
+                put(queue, new Failed(t));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void put(BlockingQueue<Event> queue, Event e) throws InterruptedException {
+        queue.put(e);
+    }
+
+    /** Hands over one run of rows for a table; returns the statement that ended the run, if read. */
+    private SqlScriptReader.Statement produceRun(SqlScriptReader reader, SqlScriptReader.Statement first,
+                                                 BlockingQueue<Event> queue) throws IOException, InterruptedException {
+        boolean copy = first instanceof SqlScriptReader.Copy;
+        String tableName = first instanceof SqlScriptReader.Insert ins ? ins.table() : ((SqlScriptReader.Copy) first).table();
+        List<String> columns = first instanceof SqlScriptReader.Insert ins ? ins.columns() : ((SqlScriptReader.Copy) first).columns();
+        TableDef def = catalog.table(tableName);
+        TableDef earlierDef = firstDefs.get(tableName.toLowerCase(Locale.ROOT));
+        if (earlierDef != null) {
+            def = earlierDef; // later runs keep the columns the first run loaded
+        }
+        if (def == null) {
+            def = undeclared(tableName, columns, reader, first);
+            catalog.put(def);
+        }
+        firstDefs.put(def.key(), def);
+        ArrowRowBuilder builder = new ArrowRowBuilder(def, stats.table(def.name()), reader.file());
+        builder.setColumnOrder(columns);
+        builder.continueCounters(counters.get(def.key()));
+        put(queue, new RunStart(def, builder.schema(), builder.storage()));
+        SqlScriptReader.Statement next = null;
+        long rows = 0;
+        boolean done = false;
+        while (!done) {
+            VectorSchemaRoot root = VectorSchemaRoot.create(builder.schema(), db.allocator());
+            try {
+                builder.startBatch(root);
+                while (!builder.full(BATCH_ROWS, BATCH_BYTES)) {
+                    builder.atLine(reader.line());
+                    boolean more = copy ? reader.nextCopyRow(builder) : reader.nextTuple(builder);
+                    if (!more) {
+                        if (!copy) {
+                            // mysqldump splits a table's rows over many INSERTs in a row: keep going across them.
+                            SqlScriptReader.Statement st = reader.next();
+                            if (st instanceof SqlScriptReader.Insert ins && ins.table().equalsIgnoreCase(tableName)
+                                    && Objects.equals(ins.columns(), columns)) {
+                                continue;
+                            }
+                            next = st;
+                        }
+                        done = true;
+                        break;
+                    }
+                }
+                int n = builder.rows();
+                builder.finishBatch();
+                rows += n;
+                progress.accept(reader.position());
+                if (n > 0) {
+                    put(queue, new Batch(root));
+                    root = null;
+                }
+            } finally {
+                if (root != null) {
+                    root.close();
+                }
+            }
+        }
+        counters.put(def.key(), builder.counters());
+        put(queue, new RunEnd(rows));
+        return next;
+    }
+
+    private final Map<String, TableDef> firstDefs = new HashMap<>();
+
+    /**
+     * Rows for a table no CREATE TABLE declared (a data-only dump): with a column list they are
+     * profiled as text with unknown declared types, and the report says so; without one there is
+     * nothing to name the columns by, so the run stops and says what to do.
+     */
+    private TableDef undeclared(String name, List<String> columns, SqlScriptReader reader, SqlScriptReader.Statement first) {
+        if (columns == null) {
+            throw new DumpFormatException(reader.file(), first.line(),
+                    "a CREATE TABLE for " + name + " before its rows (or an INSERT with a column list)",
+                    "rows for an undeclared table; pass the schema file first, e.g. wastecheck analyze schema.sql data.sql");
+        }
+        stats.warn(reader.file() + ":" + first.line() + ": rows for table " + name
+                + " with no CREATE TABLE before them; its columns are profiled as text with unknown declared types");
+        List<ColumnDef> cols = new ArrayList<>();
+        for (String c : columns) {
+            cols.add(new ColumnDef(c, SqlType.of("unknown", TypeFamily.OTHER), true, false));
+        }
+        return new TableDef(name, cols, List.of(), List.of(), null, reader.file() + ":" + first.line(), false);
     }
 
     /** The tables loaded so far, in the order they were first seen. */
