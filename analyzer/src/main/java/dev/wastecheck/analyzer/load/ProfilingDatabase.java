@@ -41,6 +41,9 @@ public final class ProfilingDatabase implements AutoCloseable {
         if (options.memoryLimit() != null) {
             execute("SET memory_limit='" + options.memoryLimit().replace("'", "") + "'");
         }
+        // Profiles are order-free aggregates: let DuckDB load and scan in parallel without
+        // keeping row order.
+        execute("SET preserve_insertion_order=false");
         if (options.threads() > 0) {
             execute("SET threads=" + options.threads());
         }
