@@ -209,7 +209,9 @@ public final class Analyzer {
         }
         long caseless = values.stream().map(v -> v.toLowerCase(java.util.Locale.ROOT)).distinct().count();
         boolean printable = values.stream().allMatch(v -> v.chars().noneMatch(ch -> ch == '\\' || ch < 32));
-        return caseless == values.size() && printable ? values : null;
+        // MySQL strips trailing spaces from ENUM members: such a value would change.
+        boolean noTrailingSpace = values.stream().noneMatch(v -> v.endsWith(" "));
+        return caseless == values.size() && printable && noTrailingSpace ? values : null;
     }
 
     /**

@@ -193,7 +193,8 @@ public final class Profiler {
             return;
         }
         boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
-        String s = bytes ? aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
+        boolean plainBytes = bytes && !(f == TypeFamily.DECIMAL || f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE || f.isTemporal());
+        String s = bytes && !plainBytes ? aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
         String len = aggs.derive("l" + i, bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")");
         switch (f) {
             case DECIMAL -> {
@@ -208,8 +209,39 @@ public final class Profiler {
                 lengthAggregates(i, s, len, aggs);
                 temporalAggregates(i, f, s, aggs);
             }
-            default -> textAggregates(i, s, len, aggs);
+            default -> {
+                if (bytes) {
+                    bytesAggregates(i, c, len, aggs);
+                } else {
+                    textAggregates(i, s, len, aggs);
+                }
+            }
         }
+    }
+
+    /**
+     * Byte strings ({@code binary}, {@code varbinary}, {@code blob}): the same facts as for text,
+     * computed on the bytes, casting to text only short values and the min/max results (a cast
+     * of every value cost a third of the profile of a 1 GB dump). Trailing spaces are checked on
+     * the few values an ENUM would list, not here.
+     */
+    private static void bytesAggregates(int i, String c, String len, Query aggs) {
+        aggs.add(new Agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v)));
+        aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v)));
+        aggs.add(new Agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v)));
+        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + len + " >= 127)", (p, v) -> p.long127 = asLong(v)));
+        aggs.add(new Agg(i, "left(CAST(min(" + c + ") AS VARCHAR), 60)", (p, v) -> p.minText = asString(v)));
+        aggs.add(new Agg(i, "left(CAST(max(" + c + ") AS VARCHAR), 60)", (p, v) -> p.maxText = asString(v)));
+        aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxChars = asLong(v)));
+        String marker = aggs.derive("mk" + i, "CASE WHEN " + len + " <= 4 THEN CAST(" + c + " AS VARCHAR) IN (" + markerList()
+                + ") ELSE false END");
+        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + marker + ")", (p, v) -> p.markers = asLong(v)));
+        aggs.add(new Agg(i, "min(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMinLen = asLong(v)));
+        aggs.add(new Agg(i, "max(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMaxLen = asLong(v)));
+        aggs.add(new Agg(i, "left(CAST(min(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
+                (p, v) -> p.realMinText = asString(v)));
+        aggs.add(new Agg(i, "left(CAST(max(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
+                (p, v) -> p.realMaxText = asString(v)));
     }
 
     private static void integerAggregates(int i, String n, Query aggs, boolean sqlite) {
