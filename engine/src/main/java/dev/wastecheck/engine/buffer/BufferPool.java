@@ -1,0 +1,130 @@
+package dev.wastecheck.engine.buffer;
+
+import dev.wastecheck.engine.file.StorageDevice;
+
+import java.util.Arrays;
+
+/**
+ * A fixed budget of page frames over a {@link StorageDevice}, with CLOCK replacement
+ * (second chance: a referenced bit per frame, cleared as the hand sweeps past), pin counts,
+ * and write-back of dirty pages when they are evicted or flushed.
+ *
+ * <p>The budget is in bytes and is the pool's memory: {@code budgetBytes / pageSize} frames.
+ * A miss reads the page from the device (real I/O), and the device model counts what it would
+ * have cost; hits and misses are counted here.
+ *
+ * <p>Thread-safe with one monitor around the page table and the clock; device I/O on a miss
+ * happens under it too, which serializes misses. That is simple and adequate for replays whose
+ * working set is in memory; a pool for I/O-bound concurrent work would release the monitor
+ * while reading (and mark the frame as "being read").
+ */
+public final class BufferPool implements AutoCloseable {
+    private final StorageDevice device;
+    private final int pageSize;
+    private final Frame[] frames;
+    private final PageTable table;
+    private int hand;
+    private long hits, misses, evictions, writeBacks;
+
+    public BufferPool(StorageDevice device, long budgetBytes) {
+        this.device = device;
+        this.pageSize = device.pageSize();
+        long n = budgetBytes / pageSize;
+        if (n < 2) throw new IllegalArgumentException("budget " + budgetBytes + " B holds fewer than 2 pages of " + pageSize + " B");
+        if (n > Integer.MAX_VALUE / 4) throw new IllegalArgumentException("budget too large: " + budgetBytes);
+        frames = new Frame[(int) n];
+        for (int i = 0; i < frames.length; i++) frames[i] = new Frame(i, pageSize);
+        table = new PageTable(frames.length);
+    }
+
+    public StorageDevice device() { return device; }
+    public int pageSize() { return pageSize; }
+    public int capacityFrames() { return frames.length; }
+    /** The memory the pool holds for pages: frames times page size. */
+    public long memoryBytes() { return (long) frames.length * pageSize; }
+
+    /** Pins page {@code pageNo}, reading it from the device on a miss. */
+    public synchronized Frame pin(long pageNo) {
+        int idx = table.get(pageNo);
+        if (idx >= 0) {
+            Frame f = frames[idx];
+            f.pinCount++;
+            f.referenced = true;
+            hits++;
+            return f;
+        }
+        misses++;
+        Frame f = victim();
+        device.read(pageNo, f.buffer);
+        install(f, pageNo);
+        return f;
+    }
+
+    /** Allocates a new page on the device and pins it, zeroed and dirty (it has never been written). */
+    public synchronized Frame newPage() {
+        long pageNo = device.allocatePage();
+        Frame f = victim();
+        Arrays.fill(f.buffer.array(), (byte) 0);
+        install(f, pageNo);
+        f.dirty = true;
+        return f;
+    }
+
+    private void install(Frame f, long pageNo) {
+        f.pageNo = pageNo;
+        f.pinCount = 1;
+        f.referenced = true;
+        f.dirty = false;
+        table.put(pageNo, f.index);
+    }
+
+    /** Releases one pin; {@code dirty} marks the page for write-back. */
+    public synchronized void unpin(Frame f, boolean dirty) {
+        if (f.pinCount <= 0) throw new IllegalStateException("page " + f.pageNo + " is not pinned");
+        f.pinCount--;
+        if (dirty) f.dirty = true;
+    }
+
+    /** Marks a pinned page dirty without unpinning it. */
+    public synchronized void markDirty(Frame f) {
+        if (f.pinCount <= 0) throw new IllegalStateException("page " + f.pageNo + " is not pinned");
+        f.dirty = true;
+    }
+
+    private Frame victim() {
+        // Two full sweeps clear every referenced bit; a third finding nothing means all are pinned.
+        for (int step = 0; step < 3 * frames.length; step++) {
+            Frame f = frames[hand];
+            hand = hand + 1 == frames.length ? 0 : hand + 1;
+            if (f.pinCount > 0) continue;
+            if (f.referenced) { f.referenced = false; continue; }
+            if (f.pageNo >= 0) {
+                if (f.dirty) { device.write(f.pageNo, f.buffer); writeBacks++; }
+                table.remove(f.pageNo);
+                evictions++;
+                f.pageNo = -1;
+            }
+            return f;
+        }
+        throw new IllegalStateException("buffer pool exhausted: all " + frames.length + " frames are pinned");
+    }
+
+    /** Writes every dirty page to the device (pages stay cached). */
+    public synchronized void flushAll() {
+        for (Frame f : frames) {
+            if (f.pageNo >= 0 && f.dirty) { device.write(f.pageNo, f.buffer); f.dirty = false; writeBacks++; }
+        }
+    }
+
+    public synchronized long hits() { return hits; }
+    public synchronized long misses() { return misses; }
+    public synchronized long evictions() { return evictions; }
+    public synchronized long writeBacks() { return writeBacks; }
+    public synchronized double hitRate() { long t = hits + misses; return t == 0 ? 0 : (double) hits / t; }
+    /** Pages currently cached. */
+    public synchronized int residentPages() { int n = 0; for (Frame f : frames) if (f.pageNo >= 0) n++; return n; }
+    public synchronized void resetCounters() { hits = misses = evictions = writeBacks = 0; }
+
+    @Override
+    public void close() { flushAll(); }
+}

@@ -1,0 +1,165 @@
+package dev.wastecheck.engine.heap;
+
+import dev.wastecheck.engine.buffer.BufferPool;
+import dev.wastecheck.engine.buffer.Frame;
+import dev.wastecheck.engine.file.TupleId;
+import dev.wastecheck.engine.index.FieldSource;
+import dev.wastecheck.layouts.FieldType;
+import dev.wastecheck.layouts.Layout;
+import dev.wastecheck.layouts.Page;
+import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.RecordSchema;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A table stored as a heap file: records appended to pages of the buffer pool in one of the
+ * layouts' formats (NSM, PAX, HPL), addressed by tuple id (page, slot). The page format is the
+ * layouts module's; this class only finds the page, pins it and latches it.
+ *
+ * <p>Thread-safe: appends are serialized; reads and updates of a page hold the page's frame
+ * monitor, so a read sees an update whole or not at all (what the index cache's consistency
+ * argument needs from the heap).
+ */
+public final class HeapFile {
+    private final BufferPool pool;
+    private final Layout layout;
+    private final RecordSchema schema;
+    private final List<Long> pages = new ArrayList<>();
+    private long rows;
+    private final ThreadLocal<Page> flyweights;
+    /** The last thread's flyweight (see IndexCache: ThreadLocal misses showed in profiles). */
+    private Owned lastFlyweight;
+
+    private record Owned(Thread owner, Page page) {}
+
+    private Page flyweight() {
+        Owned o = lastFlyweight;
+        if (o != null && o.owner == Thread.currentThread()) return o.page;
+        Page p = flyweights.get();
+        lastFlyweight = new Owned(Thread.currentThread(), p);
+        return p;
+    }
+
+    public HeapFile(BufferPool pool, Layout layout, RecordSchema schema) {
+        if (pool.pageSize() < Page.MIN_PAGE_SIZE) throw new IllegalArgumentException("layouts need pages of at least " + Page.MIN_PAGE_SIZE + " B");
+        this.pool = pool;
+        this.layout = layout;
+        this.schema = schema;
+        this.flyweights = ThreadLocal.withInitial(() -> layout.newPage(schema));
+    }
+
+    public Layout layout() { return layout; }
+    public RecordSchema schema() { return schema; }
+    public synchronized long rows() { return rows; }
+    public synchronized int pageCount() { return pages.size(); }
+    public synchronized long bytes() { return (long) pages.size() * pool.pageSize(); }
+
+    /** Appends a record; returns its tuple id. */
+    public synchronized long insert(Record r) {
+        Page p = flyweight();
+        if (!pages.isEmpty()) {
+            Frame f = pool.pin(pages.get(pages.size() - 1));
+            synchronized (f) {
+                int slot = p.wrap(f.buffer(), 0, pool.pageSize()).insert(r);
+                if (slot >= 0) { pool.unpin(f, true); rows++; return TupleId.of(f.pageNo(), slot); }
+            }
+            pool.unpin(f, false);
+        }
+        Frame f = pool.newPage();
+        synchronized (f) {
+            int slot = p.format(f.buffer(), 0, pool.pageSize()).insert(r);
+            if (slot < 0) { pool.unpin(f, true); throw new IllegalArgumentException("record does not fit an empty page"); }
+            pages.add(f.pageNo());
+            pool.unpin(f, true);
+            rows++;
+            return TupleId.of(f.pageNo(), slot);
+        }
+    }
+
+    public void read(long tid, Record into) {
+        Frame f = pool.pin(TupleId.page(tid));
+        try {
+            synchronized (f) { flyweight().wrap(f.buffer(), 0, pool.pageSize()).read(TupleId.slot(tid), into); }
+        } finally {
+            pool.unpin(f, false);
+        }
+    }
+
+    public long getLong(long tid, int field) {
+        Frame f = pool.pin(TupleId.page(tid));
+        try {
+            synchronized (f) { return flyweight().wrap(f.buffer(), 0, pool.pageSize()).getLong(TupleId.slot(tid), field); }
+        } finally {
+            pool.unpin(f, false);
+        }
+    }
+
+    /** Sets integer fields of one tuple atomically (with respect to {@link #read} and {@link #fieldSource}). */
+    public void setLongs(long tid, int[] fields, long[] values) {
+        Frame f = pool.pin(TupleId.page(tid));
+        try {
+            synchronized (f) {
+                Page p = flyweight().wrap(f.buffer(), 0, pool.pageSize());
+                for (int i = 0; i < fields.length; i++) p.setLong(TupleId.slot(tid), fields[i], values[i]);
+            }
+        } finally {
+            pool.unpin(f, true);
+        }
+    }
+
+    public void delete(long tid) {
+        Frame f = pool.pin(TupleId.page(tid));
+        try {
+            synchronized (f) { flyweight().wrap(f.buffer(), 0, pool.pageSize()).delete(TupleId.slot(tid)); }
+        } finally {
+            pool.unpin(f, true);
+        }
+        synchronized (this) { rows--; }
+    }
+
+    /** Bytes an index cache item needs for these fixed-width fields. */
+    public int fieldBytes(int... fields) {
+        int n = 0;
+        for (int f : fields) {
+            FieldType t = schema.type(f);
+            if (!t.isFixedBytes()) throw new IllegalArgumentException("only fixed-width fields are cacheable yet: " + schema.field(f).name());
+            n += t.width;
+        }
+        return n;
+    }
+
+    /**
+     * The index cache's view of this table: reads {@code fields} of a tuple into bytes, each
+     * little-endian in its type's width, in the order given. One page latch for all of them.
+     */
+    public FieldSource fieldSource(int... fields) {
+        int[] widths = new int[fields.length];
+        for (int i = 0; i < fields.length; i++) widths[i] = schema.type(fields[i]).width;
+        fieldBytes(fields);
+        return (tid, out) -> {
+            Frame f = pool.pin(TupleId.page(tid));
+            try {
+                synchronized (f) {
+                    Page p = flyweight().wrap(f.buffer(), 0, pool.pageSize());
+                    int slot = TupleId.slot(tid), o = 0;
+                    for (int i = 0; i < fields.length; i++) {
+                        long v = p.getLong(slot, fields[i]);
+                        for (int k = 0; k < widths[i]; k++) out[o++] = (byte) (v >>> (8 * k));
+                    }
+                }
+            } finally {
+                pool.unpin(f, false);
+            }
+        };
+    }
+
+    /** Decodes field {@code i} (of width {@code width}, at {@code offset}) from cached bytes. */
+    public static long decode(byte[] bytes, int offset, int width) {
+        long v = 0;
+        for (int k = 0; k < width; k++) v |= (bytes[offset + k] & 0xFFL) << (8 * k);
+        int shift = 64 - 8 * width; // sign-extend
+        return shift == 0 ? v : (v << shift) >> shift;
+    }
+}

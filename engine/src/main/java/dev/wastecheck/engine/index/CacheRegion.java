@@ -1,0 +1,216 @@
+package dev.wastecheck.engine.index;
+
+import java.nio.ByteBuffer;
+import java.util.random.RandomGenerator;
+
+/**
+ * The index cache inside one leaf's free space (§2.1): a flyweight over the bytes between the
+ * key area and the directory, cut into slots of the item size at page offsets that are
+ * multiples of it.
+ *
+ * <pre>
+ *  item = | TID+1 u64 (0 = empty slot) | FIELDS (fieldBytes) |        ITEM_SIZE = 8 + fieldBytes
+ *
+ *  KEY_AREA_END                      S = K/(K+D)                                 DIR_START
+ *     |..live slots....[ window: at most cap slots around S ].........live slots..|
+ *                      [periph.|      core      |periph.]
+ * </pre>
+ *
+ * <ul>
+ *   <li>Key inserts grow the key area up and the directory down at rates K and D, so they meet
+ *       last at the stable point S = K/(K+D) of the page: items near S survive longest.</li>
+ *   <li>The window is the {@code cap} slots nearest S (cap = cache_size x keys in the leaf);
+ *       placement, lookup and eviction use only the window, but invalidation sweeps every live
+ *       slot, so an item that leaves the window can never come back stale.</li>
+ *   <li>New items go to a random empty slot of the window; when there is none, to a random slot
+ *       of the peripheral buckets (the outer eighth at each end), evicting what was there.</li>
+ *   <li>A hit swaps the item with its neighbour one slot closer to S (the transposition rule,
+ *       whose steady state orders items by frequency: hot items end in the core, cold ones in
+ *       the periphery). Jumping halfway to S was tried: it ended 1-4 points further from the
+ *       oracle on Fig. 2a (docs/benchmarks-engine.md).</li>
+ *   <li>A lookup scans outward from S, alternating sides, so hot items are found first.</li>
+ *   <li>In a B+tree leaf, a 128-bit filter in the header (CACHE_FILTER) has a bit set for the
+ *       hash of every cached tuple id; a lookup whose bit is clear is a miss without a scan.
+ *       Every {@link #place} rebuilds it from the window it scans anyway; clearing an item
+ *       leaves its bit set (a false positive costs a scan, never a wrong answer). Scanning
+ *       the window touched ~11 cache lines per miss: the filter is what keeps a miss cheap.</li>
+ * </ul>
+ * Callers hold the leaf's latch. Nothing is allocated.
+ */
+public final class CacheRegion {
+    public static final int ITEM_TID = 0;
+    public static final int ITEM_FIELDS = 8;
+
+    private ByteBuffer b;
+    private byte[] a;
+    private int itemSize;
+    private int liveLo, liveHi;   // slot indices, [liveLo, liveHi)
+    private int first, end;       // window after trim, [first, end)
+    private int baseFirst, baseEnd; // window before trim
+    private int stable;
+    private int filter = -1; // byte offset of the 128-bit filter, or -1 for none
+
+    /**
+     * Frames the region [lo, hi) of {@code page} with stable point {@code stableOffset} (a byte
+     * offset), at most {@code cap} slots in the window, of which {@code trim} peripheral slots
+     * are currently overwritten (Shrink).
+     */
+    public CacheRegion wrap(ByteBuffer page, int itemSize, int lo, int hi, double stableOffset, int cap, int trim) {
+        this.filter = -1;
+        this.b = page;
+        this.a = page.array();
+        this.itemSize = itemSize;
+        liveLo = (lo + itemSize - 1) / itemSize;
+        liveHi = hi / itemSize;
+        if (liveHi <= liveLo || cap <= 0) {
+            liveHi = Math.max(liveHi, liveLo);
+            first = end = baseFirst = baseEnd = stable = liveLo;
+            return this;
+        }
+        int n = liveHi - liveLo;
+        stable = Math.max(liveLo, Math.min(liveHi - 1, (int) (stableOffset / itemSize)));
+        int w = Math.min(cap, n);
+        int f = Math.max(liveLo, Math.min(liveHi - w, stable - w / 2));
+        baseFirst = f;
+        baseEnd = f + w;
+        int t = Math.min(trim, w / 2);
+        first = baseFirst + (t + 1) / 2;
+        end = baseEnd - t / 2;
+        stable = Math.max(first, Math.min(end - 1, stable));
+        return this;
+    }
+
+    /** Frames a B+tree leaf's free space. */
+    public CacheRegion wrapLeaf(BTreePage leaf, int itemSize, double cacheSize) {
+        int lo = leaf.keyAreaEnd(), hi = leaf.dirStart();
+        int k = leaf.keyAreaBytes(), d = leaf.directoryBytes();
+        double s = k + d == 0 ? (lo + hi) / 2.0
+                : BTreePage.HEADER_SIZE + (leaf.pageSize() - BTreePage.HEADER_SIZE) * (double) k / (k + d);
+        int cap = (int) Math.ceil(cacheSize * Math.max(1, leaf.keyCount()));
+        wrap(leaf.buffer(), itemSize, lo, hi, s, cap, leaf.cacheTrim());
+        this.filter = BTreePage.CACHE_FILTER;
+        return this;
+    }
+
+    private static int filterBit(long tid) { return (int) ((tid * 0x9E3779B97F4A7C15L) >>> 57); }
+
+    /** False if {@code tid} is certainly not cached (its filter bit is clear). */
+    public boolean mayContain(long tid) {
+        if (filter < 0) return true;
+        int bit = filterBit(tid);
+        return (b.getLong(filter + ((bit >>> 6) << 3)) & (1L << bit)) != 0;
+    }
+
+    public int windowSlots() { return end - first; }
+    public int baseWindowSlots() { return baseEnd - baseFirst; }
+    public int stableSlot() { return stable; }
+    public int liveSlots() { return liveHi - liveLo; }
+
+    private int off(int slot) { return slot * itemSize; }
+    public long tidAt(int slot) { return b.getLong(off(slot) + ITEM_TID) - 1; }
+    public boolean isEmpty(int slot) { return b.getLong(off(slot) + ITEM_TID) == 0; }
+
+    /** The slot holding {@code tid} in the window, scanning outward from S; -1 if absent. */
+    public int find(long tid) {
+        if (!mayContain(tid)) return -1;
+        long tag = tid + 1;
+        int lo = stable, hi = stable + 1;
+        while (lo >= first || hi < end) {
+            if (lo >= first) { if (b.getLong(off(lo)) == tag) return lo; lo--; }
+            if (hi < end) { if (b.getLong(off(hi)) == tag) return hi; hi++; }
+        }
+        return -1;
+    }
+
+    /** Copies the fields of the item in {@code slot} into {@code out}. */
+    public void readFields(int slot, byte[] out) {
+        System.arraycopy(a, off(slot) + ITEM_FIELDS, out, 0, itemSize - ITEM_FIELDS);
+    }
+
+    /** On a hit: swap the item one slot toward S. Returns the item's new slot. */
+    public int promote(int slot) {
+        if (slot == stable) return slot;
+        int to = slot < stable ? slot + 1 : slot - 1;
+        int o1 = off(slot), o2 = off(to);
+        for (int i = 0; i < itemSize; i++) { byte t = a[o1 + i]; a[o1 + i] = a[o2 + i]; a[o2 + i] = t; }
+        return to;
+    }
+
+    /**
+     * Places (tid, fields) unless tid is already cached: in a random empty slot of the window,
+     * else over a random peripheral slot. Returns the slot, or -1 if the window is empty.
+     */
+    public int place(long tid, byte[] fields, RandomGenerator rnd) {
+        int w = end - first;
+        if (w <= 0) return -1;
+        long tag = tid + 1;
+        int empties = 0, chosen = -1;
+        long f0 = 0, f1 = 0; // the filter, rebuilt from the items this scan sees
+        for (int s = first; s < end; s++) {
+            long t = b.getLong(off(s));
+            if (t == tag) return s; // another reader placed it meanwhile
+            if (t == 0) {
+                empties++;
+            } else {
+                int bit = filterBit(t - 1);
+                if (bit < 64) f0 |= 1L << bit; else f1 |= 1L << bit;
+            }
+        }
+        if (empties > 0) { // uniform among the empty slots: one random draw, a second (cache-hot) pass
+            int k = rnd.nextInt(empties);
+            for (int s = first; chosen < 0; s++) if (b.getLong(off(s)) == 0 && k-- == 0) chosen = s;
+        } else {
+            chosen = peripheralSlot(rnd); // its old item's bit stays: a false positive
+        }
+        int o = off(chosen);
+        b.putLong(o + ITEM_TID, tag);
+        System.arraycopy(fields, 0, a, o + ITEM_FIELDS, itemSize - ITEM_FIELDS);
+        if (filter >= 0) {
+            int bit = filterBit(tid);
+            if (bit < 64) f0 |= 1L << bit; else f1 |= 1L << bit;
+            b.putLong(filter, f0);
+            b.putLong(filter + 8, f1);
+        }
+        return chosen;
+    }
+
+    /** A random slot of the peripheral buckets: the outer eighth of the window at each end. */
+    int peripheralSlot(RandomGenerator rnd) {
+        int w = end - first;
+        int edge = Math.max(1, w / 8);
+        int r = rnd.nextInt(2 * edge);
+        return r < edge ? first + r : end - 1 - (r - edge);
+    }
+
+    public void clear(int slot) { b.putLong(off(slot) + ITEM_TID, 0); }
+
+    /** Empties every live slot. */
+    public void clearAll() {
+        for (int s = liveLo; s < liveHi; s++) b.putLong(off(s) + ITEM_TID, 0);
+    }
+
+    /** Empties every live slot holding {@code tid} (the whole free space, not just the window). */
+    public void invalidate(long tid) {
+        long tag = tid + 1;
+        for (int s = liveLo; s < liveHi; s++) if (b.getLong(off(s)) == tag) b.putLong(off(s), 0);
+    }
+
+    /**
+     * Shrink: overwrite the next peripheral slot of the base window (alternating ends, moving
+     * inward), as a key insert would. Returns the new trim, which stops at half the window.
+     */
+    public int trimOne(int trim) {
+        int w = baseEnd - baseFirst;
+        int t = trim + 1;
+        if (t > w / 2) return trim;
+        int slot = (t % 2 == 1) ? baseFirst + (t - 1) / 2 : baseEnd - t / 2;
+        clear(slot);
+        return t;
+    }
+
+    public int countItems() {
+        int n = 0;
+        for (int s = first; s < end; s++) if (!isEmpty(s)) n++;
+        return n;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.wastecheck.engine.index;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Encodes (composite) key values as byte strings whose unsigned lexicographic order is the
+ * order of the values, so that the B+tree compares every key type with one memcmp-style
+ * compare and its poor man's normalized key prefix ({@link BTreePage}) is simply the first
+ * bytes of the encoding.
+ *
+ * <ul>
+ *   <li>int, long: big-endian with the sign bit flipped (4 / 8 bytes).</li>
+ *   <li>string: UTF-8 (whose byte order is code-point order), each 0x00 escaped as 0x00 0xFF,
+ *       then the terminator 0x00 0x01, so "ab" sorts before "ab\0" and before "abc", and a
+ *       following component cannot bleed into the string's order.</li>
+ * </ul>
+ * A reusable builder: {@link #reset()}, append components, then {@link #toBytes()}.
+ */
+public final class KeyEncoder {
+    private byte[] buf = new byte[32];
+    private int len;
+
+    public KeyEncoder reset() { len = 0; return this; }
+
+    private void ensure(int extra) {
+        if (len + extra > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
+    }
+
+    public KeyEncoder appendInt(int v) {
+        ensure(4);
+        int x = v ^ Integer.MIN_VALUE;
+        buf[len++] = (byte) (x >>> 24); buf[len++] = (byte) (x >>> 16); buf[len++] = (byte) (x >>> 8); buf[len++] = (byte) x;
+        return this;
+    }
+
+    public KeyEncoder appendLong(long v) {
+        ensure(8);
+        long x = v ^ Long.MIN_VALUE;
+        for (int s = 56; s >= 0; s -= 8) buf[len++] = (byte) (x >>> s);
+        return this;
+    }
+
+    public KeyEncoder appendString(String s) {
+        byte[] u = s.getBytes(StandardCharsets.UTF_8);
+        ensure(u.length * 2 + 2);
+        for (byte c : u) {
+            buf[len++] = c;
+            if (c == 0) buf[len++] = (byte) 0xFF;
+        }
+        buf[len++] = 0;
+        buf[len++] = 1;
+        return this;
+    }
+
+    public int length() { return len; }
+
+    public byte[] toBytes() { return Arrays.copyOf(buf, len); }
+
+    public static byte[] ofInt(int v) { return new KeyEncoder().appendInt(v).toBytes(); }
+    public static byte[] ofLong(long v) { return new KeyEncoder().appendLong(v).toBytes(); }
+    public static byte[] ofString(String s) { return new KeyEncoder().appendString(s).toBytes(); }
+
+    /** Decodes a key made by {@link #appendInt} alone. */
+    public static int decodeInt(byte[] k, int off) {
+        int x = ((k[off] & 0xFF) << 24) | ((k[off + 1] & 0xFF) << 16) | ((k[off + 2] & 0xFF) << 8) | (k[off + 3] & 0xFF);
+        return x ^ Integer.MIN_VALUE;
+    }
+
+    /** Unsigned lexicographic compare, the order of every encoded key. */
+    public static int compare(byte[] a, byte[] b) { return Arrays.compareUnsigned(a, b); }
+
+    /**
+     * The poor man's normalized key (Graefe): the first 4 bytes of the encoded key as an
+     * unsigned int, zero-padded. If two prefixes differ, their unsigned order is the keys'
+     * order; if they are equal the full keys must be compared.
+     */
+    public static int prefix(byte[] k, int off, int len) {
+        int p = 0;
+        for (int i = 0; i < 4; i++) p = (p << 8) | (i < len ? k[off + i] & 0xFF : 0);
+        return p;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.wastecheck.engine.buffer;
+
+import dev.wastecheck.engine.file.DeviceModel;
+import dev.wastecheck.engine.file.StorageDevice;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BufferPoolTest {
+
+    @Test
+    void evictsWithinItsBudgetAndWritesDirtyPagesBackToTheFile() throws Exception {
+        Path file = Files.createTempFile("bp", ".db");
+        try (StorageDevice dev = new StorageDevice(file, 1024, DeviceModel.NVME)) {
+            BufferPool pool = new BufferPool(dev, 4 * 1024);
+            assertThat(pool.capacityFrames()).isEqualTo(4);
+            long[] pages = new long[20];
+            for (int i = 0; i < 20; i++) {
+                Frame f = pool.newPage();
+                pages[i] = f.pageNo();
+                f.buffer().putInt(100, 7000 + i);
+                pool.unpin(f, true);
+                assertThat(pool.residentPages()).isLessThanOrEqualTo(4);
+            }
+            // 16 of the 20 dirty pages had to leave memory, so 16 were written back
+            assertThat(pool.evictions()).isEqualTo(16);
+            assertThat(pool.writeBacks()).isEqualTo(16);
+            assertThat(dev.writes()).isEqualTo(16);
+
+            // every page reads back its own contents, the evicted ones from the file
+            for (int i = 0; i < 20; i++) {
+                Frame f = pool.pin(pages[i]);
+                assertThat(f.buffer().getInt(100)).isEqualTo(7000 + i);
+                pool.unpin(f, false);
+            }
+            assertThat(pool.misses()).isGreaterThanOrEqualTo(16);
+            assertThat(dev.modeledDeviceNanos()).isEqualTo(dev.reads() * 85_000 + dev.writes() * 20_000);
+
+            pool.flushAll();
+            assertThat(Files.size(file)).isEqualTo(20 * 1024);
+        }
+        // a second device over the same file sees what the pool wrote
+        try (StorageDevice dev = new StorageDevice(file, 1024, DeviceModel.MEMORY)) {
+            BufferPool pool = new BufferPool(dev, 2 * 1024);
+            assertThat(dev.pageCount()).isEqualTo(20);
+            Frame f = pool.pin(13);
+            assertThat(f.buffer().getInt(100)).isEqualTo(7013);
+            pool.unpin(f, false);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
+    void cleanPagesAreNotWrittenAndHitsAreCounted() {
+        try (StorageDevice dev = StorageDevice.temporary(512, DeviceModel.NVME)) {
+            BufferPool pool = new BufferPool(dev, 3 * 512);
+            for (int i = 0; i < 6; i++) pool.unpin(pool.newPage(), true);
+            pool.flushAll();
+            long written = dev.writes();
+            for (int round = 0; round < 3; round++)
+                for (long p = 0; p < 6; p++) pool.unpin(pool.pin(p), false);
+            assertThat(dev.writes()).isEqualTo(written); // reading never writes
+            Frame a = pool.pin(0);
+            Frame b = pool.pin(0);
+            assertThat(a).isSameAs(b);
+            pool.unpin(a, false);
+            pool.unpin(b, false);
+            assertThat(pool.hits()).isGreaterThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void refusesToEvictPinnedPages() {
+        try (StorageDevice dev = StorageDevice.temporary(512, DeviceModel.MEMORY)) {
+            BufferPool pool = new BufferPool(dev, 2 * 512);
+            pool.newPage();
+            pool.newPage();
+            assertThatThrownBy(pool::newPage).isInstanceOf(IllegalStateException.class).hasMessageContaining("pinned");
+        }
+    }
+}
