@@ -27,7 +27,7 @@ import java.util.random.RandomGenerator;
  *   <li>A hit swaps the item with its neighbour one slot closer to S (the transposition rule,
  *       whose steady state orders items by frequency: hot items end in the core, cold ones in
  *       the periphery). Jumping halfway to S was tried: it ended 1-4 points further from the
- *       oracle on Fig. 2a (docs/benchmarks-engine.md).</li>
+ *       oracle on Fig. 2a (docs/benchmarks.md (engine)).</li>
  *   <li>A lookup scans outward from S, alternating sides, so hot items are found first.</li>
  *   <li>In a B+tree leaf, a 128-bit filter in the header (CACHE_FILTER) has a bit set for the
  *       hash of every cached tuple id; a lookup whose bit is clear is a miss without a scan.

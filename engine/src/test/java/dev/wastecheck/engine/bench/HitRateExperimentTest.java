@@ -45,7 +45,7 @@ class HitRateExperimentTest {
         out.append(String.format(Locale.ROOT, "%nworst (s = 0.5, 0.8, 1.0): oracle - Swap %.1f points, Swap - Shrink %.1f points, Swap at Shrink's mean size - Shrink %.1f points%n",
                 worstSwapGap * 100, worstShrinkGap * 100, worstShrinkVsCapacity * 100));
         System.out.println(out);
-        if (full) return; // the full table is a measurement, recorded in docs/benchmarks-engine.md
+        if (full) return; // the full table is a measurement, recorded in docs/benchmarks.md (engine)
         assertThat(worstSwapGap).as("oracle - Swap").isLessThan(0.05);
         // Shrink loses a quarter of its capacity on average; what it keeps, it uses as well as Swap
         assertThat(worstShrinkVsCapacity).as("Swap at Shrink's mean size - Shrink").isLessThan(0.05);

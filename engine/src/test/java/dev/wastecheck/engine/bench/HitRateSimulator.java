@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * sized to exactly {@code cache_size x keysPerLeaf} item slots, with the stable point where a
  * leaf of 4-byte keys puts it (K/(K+D) = 14/20), so that sizes up to 100% of the table can be
  * tried: real leaves of 8 KB hold free space for roughly 60% of their tuples' 16-byte items
- * (see docs/benchmarks-engine.md), which caps cache_size in the engine, not here.
+ * (see docs/benchmarks.md (engine)), which caps cache_size in the engine, not here.
  *
  * <p>The workload: N items, item of popularity rank r drawn with probability proportional to
  * (r+1)^-s, ranks scattered over keys by a random permutation (hot tuples are not clustered),

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key sequence, looked up alternately through a cache-less index ({@code cache=off}, the
  * baseline) and the cached one ({@code cache=swap}), block after block, and the ratio taken per
  * pair. On a shared, overloaded 2-core machine JMH's per-trial scores varied by more than 100%
- * between trials (docs/benchmarks-engine.md); load changes slowly compared with a 20-80 ms
+ * between trials (docs/benchmarks.md (engine)); load changes slowly compared with a 20-80 ms
  * block, so a pair sees the same machine and the median pair ratio is stable.
  *
  * <p>The table and workload are {@link IndexCacheBenchmark}'s. The 0%-hit point is exact: a

@@ -31,7 +31,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * Q6-like single-field predicate scan: {@code ship date in 1994} (~14% selected) over
  * {@code records} (262,144) records, into a selection bitmap per page, and the number of matches.
  *
- * <p>Ratios to read (docs/benchmarks-layouts.md): PAX/NSM is what a columnar page buys a
+ * <p>Ratios to read (docs/benchmarks.md (layouts)): PAX/NSM is what a columnar page buys a
  * one-field scan (Ailamaki et al. report PAX well ahead of NSM on scans, because NSM drags
  * every record's cache line through the cache for 4 bytes of it); HPL/PAX should be ~1 (the
  * HPL paper's claim: "scans almost as fast as the scan-optimized PAX layout"); PAX/ARRAY is the cost of the page
