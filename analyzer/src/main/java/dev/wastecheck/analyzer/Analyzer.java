@@ -76,6 +76,13 @@ public final class Analyzer {
     }
 
     public AnalysisReport analyze(List<Path> sources, Progress progress) throws IOException, SQLException {
+        return analyze(sources, List.of(), progress);
+    }
+
+    /**
+     * @param traces query traces to read the workload from (any format traces/ detects); empty for none
+     */
+    public AnalysisReport analyze(List<Path> sources, List<Path> traces, Progress progress) throws IOException, SQLException {
         long started = System.nanoTime();
         List<DetectedFile> files = SourceDetector.detectAll(sources);
         Dialect dialect = files.get(0).dialect();
@@ -89,7 +96,14 @@ public final class Analyzer {
         DdlCatalog catalog = new DdlCatalog(dialect);
         LoadStats stats = new LoadStats();
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
-        try (ProfilingDatabase db = new ProfilingDatabase(profiling)) {
+        for (Path t : traces) {
+            if (!Files.isRegularFile(t)) {
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(t + ": no such trace file");
+            }
+        }
+        // The workload's page hot-density needs the tables in the dump's physical order.
+        ProfilingOptions options = traces.isEmpty() ? profiling : profiling.keepingOrder();
+        try (ProfilingDatabase db = new ProfilingDatabase(options)) {
             long total = 0;
             for (DetectedFile f : files) {
                 total += Files.size(f.path());
@@ -125,13 +139,24 @@ public final class Analyzer {
             long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
             List<String> names = files.stream().map(f -> f.path().toString()).toList();
+            long inferredAt = System.nanoTime();
+            dev.wastecheck.analyzer.workload.WorkloadAnalysis.Result workload = null;
+            if (!traces.isEmpty()) {
+                progress.begin("trace", traces.size());
+                workload = dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(traces, db, loaded, tables, dialect);
+                tables = workload.tables();
+                progress.end();
+            }
             long now = System.nanoTime();
             Map<String, Long> timings = new java.util.LinkedHashMap<>();
             timings.put("read_and_load", (loadedAt - started) / 1_000_000);
             timings.put("profile", (profiledAt - loadedAt) / 1_000_000);
-            timings.put("infer", (now - profiledAt) / 1_000_000);
+            timings.put("infer", (inferredAt - profiledAt) / 1_000_000);
+            if (workload != null) {
+                timings.put("trace", (now - inferredAt) / 1_000_000);
+            }
             return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
-                    (now - started) / 1_000_000, timings);
+                    (now - started) / 1_000_000, timings, workload);
         }
     }
 

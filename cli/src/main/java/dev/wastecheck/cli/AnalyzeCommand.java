@@ -28,12 +28,18 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  wastecheck analyze sakila-schema.sql sakila-data.sql",
                 "  wastecheck analyze dumps/ --format json -o waste.json",
-                "  wastecheck analyze app.sqlite --format markdown"})
+                "  wastecheck analyze app.sqlite --format markdown",
+                "  wastecheck analyze wiki/dump.sql --trace wiki/trace.log"})
 public final class AnalyzeCommand implements Callable<Integer> {
     enum Format { text, json, markdown }
 
     @Parameters(arity = "1..*", paramLabel = "SOURCE", description = "Dump files, database files or folders.")
     List<Path> sources;
+
+    @Option(names = "--trace", paramLabel = "FILE", description = {"A query trace (SQL statements, MySQL general log, "
+            + "PostgreSQL log, WikiBench URLs, pageview counts, or the generator's): adds access skew, page hot-density, "
+            + "partitioning, index-cache fields, unused columns and granularity. Repeatable."})
+    List<Path> traces = new java.util.ArrayList<>();
 
     @Option(names = "--format", defaultValue = "text", description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
     Format format;
@@ -81,7 +87,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         InferenceOptions inference = new InferenceOptions(headroom, idHeadroom, enumMax);
         ProfilingOptions profiling = new ProfilingOptions(tempDir, memoryLimit, threads, ProfilingOptions.defaults().arrowMemoryLimit());
-        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, Progress.forStderr(quiet));
+        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, Progress.forStderr(quiet));
         write(report);
         PrintWriter err = spec.commandLine().getErr();
         long bad = report.tables().stream().mapToLong(t -> t.badRows() + t.badValues()).sum();

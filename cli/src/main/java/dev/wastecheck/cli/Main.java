@@ -72,6 +72,10 @@ public final class Main implements Runnable {
         if (cause instanceof DumpFormatException || cause instanceof UserError) {
             code = EXIT_BAD_INPUT;
             message = cause.getMessage();
+        } else if (cause.getClass().getName().equals("dev.wastecheck.traces.read.TraceFormatException")
+                || cause.getClass().getName().equals("dev.wastecheck.traces.generate.GeneratorInputException")) {
+            code = EXIT_BAD_INPUT;
+            message = cause.getMessage();
         } else if (cause instanceof NoSuchFileException nsf) {
             code = EXIT_BAD_INPUT;
             message = nsf.getFile() + ": no such file";

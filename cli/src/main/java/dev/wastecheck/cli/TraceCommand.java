@@ -45,6 +45,9 @@ public final class TraceCommand implements Callable<Integer> {
             footer = {"", "Example:", "  wastecheck trace generate --scale 1000 --seed 42 -o wiki/     (about 60 MB)",
                     "  wastecheck trace generate --scale 5000 --popularity readcount.txt -o elwiki/"})
     static final class Generate implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
         @Option(names = "--scale", required = true, paramLabel = "PAGES",
                 description = "Number of pages; about 60 KB of dump each at the defaults (12 revisions of ~4.6 KB text).")
         long scale;
@@ -93,10 +96,11 @@ public final class TraceCommand implements Callable<Integer> {
                     c = c.withPopularityFile(popularity);
                 }
                 WikiGenerator.Result r = new WikiGenerator(c).generate(dir);
-                PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+                java.io.PrintWriter out = spec.commandLine().getOut();
                 for (Map.Entry<String, Long> e : r.rows().entrySet()) {
                     out.printf(Locale.ROOT, "%-10s %d%n", e.getKey(), e.getValue());
                 }
+                out.flush();
                 double seconds = r.dumpNanos() / 1e9;
                 err.printf(Locale.ROOT, "wrote %s (%.1f MB in %.2f s, %.0f MB/s) and %s (%,d requests, %,d statements, %.1f MB)%n",
                         dir.resolve("dump.sql"), r.dumpBytes() / 1e6, seconds, r.dumpBytes() / 1e6 / seconds,
@@ -118,6 +122,9 @@ public final class TraceCommand implements Callable<Integer> {
                     + "hottest tables and columns, and skew."},
             footer = {"", "Example:", "  wastecheck trace stats wiki/trace.log", "  wastecheck trace stats --schema dump.sql postgresql.log"})
     static final class Stats implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
         @Parameters(paramLabel = "FILE", description = "The trace.")
         Path file;
 
@@ -153,7 +160,10 @@ public final class TraceCommand implements Callable<Integer> {
                     }
                 }
                 TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad));
-                stats.render(new PrintStream(System.out, true, StandardCharsets.UTF_8), top);
+                java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+                stats.render(new PrintStream(buf, true, StandardCharsets.UTF_8), top);
+                spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
+                spec.commandLine().getOut().flush();
                 return 0;
             } catch (TraceFormatException e) {
                 err.println(e.getMessage());

@@ -43,7 +43,7 @@ public final class ProfilingDatabase implements AutoCloseable {
         }
         // Profiles are order-free aggregates: let DuckDB load and scan in parallel without
         // keeping row order.
-        execute("SET preserve_insertion_order=false");
+        execute("SET preserve_insertion_order=" + options.keepOrder());
         if (options.threads() > 0) {
             execute("SET threads=" + options.threads());
         }

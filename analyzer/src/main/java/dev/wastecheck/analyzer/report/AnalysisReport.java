@@ -9,9 +9,11 @@ import java.util.List;
  * @param dialect  the source engine whose types and storage sizes the report uses
  * @param warnings things the user must know that are not about one column
  * @param timingsMillis where the time went: reading and loading, profiling, inference
+ * @param workload what the traces showed, or null when none was given
  */
 public record AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes,
-                             long tightBytes, List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis) {
+                             long tightBytes, List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis,
+                             dev.wastecheck.analyzer.workload.WorkloadAnalysis.Result workload) {
     public AnalysisReport {
         timingsMillis = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timingsMillis));
         sources = List.copyOf(sources);

@@ -220,7 +220,10 @@ public final class DdlCatalog {
                     pk.addAll(cols);
                     indexes.add(new IndexDef("PRIMARY", cols, true));
                 } else {
-                    String idxName = idx.getName() == null ? String.join("_", cols) : unquote(idx.getName());
+                    // MySQL's UNIQUE KEY `name` (...) arrives as a NamedConstraint whose name is its index name.
+                    String given = idx.getName() != null ? idx.getName()
+                            : idx instanceof net.sf.jsqlparser.statement.create.table.NamedConstraint nc ? nc.getIndexName() : null;
+                    String idxName = given == null ? String.join("_", cols) : unquote(given);
                     indexes.add(new IndexDef(idxName, cols, kind.contains("unique")));
                 }
             }

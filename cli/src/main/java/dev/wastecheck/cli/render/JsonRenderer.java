@@ -8,6 +8,10 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.workload.AccessSummary;
+import dev.wastecheck.analyzer.workload.CachedField;
+import dev.wastecheck.analyzer.workload.IndexCacheAdvice;
+import dev.wastecheck.analyzer.workload.TraceSummary;
 import java.io.IOException;
 import java.io.Writer;
 
@@ -33,6 +37,25 @@ public final class JsonRenderer {
             tn.put("rows", t.rows());
             tn.put("declared_bytes", t.declaredBytes());
             tn.put("tight_bytes", t.tightBytes());
+            AccessSummary a = r.workload() == null ? null : r.workload().access().get(t.name());
+            if (a != null) {
+                ObjectNode an = tn.putObject("access");
+                an.put("events", a.events());
+                an.put("share_top_1pct", a.shareTop1());
+                an.put("share_top_5pct", a.shareTop5());
+                an.put("share_top_10pct", a.shareTop10());
+                an.put("page_hot_density", a.pageHotDensity());
+                an.put("hot_rows", a.hotRows());
+                an.put("heat_index", a.heatIndex());
+                ObjectNode part = an.putObject("partition");
+                part.put("hot_rows", a.hotRows());
+                part.put("hot_bytes", a.hotBytes());
+                part.put("cold_bytes", a.coldBytes());
+                part.put("hot_index_bytes", a.hotIndexBytes());
+                part.put("cold_index_bytes", a.coldIndexBytes());
+                ObjectNode ops = an.putObject("operations");
+                a.operations().forEach(ops::put);
+            }
             if (t.partitionOf() != null) {
                 tn.put("partition_of", t.partitionOf());
             }
@@ -59,6 +82,38 @@ public final class JsonRenderer {
                     fn.put("detail", f.detail());
                     fn.put("bytes_saved", f.bytes());
                 }
+            }
+        }
+        if (r.workload() != null) {
+            ArrayNode idx = root.putArray("indexes");
+            for (IndexCacheAdvice ia : r.workload().indexes()) {
+                ObjectNode in = idx.addObject();
+                in.put("table", ia.table());
+                in.put("name", ia.index());
+                ArrayNode cols = in.putArray("columns");
+                ia.columns().forEach(cols::add);
+                in.put("queries", ia.queries());
+                ArrayNode cf = in.putArray("cacheable_fields");
+                for (CachedField f : ia.cacheableFields()) {
+                    ObjectNode fn = cf.addObject();
+                    fn.put("column", f.column());
+                    fn.put("answerable_share", f.answerableShare());
+                }
+                ArrayNode left = in.putArray("left_out");
+                ia.leftOut().forEach(left::add);
+            }
+            ArrayNode traces = root.putArray("traces");
+            for (TraceSummary ts : r.workload().traces()) {
+                ObjectNode tn = traces.addObject();
+                tn.put("file", ts.file());
+                tn.put("format", ts.format());
+                tn.put("statements", ts.statements());
+                tn.put("resolved", ts.resolved());
+                tn.put("unresolved", ts.unresolvedCount());
+                tn.put("events", ts.events());
+                tn.put("bad_lines", ts.badLines());
+                ArrayNode why = tn.putArray("unresolved_reasons");
+                ts.unresolved().forEach(why::add);
             }
         }
         ObjectNode totals = root.putObject("totals");

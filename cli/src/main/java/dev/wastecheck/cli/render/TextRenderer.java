@@ -61,6 +61,10 @@ public final class TextRenderer {
             w.printf("... and %d more tables%n", tables.size() - 10);
         }
 
+        if (r.workload() != null) {
+            workload(r, w);
+        }
+
         Map<String, Integer> counts = ReportFacts.findingCounts(r);
         if (!counts.isEmpty()) {
             w.println();
@@ -81,6 +85,33 @@ public final class TextRenderer {
             if (r.warnings().size() > 10) {
                 w.printf("  ... and %d more (--format json lists them all)%n", r.warnings().size() - 10);
             }
+        }
+    }
+
+    private static void workload(AnalysisReport r, PrintWriter w) {
+        w.println();
+        for (var t : r.workload().traces()) {
+            w.printf("trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses%n", t.file(), t.format(),
+                    Bytes.count(t.statements()), Bytes.count(t.resolved()), Bytes.count(t.unresolvedCount()), Bytes.count(t.events()));
+            t.unresolved().stream().limit(3).forEach(u -> w.println("  unresolved: " + u));
+        }
+        w.printf("%-20s %10s %7s %7s %7s %9s %10s %12s%n", "table", "accesses", "top1%", "top5%", "top10%", "hot rows",
+                "page hot", "hot part.");
+        r.workload().access().entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue().events(), a.getValue().events())).limit(10)
+                .forEach(e -> {
+                    var a = e.getValue();
+                    w.printf("%-20s %10s %6.1f%% %6.1f%% %6.1f%% %9s %9.1f%% %12s%n", cut(e.getKey(), 20), Bytes.count(a.events()),
+                            100 * a.shareTop1(), 100 * a.shareTop5(), 100 * a.shareTop10(), Bytes.count(a.hotRows()),
+                            100 * a.pageHotDensity(), Bytes.human(a.hotBytes() + a.hotIndexBytes()));
+                });
+        for (var ia : r.workload().indexes()) {
+            if (ia.cacheableFields().isEmpty()) {
+                continue;
+            }
+            w.printf("cache in %s.%s (%s): %s%n", ia.table(), ia.index(), String.join(",", ia.columns()),
+                    ia.cacheableFields().stream().map(f -> String.format("%s (%.0f%% answered)", f.column(), 100 * f.answerableShare()))
+                            .collect(Collectors.joining(", ")));
         }
     }
 
