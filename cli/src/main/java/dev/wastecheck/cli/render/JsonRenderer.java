@@ -44,7 +44,12 @@ public final class JsonRenderer {
                 an.put("share_top_1pct", a.shareTop1());
                 an.put("share_top_5pct", a.shareTop5());
                 an.put("share_top_10pct", a.shareTop10());
-                an.put("page_hot_density", a.pageHotDensity());
+                if (a.hotRowsPlaced() > 0) {
+                    an.put("page_hot_density", a.pageHotDensity());
+                } else {
+                    an.putNull("page_hot_density"); // the trace's keys name no rows of the table (keys only through joins)
+                }
+                an.put("hot_rows_found", a.hotRowsPlaced());
                 an.put("hot_rows", a.hotRows());
                 an.put("heat_index", a.heatIndex());
                 ObjectNode part = an.putObject("partition");

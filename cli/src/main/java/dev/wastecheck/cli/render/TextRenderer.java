@@ -97,13 +97,16 @@ public final class TextRenderer {
         }
         w.printf("%-20s %10s %7s %7s %7s %9s %10s %12s%n", "table", "accesses", "top1%", "top5%", "top10%", "hot rows",
                 "page hot", "hot part.");
+        w.println("(top N%: share of keyed accesses on the hottest N% of rows; page hot: share of hot rows on pages holding any,"
+                + " in the dump's order; hot part.: a partition of the rows taking 90% of accesses, with its index)");
         r.workload().access().entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue().events(), a.getValue().events())).limit(10)
                 .forEach(e -> {
                     var a = e.getValue();
-                    w.printf("%-20s %10s %6.1f%% %6.1f%% %6.1f%% %9s %9.1f%% %12s%n", cut(e.getKey(), 20), Bytes.count(a.events()),
+                    String density = a.hotRowsPlaced() > 0 ? String.format("%9.1f%%", 100 * a.pageHotDensity()) : "         -";
+                    w.printf("%-20s %10s %6.1f%% %6.1f%% %6.1f%% %9s %s %12s%n", cut(e.getKey(), 20), Bytes.count(a.events()),
                             100 * a.shareTop1(), 100 * a.shareTop5(), 100 * a.shareTop10(), Bytes.count(a.hotRows()),
-                            100 * a.pageHotDensity(), Bytes.human(a.hotBytes() + a.hotIndexBytes()));
+                            density, Bytes.human(a.hotBytes() + a.hotIndexBytes()));
                 });
         for (var ia : r.workload().indexes()) {
             if (ia.cacheableFields().isEmpty()) {
