@@ -177,7 +177,7 @@ public final class Analyzer {
     private void load(ProfilingDatabase db, DetectedFile f, DdlCatalog catalog, LoadStats stats,
                       Map<String, LoadedTable> loaded, Progress progress, long before) throws IOException, SQLException {
         DatabaseFileLoader files = new DatabaseFileLoader(db, stats, loaded);
-        String name = f.path().getFileName().toString().replaceAll("(?i)(\\.gz)?$", "").replaceAll("\\.[^.]+$", "");
+        String name = DatabaseFileLoader.tableNameOf(f.path());
         switch (f.kind()) {
             case MYSQL_SCRIPT, POSTGRESQL_SCRIPT, SQLITE_SCRIPT -> {
                 CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(f.path()), 1 << 16));

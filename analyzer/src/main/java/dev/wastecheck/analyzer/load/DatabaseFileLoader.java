@@ -228,7 +228,8 @@ public final class DatabaseFileLoader {
         }
     }
 
-    static String tableNameOf(Path file) {
+    /** A table name from a data file's name: {@code orders.csv.gz} is {@code orders}. */
+    public static String tableNameOf(Path file) {
         String n = file.getFileName().toString();
         String lower = n.toLowerCase(Locale.ROOT);
         for (String ext : new String[] {".gz", ".csv", ".tsv", ".parquet", ".json", ".jsonl", ".ndjson", ".txt"}) {

@@ -9,7 +9,6 @@ import dev.wastecheck.analyzer.schema.ColumnDef;
 import dev.wastecheck.analyzer.schema.Dialect;
 import dev.wastecheck.analyzer.schema.IndexDef;
 import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
 import dev.wastecheck.traces.TraceStats;
 import dev.wastecheck.traces.profile.ColumnUse;
 import dev.wastecheck.traces.profile.IndexUse;
@@ -82,7 +81,6 @@ public final class WorkloadAnalysis {
                                  List<TableReport> tables, Dialect dialect) throws IOException, SQLException {
         DatabaseSchema schema = schemaOf(loaded.values());
         List<TraceSummary> summaries = new ArrayList<>();
-        List<TableProfile> profiles = new ArrayList<>();
         Map<String, TableProfile> byTable = new LinkedHashMap<>();
         for (Path trace : traces) {
             TraceStats stats = TraceStats.compute(trace, schema, TraceReadOptions.defaults());
@@ -94,7 +92,6 @@ public final class WorkloadAnalysis {
                     stats.profile().events(), stats.badLines().count(), unresolved));
             for (TableProfile tp : stats.profile().tables()) {
                 byTable.merge(tp.name().toLowerCase(Locale.ROOT), tp, (a, b) -> a); // one trace is the usual case
-                profiles.add(tp);
             }
         }
         Map<String, AccessSummary> access = new LinkedHashMap<>();
@@ -286,9 +283,5 @@ public final class WorkloadAnalysis {
         }
         return new TableReport(report.name(), report.rows(), report.declaredBytes(), report.tightBytes(), cols,
                 report.badRows(), report.badValues(), report.problems(), report.partitionOf());
-    }
-
-    static boolean isTemporal(TypeFamily f) {
-        return f.isTemporal();
     }
 }
