@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
 /** {@code wastecheck analyze SOURCE...}: per column, the tightest lossless type and the bytes it saves. */
 @Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Profiles every column of every table exactly and reports the bytes its declared types waste.",
-                "SOURCE is a mysqldump or pg_dump (.sql, .gz), a SQL script, a SQLite or DuckDB database file,",
-                "CSV, Parquet or JSON, or a folder of them. Formats are told from content, not names.", ""},
+                "SOURCE is a mysqldump or pg_dump (.sql, .gz), a SQL script, a SQLite or DuckDB database file, "
+                        + "CSV, Parquet or JSON, or a folder of them. Formats are told from content, not names.", ""},
         footer = {"", "Examples:",
                 "  wastecheck analyze sakila-schema.sql sakila-data.sql",
                 "  wastecheck analyze dumps/ --format json -o waste.json",
@@ -62,7 +62,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Most distinct values a string column may have to become an ENUM (default: ${DEFAULT-VALUE}).")
     int enumMax;
 
-    @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80% of RAM).")
+    @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM).")
     String memoryLimit;
 
     @Option(names = "--threads", defaultValue = "0", description = "DuckDB threads (default: all cores).")
