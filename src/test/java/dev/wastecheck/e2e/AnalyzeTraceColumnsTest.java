@@ -29,6 +29,11 @@ class AnalyzeTraceColumnsTest {
         assertThat(detail(column(r, "t", "created"), "granularity")).contains("YEAR").contains("3 of 3 reads");
         assertThat(kinds(column(r, "t", "notes"))).contains("unused_column");
         assertThat(kinds(column(r, "t", "name"))).doesNotContain("unused_column", "granularity");
+
+        Cli.Result md = Cli.run("analyze", "-q", "--format", "markdown", dir.resolve("dump.sql").toString(),
+                "--trace", dir.resolve("trace.sql").toString());
+        assertThat(md.exitCode()).isZero();
+        assertThat(md.out()).contains("## Workload").contains("| t | 4 |").contains("`granularity` read only through YEAR");
     }
 
     @Test

@@ -46,11 +46,41 @@ public final class MarkdownRenderer {
                 t.problems().forEach(p -> w.println("- " + esc(p)));
             }
         }
+        if (r.workload() != null) {
+            workload(r, w);
+        }
         if (!r.warnings().isEmpty()) {
             w.println();
             w.println("## Warnings");
             w.println();
             r.warnings().forEach(x -> w.println("- " + esc(x)));
+        }
+    }
+
+    private static void workload(AnalysisReport r, PrintWriter w) {
+        w.println();
+        w.println("## Workload");
+        w.println();
+        for (var t : r.workload().traces()) {
+            w.printf("Trace `%s` (%s): %s statements, %s resolved, %s unresolved, %s accesses.%n", t.file(), t.format(),
+                    Bytes.count(t.statements()), Bytes.count(t.resolved()), Bytes.count(t.unresolvedCount()), Bytes.count(t.events()));
+            t.unresolved().forEach(u -> w.println("- unresolved: " + esc(u)));
+        }
+        w.println();
+        w.println("| table | accesses | hottest 1% | hottest 5% | hottest 10% | hot rows | page hot-density | hot partition + index |");
+        w.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        r.workload().access().forEach((table, a) -> w.printf("| %s | %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |%n", esc(table),
+                Bytes.count(a.events()), 100 * a.shareTop1(), 100 * a.shareTop5(), 100 * a.shareTop10(), Bytes.count(a.hotRows()),
+                a.hotRowsPlaced() > 0 ? String.format("%.1f%%", 100 * a.pageHotDensity()) : "n/a",
+                Bytes.human(a.hotBytes() + a.hotIndexBytes())));
+        w.println();
+        w.println("| index | columns | queries | fields to cache (share answered, cumulative) | left out |");
+        w.println("|---|---|---:|---|---|");
+        for (var ia : r.workload().indexes()) {
+            w.printf("| %s.%s | %s | %s | %s | %s |%n", esc(ia.table()), esc(ia.index()), esc(String.join(", ", ia.columns())),
+                    Bytes.count(ia.queries()), ia.cacheableFields().stream()
+                            .map(f -> String.format("%s (%.0f%%)", esc(f.column()), 100 * f.answerableShare())).collect(Collectors.joining(", ")),
+                    esc(String.join("; ", ia.leftOut())));
         }
     }
 
