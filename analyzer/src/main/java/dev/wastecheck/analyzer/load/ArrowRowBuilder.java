@@ -160,7 +160,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
             col = mapping[index];
         }
-        seen[col] = true;
+        if (mapping != null) {
+            seen[col] = true; // only an INSERT with a column list can leave columns out
+        }
         FieldVector v = vectors[col];
         if (kind == SqlScriptReader.NULL) {
             v.setNull(row);
@@ -228,8 +230,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     omitted(i);
                 }
             }
+            java.util.Arrays.fill(seen, false);
         }
-        java.util.Arrays.fill(seen, false);
         row++;
     }
 
@@ -251,7 +253,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
     }
 
+    /** A bad row's values stay in the slot the next row overwrites; with a column list, clear what it set. */
     private void clearRow() {
+        if (mapping == null) {
+            return;
+        }
         for (int i = 0; i < storage.length; i++) {
             if (seen[i]) {
                 vectors[i].setNull(row);

@@ -5,9 +5,16 @@ final class Utf8 {
     private Utf8() {
     }
 
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     static boolean isValid(byte[] b, int off, int len) {
         int i = off;
         int end = off + len;
+        // Most dump text is ASCII: check eight bytes at a time for a high bit.
+        while (i + 8 <= end && ((long) LONGS.get(b, i) & 0x8080808080808080L) == 0) {
+            i += 8;
+        }
         while (i < end) {
             int c = b[i];
             if (c >= 0) {

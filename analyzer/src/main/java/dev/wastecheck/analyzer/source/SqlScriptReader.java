@@ -719,6 +719,10 @@ public final class SqlScriptReader implements Closeable {
             int kind = readValue();
             return introducer.equals("_binary") && kind == STRING ? BINARY : kind;
         }
+        if ((c == 'N' || c == 'n') && isNullKeyword()) {
+            skip(4); // NULL, the commonest bare word, without building a string
+            return NULL;
+        }
         if (isIdentChar(c)) {
             String word = readWord();
             append(word);
@@ -734,6 +738,11 @@ public final class SqlScriptReader implements Closeable {
             return WORD;
         }
         throw error(line, "a value (number, 'string', NULL, 0x..)", describe(c));
+    }
+
+    private boolean isNullKeyword() throws IOException {
+        return (peek(1) | 0x20) == 'u' && (peek(2) | 0x20) == 'l' && (peek(3) | 0x20) == 'l' && !isIdentChar(peek(4))
+                && peek(4) != '(' && peek(4) != ':';
     }
 
     /** After a value: a PostgreSQL cast {@code ::type} keeps it; anything else makes it an expression. */
