@@ -83,6 +83,24 @@ public final class Analyzer {
      * @param traces query traces to read the workload from (any format traces/ detects); empty for none
      */
     public AnalysisReport analyze(List<Path> sources, List<Path> traces, Progress progress) throws IOException, SQLException {
+        for (Path t : traces) {
+            if (!Files.isRegularFile(t)) {
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(t + ": no such trace file");
+            }
+        }
+        // The workload's page hot-density needs the tables in the dump's physical order.
+        try (Session session = open(sources, !traces.isEmpty(), progress)) {
+            return session.report(traces, progress);
+        }
+    }
+
+    /**
+     * Reads and loads the sources into a profiling database that stays open, for callers that
+     * need the rows themselves (replay) besides, or instead of, the report.
+     *
+     * @param keepOrder keep each table's rows in the source's order (page hot-density, replay)
+     */
+    public Session open(List<Path> sources, boolean keepOrder, Progress progress) throws IOException, SQLException {
         long started = System.nanoTime();
         List<DetectedFile> files = SourceDetector.detectAll(sources);
         Dialect dialect = files.get(0).dialect();
@@ -96,14 +114,8 @@ public final class Analyzer {
         DdlCatalog catalog = new DdlCatalog(dialect);
         LoadStats stats = new LoadStats();
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
-        for (Path t : traces) {
-            if (!Files.isRegularFile(t)) {
-                throw new dev.wastecheck.analyzer.source.DumpFormatException(t + ": no such trace file");
-            }
-        }
-        // The workload's page hot-density needs the tables in the dump's physical order.
-        ProfilingOptions options = traces.isEmpty() ? profiling : profiling.keepingOrder();
-        try (ProfilingDatabase db = new ProfilingDatabase(options)) {
+        ProfilingDatabase db = new ProfilingDatabase(keepOrder ? profiling.keepingOrder() : profiling);
+        try {
             long total = 0;
             for (DetectedFile f : files) {
                 total += Files.size(f.path());
@@ -116,14 +128,82 @@ public final class Analyzer {
             }
             progress.end();
             refreshDefinitions(loaded, catalog);
-            long loadedAt = System.nanoTime();
             warnings.addAll(catalog.warnings());
             warnings.addAll(stats.warnings());
+            return new Session(db, files, dialect, catalog, stats, loaded, warnings, started, System.nanoTime());
+        } catch (IOException | SQLException | RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
 
+    /** Loaded sources in an open profiling database. Close it to free the database and its spill files. */
+    public final class Session implements AutoCloseable {
+        private final ProfilingDatabase db;
+        private final List<DetectedFile> files;
+        private final Dialect dialect;
+        private final DdlCatalog catalog;
+        private final LoadStats stats;
+        private final Map<String, LoadedTable> loaded;
+        private final List<String> warnings;
+        private final long started;
+        private final long loadedAt;
+
+        Session(ProfilingDatabase db, List<DetectedFile> files, Dialect dialect, DdlCatalog catalog, LoadStats stats,
+                Map<String, LoadedTable> loaded, List<String> warnings, long started, long loadedAt) {
+            this.db = db;
+            this.files = files;
+            this.dialect = dialect;
+            this.catalog = catalog;
+            this.stats = stats;
+            this.loaded = loaded;
+            this.warnings = warnings;
+            this.started = started;
+            this.loadedAt = loadedAt;
+        }
+
+        public ProfilingDatabase database() {
+            return db;
+        }
+
+        public Dialect dialect() {
+            return dialect;
+        }
+
+        /** The loaded tables, keyed by lower-case name, in load order. */
+        public Map<String, LoadedTable> tables() {
+            return java.util.Collections.unmodifiableMap(loaded);
+        }
+
+        public List<String> warnings() {
+            return List.copyOf(warnings);
+        }
+
+        /**
+         * A relation holding table {@code t}'s rows with its real column names in declared order
+         * (BIGINT, VARCHAR or BLOB as loaded), or null when the table has no rows.
+         */
+        public String namedRelation(LoadedTable t) {
+            if (t.relation() == null) {
+                return null;
+            }
+            StringBuilder sb = new StringBuilder("(SELECT ");
+            for (int i = 0; i < t.def().columns().size(); i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                sb.append(t.physicalColumn(i)).append(" AS ").append(ProfilingDatabase.quote(t.def().columns().get(i).name()));
+            }
+            return sb.append(" FROM ").append(t.relation()).append(")").toString();
+        }
+
+        /** Profiles the loaded tables, infers types and, with traces, analyzes the workload. */
+        public AnalysisReport report(List<Path> traces, Progress progress) throws IOException, SQLException {
             TypeInference types = new TypeInference(dialect, inference);
             Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
             List<TableReport> tables = new ArrayList<>();
             progress.begin("profiling", loaded.size());
+            long profileStart = System.nanoTime();
             Map<String, List<ColumnProfile>> profiles = new java.util.LinkedHashMap<>();
             int done = 0;
             for (LoadedTable t : loaded.values()) {
@@ -150,13 +230,18 @@ public final class Analyzer {
             long now = System.nanoTime();
             Map<String, Long> timings = new java.util.LinkedHashMap<>();
             timings.put("read_and_load", (loadedAt - started) / 1_000_000);
-            timings.put("profile", (profiledAt - loadedAt) / 1_000_000);
+            timings.put("profile", (profiledAt - profileStart) / 1_000_000);
             timings.put("infer", (inferredAt - profiledAt) / 1_000_000);
             if (workload != null) {
                 timings.put("trace", (now - inferredAt) / 1_000_000);
             }
             return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
-                    (now - started) / 1_000_000, timings, workload);
+                    (loadedAt - started + now - profileStart) / 1_000_000, timings, workload);
+        }
+
+        @Override
+        public void close() throws SQLException, IOException {
+            db.close();
         }
     }
 

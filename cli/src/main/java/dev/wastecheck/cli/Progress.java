@@ -37,6 +37,10 @@ final class Progress implements Analyzer.Progress {
                 .setUpdateIntervalMillis(200).continuousUpdate();
         if (task.equals("reading")) {
             b.setUnit(" MB", 1 << 20).showSpeed();
+        } else if (task.startsWith("loading")) {
+            b.setUnit(" rows", 1);
+        } else if (task.startsWith("replay")) {
+            b.setUnit(" events", 1);
         } else {
             b.setUnit(" tables", 1);
         }

@@ -45,6 +45,7 @@ public final class BufferPool implements AutoCloseable {
 
     /** Pins page {@code pageNo}, reading it from the device on a miss. */
     public synchronized Frame pin(long pageNo) {
+        if (touched != null) touched.set((int) pageNo);
         int idx = table.get(pageNo);
         if (idx >= 0) {
             Frame f = frames[idx];
@@ -123,6 +124,17 @@ public final class BufferPool implements AutoCloseable {
     public synchronized double hitRate() { long t = hits + misses; return t == 0 ? 0 : (double) hits / t; }
     /** Pages currently cached. */
     public synchronized int residentPages() { int n = 0; for (Frame f : frames) if (f.pageNo >= 0) n++; return n; }
+    private java.util.BitSet touched;
+
+    /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
+    public synchronized void trackTouched() { touched = new java.util.BitSet(); }
+
+    /** Distinct pages pinned since {@link #trackTouched()} (0 when not tracking). */
+    public synchronized long touchedPages() { return touched == null ? 0 : touched.cardinality(); }
+
+    /** Pins so far: hits plus misses. */
+    public synchronized long pins() { return hits + misses; }
+
     public synchronized void resetCounters() { hits = misses = evictions = writeBacks = 0; }
 
     @Override

@@ -109,6 +109,49 @@ public final class HeapFile {
         }
     }
 
+    /**
+     * Reads only {@code fields} of a tuple into {@code into} (the other fields keep whatever they
+     * held), under one page latch. {@code scratch} must hold a page's worth of bytes.
+     */
+    public void project(long tid, int[] fields, Record into, byte[] scratch) {
+        Frame f = pool.pin(TupleId.page(tid));
+        try {
+            synchronized (f) {
+                Page p = flyweight().wrap(f.buffer(), 0, pool.pageSize());
+                int slot = TupleId.slot(tid);
+                for (int field : fields) {
+                    if (p.isNull(slot, field)) into.setNull(field);
+                    else if (schema.type(field).isVariable()) into.setBytes(field, scratch, 0, p.getBytes(slot, field, scratch, 0));
+                    else into.setLong(field, p.getLong(slot, field));
+                }
+            }
+        } finally {
+            pool.unpin(f, false);
+        }
+    }
+
+    /** Sets a variable-length field; false (tuple unchanged) when its page cannot hold the new value. */
+    public boolean setBytes(long tid, int field, byte[] src, int off, int len) {
+        Frame f = pool.pin(TupleId.page(tid));
+        boolean done = false;
+        try {
+            synchronized (f) { done = flyweight().wrap(f.buffer(), 0, pool.pageSize()).setBytes(TupleId.slot(tid), field, src, off, len); }
+        } finally {
+            pool.unpin(f, done);
+        }
+        return done;
+    }
+
+    /** Sets a nullable field to NULL. */
+    public void setNull(long tid, int field) {
+        Frame f = pool.pin(TupleId.page(tid));
+        try {
+            synchronized (f) { flyweight().wrap(f.buffer(), 0, pool.pageSize()).setNull(TupleId.slot(tid), field); }
+        } finally {
+            pool.unpin(f, true);
+        }
+    }
+
     public void delete(long tid) {
         Frame f = pool.pin(TupleId.page(tid));
         try {

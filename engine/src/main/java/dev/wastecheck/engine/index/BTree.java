@@ -37,10 +37,20 @@ public final class BTree {
         this.unique = unique;
         int quarter = (pool.pageSize() - BTreePage.HEADER_SIZE) / 4;
         this.maxKeyLength = quarter - BTreePage.cellSize(0, false) - BTreePage.DIR_ENTRY_SIZE;
-        Frame f = pool.newPage();
+        Frame f = newNode();
         node.wrap(f.buffer()).init(BTreePage.TYPE_LEAF, BTreePage.NO_PAGE);
         root = f.pageNo();
         pool.unpin(f, true);
+    }
+
+    private long pages;
+
+    private Frame newNode() { pages++; return pool.newPage(); }
+
+    /** Pages the tree has allocated (leaves and inner nodes; deletes never free one). */
+    public long pageCount() {
+        lock.readLock().lock();
+        try { return pages; } finally { lock.readLock().unlock(); }
     }
 
     public boolean unique() { return unique; }
@@ -125,7 +135,7 @@ public final class BTree {
             keys[i] = node.key(j); tids[i] = node.tid(j); children[i] = leaf ? 0 : node.child(j); j++;
         }
         long link = node.link();
-        Frame rf = pool.newPage();
+        Frame rf = newNode();
         BTreePage right = new BTreePage().wrap(rf.buffer()).slotAlign(slotAlign);
         Split result;
         if (leaf) {
@@ -162,7 +172,7 @@ public final class BTree {
     }
 
     private void newRoot(Split s) {
-        Frame f = pool.newPage();
+        Frame f = newNode();
         node.wrap(f.buffer()).init(BTreePage.TYPE_INTERIOR, root);
         node.insertAt(0, s.key, s.tid, s.right);
         root = f.pageNo();

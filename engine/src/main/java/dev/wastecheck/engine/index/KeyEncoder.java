@@ -53,6 +53,39 @@ public final class KeyEncoder {
         return this;
     }
 
+    /**
+     * A signed integer in {@code width} bytes (1, 2, 4 or 8): big-endian with the sign bit
+     * flipped, so a narrower field type makes a narrower key. The caller checks that the value fits.
+     */
+    public KeyEncoder appendSigned(long v, int width) {
+        ensure(width);
+        long x = v ^ (1L << (8 * width - 1));
+        for (int s = 8 * (width - 1); s >= 0; s -= 8) buf[len++] = (byte) (x >>> s);
+        return this;
+    }
+
+    /** A double, its bits transformed so that unsigned byte order is numeric order (8 bytes). */
+    public KeyEncoder appendDouble(double d) {
+        long b = Double.doubleToLongBits(d);
+        b ^= (b >> 63) | Long.MIN_VALUE;
+        ensure(8);
+        for (int s = 56; s >= 0; s -= 8) buf[len++] = (byte) (b >>> s);
+        return this;
+    }
+
+    /** A byte string, escaped and terminated as {@link #appendString} does. */
+    public KeyEncoder appendBytes(byte[] u, int off, int n) {
+        ensure(n * 2 + 2);
+        for (int i = off; i < off + n; i++) {
+            byte c = u[i];
+            buf[len++] = c;
+            if (c == 0) buf[len++] = (byte) 0xFF;
+        }
+        buf[len++] = 0;
+        buf[len++] = 1;
+        return this;
+    }
+
     public int length() { return len; }
 
     public byte[] toBytes() { return Arrays.copyOf(buf, len); }

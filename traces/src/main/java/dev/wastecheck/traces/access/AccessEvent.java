@@ -24,10 +24,24 @@ import java.util.Set;
  * @param count      how many accesses this event stands for (a pageview count line stands for many)
  * @param timeMillis when the statement ran (epoch ms), or -1 when the trace does not say
  * @param line       the trace line the statement started on
+ * @param values     the values the statement assigns, column to value in the statement's column order:
+ *                   for an INSERT, every column its row gives a literal for; for an UPDATE, every SET
+ *                   column whose right-hand side is a plain literal (a column set to an expression or
+ *                   an unknown parameter is absent); empty for other operations. Values follow {@link
+ *                   #key()}'s convention (strings unquoted and unescaped, numbers as written). An SQL
+ *                   NULL literal is present with a <b>null value</b>, so the map permits nulls: use
+ *                   {@code containsKey} to tell "set to NULL" from "not given"
  */
 public record AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
                           Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                          Map<String, Set<String>> functions, long count, long timeMillis, long line) {
+                          Map<String, Set<String>> functions, long count, long timeMillis, long line, Map<String, String> values) {
+
+    /** An event that assigns no values (reads, deletes, or callers that do not track them). */
+    public AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
+                       Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
+                       Map<String, Set<String>> functions, long count, long timeMillis, long line) {
+        this(table, operation, index, key, keyColumns, projected, predicate, updated, joined, functions, count, timeMillis, line, Map.of());
+    }
 
     /** Whether {@link #key()} holds a value for every bound key column (so the tuple or range is known). */
     public boolean keyComplete() {

@@ -131,16 +131,16 @@ public final class AccessExtractor {
 
     private void emit(TableTemplate tt, List<String> literals, long count, long line, long time, Consumer<AccessEvent> sink) {
         if (tt.operation() == Operation.INSERT && !tt.insertRows().isEmpty()) {
-            for (List<ValueSource> row : tt.insertRows()) {
+            for (Map<String, ValueSource> row : tt.insertRows()) {
                 Map<String, String> key = new LinkedHashMap<>();
-                for (int i = 0; i < tt.keyColumns().size(); i++) {
-                    ValueSource src = row.get(i);
+                for (String kc : tt.keyColumns()) {
+                    ValueSource src = row.get(kc);
                     String v = src == null ? null : src.value(literals);
                     if (v != null) {
-                        key.put(tt.keyColumns().get(i), v);
+                        key.put(kc, v);
                     }
                 }
-                event(tt, key, count, line, time, sink);
+                event(tt, key, values(row, literals), count, line, time, sink);
             }
             return;
         }
@@ -171,9 +171,10 @@ public final class AccessExtractor {
             combinations *= Math.max(1, vs.size());
         }
         if (combinations > MAX_KEY_COMBINATIONS) {
-            event(tt, Map.of(), count, line, time, sink);
+            event(tt, Map.of(), setValues(tt, literals), count, line, time, sink);
             return;
         }
+        Map<String, String> assigned = setValues(tt, literals);
         int[] at = new int[cols.size()];
         for (long c = 0; c < combinations; c++) {
             Map<String, String> key = new LinkedHashMap<>();
@@ -183,7 +184,7 @@ public final class AccessExtractor {
                     key.put(cols.get(i), vs.get(at[i]));
                 }
             }
-            event(tt, key, count, line, time, sink);
+            event(tt, key, assigned, count, line, time, sink);
             for (int i = cols.size() - 1; i >= 0; i--) {
                 if (values.get(i).size() > 1 && ++at[i] < values.get(i).size()) {
                     break;
@@ -193,9 +194,31 @@ public final class AccessExtractor {
         }
     }
 
-    private void event(TableTemplate tt, Map<String, String> key, long count, long line, long time, Consumer<AccessEvent> sink) {
+    /** An UPDATE's literal SET values (empty for other operations); see {@link AccessEvent#values()}. */
+    private static Map<String, String> setValues(TableTemplate tt, List<String> literals) {
+        return tt.operation() == Operation.UPDATE && !tt.setValues().isEmpty() ? values(tt.setValues(), literals) : Map.of();
+    }
+
+    /** Column to literal value; a NULL literal maps to null, an unknown parameter is left out. */
+    private static Map<String, String> values(Map<String, ValueSource> sources, List<String> literals) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, ValueSource> s : sources.entrySet()) {
+            if (s.getValue().isNull()) {
+                out.put(s.getKey(), null);
+            } else {
+                String v = s.getValue().value(literals);
+                if (v != null) {
+                    out.put(s.getKey(), v);
+                }
+            }
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private void event(TableTemplate tt, Map<String, String> key, Map<String, String> values, long count, long line, long time,
+                       Consumer<AccessEvent> sink) {
         AccessEvent e = new AccessEvent(tt.table(), tt.operation(), tt.index(), key, tt.keyColumns(), tt.projected(), tt.predicate(),
-                tt.updated(), tt.joined(), tt.functions(), count, time, line);
+                tt.updated(), tt.joined(), tt.functions(), count, time, line, values);
         report.events++;
         if (!e.keyComplete()) {
             report.eventsWithoutKey++;

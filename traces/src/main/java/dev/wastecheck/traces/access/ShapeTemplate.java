@@ -11,24 +11,38 @@ import java.util.Set;
  */
 record ShapeTemplate(List<TableTemplate> tables) {
 
-    /** A key value's source: the shape's {@code param}-th literal, or a literal Calcite kept in the plan. */
+    /**
+     * A value's source: the shape's {@code param}-th literal, or a literal Calcite kept in the plan, or
+     * the SQL NULL literal ({@link #NULL}, whose {@link #value} is null as for an unknown parameter;
+     * tell them apart with {@link #isNull()}).
+     */
     record ValueSource(int param, String literal) {
+        /** The SQL NULL literal. */
+        static final ValueSource NULL = new ValueSource(-2, null);
+
         String value(List<String> literals) {
             return param >= 0 ? (param < literals.size() ? literals.get(param) : null) : literal;
+        }
+
+        boolean isNull() {
+            return param == -2;
         }
     }
 
     /**
      * @param keyAlternatives per key column, the values it is bound to (several for IN lists); an empty
      *                        list where the column is bound by a join or an expression
-     * @param insertRows      for INSERT ... VALUES: per row, the source of each key column
+     * @param insertRows      for INSERT ... VALUES: per row, the source of each column the row gives a
+     *                        literal, parameter or NULL for (schema column name to source)
+     * @param setValues       for UPDATE: each SET column whose right-hand side is a literal, parameter
+     *                        or NULL, to its source
      * @param keyDisjuncts    for {@code (a = 1 AND b IN (2, 3)) OR (a = 4 AND b = 5)}: per disjunct, the
      *                        alternatives of each key column (replacing {@code keyAlternatives} for the
      *                        columns it binds); empty when the key is not bound that way
      */
     record TableTemplate(String table, Operation operation, String index, List<String> keyColumns,
                          List<List<ValueSource>> keyAlternatives, List<List<List<ValueSource>>> keyDisjuncts,
-                         List<List<ValueSource>> insertRows,
+                         List<Map<String, ValueSource>> insertRows, Map<String, ValueSource> setValues,
                          Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
                          Map<String, Set<String>> functions) {}
 }

@@ -46,6 +46,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -99,9 +100,10 @@ final class StatementResolver {
         try {
             SqlNode parsed = planner.parse(shape);
             InsertShape insert = parsed instanceof SqlInsert ins ? insertShape(ins) : null;
+            UpdateShape update = parsed instanceof SqlUpdate upd ? updateShape(upd) : null;
             SqlNode validated = planner.validate(parsed);
             RelRoot root = planner.rel(validated);
-            return new PlanReader(root, insert).read();
+            return new PlanReader(root, insert, update).read();
         } catch (UnresolvedStatementException e) {
             throw e;
         } catch (Exception | AssertionError e) {
@@ -124,9 +126,11 @@ final class StatementResolver {
         return m.length() > 160 ? m.substring(0, 160) + "..." : m;
     }
 
-    // ---- INSERT ... VALUES: the rows' key values are read from the statement before validation rewrites it
+    // ---- INSERT ... VALUES and UPDATE ... SET: values are read from the statement before validation rewrites it
 
-    private record InsertShape(String table, List<List<ValueSource>> rows, List<String> keyColumns, String index) {}
+    private record InsertShape(String table, List<Map<String, ValueSource>> rows, List<String> keyColumns, String index) {}
+
+    private record UpdateShape(String table, Map<String, ValueSource> set) {}
 
     private InsertShape insertShape(SqlInsert ins) throws UnresolvedStatementException {
         SqlIdentifier target = (SqlIdentifier) (ins.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS
@@ -140,35 +144,70 @@ final class StatementResolver {
         } else {
             for (SqlNode n : list) {
                 SqlIdentifier id = (SqlIdentifier) n;
-                columns.add(id.names.get(id.names.size() - 1));
+                columns.add(canonicalColumn(t, id.names.get(id.names.size() - 1)));
             }
         }
         IndexSchema key = t.uniqueKeys().isEmpty() ? null : t.uniqueKeys().get(0);
         List<String> keyColumns = key == null ? List.of() : key.columns();
-        List<List<ValueSource>> rows = new ArrayList<>();
+        List<Map<String, ValueSource>> rows = new ArrayList<>();
         SqlNode source = ins.getSource();
         if (source instanceof SqlBasicCall values && values.getKind() == SqlKind.VALUES) {
             for (SqlNode rowNode : values.getOperandList()) {
                 List<SqlNode> cells = rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW ? row.getOperandList() : List.of(rowNode);
-                List<ValueSource> row = new ArrayList<>();
-                for (String kc : keyColumns) {
-                    int pos = indexOfIgnoreCase(columns, kc);
-                    SqlNode cell = pos >= 0 && pos < cells.size() ? cells.get(pos) : null;
-                    while (cell instanceof SqlCall cast && cast.getKind() == SqlKind.CAST) {
-                        cell = cast.operand(0);
-                    }
-                    if (cell instanceof SqlDynamicParam p) {
-                        row.add(new ValueSource(p.getIndex(), null));
-                    } else if (cell instanceof SqlLiteral lit && lit.getTypeName() != org.apache.calcite.sql.type.SqlTypeName.NULL) {
-                        row.add(new ValueSource(-1, lit.toValue()));
-                    } else {
-                        row.add(null);
+                Map<String, ValueSource> row = new LinkedHashMap<>();
+                for (int i = 0; i < columns.size() && i < cells.size(); i++) {
+                    ValueSource v = valueSource(cells.get(i));
+                    if (v != null) {
+                        row.put(columns.get(i), v);
                     }
                 }
                 rows.add(row);
             }
         }
         return new InsertShape(t.name(), rows, keyColumns, key == null ? null : key.name());
+    }
+
+    /** The SET columns of a single-table UPDATE whose right-hand side is a literal, a parameter or NULL; null for other forms. */
+    private UpdateShape updateShape(SqlUpdate upd) {
+        SqlNode targetNode = upd.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS ? c.operand(0) : upd.getTargetTable();
+        if (!(targetNode instanceof SqlIdentifier target)) {
+            return null;
+        }
+        TableSchema t = schema.table(target.names.get(target.names.size() - 1)).orElse(null);
+        if (t == null || upd.getSourceExpressionList() == null) {
+            return null;
+        }
+        Map<String, ValueSource> set = new LinkedHashMap<>();
+        SqlNodeList columns = upd.getTargetColumnList();
+        SqlNodeList expressions = upd.getSourceExpressionList();
+        for (int i = 0; i < columns.size() && i < expressions.size(); i++) {
+            if (columns.get(i) instanceof SqlIdentifier id) {
+                ValueSource v = valueSource(expressions.get(i));
+                if (v != null) {
+                    set.put(canonicalColumn(t, id.names.get(id.names.size() - 1)), v);
+                }
+            }
+        }
+        return new UpdateShape(t.name(), set);
+    }
+
+    /** Where a VALUES cell or SET expression's value comes from, or null when it is an expression. */
+    private static ValueSource valueSource(SqlNode cell) {
+        while (cell instanceof SqlCall cast && cast.getKind() == SqlKind.CAST) {
+            cell = cast.operand(0);
+        }
+        if (cell instanceof SqlDynamicParam p) {
+            return new ValueSource(p.getIndex(), null);
+        }
+        if (cell instanceof SqlLiteral lit) {
+            return lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL ? ValueSource.NULL : new ValueSource(-1, lit.toValue());
+        }
+        return null;
+    }
+
+    private static String canonicalColumn(TableSchema t, String name) {
+        int i = indexOfIgnoreCase(t.columnNames(), name);
+        return i >= 0 ? t.columnNames().get(i) : name;
     }
 
     private static int indexOfIgnoreCase(List<String> list, String s) {
@@ -205,12 +244,14 @@ final class StatementResolver {
     private final class PlanReader {
         private final RelRoot root;
         private final InsertShape insert;
+        private final UpdateShape update;
         private final RelMetadataQuery mq;
         private final Map<String, Acc> tables = new LinkedHashMap<>();
 
-        PlanReader(RelRoot root, InsertShape insert) {
+        PlanReader(RelRoot root, InsertShape insert, UpdateShape update) {
             this.root = root;
             this.insert = insert;
+            this.update = update;
             this.mq = root.rel.getCluster().getMetadataQuery();
         }
 
@@ -551,7 +592,8 @@ final class StatementResolver {
             Operation op;
             IndexSchema index = null;
             List<String> keyColumns = new ArrayList<>();
-            List<List<ValueSource>> insertRows = List.of();
+            List<Map<String, ValueSource>> insertRows = List.of();
+            Map<String, ValueSource> setValues = Map.of();
             if (a.modify == Operation.INSERT && insert != null && insert.table.equalsIgnoreCase(t.name())) {
                 op = Operation.INSERT;
                 keyColumns.addAll(insert.keyColumns);
@@ -601,6 +643,9 @@ final class StatementResolver {
                 if (a.modify != null) {
                     op = a.modify;
                 }
+                if (op == Operation.UPDATE && update != null && update.table.equalsIgnoreCase(t.name())) {
+                    setValues = update.set;
+                }
             }
             List<List<ValueSource>> alternatives = new ArrayList<>();
             for (String k : keyColumns) {
@@ -615,7 +660,7 @@ final class StatementResolver {
                 }
                 disjuncts.add(alt);
             }
-            return new TableTemplate(t.name(), op, index == null ? null : index.name(), List.copyOf(keyColumns), alternatives, disjuncts, insertRows,
+            return new TableTemplate(t.name(), op, index == null ? null : index.name(), List.copyOf(keyColumns), alternatives, disjuncts, insertRows, setValues,
                     ordered(a.projected), ordered(a.predicate), ordered(a.updated), ordered(a.joined), copy(a.functions));
         }
     }

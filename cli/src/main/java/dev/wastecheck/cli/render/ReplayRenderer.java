@@ -1,0 +1,204 @@
+package dev.wastecheck.cli.render;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.wastecheck.cli.replay.ReplayReport;
+import dev.wastecheck.engine.replay.RunResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The replay report in text, JSON and Markdown. JSON keys are the contract of DESIGN.md
+ * ({@code runs[]} with {@code config}, {@code queries}, ... {@code speedup_vs_first}); keys beyond
+ * it are additions, documented in docs/replay.md.
+ */
+public final class ReplayRenderer {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ReplayRenderer() {
+    }
+
+    /** The baseline's cost per query over this run's: above 1 means faster than the baseline. */
+    static double speedup(RunResult first, RunResult r) {
+        return r.costPerQueryUs() == 0 ? 0 : first.costPerQueryUs() / r.costPerQueryUs();
+    }
+
+    public static ObjectNode toJson(ReplayReport r) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("data", r.data());
+        root.put("trace", r.trace());
+        root.put("events", r.events());
+        root.put("unresolved_statements", r.unresolved());
+        ArrayNode tables = root.putArray("tables");
+        r.tables().forEach(tables::add);
+        root.put("device", r.device());
+        root.put("warmup", r.warmup());
+        ArrayNode runs = root.putArray("runs");
+        RunResult first = r.runs().get(0);
+        for (int i = 0; i < r.runs().size(); i++) {
+            RunResult x = r.runs().get(i);
+            ObjectNode n = runs.addObject();
+            n.put("config", x.config());
+            n.put("settings", x.settings());
+            n.put("queries", x.queries());
+            n.put("memory_bytes", x.memoryBytes());
+            n.put("heap_bytes", x.heapBytes());
+            n.put("index_bytes", x.indexBytes());
+            n.put("cache_bytes", x.cacheBytes());
+            n.put("working_set_bytes", x.workingSetBytes());
+            n.put("leaf_fill", x.leafFill());
+            n.put("buffer_hit_rate", x.bufferHitRate());
+            n.put("cache_hit_rate", x.cacheHitRate());
+            n.put("pages_per_query", x.pagesPerQuery());
+            ObjectNode lat = n.putObject("latency_us");
+            lat.put("p50", x.latencyUs().p50());
+            lat.put("p95", x.latencyUs().p95());
+            lat.put("p99", x.latencyUs().p99());
+            lat.put("mean", x.latencyUs().mean());
+            n.put("device_us_per_query", x.deviceUsPerQuery());
+            n.put("cost_per_query_us", x.costPerQueryUs());
+            n.put("throughput_qps", x.throughputQps());
+            n.put("speedup_vs_first", speedup(first, x));
+            n.put("memory_vs_first", x.workingSetBytes() == 0 ? 0 : (double) first.workingSetBytes() / x.workingSetBytes());
+            n.put("executed", x.executed());
+            n.put("skipped", x.skipped());
+            n.put("rows_returned", x.rowsReturned());
+            n.put("results_differing", r.mismatches().get(i));
+            n.put("load_ms", x.loadMillis());
+            n.put("replay_ms", x.replayMillis());
+            ObjectNode moved = n.putObject("tuples_moved");
+            x.moved().forEach(moved::put);
+        }
+        ArrayNode engines = root.putArray("engines");
+        for (ReplayReport.SqlRun s : r.sqlRuns()) {
+            ObjectNode n = engines.addObject();
+            n.put("engine", s.engine());
+            n.put("queries", s.queries());
+            n.put("skipped", s.skipped());
+            n.put("throughput_qps", s.throughputQps());
+            n.put("first_run_throughput_ratio", s.throughputQps() == 0 ? 0 : first.throughputQps() / s.throughputQps());
+            ObjectNode lat = n.putObject("latency_us");
+            lat.put("p50", s.p50Us());
+            lat.put("p95", s.p95Us());
+            lat.put("p99", s.p99Us());
+            lat.put("mean", s.meanUs());
+            n.put("load_ms", s.loadMillis());
+            n.put("results_differing", s.mismatches());
+        }
+        ObjectNode t = root.putObject("timings_ms");
+        r.timingsMillis().forEach(t::put);
+        return root;
+    }
+
+    public static void json(ReplayReport r, PrintWriter w) throws IOException {
+        MAPPER.writeValue(w, toJson(r));
+        w.println();
+    }
+
+    private static String f(double v, int decimals) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    private static String pct(double share) {
+        return f(100 * share, 1) + "%";
+    }
+
+    private static final String[] HEAD = {"config", "cost/query", "speedup", "latency p50/p99", "device/query", "buffer hit",
+        "cache hit", "pages/query", "working set", "heap", "index", "leaf fill"};
+
+    private static String[] row(ReplayReport r, int i) {
+        RunResult first = r.runs().get(0), x = r.runs().get(i);
+        return new String[] {x.config(), f(x.costPerQueryUs(), 2) + " µs", f(speedup(first, x), 2) + "x",
+            f(x.latencyUs().p50(), 1) + "/" + f(x.latencyUs().p99(), 1) + " µs", f(x.deviceUsPerQuery(), 2) + " µs",
+            pct(x.bufferHitRate()), x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()), f(x.pagesPerQuery(), 2),
+            Bytes.human(x.workingSetBytes()), Bytes.human(x.heapBytes()), Bytes.human(x.indexBytes()), pct(x.leafFill())};
+    }
+
+    public static void text(ReplayReport r, PrintWriter w) {
+        RunResult first = r.runs().get(0);
+        w.println("replay of " + r.trace() + " on " + r.data());
+        w.println(Bytes.count(r.events()) + " access events" + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
+                + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped())
+                + " skipped (scans or keys only a join binds); " + Bytes.count(first.queries()) + " measured after a "
+                + pct(r.warmup()) + " warm-up");
+        w.println("device model: " + r.device());
+        w.println();
+        List<String[]> rows = new java.util.ArrayList<>();
+        rows.add(HEAD);
+        for (int i = 0; i < r.runs().size(); i++) rows.add(row(r, i));
+        int[] width = new int[HEAD.length];
+        for (String[] row : rows) for (int c = 0; c < row.length; c++) width[c] = Math.max(width[c], row[c].length());
+        for (String[] row : rows) {
+            StringBuilder sb = new StringBuilder();
+            for (int c = 0; c < row.length; c++) {
+                String cell = row[c];
+                if (c == 0) sb.append(cell).append(" ".repeat(width[c] - cell.length()));
+                else sb.append("  ").append(" ".repeat(width[c] - cell.length())).append(cell);
+            }
+            w.println(sb.toString().stripTrailing());
+        }
+        w.println();
+        for (int i = 0; i < r.runs().size(); i++) {
+            RunResult x = r.runs().get(i);
+            StringBuilder sb = new StringBuilder("  " + x.config() + ": " + x.settings());
+            if (!x.moved().isEmpty()) {
+                sb.append("; moved ");
+                boolean firstEntry = true;
+                for (Map.Entry<String, Long> e : x.moved().entrySet()) {
+                    sb.append(firstEntry ? "" : ", ").append(Bytes.count(e.getValue())).append(" ").append(e.getKey());
+                    firstEntry = false;
+                }
+            }
+            if (r.mismatches().get(i) > 0) sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
+            w.println(sb);
+        }
+        if (!r.sqlRuns().isEmpty()) {
+            w.println();
+            w.println("same events on other engines (engine time only, in memory):");
+            w.println("  " + first.config() + ": " + f(first.throughputQps(), 0) + " queries/s");
+            for (ReplayReport.SqlRun s : r.sqlRuns()) {
+                w.println("  " + s.engine() + ": " + f(s.throughputQps(), 0) + " queries/s, p50 " + f(s.p50Us(), 1) + " µs, p99 "
+                        + f(s.p99Us(), 1) + " µs; " + first.config() + " is " + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2)
+                        + "x its throughput" + (s.mismatches() > 0 ? "; " + s.mismatches() + " RESULTS DIFFER" : ""));
+            }
+        }
+        w.println();
+        w.println("cost/query = mean measured latency + modeled device time of the buffer-pool misses per query;");
+        w.println("speedup = the first run's cost/query over this run's; working set = distinct pages the measured queries touched.");
+    }
+
+    public static void markdown(ReplayReport r, PrintWriter w) {
+        RunResult first = r.runs().get(0);
+        w.println("# wastecheck replay");
+        w.println();
+        w.println("`" + r.trace() + "` on `" + r.data() + "`: " + r.events() + " access events"
+                + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables())) + ", " + first.executed() + " executed, "
+                + first.queries() + " measured after a " + pct(r.warmup()) + " warm-up. Device model: " + r.device() + ".");
+        w.println();
+        w.println("| " + String.join(" | ", HEAD) + " |");
+        w.println("|" + "---|".repeat(HEAD.length));
+        for (int i = 0; i < r.runs().size(); i++) w.println("| " + String.join(" | ", row(r, i)) + " |");
+        w.println();
+        for (int i = 0; i < r.runs().size(); i++) {
+            RunResult x = r.runs().get(i);
+            w.println("- `" + x.config() + "`: " + x.settings() + (x.moved().isEmpty() ? "" : ", moved " + x.moved())
+                    + (r.mismatches().get(i) > 0 ? ", **" + r.mismatches().get(i) + " results differ from the baseline**" : ""));
+        }
+        if (!r.sqlRuns().isEmpty()) {
+            w.println();
+            w.println("| engine | queries/s | p50 µs | p99 µs | " + first.config() + " throughput ratio |");
+            w.println("|---|---|---|---|---|");
+            w.println("| " + first.config() + " | " + f(first.throughputQps(), 0) + " | " + f(first.latencyUs().p50(), 1) + " | "
+                    + f(first.latencyUs().p99(), 1) + " | 1.00 |");
+            for (ReplayReport.SqlRun s : r.sqlRuns()) {
+                w.println("| " + s.engine() + " | " + f(s.throughputQps(), 0) + " | " + f(s.p50Us(), 1) + " | " + f(s.p99Us(), 1) + " | "
+                        + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2) + " |");
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.wastecheck.cli.replay;
+
+import dev.wastecheck.engine.replay.RunResult;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code wastecheck replay} measured, for the renderers.
+ *
+ * @param events      access events the trace resolved to (after {@code --tables})
+ * @param unresolved  statements that could not be resolved against the schema
+ * @param runs        one per configuration; the first is the baseline
+ * @param mismatches  per run, events whose result differs from the baseline's
+ * @param sqlRuns     the same events on other engines (SQLite, DuckDB), if asked
+ * @param device      the storage device model behind {@code device_us_per_query}
+ */
+public record ReplayReport(String data, String trace, long events, long unresolved, List<String> tables, String device,
+                           double warmup, List<RunResult> runs, List<Long> mismatches, List<SqlRun> sqlRuns,
+                           Map<String, Long> timingsMillis) {
+
+    /** One replay on another engine. */
+    public record SqlRun(String engine, long queries, long skipped, double throughputQps, double p50Us, double p95Us,
+                         double p99Us, double meanUs, long loadMillis, long mismatches) {
+    }
+}

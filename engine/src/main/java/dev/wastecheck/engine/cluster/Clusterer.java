@@ -1,0 +1,101 @@
+package dev.wastecheck.engine.cluster;
+
+import dev.wastecheck.engine.table.Database;
+import dev.wastecheck.engine.table.Table;
+import dev.wastecheck.layouts.Record;
+import dev.wastecheck.traces.access.AccessEvent;
+import dev.wastecheck.traces.access.Operation;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Access-based clustering, "No Bits Left Behind" §3.1: the tuples a workload reads are few and
+ * scattered over many pages (each hot tuple drags a page of cold neighbours into memory), so
+ * gather them.
+ *
+ * <ul>
+ *   <li>{@link #relocate}: move the hottest share of the accessed tuples to the end of their heap,
+ *       hottest first (delete and append), updating every index entry to the new tuple id;</li>
+ *   <li>{@link #partition}: move every accessed tuple into a hot partition with its own heap and
+ *       indexes, so that the hot index is small enough to stay in memory as well.</li>
+ * </ul>
+ * Heat is counted from access events (lookups, ranges, updates and deletes whose key the trace
+ * gives), each tuple's accesses summed; the caller chooses which events train it.
+ */
+public final class Clusterer {
+    private Clusterer() {}
+
+    /** Accesses per tuple id of each table's main partition, hottest first. */
+    public static Map<Table, LinkedHashMap<Long, Long>> heat(Database db, List<AccessEvent> events) {
+        Map<Table, Map<Long, Long>> counts = new HashMap<>();
+        for (AccessEvent e : events) {
+            if (e.operation() == Operation.INSERT || e.operation() == Operation.SCAN || e.index() == null || !e.keyComplete()) continue;
+            Table t = db.table(e.table());
+            if (t == null) continue;
+            int ix = t.indexNamed(e.index());
+            if (ix < 0) continue;
+            List<String> cols = t.spec().indexes().get(ix).columns();
+            List<String> literals = new ArrayList<>();
+            for (int k = 0; k < e.keyColumns().size() && k < cols.size() && cols.get(k).equalsIgnoreCase(e.keyColumns().get(k)); k++) {
+                literals.add(e.key().get(e.keyColumns().get(k)));
+            }
+            if (literals.isEmpty()) continue;
+            byte[] key = t.keyOfLiterals(ix, literals);
+            if (key == null) continue;
+            Map<Long, Long> c = counts.computeIfAbsent(t, k -> new HashMap<>());
+            long weight = Math.max(1, e.count());
+            t.find(ix, key, literals.size() == cols.size(), (p, tid) -> {
+                if (p == t.main()) c.merge(tid, weight, Long::sum);
+                return true;
+            });
+        }
+        Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
+        for (Map.Entry<Table, Map<Long, Long>> en : counts.entrySet()) {
+            LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
+            en.getValue().entrySet().stream()
+                    .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(x -> sorted.put(x.getKey(), x.getValue()));
+            out.put(en.getKey(), sorted);
+        }
+        return out;
+    }
+
+    /** Relocates the hottest {@code fraction} of each table's accessed tuples to its heap's end; returns tuples moved per table. */
+    public static Map<String, Long> relocate(Database db, List<AccessEvent> training, double fraction) {
+        Map<String, Long> moved = new LinkedHashMap<>();
+        for (Map.Entry<Table, LinkedHashMap<Long, Long>> en : heat(db, training).entrySet()) {
+            Table t = en.getKey();
+            long n = Math.round(en.getValue().size() * fraction);
+            Record scratch = new Record(t.schema());
+            long done = 0;
+            for (long tid : en.getValue().keySet()) {
+                if (done == n) break;
+                t.move(t.main(), tid, t.main(), scratch);
+                done++;
+            }
+            moved.put(t.name(), done);
+        }
+        return moved;
+    }
+
+    /** Moves every accessed tuple of each table into its hot partition; returns tuples moved per table. */
+    public static Map<String, Long> partition(Database db, List<AccessEvent> training) {
+        Map<String, Long> moved = new LinkedHashMap<>();
+        for (Map.Entry<Table, LinkedHashMap<Long, Long>> en : heat(db, training).entrySet()) {
+            Table t = en.getKey();
+            Table.Part hot = t.createHotPartition();
+            Record scratch = new Record(t.schema());
+            for (long tid : en.getValue().keySet()) t.move(t.main(), tid, hot, scratch);
+            moved.put(t.name(), (long) en.getValue().size());
+        }
+        // Tables the trace never keys into get an (empty) hot partition too, so that inserts go there.
+        for (Table t : db.tables()) {
+            if (t.hot() == null) t.createHotPartition();
+        }
+        return moved;
+    }
+}

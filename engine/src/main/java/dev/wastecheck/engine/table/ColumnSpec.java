@@ -1,0 +1,17 @@
+package dev.wastecheck.engine.table;
+
+import dev.wastecheck.layouts.FieldType;
+
+/**
+ * One column as the engine stores it.
+ *
+ * @param type     the physical field type (the declared type's, or the analyzer's tight one)
+ * @param nullable whether the column may hold NULL
+ * @param overflow whether values may be too long for a page, so that each value carries a tag
+ *                 byte and long ones live in the table's {@link OverflowStore}
+ */
+public record ColumnSpec(String name, FieldType type, boolean nullable, boolean overflow) {
+    public ColumnSpec {
+        if (overflow && type != FieldType.VARLEN) throw new IllegalArgumentException(name + ": only variable-length columns overflow");
+    }
+}

@@ -1,0 +1,68 @@
+package dev.wastecheck.engine.table;
+
+import dev.wastecheck.engine.buffer.BufferPool;
+import dev.wastecheck.engine.file.DeviceModel;
+import dev.wastecheck.engine.file.StorageDevice;
+import dev.wastecheck.engine.index.BTree;
+import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.layouts.Layout;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The engine's database for one configuration: tables over one buffer pool (the memory budget)
+ * over one storage device (a real temporary file, deleted on close).
+ */
+public final class Database implements AutoCloseable {
+    private final StorageDevice device;
+    private final BufferPool pool;
+    private final Map<String, Table> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+
+    public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
+                    DeviceModel model) {
+        this.device = StorageDevice.temporary(pageSize, model);
+        try {
+            this.pool = new BufferPool(device, memoryBytes);
+            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, layout, cache, cacheSize));
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
+    }
+
+    public StorageDevice device() { return device; }
+    public BufferPool pool() { return pool; }
+    public Collection<Table> tables() { return tables.values(); }
+
+    /** The table named so (case-insensitive), or null. */
+    public Table table(String name) { return tables.get(name); }
+
+    public long heapBytes() { return tables.values().stream().mapToLong(Table::heapBytes).sum(); }
+    public long indexBytes() { return tables.values().stream().mapToLong(Table::indexBytes).sum(); }
+    public long cacheBytes() { return tables.values().stream().mapToLong(Table::cacheBytes).sum(); }
+
+    /** Bytes in use over bytes of all leaves of all indexes (the paper cites 68% for B+trees). */
+    public double leafFill() {
+        double used = 0;
+        long leaves = 0;
+        for (Table t : tables.values()) {
+            for (Table.Part p : t.parts()) {
+                for (int i = 0; i < t.indexCount(); i++) {
+                    BTree.LeafStats s = p.tree(i).leafStats();
+                    if (s.entries() == 0) continue;
+                    used += s.fill() * s.leaves();
+                    leaves += s.leaves();
+                }
+            }
+        }
+        return leaves == 0 ? 0 : used / leaves;
+    }
+
+    @Override
+    public void close() {
+        device.close();
+    }
+}

@@ -1,0 +1,420 @@
+package dev.wastecheck.engine.table;
+
+import dev.wastecheck.engine.buffer.BufferPool;
+import dev.wastecheck.engine.file.TupleId;
+import dev.wastecheck.engine.heap.HeapFile;
+import dev.wastecheck.engine.index.BTree;
+import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.engine.index.IndexCache;
+import dev.wastecheck.engine.index.KeyEncoder;
+import dev.wastecheck.layouts.Field;
+import dev.wastecheck.layouts.FieldType;
+import dev.wastecheck.layouts.Layout;
+import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.RecordSchema;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongPredicate;
+
+/**
+ * A table: a heap file in one page layout, its B+tree indexes (each with an optional index cache
+ * in its leaves), long values out of line, and optionally a hot partition ("No Bits Left Behind"
+ * §3.1): a second heap with its own indexes that holds the hot tuples, so that the pages and index
+ * nodes serving most lookups are few and stay in the buffer pool.
+ *
+ * <p>Values travel as {@link Record}s of the table's {@link RecordSchema}; a variable-length
+ * value of an {@link ColumnSpec#overflow() overflow} column is stored behind a tag byte, inline
+ * (tag 0) or as a reference into the {@link OverflowStore} (tag 1), and callers see only the value.
+ *
+ * <p>Lookups search the hot partition first. A tuple lives in exactly one partition, so a unique
+ * key found in the hot partition is not searched again in the cold one.
+ */
+public final class Table {
+    private final TableSpec spec;
+    private final RecordSchema schema;
+    private final BufferPool pool;
+    private final Layout layout;
+    private final OverflowStore overflow;
+    private final int[][] keyFields;
+    private final int[][] cacheFields;
+    private final CachePolicy policy;
+    private final double cacheSize;
+    private final Part main;
+    private Part hot;
+    private final byte[] scratch;
+    private final byte[] refScratch = new byte[OverflowStore.REF_BYTES];
+    private final KeyEncoder encoder = new KeyEncoder();
+
+    /** One heap and its indexes. */
+    public final class Part {
+        final HeapFile heap;
+        final BTree[] trees;
+        final IndexCache[] caches;
+        final dev.wastecheck.engine.index.FieldSource[] sources;
+
+        Part() {
+            heap = new HeapFile(pool, layout, schema);
+            trees = new BTree[spec.indexes().size()];
+            caches = new IndexCache[trees.length];
+            sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
+            for (int i = 0; i < trees.length; i++) {
+                trees[i] = new BTree(pool, spec.indexes().get(i).unique());
+                if (policy != CachePolicy.OFF && cacheFields[i].length > 0) {
+                    caches[i] = new IndexCache(trees[i], heap.fieldBytes(cacheFields[i]), policy, cacheSize);
+                    sources[i] = heap.fieldSource(cacheFields[i]);
+                }
+            }
+        }
+
+        public HeapFile heap() { return heap; }
+        public BTree tree(int index) { return trees[index]; }
+        /** The index cache of an index, or null. */
+        public IndexCache cache(int index) { return caches[index]; }
+        dev.wastecheck.engine.index.FieldSource source(int index) { return sources[index]; }
+    }
+
+    public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize) {
+        this.spec = spec;
+        this.pool = pool;
+        this.layout = layout;
+        this.policy = policy;
+        this.cacheSize = cacheSize;
+        List<Field> fields = new ArrayList<>();
+        for (ColumnSpec c : spec.columns()) {
+            fields.add(new Field(c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0));
+        }
+        this.schema = new RecordSchema(fields);
+        this.overflow = new OverflowStore(pool);
+        this.scratch = new byte[pool.pageSize() * 2];
+        int n = spec.indexes().size();
+        keyFields = new int[n][];
+        cacheFields = new int[n][];
+        for (int i = 0; i < n; i++) {
+            IndexSpec ix = spec.indexes().get(i);
+            keyFields[i] = columns(ix.columns(), ix.name());
+            cacheFields[i] = cacheable(ix);
+        }
+        this.main = new Part();
+    }
+
+    private int[] columns(List<String> names, String what) {
+        int[] out = new int[names.size()];
+        for (int k = 0; k < out.length; k++) {
+            out[k] = spec.columnIndex(names.get(k));
+            if (out[k] < 0) throw new IllegalArgumentException(spec.name() + "." + what + ": no column " + names.get(k));
+        }
+        return out;
+    }
+
+    /** The index's cache fields the cache can serve exactly: NOT NULL, fixed width, not in the key, at most 248 bytes. */
+    private int[] cacheable(IndexSpec ix) {
+        if (!ix.unique()) return new int[0];
+        List<Integer> out = new ArrayList<>();
+        int bytes = 0;
+        for (String c : ix.cacheFields()) {
+            int f = spec.columnIndex(c);
+            if (f < 0 || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f)) continue;
+            ColumnSpec col = spec.columns().get(f);
+            if (col.nullable() || !col.type().isFixedBytes() || bytes + col.type().width > 248) continue;
+            out.add(f);
+            bytes += col.type().width;
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    public TableSpec spec() { return spec; }
+    public String name() { return spec.name(); }
+    public RecordSchema schema() { return schema; }
+    public OverflowStore overflow() { return overflow; }
+    public Part main() { return main; }
+    /** The hot partition, or null. */
+    public Part hot() { return hot; }
+    public int indexCount() { return keyFields.length; }
+    public int[] keyFields(int index) { return keyFields[index]; }
+    public int[] cacheFields(int index) { return cacheFields[index]; }
+    public boolean unique(int index) { return spec.indexes().get(index).unique(); }
+
+    /** The index named so (case-insensitive; {@code PRIMARY} for the primary key), or -1. */
+    public int indexNamed(String name) {
+        for (int i = 0; i < keyFields.length; i++) {
+            if (spec.indexes().get(i).name().equalsIgnoreCase(name)) return i;
+        }
+        return -1;
+    }
+
+    /** Creates the (empty) hot partition. */
+    public Part createHotPartition() {
+        if (hot == null) hot = new Part();
+        return hot;
+    }
+
+    /** The partitions to search, hot first. */
+    public Part[] parts() {
+        return hot == null ? new Part[] {main} : new Part[] {hot, main};
+    }
+
+    public long rows() {
+        return main.heap.rows() + (hot == null ? 0 : hot.heap.rows());
+    }
+
+    // ---- keys ---------------------------------------------------------------------------
+
+    /** The encoded key of {@code index} for a record. Null when a key column is NULL (not indexed). */
+    public byte[] key(int index, Record r) {
+        encoder.reset();
+        for (int f : keyFields[index]) {
+            if (r.isNull(f)) return null;
+            FieldType t = schema.type(f);
+            if (t.isVariable()) encoder.appendBytes(r.bytes(f), 0, r.length(f));
+            else if (t == FieldType.FLOAT64) encoder.appendDouble(r.getDouble(f));
+            else encoder.appendSigned(r.getLong(f), Math.max(1, t.width));
+        }
+        return encoder.toBytes();
+    }
+
+    /**
+     * The encoded key prefix of {@code index} bound by literal values (as a trace writes them) for
+     * its first {@code literals.size()} columns, or null if a literal cannot equal any stored value
+     * (text in an integer column, a number out of the column's range).
+     */
+    public byte[] keyOfLiterals(int index, List<String> literals) {
+        encoder.reset();
+        for (int k = 0; k < literals.size(); k++) {
+            int f = keyFields[index][k];
+            String v = literals.get(k);
+            if (v == null) return null;
+            FieldType t = schema.type(f);
+            if (t.isVariable()) {
+                byte[] b = v.getBytes(StandardCharsets.UTF_8);
+                encoder.appendBytes(b, 0, b.length);
+            } else if (t == FieldType.FLOAT64) {
+                try { encoder.appendDouble(Double.parseDouble(v)); } catch (NumberFormatException e) { return null; }
+            } else {
+                Long l = Values.parseLong(v);
+                if (l == null || !t.fits(l)) return null;
+                encoder.appendSigned(l, Math.max(1, t.width));
+            }
+        }
+        return encoder.toBytes();
+    }
+
+    // ---- reads --------------------------------------------------------------------------
+
+    /**
+     * Visits the tuples whose key for {@code index} starts with {@code prefix} (a whole key or a
+     * prefix of whole columns), hot partition first; the visitor returns false to stop.
+     */
+    public void find(int index, byte[] prefix, boolean wholeKey, TupleVisitor visitor) {
+        for (Part p : parts()) {
+            BTree tree = p.trees[index];
+            if (wholeKey && tree.unique()) {
+                long tid = tree.lookup(prefix);
+                if (tid != TupleId.NONE) {
+                    if (!visitor.visit(p, tid)) return;
+                    return; // a unique key lives in one partition
+                }
+                continue;
+            }
+            boolean[] stop = {false};
+            tree.scan(prefix, null, true, (k, tid) -> {
+                if (!startsWith(k, prefix)) return false;
+                if (!visitor.visit(p, tid)) { stop[0] = true; return false; }
+                return true;
+            });
+            if (stop[0]) return;
+        }
+    }
+
+    @FunctionalInterface
+    public interface TupleVisitor { boolean visit(Part part, long tid); }
+
+    private static boolean startsWith(byte[] k, byte[] prefix) {
+        return k.length >= prefix.length && Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** Reads {@code fields} of a tuple into {@code into}, long values brought back from overflow. */
+    public void project(Part p, long tid, int[] fields, Record into) {
+        p.heap.project(tid, fields, into, scratch);
+        for (int f : fields) {
+            if (spec.columns().get(f).overflow() && !into.isNull(f)) untag(into, f);
+        }
+    }
+
+    /** Reads the whole tuple (values brought back from overflow). */
+    public void read(Part p, long tid, Record into) {
+        p.heap.read(tid, into);
+        for (int f = 0; f < schema.fieldCount(); f++) {
+            if (spec.columns().get(f).overflow() && !into.isNull(f)) untag(into, f);
+        }
+    }
+
+    private void untag(Record r, int f) {
+        byte[] b = r.bytes(f);
+        int len = r.length(f);
+        if (len == 0) throw new IllegalStateException(spec.name() + "." + spec.columns().get(f).name() + ": value without its tag byte");
+        if (b[0] == OverflowStore.INLINE) {
+            System.arraycopy(b, 1, scratch, 0, len - 1);
+            r.setBytes(f, scratch, 0, len - 1);
+        } else {
+            System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
+            int n = OverflowStore.length(refScratch, 0);
+            byte[] dst = n <= scratch.length ? scratch : new byte[n];
+            overflow.read(refScratch, 0, dst);
+            r.setBytes(f, dst, 0, n);
+        }
+    }
+
+    /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place. */
+    private void tag(Record r) {
+        for (int f = 0; f < schema.fieldCount(); f++) {
+            if (!spec.columns().get(f).overflow() || r.isNull(f)) continue;
+            byte[] b = r.bytes(f);
+            int len = r.length(f);
+            if (len >= overflow.threshold()) {
+                overflow.store(b, 0, len, refScratch, 0);
+                r.setBytes(f, refScratch, 0, OverflowStore.REF_BYTES);
+            } else {
+                byte[] t = len + 1 <= scratch.length ? scratch : new byte[len + 1];
+                t[0] = OverflowStore.INLINE;
+                System.arraycopy(b, 0, t, 1, len);
+                r.setBytes(f, t, 0, len + 1);
+            }
+        }
+    }
+
+    // ---- writes -------------------------------------------------------------------------
+
+    /**
+     * Inserts a record (plain values; {@code r} is changed to its stored form) into partition
+     * {@code p} and all its indexes. Returns the tuple id, or {@link TupleId#NONE} when a unique
+     * key already exists in any partition (nothing is changed then).
+     */
+    public long insert(Part p, Record r) {
+        byte[][] keys = new byte[keyFields.length][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = key(i, r);
+            if (keys[i] != null && unique(i)) {
+                for (Part q : parts()) {
+                    if (q.trees[i].lookup(keys[i]) != TupleId.NONE) return TupleId.NONE;
+                }
+            }
+        }
+        tag(r);
+        long tid = p.heap.insert(r);
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != null) p.trees[i].insert(keys[i], tid);
+        }
+        return tid;
+    }
+
+    /** Removes a tuple from its heap and from every index of its partition. */
+    public void delete(Part p, long tid, Record scratchRecord) {
+        read(p, tid, scratchRecord);
+        for (int i = 0; i < keyFields.length; i++) {
+            byte[] k = key(i, scratchRecord);
+            if (k != null) p.trees[i].delete(k, tid);
+            if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
+        }
+        p.heap.delete(tid);
+    }
+
+    /**
+     * Moves a tuple into partition {@code to} (possibly its own, which relocates it to the heap's
+     * end): delete and append, with every index entry updated to the new tuple id.
+     */
+    public long move(Part from, long tid, Part to, Record scratchRecord) {
+        delete(from, tid, scratchRecord);
+        long moved = insert(to, scratchRecord);
+        if (moved == TupleId.NONE) throw new IllegalStateException(spec.name() + ": moved tuple collided with its own key");
+        return moved;
+    }
+
+    /**
+     * Updates fields of a tuple to the values in {@code values} (fields listed in {@code fields}).
+     * Fixed-width fields change in place; a variable-length value that no longer fits its page
+     * moves the tuple (delete and append in the same partition, index entries updated). Index
+     * keys that change are re-inserted; cached copies are invalidated. Returns the tuple id, which
+     * changes if the tuple moved, or NONE if a unique key would be duplicated (nothing changed).
+     */
+    public long update(Part p, long tid, int[] fields, Record values, Record scratchRecord) {
+        read(p, tid, scratchRecord);
+        byte[][] oldKeys = new byte[keyFields.length][];
+        for (int i = 0; i < keyFields.length; i++) oldKeys[i] = key(i, scratchRecord);
+        boolean varlen = false;
+        for (int f : fields) {
+            if (values.isNull(f)) scratchRecord.setNull(f);
+            else if (schema.type(f).isVariable()) { scratchRecord.setBytes(f, values.bytes(f), 0, values.length(f)); varlen = true; }
+            else scratchRecord.setLong(f, values.getLong(f));
+        }
+        boolean keysChange = false;
+        byte[][] newKeys = new byte[keyFields.length][];
+        for (int i = 0; i < keyFields.length; i++) {
+            newKeys[i] = key(i, scratchRecord);
+            if (!Arrays.equals(oldKeys[i], newKeys[i])) {
+                keysChange = true;
+                if (newKeys[i] != null && unique(i)) {
+                    for (Part q : parts()) {
+                        if (q.trees[i].lookup(newKeys[i]) != TupleId.NONE) return TupleId.NONE;
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < keyFields.length; i++) {
+            if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
+        }
+        if (varlen || keysChange) {
+            // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
+            for (int i = 0; i < keyFields.length; i++) {
+                if (oldKeys[i] != null) p.trees[i].delete(oldKeys[i], tid);
+            }
+            p.heap.delete(tid);
+            tag(scratchRecord);
+            long moved = p.heap.insert(scratchRecord);
+            for (int i = 0; i < keyFields.length; i++) {
+                if (newKeys[i] != null) p.trees[i].insert(newKeys[i], moved);
+            }
+            return moved;
+        }
+        int n = 0;
+        for (int f : fields) if (!values.isNull(f)) n++;
+        int[] set = new int[n];
+        long[] vals = new long[n];
+        n = 0;
+        for (int f : fields) {
+            if (values.isNull(f)) p.heap.setNull(tid, f);
+            else { set[n] = f; vals[n++] = values.getLong(f); }
+        }
+        if (n > 0) p.heap.setLongs(tid, set, vals);
+        return tid;
+    }
+
+    /** Visits every tuple id of a partition's heap in (page, slot) order via the first index; for clustering. */
+    public void forEachTuple(Part p, LongPredicate visitor) {
+        p.trees[0].scan(null, null, true, (k, tid) -> visitor.test(tid));
+    }
+
+    // ---- sizes ---------------------------------------------------------------------------
+
+    public long heapBytes() {
+        long pages = main.heap.pageCount() + (hot == null ? 0 : hot.heap.pageCount()) + overflow.pageCount();
+        return pages * pool.pageSize();
+    }
+
+    public long indexBytes() {
+        long pages = 0;
+        for (Part p : parts()) for (BTree t : p.trees) pages += t.pageCount();
+        return pages * pool.pageSize();
+    }
+
+    /** Bytes the index caches hold right now (items times item size). */
+    public long cacheBytes() {
+        long b = 0;
+        for (Part p : parts()) {
+            for (IndexCache c : p.caches) if (c != null) b += c.occupancy().items() * c.itemSize();
+        }
+        return b;
+    }
+}
