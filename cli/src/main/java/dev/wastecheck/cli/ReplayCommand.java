@@ -250,13 +250,16 @@ public final class ReplayCommand implements Callable<Integer> {
             specs.add(EngineSchemas.spec(t, lengths, report, session.dialect(), cfg.tight(), cfg.pageSize()));
         }
         long loadStart = System.nanoTime();
+        // Only the tables the events touch are loaded: the others would cost time and pages and change nothing.
+        Set<String> touched = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        for (AccessEvent e : events) touched.add(e.table());
         try (Database db = new Database(specs, cfg.layout(), cfg.cache(), cfg.cacheSize(), cfg.pageSize(), cfg.memoryBytes(), device)) {
-            long total = session.tables().values().stream().mapToLong(LoadedTable::rows).sum();
+            long total = session.tables().values().stream().filter(t -> touched.contains(t.def().name())).mapToLong(LoadedTable::rows).sum();
             progress.begin("loading " + cfg.label(), total);
             long before = 0;
             for (LoadedTable t : session.tables().values()) {
                 String rel = session.namedRelation(t);
-                if (rel == null) continue;
+                if (rel == null || !touched.contains(t.def().name())) continue;
                 Table table = db.table(t.def().name());
                 TableLoader loader = new TableLoader(table);
                 long base = before;

@@ -121,6 +121,11 @@ public final class Replayer {
         }
         progress.accept(events.size());
         long replayMillis = (System.nanoTime() - started) / 1_000_000;
+        // Read the pool's figures before anything below pins pages (cache occupancy walks every leaf).
+        long touchedBytes = pool.touchedPages() * pool.pageSize();
+        long pins = pool.pins() - pins0;
+        double bufferHitRate = pool.hitRate();
+        double devUs = device.microsPerQuery(measured);
         long cacheHits = 0, cacheLookups = 0;
         for (Table t : db.tables()) {
             for (Table.Part p : t.parts()) {
@@ -131,10 +136,9 @@ public final class Replayer {
             }
         }
         LatencyRecorder.Summary lat = latency.summary();
-        double devUs = device.microsPerQuery(measured);
-        double pagesPerQuery = measured == 0 ? 0 : (double) (pool.pins() - pins0) / measured;
+        double pagesPerQuery = measured == 0 ? 0 : (double) pins / measured;
         return new RunResult(label, settings, measured, executed, skipped, rowsReturned - rows0, pool.memoryBytes(), db.heapBytes(),
-                db.indexBytes(), db.cacheBytes(), pool.touchedPages() * pool.pageSize(), leafFill, pool.hitRate(),
+                db.indexBytes(), db.cacheBytes(), touchedBytes, leafFill, bufferHitRate,
                 cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups, pagesPerQuery, lat, devUs,
                 (measured == 0 ? 0 : lat.mean()) + devUs, engineNanos == 0 ? 0 : measured * 1e9 / engineNanos, loadMillis, replayMillis,
                 moved, digests, executedEvents);

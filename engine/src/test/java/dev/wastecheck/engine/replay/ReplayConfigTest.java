@@ -1,0 +1,43 @@
+package dev.wastecheck.engine.replay;
+
+import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.layouts.Layout;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReplayConfigTest {
+    private static final ReplayConfig BASE = ReplayConfig.defaults(64L << 20);
+
+    @Test
+    void keysOverrideTheBaselineAndTheRestIsKept() {
+        ReplayConfig c = ReplayConfig.parse("layout=HPL, cache=swap,cache_size=25%,cluster=0.54,tight=on,memory=4M,page_size=16K", BASE);
+        assertThat(c.layout()).isEqualTo(Layout.HPL);
+        assertThat(c.cache()).isEqualTo(CachePolicy.SWAP);
+        assertThat(c.cacheSize()).isEqualTo(0.25);
+        assertThat(c.clusterFraction()).isEqualTo(0.54);
+        assertThat(c.partition()).isFalse();
+        assertThat(c.tight()).isTrue();
+        assertThat(c.memoryBytes()).isEqualTo(4L << 20);
+        assertThat(c.pageSize()).isEqualTo(16384);
+        ReplayConfig p = ReplayConfig.parse("cluster=partition", BASE);
+        assertThat(p.partition()).isTrue();
+        assertThat(p.layout()).isEqualTo(Layout.NSM);
+        assertThat(p.memoryBytes()).isEqualTo(64L << 20);
+        assertThat(ReplayConfig.parse("", BASE).label()).isEqualTo("baseline");
+        assertThat(ReplayConfig.parseSize("m", "1.5G")).isEqualTo(1610612736L);
+        assertThat(ReplayConfig.parseSize("m", "512KiB")).isEqualTo(512L << 10);
+    }
+
+    @Test
+    void mistakesSayWhatWasExpected() {
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=columnar", BASE)).hasMessageContaining("expected nsm, pax or hpl");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow", BASE)).hasMessageContaining("not part of the engine yet");
+        assertThatThrownBy(() -> ReplayConfig.parse("cache_size=2", BASE)).hasMessageContaining("fraction from 0 to 1");
+        assertThatThrownBy(() -> ReplayConfig.parse("colour=red", BASE)).hasMessageContaining("--config key 'colour'");
+        assertThatThrownBy(() -> ReplayConfig.parse("memory", BASE)).hasMessageContaining("expected KEY=VALUE");
+        assertThatThrownBy(() -> ReplayConfig.parse("page_size=3000", BASE)).hasMessageContaining("4K, 8K, 16K or 32K");
+        assertThatThrownBy(() -> ReplayConfig.parse("memory=8K", BASE)).hasMessageContaining("fewer than two pages");
+    }
+}
