@@ -9,9 +9,6 @@ import dev.wastecheck.cli.render.MarkdownRenderer;
 import dev.wastecheck.cli.render.TextRenderer;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -98,20 +95,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     private void write(AnalysisReport report) throws IOException {
-        if (output != null) {
-            Path parent = output.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                render(report, new PrintWriter(w));
-            }
-            spec.commandLine().getErr().println("wastecheck: wrote " + output);
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            render(report, out);
-            out.flush();
-        }
+        Output.write(output, spec, w -> render(report, w));
     }
 
     private void render(AnalysisReport report, PrintWriter w) throws IOException {

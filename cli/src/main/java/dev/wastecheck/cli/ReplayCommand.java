@@ -26,8 +26,6 @@ import dev.wastecheck.traces.read.TraceReader;
 import dev.wastecheck.traces.schema.DatabaseSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -160,7 +158,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 results.add(runOne(session, cfg, report, lengths, events, device, progress, err));
             }
             List<Long> mismatches = new ArrayList<>();
-            for (RunResult r : results) mismatches.add(mismatches(results.get(0).digests(), r.digests(), results.get(0).digests()));
+            for (RunResult r : results) mismatches.add(mismatches(results.get(0), r));
             List<ReplayReport.SqlRun> sql = new ArrayList<>();
             for (String engine : compare) {
                 sql.add(SqlComparison.run(engine.trim().toLowerCase(Locale.ROOT), session, schema, events, results.get(0), progress));
@@ -185,10 +183,12 @@ public final class ReplayCommand implements Callable<Integer> {
         return (System.nanoTime() - since) / 1_000_000;
     }
 
-    /** Events whose digest differs from the baseline's, among those the baseline executed. */
-    static long mismatches(long[] base, long[] other, long[] executedMask) {
+    /** Events whose result differs from the baseline's, or that one run executed and the other did not. */
+    static long mismatches(RunResult base, RunResult other) {
         long n = 0;
-        for (int i = 0; i < base.length; i++) if (base[i] != other[i]) n++;
+        for (int i = 0; i < base.digests().length; i++) {
+            if (base.digests()[i] != other.digests()[i] || base.executedEvents().get(i) != other.executedEvents().get(i)) n++;
+        }
         return n;
     }
 
@@ -291,18 +291,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private void write(ReplayReport report) throws IOException {
-        if (output != null) {
-            Path parent = output.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                render(report, new PrintWriter(w));
-            }
-            spec.commandLine().getErr().println("wastecheck: wrote " + output);
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            render(report, out);
-            out.flush();
-        }
+        Output.write(output, spec, w -> render(report, w));
     }
 
     private void render(ReplayReport report, PrintWriter w) throws IOException {
