@@ -92,6 +92,10 @@ public final class ReplayCommand implements Callable<Integer> {
             + "(in memory, prepared statements, the same indexes) and report throughput ratios.")
     List<String> compare = new ArrayList<>();
 
+    @Option(names = "--cache-fields", paramLabel = "TABLE.INDEX=COL+COL", description = "Fields the index cache keeps for this "
+            + "index, instead of the analyzer's ranking (e.g. page.name_title=page_id+page_latest); repeatable.")
+    Map<String, String> cacheFields = new LinkedHashMap<>();
+
     @Option(names = "--check", description = "Fail (exit 1) unless every configuration, and every --compare engine, returns the "
             + "baseline's result for every event.")
     boolean check;
@@ -145,8 +149,10 @@ public final class ReplayCommand implements Callable<Integer> {
                 throw new UserError(trace + ": no access events on " + (tables.isEmpty() ? "the source's tables" : "tables " + tables)
                         + " (" + unresolved[0] + " statements did not resolve against " + data + ")");
             }
+            Map<String, List<String>> chosen = chosenCacheFields(session);
             AnalysisReport report = null;
-            boolean needReport = runs.stream().anyMatch(r -> r.tight() || r.cache() != dev.wastecheck.engine.index.CachePolicy.OFF);
+            boolean needReport = runs.stream().anyMatch(r -> r.tight()
+                    || (r.cache() != dev.wastecheck.engine.index.CachePolicy.OFF && chosen.isEmpty()));
             if (needReport) {
                 long t2 = System.nanoTime();
                 report = session.report(List.of(trace), progress);
@@ -155,7 +161,7 @@ public final class ReplayCommand implements Callable<Integer> {
             Map<String, long[]> lengths = maxLengths(session);
             List<RunResult> results = new ArrayList<>();
             for (ReplayConfig cfg : runs) {
-                results.add(runOne(session, cfg, report, lengths, events, device, progress, err));
+                results.add(runOne(session, cfg, report, chosen, lengths, events, device, progress, err));
             }
             List<Long> mismatches = new ArrayList<>();
             for (RunResult r : results) mismatches.add(mismatches(results.get(0), r));
@@ -242,18 +248,67 @@ public final class ReplayCommand implements Callable<Integer> {
         return out;
     }
 
-    private RunResult runOne(Analyzer.Session session, ReplayConfig cfg, AnalysisReport report, Map<String, long[]> lengths,
+    /** {@code --cache-fields}, checked against the schema: "table.index" (lower case) to columns. */
+    private Map<String, List<String>> chosenCacheFields(Analyzer.Session session) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : cacheFields.entrySet()) {
+            String[] ti = e.getKey().split("\\.", 2);
+            LoadedTable t = ti.length == 2 ? session.tables().get(ti[0].toLowerCase(Locale.ROOT)) : null;
+            if (t == null) {
+                throw new UserError("--cache-fields " + e.getKey() + ": expected TABLE.INDEX naming a table of " + data);
+            }
+            boolean known = ti[1].equalsIgnoreCase("PRIMARY") ? !t.def().primaryKey().isEmpty()
+                    : t.def().indexes().stream().anyMatch(i -> i.name().equalsIgnoreCase(ti[1]));
+            if (!known) throw new UserError("--cache-fields " + e.getKey() + ": " + t.def().name() + " has no index " + ti[1]);
+            List<String> cols = new ArrayList<>();
+            for (String c : e.getValue().split("[+ ]")) {
+                if (c.isBlank()) continue;
+                if (t.def().columnIndex(c.trim()) < 0) throw new UserError("--cache-fields " + e.getKey() + ": no column " + c.trim());
+                cols.add(c.trim());
+            }
+            out.put(e.getKey().toLowerCase(Locale.ROOT), cols);
+        }
+        return out;
+    }
+
+    private final Set<String> warned = new java.util.HashSet<>();
+
+    /** Says once which of the user's cache fields the engine cannot cache (nullable, variable-length, or of a non-unique index). */
+    private void warnUncacheable(Database db, Map<String, List<String>> chosen, PrintWriter err) {
+        for (Table t : db.tables()) {
+            for (int ix = 0; ix < t.indexCount(); ix++) {
+                String key = (t.name() + "." + t.spec().indexes().get(ix).name()).toLowerCase(Locale.ROOT);
+                List<String> want = chosen.get(key);
+                if (want == null) continue;
+                for (String c : want) {
+                    int f = t.spec().columnIndex(c);
+                    boolean kept = false;
+                    for (int k : t.cacheFields(ix)) kept |= k == f;
+                    if (!kept && warned.add(key + ":" + c)) {
+                        err.println("wastecheck: --cache-fields " + key + ": " + c + " is not cached (the cache holds NOT NULL "
+                                + "fixed-width fields of unique indexes, at most 248 bytes, and not the key's own columns)");
+                    }
+                }
+            }
+        }
+    }
+
+    private RunResult runOne(Analyzer.Session session, ReplayConfig cfg, AnalysisReport report, Map<String, List<String>> chosen,
+                             Map<String, long[]> lengths,
                              List<AccessEvent> events, DeviceModel device, Analyzer.Progress progress, PrintWriter err)
             throws IOException, SQLException {
         List<TableSpec> specs = new ArrayList<>();
         for (LoadedTable t : session.tables().values()) {
-            specs.add(EngineSchemas.spec(t, lengths, report, session.dialect(), cfg.tight(), cfg.pageSize()));
+            TableSpec spec = EngineSchemas.spec(t, lengths, report, session.dialect(), cfg.tight(), cfg.pageSize());
+            if (!chosen.isEmpty()) spec = EngineSchemas.withCacheFields(spec, chosen);
+            specs.add(spec);
         }
         long loadStart = System.nanoTime();
         // Only the tables the events touch are loaded: the others would cost time and pages and change nothing.
         Set<String> touched = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (AccessEvent e : events) touched.add(e.table());
         try (Database db = new Database(specs, cfg.layout(), cfg.cache(), cfg.cacheSize(), cfg.pageSize(), cfg.memoryBytes(), device)) {
+            if (cfg.cache() != dev.wastecheck.engine.index.CachePolicy.OFF) warnUncacheable(db, chosen, err);
             long total = session.tables().values().stream().filter(t -> touched.contains(t.def().name())).mapToLong(LoadedTable::rows).sum();
             progress.begin("loading " + cfg.label(), total);
             long before = 0;

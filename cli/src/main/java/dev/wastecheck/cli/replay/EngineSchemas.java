@@ -76,6 +76,19 @@ public final class EngineSchemas {
         return new TableSpec(t.def().name(), cols, indexes);
     }
 
+    /**
+     * The user's cache fields ({@code --cache-fields}, keyed "table.index" in lower case) in place
+     * of the analyzer's; indexes the user does not name cache nothing.
+     */
+    public static TableSpec withCacheFields(TableSpec spec, Map<String, List<String>> chosen) {
+        List<IndexSpec> out = new ArrayList<>();
+        for (IndexSpec ix : spec.indexes()) {
+            List<String> f = chosen.get((spec.name() + "." + ix.name()).toLowerCase(Locale.ROOT));
+            out.add(ix.withCacheFields(f == null ? List.of() : f));
+        }
+        return new TableSpec(spec.name(), spec.columns(), out);
+    }
+
     /** The analyzer's ranking for an index, most useful first. */
     private static List<String> cacheFields(AnalysisReport report, String table, String index) {
         if (report == null || report.workload() == null) return List.of();
