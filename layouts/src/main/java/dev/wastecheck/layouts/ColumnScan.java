@@ -7,77 +7,124 @@ import java.nio.ByteOrder;
 
 /**
  * The inner loop of a columnar scan (PAX mini-pages, HPL segments): up to 64 consecutive
- * values of one field tested against [lo, hi] into one word of a selection bitmap. The type
- * switch runs once per 64 values; each loop reads one value per iteration with no branch on the
- * outcome (the comparison becomes a flag, the flag a bit).
+ * values of one field tested against [lo, hi] into one word of a selection bitmap.
+ *
+ * <p>For 1-, 2- and 4-byte fields the range test is one unsigned comparison done with
+ * arithmetic: {@code v} is in [lo, hi] iff {@code (v - lo)} taken as an unsigned 32-bit number is
+ * below {@code span1 = hi - lo + 1}, i.e. iff the sign bit of {@code uint(v - lo) - span1} is
+ * set. There is no compare and no branch in the loop. Written as {@code v >= lo & v <= hi ? 1 : 0}
+ * instead, C2 (JDK 17) compiles at least one of the two comparisons to a conditional jump,
+ * which mispredicts on about half of the values of a ~14% selective predicate; that, and a
+ * 64-value loop whose trip count C2 could not see, made the old PAX scan 2.2x slower than the
+ * same loop over an {@code int[]} even in cache (docs/benchmarks.md, layouts). A full word of 64
+ * values therefore goes through a loop with a constant trip count.
+ *
+ * <p>Callers clamp [lo, hi] to the field type's range once per scan ({@link #clampLo},
+ * {@link #span1}; an empty range selects nothing), so the per-value work is a load, a subtract,
+ * a subtract, a shift and an OR.
  */
 final class ColumnScan {
     private ColumnScan() {}
 
-    /** Bit j set iff value j (of {@code count} <= 64 starting at absolute {@code at}) is in [lo, hi]. */
-    static long matchWord(ByteBuffer buf, int at, FieldType type, int count, long lo, long hi) {
-        long bits = 0;
-        switch (type) {
-            case INT32:
-                return matchInt32(buf, at, count, lo, hi);
-            case INT64:
-                for (int j = 0; j < count; j++) {
-                    long v = buf.getLong(at + (j << 3));
-                    bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
-                }
-                return bits;
-            case INT16:
-                for (int j = 0; j < count; j++) {
-                    long v = buf.getShort(at + (j << 1));
-                    bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
-                }
-                return bits;
-            case INT8:
-                for (int j = 0; j < count; j++) {
-                    long v = buf.get(at + j);
-                    bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
-                }
-                return bits;
-            default:
-                throw new IllegalArgumentException("no columnar scan for " + type);
+    /** Little-endian 8-byte reads straight from a heap buffer's array: one bounds check per two INT32 values. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    // ---------------------------------------------------------------- bounds
+
+    /** Whether [lo, hi] holds no value of the 1/2/4-byte type {@code t} (the scan then selects nothing). */
+    static boolean emptyRange(FieldType t, long lo, long hi) {
+        return lo > hi || hi < minValue(t) || lo > maxValue(t);
+    }
+
+    /** lo clamped into the type's range, as an int. */
+    static int clampLo(FieldType t, long lo) {
+        return (int) Math.max(lo, minValue(t));
+    }
+
+    /** Number of values in [lo, hi] clamped into the type's range: 1 .. 2^32. Needs a non-empty range. */
+    static long span1(FieldType t, long lo, long hi) {
+        return Math.min(hi, maxValue(t)) - Math.max(lo, minValue(t)) + 1;
+    }
+
+    private static long minValue(FieldType t) {
+        switch (t) {
+            case INT8: return Byte.MIN_VALUE;
+            case INT16: return Short.MIN_VALUE;
+            case INT32: return Integer.MIN_VALUE;
+            default: throw new IllegalArgumentException("no int-range scan for " + t);
         }
     }
 
-    /**
-     * INT32, the common case, on its own so it inlines into the scans: two values per 8-byte
-     * read (little-endian: the first value is the low half), halving the bounds checks a
-     * ByteBuffer access costs.
-     */
-    static long matchInt32(ByteBuffer buf, int at, int count, long lo, long hi) {
-        if (buf.hasArray()) return matchInt32(buf.array(), buf.arrayOffset() + at, count, lo, hi);
-        long bits = 0;
-        int j = 0;
-        for (; j + 1 < count; j += 2) {
-            long pair = buf.getLong(at + (j << 2));
-            long v0 = (int) pair, v1 = pair >> 32;
-            bits |= (v0 >= lo & v0 <= hi ? 1L : 0L) << j | (v1 >= lo & v1 <= hi ? 2L : 0L) << j;
+    private static long maxValue(FieldType t) {
+        switch (t) {
+            case INT8: return Byte.MAX_VALUE;
+            case INT16: return Short.MAX_VALUE;
+            case INT32: return Integer.MAX_VALUE;
+            default: throw new IllegalArgumentException("no int-range scan for " + t);
         }
-        if (j < count) {
-            long v = buf.getInt(at + (j << 2));
-            bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
+    }
+
+    /** 1 if v is in the clamped range starting at lo with span1 values, else 0; no branch. */
+    static long inRange(int v, int lo, long span1) {
+        return (Integer.toUnsignedLong(v - lo) - span1) >>> 63;
+    }
+
+    // ---------------------------------------------------------------- kernels
+
+    /** Bit j set iff INT32 value j of the 64 at {@code a[at..]} (little-endian) is in range. */
+    static long match64Int32(byte[] a, int at, int lo, long span1) {
+        long bits = 0;
+        for (int j = 0; j < 64; j += 2) {
+            long pair = (long) LONGS.get(a, at + (j << 2));
+            bits |= (inRange((int) pair, lo, span1) | inRange((int) (pair >>> 32), lo, span1) << 1) << j;
         }
         return bits;
     }
 
-    /** Little-endian 8-byte reads straight from a heap buffer's array: one bounds check per read. */
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
-    private static long matchInt32(byte[] a, int at, int count, long lo, long hi) {
-        long bits = 0;
-        int j = 0;
-        for (; j + 1 < count; j += 2) {
-            long pair = (long) LONGS.get(a, at + (j << 2));
-            long v0 = (int) pair, v1 = pair >> 32;
-            bits |= (v0 >= lo & v0 <= hi ? 1L : 0L) << j | (v1 >= lo & v1 <= hi ? 2L : 0L) << j;
+    /**
+     * Like {@link #match64Int32} for the first {@code count} values only, when the array holds 64
+     * values' bytes from {@code at} (the rest are read and masked off: a partly filled last word
+     * of a column then takes the fast loop too); else through {@link #matchInt}.
+     */
+    static long matchInt32(byte[] a, int at, int count, int lo, long span1) {
+        if (at + 256 <= a.length) {
+            long bits = match64Int32(a, at, lo, span1);
+            return count == 64 ? bits : bits & ((1L << count) - 1);
         }
-        if (j < count) {
-            long v = (int) INTS.get(a, at + (j << 2));
+        long bits = 0;
+        for (int j = 0; j < count; j++) bits |= inRange((int) INTS.get(a, at + (j << 2)), lo, span1) << j;
+        return bits;
+    }
+
+    /**
+     * Bit j set iff value j of the {@code count} <= 64 values of 1/2/4-byte type {@code t} at
+     * absolute {@code at} is in the clamped range: the general path (partial words, direct
+     * buffers, INT8 and INT16).
+     */
+    static long matchInt(ByteBuffer buf, int at, FieldType t, int count, int lo, long span1) {
+        if (t == FieldType.INT32 && buf.hasArray()) return matchInt32(buf.array(), buf.arrayOffset() + at, count, lo, span1);
+        long bits = 0;
+        switch (t) {
+            case INT32:
+                for (int j = 0; j < count; j++) bits |= inRange(buf.getInt(at + (j << 2)), lo, span1) << j;
+                return bits;
+            case INT16:
+                for (int j = 0; j < count; j++) bits |= inRange(buf.getShort(at + (j << 1)), lo, span1) << j;
+                return bits;
+            case INT8:
+                for (int j = 0; j < count; j++) bits |= inRange(buf.get(at + j), lo, span1) << j;
+                return bits;
+            default:
+                throw new IllegalArgumentException("no int-range scan for " + t);
+        }
+    }
+
+    /** INT64: bit j set iff value j of {@code count} <= 64 at absolute {@code at} is in [lo, hi]. */
+    static long matchInt64(ByteBuffer buf, int at, int count, long lo, long hi) {
+        long bits = 0;
+        for (int j = 0; j < count; j++) {
+            long v = buf.getLong(at + (j << 3));
             bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
         }
         return bits;

@@ -407,20 +407,31 @@ public final class PaxPage extends AbstractPage {
     public int scanBetween(int field, long lo, long hi, long[] selection) {
         checkScannable(field);
         int n = slotCount();
-        int cap = capacity();
         FieldType t = schema.type(field);
+        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8, INT16, INT32: ColumnScan's unsigned test
+        if (intRange && ColumnScan.emptyRange(t, lo, hi)) {
+            clearSelection(selection, n);
+            return 0;
+        }
+        int lo32 = intRange ? ColumnScan.clampLo(t, lo) : 0;
+        long span1 = intRange ? ColumnScan.span1(t, lo, hi) : 0;
+        int cap = capacity();
         int column = miniPage(field);
         int ghosts = ghostBits();
         boolean anyGhost = ghostCount() > 0;  // without ghosts the ghost bitmap need not be read
         int present = schema.nullable(field) ? presence(field, cap) : -1;
         int width = t.width;
+        // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
+        byte[] array = t == FieldType.INT32 && buf.hasArray() ? buf.array() : null;
+        int arrayColumn = array != null ? buf.arrayOffset() + column : 0;
         int matches = 0;
         for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {
             int count = Math.min(64, n - (w << 6));
-            long bits = t.isBit()
-                    ? ColumnScan.matchBits(buf.getLong(column + (w << 3)), count, lo, hi)
-                    : t == FieldType.INT32 ? ColumnScan.matchInt32(buf, column + (w << 8), count, lo, hi)
-                    : ColumnScan.matchWord(buf, column + (w << 6) * width, t, count, lo, hi);
+            long bits;
+            if (array != null) bits = ColumnScan.matchInt32(array, arrayColumn + (w << 8), count, lo32, span1);
+            else if (intRange) bits = ColumnScan.matchInt(buf, column + (w << 6) * width, t, count, lo32, span1);
+            else if (t.isBit()) bits = ColumnScan.matchBits(buf.getLong(column + (w << 3)), count, lo, hi);
+            else bits = ColumnScan.matchInt64(buf, column + (w << 9), count, lo, hi);
             if (anyGhost) bits &= ~buf.getLong(ghosts + (w << 3));
             if (present >= 0) bits &= buf.getLong(present + (w << 3));
             selection[w] = bits;

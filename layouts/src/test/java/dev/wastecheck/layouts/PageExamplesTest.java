@@ -125,11 +125,53 @@ class PageExamplesTest {
     void hplSizesSegmentsByCacheLineBlocksPerPageSize() {
         HybridPage small = (HybridPage) emptyPage(Layout.HPL, 4 << 10);
         HybridPage large = (HybridPage) emptyPage(Layout.HPL, 1 << 20);
-        // 22 bytes of columns per record: at R = 16 a segment (384 bytes) is the largest within 4096 / 8.
-        assertThat(small.recordsPerSegment()).isEqualTo(16);
+        // 18 bytes of columns per record (the VARLEN reference is 8 bytes on pages up to 64 KB):
+        // at R = 64 a segment (1,216 bytes) is the largest within 4096 / 2; at R = 128, 2,368.
+        assertThat(small.recordsPerSegment()).isEqualTo(64);
         assertThat(large.recordsPerSegment()).isEqualTo(256);
         HybridPage fixed = (HybridPage) new HybridPage(ORDERS, 8).format(ByteBuffer.allocate(8192), 0, 8192);
         assertThat(fixed.recordsPerSegment()).isEqualTo(8);
+    }
+
+    @Test
+    void aFullHplPageEndsInAPartialTailSegmentInsteadOfWastingAWholeOne() {
+        int size = 64 << 10;
+        HybridPage page = (HybridPage) emptyPage(Layout.HPL, size);
+        int n = 0;
+        while (page.insert(order(n, n % 2 == 0, n, "note " + n)) >= 0) n++;
+        int r = page.recordsPerSegment();
+        assertThat(page.tailRecords()).isBetween(8, r - 8);
+        assertThat(n % r).isLessThanOrEqualTo(page.tailRecords());
+        // What is left is less than the 8-record tail step would need: ~44 bytes a record here.
+        assertThat(page.freeBytes()).isLessThan(8 * 44);
+        for (int i = 0; i < n; i++) assertThat(page.getLong(i, ID)).isEqualTo(i);
+        long[] selection = new long[(n + 63) / 64];
+        assertThat(page.scanBetween(SHIPPED, 1, 1, selection)).isEqualTo((n + 1) / 2);
+        // Compaction after deletes in the tail keeps every live record and never needs more space.
+        page.delete(n - 1);
+        page.delete(0);
+        int before = page.freeBytes() + page.reclaimableBytes();
+        page.compact();
+        assertThat(page.slotCount()).isEqualTo(n - 2);
+        assertThat(page.freeBytes()).isGreaterThanOrEqualTo(before);
+        assertThat(page.getLong(0, ID)).isEqualTo(1);
+    }
+
+    @Test
+    void hplVarlenReferencesTakeTwoByteOffsetsUpToSixtyFourKilobytePages() {
+        for (int size : new int[] {64 << 10, 128 << 10}) {
+            Page page = emptyPage(Layout.HPL, size);
+            byte[] big = new byte[size / 2];
+            java.util.Arrays.fill(big, (byte) 'z');
+            Record r = new Record(ORDERS).setLong(ID, 1).setLong(QTY, 2);
+            r.setBytes(NOTE, big, 0, big.length);
+            assertThat(page.insert(r)).isZero();
+            // The value sits at the page's end: offset size / 2 and length size / 2 (65,536 in the 128 KB page).
+            assertThat(page.getLength(0, NOTE)).isEqualTo(size / 2);
+            byte[] back = new byte[size / 2];
+            page.getBytes(0, NOTE, back, 0);
+            assertThat(back).isEqualTo(big);
+        }
     }
 
     @Test

@@ -36,15 +36,17 @@ import org.openjdk.jmh.infra.Blackhole;
  * every record's cache line through the cache for 4 bytes of it); HPL/PAX should be ~1 (the
  * HPL paper's claim: "scans almost as fast as the scan-optimized PAX layout"); PAX/ARRAY is the cost of the page
  * format against the Java ceiling: ARRAY is a plain {@code int[]} of the same values scanned by
- * the same bitmap-building loop, so only the storage access differs; DUCKDB is DuckDB
+ * ColumnScan's INT32 kernel ({@link ArrayScan}: the same branch-free range test, 64-value words
+ * and selection bitmap), so only the storage access differs; DUCKDB is DuckDB
  * (threads=1, in-process) counting the same predicate over the same values, a columnar engine
  * with vectorized, compressed scans.
  *
  * <p>What would make it lie: a selection that is never read (the work could be eliminated:
  * the count goes to the Blackhole and the bitmap is a field, so it escapes); constant folding
- * of the bounds (they are instance fields); a table that fits in cache (32 MB of NSM pages for
- * RECORD100, beyond the L2 of this machine, but ARRAY's 1 MB column does fit: ARRAY is a ceiling,
- * not a like-for-like memory-bound figure); DuckDB's JDBC round trip (one query per 262,144
+ * of the bounds (they are instance fields); caches that favour some layouts: scanned again and
+ * again, PAX's and HPL's 1 MB date column and ARRAY's 1 MB array stay in this machine's 32 MB L3
+ * while NSM's 27 MB of records do not, so {@link #cold} = true evicts everything before each
+ * operation (the paper's setting: tables larger than the cache); DuckDB's JDBC round trip (one query per 262,144
  * values, microseconds against milliseconds).
  */
 @State(Scope.Benchmark)
@@ -64,12 +66,29 @@ public class ScanBenchmark {
     public int pageSize;
 
     /**
-     * HPL's records per segment R; 0 = chosen per page size (§4.1: 64 for RECORD100 in 64 KB
-     * pages). A larger R makes the column runs longer (fewer cache misses at segment starts)
-     * but the page refuses records sooner (the last segment must fit whole).
+     * HPL's records per segment R; 0 = chosen per page size (§4.1: 256 for both shapes in 64 KB
+     * pages). A smaller R makes the column runs shorter: more segment starts, each a cache miss
+     * no prefetcher anticipates. (Capacity hardly depends on R: a full page ends in a partial tail.)
      */
     @Param({"0"})
     public int segment;
+
+    /**
+     * Bytes by which page p starts (p % 16) * stagger into its buffer; 0 = at the start. An
+     * experiment on cache-set aliasing between the pages' identical layouts.
+     */
+    @Param({"0"})
+    public int stagger;
+
+    /**
+     * false: the table is scanned again and again, so whatever the scan touches stays in the
+     * caches it fits (PAX's and HPL's 1 MB date column fits this machine's L3, NSM's 27 MB of
+     * records do not). true: before each operation (outside the timing) a 64 MB buffer is read,
+     * so every layout and the ARRAY baseline start from memory, as the paper's scans of tables
+     * larger than the cache do.
+     */
+    @Param({"false"})
+    public boolean cold;
 
     /** Records in the table; a small table (e.g. 8192) shows the in-cache, compute-only ratios. */
     @Param({"262144"})
@@ -78,6 +97,7 @@ public class ScanBenchmark {
     private Shape s;
     private Page page;
     private List<ByteBuffer> pages;
+    private int[] offsets;
     private long[] selection;
     private int[] column;
     private long lo = Shape.Q6_LO, hi = Shape.Q6_HI;
@@ -107,12 +127,26 @@ public class ScanBenchmark {
             default:
                 Page flyweight = layout.equals("HPL") && segment != 0
                         ? new HybridPage(s.schema, segment) : Layout.valueOf(layout).newPage(s.schema);
-                Table table = new Table(s, flyweight, pageSize).load(records, 42);
+                Table table = new Table(s, flyweight, pageSize).staggered(stagger).load(records, 42);
                 pagesUsed = table.pages.size();
                 page = table.page;
                 pages = table.pages;
+                offsets = table.offsets.stream().mapToInt(Integer::intValue).toArray();
                 selection = new long[table.maxPerPage() / 64 + 1];
         }
+    }
+
+    private long[] flush;
+    private long flushSink;
+
+    /** Evicts the table from every cache level when {@link #cold}: reads a buffer twice the L3. */
+    @Setup(Level.Invocation)
+    public void evict() {
+        if (!cold) return;
+        if (flush == null) flush = new long[8 << 20];
+        long sum = 0;
+        for (int i = 0; i < flush.length; i += 8) sum += flush[i];
+        flushSink += sum;
     }
 
     @TearDown(Level.Trial)
@@ -130,29 +164,15 @@ public class ScanBenchmark {
                 long matches = 0;
                 int field = s.dateField;
                 for (int p = 0, n = pages.size(); p < n; p++) {
-                    matches += page.wrap(pages.get(p), 0, pageSize).scanBetween(field, lo, hi, selection);
+                    matches += page.wrap(pages.get(p), offsets[p], pageSize).scanBetween(field, lo, hi, selection);
                 }
                 bh.consume(matches);
         }
     }
 
-    /** The same loop as ColumnScan over an int[]: 64 values to one selection word. */
+    /** ColumnScan's INT32 kernel over an int[] ({@link ArrayScan}). */
     private long scanArray() {
-        int[] c = column;
-        long[] sel = selection;
-        long lo = this.lo, hi = this.hi;
-        long matches = 0;
-        for (int w = 0, words = (c.length + 63) >>> 6; w < words; w++) {
-            int first = w << 6, count = Math.min(64, c.length - first);
-            long bits = 0;
-            for (int j = 0; j < count; j++) {
-                long v = c[first + j];
-                bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
-            }
-            sel[w] = bits;
-            matches += Long.bitCount(bits);
-        }
-        return matches;
+        return ArrayScan.scan(column, lo, hi, selection);
     }
 
     private long scanDuckDb() throws SQLException {

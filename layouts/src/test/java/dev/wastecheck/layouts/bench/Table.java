@@ -18,6 +18,9 @@ final class Table {
     final List<ByteBuffer> pages = new ArrayList<>();
     /** Records per page, in page order. */
     int[] counts;
+    /** Where each page starts in its buffer: 0, or staggered (see {@link #staggered}). */
+    final List<Integer> offsets = new ArrayList<>();
+    private int stagger;
 
     Table(Shape shape, Layout layout, int pageSize) {
         this(shape, layout.newPage(shape.schema), pageSize);
@@ -28,6 +31,20 @@ final class Table {
         this.layout = page.layout();
         this.pageSize = pageSize;
         this.page = page;
+    }
+
+    /**
+     * Page p is placed {@code (p % 16) * step} bytes into a buffer that much larger, instead of at
+     * the buffer's start: an experiment on cache-set aliasing (every page has the same layout, so
+     * without it a column sits at nearly the same address modulo the L2's 64 KB set period).
+     */
+    Table staggered(int step) {
+        this.stagger = step;
+        return this;
+    }
+
+    int offset(int p) {
+        return offsets.get(p);
     }
 
     /** Inserts records 0 .. n-1, one page after another, each page filled until it refuses a record. */
@@ -53,9 +70,11 @@ final class Table {
     }
 
     private ByteBuffer newPage() {
-        ByteBuffer b = ByteBuffer.allocate(pageSize).order(ByteOrder.LITTLE_ENDIAN);
-        page.format(b, 0, pageSize);
+        int offset = (pages.size() % 16) * stagger;
+        ByteBuffer b = ByteBuffer.allocate(pageSize + 15 * stagger).order(ByteOrder.LITTLE_ENDIAN);
+        page.format(b, offset, pageSize);
         pages.add(b);
+        offsets.add(offset);
         return b;
     }
 
