@@ -3,6 +3,7 @@ package dev.wastecheck.engine.buffer;
 import dev.wastecheck.engine.file.StorageDevice;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A fixed budget of page frames over a {@link StorageDevice}, with CLOCK replacement
@@ -13,10 +14,15 @@ import java.util.Arrays;
  * A miss reads the page from the device (real I/O), and the device model counts what it would
  * have cost; hits and misses are counted here.
  *
- * <p>Thread-safe with one monitor around the page table and the clock; device I/O on a miss
- * happens under it too, which serializes misses. That is simple and adequate for replays whose
- * working set is in memory; a pool for I/O-bound concurrent work would release the monitor
- * while reading (and mark the frame as "being read").
+ * <p>Thread-safe. Pinning a resident page and a clean unpin take no lock: the pin probes the
+ * page table optimistically, pins the frame it names with a CAS on the frame's pin count and
+ * then checks that the frame still holds the page (else it unpins and takes the locked path).
+ * Eviction claims a frame by a CAS of its pin count from 0 to {@link Frame#EVICTING}, so it can
+ * never take a frame a reader has pinned, and a reader can never pin a frame being replaced
+ * (see {@link Frame}). Everything else (misses, new pages, dirty unpins, the clock, the page
+ * table's writes) holds one monitor; device I/O on a miss happens under it too, which
+ * serializes misses: adequate for replays whose working set is in memory. The monitor had
+ * been on every pin and unpin, four lock round trips per B+tree level of a lookup.
  */
 public final class BufferPool implements AutoCloseable {
     private final StorageDevice device;
@@ -25,6 +31,8 @@ public final class BufferPool implements AutoCloseable {
     private final PageTable table;
     private int hand;
     private long hits, misses, evictions, writeBacks;
+    /** Hits of the lock-free path (the locked path counts into {@link #hits}). */
+    private final LongAdder fastHits = new LongAdder();
 
     public BufferPool(StorageDevice device, long budgetBytes) {
         this.device = device;
@@ -44,19 +52,42 @@ public final class BufferPool implements AutoCloseable {
     public long memoryBytes() { return (long) frames.length * pageSize; }
 
     /** Pins page {@code pageNo}, reading it from the device on a miss. */
-    public synchronized Frame pin(long pageNo) {
+    public Frame pin(long pageNo) {
+        if (touched == null) {
+            int idx = table.probe(pageNo); // racy: a wrong or stale answer is caught below
+            if (idx >= 0) {
+                Frame f = frames[idx];
+                if (f.tryPin()) {
+                    if (f.pageNo == pageNo) {
+                        if (!f.referenced) f.referenced = true;
+                        fastHits.increment();
+                        return f;
+                    }
+                    f.release(); // the frame was replaced meanwhile
+                }
+            }
+        }
+        return pinLocked(pageNo);
+    }
+
+    private synchronized Frame pinLocked(long pageNo) {
         if (touched != null) touched.set((int) pageNo);
         int idx = table.get(pageNo);
         if (idx >= 0) {
             Frame f = frames[idx];
-            f.pinCount++;
+            if (!f.tryPin()) throw new IllegalStateException("frame of resident page " + pageNo + " is being replaced");
             f.referenced = true;
             hits++;
             return f;
         }
         misses++;
         Frame f = victim();
-        device.read(pageNo, f.buffer);
+        try {
+            device.read(pageNo, f.buffer);
+        } catch (RuntimeException | Error e) {
+            f.unclaim(); // the frame is empty and free again
+            throw e;
+        }
         install(f, pageNo);
         return f;
     }
@@ -71,24 +102,31 @@ public final class BufferPool implements AutoCloseable {
         return f;
     }
 
+    /** Gives the claimed frame {@code f} its new page, pinned once. */
     private void install(Frame f, long pageNo) {
         f.pageNo = pageNo;
-        f.pinCount = 1;
         f.referenced = true;
         f.dirty = false;
         table.put(pageNo, f.index);
+        f.installPinned(); // last: a lock-free pin that sees the count sees the page
     }
 
     /** Releases one pin; {@code dirty} marks the page for write-back. */
-    public synchronized void unpin(Frame f, boolean dirty) {
-        if (f.pinCount <= 0) throw new IllegalStateException("page " + f.pageNo + " is not pinned");
-        f.pinCount--;
-        if (dirty) f.dirty = true;
+    public void unpin(Frame f, boolean dirty) {
+        if (dirty) unpinDirty(f);
+        else f.release();
+    }
+
+    // under the monitor, so that flushAll cannot clear a dirty mark set while it writes
+    private synchronized void unpinDirty(Frame f) {
+        if (f.pinCount() <= 0) throw new IllegalStateException("page " + f.pageNo + " is not pinned");
+        f.dirty = true;
+        f.release();
     }
 
     /** Marks a pinned page dirty without unpinning it. */
     public synchronized void markDirty(Frame f) {
-        if (f.pinCount <= 0) throw new IllegalStateException("page " + f.pageNo + " is not pinned");
+        if (f.pinCount() <= 0) throw new IllegalStateException("page " + f.pageNo + " is not pinned");
         f.dirty = true;
     }
 
@@ -97,8 +135,9 @@ public final class BufferPool implements AutoCloseable {
         for (int step = 0; step < 3 * frames.length; step++) {
             Frame f = frames[hand];
             hand = hand + 1 == frames.length ? 0 : hand + 1;
-            if (f.pinCount > 0) continue;
+            if (f.pinCount() != 0) continue;
             if (f.referenced) { f.referenced = false; continue; }
+            if (!f.claim()) continue; // a lock-free pin got there first
             if (f.pageNo >= 0) {
                 if (f.dirty) { device.write(f.pageNo, f.buffer); writeBacks++; }
                 table.remove(f.pageNo);
@@ -117,14 +156,15 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
-    public synchronized long hits() { return hits; }
+    public synchronized long hits() { return hits + fastHits.sum(); }
     public synchronized long misses() { return misses; }
     public synchronized long evictions() { return evictions; }
     public synchronized long writeBacks() { return writeBacks; }
-    public synchronized double hitRate() { long t = hits + misses; return t == 0 ? 0 : (double) hits / t; }
+    public synchronized double hitRate() { long h = hits(), t = h + misses; return t == 0 ? 0 : (double) h / t; }
     /** Pages currently cached. */
     public synchronized int residentPages() { int n = 0; for (Frame f : frames) if (f.pageNo >= 0) n++; return n; }
-    private java.util.BitSet touched;
+    /** Set while tracking; pins then take the locked path, as BitSet is not thread-safe. */
+    private volatile java.util.BitSet touched;
 
     /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
     public synchronized void trackTouched() { touched = new java.util.BitSet(); }
@@ -133,9 +173,9 @@ public final class BufferPool implements AutoCloseable {
     public synchronized long touchedPages() { return touched == null ? 0 : touched.cardinality(); }
 
     /** Pins so far: hits plus misses. */
-    public synchronized long pins() { return hits + misses; }
+    public synchronized long pins() { return hits() + misses; }
 
-    public synchronized void resetCounters() { hits = misses = evictions = writeBacks = 0; }
+    public synchronized void resetCounters() { hits = misses = evictions = writeBacks = 0; fastHits.reset(); }
 
     @Override
     public void close() { flushAll(); }

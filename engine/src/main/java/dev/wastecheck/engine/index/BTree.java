@@ -194,7 +194,7 @@ public final class BTree {
         lock.writeLock().lock();
         try {
             long searchTid = unique ? 0 : tid;
-            Frame f = descend(key, pm, searchTid);
+            Frame f = descend(key, pm, searchTid, node);
             node.wrap(f.buffer()).slotAlign(slotAlign);
             int pos = node.lowerBound(key, pm, searchTid, unique);
             boolean found = pos < node.keyCount() && node.compare(pos, key, pm, searchTid, unique) == 0
@@ -227,9 +227,27 @@ public final class BTree {
 
     /** Unique lookup: the tuple id of {@code key}, or {@link TupleId#NONE}. In a non-unique tree, the first one. */
     public long lookup(byte[] key) {
-        long[] out = {TupleId.NONE};
-        scan(key, key, true, (k, t) -> { out[0] = t; return false; });
-        return out[0];
+        // scan(key, key, true, ...) without its visitor, key copies and capturing lambda
+        int pm = KeyEncoder.prefix(key, 0, key.length);
+        lock.readLock().lock();
+        try {
+            BTreePage n = new BTreePage();
+            Frame f = descend(key, pm, -1, n);
+            int pos = n.lowerBound(key, pm, -1, unique);
+            while (pos == n.keyCount()) { // non-unique: the first (key, tid) may start the next leaf
+                long next = n.link();
+                pool.unpin(f, false);
+                if (next == BTreePage.NO_PAGE) return TupleId.NONE;
+                f = pool.pin(next);
+                n.wrap(f.buffer());
+                pos = 0;
+            }
+            long tid = n.compare(pos, key, pm, 0, true) == 0 ? n.tid(pos) : TupleId.NONE;
+            pool.unpin(f, false);
+            return tid;
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** Receives scanned entries; returns false to stop. */
@@ -246,8 +264,7 @@ public final class BTree {
             BTreePage n = new BTreePage();
             byte[] start = lo == null ? new byte[0] : lo;
             int pm = KeyEncoder.prefix(start, 0, start.length);
-            Frame f = descend(start, pm, -1);
-            n.wrap(f.buffer());
+            Frame f = descend(start, pm, -1, n);
             int pos = n.lowerBound(start, pm, -1, unique);
             while (true) {
                 for (; pos < n.keyCount(); pos++) {

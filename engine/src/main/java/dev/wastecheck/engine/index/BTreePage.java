@@ -131,7 +131,11 @@ public final class BTreePage {
      * unless it ties; then the key bytes, then (non-unique only) the tuple ids.
      */
     public int compare(int i, byte[] key, int keyPmnk, long tid, boolean unique) {
-        int e = dirEntry(i);
+        return compareEntry(dirEntry(i), key, keyPmnk, tid, unique);
+    }
+
+    /** {@link #compare} of the directory entry at byte offset {@code e}. */
+    private int compareEntry(int e, byte[] key, int keyPmnk, long tid, boolean unique) {
         int p = b.getInt(e + DIR_PMNK);
         if (p != keyPmnk) return Integer.compareUnsigned(p, keyPmnk);
         int c = b.getShort(e + DIR_CELL_OFFSET) & 0xFFFF;
@@ -150,20 +154,20 @@ public final class BTreePage {
 
     /** The first index whose entry is >= (key, tid); keyCount() if none. */
     public int lowerBound(byte[] key, int keyPmnk, long tid, boolean unique) {
-        int lo = 0, hi = keyCount();
+        int lo = 0, hi = keyCount(), dir = pageSize - hi * DIR_ENTRY_SIZE;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compare(mid, key, keyPmnk, tid, unique) < 0) lo = mid + 1; else hi = mid;
+            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, keyPmnk, tid, unique) < 0) lo = mid + 1; else hi = mid;
         }
         return lo;
     }
 
     /** The first index whose entry is > (key, tid). */
     public int upperBound(byte[] key, int keyPmnk, long tid, boolean unique) {
-        int lo = 0, hi = keyCount();
+        int lo = 0, hi = keyCount(), dir = pageSize - hi * DIR_ENTRY_SIZE;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compare(mid, key, keyPmnk, tid, unique) <= 0) lo = mid + 1; else hi = mid;
+            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, keyPmnk, tid, unique) <= 0) lo = mid + 1; else hi = mid;
         }
         return lo;
     }

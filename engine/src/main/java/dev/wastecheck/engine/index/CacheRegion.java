@@ -35,7 +35,7 @@ import java.util.random.RandomGenerator;
  *       leaves its bit set (a false positive costs a scan, never a wrong answer). Scanning
  *       the window touched ~11 cache lines per miss: the filter is what keeps a miss cheap.</li>
  * </ul>
- * Callers hold the leaf's latch. Nothing is allocated.
+ * Callers hold the leaf's latch. Nothing is allocated per call.
  */
 public final class CacheRegion {
     public static final int ITEM_TID = 0;
@@ -49,6 +49,8 @@ public final class CacheRegion {
     private int baseFirst, baseEnd; // window before trim
     private int stable;
     private int filter = -1; // byte offset of the 128-bit filter, or -1 for none
+    /** {@link #place}'s list of the window's empty slots (grown once, reused: nothing per call). */
+    private int[] emptySlots = new int[64];
 
     /**
      * Frames the region [lo, hi) of {@code page} with stable point {@code stableOffset} (a byte
@@ -144,21 +146,22 @@ public final class CacheRegion {
         int w = end - first;
         if (w <= 0) return -1;
         long tag = tid + 1;
-        int empties = 0, chosen = -1;
+        if (emptySlots.length < w) emptySlots = new int[Math.max(w, 2 * emptySlots.length)];
+        int[] es = emptySlots;
+        int empties = 0, chosen;
         long f0 = 0, f1 = 0; // the filter, rebuilt from the items this scan sees
         for (int s = first; s < end; s++) {
             long t = b.getLong(off(s));
             if (t == tag) return s; // another reader placed it meanwhile
             if (t == 0) {
-                empties++;
+                es[empties++] = s;
             } else {
                 int bit = filterBit(t - 1);
                 if (bit < 64) f0 |= 1L << bit; else f1 |= 1L << bit;
             }
         }
-        if (empties > 0) { // uniform among the empty slots: one random draw, a second (cache-hot) pass
-            int k = rnd.nextInt(empties);
-            for (int s = first; chosen < 0; s++) if (b.getLong(off(s)) == 0 && k-- == 0) chosen = s;
+        if (empties > 0) { // uniform among the empty slots: one random draw, no second pass
+            chosen = es[rnd.nextInt(empties)];
         } else {
             chosen = peripheralSlot(rnd); // its old item's bit stays: a false positive
         }
@@ -184,9 +187,10 @@ public final class CacheRegion {
 
     public void clear(int slot) { b.putLong(off(slot) + ITEM_TID, 0); }
 
-    /** Empties every live slot. */
+    /** Empties every live slot, and the filter with them (it is exact for an empty cache). */
     public void clearAll() {
         for (int s = liveLo; s < liveHi; s++) b.putLong(off(s) + ITEM_TID, 0);
+        if (filter >= 0) { b.putLong(filter, 0); b.putLong(filter + 8, 0); }
     }
 
     /** Empties every live slot holding {@code tid} (the whole free space, not just the window). */

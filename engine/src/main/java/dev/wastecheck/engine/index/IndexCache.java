@@ -5,7 +5,6 @@ import dev.wastecheck.engine.file.TupleId;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The index cache of "No Bits Left Behind" §2.1: field values of hot tuples kept in the unused
@@ -24,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * predicate logged since then matches the tuple; so a value read before an update can never
  * be cached after it.
  *
- * <p><b>Latching.</b> Every cache access takes the leaf frame's latch with {@code tryLock()} and
+ * <p><b>Latching.</b> Every cache access takes the leaf frame's latch with {@code tryLatch()} and
  * gives up when it is busy: a lookup then goes to the heap and does not cache. Lookups hold
  * the tree's read lock, key inserts and deletes its write lock.
  */
@@ -109,8 +108,7 @@ public final class IndexCache {
                     heap.read(tid, out);
                     return tid;
                 }
-                ReentrantLock latch = f.latch();
-                if (latch.tryLock()) {
+                if (f.tryLatch()) {
                     try {
                         catchUp(leaf, sc.region);
                         CacheRegion r = sc.region.wrapLeaf(leaf, itemSize, cacheSize);
@@ -123,7 +121,7 @@ public final class IndexCache {
                             return tid;
                         }
                     } finally {
-                        latch.unlock();
+                        f.unlatch();
                     }
                 } else {
                     busy.increment();
@@ -131,14 +129,14 @@ public final class IndexCache {
                 misses.increment();
                 long readCsn = log.current(); // before the heap read: see the class comment
                 heap.read(tid, out);
-                if (latch.tryLock()) {
+                if (f.tryLatch()) {
                     try {
                         catchUp(leaf, sc.region);
                         if (unchangedSince(readCsn, tid, leaf)) {
                             sc.region.wrapLeaf(leaf, itemSize, cacheSize).place(tid, out, ThreadLocalRandom.current());
                         }
                     } finally {
-                        latch.unlock();
+                        f.unlatch();
                     }
                 } else {
                     busy.increment();
