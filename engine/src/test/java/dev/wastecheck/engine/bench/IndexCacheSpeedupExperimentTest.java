@@ -70,18 +70,8 @@ class IndexCacheSpeedupExperimentTest {
             double[] hitRates = new double[shares.length], offNs = new double[shares.length], swapNs = new double[shares.length], ratios = new double[shares.length];
             for (int si = 0; si < shares.length; si++) {
                 int share = shares[si];
-                int[] seq;
-                if (share < 0) { // exact 0% hit: every cold key once per block, caches dropped first
-                    int[] cold = new int[n / 5 * 4];
-                    for (int i = 0, c = 0; i < n; i++) if (i % 5 != 0) cold[c++] = i;
-                    for (int i = cold.length - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = cold[i]; cold[i] = cold[j]; cold[j] = t; }
-                    seq = cold;
-                } else {
-                    seq = new int[Math.min(4 * n, 400_000) / 2];
-                    for (int i = 0; i < seq.length; i++)
-                        seq[i] = r.nextInt(100) < share ? 20 * r.nextInt(n / 20) : 5 * r.nextInt(n / 5) + 1 + r.nextInt(4);
-                    for (int w = 0; w < 3; w++) for (int k : seq) swap.lookup(keys[k], source, out); // steady state
-                }
+                int[] seq = sequence(share, n, r);
+                if (share >= 0) for (int w = 0; w < 3; w++) for (int k : seq) swap.lookup(keys[k], source, out); // steady state
                 double[] o = new double[rounds], s = new double[rounds], q = new double[rounds], c = new double[rounds];
                 FieldSource none = (tid, into) -> { };
                 long hits = 0, lookups = 0;
@@ -122,7 +112,24 @@ class IndexCacheSpeedupExperimentTest {
         }
     }
 
-    private static double time(IndexCache cache, byte[][] keys, int[] seq, FieldSource source, byte[] out) {
+    /**
+     * The keys one block looks up: at hot share h, a hot key (k mod 20 = 0) with probability h, else a
+     * cold one; for h < 0, every cold key once in random order (the exact-miss block).
+     */
+    static int[] sequence(int share, int n, SplittableRandom r) {
+        if (share < 0) {
+            int[] cold = new int[n / 5 * 4];
+            for (int i = 0, c = 0; i < n; i++) if (i % 5 != 0) cold[c++] = i;
+            for (int i = cold.length - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = cold[i]; cold[i] = cold[j]; cold[j] = t; }
+            return cold;
+        }
+        int[] seq = new int[Math.min(4 * n, 400_000) / 2];
+        for (int i = 0; i < seq.length; i++)
+            seq[i] = r.nextInt(100) < share ? 20 * r.nextInt(n / 20) : 5 * r.nextInt(n / 5) + 1 + r.nextInt(4);
+        return seq;
+    }
+
+    static double time(IndexCache cache, byte[][] keys, int[] seq, FieldSource source, byte[] out) {
         long sink = 0;
         long t0 = System.nanoTime();
         for (int k : seq) sink += cache.lookup(keys[k], source, out) + out[0];
@@ -131,13 +138,13 @@ class IndexCacheSpeedupExperimentTest {
         return (double) t / seq.length;
     }
 
-    private static double median(double[] a) {
+    static double median(double[] a) {
         double[] c = a.clone();
         Arrays.sort(c);
         return c[c.length / 2];
     }
 
-    private static int[] shuffled(int n, SplittableRandom r) {
+    static int[] shuffled(int n, SplittableRandom r) {
         int[] a = new int[n];
         for (int i = 0; i < n; i++) a[i] = i;
         for (int i = n - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = a[i]; a[i] = a[j]; a[j] = t; }
