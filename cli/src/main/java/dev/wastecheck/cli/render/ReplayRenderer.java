@@ -73,6 +73,8 @@ public final class ReplayRenderer {
             n.put("replay_ms", x.replayMillis());
             ObjectNode moved = n.putObject("tuples_moved");
             x.moved().forEach(moved::put);
+            ObjectNode ws = n.putObject("working_set_by_structure");
+            x.workingSetByStructure().forEach(ws::put);
         }
         ArrayNode engines = root.putArray("engines");
         for (ReplayReport.SqlRun s : r.sqlRuns()) {
@@ -156,6 +158,8 @@ public final class ReplayRenderer {
             }
             if (r.mismatches().get(i) > 0) sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
             w.println(sb);
+            String ws = largest(x, 4);
+            if (!ws.isEmpty()) w.println("    working set: " + ws);
         }
         if (!r.sqlRuns().isEmpty()) {
             w.println();
@@ -170,6 +174,20 @@ public final class ReplayRenderer {
         w.println();
         w.println("cost/query = mean measured latency + modeled device time of the buffer-pool misses per query;");
         w.println("speedup = the first run's cost/query over this run's; working set = distinct pages the measured queries touched.");
+    }
+
+    /** The {@code k} largest parts of a run's working set, e.g. "revision.index 30.2 MiB, ...". */
+    private static String largest(RunResult x, int k) {
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (Map.Entry<String, Long> e : x.workingSetByStructure().entrySet()) {
+            if (shown++ == k) {
+                sb.append(", ...");
+                break;
+            }
+            sb.append(shown > 1 ? ", " : "").append(e.getKey()).append(" ").append(Bytes.human(e.getValue()));
+        }
+        return sb.toString();
     }
 
     public static void markdown(ReplayReport r, PrintWriter w) {
@@ -187,7 +205,8 @@ public final class ReplayRenderer {
         for (int i = 0; i < r.runs().size(); i++) {
             RunResult x = r.runs().get(i);
             w.println("- `" + x.config() + "`: " + x.settings() + (x.moved().isEmpty() ? "" : ", moved " + x.moved())
-                    + (r.mismatches().get(i) > 0 ? ", **" + r.mismatches().get(i) + " results differ from the baseline**" : ""));
+                    + (r.mismatches().get(i) > 0 ? ", **" + r.mismatches().get(i) + " results differ from the baseline**" : "")
+                    + (x.workingSetByStructure().isEmpty() ? "" : "; working set: " + largest(x, 6)));
         }
         if (!r.sqlRuns().isEmpty()) {
             w.println();

@@ -169,6 +169,9 @@ public final class BufferPool implements AutoCloseable {
     /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
     public synchronized void trackTouched() { touched = new java.util.BitSet(); }
 
+    /** Whether page {@code pageNo} was pinned since {@link #trackTouched()}. */
+    public synchronized boolean touched(long pageNo) { return touched != null && touched.get((int) pageNo); }
+
     /** Distinct pages pinned since {@link #trackTouched()} (0 when not tracking). */
     public synchronized long touchedPages() { return touched == null ? 0 : touched.cardinality(); }
 

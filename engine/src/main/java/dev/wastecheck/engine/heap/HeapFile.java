@@ -55,6 +55,8 @@ public final class HeapFile {
     public synchronized long rows() { return rows; }
     public synchronized int pageCount() { return pages.size(); }
     public synchronized long bytes() { return (long) pages.size() * pool.pageSize(); }
+    /** The heap's page numbers, in order. */
+    public synchronized long[] pageNumbers() { return pages.stream().mapToLong(Long::longValue).toArray(); }
 
     /** Appends a record; returns its tuple id. */
     public synchronized long insert(Record r) {

@@ -44,8 +44,20 @@ public final class BTree {
     }
 
     private long pages;
+    private final java.util.List<Long> pageNumbers = new java.util.ArrayList<>();
 
-    private Frame newNode() { pages++; return pool.newPage(); }
+    private Frame newNode() {
+        pages++;
+        Frame f = pool.newPage();
+        pageNumbers.add(f.pageNo());
+        return f;
+    }
+
+    /** The numbers of the pages the tree has allocated. */
+    public long[] pageNumbers() {
+        lock.readLock().lock();
+        try { return pageNumbers.stream().mapToLong(Long::longValue).toArray(); } finally { lock.readLock().unlock(); }
+    }
 
     /** Pages the tree has allocated (leaves and inner nodes; deletes never free one). */
     public long pageCount() {

@@ -123,6 +123,9 @@ public final class Replayer {
         long replayMillis = (System.nanoTime() - started) / 1_000_000;
         // Read the pool's figures before anything below pins pages (cache occupancy walks every leaf).
         long touchedBytes = pool.touchedPages() * pool.pageSize();
+        Map<String, Long> byStructure = new java.util.LinkedHashMap<>();
+        db.touchedBytesByStructure().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> byStructure.put(e.getKey(), e.getValue()));
         long pins = pool.pins() - pins0;
         double bufferHitRate = pool.hitRate();
         double devUs = device.microsPerQuery(measured);
@@ -141,7 +144,7 @@ public final class Replayer {
                 db.indexBytes(), db.cacheBytes(), touchedBytes, leafFill, bufferHitRate,
                 cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups, pagesPerQuery, lat, devUs,
                 (measured == 0 ? 0 : lat.mean()) + devUs, engineNanos == 0 ? 0 : measured * 1e9 / engineNanos, loadMillis, replayMillis,
-                moved, digests, executedEvents);
+                moved, digests, executedEvents, byStructure);
     }
 
     private void resetCacheCounters() {

@@ -24,11 +24,13 @@ import java.util.Map;
  * @param moved            tuples relocated or moved to a hot partition, per table
  * @param digests          per event, the digest of its result ({@code ResultDigest}); 0 when skipped
  * @param executedEvents   which events were executed (the others were skipped)
+ * @param workingSetByStructure the working set split by table and structure ({@code table.heap},
+ *                         {@code table.index}, {@code table.hot_heap}, ...), largest first
  */
 public record RunResult(String config, String settings, long queries, long executed, long skipped, long rowsReturned,
                         long memoryBytes, long heapBytes, long indexBytes, long cacheBytes, long workingSetBytes,
                         double leafFill, double bufferHitRate, double cacheHitRate, double pagesPerQuery,
                         LatencyRecorder.Summary latencyUs, double deviceUsPerQuery, double costPerQueryUs, double throughputQps,
                         long loadMillis, long replayMillis, Map<String, Long> moved, long[] digests,
-                        java.util.BitSet executedEvents) {
+                        java.util.BitSet executedEvents, Map<String, Long> workingSetByStructure) {
 }

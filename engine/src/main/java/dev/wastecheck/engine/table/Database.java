@@ -61,6 +61,30 @@ public final class Database implements AutoCloseable {
         return leaves == 0 ? 0 : used / leaves;
     }
 
+    /**
+     * The bytes of the pages pinned since the pool started tracking, per structure: keys
+     * {@code table.heap}, {@code table.index}, {@code table.overflow}, and {@code table.hot_heap},
+     * {@code table.hot_index} for a hot partition; structures with no touched page are left out.
+     */
+    public java.util.Map<String, Long> touchedBytesByStructure() {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (Table t : tables.values()) {
+            for (Table.Part p : t.parts()) {
+                String prefix = t.name() + (p == t.main() ? "." : ".hot_");
+                put(out, prefix + "heap", p.heap().pageNumbers());
+                for (int i = 0; i < t.indexCount(); i++) put(out, prefix + "index", p.tree(i).pageNumbers());
+            }
+            put(out, t.name() + ".overflow", t.overflow().pageNumbers());
+        }
+        return out;
+    }
+
+    private void put(java.util.Map<String, Long> out, String key, long[] pages) {
+        long n = 0;
+        for (long pg : pages) if (pool.touched(pg)) n++;
+        if (n > 0) out.merge(key, n * pool.pageSize(), Long::sum);
+    }
+
     @Override
     public void close() {
         device.close();

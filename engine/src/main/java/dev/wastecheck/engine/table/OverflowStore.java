@@ -48,6 +48,11 @@ public final class OverflowStore {
 
     public synchronized long pageCount() { return pages; }
 
+    private final java.util.List<Long> pageNumbers = new java.util.ArrayList<>();
+
+    /** The overflow pages' numbers. */
+    public synchronized long[] pageNumbers() { return pageNumbers.stream().mapToLong(Long::longValue).toArray(); }
+
     public synchronized long valueBytes() { return bytes; }
 
     /** Stores {@code len} bytes and writes their 17-byte reference into {@code ref} at {@code refOff}. */
@@ -81,6 +86,7 @@ public final class OverflowStore {
         current = page;
         position = HEADER;
         pages++;
+        pageNumbers.add(page);
     }
 
     /** Length of the value a reference at {@code ref[refOff]} names. */

@@ -232,6 +232,12 @@ class ReplayerTest {
         assertThat(plain.bufferHitRate()).isLessThan(part.bufferHitRate());
         assertThat(part.workingSetBytes()).isLessThan(plain.workingSetBytes());
         assertThat(plain.deviceUsPerQuery()).isGreaterThan(part.deviceUsPerQuery());
+        // every touched page belongs to one structure
+        for (RunResult r : List.of(plain, part)) {
+            assertThat(r.workingSetByStructure().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.workingSetBytes());
+        }
+        assertThat(plain.workingSetByStructure()).containsKeys("page.heap", "page.index").doesNotContainKey("page.hot_heap");
+        assertThat(part.workingSetByStructure()).containsKeys("page.hot_heap", "page.hot_index");
     }
 
     @Test
