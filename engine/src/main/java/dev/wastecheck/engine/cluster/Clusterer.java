@@ -21,7 +21,9 @@ import java.util.Map;
  *   <li>{@link #relocate}: move the hottest share of the accessed tuples to the end of their heap,
  *       hottest first (delete and append), updating every index entry to the new tuple id;</li>
  *   <li>{@link #partition}: move every accessed tuple into a hot partition with its own heap and
- *       indexes, so that the hot index is small enough to stay in memory as well.</li>
+ *       indexes, so that the hot index is small enough to stay in memory as well; the cold
+ *       partition then keeps Bloom filters of its key prefixes ({@link dev.wastecheck.engine.table.PrefixFilter}),
+ *       so that a lookup by a key prefix does not search it in vain.</li>
  * </ul>
  * Heat is counted from access events (lookups, ranges, updates and deletes whose key the trace
  * gives), each tuple's accesses summed; the caller chooses which events train it.
@@ -95,6 +97,7 @@ public final class Clusterer {
         // Tables the trace never keys into get an (empty) hot partition too, so that inserts go there.
         for (Table t : db.tables()) {
             if (t.hot() == null) t.createHotPartition();
+            t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
         }
         return moved;
     }

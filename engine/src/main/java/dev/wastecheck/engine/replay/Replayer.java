@@ -122,7 +122,8 @@ public final class Replayer {
         progress.accept(events.size());
         long replayMillis = (System.nanoTime() - started) / 1_000_000;
         // Read the pool's figures before anything below pins pages (cache occupancy walks every leaf).
-        long touchedBytes = pool.touchedPages() * pool.pageSize();
+        // The prefix filters live outside the pool and are read by every prefix lookup: part of the working set.
+        long touchedBytes = pool.touchedPages() * pool.pageSize() + db.filterBytes();
         Map<String, Long> byStructure = new java.util.LinkedHashMap<>();
         db.touchedBytesByStructure().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> byStructure.put(e.getKey(), e.getValue()));

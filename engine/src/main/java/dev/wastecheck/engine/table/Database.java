@@ -42,6 +42,8 @@ public final class Database implements AutoCloseable {
 
     public long heapBytes() { return tables.values().stream().mapToLong(Table::heapBytes).sum(); }
     public long indexBytes() { return tables.values().stream().mapToLong(Table::indexBytes).sum(); }
+    /** The cold partitions' prefix filters (kept in memory, outside the buffer pool). */
+    public long filterBytes() { return tables.values().stream().mapToLong(Table::filterBytes).sum(); }
     public long cacheBytes() { return tables.values().stream().mapToLong(Table::cacheBytes).sum(); }
 
     /** Bytes in use over bytes of all leaves of all indexes (the paper cites 68% for B+trees). */
@@ -75,6 +77,7 @@ public final class Database implements AutoCloseable {
                 for (int i = 0; i < t.indexCount(); i++) put(out, prefix + "index", p.tree(i).pageNumbers());
             }
             put(out, t.name() + ".overflow", t.overflow().pageNumbers());
+            if (t.filterBytes() > 0) out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
         }
         return out;
     }

@@ -47,6 +47,12 @@ public final class Table {
     private final byte[] scratch;
     private final byte[] refScratch = new byte[OverflowStore.REF_BYTES];
     private final KeyEncoder encoder = new KeyEncoder();
+    /**
+     * With a hot partition: per index, per prefix length (columns - 1), a filter of the cold
+     * partition's key prefixes; null where lookups never need one (a unique index's whole key).
+     */
+    private PrefixFilter[][] coldFilters;
+    private final int[] ends = new int[64];
 
     /** One heap and its indexes. */
     public final class Part {
@@ -201,6 +207,75 @@ public final class Table {
         return encoder.toBytes();
     }
 
+    /**
+     * Where each whole column ends in an encoded key (or key prefix) of {@code index}, written to
+     * {@code out}; returns the number of whole columns in the first {@code len} bytes.
+     */
+    private int prefixEnds(int index, byte[] key, int len, int[] out) {
+        int pos = 0, cols = 0;
+        for (int f : keyFields[index]) {
+            FieldType t = schema.type(f);
+            if (t.isVariable()) {
+                while (pos + 1 < len && !(key[pos] == 0 && key[pos + 1] == 1)) pos += key[pos] == 0 ? 2 : 1;
+                if (pos + 1 >= len) return cols;
+                pos += 2;
+            } else {
+                pos += t == FieldType.FLOAT64 ? 8 : Math.max(1, t.width);
+                if (pos > len) return cols;
+            }
+            out[cols++] = pos;
+            if (pos == len) return cols;
+        }
+        return cols;
+    }
+
+    /**
+     * Builds the cold partition's prefix filters from its indexes (called once the hot partition
+     * is filled). From then on, tuples that enter the cold partition add their prefixes.
+     */
+    public void buildColdFilters() {
+        PrefixFilter[][] filters = new PrefixFilter[keyFields.length][];
+        for (int i = 0; i < keyFields.length; i++) {
+            int cols = keyFields[i].length;
+            filters[i] = new PrefixFilter[cols];
+            long entries = main.trees[i].size();
+            for (int k = 1; k <= cols; k++) {
+                if (k == cols && unique(i)) continue; // a whole unique key is looked up, found in one place
+                filters[i][k - 1] = new PrefixFilter(Math.max(1, entries));
+            }
+            PrefixFilter[] fi = filters[i];
+            int index = i;
+            int[] e = new int[cols];
+            main.trees[i].scan(null, null, true, (key, tid) -> {
+                addPrefixes(fi, index, key, e);
+                return true;
+            });
+        }
+        coldFilters = filters;
+    }
+
+    private void addPrefixes(PrefixFilter[] fi, int index, byte[] key, int[] e) {
+        int cols = prefixEnds(index, key, key.length, e);
+        for (int k = 1; k <= cols; k++) {
+            if (fi[k - 1] != null) fi[k - 1].add(key, e[k - 1]);
+        }
+    }
+
+    private void noteColdKey(int index, byte[] key) {
+        if (coldFilters != null && key != null) addPrefixes(coldFilters[index], index, key, new int[keyFields[index].length]);
+    }
+
+    /**
+     * Memory of the cold partition's prefix filters that lookups have consulted (the others could
+     * be dropped: no lookup of the workload binds that prefix of that index).
+     */
+    public long filterBytes() {
+        if (coldFilters == null) return 0;
+        long b = 0;
+        for (PrefixFilter[] fi : coldFilters) for (PrefixFilter f : fi) if (f != null && f.consulted()) b += f.bytes();
+        return b;
+    }
+
     // ---- reads --------------------------------------------------------------------------
 
     /**
@@ -209,6 +284,11 @@ public final class Table {
      */
     public void find(int index, byte[] prefix, boolean wholeKey, TupleVisitor visitor) {
         for (Part p : parts()) {
+            if (p == main && coldFilters != null && !(wholeKey && unique(index))) {
+                int cols = prefixEnds(index, prefix, prefix.length, ends);
+                PrefixFilter f = cols > 0 ? coldFilters[index][cols - 1] : null;
+                if (f != null && !f.mightContain(prefix, prefix.length)) continue; // no cold tuple has this prefix
+            }
             BTree tree = p.trees[index];
             if (wholeKey && tree.unique()) {
                 long tid = tree.lookup(prefix);
@@ -306,6 +386,7 @@ public final class Table {
         long tid = p.heap.insert(r);
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] != null) p.trees[i].insert(keys[i], tid);
+            if (p == main) noteColdKey(i, keys[i]);
         }
         return tid;
     }
@@ -375,6 +456,7 @@ public final class Table {
             long moved = p.heap.insert(scratchRecord);
             for (int i = 0; i < keyFields.length; i++) {
                 if (newKeys[i] != null) p.trees[i].insert(newKeys[i], moved);
+                if (p == main) noteColdKey(i, newKeys[i]);
             }
             return moved;
         }
