@@ -1,12 +1,12 @@
 package dev.wastecheck.engine.cluster;
 
+import dev.wastecheck.engine.replay.BoundKey;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.traces.access.AccessEvent;
 import dev.wastecheck.traces.access.Operation;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,22 +35,13 @@ public final class Clusterer {
     public static Map<Table, LinkedHashMap<Long, Long>> heat(Database db, List<AccessEvent> events) {
         Map<Table, Map<Long, Long>> counts = new HashMap<>();
         for (AccessEvent e : events) {
-            if (e.operation() == Operation.INSERT || e.operation() == Operation.SCAN || e.index() == null || !e.keyComplete()) continue;
+            if (e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) continue;
             Table t = db.table(e.table());
-            if (t == null) continue;
-            int ix = t.indexNamed(e.index());
-            if (ix < 0) continue;
-            List<String> cols = t.spec().indexes().get(ix).columns();
-            List<String> literals = new ArrayList<>();
-            for (int k = 0; k < e.keyColumns().size() && k < cols.size() && cols.get(k).equalsIgnoreCase(e.keyColumns().get(k)); k++) {
-                literals.add(e.key().get(e.keyColumns().get(k)));
-            }
-            if (literals.isEmpty()) continue;
-            byte[] key = t.keyOfLiterals(ix, literals);
-            if (key == null) continue;
+            BoundKey b = t == null ? null : BoundKey.of(t, e);
+            if (b == null || b.key() == null) continue;
             Map<Long, Long> c = counts.computeIfAbsent(t, k -> new HashMap<>());
             long weight = Math.max(1, e.count());
-            t.find(ix, key, literals.size() == cols.size(), (p, tid) -> {
+            t.find(b.index(), b.key(), b.whole(), (p, tid) -> {
                 if (p == t.main()) c.merge(tid, weight, Long::sum);
                 return true;
             });

@@ -61,19 +61,10 @@ public final class Replayer {
             case POINT_LOOKUP:
             case RANGE:
             case DELETE:
-                if (e.index() == null || !e.keyComplete()) return false;
-                int ix = t.indexNamed(e.index());
-                return ix >= 0 && prefixLength(t, ix, e) > 0;
+                return BoundKey.of(t, e) != null;
             default:
                 return false;
         }
-    }
-
-    private static int prefixLength(Table t, int ix, AccessEvent e) {
-        List<String> cols = t.spec().indexes().get(ix).columns();
-        int n = 0;
-        while (n < e.keyColumns().size() && n < cols.size() && cols.get(n).equalsIgnoreCase(e.keyColumns().get(n))) n++;
-        return n;
     }
 
     /**
@@ -171,12 +162,11 @@ public final class Replayer {
         Table t = db.table(e.table());
         digest.reset();
         if (e.operation() == Operation.INSERT) return insert(t, e);
-        int ix = t.indexNamed(e.index());
-        int n = prefixLength(t, ix, e);
-        List<String> literals = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) literals.add(e.key().get(e.keyColumns().get(k)));
-        byte[] key = t.keyOfLiterals(ix, literals);
-        boolean whole = n == t.keyFields(ix).length;
+        BoundKey b = BoundKey.of(t, e);
+        int ix = b.index();
+        List<String> literals = b.literals();
+        byte[] key = b.key();
+        boolean whole = b.whole();
         switch (e.operation()) {
             case POINT_LOOKUP, RANGE -> {
                 if (key != null) lookup(t, ix, key, whole, literals, projection(t, ix, e));

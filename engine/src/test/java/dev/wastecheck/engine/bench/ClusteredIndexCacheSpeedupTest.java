@@ -54,10 +54,7 @@ class ClusteredIndexCacheSpeedupTest {
             for (int i = 0; i < n; i++) keys[i] = KeyEncoder.ofInt(i);
             for (int id : order) {
                 int pk = pkOf[id];
-                rec.setLong(0, pk).setLong(1, id / 7).setLong(2, id % 1000).setLong(3, 100 + id % 5000)
-                        .setLong(4, 20110101000000L + id).setLong(5, id & 1)
-                        .setString(6, "edit comment " + id).setString(7, "sha1:" + Integer.toHexString(id * 31));
-                long tid = heap.insert(rec);
+                long tid = heap.insert(IndexCacheBenchmark.revision(rec, id, pk));
                 primary.insert(KeyEncoder.ofLong(pk), tid);
                 secondary.insert(keys[id], pk); // the secondary index holds the primary key
             }

@@ -58,6 +58,13 @@ public class IndexCacheBenchmark {
             Field.varlen("rev_comment", false, 40), Field.varlen("rev_sha1", false, 32));
     static final int REV_LEN = 3, REV_TIMESTAMP = 4;
 
+    /** Fills {@code rec} with revision {@code id}'s row (its {@code rev_id} being {@code revId}); the experiments share it. */
+    static Record revision(Record rec, int id, long revId) {
+        return rec.setLong(0, revId).setLong(1, id / 7).setLong(2, id % 1000).setLong(REV_LEN, 100 + id % 5000)
+                .setLong(REV_TIMESTAMP, 20110101000000L + id).setLong(5, id & 1)
+                .setString(6, "edit comment " + id).setString(7, "sha1:" + Integer.toHexString(id * 31));
+    }
+
     @Param({"OFF", "SWAP"})
     public String policy;
 
@@ -89,10 +96,7 @@ public class IndexCacheBenchmark {
         keys = new byte[N][];
         for (int i = 0; i < N; i++) keys[i] = KeyEncoder.ofInt(i);
         for (int id : order) {
-            rec.setLong(0, id).setLong(1, id / 7).setLong(2, id % 1000).setLong(REV_LEN, 100 + id % 5000)
-                    .setLong(REV_TIMESTAMP, 20110101000000L + id).setLong(5, id & 1)
-                    .setString(6, "edit comment " + id).setString(7, "sha1:" + Integer.toHexString(id * 31));
-            tree.insert(keys[id], heap.insert(rec));
+            tree.insert(keys[id], heap.insert(revision(rec, id, id)));
         }
         heapFields = heap.fieldSource(REV_LEN, REV_TIMESTAMP);
         cache = new IndexCache(tree, heap.fieldBytes(REV_LEN, REV_TIMESTAMP), CachePolicy.parse(policy), cacheSize);

@@ -51,10 +51,7 @@ class IndexCacheSpeedupExperimentTest {
             byte[][] keys = new byte[n][];
             for (int i = 0; i < n; i++) keys[i] = KeyEncoder.ofInt(i);
             for (int id : order) {
-                rec.setLong(0, id).setLong(1, id / 7).setLong(2, id % 1000).setLong(3, 100 + id % 5000)
-                        .setLong(4, 20110101000000L + id).setLong(5, id & 1)
-                        .setString(6, "edit comment " + id).setString(7, "sha1:" + Integer.toHexString(id * 31));
-                tree.insert(keys[id], heap.insert(rec));
+                tree.insert(keys[id], heap.insert(IndexCacheBenchmark.revision(rec, id, id)));
             }
             FieldSource source = heap.fieldSource(IndexCacheBenchmark.REV_LEN, IndexCacheBenchmark.REV_TIMESTAMP);
             IndexCache off = new IndexCache(tree, 12, CachePolicy.OFF, 0.12);
