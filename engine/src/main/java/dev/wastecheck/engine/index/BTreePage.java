@@ -9,10 +9,10 @@ import java.util.Arrays;
  * format; an interior cell carries a child page number after the tuple id.
  *
  * <pre>
- *  byte 0        1        2            4              6            8                   16            24                 40
+ *  byte 0        1        2            4              6            8                   16            24                 56
  *  +--------+--------+------------+--------------+------------+-------------------+-------------+------------------+
- *  | TYPE   | (zero) | KEY_COUNT  | KEY_AREA_END | CACHE_TRIM | LINK              | CACHE_CSN   | CACHE_FILTER     |  header
- *  | u8     |        | u16        | u16          | u16        | u64               | u64         | 128 bits         |  HEADER_SIZE = 40
+ *  | TYPE   | STAMP  | KEY_COUNT  | KEY_AREA_END | CACHE_TRIM | LINK              | CACHE_CSN   | CACHE_FILTER     |  header
+ *  | u8     |        | u16        | u16          | u16        | u64               | u64         | 256 bits         |  HEADER_SIZE = 56
  *  +--------+--------+------------+--------------+------------+-------------------+-------------+------------------+
  *  HEADER_SIZE: key area, cells packed in arrival order (not key order), growing up  ----->
  *     leaf cell:      | KEY_LEN u16 | KEY bytes ... | TID u64 |
@@ -30,11 +30,11 @@ import java.util.Arrays;
  *   <li>TYPE: {@link #TYPE_LEAF} or {@link #TYPE_INTERIOR}.</li>
  *   <li>LINK: in a leaf, the right sibling's page number ({@link #NO_PAGE} if none); in an
  *       interior node, the leftmost child (keys below the first separator).</li>
- *   <li>CACHE_TRIM, CACHE_CSN and CACHE_FILTER belong to the index cache: how many peripheral
- *       slots the Shrink policy has overwritten, the cache sequence number up to which the
- *       cached items reflect updates, and a 128-bit filter with one bit per hash of each
- *       cached tuple id, so that most misses skip the scan of the window. Writing them never
- *       dirties the page.</li>
+ *   <li>STAMP, CACHE_TRIM, CACHE_CSN and CACHE_FILTER belong to the index cache: a count of
+ *       placements (mod 256), how many peripheral slots the Shrink policy has overwritten, the
+ *       cache sequence number up to which the cached items reflect updates, and a 256-bit
+ *       filter with one bit per hash of each cached tuple id, so that most misses skip the scan
+ *       of the window. Writing them never dirties the page.</li>
  *   <li>PMNK: the poor man's normalized key, the first 4 key bytes ({@link KeyEncoder#prefix}),
  *       so binary search compares ints and reads a cell only when prefixes tie.</li>
  *   <li>Keys are compared as (key) in a unique index and as (key, tid) in a non-unique one,
@@ -46,14 +46,16 @@ import java.util.Arrays;
  */
 public final class BTreePage {
     public static final int TYPE = 0;
+    /** The index cache's placement count, mod 256 (CacheRegion). */
+    public static final int CACHE_STAMP = 1;
     public static final int KEY_COUNT = 2;
     public static final int KEY_AREA_END = 4;
     public static final int CACHE_TRIM = 6;
     public static final int LINK = 8;
     public static final int CACHE_CSN = 16;
     public static final int CACHE_FILTER = 24;
-    public static final int CACHE_FILTER_SIZE = 16;
-    public static final int HEADER_SIZE = 40;
+    public static final int CACHE_FILTER_SIZE = 32;
+    public static final int HEADER_SIZE = 56;
 
     public static final int CELL_KEY_LEN = 0;
     public static final int CELL_KEY = 2;

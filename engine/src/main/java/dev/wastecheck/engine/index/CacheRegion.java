@@ -22,18 +22,25 @@ import java.util.random.RandomGenerator;
  *   <li>The window is the {@code cap} slots nearest S (cap = cache_size x keys in the leaf);
  *       placement, lookup and eviction use only the window, but invalidation sweeps every live
  *       slot, so an item that leaves the window can never come back stale.</li>
- *   <li>New items go to a random empty slot of the window; when there is none, to a random slot
- *       of the peripheral buckets (the outer eighth at each end), evicting what was there.</li>
+ *   <li>New items go to a random slot of the window if it is empty (or else its neighbour, if
+ *       that is empty); when both are taken, to a random slot of the peripheral buckets (the
+ *       outer eighth at each end), evicting what was there. A placement thus touches one or two
+ *       cache lines of the window, not all of them; while a window fills, a placement that
+ *       finds both probes taken evicts although empty slots remain, which costs a few items
+ *       during the fill and nothing once the window is full (docs/benchmarks.md, Fig. 2a).</li>
  *   <li>A hit swaps the item with its neighbour one slot closer to S (the transposition rule,
  *       whose steady state orders items by frequency: hot items end in the core, cold ones in
  *       the periphery). Jumping halfway to S was tried: it ended 1-4 points further from the
  *       oracle on Fig. 2a (docs/benchmarks.md (engine)).</li>
  *   <li>A lookup scans outward from S, alternating sides, so hot items are found first.</li>
- *   <li>In a B+tree leaf, a 128-bit filter in the header (CACHE_FILTER) has a bit set for the
+ *   <li>In a B+tree leaf, a 256-bit filter in the header (CACHE_FILTER) has a bit set for the
  *       hash of every cached tuple id; a lookup whose bit is clear is a miss without a scan.
- *       Every {@link #place} rebuilds it from the window it scans anyway; clearing an item
- *       leaves its bit set (a false positive costs a scan, never a wrong answer). Scanning
- *       the window touched ~11 cache lines per miss: the filter is what keeps a miss cheap.</li>
+ *       A placement sets its item's bit; an evicted or cleared item's bit stays set (a false
+ *       positive costs a scan, never a wrong answer), and every scan that misses rebuilds the
+ *       filter exactly from the items it saw, so stale bits are swept by the scans they cause.
+ *       Scanning the window touches ~11 cache lines: the filter keeps most misses from it.</li>
+ *   <li>CACHE_STAMP, a header byte, counts placements (mod 256): a reader that missed and comes
+ *       back to place what it read checks for a copy placed meanwhile only if the stamp moved.</li>
  * </ul>
  * Callers hold the leaf's latch. Nothing is allocated per call.
  */
@@ -48,9 +55,7 @@ public final class CacheRegion {
     private int first, end;       // window after trim, [first, end)
     private int baseFirst, baseEnd; // window before trim
     private int stable;
-    private int filter = -1; // byte offset of the 128-bit filter, or -1 for none
-    /** {@link #place}'s list of the window's empty slots (grown once, reused: nothing per call). */
-    private int[] emptySlots = new int[64];
+    private int filter = -1; // byte offset of the 256-bit filter, or -1 for none
 
     /**
      * Frames the region [lo, hi) of {@code page} with stable point {@code stableOffset} (a byte
@@ -94,7 +99,11 @@ public final class CacheRegion {
         return this;
     }
 
-    private static int filterBit(long tid) { return (int) ((tid * 0x9E3779B97F4A7C15L) >>> 57); }
+    private static final int FILTER_BITS_LOG2 = Integer.numberOfTrailingZeros(BTreePage.CACHE_FILTER_SIZE * 8);
+    /** Filter words accumulated by a scan (per flyweight, so nothing is allocated per call). */
+    private final long[] acc = new long[BTreePage.CACHE_FILTER_SIZE / 8];
+
+    private static int filterBit(long tid) { return (int) ((tid * 0x9E3779B97F4A7C15L) >>> (64 - FILTER_BITS_LOG2)); }
 
     /** False if {@code tid} is certainly not cached (its filter bit is clear). */
     public boolean mayContain(long tid) {
@@ -112,15 +121,31 @@ public final class CacheRegion {
     public long tidAt(int slot) { return b.getLong(off(slot) + ITEM_TID) - 1; }
     public boolean isEmpty(int slot) { return b.getLong(off(slot) + ITEM_TID) == 0; }
 
-    /** The slot holding {@code tid} in the window, scanning outward from S; -1 if absent. */
+    /**
+     * The slot holding {@code tid} in the window, scanning outward from S; -1 if absent. A scan
+     * that finds nothing has seen every item of the window and rewrites the filter from them.
+     */
     public int find(long tid) {
         if (!mayContain(tid)) return -1;
         long tag = tid + 1;
+        long[] f = acc;
+        java.util.Arrays.fill(f, 0);
         int lo = stable, hi = stable + 1;
         while (lo >= first || hi < end) {
-            if (lo >= first) { if (b.getLong(off(lo)) == tag) return lo; lo--; }
-            if (hi < end) { if (b.getLong(off(hi)) == tag) return hi; hi++; }
+            if (lo >= first) {
+                long t = b.getLong(off(lo));
+                if (t == tag) return lo;
+                if (t != 0) { int bit = filterBit(t - 1); f[bit >>> 6] |= 1L << bit; }
+                lo--;
+            }
+            if (hi < end) {
+                long t = b.getLong(off(hi));
+                if (t == tag) return hi;
+                if (t != 0) { int bit = filterBit(t - 1); f[bit >>> 6] |= 1L << bit; }
+                hi++;
+            }
         }
+        if (filter >= 0) for (int i = 0; i < f.length; i++) b.putLong(filter + 8 * i, f[i]);
         return -1;
     }
 
@@ -139,43 +164,37 @@ public final class CacheRegion {
     }
 
     /**
-     * Places (tid, fields) unless tid is already cached: in a random empty slot of the window,
-     * else over a random peripheral slot. Returns the slot, or -1 if the window is empty.
+     * Places (tid, fields): in a random slot of the window if it is empty, else in the slot after
+     * it if that one is, else over a random peripheral slot. With {@code checkDuplicate}, first
+     * returns the slot of a copy of tid already cached (another reader placed it meanwhile).
+     * Returns the slot, or -1 if the window is empty.
      */
-    public int place(long tid, byte[] fields, RandomGenerator rnd) {
+    public int place(long tid, byte[] fields, RandomGenerator rnd, boolean checkDuplicate) {
         int w = end - first;
         if (w <= 0) return -1;
-        long tag = tid + 1;
-        if (emptySlots.length < w) emptySlots = new int[Math.max(w, 2 * emptySlots.length)];
-        int[] es = emptySlots;
-        int empties = 0, chosen;
-        long f0 = 0, f1 = 0; // the filter, rebuilt from the items this scan sees
-        for (int s = first; s < end; s++) {
-            long t = b.getLong(off(s));
-            if (t == tag) return s; // another reader placed it meanwhile
-            if (t == 0) {
-                es[empties++] = s;
-            } else {
-                int bit = filterBit(t - 1);
-                if (bit < 64) f0 |= 1L << bit; else f1 |= 1L << bit;
-            }
+        if (checkDuplicate) {
+            int s = find(tid);
+            if (s >= 0) return s;
         }
-        if (empties > 0) { // uniform among the empty slots: one random draw, no second pass
-            chosen = es[rnd.nextInt(empties)];
-        } else {
-            chosen = peripheralSlot(rnd); // its old item's bit stays: a false positive
+        int chosen = first + rnd.nextInt(w);
+        if (b.getLong(off(chosen)) != 0) {
+            int next = chosen + 1 == end ? first : chosen + 1;
+            chosen = b.getLong(off(next)) == 0 ? next : peripheralSlot(rnd); // an evicted item's bit stays
         }
         int o = off(chosen);
-        b.putLong(o + ITEM_TID, tag);
+        b.putLong(o + ITEM_TID, tid + 1);
         System.arraycopy(fields, 0, a, o + ITEM_FIELDS, itemSize - ITEM_FIELDS);
         if (filter >= 0) {
             int bit = filterBit(tid);
-            if (bit < 64) f0 |= 1L << bit; else f1 |= 1L << bit;
-            b.putLong(filter, f0);
-            b.putLong(filter + 8, f1);
+            int at = filter + ((bit >>> 6) << 3);
+            b.putLong(at, b.getLong(at) | (1L << bit));
+            a[BTreePage.CACHE_STAMP]++;
         }
         return chosen;
     }
+
+    /** The leaf's placement count (mod 256); see {@link #place}'s checkDuplicate. 0 outside a leaf. */
+    public int stamp() { return filter >= 0 ? a[BTreePage.CACHE_STAMP] & 0xFF : 0; }
 
     /** A random slot of the peripheral buckets: the outer eighth of the window at each end. */
     int peripheralSlot(RandomGenerator rnd) {
@@ -190,7 +209,7 @@ public final class CacheRegion {
     /** Empties every live slot, and the filter with them (it is exact for an empty cache). */
     public void clearAll() {
         for (int s = liveLo; s < liveHi; s++) b.putLong(off(s) + ITEM_TID, 0);
-        if (filter >= 0) { b.putLong(filter, 0); b.putLong(filter + 8, 0); }
+        if (filter >= 0) for (int i = 0; i < acc.length; i++) b.putLong(filter + 8 * i, 0);
     }
 
     /** Empties every live slot holding {@code tid} (the whole free space, not just the window). */

@@ -108,11 +108,13 @@ public final class IndexCache {
                     heap.read(tid, out);
                     return tid;
                 }
+                int stamp = -1; // the leaf's placement count when this lookup found tid absent
                 if (f.tryLatch()) {
                     try {
                         catchUp(leaf, sc.region);
                         CacheRegion r = sc.region.wrapLeaf(leaf, itemSize, cacheSize);
                         int slot = r.find(tid);
+                        stamp = r.stamp();
                         if (policy == CachePolicy.SHRINK) shrinkTick(leaf, r);
                         if (slot >= 0 && !r.isEmpty(slot) && r.tidAt(slot) == tid) {
                             r.readFields(slot, out);
@@ -133,7 +135,8 @@ public final class IndexCache {
                     try {
                         catchUp(leaf, sc.region);
                         if (unchangedSince(readCsn, tid, leaf)) {
-                            sc.region.wrapLeaf(leaf, itemSize, cacheSize).place(tid, out, ThreadLocalRandom.current());
+                            CacheRegion r = sc.region.wrapLeaf(leaf, itemSize, cacheSize);
+                            r.place(tid, out, ThreadLocalRandom.current(), stamp < 0 || stamp != r.stamp());
                         }
                     } finally {
                         f.unlatch();

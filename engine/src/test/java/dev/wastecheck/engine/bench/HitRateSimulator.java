@@ -107,7 +107,7 @@ public final class HitRateSimulator {
                 region.promote(slot);
                 if (i >= warmup) hits++;
             } else {
-                region.place(key, fields, r);
+                region.place(key, fields, r, false);
             }
         }
         return (double) hits / measured;
