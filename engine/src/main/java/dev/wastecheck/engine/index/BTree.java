@@ -84,7 +84,6 @@ public final class BTree {
     public boolean insert(byte[] key, long tid) {
         if (key.length > maxKeyLength) throw new IllegalArgumentException("key of " + key.length + " B exceeds " + maxKeyLength + " B");
         if (tid < 0) throw new IllegalArgumentException("tid " + tid);
-        int pm = KeyEncoder.prefix(key, 0, key.length);
         lock.writeLock().lock();
         try {
             long[] path = new long[height];
@@ -96,12 +95,12 @@ public final class BTree {
                 node.wrap(f.buffer()).slotAlign(slotAlign);
                 if (node.isLeaf()) break;
                 path[depth++] = page;
-                long child = childFor(node, key, pm, tid);
+                long child = childFor(node, key, tid);
                 pool.unpin(f, false);
                 page = child;
             }
-            int pos = node.lowerBound(key, pm, tid, unique);
-            if (unique && pos < node.keyCount() && node.compare(pos, key, pm, tid, true) == 0) {
+            int pos = node.lowerBound(key, tid, unique);
+            if (unique && pos < node.keyCount() && node.compare(pos, key, tid, true) == 0) {
                 pool.unpin(f, false);
                 return false;
             }
@@ -116,8 +115,7 @@ public final class BTree {
                 if (depth == 0) { newRoot(s); return true; }
                 Frame parent = pool.pin(path[--depth]);
                 node.wrap(parent.buffer()).slotAlign(slotAlign);
-                int ppm = KeyEncoder.prefix(s.key, 0, s.key.length);
-                int ppos = node.upperBound(s.key, ppm, s.tid, unique);
+                int ppos = node.upperBound(s.key, s.tid, unique);
                 if (node.fits(s.key.length)) {
                     node.insertAt(ppos, s.key, s.tid, s.right);
                     pool.unpin(parent, true);
@@ -192,8 +190,8 @@ public final class BTree {
         pool.unpin(f, true);
     }
 
-    private long childFor(BTreePage n, byte[] key, int pm, long tid) {
-        int i = n.upperBound(key, pm, tid, unique) - 1;
+    private long childFor(BTreePage n, byte[] key, long tid) {
+        int i = n.upperBound(key, tid, unique) - 1;
         return i < 0 ? n.link() : n.child(i);
     }
 
@@ -202,14 +200,13 @@ public final class BTree {
      * key whatever its tuple. Returns whether an entry was removed.
      */
     public boolean delete(byte[] key, long tid) {
-        int pm = KeyEncoder.prefix(key, 0, key.length);
         lock.writeLock().lock();
         try {
             long searchTid = unique ? 0 : tid;
-            Frame f = descend(key, pm, searchTid, node);
+            Frame f = descend(key, searchTid, node);
             node.wrap(f.buffer()).slotAlign(slotAlign);
-            int pos = node.lowerBound(key, pm, searchTid, unique);
-            boolean found = pos < node.keyCount() && node.compare(pos, key, pm, searchTid, unique) == 0
+            int pos = node.lowerBound(key, searchTid, unique);
+            boolean found = pos < node.keyCount() && node.compare(pos, key, searchTid, unique) == 0
                     && (tid == TupleId.NONE || node.tid(pos) == tid);
             if (found) { node.removeAt(pos); entries--; }
             pool.unpin(f, found);
@@ -220,18 +217,18 @@ public final class BTree {
     }
 
     /** The leaf that holds (key, tid) or where it would go, pinned. Caller holds the lock. */
-    Frame descend(byte[] key, int pm, long tid) {
-        return descend(key, pm, tid, new BTreePage());
+    Frame descend(byte[] key, long tid) {
+        return descend(key, tid, new BTreePage());
     }
 
-    /** As {@link #descend(byte[], int, long)}, with the caller's flyweight (left wrapped on the leaf). */
-    Frame descend(byte[] key, int pm, long tid, BTreePage n) {
+    /** As {@link #descend(byte[], long)}, with the caller's flyweight (left wrapped on the leaf). */
+    Frame descend(byte[] key, long tid, BTreePage n) {
         long page = root;
         while (true) {
             Frame f = pool.pin(page);
             n.wrap(f.buffer());
             if (n.isLeaf()) return f;
-            long child = childFor(n, key, pm, tid);
+            long child = childFor(n, key, tid);
             pool.unpin(f, false);
             page = child;
         }
@@ -240,12 +237,11 @@ public final class BTree {
     /** Unique lookup: the tuple id of {@code key}, or {@link TupleId#NONE}. In a non-unique tree, the first one. */
     public long lookup(byte[] key) {
         // scan(key, key, true, ...) without its visitor, key copies and capturing lambda
-        int pm = KeyEncoder.prefix(key, 0, key.length);
         lock.readLock().lock();
         try {
             BTreePage n = new BTreePage();
-            Frame f = descend(key, pm, -1, n);
-            int pos = n.lowerBound(key, pm, -1, unique);
+            Frame f = descend(key, -1, n);
+            int pos = n.lowerBound(key, -1, unique);
             while (pos == n.keyCount()) { // non-unique: the first (key, tid) may start the next leaf
                 long next = n.link();
                 pool.unpin(f, false);
@@ -254,7 +250,7 @@ public final class BTree {
                 n.wrap(f.buffer());
                 pos = 0;
             }
-            long tid = n.compare(pos, key, pm, 0, true) == 0 ? n.tid(pos) : TupleId.NONE;
+            long tid = n.compare(pos, key, 0, true) == 0 ? n.tid(pos) : TupleId.NONE;
             pool.unpin(f, false);
             return tid;
         } finally {
@@ -275,9 +271,8 @@ public final class BTree {
         try {
             BTreePage n = new BTreePage();
             byte[] start = lo == null ? new byte[0] : lo;
-            int pm = KeyEncoder.prefix(start, 0, start.length);
-            Frame f = descend(start, pm, -1, n);
-            int pos = n.lowerBound(start, pm, -1, unique);
+            Frame f = descend(start, -1, n);
+            int pos = n.lowerBound(start, -1, unique);
             while (true) {
                 for (; pos < n.keyCount(); pos++) {
                     byte[] k = n.key(pos);
@@ -306,7 +301,7 @@ public final class BTree {
         lock.readLock().lock();
         try {
             BTreePage n = new BTreePage();
-            Frame f = descend(new byte[0], 0, -1);
+            Frame f = descend(new byte[0], -1);
             int leaves = 0;
             long used = 0, free = 0, count = 0;
             while (true) {

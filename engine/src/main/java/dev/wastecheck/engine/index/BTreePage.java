@@ -9,11 +9,11 @@ import java.util.Arrays;
  * format; an interior cell carries a child page number after the tuple id.
  *
  * <pre>
- *  byte 0        1        2            4              6            8                   16            24                 56
- *  +--------+--------+------------+--------------+------------+-------------------+-------------+------------------+
- *  | TYPE   | STAMP  | KEY_COUNT  | KEY_AREA_END | CACHE_TRIM | LINK              | CACHE_CSN   | CACHE_FILTER     |  header
- *  | u8     |        | u16        | u16          | u16        | u64               | u64         | 256 bits         |  HEADER_SIZE = 56
- *  +--------+--------+------------+--------------+------------+-------------------+-------------+------------------+
+ *  byte 0        1        2            4              6            8                   16            24                 56           57               65    72
+ *  +--------+--------+------------+--------------+------------+-------------------+-------------+------------------+------------+----------------+-----+
+ *  | TYPE   | STAMP  | KEY_COUNT  | KEY_AREA_END | CACHE_TRIM | LINK              | CACHE_CSN   | CACHE_FILTER     | PREFIX_LEN | PREFIX         | pad |  header
+ *  | u8     | u8     | u16        | u16          | u16        | u64               | u64         | 256 bits         | u8         | <= 8 key bytes |     |  HEADER_SIZE = 72
+ *  +--------+--------+------------+--------------+------------+-------------------+-------------+------------------+------------+----------------+-----+
  *  HEADER_SIZE: key area, cells packed in arrival order (not key order), growing up  ----->
  *     leaf cell:      | KEY_LEN u16 | KEY bytes ... | TID u64 |
  *     interior cell:  | KEY_LEN u16 | KEY bytes ... | TID u64 | CHILD u64 |
@@ -35,8 +35,15 @@ import java.util.Arrays;
  *       cache sequence number up to which the cached items reflect updates, and a 256-bit
  *       filter with one bit per hash of each cached tuple id, so that most misses skip the scan
  *       of the window. Writing them never dirties the page.</li>
- *   <li>PMNK: the poor man's normalized key, the first 4 key bytes ({@link KeyEncoder#prefix}),
- *       so binary search compares ints and reads a cell only when prefixes tie.</li>
+ *   <li>PREFIX_LEN, PREFIX: the bytes every key of the node begins with (at most 8; Graefe's
+ *       prefix truncation, kept in the header rather than cut from the cells). Set by the first
+ *       key, shortened by any insert that shares less of it (which rewrites every PMNK), never
+ *       lengthened by a delete. A search key that does not begin with it sorts before or after
+ *       every entry, decided in the header without reading the directory.</li>
+ *   <li>PMNK: the poor man's normalized key, the 4 key bytes after the node's prefix
+ *       ({@link KeyEncoder#prefix}), so binary search compares ints and reads a cell only when
+ *       they tie. Without the prefix, 8-byte integer keys below 2^32 (whose first 4 bytes are
+ *       all 0x80000000) tied on every PMNK and every comparison read a cell.</li>
  *   <li>Keys are compared as (key) in a unique index and as (key, tid) in a non-unique one,
  *       so duplicates are ordered by tuple id and every entry is distinct.</li>
  * </ul>
@@ -55,7 +62,10 @@ public final class BTreePage {
     public static final int CACHE_CSN = 16;
     public static final int CACHE_FILTER = 24;
     public static final int CACHE_FILTER_SIZE = 32;
-    public static final int HEADER_SIZE = 56;
+    public static final int PREFIX_LEN = 56;
+    public static final int PREFIX = PREFIX_LEN + 1;
+    public static final int MAX_PREFIX = 8;
+    public static final int HEADER_SIZE = 72;
 
     public static final int CELL_KEY_LEN = 0;
     public static final int CELL_KEY = 2;
@@ -128,48 +138,73 @@ public final class BTreePage {
     public static int cellSize(int keyLen, boolean leaf) { return CELL_KEY + keyLen + TID_SIZE + (leaf ? 0 : CHILD_SIZE); }
     private int cellSizeAt(int off) { return cellSize(b.getShort(off) & 0xFFFF, isLeaf()); }
 
+    public int prefixLength() { return a[PREFIX_LEN] & 0xFF; }
+
     /**
-     * Compares entry i with (key, tid): negative if the entry sorts first. The PMNK decides
-     * unless it ties; then the key bytes, then (non-unique only) the tuple ids.
+     * Where {@code key} sorts against the node's entries by the prefix alone: negative if before
+     * all of them, positive if after all, 0 if it begins with the prefix (the PMNK decides then).
      */
-    public int compare(int i, byte[] key, int keyPmnk, long tid, boolean unique) {
-        return compareEntry(dirEntry(i), key, keyPmnk, tid, unique);
+    private int keyVsPrefix(byte[] key, int p) {
+        if (p == 0) return 0;
+        int m = Math.min(p, key.length);
+        int c = Arrays.compareUnsigned(key, 0, m, a, PREFIX, PREFIX + m);
+        if (c != 0) return c;
+        return key.length < p ? -1 : 0; // a proper prefix of the prefix sorts first
     }
 
-    /** {@link #compare} of the directory entry at byte offset {@code e}. */
-    private int compareEntry(int e, byte[] key, int keyPmnk, long tid, boolean unique) {
+    /**
+     * Compares entry i with (key, tid): negative if the entry sorts first. The prefix and the
+     * PMNK decide unless they tie; then the key bytes, then (non-unique only) the tuple ids.
+     */
+    public int compare(int i, byte[] key, long tid, boolean unique) {
+        int p = prefixLength();
+        int c = keyVsPrefix(key, p);
+        if (c != 0) return -c;
+        return compareEntry(dirEntry(i), key, KeyEncoder.prefix(key, p, key.length - p), p, tid, unique);
+    }
+
+    /** {@link #compare} of the directory entry at byte offset {@code e}, for a key that begins with the node's prefix. */
+    private int compareEntry(int e, byte[] key, int keyPmnk, int prefix, long tid, boolean unique) {
         int p = b.getInt(e + DIR_PMNK);
         if (p != keyPmnk) return Integer.compareUnsigned(p, keyPmnk);
         int c = b.getShort(e + DIR_CELL_OFFSET) & 0xFFFF;
         int len = b.getShort(c) & 0xFFFF;
-        int r;
-        if (len <= 4 || key.length <= 4) {
-            // equal zero-padded prefixes and a key of at most 4 bytes: one key is a prefix of
-            // the other, so the shorter sorts first (and equal lengths are equal keys)
+        int r, skip = prefix + 4;
+        if (len <= skip || key.length <= skip) {
+            // equal prefixes and zero-padded PMNKs, one key ending within them: it is a prefix
+            // of the other, so the shorter sorts first (and equal lengths are equal keys)
             r = Integer.compare(len, key.length);
         } else {
-            r = Arrays.compareUnsigned(a, c + CELL_KEY + 4, c + CELL_KEY + len, key, 4, key.length);
+            r = Arrays.compareUnsigned(a, c + CELL_KEY + skip, c + CELL_KEY + len, key, skip, key.length);
         }
         if (r != 0 || unique) return r;
         return Long.compare(b.getLong(c + CELL_KEY + len), tid);
     }
 
     /** The first index whose entry is >= (key, tid); keyCount() if none. */
-    public int lowerBound(byte[] key, int keyPmnk, long tid, boolean unique) {
-        int lo = 0, hi = keyCount(), dir = pageSize - hi * DIR_ENTRY_SIZE;
+    public int lowerBound(byte[] key, long tid, boolean unique) {
+        int n = keyCount(), p = prefixLength();
+        int side = keyVsPrefix(key, p);
+        if (side != 0) return side < 0 ? 0 : n;
+        int kp = KeyEncoder.prefix(key, p, key.length - p), dir = pageSize - n * DIR_ENTRY_SIZE;
+        int lo = 0, hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, keyPmnk, tid, unique) < 0) lo = mid + 1; else hi = mid;
+            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) < 0) lo = mid + 1; else hi = mid;
         }
         return lo;
     }
 
     /** The first index whose entry is > (key, tid). */
-    public int upperBound(byte[] key, int keyPmnk, long tid, boolean unique) {
-        int lo = 0, hi = keyCount(), dir = pageSize - hi * DIR_ENTRY_SIZE;
+    public int upperBound(byte[] key, long tid, boolean unique) {
+        int n = keyCount(), p = prefixLength();
+        int side = keyVsPrefix(key, p);
+        if (side != 0) return side < 0 ? 0 : n;
+        int kp = KeyEncoder.prefix(key, p, key.length - p), dir = pageSize - n * DIR_ENTRY_SIZE;
+        int lo = 0, hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, keyPmnk, tid, unique) <= 0) lo = mid + 1; else hi = mid;
+            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) <= 0) lo = mid + 1; else hi = mid;
         }
         return lo;
     }
@@ -193,15 +228,42 @@ public final class BTreePage {
         System.arraycopy(key, 0, a, cell + CELL_KEY, key.length);
         b.putLong(cell + CELL_KEY + key.length, tid);
         if (!isLeaf()) b.putLong(cell + CELL_KEY + key.length + TID_SIZE, child);
+        int p = fitPrefix(key, n);
         int oldDir = dirStart();
         int newDir = oldDir - DIR_ENTRY_SIZE;
         // entries [0, pos) move down one entry; entries [pos, n) stay
         System.arraycopy(a, oldDir, a, newDir, pos * DIR_ENTRY_SIZE);
         int e = newDir + pos * DIR_ENTRY_SIZE;
         b.putShort(e + DIR_CELL_OFFSET, (short) cell);
-        b.putInt(e + DIR_PMNK, KeyEncoder.prefix(key, 0, key.length));
+        b.putInt(e + DIR_PMNK, KeyEncoder.prefix(key, p, key.length - p));
         b.putShort(KEY_COUNT, (short) (n + 1));
         b.putShort(KEY_AREA_END, (short) (cell + size));
+    }
+
+    /**
+     * Makes the node's prefix one that {@code key} begins with too (the first key of an empty
+     * node sets it), rewriting the {@code n} entries' PMNKs if it got shorter. Returns it.
+     */
+    private int fitPrefix(byte[] key, int n) {
+        if (n == 0) {
+            int p = Math.min(MAX_PREFIX, key.length);
+            a[PREFIX_LEN] = (byte) p;
+            System.arraycopy(key, 0, a, PREFIX, p);
+            return p;
+        }
+        int p = prefixLength();
+        int m = Math.min(p, key.length), l = 0;
+        while (l < m && key[l] == a[PREFIX + l]) l++;
+        if (l == p) return p;
+        a[PREFIX_LEN] = (byte) l;
+        int dir = pageSize - n * DIR_ENTRY_SIZE;
+        for (int i = 0; i < n; i++) {
+            int e = dir + i * DIR_ENTRY_SIZE;
+            int c = b.getShort(e + DIR_CELL_OFFSET) & 0xFFFF;
+            int len = b.getShort(c) & 0xFFFF;
+            b.putInt(e + DIR_PMNK, KeyEncoder.prefix(a, c + CELL_KEY + l, len - l));
+        }
+        return l;
     }
 
     /** Removes entry {@code pos}, compacting the key area and zeroing the bytes that become free. */

@@ -90,16 +90,15 @@ public final class IndexCache {
      * if the key is absent (then {@code out} is untouched).
      */
     public long lookup(byte[] key, FieldSource heap, byte[] out) {
-        int pm = KeyEncoder.prefix(key, 0, key.length);
         Scratch sc = scratch();
         BTreePage leaf = sc.page;
         tree.lock().readLock().lock();
         try {
-            Frame f = tree.descend(key, pm, 0, leaf);
+            Frame f = tree.descend(key, 0, leaf);
             try {
                 leaf.wrap(f.buffer());
-                int pos = leaf.lowerBound(key, pm, 0, true);
-                if (pos >= leaf.keyCount() || leaf.compare(pos, key, pm, 0, true) != 0) {
+                int pos = leaf.lowerBound(key, 0, true);
+                if (pos >= leaf.keyCount() || leaf.compare(pos, key, 0, true) != 0) {
                     notFound.increment();
                     return TupleId.NONE;
                 }
@@ -224,7 +223,7 @@ public final class IndexCache {
         try {
             BTreePage leaf = new BTreePage();
             CacheRegion r = new CacheRegion();
-            Frame f = tree.descend(new byte[0], 0, -1);
+            Frame f = tree.descend(new byte[0], -1);
             long items = 0, cap = 0, leaves = 0;
             while (true) {
                 leaf.wrap(f.buffer());

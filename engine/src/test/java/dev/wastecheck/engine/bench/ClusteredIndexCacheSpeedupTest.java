@@ -55,13 +55,13 @@ class ClusteredIndexCacheSpeedupTest {
             for (int id : order) {
                 int pk = pkOf[id];
                 long tid = heap.insert(IndexCacheBenchmark.revision(rec, id, pk));
-                primary.insert(KeyEncoder.ofLong(pk), tid);
+                primary.insert(KeyEncoder.ofInt(pk), tid); // MediaWiki's rev_id is an int
                 secondary.insert(keys[id], pk); // the secondary index holds the primary key
             }
             FieldSource row = heap.fieldSource(IndexCacheBenchmark.REV_LEN, IndexCacheBenchmark.REV_TIMESTAMP);
             KeyEncoder enc = new KeyEncoder();
             // A miss: descend the clustered primary index with the primary key, then read the row.
-            FieldSource clustered = (pk, out) -> row.read(primary.lookup(enc.reset().appendLong(pk).toBytes()), out);
+            FieldSource clustered = (pk, out) -> row.read(primary.lookup(enc.reset().appendInt((int) pk).toBytes()), out);
             IndexCache off = new IndexCache(secondary, 12, CachePolicy.OFF, 0.12);
             IndexCache swap = new IndexCache(secondary, 12, CachePolicy.SWAP, 0.12);
             byte[] out = new byte[12];
