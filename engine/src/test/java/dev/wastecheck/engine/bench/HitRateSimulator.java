@@ -53,6 +53,19 @@ public final class HitRateSimulator {
         return c <= 0 ? 0 : cdf[Math.min(n, c) - 1];
     }
 
+    /**
+     * The oracle under Shrink: a cache that always holds the most popular items but loses
+     * capacity as Shrink's does, from cacheSize x N to half of it at a constant rate over the
+     * measured lookups. Its hit rate is the mean of the oracle's over that range of sizes: no
+     * policy whose cache shrinks so can do better.
+     */
+    public double shrinkOracle(double cacheSize) {
+        int steps = 1000;
+        double sum = 0;
+        for (int i = 0; i < steps; i++) sum += oracle(cacheSize * (1 - (i + 0.5) / steps / 2));
+        return sum / steps;
+    }
+
     /** The best any per-leaf cache can do: each leaf holds its own most popular cap items. */
     public double leafOracle(double cacheSize) {
         int leaves = (n + keysPerLeaf - 1) / keysPerLeaf;
