@@ -182,21 +182,13 @@ public final class BTreePage {
     }
 
     /** The first index whose entry is >= (key, tid); keyCount() if none. */
-    public int lowerBound(byte[] key, long tid, boolean unique) {
-        int n = keyCount(), p = prefixLength();
-        int side = keyVsPrefix(key, p);
-        if (side != 0) return side < 0 ? 0 : n;
-        int kp = KeyEncoder.prefix(key, p, key.length - p), dir = pageSize - n * DIR_ENTRY_SIZE;
-        int lo = 0, hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) < 0) lo = mid + 1; else hi = mid;
-        }
-        return lo;
-    }
+    public int lowerBound(byte[] key, long tid, boolean unique) { return search(key, tid, unique, 0); }
 
     /** The first index whose entry is > (key, tid). */
-    public int upperBound(byte[] key, long tid, boolean unique) {
+    public int upperBound(byte[] key, long tid, boolean unique) { return search(key, tid, unique, 1); }
+
+    /** The first index whose entry compares to (key, tid) at least {@code bound} (0: >=, 1: >). */
+    private int search(byte[] key, long tid, boolean unique, int bound) {
         int n = keyCount(), p = prefixLength();
         int side = keyVsPrefix(key, p);
         if (side != 0) return side < 0 ? 0 : n;
@@ -204,7 +196,7 @@ public final class BTreePage {
         int lo = 0, hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) <= 0) lo = mid + 1; else hi = mid;
+            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) < bound) lo = mid + 1; else hi = mid;
         }
         return lo;
     }
