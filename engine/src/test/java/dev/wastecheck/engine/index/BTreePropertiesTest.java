@@ -25,6 +25,12 @@ class BTreePropertiesTest {
     /** Key families: each maps an int to an encoded key. */
     enum Family {
         INT { byte[] key(int i) { return KeyEncoder.ofInt(i - 500); } },
+        /**
+         * 8-byte integers, most below 2^32 (whose encodings share their first 4 bytes, so nodes
+         * keep a common prefix) and some far above and below it, which shorten a node's prefix
+         * when they arrive in it and make search keys fall outside a node's prefix.
+         */
+        LONG { byte[] key(int i) { return KeyEncoder.ofLong(i % 10 == 0 ? (long) (i - 500) << 40 : i - 500); } },
         /** strings sharing long prefixes, so PMNK prefixes tie and full compares decide. */
         STRING { byte[] key(int i) { return KeyEncoder.ofString("user:" + "x".repeat(i % 7) + (i % 3 == 0 ? "\0" : "") + i); } },
         /** composite (string, int): city name then id. */
