@@ -25,9 +25,9 @@ import java.util.random.RandomGenerator;
  *   <li>New items go to a random slot of the window if it is empty (or else its neighbour, if
  *       that is empty); when both are taken, to a random slot of the peripheral buckets (the
  *       outer eighth at each end), evicting what was there. A placement thus touches one or two
- *       cache lines of the window, not all of them; while a window fills, a placement that
- *       finds both probes taken evicts although empty slots remain, which costs a few items
- *       during the fill and nothing once the window is full (docs/benchmarks.md, Fig. 2a).</li>
+ *       cache lines of the window, not all of them. The price: a placement that finds both
+ *       probes taken evicts although empty slots may remain, while a window fills and after
+ *       invalidations leave holes (a hole is refilled only when a probe lands on it).</li>
  *   <li>A hit swaps the item with its neighbour one slot closer to S (the transposition rule,
  *       whose steady state orders items by frequency: hot items end in the core, cold ones in
  *       the periphery). Jumping halfway to S was tried: it ended 1-4 points further from the
@@ -126,7 +126,10 @@ public final class CacheRegion {
      * that finds nothing has seen every item of the window and rewrites the filter from them.
      */
     public int find(long tid) {
-        if (!mayContain(tid)) return -1;
+        // An empty window (no whole slot left in a full leaf) frames first = end = stable =
+        // liveLo, a slot that is not live: what it held may be torn by the directory and is no
+        // longer swept by invalidate(), so it must never be read.
+        if (first >= end || !mayContain(tid)) return -1;
         long tag = tid + 1;
         long[] f = acc;
         java.util.Arrays.fill(f, 0);

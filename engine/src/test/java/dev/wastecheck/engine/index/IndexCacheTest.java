@@ -144,6 +144,48 @@ class IndexCacheTest {
         assertThat(cache.hitRate()).isGreaterThan(0.3);
     }
 
+    /**
+     * A leaf filled until no whole cache slot is left has an empty window. The slot at the edge
+     * of its free space is then no longer live (the directory may have overwritten its tail, and
+     * invalidation no longer sweeps it), so an item cached there before must never be found:
+     * after its tuple is updated, a lookup would return the old value. The leaf is filled one
+     * key at a time, every key cached and then updated at every fill level, with key lengths
+     * that put the free space's edges at every alignment to the item size. Regression: find()
+     * read that slot.
+     */
+    @Test
+    void aFullLeafNeverAnswersFromASlotThatIsNoLongerLive() {
+        long[] views = new long[1000];
+        FieldSource source = (tid, out) -> {
+            long v = views[(int) tid];
+            for (int k = 0; k < 8; k++) out[k] = (byte) (v >>> (8 * k));
+        };
+        byte[] out = new byte[8];
+        int emptyWindows = 0;
+        for (int pad = 0; pad < 16; pad++) {
+            try (StorageDevice small = StorageDevice.temporary(4096, DeviceModel.NVME)) {
+                BTree t = new BTree(new BufferPool(small, 1L << 20), true);
+                IndexCache cache = new IndexCache(t, 8, CachePolicy.SWAP, 1.0);
+                String suffix = "x".repeat(pad);
+                int n = 0;
+                while (t.leafStats().freeBytes() >= BTreePage.cellSize(KeyEncoder.ofString(n + suffix).length, true) + BTreePage.DIR_ENTRY_SIZE) {
+                    t.insert(KeyEncoder.ofString(n + suffix), n);
+                    views[n] = n;
+                    n++;
+                    for (int q = 0; q < n; q++) cache.lookup(KeyEncoder.ofString(q + suffix), source, out); // cache every key
+                    if (cache.occupancy().capacitySlots() == 0) emptyWindows++;
+                    for (int q = 0; q < n; q++) { views[q]++; cache.tupleUpdated(q); }
+                    for (int q = 0; q < n; q++) {
+                        assertThat(cache.lookup(KeyEncoder.ofString(q + suffix), source, out)).isEqualTo(q);
+                        assertThat(HeapFile.decode(out, 0, 8)).as("pad %d, %d keys, key %d", pad, n, q).isEqualTo(views[q]);
+                    }
+                }
+                assertThat(t.leafStats().leaves()).isEqualTo(1);
+            }
+        }
+        assertThat(emptyWindows).as("fill levels that left no whole slot").isPositive();
+    }
+
     @Test
     void offTouchesTheHeapEveryTime() {
         load(1_000, 6);
