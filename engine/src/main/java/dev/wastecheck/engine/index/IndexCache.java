@@ -108,12 +108,14 @@ public final class IndexCache {
                     return tid;
                 }
                 int stamp = -1; // the leaf's placement count when this lookup found tid absent
+                int trim = -1;  // and its Shrink trim: the window sc.region frames unless it moved
                 if (f.tryLatch()) {
                     try {
                         catchUp(leaf, sc.region);
                         CacheRegion r = sc.region.wrapLeaf(leaf, itemSize, cacheSize);
                         int slot = r.find(tid);
                         stamp = r.stamp();
+                        trim = leaf.cacheTrim();
                         if (policy == CachePolicy.SHRINK) shrinkTick(leaf, r);
                         if (slot >= 0 && !r.isEmpty(slot) && r.tidAt(slot) == tid) {
                             r.readFields(slot, out);
@@ -132,9 +134,12 @@ public final class IndexCache {
                 heap.read(tid, out);
                 if (f.tryLatch()) {
                     try {
-                        catchUp(leaf, sc.region);
+                        boolean reframed = catchUp(leaf, sc.region);
                         if (unchangedSince(readCsn, tid, leaf)) {
-                            CacheRegion r = sc.region.wrapLeaf(leaf, itemSize, cacheSize);
+                            // keys cannot move under the tree's read lock: only a catch-up or a
+                            // Shrink trim since the first latch changes the window's frame
+                            CacheRegion r = reframed || trim < 0 || trim != leaf.cacheTrim()
+                                    ? sc.region.wrapLeaf(leaf, itemSize, cacheSize) : sc.region;
                             r.place(tid, out, ThreadLocalRandom.current(), stamp < 0 || stamp != r.stamp());
                         }
                     } finally {
@@ -159,14 +164,18 @@ public final class IndexCache {
         }
     }
 
-    /** Brings the leaf's cache up to the index CSN. Caller holds the leaf latch. */
-    private void catchUp(BTreePage leaf, CacheRegion region) {
+    /**
+     * Brings the leaf's cache up to the index CSN. Caller holds the leaf latch. Returns whether
+     * it had to, in which case {@code region} frames the whole free space, not the window.
+     */
+    private boolean catchUp(BTreePage leaf, CacheRegion region) {
         long g = log.current();
         long pc = leaf.cacheCsn();
-        if (pc == g) return;
+        if (pc == g) return false;
         CacheRegion r = region.wrapLeaf(leaf, itemSize, 1.0);
         if (pc > g || !log.forEach(pc, g, p -> apply(p, leaf, r))) r.clearAll();
         leaf.setCacheCsn(g);
+        return true;
     }
 
     private void apply(UpdateLog.Predicate p, BTreePage leaf, CacheRegion r) {
