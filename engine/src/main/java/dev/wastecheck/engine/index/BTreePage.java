@@ -128,7 +128,6 @@ public final class BTreePage {
 
     private int dirEntry(int i) { return dirStart() + i * DIR_ENTRY_SIZE; }
     public int cellOffset(int i) { return b.getShort(dirEntry(i) + DIR_CELL_OFFSET) & 0xFFFF; }
-    public int pmnk(int i) { return b.getInt(dirEntry(i) + DIR_PMNK); }
     public int keyLength(int i) { return b.getShort(cellOffset(i) + CELL_KEY_LEN) & 0xFFFF; }
     public int keyOffset(int i) { return cellOffset(i) + CELL_KEY; }
     public long tid(int i) { int c = cellOffset(i); return b.getLong(c + CELL_KEY + (b.getShort(c) & 0xFFFF)); }

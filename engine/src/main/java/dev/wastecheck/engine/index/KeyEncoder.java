@@ -104,9 +104,11 @@ public final class KeyEncoder {
     public static int compare(byte[] a, byte[] b) { return Arrays.compareUnsigned(a, b); }
 
     /**
-     * The poor man's normalized key (Graefe): the first 4 bytes of the encoded key as an
-     * unsigned int, zero-padded. If two prefixes differ, their unsigned order is the keys'
-     * order; if they are equal the full keys must be compared.
+     * The poor man's normalized key (Graefe): 4 bytes of an encoded key from {@code off} ({@code
+     * len} of them available, zero-padded past them) as an unsigned int. If two keys share their
+     * first {@code off} bytes and their PMNKs differ, the PMNKs' unsigned order is the keys'
+     * order; if they are equal the rest must be compared. B+tree nodes take it after the prefix
+     * all their keys share ({@link BTreePage}).
      */
     public static int prefix(byte[] k, int off, int len) {
         int p = 0;

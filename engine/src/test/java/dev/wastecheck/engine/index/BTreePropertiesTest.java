@@ -26,9 +26,11 @@ class BTreePropertiesTest {
     enum Family {
         INT { byte[] key(int i) { return KeyEncoder.ofInt(i - 500); } },
         /**
-         * 8-byte integers, most below 2^32 (whose encodings share their first 4 bytes, so nodes
-         * keep a common prefix) and some far above and below it, which shorten a node's prefix
-         * when they arrive in it and make search keys fall outside a node's prefix.
+         * 8-byte integers, most of small magnitude (whose sign-flipped encodings share their
+         * first 4 bytes, 0x80000000 or 0x7FFFFFFF, so nodes keep a long common prefix) and every
+         * tenth scaled by 2^40, which shortens a node's prefix when it arrives and puts search
+         * keys outside other nodes' prefixes. All keys are 8 bytes: the tie-breaking byte
+         * compares are the STRING and COMPOSITE families' job.
          */
         LONG { byte[] key(int i) { return KeyEncoder.ofLong(i % 10 == 0 ? (long) (i - 500) << 40 : i - 500); } },
         /** strings sharing long prefixes, so PMNK prefixes tie and full compares decide. */
