@@ -36,6 +36,7 @@ class HitRateExperimentTest {
                 double sh = sim.run(CachePolicy.SHRINK, c, warm, meas);
                 double o75 = sim.run(CachePolicy.SWAP, 0.75 * c, warm, meas); // Swap at Shrink's mean capacity
                 double os = sim.shrinkOracle(c); // the best any cache that shrinks as Shrink does can reach
+                assertThat(sh).as("Shrink under the oracle that shrinks alike (s %.2f, size %.2f)", s, c).isLessThan(os + 0.01);
                 out.append(String.format(Locale.ROOT, "| %.2f | %.0f%% | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
                         s, c * 100, o * 100, sim.leafOracle(c) * 100, sw * 100, sh * 100, (o - sw) * 100, (sw - sh) * 100, o75 * 100, (o75 - sh) * 100, os * 100, (sw - os) * 100));
                 if (s <= 1.0) {
