@@ -52,6 +52,7 @@ final class ColumnScan {
             case INT8: return Byte.MIN_VALUE;
             case INT16: return Short.MIN_VALUE;
             case INT32: return Integer.MIN_VALUE;
+            case UINT8: case UINT16: case UINT32: return 0;
             default: throw new IllegalArgumentException("no int-range scan for " + t);
         }
     }
@@ -61,11 +62,18 @@ final class ColumnScan {
             case INT8: return Byte.MAX_VALUE;
             case INT16: return Short.MAX_VALUE;
             case INT32: return Integer.MAX_VALUE;
+            case UINT8: return 0xFF;
+            case UINT16: return 0xFFFF;
+            case UINT32: return 0xFFFF_FFFFL;
             default: throw new IllegalArgumentException("no int-range scan for " + t);
         }
     }
 
-    /** 1 if v is in the clamped range starting at lo with span1 values, else 0; no branch. */
+    /**
+     * 1 if v is in the clamped range starting at lo with span1 values, else 0; no branch. The
+     * difference is taken mod 2^32, so it holds for a UINT32's raw bits too (lo then being the
+     * raw bits of the clamped bound: unsigned order is the order of the raw bits).
+     */
     static long inRange(int v, int lo, long span1) {
         return (Integer.toUnsignedLong(v - lo) - span1) >>> 63;
     }
@@ -106,8 +114,14 @@ final class ColumnScan {
         if (t == FieldType.INT32 && buf.hasArray()) return matchInt32(buf.array(), buf.arrayOffset() + at, count, lo, span1);
         long bits = 0;
         switch (t) {
-            case INT32:
+            case INT32: case UINT32:
                 for (int j = 0; j < count; j++) bits |= inRange(buf.getInt(at + (j << 2)), lo, span1) << j;
+                return bits;
+            case UINT16:
+                for (int j = 0; j < count; j++) bits |= inRange(buf.getChar(at + (j << 1)), lo, span1) << j;
+                return bits;
+            case UINT8:
+                for (int j = 0; j < count; j++) bits |= inRange(buf.get(at + j) & 0xFF, lo, span1) << j;
                 return bits;
             case INT16:
                 for (int j = 0; j < count; j++) bits |= inRange(buf.getShort(at + (j << 1)), lo, span1) << j;

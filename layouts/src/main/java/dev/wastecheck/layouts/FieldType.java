@@ -8,8 +8,10 @@ import java.nio.ByteBuffer;
  * becomes {@link #BIT}, an {@code INT} whose values stay below 100 becomes {@link #INT8}, a
  * {@code CHAR(35)} becomes {@link #VARLEN}).
  *
- * <p>Integer values travel as sign-extended {@code long}s; {@link #FLOAT64} travels as the raw
- * bits of a {@code double} ({@link Double#doubleToRawLongBits}); {@link #BIT} as 0 or 1.
+ * <p>Integer values travel as {@code long}s, sign-extended for INT8..INT64 and zero-extended for
+ * the unsigned UINT8..UINT32 (a MySQL {@code INT UNSIGNED} takes 4 bytes as it does in InnoDB,
+ * not the 8 a signed field would need); {@link #FLOAT64} travels as the raw bits of a
+ * {@code double} ({@link Double#doubleToRawLongBits}); {@link #BIT} as 0 or 1.
  */
 public enum FieldType {
     BIT(0),
@@ -17,6 +19,9 @@ public enum FieldType {
     INT16(2),
     INT32(4),
     INT64(8),
+    UINT8(1),
+    UINT16(2),
+    UINT32(4),
     FLOAT64(8),
     VARLEN(-1);
 
@@ -40,6 +45,11 @@ public enum FieldType {
         return width > 0;
     }
 
+    /** True for UINT8, UINT16 and UINT32. */
+    public boolean isUnsigned() {
+        return this == UINT8 || this == UINT16 || this == UINT32;
+    }
+
     /** True when {@code value} is representable without loss in this type. */
     public boolean fits(long value) {
         switch (this) {
@@ -47,6 +57,9 @@ public enum FieldType {
             case INT8: return value == (byte) value;
             case INT16: return value == (short) value;
             case INT32: return value == (int) value;
+            case UINT8: return (value & ~0xFFL) == 0;
+            case UINT16: return (value & ~0xFFFFL) == 0;
+            case UINT32: return (value & ~0xFFFF_FFFFL) == 0;
             case INT64:
             case FLOAT64: return true;
             default: return false;
@@ -59,6 +72,9 @@ public enum FieldType {
             case INT8: return buf.get(offset);
             case INT16: return buf.getShort(offset);
             case INT32: return buf.getInt(offset);
+            case UINT8: return buf.get(offset) & 0xFFL;
+            case UINT16: return buf.getShort(offset) & 0xFFFFL;
+            case UINT32: return buf.getInt(offset) & 0xFFFF_FFFFL;
             case INT64:
             case FLOAT64: return buf.getLong(offset);
             default: throw new IllegalStateException(this + " has no byte representation");
@@ -68,9 +84,9 @@ public enum FieldType {
     /** Writes a value of this type at absolute index {@code offset}; not for BIT or VARLEN. */
     void write(ByteBuffer buf, int offset, long value) {
         switch (this) {
-            case INT8: buf.put(offset, (byte) value); break;
-            case INT16: buf.putShort(offset, (short) value); break;
-            case INT32: buf.putInt(offset, (int) value); break;
+            case INT8: case UINT8: buf.put(offset, (byte) value); break;
+            case INT16: case UINT16: buf.putShort(offset, (short) value); break;
+            case INT32: case UINT32: buf.putInt(offset, (int) value); break;
             case INT64:
             case FLOAT64: buf.putLong(offset, value); break;
             default: throw new IllegalStateException(this + " has no byte representation");

@@ -569,7 +569,7 @@ public final class HybridPage extends AbstractPage {
         int n = slotCount();
         int r = recordsPerSegment;
         FieldType t = schema.type(field);
-        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8, INT16, INT32: ColumnScan's unsigned test
+        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
         boolean empty = intRange && ColumnScan.emptyRange(t, lo, hi);
         if (r < 64 || empty) clearSelection(selection, n);
         if (empty) return 0;
@@ -579,7 +579,7 @@ public final class HybridPage extends AbstractPage {
         boolean nullable = schema.nullable(field);
         boolean ghosts = ghostCount() > 0;  // without ghosts the ghost bits need not be read at all
         // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
-        byte[] array = t == FieldType.INT32 && buf.hasArray() ? buf.array() : null;
+        byte[] array = (t == FieldType.INT32 || t == FieldType.UINT32) && buf.hasArray() ? buf.array() : null;
         int arrayBase = array != null ? buf.arrayOffset() : 0;
         int matches = 0;
         int seg = base + HEADER_SIZE;

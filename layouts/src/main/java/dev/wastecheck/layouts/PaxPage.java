@@ -408,7 +408,7 @@ public final class PaxPage extends AbstractPage {
         checkScannable(field);
         int n = slotCount();
         FieldType t = schema.type(field);
-        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8, INT16, INT32: ColumnScan's unsigned test
+        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
         if (intRange && ColumnScan.emptyRange(t, lo, hi)) {
             clearSelection(selection, n);
             return 0;
@@ -422,7 +422,7 @@ public final class PaxPage extends AbstractPage {
         int present = schema.nullable(field) ? presence(field, cap) : -1;
         int width = t.width;
         // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
-        byte[] array = t == FieldType.INT32 && buf.hasArray() ? buf.array() : null;
+        byte[] array = (t == FieldType.INT32 || t == FieldType.UINT32) && buf.hasArray() ? buf.array() : null;
         int arrayColumn = array != null ? buf.arrayOffset() + column : 0;
         int matches = 0;
         for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {

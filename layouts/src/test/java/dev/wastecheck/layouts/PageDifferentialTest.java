@@ -24,7 +24,7 @@ import net.jqwik.api.constraints.Size;
  */
 class PageDifferentialTest {
 
-    /** Every kind of field: bits, 1/2/4/8 bytes, doubles, VARLEN; nullable and not. */
+    /** Every kind of field: bits, signed and unsigned 1/2/4 bytes, 8 bytes, doubles, VARLEN; nullable and not. */
     static final RecordSchema MIXED = RecordSchema.of(
             Field.of("id", FieldType.INT64),
             Field.nullable("flag", FieldType.BIT),
@@ -36,7 +36,10 @@ class PageDifferentialTest {
             Field.varlen("name", true, 12),
             Field.of("bit2", FieldType.BIT),
             Field.varlen("comment", false, 24),
-            Field.nullable("date", FieldType.INT32));
+            Field.nullable("date", FieldType.INT32),
+            Field.of("u8", FieldType.UINT8),
+            Field.nullable("u16", FieldType.UINT16),
+            Field.of("u32", FieldType.UINT32));
 
     /** No VARLEN at all: PAX never needs to reorganize on updates. */
     static final RecordSchema FIXED_ONLY = RecordSchema.of(
@@ -245,10 +248,13 @@ class PageDifferentialTest {
                 case INT8: return random.nextBoolean() ? Byte.MIN_VALUE : Byte.MAX_VALUE;
                 case INT16: return random.nextBoolean() ? Short.MIN_VALUE : Short.MAX_VALUE;
                 case INT32: return random.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+                case UINT8: return random.nextBoolean() ? 0 : 0xFF;
+                case UINT16: return random.nextBoolean() ? 0 : 0xFFFF;
+                case UINT32: return random.nextBoolean() ? 0 : 0xFFFF_FFFFL; // above Integer.MAX_VALUE: the raw bits' sign bit is set
                 default: return random.nextLong();
             }
         }
-        return random.nextInt(101) - 50;
+        return t.isUnsigned() ? random.nextInt(101) : random.nextInt(101) - 50;
     }
 
     /** Bytes from a 3-letter alphabet, so equal values and equal normalized keys are common. */

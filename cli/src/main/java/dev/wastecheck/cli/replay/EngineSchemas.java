@@ -29,7 +29,8 @@ import java.util.Map;
  * fields the analyzer ranks for their index cache.
  *
  * <p>Declared types map to the field of the same width: TINYINT to one byte, INT to four, an
- * UNSIGNED type to the next signed width (the engine's fields are signed), BIGINT to eight. Every
+ * UNSIGNED type to the unsigned field of its width (MEDIUMINT UNSIGNED to four bytes), BIGINT to
+ * eight (a BIGINT UNSIGNED value above 2^63 - 1 is refused with a message). Every
  * other type (strings, binary strings, DECIMAL and floating-point text, dates) stays a
  * variable-length field holding the value's bytes exactly as the source wrote them, so a replay
  * returns what the source holds.
@@ -103,7 +104,12 @@ public final class EngineSchemas {
     /** The field of a declared type's width; VARLEN for everything that is not an integer the loader parsed. */
     static FieldType declared(SqlType type, ColumnStorage storage) {
         if (storage != ColumnStorage.INT64 || type.family() != TypeFamily.INTEGER) return FieldType.VARLEN;
-        int bits = type.unsigned() ? type.intBits() + 1 : type.intBits();
+        return integerField(type.intBits(), type.unsigned());
+    }
+
+    /** The narrowest field holding every value of a {@code bits}-bit integer type. */
+    private static FieldType integerField(int bits, boolean unsigned) {
+        if (unsigned && bits <= 32) return bits <= 8 ? FieldType.UINT8 : bits <= 16 ? FieldType.UINT16 : FieldType.UINT32;
         return bits <= 8 ? FieldType.INT8 : bits <= 16 ? FieldType.INT16 : bits <= 32 ? FieldType.INT32 : FieldType.INT64;
     }
 
@@ -122,9 +128,7 @@ public final class EngineSchemas {
             }
             FieldType t;
             if (s.family() == TypeFamily.INTEGER) {
-                int bits = s.intBits();
-                if (s.unsigned() && max >= (1L << (Math.min(bits, 63) - 1))) bits *= 2;
-                t = bits <= 8 ? FieldType.INT8 : bits <= 16 ? FieldType.INT16 : bits <= 32 ? FieldType.INT32 : FieldType.INT64;
+                t = integerField(s.intBits(), s.unsigned());
             } else if (s.family() == TypeFamily.BOOLEAN && min >= 0 && max <= 1) {
                 t = FieldType.BIT;
             } else if (stringOfDigits) {

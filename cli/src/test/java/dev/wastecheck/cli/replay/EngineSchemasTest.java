@@ -26,9 +26,13 @@ class EngineSchemasTest {
     @Test
     void declaredIntegersKeepTheirWidthAndUnsignedOnesTakeTheNextSignedWidth() {
         assertThat(EngineSchemas.declared(mysql("tinyint"), ColumnStorage.INT64)).isEqualTo(FieldType.INT8);
-        assertThat(EngineSchemas.declared(mysql("tinyint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.INT16);
+        assertThat(EngineSchemas.declared(mysql("tinyint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT8);
+        assertThat(EngineSchemas.declared(mysql("smallint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT16);
+        assertThat(EngineSchemas.declared(mysql("mediumint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT32);
         assertThat(EngineSchemas.declared(mysql("int"), ColumnStorage.INT64)).isEqualTo(FieldType.INT32);
-        assertThat(EngineSchemas.declared(mysql("int unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.INT64);
+        // four bytes, as InnoDB stores it: the signed field would need eight
+        assertThat(EngineSchemas.declared(mysql("int unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT32);
+        assertThat(EngineSchemas.declared(mysql("bigint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.INT64);
         assertThat(EngineSchemas.declared(mysql("mediumint"), ColumnStorage.INT64)).isEqualTo(FieldType.INT32);
         assertThat(EngineSchemas.declared(mysql("varbinary(255)"), ColumnStorage.BYTES)).isEqualTo(FieldType.VARLEN);
         assertThat(EngineSchemas.declared(mysql("decimal(10,2)"), ColumnStorage.TEXT)).isEqualTo(FieldType.VARLEN);
@@ -39,10 +43,10 @@ class EngineSchemasTest {
     void tightTypesNarrowIntegersAndDigitStringsOnly() {
         SqlType bigU = mysql("bigint unsigned");
         assertThat(EngineSchemas.tight(report("bigint unsigned", "SMALLINT UNSIGNED", "1", "71", "narrow_integer"), bigU, FieldType.INT64,
-                Dialect.MYSQL)).isEqualTo(FieldType.INT16);
-        // unsigned 8-bit values above 127 need the next signed width
+                Dialect.MYSQL)).isEqualTo(FieldType.UINT16);
+        // unsigned 8-bit values above 127 fit the unsigned byte
         assertThat(EngineSchemas.tight(report("int unsigned", "TINYINT UNSIGNED", "0", "200", "narrow_integer"), mysql("int unsigned"),
-                FieldType.INT64, Dialect.MYSQL)).isEqualTo(FieldType.INT16);
+                FieldType.UINT32, Dialect.MYSQL)).isEqualTo(FieldType.UINT8);
         // MediaWiki binary(14) timestamps: the integer their digits spell
         assertThat(EngineSchemas.tight(report("binary(14)", "DATETIME", "20010115000000", "20160313213801", "string_holds_timestamp"),
                 mysql("binary(14)"), FieldType.VARLEN, Dialect.MYSQL)).isEqualTo(FieldType.INT64);

@@ -200,6 +200,12 @@ public final class HeapFile {
         };
     }
 
+    /** Decodes a field of type {@code t} at {@code offset} from cached bytes (zero-extended if unsigned). */
+    public static long decode(byte[] bytes, int offset, FieldType t) {
+        long v = decode(bytes, offset, t.width);
+        return t.isUnsigned() ? v & (-1L >>> (64 - 8 * t.width)) : v;
+    }
+
     /** Decodes field {@code i} (of width {@code width}, at {@code offset}) from cached bytes. */
     public static long decode(byte[] bytes, int offset, int width) {
         long v = 0;

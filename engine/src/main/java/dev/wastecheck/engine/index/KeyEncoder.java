@@ -64,6 +64,16 @@ public final class KeyEncoder {
         return this;
     }
 
+    /**
+     * An unsigned integer in {@code width} bytes (1, 2 or 4): big-endian as it is, since unsigned
+     * order is byte order. The caller checks that the value fits.
+     */
+    public KeyEncoder appendUnsigned(long v, int width) {
+        ensure(width);
+        for (int s = 8 * (width - 1); s >= 0; s -= 8) buf[len++] = (byte) (v >>> s);
+        return this;
+    }
+
     /** A double, its bits transformed so that unsigned byte order is numeric order (8 bytes). */
     public KeyEncoder appendDouble(double d) {
         long b = Double.doubleToLongBits(d);

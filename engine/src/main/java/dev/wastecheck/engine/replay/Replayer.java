@@ -259,7 +259,7 @@ public final class Replayer {
                 off += w;
             }
             FieldType type = t.schema().type(f);
-            long v = HeapFile.decode(out, off, type.width);
+            long v = HeapFile.decode(out, off, type);
             if (type == FieldType.FLOAT64) digest.addString(Double.toString(Double.longBitsToDouble(v)));
             else digest.addLong(v);
         }

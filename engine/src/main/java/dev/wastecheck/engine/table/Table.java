@@ -176,9 +176,14 @@ public final class Table {
             FieldType t = schema.type(f);
             if (t.isVariable()) encoder.appendBytes(r.bytes(f), 0, r.length(f));
             else if (t == FieldType.FLOAT64) encoder.appendDouble(r.getDouble(f));
-            else encoder.appendSigned(r.getLong(f), Math.max(1, t.width));
+            else appendInteger(t, r.getLong(f));
         }
         return encoder.toBytes();
+    }
+
+    private void appendInteger(FieldType t, long v) {
+        if (t.isUnsigned()) encoder.appendUnsigned(v, t.width);
+        else encoder.appendSigned(v, Math.max(1, t.width));
     }
 
     /**
@@ -201,7 +206,7 @@ public final class Table {
             } else {
                 Long l = Values.parseLong(v);
                 if (l == null || !t.fits(l)) return null;
-                encoder.appendSigned(l, Math.max(1, t.width));
+                appendInteger(t, l);
             }
         }
         return encoder.toBytes();
