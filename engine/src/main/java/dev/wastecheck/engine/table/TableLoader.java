@@ -7,6 +7,7 @@ import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FloatingPointVector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -82,7 +83,9 @@ public final class TableLoader {
                 byte[] b = c.get(row);
                 record.setBytes(f, b, 0, b.length);
             } else if (v instanceof BaseIntVector c) {
-                byte[] b = Long.toString(c.getValueAsLong(row)).getBytes(StandardCharsets.US_ASCII);
+                long x = c.getValueAsLong(row);
+                // a UBIGINT above 2^63 - 1 comes back negative: print it as the unsigned value it is
+                byte[] b = (c instanceof UInt8Vector ? Long.toUnsignedString(x) : Long.toString(x)).getBytes(StandardCharsets.US_ASCII);
                 record.setBytes(f, b, 0, b.length);
             } else {
                 byte[] b = String.valueOf(v.getObject(row)).getBytes(StandardCharsets.UTF_8);
@@ -99,6 +102,7 @@ public final class TableLoader {
         long value;
         if (v instanceof BaseIntVector c) {
             value = c.getValueAsLong(row);
+            if (c instanceof UInt8Vector && value < 0) throw lossy(f, Long.toUnsignedString(value), t.name());
         } else if (v instanceof BitVector c) {
             value = c.get(row);
         } else if (v instanceof VarCharVector || v instanceof VarBinaryVector) {
