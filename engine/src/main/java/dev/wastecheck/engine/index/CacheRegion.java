@@ -222,6 +222,19 @@ public final class CacheRegion {
     }
 
     /**
+     * Empties every live slot holding one of the first {@code n} tuple ids of {@code tids} (which
+     * it sorts): one sweep of the free space for any number of them.
+     */
+    public void invalidateAll(long[] tids, int n) {
+        if (n == 1) { invalidate(tids[0]); return; }
+        java.util.Arrays.sort(tids, 0, n);
+        for (int s = liveLo; s < liveHi; s++) {
+            long t = b.getLong(off(s));
+            if (t != 0 && java.util.Arrays.binarySearch(tids, 0, n, t - 1) >= 0) b.putLong(off(s), 0);
+        }
+    }
+
+    /**
      * Shrink: overwrite the next peripheral slot of the base window (alternating ends, moving
      * inward), as a key insert would. Returns the new trim, which stops at half the window.
      */
