@@ -3,6 +3,9 @@ package dev.wastecheck.engine.index;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,5 +63,41 @@ class BTreePagePrefixTest {
         assertThat(p.lowerBound(KeyEncoder.ofString("revision:00001"), 0, true)).isEqualTo(2);
         assertThat(p.lowerBound(KeyEncoder.ofString("revisio"), 0, true)).isZero();
         assertThat(p.lowerBound(KeyEncoder.ofString("rz"), 0, true)).isEqualTo(5);
+    }
+
+    /**
+     * Keys that end inside the 4 PMNK bytes after the prefix, keys with zero bytes there (which the
+     * zero padding must not confuse with a shorter key), and duplicate keys ordered by tuple id in
+     * a non-unique node: the directory's order is unsigned byte order, then tid.
+     */
+    @Test
+    void shortKeysZeroBytesAndTidTiesSortAsBytesThenTid() {
+        BTreePage p = leaf();
+        byte[][] keys = {
+                {1, 2, 3, 4, 5, 6, 7, 8, 9},          // sets the prefix to 8 bytes
+                {1, 2, 3, 4, 5, 6, 7, 8},             // exactly the prefix: nothing after it, PMNK 0
+                {1, 2, 3, 4, 5, 6, 7, 8, 0},          // a zero byte after it: sorts after the shorter key
+                {1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 1}, // longer than prefix + 4, ties the PMNK of the one above
+                {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1},
+                {1, 2, 3, 4, 5, 6, 7},                // shorter than the prefix: shortens it to 7
+        };
+        // non-unique: two entries per key, tids 2 and 1 inserted in that order
+        for (byte[] k : keys) {
+            for (long tid : new long[]{2, 1}) p.insertAt(p.lowerBound(k, tid, false), k, tid, 0);
+        }
+        assertThat(p.prefixLength()).isEqualTo(7);
+        List<byte[]> sorted = new ArrayList<>(List.of(keys));
+        sorted.sort(Arrays::compareUnsigned);
+        assertThat(p.keyCount()).isEqualTo(2 * keys.length);
+        for (int i = 0; i < sorted.size(); i++) {
+            for (int d = 0; d < 2; d++) {
+                int pos = 2 * i + d;
+                assertThat(p.key(pos)).as("entry %d", pos).isEqualTo(sorted.get(i));
+                assertThat(p.tid(pos)).as("entry %d", pos).isEqualTo(d + 1L);
+                assertThat(p.compare(pos, sorted.get(i), d + 1L, false)).isZero();
+            }
+            assertThat(p.lowerBound(sorted.get(i), 0, false)).isEqualTo(2 * i);
+            assertThat(p.upperBound(sorted.get(i), Long.MAX_VALUE, false)).isEqualTo(2 * i + 2);
+        }
     }
 }
