@@ -179,6 +179,11 @@ public final class Analyzer {
             return List.copyOf(warnings);
         }
 
+        /** The views the sources created, in their order. */
+        public List<DdlCatalog.ViewDef> views() {
+            return catalog.views();
+        }
+
         /**
          * A relation holding table {@code t}'s rows with its real column names in declared order
          * (BIGINT, VARCHAR or BLOB as loaded), or null when the table has no rows.

@@ -61,7 +61,10 @@ public final class TypeInference {
         } else if (p.constant()) {
             findings.add(new Finding("constant", "every row holds " + show(p) + ": a DEFAULT or a view could supply it", declared));
         }
-        Choice choice = p.nonNull == 0 ? null : switch (t.family()) {
+        // An array holds a list, not one value: no scalar type replaces it (its text form may have
+        // few distinct values, but an ENUM of them would lose = ANY, unnest and the element type).
+        boolean array = t.declared().endsWith("]");
+        Choice choice = p.nonNull == 0 || array ? null : switch (t.family()) {
             case INTEGER -> integer(table, col, p, declared);
             case DECIMAL -> decimal(table, col, p, declared);
             case FLOAT, DOUBLE -> floating(table, col, p, declared);

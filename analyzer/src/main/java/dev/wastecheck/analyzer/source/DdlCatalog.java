@@ -106,8 +106,40 @@ public final class DdlCatalog {
                 if (t != null) {
                     t.addIndex(new IndexDef(simpleName(m.group(2)), names(m.group(4)), m.group(1) != null));
                 }
+                ViewDef v = views.get(simpleName(m.group(3)).toLowerCase(Locale.ROOT));
+                if (v != null) {
+                    v.indexes().add(text.strip());
+                }
+            }
+        } else if (lower.matches("create (or replace )?(materialized |recursive |temp |temporary )?view .*")) {
+            Matcher m = CREATE_VIEW.matcher(text);
+            if (m.lookingAt()) {
+                String name = simpleName(m.group(2));
+                views.put(name.toLowerCase(Locale.ROOT), new ViewDef(unquote(m.group(2).strip()), m.group(1) != null, text.strip(),
+                        new ArrayList<>()));
             }
         }
+    }
+
+    /**
+     * A view as the dump created it, for a migration that must drop and re-create the views over
+     * a column whose type it changes (PostgreSQL refuses to change such a column otherwise).
+     *
+     * @param name    as the dump wrote it, schema included
+     * @param text    the CREATE statement, as written
+     * @param indexes CREATE INDEX statements on it (a materialized view's), as written
+     */
+    public record ViewDef(String name, boolean materialized, String text, List<String> indexes) {
+    }
+
+    private static final Pattern CREATE_VIEW = Pattern.compile(
+            "(?is)create\\s+(?:or\\s+replace\\s+)?(?:(materialized)\\s+|recursive\\s+|temp\\s+|temporary\\s+)?view\\s+(?:if\\s+not\\s+exists\\s+)?([\\w.\"`]+)");
+
+    private final Map<String, ViewDef> views = new java.util.LinkedHashMap<>();
+
+    /** The views the dump created, in its order. */
+    public List<ViewDef> views() {
+        return List.copyOf(views.values());
     }
 
     private void alterTable(String text) {
@@ -152,7 +184,7 @@ public final class DdlCatalog {
             return;
         }
         ColumnDef c = cols.get(i);
-        cols.set(i, new ColumnDef(c.name(), c.type(), c.nullable(), true, null));
+        cols.set(i, new ColumnDef(c.name(), c.type(), c.nullable(), true, null, c.clauses()));
         put(new TableDef(t.name(), cols, t.primaryKey(), t.indexes(), t.charset(), t.origin(), t.ddlKnown()));
     }
 
@@ -203,7 +235,8 @@ public final class DdlCatalog {
             if (specText.matches(".*\\bunique\\b.*")) {
                 indexes.add(new IndexDef(col, List.of(col), true));
             }
-            columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs))));
+            columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs)),
+                    String.join(" ", specs)));
         }
         if (ct.getIndexes() != null) {
             for (Index idx : ct.getIndexes()) {
@@ -250,8 +283,13 @@ public final class DdlCatalog {
         put(new TableDef(name, columns, pk, indexes, charset, file + ":" + line, true));
     }
 
+    private static final Pattern BRACKET_NAME = Pattern.compile("\\[[A-Za-z_]");
+
     private CreateTable parseCreateTable(String sql) throws JSQLParserException {
-        Statement st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(sql.contains("["))
+        // [name] quoting (SQL Server, Access) only when a bracket opens a name: with it on, the
+        // parser reads PostgreSQL's text[] as plain text and an array column lost its [].
+        boolean brackets = BRACKET_NAME.matcher(sql).find();
+        Statement st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(brackets)
                 .withBackslashEscapeCharacter(dialect == Dialect.MYSQL).withTimeOut(20_000));
         if (!(st instanceof CreateTable ct)) {
             throw new JSQLParserException("not read as a CREATE TABLE");

@@ -1,0 +1,239 @@
+package dev.wastecheck.analyzer.tune;
+
+import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.schema.ColumnDef;
+import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.analyzer.schema.SqlType;
+import dev.wastecheck.analyzer.schema.TypeFamily;
+import dev.wastecheck.analyzer.schema.TypeParser;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * One column's change of type, as three things that must agree: the DuckDB expression that
+ * builds the tuned copy from the loaded values, the pair of DuckDB expressions that bring an
+ * original and a tuned value to one comparable form (the check that nothing was lost), and the
+ * migration clause in the source's dialect.
+ *
+ * <p>The comparable form is the declared type's value: for a string column its exact text (a
+ * timestamp must print back to the very characters the dump held), for a number its numeric
+ * value (DECIMAL(10,2) 12.00 and SMALLINT 12 are the same value), for a DATETIME the instant.
+ *
+ * @param index       the column's position in its table
+ * @param kind        the finding that suggested the change ({@code narrow_integer}, {@code padding}, ...)
+ * @param target      the new type as the dialect spells it in DDL
+ * @param duckType    the same type in DuckDB, for the tuned copy
+ * @param toTuned     DuckDB expression over {@link #VALUE} (the loaded value) giving the tuned value, NULL when it has none
+ * @param originalKey DuckDB expression over {@link #VALUE} (the loaded value) in the comparable form
+ * @param tunedKey    DuckDB expression over {@link #VALUE} (the tuned value) in the comparable form
+ * @param using       how the dialect converts the column in place, over {@link #VALUE} (the quoted column); null for a plain cast
+ */
+public record Conversion(int index, ColumnDef column, String kind, String target, String duckType, String toTuned,
+                         String originalKey, String tunedKey, String using) {
+
+    /** Why a suggested change is not in the migration. */
+    public static final class Unsupported extends Exception {
+        public Unsupported(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    /**
+     * Where a template takes its value: a control character, which no ENUM member or literal the
+     * analyzer suggests can hold (they are printable), so substitution never touches user text.
+     */
+    public static final String VALUE = "\u0001";
+
+    static String apply(String template, String value) {
+        return template.replace(VALUE, value);
+    }
+
+    /**
+     * The conversion for a column whose suggested type differs from its declared one.
+     *
+     * @throws Unsupported when tune cannot apply this kind of change safely in {@code dialect}
+     */
+    public static Conversion of(String table, int index, ColumnDef col, ColumnReport report, Dialect dialect)
+            throws Unsupported {
+        SqlType plain = TypeParser.parse(col.type().declared(), dialect);
+        if (col.type().family() == TypeFamily.OTHER || plain.family() != col.type().family()) {
+            throw new Unsupported("declared " + col.type().declared() + ": tune changes only built-in scalar types (an array, "
+                    + "a domain or a user-defined type carries operators and constraints that a plain type would drop)");
+        }
+        Conversion c = build(table, index, col, report, dialect);
+        if (dialect == Dialect.MYSQL) {
+            MysqlClauses.check(col, c);
+        }
+        return c;
+    }
+
+    private static Conversion build(String table, int index, ColumnDef col, ColumnReport report, Dialect dialect)
+            throws Unsupported {
+        String kind = report.findings().isEmpty() ? "" : report.findings().get(0).kind();
+        String suggested = report.suggestedType();
+        SqlType declared = col.type();
+        String text = "CAST(\u0001 AS VARCHAR)"; // a string column's value, whether loaded as text or bytes
+        String number = numberKey(declared); // a numeric column's value, exactly
+        switch (kind) {
+            case "narrow_integer", "narrow_decimal", "float_holds_integer", "string_holds_integer" -> {
+                if (suggested.toLowerCase(Locale.ROOT).startsWith("bool")) {
+                    // PostgreSQL, where only 0 and 1 occur. analyze names boolean as the tightest
+                    // type, but as a migration it would break every query that adds, sums or
+                    // compares the column with a number (quantity = 1 has no boolean operator):
+                    // tune takes the narrowest integer, which keeps them all.
+                    suggested = new dev.wastecheck.analyzer.infer.DialectTypes(dialect)
+                            .narrowestInteger(java.math.BigInteger.ZERO, java.math.BigInteger.ONE).name();
+                }
+                String ddl = ddlType(suggested, dialect);
+                SqlType t = TypeParser.parse(ddl, dialect);
+                if (t.family() == TypeFamily.DECIMAL) {
+                    String duck = "DECIMAL(" + t.precision() + "," + Math.max(0, t.scale()) + ")";
+                    return new Conversion(index, col, kind, ddl, duck, "TRY_CAST(" + number + " AS " + duck + ")",
+                            number, number.replace("TRY_CAST", "CAST"), castUsing(dialect, ddl));
+                }
+                if (!t.isInteger()) {
+                    throw new Unsupported("the suggested type " + suggested + " is not an integer type");
+                }
+                String duck = duckInteger(t);
+                if (kind.equals("string_holds_integer")) {
+                    return new Conversion(index, col, kind, ddl, duck, integer("TRY_CAST(" + text + " AS HUGEINT)", t, duck),
+                            text, "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::" + ddl
+                            : castUsing(dialect, ddl));
+                }
+                // A number, kept only when it is whole: DuckDB would round 2.5 to 3.
+                String whole = kind.equals("narrow_integer") ? "TRY_CAST(\u0001 AS HUGEINT)"
+                        : "(CASE WHEN " + number + " = TRY_CAST(" + number + " AS HUGEINT) THEN TRY_CAST(" + number + " AS HUGEINT) END)";
+                return new Conversion(index, col, kind, ddl, duck, integer(whole, t, duck), number,
+                        number.replace("TRY_CAST", "CAST"), castUsing(dialect, ddl));
+            }
+            case "narrow_float" -> {
+                return new Conversion(index, col, kind, suggested, "FLOAT", "TRY_CAST(\u0001 AS FLOAT)", "TRY_CAST(\u0001 AS DOUBLE)",
+                        "CAST(\u0001 AS DOUBLE)", castUsing(dialect, suggested));
+            }
+            case "timestamp_holds_date" -> {
+                return new Conversion(index, col, kind, suggested, "DATE", "TRY_CAST(TRY_CAST(\u0001 AS TIMESTAMP) AS DATE)",
+                        "TRY_CAST(\u0001 AS TIMESTAMP)", "CAST(\u0001 AS TIMESTAMP)", castUsing(dialect, suggested));
+            }
+            case "string_holds_timestamp" -> {
+                boolean compact = report.findings().get(0).detail().contains("YYYYMMDDHHMMSS");
+                String format = compact ? "%Y%m%d%H%M%S" : "%Y-%m-%d %H:%M:%S";
+                String using = switch (dialect) {
+                    case POSTGRESQL -> compact ? "to_timestamp(" + pgText(declared, "\u0001") + ", 'YYYYMMDDHH24MISS')::timestamp"
+                            : pgText(declared, "\u0001") + "::timestamp";
+                    case DUCKDB -> "strptime(CAST(\u0001 AS VARCHAR), '" + format + "')";
+                    default -> null; // MySQL reads both spellings as DATETIME literals
+                };
+                return new Conversion(index, col, kind, suggested, "TIMESTAMP", "TRY_STRPTIME(" + text + ", '" + format + "')",
+                        text, "strftime(\u0001, '" + format + "')", using);
+            }
+            case "string_holds_date" -> {
+                return new Conversion(index, col, kind, suggested, "DATE", "CAST(TRY_STRPTIME(" + text + ", '%Y-%m-%d') AS DATE)",
+                        text, "strftime(\u0001, '%Y-%m-%d')", switch (dialect) {
+                            case POSTGRESQL -> pgText(declared, "\u0001") + "::date";
+                            case DUCKDB -> "CAST(\u0001 AS DATE)";
+                            default -> null;
+                        });
+            }
+            case "string_holds_uuid" -> {
+                if (dialect == Dialect.MYSQL) {
+                    throw new Unsupported("MySQL keeps a UUID in BINARY(16) only through UUID_TO_BIN(), which an ALTER cannot "
+                            + "apply in place: convert it through a new column and an UPDATE");
+                }
+                return new Conversion(index, col, kind, suggested, "UUID", "TRY_CAST(" + text + " AS UUID)", text,
+                        "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::uuid" : "CAST(\u0001 AS UUID)");
+            }
+            case "string_holds_decimal" -> {
+                SqlType t = TypeParser.parse(suggested, dialect);
+                String duck = "DECIMAL(" + t.precision() + "," + Math.max(0, t.scale()) + ")";
+                return new Conversion(index, col, kind, suggested, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
+                        "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::" + suggested
+                        : castUsing(dialect, suggested));
+            }
+            case "low_cardinality" -> {
+                List<String> members = suggested.toLowerCase(Locale.ROOT).startsWith("enum type")
+                        ? TypeParser.quoted(suggested.substring(suggested.indexOf('(') + 1, suggested.lastIndexOf(')')))
+                        : TypeParser.parse(suggested, dialect).enumValues();
+                if (members.isEmpty()) {
+                    throw new Unsupported("no ENUM members in " + suggested);
+                }
+                String duck = "ENUM(" + members.stream().map(Conversion::literal).collect(Collectors.joining(", ")) + ")";
+                String target = dialect == Dialect.POSTGRESQL ? enumTypeName(table, col.name()) : suggested;
+                return new Conversion(index, col, kind, target, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
+                        "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::text::" + target
+                        : castUsing(dialect, target));
+            }
+            case "padding" -> {
+                return new Conversion(index, col, kind, suggested, "VARCHAR", text, text, "\u0001", castUsing(dialect, suggested));
+            }
+            case "string_holds_boolean" -> throw new Unsupported("the column spells true and false as text; which spelling "
+                    + "means true is yours to decide");
+            default -> throw new Unsupported("tune does not apply " + (kind.isEmpty() ? "this change" : kind + " changes"));
+        }
+    }
+
+    /** A whole number {@code v} in the tuned integer type, or NULL when it does not fit (MEDIUMINT has no DuckDB twin). */
+    private static String integer(String v, SqlType t, String duck) {
+        if (t.intBits() != 24) {
+            return "TRY_CAST(" + v + " AS " + duck + ")";
+        }
+        String range = t.unsigned() ? "BETWEEN 0 AND 16777215" : "BETWEEN -8388608 AND 8388607";
+        return "CASE WHEN " + v + " " + range + " THEN CAST(" + v + " AS " + duck + ") END";
+    }
+
+    /** A numeric value in a type that holds it exactly: HUGEINT, a wide DECIMAL at the declared scale, or DOUBLE. */
+    static String numberKey(SqlType declared) {
+        return switch (declared.family()) {
+            case INTEGER -> "TRY_CAST(\u0001 AS HUGEINT)";
+            case FLOAT, DOUBLE -> "TRY_CAST(\u0001 AS DOUBLE)";
+            default -> "TRY_CAST(\u0001 AS DECIMAL(38," + Math.min(37, declared.scale() < 0 ? 18 : declared.scale()) + "))";
+        };
+    }
+
+    /** PostgreSQL: the column as text, whether it is text or bytea. */
+    private static String pgText(SqlType declared, String column) {
+        return declared.family().isBinary() ? "convert_from(" + column + ", 'UTF8')" : column;
+    }
+
+    /** The serial pseudo-types name a type only in CREATE TABLE: an ALTER takes the integer they stand for. */
+    static String ddlType(String suggested, Dialect dialect) {
+        if (dialect != Dialect.POSTGRESQL) {
+            return suggested;
+        }
+        return switch (suggested.toLowerCase(Locale.ROOT)) {
+            case "smallserial" -> "smallint";
+            case "serial" -> "integer";
+            case "bigserial" -> "bigint";
+            default -> suggested;
+        };
+    }
+
+    private static String castUsing(Dialect dialect, String type) {
+        return switch (dialect) {
+            case POSTGRESQL -> "\u0001::" + type;
+            case DUCKDB -> "CAST(\u0001 AS " + type + ")";
+            default -> null;
+        };
+    }
+
+    static String duckInteger(SqlType t) {
+        String base = switch (t.intBits()) {
+            case 8 -> "TINYINT";
+            case 16 -> "SMALLINT";
+            case 24, 32 -> "INTEGER";
+            case 64 -> "BIGINT";
+            default -> "HUGEINT";
+        };
+        return (t.unsigned() && t.intBits() <= 64 ? "U" : "") + base;
+    }
+
+    /** A PostgreSQL enum type takes a name: the table's and the column's. */
+    static String enumTypeName(String table, String column) {
+        return (table + "_" + column).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_enum";
+    }
+
+    /** A SQL string literal. */
+    public static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+}

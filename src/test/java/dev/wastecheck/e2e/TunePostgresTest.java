@@ -1,0 +1,268 @@
+package dev.wastecheck.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code wastecheck tune} on the real Chinook PostgreSQL script, and its migration run on a real
+ * PostgreSQL holding the same rows: the migration must run as written, every value of every
+ * table must read back unchanged in its original type, and the tables must take fewer bytes on
+ * disk, as PostgreSQL itself counts them.
+ */
+class TunePostgresTest {
+    static EmbeddedPostgres pg;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pg = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pg.close();
+    }
+
+    /** A fresh database on the shared server. */
+    static Connection database(String name) throws SQLException {
+        try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement st = admin.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        }
+        return pg.getDatabase("postgres", name).getConnection();
+    }
+
+    @Test
+    void chinookMigrationRunsOnPostgresqlLosesNoValueAndShrinksTheTables() throws Exception {
+        Path script = Cli.data("chinook/Chinook_PostgreSql.sql");
+        String migration = tune(script);
+        assertThat(migration).contains("ALTER COLUMN \"genre_id\" TYPE smallint")
+                // an INT that only ever holds 1 stays a number: boolean would break quantity * unit_price
+                .contains("ALTER COLUMN \"quantity\" TYPE smallint")
+                .contains("ALTER COLUMN \"invoice_date\" TYPE date");
+        try (Connection c = database("chinook")) {
+            load(c, script);
+            Map<String, List<String>> tuned = applyAndCompare(c, () -> pg.getDatabase("postgres", "chinook").getConnection(), migration, "chinook");
+            assertThat(tuned.get("genre")).contains("genre_id smallint");
+            assertThat(tuned.get("invoice")).contains("invoice_date date");
+        }
+    }
+
+    /**
+     * Pagila as pg_dump wrote it: COPY data, partitions of payment, eight views and a
+     * materialized view over the changed tables, a domain, an enum type, arrays and tsvector.
+     */
+    @Test
+    void pagilaMigrationChangesPartitionsThroughTheParentAndKeepsItsViews() throws Exception {
+        Path schema = Cli.data("pagila-pgdump/pagila-schema.sql");
+        Path data = Cli.data("pagila-pgdump/pagila-data.sql");
+        String migration = tune(schema, data);
+        assertThat(migration).contains("ALTER TABLE \"payment\"").doesNotContain("ALTER TABLE \"payment_p2022_01\"")
+                .contains("DROP MATERIALIZED VIEW IF EXISTS public.rental_by_category CASCADE;",
+                        "REFRESH MATERIALIZED VIEW public.rental_by_category;")
+                .doesNotContain("\"special_features\" TYPE", "\"release_year\" TYPE");
+        try (Connection c = database("pagila")) {
+            load(c, schema);
+            load(c, data);
+            List<String> viewsBefore = views(c);
+            Map<String, List<String>> tuned = applyAndCompare(c, () -> pg.getDatabase("postgres", "pagila").getConnection(), migration, "pagila");
+            assertThat(tuned.get("payment")).contains("customer_id smallint");
+            assertThat(tuned.get("payment_p2022_03")).contains("customer_id smallint");
+            assertThat(views(c)).isEqualTo(viewsBefore);
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM public.rental_by_category")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("the re-created materialized view holds its rows").isPositive();
+            }
+        }
+    }
+
+    private static String tune(Path... sources) {
+        List<String> args = new ArrayList<>(List.of("tune", "-q"));
+        for (Path p : sources) {
+            args.add(p.toString());
+        }
+        Cli.Result r = Cli.run(args.toArray(new String[0]));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("-- wastecheck tune: a migration for PostgreSQL").contains("BEGIN;", "COMMIT;");
+        return r.out();
+    }
+
+    interface Connect {
+        Connection get() throws SQLException;
+    }
+
+    /**
+     * Runs the migration in a fresh session (as a user would, with the default search_path) and
+     * checks that every row of every table reads back the same in its original column types,
+     * and that the tables' heap is smaller. Returns the columns' types afterwards.
+     */
+    static Map<String, List<String>> applyAndCompare(Connection c, Connect fresh, String migration, String label) throws Exception {
+        Map<String, List<String>> types = columnTypes(c);
+        Map<String, List<String>> before = snapshot(c, types);
+        long bytesBefore = tableBytes(c);
+        try (Connection m = fresh.get(); Statement st = m.createStatement()) {
+            st.execute(migration);
+        }
+        Map<String, List<String>> after = snapshot(c, types);
+        long bytesAfter = tableBytes(c);
+        assertThat(after.keySet()).isEqualTo(before.keySet());
+        for (String table : before.keySet()) {
+            assertThat(after.get(table)).as(table + ": every row, read in its original types").isEqualTo(before.get(table));
+        }
+        assertThat(bytesAfter).as("heap bytes after VACUUM FULL").isLessThan(bytesBefore);
+        System.out.printf("%s on PostgreSQL: table heap %d -> %d bytes (%.3fx), as pg_relation_size counts after VACUUM FULL%n",
+                label, bytesBefore, bytesAfter, (double) bytesBefore / bytesAfter);
+        return columnTypes(c);
+    }
+
+    static List<String> views(Connection c) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT c.relname::text || ' ' || c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                        + "WHERE n.nspname = 'public' AND c.relkind IN ('v', 'm') ORDER BY 1")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Runs a SQL script the way psql would: statements split outside quotes, dollar quotes and
+     * comments; {@code COPY ... FROM stdin} fed its data lines through the COPY protocol; psql's
+     * meta-commands and CREATE/DROP DATABASE (the test made the database) left out.
+     */
+    static void load(Connection c, Path script) throws Exception {
+        String sql = Files.readString(script, StandardCharsets.UTF_8);
+        org.postgresql.copy.CopyManager copy = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+        int i = 0;
+        try (Statement st = c.createStatement()) {
+            while (i < sql.length()) {
+                int end = statementEnd(sql, i);
+                String statement = sql.substring(i, end).strip();
+                i = end;
+                String head = statement.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)^\\s*--.*$", "").strip();
+                String lower = head.toLowerCase(java.util.Locale.ROOT);
+                if (head.isEmpty() || lower.startsWith("drop database") || lower.startsWith("create database")) {
+                    continue;
+                }
+                if (head.startsWith("\\")) { // a meta-command ends at its line
+                    continue;
+                }
+                if (lower.startsWith("copy ") && lower.contains("from stdin")) {
+                    int dataStart = sql.indexOf('\n', i) + 1;
+                    int dataEnd = sql.indexOf("\n\\.\n", dataStart - 1);
+                    String rows = dataEnd < dataStart ? "" : sql.substring(dataStart, dataEnd + 1);
+                    copy.copyIn(head, new java.io.StringReader(rows));
+                    i = dataEnd < 0 ? sql.length() : dataEnd + 3;
+                    continue;
+                }
+                st.execute(head);
+            }
+            st.execute("RESET ALL"); // pg_dump empties search_path for its session
+        }
+    }
+
+    /** Where the statement from {@code i} ends: after its semicolon, or at the end of a meta-command's line. */
+    static int statementEnd(String sql, int i) {
+        int n = sql.length();
+        int k = i;
+        while (k < n && Character.isWhitespace(sql.charAt(k))) {
+            k++;
+        }
+        if (k < n && sql.charAt(k) == '\\') {
+            int eol = sql.indexOf('\n', k);
+            return eol < 0 ? n : eol + 1;
+        }
+        while (k < n) {
+            char ch = sql.charAt(k);
+            if (ch == '\'') {
+                k = sql.indexOf('\'', k + 1);
+                if (k < 0) {
+                    return n;
+                }
+            } else if (ch == '-' && k + 1 < n && sql.charAt(k + 1) == '-') {
+                k = sql.indexOf('\n', k);
+                if (k < 0) {
+                    return n;
+                }
+            } else if (ch == '/' && k + 1 < n && sql.charAt(k + 1) == '*') {
+                k = sql.indexOf("*/", k + 2) + 1;
+                if (k <= 0) {
+                    return n;
+                }
+            } else if (ch == '$') {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$[A-Za-z_]*\\$").matcher(sql).region(k, n);
+                if (m.lookingAt()) {
+                    int close = sql.indexOf(m.group(), m.end());
+                    k = close < 0 ? n : close + m.group().length() - 1;
+                }
+            } else if (ch == ';') {
+                return k + 1;
+            }
+            k++;
+        }
+        return n;
+    }
+
+    /** Each public table's columns as "name type" (its full type, as format_type prints it), in order. */
+    static Map<String, List<String>> columnTypes(Connection c) throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
+                        + "JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+                        + "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped "
+                        + "ORDER BY c.relname, a.attnum")) {
+            while (rs.next()) {
+                out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2) + " " + rs.getString(3));
+            }
+        }
+        return out;
+    }
+
+    /** Every row of every table, each value cast to the column's original type and printed by PostgreSQL, sorted. */
+    static Map<String, List<String>> snapshot(Connection c, Map<String, List<String>> originalTypes) throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> t : originalTypes.entrySet()) {
+            List<String> exprs = new ArrayList<>();
+            for (String col : t.getValue()) {
+                int sp = col.indexOf(' ');
+                exprs.add("CAST(\"" + col.substring(0, sp) + "\" AS " + col.substring(sp + 1) + ")::text");
+            }
+            String row = "concat_ws('|', " + exprs.stream().map(e -> "coalesce(" + e + ", '<null>')").reduce((a, b) -> a + ", " + b).orElseThrow() + ")";
+            List<String> rows = new ArrayList<>();
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT " + row + " AS r FROM \"" + t.getKey() + "\" ORDER BY r")) {
+                while (rs.next()) {
+                    rows.add(rs.getString(1));
+                }
+            }
+            out.put(t.getKey(), rows);
+        }
+        return out;
+    }
+
+    /** The public tables' heap bytes as PostgreSQL stores them, after VACUUM FULL rewrote them tightly. */
+    static long tableBytes(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("VACUUM FULL");
+            try (ResultSet rs = st.executeQuery("SELECT sum(pg_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    + "WHERE n.nspname = 'public' AND c.relkind = 'r'")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}
