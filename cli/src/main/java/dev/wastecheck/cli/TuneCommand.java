@@ -110,9 +110,9 @@ public final class TuneCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
         int left = MigrationRenderer.leftOut(r).size();
-        err.printf(Locale.ROOT, "wastecheck tune: %d changes checked on every row (%d rows); bytes %d -> %d (%.2fx); %d suggestions left out%n",
-                applied, r.rowsChecked(), r.bytesBefore(), r.bytesAfter(),
-                r.bytesAfter() == 0 ? 0.0 : (double) r.bytesBefore() / r.bytesAfter(), left);
+        err.printf(Locale.ROOT, "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d suggestions left out%s%n",
+                applied, applied == 1 ? "change" : "changes", r.rowsChecked(), r.bytesBefore(), r.bytesAfter(),
+                MigrationRenderer.ratio(r.bytesBefore(), r.bytesAfter()), left, left > 0 ? " (the migration ends with why)" : "");
         return Main.EXIT_OK;
     }
 

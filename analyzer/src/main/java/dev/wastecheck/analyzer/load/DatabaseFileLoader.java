@@ -190,6 +190,37 @@ public final class DatabaseFileLoader {
             String relation = alias + "." + ProfilingDatabase.quote(t[0]) + "." + ProfilingDatabase.quote(t[1]);
             String name = t[0].equals("main") ? t[1] : t[0] + "." + t[1];
             addNative(name, relation, file.toString());
+            keysAndIndexes(alias, t[0], t[1], loaded.get(name.toLowerCase(Locale.ROOT)).def());
+        }
+    }
+
+    /**
+     * A DuckDB table's keys and indexes, as its catalog holds them: DuckDB cannot change the type
+     * of a column under a key, nor of any column while an index is on the table.
+     */
+    private void keysAndIndexes(String alias, String schema, String table, TableDef def) throws SQLException {
+        String where = " WHERE database_name = " + ProfilingDatabase.literal(alias) + " AND schema_name = "
+                + ProfilingDatabase.literal(schema) + " AND table_name = " + ProfilingDatabase.literal(table);
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT constraint_type, constraint_column_names FROM duckdb_constraints()" + where
+                        + " AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')")) {
+            while (rs.next()) {
+                String kind = rs.getString(1);
+                List<String> cols = new ArrayList<>();
+                for (Object o : (Object[]) rs.getArray(2).getArray()) {
+                    cols.add(String.valueOf(o));
+                }
+                if (kind.equals("PRIMARY KEY")) {
+                    def.setPrimaryKey(cols);
+                }
+                def.addIndex(new IndexDef(kind, cols, !kind.equals("FOREIGN KEY")));
+            }
+        }
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT index_name, is_unique FROM duckdb_indexes()" + where)) {
+            while (rs.next()) {
+                def.addIndex(new IndexDef(rs.getString(1), List.of(), rs.getBoolean(2)));
+            }
         }
     }
 

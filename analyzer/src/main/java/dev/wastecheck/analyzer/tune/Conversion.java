@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.schema.ColumnDef;
 import dev.wastecheck.analyzer.schema.Dialect;
 import dev.wastecheck.analyzer.schema.SqlType;
+import dev.wastecheck.analyzer.schema.TableDef;
 import dev.wastecheck.analyzer.schema.TypeFamily;
 import dev.wastecheck.analyzer.schema.TypeParser;
 import java.util.List;
@@ -54,8 +55,12 @@ public record Conversion(int index, ColumnDef column, String kind, String target
      *
      * @throws Unsupported when tune cannot apply this kind of change safely in {@code dialect}
      */
-    public static Conversion of(String table, int index, ColumnDef col, ColumnReport report, Dialect dialect)
+    public static Conversion of(TableDef def, int index, ColumnDef col, ColumnReport report, Dialect dialect)
             throws Unsupported {
+        String table = def.name();
+        if (dialect == Dialect.DUCKDB) {
+            duckdbConstraints(def, col);
+        }
         SqlType plain = TypeParser.parse(col.type().declared(), dialect);
         if (col.type().family() == TypeFamily.OTHER || plain.family() != col.type().family()) {
             throw new Unsupported("declared " + col.type().declared() + ": tune changes only built-in scalar types (an array, "
@@ -94,6 +99,13 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 }
                 if (!t.isInteger()) {
                     throw new Unsupported("the suggested type " + suggested + " is not an integer type");
+                }
+                if (dialect == Dialect.POSTGRESQL && (declared.family() == TypeFamily.DECIMAL
+                        || declared.family() == TypeFamily.FLOAT || declared.family() == TypeFamily.DOUBLE)) {
+                    // The values survive, the arithmetic does not: 7 / 2 is 3 for integers and
+                    // 3.5 for numeric, with no error to tell the application.
+                    throw new Unsupported("PostgreSQL divides integers as integers (" + col.name() + " / 2 would drop "
+                            + "its fraction without an error): keep " + declared.declared() + " or change the queries first");
                 }
                 String duck = duckInteger(t);
                 if (kind.equals("string_holds_integer")) {
@@ -169,6 +181,21 @@ public record Conversion(int index, ColumnDef column, String kind, String target
             case "string_holds_boolean" -> throw new Unsupported("the column spells true and false as text; which spelling "
                     + "means true is yours to decide");
             default -> throw new Unsupported("tune does not apply " + (kind.isEmpty() ? "this change" : kind + " changes"));
+        }
+    }
+
+    /** DuckDB refuses to change a column under a key, or any column of a table with an index. */
+    private static void duckdbConstraints(TableDef def, ColumnDef col) throws Unsupported {
+        for (dev.wastecheck.analyzer.schema.IndexDef ix : def.indexes()) {
+            boolean key = ix.name().equals("PRIMARY KEY") || ix.name().equals("UNIQUE") || ix.name().equals("FOREIGN KEY");
+            if (key && ix.columns().stream().anyMatch(c -> c.equalsIgnoreCase(col.name()))) {
+                throw new Unsupported("DuckDB cannot change the type of a column under a " + ix.name()
+                        + ": re-create the table with the new type (CREATE TABLE ... AS SELECT, then the key)");
+            }
+            if (!key) {
+                throw new Unsupported("DuckDB cannot change a column's type while an index is on its table: drop index "
+                        + ix.name() + " first and re-create it after");
+            }
         }
     }
 

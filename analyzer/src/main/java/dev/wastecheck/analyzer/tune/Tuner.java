@@ -115,7 +115,7 @@ public final class Tuner {
                     continue;
                 }
                 try {
-                    conversions.add(Conversion.of(t.def().name(), i, cols.get(i), cr, dialect));
+                    conversions.add(Conversion.of(t.def(), i, cols.get(i), cr, dialect));
                 } catch (Conversion.Unsupported e) {
                     skipped.add(new Skipped(t.def().name(), cr.name(), cr.declaredType(), cr.suggestedType(), e.getMessage()));
                 }

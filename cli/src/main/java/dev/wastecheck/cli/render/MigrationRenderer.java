@@ -32,6 +32,10 @@ public final class MigrationRenderer {
                 + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " (" + ratio(r.bytesBefore(), r.bytesAfter())
                 + "; table data only, without indexes and page overhead).");
         w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + left.size() + " suggestions left out, listed at the end.");
+        if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().startsWith("string_holds"))) {
+            w.println("-- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
+            w.println("-- to those columns must change with them.");
+        }
         if (d == Dialect.MYSQL) {
             w.println("-- MODIFY COLUMN restates NULL, DEFAULT, AUTO_INCREMENT, ON UPDATE, CHARACTER SET, COLLATE and COMMENT as the dump");
             w.println("-- declared them; check them against your live schema. Foreign key checks are off while the keys change type");
@@ -106,7 +110,10 @@ public final class MigrationRenderer {
         return out;
     }
 
-    static String ratio(long before, long after) {
+    public static String ratio(long before, long after) {
+        if (before == after) {
+            return "unchanged";
+        }
         return after <= 0 ? "all saved" : String.format(Locale.ROOT, "%.2fx smaller", (double) before / after);
     }
 

@@ -1,0 +1,158 @@
+package dev.wastecheck.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code wastecheck tune}: MySQL and DuckDB migrations, its JSON, the changes it refuses and why. */
+class TuneTest {
+
+    private static Cli.Result tune(String... args) {
+        List<String> all = new ArrayList<>(List.of("tune", "-q"));
+        all.addAll(List.of(args));
+        return Cli.run(all.toArray(new String[0]));
+    }
+
+    @Test
+    void mysqlMigrationRestatesEachColumnAndTurnsKeyChecksOffAndBackOn() throws Exception {
+        Path dump = Path.of("").toAbsolutePath();
+        while (!Files.exists(dump.resolve("mvnw"))) {
+            dump = dump.getParent();
+        }
+        Cli.Result r = tune(dump.resolve("examples/wiki/dump.sql").toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String sql = r.out();
+        assertThat(sql).startsWith("-- wastecheck tune: a migration for MySQL (InnoDB)")
+                .contains("SET FOREIGN_KEY_CHECKS = 0;", "SET FOREIGN_KEY_CHECKS = @wastecheck_fk;")
+                // one ALTER per table, each column restated whole: NOT NULL, AUTO_INCREMENT and DEFAULT survive MODIFY
+                .contains("MODIFY COLUMN `rev_timestamp` DATETIME NOT NULL")
+                .contains("MODIFY COLUMN `rev_id` SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT")
+                .contains("MODIFY COLUMN `wl_namespace` TINYINT NOT NULL DEFAULT '0'");
+        assertThat(sql.split("ALTER TABLE `revision`", -1)).hasSize(2);
+        assertThat(r.err()).contains("checked on every row");
+    }
+
+    @Test
+    void aSuggestionThatWouldChangeARowIsLeftOutWithTheFirstValueItWouldChange() {
+        // Sakila's address.postal_code holds integers and four empty strings: analyze reads ''
+        // as a null marker, but a migration would turn it into NULL, so tune leaves it out.
+        Cli.Result r = tune(Cli.data("sakila-mv/sakila-mv-schema.sql").toString(), Cli.data("sakila-mv/sakila-mv-data.sql").toString(),
+                "--format", "json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode change = change(r.json(), "address", "postal_code");
+        assertThat(change.get("applied").asBoolean()).isFalse();
+        assertThat(change.get("mismatches").asLong()).isEqualTo(4);
+        assertThat(change.get("rows_checked").asLong()).isEqualTo(603);
+        assertThat(change.get("first_mismatch").asText()).isEmpty();
+        JsonNode applied = change(r.json(), "rental", "rental_id");
+        assertThat(applied.get("applied").asBoolean()).isTrue();
+        assertThat(applied.get("mismatches").asLong()).isZero();
+        JsonNode totals = r.json().get("totals");
+        assertThat(totals.get("bytes_after").asLong()).isLessThan(totals.get("bytes_before").asLong());
+    }
+
+    @Test
+    void defaultsAChangeCannotCarryKeepTheColumnAsDeclared() {
+        // MediaWiki 1.2x declared its timestamps binary(14) DEFAULT '\0...\0': no DATETIME gives that back.
+        Cli.Result r = tune(Cli.data("mediawiki-smw-2017-dump").toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("--   page.page_touched binary(14) -> DATETIME: its DEFAULT")
+                .doesNotContain("MODIFY COLUMN `page_touched`");
+    }
+
+    @Test
+    void duckdbMigrationRunsOnACopyOfTheFileAndEveryValueReadsBackTheSame(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("shop.duckdb");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, quantity BIGINT NOT NULL DEFAULT 1, price DOUBLE, placed VARCHAR, "
+                    + "day VARCHAR, code VARCHAR, status VARCHAR, note VARCHAR)");
+            st.execute("INSERT INTO orders SELECT i, 1 + i % 10, (i % 100) * 1.0, "
+                    + "strftime(TIMESTAMP '2020-01-01' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S'), "
+                    + "strftime(DATE '2020-01-01' + (i % 300)::INT, '%Y-%m-%d'), CAST(1000 + i AS VARCHAR), "
+                    + "CASE i % 3 WHEN 0 THEN 'new' WHEN 1 THEN 'paid' ELSE 'sent' END, 'x' || i FROM range(1, 5001) t(i)");
+            st.execute("CREATE TABLE lines (order_id BIGINT, qty BIGINT)");
+            st.execute("INSERT INTO lines SELECT i, i % 7 FROM range(1, 2001) t(i)");
+            st.execute("CREATE INDEX lines_order ON lines(order_id)");
+        }
+        Cli.Result r = tune(file.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String sql = r.out();
+        assertThat(sql).contains("ALTER TABLE \"orders\" ALTER COLUMN \"placed\" SET DATA TYPE TIMESTAMP")
+                .contains("ALTER TABLE \"orders\" ALTER COLUMN \"status\" SET DATA TYPE ENUM('new','paid','sent')")
+                .contains("--   orders.id BIGINT -> ", "under a PRIMARY KEY")
+                .contains("--   lines.qty BIGINT -> ", "drop index lines_order first");
+
+        Path copy = dir.resolve("copy.duckdb");
+        Files.copy(file, copy);
+        List<String> before = rows(copy, "orders");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + copy)) {
+            for (String statement : sql.split(";\\s*(--[^\\n]*)?\\n")) {
+                String s = statement.replaceAll("(?m)^--.*$", "").strip();
+                if (!s.isEmpty()) {
+                    try (Statement st = c.createStatement()) {
+                        st.execute(s);
+                    }
+                }
+            }
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                    "SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'placed'")) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("TIMESTAMP");
+            }
+        }
+        assertThat(rows(copy, "orders")).isEqualTo(before);
+    }
+
+    /** Every row, each value printed in the column's original type, in key order. */
+    private static List<String> rows(Path file, String table) throws SQLException {
+        String[] cols = {"CAST(id AS BIGINT)", "CAST(quantity AS BIGINT)", "CAST(price AS DOUBLE)", "strftime(CAST(placed AS TIMESTAMP), '%Y-%m-%d %H:%M:%S')",
+                "CAST(day AS VARCHAR)", "CAST(code AS VARCHAR)", "CAST(status AS VARCHAR)", "note"};
+        List<String> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT concat_ws('|', " + String.join(", ", cols) + ") FROM " + table + " ORDER BY id")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void sqliteSourcesAndAnotherDialectAreRefusedWithAReason(@TempDir Path dir) throws Exception {
+        Cli.Result sqlite = tune(Cli.data("chinook/Chinook_Sqlite.sqlite").toString());
+        assertThat(sqlite.exitCode()).isEqualTo(2);
+        assertThat(sqlite.err()).contains("SQLite has no ALTER COLUMN").doesNotContain("\tat ");
+
+        Cli.Result other = tune(Cli.data("chinook/Chinook_PostgreSql.sql").toString(), "--dialect", "mysql");
+        assertThat(other.exitCode()).isEqualTo(2);
+        assertThat(other.err()).contains("reads as PostgreSQL").contains("--dialect postgresql");
+
+        Cli.Result bogus = tune(Cli.data("chinook/Chinook_PostgreSql.sql").toString(), "--dialect", "oracle");
+        assertThat(bogus.exitCode()).isEqualTo(2);
+        assertThat(bogus.err()).contains("expected mysql, postgresql or duckdb");
+
+        Cli.Result missing = tune(dir.resolve("nothing.sql").toString());
+        assertThat(missing.exitCode()).isEqualTo(2);
+    }
+
+    static JsonNode change(JsonNode report, String table, String column) {
+        JsonNode t = StreamSupport.stream(report.get("tables").spliterator(), false)
+                .filter(n -> n.get("name").asText().equalsIgnoreCase(table)).findFirst()
+                .orElseThrow(() -> new AssertionError("no table " + table + " in " + report));
+        return StreamSupport.stream(t.get("changes").spliterator(), false)
+                .filter(n -> n.get("column").asText().equalsIgnoreCase(column)).findFirst()
+                .orElseThrow(() -> new AssertionError("no change for " + table + "." + column));
+    }
+}
