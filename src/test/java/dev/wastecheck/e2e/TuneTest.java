@@ -129,6 +129,44 @@ class TuneTest {
         return out;
     }
 
+    /**
+     * What a value check cannot see, on MySQL: a key whose other side stays, a counter past the
+     * largest id, ON UPDATE on a date, a signed column, ENUM members a collation merges, FLOAT's
+     * printing.
+     */
+    @Test
+    void mysqlChangesThatWouldBreakTheSchemaOrItsArithmeticAreLeftOut(@TempDir Path dir) throws Exception {
+        StringBuilder sql = new StringBuilder("""
+                CREATE TABLE `genre` (`id` int NOT NULL AUTO_INCREMENT, `name` varchar(20) NOT NULL, PRIMARY KEY (`id`))
+                  ENGINE=InnoDB AUTO_INCREMENT=5000 DEFAULT CHARSET=utf8mb4;
+                CREATE TABLE `parent` (`pid` int NOT NULL, PRIMARY KEY (`pid`)) ENGINE=InnoDB;
+                CREATE TABLE `child` (`cid` int NOT NULL, `parent_ref` int NOT NULL, PRIMARY KEY (`cid`),
+                  CONSTRAINT `child_fk` FOREIGN KEY (`parent_ref`) REFERENCES `parent` (`pid`)) ENGINE=InnoDB;
+                CREATE TABLE `item` (`id` int NOT NULL, `score` int NOT NULL,
+                  `touched` datetime NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+                  `word` varchar(10) NOT NULL, `ratio` double NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB;
+                """);
+        for (int i = 1; i <= 30; i++) {
+            sql.append(String.format("INSERT INTO `genre` VALUES (%d,'g%d');%n", i, i));
+            sql.append(String.format("INSERT INTO `parent` VALUES (%d);%n", i));
+            sql.append(String.format("INSERT INTO `item` VALUES (%d,%d,'2020-01-%02d 00:00:00','%s',%s);%n",
+                    i, i * 3, 1 + i % 28, i % 2 == 0 ? "resume" : "r\u00e9sum\u00e9", i % 2 == 0 ? "0.5" : "0.25"));
+        }
+        Path dump = dir.resolve("shop.sql");
+        Files.writeString(dump, sql);
+        Cli.Result r = tune(dump.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("genre.id int -> ", "its counter hands out 5000 next")
+                .contains("parent.pid int -> ", "a key joins it to child.parent_ref, which stays int")
+                .contains("item.touched datetime -> DATE: its ON UPDATE clause needs a DATETIME or TIMESTAMP")
+                .contains("item.word varchar(10) -> ENUM(", "differ only in accents or case")
+                .contains("item.ratio double -> FLOAT: MySQL prints a FLOAT rounded to 6 significant digits")
+                // 3..90 with room to grow fits TINYINT UNSIGNED, but a signed column stays signed
+                .contains("MODIFY COLUMN `score` SMALLINT NOT NULL")
+                .doesNotContain("MODIFY COLUMN `pid`", "MODIFY COLUMN `touched`", "UNSIGNED");
+    }
+
     @Test
     void sqliteSourcesAndAnotherDialectAreRefusedWithAReason(@TempDir Path dir) throws Exception {
         Cli.Result sqlite = tune(Cli.data("chinook/Chinook_Sqlite.sqlite").toString());

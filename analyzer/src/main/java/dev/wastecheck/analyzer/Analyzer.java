@@ -184,6 +184,11 @@ public final class Analyzer {
             return catalog.views();
         }
 
+        /** The DDL the sources declared: keys, partitions, counters. */
+        public DdlCatalog catalog() {
+            return catalog;
+        }
+
         /**
          * A relation holding table {@code t}'s rows with its real column names in declared order
          * (BIGINT, VARCHAR or BLOB as loaded), or null when the table has no rows.

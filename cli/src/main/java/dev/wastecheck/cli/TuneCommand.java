@@ -41,6 +41,10 @@ public final class TuneCommand implements Callable<Integer> {
             + "migration runs on. It must be the source's own (default: the source's).")
     String dialect;
 
+    @Option(names = "--verify", description = "Accepted for scripts written to the command-line contract: every change is "
+            + "always checked on every row, and this cannot be turned off.")
+    boolean verify;
+
     @Option(names = "--format", defaultValue = "sql", description = "sql (the migration) or json (what was checked and measured) (default: ${DEFAULT-VALUE}).")
     Format format;
 
@@ -97,7 +101,7 @@ public final class TuneCommand implements Callable<Integer> {
                         + "); translating a schema to another engine is not what tune does");
             }
             AnalysisReport report = session.report(List.of(), progress);
-            result = Tuner.tune(session, report, progress);
+            result = Tuner.tune(session, report, idHeadroom, progress);
         }
         Tuner.Result r = result;
         Output.write(output, spec, w -> {

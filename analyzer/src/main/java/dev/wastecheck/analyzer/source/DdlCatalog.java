@@ -99,6 +99,14 @@ public final class DdlCatalog {
             }
         } else if (lower.startsWith("alter table")) {
             alterTable(text);
+        } else if (lower.startsWith("select") && lower.contains("setval")) {
+            Matcher m = SETVAL.matcher(text);
+            if (m.find()) {
+                // setval(seq, v, true): the next value is v + 1; with false, v itself.
+                java.math.BigInteger v = new java.math.BigInteger(m.group(2));
+                boolean called = m.group(3) == null || m.group(3).equalsIgnoreCase("true");
+                sequenceValues.put(simpleName(m.group(1)).toLowerCase(Locale.ROOT), called ? v.add(java.math.BigInteger.ONE) : v);
+            }
         } else if (lower.startsWith("create index") || lower.startsWith("create unique index")) {
             Matcher m = CREATE_INDEX.matcher(text);
             if (m.matches()) {
@@ -137,6 +145,56 @@ public final class DdlCatalog {
 
     private final Map<String, ViewDef> views = new java.util.LinkedHashMap<>();
 
+    /** A declared foreign key: {@code table(columns) REFERENCES refTable(refColumns)}. */
+    public record ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns) {
+    }
+
+    private static final Pattern ADD_FOREIGN_KEY = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+[\\w\"`]+\\s+)?foreign\\s+key\\s*\\(([^)]*)\\)"
+                    + "\\s*references\\s+([\\w.\"`]+)\\s*\\(([^)]*)\\).*");
+    private static final Pattern PARTITION_BY = Pattern.compile("(?is)\\)\\s*partition\\s+by\\s+\\w+\\s*\\(([^)]*)\\)");
+    private static final Pattern TABLE_AUTO_INCREMENT = Pattern.compile("(?i)\\bauto_increment\\s*=\\s*(\\d+)");
+    private static final Pattern NEXTVAL = Pattern.compile("(?i)nextval\\s*\\(\\s*'([^']+)'");
+    private static final Pattern SETVAL = Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
+
+    private final List<ForeignKey> foreignKeys = new ArrayList<>();
+    private final Map<String, List<String>> partitionKeys = new java.util.HashMap<>();
+    private final Map<String, java.math.BigInteger> tableCounters = new java.util.HashMap<>();
+    private final Map<String, String> sequenceOwners = new java.util.HashMap<>();
+    private final Map<String, java.math.BigInteger> sequenceValues = new java.util.HashMap<>();
+
+    public List<ForeignKey> foreignKeys() {
+        return List.copyOf(foreignKeys);
+    }
+
+    /** The columns a partitioned table is partitioned by, keyed by lower-case table name. */
+    public Map<String, List<String>> partitionKeys() {
+        return java.util.Collections.unmodifiableMap(partitionKeys);
+    }
+
+    /**
+     * The next value each auto-increment counter would hand out, keyed by lower-case
+     * {@code table.column}: MySQL's AUTO_INCREMENT=N table option, or a PostgreSQL sequence's
+     * setval. It can lie far beyond the column's largest value (deleted rows).
+     */
+    public Map<String, java.math.BigInteger> counters() {
+        Map<String, java.math.BigInteger> out = new java.util.HashMap<>();
+        for (Map.Entry<String, java.math.BigInteger> e : tableCounters.entrySet()) {
+            TableDef t = table(e.getKey());
+            if (t != null) {
+                t.columns().stream().filter(ColumnDef::autoIncrement).findFirst()
+                        .ifPresent(c -> out.put((t.name() + "." + c.name()).toLowerCase(Locale.ROOT), e.getValue()));
+            }
+        }
+        for (Map.Entry<String, java.math.BigInteger> e : sequenceValues.entrySet()) {
+            String owner = sequenceOwners.get(e.getKey());
+            if (owner != null) {
+                out.merge(owner.toLowerCase(Locale.ROOT), e.getValue(), java.math.BigInteger::max);
+            }
+        }
+        return out;
+    }
+
     /** The views the dump created, in its order. */
     public List<ViewDef> views() {
         return List.copyOf(views.values());
@@ -155,6 +213,16 @@ public final class DdlCatalog {
                 t.addIndex(new IndexDef(m.group(2) == null ? (primary ? "PRIMARY" : "unique") : unquote(m.group(2)), cols, true));
             }
             return;
+        }
+        Matcher f = ADD_FOREIGN_KEY.matcher(text);
+        if (f.matches()) {
+            foreignKeys.add(new ForeignKey(simpleName(f.group(1)), names(f.group(2)), simpleName(f.group(3)), names(f.group(4))));
+            return;
+        }
+        Matcher seq = NEXTVAL.matcher(text);
+        Matcher owner = SET_NEXTVAL.matcher(text);
+        if (owner.matches() && seq.find()) {
+            sequenceOwners.put(simpleName(seq.group(1)).toLowerCase(Locale.ROOT), simpleName(owner.group(1)) + "." + unquote(owner.group(2)));
         }
         Matcher s = SET_NEXTVAL.matcher(text);
         if (!s.matches()) {
@@ -216,6 +284,14 @@ public final class DdlCatalog {
             return;
         }
         String name = simpleName(ct.getTable().getName());
+        Matcher pkey = PARTITION_BY.matcher(text);
+        if (pkey.find()) {
+            partitionKeys.put(name.toLowerCase(Locale.ROOT), names(pkey.group(1)));
+        }
+        Matcher counter = TABLE_AUTO_INCREMENT.matcher(text.substring(Math.max(0, text.lastIndexOf(')'))));
+        if (counter.find()) {
+            tableCounters.put(name.toLowerCase(Locale.ROOT), new java.math.BigInteger(counter.group(1)));
+        }
         List<ColumnDef> columns = new ArrayList<>();
         List<String> pk = new ArrayList<>();
         List<IndexDef> indexes = new ArrayList<>();
@@ -237,6 +313,10 @@ public final class DdlCatalog {
             }
             columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs)),
                     String.join(" ", specs)));
+            Matcher seq = NEXTVAL.matcher(String.join(" ", specs));
+            if (seq.find()) {
+                sequenceOwners.put(simpleName(seq.group(1)).toLowerCase(Locale.ROOT), name + "." + col);
+            }
         }
         if (ct.getIndexes() != null) {
             for (Index idx : ct.getIndexes()) {
@@ -246,6 +326,11 @@ public final class DdlCatalog {
                     cols.add(unquote(c.replaceAll("\\(\\d+\\)$", "").trim()));
                 }
                 if (kind.contains("foreign")) {
+                    if (idx instanceof net.sf.jsqlparser.statement.create.table.ForeignKeyIndex fk && fk.getTable() != null) {
+                        List<String> refs = new ArrayList<>();
+                        fk.getReferencedColumnNames().forEach(c -> refs.add(unquote(c.trim())));
+                        foreignKeys.add(new ForeignKey(name, cols, simpleName(fk.getTable().getName()), refs));
+                    }
                     continue;
                 }
                 if (kind.contains("primary")) {

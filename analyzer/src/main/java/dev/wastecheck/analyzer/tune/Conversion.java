@@ -107,6 +107,18 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                     throw new Unsupported("PostgreSQL divides integers as integers (" + col.name() + " / 2 would drop "
                             + "its fraction without an error): keep " + declared.declared() + " or change the queries first");
                 }
+                if (t.unsigned() && !declared.unsigned() && declared.family() != TypeFamily.CHAR
+                        && declared.family() != TypeFamily.VARCHAR && declared.family() != TypeFamily.TEXT
+                        && !declared.family().isBinary()) {
+                    // A signed column keeps its sign: in MySQL and DuckDB, id - 10 below zero is
+                    // an error on an unsigned type. The signed type twice as wide holds the range.
+                    t = signedHolding(t, dialect);
+                    if (t == null || t.intBits() >= declared.intBits() && declared.isInteger()) {
+                        throw new Unsupported("the values fit " + suggested + " but a signed type that holds them is no "
+                                + "narrower than " + declared.declared() + ", and the column's arithmetic stays signed");
+                    }
+                    ddl = t.declared();
+                }
                 String duck = duckInteger(t);
                 if (kind.equals("string_holds_integer")) {
                     return new Conversion(index, col, kind, ddl, duck, integer("TRY_CAST(" + text + " AS HUGEINT)", t, duck),
@@ -120,10 +132,22 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                         number.replace("TRY_CAST", "CAST"), castUsing(dialect, ddl));
             }
             case "narrow_float" -> {
+                if (dialect == Dialect.MYSQL) {
+                    throw new Unsupported("MySQL prints a FLOAT rounded to 6 significant digits: the bits survive, but "
+                            + "clients and mysqldump would read other values");
+                }
                 return new Conversion(index, col, kind, suggested, "FLOAT", "TRY_CAST(\u0001 AS FLOAT)", "TRY_CAST(\u0001 AS DOUBLE)",
                         "CAST(\u0001 AS DOUBLE)", castUsing(dialect, suggested));
             }
             case "timestamp_holds_date" -> {
+                String d = declared.declared().toLowerCase(Locale.ROOT);
+                if ((dialect == Dialect.MYSQL && declared.family() == TypeFamily.TIMESTAMP) || d.contains("with time zone")
+                        || d.contains("timestamptz")) {
+                    // An instant, not a calendar day: which date it falls on depends on the zone
+                    // of whoever reads it (mysqldump writes UTC), and a DATE would fix one zone.
+                    throw new Unsupported(declared.declared() + " stores an instant: midnight in the dump's time zone is "
+                            + "another date elsewhere, so a DATE would change what other time zones read");
+                }
                 return new Conversion(index, col, kind, suggested, "DATE", "TRY_CAST(TRY_CAST(\u0001 AS TIMESTAMP) AS DATE)",
                         "TRY_CAST(\u0001 AS TIMESTAMP)", "CAST(\u0001 AS TIMESTAMP)", castUsing(dialect, suggested));
             }
@@ -131,7 +155,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 boolean compact = report.findings().get(0).detail().contains("YYYYMMDDHHMMSS");
                 String format = compact ? "%Y%m%d%H%M%S" : "%Y-%m-%d %H:%M:%S";
                 String using = switch (dialect) {
-                    case POSTGRESQL -> compact ? "to_timestamp(" + pgText(declared, "\u0001") + ", 'YYYYMMDDHH24MISS')::timestamp"
+                    case POSTGRESQL -> compact ? "(left(" + pgText(declared, "\u0001") + ", 8) || 'T' || right(" + pgText(declared, "\u0001") + ", 6))::timestamp"
                             : pgText(declared, "\u0001") + "::timestamp";
                     case DUCKDB -> "strptime(CAST(\u0001 AS VARCHAR), '" + format + "')";
                     default -> null; // MySQL reads both spellings as DATETIME literals
@@ -169,6 +193,10 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 if (members.isEmpty()) {
                     throw new Unsupported("no ENUM members in " + suggested);
                 }
+                if (dialect == Dialect.MYSQL && members.stream().map(Conversion::folded).distinct().count() < members.size()) {
+                    throw new Unsupported("two members differ only in accents or case, which MySQL's default collations "
+                            + "treat as one: an ENUM cannot hold both");
+                }
                 String duck = "ENUM(" + members.stream().map(Conversion::literal).collect(Collectors.joining(", ")) + ")";
                 String target = dialect == Dialect.POSTGRESQL ? enumTypeName(table, col.name()) : suggested;
                 return new Conversion(index, col, kind, target, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
@@ -197,6 +225,18 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                         + ix.name() + " first and re-create it after");
             }
         }
+    }
+
+    /** The narrowest signed integer type of the dialect holding every value of unsigned {@code t}, or null. */
+    static SqlType signedHolding(SqlType t, Dialect dialect) {
+        int[] widths = dialect == Dialect.MYSQL ? new int[] {1, 2, 3, 4, 8} : new int[] {1, 2, 4, 8};
+        dev.wastecheck.analyzer.infer.DialectTypes types = new dev.wastecheck.analyzer.infer.DialectTypes(dialect);
+        for (int w : widths) {
+            if (w * 8 > t.intBits()) {
+                return SqlType.integer(types.integerName(w, false), w * 8, false);
+            }
+        }
+        return null;
     }
 
     /** A whole number {@code v} in the tuned integer type, or NULL when it does not fit (MEDIUMINT has no DuckDB twin). */
@@ -256,7 +296,21 @@ public record Conversion(int index, ColumnDef column, String kind, String target
 
     /** A PostgreSQL enum type takes a name: the table's and the column's. */
     static String enumTypeName(String table, String column) {
-        return (table + "_" + column).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_enum";
+        String raw = table + "_" + column;
+        String name = raw.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        if (!name.equals(raw) || name.length() > 50) {
+            // Lower-casing or replacing characters can make two names one (a_b.c, a.b_c); so can
+            // PostgreSQL's 63-byte limit: a hash of the exact names keeps them apart.
+            String hash = Integer.toHexString((table + "\u0000" + column).hashCode() & 0xFFFFFF);
+            name = name.substring(0, Math.min(name.length(), 50)) + "_" + hash;
+        }
+        return name + "_enum";
+    }
+
+    /** A member as an accent- and case-insensitive collation compares it. */
+    static String folded(String s) {
+        return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD).replaceAll("\\p{M}", "")
+                .toLowerCase(Locale.ROOT).stripTrailing();
     }
 
     /** A SQL string literal. */

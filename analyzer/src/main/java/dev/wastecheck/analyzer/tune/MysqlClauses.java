@@ -21,13 +21,10 @@ public final class MysqlClauses {
     private static final Pattern ON_UPDATE = Pattern.compile("(?i)\\bon\\s+update\\s+(" + NOW + ")");
     private static final Pattern ANY_DEFAULT = Pattern.compile("(?i)\\bdefault\\b");
     private static final Pattern DEFAULT_NULL = Pattern.compile("(?i)\\bdefault\\s+null\\b");
+    private static final Pattern INVISIBLE = Pattern.compile("(?i)\\binvisible\\b");
     private static final Pattern GENERATED = Pattern.compile("(?i)\\b(generated\\s+always|as\\s*\\()");
 
     private MysqlClauses() {
-    }
-
-    private static boolean temporal(Conversion c) {
-        return c.duckType().equals("TIMESTAMP") || c.duckType().equals("DATE");
     }
 
     private static boolean textual(Conversion c) {
@@ -40,8 +37,11 @@ public final class MysqlClauses {
         if (GENERATED.matcher(clauses).find()) {
             throw new Conversion.Unsupported("a generated column: change the expression's type instead");
         }
-        if (ON_UPDATE.matcher(clauses).find() && !temporal(c)) {
-            throw new Conversion.Unsupported("its ON UPDATE clause needs a date or time type");
+        if (ON_UPDATE.matcher(clauses).find() && !c.duckType().equals("TIMESTAMP")) {
+            throw new Conversion.Unsupported("its ON UPDATE clause needs a DATETIME or TIMESTAMP");
+        }
+        if (clauses.toLowerCase(Locale.ROOT).contains("zerofill") || col.type().declared().toLowerCase(Locale.ROOT).contains("zerofill")) {
+            throw new Conversion.Unsupported("ZEROFILL pads how the values print: a narrower type would print them differently");
         }
         if (ANY_DEFAULT.matcher(clauses).find() && col.defaultValue() == null && !DEFAULT_NULL.matcher(clauses).find()
                 && !(DEFAULT_NOW.matcher(clauses).find() && c.duckType().equals("TIMESTAMP"))) {
@@ -72,6 +72,9 @@ public final class MysqlClauses {
         }
         find(ON_UPDATE, clauses).ifPresent(u -> out.add("ON UPDATE " + u.toUpperCase(Locale.ROOT)));
         find(COMMENT, clauses).ifPresent(cm -> out.add("COMMENT " + cm));
+        if (INVISIBLE.matcher(clauses).find()) {
+            out.add("INVISIBLE");
+        }
         return String.join(" ", out);
     }
 

@@ -80,12 +80,14 @@ public final class Tuner {
      */
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
                          List<DdlCatalog.ViewDef> views) {
+        /** Bytes of the tables the migration changes, as declared. */
         public long bytesBefore() {
-            return tables.stream().mapToLong(TableResult::bytesBefore).sum();
+            return tables.stream().filter(t -> !t.applied().isEmpty()).mapToLong(TableResult::bytesBefore).sum();
         }
 
+        /** The same tables' bytes after the migration, counted on the tuned copy. */
         public long bytesAfter() {
-            return tables.stream().mapToLong(TableResult::bytesAfter).sum();
+            return tables.stream().filter(t -> !t.applied().isEmpty()).mapToLong(TableResult::bytesAfter).sum();
         }
 
         public long rowsChecked() {
@@ -97,6 +99,15 @@ public final class Tuner {
     }
 
     public static Result tune(Analyzer.Session session, AnalysisReport report, Analyzer.Progress progress) throws SQLException {
+        return tune(session, report, dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM, progress);
+    }
+
+    /**
+     * @param idHeadroom the room analyze left identifiers to grow: an auto-increment counter
+     *                   must keep as much below the new type's maximum
+     */
+    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Analyzer.Progress progress)
+            throws SQLException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
         List<TableResult> tables = new ArrayList<>();
@@ -120,7 +131,12 @@ public final class Tuner {
                     skipped.add(new Skipped(t.def().name(), cr.name(), cr.declaredType(), cr.suggestedType(), e.getMessage()));
                 }
             }
-            if (!conversions.isEmpty() && t.relation() != null && t.rows() > 0) {
+            if (!conversions.isEmpty() && t.def().columnIndex("rowid") >= 0) {
+                for (Conversion c : conversions) {
+                    skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                            "a column named rowid hides the row id the check on the tuned copy joins by"));
+                }
+            } else if (!conversions.isEmpty() && t.relation() != null && t.rows() > 0) {
                 tables.add(verify(db, profiler, model, t, tr, conversions, skipped));
             } else if (!conversions.isEmpty()) {
                 // No rows: nothing can be lost, and a type chosen from no values is no suggestion.
@@ -132,9 +148,178 @@ public final class Tuner {
             progress.advance(++done);
         }
         progress.end();
-        List<TableResult> merged = mergePartitions(report, tables, skipped);
-        List<DdlCatalog.ViewDef> views = dialect == Dialect.POSTGRESQL ? viewsOver(session.views(), merged) : List.of();
+        DdlCatalog catalog = session.catalog();
+        List<TableResult> merged = mergePartitions(report, catalog, tables, skipped);
+        merged = keepCounterRoom(merged, catalog.counters(), idHeadroom, dialect, skipped);
+        merged = keepKeysTogether(merged, session, report, skipped);
+        List<DdlCatalog.ViewDef> views = List.of();
+        if (dialect == Dialect.POSTGRESQL) {
+            views = viewsOver(session.views(), merged);
+            merged = noEnumUnderAView(merged, views, skipped);
+            views = viewsOver(session.views(), merged);
+        }
         return new Result(dialect, report.sources(), merged, skipped, views);
+    }
+
+    /** Drops the applied changes {@code reason} names (non-null), listing each as left out with it. */
+    private static List<TableResult> drop(List<TableResult> tables, java.util.function.BiFunction<TableResult, Checked, String> reason,
+                                          List<Skipped> skipped) {
+        List<TableResult> out = new ArrayList<>();
+        for (TableResult t : tables) {
+            List<Checked> keep = new ArrayList<>();
+            for (Checked c : t.changes()) {
+                String why = c.lossless() ? reason.apply(t, c) : null;
+                if (why == null) {
+                    keep.add(c);
+                } else {
+                    skipped.add(new Skipped(t.name(), c.conversion().column().name(), c.declaredType(), c.conversion().target(), why));
+                }
+            }
+            out.add(keep.size() == t.changes().size() ? t : new TableResult(t.name(), t.rows(), keep, t.bytesBefore()));
+        }
+        return out;
+    }
+
+    /**
+     * An auto-increment column hands out its counter's next value, which can lie far beyond the
+     * column's largest (rows deleted): the new type must hold it with the room analyze gave ids.
+     */
+    static List<TableResult> keepCounterRoom(List<TableResult> tables, java.util.Map<String, java.math.BigInteger> counters,
+                                             double idHeadroom, Dialect dialect, List<Skipped> skipped) {
+        return drop(tables, (t, c) -> {
+            java.math.BigInteger next = counters.get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT));
+            SqlType type = TypeParser.parse(c.conversion().target(), dialect);
+            if (next == null || !type.isInteger()) {
+                return null;
+            }
+            java.math.BigInteger needed = new java.math.BigDecimal(next).multiply(java.math.BigDecimal.valueOf(idHeadroom))
+                    .setScale(0, java.math.RoundingMode.UP).toBigInteger();
+            return needed.compareTo(type.intMax()) <= 0 ? null : "its counter hands out " + next + " next: "
+                    + c.conversion().target() + " (up to " + type.intMax() + ") leaves it less than x" + trim(idHeadroom) + " room";
+        }, skipped);
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+
+    /**
+     * The two sides of a key change together or not at all: a foreign key declared in the DDL,
+     * or a column named like another table's single-column integer key (analyze sized those
+     * together). MySQL refuses, or later fails to restore, a key whose sides differ in type.
+     */
+    static List<TableResult> keepKeysTogether(List<TableResult> tables, Analyzer.Session session, AnalysisReport report,
+                                              List<Skipped> skipped) {
+        List<String[]> links = new ArrayList<>();
+        for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
+            for (int i = 0; i < Math.min(fk.columns().size(), fk.refColumns().size()); i++) {
+                links.add(new String[] {fk.table() + "." + fk.columns().get(i), fk.refTable() + "." + fk.refColumns().get(i), "declared"});
+            }
+        }
+        java.util.Map<String, String> keyOwner = new java.util.HashMap<>();
+        for (LoadedTable t : session.tables().values()) {
+            List<String> pk = t.def().primaryKey();
+            if (pk.size() == 1 && t.def().column(pk.get(0)).map(c -> c.type().isInteger()).orElse(false)) {
+                keyOwner.putIfAbsent(pk.get(0).toLowerCase(java.util.Locale.ROOT), t.def().name());
+            }
+        }
+        for (LoadedTable t : session.tables().values()) {
+            for (ColumnDef c : t.def().columns()) {
+                String owner = keyOwner.get(c.name().toLowerCase(java.util.Locale.ROOT));
+                if (owner != null && !owner.equalsIgnoreCase(t.def().name())) {
+                    links.add(new String[] {t.def().name() + "." + c.name(), owner + "." + c.name(), "named"});
+                }
+            }
+        }
+        java.util.Map<String, String> declared = new java.util.HashMap<>();
+        for (LoadedTable t : session.tables().values()) {
+            for (ColumnDef c : t.def().columns()) {
+                declared.put((t.def().name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.type().declared());
+            }
+        }
+        while (true) {
+            java.util.Map<String, String> target = new java.util.HashMap<>();
+            for (TableResult t : tables) {
+                for (Checked c : t.applied()) {
+                    target.put((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT), c.conversion().target());
+                }
+            }
+            java.util.Map<String, String> conflicts = new java.util.HashMap<>();
+            for (String[] l : links) {
+                // A partition's columns change with its partitioned table's.
+                String a = rooted(report, l[0]).toLowerCase(java.util.Locale.ROOT);
+                String b = rooted(report, l[1]).toLowerCase(java.util.Locale.ROOT);
+                if (!target.containsKey(a) && !target.containsKey(b)) {
+                    continue;
+                }
+                boolean sameBefore = declared.get(a) != null && declared.get(b) != null && norm(declared.get(a)).equals(norm(declared.get(b)));
+                if (l[2].equals("named") && !sameBefore) {
+                    continue; // named alike but declared apart: no key the database enforces
+                }
+                String ta = target.getOrDefault(a, declared.get(a));
+                String tb = target.getOrDefault(b, declared.get(b));
+                if (ta == null || tb == null || !norm(ta).equals(norm(tb))) {
+                    String why = "a key joins it to " + l[1] + ", which " + (target.containsKey(b) ? "becomes " : "stays ") + tb
+                            + ": both sides of a key change together or not at all";
+                    String whyB = "a key joins it to " + l[0] + ", which " + (target.containsKey(a) ? "becomes " : "stays ") + ta
+                            + ": both sides of a key change together or not at all";
+                    conflicts.putIfAbsent(a, why);
+                    conflicts.putIfAbsent(b, whyB);
+                }
+            }
+            if (conflicts.isEmpty()) {
+                return tables;
+            }
+            tables = drop(tables, (t, c) -> conflicts.get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
+                    skipped);
+        }
+    }
+
+    private static String norm(String type) {
+        return type.toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ").trim();
+    }
+
+    /**
+     * A view's definition compares its columns with text literals as pg_dump wrote them
+     * ({@code rating = 'G'::text}): an enum column there would make re-creating the view fail.
+     */
+    static List<TableResult> noEnumUnderAView(List<TableResult> tables, List<DdlCatalog.ViewDef> views, List<Skipped> skipped) {
+        return drop(tables, (t, c) -> {
+            if (!c.conversion().kind().equals("low_cardinality")) {
+                return null;
+            }
+            for (DdlCatalog.ViewDef v : views) {
+                if (mentionsAny(v.text(), java.util.Set.of(t.name().toLowerCase(java.util.Locale.ROOT)))
+                        && mentionsAny(v.text(), java.util.Set.of(c.conversion().column().name().toLowerCase(java.util.Locale.ROOT)))) {
+                    return "view " + v.name() + " reads it, and its definition would compare an enum with text";
+                }
+            }
+            return null;
+        }, skipped);
+    }
+
+    /** {@code table.column} with a partition's table replaced by its partitioned table. */
+    private static String rooted(AnalysisReport report, String tableDotColumn) {
+        int dot = tableDotColumn.indexOf('.');
+        String root = rootOf(report, tableDotColumn.substring(0, dot));
+        return root == null ? tableDotColumn : root + tableDotColumn.substring(dot);
+    }
+
+    /** The top partitioned table above a partition, or null for a table that is no partition. */
+    private static String rootOf(AnalysisReport report, String table) {
+        String parent = null;
+        String at = table;
+        for (int depth = 0; depth < 16; depth++) {
+            String here = at;
+            String up = report.tables().stream().filter(t -> t.name().equalsIgnoreCase(here)).findFirst()
+                    .map(TableReport::partitionOf).orElse(null);
+            if (up == null) {
+                return parent;
+            }
+            parent = up;
+            at = up;
+        }
+        return parent;
     }
 
     /** The views that read a changed table, or a view that does, in the dump's order. */
@@ -176,11 +361,11 @@ public final class Tuner {
      * Folds each partitioned table's partitions into one result for the parent: a column changes
      * when every partition with rows passed the same change, and is left out otherwise.
      */
-    static List<TableResult> mergePartitions(AnalysisReport report, List<TableResult> tables, List<Skipped> skipped) {
+    static List<TableResult> mergePartitions(AnalysisReport report, DdlCatalog catalog, List<TableResult> tables, List<Skipped> skipped) {
         java.util.Map<String, List<TableResult>> byParent = new java.util.LinkedHashMap<>();
         List<TableResult> out = new ArrayList<>();
         for (TableResult t : tables) {
-            String parent = report.table(t.name()).partitionOf();
+            String parent = rootOf(report, t.name());
             if (parent == null) {
                 out.add(t);
             } else {
@@ -190,8 +375,15 @@ public final class Tuner {
         for (java.util.Map.Entry<String, List<TableResult>> e : byParent.entrySet()) {
             String parent = report.tables().stream().map(TableReport::name).filter(n -> n.equalsIgnoreCase(e.getKey()))
                     .findFirst().orElse(e.getKey());
-            List<String> partitions = report.tables().stream().filter(t -> e.getKey().equalsIgnoreCase(t.partitionOf()) && t.rows() > 0)
+            List<String> partitions = report.tables().stream().filter(t -> t.rows() > 0 && e.getKey().equalsIgnoreCase(rootOf(report, t.name())))
                     .map(TableReport::name).toList();
+            java.util.Set<String> keyColumns = new java.util.HashSet<>();
+            for (TableReport t : report.tables()) {
+                if (t.name().equalsIgnoreCase(e.getKey()) || e.getKey().equalsIgnoreCase(rootOf(report, t.name()))) {
+                    catalog.partitionKeys().getOrDefault(t.name().toLowerCase(java.util.Locale.ROOT), List.of())
+                            .forEach(k -> keyColumns.add(k.toLowerCase(java.util.Locale.ROOT)));
+                }
+            }
             List<TableResult> parts = e.getValue();
             long rows = parts.stream().mapToLong(TableResult::rows).sum();
             long before = report.tables().stream().filter(t -> partitions.contains(t.name())).mapToLong(TableReport::declaredBytes).sum();
@@ -206,13 +398,23 @@ public final class Tuner {
                 List<Checked> cs = col.getValue();
                 Checked first = cs.get(0);
                 boolean everyPartition = cs.size() == partitions.size();
-                boolean same = cs.stream().allMatch(c -> c.conversion().target().equals(first.conversion().target()));
+                // An enum's type is named after its table: partitions agree when their members do.
+                boolean same = cs.stream().allMatch(c -> c.conversion().duckType().equals(first.conversion().duckType())
+                        && (c.conversion().kind().equals("low_cardinality") || c.conversion().target().equals(first.conversion().target())));
                 boolean lossless = cs.stream().allMatch(Checked::lossless);
-                if (everyPartition && same && lossless) {
-                    merged.add(first.withBytes(cs.stream().mapToLong(Checked::declaredBytes).sum(),
-                            cs.stream().mapToLong(Checked::tunedBytes).sum()));
+                boolean key = keyColumns.contains(col.getKey().toLowerCase(java.util.Locale.ROOT));
+                if (everyPartition && same && lossless && !key) {
+                    Conversion c = first.conversion();
+                    if (c.kind().equals("low_cardinality") && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
+                        String name = Conversion.enumTypeName(parent, c.column().name());
+                        c = new Conversion(c.index(), c.column(), c.kind(), name, c.duckType(), c.toTuned(), c.originalKey(), c.tunedKey(),
+                                c.using() == null ? null : c.using().replace(c.target(), name));
+                    }
+                    merged.add(new Checked(c, first.declaredType(), first.defaultValue(), 0, null,
+                            cs.stream().mapToLong(Checked::declaredBytes).sum(), cs.stream().mapToLong(Checked::tunedBytes).sum()));
                 } else {
-                    String why = !lossless ? "a partition's values would change under " + first.conversion().target()
+                    String why = key ? "it is in the partition key of " + parent + ", which PostgreSQL will not change"
+                            : !lossless ? "a partition's values would change under " + first.conversion().target()
                             : !same ? "its partitions call for different types ("
                             + cs.stream().map(c -> c.conversion().target()).distinct().collect(java.util.stream.Collectors.joining(", "))
                             + "): a partitioned table's column takes one" : "not every partition can take " + first.conversion().target();
@@ -254,8 +456,9 @@ public final class Tuner {
         String copy = db.nextRelationName();
         StringBuilder sql = new StringBuilder("CREATE TABLE " + copy + " AS SELECT rowid AS wc_row");
         for (Conversion c : candidates) {
+            // Named by position: user names may differ only in case, or be wc_row.
             sql.append(",\n  CAST(").append(Conversion.apply(c.toTuned(), t.physicalColumn(c.index()))).append(" AS ")
-                    .append(c.duckType()).append(") AS ").append(ProfilingDatabase.quote(c.column().name()));
+                    .append(c.duckType()).append(") AS v").append(c.index());
         }
         sql.append("\nFROM ").append(t.relation());
         db.execute(sql.toString());
@@ -266,7 +469,7 @@ public final class Tuner {
             StringBuilder example = new StringBuilder();
             for (Conversion c : candidates) {
                 String o = "o." + t.physicalColumn(c.index());
-                String n = "n." + ProfilingDatabase.quote(c.column().name());
+                String n = "n.v" + c.index();
                 String bad = "(" + o + " IS NULL) <> (" + n + " IS NULL) OR (" + o + " IS NOT NULL AND ("
                         + Conversion.apply(c.originalKey(), o) + " IS NULL OR " + Conversion.apply(c.tunedKey(), n)
                         + " IS DISTINCT FROM " + Conversion.apply(c.originalKey(), o) + "))";
@@ -310,7 +513,9 @@ public final class Tuner {
         for (int k = 0; k < checked.size(); k++) {
             Checked c = checked.get(k);
             if (c.lossless()) {
-                tunedCols.add(c.conversion().column().withType(tunedType(c.conversion(), model.dialect())));
+                ColumnDef old = c.conversion().column();
+                tunedCols.add(new ColumnDef("v" + c.conversion().index(), tunedType(c.conversion(), model.dialect()), old.nullable(),
+                        old.autoIncrement(), old.defaultValue(), old.clauses()));
                 which.add(k);
             }
         }

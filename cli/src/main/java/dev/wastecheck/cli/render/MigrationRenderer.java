@@ -42,6 +42,8 @@ public final class MigrationRenderer {
             w.println("-- (both sides of a key change together: their ranges were taken together).");
             w.println("SET @wastecheck_fk = @@FOREIGN_KEY_CHECKS;");
             w.println("SET FOREIGN_KEY_CHECKS = 0;");
+        } else if (d == Dialect.DUCKDB) {
+            w.println("BEGIN TRANSACTION;");
         } else if (d == Dialect.POSTGRESQL) {
             if (!r.views().isEmpty()) {
                 w.println("-- PostgreSQL will not change the type of a column a view reads: the views over changed tables are");
@@ -52,7 +54,9 @@ public final class MigrationRenderer {
             List<DdlCatalog.ViewDef> reversed = new ArrayList<>(r.views());
             java.util.Collections.reverse(reversed);
             for (DdlCatalog.ViewDef v : reversed) {
-                w.println("DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " IF EXISTS " + v.name() + " CASCADE;");
+                // No CASCADE: an object over the view that the dump does not re-create (a function
+                // returning its rows) must stop the migration, not vanish with it.
+                w.println("DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " IF EXISTS " + v.name() + ";");
             }
         }
         for (Tuner.TableResult t : r.tables()) {
@@ -69,7 +73,9 @@ public final class MigrationRenderer {
             }
         }
         w.println();
-        if (d == Dialect.MYSQL) {
+        if (d == Dialect.DUCKDB) {
+            w.println("COMMIT;");
+        } else if (d == Dialect.MYSQL) {
             w.println("SET FOREIGN_KEY_CHECKS = @wastecheck_fk;");
         } else if (d == Dialect.POSTGRESQL) {
             if (!r.views().isEmpty()) {
@@ -136,30 +142,27 @@ public final class MigrationRenderer {
             Conversion v = c.conversion();
             if (v.kind().equals("low_cardinality")) {
                 String d = v.duckType();
-                w.println("CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1));
+                w.println("CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
             }
         }
-        w.println("ALTER TABLE " + quote(t.name()));
-        List<String> lines = new ArrayList<>();
+        w.println("ALTER TABLE " + qualified(t.name()));
+        List<String[]> lines = new ArrayList<>(); // a clause and its comment
         for (Tuner.Checked c : changes) {
             Conversion v = c.conversion();
             String col = quote(v.column().name());
             if (c.defaultValue() != null) {
-                lines.add("ALTER COLUMN " + col + " DROP DEFAULT");
+                lines.add(new String[] {"ALTER COLUMN " + col + " DROP DEFAULT", ""});
             }
             String type = v.kind().equals("low_cardinality") ? quote(v.target()) : v.target();
             String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col)
                     .replace("::" + v.target(), "::" + type);
-            lines.add("ALTER COLUMN " + col + " TYPE " + type + using + note(c));
+            lines.add(new String[] {"ALTER COLUMN " + col + " TYPE " + type + using, note(c)});
             if (c.defaultValue() != null) {
-                lines.add("ALTER COLUMN " + col + " SET DEFAULT " + Conversion.literal(c.defaultValue()));
+                lines.add(new String[] {"ALTER COLUMN " + col + " SET DEFAULT " + Conversion.literal(c.defaultValue()), ""});
             }
         }
         for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            int comment = line.indexOf(" -- ");
-            String sep = i + 1 < lines.size() ? "," : ";";
-            w.println("  " + (comment < 0 ? line + sep : line.substring(0, comment) + sep + line.substring(comment)));
+            w.println("  " + lines.get(i)[0] + (i + 1 < lines.size() ? "," : ";") + lines.get(i)[1]);
         }
     }
 
@@ -168,16 +171,19 @@ public final class MigrationRenderer {
             Conversion v = c.conversion();
             String col = quote(v.column().name());
             String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col);
-            w.println("ALTER TABLE " + quote(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target() + using + ";" + note(c));
-            if (c.defaultValue() != null) {
-                w.println("ALTER TABLE " + quote(t.name()) + " ALTER COLUMN " + col + " SET DEFAULT " + Conversion.literal(c.defaultValue()) + ";");
-            }
+            w.println("ALTER TABLE " + qualified(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target() + using + ";" + note(c));
         }
     }
 
     private static String terminated(String statement) {
         String s = statement.strip();
         return s.endsWith(";") ? s : s + ";";
+    }
+
+    /** A table name; DuckDB files name tables outside {@code main} as {@code schema.table}. */
+    static String qualified(String name) {
+        int dot = name.indexOf('.');
+        return dot < 0 ? quote(name) : quote(name.substring(0, dot)) + "." + quote(name.substring(dot + 1));
     }
 
     static String quote(String name) {
