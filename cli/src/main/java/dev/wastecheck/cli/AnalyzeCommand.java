@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
                 "  wastecheck analyze app.sqlite --format markdown",
                 "  wastecheck analyze wiki/dump.sql --trace wiki/trace.log"})
 public final class AnalyzeCommand implements Callable<Integer> {
-    enum Format { text, json, markdown }
+    enum Format { text, json, markdown, html }
 
     @Parameters(arity = "1..*", paramLabel = "SOURCE", description = "Dump files, database files or folders.")
     List<Path> sources;
@@ -38,7 +38,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             + "partitioning, index-cache fields, unused columns and granularity. Repeatable."})
     List<Path> traces = new java.util.ArrayList<>();
 
-    @Option(names = "--format", defaultValue = "text", description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", defaultValue = "text", description = "text, json, markdown or html (one self-contained file with charts) (default: ${DEFAULT-VALUE}).")
     Format format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here instead of stdout.")
@@ -102,6 +102,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         switch (format) {
             case json -> JsonRenderer.write(report, w);
             case markdown -> MarkdownRenderer.write(report, w);
+            case html -> dev.wastecheck.cli.render.HtmlRenderer.write(report, w, top);
             default -> TextRenderer.write(report, w, top);
         }
         w.flush();

@@ -31,7 +31,7 @@ public final class MigrationRenderer {
         w.println("-- Bytes of the tables it changes, counted on the tuned copy in " + d.label() + "'s storage model: "
                 + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " (" + ratio(r.bytesBefore(), r.bytesAfter())
                 + "; table data only, without indexes and page overhead).");
-        w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + left.size() + " suggestions left out, listed at the end.");
+        w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + " suggestions left out, listed at the end."));
         if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().startsWith("string_holds"))) {
             w.println("-- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
             w.println("-- to those columns must change with them.");
