@@ -47,26 +47,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "15", description = "Columns listed in the text report (default: ${DEFAULT-VALUE}).")
     int top;
 
-    @Option(names = "--headroom", defaultValue = "" + InferenceOptions.DEFAULT_HEADROOM,
-            description = "Growth factor an integer's observed range must still fit (default: ${DEFAULT-VALUE}).")
-    double headroom;
-
-    @Option(names = "--id-headroom", defaultValue = "" + InferenceOptions.DEFAULT_ID_HEADROOM,
-            description = "The same for identifiers: auto-increment, single-column keys, *_id (default: ${DEFAULT-VALUE}).")
-    double idHeadroom;
-
-    @Option(names = "--enum-max", defaultValue = "" + InferenceOptions.DEFAULT_ENUM_MAX,
-            description = "Most distinct values a string column may have to become an ENUM (default: ${DEFAULT-VALUE}).")
-    int enumMax;
-
-    @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM).")
-    String memoryLimit;
-
-    @Option(names = "--threads", defaultValue = "0", description = "DuckDB threads (default: all cores).")
-    int threads;
-
-    @Option(names = "--temp-dir", paramLabel = "DIR", description = "Where the profiling database spills (default: the system temp folder).")
-    Path tempDir;
+    @picocli.CommandLine.Mixin
+    AnalysisOptions analysis = new AnalysisOptions();
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
     boolean quiet;
@@ -76,14 +58,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (headroom < 1 || idHeadroom < 1) {
-            throw new UserError("--headroom and --id-headroom must be at least 1");
+        if (top < 0) {
+            throw new UserError("--top must not be negative");
         }
-        if (top < 0 || enumMax < 0) {
-            throw new UserError("--top and --enum-max must not be negative");
-        }
-        InferenceOptions inference = new InferenceOptions(headroom, idHeadroom, enumMax);
-        ProfilingOptions profiling = new ProfilingOptions(tempDir, memoryLimit, threads, ProfilingOptions.defaults().arrowMemoryLimit());
+        InferenceOptions inference = analysis.inference();
+        ProfilingOptions profiling = analysis.profiling();
         AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, Progress.forStderr(quiet));
         write(report);
         PrintWriter err = spec.commandLine().getErr();

@@ -1,9 +1,5 @@
 package dev.wastecheck.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
@@ -51,23 +47,8 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
     Path output;
 
-    @Option(names = "--headroom", defaultValue = "" + InferenceOptions.DEFAULT_HEADROOM,
-            description = "Growth factor an integer's observed range must still fit (default: ${DEFAULT-VALUE}).")
-    double headroom;
-
-    @Option(names = "--id-headroom", defaultValue = "" + InferenceOptions.DEFAULT_ID_HEADROOM,
-            description = "The same for identifiers: auto-increment, single-column keys, *_id (default: ${DEFAULT-VALUE}).")
-    double idHeadroom;
-
-    @Option(names = "--enum-max", defaultValue = "" + InferenceOptions.DEFAULT_ENUM_MAX,
-            description = "Most distinct values a string column may have to become an ENUM (default: ${DEFAULT-VALUE}).")
-    int enumMax;
-
-    @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM).")
-    String memoryLimit;
-
-    @Option(names = "--temp-dir", paramLabel = "DIR", description = "Where the profiling database spills (default: the system temp folder).")
-    Path tempDir;
+    @picocli.CommandLine.Mixin
+    AnalysisOptions analysis = new AnalysisOptions();
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
     boolean quiet;
@@ -77,15 +58,9 @@ public final class TuneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (headroom < 1 || idHeadroom < 1) {
-            throw new UserError("--headroom and --id-headroom must be at least 1");
-        }
-        if (enumMax < 0) {
-            throw new UserError("--enum-max must not be negative");
-        }
         Dialect wanted = parseDialect(dialect);
-        InferenceOptions inference = new InferenceOptions(headroom, idHeadroom, enumMax);
-        ProfilingOptions profiling = new ProfilingOptions(tempDir, memoryLimit, 0, ProfilingOptions.defaults().arrowMemoryLimit());
+        InferenceOptions inference = analysis.inference();
+        ProfilingOptions profiling = analysis.profiling();
         Analyzer.Progress progress = Progress.forStderr(quiet);
         Tuner.Result result;
         try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
@@ -101,12 +76,12 @@ public final class TuneCommand implements Callable<Integer> {
                         + "); translating a schema to another engine is not what tune does");
             }
             AnalysisReport report = session.report(List.of(), progress);
-            result = Tuner.tune(session, report, idHeadroom, progress);
+            result = Tuner.tune(session, report, inference.idHeadroom(), progress);
         }
         Tuner.Result r = result;
         Output.write(output, spec, w -> {
             if (format == Format.json) {
-                json(r, w);
+                dev.wastecheck.cli.render.TuneJsonRenderer.write(r, w);
             } else {
                 MigrationRenderer.write(r, w);
             }
@@ -130,51 +105,5 @@ public final class TuneCommand implements Callable<Integer> {
             case "duckdb" -> Dialect.DUCKDB;
             default -> throw new UserError("--dialect: expected mysql, postgresql or duckdb, got '" + s + "'");
         };
-    }
-
-    /** What was checked and measured, for scripts: keys documented in docs/json.md. */
-    static void json(Tuner.Result r, PrintWriter w) throws java.io.IOException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = mapper.createObjectNode();
-        root.put("dialect", r.dialect().key());
-        ArrayNode sources = root.putArray("sources");
-        r.sources().forEach(sources::add);
-        ArrayNode tables = root.putArray("tables");
-        for (Tuner.TableResult t : r.tables()) {
-            ObjectNode tn = tables.addObject();
-            tn.put("name", t.name());
-            tn.put("rows", t.rows());
-            tn.put("bytes_before", t.bytesBefore());
-            tn.put("bytes_after", t.bytesAfter());
-            ArrayNode changes = tn.putArray("changes");
-            for (Tuner.Checked c : t.changes()) {
-                ObjectNode cn = changes.addObject();
-                cn.put("column", c.conversion().column().name());
-                cn.put("declared_type", c.declaredType());
-                cn.put("new_type", c.conversion().target());
-                cn.put("kind", c.conversion().kind());
-                cn.put("rows_checked", t.rows());
-                cn.put("mismatches", c.mismatches());
-                if (c.example() != null) {
-                    cn.put("first_mismatch", c.example());
-                }
-                cn.put("applied", c.lossless());
-            }
-        }
-        ArrayNode skipped = root.putArray("left_out");
-        for (Tuner.Skipped s : r.skipped()) {
-            ObjectNode sn = skipped.addObject();
-            sn.put("table", s.table());
-            sn.put("column", s.column());
-            sn.put("declared_type", s.declaredType());
-            sn.put("suggested_type", s.suggestedType());
-            sn.put("why", s.why());
-        }
-        ObjectNode totals = root.putObject("totals");
-        totals.put("rows_checked", r.rowsChecked());
-        totals.put("bytes_before", r.bytesBefore());
-        totals.put("bytes_after", r.bytesAfter());
-        mapper.writeValue(w, root);
-        w.println();
     }
 }

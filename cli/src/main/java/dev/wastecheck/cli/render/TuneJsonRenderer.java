@@ -1,0 +1,60 @@
+package dev.wastecheck.cli.render;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.wastecheck.analyzer.tune.Tuner;
+import java.io.PrintWriter;
+
+/** {@code wastecheck tune --format json}: what the check on the tuned copy found. A contract (docs/json.md). */
+public final class TuneJsonRenderer {
+    private TuneJsonRenderer() {
+    }
+
+    /** What was checked and measured, for scripts: keys documented in docs/json.md. */
+    public static void write(Tuner.Result r, PrintWriter w) throws java.io.IOException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = mapper.createObjectNode();
+        root.put("dialect", r.dialect().key());
+        ArrayNode sources = root.putArray("sources");
+        r.sources().forEach(sources::add);
+        ArrayNode tables = root.putArray("tables");
+        for (Tuner.TableResult t : r.tables()) {
+            ObjectNode tn = tables.addObject();
+            tn.put("name", t.name());
+            tn.put("rows", t.rows());
+            tn.put("bytes_before", t.bytesBefore());
+            tn.put("bytes_after", t.bytesAfter());
+            ArrayNode changes = tn.putArray("changes");
+            for (Tuner.Checked c : t.changes()) {
+                ObjectNode cn = changes.addObject();
+                cn.put("column", c.conversion().column().name());
+                cn.put("declared_type", c.declaredType());
+                cn.put("new_type", c.conversion().target());
+                cn.put("kind", c.conversion().kind());
+                cn.put("rows_checked", t.rows());
+                cn.put("mismatches", c.mismatches());
+                if (c.example() != null) {
+                    cn.put("first_mismatch", c.example());
+                }
+                cn.put("applied", c.lossless());
+            }
+        }
+        ArrayNode skipped = root.putArray("left_out");
+        for (Tuner.Skipped s : r.skipped()) {
+            ObjectNode sn = skipped.addObject();
+            sn.put("table", s.table());
+            sn.put("column", s.column());
+            sn.put("declared_type", s.declaredType());
+            sn.put("suggested_type", s.suggestedType());
+            sn.put("why", s.why());
+        }
+        ObjectNode totals = root.putObject("totals");
+        totals.put("rows_checked", r.rowsChecked());
+        totals.put("bytes_before", r.bytesBefore());
+        totals.put("bytes_after", r.bytesAfter());
+        mapper.writeValue(w, root);
+        w.println();
+    }
+}
