@@ -56,9 +56,11 @@ class TunePostgresTest {
                 .contains("ALTER COLUMN \"invoice_date\" TYPE date");
         try (Connection c = database("chinook")) {
             load(c, script);
-            Map<String, List<String>> tuned = applyAndCompare(c, () -> pg.getDatabase("postgres", "chinook").getConnection(), migration, "chinook");
-            assertThat(tuned.get("genre")).contains("genre_id smallint");
-            assertThat(tuned.get("invoice")).contains("invoice_date date");
+            Outcome o = applyAndCompare(c, () -> pg.getDatabase("postgres", "chinook").getConnection(), migration, "chinook");
+            assertThat(o.types().get("genre")).contains("genre_id smallint");
+            assertThat(o.types().get("invoice")).contains("invoice_date date");
+            // tune's row-by-row heap estimate against what PostgreSQL stores: to the page, here
+            assertThat(estimatedSaving(script)).isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
         }
     }
 
@@ -79,9 +81,10 @@ class TunePostgresTest {
             load(c, schema);
             load(c, data);
             List<String> viewsBefore = views(c);
-            Map<String, List<String>> tuned = applyAndCompare(c, () -> pg.getDatabase("postgres", "pagila").getConnection(), migration, "pagila");
-            assertThat(tuned.get("payment")).contains("customer_id smallint");
-            assertThat(tuned.get("payment_p2022_03")).contains("customer_id smallint");
+            Outcome o = applyAndCompare(c, () -> pg.getDatabase("postgres", "pagila").getConnection(), migration, "pagila");
+            assertThat(o.types().get("payment")).contains("customer_id smallint");
+            assertThat(o.types().get("payment_p2022_03")).contains("customer_id smallint");
+            assertThat(estimatedSaving(schema, data)).isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
             assertThat(views(c)).isEqualTo(viewsBefore);
             try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM public.rental_by_category")) {
                 rs.next();
@@ -163,7 +166,10 @@ class TunePostgresTest {
      * checks that every row of every table reads back the same in its original column types,
      * and that the tables' heap is smaller. Returns the columns' types afterwards.
      */
-    static Map<String, List<String>> applyAndCompare(Connection c, Connect fresh, String migration, String label) throws Exception {
+    record Outcome(Map<String, List<String>> types, long heapBefore, long heapAfter) {
+    }
+
+    static Outcome applyAndCompare(Connection c, Connect fresh, String migration, String label) throws Exception {
         Map<String, List<String>> types = columnTypes(c);
         Map<String, List<String>> before = snapshot(c, types);
         long bytesBefore = tableBytes(c);
@@ -179,7 +185,19 @@ class TunePostgresTest {
         assertThat(bytesAfter).as("heap bytes after VACUUM FULL").isLessThan(bytesBefore);
         System.out.printf("%s on PostgreSQL: table heap %d -> %d bytes (%.3fx), as pg_relation_size counts after VACUUM FULL%n",
                 label, bytesBefore, bytesAfter, (double) bytesBefore / bytesAfter);
-        return columnTypes(c);
+        return new Outcome(columnTypes(c), bytesBefore, bytesAfter);
+    }
+
+    /** tune's own estimate of the heap PostgreSQL saves, from its JSON. */
+    static long estimatedSaving(Path... sources) {
+        List<String> args = new ArrayList<>(List.of("tune", "-q", "--format", "json"));
+        for (Path p : sources) {
+            args.add(p.toString());
+        }
+        Cli.Result r = Cli.run(args.toArray(new String[0]));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode totals = r.json().get("totals");
+        return totals.get("heap_bytes_before").asLong() - totals.get("heap_bytes_after").asLong();
     }
 
     static List<String> views(Connection c) throws SQLException {

@@ -78,8 +78,28 @@ public final class Tuner {
      *              drops them first and re-creates them from the dump's definitions last
      *              (PostgreSQL refuses to change the type of a column a view reads)
      */
+    /**
+     * @param heap  PostgreSQL only: each changed table's heap bytes before and after, alignment,
+     *              row headers and pages included ({@link PgHeap}); empty for other dialects
+     */
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
-                         List<DdlCatalog.ViewDef> views) {
+                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap) {
+        /** PostgreSQL: the changed tables' heap bytes before and after, or null for other dialects. */
+        public long[] heapTotal() {
+            if (heap.isEmpty()) {
+                return null;
+            }
+            long[] sum = new long[2];
+            for (TableResult t : tables) {
+                long[] h = heap.get(t.name());
+                if (h != null && !t.applied().isEmpty()) {
+                    sum[0] += h[0];
+                    sum[1] += h[1];
+                }
+            }
+            return sum;
+        }
+
         /** Bytes of the tables the migration changes, as declared. */
         public long bytesBefore() {
             return tables.stream().filter(t -> !t.applied().isEmpty()).mapToLong(TableResult::bytesBefore).sum();
@@ -114,6 +134,20 @@ public final class Tuner {
         List<Skipped> skipped = new ArrayList<>();
         StorageModel model = new StorageModel(dialect);
         Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
+        java.util.Map<String, String> copies = new java.util.HashMap<>();
+        try {
+            return tune(session, report, idHeadroom, progress, db, tables, skipped, model, profiler, copies);
+        } finally {
+            for (String copy : copies.values()) {
+                db.execute("DROP TABLE IF EXISTS " + copy);
+            }
+        }
+    }
+
+    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Analyzer.Progress progress,
+                               ProfilingDatabase db, List<TableResult> tables, List<Skipped> skipped, StorageModel model,
+                               Profiler profiler, java.util.Map<String, String> copies) throws SQLException {
+        Dialect dialect = session.dialect();
         progress.begin("verifying", session.tables().size());
         int done = 0;
         for (LoadedTable t : session.tables().values()) {
@@ -137,7 +171,7 @@ public final class Tuner {
                             "a column named rowid hides the row id the check on the tuned copy joins by"));
                 }
             } else if (!conversions.isEmpty() && t.relation() != null && t.rows() > 0) {
-                tables.add(verify(db, profiler, model, t, tr, conversions, skipped));
+                tables.add(verify(db, profiler, model, t, tr, conversions, skipped, copies));
             } else if (!conversions.isEmpty()) {
                 // No rows: nothing can be lost, and a type chosen from no values is no suggestion.
                 for (Conversion c : conversions) {
@@ -153,12 +187,61 @@ public final class Tuner {
         merged = keepCounterRoom(merged, catalog.counters(), idHeadroom, dialect, skipped);
         merged = keepKeysTogether(merged, session, report, skipped);
         List<DdlCatalog.ViewDef> views = List.of();
+        java.util.Map<String, long[]> heap = new java.util.LinkedHashMap<>();
         if (dialect == Dialect.POSTGRESQL) {
             views = viewsOver(session.views(), merged);
             merged = noEnumUnderAView(merged, views, skipped);
             views = viewsOver(session.views(), merged);
+            progress.begin("heap", merged.size());
+            int h = 0;
+            for (TableResult t : merged) {
+                if (!t.applied().isEmpty()) {
+                    heap.put(t.name(), heap(db, session, report, t, copies));
+                }
+                progress.advance(++h);
+            }
+            progress.end();
         }
-        return new Result(dialect, report.sources(), merged, skipped, views);
+        return new Result(dialect, report.sources(), merged, skipped, views, heap);
+    }
+
+    /**
+     * A changed PostgreSQL table's heap before and after ({@link PgHeap}): the original rows, and
+     * the same rows with each applied change's column read from the tuned copy. A partitioned
+     * table's is its partitions' sum.
+     */
+    private static long[] heap(ProfilingDatabase db, Analyzer.Session session, AnalysisReport report, TableResult t,
+                               java.util.Map<String, String> copies) throws SQLException {
+        long[] out = new long[2];
+        for (LoadedTable part : session.tables().values()) {
+            boolean mine = part.def().name().equalsIgnoreCase(t.name()) || t.name().equalsIgnoreCase(rootOf(report, part.def().name()));
+            String copy = copies.get(part.def().name());
+            if (!mine || part.relation() == null || part.rows() == 0 || copy == null) {
+                continue;
+            }
+            List<PgHeap.Layout> before = new ArrayList<>();
+            List<PgHeap.Layout> after = new ArrayList<>();
+            List<String> original = new ArrayList<>();
+            List<String> tuned = new ArrayList<>();
+            for (int i = 0; i < part.def().columns().size(); i++) {
+                ColumnDef col = part.def().columns().get(i);
+                before.add(PgHeap.layout(col.type()));
+                original.add("o." + part.physicalColumn(i));
+                Checked applied = t.applied().stream().filter(c -> c.conversion().column().name().equalsIgnoreCase(col.name()))
+                        .findFirst().orElse(null);
+                if (applied == null) {
+                    after.add(PgHeap.layout(col.type()));
+                    tuned.add("o." + part.physicalColumn(i));
+                } else {
+                    after.add(PgHeap.layout(tunedType(applied.conversion(), Dialect.POSTGRESQL)));
+                    tuned.add("n.v" + i);
+                }
+            }
+            String from = part.relation() + " AS o JOIN " + copy + " AS n ON o.rowid = n.wc_row";
+            out[0] += PgHeap.heapBytes(db.connection(), before, original, from);
+            out[1] += PgHeap.heapBytes(db.connection(), after, tuned, from);
+        }
+        return out;
     }
 
     /** Drops the applied changes {@code reason} names (non-null), listing each as left out with it. */
@@ -427,7 +510,8 @@ public final class Tuner {
     }
 
     private static TableResult verify(ProfilingDatabase db, Profiler profiler, StorageModel model, LoadedTable t,
-                                      TableReport tr, List<Conversion> conversions, List<Skipped> skipped) throws SQLException {
+                                      TableReport tr, List<Conversion> conversions, List<Skipped> skipped,
+                                      java.util.Map<String, String> copies) throws SQLException {
         // A column's DEFAULT is a value too: a change that cannot carry it would break inserts
         // that omit the column.
         List<Conversion> candidates = new ArrayList<>();
@@ -462,7 +546,8 @@ public final class Tuner {
         }
         sql.append("\nFROM ").append(t.relation());
         db.execute(sql.toString());
-        try {
+        copies.put(t.def().name(), copy); // dropped when tune ends: the heap estimate reads it again
+        {
             // Every row of the copy against its original, by row id: a value lost, changed, or
             // turned into NULL is a mismatch.
             StringBuilder check = new StringBuilder("SELECT count(*)");
@@ -497,8 +582,6 @@ public final class Tuner {
                 checked.add(new Checked(c, c.column().type().declared(), defaults.get(k), mismatches[k], examples[k], declared, declared));
             }
             return new TableResult(t.def().name(), t.rows(), measure(profiler, model, t, checked, copy), tr.declaredBytes());
-        } finally {
-            db.execute("DROP TABLE IF EXISTS " + copy);
         }
     }
 

@@ -31,6 +31,11 @@ public final class MigrationRenderer {
         w.println("-- Bytes of the tables it changes, counted on the tuned copy in " + d.label() + "'s storage model: "
                 + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " (" + ratio(r.bytesBefore(), r.bytesAfter())
                 + "; table data only, without indexes and page overhead).");
+        long[] heap = r.heapTotal();
+        if (heap != null) {
+            w.println("-- PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "
+                    + Bytes.human(heap[0]) + " -> " + Bytes.human(heap[1]) + " (" + ratio(heap[0], heap[1]) + ").");
+        }
         w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + " suggestions left out, listed at the end."));
         if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().startsWith("string_holds"))) {
             w.println("-- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
@@ -65,7 +70,9 @@ public final class MigrationRenderer {
                 continue;
             }
             w.println();
-            w.println("-- " + t.name() + ": " + t.rows() + " rows, " + Bytes.human(t.bytesBefore()) + " -> " + Bytes.human(t.bytesAfter()));
+            long[] h = r.heap().get(t.name());
+            w.println("-- " + t.name() + ": " + t.rows() + " rows, " + Bytes.human(t.bytesBefore()) + " -> " + Bytes.human(t.bytesAfter())
+                    + (h == null ? "" : "; heap " + Bytes.human(h[0]) + " -> " + Bytes.human(h[1])));
             switch (d) {
                 case MYSQL -> mysql(t, changes, w);
                 case POSTGRESQL -> postgres(t, changes, w);

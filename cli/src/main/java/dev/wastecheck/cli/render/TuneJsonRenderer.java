@@ -26,6 +26,11 @@ public final class TuneJsonRenderer {
             tn.put("rows", t.rows());
             tn.put("bytes_before", t.bytesBefore());
             tn.put("bytes_after", t.bytesAfter());
+            long[] heap = r.heap().get(t.name());
+            if (heap != null) { // PostgreSQL: pages, alignment and row headers included
+                tn.put("heap_bytes_before", heap[0]);
+                tn.put("heap_bytes_after", heap[1]);
+            }
             ArrayNode changes = tn.putArray("changes");
             for (Tuner.Checked c : t.changes()) {
                 ObjectNode cn = changes.addObject();
@@ -54,6 +59,11 @@ public final class TuneJsonRenderer {
         totals.put("rows_checked", r.rowsChecked());
         totals.put("bytes_before", r.bytesBefore());
         totals.put("bytes_after", r.bytesAfter());
+        long[] heap = r.heapTotal();
+        if (heap != null) {
+            totals.put("heap_bytes_before", heap[0]);
+            totals.put("heap_bytes_after", heap[1]);
+        }
         mapper.writeValue(w, root);
         w.println();
     }
