@@ -79,8 +79,9 @@ public final class Tuner {
      *              (PostgreSQL refuses to change the type of a column a view reads)
      */
     /**
-     * @param heap  PostgreSQL only: each changed table's heap bytes before and after, alignment,
-     *              row headers and pages included ({@link PgHeap}); empty for other dialects
+     * @param heap  PostgreSQL only: each changed table's heap bytes before, after, and after with
+     *              its columns in alignment order, row headers and pages included ({@link PgHeap});
+     *              empty for other dialects
      */
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
                          List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap) {
@@ -89,12 +90,13 @@ public final class Tuner {
             if (heap.isEmpty()) {
                 return null;
             }
-            long[] sum = new long[2];
+            long[] sum = new long[3];
             for (TableResult t : tables) {
                 long[] h = heap.get(t.name());
                 if (h != null && !t.applied().isEmpty()) {
-                    sum[0] += h[0];
-                    sum[1] += h[1];
+                    for (int i = 0; i < 3; i++) {
+                        sum[i] += h[i];
+                    }
                 }
             }
             return sum;
@@ -212,7 +214,7 @@ public final class Tuner {
      */
     private static long[] heap(ProfilingDatabase db, Analyzer.Session session, AnalysisReport report, TableResult t,
                                java.util.Map<String, String> copies) throws SQLException {
-        long[] out = new long[2];
+        long[] out = new long[3];
         for (LoadedTable part : session.tables().values()) {
             boolean mine = part.def().name().equalsIgnoreCase(t.name()) || t.name().equalsIgnoreCase(rootOf(report, part.def().name()));
             String copy = copies.get(part.def().name());
@@ -240,6 +242,15 @@ public final class Tuner {
             String from = part.relation() + " AS o JOIN " + copy + " AS n ON o.rowid = n.wc_row";
             out[0] += PgHeap.heapBytes(db.connection(), before, original, from);
             out[1] += PgHeap.heapBytes(db.connection(), after, tuned, from);
+            // The same tuned columns in alignment order (widest fixed first, varlena last): what
+            // a rewrite of the table could add, which no ALTER can do.
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < after.size(); i++) {
+                order.add(i);
+            }
+            order.sort(java.util.Comparator.comparingInt((Integer i) -> after.get(i).length() < 0 ? 1 : 0)
+                    .thenComparingInt(i -> -after.get(i).align()).thenComparingInt(i -> -after.get(i).length()));
+            out[2] += PgHeap.heapBytes(db.connection(), order.stream().map(after::get).toList(), order.stream().map(tuned::get).toList(), from);
         }
         return out;
     }

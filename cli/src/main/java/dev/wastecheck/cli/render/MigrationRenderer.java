@@ -35,6 +35,10 @@ public final class MigrationRenderer {
         if (heap != null) {
             w.println("-- PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "
                     + Bytes.human(heap[0]) + " -> " + Bytes.human(heap[1]) + " (" + ratio(heap[0], heap[1]) + ").");
+            if (heap[2] < heap[1]) {
+                w.println("-- With their columns also in alignment order (8-byte types first, texts last) it would be "
+                        + Bytes.human(heap[2]) + " (" + ratio(heap[0], heap[2]) + "): that takes rewriting the tables, which no ALTER does.");
+            }
         }
         w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + " suggestions left out, listed at the end."));
         if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().startsWith("string_holds"))) {

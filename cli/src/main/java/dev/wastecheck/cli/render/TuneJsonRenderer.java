@@ -30,6 +30,7 @@ public final class TuneJsonRenderer {
             if (heap != null) { // PostgreSQL: pages, alignment and row headers included
                 tn.put("heap_bytes_before", heap[0]);
                 tn.put("heap_bytes_after", heap[1]);
+                tn.put("heap_bytes_reordered", heap[2]); // also with the columns in alignment order
             }
             ArrayNode changes = tn.putArray("changes");
             for (Tuner.Checked c : t.changes()) {
@@ -63,6 +64,7 @@ public final class TuneJsonRenderer {
         if (heap != null) {
             totals.put("heap_bytes_before", heap[0]);
             totals.put("heap_bytes_after", heap[1]);
+            totals.put("heap_bytes_reordered", heap[2]);
         }
         mapper.writeValue(w, root);
         w.println();
