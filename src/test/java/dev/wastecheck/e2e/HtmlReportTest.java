@@ -49,6 +49,9 @@ class HtmlReportTest {
         String html = Files.readString(out);
         assertThat(html).contains("x&lt;/script&gt;&lt;b&gt;", "a&lt;i&gt;").doesNotContain("<b>`", "x</script><b>");
         assertThat(figures(html).get("tables").get(0).asText()).isEqualTo("x</script><b>");
+        // no '<' inside the data block at all: not '</script', and not '<!--' either
+        String data = html.substring(html.indexOf("id=\"figures\">") + 13, html.indexOf("</script>", html.indexOf("id=\"figures\">")));
+        assertThat(data).doesNotContain("<");
     }
 
     private static JsonNode figures(String html) throws Exception {

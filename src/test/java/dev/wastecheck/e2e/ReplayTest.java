@@ -68,14 +68,21 @@ class ReplayTest {
     void clusteringAndAHotPartitionCutTheCostOfRevisionLookups() {
         JsonNode runs = replay("--tables", "revision", "--memory", "1M", "--config", "cluster=none", "--config", "cluster=0.54",
                 "--config", "cluster=1", "--config", "cluster=partition").get("runs");
-        double none = runs.get(0).get("cost_per_query_us").asDouble();
-        double half = runs.get(1).get("cost_per_query_us").asDouble();
-        double all = runs.get(2).get("cost_per_query_us").asDouble();
-        double part = runs.get(3).get("cost_per_query_us").asDouble();
-        // Device time dominates at this budget, and it is modeled from counted misses, so the order is stable.
+        // The order is asserted on device time, which is modeled from counted buffer-pool misses and
+        // so is the same on every run; the measured CPU part of the cost moves with the machine's
+        // load (a CI run saw cluster=1 cost more than cluster=0.54 by CPU alone). Timings are for
+        // docs/benchmarks.md, not for tests.
+        double none = runs.get(0).get("device_us_per_query").asDouble();
+        double half = runs.get(1).get("device_us_per_query").asDouble();
+        double all = runs.get(2).get("device_us_per_query").asDouble();
+        double part = runs.get(3).get("device_us_per_query").asDouble();
         assertThat(half).isLessThan(none);
         assertThat(all).isLessThan(half);
         assertThat(part).isLessThan(all);
+        for (JsonNode run : runs) {
+            assertThat(run.get("cost_per_query_us").asDouble()).isGreaterThan(run.get("device_us_per_query").asDouble());
+        }
+        assertThat(runs.get(3).get("buffer_hit_rate").asDouble()).isGreaterThan(runs.get(0).get("buffer_hit_rate").asDouble());
         assertThat(runs.get(3).get("working_set_bytes").asLong()).isLessThan(runs.get(0).get("working_set_bytes").asLong());
         assertThat(runs.get(3).get("tuples_moved").get("revision").asLong()).isPositive();
     }

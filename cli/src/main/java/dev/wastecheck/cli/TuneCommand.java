@@ -89,9 +89,10 @@ public final class TuneCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
         int left = MigrationRenderer.leftOut(r).size();
-        err.printf(Locale.ROOT, "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d suggestions left out%s%n",
+        err.printf(Locale.ROOT, "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d %s left out%s%n",
                 applied, applied == 1 ? "change" : "changes", r.rowsChecked(), r.bytesBefore(), r.bytesAfter(),
-                MigrationRenderer.ratio(r.bytesBefore(), r.bytesAfter()), left, left > 0 ? " (the migration ends with why)" : "");
+                MigrationRenderer.ratio(r.bytesBefore(), r.bytesAfter()), left, left == 1 ? "suggestion" : "suggestions",
+                left > 0 ? " (the migration ends with why)" : "");
         long[] heap = r.heapTotal();
         if (heap != null) {
             err.printf(Locale.ROOT, "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)%n", heap[0], heap[1],

@@ -99,6 +99,11 @@ public final class DdlCatalog {
             }
         } else if (lower.startsWith("alter table")) {
             alterTable(text);
+        } else if (lower.startsWith("alter sequence")) {
+            Matcher m = OWNED_BY.matcher(text);
+            if (m.matches()) {
+                sequenceOwners.put(simpleName(m.group(1)).toLowerCase(Locale.ROOT), simpleName(m.group(2)) + "." + unquote(m.group(3)));
+            }
         } else if (lower.startsWith("select") && lower.contains("setval")) {
             Matcher m = SETVAL.matcher(text);
             if (m.find()) {
@@ -152,7 +157,14 @@ public final class DdlCatalog {
     private static final Pattern ADD_FOREIGN_KEY = Pattern.compile(
             "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+[\\w\"`]+\\s+)?foreign\\s+key\\s*\\(([^)]*)\\)"
                     + "\\s*references\\s+([\\w.\"`]+)\\s*\\(([^)]*)\\).*");
-    private static final Pattern PARTITION_BY = Pattern.compile("(?is)\\)\\s*partition\\s+by\\s+\\w+\\s*\\(([^)]*)\\)");
+    private static final Pattern PARTITION_BY = Pattern.compile("(?is)\\)\\s*partition\\s+by\\s+\\w+\\s*\\(");
+    private static final Pattern COLUMN_REFERENCES = Pattern.compile("(?i)\\breferences\\s+([\\w.\"`]+)\\s*(?:\\(([^)]*)\\))?");
+    private static final Pattern SEQUENCE_NAME = Pattern.compile("(?i)\\bsequence\\s+name\\s+([\\w.\"]+)");
+    private static final Pattern OWNED_BY = Pattern.compile(
+            "(?is)alter\\s+sequence\\s+([\\w.\"]+)\\s+owned\\s+by\\s+([\\w.\"]+)\\.([\\w\"]+)\\s*;?\\s*");
+    private static final Pattern CHILD_NAME = Pattern.compile(
+            "(?is)\\s*create\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?([\\w.\"]+)\\s*\\((\\s*\\))?");
+    private static final Pattern INHERITS = Pattern.compile("(?is)\\)\\s*inherits\\s*\\(([^)]*)\\)");
     private static final Pattern TABLE_AUTO_INCREMENT = Pattern.compile("(?i)\\bauto_increment\\s*=\\s*(\\d+)");
     private static final Pattern NEXTVAL = Pattern.compile("(?i)nextval\\s*\\(\\s*'([^']+)'");
     private static final Pattern SETVAL = Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
@@ -233,6 +245,10 @@ public final class DdlCatalog {
         }
         if (s != null) {
             markAutoIncrement(simpleName(s.group(1)), unquote(s.group(2)));
+            Matcher named = SEQUENCE_NAME.matcher(text);
+            if (named.find()) { // GENERATED ... AS IDENTITY (SEQUENCE NAME x ...): its setval is the column's counter
+                sequenceOwners.put(simpleName(named.group(1)).toLowerCase(Locale.ROOT), simpleName(s.group(1)) + "." + unquote(s.group(2)));
+            }
             return;
         }
         Matcher p = ATTACH_PARTITION.matcher(text);
@@ -260,6 +276,33 @@ public final class DdlCatalog {
             "(?is)(create\\s+(?:unlogged\\s+|temporary\\s+|temp\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?)([\\w$]+)(\\s*\\()");
 
     private void createTable(String text, String file, long line) {
+        Matcher inherits = INHERITS.matcher(text);
+        if (inherits.find()) {
+            // PostgreSQL inheritance: the child holds the parent's columns, then its own. An ALTER
+            // of the parent's column changes the children's, so they group like partitions.
+            String parentName = simpleName(names(inherits.group(1)).get(0));
+            TableDef parent = table(parentName);
+            String own = text.substring(0, inherits.start() + 1) + text.substring(inherits.end());
+            Matcher head = CHILD_NAME.matcher(own);
+            String child = head.lookingAt() ? simpleName(head.group(1)) : null;
+            if (child != null && head.group(2) != null && parent != null) {
+                put(new TableDef(child, parent.columns(), List.of(), List.of(), parent.charset(), file + ":" + line, true));
+                partitionParent.put(child.toLowerCase(Locale.ROOT), parent.name());
+                return;
+            }
+            if (parent != null) {
+                createTable(own, file, line);
+                TableDef made = child == null ? null : table(child);
+                if (made != null) {
+                    List<ColumnDef> all = new ArrayList<>(parent.columns());
+                    made.columns().stream().filter(c -> parent.column(c.name()).isEmpty()).forEach(all::add);
+                    put(new TableDef(made.name(), all, made.primaryKey(), made.indexes(), made.charset(), made.origin(), true));
+                    partitionParent.put(made.name().toLowerCase(Locale.ROOT), parent.name());
+                }
+                return;
+            }
+            text = own;
+        }
         CreateTable ct;
         try {
             ct = parseCreateTable(text);
@@ -286,11 +329,25 @@ public final class DdlCatalog {
         String name = simpleName(ct.getTable().getName());
         Matcher pkey = PARTITION_BY.matcher(text);
         if (pkey.find()) {
-            partitionKeys.put(name.toLowerCase(Locale.ROOT), names(pkey.group(1)));
+            // A key may be an expression (lower((kind)::text)): every name in it counts.
+            int depth = 1;
+            int end = pkey.end();
+            while (end < text.length() && depth > 0) {
+                char ch = text.charAt(end++);
+                depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+            }
+            List<String> names = new ArrayList<>();
+            Matcher id = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*|\"[^\"]+\"").matcher(text.substring(pkey.end(), Math.max(pkey.end(), end - 1)));
+            while (id.find()) {
+                names.add(unquote(id.group()));
+            }
+            partitionKeys.put(name.toLowerCase(Locale.ROOT), names);
         }
-        Matcher counter = TABLE_AUTO_INCREMENT.matcher(text.substring(Math.max(0, text.lastIndexOf(')'))));
-        if (counter.find()) {
-            tableCounters.put(name.toLowerCase(Locale.ROOT), new java.math.BigInteger(counter.group(1)));
+        if (ct.getTableOptionsStrings() != null) { // AUTO_INCREMENT=N, as the parser split the table options
+            Matcher counter = TABLE_AUTO_INCREMENT.matcher(String.join(" ", ct.getTableOptionsStrings()).replaceAll("\\s*=\\s*", "="));
+            if (counter.find()) {
+                tableCounters.put(name.toLowerCase(Locale.ROOT), new java.math.BigInteger(counter.group(1)));
+            }
         }
         List<ColumnDef> columns = new ArrayList<>();
         List<String> pk = new ArrayList<>();
@@ -313,6 +370,11 @@ public final class DdlCatalog {
             }
             columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs)),
                     String.join(" ", specs)));
+            Matcher ref = COLUMN_REFERENCES.matcher(String.join(" ", specs));
+            if (ref.find()) {
+                foreignKeys.add(new ForeignKey(name, List.of(col), simpleName(ref.group(1)),
+                        ref.group(2) == null ? List.of() : names(ref.group(2))));
+            }
             Matcher seq = NEXTVAL.matcher(String.join(" ", specs));
             if (seq.find()) {
                 sequenceOwners.put(simpleName(seq.group(1)).toLowerCase(Locale.ROOT), name + "." + col);
@@ -328,7 +390,9 @@ public final class DdlCatalog {
                 if (kind.contains("foreign")) {
                     if (idx instanceof net.sf.jsqlparser.statement.create.table.ForeignKeyIndex fk && fk.getTable() != null) {
                         List<String> refs = new ArrayList<>();
-                        fk.getReferencedColumnNames().forEach(c -> refs.add(unquote(c.trim())));
+                        if (fk.getReferencedColumnNames() != null) {
+                            fk.getReferencedColumnNames().forEach(c -> refs.add(unquote(c.trim())));
+                        }
                         foreignKeys.add(new ForeignKey(name, cols, simpleName(fk.getTable().getName()), refs));
                     }
                     continue;

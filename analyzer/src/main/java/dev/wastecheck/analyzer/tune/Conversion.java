@@ -89,6 +89,10 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                     // tune takes the narrowest integer, which keeps them all.
                     suggested = new dev.wastecheck.analyzer.infer.DialectTypes(dialect)
                             .narrowestInteger(java.math.BigInteger.ZERO, java.math.BigInteger.ONE).name();
+                    if (TypeParser.parse(suggested, dialect).intBits() >= declared.intBits() && declared.isInteger()) {
+                        throw new Unsupported("analyze names boolean, which would break arithmetic on the column, and no "
+                                + "integer type is narrower than " + declared.declared());
+                    }
                 }
                 String ddl = ddlType(suggested, dialect);
                 SqlType t = TypeParser.parse(ddl, dialect);

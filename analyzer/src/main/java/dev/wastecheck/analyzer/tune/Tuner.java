@@ -306,17 +306,27 @@ public final class Tuner {
                                               List<Skipped> skipped) {
         List<String[]> links = new ArrayList<>();
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
-            for (int i = 0; i < Math.min(fk.columns().size(), fk.refColumns().size()); i++) {
-                links.add(new String[] {fk.table() + "." + fk.columns().get(i), fk.refTable() + "." + fk.refColumns().get(i), "declared"});
+            List<String> refs = fk.refColumns();
+            if (refs.isEmpty()) { // REFERENCES t: t's primary key
+                dev.wastecheck.analyzer.schema.TableDef ref = session.catalog().table(fk.refTable());
+                refs = ref == null ? List.of() : ref.primaryKey();
+            }
+            for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
+                links.add(new String[] {fk.table() + "." + fk.columns().get(i), fk.refTable() + "." + refs.get(i), "declared"});
             }
         }
         java.util.Map<String, String> keyOwner = new java.util.HashMap<>();
+        java.util.Set<String> shared = new java.util.HashSet<>();
         for (LoadedTable t : session.tables().values()) {
             List<String> pk = t.def().primaryKey();
             if (pk.size() == 1 && t.def().column(pk.get(0)).map(c -> c.type().isInteger()).orElse(false)) {
-                keyOwner.putIfAbsent(pk.get(0).toLowerCase(java.util.Locale.ROOT), t.def().name());
+                String key = pk.get(0).toLowerCase(java.util.Locale.ROOT);
+                if (keyOwner.putIfAbsent(key, t.def().name()) != null) {
+                    shared.add(key); // several tables' keys share the name (id): the name names no one key
+                }
             }
         }
+        shared.forEach(keyOwner::remove);
         for (LoadedTable t : session.tables().values()) {
             for (ColumnDef c : t.def().columns()) {
                 String owner = keyOwner.get(c.name().toLowerCase(java.util.Locale.ROOT));
@@ -374,18 +384,22 @@ public final class Tuner {
     }
 
     /**
-     * A view's definition compares its columns with text literals as pg_dump wrote them
-     * ({@code rating = 'G'::text}): an enum column there would make re-creating the view fail.
+     * A view's definition compares a text column with text literals as pg_dump wrote them
+     * ({@code code = '1005'::text}): the column in another type would make re-creating the view fail.
      */
     static List<TableResult> noEnumUnderAView(List<TableResult> tables, List<DdlCatalog.ViewDef> views, List<Skipped> skipped) {
         return drop(tables, (t, c) -> {
-            if (!c.conversion().kind().equals("low_cardinality")) {
+            // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
+            // uuid or enum there has no operator for them. Numbers and times compare across widths.
+            dev.wastecheck.analyzer.schema.TypeFamily f = c.conversion().column().type().family();
+            if (!(f.isString() || f == dev.wastecheck.analyzer.schema.TypeFamily.OTHER)) {
                 return null;
             }
             for (DdlCatalog.ViewDef v : views) {
                 if (mentionsAny(v.text(), java.util.Set.of(t.name().toLowerCase(java.util.Locale.ROOT)))
                         && mentionsAny(v.text(), java.util.Set.of(c.conversion().column().name().toLowerCase(java.util.Locale.ROOT)))) {
-                    return "view " + v.name() + " reads it, and its definition would compare an enum with text";
+                    return "view " + v.name() + " reads it, and its definition compares it as text, which "
+                            + c.conversion().target() + " has no operator for";
                 }
             }
             return null;
@@ -458,19 +472,29 @@ public final class Tuner {
     static List<TableResult> mergePartitions(AnalysisReport report, DdlCatalog catalog, List<TableResult> tables, List<Skipped> skipped) {
         java.util.Map<String, List<TableResult>> byParent = new java.util.LinkedHashMap<>();
         List<TableResult> out = new ArrayList<>();
+        java.util.Set<String> parents = new java.util.HashSet<>();
+        for (TableReport t : report.tables()) {
+            String root = rootOf(report, t.name());
+            if (root != null) {
+                parents.add(root.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
         for (TableResult t : tables) {
             String parent = rootOf(report, t.name());
+            if (parent == null && parents.contains(t.name().toLowerCase(java.util.Locale.ROOT))) {
+                parent = t.name(); // an inheritance parent's own rows: its ALTER reaches its children too
+            }
             if (parent == null) {
                 out.add(t);
             } else {
-                byParent.computeIfAbsent(parent, k -> new ArrayList<>()).add(t);
+                byParent.computeIfAbsent(parent.toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(t);
             }
         }
         for (java.util.Map.Entry<String, List<TableResult>> e : byParent.entrySet()) {
             String parent = report.tables().stream().map(TableReport::name).filter(n -> n.equalsIgnoreCase(e.getKey()))
                     .findFirst().orElse(e.getKey());
-            List<String> partitions = report.tables().stream().filter(t -> t.rows() > 0 && e.getKey().equalsIgnoreCase(rootOf(report, t.name())))
-                    .map(TableReport::name).toList();
+            List<String> partitions = report.tables().stream().filter(t -> t.rows() > 0 && (e.getKey().equalsIgnoreCase(rootOf(report, t.name()))
+                    || e.getKey().equalsIgnoreCase(t.name()))).map(TableReport::name).toList();
             java.util.Set<String> keyColumns = new java.util.HashSet<>();
             for (TableReport t : report.tables()) {
                 if (t.name().equalsIgnoreCase(e.getKey()) || e.getKey().equalsIgnoreCase(rootOf(report, t.name()))) {

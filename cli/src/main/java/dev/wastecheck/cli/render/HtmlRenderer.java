@@ -103,7 +103,9 @@ public final class HtmlRenderer {
         }
 
         // The charts' figures, as data the script reads (never as markup).
-        w.println("<script type=\"application/json\" id=\"figures\">" + scriptSafe(MAPPER.writeValueAsString(figures(r))) + "</script>");
+        // Every '<' in the JSON is inside a string: as \u003c it can neither close the element
+        // nor open the comment-like states a '<!--' would.
+        w.println("<script type=\"application/json\" id=\"figures\">" + MAPPER.writeValueAsString(figures(r)).replace("<", "\\u003c") + "</script>");
         w.println("<script>");
         w.println(scriptSafe(chartJs()));
         w.println("</script>");

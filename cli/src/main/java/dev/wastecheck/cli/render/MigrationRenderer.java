@@ -40,7 +40,8 @@ public final class MigrationRenderer {
                         + Bytes.human(heap[2]) + " (" + ratio(heap[0], heap[2]) + "): that takes rewriting the tables, which no ALTER does.");
             }
         }
-        w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + " suggestions left out, listed at the end."));
+        w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + (left.size() == 1 ? " suggestion" : " suggestions")
+                + " left out, listed at the end."));
         if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().startsWith("string_holds"))) {
             w.println("-- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
             w.println("-- to those columns must change with them.");
