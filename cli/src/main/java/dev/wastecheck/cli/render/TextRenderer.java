@@ -86,6 +86,12 @@ public final class TextRenderer {
                 w.printf("  ... and %d more (--format json lists them all)%n", r.warnings().size() - 10);
             }
         }
+        if (r.wastedBytes() > 0 && !r.dialect().equals("sqlite")) {
+            w.println();
+            String args = r.sources().stream().map(x -> x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")
+                    .collect(Collectors.joining(" "));
+            w.println("wastecheck tune " + args + " writes the migration, each change checked on every row.");
+        }
     }
 
     private static void workload(AnalysisReport r, PrintWriter w) {
