@@ -170,6 +170,12 @@ public final class DdlCatalog {
     private static final Pattern SETVAL = Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
 
     private final List<ForeignKey> foreignKeys = new ArrayList<>();
+    private final Map<String, String> schemas = new java.util.HashMap<>();
+
+    /** The schema a table's CREATE TABLE named ({@code public} in a pg_dump), or null when it named none. */
+    public String schemaOf(String table) {
+        return schemas.get(table.toLowerCase(Locale.ROOT));
+    }
     private final Map<String, List<String>> partitionKeys = new java.util.HashMap<>();
     private final Map<String, java.math.BigInteger> tableCounters = new java.util.HashMap<>();
     private final Map<String, String> sequenceOwners = new java.util.HashMap<>();
@@ -327,6 +333,9 @@ public final class DdlCatalog {
             return;
         }
         String name = simpleName(ct.getTable().getName());
+        if (ct.getTable().getSchemaName() != null) {
+            schemas.put(name.toLowerCase(Locale.ROOT), unquote(ct.getTable().getSchemaName()));
+        }
         Matcher pkey = PARTITION_BY.matcher(text);
         if (pkey.find()) {
             // A key may be an expression (lower((kind)::text)): every name in it counts.

@@ -84,7 +84,12 @@ public final class Tuner {
      *              empty for other dialects
      */
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
-                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap) {
+                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas) {
+        /** The schema the dump named a table in, or null. */
+        public String schemaOf(String table) {
+            return schemas.get(table.toLowerCase(java.util.Locale.ROOT));
+        }
+
         /** PostgreSQL: the changed tables' heap bytes before and after, or null for other dialects. */
         public long[] heapTotal() {
             if (heap.isEmpty()) {
@@ -204,7 +209,14 @@ public final class Tuner {
             }
             progress.end();
         }
-        return new Result(dialect, report.sources(), merged, skipped, views, heap);
+        java.util.Map<String, String> schemas = new java.util.HashMap<>();
+        for (TableResult t : merged) {
+            String schema = session.catalog().schemaOf(t.name());
+            if (schema != null) {
+                schemas.put(t.name().toLowerCase(java.util.Locale.ROOT), schema);
+            }
+        }
+        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas);
     }
 
     /**

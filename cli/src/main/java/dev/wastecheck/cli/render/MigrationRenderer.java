@@ -80,7 +80,7 @@ public final class MigrationRenderer {
                     + (h == null ? "" : "; heap " + Bytes.human(h[0]) + " -> " + Bytes.human(h[1])));
             switch (d) {
                 case MYSQL -> mysql(t, changes, w);
-                case POSTGRESQL -> postgres(t, changes, w);
+                case POSTGRESQL -> postgres(t, r.schemaOf(t.name()), changes, w);
                 default -> duckdb(t, changes, w);
             }
         }
@@ -149,7 +149,7 @@ public final class MigrationRenderer {
         }
     }
 
-    private static void postgres(Tuner.TableResult t, List<Tuner.Checked> changes, PrintWriter w) {
+    private static void postgres(Tuner.TableResult t, String schema, List<Tuner.Checked> changes, PrintWriter w) {
         for (Tuner.Checked c : changes) {
             Conversion v = c.conversion();
             if (v.kind().equals("low_cardinality")) {
@@ -157,7 +157,8 @@ public final class MigrationRenderer {
                 w.println("CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
             }
         }
-        w.println("ALTER TABLE " + qualified(t.name()));
+        // Named with the dump's schema: the migration does not depend on the session's search_path.
+        w.println("ALTER TABLE " + (schema == null ? qualified(t.name()) : quote(schema) + "." + quote(t.name())));
         List<String[]> lines = new ArrayList<>(); // a clause and its comment
         for (Tuner.Checked c : changes) {
             Conversion v = c.conversion();
