@@ -198,6 +198,30 @@ class TunePostgresTest {
         }
     }
 
+    /**
+     * Not a test: the heap estimate against PostgreSQL on a dump of the user's choosing, for
+     * docs/benchmarks.md. {@code -Dwastecheck.tune.pgdump=FILE} (a plain pg_dump).
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "wastecheck.tune.pgdump", matches = ".+")
+    void heapEstimateAgainstPostgresqlOnAGivenDump() throws Exception {
+        Path dump = Path.of(System.getProperty("wastecheck.tune.pgdump"));
+        long t0 = System.nanoTime();
+        Cli.Result r = Cli.run("tune", "-q", "--format", "json", dump.toString());
+        long tuneMillis = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode totals = r.json().get("totals");
+        String migration = tune(dump);
+        try (Connection c = database("given")) {
+            load(c, dump);
+            Outcome o = applyAndCompare(c, () -> pg.getDatabase("postgres", "given").getConnection(), migration, dump.getFileName().toString());
+            System.out.printf("estimate %d -> %d (saves %d); PostgreSQL %d -> %d (saves %d); tune took %d ms in-process%n",
+                    totals.get("heap_bytes_before").asLong(), totals.get("heap_bytes_after").asLong(),
+                    totals.get("heap_bytes_before").asLong() - totals.get("heap_bytes_after").asLong(),
+                    o.heapBefore(), o.heapAfter(), o.heapBefore() - o.heapAfter(), tuneMillis);
+        }
+    }
+
     private static List<String> rows(Connection c, String query) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(query)) {

@@ -252,8 +252,6 @@ public final class Tuner {
                 }
             }
             String from = part.relation() + " AS o JOIN " + copy + " AS n ON o.rowid = n.wc_row";
-            out[0] += PgHeap.heapBytes(db.connection(), before, original, from);
-            out[1] += PgHeap.heapBytes(db.connection(), after, tuned, from);
             // The same tuned columns in alignment order (widest fixed first, varlena last): what
             // a rewrite of the table could add, which no ALTER can do.
             List<Integer> order = new ArrayList<>();
@@ -262,7 +260,11 @@ public final class Tuner {
             }
             order.sort(java.util.Comparator.comparingInt((Integer i) -> after.get(i).length() < 0 ? 1 : 0)
                     .thenComparingInt(i -> -after.get(i).align()).thenComparingInt(i -> -after.get(i).length()));
-            out[2] += PgHeap.heapBytes(db.connection(), order.stream().map(after::get).toList(), order.stream().map(tuned::get).toList(), from);
+            long[] heap = PgHeap.heapBytes(db.connection(), db.allocator(), List.of(new PgHeap.Variant(before, original), new PgHeap.Variant(after, tuned),
+                    new PgHeap.Variant(order.stream().map(after::get).toList(), order.stream().map(tuned::get).toList())), from);
+            for (int k = 0; k < 3; k++) {
+                out[k] += heap[k];
+            }
         }
         return out;
     }
