@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.tune;
 
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.schema.ColumnDef;
 import dev.wastecheck.analyzer.schema.Dialect;
@@ -201,7 +202,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                     throw new Unsupported("two members differ only in accents or case, which MySQL's default collations "
                             + "treat as one: an ENUM cannot hold both");
                 }
-                String duck = "ENUM(" + members.stream().map(Conversion::literal).collect(Collectors.joining(", ")) + ")";
+                String duck = "ENUM(" + members.stream().map(ProfilingDatabase::literal).collect(Collectors.joining(", ")) + ")";
                 String target = dialect == Dialect.POSTGRESQL ? enumTypeName(table, col.name()) : suggested;
                 return new Conversion(index, col, kind, target, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
                         "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::text::" + target
@@ -317,8 +318,4 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 .toLowerCase(Locale.ROOT).stripTrailing();
     }
 
-    /** A SQL string literal. */
-    public static String literal(String s) {
-        return "'" + s.replace("'", "''") + "'";
-    }
 }

@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.tune;
 
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.schema.ColumnDef;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +64,7 @@ public final class MysqlClauses {
         }
         out.add(col.nullable() ? "NULL" : "NOT NULL");
         if (convertedDefault != null) {
-            out.add("DEFAULT " + Conversion.literal(convertedDefault));
+            out.add("DEFAULT " + ProfilingDatabase.literal(convertedDefault));
         } else if (col.defaultValue() == null) {
             find(DEFAULT_NOW, clauses).ifPresent(d -> out.add("DEFAULT " + d.toUpperCase(Locale.ROOT)));
         }

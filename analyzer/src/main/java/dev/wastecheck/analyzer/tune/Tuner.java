@@ -575,7 +575,7 @@ public final class Tuner {
             String converted = convertLiteral(db, c, d);
             if (converted == null) {
                 skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
-                        "its DEFAULT " + Conversion.literal(d) + " has no " + c.target() + " value that gives it back; "
+                        "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target() + " value that gives it back; "
                                 + "change the default first"));
             } else {
                 candidates.add(c);
@@ -679,7 +679,7 @@ public final class Tuner {
 
     /** A DEFAULT literal in the tuned type, as text, or null when it does not come back unchanged. */
     private static String convertLiteral(ProfilingDatabase db, Conversion c, String literal) throws SQLException {
-        String lit = Conversion.literal(literal);
+        String lit = ProfilingDatabase.literal(literal);
         String tunedValue = "CAST(" + Conversion.apply(c.toTuned(), lit) + " AS " + c.duckType() + ")";
         String sql = "SELECT CAST(" + tunedValue + " AS VARCHAR), " + Conversion.apply(c.tunedKey(), tunedValue)
                 + " IS NOT DISTINCT FROM " + Conversion.apply(c.originalKey(), lit) + " AND " + tunedValue + " IS NOT NULL";

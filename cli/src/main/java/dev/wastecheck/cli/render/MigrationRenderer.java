@@ -1,5 +1,6 @@
 package dev.wastecheck.cli.render;
 
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.schema.Dialect;
 import dev.wastecheck.analyzer.source.DdlCatalog;
 import dev.wastecheck.analyzer.tune.Conversion;
@@ -118,7 +119,7 @@ public final class MigrationRenderer {
                 if (!c.lossless()) {
                     out.add(t.name() + "." + c.conversion().column().name() + " " + c.declaredType() + " -> " + c.conversion().target()
                             + ": " + c.mismatches() + " of " + t.rows() + " rows would change (first: "
-                            + (c.example() == null ? "NULL" : Conversion.literal(c.example())) + ")");
+                            + (c.example() == null ? "NULL" : ProfilingDatabase.literal(c.example())) + ")");
                 }
             }
         }
@@ -171,7 +172,7 @@ public final class MigrationRenderer {
                     .replace("::" + v.target(), "::" + type);
             lines.add(new String[] {"ALTER COLUMN " + col + " TYPE " + type + using, note(c)});
             if (c.defaultValue() != null) {
-                lines.add(new String[] {"ALTER COLUMN " + col + " SET DEFAULT " + Conversion.literal(c.defaultValue()), ""});
+                lines.add(new String[] {"ALTER COLUMN " + col + " SET DEFAULT " + ProfilingDatabase.literal(c.defaultValue()), ""});
             }
         }
         for (int i = 0; i < lines.size(); i++) {
@@ -200,7 +201,7 @@ public final class MigrationRenderer {
     }
 
     static String quote(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return ProfilingDatabase.quote(name);
     }
 
     static String mysqlName(String name) {
