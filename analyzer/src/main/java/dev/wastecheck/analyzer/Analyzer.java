@@ -15,15 +15,16 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.source.DdlCatalog;
-import dev.wastecheck.analyzer.source.SourceDetector;
 import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
+import dev.wastecheck.analyzer.source.SourceDetector;
 import dev.wastecheck.analyzer.source.SourceKind;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -43,29 +44,6 @@ import java.util.zip.GZIPInputStream;
  * column of every table exactly, infers the tightest lossless types and accounts the bytes.
  */
 public final class Analyzer {
-
-    /** Told how far long work has got; the command line draws a bar from it. */
-    public interface Progress {
-        void begin(String task, long total);
-
-        void advance(long done);
-
-        void end();
-
-        Progress NONE = new Progress() {
-            @Override
-            public void begin(String task, long total) {
-            }
-
-            @Override
-            public void advance(long done) {
-            }
-
-            @Override
-            public void end() {
-            }
-        };
-    }
 
     private final InferenceOptions inference;
     private final ProfilingOptions profiling;

@@ -63,7 +63,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         InferenceOptions inference = analysis.inference();
         ProfilingOptions profiling = analysis.profiling();
-        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, Progress.forStderr(quiet));
+        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, TerminalProgress.forStderr(quiet));
         write(report);
         PrintWriter err = spec.commandLine().getErr();
         long bad = report.tables().stream().mapToLong(t -> t.badRows() + t.badValues()).sum();

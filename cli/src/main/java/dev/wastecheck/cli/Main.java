@@ -1,6 +1,6 @@
 package dev.wastecheck.cli;
 
-import dev.wastecheck.analyzer.source.DumpFormatException;
+import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
@@ -69,11 +69,7 @@ public final class Main implements Runnable {
         }
         int code;
         String message;
-        if (cause instanceof DumpFormatException || cause instanceof UserError) {
-            code = EXIT_BAD_INPUT;
-            message = cause.getMessage();
-        } else if (cause.getClass().getName().equals("dev.wastecheck.traces.read.TraceFormatException")
-                || cause.getClass().getName().equals("dev.wastecheck.traces.generate.GeneratorInputException")) {
+        if (cause instanceof BadInputException) {
             code = EXIT_BAD_INPUT;
             message = cause.getMessage();
         } else if (cause instanceof NoSuchFileException nsf) {

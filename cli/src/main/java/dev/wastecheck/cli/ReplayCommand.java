@@ -20,10 +20,11 @@ import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.engine.table.TableLoader;
 import dev.wastecheck.engine.table.TableSpec;
-import dev.wastecheck.traces.access.AccessEvent;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.access.AccessExtractor;
 import dev.wastecheck.traces.read.TraceReader;
-import dev.wastecheck.traces.schema.DatabaseSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -138,7 +139,7 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         DeviceModel device = deviceReadMicros == null ? DeviceModel.NVME : DeviceModel.ofReadMicros(deviceReadMicros);
-        Analyzer.Progress progress = Progress.forStderr(quiet);
+        Progress progress = TerminalProgress.forStderr(quiet);
         PrintWriter err = spec.commandLine().getErr();
         Map<String, Long> timings = new LinkedHashMap<>();
         long t0 = System.nanoTime();
@@ -305,7 +306,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private RunResult runOne(Analyzer.Session session, ReplayConfig cfg, AnalysisReport report, Map<String, List<String>> chosen,
                              Map<String, long[]> lengths,
-                             List<AccessEvent> events, DeviceModel device, Analyzer.Progress progress, PrintWriter err)
+                             List<AccessEvent> events, DeviceModel device, Progress progress, PrintWriter err)
             throws IOException, SQLException {
         List<TableSpec> specs = new ArrayList<>();
         for (LoadedTable t : session.tables().values()) {

@@ -7,8 +7,9 @@ import dev.wastecheck.analyzer.replay.SqlEngineReplay;
 import dev.wastecheck.analyzer.replay.SqlReplayResult;
 import dev.wastecheck.cli.replay.ReplayReport;
 import dev.wastecheck.engine.replay.RunResult;
-import dev.wastecheck.traces.access.AccessEvent;
-import dev.wastecheck.traces.schema.DatabaseSchema;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +21,7 @@ final class SqlComparison {
     }
 
     static ReplayReport.SqlRun run(String engine, Analyzer.Session session, DatabaseSchema schema, List<AccessEvent> events,
-                                   RunResult first, Analyzer.Progress progress) throws SQLException {
+                                   RunResult first, Progress progress) throws SQLException {
         Map<String, String> relations = new LinkedHashMap<>();
         for (LoadedTable t : session.tables().values()) {
             String rel = session.namedRelation(t);

@@ -4,9 +4,10 @@ import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
-import dev.wastecheck.analyzer.schema.Dialect;
 import dev.wastecheck.analyzer.tune.Tuner;
 import dev.wastecheck.cli.render.MigrationRenderer;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.schema.Dialect;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class TuneCommand implements Callable<Integer> {
         Dialect wanted = parseDialect(dialect);
         InferenceOptions inference = analysis.inference();
         ProfilingOptions profiling = analysis.profiling();
-        Analyzer.Progress progress = Progress.forStderr(quiet);
+        Progress progress = TerminalProgress.forStderr(quiet);
         Tuner.Result result;
         try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
             Dialect source = session.dialect();

@@ -1,10 +1,10 @@
 package dev.wastecheck.analyzer.load;
 
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.source.DdlCatalog;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import java.io.IOException;

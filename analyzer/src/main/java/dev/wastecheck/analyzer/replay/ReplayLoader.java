@@ -1,9 +1,9 @@
 package dev.wastecheck.analyzer.replay;
 
 import dev.wastecheck.analyzer.replay.ReplayTable.Kind;
-import dev.wastecheck.traces.schema.DatabaseSchema;
-import dev.wastecheck.traces.schema.IndexSchema;
-import dev.wastecheck.traces.schema.TableSchema;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.IndexDef;
+import dev.wastecheck.model.schema.TableDef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ final class ReplayLoader {
             try {
                 int n = 0;
                 for (Map.Entry<String, String> r : relations.entrySet()) {
-                    TableSchema ts = schema.table(r.getKey()).orElse(null);
+                    TableDef ts = schema.table(r.getKey()).orElse(null);
                     String name = ts == null ? r.getKey() : ts.name();
                     ReplayTable t = describe(source, name, r.getValue());
                     if (engine == SqlEngine.SQLITE) {
@@ -189,9 +189,9 @@ final class ReplayLoader {
      * unique indexes as SQLite; should a version regress, that test fails rather than the numbers
      * silently changing.
      */
-    private static void createIndexes(SqlEngine engine, Connection target, ReplayTable t, TableSchema ts, int tableNo) throws SQLException {
+    private static void createIndexes(SqlEngine engine, Connection target, ReplayTable t, TableDef ts, int tableNo) throws SQLException {
         Map<List<String>, Boolean> indexes = new LinkedHashMap<>();
-        for (IndexSchema ix : ts.indexes()) {
+        for (IndexDef ix : ts.allIndexes()) {
             List<String> cols = new ArrayList<>();
             for (String c : ix.columns()) {
                 int at = t.column(c);

@@ -1,9 +1,9 @@
 package dev.wastecheck.analyzer.replay;
 
 import dev.wastecheck.analyzer.replay.ReplayTable.Kind;
-import dev.wastecheck.traces.access.AccessEvent;
-import dev.wastecheck.traces.access.ResultDigest;
-import dev.wastecheck.traces.schema.DatabaseSchema;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.ResultDigest;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

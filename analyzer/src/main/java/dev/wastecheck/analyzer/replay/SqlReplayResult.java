@@ -15,7 +15,7 @@ package dev.wastecheck.analyzer.replay;
  * @param p95Us         95th percentile latency, in microseconds
  * @param p99Us         99th percentile latency, in microseconds
  * @param meanUs        mean latency, in microseconds
- * @param digests       per executed event, in event order, its {@link dev.wastecheck.traces.access.ResultDigest}
+ * @param digests       per executed event, in event order, its {@link dev.wastecheck.model.access.ResultDigest}
  * @param executedEvents which events (by position in the list replayed) were executed
  * @param loadMillis    time to create, fill and index the engine's tables, not part of the replay
  */

@@ -2,12 +2,12 @@ package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.schema.TypeParser;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.schema.TypeParser;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -219,7 +219,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
 
     /** DuckDB refuses to change a column under a key, or any column of a table with an index. */
     private static void duckdbConstraints(TableDef def, ColumnDef col) throws Unsupported {
-        for (dev.wastecheck.analyzer.schema.IndexDef ix : def.indexes()) {
+        for (dev.wastecheck.model.schema.IndexDef ix : def.indexes()) {
             boolean key = ix.name().equals("PRIMARY KEY") || ix.name().equals("UNIQUE") || ix.name().equals("FOREIGN KEY");
             if (key && ix.columns().stream().anyMatch(c -> c.equalsIgnoreCase(col.name()))) {
                 throw new Unsupported("DuckDB cannot change the type of a column under a " + ix.name()

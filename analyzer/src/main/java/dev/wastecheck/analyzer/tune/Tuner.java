@@ -9,14 +9,15 @@ import dev.wastecheck.analyzer.profile.Profiler;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.schema.TypeParser;
-import dev.wastecheck.analyzer.source.DdlCatalog;
 import dev.wastecheck.analyzer.storage.StorageModel;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.schema.TypeParser;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -125,7 +126,7 @@ public final class Tuner {
     private Tuner() {
     }
 
-    public static Result tune(Analyzer.Session session, AnalysisReport report, Analyzer.Progress progress) throws SQLException {
+    public static Result tune(Analyzer.Session session, AnalysisReport report, Progress progress) throws SQLException {
         return tune(session, report, dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM, progress);
     }
 
@@ -133,7 +134,7 @@ public final class Tuner {
      * @param idHeadroom the room analyze left identifiers to grow: an auto-increment counter
      *                   must keep as much below the new type's maximum
      */
-    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Analyzer.Progress progress)
+    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Progress progress)
             throws SQLException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
@@ -151,7 +152,7 @@ public final class Tuner {
         }
     }
 
-    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Analyzer.Progress progress,
+    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Progress progress,
                                ProfilingDatabase db, List<TableResult> tables, List<Skipped> skipped, StorageModel model,
                                Profiler profiler, java.util.Map<String, String> copies) throws SQLException {
         Dialect dialect = session.dialect();
@@ -322,7 +323,7 @@ public final class Tuner {
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
             List<String> refs = fk.refColumns();
             if (refs.isEmpty()) { // REFERENCES t: t's primary key
-                dev.wastecheck.analyzer.schema.TableDef ref = session.catalog().table(fk.refTable());
+                dev.wastecheck.model.schema.TableDef ref = session.catalog().table(fk.refTable());
                 refs = ref == null ? List.of() : ref.primaryKey();
             }
             for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
@@ -405,8 +406,8 @@ public final class Tuner {
         return drop(tables, (t, c) -> {
             // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
             // uuid or enum there has no operator for them. Numbers and times compare across widths.
-            dev.wastecheck.analyzer.schema.TypeFamily f = c.conversion().column().type().family();
-            if (!(f.isString() || f == dev.wastecheck.analyzer.schema.TypeFamily.OTHER)) {
+            dev.wastecheck.model.schema.TypeFamily f = c.conversion().column().type().family();
+            if (!(f.isString() || f == dev.wastecheck.model.schema.TypeFamily.OTHER)) {
                 return null;
             }
             for (DdlCatalog.ViewDef v : views) {
@@ -459,7 +460,7 @@ public final class Tuner {
             for (DdlCatalog.ViewDef v : all) {
                 if (!chosen.contains(v) && mentionsAny(v.text(), names)) {
                     chosen.add(v);
-                    names.add(DdlCatalog.simpleName(v.name()).toLowerCase(java.util.Locale.ROOT));
+                    names.add(dev.wastecheck.model.schema.Names.simpleName(v.name()).toLowerCase(java.util.Locale.ROOT));
                     grew = true;
                 }
             }

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.ColumnReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeParser;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeParser;
 import java.math.BigInteger;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -42,7 +42,7 @@ class TypeInferencePropertiesTest {
             ColumnDef col = new ColumnDef("amount", TypeParser.parse("bigint", d), false, false);
             ColumnReport r = new TypeInference(d, InferenceOptions.defaults()).infer(table(col), col, integers(1000, min, max), null);
             SqlType suggested = TypeParser.parse(r.suggestedType(), d);
-            if (suggested.family() == dev.wastecheck.analyzer.schema.TypeFamily.BOOLEAN) {
+            if (suggested.family() == dev.wastecheck.model.schema.TypeFamily.BOOLEAN) {
                 // PostgreSQL columns of only 0 and 1 become boolean: lossless for exactly that range.
                 assertThat(min).isGreaterThanOrEqualTo(0);
                 assertThat(max).isLessThanOrEqualTo(1);

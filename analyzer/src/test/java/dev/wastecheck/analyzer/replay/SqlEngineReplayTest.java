@@ -2,12 +2,13 @@ package dev.wastecheck.analyzer.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.traces.access.AccessEvent;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.access.ResultDigest;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.traces.access.AccessExtractor;
-import dev.wastecheck.traces.access.Operation;
-import dev.wastecheck.traces.access.ResultDigest;
-import dev.wastecheck.traces.read.SqlDialect;
-import dev.wastecheck.traces.schema.DatabaseSchema;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * reads, and what cannot run is skipped or answered as matching nothing.
  */
 class SqlEngineReplayTest {
-    static final DatabaseSchema SCHEMA = DatabaseSchema.fromDdl("""
+    static final DatabaseSchema SCHEMA = DdlCatalog.parse("""
             CREATE TABLE person (
               id bigint NOT NULL,
               name varchar(64),
@@ -46,7 +47,7 @@ class SqlEngineReplayTest {
               PRIMARY KEY (member_id),
               UNIQUE KEY member_group_user (group_id, user_name)
             );
-            """);
+            """).schema();
     static final byte[] TOKEN = {(byte) 0xAA, 0x00, (byte) 0xFF, 0x41};
 
     static Connection source;
@@ -78,7 +79,7 @@ class SqlEngineReplayTest {
     private final AccessExtractor extractor = new AccessExtractor(SCHEMA);
 
     private int sql(String statement, boolean runs) {
-        List<AccessEvent> ev = extractor.extract(statement, SqlDialect.MYSQL);
+        List<AccessEvent> ev = extractor.extract(statement, Dialect.MYSQL);
         assertThat(ev).as("%s; unresolved: %s", statement, extractor.report().unresolvedReasons()).hasSize(1);
         return add(ev.get(0), runs);
     }

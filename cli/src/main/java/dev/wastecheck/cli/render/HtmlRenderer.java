@@ -8,6 +8,7 @@ import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.workload.AccessSummary;
+import dev.wastecheck.model.Bytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

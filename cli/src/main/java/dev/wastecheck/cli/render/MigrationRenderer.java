@@ -1,11 +1,12 @@
 package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.source.DdlCatalog;
 import dev.wastecheck.analyzer.tune.Conversion;
 import dev.wastecheck.analyzer.tune.MysqlClauses;
 import dev.wastecheck.analyzer.tune.Tuner;
+import dev.wastecheck.model.Bytes;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.Dialect;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

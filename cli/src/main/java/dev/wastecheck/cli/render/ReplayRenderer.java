@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.cli.replay.ReplayReport;
 import dev.wastecheck.engine.replay.RunResult;
+import dev.wastecheck.model.Bytes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;

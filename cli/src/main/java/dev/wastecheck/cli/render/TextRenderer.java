@@ -2,6 +2,7 @@ package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
