@@ -14,7 +14,9 @@ import dev.wastecheck.analyzer.profile.Profiler;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.report.WorkloadReport;
 import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
 import dev.wastecheck.analyzer.source.SourceDetector;
 import dev.wastecheck.analyzer.source.SourceKind;
@@ -208,7 +210,7 @@ public final class Analyzer {
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
             List<String> names = files.stream().map(f -> f.path().toString()).toList();
             long inferredAt = System.nanoTime();
-            dev.wastecheck.analyzer.workload.WorkloadAnalysis.Result workload = null;
+            WorkloadReport workload = null;
             if (!traces.isEmpty()) {
                 progress.begin("trace", traces.size());
                 workload = dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(traces, db, loaded, tables, dialect);
@@ -348,7 +350,7 @@ public final class Analyzer {
                 if (pairs == groups) {
                     ColumnReport cj = out.get(j);
                     List<Finding> f = new ArrayList<>(cj.findings());
-                    f.add(new Finding("duplicate_column", "maps one-to-one onto " + columns.get(i).name() + " ("
+                    f.add(new Finding(FindingKind.DUPLICATE_COLUMN, "maps one-to-one onto " + columns.get(i).name() + " ("
                             + pi.distinct + " pairs over " + t.rows() + " rows): either column determines the other, so a "
                             + pi.distinct + "-row lookup could replace it", cj.tightBytes()));
                     out.set(j, new ColumnReport(cj.name(), cj.declaredType(), cj.suggestedType(), cj.declaredBytes(),

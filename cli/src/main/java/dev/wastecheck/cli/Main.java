@@ -4,9 +4,9 @@ import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit

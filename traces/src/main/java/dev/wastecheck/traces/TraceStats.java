@@ -1,7 +1,8 @@
 package dev.wastecheck.traces;
 
-import dev.wastecheck.traces.access.AccessExtractor;
 import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.traces.access.AccessExtractor;
 import dev.wastecheck.traces.access.ResolutionReport;
 import dev.wastecheck.traces.heat.ColumnUse;
 import dev.wastecheck.traces.heat.SkewShares;
@@ -11,7 +12,6 @@ import dev.wastecheck.traces.read.BadLines;
 import dev.wastecheck.traces.read.TraceFormat;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import dev.wastecheck.traces.read.TraceReader;
-import dev.wastecheck.model.schema.DatabaseSchema;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.wastecheck.analyzer.load;
 
+import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.arrow.ArrowSchemas;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TableDef;
-import dev.wastecheck.analyzer.source.SqlScriptReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

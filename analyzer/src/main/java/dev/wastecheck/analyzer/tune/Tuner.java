@@ -1,15 +1,19 @@
 package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.Analyzer;
+import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.profile.Profiler;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.storage.StorageModel;
+import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
@@ -124,6 +128,34 @@ public final class Tuner {
     }
 
     private Tuner() {
+    }
+
+    /**
+     * {@code wastecheck tune}: reads and analyzes the sources, then checks every suggested change
+     * on a tuned copy of the data.
+     *
+     * @param dialect the dialect the caller wants the migration in, or null for the source's own;
+     *                a migration runs on the database the data came from, so any other is refused
+     * @throws BadInputException for SQLite sources (no ALTER COLUMN ... TYPE) and for a dialect
+     *                           other than the source's
+     */
+    public static Result tune(List<java.nio.file.Path> sources, InferenceOptions inference, ProfilingOptions profiling,
+                              Dialect dialect, Progress progress) throws java.io.IOException, SQLException {
+        try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
+            Dialect source = session.dialect();
+            if (source == Dialect.SQLITE) {
+                throw new BadInputException("SQLite has no ALTER COLUMN ... TYPE (a column's type changes only by rebuilding its "
+                        + "table), and it sizes integers by value anyway: tune writes migrations for MySQL, PostgreSQL and DuckDB; "
+                        + "`wastecheck analyze` still shows what SQLite stores");
+            }
+            if (dialect != null && dialect != source) {
+                throw new BadInputException("the source reads as " + source.label() + ", so its migration is in " + source.label()
+                        + "'s dialect: a migration runs on the database the data came from (--dialect " + source.key()
+                        + "); translating a schema to another engine is not what tune does");
+            }
+            AnalysisReport report = session.report(List.of(), progress);
+            return tune(session, report, inference.idHeadroom(), progress);
+        }
     }
 
     public static Result tune(Analyzer.Session session, AnalysisReport report, Progress progress) throws SQLException {
@@ -533,12 +565,12 @@ public final class Tuner {
                 boolean everyPartition = cs.size() == partitions.size();
                 // An enum's type is named after its table: partitions agree when their members do.
                 boolean same = cs.stream().allMatch(c -> c.conversion().duckType().equals(first.conversion().duckType())
-                        && (c.conversion().kind().equals("low_cardinality") || c.conversion().target().equals(first.conversion().target())));
+                        && (c.conversion().kind() == FindingKind.LOW_CARDINALITY || c.conversion().target().equals(first.conversion().target())));
                 boolean lossless = cs.stream().allMatch(Checked::lossless);
                 boolean key = keyColumns.contains(col.getKey().toLowerCase(java.util.Locale.ROOT));
                 if (everyPartition && same && lossless && !key) {
                     Conversion c = first.conversion();
-                    if (c.kind().equals("low_cardinality") && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
+                    if (c.kind() == FindingKind.LOW_CARDINALITY && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
                         String name = Conversion.enumTypeName(parent, c.column().name());
                         c = new Conversion(c.index(), c.column(), c.kind(), name, c.duckType(), c.toTuned(), c.originalKey(), c.tunedKey(),
                                 c.using() == null ? null : c.using().replace(c.target(), name));
@@ -670,7 +702,7 @@ public final class Tuner {
 
     /** The tuned column's type as the storage model reads it. */
     static SqlType tunedType(Conversion c, Dialect dialect) {
-        if (c.kind().equals("low_cardinality")) {
+        if (c.kind() == FindingKind.LOW_CARDINALITY) {
             String d = c.duckType();
             List<String> members = TypeParser.quoted(d.substring(d.indexOf('(') + 1, d.lastIndexOf(')')));
             return new SqlType(c.target(), TypeFamily.ENUM, 0, false, -1, -1, -1, members);

@@ -2,9 +2,16 @@ package dev.wastecheck.analyzer.workload;
 
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.report.AccessSummary;
+import dev.wastecheck.analyzer.report.CachedField;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.report.TraceSummary;
+import dev.wastecheck.analyzer.report.WorkloadReport;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
@@ -15,7 +22,6 @@ import dev.wastecheck.traces.heat.PageHotDensity;
 import dev.wastecheck.traces.heat.SkewShares;
 import dev.wastecheck.traces.heat.TableHeat;
 import dev.wastecheck.traces.read.TraceReadOptions;
-import dev.wastecheck.model.schema.DatabaseSchema;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -60,7 +66,7 @@ public final class WorkloadAnalysis {
     /**
      * @param tables the encoding reports; returned with workload findings added to their columns
      */
-    public static Result analyze(List<Path> traces, ProfilingDatabase db, Map<String, LoadedTable> loaded,
+    public static WorkloadReport analyze(List<Path> traces, ProfilingDatabase db, Map<String, LoadedTable> loaded,
                                  List<TableReport> tables, Dialect dialect) throws IOException, SQLException {
         DatabaseSchema schema = schemaOf(loaded.values());
         List<TraceSummary> summaries = new ArrayList<>();
@@ -91,12 +97,7 @@ public final class WorkloadAnalysis {
             indexes.addAll(cacheAdvice(report, tp));
             updated.add(withColumnFindings(report, tp));
         }
-        return new Result(summaries, access, indexes, updated);
-    }
-
-    /** What the tables and indexes report gains from the trace. */
-    public record Result(List<TraceSummary> traces, Map<String, AccessSummary> access, List<IndexCacheAdvice> indexes,
-                         List<TableReport> tables) {
+        return new WorkloadReport(summaries, access, indexes, updated);
     }
 
     private static AccessSummary accessOf(ProfilingDatabase db, LoadedTable lt, TableReport report, TableHeat tp,
@@ -248,7 +249,7 @@ public final class WorkloadAnalysis {
             List<Finding> f = new ArrayList<>(c.findings());
             String key = c.name().toLowerCase(Locale.ROOT);
             if (unreferenced.contains(key)) {
-                f.add(new Finding("unused_column", "no statement of the trace (" + tp.events()
+                f.add(new Finding(FindingKind.UNUSED_COLUMN, "no statement of the trace (" + tp.events()
                         + " accesses to the table) reads, filters on or updates it", c.tightBytes()));
             }
             ColumnUse u = uses.get(key);
@@ -257,7 +258,7 @@ public final class WorkloadAnalysis {
                 long coarse = u.functions().entrySet().stream()
                         .filter(e -> COARSENING.contains(e.getKey().toUpperCase(Locale.ROOT))).mapToLong(Map.Entry::getValue).sum();
                 if (reads > 0 && coarse >= reads && u.updated() == 0) {
-                    f.add(new Finding("granularity", "read only through " + String.join(", ", u.functions().keySet())
+                    f.add(new Finding(FindingKind.GRANULARITY, "read only through " + String.join(", ", u.functions().keySet())
                             + " (" + coarse + " of " + reads + " reads): the trace never needs its full precision", 0));
                 }
             }

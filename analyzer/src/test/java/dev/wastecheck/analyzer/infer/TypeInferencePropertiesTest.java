@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
@@ -112,6 +113,6 @@ class TypeInferencePropertiesTest {
         p.strIntMax = BigInteger.valueOf(99_999);
         ColumnReport r = new TypeInference(Dialect.POSTGRESQL, InferenceOptions.defaults()).infer(table(c), c, p, null);
         assertThat(r.suggestedType()).isEqualTo("varchar(10)");
-        assertThat(r.findings()).anyMatch(f -> f.kind().equals("null_marker"));
+        assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.NULL_MARKER);
     }
 }

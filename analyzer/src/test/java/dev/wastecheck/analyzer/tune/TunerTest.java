@@ -8,6 +8,7 @@ import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.Progress;
 import java.nio.file.Files;
@@ -88,7 +89,7 @@ class TunerTest {
                 } else {
                     String detail = s[1].equals("string_holds_timestamp") ? "all values are 14-character YYYYMMDDHHMMSS timestamps" : "test";
                     cols.add(new ColumnReport(c.name(), c.declaredType(), s[0], c.declaredBytes(), c.tightBytes(), c.nulls(),
-                            c.distinct(), c.min(), c.max(), List.of(new Finding(s[1], detail, 0))));
+                            c.distinct(), c.min(), c.max(), List.of(new Finding(FindingKind.of(s[1]), detail, 0))));
                 }
             }
             tables.add(new TableReport(t.name(), t.rows(), t.declaredBytes(), t.tightBytes(), cols, t.badRows(), t.badValues(),

@@ -1,9 +1,7 @@
-package dev.wastecheck.cli.render;
+package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.tune.Conversion;
-import dev.wastecheck.analyzer.tune.MysqlClauses;
-import dev.wastecheck.analyzer.tune.Tuner;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.Bytes;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
@@ -13,16 +11,17 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code wastecheck tune}'s migration: one ALTER TABLE per table in the source's dialect, each
+ * The SQL of {@code wastecheck tune}'s migration: one ALTER TABLE per table in the source's dialect, each
  * change annotated with what the check on the tuned copy found. MySQL and PostgreSQL rewrite a
  * table once per ALTER TABLE, so a table's changes go into one statement; DuckDB takes one
  * change per statement. PostgreSQL's run in one transaction (its DDL is transactional: a change
  * that fails leaves nothing half done).
  */
-public final class MigrationRenderer {
-    private MigrationRenderer() {
+public final class Migration {
+    private Migration() {
     }
 
+    /** Writes the migration of a tune result: a header of what was checked and measured, the changes, what was left out. */
     public static void write(Tuner.Result r, PrintWriter w) {
         Dialect d = r.dialect();
         int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
@@ -44,7 +43,7 @@ public final class MigrationRenderer {
         }
         w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + (left.size() == 1 ? " suggestion" : " suggestions")
                 + " left out, listed at the end."));
-        if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().startsWith("string_holds"))) {
+        if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().stringHolds())) {
             w.println("-- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
             w.println("-- to those columns must change with them.");
         }
@@ -154,7 +153,7 @@ public final class MigrationRenderer {
     private static void postgres(Tuner.TableResult t, String schema, List<Tuner.Checked> changes, PrintWriter w) {
         for (Tuner.Checked c : changes) {
             Conversion v = c.conversion();
-            if (v.kind().equals("low_cardinality")) {
+            if (v.kind() == FindingKind.LOW_CARDINALITY) {
                 String d = v.duckType();
                 w.println("CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
             }
@@ -168,7 +167,7 @@ public final class MigrationRenderer {
             if (c.defaultValue() != null) {
                 lines.add(new String[] {"ALTER COLUMN " + col + " DROP DEFAULT", ""});
             }
-            String type = v.kind().equals("low_cardinality") ? quote(v.target()) : v.target();
+            String type = v.kind() == FindingKind.LOW_CARDINALITY ? quote(v.target()) : v.target();
             String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col)
                     .replace("::" + v.target(), "::" + type);
             lines.add(new String[] {"ALTER COLUMN " + col + " TYPE " + type + using, note(c)});

@@ -1,9 +1,9 @@
-package dev.wastecheck.analyzer.replay;
+package dev.wastecheck.replay.sql;
 
-import dev.wastecheck.analyzer.replay.ReplayTable.Kind;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.replay.sql.ReplayTable.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,27 +1,28 @@
-package dev.wastecheck.cli.replay;
+package dev.wastecheck.replay;
 
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.CachedField;
 import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.engine.table.ColumnSpec;
+import dev.wastecheck.engine.table.IndexSpec;
+import dev.wastecheck.engine.table.TableSpec;
+import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
-import dev.wastecheck.analyzer.workload.CachedField;
-import dev.wastecheck.analyzer.workload.IndexCacheAdvice;
-import dev.wastecheck.engine.table.ColumnSpec;
-import dev.wastecheck.engine.table.IndexSpec;
-import dev.wastecheck.engine.table.TableSpec;
-import dev.wastecheck.layouts.FieldType;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
 
 /**
  * How a source table becomes an engine table: each column's field type (as declared, or as the
@@ -118,7 +119,7 @@ public final class EngineSchemas {
         Long min = parse(cr.min()), max = parse(cr.max());
         if (min == null || max == null) return fallback; // all NULL or not integers: nothing narrower is proven
         boolean stringOfDigits = declared.family().isString()
-                && (cr.has("string_holds_integer") || cr.has("string_holds_timestamp"));
+                && (cr.has(FindingKind.STRING_HOLDS_INTEGER) || cr.has(FindingKind.STRING_HOLDS_TIMESTAMP));
         if (fallback != FieldType.VARLEN || stringOfDigits) {
             SqlType s;
             try {

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.workload;
+package dev.wastecheck.analyzer.report;
 
 import java.util.Map;
 

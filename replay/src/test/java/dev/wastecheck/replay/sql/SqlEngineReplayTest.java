@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.replay;
+package dev.wastecheck.replay.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

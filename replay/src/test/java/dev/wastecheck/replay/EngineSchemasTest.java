@@ -1,14 +1,15 @@
-package dev.wastecheck.cli.replay;
+package dev.wastecheck.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeParser;
-import dev.wastecheck.layouts.FieldType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class EngineSchemasTest {
 
     private static ColumnReport report(String declared, String suggested, String min, String max, String... findings) {
         return new ColumnReport("c", declared, suggested, 0, 0, 0, 0, min, max,
-                java.util.Arrays.stream(findings).map(k -> new Finding(k, "", 0)).toList());
+                java.util.Arrays.stream(findings).map(k -> new Finding(FindingKind.of(k), "", 0)).toList());
     }
 
     @Test

@@ -1,9 +1,9 @@
-package dev.wastecheck.analyzer.replay;
+package dev.wastecheck.replay.sql;
 
-import dev.wastecheck.analyzer.replay.ReplayTable.Kind;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.ResultDigest;
 import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.replay.sql.ReplayTable.Kind;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.replay;
+package dev.wastecheck.replay.sql;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.replay;
+package dev.wastecheck.replay.sql;
 
 /**
  * What replaying a trace's access events on one engine measured.

@@ -1,12 +1,10 @@
-package dev.wastecheck.cli.replay;
-
-import dev.wastecheck.engine.replay.RunResult;
+package dev.wastecheck.replay;
 
 import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code wastecheck replay} measured, for the renderers.
+ * What a replay measured, for the renderers.
  *
  * @param events      access events the trace resolved to (after {@code --tables})
  * @param unresolved  statements that could not be resolved against the schema
@@ -16,11 +14,16 @@ import java.util.Map;
  * @param device      the storage device model behind {@code device_us_per_query}
  */
 public record ReplayReport(String data, String trace, long events, long unresolved, List<String> tables, String device,
-                           double warmup, List<RunResult> runs, List<Long> mismatches, List<SqlRun> sqlRuns,
+                           double warmup, List<RunReport> runs, List<Long> mismatches, List<SqlRun> sqlRuns,
                            Map<String, Long> timingsMillis) {
 
     /** One replay on another engine. */
     public record SqlRun(String engine, long queries, long skipped, double throughputQps, double p50Us, double p95Us,
                          double p99Us, double meanUs, long loadMillis, long mismatches) {
+    }
+
+    /** Events, over all configurations and other engines, whose result differs from the baseline's: 0 when the check passes. */
+    public long resultsDiffering() {
+        return mismatches.stream().mapToLong(Long::longValue).sum() + sqlRuns.stream().mapToLong(SqlRun::mismatches).sum();
     }
 }

@@ -1,5 +1,6 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.model.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -7,19 +8,33 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 
-/** Where a report goes: the file {@code -o} names (its folder created), or stdout. */
-final class Output {
+/**
+ * The options every command that writes a report shares: where it goes ({@code -o}, its folder
+ * created; stdout by default) and whether a progress bar is drawn ({@code -q}). Each command keeps
+ * its own {@code --format}, whose choices differ.
+ */
+final class OutputOptions {
     /** Renders a report onto a writer. */
     @FunctionalInterface
     interface Renderer {
         void render(PrintWriter w) throws IOException;
     }
 
-    private Output() {
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here instead of stdout.")
+    Path output;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
+    boolean quiet;
+
+    /** A progress bar on stderr when it is a terminal and {@code -q} is not given. */
+    Progress progress() {
+        return TerminalProgress.forStderr(quiet);
     }
 
-    static void write(Path output, CommandSpec spec, Renderer renderer) throws IOException {
+    /** Renders into the file {@code -o} names, saying so on stderr, or onto stdout. */
+    void write(CommandSpec spec, Renderer renderer) throws IOException {
         if (output != null) {
             Path parent = output.toAbsolutePath().getParent();
             if (parent != null) {

@@ -1,15 +1,14 @@
-package dev.wastecheck.cli;
+package dev.wastecheck.replay;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.replay.SqlEngine;
-import dev.wastecheck.analyzer.replay.SqlEngineReplay;
-import dev.wastecheck.analyzer.replay.SqlReplayResult;
-import dev.wastecheck.cli.replay.ReplayReport;
 import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.replay.sql.SqlEngine;
+import dev.wastecheck.replay.sql.SqlEngineReplay;
+import dev.wastecheck.replay.sql.SqlReplayResult;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.replay;
+package dev.wastecheck.replay.sql;
 
 /** The general-purpose engines a trace is replayed on beside our own, as reference points. */
 public enum SqlEngine {
