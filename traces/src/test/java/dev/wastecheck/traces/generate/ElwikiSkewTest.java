@@ -10,6 +10,7 @@ import dev.wastecheck.traces.heat.WorkloadHeat;
 import dev.wastecheck.traces.read.TraceReader;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pages take 51.8% of reads, the hottest 10% take 86.9%) drives the generator's page views; the
  * trace, read back and resolved like any other, must show the same skew.
  */
+@Tag("real-data")
 class ElwikiSkewTest {
     static final int PAGES = 5_300;
 

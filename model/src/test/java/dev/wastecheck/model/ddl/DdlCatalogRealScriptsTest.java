@@ -1,21 +1,22 @@
-package dev.wastecheck.traces.schema;
+package dev.wastecheck.model.ddl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
-import dev.wastecheck.traces.TestData;
+import dev.wastecheck.model.RealData;
 import java.io.IOException;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Table definitions read from real DDL of three kinds: MediaWiki's schema script, a MySQL 5.5 mysqldump, a plain pg_dump. */
-class DdlSchemaReaderTest {
+@Tag("real-data")
+class DdlCatalogRealScriptsTest {
     @Test
     void mediaWikiSchemaScript() throws IOException {
-        DatabaseSchema s = DdlCatalog.read(TestData.file("mediawiki-schema/tables-generated.sql")).schema();
+        DatabaseSchema s = DdlCatalog.read(RealData.file("mediawiki-schema/tables-generated.sql")).schema();
         assertThat(s.tables()).hasSize(61);
         TableDef page = s.table("page").orElseThrow();
         assertThat(page.primaryKey()).containsExactly("page_id");
@@ -28,7 +29,7 @@ class DdlSchemaReaderTest {
 
     @Test
     void mysql55Mysqldump() throws IOException {
-        DatabaseSchema s = DdlCatalog.read(TestData.file("mediawiki-smw-2017-dump/my_wiki_page.sql")).schema();
+        DatabaseSchema s = DdlCatalog.read(RealData.file("mediawiki-smw-2017-dump/my_wiki_page.sql")).schema();
         TableDef page = s.table("page").orElseThrow();
         assertThat(page.columnNames()).hasSize(13).startsWith("page_id", "page_namespace", "page_title");
         assertThat(page.column("page_id").orElseThrow().type().declared()).isEqualTo("int(10) unsigned");
@@ -39,7 +40,7 @@ class DdlSchemaReaderTest {
 
     @Test
     void plainPgDump() throws IOException {
-        DatabaseSchema s = DdlCatalog.read(TestData.file("pagila-pgdump/pagila-schema.sql")).schema();
+        DatabaseSchema s = DdlCatalog.read(RealData.file("pagila-pgdump/pagila-schema.sql")).schema();
         TableDef actor = s.table("actor").orElseThrow();
         assertThat(actor.primaryKey()).containsExactly("actor_id");
         assertThat(actor.column("actor_id").orElseThrow().type().declared()).isEqualTo("integer");

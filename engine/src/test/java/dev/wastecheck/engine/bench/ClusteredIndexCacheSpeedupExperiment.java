@@ -11,13 +11,8 @@ import dev.wastecheck.engine.index.IndexCache;
 import dev.wastecheck.engine.index.KeyEncoder;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
-import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fig. 2c in the paper's setting: MySQL/InnoDB, where a table is clustered on its primary key and
@@ -29,16 +24,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key; fetching the row is a lookup in the primary B+tree (primary key to tuple id) and the read
  * of the tuple (the leaf of a clustered index holds the row; here the row sits one pin further,
  * which makes the cache-less baseline slightly slower than InnoDB's, by one page access). The
- * table, workload and paired timing are {@link IndexCacheSpeedupExperimentTest}'s; the only
- * difference is what a miss must do. Timing is recorded, not asserted.
+ * table, workload and paired timing are {@link IndexCacheSpeedupExperiment}'s; the only
+ * difference is what a miss must do. An experiment, not a test: timing is recorded, never
+ * asserted; {@link IndexCacheHitsTest} checks the cache's hits through this clustered path too.
  *
- * <pre>./mvnw -q -B -o -pl engine test -Dtest=ClusteredIndexCacheSpeedupTest -Dwastecheck.fig2c=full</pre>
+ * <pre>./bench fig2c-clustered full</pre>
  */
-class ClusteredIndexCacheSpeedupTest {
+public final class ClusteredIndexCacheSpeedupExperiment {
+    private ClusteredIndexCacheSpeedupExperiment() {
+    }
 
-    @Test
-    void pairedSpeedupWhenRowsAreReachedThroughThePrimaryIndex() {
-        boolean full = "full".equals(System.getProperty("wastecheck.fig2c"));
+    public static void main(String[] args) {
+        boolean full = java.util.Arrays.asList(args).contains("full");
         int n = full ? 100_000 : 20_000;
         int rounds = full ? 31 : 3;
         try (StorageDevice device = StorageDevice.temporary(8192, DeviceModel.NVME)) {
@@ -47,8 +44,8 @@ class ClusteredIndexCacheSpeedupTest {
             BTree primary = new BTree(pool, true);
             BTree secondary = new BTree(pool, true);
             SplittableRandom r = new SplittableRandom(2011);
-            int[] order = IndexCacheSpeedupExperimentTest.shuffled(n, r);
-            int[] pkOf = IndexCacheSpeedupExperimentTest.shuffled(n, new SplittableRandom(7)); // secondary key -> primary key
+            int[] order = IndexCacheSpeedupExperiment.shuffled(n, r);
+            int[] pkOf = IndexCacheSpeedupExperiment.shuffled(n, new SplittableRandom(7)); // secondary key -> primary key
             Record rec = new Record(IndexCacheBenchmark.REVISION);
             byte[][] keys = new byte[n][];
             for (int i = 0; i < n; i++) keys[i] = KeyEncoder.ofInt(i);
@@ -75,31 +72,28 @@ class ClusteredIndexCacheSpeedupTest {
             double[] hitRates = new double[shares.length], ratios = new double[shares.length];
             for (int si = 0; si < shares.length; si++) {
                 int share = shares[si];
-                int[] seq = IndexCacheSpeedupExperimentTest.sequence(share, n, r);
+                int[] seq = IndexCacheSpeedupExperiment.sequence(share, n, r);
                 if (share >= 0) for (int w = 0; w < 3; w++) for (int k : seq) swap.lookup(keys[k], clustered, out);
                 double[] o = new double[rounds], s = new double[rounds], q = new double[rounds];
                 long hits = 0, lookups = 0;
                 for (int round = 0; round < rounds; round++) {
                     boolean offFirst = round % 2 == 0;
-                    if (offFirst) o[round] = IndexCacheSpeedupExperimentTest.time(off, keys, seq, clustered, out);
+                    if (offFirst) o[round] = IndexCacheSpeedupExperiment.time(off, keys, seq, clustered, out);
                     if (share < 0) swap.anyUpdated();
                     long h0 = swap.hits(), m0 = swap.misses();
-                    s[round] = IndexCacheSpeedupExperimentTest.time(swap, keys, seq, clustered, out);
+                    s[round] = IndexCacheSpeedupExperiment.time(swap, keys, seq, clustered, out);
                     hits += swap.hits() - h0;
                     lookups += swap.hits() - h0 + swap.misses() - m0;
-                    if (!offFirst) o[round] = IndexCacheSpeedupExperimentTest.time(off, keys, seq, clustered, out);
+                    if (!offFirst) o[round] = IndexCacheSpeedupExperiment.time(off, keys, seq, clustered, out);
                     q[round] = o[round] / s[round];
                 }
                 hitRates[si] = (double) hits / lookups;
-                ratios[si] = IndexCacheSpeedupExperimentTest.median(q);
-                double offNs = IndexCacheSpeedupExperimentTest.median(o), swapNs = IndexCacheSpeedupExperimentTest.median(s);
+                ratios[si] = IndexCacheSpeedupExperiment.median(q);
+                double offNs = IndexCacheSpeedupExperiment.median(o), swapNs = IndexCacheSpeedupExperiment.median(s);
                 report.append(String.format(Locale.ROOT, "| %s | %.1f%% | %.0f | %.0f | %.2fx | %+.0f |%n",
                         share < 0 ? "0 (exact miss)" : share + "%", 100 * hitRates[si], offNs, swapNs, ratios[si], swapNs - offNs));
             }
             System.out.println(report);
-            assertThat(hitRates[0]).isZero();
-            assertThat(hitRates[shares.length - 1]).isGreaterThan(0.5);
-            assertThat(Arrays.stream(ratios).allMatch(x -> x > 0)).isTrue();
         }
     }
 }

@@ -1,27 +1,28 @@
 package dev.wastecheck.engine.bench;
 
 import dev.wastecheck.engine.index.CachePolicy;
-import org.junit.jupiter.api.Test;
-
 import java.util.Locale;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
- * Fig. 2a. A small version runs with the tests; the full table (100,000 items, the paper's
- * scale) prints with {@code -Dwastecheck.fig2a=full}; {@code -Dwarm=N} sets the warm-up lookups
- * per item (default 50; the swap rule converges slowly at s = 0.5, and docs/benchmarks.md's
- * table uses 200):
- * <pre>./mvnw -q -B -o -pl engine test -Dtest=HitRateExperimentTest -Dwastecheck.fig2a=full -Dwarm=200</pre>
+ * Fig. 2a: the index cache's hit rate under Swap and Shrink against the oracle, per cache size and
+ * skew. An experiment, not a test (its correctness bounds are {@link CachePolicyHitRatesTest}):
+ * {@code ./bench fig2a} prints a small table; {@code ./bench fig2a full} the paper's scale
+ * (100,000 items, five exponents, eight sizes); {@code warm=N} sets the warm-up lookups per item
+ * (default 50; the swap rule converges slowly at s = 0.5, and docs/benchmarks.md's table uses 200):
+ * <pre>./bench fig2a full warm=200</pre>
  */
-class HitRateExperimentTest {
+public final class HitRateExperiment {
     static final double[] SIZES = {0.05, 0.10, 0.15, 0.25, 0.35, 0.50, 0.75, 1.00};
 
-    @Test
-    void swapTracksTheOracleAndShrinkTracksSwap() {
-        boolean full = "full".equals(System.getProperty("wastecheck.fig2a"));
+    private HitRateExperiment() {
+    }
+
+    public static void main(String[] args) {
+        boolean full = java.util.Arrays.asList(args).contains("full");
+        long warmPerItem = java.util.Arrays.stream(args).filter(a -> a.startsWith("warm=")).mapToLong(a -> Long.parseLong(a.substring(5)))
+                .findFirst().orElse(50);
         int n = full ? 100_000 : 20_000;
-        long warm = Long.getLong("warm", 50) * n, meas = (full ? 10L : 5L) * n;
+        long warm = warmPerItem * n, meas = (full ? 10L : 5L) * n;
         double[] exps = full ? new double[]{0.5, 0.8, 1.0, 1.05, 1.2} : new double[]{1.0}; // quick: BenchBase Wikipedia's exponent (1.0001); s = 0.8 sits at the 5-point line
         double[] sizes = full ? SIZES : new double[]{0.10, 0.25, 0.50};
         StringBuilder out = new StringBuilder();
@@ -36,7 +37,6 @@ class HitRateExperimentTest {
                 double sh = sim.run(CachePolicy.SHRINK, c, warm, meas);
                 double o75 = sim.run(CachePolicy.SWAP, 0.75 * c, warm, meas); // Swap at Shrink's mean capacity
                 double os = sim.shrinkOracle(c); // the best any cache that shrinks as Shrink does can reach
-                assertThat(sh).as("Shrink under the oracle that shrinks alike (s %.2f, size %.2f)", s, c).isLessThan(os + 0.01);
                 out.append(String.format(Locale.ROOT, "| %.2f | %.0f%% | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
                         s, c * 100, o * 100, sim.leafOracle(c) * 100, sw * 100, sh * 100, (o - sw) * 100, (sw - sh) * 100, o75 * 100, (o75 - sh) * 100, os * 100, (sw - os) * 100));
                 if (s <= 1.0) {
@@ -49,9 +49,5 @@ class HitRateExperimentTest {
         out.append(String.format(Locale.ROOT, "%nworst (s = 0.5, 0.8, 1.0): oracle - Swap %.1f points, Swap - Shrink %.1f points, Swap at Shrink's mean size - Shrink %.1f points%n",
                 worstSwapGap * 100, worstShrinkGap * 100, worstShrinkVsCapacity * 100));
         System.out.println(out);
-        if (full) return; // the full table is a measurement, recorded in docs/benchmarks.md (engine)
-        assertThat(worstSwapGap).as("oracle - Swap").isLessThan(0.05);
-        // Shrink loses a quarter of its capacity on average; what it keeps, it uses as well as Swap
-        assertThat(worstShrinkVsCapacity).as("Swap at Shrink's mean size - Shrink").isLessThan(0.05);
     }
 }

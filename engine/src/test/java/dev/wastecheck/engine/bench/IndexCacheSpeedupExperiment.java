@@ -11,13 +11,9 @@ import dev.wastecheck.engine.index.IndexCache;
 import dev.wastecheck.engine.index.KeyEncoder;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
-import org.junit.jupiter.api.Test;
-
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fig. 2c measured as paired, interleaved blocks: the same table, the same B+tree and the same
@@ -32,13 +28,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cache cannot evaluate, so every leaf drops its items and no key can be found; windows fill
  * within the first ~35 misses of each leaf, so most misses scan a full window and evict.
  *
- * <pre>./mvnw -q -B -o -pl engine test -Dtest=IndexCacheSpeedupExperimentTest -Dwastecheck.fig2c=full</pre>
+ * <p>An experiment, not a test: timing is recorded, never asserted (shared machines); what the
+ * cache must do right whatever the timing is {@link IndexCacheHitsTest}. {@code ./bench fig2c}
+ * prints a small table, {@code ./bench fig2c full} the paper's scale (100,000 tuples, 31 pairs):
+ * <pre>./bench fig2c full</pre>
  */
-class IndexCacheSpeedupExperimentTest {
+public final class IndexCacheSpeedupExperiment {
+    private IndexCacheSpeedupExperiment() {
+    }
 
-    @Test
-    void pairedSpeedupAgainstTheHeap() {
-        boolean full = "full".equals(System.getProperty("wastecheck.fig2c"));
+    public static void main(String[] args) {
+        boolean full = java.util.Arrays.asList(args).contains("full");
         int n = full ? 100_000 : 20_000;
         int rounds = full ? 31 : 3;
         try (StorageDevice device = StorageDevice.temporary(8192, DeviceModel.NVME)) {
@@ -103,9 +103,6 @@ class IndexCacheSpeedupExperimentTest {
             report.append(String.format(Locale.ROOT, "%nswap/off cost ratio ~ %.3f %+.3f x hit rate; break-even at %.1f%% hits%n",
                     icept, slope, 100 * (1 - icept) / slope));
             System.out.println(report);
-            // correctness only; timing is recorded, not asserted (shared machines)
-            assertThat(hitRates[0]).isZero();
-            assertThat(hitRates[shares.length - 1]).isGreaterThan(0.5);
         }
     }
 
