@@ -10,7 +10,6 @@ import dev.wastecheck.traces.generate.WikiGenerator;
 import dev.wastecheck.traces.read.TraceFormatException;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +92,7 @@ public final class TraceCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            PrintStream err = System.err;
+            java.io.PrintWriter err = spec.commandLine().getErr();
             try {
                 WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
                         .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian);
@@ -163,7 +162,7 @@ public final class TraceCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            PrintStream err = System.err;
+            java.io.PrintWriter err = spec.commandLine().getErr();
             if (!Files.isReadable(file)) {
                 err.println(file + ": cannot read the trace");
                 return 2;

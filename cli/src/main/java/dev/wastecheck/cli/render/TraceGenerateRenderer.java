@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.traces.generate.WikiGenerator;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -50,7 +49,7 @@ public final class TraceGenerateRenderer {
     }
 
     /** The two files written, with their sizes, one line each. */
-    public static void summary(WikiGenerator.Result r, Path dir, PrintStream err) {
+    public static void summary(WikiGenerator.Result r, Path dir, PrintWriter err) {
         double seconds = r.dumpNanos() / 1e9;
         err.printf(Locale.ROOT, "wrote %s (%.1f MB in %.2f s, %.0f MB/s)%n", dir.resolve("dump.sql"), r.dumpBytes() / 1e6, seconds,
                 r.dumpBytes() / 1e6 / Math.max(1e-9, seconds));
