@@ -42,6 +42,13 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Netty 4.2 (under arrow-memory-netty) turns sun.misc.Unsafe off on Java 25+ unless the JVM was
+        // started with --sun-misc-unsafe-memory-access=allow, which the launchers pass but a jar's
+        // manifest cannot: `java -jar wastecheck.jar` would then fail in Arrow's first allocation.
+        // Saying io.netty.noUnsafe=false ourselves keeps it on (a -D the user gave wins).
+        if (System.getProperty("io.netty.noUnsafe") == null) {
+            System.setProperty("io.netty.noUnsafe", "false");
+        }
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
