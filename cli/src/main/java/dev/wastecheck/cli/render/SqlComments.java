@@ -7,13 +7,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A migration's comments laid out for a width, so that the header a DBA reads before applying it
- * fits an 80-column editor or terminal. Lines that are nothing but a {@code --} comment are
+ * A migration laid out for a width, so that the header a DBA reads before applying it fits an
+ * 80-column editor or terminal. The header (the comment lines before the first statement) is
  * re-flowed: a comment line continues the one before it when that one ends mid-sentence and this
  * one starts in lower case or with a parenthesis (how the analyzer breaks its long notes). A
  * statement too wide with its trailing comment gets the comment on a line of its own above it,
  * but only where the {@code --} is surely outside any literal or quoted name (the quotes before
- * it balance). Statements themselves are never changed.
+ * it balance). Statements themselves, and comments after the header, are written as they are.
  */
 public final class SqlComments {
     private static final Pattern COMMENT = Pattern.compile("^(\\s*--)( ?)(.*)$");
@@ -21,7 +21,7 @@ public final class SqlComments {
     private SqlComments() {
     }
 
-    /** Writes {@code sql} with every comment-only line wrapped to {@code width}. */
+    /** Writes {@code sql} with its header re-flowed to {@code width} and too-wide trailing comments above their statements. */
     public static void print(String sql, PrintWriter w, int width) {
         String[] lines = sql.split("\n", -1);
         int end = lines.length;
@@ -30,11 +30,17 @@ public final class SqlComments {
         }
         String prefix = null;
         List<String> paragraph = new ArrayList<>();
+        boolean header = true;
         for (int i = 0; i < end; i++) {
             Matcher m = COMMENT.matcher(lines[i]);
-            if (!m.matches()) {
+            if (!header || !m.matches()) {
                 flush(w, prefix, paragraph, width);
-                statement(w, lines[i], width);
+                header = false;
+                if (m.matches()) {
+                    w.println(lines[i]);
+                } else {
+                    statement(w, lines[i], width);
+                }
                 continue;
             }
             String text = m.group(3).stripLeading();

@@ -29,9 +29,9 @@ public final class Wrap {
 
     /**
      * {@code text} in lines, the first at most {@code firstWidth} characters and the others at most
-     * {@code nextWidth}, breaking at spaces (which the break consumes) or after any character of
-     * {@code breakAfter} (which stays on the line it ends), at the last such place that fits; where
-     * there is none, the word is cut at the width. Line breaks in {@code text} are kept.
+     * {@code nextWidth}, breaking at the last space that fits (the break consumes it); a word too
+     * long for a line breaks after its last character of {@code breakAfter} that fits (which stays
+     * on the line it ends), or else is cut at the width. Line breaks in {@code text} are kept.
      */
     public static List<String> lines(String text, int firstWidth, int nextWidth, String breakAfter) {
         List<String> out = new ArrayList<>();
@@ -41,16 +41,18 @@ public final class Wrap {
                 int w = width(out, firstWidth, nextWidth);
                 int cut = w;
                 int next = w;
-                for (int i = w; i > 0; i--) {
-                    if (rest.charAt(i) == ' ' && !rest.substring(0, i).isBlank()) {
-                        cut = i;
-                        next = i + 1;
-                        break;
-                    }
-                    if (breakAfter.indexOf(rest.charAt(i - 1)) >= 0) {
-                        cut = i;
-                        next = i;
-                        break;
+                // the last space that fits; in a word too long for the line, the last break character; else a cut
+                int space = rest.lastIndexOf(' ', w);
+                if (space > 0 && !rest.substring(0, space).isBlank()) {
+                    cut = space;
+                    next = space + 1;
+                } else {
+                    for (int i = w; i > 0; i--) {
+                        if (breakAfter.indexOf(rest.charAt(i - 1)) >= 0) {
+                            cut = i;
+                            next = i;
+                            break;
+                        }
                     }
                 }
                 out.add(rest.substring(0, cut).stripTrailing().replace(NBSP, ' '));

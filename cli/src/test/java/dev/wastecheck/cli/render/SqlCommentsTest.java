@@ -16,23 +16,27 @@ class SqlCommentsTest {
     }
 
     @Test
-    void aNoteTheAnalyzerBrokeAt115ColumnsIsReflowedAsOneParagraph() {
+    void theHeaderIsReflowedAsTheAnalyzerMeantItsParagraphsAndTheCommentsAfterItStayAsTheyAre() {
         String sql = """
-                -- wastecheck tune: a migration for MySQL (InnoDB), from dump.sql
+                -- wastecheck tune: a migration for MySQL (InnoDB), from /tmp/junit-16832204020333596848/shop.sql
                 -- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE
                 -- to those columns must change with them.
+                --   an indented line, too long for sixty columns, keeps its indentation
+                SET FOREIGN_KEY_CHECKS = 0;
                 -- Left out:
                 --   revision.rev_sha1: the value 'x' would read back as 0, so the declared type stays
                 """;
         assertThat(print(sql, 60)).isEqualTo("""
                 -- wastecheck tune: a migration for MySQL (InnoDB), from
-                -- dump.sql
+                -- /tmp/junit-16832204020333596848/shop.sql
                 -- The string_holds_* changes turn text into numbers, dates
                 -- or times: queries that apply string functions or LIKE to
                 -- those columns must change with them.
+                --   an indented line, too long for sixty columns, keeps its
+                --   indentation
+                SET FOREIGN_KEY_CHECKS = 0;
                 -- Left out:
-                --   revision.rev_sha1: the value 'x' would read back as 0,
-                --   so the declared type stays
+                --   revision.rev_sha1: the value 'x' would read back as 0, so the declared type stays
                 """);
     }
 
