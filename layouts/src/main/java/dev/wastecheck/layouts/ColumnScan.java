@@ -144,6 +144,40 @@ final class ColumnScan {
         return bits;
     }
 
+    /**
+     * Gathers from a run of values of type {@code t} starting at absolute {@code at}: for every
+     * set bit j of {@code bits}, value j goes to {@code out[i++]}. Returns the new i. The switch
+     * is outside the loops, so each loop is a load and a store per selected value.
+     */
+    static int gatherRun(ByteBuffer buf, int at, FieldType t, long bits, long[] out, int i) {
+        switch (t) {
+            case INT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.get(at + Long.numberOfTrailingZeros(bits));
+                return i;
+            case UINT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.get(at + Long.numberOfTrailingZeros(bits)) & 0xFFL;
+                return i;
+            case INT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getShort(at + (Long.numberOfTrailingZeros(bits) << 1));
+                return i;
+            case UINT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getChar(at + (Long.numberOfTrailingZeros(bits) << 1));
+                return i;
+            case INT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2));
+                return i;
+            case UINT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
+                return i;
+            case INT64:
+            case FLOAT64:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getLong(at + (Long.numberOfTrailingZeros(bits) << 3));
+                return i;
+            default:
+                throw new IllegalArgumentException("no values to gather in a " + t + " run");
+        }
+    }
+
     /** The same for a BIT column: {@code values} holds the bits; keeps the low {@code count} bits. */
     static long matchBits(long values, int count, long lo, long hi) {
         long mask = count == 64 ? -1L : (1L << count) - 1;

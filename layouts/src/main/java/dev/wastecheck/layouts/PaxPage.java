@@ -405,6 +405,16 @@ public final class PaxPage extends AbstractPage {
 
     @Override
     public int scanBetween(int field, long lo, long hi, long[] selection) {
+        return filter(field, lo, hi, selection, false);
+    }
+
+    @Override
+    public int refineBetween(int field, long lo, long hi, long[] selection) {
+        return filter(field, lo, hi, selection, true);
+    }
+
+    /** One run over the field's mini-page, 64 values to a word; {@code refine} reads only words with a selected slot and ANDs. */
+    private int filter(int field, long lo, long hi, long[] selection, boolean refine) {
         checkScannable(field);
         int n = slotCount();
         FieldType t = schema.type(field);
@@ -426,6 +436,8 @@ public final class PaxPage extends AbstractPage {
         int arrayColumn = array != null ? buf.arrayOffset() + column : 0;
         int matches = 0;
         for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {
+            long current = refine ? selection[w] : -1L;
+            if (current == 0) continue;
             int count = Math.min(64, n - (w << 6));
             long bits;
             if (array != null) bits = ColumnScan.matchInt32(array, arrayColumn + (w << 8), count, lo32, span1);
@@ -434,10 +446,47 @@ public final class PaxPage extends AbstractPage {
             else bits = ColumnScan.matchInt64(buf, column + (w << 9), count, lo, hi);
             if (anyGhost) bits &= ~buf.getLong(ghosts + (w << 3));
             if (present >= 0) bits &= buf.getLong(present + (w << 3));
+            bits &= current;
             selection[w] = bits;
             matches += Long.bitCount(bits);
         }
         return matches;
+    }
+
+    /** Field by field: each field's selected values from its mini-page, a word (64 slots) at a time. */
+    @Override
+    public int gather(long[] selection, int[] fields, long[][] out) {
+        int n = slotCount();
+        int words = (n + 63) >>> 6;
+        int cap = capacity();
+        int count = 0;
+        for (int k = 0; k < fields.length; k++) {
+            int f = fields[k];
+            FieldType t = schema.type(f);
+            if (t.isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
+            int mp = miniPage(f);
+            int present = schema.nullable(f) ? presence(f, cap) : -1;
+            long[] o = out[k];
+            int i = 0;
+            for (int w = 0; w < words; w++) {
+                long bits = selection[w];
+                if (bits == 0) continue;
+                if ((w << 6) + 64 > n) bits &= (1L << (n - (w << 6))) - 1;
+                if (t.isBit() || present >= 0) {
+                    long values = t.isBit() ? buf.getLong(mp + (w << 3)) : 0;
+                    long nonNull = present >= 0 ? buf.getLong(present + (w << 3)) : -1L;
+                    for (; bits != 0; bits &= bits - 1) {
+                        int j = Long.numberOfTrailingZeros(bits);
+                        if ((nonNull >>> j & 1) == 0) o[i++] = 0;
+                        else o[i++] = t.isBit() ? values >>> j & 1 : t.read(buf, mp + ((w << 6) + j) * t.width);
+                    }
+                } else {
+                    i = ColumnScan.gatherRun(buf, mp + (w << 6) * t.width, t, bits, o, i);
+                }
+            }
+            count = i;
+        }
+        return count;
     }
 
     @Override
