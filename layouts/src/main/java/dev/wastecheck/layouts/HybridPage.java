@@ -14,12 +14,13 @@ package dev.wastecheck.layouts;
  *   <li>{@link Variant#RIGID} (§4): R sized by blocks of cache lines for read-ahead (§4.1), up to
  *       256 records, each segment allocated whole: a page is full when the next whole segment
  *       does not fit, however small the record.</li>
- *   <li>{@link Variant#INCREMENTAL} (§5, the default): RIGID's R, but the last segment is
- *       <em>open</em>: each of its columns grows by one cache-line block when it fills, taken
- *       from the single free pool, so a full page wastes at most a block per column instead of
- *       up to a whole segment. When the open segment reaches R records (or the page refuses an
- *       insert) its blocks are <em>sealed</em>: moved, inside the bytes the segment already has,
- *       into one contiguous run per column, the layout a scan reads fastest.</li>
+ *   <li>{@link Variant#INCREMENTAL} (§5, the default): the last segment is <em>open</em>: each
+ *       of its columns grows by one cache-line block when it fills, taken from the single free
+ *       pool, so a full page wastes at most a block per column instead of up to a whole segment.
+ *       When the open segment reaches R records (or the page refuses an insert) its blocks are
+ *       <em>sealed</em>: moved, inside the bytes the segment already has, into one contiguous run
+ *       per column, the layout a scan reads fastest. Since a large R costs no space here, R is
+ *       the records a page holds: a full page is one sealed segment.</li>
  * </ul>
  *
  * The paper's text for §3-§5 was not available offline (docs/benchmarks.md, issue 15): the
@@ -39,6 +40,8 @@ package dev.wastecheck.layouts;
  *  HDR_VARIANT           28  | int  Variant ordinal                              |
  *  HDR_OPEN              32  | int  the last segment: OPEN_NONE (whole, or no    |
  *                            |      segment), OPEN_GROWING, OPEN_SEALED          |
+ *  HDR_KEYS              36  | int  1 = VARLEN references carry the normalized   |
+ *                            |      key (the default), 0 = they do not           |
  *  HEADER_SIZE           64  +--------------------------------------------------+  one cache line
  *  HEADER_SIZE               | segment 0: segmentBytes (drawn below)            |
  *  + k*segmentBytes          | segment 1 ...  growing up --&gt;                     |
@@ -70,6 +73,8 @@ package dev.wastecheck.layouts;
  *                                WIDE_VREF_LENGTH   +4 int  value length
  *                                WIDE_VREF_PNK      +8 int  poor man's normalized key
  *                              (the key: the value's first 4 bytes, big-endian, zero-padded)
+ *                              Without keys (HDR_KEYS = 0) a reference is 4 or 8 bytes: offset
+ *                              and length only, PAX's 4 bytes a value on pages up to 64 KB.
  * </pre>
  *
  * The open segment of INCREMENTAL (R &gt;= 64) has the same head, sized for R records. A column
@@ -91,13 +96,14 @@ package dev.wastecheck.layouts;
  *  sealed: head | a0 a1 a2 a3 a4 a5 a6 a7 | b0 b1 b2 b3 | c0 |
  * </pre>
  *
- * <p>R follows §4.1 (segments sized by blocks of cache lines, for read-ahead): the largest
- * power of two up to the variant's limit (64, 256, 256) whose segment, with its records'
+ * <p>R: SIMPLISTIC and RIGID follow §4.1 (segments sized by blocks of cache lines, for
+ * read-ahead): the largest power of two up to 64 or 256 whose segment, with its records'
  * expected VARLEN values, takes at most 1/{@value #SEGMENT_SHARE} of the page (R = 256 for
- * ~100-byte records in 64 KB pages: a 4-byte column is a run of 16 cache lines); at least 8, and
- * at least 64 for INCREMENTAL (whose open segment need not fit a page whole). A fixed R can be
- * given instead (up to {@value #MAX_RECORDS_PER_SEGMENT}: R above the records a page holds makes
- * a sealed INCREMENTAL page a PAX page). The VARLEN fixed part lets an equality scan reject most
+ * ~100-byte records in 64 KB pages: a 4-byte column is a run of 16 cache lines), at least 8.
+ * INCREMENTAL: the smallest power of two from 64 to {@value #MAX_RECORDS_PER_SEGMENT} at or above
+ * the records the page is expected to hold (1,024 for TPC-H lineitem in 64 KB pages), because
+ * each segment's runs cost a scan a miss that no prefetcher anticipates (docs/benchmarks.md,
+ * issue 15) and its open segment makes a large R free in space. A fixed R can be given instead. The VARLEN fixed part lets an equality scan reject most
  * values on length and normalized key without touching the value bytes; its offset and length
  * take two bytes each where the page size allows (SQLite's cell pointers do the same).
  */
@@ -108,8 +114,8 @@ public final class HybridPage extends AbstractPage {
         SIMPLISTIC(64),
         /** §4: segments sized by blocks of cache lines for read-ahead (§4.1), allocated whole. */
         RIGID(256),
-        /** §5: RIGID's segments; the last one grows by cache-line blocks per column, sealed when full. */
-        INCREMENTAL(256);
+        /** §5: the last segment grows by cache-line blocks per column, sealed when full; R = a page's records. */
+        INCREMENTAL(MAX_RECORDS_PER_SEGMENT);
 
         /** The largest R the page-size rule chooses. */
         final int maxChosenR;
@@ -128,6 +134,7 @@ public final class HybridPage extends AbstractPage {
     static final int HDR_RECORDS_PER_SEG = 24;
     static final int HDR_VARIANT = 28;
     static final int HDR_OPEN = 32;
+    static final int HDR_KEYS = 36;
     static final int HEADER_SIZE = 64;
     static final int OPEN_NONE = 0;
     static final int OPEN_GROWING = 1;
@@ -141,6 +148,8 @@ public final class HybridPage extends AbstractPage {
     static final int WIDE_VREF_SIZE = 12;
     static final int WIDE_VREF_LENGTH = 4;
     static final int WIDE_VREF_PNK = 8;
+    /** Bytes of the normalized key in a reference; a page without keys has references this much shorter. */
+    static final int PNK_SIZE = 4;
     /** The largest page whose offsets and lengths fit two unsigned bytes. */
     static final int NARROW_PAGE_LIMIT = 1 << 16;
     static final int MIN_RECORDS_PER_SEGMENT = 8;
@@ -153,6 +162,8 @@ public final class HybridPage extends AbstractPage {
     private final Variant formatVariant;
     /** 0 = choose R from the page size (§4.1); otherwise the R every formatted page gets. */
     private final int fixedRecordsPerSegment;
+    /** Whether formatted pages keep a normalized key in each VARLEN reference (§4.2). */
+    private final boolean formatKeys;
     /** Columns in segment order: whole-byte fixed fields widest first, then VARLEN references. */
     private final int[] columns;
     /** VARLEN bytes a record is expected to have (the fields' expected lengths): sizes R. */
@@ -166,6 +177,8 @@ public final class HybridPage extends AbstractPage {
     private int segmentBytes;
     private int headBytes;
     private int vrefSize;
+    private boolean narrow;
+    private boolean keys;
     private int vrefLength;
     private int vrefPnk;
     /** Bytes a value of field f takes in its column: the type's width, vrefSize for VARLEN, 0 for BIT. */
@@ -207,6 +220,15 @@ public final class HybridPage extends AbstractPage {
      *                          choose it per page size (§4.1)
      */
     public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment) {
+        this(schema, variant, recordsPerSegment, true);
+    }
+
+    /**
+     * @param normalizedKeys whether each VARLEN reference keeps the value's first four bytes
+     *                       (§4.2: equality scans decide most values on the reference alone), at 4
+     *                       bytes a value; without them a reference is as long as PAX's end offset
+     */
+    public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment, boolean normalizedKeys) {
         super(schema);
         int min = variant == Variant.INCREMENTAL ? CACHE_LINE : MIN_RECORDS_PER_SEGMENT;
         if (recordsPerSegment != 0 && (Integer.bitCount(recordsPerSegment) != 1
@@ -216,6 +238,7 @@ public final class HybridPage extends AbstractPage {
         }
         this.formatVariant = variant;
         this.fixedRecordsPerSegment = recordsPerSegment;
+        this.formatKeys = normalizedKeys;
         int[] bytes = schema.byteFieldsWidestFirst();
         columns = new int[bytes.length + schema.varCount()];
         System.arraycopy(bytes, 0, columns, 0, bytes.length);
@@ -234,34 +257,36 @@ public final class HybridPage extends AbstractPage {
     }
 
     @Override public Layout layout() { return Layout.HPL; }
-    @Override protected AbstractPage newSibling() { return new HybridPage(schema, variant, recordsPerSegment); }
+    @Override protected AbstractPage newSibling() { return new HybridPage(schema, variant, recordsPerSegment, keys); }
 
     // ---------------------------------------------------------------- geometry
 
-    private static int vrefSizeFor(int pageSize) {
-        return pageSize <= NARROW_PAGE_LIMIT ? NARROW_VREF_SIZE : WIDE_VREF_SIZE;
+    private static int vrefSizeFor(int pageSize, boolean keys) {
+        return (pageSize <= NARROW_PAGE_LIMIT ? NARROW_VREF_SIZE : WIDE_VREF_SIZE) - (keys ? 0 : PNK_SIZE);
     }
 
     /** Bytes of a whole segment of r records of {@code v} on a page of {@code size} bytes (geometry unchanged). */
     private int segmentBytesFor(Variant v, int r, int size) {
         int align = r >= CACHE_LINE ? CACHE_LINE : 8;
-        int vref = vrefSizeFor(size);
+        int vref = vrefSizeFor(size, formatKeys);
         int at = roundUp((1 + schema.nullableCount() + schema.bitCount()) * (roundUp(r, 64) / 8), align);
         for (int f : columns) at += roundUp(r * (schema.type(f).isVariable() ? vref : schema.type(f).width), align);
         return at;
     }
 
-    /** Sets the geometry for a page of variant v and R = r at the bound page size; cheap when unchanged. */
-    private void geometry(Variant v, int r) {
-        int vref = vrefSizeFor(pageSize);
-        if (v == variant && r == recordsPerSegment && vref == vrefSize) return;
+    /** Sets the geometry for a page of variant v, R = r and keys or not at the bound page size; cheap when unchanged. */
+    private void geometry(Variant v, int r, boolean withKeys) {
+        int vref = vrefSizeFor(pageSize, withKeys);
+        if (v == variant && r == recordsPerSegment && vref == vrefSize && withKeys == keys) return;
         variant = v;
         recordsPerSegment = r;
         segmentShift = Integer.numberOfTrailingZeros(r);
         segmentMask = r - 1;
         vrefSize = vref;
-        vrefLength = vref == NARROW_VREF_SIZE ? NARROW_VREF_LENGTH : WIDE_VREF_LENGTH;
-        vrefPnk = vref == NARROW_VREF_SIZE ? NARROW_VREF_PNK : WIDE_VREF_PNK;
+        keys = withKeys;
+        narrow = pageSize <= NARROW_PAGE_LIMIT;
+        vrefLength = narrow ? NARROW_VREF_LENGTH : WIDE_VREF_LENGTH;
+        vrefPnk = narrow ? NARROW_VREF_PNK : WIDE_VREF_PNK;
         int align = r >= CACHE_LINE ? CACHE_LINE : 8;
         int bitRegion = roundUp(r, 64) / 8;
         int at = SEG_GHOST_BITS + bitRegion;
@@ -331,13 +356,25 @@ public final class HybridPage extends AbstractPage {
     }
 
     /**
-     * R for a page of {@code size} bytes: the largest power of two up to the variant's limit whose
-     * segment and its records' expected VARLEN values take at most size/SEGMENT_SHARE; at least 8
-     * (64 for INCREMENTAL).
+     * R for a page of {@code size} bytes. SIMPLISTIC and RIGID: the largest power of two up to the
+     * variant's limit whose segment and its records' expected VARLEN values take at most
+     * size/SEGMENT_SHARE, at least 8. INCREMENTAL: the smallest power of two (64 to 4096) at or
+     * above the records the page is expected to hold, so that a full page is one sealed segment:
+     * one run per column, as in PAX. A segment's runs cost a scan a miss each that no prefetcher
+     * anticipates (docs/benchmarks.md, issue 15), and INCREMENTAL, unlike RIGID, pays no space
+     * for a large R: its open segment takes its blocks as it fills.
      */
     private int chooseRecordsPerSegment(int size) {
         if (fixedRecordsPerSegment != 0) return fixedRecordsPerSegment;
-        int min = formatVariant == Variant.INCREMENTAL ? CACHE_LINE : MIN_RECORDS_PER_SEGMENT;
+        if (formatVariant == Variant.INCREMENTAL) {
+            long bits = 1 + schema.nullableCount() + schema.bitCount() + 8L * expectedVarBytes;
+            for (int f : columns) bits += 8L * (schema.type(f).isVariable() ? vrefSizeFor(size, formatKeys) : schema.type(f).width);
+            long records = 8L * (size - HEADER_SIZE) / bits;
+            int r = CACHE_LINE;
+            while (r < records && r < MAX_RECORDS_PER_SEGMENT) r <<= 1;
+            return r;
+        }
+        int min = MIN_RECORDS_PER_SEGMENT;
         int r = formatVariant.maxChosenR;
         while (r > min && segmentBytesFor(formatVariant, r, size) + (long) r * expectedVarBytes > size / SEGMENT_SHARE) r >>= 1;
         return r;
@@ -355,7 +392,8 @@ public final class HybridPage extends AbstractPage {
         buf.putInt(base + HDR_RECORDS_PER_SEG, r);
         buf.putInt(base + HDR_VARIANT, formatVariant.ordinal());
         buf.putInt(base + HDR_OPEN, OPEN_NONE);
-        geometry(formatVariant, r);
+        buf.putInt(base + HDR_KEYS, formatKeys ? 1 : 0);
+        geometry(formatVariant, r, formatKeys);
         openFirst = NO_OPEN;
         int first = formatVariant == Variant.INCREMENTAL ? openBytes[1] : segmentBytes;
         if (HEADER_SIZE + first > pageSize) {
@@ -366,12 +404,14 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     protected void wrapped() {
-        geometry(Variant.values()[buf.getInt(base + HDR_VARIANT)], buf.getInt(base + HDR_RECORDS_PER_SEG));
+        geometry(Variant.values()[buf.getInt(base + HDR_VARIANT)], buf.getInt(base + HDR_RECORDS_PER_SEG), buf.getInt(base + HDR_KEYS) != 0);
         openState();
     }
 
     public Variant variant() { return variant; }
     public int recordsPerSegment() { return recordsPerSegment; }
+    /** Whether VARLEN references carry normalized keys. */
+    public boolean normalizedKeys() { return keys; }
     /** Records of the open (last, partly filled) segment of an INCREMENTAL page, else 0. */
     public int openRecords() { return openFirst == NO_OPEN ? 0 : slotCount() - openFirst; }
     /** Whether the open segment's blocks are sealed into one run per column. */
@@ -418,11 +458,11 @@ public final class HybridPage extends AbstractPage {
     }
 
     private int refOffset(int ref) {
-        return vrefSize == NARROW_VREF_SIZE ? buf.getShort(ref + VREF_OFFSET) & 0xffff : buf.getInt(ref + VREF_OFFSET);
+        return narrow ? buf.getShort(ref + VREF_OFFSET) & 0xffff : buf.getInt(ref + VREF_OFFSET);
     }
 
     private int refLength(int ref) {
-        return vrefSize == NARROW_VREF_SIZE ? buf.getShort(ref + vrefLength) & 0xffff : buf.getInt(ref + vrefLength);
+        return narrow ? buf.getShort(ref + vrefLength) & 0xffff : buf.getInt(ref + vrefLength);
     }
 
     private int refKey(int ref) {
@@ -430,14 +470,14 @@ public final class HybridPage extends AbstractPage {
     }
 
     private void putRef(int ref, int offset, int length, int key) {
-        if (vrefSize == NARROW_VREF_SIZE) {
+        if (narrow) {
             buf.putShort(ref + VREF_OFFSET, (short) offset);
             buf.putShort(ref + vrefLength, (short) length);
         } else {
             buf.putInt(ref + VREF_OFFSET, offset);
             buf.putInt(ref + vrefLength, length);
         }
-        buf.putInt(ref + vrefPnk, key);
+        if (keys) buf.putInt(ref + vrefPnk, key);
     }
 
     // ---------------------------------------------------------------- records
@@ -840,9 +880,9 @@ public final class HybridPage extends AbstractPage {
         for (int i = 0; i < n; i++) {
             int ref = vref(i, field);
             // §4.2: length and normalized key decide most comparisons without touching the value.
-            if (refKey(ref) != pnk || refLength(ref) != key.length) continue;
+            if ((keys && refKey(ref) != pnk) || refLength(ref) != key.length) continue;
             if (isGhost(i) || isNull(i, field)) continue;
-            if (key.length <= 4 || bytesEqual(base + refOffset(ref), key)) {
+            if ((keys && key.length <= 4) || bytesEqual(base + refOffset(ref), key)) {
                 selection[i >>> 6] |= 1L << i;
                 matches++;
             }

@@ -30,6 +30,8 @@ class PageDifferentialTest {
         NSM, PAX, HPL_SIMPLISTIC, HPL_RIGID, HPL_INCREMENTAL,
         /** R = 64: on larger pages many segments are sealed whole. */
         HPL_INCREMENTAL_R64,
+        /** References without normalized keys (offset and length only). */
+        HPL_INCREMENTAL_NO_KEYS,
         /**
          * R = page size / 16 (256 at 4 KB, 4096 from 64 KB): above what a page holds, so a page is
          * one open segment, sealed when full (a PAX page with HPL's single free pool).
@@ -51,6 +53,7 @@ class PageDifferentialTest {
                 case HPL_RIGID: return new HybridPage(schema, HybridPage.Variant.RIGID);
                 case HPL_INCREMENTAL: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL);
                 case HPL_INCREMENTAL_R64: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 64);
+                case HPL_INCREMENTAL_NO_KEYS: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 0, false);
                 default: throw new AssertionError(this);
             }
         }
@@ -106,7 +109,7 @@ class PageDifferentialTest {
                 Arbitraries.longs()).as(Op::new);
     }
 
-    /** The same operations on every format and page size: 7 formats x 5 sizes a try. */
+    /** The same operations on every format and page size: 8 formats x 5 sizes a try. */
     @Property(tries = 12)
     void everyFormatAgreesWithTheModelOnEveryPageSize(@ForAll boolean direct,
             @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {

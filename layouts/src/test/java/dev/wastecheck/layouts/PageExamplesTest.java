@@ -134,9 +134,10 @@ class PageExamplesTest {
         assertThat(emptyHpl(HybridPage.Variant.RIGID, 1 << 20).recordsPerSegment()).isEqualTo(256);
         assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 1 << 20).recordsPerSegment()).isEqualTo(64);
         assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 4 << 10).recordsPerSegment()).isEqualTo(64);
-        // INCREMENTAL's open segment need not fit a page whole: R is never below 64.
-        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 4 << 10).recordsPerSegment()).isEqualTo(64);
-        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 64 << 10).recordsPerSegment()).isEqualTo(256);
+        // INCREMENTAL: the records a page holds, rounded up: 18 column bytes, an 8-byte note and
+        // 4 bits a record: 157 in 4 KB (R = 256), 2,510 in 64 KB (R = 4096), at least 64.
+        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 4 << 10).recordsPerSegment()).isEqualTo(256);
+        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 64 << 10).recordsPerSegment()).isEqualTo(4096);
         HybridPage fixed = (HybridPage) new HybridPage(ORDERS, HybridPage.Variant.RIGID, 8).format(ByteBuffer.allocate(8192), 0, 8192);
         assertThat(fixed.recordsPerSegment()).isEqualTo(8);
         assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.INCREMENTAL, 32)).isInstanceOf(IllegalArgumentException.class);
@@ -156,15 +157,15 @@ class PageExamplesTest {
         HybridPage incremental = emptyHpl(HybridPage.Variant.INCREMENTAL, size);
         HybridPage rigid = emptyHpl(HybridPage.Variant.RIGID, size);
         int n = fill(incremental), m = fill(rigid);
-        // R = 256, segments of 4,672 bytes (a 64-byte head for four 32-byte bit regions, then
-        // 2,048 + 512 + 2,048 of columns); a record takes 18 column bytes and a ~8-byte note.
-        assertThat(incremental.recordsPerSegment()).isEqualTo(256);
-        // INCREMENTAL: the refused record needed at most a block for each of its 3 columns (and
-        // the head when it opens a segment) and its note: what is left is less than that.
-        assertThat(incremental.freeBytes()).isLessThan(64 + 3 * 64 + 10);
+        // INCREMENTAL (R = 4096, one segment): the refused record needed at most a block for each
+        // of its 3 columns and its ~8-byte note: what is left is less than that.
+        assertThat(incremental.recordsPerSegment()).isEqualTo(4096);
+        assertThat(incremental.freeBytes()).isLessThan(3 * 64 + 10);
         assertThat(incremental.openRecords()).isPositive();
         assertThat(incremental.openSegmentSealed()).as("the refusal sealed the open segment").isTrue();
-        // RIGID: a page is full when a whole next segment does not fit; up to one is lost.
+        // RIGID (R = 256): a page is full when a whole next segment does not fit, 4,672 bytes (a
+        // 64-byte head for four 32-byte bit regions, then 2,048 + 512 + 2,048 of columns).
+        assertThat(rigid.recordsPerSegment()).isEqualTo(256);
         assertThat(rigid.freeBytes()).isLessThan(4672 + 10);
         assertThat(n).isGreaterThan(m);
         for (HybridPage page : new HybridPage[] {incremental, rigid}) {

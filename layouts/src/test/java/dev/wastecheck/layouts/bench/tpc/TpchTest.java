@@ -145,6 +145,14 @@ class TpchTest {
         }
     }
 
+    @Test
+    void thePlainArrayCeilingAnswersQ1AndQ6AsThePagesDo() {
+        TpchArrays arrays = new TpchArrays();
+        new TpchGenerator(SF, 42).generate(arrays);
+        assertThat(q1Rows(arrays.q1())).containsExactly(q1Rows(nsm.q1()));
+        assertThat(arrays.q6()).isEqualTo(nsm.q6());
+    }
+
     /**
      * The generated data in the proportions of the official answers at SF 1 (TPC-H 2.17 answer
      * set): Q1's A/F 1,478,493, N/F 38,854, N/O 2,920,374 and R/F 1,478,870 rows of 6,001,215,
