@@ -92,14 +92,17 @@ public final class PaperRun {
 
     private static void run(String workload, List<Contender> contenders, int rounds, double warmup, boolean cold) {
         Set<String> opNames = new LinkedHashSet<>();
-        for (Contender c : contenders) opNames.addAll(c.ops().keySet());
+        for (Contender c : contenders) for (String op : c.ops().keySet()) if (!op.startsWith("_")) opNames.add(op);
         int k = contenders.size();
         // Warm-up: each format's operations in turn until each has run for the warm-up time.
         for (Contender c : contenders) {
+            LongSupplier before = c.ops().get("_before");
             for (Map.Entry<String, LongSupplier> op : c.ops().entrySet()) {
+                if (op.getKey().startsWith("_")) continue;
                 long end = System.nanoTime() + (long) (warmup * 1e9);
                 int n = 0;
                 while (System.nanoTime() < end || n < 3) {
+                    if (before != null) sink += before.getAsLong();
                     sink += op.getValue().getAsLong();
                     n++;
                 }
@@ -114,12 +117,25 @@ public final class PaperRun {
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < k; i++) {
                 int c = (i + round) % k;
+                LongSupplier before = contenders.get(c).ops().get("_before");
                 for (Map.Entry<String, LongSupplier> op : contenders.get(c).ops().entrySet()) {
+                    if (op.getKey().startsWith("_")) continue;
+                    if (before != null) sink += before.getAsLong();
                     if (cold) evict();
                     long t0 = System.nanoTime();
                     sink += op.getValue().getAsLong();
                     times.get(op.getKey())[c][round] = (System.nanoTime() - t0) / 1e6;
                 }
+            }
+        }
+        // A kind of statement alone, net of the transactions' own logic: "stmt:x - logic", round by round.
+        double[][] logic = times.get("logic");
+        if (logic != null) {
+            for (String op : new ArrayList<>(times.keySet())) {
+                if (!op.startsWith("stmt:")) continue;
+                double[][] t = times.get(op), net = new double[k][rounds];
+                for (int c = 0; c < k; c++) for (int r = 0; r < rounds; r++) net[c][r] = t[c][r] - logic[c][r];
+                times.put(op.substring(5) + " (net of logic)", net);
             }
         }
         report(workload, contenders, times, cold);

@@ -28,11 +28,22 @@ public final class PageHeap {
     private int pages;
     private int wrapped = -1;
     private int maxSlots;
+    /** A page stops taking records once this share of it is used (1 = until it refuses one). */
+    private double fillFactor = 1;
 
     public PageHeap(String name, Page flyweight, int pageSize) {
         this.name = name;
         this.page = flyweight;
         this.pageSize = pageSize;
+    }
+
+    /**
+     * Leaves {@code 1 - fillFactor} of every page free while loading, for records that grow later
+     * (TPC-C's c_data): a page whose {@link Page#fill()} reached the factor takes no more inserts.
+     */
+    public PageHeap fillFactor(double factor) {
+        this.fillFactor = factor;
+        return this;
     }
 
     public static long rid(int page, int slot) { return (long) page << 32 | slot; }
@@ -61,7 +72,7 @@ public final class PageHeap {
 
     /** Appends a record to the last page, or to a new page when the last one refuses it; returns its RID. */
     public long insert(Record r) {
-        if (pages > 0) {
+        if (pages > 0 && (fillFactor >= 1 || page(pages - 1).fill() < fillFactor)) {
             int slot = page(pages - 1).insert(r);
             if (slot >= 0) {
                 maxSlots = Math.max(maxSlots, slot + 1);
@@ -78,13 +89,13 @@ public final class PageHeap {
     private Page newPage() {
         int p = pages;
         int last = arenas.size() - 1;
-        if (last < 0 || p - arenaFirstPage.get(last) == arenas.get(last).capacity() / pageSize) {
+        if (last < 0 || p >= arenaFirstPage.get(last) + arenas.get(last).capacity() / pageSize) {
             int count = last < 0 ? 16 : Math.min(2 * arenas.get(last).capacity() / pageSize, Math.max(1, MAX_ARENA_BYTES / pageSize));
             arenas.add(ByteBuffer.allocate(count * pageSize).order(ByteOrder.LITTLE_ENDIAN));
             arenaFirstPage.add(p);
         }
         pages++;
-        int a = arenas.size() - 1;
+        int a = arenaFor(p);
         page.format(arenas.get(a), (p - arenaFirstPage.get(a)) * pageSize, pageSize);
         wrapped = p;
         return page;
@@ -92,9 +103,21 @@ public final class PageHeap {
 
     private int arenaOf(int p) {
         if (p < 0 || p >= pages) throw new IndexOutOfBoundsException("page " + p + " of " + pages + " in " + name);
+        return arenaFor(p);
+    }
+
+    /** The arena holding page p (arenas are in page order, and keep their pages after {@link #clear}). */
+    private int arenaFor(int p) {
         int a = arenas.size() - 1;
         while (arenaFirstPage.get(a) > p) a--;
         return a;
+    }
+
+    /** Drops every page (the arenas stay, for the next inserts). */
+    public void clear() {
+        pages = 0;
+        wrapped = -1;
+        maxSlots = 0;
     }
 
     /** Live records over all pages. */
