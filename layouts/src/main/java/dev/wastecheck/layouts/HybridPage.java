@@ -448,6 +448,11 @@ public final class HybridPage extends AbstractPage {
         int j = slot & segmentMask;
         if (slot < openFirst) return seg + columnOffset[f] + j * width[f];
         if (openSealed) return seg + sealedOffset[f] + j * width[f];
+        return growingValueAt(seg, j, f);
+    }
+
+    /** A value in a growing open segment: in block j / (values a block holds) of its column (out of the accessors' fast path). */
+    private int growingValueAt(int seg, int j, int f) {
         return seg + growBlock[f][j >>> blockShift[f]] + (j & ((1 << blockShift[f]) - 1)) * width[f];
     }
 
@@ -531,7 +536,7 @@ public final class HybridPage extends AbstractPage {
                 }
                 putRef(valueAt(seg, n, f), off, len, normalizedKey(r.bytes(f), 0, len));
             } else {
-                t.write(buf, valueAt(seg, n, f), r.getLong(f));
+                writeFixed(valueAt(seg, n, f), f, r.getLong(f));
             }
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
@@ -635,7 +640,7 @@ public final class HybridPage extends AbstractPage {
             } else if (t.isBit()) {
                 into.setLong(f, bit(seg + bitOffset[f], j) ? 1 : 0);
             } else {
-                into.setLong(f, t.read(buf, valueAt(seg, slot, f)));
+                into.setLong(f, readFixed(valueAt(seg, slot, f), f));
             }
         }
     }
@@ -649,11 +654,14 @@ public final class HybridPage extends AbstractPage {
     @Override
     public long getLong(int slot, int field) {
         checkSlot(slot);
-        FieldType t = schema.type(field);
         int seg = segment(slot);
-        if (t.isBit()) return bit(seg + bitOffset[field], slot & segmentMask) ? 1 : 0;
-        if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
-        return t.read(buf, valueAt(seg, slot, field));
+        if (!schema.type(field).isFixedBytes()) return bitValue(seg, slot, field);
+        return readFixed(valueAt(seg, slot, field), field);
+    }
+
+    private long bitValue(int seg, int slot, int field) {
+        if (schema.type(field).isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        return bit(seg + bitOffset[field], slot & segmentMask) ? 1 : 0;
     }
 
     @Override
@@ -676,13 +684,15 @@ public final class HybridPage extends AbstractPage {
     @Override
     public void setLong(int slot, int field, long value) {
         checkSlot(slot);
-        FieldType t = schema.type(field);
         int seg = segment(slot);
-        int j = slot & segmentMask;
-        if (t.isBit()) setBit(seg + bitOffset[field], j, value != 0);
-        else if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
-        else t.write(buf, valueAt(seg, slot, field), value);
-        if (schema.nullable(field)) setBit(seg + nullOffset[field], j, false);
+        if (schema.type(field).isFixedBytes()) writeFixed(valueAt(seg, slot, field), field, value);
+        else setBitValue(seg, slot, field, value);
+        if (schema.nullable(field)) setBit(seg + nullOffset[field], slot & segmentMask, false);
+    }
+
+    private void setBitValue(int seg, int slot, int field, long value) {
+        if (schema.type(field).isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        setBit(seg + bitOffset[field], slot & segmentMask, value != 0);
     }
 
     @Override
@@ -852,7 +862,7 @@ public final class HybridPage extends AbstractPage {
                         int slot = first + Long.numberOfTrailingZeros(bits);
                         int s = segment(slot), j = slot & segmentMask;
                         if (nullable && bit(s + nullOffset[f], j)) o[i++] = 0;
-                        else o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : t.read(buf, valueAt(s, slot, f));
+                        else o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : readFixed(valueAt(s, slot, f), f);
                     }
                 } else if (recordsPerSegment >= 64 && (first < openFirst || openSealed)) {
                     // The word's 64 slots are one run of one segment: values at a fixed stride.
@@ -861,7 +871,7 @@ public final class HybridPage extends AbstractPage {
                 } else {
                     for (; bits != 0; bits &= bits - 1) {
                         int slot = first + Long.numberOfTrailingZeros(bits);
-                        o[i++] = t.read(buf, valueAt(segment(slot), slot, f));
+                        o[i++] = readFixed(valueAt(segment(slot), slot, f), f);
                     }
                 }
             }

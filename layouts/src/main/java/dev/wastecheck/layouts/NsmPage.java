@@ -154,7 +154,7 @@ public final class NsmPage extends AbstractPage {
                 end += l;
                 buf.putInt(rec + varEndsOffset + 4 * schema.varIndex(f), end);
             } else {
-                t.write(buf, rec + fixedOffset[f], r.getLong(f));
+                writeFixed(rec + fixedOffset[f], f, r.getLong(f));
             }
         }
         buf.putInt(slotAt(n), off);
@@ -192,7 +192,7 @@ public final class NsmPage extends AbstractPage {
             } else if (t.isBit()) {
                 into.setLong(f, bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0);
             } else {
-                into.setLong(f, t.read(buf, rec + fixedOffset[f]));
+                into.setLong(f, readFixed(rec + fixedOffset[f], f));
             }
         }
     }
@@ -208,7 +208,7 @@ public final class NsmPage extends AbstractPage {
         int rec = record(slot);
         FieldType t = schema.type(field);
         if (t.isBit()) return bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0;
-        return t.read(buf, rec + fixedOffset[field]);
+        return readFixed(rec + fixedOffset[field], field);
     }
 
     @Override
@@ -236,7 +236,7 @@ public final class NsmPage extends AbstractPage {
         FieldType t = schema.type(field);
         if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
         if (t.isBit()) setBit(rec + bitsOffset, schema.bitIndex(field), value != 0);
-        else t.write(buf, rec + fixedOffset[field], value);
+        else writeFixed(rec + fixedOffset[field], field, value);
         int i = schema.nullIndex(field);
         if (i >= 0) setBit(rec + REC_NULL_BITS, i, false);
     }
@@ -344,9 +344,9 @@ public final class NsmPage extends AbstractPage {
                         long v = bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0;
                         match = v >= lo & v <= hi ? 1 : 0;
                     } else if (intRange) {
-                        match = ColumnScan.inRange((int) t.read(buf, rec + fixedOffset[field]), lo32, span1);
+                        match = ColumnScan.inRange((int) readFixed(rec + fixedOffset[field], field), lo32, span1);
                     } else {
-                        long v = t.read(buf, rec + fixedOffset[field]);
+                        long v = readFixed(rec + fixedOffset[field], field);
                         match = v >= lo & v <= hi ? 1 : 0;
                     }
                     if (nullBit >= 0) match &= ~(buf.get(rec + REC_NULL_BITS + (nullBit >>> 3)) >>> (nullBit & 7)) & 1;
@@ -382,7 +382,7 @@ public final class NsmPage extends AbstractPage {
             for (long b = bits; b != 0; b &= b - 1) {
                 int j = Long.numberOfTrailingZeros(b);
                 int rec = base + buf.getInt(slots + (((w << 6) + j) << 2));
-                long v = t.isBit() ? (bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0) : t.read(buf, rec + fo);
+                long v = t.isBit() ? (bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0) : readFixed(rec + fo, field);
                 long match = v >= lo & v <= hi ? 1 : 0;
                 match &= ~buf.get(rec + REC_FLAGS) & FLAG_GHOST;
                 if (nullBit >= 0) match &= ~(buf.get(rec + REC_NULL_BITS + (nullBit >>> 3)) >>> (nullBit & 7)) & 1;
@@ -412,7 +412,7 @@ public final class NsmPage extends AbstractPage {
                     int ni = schema.nullIndex(f);
                     if (ni >= 0 && bit(rec + REC_NULL_BITS, ni)) out[k][i] = 0;
                     else if (t.isBit()) out[k][i] = bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0;
-                    else out[k][i] = t.read(buf, rec + fixedOffset[f]);
+                    else out[k][i] = readFixed(rec + fixedOffset[f], f);
                 }
                 i++;
             }
