@@ -31,7 +31,7 @@ import java.util.function.LongSupplier;
  *
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
- *     [--workloads tpch,tpcb,tpcc,record] [--formats NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC] [--warm-tpch]
+ *     [--workloads capacity,tpch,tpcb,tpcc,record] [--formats NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC] [--warm-tpch]
  * </pre>
  *
  * TPC-H runs cold by default (a 64 MB buffer is read before each query, outside the timing: the
@@ -51,7 +51,7 @@ public final class PaperRun {
         int pageSize = Integer.parseInt(o.getOrDefault("page-size", "65536"));
         int rounds = Integer.parseInt(o.getOrDefault("rounds", "21"));
         double warmup = Double.parseDouble(o.getOrDefault("warmup", "3"));
-        List<String> workloads = List.of(o.getOrDefault("workloads", "tpch,tpcb,tpcc,record").split(","));
+        List<String> workloads = List.of(o.getOrDefault("workloads", "capacity,tpch,tpcb,tpcc,record").split(","));
         List<String> formats = List.of(o.getOrDefault("formats", "NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC").split(","));
         boolean warmTpch = o.containsKey("warm-tpch");
         System.out.printf(Locale.ROOT, "# layouts-paper: sf %s, %d-byte pages, %d rounds, %s s warm-up a format and operation; %s; java %s; %d cpus%n",
@@ -59,6 +59,14 @@ public final class PaperRun {
                 Runtime.getRuntime().availableProcessors());
         System.out.println("# load average at start: " + loadAverage());
         for (String workload : workloads) {
+            if (workload.equals("capacity")) {
+                // Records per page, deterministic: no timing, no interleaving.
+                List<String> all = new ArrayList<>(formats);
+                all.add("HPL:nokey");
+                System.out.printf("%n## capacity (records per page on the same records)%n%n%s", dev.wastecheck.layouts.bench.tpc.Capacity
+                        .report(all, new int[] {8 << 10, pageSize}));
+                continue;
+            }
             List<String> names = new ArrayList<>(formats);
             String className;
             Object[] ctorArgs;
