@@ -89,10 +89,10 @@ package dev.wastecheck.layouts;
  * whole segment's.
  *
  * <pre>
- *  open segment, OPEN_GROWING, schema (INT64 a, INT32 b, INT8 c), R = 64:
- *  head | a0 | b0 | c0 | a1 | a2 | b1 | a3 | a4 | b2 | a5 | a6 | b3 | a7 |
- *         rec 0          rec 8     rec 16    rec 24    rec 32    rec 48    rec 56
- *  (a block of a holds 8 values, of b 16, of c 64; "rec k" is the record that opened it)
+ *  open segment, OPEN_GROWING, schema (INT64 a, INT32 b, INT8 c), R = 64, all 64 records:
+ *  head | a0 b0 c0 | a1 | a2 b1 | a3 | a4 b2 | a5 | a6 b3 | a7 |     one block = one cache line
+ *         record 0   8    16      24   32      40   48      56     (the record that took them)
+ *  (a block of a holds 8 values, of b 16, of c 64: block k of a holds records 8k .. 8k+7)
  *  sealed: head | a0 a1 a2 a3 a4 a5 a6 a7 | b0 b1 b2 b3 | c0 |
  * </pre>
  *
