@@ -208,6 +208,35 @@ class PageExamplesTest {
         assertThat(page.getLong(n - 10, ID)).isEqualTo(1000);
     }
 
+    /** The class comment's drawing, byte for byte: (INT64 a, INT32 b, INT8 c), R = 64, a page at offset 0. */
+    @Test
+    void theOpenSegmentTakesCacheLineBlocksInTheOrderTheDrawingShows() {
+        RecordSchema abc = RecordSchema.of(Field.of("a", FieldType.INT64), Field.of("b", FieldType.INT32), Field.of("c", FieldType.INT8));
+        ByteBuffer buf = ByteBuffer.allocate(8192);
+        HybridPage page = (HybridPage) new HybridPage(abc, HybridPage.Variant.INCREMENTAL, 64).format(buf, 0, 8192);
+        Record r = new Record(abc);
+        for (int i = 0; i < 20; i++) page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
+        // Header 64 bytes; the segment's head (64 ghost bits, rounded to a line) 64..128; then blocks:
+        // a0 128, b0 192, c0 256, a1 320 (record 8), a2 384 and b1 448 (record 16), a3 512 (record 24).
+        assertThat(page.openSegmentSealed()).isFalse();
+        assertThat(buf.getLong(128)).isEqualTo(1000);
+        assertThat(buf.getInt(192)).isEqualTo(2000);
+        assertThat(buf.get(256)).isEqualTo((byte) 0);
+        assertThat(buf.getLong(320)).isEqualTo(1008);
+        assertThat(buf.getLong(384)).isEqualTo(1016);
+        assertThat(buf.getInt(448)).isEqualTo(2016);
+        assertThat(page.freeBytes()).isEqualTo(8192 - 64 - 448);     // the head and 6 blocks; no VARLEN
+        for (int i = 20; i < 64; i++) page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
+        // At 64 records the segment is sealed whole: a at 128 (8 lines), b at 640 (4), c at 896 (1).
+        assertThat(page.openRecords()).isZero();
+        for (int k = 0; k < 64; k++) {
+            assertThat(buf.getLong(128 + 8 * k)).isEqualTo(1000 + k);
+            assertThat(buf.getInt(640 + 4 * k)).isEqualTo(2000 + k);
+            assertThat(buf.get(896 + k)).isEqualTo((byte) k);
+        }
+        assertThat(page.freeBytes()).isEqualTo(8192 - 64 - 896);
+    }
+
     @Test
     void refineNarrowsASelectionAndGatherReadsTheSelectedValues() {
         for (Layout layout : Layout.values()) {
