@@ -29,6 +29,7 @@ final class ColumnScan {
     /** Little-endian 8-byte reads straight from a heap buffer's array: one bounds check per two INT32 values. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     // ---------------------------------------------------------------- bounds
 
@@ -111,7 +112,18 @@ final class ColumnScan {
      * buffers, INT8 and INT16).
      */
     static long matchInt(ByteBuffer buf, int at, FieldType t, int count, int lo, long span1) {
-        if (t == FieldType.INT32 && buf.hasArray()) return matchInt32(buf.array(), buf.arrayOffset() + at, count, lo, span1);
+        if (buf.hasArray()) {
+            byte[] a = buf.array();
+            int i = buf.arrayOffset() + at;
+            switch (t) {
+                case INT32: case UINT32: return matchInt32(a, i, count, lo, span1);
+                case INT8: return matchInt8(a, i, count, lo, span1, false);
+                case UINT8: return matchInt8(a, i, count, lo, span1, true);
+                case INT16: return matchInt16(a, i, count, lo, span1, false);
+                case UINT16: return matchInt16(a, i, count, lo, span1, true);
+                default: break;
+            }
+        }
         long bits = 0;
         switch (t) {
             case INT32: case UINT32:
@@ -134,6 +146,42 @@ final class ColumnScan {
         }
     }
 
+    /**
+     * INT8/UINT8 from a heap buffer's array: a full word is a loop of 64 over {@code byte[]}
+     * elements with a constant trip count (C2 hoists the bounds check out of it), as the plain
+     * array baseline's loop is; before, each value was a ByteBuffer.get with its own checks.
+     */
+    static long matchInt8(byte[] a, int at, int count, int lo, long span1, boolean unsigned) {
+        long bits = 0;
+        int mask = unsigned ? 0xFF : -1;
+        if (count == 64) {
+            for (int j = 0; j < 64; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
+        } else {
+            for (int j = 0; j < count; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
+        }
+        return bits;
+    }
+
+    /** INT16/UINT16 from a heap buffer's array, four values to an 8-byte read where the array holds them. */
+    static long matchInt16(byte[] a, int at, int count, int lo, long span1, boolean unsigned) {
+        long bits = 0;
+        if (count == 64 && at + 128 <= a.length) {
+            for (int j = 0; j < 64; j += 4) {
+                long x = (long) LONGS.get(a, at + (j << 1));
+                for (int k = 0; k < 4; k++) {
+                    int v = unsigned ? (int) (x >>> (k << 4)) & 0xFFFF : (short) (x >>> (k << 4));
+                    bits |= inRange(v, lo, span1) << (j + k);
+                }
+            }
+            return bits;
+        }
+        for (int j = 0; j < count; j++) {
+            int v = (short) SHORTS.get(a, at + (j << 1));
+            bits |= inRange(unsigned ? v & 0xFFFF : v, lo, span1) << j;
+        }
+        return bits;
+    }
+
     /** INT64: bit j set iff value j of {@code count} <= 64 at absolute {@code at} is in [lo, hi]. */
     static long matchInt64(ByteBuffer buf, int at, int count, long lo, long hi) {
         long bits = 0;
@@ -150,6 +198,7 @@ final class ColumnScan {
      * is outside the loops, so each loop is a load and a store per selected value.
      */
     static int gatherRun(ByteBuffer buf, int at, FieldType t, long bits, long[] out, int i) {
+        if (buf.hasArray()) return gatherRun(buf.array(), buf.arrayOffset() + at, t, bits, out, i);
         switch (t) {
             case INT8:
                 for (; bits != 0; bits &= bits - 1) out[i++] = buf.get(at + Long.numberOfTrailingZeros(bits));
@@ -172,6 +221,36 @@ final class ColumnScan {
             case INT64:
             case FLOAT64:
                 for (; bits != 0; bits &= bits - 1) out[i++] = buf.getLong(at + (Long.numberOfTrailingZeros(bits) << 3));
+                return i;
+            default:
+                throw new IllegalArgumentException("no values to gather in a " + t + " run");
+        }
+    }
+
+    /** {@link #gatherRun(ByteBuffer, int, FieldType, long, long[], int)} from a heap buffer's array. */
+    static int gatherRun(byte[] a, int at, FieldType t, long bits, long[] out, int i) {
+        switch (t) {
+            case INT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = a[at + Long.numberOfTrailingZeros(bits)];
+                return i;
+            case UINT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = a[at + Long.numberOfTrailingZeros(bits)] & 0xFFL;
+                return i;
+            case INT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1));
+                return i;
+            case UINT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1)) & 0xFFFFL;
+                return i;
+            case INT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2));
+                return i;
+            case UINT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
+                return i;
+            case INT64:
+            case FLOAT64:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (long) LONGS.get(a, at + (Long.numberOfTrailingZeros(bits) << 3));
                 return i;
             default:
                 throw new IllegalArgumentException("no values to gather in a " + t + " run");
