@@ -623,24 +623,30 @@ public final class HybridPage extends AbstractPage {
         return total;
     }
 
-    /** The whole record: one column entry per field of one segment, its address computed once. */
+    /**
+     * The whole record: one column entry per field of one segment. Where the segment's columns
+     * are (whole, sealed or growing) is decided once per record, not per field.
+     */
     @Override
     public void read(int slot, Record into) {
         checkSlot(slot);
         int seg = segment(slot);
         int j = slot & segmentMask;
+        int[] columns = slot < openFirst ? columnOffset : openSealed ? sealedOffset : null;
         for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
             FieldType t = schema.type(f);
             if (schema.nullable(f) && bit(seg + nullOffset[f], j)) {
-                into.setNull(f);
-            } else if (t.isVariable()) {
-                int ref = valueAt(seg, slot, f);
-                int len = refLength(ref);
-                getBytesAt(base + refOffset(ref), into.buffer(f, len), 0, len);
+                into.setNullRaw(f);
             } else if (t.isBit()) {
-                into.setLong(f, bit(seg + bitOffset[f], j) ? 1 : 0);
+                into.setRaw(f, bit(seg + bitOffset[f], j) ? 1 : 0);
             } else {
-                into.setLong(f, readFixed(valueAt(seg, slot, f), f));
+                int at = columns != null ? seg + columns[f] + j * width[f] : growingValueAt(seg, j, f);
+                if (t.isVariable()) {
+                    int len = refLength(at);
+                    getBytesAt(base + refOffset(at), into.buffer(f, len), 0, len);
+                } else {
+                    into.setRaw(f, readFixed(at, f));
+                }
             }
         }
     }

@@ -184,15 +184,15 @@ public final class NsmPage extends AbstractPage {
             boolean isNull = ni >= 0 && bit(rec + REC_NULL_BITS, ni);
             if (t.isVariable()) {
                 int end = buf.getInt(rec + varEndsOffset + 4 * schema.varIndex(f));
-                if (isNull) into.setNull(f);
+                if (isNull) into.setNullRaw(f);
                 else getBytesAt(rec + vstart, into.buffer(f, end - vstart), 0, end - vstart);
                 vstart = end;
             } else if (isNull) {
-                into.setNull(f);
+                into.setNullRaw(f);
             } else if (t.isBit()) {
-                into.setLong(f, bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0);
+                into.setRaw(f, bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0);
             } else {
-                into.setLong(f, readFixed(rec + fixedOffset[f], f));
+                into.setRaw(f, readFixed(rec + fixedOffset[f], f));
             }
         }
     }

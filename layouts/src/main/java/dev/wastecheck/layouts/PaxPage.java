@@ -293,16 +293,16 @@ public final class PaxPage extends AbstractPage {
             FieldType t = schema.type(f);
             int mp = miniPage(f);
             if (schema.nullable(f) && !bit(presence(f, cap), slot)) {
-                into.setNull(f);
+                into.setNullRaw(f);
             } else if (t.isVariable()) {
                 int ends = ends(f, cap);
                 int start = slot == 0 ? 0 : buf.getInt(ends + (slot - 1) * OFFSET_SIZE);
                 int len = buf.getInt(ends + slot * OFFSET_SIZE) - start;
                 getBytesAt(mp + start, into.buffer(f, len), 0, len);
             } else if (t.isBit()) {
-                into.setLong(f, bit(mp, slot) ? 1 : 0);
+                into.setRaw(f, bit(mp, slot) ? 1 : 0);
             } else {
-                into.setLong(f, readFixed(mp + slot * t.width, f));
+                into.setRaw(f, readFixed(mp + slot * t.width, f));
             }
         }
     }
