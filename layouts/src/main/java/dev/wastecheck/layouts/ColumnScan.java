@@ -81,6 +81,46 @@ final class ColumnScan {
 
     // ---------------------------------------------------------------- kernels
 
+    /** The kernel a scan uses, chosen once per scan from the field's type and the buffer ({@link #kernel}). */
+    static final int K_INT32_ARRAY = 0, K_INT8_ARRAY = 1, K_UINT8_ARRAY = 2, K_INT16_ARRAY = 3, K_UINT16_ARRAY = 4,
+            K_BUFFER = 5, K_BIT = 6, K_INT64 = 7;
+
+    /** Which kernel scans a BIT or integer column of type t in buf: a heap buffer's array where it has one. */
+    static int kernel(FieldType t, ByteBuffer buf) {
+        if (t.isBit()) return K_BIT;
+        if (t == FieldType.INT64) return K_INT64;
+        if (!buf.hasArray()) return K_BUFFER;
+        switch (t) {
+            case INT32: case UINT32: return K_INT32_ARRAY;
+            case INT8: return K_INT8_ARRAY;
+            case UINT8: return K_UINT8_ARRAY;
+            case INT16: return K_INT16_ARRAY;
+            case UINT16: return K_UINT16_ARRAY;
+            default: return K_BUFFER;
+        }
+    }
+
+    /**
+     * One selection word: {@code count} <= 64 values from absolute index {@code at} (for a BIT
+     * column, the byte holding the first one's bit, which must be the first of an 8-byte word) in
+     * the range (lo32/span1 for 1-4-byte types, lo/hi for INT64 and BIT). A switch on a kernel
+     * chosen per scan, each case a small loop the JIT inlines here: before, one method chose per
+     * word and grew too big to be inlined into the page scans.
+     */
+    static long match(int kernel, ByteBuffer buf, byte[] array, int arrayBase, int at, FieldType t, int count, int lo32, long span1,
+            long lo, long hi) {
+        switch (kernel) {
+            case K_INT32_ARRAY: return matchInt32(array, arrayBase + at, count, lo32, span1);
+            case K_INT8_ARRAY: return matchInt8(array, arrayBase + at, count, lo32, span1, false);
+            case K_UINT8_ARRAY: return matchInt8(array, arrayBase + at, count, lo32, span1, true);
+            case K_INT16_ARRAY: return matchInt16(array, arrayBase + at, count, lo32, span1, false);
+            case K_UINT16_ARRAY: return matchInt16(array, arrayBase + at, count, lo32, span1, true);
+            case K_BIT: return matchBits(buf.getLong(at), count, lo, hi);
+            case K_INT64: return matchInt64(buf, at, count, lo, hi);
+            default: return matchInt(buf, at, t, count, lo32, span1);
+        }
+    }
+
     /** Bit j set iff INT32 value j of the 64 at {@code a[at..]} (little-endian) is in range. */
     static long match64Int32(byte[] a, int at, int lo, long span1) {
         long bits = 0;
@@ -112,18 +152,6 @@ final class ColumnScan {
      * buffers, INT8 and INT16).
      */
     static long matchInt(ByteBuffer buf, int at, FieldType t, int count, int lo, long span1) {
-        if (buf.hasArray()) {
-            byte[] a = buf.array();
-            int i = buf.arrayOffset() + at;
-            switch (t) {
-                case INT32: case UINT32: return matchInt32(a, i, count, lo, span1);
-                case INT8: return matchInt8(a, i, count, lo, span1, false);
-                case UINT8: return matchInt8(a, i, count, lo, span1, true);
-                case INT16: return matchInt16(a, i, count, lo, span1, false);
-                case UINT16: return matchInt16(a, i, count, lo, span1, true);
-                default: break;
-            }
-        }
         long bits = 0;
         switch (t) {
             case INT32: case UINT32:

@@ -778,8 +778,8 @@ public final class HybridPage extends AbstractPage {
         int nulls = schema.nullable(field) ? nullOffset[field] : -1;
         boolean isBit = t.isBit();
         int w = width[field];
-        // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
-        byte[] array = (t == FieldType.INT32 || t == FieldType.UINT32) && buf.hasArray() ? buf.array() : null;
+        int kernel = ColumnScan.kernel(t, buf);
+        byte[] array = buf.hasArray() ? buf.array() : null;
         int arrayBase = array != null ? buf.arrayOffset() : 0;
         int matches = 0;
         int whole = Math.min(n, openFirst);
@@ -807,11 +807,8 @@ public final class HybridPage extends AbstractPage {
                 if (growing) {
                     bits = growingWord(seg, c, count, field, t, lo, hi, lo32, span1);
                 } else {
-                    int at = seg + column;
-                    if (array != null) bits = ColumnScan.matchInt32(array, arrayBase + at + (c << 2), count, lo32, span1);
-                    else if (intRange) bits = ColumnScan.matchInt(buf, at + c * w, t, count, lo32, span1);
-                    else if (isBit) bits = ColumnScan.matchBits(buf.getLong(at + (c >>> 3)), count, lo, hi);
-                    else bits = ColumnScan.matchInt64(buf, at + (c << 3), count, lo, hi);
+                    int at = seg + column + (isBit ? c >>> 3 : c * w);
+                    bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
                 }
                 if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (c >>> 3));
                 if (nulls >= 0) bits &= ~buf.getLong(seg + nulls + (c >>> 3));

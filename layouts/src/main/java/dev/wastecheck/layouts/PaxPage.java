@@ -431,19 +431,17 @@ public final class PaxPage extends AbstractPage {
         boolean anyGhost = ghostCount() > 0;  // without ghosts the ghost bitmap need not be read
         int present = schema.nullable(field) ? presence(field, cap) : -1;
         int width = t.width;
-        // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
-        byte[] array = (t == FieldType.INT32 || t == FieldType.UINT32) && buf.hasArray() ? buf.array() : null;
-        int arrayColumn = array != null ? buf.arrayOffset() + column : 0;
+        int kernel = ColumnScan.kernel(t, buf);
+        byte[] array = buf.hasArray() ? buf.array() : null;
+        int arrayBase = array != null ? buf.arrayOffset() : 0;
+        boolean isBit = t.isBit();
         int matches = 0;
         for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {
             long current = refine ? selection[w] : -1L;
             if (current == 0) continue;
             int count = Math.min(64, n - (w << 6));
-            long bits;
-            if (array != null) bits = ColumnScan.matchInt32(array, arrayColumn + (w << 8), count, lo32, span1);
-            else if (intRange) bits = ColumnScan.matchInt(buf, column + (w << 6) * width, t, count, lo32, span1);
-            else if (t.isBit()) bits = ColumnScan.matchBits(buf.getLong(column + (w << 3)), count, lo, hi);
-            else bits = ColumnScan.matchInt64(buf, column + (w << 9), count, lo, hi);
+            int at = column + (isBit ? w << 3 : (w << 6) * width);
+            long bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
             if (anyGhost) bits &= ~buf.getLong(ghosts + (w << 3));
             if (present >= 0) bits &= buf.getLong(present + (w << 3));
             bits &= current;
