@@ -101,7 +101,10 @@ public final class PaperRun {
                 contenders.add(new Contender(format, ops, ops.toString()));
                 System.out.printf(Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
             }
+            long started = System.nanoTime();
             run(workload, contenders, rounds, warmup, cold, prime);
+            System.out.printf(Locale.ROOT, "# %s measured in %.0f s; load average now %s%n", workload, (System.nanoTime() - started) / 1e9,
+                    loadAverage());
         }
         System.out.println("# load average at end: " + loadAverage());
         if (sink == 42) System.out.println();
@@ -170,16 +173,18 @@ public final class PaperRun {
             rule.append("---|");
         }
         int nsm = index(contenders, "NSM"), pax = index(contenders, "PAX");
-        List<String> ratioNames = new ArrayList<>();
+        // Ratio columns as (a, b) pairs: every format against NSM, HPL's against PAX, PAX and the
+        // default HPL against the plain array. (Format names may contain '/', as HPL/256 does.)
+        int array = index(contenders, "ARRAY");
+        List<int[]> ratios = new ArrayList<>();
         for (int c = 0; c < contenders.size(); c++) {
             String f = contenders.get(c).format();
-            if (c != nsm && nsm >= 0 && !f.equals("ARRAY")) ratioNames.add(f + "/NSM");
-            if (f.startsWith("HPL") && pax >= 0) ratioNames.add(f + "/PAX");
-            if (f.equals("PAX") && index(contenders, "ARRAY") >= 0) ratioNames.add("PAX/ARRAY");
-            if (f.startsWith("HPL") && index(contenders, "ARRAY") >= 0) ratioNames.add(f + "/ARRAY");
+            if (c != nsm && nsm >= 0 && c != array) ratios.add(new int[] {c, nsm});
+            if (f.startsWith("HPL") && pax >= 0) ratios.add(new int[] {c, pax});
+            if ((f.equals("PAX") || f.equals("HPL") || f.equals("HPL:nokey")) && array >= 0) ratios.add(new int[] {c, array});
         }
-        for (String r : ratioNames) {
-            head.append(' ').append(r).append(" |");
+        for (int[] r : ratios) {
+            head.append(' ').append(contenders.get(r[0]).format()).append(" vs ").append(contenders.get(r[1]).format()).append(" |");
             rule.append("---|");
         }
         System.out.println(head);
@@ -191,12 +196,11 @@ public final class PaperRun {
                 double[] q = quartiles(t[c]);
                 line.append(Double.isNaN(q[1]) ? " - |" : String.format(Locale.ROOT, " %s |", ms(q[1])));
             }
-            for (String r : ratioNames) {
-                String[] ab = r.split("/");
-                int a = index(contenders, ab[0]), b = index(contenders, ab[1]);
-                double[] ratios = new double[t[a].length];
-                for (int i = 0; i < ratios.length; i++) ratios[i] = t[b][i] / t[a][i];   // speed of a relative to b
-                double[] q = quartiles(ratios);
+            for (int[] r : ratios) {
+                int a = r[0], b = r[1];
+                double[] perRound = new double[t[a].length];
+                for (int i = 0; i < perRound.length; i++) perRound[i] = t[b][i] / t[a][i];   // speed of a relative to b
+                double[] q = quartiles(perRound);
                 line.append(Double.isNaN(q[1]) ? " - |" : String.format(Locale.ROOT, " %.2fx [%.2f-%.2f] |", q[1], q[0], q[2]));
             }
             System.out.println(line);
