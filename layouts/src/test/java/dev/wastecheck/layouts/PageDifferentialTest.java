@@ -110,7 +110,7 @@ class PageDifferentialTest {
     }
 
     /** The same operations on every format and page size: 8 formats x 5 sizes a try. */
-    @Property(tries = 12)
+    @Property(tries = 8)
     void everyFormatAgreesWithTheModelOnEveryPageSize(@ForAll boolean direct,
             @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
         for (Format format : Format.values()) {
@@ -128,7 +128,7 @@ class PageDifferentialTest {
      * with 2-byte HPL VARLEN references (64 KB) and the smallest with 4-byte ones (128 KB).
      * A full INCREMENTAL page ends in a sealed open segment.
      */
-    @Property(tries = 6)
+    @Property(tries = 4)
     void fullPagesAgreeWithTheModel(@ForAll @IntRange(max = 1000) int seed, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
         for (Format format : Format.values()) {
             for (int size : FULL_SIZES) fullPage(format, size, seed, ops);
