@@ -29,6 +29,7 @@ final class ColumnScan {
     /** Little-endian 8-byte reads straight from a heap buffer's array: one bounds check per two INT32 values. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     // ---------------------------------------------------------------- bounds
 
@@ -80,6 +81,46 @@ final class ColumnScan {
 
     // ---------------------------------------------------------------- kernels
 
+    /** The kernel a scan uses, chosen once per scan from the field's type and the buffer ({@link #kernel}). */
+    static final int K_INT32_ARRAY = 0, K_INT8_ARRAY = 1, K_UINT8_ARRAY = 2, K_INT16_ARRAY = 3, K_UINT16_ARRAY = 4,
+            K_BUFFER = 5, K_BIT = 6, K_INT64 = 7;
+
+    /** Which kernel scans a BIT or integer column of type t in buf: a heap buffer's array where it has one. */
+    static int kernel(FieldType t, ByteBuffer buf) {
+        if (t.isBit()) return K_BIT;
+        if (t == FieldType.INT64) return K_INT64;
+        if (!buf.hasArray()) return K_BUFFER;
+        switch (t) {
+            case INT32: case UINT32: return K_INT32_ARRAY;
+            case INT8: return K_INT8_ARRAY;
+            case UINT8: return K_UINT8_ARRAY;
+            case INT16: return K_INT16_ARRAY;
+            case UINT16: return K_UINT16_ARRAY;
+            default: return K_BUFFER;
+        }
+    }
+
+    /**
+     * One selection word: {@code count} <= 64 values from absolute index {@code at} (for a BIT
+     * column, the byte holding the first one's bit, which must be the first of an 8-byte word) in
+     * the range (lo32/span1 for 1-4-byte types, lo/hi for INT64 and BIT). A switch on a kernel
+     * chosen per scan, each case a small loop the JIT inlines here: before, one method chose per
+     * word and grew too big to be inlined into the page scans.
+     */
+    static long match(int kernel, ByteBuffer buf, byte[] array, int arrayBase, int at, FieldType t, int count, int lo32, long span1,
+            long lo, long hi) {
+        switch (kernel) {
+            case K_INT32_ARRAY: return matchInt32(array, arrayBase + at, count, lo32, span1);
+            case K_INT8_ARRAY: return matchInt8(array, arrayBase + at, count, lo32, span1, false);
+            case K_UINT8_ARRAY: return matchInt8(array, arrayBase + at, count, lo32, span1, true);
+            case K_INT16_ARRAY: return matchInt16(array, arrayBase + at, count, lo32, span1, false);
+            case K_UINT16_ARRAY: return matchInt16(array, arrayBase + at, count, lo32, span1, true);
+            case K_BIT: return matchBits(buf.getLong(at), count, lo, hi);
+            case K_INT64: return matchInt64(buf, at, count, lo, hi);
+            default: return matchInt(buf, at, t, count, lo32, span1);
+        }
+    }
+
     /** Bit j set iff INT32 value j of the 64 at {@code a[at..]} (little-endian) is in range. */
     static long match64Int32(byte[] a, int at, int lo, long span1) {
         long bits = 0;
@@ -111,7 +152,6 @@ final class ColumnScan {
      * buffers, INT8 and INT16).
      */
     static long matchInt(ByteBuffer buf, int at, FieldType t, int count, int lo, long span1) {
-        if (t == FieldType.INT32 && buf.hasArray()) return matchInt32(buf.array(), buf.arrayOffset() + at, count, lo, span1);
         long bits = 0;
         switch (t) {
             case INT32: case UINT32:
@@ -134,6 +174,42 @@ final class ColumnScan {
         }
     }
 
+    /**
+     * INT8/UINT8 from a heap buffer's array: a full word is a loop of 64 over {@code byte[]}
+     * elements with a constant trip count (C2 hoists the bounds check out of it), as the plain
+     * array baseline's loop is; before, each value was a ByteBuffer.get with its own checks.
+     */
+    static long matchInt8(byte[] a, int at, int count, int lo, long span1, boolean unsigned) {
+        long bits = 0;
+        int mask = unsigned ? 0xFF : -1;
+        if (count == 64) {
+            for (int j = 0; j < 64; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
+        } else {
+            for (int j = 0; j < count; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
+        }
+        return bits;
+    }
+
+    /** INT16/UINT16 from a heap buffer's array, four values to an 8-byte read where the array holds them. */
+    static long matchInt16(byte[] a, int at, int count, int lo, long span1, boolean unsigned) {
+        long bits = 0;
+        if (count == 64 && at + 128 <= a.length) {
+            for (int j = 0; j < 64; j += 4) {
+                long x = (long) LONGS.get(a, at + (j << 1));
+                for (int k = 0; k < 4; k++) {
+                    int v = unsigned ? (int) (x >>> (k << 4)) & 0xFFFF : (short) (x >>> (k << 4));
+                    bits |= inRange(v, lo, span1) << (j + k);
+                }
+            }
+            return bits;
+        }
+        for (int j = 0; j < count; j++) {
+            int v = (short) SHORTS.get(a, at + (j << 1));
+            bits |= inRange(unsigned ? v & 0xFFFF : v, lo, span1) << j;
+        }
+        return bits;
+    }
+
     /** INT64: bit j set iff value j of {@code count} <= 64 at absolute {@code at} is in [lo, hi]. */
     static long matchInt64(ByteBuffer buf, int at, int count, long lo, long hi) {
         long bits = 0;
@@ -142,6 +218,71 @@ final class ColumnScan {
             bits |= (v >= lo & v <= hi ? 1L : 0L) << j;
         }
         return bits;
+    }
+
+    /**
+     * Gathers from a run of values of type {@code t} starting at absolute {@code at}: for every
+     * set bit j of {@code bits}, value j goes to {@code out[i++]}. Returns the new i. The switch
+     * is outside the loops, so each loop is a load and a store per selected value.
+     */
+    static int gatherRun(ByteBuffer buf, int at, FieldType t, long bits, long[] out, int i) {
+        if (buf.hasArray()) return gatherRun(buf.array(), buf.arrayOffset() + at, t, bits, out, i);
+        switch (t) {
+            case INT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.get(at + Long.numberOfTrailingZeros(bits));
+                return i;
+            case UINT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.get(at + Long.numberOfTrailingZeros(bits)) & 0xFFL;
+                return i;
+            case INT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getShort(at + (Long.numberOfTrailingZeros(bits) << 1));
+                return i;
+            case UINT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getChar(at + (Long.numberOfTrailingZeros(bits) << 1));
+                return i;
+            case INT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2));
+                return i;
+            case UINT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
+                return i;
+            case INT64:
+            case FLOAT64:
+                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getLong(at + (Long.numberOfTrailingZeros(bits) << 3));
+                return i;
+            default:
+                throw new IllegalArgumentException("no values to gather in a " + t + " run");
+        }
+    }
+
+    /** {@link #gatherRun(ByteBuffer, int, FieldType, long, long[], int)} from a heap buffer's array. */
+    static int gatherRun(byte[] a, int at, FieldType t, long bits, long[] out, int i) {
+        switch (t) {
+            case INT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = a[at + Long.numberOfTrailingZeros(bits)];
+                return i;
+            case UINT8:
+                for (; bits != 0; bits &= bits - 1) out[i++] = a[at + Long.numberOfTrailingZeros(bits)] & 0xFFL;
+                return i;
+            case INT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1));
+                return i;
+            case UINT16:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1)) & 0xFFFFL;
+                return i;
+            case INT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2));
+                return i;
+            case UINT32:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
+                return i;
+            case INT64:
+            case FLOAT64:
+                for (; bits != 0; bits &= bits - 1) out[i++] = (long) LONGS.get(a, at + (Long.numberOfTrailingZeros(bits) << 3));
+                return i;
+            default:
+                throw new IllegalArgumentException("no values to gather in a " + t + " run");
+        }
     }
 
     /** The same for a BIT column: {@code values} holds the bits; keeps the low {@code count} bits. */

@@ -1,47 +1,69 @@
 package dev.wastecheck.layouts;
 
 /**
- * The hybrid page layout (Graefe et al., HPL-2012-240), incremental variant (§5): records are
- * grouped into <em>segments</em> of {@code R} consecutive slots, and inside a segment each
- * field is a column, as in PAX. Segments are allocated one at a time from the front of the
- * page, variable-size values from the back, so the page keeps a single pool of free space like
- * NSM: an insert takes a new segment only when the last one is full, and a value that grows
- * takes fresh bytes from the pool. Neither ever reorganizes the page (the PAX cost, §2).
+ * The hybrid page layout (Graefe et al., HPL-2012-240): records are grouped into
+ * <em>segments</em> of {@code R} consecutive slots, and inside a segment each field is a column,
+ * as in PAX. Segments are allocated from the front of the page, variable-size values from the
+ * back, so the page keeps a single pool of free space like NSM and never reorganizes on an
+ * insert or a growing value (the PAX cost, §2). Three variants of that idea, parameters of this
+ * one class ({@link Variant}), differ in R and in how a segment takes its space:
+ *
+ * <ul>
+ *   <li>{@link Variant#SIMPLISTIC} (§3): R of at most 64 records, each segment allocated whole
+ *       when the one before it is full.</li>
+ *   <li>{@link Variant#RIGID} (§4): R sized by blocks of cache lines for read-ahead (§4.1), up to
+ *       256 records, each segment allocated whole: a page is full when the next whole segment
+ *       does not fit, however small the record.</li>
+ *   <li>{@link Variant#INCREMENTAL} (§5, the default): the last segment is <em>open</em>: each
+ *       of its columns grows by one cache-line block when it fills, taken from the single free
+ *       pool, so a full page wastes at most a block per column instead of up to a whole segment.
+ *       When the open segment reaches R records (or the page refuses an insert) its blocks are
+ *       <em>sealed</em>: moved, inside the bytes the segment already has, into one contiguous run
+ *       per column, the layout a scan reads fastest. Since a large R costs no space here, R is
+ *       the records a page holds: a full page is one sealed segment.</li>
+ * </ul>
+ *
+ * The paper's text for §3-§5 was not available offline (docs/benchmarks.md, issue 15): the
+ * variants follow the paper's section structure as issue 15 describes it, and the details
+ * (R's limits, sealing) are this implementation's.
  *
  * <pre>
  *  offset                                   page
  *  0                         +--------------------------------------------------+
  *  HDR_RECORD_COUNT       0  | int  records, ghosts included                     |
  *  HDR_GHOST_COUNT        4  | int  ghosts                                       |
- *  HDR_SEGMENT_COUNT      8  | int  segments allocated, the tail included        |
+ *  HDR_SEGMENT_COUNT      8  | int  segments allocated, the open one included    |
  *  HDR_HEAP_START        12  | int  lowest VARLEN value byte (= page size empty)  |
  *  HDR_FRAGMENTED        16  | int  dead VARLEN bytes (replaced or shrunk values) |
  *  HDR_REORGS            20  | int  page rewrites forced by inserts and updates  |
  *  HDR_RECORDS_PER_SEG   24  | int  R, records per segment (a power of two)      |
- *  HDR_TAIL_RECORDS      28  | int  records the last segment holds: R, or R' &lt; R |
- *                            |      for a partial tail; 0 before the first one   |
+ *  HDR_VARIANT           28  | int  Variant ordinal                              |
+ *  HDR_OPEN              32  | int  the last segment: OPEN_NONE (whole, or no    |
+ *                            |      segment), OPEN_GROWING, OPEN_SEALED          |
+ *  HDR_KEYS              36  | int  1 = VARLEN references carry the normalized   |
+ *                            |      key (the default), 0 = they do not           |
  *  HEADER_SIZE           64  +--------------------------------------------------+  one cache line
- *  HEADER_SIZE               | segment 0   (segmentBytes(R), drawn below)        |
- *  + k*segmentBytes(R)       | segment 1 ...  growing up --&gt;                     |
- *                            | last segment: R records, or a partial tail of R'  |
- *                            |   records (segmentBytes(R'), the same drawing)    |
- *  HEADER_SIZE + full *      +--------------------------------------------------+
- *  segmentBytes(R) + tail    |        free space (freeBytes): one pool            |
+ *  HEADER_SIZE               | segment 0: segmentBytes (drawn below)            |
+ *  + k*segmentBytes          | segment 1 ...  growing up --&gt;                     |
+ *                            | [INCREMENTAL: the open segment, openBytes(j) for  |
+ *                            |  its j &lt; R records]                             |
+ *                            +--------------------------------------------------+
+ *                            |        free space (freeBytes): one pool            |
  *  HDR_HEAP_START            +--------------------------------------------------+
  *                            | &lt;-- growing down   VARLEN values, any order       |
  *  page size                 +--------------------------------------------------+
  * </pre>
  *
- * One segment of {@code r} records (r = R, or R' for a partial tail; offsets from its start;
- * every region rounded up to {@code regionAlign}: a 64-byte cache line when R &gt;= 64, else 8
- * bytes):
+ * A whole segment of R records (offsets from its start; every region rounded up to
+ * {@code align}: a 64-byte cache line when R &gt;= 64, else 8 bytes):
  *
  * <pre>
- *  SEG_GHOST_BITS     0        ghost bits, 1 = deleted (§4.3)       r bits, in 8-byte words
- *  nullBitsOffset[f]           null bits of each nullable field, 1 = NULL (§4.4)
- *  bitValuesOffset[f]          values of each BIT field
- *  columnOffset[f]             each whole-byte fixed field, widest first: r * width bytes
- *  columnOffset[v]             each VARLEN field's fixed part (§4.2): r entries of
+ *  SEG_GHOST_BITS     0        ghost bits, 1 = deleted (§4.3)       R bits, in 8-byte words
+ *  nullOffset[f]               null bits of each nullable field, 1 = NULL (§4.4)
+ *  bitOffset[f]                values of each BIT field
+ *  headBytes                   (the bit regions above, rounded up to align: the "head")
+ *  columnOffset[f]             each whole-byte fixed field, widest first: R * width bytes
+ *  columnOffset[v]             each VARLEN field's fixed part (§4.2): R entries of
  *                              vrefSize bytes; pages up to 64 KB (NARROW_VREF_SIZE = 8):
  *                                VREF_OFFSET        +0 u16  value offset in the page (0 if empty)
  *                                NARROW_VREF_LENGTH +2 u16  value length
@@ -51,21 +73,58 @@ package dev.wastecheck.layouts;
  *                                WIDE_VREF_LENGTH   +4 int  value length
  *                                WIDE_VREF_PNK      +8 int  poor man's normalized key
  *                              (the key: the value's first 4 bytes, big-endian, zero-padded)
+ *                              Without keys (HDR_KEYS = 0) a reference is 4 or 8 bytes: offset
+ *                              and length only, PAX's 4 bytes a value on pages up to 64 KB.
  * </pre>
  *
- * <p>R follows §4.1 (segments sized by blocks of cache lines, for read-ahead): the largest
- * power of two from 8 to 256 whose segment, with its records' expected VARLEN values, takes at
- * most 1/{@value #SEGMENT_SHARE} of the page (R = 256 for ~100-byte records in 64 KB pages: a
- * 4-byte column is a run of 16 cache lines). A fixed R can be given instead. The last segment may be a partial <em>tail</em> (the §5 trade-off): when a
- * whole segment no longer fits, the page takes one last segment of R' &lt; R records (a
- * multiple of 8, sized so that its records' VARLEN values, estimated from the page's average,
- * still fit), laid out by the same drawing for R'. After the tail no segment follows; the tail
- * is why a page loses at most a few records' worth of space to the segment structure instead of
- * up to a whole segment. The VARLEN fixed part lets an equality scan reject most values on
- * length and normalized key without touching the value bytes; its offset and length take two
- * bytes each where the page size allows (SQLite's cell pointers do the same).
+ * The open segment of INCREMENTAL (R &gt;= 64) has the same head, sized for R records. A column
+ * of width w grows in <em>blocks</em> of {@code blockBytes = w * 64 / gcd(w, 64)} bytes (one
+ * cache line of 64/w values; three lines of 16 values for a 12-byte reference); inserting the
+ * j-th record of the segment appends, in column order, a block to every column whose last block
+ * is full ({@code j % valuesPerBlock == 0}). While OPEN_GROWING, block k of field f is at
+ * {@code growBlock[f][k]}; the segment takes {@code openBytes[j]} bytes for j records. Sealing
+ * permutes the same blocks into one run per column ({@code sealedOffset[f]}, each column
+ * {@code ceil(j / valuesPerBlock) * blockBytes}): the same bytes, so sealing and unsealing (the
+ * next insert into a sealed open segment) need no free space. At j = R the sealed layout is the
+ * whole segment's.
+ *
+ * <pre>
+ *  open segment, OPEN_GROWING, schema (INT64 a, INT32 b, INT8 c), R = 64, all 64 records:
+ *  head | a0 b0 c0 | a1 | a2 b1 | a3 | a4 b2 | a5 | a6 b3 | a7 |     one block = one cache line
+ *         record 0   8    16      24   32      40   48      56     (the record that took them)
+ *  (a block of a holds 8 values, of b 16, of c 64: block k of a holds records 8k .. 8k+7)
+ *  sealed: head | a0 a1 a2 a3 a4 a5 a6 a7 | b0 b1 b2 b3 | c0 |
+ * </pre>
+ *
+ * <p>R: SIMPLISTIC and RIGID follow §4.1 (segments sized by blocks of cache lines, for
+ * read-ahead): the largest power of two up to 64 or 256 whose segment, with its records'
+ * expected VARLEN values, takes at most 1/{@value #SEGMENT_SHARE} of the page (R = 256 for
+ * ~100-byte records in 64 KB pages: a 4-byte column is a run of 16 cache lines), at least 8.
+ * INCREMENTAL: the smallest power of two from 64 to {@value #MAX_RECORDS_PER_SEGMENT} at or above
+ * the records the page is expected to hold (1,024 for TPC-H lineitem in 64 KB pages), because
+ * each segment's runs cost a scan a miss that no prefetcher anticipates (docs/benchmarks.md,
+ * issue 15) and its open segment makes a large R free in space. A fixed R can be given instead. The VARLEN fixed part lets an equality scan reject most
+ * values on length and normalized key without touching the value bytes; its offset and length
+ * take two bytes each where the page size allows (SQLite's cell pointers do the same).
  */
 public final class HybridPage extends AbstractPage {
+    /** HPL's designs (§3-§5): how large a segment is and how it takes its space (class comment). */
+    public enum Variant {
+        /** §3: segments of at most 64 records, allocated whole. */
+        SIMPLISTIC(64),
+        /** §4: segments sized by blocks of cache lines for read-ahead (§4.1), allocated whole. */
+        RIGID(256),
+        /** §5: the last segment grows by cache-line blocks per column, sealed when full; R = a page's records. */
+        INCREMENTAL(MAX_RECORDS_PER_SEGMENT);
+
+        /** The largest R the page-size rule chooses. */
+        final int maxChosenR;
+
+        Variant(int maxChosenR) {
+            this.maxChosenR = maxChosenR;
+        }
+    }
+
     static final int HDR_RECORD_COUNT = 0;
     static final int HDR_GHOST_COUNT = 4;
     static final int HDR_SEGMENT_COUNT = 8;
@@ -73,8 +132,13 @@ public final class HybridPage extends AbstractPage {
     static final int HDR_FRAGMENTED = 16;
     static final int HDR_REORGS = 20;
     static final int HDR_RECORDS_PER_SEG = 24;
-    static final int HDR_TAIL_RECORDS = 28;
+    static final int HDR_VARIANT = 28;
+    static final int HDR_OPEN = 32;
+    static final int HDR_KEYS = 36;
     static final int HEADER_SIZE = 64;
+    static final int OPEN_NONE = 0;
+    static final int OPEN_GROWING = 1;
+    static final int OPEN_SEALED = 2;
     static final int CACHE_LINE = 64;
     static final int SEG_GHOST_BITS = 0;
     static final int VREF_OFFSET = 0;
@@ -84,161 +148,235 @@ public final class HybridPage extends AbstractPage {
     static final int WIDE_VREF_SIZE = 12;
     static final int WIDE_VREF_LENGTH = 4;
     static final int WIDE_VREF_PNK = 8;
+    /** Bytes of the normalized key in a reference; a page without keys has references this much shorter. */
+    static final int PNK_SIZE = 4;
     /** The largest page whose offsets and lengths fit two unsigned bytes. */
     static final int NARROW_PAGE_LIMIT = 1 << 16;
     static final int MIN_RECORDS_PER_SEGMENT = 8;
-    static final int MAX_RECORDS_PER_SEGMENT = 256;
+    static final int MAX_RECORDS_PER_SEGMENT = 4096;
     /** A segment and its records' expected VARLEN values take at most 1/SEGMENT_SHARE of the page. */
     static final int SEGMENT_SHARE = 2;
-    /** Granularity of a partial tail's R'. */
-    static final int TAIL_STEP = 8;
-    private static final int NO_TAIL = Integer.MAX_VALUE;
+    private static final int NO_OPEN = Integer.MAX_VALUE;
 
-    /** 0 = choose R from the page size (§4.1); otherwise the R every page gets. */
+    /** The variant {@link #format} gives a page; a wrapped page keeps its own (from its header). */
+    private final Variant formatVariant;
+    /** 0 = choose R from the page size (§4.1); otherwise the R every formatted page gets. */
     private final int fixedRecordsPerSegment;
-    private final int[] byteFields;
-    /** VARLEN bytes a record is expected to have (the fields' expected lengths): sizes the first segment. */
+    /** Whether formatted pages keep a normalized key in each VARLEN reference (§4.2). */
+    private final boolean formatKeys;
+    /** Columns in segment order: whole-byte fixed fields widest first, then VARLEN references. */
+    private final int[] columns;
+    /** VARLEN bytes a record is expected to have (the fields' expected lengths): sizes R. */
     private final int expectedVarBytes;
 
-    // Geometry of a whole segment (R records) and of the partial tail (R' records), recomputed on wrap.
+    // Geometry of the wrapped page (variant, R, reference size), recomputed only when they change.
+    private Variant variant;
     private int recordsPerSegment;
     private int segmentShift;
+    private int segmentMask;
     private int segmentBytes;
+    private int headBytes;
     private int vrefSize;
+    private boolean narrow;
+    private boolean keys;
     private int vrefLength;
     private int vrefPnk;
-    private final int[] nullBitsOffset;
-    private final int[] bitValuesOffset;
+    /** Bytes a value of field f takes in its column: the type's width, vrefSize for VARLEN, 0 for BIT. */
+    private final int[] width;
+    private final int[] nullOffset;
+    private final int[] bitOffset;
     private final int[] columnOffset;
-    /** First slot of a partial tail, or NO_TAIL. */
-    private int tailFirstSlot = NO_TAIL;
-    private int tailRecords;
-    private int tailBytes;
-    private int[] tailNullBitsOffset;
-    private int[] tailBitValuesOffset;
-    private int[] tailColumnOffset;
-    /** Tail layouts by R' / TAIL_STEP: null-bit, bit-value and column offsets; and their bytes. */
-    private int[][][] tailLayouts;
-    private int[] tailLayoutBytes;
-    /**
-     * While this page is the target of a rebuild: the source's slot capacity, so that the rebuilt
-     * page takes the same segments (which are known to fit) and never more segment bytes than the
-     * source (what {@link #reclaimableBytes()} promises). Else NO_TAIL.
-     */
-    private int slotLimit = NO_TAIL;
+    /** INCREMENTAL: log2 of the values a block of field f holds; a block's bytes; block k's offset while growing. */
+    private final int[] blockShift;
+    private final int[] blockBytes;
+    private int[][] growBlock;
+    /** INCREMENTAL: bytes the open segment takes for j records (0 for j = 0). */
+    private int[] openBytes;
+
+    // The open segment of the wrapped page (INCREMENTAL only).
+    /** First slot of the open segment, or NO_OPEN. */
+    private int openFirst = NO_OPEN;
+    private boolean openSealed;
+    /** Column offsets of a sealed open segment of {@link #sealedFor} records. */
+    private final int[] sealedOffset;
+    private int sealedFor = -1;
+    private byte[] sealScratch;
 
     public HybridPage(RecordSchema schema) {
-        this(schema, 0);
+        this(schema, Variant.INCREMENTAL, 0);
     }
 
-    /** @param recordsPerSegment R, a power of two from 8 to 256, or 0 to choose it per page size */
+    /** @param recordsPerSegment R for the INCREMENTAL variant, a power of two from 64 to 4096, or 0 to choose it per page size */
     public HybridPage(RecordSchema schema, int recordsPerSegment) {
+        this(schema, Variant.INCREMENTAL, recordsPerSegment);
+    }
+
+    public HybridPage(RecordSchema schema, Variant variant) {
+        this(schema, variant, 0);
+    }
+
+    /**
+     * @param recordsPerSegment R, a power of two from 8 (64 for INCREMENTAL) to 4096, or 0 to
+     *                          choose it per page size (§4.1)
+     */
+    public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment) {
+        this(schema, variant, recordsPerSegment, true);
+    }
+
+    /**
+     * @param normalizedKeys whether each VARLEN reference keeps the value's first four bytes
+     *                       (§4.2: equality scans decide most values on the reference alone), at 4
+     *                       bytes a value; without them a reference is as long as PAX's end offset
+     */
+    public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment, boolean normalizedKeys) {
         super(schema);
+        int min = variant == Variant.INCREMENTAL ? CACHE_LINE : MIN_RECORDS_PER_SEGMENT;
         if (recordsPerSegment != 0 && (Integer.bitCount(recordsPerSegment) != 1
-                || recordsPerSegment < MIN_RECORDS_PER_SEGMENT || recordsPerSegment > MAX_RECORDS_PER_SEGMENT)) {
-            throw new IllegalArgumentException("records per segment must be a power of two in [8, 256]: " + recordsPerSegment);
+                || recordsPerSegment < min || recordsPerSegment > MAX_RECORDS_PER_SEGMENT)) {
+            throw new IllegalArgumentException("records per segment of " + variant + " must be a power of two in ["
+                    + min + ", " + MAX_RECORDS_PER_SEGMENT + "]: " + recordsPerSegment);
         }
+        this.formatVariant = variant;
         this.fixedRecordsPerSegment = recordsPerSegment;
-        byteFields = schema.byteFieldsWidestFirst();
+        this.formatKeys = normalizedKeys;
+        int[] bytes = schema.byteFieldsWidestFirst();
+        columns = new int[bytes.length + schema.varCount()];
+        System.arraycopy(bytes, 0, columns, 0, bytes.length);
+        for (int v = 0; v < schema.varCount(); v++) columns[bytes.length + v] = schema.varField(v);
         int expected = 0;
         for (int v = 0; v < schema.varCount(); v++) expected += schema.field(schema.varField(v)).expectedLength();
         expectedVarBytes = expected;
         int n = schema.fieldCount();
-        nullBitsOffset = new int[n];
-        bitValuesOffset = new int[n];
+        width = new int[n];
+        nullOffset = new int[n];
+        bitOffset = new int[n];
         columnOffset = new int[n];
+        blockShift = new int[n];
+        blockBytes = new int[n];
+        sealedOffset = new int[n];
     }
 
     @Override public Layout layout() { return Layout.HPL; }
-    @Override protected AbstractPage newSibling() { return new HybridPage(schema, fixedRecordsPerSegment); }
+    @Override protected AbstractPage newSibling() { return new HybridPage(schema, variant, recordsPerSegment, keys); }
 
     // ---------------------------------------------------------------- geometry
 
-    private static int vrefSizeFor(int pageSize) {
-        return pageSize <= NARROW_PAGE_LIMIT ? NARROW_VREF_SIZE : WIDE_VREF_SIZE;
+    private static int vrefSizeFor(int pageSize, boolean keys) {
+        return (pageSize <= NARROW_PAGE_LIMIT ? NARROW_VREF_SIZE : WIDE_VREF_SIZE) - (keys ? 0 : PNK_SIZE);
     }
 
-    /**
-     * Lays out a segment of {@code r} records whose regions align as for R = {@code big} into the
-     * given offset arrays (null: only measure); returns its bytes.
-     */
-    private int layOut(int r, int big, int vref, int[] nulls, int[] bitValues, int[] columns) {
-        int align = big >= 64 ? CACHE_LINE : 8;
-        int bitRegion = roundUp(r, 64) / 8;
-        int at = SEG_GHOST_BITS + bitRegion;
-        for (int i = 0; i < schema.nullableCount(); i++, at += bitRegion) if (nulls != null) nulls[schema.nullableField(i)] = at;
-        for (int i = 0; i < schema.bitCount(); i++, at += bitRegion) if (bitValues != null) bitValues[schema.bitField(i)] = at;
-        at = roundUp(at, align);
-        for (int f : byteFields) {
-            if (columns != null) columns[f] = at;
-            at += roundUp(r * schema.type(f).width, align);
-        }
-        for (int v = 0; v < schema.varCount(); v++) {
-            if (columns != null) columns[schema.varField(v)] = at;
-            at += roundUp(r * vref, align);
-        }
+    /** Bytes of a whole segment of r records of {@code v} on a page of {@code size} bytes (geometry unchanged). */
+    private int segmentBytesFor(Variant v, int r, int size) {
+        int align = r >= CACHE_LINE ? CACHE_LINE : 8;
+        int vref = vrefSizeFor(size, formatKeys);
+        int at = roundUp((1 + schema.nullableCount() + schema.bitCount()) * (roundUp(r, 64) / 8), align);
+        for (int f : columns) at += roundUp(r * (schema.type(f).isVariable() ? vref : schema.type(f).width), align);
         return at;
     }
 
-    /** Bytes of a segment of {@code r} records on this page (does not change the geometry). */
-    private int segmentBytesFor(int r) {
-        return layOut(r, recordsPerSegment, vrefSize, null, null, null);
-    }
-
-    /** Sets the whole-segment geometry for R = r on a page of the bound size, and the tail's from the header. */
-    private void geometry(int r) {
-        int vref = vrefSizeFor(pageSize);
-        if (r != recordsPerSegment || vref != vrefSize) {
-            recordsPerSegment = r;
-            segmentShift = Integer.numberOfTrailingZeros(r);
-            vrefSize = vref;
-            vrefLength = vref == NARROW_VREF_SIZE ? NARROW_VREF_LENGTH : WIDE_VREF_LENGTH;
-            vrefPnk = vref == NARROW_VREF_SIZE ? NARROW_VREF_PNK : WIDE_VREF_PNK;
-            segmentBytes = layOut(r, r, vref, nullBitsOffset, bitValuesOffset, columnOffset);
-            tailRecords = 0;                                           // the tail's layout depends on R and vrefSize too
-            tailLayouts = new int[r / TAIL_STEP][][];
-            tailLayoutBytes = new int[r / TAIL_STEP];
+    /** Sets the geometry for a page of variant v, R = r and keys or not at the bound page size; cheap when unchanged. */
+    private void geometry(Variant v, int r, boolean withKeys) {
+        int vref = vrefSizeFor(pageSize, withKeys);
+        if (v == variant && r == recordsPerSegment && vref == vrefSize && withKeys == keys) return;
+        variant = v;
+        recordsPerSegment = r;
+        segmentShift = Integer.numberOfTrailingZeros(r);
+        segmentMask = r - 1;
+        vrefSize = vref;
+        keys = withKeys;
+        narrow = pageSize <= NARROW_PAGE_LIMIT;
+        vrefLength = narrow ? NARROW_VREF_LENGTH : WIDE_VREF_LENGTH;
+        vrefPnk = narrow ? NARROW_VREF_PNK : WIDE_VREF_PNK;
+        int align = r >= CACHE_LINE ? CACHE_LINE : 8;
+        int bitRegion = roundUp(r, 64) / 8;
+        int at = SEG_GHOST_BITS + bitRegion;
+        for (int i = 0; i < schema.nullableCount(); i++, at += bitRegion) nullOffset[schema.nullableField(i)] = at;
+        for (int i = 0; i < schema.bitCount(); i++, at += bitRegion) bitOffset[schema.bitField(i)] = at;
+        headBytes = roundUp(at, align);
+        at = headBytes;
+        for (int f : columns) {
+            width[f] = schema.type(f).isVariable() ? vref : schema.type(f).width;
+            columnOffset[f] = at;
+            at += roundUp(r * width[f], align);
         }
-        tailGeometry();
+        segmentBytes = at;
+        sealedFor = -1;
+        if (v == Variant.INCREMENTAL) schedule(r);
     }
 
-    /** Reads the tail's size from the header and lays it out if it is partial. */
-    private void tailGeometry() {
-        int tail = buf.getInt(base + HDR_TAIL_RECORDS);
-        int segments = segmentCount();
-        if (segments == 0 || tail == recordsPerSegment) {
-            tailFirstSlot = NO_TAIL;
-            tailRecords = 0;
-            tailBytes = 0;
-        } else {
-            tailFirstSlot = (segments - 1) * recordsPerSegment;
-            if (tail != tailRecords) {
-                // Pages differ in R', so a scan over many pages would lay the tail out once a page:
-                // the layouts are kept per R' (at most R / TAIL_STEP of them).
-                int k = tail / TAIL_STEP;
-                if (tailLayouts[k] == null) {
-                    int[][] l = new int[3][schema.fieldCount()];
-                    tailLayoutBytes[k] = layOut(tail, recordsPerSegment, vrefSize, l[0], l[1], l[2]);
-                    tailLayouts[k] = l;
+    /** INCREMENTAL: the order in which an open segment's columns take their blocks (class comment). */
+    private void schedule(int r) {
+        growBlock = new int[schema.fieldCount()][];
+        openBytes = new int[r + 1];
+        for (int f : columns) {
+            int w = width[f];
+            int values = CACHE_LINE / gcd(w, CACHE_LINE);
+            blockShift[f] = Integer.numberOfTrailingZeros(values);
+            blockBytes[f] = values * w;
+            growBlock[f] = new int[r >>> blockShift[f]];
+        }
+        int at = headBytes;
+        for (int j = 0; j < r; j++) {
+            for (int f : columns) {
+                if ((j & ((1 << blockShift[f]) - 1)) == 0) {
+                    growBlock[f][j >>> blockShift[f]] = at;
+                    at += blockBytes[f];
                 }
-                tailRecords = tail;
-                tailBytes = tailLayoutBytes[k];
-                tailNullBitsOffset = tailLayouts[k][0];
-                tailBitValuesOffset = tailLayouts[k][1];
-                tailColumnOffset = tailLayouts[k][2];
             }
+            openBytes[j + 1] = at;
         }
+        if (at != segmentBytes) throw new AssertionError("open segment of " + r + " records takes " + at + " bytes, a whole one " + segmentBytes);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** Column offsets of a sealed open segment of j records: each column ceil(j / values per block) blocks. */
+    private void sealedGeometry(int j) {
+        if (j == sealedFor) return;
+        int at = headBytes;
+        for (int f : columns) {
+            sealedOffset[f] = at;
+            at += ((j + (1 << blockShift[f]) - 1) >>> blockShift[f]) * blockBytes[f];
+        }
+        sealedFor = j;
+    }
+
+    /** Reads the open segment's state from the header. */
+    private void openState() {
+        int state = variant == Variant.INCREMENTAL ? buf.getInt(base + HDR_OPEN) : OPEN_NONE;
+        if (state == OPEN_NONE) {
+            openFirst = NO_OPEN;
+            return;
+        }
+        openFirst = (segmentCount() - 1) << segmentShift;
+        openSealed = state == OPEN_SEALED;
+        if (openSealed) sealedGeometry(slotCount() - openFirst);
     }
 
     /**
-     * R for a page of {@code size} bytes: the largest power of two in [8, 256] whose segment and
-     * its records' expected VARLEN values take at most size/SEGMENT_SHARE.
+     * R for a page of {@code size} bytes. SIMPLISTIC and RIGID: the largest power of two up to the
+     * variant's limit whose segment and its records' expected VARLEN values take at most
+     * size/SEGMENT_SHARE, at least 8. INCREMENTAL: the smallest power of two (64 to 4096) at or
+     * above the records the page is expected to hold, so that a full page is one sealed segment:
+     * one run per column, as in PAX. A segment's runs cost a scan a miss each that no prefetcher
+     * anticipates (docs/benchmarks.md, issue 15), and INCREMENTAL, unlike RIGID, pays no space
+     * for a large R: its open segment takes its blocks as it fills.
      */
     private int chooseRecordsPerSegment(int size) {
         if (fixedRecordsPerSegment != 0) return fixedRecordsPerSegment;
-        int vref = vrefSizeFor(size);
-        int r = MAX_RECORDS_PER_SEGMENT;
-        while (r > MIN_RECORDS_PER_SEGMENT && layOut(r, r, vref, null, null, null) + (long) r * expectedVarBytes > size / SEGMENT_SHARE) r >>= 1;
+        if (formatVariant == Variant.INCREMENTAL) {
+            long bits = 1 + schema.nullableCount() + schema.bitCount() + 8L * expectedVarBytes;
+            for (int f : columns) bits += 8L * (schema.type(f).isVariable() ? vrefSizeFor(size, formatKeys) : schema.type(f).width);
+            long records = 8L * (size - HEADER_SIZE) / bits;
+            int r = CACHE_LINE;
+            while (r < records && r < MAX_RECORDS_PER_SEGMENT) r <<= 1;
+            return r;
+        }
+        int min = MIN_RECORDS_PER_SEGMENT;
+        int r = formatVariant.maxChosenR;
+        while (r > min && segmentBytesFor(formatVariant, r, size) + (long) r * expectedVarBytes > size / SEGMENT_SHARE) r >>= 1;
         return r;
     }
 
@@ -252,29 +390,32 @@ public final class HybridPage extends AbstractPage {
         buf.putInt(base + HDR_FRAGMENTED, 0);
         buf.putInt(base + HDR_REORGS, 0);
         buf.putInt(base + HDR_RECORDS_PER_SEG, r);
-        buf.putInt(base + HDR_TAIL_RECORDS, 0);
-        geometry(r);
-        slotLimit = NO_TAIL;
-        if (HEADER_SIZE + segmentBytesFor(Math.min(r, TAIL_STEP)) > pageSize) {
-            throw new IllegalArgumentException("a segment of " + schema + " records does not fit a " + pageSize + "-byte page");
+        buf.putInt(base + HDR_VARIANT, formatVariant.ordinal());
+        buf.putInt(base + HDR_OPEN, OPEN_NONE);
+        buf.putInt(base + HDR_KEYS, formatKeys ? 1 : 0);
+        geometry(formatVariant, r, formatKeys);
+        openFirst = NO_OPEN;
+        int first = formatVariant == Variant.INCREMENTAL ? openBytes[1] : segmentBytes;
+        if (HEADER_SIZE + first > pageSize) {
+            throw new IllegalArgumentException("a " + formatVariant + " segment of " + r + " " + schema
+                    + " records does not fit a " + pageSize + "-byte page");
         }
     }
 
     @Override
-    protected boolean initializeFor(AbstractPage source, boolean dropGhosts, int replaceSlot, Record replacement, Record extra) {
-        initialize();
-        slotLimit = ((HybridPage) source).allocatedSlots();
-        return true;
-    }
-
-    @Override
     protected void wrapped() {
-        geometry(buf.getInt(base + HDR_RECORDS_PER_SEG));
+        geometry(Variant.values()[buf.getInt(base + HDR_VARIANT)], buf.getInt(base + HDR_RECORDS_PER_SEG), buf.getInt(base + HDR_KEYS) != 0);
+        openState();
     }
 
+    public Variant variant() { return variant; }
     public int recordsPerSegment() { return recordsPerSegment; }
-    /** Records the last segment holds when it is a partial tail, else 0. */
-    public int tailRecords() { return tailFirstSlot == NO_TAIL ? 0 : tailRecords; }
+    /** Whether VARLEN references carry normalized keys. */
+    public boolean normalizedKeys() { return keys; }
+    /** Records of the open (last, partly filled) segment of an INCREMENTAL page, else 0. */
+    public int openRecords() { return openFirst == NO_OPEN ? 0 : slotCount() - openFirst; }
+    /** Whether the open segment's blocks are sealed into one run per column. */
+    public boolean openSegmentSealed() { return openFirst != NO_OPEN && openSealed; }
     @Override public int slotCount() { return buf.getInt(base + HDR_RECORD_COUNT); }
     @Override public int ghostCount() { return buf.getInt(base + HDR_GHOST_COUNT); }
     @Override public int reorganizations() { return buf.getInt(base + HDR_REORGS); }
@@ -284,16 +425,17 @@ public final class HybridPage extends AbstractPage {
     private int fragmented() { return buf.getInt(base + HDR_FRAGMENTED); }
     private void addFragmented(int delta) { buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta); }
 
-    /** Slots the allocated segments hold. */
-    private int allocatedSlots() {
-        int segments = segmentCount();
-        return tailFirstSlot == NO_TAIL ? segments * recordsPerSegment : tailFirstSlot + tailRecords;
-    }
-
     /** Bytes the allocated segments take. */
     private int allocatedSegmentBytes() {
         int segments = segmentCount();
-        return tailFirstSlot == NO_TAIL ? segments * segmentBytes : (segments - 1) * segmentBytes + tailBytes;
+        if (openFirst == NO_OPEN) return segments * segmentBytes;
+        return (segments - 1) * segmentBytes + openBytes[slotCount() - openFirst];
+    }
+
+    /** Segment bytes {@code m} records take when packed from slot 0 (what a compaction to m records needs). */
+    private int packedSegmentBytes(int m) {
+        if (variant == Variant.INCREMENTAL) return (m >>> segmentShift) * segmentBytes + openBytes[m & segmentMask];
+        return ((m + segmentMask) >>> segmentShift) * segmentBytes;
     }
 
     /** Absolute index of the segment holding {@code slot}. */
@@ -301,26 +443,31 @@ public final class HybridPage extends AbstractPage {
         return base + HEADER_SIZE + (slot >>> segmentShift) * segmentBytes;
     }
 
-    private int inSegment(int slot) {
-        return slot & (recordsPerSegment - 1);
+    /** Absolute index of the value (or VARLEN reference) of field {@code f} of {@code slot}, in segment {@code seg}. */
+    private int valueAt(int seg, int slot, int f) {
+        int j = slot & segmentMask;
+        if (slot < openFirst) return seg + columnOffset[f] + j * width[f];
+        if (openSealed) return seg + sealedOffset[f] + j * width[f];
+        return growingValueAt(seg, j, f);
     }
 
-    private int[] columns(int slot) { return slot >= tailFirstSlot ? tailColumnOffset : columnOffset; }
-    private int[] nullBits(int slot) { return slot >= tailFirstSlot ? tailNullBitsOffset : nullBitsOffset; }
-    private int[] bitValues(int slot) { return slot >= tailFirstSlot ? tailBitValuesOffset : bitValuesOffset; }
+    /** A value in a growing open segment: in block j / (values a block holds) of its column (out of the accessors' fast path). */
+    private int growingValueAt(int seg, int j, int f) {
+        return seg + growBlock[f][j >>> blockShift[f]] + (j & ((1 << blockShift[f]) - 1)) * width[f];
+    }
 
     // ---------------------------------------------------------------- VARLEN references
 
     private int vref(int slot, int field) {
-        return segment(slot) + columns(slot)[field] + inSegment(slot) * vrefSize;
+        return valueAt(segment(slot), slot, field);
     }
 
     private int refOffset(int ref) {
-        return vrefSize == NARROW_VREF_SIZE ? buf.getShort(ref + VREF_OFFSET) & 0xffff : buf.getInt(ref + VREF_OFFSET);
+        return narrow ? buf.getShort(ref + VREF_OFFSET) & 0xffff : buf.getInt(ref + VREF_OFFSET);
     }
 
     private int refLength(int ref) {
-        return vrefSize == NARROW_VREF_SIZE ? buf.getShort(ref + vrefLength) & 0xffff : buf.getInt(ref + vrefLength);
+        return narrow ? buf.getShort(ref + vrefLength) & 0xffff : buf.getInt(ref + vrefLength);
     }
 
     private int refKey(int ref) {
@@ -328,14 +475,14 @@ public final class HybridPage extends AbstractPage {
     }
 
     private void putRef(int ref, int offset, int length, int key) {
-        if (vrefSize == NARROW_VREF_SIZE) {
+        if (narrow) {
             buf.putShort(ref + VREF_OFFSET, (short) offset);
             buf.putShort(ref + vrefLength, (short) length);
         } else {
             buf.putInt(ref + VREF_OFFSET, offset);
             buf.putInt(ref + vrefLength, length);
         }
-        buf.putInt(ref + vrefPnk, key);
+        if (keys) buf.putInt(ref + vrefPnk, key);
     }
 
     // ---------------------------------------------------------------- records
@@ -343,38 +490,42 @@ public final class HybridPage extends AbstractPage {
     @Override
     public boolean isGhost(int slot) {
         checkSlot(slot);
-        return bit(segment(slot) + SEG_GHOST_BITS, inSegment(slot));
+        return bit(segment(slot) + SEG_GHOST_BITS, slot & segmentMask);
     }
 
     @Override
     public int insert(Record r) {
-        int n = slotCount();
         int var = r.varBytes();
-        if (n == allocatedSlots()) {                                   // the record needs a new segment
-            if (tailFirstSlot != NO_TAIL) return -1;                   // the partial tail is full: no segment follows it
-            int records = segmentRecordsFor(freeBytes(), var, n);
-            if (records < recordsPerSegment && !rebuilding) {
-                int reclaim = fragmented() + ghostVarBytes();
-                if (reclaim > 0 && segmentRecordsFor(freeBytes() + reclaim, var, n) > records) {
-                    rebuild(false, -1, null, null, true);              // reclaim dead VARLEN bytes first; slots stay
-                    records = segmentRecordsFor(freeBytes(), var, n);
-                }
+        int need = segmentBytesNeeded(slotCount());
+        if (freeBytes() < need + var) {
+            int reclaim = rebuilding ? 0 : fragmented() + ghostVarBytes();
+            if (reclaim > 0 && freeBytes() + reclaim >= need + var) {
+                rebuild(false, -1, null, null, true);                    // reclaim dead VARLEN bytes; slots stay
+                need = segmentBytesNeeded(slotCount());
             }
-            if (records <= 0) return -1;
-            allocateSegment(records);
-        } else if (freeBytes() < var) {
-            if (rebuilding || freeBytes() + fragmented() + ghostVarBytes() < var) return -1;
-            rebuild(false, -1, null, null, true);
-            if (freeBytes() < var) return -1;
+            if (freeBytes() < need + var) {
+                // The page is full: seal the open segment for the scans that follow (the same bytes).
+                if (!rebuilding && openFirst != NO_OPEN && !openSealed) seal();
+                return -1;
+            }
+        }
+        int n = slotCount();
+        if (variant == Variant.INCREMENTAL) {
+            if (openFirst == NO_OPEN) {
+                openSegment(n);
+            } else if (openSealed) {
+                unseal();
+            }
+        } else if ((n & segmentMask) == 0) {
+            allocateWholeSegment();
         }
         int seg = segment(n);
-        int j = inSegment(n);
-        int[] columns = columns(n), nulls = nullBits(n), bitValues = bitValues(n);
+        int j = n & segmentMask;
         for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
             FieldType t = schema.type(f);
-            if (r.isNull(f)) setBit(seg + nulls[f], j, true);
+            if (r.isNull(f)) setBit(seg + nullOffset[f], j, true);
             if (t.isBit()) {
-                setBit(seg + bitValues[f], j, r.getLong(f) != 0);
+                setBit(seg + bitOffset[f], j, r.getLong(f) != 0);
             } else if (t.isVariable()) {
                 int len = r.length(f);
                 int off = 0;
@@ -383,56 +534,76 @@ public final class HybridPage extends AbstractPage {
                     putBytes(base + off, r.bytes(f), 0, len);
                     buf.putInt(base + HDR_HEAP_START, off);
                 }
-                putRef(seg + columns[f] + j * vrefSize, off, len, normalizedKey(r.bytes(f), 0, len));
+                putRef(valueAt(seg, n, f), off, len, normalizedKey(r.bytes(f), 0, len));
             } else {
-                t.write(buf, seg + columns[f] + j * t.width, r.getLong(f));
+                writeFixed(valueAt(seg, n, f), f, r.getLong(f));
             }
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
+        if (openFirst != NO_OPEN && j == segmentMask) {
+            seal();                                                     // R records: the open segment becomes whole
+            buf.putInt(base + HDR_OPEN, OPEN_NONE);
+            openFirst = NO_OPEN;
+        }
         return n;
     }
 
-    /**
-     * Records the next segment gets when a record with {@code var} VARLEN bytes opens it in
-     * {@code free} bytes: R when a whole segment and the VARLEN values of R records like the
-     * page's average (the schema's expected lengths on an empty page) fit; else a partial tail of
-     * the largest multiple of {@value #TAIL_STEP} records that fit so; else a tail of
-     * {@value #TAIL_STEP} if this record fits it; else -1. A rebuild target instead takes the
-     * segments of its source ({@link #slotLimit}), which are known to fit.
-     */
-    private int segmentRecordsFor(int free, int var, int n) {
-        int r = recordsPerSegment;
-        if (slotLimit != NO_TAIL) {
-            int records = Math.min(r, slotLimit - n);
-            return records > 0 && segmentBytesFor(records) + var <= free ? records : -1;
-        }
-        long perRecord = n == 0 ? expectedVarBytes : (long) (pageSize - heapStart() - fragmented()) / n;
-        if (segmentBytes + var + (r - 1) * perRecord <= free) return r;
-        for (int t = (r - 1) / TAIL_STEP * TAIL_STEP; t >= TAIL_STEP; t -= TAIL_STEP) {
-            if (segmentBytesFor(t) + var + (t - 1) * perRecord <= free) return t;
-        }
-        return segmentBytesFor(TAIL_STEP) + var <= free ? TAIL_STEP : -1;
+    /** Segment bytes the record in slot n needs before it can be written: a new segment or new blocks. */
+    private int segmentBytesNeeded(int n) {
+        int j = n & segmentMask;
+        if (variant == Variant.INCREMENTAL) return openBytes[j + 1] - openBytes[j];
+        return j == 0 ? segmentBytes : 0;
     }
 
-    /** Appends a segment of {@code records} records: whole (R), or a partial tail. */
-    private void allocateSegment(int records) {
-        int tail = records < recordsPerSegment ? records : 0;
+    private void allocateWholeSegment() {
         int k = segmentCount();
-        int at = base + HEADER_SIZE + k * segmentBytes;
         buf.putInt(base + HDR_SEGMENT_COUNT, k + 1);
-        buf.putInt(base + HDR_TAIL_RECORDS, tail > 0 ? tail : recordsPerSegment);
-        tailGeometry();
         // Values are written before they are read; only the bit regions must start clear.
-        zero(at, roundUp(firstValueColumn(tail > 0 ? tailColumnOffset : columnOffset, tail > 0 ? tailBytes : segmentBytes), 8));
+        zero(base + HEADER_SIZE + k * segmentBytes, headBytes);
     }
 
-    /** Where the first value column of a segment starts: everything before it is bit regions. */
-    private int firstValueColumn(int[] columns, int bytes) {
-        int at = bytes;
-        for (int f = 0; f < columns.length; f++) {
-            if (!schema.type(f).isBit()) at = Math.min(at, columns[f]);
+    /** INCREMENTAL: opens a segment for slot n, with the head only (its blocks come record by record). */
+    private void openSegment(int n) {
+        int k = segmentCount();
+        buf.putInt(base + HDR_SEGMENT_COUNT, k + 1);
+        buf.putInt(base + HDR_OPEN, OPEN_GROWING);
+        openFirst = n;
+        openSealed = false;
+        zero(base + HEADER_SIZE + k * segmentBytes, headBytes);
+    }
+
+    /** Moves the open segment's blocks into one run per column (class comment); no free space needed. */
+    private void seal() {
+        int j = slotCount() - openFirst;
+        sealedGeometry(j);
+        permute(j, true);
+        openSealed = true;
+        buf.putInt(base + HDR_OPEN, OPEN_SEALED);
+    }
+
+    /** The inverse of {@link #seal}, before a sealed open segment takes another record. */
+    private void unseal() {
+        int j = slotCount() - openFirst;
+        sealedGeometry(j);
+        permute(j, false);
+        openSealed = false;
+        buf.putInt(base + HDR_OPEN, OPEN_GROWING);
+    }
+
+    /** Copies each column block of the j-record open segment from its growing place to its sealed one, or back. */
+    private void permute(int j, boolean toSealed) {
+        int seg = segment(openFirst);
+        int bytes = openBytes[j] - headBytes;
+        if (sealScratch == null || sealScratch.length < bytes) sealScratch = new byte[segmentBytes];
+        getBytesAt(seg + headBytes, sealScratch, 0, bytes);
+        for (int f : columns) {
+            int bb = blockBytes[f];
+            for (int k = 0, blocks = (j + (1 << blockShift[f]) - 1) >>> blockShift[f]; k < blocks; k++) {
+                int grown = growBlock[f][k], sealed = sealedOffset[f] + k * bb;
+                if (toSealed) putBytes(seg + sealed, sealScratch, grown - headBytes, bb);
+                else putBytes(seg + grown, sealScratch, sealed - headBytes, bb);
+            }
         }
-        return at;
     }
 
     /** §4.2: the first 4 bytes of a value, big-endian and zero-padded, so that comparing keys compares prefixes. */
@@ -452,25 +623,30 @@ public final class HybridPage extends AbstractPage {
         return total;
     }
 
-    /** The whole record: one column entry per field of one segment, its address computed once. */
+    /**
+     * The whole record: one column entry per field of one segment. Where the segment's columns
+     * are (whole, sealed or growing) is decided once per record, not per field.
+     */
     @Override
     public void read(int slot, Record into) {
         checkSlot(slot);
         int seg = segment(slot);
-        int j = inSegment(slot);
-        int[] columns = columns(slot), nulls = nullBits(slot), bitValues = bitValues(slot);
+        int j = slot & segmentMask;
+        int[] columns = slot < openFirst ? columnOffset : openSealed ? sealedOffset : null;
         for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
             FieldType t = schema.type(f);
-            if (schema.nullable(f) && bit(seg + nulls[f], j)) {
-                into.setNull(f);
-            } else if (t.isVariable()) {
-                int ref = seg + columns[f] + j * vrefSize;
-                int len = refLength(ref);
-                getBytesAt(base + refOffset(ref), into.buffer(f, len), 0, len);
+            if (schema.nullable(f) && bit(seg + nullOffset[f], j)) {
+                into.setNullRaw(f);
             } else if (t.isBit()) {
-                into.setLong(f, bit(seg + bitValues[f], j) ? 1 : 0);
+                into.setRaw(f, bit(seg + bitOffset[f], j) ? 1 : 0);
             } else {
-                into.setLong(f, t.read(buf, seg + columns[f] + j * t.width));
+                int at = columns != null ? seg + columns[f] + j * width[f] : growingValueAt(seg, j, f);
+                if (t.isVariable()) {
+                    int len = refLength(at);
+                    getBytesAt(base + refOffset(at), into.buffer(f, len), 0, len);
+                } else {
+                    into.setRaw(f, readFixed(at, f));
+                }
             }
         }
     }
@@ -478,16 +654,20 @@ public final class HybridPage extends AbstractPage {
     @Override
     public boolean isNull(int slot, int field) {
         checkSlot(slot);
-        return schema.nullable(field) && bit(segment(slot) + nullBits(slot)[field], inSegment(slot));
+        return schema.nullable(field) && bit(segment(slot) + nullOffset[field], slot & segmentMask);
     }
 
     @Override
     public long getLong(int slot, int field) {
         checkSlot(slot);
-        FieldType t = schema.type(field);
-        if (t.isBit()) return bit(segment(slot) + bitValues(slot)[field], inSegment(slot)) ? 1 : 0;
-        if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
-        return t.read(buf, segment(slot) + columns(slot)[field] + inSegment(slot) * t.width);
+        int seg = segment(slot);
+        if (!schema.type(field).isFixedBytes()) return bitValue(seg, slot, field);
+        return readFixed(valueAt(seg, slot, field), field);
+    }
+
+    private long bitValue(int seg, int slot, int field) {
+        if (schema.type(field).isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        return bit(seg + bitOffset[field], slot & segmentMask) ? 1 : 0;
     }
 
     @Override
@@ -510,13 +690,15 @@ public final class HybridPage extends AbstractPage {
     @Override
     public void setLong(int slot, int field, long value) {
         checkSlot(slot);
-        FieldType t = schema.type(field);
         int seg = segment(slot);
-        int j = inSegment(slot);
-        if (t.isBit()) setBit(seg + bitValues(slot)[field], j, value != 0);
-        else if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
-        else t.write(buf, seg + columns(slot)[field] + j * t.width, value);
-        if (schema.nullable(field)) setBit(seg + nullBits(slot)[field], j, false);
+        if (schema.type(field).isFixedBytes()) writeFixed(valueAt(seg, slot, field), field, value);
+        else setBitValue(seg, slot, field, value);
+        if (schema.nullable(field)) setBit(seg + nullOffset[field], slot & segmentMask, false);
+    }
+
+    private void setBitValue(int seg, int slot, int field, long value) {
+        if (schema.type(field).isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        setBit(seg + bitOffset[field], slot & segmentMask, value != 0);
     }
 
     @Override
@@ -524,7 +706,7 @@ public final class HybridPage extends AbstractPage {
         checkSlot(slot);
         checkNullable(field);
         if (schema.type(field).isVariable()) setBytes(slot, field, EMPTY, 0, 0);
-        setBit(segment(slot) + nullBits(slot)[field], inSegment(slot), true);
+        setBit(segment(slot) + nullOffset[field], slot & segmentMask, true);
     }
 
     private static final byte[] EMPTY = new byte[0];
@@ -548,7 +730,7 @@ public final class HybridPage extends AbstractPage {
         }
         if (length > 0) putBytes(base + off, src, offset, length);
         putRef(ref, off, length, normalizedKey(src, offset, length));
-        if (schema.nullable(field)) setBit(segment(slot) + nullBits(slot)[field], inSegment(slot), false);
+        if (schema.nullable(field)) setBit(segment(slot) + nullOffset[field], slot & segmentMask, false);
         return true;
     }
 
@@ -556,8 +738,9 @@ public final class HybridPage extends AbstractPage {
     public void delete(int slot) {
         checkSlot(slot);
         int ghosts = segment(slot) + SEG_GHOST_BITS;
-        if (bit(ghosts, inSegment(slot))) return;
-        setBit(ghosts, inSegment(slot), true);
+        int j = slot & segmentMask;
+        if (bit(ghosts, j)) return;
+        setBit(ghosts, j, true);
         buf.putInt(base + HDR_GHOST_COUNT, ghostCount() + 1);
     }
 
@@ -565,45 +748,139 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     public int scanBetween(int field, long lo, long hi, long[] selection) {
+        return filter(field, lo, hi, selection, false);
+    }
+
+    @Override
+    public int refineBetween(int field, long lo, long hi, long[] selection) {
+        return filter(field, lo, hi, selection, true);
+    }
+
+    /**
+     * The scan of one column: a run per whole segment (and one for a sealed open segment), 64
+     * values to a selection word through ColumnScan's kernels; a growing open segment block by
+     * block. {@code refine}: only words with a selected slot are read, and the result is ANDed.
+     */
+    private int filter(int field, long lo, long hi, long[] selection, boolean refine) {
         checkScannable(field);
         int n = slotCount();
-        int r = recordsPerSegment;
         FieldType t = schema.type(field);
         boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
-        boolean empty = intRange && ColumnScan.emptyRange(t, lo, hi);
-        if (r < 64 || empty) clearSelection(selection, n);
-        if (empty) return 0;
+        if (intRange && ColumnScan.emptyRange(t, lo, hi)) {
+            clearSelection(selection, n);
+            return 0;
+        }
+        int r = recordsPerSegment;
+        if (r < 64 && !refine) clearSelection(selection, n);
         int lo32 = intRange ? ColumnScan.clampLo(t, lo) : 0;
         long span1 = intRange ? ColumnScan.span1(t, lo, hi) : 0;
-        int width = t.width;
-        boolean nullable = schema.nullable(field);
         boolean ghosts = ghostCount() > 0;  // without ghosts the ghost bits need not be read at all
-        // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
-        byte[] array = (t == FieldType.INT32 || t == FieldType.UINT32) && buf.hasArray() ? buf.array() : null;
+        int nulls = schema.nullable(field) ? nullOffset[field] : -1;
+        boolean isBit = t.isBit();
+        int w = width[field];
+        int kernel = ColumnScan.kernel(t, buf);
+        byte[] array = buf.hasArray() ? buf.array() : null;
         int arrayBase = array != null ? buf.arrayOffset() : 0;
         int matches = 0;
+        int whole = Math.min(n, openFirst);
         int seg = base + HEADER_SIZE;
+        int column = isBit ? bitOffset[field] : columnOffset[field];
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
-            boolean tail = first >= tailFirstSlot;
-            int column = t.isBit() ? (tail ? tailBitValuesOffset : bitValuesOffset)[field] : (tail ? tailColumnOffset : columnOffset)[field];
-            int nulls = nullable ? (tail ? tailNullBitsOffset : nullBitsOffset)[field] : -1;
+            boolean growing = false;
+            if (first >= whole) {                                     // the open segment
+                if (!isBit) column = openSealed ? sealedOffset[field] : -1;
+                growing = !isBit && !openSealed;
+            }
             for (int c = 0; c < inSeg; c += 64) {
+                int slot = first + c;
+                int word = slot >>> 6;
+                int shift = slot & 63;
                 int count = Math.min(64, inSeg - c);
+                long keep = count == 64 ? -1L : (1L << count) - 1;
+                long current = 0;
+                if (refine) {
+                    current = (selection[word] >>> shift) & keep;
+                    if (current == 0) continue;
+                }
                 long bits;
-                if (array != null) bits = ColumnScan.matchInt32(array, arrayBase + seg + column + (c << 2), count, lo32, span1);
-                else if (intRange) bits = ColumnScan.matchInt(buf, seg + column + c * width, t, count, lo32, span1);
-                else if (t.isBit()) bits = ColumnScan.matchBits(buf.getLong(seg + column + (c >>> 3)), count, lo, hi);
-                else bits = ColumnScan.matchInt64(buf, seg + column + (c << 3), count, lo, hi);
+                if (growing) {
+                    bits = growingWord(seg, c, count, field, t, lo, hi, lo32, span1);
+                } else {
+                    int at = seg + column + (isBit ? c >>> 3 : c * w);
+                    bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
+                }
                 if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (c >>> 3));
                 if (nulls >= 0) bits &= ~buf.getLong(seg + nulls + (c >>> 3));
-                int slot = first + c;
-                if (r >= 64) selection[slot >>> 6] = bits;
-                else selection[slot >>> 6] |= bits << (slot & 63);
+                bits &= keep;
+                if (refine) {
+                    bits &= current;
+                    selection[word] = (selection[word] & ~(keep << shift)) | (bits << shift);
+                } else if (r >= 64) {
+                    selection[word] = bits;
+                } else {
+                    selection[word] |= bits << shift;
+                }
                 matches += Long.bitCount(bits);
             }
         }
         return matches;
+    }
+
+    /** One selection word of a growing open segment: block by block (a block holds 8 to 64 values). */
+    private long growingWord(int seg, int c, int count, int field, FieldType t, long lo, long hi, int lo32, long span1) {
+        int perBlock = 1 << blockShift[field];
+        int[] blocks = growBlock[field];
+        long bits = 0;
+        for (int got = 0; got < count; got += perBlock) {
+            int at = seg + blocks[(c + got) >>> blockShift[field]];
+            int m = Math.min(perBlock, count - got);
+            long b = t == FieldType.INT64 ? ColumnScan.matchInt64(buf, at, m, lo, hi) : ColumnScan.matchInt(buf, at, t, m, lo32, span1);
+            bits |= b << got;
+        }
+        return bits;
+    }
+
+    @Override
+    public int gather(long[] selection, int[] fields, long[][] out) {
+        int n = slotCount();
+        int words = (n + 63) >>> 6;
+        int count = 0;
+        for (int k = 0; k < fields.length; k++) {
+            int f = fields[k];
+            FieldType t = schema.type(f);
+            if (t.isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
+            long[] o = out[k];
+            boolean nullable = schema.nullable(f);
+            int i = 0;
+            for (int w = 0; w < words; w++) {
+                long bits = selection[w];
+                if (bits == 0) continue;
+                int first = w << 6;
+                if (first + 64 > n) bits &= (1L << (n - first)) - 1;
+                int seg = segment(first);
+                if (t.isBit() || nullable) {
+                    // Per value: the bit regions are per segment, and a segment may be shorter than a word.
+                    for (; bits != 0; bits &= bits - 1) {
+                        int slot = first + Long.numberOfTrailingZeros(bits);
+                        int s = segment(slot), j = slot & segmentMask;
+                        if (nullable && bit(s + nullOffset[f], j)) o[i++] = 0;
+                        else o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : readFixed(valueAt(s, slot, f), f);
+                    }
+                } else if (recordsPerSegment >= 64 && (first < openFirst || openSealed)) {
+                    // The word's 64 slots are one run of one segment: values at a fixed stride.
+                    int run = valueAt(seg, first, f);
+                    i = ColumnScan.gatherRun(buf, run, t, bits, o, i);
+                } else {
+                    for (; bits != 0; bits &= bits - 1) {
+                        int slot = first + Long.numberOfTrailingZeros(bits);
+                        o[i++] = readFixed(valueAt(segment(slot), slot, f), f);
+                    }
+                }
+            }
+            count = i;
+        }
+        return count;
     }
 
     @Override
@@ -616,9 +893,9 @@ public final class HybridPage extends AbstractPage {
         for (int i = 0; i < n; i++) {
             int ref = vref(i, field);
             // §4.2: length and normalized key decide most comparisons without touching the value.
-            if (refKey(ref) != pnk || refLength(ref) != key.length) continue;
+            if ((keys && refKey(ref) != pnk) || refLength(ref) != key.length) continue;
             if (isGhost(i) || isNull(i, field)) continue;
-            if (key.length <= 4 || bytesEqual(base + refOffset(ref), key)) {
+            if ((keys && key.length <= 4) || bytesEqual(base + refOffset(ref), key)) {
                 selection[i >>> 6] |= 1L << i;
                 matches++;
             }
@@ -633,10 +910,8 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     public int reclaimableBytes() {
-        // A ghost's column entries come back only as whole segments, once compaction packs the
-        // live records (into at most as many segment bytes as now: a rebuild follows the tail).
-        int live = liveCount();
-        int packed = (live + recordsPerSegment - 1) / recordsPerSegment * segmentBytes;
-        return fragmented() + ghostVarBytes() + Math.max(0, allocatedSegmentBytes() - packed);
+        // A ghost's column entries come back only once compaction packs the live records: whole
+        // segments, and for INCREMENTAL the blocks of the open segment.
+        return fragmented() + ghostVarBytes() + Math.max(0, allocatedSegmentBytes() - packedSegmentBytes(liveCount()));
     }
 }

@@ -89,6 +89,52 @@ public interface Page {
      */
     int scanBetween(int field, long lo, long hi, long[] selection);
 
+    /**
+     * Narrows a selection (as {@link #scanBetween} fills it) to the slots whose BIT or integer
+     * field is non-null and within [lo, hi]: bit {@code slot} stays set only if it was set, the
+     * slot is live and its value matches. Returns the slots still selected. A vectorized query
+     * evaluates a conjunction this way, reading the field of selected slots only; the formats
+     * override it with their best loop (a column's 64 values at a time, or one record each).
+     */
+    default int refineBetween(int field, long lo, long hi, long[] selection) {
+        int matches = 0;
+        for (int w = 0, n = slotCount(), words = (n + 63) >>> 6; w < words; w++) {
+            long bits = selection[w];
+            for (long b = bits; b != 0; b &= b - 1) {
+                int slot = (w << 6) + Long.numberOfTrailingZeros(b);
+                boolean keep = slot < n && !isGhost(slot) && !isNull(slot, field);
+                if (keep) {
+                    long v = getLong(slot, field);
+                    keep = v >= lo && v <= hi;
+                }
+                if (!keep) bits &= ~(1L << slot);
+            }
+            selection[w] = bits;
+            matches += Long.bitCount(bits);
+        }
+        return matches;
+    }
+
+    /**
+     * Reads fixed-size fields of the selected slots (bits below {@link #slotCount()}), in slot
+     * order: value i of field {@code fields[k]} goes to {@code out[k][i]} (a NULL as 0, a BIT as
+     * 0 or 1, a FLOAT64 as its raw bits). Returns the number of slots read; each {@code out[k]}
+     * needs that many entries. The vectorized counterpart of {@link #getLong}: NSM reads each
+     * record's fields together, PAX and HPL each field's column in turn.
+     */
+    default int gather(long[] selection, int[] fields, long[][] out) {
+        int i = 0;
+        for (int w = 0, n = slotCount(), words = (n + 63) >>> 6; w < words; w++) {
+            for (long b = selection[w]; b != 0; b &= b - 1) {
+                int slot = (w << 6) + Long.numberOfTrailingZeros(b);
+                if (slot >= n) break;
+                for (int k = 0; k < fields.length; k++) out[k][i] = isNull(slot, fields[k]) ? 0 : getLong(slot, fields[k]);
+                i++;
+            }
+        }
+        return i;
+    }
+
     /** Like {@link #scanBetween} for a VARLEN field equal to {@code key}. */
     int scanEquals(int field, byte[] key, long[] selection);
 

@@ -277,7 +277,7 @@ public final class PaxPage extends AbstractPage {
                 buf.putInt(ends(f, cap) + n * OFFSET_SIZE, used + len);
                 buf.putInt(desc(f) + MP_USED, used + len);
             } else {
-                t.write(buf, mp + n * t.width, r.getLong(f));
+                writeFixed(mp + n * t.width, f, r.getLong(f));
             }
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
@@ -293,16 +293,16 @@ public final class PaxPage extends AbstractPage {
             FieldType t = schema.type(f);
             int mp = miniPage(f);
             if (schema.nullable(f) && !bit(presence(f, cap), slot)) {
-                into.setNull(f);
+                into.setNullRaw(f);
             } else if (t.isVariable()) {
                 int ends = ends(f, cap);
                 int start = slot == 0 ? 0 : buf.getInt(ends + (slot - 1) * OFFSET_SIZE);
                 int len = buf.getInt(ends + slot * OFFSET_SIZE) - start;
                 getBytesAt(mp + start, into.buffer(f, len), 0, len);
             } else if (t.isBit()) {
-                into.setLong(f, bit(mp, slot) ? 1 : 0);
+                into.setRaw(f, bit(mp, slot) ? 1 : 0);
             } else {
-                into.setLong(f, t.read(buf, mp + slot * t.width));
+                into.setRaw(f, readFixed(mp + slot * t.width, f));
             }
         }
     }
@@ -319,7 +319,7 @@ public final class PaxPage extends AbstractPage {
         FieldType t = schema.type(field);
         if (t.isBit()) return bit(miniPage(field), slot) ? 1 : 0;
         if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
-        return t.read(buf, miniPage(field) + slot * t.width);
+        return readFixed(miniPage(field) + slot * t.width, field);
     }
 
     private int varStart(int field, int cap, int slot) {
@@ -351,7 +351,7 @@ public final class PaxPage extends AbstractPage {
         FieldType t = schema.type(field);
         if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
         if (t.isBit()) setBit(miniPage(field), slot, value != 0);
-        else t.write(buf, miniPage(field) + slot * t.width, value);
+        else writeFixed(miniPage(field) + slot * t.width, field, value);
         if (schema.nullable(field)) setBit(presence(field, capacity()), slot, true);
     }
 
@@ -405,6 +405,16 @@ public final class PaxPage extends AbstractPage {
 
     @Override
     public int scanBetween(int field, long lo, long hi, long[] selection) {
+        return filter(field, lo, hi, selection, false);
+    }
+
+    @Override
+    public int refineBetween(int field, long lo, long hi, long[] selection) {
+        return filter(field, lo, hi, selection, true);
+    }
+
+    /** One run over the field's mini-page, 64 values to a word; {@code refine} reads only words with a selected slot and ANDs. */
+    private int filter(int field, long lo, long hi, long[] selection, boolean refine) {
         checkScannable(field);
         int n = slotCount();
         FieldType t = schema.type(field);
@@ -421,23 +431,60 @@ public final class PaxPage extends AbstractPage {
         boolean anyGhost = ghostCount() > 0;  // without ghosts the ghost bitmap need not be read
         int present = schema.nullable(field) ? presence(field, cap) : -1;
         int width = t.width;
-        // An INT32 column in a heap buffer takes ColumnScan's constant-trip-count loop.
-        byte[] array = (t == FieldType.INT32 || t == FieldType.UINT32) && buf.hasArray() ? buf.array() : null;
-        int arrayColumn = array != null ? buf.arrayOffset() + column : 0;
+        int kernel = ColumnScan.kernel(t, buf);
+        byte[] array = buf.hasArray() ? buf.array() : null;
+        int arrayBase = array != null ? buf.arrayOffset() : 0;
+        boolean isBit = t.isBit();
         int matches = 0;
         for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {
+            long current = refine ? selection[w] : -1L;
+            if (current == 0) continue;
             int count = Math.min(64, n - (w << 6));
-            long bits;
-            if (array != null) bits = ColumnScan.matchInt32(array, arrayColumn + (w << 8), count, lo32, span1);
-            else if (intRange) bits = ColumnScan.matchInt(buf, column + (w << 6) * width, t, count, lo32, span1);
-            else if (t.isBit()) bits = ColumnScan.matchBits(buf.getLong(column + (w << 3)), count, lo, hi);
-            else bits = ColumnScan.matchInt64(buf, column + (w << 9), count, lo, hi);
+            int at = column + (isBit ? w << 3 : (w << 6) * width);
+            long bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
             if (anyGhost) bits &= ~buf.getLong(ghosts + (w << 3));
             if (present >= 0) bits &= buf.getLong(present + (w << 3));
+            bits &= current;
             selection[w] = bits;
             matches += Long.bitCount(bits);
         }
         return matches;
+    }
+
+    /** Field by field: each field's selected values from its mini-page, a word (64 slots) at a time. */
+    @Override
+    public int gather(long[] selection, int[] fields, long[][] out) {
+        int n = slotCount();
+        int words = (n + 63) >>> 6;
+        int cap = capacity();
+        int count = 0;
+        for (int k = 0; k < fields.length; k++) {
+            int f = fields[k];
+            FieldType t = schema.type(f);
+            if (t.isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
+            int mp = miniPage(f);
+            int present = schema.nullable(f) ? presence(f, cap) : -1;
+            long[] o = out[k];
+            int i = 0;
+            for (int w = 0; w < words; w++) {
+                long bits = selection[w];
+                if (bits == 0) continue;
+                if ((w << 6) + 64 > n) bits &= (1L << (n - (w << 6))) - 1;
+                if (t.isBit() || present >= 0) {
+                    long values = t.isBit() ? buf.getLong(mp + (w << 3)) : 0;
+                    long nonNull = present >= 0 ? buf.getLong(present + (w << 3)) : -1L;
+                    for (; bits != 0; bits &= bits - 1) {
+                        int j = Long.numberOfTrailingZeros(bits);
+                        if ((nonNull >>> j & 1) == 0) o[i++] = 0;
+                        else o[i++] = t.isBit() ? values >>> j & 1 : readFixed(mp + ((w << 6) + j) * t.width, f);
+                    }
+                } else {
+                    i = ColumnScan.gatherRun(buf, mp + (w << 6) * t.width, t, bits, o, i);
+                }
+            }
+            count = i;
+        }
+        return count;
     }
 
     @Override

@@ -38,6 +38,23 @@ public final class Record {
         return this;
     }
 
+    /**
+     * Sets a BIT or fixed field without checking the type: for the page formats' {@link Page#read},
+     * whose values fit their fields by construction (the checks of {@link #setLong} were a
+     * share of every format's record construction).
+     */
+    void setRaw(int f, long value) {
+        values[f] = value;
+        nulls[f] = false;
+    }
+
+    /** Marks a nullable field NULL without checking (for {@link Page#read}). */
+    void setNullRaw(int f) {
+        nulls[f] = true;
+        values[f] = 0;
+        lengths[f] = 0;
+    }
+
     public Record setDouble(int f, double value) {
         return setLong(f, Double.doubleToRawLongBits(value));
     }

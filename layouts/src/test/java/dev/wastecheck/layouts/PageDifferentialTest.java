@@ -19,10 +19,50 @@ import net.jqwik.api.constraints.Size;
 
 /**
  * Differential tests: random sequences of insert, update (fixed fields, growing and shrinking
- * VARLEN values, NULLs), delete, scan and compact on every layout agree with {@link PageModel},
- * on the smallest and largest page sizes, up to and past a full page.
+ * VARLEN values, NULLs), delete, scan, refine, gather and compact agree with {@link PageModel} on
+ * every page format ({@link Format}: NSM, PAX and each HPL variant) and every page size, the same
+ * operations on all of them, up to and past a full page.
  */
 class PageDifferentialTest {
+
+    /** Every format and parameter a page can have: NSM, PAX, HPL's three variants, and INCREMENTAL at both ends of R. */
+    enum Format {
+        NSM, PAX, HPL_SIMPLISTIC, HPL_RIGID, HPL_INCREMENTAL,
+        /** R = 64: on larger pages many segments are sealed whole. */
+        HPL_INCREMENTAL_R64,
+        /** References without normalized keys (offset and length only). */
+        HPL_INCREMENTAL_NO_KEYS,
+        /**
+         * R = page size / 16 (256 at 4 KB, 4096 from 64 KB): above what a page holds, so a page is
+         * one open segment, sealed when full (a PAX page with HPL's single free pool).
+         */
+        HPL_INCREMENTAL_ONE_SEGMENT;
+
+        Page newPage(RecordSchema schema, int pageSize) {
+            if (this == HPL_INCREMENTAL_ONE_SEGMENT) {
+                return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, Math.min(4096, pageSize / 16));
+            }
+            return newPage(schema);
+        }
+
+        Page newPage(RecordSchema schema) {
+            switch (this) {
+                case NSM: return Layout.NSM.newPage(schema);
+                case PAX: return Layout.PAX.newPage(schema);
+                case HPL_SIMPLISTIC: return new HybridPage(schema, HybridPage.Variant.SIMPLISTIC);
+                case HPL_RIGID: return new HybridPage(schema, HybridPage.Variant.RIGID);
+                case HPL_INCREMENTAL: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL);
+                case HPL_INCREMENTAL_R64: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 64);
+                case HPL_INCREMENTAL_NO_KEYS: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 0, false);
+                default: throw new AssertionError(this);
+            }
+        }
+    }
+
+    /** Page sizes the operation sequences run on: 4 KB to 128 KB (the first with 4-byte HPL references). */
+    static final int[] SIZES = {Page.MIN_PAGE_SIZE, 8 << 10, 16 << 10, 64 << 10, 128 << 10};
+    /** Page sizes filled to the brim: up to the largest, 1 MB. */
+    static final int[] FULL_SIZES = {Page.MIN_PAGE_SIZE, 16 << 10, 64 << 10, 128 << 10, Page.MAX_PAGE_SIZE};
 
     /** Every kind of field: bits, signed and unsigned 1/2/4 bytes, 8 bytes, doubles, VARLEN; nullable and not. */
     static final RecordSchema MIXED = RecordSchema.of(
@@ -47,7 +87,7 @@ class PageDifferentialTest {
             Field.nullable("b", FieldType.INT8),
             Field.of("c", FieldType.BIT));
 
-    enum Kind { INSERT, INSERT_BIG, SET_LONG, SET_BYTES, SET_NULL, DELETE, SCAN, SCAN_EQUALS, COMPACT }
+    enum Kind { INSERT, INSERT_BIG, SET_LONG, SET_BYTES, SET_NULL, DELETE, SCAN, SCAN_EQUALS, REFINE, GATHER, COMPACT }
 
     record Op(Kind kind, int pick, int field, long seed) {}
 
@@ -62,38 +102,43 @@ class PageDifferentialTest {
                 net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.DELETE)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.SCAN)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.SCAN_EQUALS)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.REFINE)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.GATHER)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.COMPACT)));
         return Combinators.combine(kinds, Arbitraries.integers().between(0, 1 << 20), Arbitraries.integers().between(0, 63),
                 Arbitraries.longs()).as(Op::new);
     }
 
-    @Property(tries = 60)
-    void everyLayoutAgreesWithTheModelOnSmallPages(@ForAll Layout layout, @ForAll("pageSizes") int pageSize,
-            @ForAll boolean direct, @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
-        run(layout, MIXED, pageSize, direct, ops);
+    /** The same operations on every format and page size: 8 formats x 5 sizes a try. */
+    @Property(tries = 8)
+    void everyFormatAgreesWithTheModelOnEveryPageSize(@ForAll boolean direct,
+            @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
+        for (Format format : Format.values()) {
+            for (int size : SIZES) run(format, MIXED, size, direct, ops);
+        }
     }
 
-    @Property(tries = 20)
-    void fixedOnlyRecordsAgreeWithTheModel(@ForAll Layout layout, @ForAll @Size(min = 50, max = 300) List<@From("op") Op> ops) {
-        run(layout, FIXED_ONLY, Page.MIN_PAGE_SIZE, false, ops);
-    }
-
-    @Provide
-    Arbitrary<Integer> pageSizes() {
-        return Arbitraries.of(Page.MIN_PAGE_SIZE, 8 << 10, 16 << 10);
+    @Property(tries = 8)
+    void fixedOnlyRecordsAgreeWithTheModel(@ForAll @Size(min = 50, max = 300) List<@From("op") Op> ops) {
+        for (Format format : Format.values()) run(format, FIXED_ONLY, Page.MIN_PAGE_SIZE, false, ops);
     }
 
     /**
-     * A page filled to the brim, then mutated at random: the smallest and largest sizes, the
-     * largest with 2-byte HPL VARLEN references (64 KB) and the smallest with 4-byte ones (128 KB).
-     * Full HPL pages end in a partial tail segment when a whole one no longer fits.
+     * A page filled to the brim, then mutated at random, on every format and size: the largest
+     * with 2-byte HPL VARLEN references (64 KB) and the smallest with 4-byte ones (128 KB).
+     * A full INCREMENTAL page ends in a sealed open segment.
      */
-    @Property(tries = 25)
-    void fullPagesAgreeWithTheModel(@ForAll Layout layout, @ForAll("fullPageSizes") int pageSize,
-            @ForAll @IntRange(max = 1000) int seed, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
+    @Property(tries = 4)
+    void fullPagesAgreeWithTheModel(@ForAll @IntRange(max = 1000) int seed, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
+        for (Format format : Format.values()) {
+            for (int size : FULL_SIZES) fullPage(format, size, seed, ops);
+        }
+    }
+
+    private void fullPage(Format format, int pageSize, int seed, List<Op> ops) {
         Random random = new Random(seed);
         ByteBuffer buffer = ByteBuffer.allocate(pageSize + 256);
-        Page page = layout.newPage(MIXED).format(buffer, 256, pageSize);
+        Page page = format.newPage(MIXED, pageSize).format(buffer, 256, pageSize);
         PageModel model = new PageModel(MIXED);
         Record r = new Record(MIXED);
         int refused = 0;
@@ -114,20 +159,17 @@ class PageDifferentialTest {
         // emptiest full page holds 56% (HPL, 4 KB: segment headers and its fixed partitions);
         // NSM and PAX hold at least 77%. A count of records would depend on how many big ones
         // the seed drew (a 4 KB page can be full at 13 records).
-        assertThat(dataBytes).as("value bytes on a full %s page of %d bytes", layout, pageSize).isGreaterThanOrEqualTo(pageSize / 2);
+        assertThat(dataBytes).as("value bytes on a full %s page of %d bytes", format, pageSize).isGreaterThanOrEqualTo(pageSize / 2);
         model.assertSame(page);
-        if (page instanceof HybridPage) Statistics.label("HPL full page ends in a partial tail").collect(((HybridPage) page).tailRecords() > 0);
+        if (page instanceof HybridPage hpl && hpl.variant() == HybridPage.Variant.INCREMENTAL && hpl.openRecords() > 0) {
+            assertThat(hpl.openSegmentSealed()).as("a full page's open segment is sealed").isTrue();
+        }
         apply(page.wrap(buffer, 256, pageSize), model, ops);
     }
 
-    @Provide
-    Arbitrary<Integer> fullPageSizes() {
-        return Arbitraries.of(Page.MIN_PAGE_SIZE, 16 << 10, 64 << 10, 128 << 10, Page.MAX_PAGE_SIZE);
-    }
-
-    private void run(Layout layout, RecordSchema schema, int pageSize, boolean direct, List<Op> ops) {
+    private void run(Format format, RecordSchema schema, int pageSize, boolean direct, List<Op> ops) {
         ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(pageSize + 40) : ByteBuffer.allocate(pageSize + 40);
-        Page page = layout.newPage(schema).format(buffer, 40, pageSize);
+        Page page = format.newPage(schema, pageSize).format(buffer, 40, pageSize);
         apply(page, new PageModel(schema), ops);
     }
 
@@ -135,7 +177,9 @@ class PageDifferentialTest {
         RecordSchema schema = model.schema;
         Record r = new Record(schema);
         boolean refused = false, updateRefused = false;
+        int step = 0;
         for (Op op : ops) {
+            step++;
             Random random = new Random(op.seed());
             int f = op.field() % schema.fieldCount();
             FieldType t = schema.type(f);
@@ -212,6 +256,38 @@ class PageDifferentialTest {
                     assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
                     break;
                 }
+                case REFINE: {
+                    if (t.isVariable() || t == FieldType.FLOAT64) break;
+                    // Any starting selection, ghosts included: refining must drop them.
+                    long[] sel = randomSelection(random, page.slotCount());
+                    long[] expected = sel.clone();
+                    long lo = randomValue(t, random), hi = lo + random.nextInt(60);
+                    long[] matching = model.scanBetween(f, lo, hi);
+                    for (int w = 0; w < expected.length; w++) expected[w] &= matching[w];
+                    int matches = page.refineBetween(f, lo, hi, sel);
+                    assertThat(sel).as("refine %s in [%d, %d]", schema.field(f).name(), lo, hi).isEqualTo(expected);
+                    assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
+                    break;
+                }
+                case GATHER: {
+                    int[] fields = java.util.stream.IntStream.range(0, schema.fieldCount())
+                            .filter(g -> !schema.type(g).isVariable() && random.nextBoolean()).toArray();
+                    if (fields.length == 0) break;
+                    long[] sel = randomSelection(random, page.slotCount());
+                    for (int s = 0; s < model.slotCount(); s++) if (model.entries.get(s).ghost) sel[s >>> 6] &= ~(1L << s);
+                    long[][] out = new long[fields.length][page.slotCount()];
+                    int count = page.gather(sel, fields, out);
+                    int i = 0;
+                    for (int s = 0; s < model.slotCount(); s++) {
+                        if ((sel[s >>> 6] >>> s & 1) == 0) continue;
+                        for (int k = 0; k < fields.length; k++) {
+                            assertThat(out[k][i]).as("gather %d.%d", s, fields[k]).isEqualTo(model.value(s, fields[k]));
+                        }
+                        i++;
+                    }
+                    assertThat(count).isEqualTo(i);
+                    break;
+                }
                 case COMPACT: {
                     int before = page.freeBytes() + page.reclaimableBytes();
                     page.compact();
@@ -223,13 +299,22 @@ class PageDifferentialTest {
                 default:
                     throw new AssertionError(op);
             }
-            model.assertSame(page);
+            // Every operation is checked on pages of up to 1,000 records; a full 1 MB page (~10,000)
+            // every 25th and after the last, which keeps the check from dominating the run.
+            if (model.slotCount() <= 1000 || step % 25 == 0 || step == ops.size()) model.assertSame(page);
         }
         // What the run reached, so a report shows full pages and page rewrites really happen.
         Statistics.label(page.layout() + " insert refused (page full)").collect(refused);
         Statistics.label(page.layout() + " update refused").collect(updateRefused);
         Statistics.label(page.layout() + " page rewritten by insert/update").collect(page.reorganizations() > 0);
-        if (page instanceof HybridPage) Statistics.label("HPL partial tail segment").collect(((HybridPage) page).tailRecords() > 0);
+        if (page instanceof HybridPage hpl) Statistics.label("HPL open segment, sealed").collect(hpl.openRecords() > 0, hpl.openSegmentSealed());
+    }
+
+    /** Random bits for slots below {@code slots}, in one word more than they need. */
+    static long[] randomSelection(Random random, int slots) {
+        long[] sel = new long[(slots + 63) / 64 + 1];
+        for (int s = 0; s < slots; s++) if (random.nextInt(3) != 0) sel[s >>> 6] |= 1L << s;
+        return sel;
     }
 
     /** The bytes of a record's values, a lower bound on what any layout stores: the width of each non-NULL fixed field, the length of each VARLEN. */

@@ -121,40 +121,136 @@ class PageExamplesTest {
         assertThat(hpl.reorganizations()).isZero();
     }
 
-    @Test
-    void hplSizesSegmentsByCacheLineBlocksPerPageSize() {
-        HybridPage small = (HybridPage) emptyPage(Layout.HPL, 4 << 10);
-        HybridPage large = (HybridPage) emptyPage(Layout.HPL, 1 << 20);
-        // 18 bytes of columns per record (the VARLEN reference is 8 bytes on pages up to 64 KB):
-        // at R = 64 a segment (1,216 bytes) is the largest within 4096 / 2; at R = 128, 2,368.
-        assertThat(small.recordsPerSegment()).isEqualTo(64);
-        assertThat(large.recordsPerSegment()).isEqualTo(256);
-        HybridPage fixed = (HybridPage) new HybridPage(ORDERS, 8).format(ByteBuffer.allocate(8192), 0, 8192);
-        assertThat(fixed.recordsPerSegment()).isEqualTo(8);
+    static HybridPage emptyHpl(HybridPage.Variant variant, int size) {
+        return (HybridPage) new HybridPage(ORDERS, variant).format(ByteBuffer.allocate(size), 0, size);
     }
 
     @Test
-    void aFullHplPageEndsInAPartialTailSegmentInsteadOfWastingAWholeOne() {
-        int size = 64 << 10;
-        HybridPage page = (HybridPage) emptyPage(Layout.HPL, size);
+    void hplVariantsSizeSegmentsByCacheLineBlocksPerPageSize() {
+        // 18 bytes of columns per record (the VARLEN reference is 8 bytes on pages up to 64 KB):
+        // at R = 64 a segment (1,216 bytes) and its notes (8 bytes expected) take 1,728 bytes,
+        // within 4096 / 2; at R = 128, 2,880 do not.
+        assertThat(emptyHpl(HybridPage.Variant.RIGID, 4 << 10).recordsPerSegment()).isEqualTo(64);
+        assertThat(emptyHpl(HybridPage.Variant.RIGID, 1 << 20).recordsPerSegment()).isEqualTo(256);
+        assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 1 << 20).recordsPerSegment()).isEqualTo(64);
+        assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 4 << 10).recordsPerSegment()).isEqualTo(64);
+        // INCREMENTAL: the records a page holds, rounded up: 18 column bytes, an 8-byte note and
+        // 4 bits a record: 157 in 4 KB (R = 256), 2,510 in 64 KB (R = 4096), at least 64.
+        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 4 << 10).recordsPerSegment()).isEqualTo(256);
+        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 64 << 10).recordsPerSegment()).isEqualTo(4096);
+        HybridPage fixed = (HybridPage) new HybridPage(ORDERS, HybridPage.Variant.RIGID, 8).format(ByteBuffer.allocate(8192), 0, 8192);
+        assertThat(fixed.recordsPerSegment()).isEqualTo(8);
+        assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.INCREMENTAL, 32)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.RIGID, 100)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Fills the page with orders whose notes are "note N"; returns how many it took. */
+    static int fill(Page page) {
         int n = 0;
         while (page.insert(order(n, n % 2 == 0, n, "note " + n)) >= 0) n++;
-        int r = page.recordsPerSegment();
-        assertThat(page.tailRecords()).isBetween(8, r - 8);
-        assertThat(n % r).isLessThanOrEqualTo(page.tailRecords());
-        // What is left is less than the 8-record tail step would need: ~44 bytes a record here.
-        assertThat(page.freeBytes()).isLessThan(8 * 44);
-        for (int i = 0; i < n; i++) assertThat(page.getLong(i, ID)).isEqualTo(i);
-        long[] selection = new long[(n + 63) / 64];
-        assertThat(page.scanBetween(SHIPPED, 1, 1, selection)).isEqualTo((n + 1) / 2);
-        // Compaction after deletes in the tail keeps every live record and never needs more space.
-        page.delete(n - 1);
-        page.delete(0);
+        return n;
+    }
+
+    @Test
+    void aFullIncrementalPageWastesLessThanABlockPerColumnWhereARigidOneLosesUpToASegment() {
+        int size = 64 << 10;
+        HybridPage incremental = emptyHpl(HybridPage.Variant.INCREMENTAL, size);
+        HybridPage rigid = emptyHpl(HybridPage.Variant.RIGID, size);
+        int n = fill(incremental), m = fill(rigid);
+        // INCREMENTAL (R = 4096, one segment): the refused record needed at most a block for each
+        // of its 3 columns and its ~8-byte note: what is left is less than that.
+        assertThat(incremental.recordsPerSegment()).isEqualTo(4096);
+        assertThat(incremental.freeBytes()).isLessThan(3 * 64 + 10);
+        assertThat(incremental.openRecords()).isPositive();
+        assertThat(incremental.openSegmentSealed()).as("the refusal sealed the open segment").isTrue();
+        // RIGID (R = 256): a page is full when a whole next segment does not fit, 4,672 bytes (a
+        // 64-byte head for four 32-byte bit regions, then 2,048 + 512 + 2,048 of columns).
+        assertThat(rigid.recordsPerSegment()).isEqualTo(256);
+        assertThat(rigid.freeBytes()).isLessThan(4672 + 10);
+        assertThat(n).isGreaterThan(m);
+        for (HybridPage page : new HybridPage[] {incremental, rigid}) {
+            int count = page.slotCount();
+            for (int i = 0; i < count; i++) assertThat(page.getLong(i, ID)).isEqualTo(i);
+            assertThat(page.getLength(count - 1, NOTE)).isEqualTo(("note " + (count - 1)).length());
+            long[] selection = new long[(count + 63) / 64];
+            assertThat(page.scanBetween(SHIPPED, 1, 1, selection)).isEqualTo((count + 1) / 2);
+            assertThat(page.scanBetween(QTY, 100, 199, selection)).isEqualTo(100);
+        }
+    }
+
+    @Test
+    void aSealedOpenSegmentGrowsAgainAfterCompactionAndSealsWhenFull() {
+        HybridPage page = emptyHpl(HybridPage.Variant.INCREMENTAL, 16 << 10);
+        int n = fill(page);
+        int open = page.openRecords();
+        assertThat(open).isPositive();
+        assertThat(page.openSegmentSealed()).isTrue();
+        // Deleting the last ten records and compacting frees their blocks and notes.
+        for (int i = n - 10; i < n; i++) page.delete(i);
         int before = page.freeBytes() + page.reclaimableBytes();
         page.compact();
-        assertThat(page.slotCount()).isEqualTo(n - 2);
-        assertThat(page.freeBytes()).isGreaterThanOrEqualTo(before);
-        assertThat(page.getLong(0, ID)).isEqualTo(1);
+        assertThat(page.freeBytes()).isEqualTo(before);
+        assertThat(page.slotCount()).isEqualTo(n - 10);
+        // The next insert unseals the open segment (its blocks move back into growing order).
+        assertThat(page.insert(order(1000, true, 7, "again"))).isEqualTo(n - 10);
+        assertThat(page.openSegmentSealed()).isFalse();
+        assertThat(page.getLong(n - 10, ID)).isEqualTo(1000);
+        assertThat(page.getLong(n - 11, ID)).isEqualTo(n - 11);
+        assertThat(page.getLong(n - 11, QTY)).isEqualTo(n - 11);
+        // Growing or sealed, a scan reads the same values.
+        long[] growing = new long[(n + 63) / 64];
+        page.scanBetween(QTY, 0, 20, growing);
+        while (page.insert(order(2000, true, 7, "fill")) >= 0) { }
+        assertThat(page.openSegmentSealed()).isTrue();
+        long[] sealed = new long[(page.slotCount() + 63) / 64];
+        page.scanBetween(QTY, 0, 20, sealed);
+        assertThat(sealed[0]).isEqualTo(growing[0]);
+        assertThat(page.getLong(n - 10, ID)).isEqualTo(1000);
+    }
+
+    /** The class comment's drawing, byte for byte: (INT64 a, INT32 b, INT8 c), R = 64, a page at offset 0. */
+    @Test
+    void theOpenSegmentTakesCacheLineBlocksInTheOrderTheDrawingShows() {
+        RecordSchema abc = RecordSchema.of(Field.of("a", FieldType.INT64), Field.of("b", FieldType.INT32), Field.of("c", FieldType.INT8));
+        ByteBuffer buf = ByteBuffer.allocate(8192);
+        HybridPage page = (HybridPage) new HybridPage(abc, HybridPage.Variant.INCREMENTAL, 64).format(buf, 0, 8192);
+        Record r = new Record(abc);
+        for (int i = 0; i < 20; i++) page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
+        // Header 64 bytes; the segment's head (64 ghost bits, rounded to a line) 64..128; then blocks:
+        // a0 128, b0 192, c0 256, a1 320 (record 8), a2 384 and b1 448 (record 16), a3 512 (record 24).
+        assertThat(page.openSegmentSealed()).isFalse();
+        assertThat(buf.getLong(128)).isEqualTo(1000);
+        assertThat(buf.getInt(192)).isEqualTo(2000);
+        assertThat(buf.get(256)).isEqualTo((byte) 0);
+        assertThat(buf.getLong(320)).isEqualTo(1008);
+        assertThat(buf.getLong(384)).isEqualTo(1016);
+        assertThat(buf.getInt(448)).isEqualTo(2016);
+        assertThat(page.freeBytes()).isEqualTo(8192 - 64 - 448);     // the head and 6 blocks; no VARLEN
+        for (int i = 20; i < 64; i++) page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
+        // At 64 records the segment is sealed whole: a at 128 (8 lines), b at 640 (4), c at 896 (1).
+        assertThat(page.openRecords()).isZero();
+        for (int k = 0; k < 64; k++) {
+            assertThat(buf.getLong(128 + 8 * k)).isEqualTo(1000 + k);
+            assertThat(buf.getInt(640 + 4 * k)).isEqualTo(2000 + k);
+            assertThat(buf.get(896 + k)).isEqualTo((byte) k);
+        }
+        assertThat(page.freeBytes()).isEqualTo(8192 - 64 - 896);
+    }
+
+    @Test
+    void refineNarrowsASelectionAndGatherReadsTheSelectedValues() {
+        for (Layout layout : Layout.values()) {
+            Page page = emptyPage(layout, 4096);
+            for (int i = 0; i < 100; i++) page.insert(order(i, i % 3 == 0, i % 7 == 0 ? null : i, null));
+            page.delete(30);
+            long[] selection = new long[2];
+            assertThat(page.scanBetween(SHIPPED, 1, 1, selection)).as("%s", layout).isEqualTo(33); // 0, 3, .., 99 but 30
+            assertThat(page.refineBetween(QTY, 10, 40, selection)).isEqualTo(8); // 12 15 18 24 27 33 36 39 (21 is NULL)
+            long[][] out = new long[2][100];
+            assertThat(page.gather(selection, new int[] {ID, SHIPPED}, out)).isEqualTo(8);
+            assertThat(java.util.Arrays.copyOf(out[0], 8)).containsExactly(12, 15, 18, 24, 27, 33, 36, 39);
+            assertThat(java.util.Arrays.copyOf(out[1], 8)).containsOnly(1);
+        }
     }
 
     @Test

@@ -50,6 +50,12 @@ final class PageModel {
 
     void delete(int slot) { entries.get(slot).ghost = true; }
 
+    /** What {@link Page#gather} reads for a fixed field: 0 for NULL, else the value (a FLOAT64's raw bits). */
+    long value(int slot, int field) {
+        Record r = entries.get(slot).record;
+        return r.isNull(field) ? 0 : r.getLong(field);
+    }
+
     void compact() { entries.removeIf(e -> e.ghost); }
 
     long[] scanBetween(int field, long lo, long hi) {

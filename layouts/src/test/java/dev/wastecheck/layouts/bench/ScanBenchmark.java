@@ -1,8 +1,8 @@
 package dev.wastecheck.layouts.bench;
 
 import dev.wastecheck.layouts.HybridPage;
-import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Page;
+import dev.wastecheck.layouts.bench.tpc.Formats;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,6 +30,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Q6-like single-field predicate scan: {@code ship date in 1994} (~14% selected) over
  * {@code records} (262,144) records, into a selection bitmap per page, and the number of matches.
+ * (TPC-H's own Q6, with its three predicates and the revenue sum, is {@link TpchBenchmark}.)
  *
  * <p>Ratios to read (docs/benchmarks.md (layouts)): PAX/NSM is what a columnar page buys a
  * one-field scan (Ailamaki et al. report PAX well ahead of NSM on scans, because NSM drags
@@ -39,7 +40,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * ColumnScan's INT32 kernel ({@link ArrayScan}: the same branch-free range test, 64-value words
  * and selection bitmap), so only the storage access differs; DUCKDB is DuckDB
  * (threads=1, in-process) counting the same predicate over the same values, a columnar engine
- * with vectorized, compressed scans.
+ * with vectorized, compressed scans. Every page format tests values with the same branch-free
+ * range test (NSM too, a record at a time: before issue 15 NSM's loop branched, which made
+ * PAX/NSM 1.6x larger than the layouts alone); {@code layout} takes any name of
+ * {@code tpc.Formats} (HPL-RIGID, HPL/1024, HPL:nokey, ...).
  *
  * <p>What would make it lie: a selection that is never read (the work could be eliminated:
  * the count goes to the Blackhole and the bitmap is a field, so it escapes); constant folding
@@ -66,9 +70,10 @@ public class ScanBenchmark {
     public int pageSize;
 
     /**
-     * HPL's records per segment R; 0 = chosen per page size (§4.1: 256 for both shapes in 64 KB
-     * pages). A smaller R makes the column runs shorter: more segment starts, each a cache miss
-     * no prefetcher anticipates. (Capacity hardly depends on R: a full page ends in a partial tail.)
+     * HPL's records per segment R; 0 = chosen per page size (INCREMENTAL: the records a page
+     * holds, 1,024 for both shapes in 64 KB pages, so a full page is one sealed segment). A
+     * smaller R makes the column runs shorter: more segment starts, each a cache miss no
+     * prefetcher anticipates. (INCREMENTAL's capacity does not depend on R.)
      */
     @Param({"0"})
     public int segment;
@@ -126,7 +131,7 @@ public class ScanBenchmark {
                 break;
             default:
                 Page flyweight = layout.equals("HPL") && segment != 0
-                        ? new HybridPage(s.schema, segment) : Layout.valueOf(layout).newPage(s.schema);
+                        ? new HybridPage(s.schema, segment) : Formats.of(layout).apply(s.schema);
                 Table table = new Table(s, flyweight, pageSize).staggered(stagger).load(records, 42);
                 pagesUsed = table.pages.size();
                 page = table.page;

@@ -1,0 +1,290 @@
+package dev.wastecheck.layouts.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * HPL-2012-240's tables in one run, every compared format interleaved: the workloads of
+ * {@code dev.wastecheck.layouts.bench.tpc} (TPC-H Q1/Q6/Q12/Q14, TPC-B, TPC-C and the record
+ * operations) on NSM, PAX and the HPL variants (and the plain-array ceiling where it applies),
+ * round after round, the order rotated every round, so that other processes on a shared machine
+ * slow all formats alike instead of whichever ran while a neighbour was busy. Each ratio is taken
+ * within a round (neighbouring measurements) and reported as the median over the rounds with its
+ * interquartile range.
+ *
+ * <p>One JVM runs every format, and the workload code calls {@link dev.wastecheck.layouts.Page}
+ * methods per record (an OLTP statement is one call): in a JVM where three formats pass through
+ * the same call site, the JIT could not inline any of them (a megamorphic call, ~3-5 ns each,
+ * the same for all formats, which would pull every ratio towards 1). So each format's workload is
+ * loaded by a class loader of its own ({@link Isolated}): its own copy of the workload classes,
+ * with call sites that only ever see that format's page class, as in a JMH fork. The page classes
+ * themselves are shared (they are final; their own calls are to themselves).
+ *
+ * <pre>
+ * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
+ *     [--workloads capacity,tpch,tpch-warm,tpcb,tpcc,record] [--formats NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC] [--warm-tpch]
+ * </pre>
+ *
+ * TPC-H runs cold ({@code tpch}: a 64 MB buffer is read before each query, outside the timing:
+ * the paper's tables are larger than the cache, and no format starts with another's leftovers)
+ * or warm ({@code tpch-warm}: each query timed right after an untimed run of itself, so what it
+ * touches is in cache as far as it fits: a few MB of PAX's and HPL's columns, not NSM's 60 MB of
+ * records). TPC-B, TPC-C and the record operations run warm; the record operations' table fits
+ * in cache in every format.
+ */
+public final class PaperRun {
+    private static long sink;
+    private static final long[] FLUSH = new long[8 << 20];
+
+    /** What one format's workload is: its operations in order, and a line describing its tables. */
+    private record Contender(String format, Map<String, LongSupplier> ops, String description) {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = options(args);
+        double sf = Double.parseDouble(o.getOrDefault("sf", "0.1"));
+        int pageSize = Integer.parseInt(o.getOrDefault("page-size", "65536"));
+        int rounds = Integer.parseInt(o.getOrDefault("rounds", "21"));
+        double warmup = Double.parseDouble(o.getOrDefault("warmup", "3"));
+        List<String> workloads = List.of(o.getOrDefault("workloads", "capacity,tpch,tpcb,tpcc,record").split(","));
+        List<String> formats = List.of(o.getOrDefault("formats", "NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC").split(","));
+        boolean warmTpch = o.containsKey("warm-tpch");
+        System.out.printf(Locale.ROOT, "# layouts-paper: sf %s, %d-byte pages, %d rounds, %s s warm-up a format and operation; %s; java %s; %d cpus%n",
+                sf, pageSize, rounds, warmup, String.join(",", formats), System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors());
+        System.out.println("# load average at start: " + loadAverage());
+        for (String workload : workloads) {
+            if (workload.equals("capacity")) {
+                // Records per page, deterministic: no timing, no interleaving.
+                List<String> all = new ArrayList<>(formats);
+                all.add("HPL:nokey");
+                System.out.printf("%n## capacity (records per page on the same records)%n%n%s", dev.wastecheck.layouts.bench.tpc.Capacity
+                        .report(all, new int[] {8 << 10, pageSize}));
+                continue;
+            }
+            List<String> names = new ArrayList<>(formats);
+            String className;
+            Object[] ctorArgs;
+            boolean cold = false, prime = false;
+            switch (workload) {
+                case "tpch":
+                    names.add("ARRAY");
+                    className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
+                    cold = !warmTpch;
+                    prime = warmTpch;
+                    break;
+                case "tpch-warm":
+                    names.add("ARRAY");
+                    className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
+                    prime = true;
+                    break;
+                case "tpcb": className = "dev.wastecheck.layouts.bench.tpc.TpcbWorkload"; break;
+                case "tpcc": className = "dev.wastecheck.layouts.bench.tpc.TpccWorkload"; break;
+                case "record": className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload"; break;
+                default: throw new IllegalArgumentException("no workload '" + workload + "'");
+            }
+            List<Contender> contenders = new ArrayList<>();
+            for (String format : names) {
+                long t0 = System.nanoTime();
+                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.bench.tpc.").loadClass(className);
+                @SuppressWarnings("unchecked")
+                Map<String, LongSupplier> ops = (Map<String, LongSupplier>) c.getConstructor(String.class, double.class, int.class)
+                        .newInstance(format, sf, pageSize);
+                contenders.add(new Contender(format, ops, ops.toString()));
+                System.out.printf(Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
+            }
+            long started = System.nanoTime();
+            run(workload, contenders, rounds, warmup, cold, prime);
+            System.out.printf(Locale.ROOT, "# %s measured in %.0f s; load average now %s%n", workload, (System.nanoTime() - started) / 1e9,
+                    loadAverage());
+        }
+        System.out.println("# load average at end: " + loadAverage());
+        if (sink == 42) System.out.println();
+    }
+
+    private static void run(String workload, List<Contender> contenders, int rounds, double warmup, boolean cold, boolean prime) {
+        Set<String> opNames = new LinkedHashSet<>();
+        for (Contender c : contenders) for (String op : c.ops().keySet()) if (!op.startsWith("_")) opNames.add(op);
+        int k = contenders.size();
+        // Warm-up: each format's operations in turn until each has run for the warm-up time.
+        for (Contender c : contenders) {
+            LongSupplier before = c.ops().get("_before");
+            for (Map.Entry<String, LongSupplier> op : c.ops().entrySet()) {
+                if (op.getKey().startsWith("_")) continue;
+                long end = System.nanoTime() + (long) (warmup * 1e9);
+                int n = 0;
+                while (System.nanoTime() < end || n < 3) {
+                    if (before != null) sink += before.getAsLong();
+                    sink += op.getValue().getAsLong();
+                    n++;
+                }
+            }
+        }
+        Map<String, double[][]> times = new LinkedHashMap<>();
+        for (String op : opNames) {
+            double[][] t = new double[k][rounds];
+            for (double[] row : t) Arrays.fill(row, Double.NaN);
+            times.put(op, t);
+        }
+        for (int round = 0; round < rounds; round++) {
+            for (int i = 0; i < k; i++) {
+                int c = (i + round) % k;
+                LongSupplier before = contenders.get(c).ops().get("_before");
+                for (Map.Entry<String, LongSupplier> op : contenders.get(c).ops().entrySet()) {
+                    if (op.getKey().startsWith("_")) continue;
+                    if (before != null) sink += before.getAsLong();
+                    if (cold) evict();
+                    if (prime) sink += op.getValue().getAsLong();   // untimed: what the operation touches is in cache
+                    long t0 = System.nanoTime();
+                    sink += op.getValue().getAsLong();
+                    times.get(op.getKey())[c][round] = (System.nanoTime() - t0) / 1e6;
+                }
+            }
+        }
+        // A kind of statement alone, net of the transactions' own logic: "stmt:x - logic", round by round.
+        double[][] logic = times.get("logic");
+        if (logic != null) {
+            for (String op : new ArrayList<>(times.keySet())) {
+                if (!op.startsWith("stmt:")) continue;
+                double[][] t = times.get(op), net = new double[k][rounds];
+                for (int c = 0; c < k; c++) for (int r = 0; r < rounds; r++) net[c][r] = t[c][r] - logic[c][r];
+                times.put(op.substring(5) + " (net of logic)", net);
+            }
+        }
+        report(workload, contenders, times, cold ? "cold: caches flushed before each operation"
+                : prime ? "warm: each operation timed right after an untimed run of itself" : "warm");
+    }
+
+    /** Medians per format and operation, and per-round speed ratios against NSM and PAX. */
+    private static void report(String workload, List<Contender> contenders, Map<String, double[][]> times, String setting) {
+        System.out.printf("%n## %s (%s)%n%n", workload, setting);
+        StringBuilder head = new StringBuilder("| operation |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (Contender c : contenders) {
+            head.append(' ').append(c.format()).append(" ms |");
+            rule.append("---|");
+        }
+        int nsm = index(contenders, "NSM"), pax = index(contenders, "PAX");
+        // Ratio columns as (a, b) pairs: every format against NSM, HPL's against PAX, PAX and the
+        // default HPL against the plain array. (Format names may contain '/', as HPL/256 does.)
+        int array = index(contenders, "ARRAY");
+        List<int[]> ratios = new ArrayList<>();
+        for (int c = 0; c < contenders.size(); c++) {
+            String f = contenders.get(c).format();
+            if (c != nsm && nsm >= 0 && c != array) ratios.add(new int[] {c, nsm});
+            if (f.startsWith("HPL") && pax >= 0) ratios.add(new int[] {c, pax});
+            if ((f.equals("PAX") || f.equals("HPL") || f.equals("HPL:nokey")) && array >= 0) ratios.add(new int[] {c, array});
+        }
+        for (int[] r : ratios) {
+            head.append(' ').append(contenders.get(r[0]).format()).append(" vs ").append(contenders.get(r[1]).format()).append(" |");
+            rule.append("---|");
+        }
+        System.out.println(head);
+        System.out.println(rule);
+        for (Map.Entry<String, double[][]> e : times.entrySet()) {
+            double[][] t = e.getValue();
+            StringBuilder line = new StringBuilder("| ").append(e.getKey()).append(" |");
+            for (int c = 0; c < contenders.size(); c++) {
+                double[] q = quartiles(t[c]);
+                line.append(Double.isNaN(q[1]) ? " - |" : String.format(Locale.ROOT, " %s |", ms(q[1])));
+            }
+            for (int[] r : ratios) {
+                int a = r[0], b = r[1];
+                double[] perRound = new double[t[a].length];
+                for (int i = 0; i < perRound.length; i++) perRound[i] = t[b][i] / t[a][i];   // speed of a relative to b
+                double[] q = quartiles(perRound);
+                line.append(Double.isNaN(q[1]) ? " - |" : String.format(Locale.ROOT, " %.2fx [%.2f-%.2f] |", q[1], q[0], q[2]));
+            }
+            System.out.println(line);
+        }
+        System.out.println();
+        System.out.println("(times: median over the rounds; ratios: speed of the first over the second, median over the rounds "
+                + "of the ratio within each round [25th-75th percentile]; above 1 = the first is faster)");
+    }
+
+    private static String ms(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
+                : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static int index(List<Contender> contenders, String format) {
+        for (int i = 0; i < contenders.size(); i++) if (contenders.get(i).format().equals(format)) return i;
+        return -1;
+    }
+
+    /** 25th, 50th and 75th percentile of the non-NaN values (NaN if none). */
+    static double[] quartiles(double[] values) {
+        double[] v = Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        if (v.length == 0) return new double[] {Double.NaN, Double.NaN, Double.NaN};
+        return new double[] {v[(v.length - 1) / 4], v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2,
+            v[(3 * (v.length - 1) + 3) / 4]};
+    }
+
+    /** Reads 64 MB, twice this machine's L3, so that the next operation starts from memory. */
+    private static void evict() {
+        long sum = 0;
+        for (int i = 0; i < FLUSH.length; i += 8) sum += FLUSH[i];
+        sink += sum;
+    }
+
+    private static String loadAverage() {
+        try {
+            return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/loadavg"))).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> o = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) throw new IllegalArgumentException("expected an option, got '" + args[i] + "'");
+            String key = args[i].substring(2);
+            if (key.equals("warm-tpch")) o.put(key, "true");
+            else if (i + 1 < args.length) o.put(key, args[++i]);
+            else throw new IllegalArgumentException("--" + key + " needs a value");
+        }
+        return o;
+    }
+
+    /**
+     * A class loader that defines its own copy of every class whose name starts with
+     * {@code prefix} (from the parent's class files) and delegates everything else, so each
+     * copy's call sites are profiled, inlined and compiled on their own.
+     */
+    static final class Isolated extends ClassLoader {
+        private final String prefix;
+
+        Isolated(ClassLoader parent, String prefix) {
+            super("isolated", parent);
+            this.prefix = prefix;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith(prefix)) return super.loadClass(name, resolve);
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                        if (in == null) throw new ClassNotFoundException(name);
+                        byte[] b = in.readAllBytes();
+                        c = defineClass(name, b, 0, b.length);
+                    } catch (IOException e) {
+                        throw new ClassNotFoundException(name, e);
+                    }
+                }
+                if (resolve) resolveClass(c);
+                return c;
+            }
+        }
+    }
+}
