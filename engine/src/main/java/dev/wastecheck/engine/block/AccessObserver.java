@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * Finds cold blocks by piggybacking on the garbage collector (Li et al., VLDB 2020, §4.2): every
  * committed transaction the collector processes stamps the blocks it wrote with the current GC
  * epoch, and a block that has gone {@code coldAfter} epochs without a write is handed to the
- * transformation. Only full blocks are watched (the insertion block is hot by definition), and a
+ * transformation. Only full blocks are watched (a block still taking inserts is hot by definition), and a
  * watched block leaves the watch list when it is handed over; its next write puts it back.
  *
  * <p>Runs on the collector's thread only.
@@ -54,7 +54,7 @@ public final class AccessObserver implements GarbageCollector.Observer {
             Block b = e.getKey();
             if (b.removed) {
                 it.remove();
-            } else if (e.getValue() + coldAfter <= epoch && b.isFull() && b != table.insertionBlock()) {
+            } else if (e.getValue() + coldAfter <= epoch && b.isFull()) {
                 it.remove();
                 cold.accept(b);
             }

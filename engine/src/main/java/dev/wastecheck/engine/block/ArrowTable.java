@@ -14,6 +14,7 @@ import dev.wastecheck.layouts.arrow.VarlenHeap;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -55,6 +56,7 @@ public final class ArrowTable {
     private final TransactionManager tm;
     private final FreezeMode freezeMode;
     private final int[] varlenColumns;
+    private final BitSet binary;
     private final Object lock = new Object();
     private volatile Block[] blocks = new Block[0];
     private volatile Block insertion;
@@ -66,6 +68,12 @@ public final class ArrowTable {
     }
 
     public ArrowTable(String name, RecordSchema schema, TransactionManager tm, int blockSize, FreezeMode freezeMode) {
+        this(name, schema, tm, blockSize, freezeMode, new BitSet());
+    }
+
+    /** @param binary the VARLEN columns that hold bytes rather than text (Arrow Binary rather than Utf8 on export) */
+    public ArrowTable(String name, RecordSchema schema, TransactionManager tm, int blockSize, FreezeMode freezeMode, BitSet binary) {
+        this.binary = (BitSet) binary.clone();
         this.name = name;
         this.schema = schema;
         this.layout = new BlockLayout(schema, blockSize);
@@ -80,6 +88,8 @@ public final class ArrowTable {
     public VarlenHeap heap() { return heap; }
     public TransactionManager transactions() { return tm; }
     public FreezeMode freezeMode() { return freezeMode; }
+    /** Whether VARLEN column {@code column} holds bytes rather than text. */
+    public boolean isBinary(int column) { return binary.get(column); }
 
     public void setMoveListener(TupleMoveListener l) {
         moveListener = l == null ? TupleMoveListener.NONE : l;
@@ -135,6 +145,15 @@ public final class ArrowTable {
     }
 
     public int blockCount() { return liveBlocks; }
+
+    /**
+     * Closes the insertion block to inserts (the next insert opens a new block), so that a table
+     * loaded in bulk can freeze whole: NoisePage only transforms full blocks (§4.2).
+     */
+    public void seal() {
+        Block b = insertion;
+        if (b != null) b.data.raiseInsertHead(b.data.slots());
+    }
 
     /**
      * Memory of the table: its blocks, an 8-byte version pointer per slot (NoisePage's reserved
@@ -281,28 +300,37 @@ public final class ArrowTable {
         RawRow row = new RawRow(schema.fieldCount());
         Record r = new Record(schema);
         for (Block b : blocks) {
-            if (b == null) continue;
-            if (BlockAccess.tryEnterInPlace(b)) {
-                try {
-                    int n = b.data.numRecords();
-                    for (int off = 0; off < n; off++) {
-                        for (int c = 0; c < row.w0.length; c++) copyRaw(b, off, c, row);
-                        toRecord(row, r);
-                        if (!visitor.visit(TupleSlot.of(b.id, off), r)) return;
-                    }
-                } finally {
-                    BlockAccess.exitInPlace(b);
-                }
-                continue;
-            }
-            int n = b.data.insertHead();
-            for (int off = 0; off < n; off++) {
-                if (read(txn, b, off, row)) {
+            if (b != null && !scan(txn, b, visitor, row, r)) return;
+        }
+    }
+
+    /** Visits the tuples of one block in {@code txn}'s snapshot (as {@link #scan(Transaction, TupleVisitor)}); false if the visitor stopped. */
+    public boolean scan(Transaction txn, Block b, TupleVisitor visitor) {
+        return scan(txn, b, visitor, new RawRow(schema.fieldCount()), new Record(schema));
+    }
+
+    private boolean scan(Transaction txn, Block b, TupleVisitor visitor, RawRow row, Record r) {
+        if (BlockAccess.tryEnterInPlace(b)) {
+            try {
+                int n = b.data.numRecords();
+                for (int off = 0; off < n; off++) {
+                    for (int c = 0; c < row.w0.length; c++) copyRaw(b, off, c, row);
                     toRecord(row, r);
-                    if (!visitor.visit(TupleSlot.of(b.id, off), r)) return;
+                    if (!visitor.visit(TupleSlot.of(b.id, off), r)) return false;
                 }
+            } finally {
+                BlockAccess.exitInPlace(b);
+            }
+            return true;
+        }
+        int n = b.data.insertHead();
+        for (int off = 0; off < n; off++) {
+            if (read(txn, b, off, row)) {
+                toRecord(row, r);
+                if (!visitor.visit(TupleSlot.of(b.id, off), r)) return false;
             }
         }
+        return true;
     }
 
     /** Copies slot {@code off} as {@code txn} sees it into {@code row}; returns whether it is present. */

@@ -87,7 +87,7 @@ public final class BlockTransformer {
         Set<Block> candidates = new LinkedHashSet<>();
         List<Block> retry = new ArrayList<>();
         for (Block b; (b = cold.poll()) != null; ) {
-            if (b.removed || b.state() != ArrowBlock.HOT || !b.isFull() || b == table.insertionBlock()) continue;
+            if (b.removed || b.state() != ArrowBlock.HOT || !b.isFull()) continue;
             // Versions the collector has not pruned yet (an abort's records, say): the block is not stable; next time.
             if (b.hasVersions()) retry.add(b);
             else candidates.add(b);
@@ -103,6 +103,23 @@ public final class BlockTransformer {
         }
         if (!group.isEmpty()) compact(group);
         return done;
+    }
+
+    /**
+     * Seals the table and transforms every block now, running the collector as often as it takes
+     * (at most {@code maxEpochs}): what a bulk load followed by a quiet period would reach. Needs
+     * no other transaction running. Returns the number of frozen blocks.
+     */
+    public int freezeNow(GarbageCollector gc, int maxEpochs) {
+        table.seal();
+        for (Block b : table.blocks()) if (b.state() == ArrowBlock.HOT) cold.add(b);
+        for (int i = 0; i < maxEpochs && (!cold.isEmpty() || !cooled.isEmpty() || tm.deferred().pending() > 0); i++) {
+            gc.run();
+            runOnce();
+        }
+        int frozenBlocks = 0;
+        for (Block b : table.blocks()) if (b.state() == ArrowBlock.FROZEN) frozenBlocks++;
+        return frozenBlocks;
     }
 
     /** Compacts one group in a transaction (Alg. 2); true when it committed. */
