@@ -195,22 +195,37 @@ public final class ArrowTable {
         int off = TupleSlot.offset(slot);
         if (b == null || off >= b.data.insertHead()) return false;
         BlockAccess.thaw(b);
-        VersionRecord head = b.versions.get(off);
-        if (conflict(txn, head)) {
-            txn.setMustAbort();
-            return false;
-        }
-        if (!b.data.isAllocated(off)) return false;
         VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.UPDATE, true, columns.clone());
-        for (int i = 0; i < columns.length; i++) captureRaw(b, off, columns[i], rec, i);
-        rec.setNext(head);
-        if (!b.versions.compareAndSet(off, head, rec)) {
-            txn.setMustAbort();
-            return false;
-        }
-        txn.addUndo(rec);
+        if (!install(txn, b, off, rec)) return false;
         for (int c : columns) writeValue(b, off, c, values);
         return true;
+    }
+
+    /**
+     * Puts {@code rec} at the head of the slot's chain, with the before-image of its columns, if the
+     * tuple is there in the newest version and no conflicting writer got there first; the caller then
+     * writes in place. A head that changes under us (another writer, or the collector unlinking an
+     * aborted record) sends us round again: the conflict check always judges the head we swap out.
+     */
+    private boolean install(Transaction txn, Block b, int off, VersionRecord rec) {
+        while (true) {
+            VersionRecord head = b.versions.get(off);
+            if (conflict(txn, head)) {
+                txn.setMustAbort();
+                return false;
+            }
+            if (!b.data.isAllocated(off)) {
+                // Deleted in the newest version, unless a deleter swapped the head in since we read it.
+                if (b.versions.get(off) == head) return false;
+                continue;
+            }
+            for (int i = 0; i < rec.columns.length; i++) captureRaw(b, off, rec.columns[i], rec, i);
+            rec.setNext(head);
+            if (b.versions.compareAndSet(off, head, rec)) {
+                txn.addUndo(rec);
+                return true;
+            }
+        }
     }
 
     /** Deletes the tuple at {@code slot}; false as for {@link #update}. */
@@ -223,20 +238,8 @@ public final class ArrowTable {
         int off = TupleSlot.offset(slot);
         if (b == null || off >= b.data.insertHead()) return false;
         BlockAccess.thaw(b);
-        VersionRecord head = b.versions.get(off);
-        if (conflict(txn, head)) {
-            txn.setMustAbort();
-            return false;
-        }
-        if (!b.data.isAllocated(off)) return false;
         VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.DELETE, ownsVarlens, varlenColumns);
-        for (int i = 0; i < varlenColumns.length; i++) captureRaw(b, off, varlenColumns[i], rec, i);
-        rec.setNext(head);
-        if (!b.versions.compareAndSet(off, head, rec)) {
-            txn.setMustAbort();
-            return false;
-        }
-        txn.addUndo(rec);
+        if (!install(txn, b, off, rec)) return false;
         b.data.setAllocated(off, false);
         return true;
     }

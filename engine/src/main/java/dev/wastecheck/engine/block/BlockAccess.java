@@ -90,6 +90,11 @@ public final class BlockAccess {
         return b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.HOT, 0), ArrowBlock.control(ArrowBlock.COOLING, 0));
     }
 
+    /** COOLING back to HOT (the transformation found the block not ready to freeze after all). */
+    static boolean stopCooling(Block b) {
+        return b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.COOLING, 0), ArrowBlock.control(ArrowBlock.HOT, 0));
+    }
+
     /** FREEZING to FROZEN: in-place readers may enter. */
     static void finishFreezing(Block b) {
         if (!b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.FREEZING, 0), ArrowBlock.control(ArrowBlock.FROZEN, 0))) {

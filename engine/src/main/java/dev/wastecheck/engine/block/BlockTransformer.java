@@ -80,6 +80,7 @@ public final class BlockTransformer {
                     done++;
                 }
                 case NOT_READY -> notReady.add(b);
+                case GAPS -> cold.add(b);
                 case PREEMPTED -> preempted.incrementAndGet();
             }
         }
@@ -112,7 +113,10 @@ public final class BlockTransformer {
      */
     public int freezeNow(GarbageCollector gc, int maxEpochs) {
         table.seal();
-        for (Block b : table.blocks()) if (b.state() == ArrowBlock.HOT) cold.add(b);
+        for (Block b : table.blocks()) {
+            if (b.state() == ArrowBlock.HOT) cold.add(b);
+            else if (b.state() == ArrowBlock.COOLING && !cooled.contains(b)) cooled.add(b);
+        }
         for (int i = 0; i < maxEpochs && (!cold.isEmpty() || !cooled.isEmpty() || tm.deferred().pending() > 0); i++) {
             gc.run();
             runOnce();

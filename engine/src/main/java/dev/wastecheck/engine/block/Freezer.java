@@ -37,6 +37,11 @@ final class Freezer {
         FROZEN,
         /** Still COOLING, but a version or a gap is left (the collector has not pruned the compaction yet): try again later. */
         NOT_READY,
+        /**
+         * Still COOLING with no version left, but with a gap: a tuple deleted after compaction read the
+         * block's bitmap and before it marked the block. Back to HOT, to be compacted again.
+         */
+        GAPS,
         /** A writer flipped the block back to HOT (or it left the table): the freeze is off. */
         PREEMPTED
     }
@@ -45,24 +50,32 @@ final class Freezer {
     Outcome freeze(Block b) {
         if (b.removed || b.state() != ArrowBlock.COOLING) return Outcome.PREEMPTED;
         int n = contiguousRecords(b);
-        if (n < 0) return Outcome.NOT_READY;
+        if (n == VERSIONS) return Outcome.NOT_READY;
+        if (n == GAP) return BlockAccess.stopCooling(b) ? Outcome.GAPS : Outcome.PREEMPTED;
         if (!BlockAccess.startFreezing(b)) return Outcome.PREEMPTED;
         transform(b, n);
         BlockAccess.finishFreezing(b);
         return Outcome.FROZEN;
     }
 
-    /** The tuple count if slots [0, n) hold tuples, the others none, and no slot has a version; else -1. */
+    private static final int VERSIONS = -1, GAP = -2;
+
+    /**
+     * The tuple count n if slots [0, n) hold tuples and the others none, with no version on any
+     * slot; else {@link #VERSIONS} (some slot has a version chain) or {@link #GAP}.
+     */
     private static int contiguousRecords(Block b) {
         ArrowBlock d = b.data;
         int head = d.insertHead();
         int n = -1;
+        boolean gap = false;
         for (int off = 0; off < head; off++) {
-            if (b.versions.get(off) != null) return -1;
+            if (b.versions.get(off) != null) return VERSIONS;
             boolean alloc = d.isAllocated(off);
             if (!alloc && n < 0) n = off;
-            else if (alloc && n >= 0) return -1;
+            else if (alloc && n >= 0) gap = true;
         }
+        if (gap) return GAP;
         return n < 0 ? head : n;
     }
 

@@ -158,6 +158,35 @@ class ArrowTableTest {
     }
 
     @Test
+    void aFullBlockIsColdAfterTheGivenNumberOfEpochsWithoutAWrite() {
+        List<Block> cold = new ArrayList<>();
+        gc.addObserver(new AccessObserver(table, 3, cold::add));
+        int slots = table.layout().slots();
+        Transaction t = tm.begin();
+        long first = 0;
+        for (int i = 0; i < slots + 1; i++) {
+            long s = table.insert(t, row(i, i, true, "r" + i));
+            if (i == 0) first = s;
+        }
+        tm.commit(t);
+        Block full = table.block(first);
+        gc.run(); // epoch 1 sees the writes
+        gc.run();
+        gc.run();
+        assertThat(cold).as("two epochs without a write").isEmpty();
+        Transaction u = tm.begin();
+        table.update(u, first, new int[] {1}, row(0, 5, true, "r0"));
+        tm.commit(u);
+        gc.run(); // epoch 4 sees the update: the count starts again
+        gc.run();
+        gc.run();
+        assertThat(cold).isEmpty();
+        gc.run(); // epoch 7: three epochs without a write
+        assertThat(cold).containsExactly(full);
+        assertThat(table.blockCount()).as("the block still taking inserts is never watched").isEqualTo(2);
+    }
+
+    @Test
     void coldBlocksAreCompactedFrozenAndStillReadTheSame() {
         BlockTransformer transformer = new BlockTransformer(table, gc, 1, 8);
         int slots = table.layout().slots();
