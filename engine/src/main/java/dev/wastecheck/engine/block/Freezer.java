@@ -6,6 +6,7 @@ import dev.wastecheck.layouts.arrow.FrozenVarlen;
 import dev.wastecheck.layouts.arrow.VarlenEntry;
 import dev.wastecheck.layouts.arrow.VarlenHeap;
 
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -98,40 +99,102 @@ final class Freezer {
         return count;
     }
 
-    /** Gathers column {@code c}'s values into one Arrow values buffer with offsets. */
+    /**
+     * Gathers column {@code c}'s values into one Arrow values buffer with offsets, in two passes over
+     * the entries: sizes, then copies. The new buffer is registered with the heap before the copy
+     * (its live bytes are known from the first pass), so each out-of-line entry is swung to its new
+     * home right after its bytes are written. Values move 8 bytes at a time.
+     */
     FrozenVarlen gather(ArrowBlock d, int c, int n) {
-        long total = 0;
-        for (int off = 0; off < n; off++) if (d.isValid(c, off)) total += VarlenEntry.size(d.entryWord0(c, off));
-        FrozenVarlen g = FrozenVarlen.gathered(n, total);
-        ByteBuffer out = g.buffer();
-        int base = g.valuesOffset();
-        long[] oldHandles = new long[n];
-        int[] oldSizes = new int[n];
-        int old = 0, acc = 0;
-        long live = 0;
-        for (int off = 0; off < n; off++) {
-            g.setOffset(off, acc);
-            if (!d.isValid(c, off)) continue;
-            long w0 = d.entryWord0(c, off), w1 = d.entryWord1(c, off);
-            int size = VarlenEntry.size(w0);
-            if (VarlenEntry.isInline(w0)) {
-                VarlenEntry.copyInline(w0, w1, inline, 0);
-                out.put(base + acc, inline, 0, size);
-            } else {
-                out.put(base + acc, heap.buffer(w1), VarlenHeap.offset(w1), size);
-                oldHandles[old] = w1;
-                oldSizes[old++] = size;
-                live += size;
+        int words = (n + 63) >>> 6;
+        ByteBuffer block = d.buffer();
+        int entries = layout.valuesOffset(c);
+        long total = 0, live = 0;
+        int outOfLine = 0;
+        for (int w = 0; w < words; w++) {
+            for (long valid = validWord(d, c, w, n); valid != 0; valid &= valid - 1) {
+                int size = VarlenEntry.size(block.getLong(entries + 16 * ((w << 6) + Long.numberOfTrailingZeros(valid))));
+                total += size;
+                if (size > VarlenEntry.INLINE_THRESHOLD) {
+                    live += size;
+                    outOfLine++;
+                }
             }
-            acc += size;
         }
+        FrozenVarlen g = FrozenVarlen.gathered(n, total);
+        g.registered(heap.register(g.buffer(), live));
+        ByteBuffer out = g.buffer();
+        int base = g.valuesOffset(), end = out.capacity(), offsets = g.offsetsOffset();
+        long handleBase = g.handle(0);
+        long[] oldHandles = new long[outOfLine];
+        int[] oldSizes = new int[outOfLine];
+        int old = 0, acc = 0;
+        // Out-of-line values that sit back to back in one chunk (inserted together, or gathered
+        // before) form a run that moves in one bulk copy.
+        long runStart = -1;
+        int runLength = 0, runTo = 0;
+        for (int w = 0; w < words; w++) {
+            long valid = validWord(d, c, w, n);
+            for (int off = w << 6, last = Math.min(n, off + 64); off < last; off++, valid >>>= 1) {
+                out.putInt(offsets + 4 * off, acc);
+                if ((valid & 1) == 0) continue;
+                int entry = entries + 16 * off;
+                long w0 = block.getLong(entry), w1 = block.getLong(entry + 8);
+                int size = VarlenEntry.size(w0);
+                int at = base + acc;
+                if (size <= VarlenEntry.INLINE_THRESHOLD) {
+                    if (runLength > 0) {
+                        copyRun(runStart, out, runTo, runLength);
+                        runLength = 0;
+                    }
+                    if (at + 12 <= end) {
+                        out.putInt(at, VarlenEntry.prefix(w0));
+                        out.putLong(at + 4, w1);
+                    } else {
+                        VarlenEntry.copyInline(w0, w1, inline, 0);
+                        out.put(at, inline, 0, size);
+                    }
+                } else {
+                    if (runLength > 0 && w1 == runStart + runLength) {
+                        runLength += size;
+                    } else {
+                        if (runLength > 0) copyRun(runStart, out, runTo, runLength);
+                        runStart = w1;
+                        runLength = size;
+                        runTo = at;
+                    }
+                    oldHandles[old] = w1;
+                    oldSizes[old++] = size;
+                }
+                acc += size;
+            }
+        }
+        if (runLength > 0) copyRun(runStart, out, runTo, runLength);
         g.setOffset(n, acc);
-        g.registered(heap.register(out, live));
-        for (int off = 0; off < n; off++) {
-            if (d.isValid(c, off) && !VarlenEntry.isInline(d.entryWord0(c, off))) d.putEntryPointer(c, off, g.handle(g.offset(off)));
+        // Every value is in place before any entry points at it: one fence, then plain 8-byte stores
+        // (a concurrent transactional reader sees the old or the new pointer, both valid).
+        VarHandle.releaseFence();
+        for (int w = 0; w < words; w++) {
+            for (long valid = validWord(d, c, w, n); valid != 0; valid &= valid - 1) {
+                int off = (w << 6) + Long.numberOfTrailingZeros(valid);
+                int entry = entries + 16 * off;
+                if (!VarlenEntry.isInline(block.getLong(entry))) block.putLong(entry + 8, handleBase + out.getInt(offsets + 4 * off));
+            }
         }
-        if (old > 0) table.deferFree(Arrays.copyOf(oldHandles, old), Arrays.copyOf(oldSizes, old));
+        if (old > 0) table.deferFree(oldHandles, oldSizes);
         return g;
+    }
+
+    /** Word {@code w} of column {@code c}'s validity bitmap, cut at record {@code n}. */
+    private static long validWord(ArrowBlock d, int c, int w, int n) {
+        long v = d.validityWord(c, w);
+        int left = n - (w << 6);
+        return left >= 64 ? v : v & ((1L << left) - 1);
+    }
+
+    /** Copies {@code length} bytes starting at heap handle {@code from} (one chunk) into {@code out}. */
+    private void copyRun(long from, ByteBuffer out, int to, int length) {
+        out.put(to, heap.buffer(from), VarlenHeap.offset(from), length);
     }
 
     /** Builds a sorted dictionary of column {@code c}'s distinct values and an index per record (§4.4). */

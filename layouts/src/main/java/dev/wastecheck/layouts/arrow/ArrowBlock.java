@@ -246,6 +246,11 @@ public final class ArrowBlock {
         LONGS.setRelease(buf, values[column] + 16 * slot + 8, word1);
     }
 
+    /** Sets an entry's second word with a plain store (gathering, after a release fence over the values it points to). */
+    public void putEntryWord1(int column, int slot, long word1) {
+        buf.putLong(values[column] + 16 * slot + 8, word1);
+    }
+
     /** Raw word access for a column's values (scans that read 8 bytes at a time). */
     public long valuesLong(int column, int byteOffset) { return buf.getLong(values[column] + byteOffset); }
 }
