@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Chinook in every dialect it ships in: the same rows, the same waste, each in its own terms. */
+@Tag("real-data")
 class AnalyzeChinookTest {
     private static final Map<String, Integer> ROWS = Map.ofEntries(Map.entry("album", 347), Map.entry("artist", 275),
             Map.entry("customer", 59), Map.entry("employee", 8), Map.entry("genre", 25), Map.entry("invoice", 412),

@@ -9,9 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code wastecheck analyze} on real databases, as users' dumps arrive. */
+@Tag("real-data")
 class AnalyzeRealDumpsTest {
 
     private static void assertRowCounts(JsonNode report, Map<String, Integer> expected) {

@@ -16,7 +16,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The same rows as gzipped mysqldump, CSV, Parquet, JSON and a DuckDB database file. */
+/**
+ * The same rows in every format wastecheck reads, written by the test itself: mysqldump (plain,
+ * gzipped, and in a folder of per-table dumps), plain pg_dump, SQLite's script and database file,
+ * CSV, Parquet, JSON and a DuckDB database file.
+ */
 class OtherSourcesTest {
     private static final long ROWS = 5_000;
 
@@ -27,6 +31,15 @@ class OtherSourcesTest {
     static void writeTheSameRowsInEveryFormat() throws Exception {
         SyntheticDump.writeMysqldump(dir.resolve("orders.sql"), ROWS, 3);
         SyntheticDump.writeCsv(dir.resolve("orders.csv"), ROWS, 3);
+        SyntheticDump.writePgDump(dir.resolve("orders-pg.sql"), ROWS, 3);
+        SyntheticDump.writeSqliteScript(dir.resolve("orders-sqlite.sql"), ROWS, 3);
+        SyntheticDump.writeSqliteFile(dir.resolve("orders.sqlite"), ROWS, 3);
+        Files.createDirectories(dir.resolve("shop"));
+        Files.copy(dir.resolve("orders.sql"), dir.resolve("shop/orders.sql"));
+        Files.writeString(dir.resolve("shop/customers.sql"), "-- MySQL dump 10.13\n"
+                + "CREATE TABLE `customers` (\n  `customer_id` int(11) NOT NULL,\n  `name` varchar(100) NOT NULL,\n"
+                + "  PRIMARY KEY (`customer_id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+                + "INSERT INTO `customers` VALUES (1,'Ada'),(2,'Grace'),(3,'Edsger');\n");
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(dir.resolve("orders.sql.gz")))) {
             Files.copy(dir.resolve("orders.sql"), out);
         }
@@ -60,5 +73,50 @@ class OtherSourcesTest {
             assertThat(kinds(column(r, "orders", "flag"))).as(file).contains("constant");
             assertThat(column(r, "orders", "note").get("nulls").asLong()).as(file).isBetween(ROWS / 14, ROWS / 7);
         }
+    }
+
+    @Test
+    void aPlainPgDumpReadsTheSameRowsAndItsKeyAddedAfterThem() {
+        JsonNode plain = Cli.analyzeJson(dir.resolve("orders.sql"));
+        JsonNode pg = Cli.analyzeJson(dir.resolve("orders-pg.sql"));
+        assertThat(pg.get("dialect").asText()).isEqualTo("postgresql");
+        assertThat(Cli.table(pg, "orders").get("rows").asLong()).isEqualTo(ROWS);
+        // COPY's \N is NULL and its escapes decode: the same NULLs and the same distinct notes as the mysqldump's
+        for (String c : new String[] {"note", "status", "customer_id", "amount"}) {
+            assertThat(column(pg, "orders", c).get("nulls")).as(c).isEqualTo(column(plain, "orders", c).get("nulls"));
+            assertThat(column(pg, "orders", c).get("distinct")).as(c).isEqualTo(column(plain, "orders", c).get("distinct"));
+        }
+        JsonNode quantity = column(pg, "orders", "quantity");
+        assertThat(quantity.get("declared_type").asText()).isEqualTo("bigint");
+        assertThat(quantity.get("suggested_type").asText()).isEqualTo("smallint");
+        assertThat(kinds(column(pg, "orders", "flag"))).contains("constant");
+        assertThat(kinds(column(pg, "orders", "created"))).contains("string_holds_timestamp");
+    }
+
+    @Test
+    void sqlitesScriptAndDatabaseFileReadTheSameRows() {
+        JsonNode plain = Cli.analyzeJson(dir.resolve("orders.sql"));
+        for (String file : new String[] {"orders-sqlite.sql", "orders.sqlite"}) {
+            JsonNode r = Cli.analyzeJson(dir.resolve(file));
+            assertThat(r.get("dialect").asText()).as(file).isEqualTo("sqlite");
+            assertThat(Cli.table(r, "orders").get("rows").asLong()).as(file).isEqualTo(ROWS);
+            for (String c : new String[] {"note", "status", "customer_id", "country"}) {
+                assertThat(column(r, "orders", c).get("nulls")).as(file + " " + c).isEqualTo(column(plain, "orders", c).get("nulls"));
+                assertThat(column(r, "orders", c).get("distinct")).as(file + " " + c)
+                        .isEqualTo(column(plain, "orders", c).get("distinct"));
+            }
+            // SQLite sizes an integer by its value: there is no narrower INTEGER to suggest
+            assertThat(column(r, "orders", "quantity").get("suggested_type").asText()).as(file).isEqualTo("INTEGER");
+            assertThat(kinds(column(r, "orders", "flag"))).as(file).contains("constant");
+        }
+    }
+
+    @Test
+    void aFolderOfPerTableDumpsIsOneDatabase() {
+        JsonNode r = Cli.analyzeJson(dir.resolve("shop"));
+        assertThat(r.get("dialect").asText()).isEqualTo("mysql");
+        assertThat(Cli.table(r, "orders").get("rows").asLong()).isEqualTo(ROWS);
+        assertThat(Cli.table(r, "customers").get("rows").asLong()).isEqualTo(3);
+        assertThat(column(r, "customers", "customer_id").get("suggested_type").asText()).isEqualTo("TINYINT");
     }
 }

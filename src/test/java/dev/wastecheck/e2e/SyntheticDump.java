@@ -73,6 +73,92 @@ public final class SyntheticDump {
         }
     }
 
+    /** The same rows as a plain pg_dump writes them: the table, its rows as COPY text, its key added after them. */
+    public static void writePgDump(Path file, long rows, long seed) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            w(out, "--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\nSET standard_conforming_strings = on;\n"
+                    + "SELECT pg_catalog.set_config('search_path', '', false);\n\n"
+                    + "CREATE TABLE public.orders (\n    order_id integer NOT NULL,\n    customer_id integer NOT NULL,\n"
+                    + "    status character varying(20) NOT NULL,\n    amount numeric(12,2) NOT NULL,\n"
+                    + "    created character varying(14) NOT NULL,\n    quantity bigint NOT NULL,\n"
+                    + "    country character varying(30) NOT NULL,\n    note character varying(255),\n"
+                    + "    flag integer DEFAULT 0 NOT NULL\n);\n\n"
+                    + "COPY public.orders (order_id, customer_id, status, amount, created, quantity, country, note, flag) FROM stdin;\n");
+            SplittableRandom rnd = new SplittableRandom(seed);
+            StringBuilder sb = new StringBuilder(1 << 21);
+            for (long id = 1; id <= rows; id++) {
+                Row r = Row.next(rnd, id);
+                sb.append(r.id).append('\t').append(r.customer).append('\t').append(r.status).append('\t').append(r.amount)
+                        .append('\t').append(r.created).append('\t').append(r.quantity).append('\t').append(r.country).append('\t');
+                if (r.note == null) {
+                    sb.append("\\N");
+                } else {
+                    sb.append(r.note.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n"));
+                }
+                sb.append("\t0\n");
+                if (sb.length() > 1_000_000) {
+                    w(out, sb);
+                    sb.setLength(0);
+                }
+            }
+            w(out, sb.append("\\.\n\n"));
+            w(out, "ALTER TABLE ONLY public.orders\n    ADD CONSTRAINT orders_pkey PRIMARY KEY (order_id);\n\n"
+                    + "--\n-- PostgreSQL database dump complete\n--\n");
+        }
+    }
+
+    /** The same rows as SQLite's {@code .dump} writes them: bracket-free DDL, one INSERT per row, in a transaction. */
+    public static void writeSqliteScript(Path file, long rows, long seed) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            w(out, "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n" + SQLITE_TABLE + ";\n");
+            SplittableRandom rnd = new SplittableRandom(seed);
+            StringBuilder sb = new StringBuilder(1 << 21);
+            for (long id = 1; id <= rows; id++) {
+                Row r = Row.next(rnd, id);
+                sb.append("INSERT INTO orders VALUES(").append(r.id).append(',').append(r.customer).append(",'").append(r.status)
+                        .append("',").append(r.amount).append(",'").append(r.created).append("',").append(r.quantity).append(",'")
+                        .append(r.country).append("',")
+                        .append(r.note == null ? "NULL" : "'" + r.note.replace("'", "''") + "'").append(",0);\n");
+                if (sb.length() > 1_000_000) {
+                    w(out, sb);
+                    sb.setLength(0);
+                }
+            }
+            w(out, sb.append("COMMIT;\n"));
+        }
+    }
+
+    /** The same rows in a SQLite database file, written by SQLite itself (sqlite-jdbc). */
+    public static void writeSqliteFile(Path file, long rows, long seed) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute(SQLITE_TABLE);
+            }
+            c.setAutoCommit(false);
+            try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)")) {
+                SplittableRandom rnd = new SplittableRandom(seed);
+                for (long id = 1; id <= rows; id++) {
+                    Row r = Row.next(rnd, id);
+                    ps.setLong(1, r.id);
+                    ps.setInt(2, r.customer);
+                    ps.setString(3, r.status);
+                    ps.setBigDecimal(4, new java.math.BigDecimal(r.amount));
+                    ps.setString(5, r.created);
+                    ps.setInt(6, r.quantity);
+                    ps.setString(7, r.country);
+                    ps.setString(8, r.note);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+        }
+    }
+
+    private static final String SQLITE_TABLE = "CREATE TABLE orders (order_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+            + "customer_id INTEGER NOT NULL, status TEXT NOT NULL, amount NUMERIC(12,2) NOT NULL, created TEXT NOT NULL, "
+            + "quantity INTEGER NOT NULL, country TEXT NOT NULL, note TEXT, flag INTEGER NOT NULL DEFAULT 0)";
+
     public static void writeCsv(Path file, long rows, long seed) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             w(out, "order_id,customer_id,status,amount,created,quantity,country,note,flag\n");

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ class TunePostgresTest {
     }
 
     @Test
+    @Tag("real-data")
     void chinookMigrationRunsOnPostgresqlLosesNoValueAndShrinksTheTables() throws Exception {
         Path script = Cli.data("chinook/Chinook_PostgreSql.sql");
         String migration = tune(script);
@@ -110,6 +112,7 @@ class TunePostgresTest {
      * materialized view over the changed tables, a domain, an enum type, arrays and tsvector.
      */
     @Test
+    @Tag("real-data")
     void pagilaMigrationChangesPartitionsThroughTheParentAndKeepsItsViews() throws Exception {
         Path schema = Cli.data("pagila-pgdump/pagila-schema.sql");
         Path data = Cli.data("pagila-pgdump/pagila-data.sql");

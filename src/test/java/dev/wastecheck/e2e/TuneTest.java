@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ class TuneTest {
     }
 
     @Test
+    @Tag("real-data")
     void aSuggestionThatWouldChangeARowIsLeftOutWithTheFirstValueItWouldChange() {
         // Sakila's address.postal_code holds integers and four empty strings: analyze reads ''
         // as a null marker, but a migration would turn it into NULL, so tune leaves it out.
@@ -64,6 +66,7 @@ class TuneTest {
     }
 
     @Test
+    @Tag("real-data")
     void defaultsAChangeCannotCarryKeepTheColumnAsDeclared() {
         // MediaWiki 1.2x declared its timestamps binary(14) DEFAULT '\0...\0': no DATETIME gives that back.
         Cli.Result r = tune(Cli.data("mediawiki-smw-2017-dump").toString());
@@ -169,15 +172,17 @@ class TuneTest {
 
     @Test
     void sqliteSourcesAndAnotherDialectAreRefusedWithAReason(@TempDir Path dir) throws Exception {
-        Cli.Result sqlite = tune(Cli.data("chinook/Chinook_Sqlite.sqlite").toString());
+        SyntheticDump.writeSqliteFile(dir.resolve("shop.sqlite"), 100, 1);
+        SyntheticDump.writePgDump(dir.resolve("shop-pg.sql"), 100, 1);
+        Cli.Result sqlite = tune(dir.resolve("shop.sqlite").toString());
         assertThat(sqlite.exitCode()).isEqualTo(2);
         assertThat(sqlite.err()).contains("SQLite has no ALTER COLUMN").doesNotContain("\tat ");
 
-        Cli.Result other = tune(Cli.data("chinook/Chinook_PostgreSql.sql").toString(), "--dialect", "mysql");
+        Cli.Result other = tune(dir.resolve("shop-pg.sql").toString(), "--dialect", "mysql");
         assertThat(other.exitCode()).isEqualTo(2);
         assertThat(other.err()).contains("reads as PostgreSQL").contains("--dialect postgresql");
 
-        Cli.Result bogus = tune(Cli.data("chinook/Chinook_PostgreSql.sql").toString(), "--dialect", "oracle");
+        Cli.Result bogus = tune(dir.resolve("shop-pg.sql").toString(), "--dialect", "oracle");
         assertThat(bogus.exitCode()).isEqualTo(2);
         assertThat(bogus.err()).contains("expected mysql, postgresql or duckdb");
 

@@ -14,16 +14,19 @@ import dev.wastecheck.analyzer.profile.Profiler;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.source.DdlCatalog;
-import dev.wastecheck.analyzer.source.SourceDetector;
+import dev.wastecheck.analyzer.report.WorkloadReport;
 import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
+import dev.wastecheck.analyzer.source.SourceDetector;
 import dev.wastecheck.analyzer.source.SourceKind;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -43,29 +46,6 @@ import java.util.zip.GZIPInputStream;
  * column of every table exactly, infers the tightest lossless types and accounts the bytes.
  */
 public final class Analyzer {
-
-    /** Told how far long work has got; the command line draws a bar from it. */
-    public interface Progress {
-        void begin(String task, long total);
-
-        void advance(long done);
-
-        void end();
-
-        Progress NONE = new Progress() {
-            @Override
-            public void begin(String task, long total) {
-            }
-
-            @Override
-            public void advance(long done) {
-            }
-
-            @Override
-            public void end() {
-            }
-        };
-    }
 
     private final InferenceOptions inference;
     private final ProfilingOptions profiling;
@@ -230,7 +210,7 @@ public final class Analyzer {
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
             List<String> names = files.stream().map(f -> f.path().toString()).toList();
             long inferredAt = System.nanoTime();
-            dev.wastecheck.analyzer.workload.WorkloadAnalysis.Result workload = null;
+            WorkloadReport workload = null;
             if (!traces.isEmpty()) {
                 progress.begin("trace", traces.size());
                 workload = dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(traces, db, loaded, tables, dialect);
@@ -370,7 +350,7 @@ public final class Analyzer {
                 if (pairs == groups) {
                     ColumnReport cj = out.get(j);
                     List<Finding> f = new ArrayList<>(cj.findings());
-                    f.add(new Finding("duplicate_column", "maps one-to-one onto " + columns.get(i).name() + " ("
+                    f.add(new Finding(FindingKind.DUPLICATE_COLUMN, "maps one-to-one onto " + columns.get(i).name() + " ("
                             + pi.distinct + " pairs over " + t.rows() + " rows): either column determines the other, so a "
                             + pi.distinct + "-row lookup could replace it", cj.tightBytes()));
                     out.set(j, new ColumnReport(cj.name(), cj.declaredType(), cj.suggestedType(), cj.declaredBytes(),

@@ -2,8 +2,8 @@ package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.TableDef;
 import java.math.BigInteger;
 import java.util.Collection;
 import java.util.HashMap;

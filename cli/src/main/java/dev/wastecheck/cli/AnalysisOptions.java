@@ -2,6 +2,7 @@ package dev.wastecheck.cli;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
+import dev.wastecheck.model.BadInputException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -30,10 +31,10 @@ final class AnalysisOptions {
 
     InferenceOptions inference() {
         if (headroom < 1 || idHeadroom < 1) {
-            throw new UserError("--headroom and --id-headroom must be at least 1");
+            throw new BadInputException("--headroom and --id-headroom must be at least 1");
         }
         if (enumMax < 0) {
-            throw new UserError("--enum-max must not be negative");
+            throw new BadInputException("--enum-max must not be negative");
         }
         return new InferenceOptions(headroom, idHeadroom, enumMax);
     }

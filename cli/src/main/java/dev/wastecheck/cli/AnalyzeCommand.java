@@ -7,6 +7,7 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
 import dev.wastecheck.cli.render.TextRenderer;
+import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -41,17 +42,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "text, json, markdown or html (one self-contained file with charts) (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here instead of stdout.")
-    Path output;
-
     @Option(names = "--top", defaultValue = "15", description = "Columns listed in the text report (default: ${DEFAULT-VALUE}).")
     int top;
 
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
-    boolean quiet;
+    @picocli.CommandLine.Mixin
+    OutputOptions out = new OutputOptions();
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -59,11 +57,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (top < 0) {
-            throw new UserError("--top must not be negative");
+            throw new BadInputException("--top must not be negative");
         }
         InferenceOptions inference = analysis.inference();
         ProfilingOptions profiling = analysis.profiling();
-        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, Progress.forStderr(quiet));
+        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, out.progress());
         write(report);
         PrintWriter err = spec.commandLine().getErr();
         long bad = report.tables().stream().mapToLong(t -> t.badRows() + t.badValues()).sum();
@@ -74,7 +72,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     private void write(AnalysisReport report) throws IOException {
-        Output.write(output, spec, w -> render(report, w));
+        out.write(spec, w -> render(report, w));
     }
 
     private void render(AnalysisReport report, PrintWriter w) throws IOException {

@@ -1,12 +1,12 @@
 package dev.wastecheck.cli;
 
-import dev.wastecheck.analyzer.source.DumpFormatException;
+import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit
@@ -70,11 +70,7 @@ public final class Main implements Runnable {
         }
         int code;
         String message;
-        if (cause instanceof DumpFormatException || cause instanceof UserError) {
-            code = EXIT_BAD_INPUT;
-            message = cause.getMessage();
-        } else if (cause.getClass().getName().equals("dev.wastecheck.traces.read.TraceFormatException")
-                || cause.getClass().getName().equals("dev.wastecheck.traces.generate.GeneratorInputException")) {
+        if (cause instanceof BadInputException) {
             code = EXIT_BAD_INPUT;
             message = cause.getMessage();
         } else if (cause instanceof NoSuchFileException nsf) {

@@ -1,11 +1,12 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.TraceStats;
 import dev.wastecheck.traces.generate.GeneratorInputException;
 import dev.wastecheck.traces.generate.WikiGenerator;
 import dev.wastecheck.traces.read.TraceFormatException;
 import dev.wastecheck.traces.read.TraceReadOptions;
-import dev.wastecheck.traces.schema.DatabaseSchema;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -153,7 +154,7 @@ public final class TraceCommand implements Callable<Integer> {
                         err.println(schema + ": cannot read the schema");
                         return 2;
                     }
-                    s = DatabaseSchema.fromDdl(schema);
+                    s = DdlCatalog.read(schema).schema();
                     if (s.tables().isEmpty()) {
                         err.println(schema + ":1: expected CREATE TABLE statements, found none");
                         return 2;

@@ -1,12 +1,10 @@
 package dev.wastecheck.cli;
 
-import dev.wastecheck.analyzer.Analyzer;
-import dev.wastecheck.analyzer.infer.InferenceOptions;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
-import dev.wastecheck.analyzer.report.AnalysisReport;
-import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.analyzer.tune.Migration;
 import dev.wastecheck.analyzer.tune.Tuner;
-import dev.wastecheck.cli.render.MigrationRenderer;
+import dev.wastecheck.cli.render.TuneJsonRenderer;
+import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.schema.Dialect;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,14 +42,11 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "sql", description = "sql (the migration) or json (what was checked and measured) (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
-    Path output;
-
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
-    boolean quiet;
+    @picocli.CommandLine.Mixin
+    OutputOptions out = new OutputOptions();
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -59,44 +54,25 @@ public final class TuneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Dialect wanted = parseDialect(dialect);
-        InferenceOptions inference = analysis.inference();
-        ProfilingOptions profiling = analysis.profiling();
-        Analyzer.Progress progress = Progress.forStderr(quiet);
-        Tuner.Result result;
-        try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
-            Dialect source = session.dialect();
-            if (source == Dialect.SQLITE) {
-                throw new UserError("SQLite has no ALTER COLUMN ... TYPE (a column's type changes only by rebuilding its table), "
-                        + "and it sizes integers by value anyway: tune writes migrations for MySQL, PostgreSQL and DuckDB; "
-                        + "`wastecheck analyze` still shows what SQLite stores");
-            }
-            if (wanted != null && wanted != source) {
-                throw new UserError("the source reads as " + source.label() + ", so its migration is in " + source.label()
-                        + "'s dialect: a migration runs on the database the data came from (--dialect " + source.key()
-                        + "); translating a schema to another engine is not what tune does");
-            }
-            AnalysisReport report = session.report(List.of(), progress);
-            result = Tuner.tune(session, report, inference.idHeadroom(), progress);
-        }
-        Tuner.Result r = result;
-        Output.write(output, spec, w -> {
+        Tuner.Result r = Tuner.tune(sources, analysis.inference(), analysis.profiling(), wanted, out.progress());
+        out.write(spec, w -> {
             if (format == Format.json) {
-                dev.wastecheck.cli.render.TuneJsonRenderer.write(r, w);
+                TuneJsonRenderer.write(r, w);
             } else {
-                MigrationRenderer.write(r, w);
+                Migration.write(r, w);
             }
         });
         PrintWriter err = spec.commandLine().getErr();
         int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
-        int left = MigrationRenderer.leftOut(r).size();
+        int left = Migration.leftOut(r).size();
         err.printf(Locale.ROOT, "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d %s left out%s%n",
                 applied, applied == 1 ? "change" : "changes", r.rowsChecked(), r.bytesBefore(), r.bytesAfter(),
-                MigrationRenderer.ratio(r.bytesBefore(), r.bytesAfter()), left, left == 1 ? "suggestion" : "suggestions",
+                Migration.ratio(r.bytesBefore(), r.bytesAfter()), left, left == 1 ? "suggestion" : "suggestions",
                 left > 0 ? " (the migration ends with why)" : "");
         long[] heap = r.heapTotal();
         if (heap != null) {
             err.printf(Locale.ROOT, "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)%n", heap[0], heap[1],
-                    MigrationRenderer.ratio(heap[0], heap[1]));
+                    Migration.ratio(heap[0], heap[1]));
         }
         return Main.EXIT_OK;
     }
@@ -109,7 +85,7 @@ public final class TuneCommand implements Callable<Integer> {
             case "mysql", "mariadb" -> Dialect.MYSQL;
             case "postgresql", "postgres", "pg" -> Dialect.POSTGRESQL;
             case "duckdb" -> Dialect.DUCKDB;
-            default -> throw new UserError("--dialect: expected mysql, postgresql or duckdb, got '" + s + "'");
+            default -> throw new BadInputException("--dialect: expected mysql, postgresql or duckdb, got '" + s + "'");
         };
     }
 }

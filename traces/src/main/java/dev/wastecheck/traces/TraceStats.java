@@ -1,17 +1,17 @@
 package dev.wastecheck.traces;
 
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.access.AccessExtractor;
-import dev.wastecheck.traces.access.Operation;
 import dev.wastecheck.traces.access.ResolutionReport;
-import dev.wastecheck.traces.profile.ColumnUse;
-import dev.wastecheck.traces.profile.SkewShares;
-import dev.wastecheck.traces.profile.TableProfile;
-import dev.wastecheck.traces.profile.WorkloadProfile;
+import dev.wastecheck.traces.heat.ColumnUse;
+import dev.wastecheck.traces.heat.SkewShares;
+import dev.wastecheck.traces.heat.TableHeat;
+import dev.wastecheck.traces.heat.WorkloadHeat;
 import dev.wastecheck.traces.read.BadLines;
 import dev.wastecheck.traces.read.TraceFormat;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import dev.wastecheck.traces.read.TraceReader;
-import dev.wastecheck.traces.schema.DatabaseSchema;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What {@code wastecheck trace stats FILE} prints: the trace read, resolved and profiled — operation
+ * What {@code wastecheck trace stats FILE} prints: the trace read, resolved and its heat counted: operation
  * mix, hottest tables and columns, skew per table, bad lines and unresolved statements with
  * examples.
  */
@@ -32,32 +32,32 @@ public final class TraceStats {
     private final BadLines badLines;
     private final Map<String, Long> skipped;
     private final ResolutionReport report;
-    private final WorkloadProfile profile;
+    private final WorkloadHeat heat;
 
     private TraceStats(Path file, TraceFormat format, long lines, BadLines badLines, Map<String, Long> skipped,
-                       ResolutionReport report, WorkloadProfile profile) {
+                       ResolutionReport report, WorkloadHeat heat) {
         this.file = file;
         this.format = format;
         this.lines = lines;
         this.badLines = badLines;
         this.skipped = skipped;
         this.report = report;
-        this.profile = profile;
+        this.heat = heat;
     }
 
     /**
-     * Reads, resolves and profiles a whole trace.
+     * Reads and resolves a whole trace and counts its heat.
      *
      * @throws dev.wastecheck.traces.read.TraceFormatException past the allowed share of bad lines
      */
     public static TraceStats compute(Path trace, DatabaseSchema schema, TraceReadOptions options) throws IOException {
         AccessExtractor extractor = new AccessExtractor(schema);
-        WorkloadProfile profile = new WorkloadProfile(schema);
+        WorkloadHeat heat = new WorkloadHeat(schema);
         try (TraceReader r = TraceReader.open(trace, options)) {
             while (r.hasNext()) {
-                extractor.extract(r.next(), profile::add);
+                extractor.extract(r.next(), heat::add);
             }
-            return new TraceStats(trace, r.format(), r.lines(), r.badLines(), r.skipped(), extractor.report(), profile);
+            return new TraceStats(trace, r.format(), r.lines(), r.badLines(), r.skipped(), extractor.report(), heat);
         }
     }
 
@@ -69,8 +69,8 @@ public final class TraceStats {
         return report;
     }
 
-    public WorkloadProfile profile() {
-        return profile;
+    public WorkloadHeat heat() {
+        return heat;
     }
 
     public BadLines badLines() {
@@ -88,29 +88,29 @@ public final class TraceStats {
         if (!report.ignored().isEmpty()) {
             out.printf(Locale.ROOT, "  ignored (no data access): %s%n", report.ignored());
         }
-        out.printf(Locale.ROOT, "accesses %,d (%,d without a literal key)%n", profile.events(), report.eventsWithoutKey());
+        out.printf(Locale.ROOT, "accesses %,d (%,d without a literal key)%n", heat.events(), report.eventsWithoutKey());
 
         out.println();
         out.println("operation mix");
         for (Operation op : Operation.values()) {
-            long n = profile.operations().getOrDefault(op, 0L);
+            long n = heat.operations().getOrDefault(op, 0L);
             if (n > 0) {
-                out.printf(Locale.ROOT, "  %-13s %6.2f%%  %,d%n", op, 100.0 * n / Math.max(1, profile.events()), n);
+                out.printf(Locale.ROOT, "  %-13s %6.2f%%  %,d%n", op, 100.0 * n / Math.max(1, heat.events()), n);
             }
         }
 
         out.println();
         out.println("hottest tables                      accesses   share");
-        List<TableProfile> tables = profile.tables();
-        for (TableProfile t : tables.subList(0, Math.min(top, tables.size()))) {
-            out.printf(Locale.ROOT, "  %-30s %,12d  %5.1f%%%n", t.name(), t.events(), 100.0 * t.events() / Math.max(1, profile.events()));
+        List<TableHeat> tables = heat.tables();
+        for (TableHeat t : tables.subList(0, Math.min(top, tables.size()))) {
+            out.printf(Locale.ROOT, "  %-30s %,12d  %5.1f%%%n", t.name(), t.events(), 100.0 * t.events() / Math.max(1, heat.events()));
         }
 
         out.println();
         out.println("hottest columns                     references  (projected / predicate / updated / joined)  functions");
         List<String[]> cols = new ArrayList<>();
         List<Long> totals = new ArrayList<>();
-        for (TableProfile t : tables) {
+        for (TableHeat t : tables) {
             for (ColumnUse c : t.columns()) {
                 cols.add(new String[] {t.name() + "." + c.column(),
                         String.format(Locale.ROOT, "%,d / %,d / %,d / %,d", c.projected(), c.predicate(), c.updated(), c.joined()),
@@ -130,7 +130,7 @@ public final class TraceStats {
 
         out.println();
         out.println("skew: share of keyed accesses on the hottest 1% / 5% / 10% of the keys the trace touched");
-        for (TableProfile t : tables) {
+        for (TableHeat t : tables) {
             String ix = t.heatIndex();
             if (ix == null) {
                 continue;

@@ -2,25 +2,35 @@ package dev.wastecheck.traces;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 
-/** The shared real data (../shared/data from the project root, see its README). */
+/**
+ * The real third-party databases at ../shared/data from the project root, for the tests tagged
+ * {@code real-data} (run with {@code -Preal-data}; .ci/run does). A missing folder or file fails
+ * the test: it never skips.
+ */
 public final class TestData {
     private TestData() {}
 
     public static Path dir() {
-        for (Path p : new Path[] {Path.of("..", "shared", "data"), Path.of("..", "..", "shared", "data")}) {
-            if (Files.isDirectory(p)) {
-                return p.toAbsolutePath().normalize();
-            }
+        Path root = Path.of("").toAbsolutePath();
+        while (root != null && !Files.exists(root.resolve("mvnw"))) {
+            root = root.getParent();
         }
-        Assumptions.abort("../shared/data is not here");
-        return null;
+        if (root == null) {
+            throw new AssertionError("cannot find the project root (mvnw) above " + Path.of("").toAbsolutePath());
+        }
+        Path data = root.resolve("../shared/data").normalize();
+        if (!Files.isDirectory(data)) {
+            throw new AssertionError(data + " is not here: the real-data tests need it");
+        }
+        return data;
     }
 
     public static Path file(String relative) {
         Path f = dir().resolve(relative);
-        Assumptions.assumeTrue(Files.exists(f), relative + " is not here");
+        if (!Files.exists(f)) {
+            throw new AssertionError("missing real data: " + f);
+        }
         return f;
     }
 }

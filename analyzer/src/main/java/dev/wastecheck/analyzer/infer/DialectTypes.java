@@ -1,6 +1,6 @@
 package dev.wastecheck.analyzer.infer;
 
-import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.model.schema.Dialect;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;

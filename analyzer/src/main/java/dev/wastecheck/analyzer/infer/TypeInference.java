@@ -3,12 +3,13 @@ package dev.wastecheck.analyzer.infer;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.storage.StorageModel;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -57,9 +58,9 @@ public final class TypeInference {
         List<Finding> findings = new ArrayList<>();
         SqlType t = col.type();
         if (p.allNull()) {
-            findings.add(new Finding("all_null", "all " + p.rows + " rows are NULL: the column can be dropped", declared));
+            findings.add(new Finding(FindingKind.ALL_NULL, "all " + p.rows + " rows are NULL: the column can be dropped", declared));
         } else if (p.constant()) {
-            findings.add(new Finding("constant", "every row holds " + show(p) + ": a DEFAULT or a view could supply it", declared));
+            findings.add(new Finding(FindingKind.CONSTANT, "every row holds " + show(p) + ": a DEFAULT or a view could supply it", declared));
         }
         // An array holds a list, not one value: no scalar type replaces it (its text form may have
         // few distinct values, but an ENUM of them would lose = ANY, unnest and the element type).
@@ -82,7 +83,7 @@ public final class TypeInference {
             findings.add(choice.finding()); // an observation that saves nothing
         }
         if (t.isInteger() && isImplicitId(col, table, p)) {
-            findings.add(new Finding("implicit_id", "values are exactly 1.." + p.rows
+            findings.add(new Finding(FindingKind.IMPLICIT_ID, "values are exactly 1.." + p.rows
                     + ", one per row: the row's position could replace the column", tight));
         }
         return new ColumnReport(col.name(), t.declared(), suggested, declared, tight, p.nulls(), p.distinct,
@@ -114,7 +115,7 @@ public final class TypeInference {
         return new BigDecimal(v).multiply(BigDecimal.valueOf(factor)).setScale(0, RoundingMode.UP).toBigInteger();
     }
 
-    private Choice integerChoice(BigInteger min, BigInteger max, double headroom, ColumnProfile p, String kind, String why,
+    private Choice integerChoice(BigInteger min, BigInteger max, double headroom, ColumnProfile p, FindingKind kind, String why,
                                  boolean preferUnsigned) {
         BigInteger lo = min.signum() < 0 ? grow(min, headroom).min(min) : min;
         BigInteger hi = max.signum() > 0 ? grow(max, headroom).max(max) : max;
@@ -130,24 +131,24 @@ public final class TypeInference {
 
     private Choice integer(TableDef table, ColumnDef col, ColumnProfile p, long declared) {
         if (p.castFailures > 0 || p.minInt == null) {
-            return new Choice(null, declared, new Finding("type_mismatch", p.castFailures
+            return new Choice(null, declared, new Finding(FindingKind.TYPE_MISMATCH, p.castFailures
                     + " values are not integers although the column is declared " + col.type().declared()
                     + ": kept as declared", 0));
         }
         double h = headroom(col, table);
         if (dialect == Dialect.POSTGRESQL && !isIdentifier(col, table) && p.distinct <= 2
                 && p.minInt.signum() >= 0 && p.maxInt.compareTo(BigInteger.ONE) <= 0 && col.type().intBits() > 8) {
-            return withSaving(new Choice(types.bool(), model.fixed(p, 1), new Finding("narrow_integer",
+            return withSaving(new Choice(types.bool(), model.fixed(p, 1), new Finding(FindingKind.NARROW_INTEGER,
                     "only 0 and 1 occur: boolean holds them (0 = false, 1 = true)", 0)), declared);
         }
-        Choice serial = serialSpelling(col, withSaving(integerChoice(p.minInt, p.maxInt, h, p, "narrow_integer",
+        Choice serial = serialSpelling(col, withSaving(integerChoice(p.minInt, p.maxInt, h, p, FindingKind.NARROW_INTEGER,
                 "all values are integers", col.type().unsigned()), declared));
         if (serial != null) {
             return serial;
         }
         String why = p.referencedKey == null ? "all values are integers"
                 : "all values are integers, range taken with the key it refers to, " + p.referencedKey;
-        return withSaving(integerChoice(p.minInt, p.maxInt, h, p, "narrow_integer", why, col.type().unsigned()), declared);
+        return withSaving(integerChoice(p.minInt, p.maxInt, h, p, FindingKind.NARROW_INTEGER, why, col.type().unsigned()), declared);
     }
 
     /** PostgreSQL spells a narrower serial column smallserial or serial, keeping its sequence. */
@@ -170,7 +171,7 @@ public final class TypeInference {
             return null;
         }
         if (p.integral == p.nonNull && p.minInt != null) {
-            return withSaving(integerChoice(p.minInt, p.maxInt, headroom(col, table), p, "narrow_decimal",
+            return withSaving(integerChoice(p.minInt, p.maxInt, headroom(col, table), p, FindingKind.NARROW_DECIMAL,
                     "every value is a whole number", col.type().unsigned()), declared);
         }
         if (dialect == Dialect.MYSQL || dialect == Dialect.DUCKDB) {
@@ -180,7 +181,7 @@ public final class TypeInference {
             if (precision < col.type().precision()) {
                 long bytes = dialect == Dialect.MYSQL ? model.fixed(p, StorageModel.mysqlDecimal(precision, scale))
                         : model.fixed(p, StorageModel.duckDecimal(precision));
-                return withSaving(new Choice(types.decimal(precision, scale), bytes, new Finding("narrow_decimal",
+                return withSaving(new Choice(types.decimal(precision, scale), bytes, new Finding(FindingKind.NARROW_DECIMAL,
                         "at most " + p.usedIntDigits + " digits before the point are used (declared "
                                 + col.type().declared() + "); the scale stays " + scale + " so every value prints the same", 0)), declared);
             }
@@ -193,11 +194,11 @@ public final class TypeInference {
             return null;
         }
         if (p.integral == p.nonNull && p.minInt != null) {
-            return withSaving(integerChoice(p.minInt, p.maxInt, headroom(col, table), p, "float_holds_integer",
+            return withSaving(integerChoice(p.minInt, p.maxInt, headroom(col, table), p, FindingKind.FLOAT_HOLDS_INTEGER,
                     "every value is a whole number", col.type().unsigned()), declared);
         }
         if (col.type().family() == TypeFamily.DOUBLE && types.hasFloat4() && p.floatRoundTrip == p.nonNull) {
-            return withSaving(new Choice(types.floatType(), model.fixed(p, 4), new Finding("narrow_float",
+            return withSaving(new Choice(types.floatType(), model.fixed(p, 4), new Finding(FindingKind.NARROW_FLOAT,
                     "every value survives a round trip through a 4-byte float exactly", 0)), declared);
         }
         return null;
@@ -207,7 +208,7 @@ public final class TypeInference {
         if (p.castFailures > 0 || p.midnight != p.nonNull) {
             return null;
         }
-        return withSaving(new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding("timestamp_holds_date",
+        return withSaving(new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding(FindingKind.TIMESTAMP_HOLDS_DATE,
                 "every value is at midnight: the time of day carries nothing", 0)), declared);
     }
 
@@ -219,7 +220,7 @@ public final class TypeInference {
         boolean markersMapToNull = p.markers == 0 || (p.markerKinds == 1 && p.nulls() == 0);
         String markerNote = p.markers == 0 ? "" : " (" + p.markers + " null markers become NULL, " + "the only NULLs)";
         if (p.markers > 0 && !markersMapToNull) {
-            findings.add(new Finding("null_marker", p.markers + " values are null markers such as 'NA' or ''"
+            findings.add(new Finding(FindingKind.NULL_MARKER, p.markers + " values are null markers such as 'NA' or ''"
                     + " beside real NULLs: kept as text, since mapping them to NULL would merge the two", 0));
         }
         if (real > 0 && markersMapToNull) {
@@ -228,14 +229,14 @@ public final class TypeInference {
                 String note = dialect == Dialect.MYSQL ? "; DATE_FORMAT(col, '%Y%m%d%H%i%s') gives the text back."
                         + (fitsMysqlTimestamp(p) ? " TIMESTAMP would take 4 bytes but converts by time zone and ends in 2038, so DATETIME." : " TIMESTAMP cannot hold them (before 1970 or after 2038).")
                         : "";
-                Choice c = new Choice(types.timestamp(), model.fixed(p, model.timestampWidth()), new Finding("string_holds_timestamp",
+                Choice c = new Choice(types.timestamp(), model.fixed(p, model.timestampWidth()), new Finding(FindingKind.STRING_HOLDS_TIMESTAMP,
                         "all " + real + " values are 14-character YYYYMMDDHHMMSS timestamps" + range + markerNote + note, 0));
                 if (c.bytes() < declared) {
                     return c;
                 }
             }
             if (p.timestamps == real) {
-                Choice c = new Choice(types.timestamp(), model.fixed(p, model.timestampWidth()), new Finding("string_holds_timestamp",
+                Choice c = new Choice(types.timestamp(), model.fixed(p, model.timestampWidth()), new Finding(FindingKind.STRING_HOLDS_TIMESTAMP,
                         "all " + real + " values are 'YYYY-MM-DD HH:MM:SS' timestamps (" + p.timestampMin + " to "
                                 + p.timestampMax + ")" + markerNote, 0));
                 if (c.bytes() < declared) {
@@ -243,21 +244,21 @@ public final class TypeInference {
                 }
             }
             if (p.dates == real) {
-                Choice c = new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding("string_holds_date",
+                Choice c = new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding(FindingKind.STRING_HOLDS_DATE,
                         "all " + real + " values are 'YYYY-MM-DD' dates" + markerNote, 0));
                 if (c.bytes() < declared) {
                     return c;
                 }
             }
             if (p.intCanonical == real && p.strIntMin != null) {
-                Choice c = integerChoice(p.strIntMin, p.strIntMax, headroom(col, table), p, "string_holds_integer",
+                Choice c = integerChoice(p.strIntMin, p.strIntMax, headroom(col, table), p, FindingKind.STRING_HOLDS_INTEGER,
                         "all " + real + " values are integers written canonically" + markerNote, false);
                 if (c != null && c.bytes() < declared) {
                     return c;
                 }
             }
             if (p.uuids == real) {
-                Choice c = new Choice(types.uuid(), model.fixed(p, 16), new Finding("string_holds_uuid",
+                Choice c = new Choice(types.uuid(), model.fixed(p, 16), new Finding(FindingKind.STRING_HOLDS_UUID,
                         "all " + real + " values are lower-case canonical UUIDs" + markerNote, 0));
                 if (c.bytes() < declared) {
                     return c;
@@ -271,14 +272,14 @@ public final class TypeInference {
                     case DUCKDB -> model.fixed(p, StorageModel.duckDecimal(precision));
                     default -> model.fixed(p, 3 + 2L * ((p.decimalIntDigits + 3) / 4 + (scale + 3) / 4));
                 };
-                Choice c = new Choice(types.decimal(precision, scale), bytes, new Finding("string_holds_decimal",
+                Choice c = new Choice(types.decimal(precision, scale), bytes, new Finding(FindingKind.STRING_HOLDS_DECIMAL,
                         "all " + real + " values are decimals with exactly " + scale + " digits after the point" + markerNote, 0));
                 if (c.bytes() < declared) {
                     return c;
                 }
             }
             if (p.booleans == real && p.booleanKinds == 2 && p.distinct - (p.markers > 0 ? 1 : 0) == 2) {
-                Choice c = new Choice(types.bool(), model.fixed(p, dialect == Dialect.SQLITE ? 0 : 1), new Finding("string_holds_boolean",
+                Choice c = new Choice(types.bool(), model.fixed(p, dialect == Dialect.SQLITE ? 0 : 1), new Finding(FindingKind.STRING_HOLDS_BOOLEAN,
                         "only two spellings of true and false occur (" + p.minText + ", " + p.maxText + ")" + markerNote, 0));
                 if (c.bytes() < declared) {
                     return c;
@@ -288,7 +289,7 @@ public final class TypeInference {
         if (enumValues != null && types.hasEnum() && p.markers == 0 && p.trailingSpace == 0) {
             long bytes = model.fixed(p, model.enumWidth(enumValues.size()));
             if (bytes < declared && p.rows >= 10L * enumValues.size()) {
-                return new Choice(types.enumOf(enumValues), bytes, new Finding("low_cardinality",
+                return new Choice(types.enumOf(enumValues), bytes, new Finding(FindingKind.LOW_CARDINALITY,
                         enumValues.size() + " distinct values in " + p.nonNull + " rows (cap " + options.enumMax()
                                 + "): a dictionary type stores each in " + model.enumWidth(enumValues.size()) + " bytes", 0));
             }
@@ -297,7 +298,7 @@ public final class TypeInference {
                 && (dialect == Dialect.MYSQL || dialect == Dialect.POSTGRESQL)) {
             ColumnProfile asVar = p;
             long bytes = dialect == Dialect.MYSQL ? p.sumLen + p.nonNull : p.sumLen + p.nonNull + 3 * p.long127;
-            return new Choice(types.varchar(p.maxChars), bytes, new Finding("padding", String.format(
+            return new Choice(types.varchar(p.maxChars), bytes, new Finding(FindingKind.PADDING, String.format(
                     "values average %.1f of %d characters (longest %d): CHAR pads every one to full width",
                     asVar.avgLen(), col.type().length(), p.maxChars), 0));
         }

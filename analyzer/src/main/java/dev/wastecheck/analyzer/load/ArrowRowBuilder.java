@@ -1,8 +1,9 @@
 package dev.wastecheck.analyzer.load;
 
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.TableDef;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
+import dev.wastecheck.model.arrow.ArrowSchemas;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.TableDef;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,9 +29,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * in {@link LoadStats} with where they were.
  */
 public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
-    /** Declared type string kept in each Arrow field's metadata (DESIGN.md: schema as Arrow). */
-    public static final String DECLARED_TYPE = "wastecheck.declared_type";
-
     private final TableDef table;
     private final Schema schema;
     private final ColumnStorage[] storage;
@@ -69,9 +67,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 case BYTES -> ArrowType.Binary.INSTANCE;
                 default -> ArrowType.Utf8.INSTANCE;
             };
-            Map<String, String> meta = new HashMap<>();
-            meta.put(DECLARED_TYPE, c.type().declared());
-            fields.add(new Field("c" + i, new FieldType(true, type, null, meta), null));
+            fields.add(ArrowSchemas.field("c" + i, c, type));
         }
         schema = new Schema(fields);
         seen = new boolean[storage.length];

@@ -1,7 +1,8 @@
 package dev.wastecheck.analyzer.load;
 
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TypeFamily;
+import dev.wastecheck.model.arrow.ArrowSchemas;
+import dev.wastecheck.model.schema.SqlType;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** How a column's values sit in the profiling database. */
 public enum ColumnStorage {
@@ -14,13 +15,12 @@ public enum ColumnStorage {
     /** A typed column DuckDB itself read (CSV, Parquet, JSON, DuckDB files). */
     NATIVE;
 
+    /** How a declared type's values are loaded: in the Arrow type that carries them unchanged ({@link ArrowSchemas#carrier}). */
     static ColumnStorage forDeclared(SqlType type) {
-        if (type.family() == TypeFamily.INTEGER && (type.intBits() < 64 || (type.intBits() == 64 && !type.unsigned()))) {
+        ArrowType carrier = ArrowSchemas.carrier(type);
+        if (carrier instanceof ArrowType.Int) {
             return INT64;
         }
-        if (type.family().isBinary() || type.family() == TypeFamily.BIT) {
-            return BYTES;
-        }
-        return TEXT;
+        return carrier instanceof ArrowType.Binary ? BYTES : TEXT;
     }
 }

@@ -1,12 +1,12 @@
 package dev.wastecheck.analyzer.load;
 
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.source.DdlCatalog;
 import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.wastecheck.analyzer.load;
 
-import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.model.schema.TableDef;
 
 /**
  * A table as the profiler sees it.

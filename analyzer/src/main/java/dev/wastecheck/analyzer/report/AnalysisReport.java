@@ -13,7 +13,7 @@ import java.util.List;
  */
 public record AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes,
                              long tightBytes, List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis,
-                             dev.wastecheck.analyzer.workload.WorkloadAnalysis.Result workload) {
+                             WorkloadReport workload) {
     public AnalysisReport {
         timingsMillis = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timingsMillis));
         sources = List.copyOf(sources);

@@ -18,7 +18,7 @@ public record ColumnReport(String name, String declaredType, String suggestedTyp
         return Math.max(0, declaredBytes - tightBytes);
     }
 
-    public boolean has(String kind) {
-        return findings.stream().anyMatch(f -> f.kind().equals(kind));
+    public boolean has(FindingKind kind) {
+        return findings.stream().anyMatch(f -> f.kind() == kind);
     }
 }

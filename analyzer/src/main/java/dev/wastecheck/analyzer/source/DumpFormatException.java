@@ -1,10 +1,12 @@
 package dev.wastecheck.analyzer.source;
 
+import dev.wastecheck.model.BadInputException;
+
 /**
  * Input that cannot be read as what it claims to be: says where (file and line) and what was
  * expected there. The command line turns it into exit code 2 with no stack trace.
  */
-public class DumpFormatException extends RuntimeException {
+public class DumpFormatException extends BadInputException {
     private final String file;
     private final long line;
 

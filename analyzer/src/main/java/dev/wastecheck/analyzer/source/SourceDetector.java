@@ -1,6 +1,6 @@
 package dev.wastecheck.analyzer.source;
 
-import dev.wastecheck.analyzer.schema.Dialect;
+import dev.wastecheck.model.schema.Dialect;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -119,31 +119,13 @@ public final class SourceDetector {
                 || lower.contains("postgresql database dump") || (lower.contains("copy ") && lower.contains("from stdin"));
     }
 
-    /** Scores telltales of each dialect in the script's head. */
+    /** The script kind of the dialect its head shows ({@link Dialect#ofScript}). */
     static SourceKind sqlDialect(String lower) {
-        int mysql = score(lower, 5, "mysqldump", "mariadb dump") + score(lower, 3, "engine=", "lock tables", "/*!40")
-                + score(lower, 2, "`", "auto_increment", " unsigned");
-        int pg = score(lower, 5, "postgresql database dump", "from stdin;") + score(lower, 3, "set search_path",
-                "\\connect", "\nc ", "\\c ", "owner to", "create sequence") + score(lower, 2, "nextval(", "character varying",
-                "::", " serial", "timestamp without time zone");
-        int sqlite = score(lower, 4, "pragma ", "sqlite") + score(lower, 2, "begin transaction", "autoincrement", "[");
-        if (pg > mysql && pg >= sqlite) {
-            return SourceKind.POSTGRESQL_SCRIPT;
-        }
-        if (sqlite > mysql && sqlite > pg) {
-            return SourceKind.SQLITE_SCRIPT;
-        }
-        return SourceKind.MYSQL_SCRIPT;
-    }
-
-    private static int score(String text, int weight, String... needles) {
-        int s = 0;
-        for (String n : needles) {
-            if (text.contains(n)) {
-                s += weight;
-            }
-        }
-        return s;
+        return switch (Dialect.ofScript(lower)) {
+            case POSTGRESQL -> SourceKind.POSTGRESQL_SCRIPT;
+            case SQLITE -> SourceKind.SQLITE_SCRIPT;
+            default -> SourceKind.MYSQL_SCRIPT;
+        };
     }
 
     private static boolean startsWith(byte[] b, int off, String ascii) {

@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.source;
 
+import dev.wastecheck.model.schema.Names;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -929,13 +930,13 @@ public final class SqlScriptReader implements Closeable {
         }
         List<String> parts = new ArrayList<>();
         for (String p : m.group(1).split("\\.")) {
-            parts.add(unquote(p.trim()));
+            parts.add(Names.unquote(p));
         }
         List<String> cols = null;
         if (m.group(3) != null) {
             cols = new ArrayList<>();
             for (String col : m.group(3).split(",")) {
-                cols.add(unquote(col.trim()));
+                cols.add(Names.unquote(col));
             }
         }
         // The data starts on the line after the statement.
@@ -951,13 +952,6 @@ public final class SqlScriptReader implements Closeable {
             throw new java.io.UncheckedIOException(e);
         }
         return new Copy(tableName(parts), cols, startLine);
-    }
-
-    private static String unquote(String s) {
-        if (s.length() >= 2 && (s.charAt(0) == '"' || s.charAt(0) == '`') && s.charAt(s.length() - 1) == s.charAt(0)) {
-            return s.substring(1, s.length() - 1).replace("\"\"", "\"");
-        }
-        return s;
     }
 
     /**

@@ -2,12 +2,13 @@ package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.schema.TypeParser;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.schema.TypeParser;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -31,7 +32,7 @@ import java.util.stream.Collectors;
  * @param tunedKey    DuckDB expression over {@link #VALUE} (the tuned value) in the comparable form
  * @param using       how the dialect converts the column in place, over {@link #VALUE} (the quoted column); null for a plain cast
  */
-public record Conversion(int index, ColumnDef column, String kind, String target, String duckType, String toTuned,
+public record Conversion(int index, ColumnDef column, FindingKind kind, String target, String duckType, String toTuned,
                          String originalKey, String tunedKey, String using) {
 
     /** Why a suggested change is not in the migration. */
@@ -76,13 +77,16 @@ public record Conversion(int index, ColumnDef column, String kind, String target
 
     private static Conversion build(String table, int index, ColumnDef col, ColumnReport report, Dialect dialect)
             throws Unsupported {
-        String kind = report.findings().isEmpty() ? "" : report.findings().get(0).kind();
+        FindingKind kind = report.findings().isEmpty() ? null : report.findings().get(0).kind();
+        if (kind == null) {
+            throw new Unsupported("tune does not apply this change");
+        }
         String suggested = report.suggestedType();
         SqlType declared = col.type();
         String text = "CAST(\u0001 AS VARCHAR)"; // a string column's value, whether loaded as text or bytes
         String number = numberKey(declared); // a numeric column's value, exactly
         switch (kind) {
-            case "narrow_integer", "narrow_decimal", "float_holds_integer", "string_holds_integer" -> {
+            case NARROW_INTEGER, NARROW_DECIMAL, FLOAT_HOLDS_INTEGER, STRING_HOLDS_INTEGER -> {
                 if (suggested.toLowerCase(Locale.ROOT).startsWith("bool")) {
                     // PostgreSQL, where only 0 and 1 occur. analyze names boolean as the tightest
                     // type, but as a migration it would break every query that adds, sums or
@@ -125,18 +129,18 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                     ddl = t.declared();
                 }
                 String duck = duckInteger(t);
-                if (kind.equals("string_holds_integer")) {
+                if (kind == FindingKind.STRING_HOLDS_INTEGER) {
                     return new Conversion(index, col, kind, ddl, duck, integer("TRY_CAST(" + text + " AS HUGEINT)", t, duck),
                             text, "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::" + ddl
                             : castUsing(dialect, ddl));
                 }
                 // A number, kept only when it is whole: DuckDB would round 2.5 to 3.
-                String whole = kind.equals("narrow_integer") ? "TRY_CAST(\u0001 AS HUGEINT)"
+                String whole = kind == FindingKind.NARROW_INTEGER ? "TRY_CAST(\u0001 AS HUGEINT)"
                         : "(CASE WHEN " + number + " = TRY_CAST(" + number + " AS HUGEINT) THEN TRY_CAST(" + number + " AS HUGEINT) END)";
                 return new Conversion(index, col, kind, ddl, duck, integer(whole, t, duck), number,
                         number.replace("TRY_CAST", "CAST"), castUsing(dialect, ddl));
             }
-            case "narrow_float" -> {
+            case NARROW_FLOAT -> {
                 if (dialect == Dialect.MYSQL) {
                     throw new Unsupported("MySQL prints a FLOAT rounded to 6 significant digits: the bits survive, but "
                             + "clients and mysqldump would read other values");
@@ -144,7 +148,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 return new Conversion(index, col, kind, suggested, "FLOAT", "TRY_CAST(\u0001 AS FLOAT)", "TRY_CAST(\u0001 AS DOUBLE)",
                         "CAST(\u0001 AS DOUBLE)", castUsing(dialect, suggested));
             }
-            case "timestamp_holds_date" -> {
+            case TIMESTAMP_HOLDS_DATE -> {
                 String d = declared.declared().toLowerCase(Locale.ROOT);
                 if ((dialect == Dialect.MYSQL && declared.family() == TypeFamily.TIMESTAMP) || d.contains("with time zone")
                         || d.contains("timestamptz")) {
@@ -156,7 +160,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 return new Conversion(index, col, kind, suggested, "DATE", "TRY_CAST(TRY_CAST(\u0001 AS TIMESTAMP) AS DATE)",
                         "TRY_CAST(\u0001 AS TIMESTAMP)", "CAST(\u0001 AS TIMESTAMP)", castUsing(dialect, suggested));
             }
-            case "string_holds_timestamp" -> {
+            case STRING_HOLDS_TIMESTAMP -> {
                 boolean compact = report.findings().get(0).detail().contains("YYYYMMDDHHMMSS");
                 String format = compact ? "%Y%m%d%H%M%S" : "%Y-%m-%d %H:%M:%S";
                 String using = switch (dialect) {
@@ -168,7 +172,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 return new Conversion(index, col, kind, suggested, "TIMESTAMP", "TRY_STRPTIME(" + text + ", '" + format + "')",
                         text, "strftime(\u0001, '" + format + "')", using);
             }
-            case "string_holds_date" -> {
+            case STRING_HOLDS_DATE -> {
                 return new Conversion(index, col, kind, suggested, "DATE", "CAST(TRY_STRPTIME(" + text + ", '%Y-%m-%d') AS DATE)",
                         text, "strftime(\u0001, '%Y-%m-%d')", switch (dialect) {
                             case POSTGRESQL -> pgText(declared, "\u0001") + "::date";
@@ -176,7 +180,7 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                             default -> null;
                         });
             }
-            case "string_holds_uuid" -> {
+            case STRING_HOLDS_UUID -> {
                 if (dialect == Dialect.MYSQL) {
                     throw new Unsupported("MySQL keeps a UUID in BINARY(16) only through UUID_TO_BIN(), which an ALTER cannot "
                             + "apply in place: convert it through a new column and an UPDATE");
@@ -184,14 +188,14 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                 return new Conversion(index, col, kind, suggested, "UUID", "TRY_CAST(" + text + " AS UUID)", text,
                         "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::uuid" : "CAST(\u0001 AS UUID)");
             }
-            case "string_holds_decimal" -> {
+            case STRING_HOLDS_DECIMAL -> {
                 SqlType t = TypeParser.parse(suggested, dialect);
                 String duck = "DECIMAL(" + t.precision() + "," + Math.max(0, t.scale()) + ")";
                 return new Conversion(index, col, kind, suggested, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
                         "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::" + suggested
                         : castUsing(dialect, suggested));
             }
-            case "low_cardinality" -> {
+            case LOW_CARDINALITY -> {
                 List<String> members = suggested.toLowerCase(Locale.ROOT).startsWith("enum type")
                         ? TypeParser.quoted(suggested.substring(suggested.indexOf('(') + 1, suggested.lastIndexOf(')')))
                         : TypeParser.parse(suggested, dialect).enumValues();
@@ -208,18 +212,18 @@ public record Conversion(int index, ColumnDef column, String kind, String target
                         "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::text::" + target
                         : castUsing(dialect, target));
             }
-            case "padding" -> {
+            case PADDING -> {
                 return new Conversion(index, col, kind, suggested, "VARCHAR", text, text, "\u0001", castUsing(dialect, suggested));
             }
-            case "string_holds_boolean" -> throw new Unsupported("the column spells true and false as text; which spelling "
+            case STRING_HOLDS_BOOLEAN -> throw new Unsupported("the column spells true and false as text; which spelling "
                     + "means true is yours to decide");
-            default -> throw new Unsupported("tune does not apply " + (kind.isEmpty() ? "this change" : kind + " changes"));
+            default -> throw new Unsupported("tune does not apply " + kind + " changes");
         }
     }
 
     /** DuckDB refuses to change a column under a key, or any column of a table with an index. */
     private static void duckdbConstraints(TableDef def, ColumnDef col) throws Unsupported {
-        for (dev.wastecheck.analyzer.schema.IndexDef ix : def.indexes()) {
+        for (dev.wastecheck.model.schema.IndexDef ix : def.indexes()) {
             boolean key = ix.name().equals("PRIMARY KEY") || ix.name().equals("UNIQUE") || ix.name().equals("FOREIGN KEY");
             if (key && ix.columns().stream().anyMatch(c -> c.equalsIgnoreCase(col.name()))) {
                 throw new Unsupported("DuckDB cannot change the type of a column under a " + ix.name()

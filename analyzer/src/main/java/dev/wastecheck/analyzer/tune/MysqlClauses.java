@@ -1,7 +1,7 @@
 package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.schema.ColumnDef;
+import dev.wastecheck.model.schema.ColumnDef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

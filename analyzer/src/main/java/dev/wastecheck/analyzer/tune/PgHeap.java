@@ -1,6 +1,6 @@
 package dev.wastecheck.analyzer.tune;
 
-import dev.wastecheck.analyzer.schema.SqlType;
+import dev.wastecheck.model.schema.SqlType;
 import java.util.List;
 import java.util.Locale;
 

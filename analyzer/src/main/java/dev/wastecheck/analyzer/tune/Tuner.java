@@ -1,22 +1,27 @@
 package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.Analyzer;
+import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.profile.Profiler;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeFamily;
-import dev.wastecheck.analyzer.schema.TypeParser;
-import dev.wastecheck.analyzer.source.DdlCatalog;
 import dev.wastecheck.analyzer.storage.StorageModel;
+import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.schema.TypeParser;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -125,7 +130,35 @@ public final class Tuner {
     private Tuner() {
     }
 
-    public static Result tune(Analyzer.Session session, AnalysisReport report, Analyzer.Progress progress) throws SQLException {
+    /**
+     * {@code wastecheck tune}: reads and analyzes the sources, then checks every suggested change
+     * on a tuned copy of the data.
+     *
+     * @param dialect the dialect the caller wants the migration in, or null for the source's own;
+     *                a migration runs on the database the data came from, so any other is refused
+     * @throws BadInputException for SQLite sources (no ALTER COLUMN ... TYPE) and for a dialect
+     *                           other than the source's
+     */
+    public static Result tune(List<java.nio.file.Path> sources, InferenceOptions inference, ProfilingOptions profiling,
+                              Dialect dialect, Progress progress) throws java.io.IOException, SQLException {
+        try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
+            Dialect source = session.dialect();
+            if (source == Dialect.SQLITE) {
+                throw new BadInputException("SQLite has no ALTER COLUMN ... TYPE (a column's type changes only by rebuilding its "
+                        + "table), and it sizes integers by value anyway: tune writes migrations for MySQL, PostgreSQL and DuckDB; "
+                        + "`wastecheck analyze` still shows what SQLite stores");
+            }
+            if (dialect != null && dialect != source) {
+                throw new BadInputException("the source reads as " + source.label() + ", so its migration is in " + source.label()
+                        + "'s dialect: a migration runs on the database the data came from (--dialect " + source.key()
+                        + "); translating a schema to another engine is not what tune does");
+            }
+            AnalysisReport report = session.report(List.of(), progress);
+            return tune(session, report, inference.idHeadroom(), progress);
+        }
+    }
+
+    public static Result tune(Analyzer.Session session, AnalysisReport report, Progress progress) throws SQLException {
         return tune(session, report, dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM, progress);
     }
 
@@ -133,7 +166,7 @@ public final class Tuner {
      * @param idHeadroom the room analyze left identifiers to grow: an auto-increment counter
      *                   must keep as much below the new type's maximum
      */
-    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Analyzer.Progress progress)
+    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Progress progress)
             throws SQLException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
@@ -151,7 +184,7 @@ public final class Tuner {
         }
     }
 
-    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Analyzer.Progress progress,
+    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Progress progress,
                                ProfilingDatabase db, List<TableResult> tables, List<Skipped> skipped, StorageModel model,
                                Profiler profiler, java.util.Map<String, String> copies) throws SQLException {
         Dialect dialect = session.dialect();
@@ -322,7 +355,7 @@ public final class Tuner {
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
             List<String> refs = fk.refColumns();
             if (refs.isEmpty()) { // REFERENCES t: t's primary key
-                dev.wastecheck.analyzer.schema.TableDef ref = session.catalog().table(fk.refTable());
+                dev.wastecheck.model.schema.TableDef ref = session.catalog().table(fk.refTable());
                 refs = ref == null ? List.of() : ref.primaryKey();
             }
             for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
@@ -405,8 +438,8 @@ public final class Tuner {
         return drop(tables, (t, c) -> {
             // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
             // uuid or enum there has no operator for them. Numbers and times compare across widths.
-            dev.wastecheck.analyzer.schema.TypeFamily f = c.conversion().column().type().family();
-            if (!(f.isString() || f == dev.wastecheck.analyzer.schema.TypeFamily.OTHER)) {
+            dev.wastecheck.model.schema.TypeFamily f = c.conversion().column().type().family();
+            if (!(f.isString() || f == dev.wastecheck.model.schema.TypeFamily.OTHER)) {
                 return null;
             }
             for (DdlCatalog.ViewDef v : views) {
@@ -459,7 +492,7 @@ public final class Tuner {
             for (DdlCatalog.ViewDef v : all) {
                 if (!chosen.contains(v) && mentionsAny(v.text(), names)) {
                     chosen.add(v);
-                    names.add(DdlCatalog.simpleName(v.name()).toLowerCase(java.util.Locale.ROOT));
+                    names.add(dev.wastecheck.model.schema.Names.simpleName(v.name()).toLowerCase(java.util.Locale.ROOT));
                     grew = true;
                 }
             }
@@ -532,12 +565,12 @@ public final class Tuner {
                 boolean everyPartition = cs.size() == partitions.size();
                 // An enum's type is named after its table: partitions agree when their members do.
                 boolean same = cs.stream().allMatch(c -> c.conversion().duckType().equals(first.conversion().duckType())
-                        && (c.conversion().kind().equals("low_cardinality") || c.conversion().target().equals(first.conversion().target())));
+                        && (c.conversion().kind() == FindingKind.LOW_CARDINALITY || c.conversion().target().equals(first.conversion().target())));
                 boolean lossless = cs.stream().allMatch(Checked::lossless);
                 boolean key = keyColumns.contains(col.getKey().toLowerCase(java.util.Locale.ROOT));
                 if (everyPartition && same && lossless && !key) {
                     Conversion c = first.conversion();
-                    if (c.kind().equals("low_cardinality") && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
+                    if (c.kind() == FindingKind.LOW_CARDINALITY && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
                         String name = Conversion.enumTypeName(parent, c.column().name());
                         c = new Conversion(c.index(), c.column(), c.kind(), name, c.duckType(), c.toTuned(), c.originalKey(), c.tunedKey(),
                                 c.using() == null ? null : c.using().replace(c.target(), name));
@@ -669,7 +702,7 @@ public final class Tuner {
 
     /** The tuned column's type as the storage model reads it. */
     static SqlType tunedType(Conversion c, Dialect dialect) {
-        if (c.kind().equals("low_cardinality")) {
+        if (c.kind() == FindingKind.LOW_CARDINALITY) {
             String d = c.duckType();
             List<String> members = TypeParser.quoted(d.substring(d.indexOf('(') + 1, d.lastIndexOf(')')));
             return new SqlType(c.target(), TypeFamily.ENUM, 0, false, -1, -1, -1, members);

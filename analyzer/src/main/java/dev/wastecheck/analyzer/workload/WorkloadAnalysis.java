@@ -2,24 +2,26 @@ package dev.wastecheck.analyzer.workload;
 
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.report.AccessSummary;
+import dev.wastecheck.analyzer.report.CachedField;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.IndexDef;
-import dev.wastecheck.analyzer.schema.TableDef;
+import dev.wastecheck.analyzer.report.TraceSummary;
+import dev.wastecheck.analyzer.report.WorkloadReport;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.IndexDef;
+import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.traces.TraceStats;
-import dev.wastecheck.traces.profile.ColumnUse;
-import dev.wastecheck.traces.profile.IndexUse;
-import dev.wastecheck.traces.profile.PageHotDensity;
-import dev.wastecheck.traces.profile.SkewShares;
-import dev.wastecheck.traces.profile.TableProfile;
+import dev.wastecheck.traces.heat.ColumnUse;
+import dev.wastecheck.traces.heat.IndexUse;
+import dev.wastecheck.traces.heat.PageHotDensity;
+import dev.wastecheck.traces.heat.SkewShares;
+import dev.wastecheck.traces.heat.TableHeat;
 import dev.wastecheck.traces.read.TraceReadOptions;
-import dev.wastecheck.traces.schema.ColumnSchema;
-import dev.wastecheck.traces.schema.DatabaseSchema;
-import dev.wastecheck.traces.schema.IndexSchema;
-import dev.wastecheck.traces.schema.TableSchema;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -54,34 +56,21 @@ public final class WorkloadAnalysis {
     private WorkloadAnalysis() {
     }
 
-    /** The source's schema as traces/ understands it. */
+    /** The loaded tables as one schema, for resolving a trace against. */
     public static DatabaseSchema schemaOf(Iterable<LoadedTable> tables) {
-        List<TableSchema> out = new ArrayList<>();
-        for (LoadedTable t : tables) {
-            TableDef d = t.def();
-            List<ColumnSchema> cols = new ArrayList<>();
-            for (ColumnDef c : d.columns()) {
-                cols.add(new ColumnSchema(c.name(), c.type().declared(), c.nullable()));
-            }
-            List<IndexSchema> idx = new ArrayList<>();
-            for (IndexDef i : d.indexes()) {
-                if (!i.name().equalsIgnoreCase(IndexSchema.PRIMARY)) {
-                    idx.add(new IndexSchema(i.name(), i.columns(), i.unique()));
-                }
-            }
-            out.add(new TableSchema(d.name(), cols, d.primaryKey(), idx));
-        }
-        return new DatabaseSchema(out);
+        List<TableDef> defs = new ArrayList<>();
+        tables.forEach(t -> defs.add(t.def()));
+        return new DatabaseSchema(defs);
     }
 
     /**
      * @param tables the encoding reports; returned with workload findings added to their columns
      */
-    public static Result analyze(List<Path> traces, ProfilingDatabase db, Map<String, LoadedTable> loaded,
+    public static WorkloadReport analyze(List<Path> traces, ProfilingDatabase db, Map<String, LoadedTable> loaded,
                                  List<TableReport> tables, Dialect dialect) throws IOException, SQLException {
         DatabaseSchema schema = schemaOf(loaded.values());
         List<TraceSummary> summaries = new ArrayList<>();
-        Map<String, TableProfile> byTable = new LinkedHashMap<>();
+        Map<String, TableHeat> byTable = new LinkedHashMap<>();
         for (Path trace : traces) {
             TraceStats stats = TraceStats.compute(trace, schema, TraceReadOptions.defaults());
             List<String> unresolved = new ArrayList<>();
@@ -89,8 +78,8 @@ public final class WorkloadAnalysis {
                     + (r.examples().isEmpty() ? "" : " (line " + r.examples().get(0).line() + ": " + r.examples().get(0).statement() + ")")));
             summaries.add(new TraceSummary(trace.toString(), stats.format().toString().toLowerCase(Locale.ROOT),
                     stats.report().statements(), stats.report().resolved(), stats.report().unresolved(),
-                    stats.profile().events(), stats.badLines().count(), unresolved));
-            for (TableProfile tp : stats.profile().tables()) {
+                    stats.heat().events(), stats.badLines().count(), unresolved));
+            for (TableHeat tp : stats.heat().tables()) {
                 byTable.merge(tp.name().toLowerCase(Locale.ROOT), tp, (a, b) -> a); // one trace is the usual case
             }
         }
@@ -99,7 +88,7 @@ public final class WorkloadAnalysis {
         List<TableReport> updated = new ArrayList<>();
         for (TableReport report : tables) {
             LoadedTable lt = loaded.get(report.name().toLowerCase(Locale.ROOT));
-            TableProfile tp = byTable.get(report.name().toLowerCase(Locale.ROOT));
+            TableHeat tp = byTable.get(report.name().toLowerCase(Locale.ROOT));
             if (lt == null || tp == null || tp.events() == 0) {
                 updated.add(report);
                 continue;
@@ -108,15 +97,10 @@ public final class WorkloadAnalysis {
             indexes.addAll(cacheAdvice(report, tp));
             updated.add(withColumnFindings(report, tp));
         }
-        return new Result(summaries, access, indexes, updated);
+        return new WorkloadReport(summaries, access, indexes, updated);
     }
 
-    /** What the tables and indexes report gains from the trace. */
-    public record Result(List<TraceSummary> traces, Map<String, AccessSummary> access, List<IndexCacheAdvice> indexes,
-                         List<TableReport> tables) {
-    }
-
-    private static AccessSummary accessOf(ProfilingDatabase db, LoadedTable lt, TableReport report, TableProfile tp,
+    private static AccessSummary accessOf(ProfilingDatabase db, LoadedTable lt, TableReport report, TableHeat tp,
                                           Dialect dialect) throws SQLException {
         String ix = tp.heatIndex();
         SkewShares skew = ix == null ? new SkewShares(0, 0, 0, 0, 0, 0) : tp.skew(ix, lt.rows());
@@ -162,14 +146,14 @@ public final class WorkloadAnalysis {
                 hotRows * rowBytes, coldRows * rowBytes, hotIndex, coldIndex, operations(tp));
     }
 
-    private static Map<String, Long> operations(TableProfile tp) {
+    private static Map<String, Long> operations(TableHeat tp) {
         Map<String, Long> out = new LinkedHashMap<>();
         tp.operations().forEach((op, n) -> out.put(op.name().toLowerCase(Locale.ROOT), n));
         return out;
     }
 
     private static List<String> keyColumns(TableDef def, String index) {
-        if (index.equalsIgnoreCase(IndexSchema.PRIMARY)) {
+        if (index.equalsIgnoreCase(IndexDef.PRIMARY)) {
             return def.primaryKey();
         }
         return def.indexes().stream().filter(i -> i.name().equalsIgnoreCase(index)).findFirst()
@@ -191,7 +175,7 @@ public final class WorkloadAnalysis {
      * queries through the index, most projected first; leave out fields that are updated often,
      * since every update would invalidate the cached copies.
      */
-    static List<IndexCacheAdvice> cacheAdvice(TableReport def, TableProfile tp) {
+    static List<IndexCacheAdvice> cacheAdvice(TableReport def, TableHeat tp) {
         List<IndexCacheAdvice> out = new ArrayList<>();
         Map<String, Long> updates = new LinkedHashMap<>();
         for (ColumnUse u : tp.columns()) {
@@ -253,7 +237,7 @@ public final class WorkloadAnalysis {
     }
 
     /** Columns no statement touched, and columns read only through a coarsening function. */
-    private static TableReport withColumnFindings(TableReport report, TableProfile tp) {
+    private static TableReport withColumnFindings(TableReport report, TableHeat tp) {
         Set<String> unreferenced = new HashSet<>();
         tp.unreferencedColumns().forEach(c -> unreferenced.add(c.toLowerCase(Locale.ROOT)));
         Map<String, ColumnUse> uses = new LinkedHashMap<>();
@@ -265,7 +249,7 @@ public final class WorkloadAnalysis {
             List<Finding> f = new ArrayList<>(c.findings());
             String key = c.name().toLowerCase(Locale.ROOT);
             if (unreferenced.contains(key)) {
-                f.add(new Finding("unused_column", "no statement of the trace (" + tp.events()
+                f.add(new Finding(FindingKind.UNUSED_COLUMN, "no statement of the trace (" + tp.events()
                         + " accesses to the table) reads, filters on or updates it", c.tightBytes()));
             }
             ColumnUse u = uses.get(key);
@@ -274,7 +258,7 @@ public final class WorkloadAnalysis {
                 long coarse = u.functions().entrySet().stream()
                         .filter(e -> COARSENING.contains(e.getKey().toUpperCase(Locale.ROOT))).mapToLong(Map.Entry::getValue).sum();
                 if (reads > 0 && coarse >= reads && u.updated() == 0) {
-                    f.add(new Finding("granularity", "read only through " + String.join(", ", u.functions().keySet())
+                    f.add(new Finding(FindingKind.GRANULARITY, "read only through " + String.join(", ", u.functions().keySet())
                             + " (" + coarse + " of " + reads + " reads): the trace never needs its full precision", 0));
                 }
             }

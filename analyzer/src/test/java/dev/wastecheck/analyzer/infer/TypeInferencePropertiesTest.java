@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.ColumnReport;
-import dev.wastecheck.analyzer.schema.ColumnDef;
-import dev.wastecheck.analyzer.schema.Dialect;
-import dev.wastecheck.analyzer.schema.SqlType;
-import dev.wastecheck.analyzer.schema.TableDef;
-import dev.wastecheck.analyzer.schema.TypeParser;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeParser;
 import java.math.BigInteger;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -42,7 +43,7 @@ class TypeInferencePropertiesTest {
             ColumnDef col = new ColumnDef("amount", TypeParser.parse("bigint", d), false, false);
             ColumnReport r = new TypeInference(d, InferenceOptions.defaults()).infer(table(col), col, integers(1000, min, max), null);
             SqlType suggested = TypeParser.parse(r.suggestedType(), d);
-            if (suggested.family() == dev.wastecheck.analyzer.schema.TypeFamily.BOOLEAN) {
+            if (suggested.family() == dev.wastecheck.model.schema.TypeFamily.BOOLEAN) {
                 // PostgreSQL columns of only 0 and 1 become boolean: lossless for exactly that range.
                 assertThat(min).isGreaterThanOrEqualTo(0);
                 assertThat(max).isLessThanOrEqualTo(1);
@@ -112,6 +113,6 @@ class TypeInferencePropertiesTest {
         p.strIntMax = BigInteger.valueOf(99_999);
         ColumnReport r = new TypeInference(Dialect.POSTGRESQL, InferenceOptions.defaults()).infer(table(c), c, p, null);
         assertThat(r.suggestedType()).isEqualTo("varchar(10)");
-        assertThat(r.findings()).anyMatch(f -> f.kind().equals("null_marker"));
+        assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.NULL_MARKER);
     }
 }

@@ -8,7 +8,9 @@ import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.model.Progress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,8 +44,8 @@ class TunerTest {
         Path dump = dir.resolve("t.sql");
         Files.writeString(dump, DUMP);
         Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
-        try (Analyzer.Session session = analyzer.open(List.of(dump), false, Analyzer.Progress.NONE)) {
-            AnalysisReport report = session.report(List.of(), Analyzer.Progress.NONE);
+        try (Analyzer.Session session = analyzer.open(List.of(dump), false, Progress.NONE)) {
+            AnalysisReport report = session.report(List.of(), Progress.NONE);
             // What a careless inference might say: each loses at least one row's value.
             AnalysisReport wrong = suggest(report, Map.of(
                     "n", new String[] {"TINYINT", "narrow_integer"},              // 300 does not fit
@@ -52,7 +54,7 @@ class TunerTest {
                     "price", new String[] {"DECIMAL(3,1)", "narrow_decimal"},     // 2.25 would round
                     "stamp", new String[] {"DATETIME", "string_holds_timestamp"}  // this one is right
             ));
-            Tuner.Result r = Tuner.tune(session, wrong, Analyzer.Progress.NONE);
+            Tuner.Result r = Tuner.tune(session, wrong, Progress.NONE);
             Tuner.TableResult t = r.tables().get(0);
             assertThat(mismatches(t, "n")).isEqualTo(1);
             assertThat(mismatches(t, "at")).isEqualTo(1);
@@ -87,7 +89,7 @@ class TunerTest {
                 } else {
                     String detail = s[1].equals("string_holds_timestamp") ? "all values are 14-character YYYYMMDDHHMMSS timestamps" : "test";
                     cols.add(new ColumnReport(c.name(), c.declaredType(), s[0], c.declaredBytes(), c.tightBytes(), c.nulls(),
-                            c.distinct(), c.min(), c.max(), List.of(new Finding(s[1], detail, 0))));
+                            c.distinct(), c.min(), c.max(), List.of(new Finding(FindingKind.of(s[1]), detail, 0))));
                 }
             }
             tables.add(new TableReport(t.name(), t.rows(), t.declaredBytes(), t.tightBytes(), cols, t.badRows(), t.badValues(),

@@ -3,11 +3,12 @@ package dev.wastecheck.cli.render;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.wastecheck.analyzer.report.AccessSummary;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.workload.AccessSummary;
+import dev.wastecheck.model.Bytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -81,7 +82,7 @@ public final class HtmlRenderer {
             w.println("<h2>What columns are, not how they are stored</h2><table><tr><th>column</th><th>finding</th><th>detail</th></tr>");
             for (ReportFacts.Semantic s : semantic) {
                 w.printf("<tr><td><code>%s</code></td><td><span class=k>%s</span></td><td>%s</td></tr>%n", esc(s.col().qualified()),
-                        esc(s.finding().kind()), esc(s.finding().detail()));
+                        esc(s.finding().kind().key()), esc(s.finding().detail()));
             }
             w.println("</table>");
         }

@@ -4,14 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.wastecheck.analyzer.report.AccessSummary;
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.CachedField;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
-import dev.wastecheck.analyzer.workload.AccessSummary;
-import dev.wastecheck.analyzer.workload.CachedField;
-import dev.wastecheck.analyzer.workload.IndexCacheAdvice;
-import dev.wastecheck.analyzer.workload.TraceSummary;
+import dev.wastecheck.analyzer.report.TraceSummary;
 import java.io.IOException;
 import java.io.Writer;
 
@@ -83,7 +83,7 @@ public final class JsonRenderer {
                 ArrayNode fs = cn.putArray("findings");
                 for (Finding f : c.findings()) {
                     ObjectNode fn = fs.addObject();
-                    fn.put("kind", f.kind());
+                    fn.put("kind", f.kind().key());
                     fn.put("detail", f.detail());
                     fn.put("bytes_saved", f.bytes());
                 }

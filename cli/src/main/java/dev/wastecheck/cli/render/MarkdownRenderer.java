@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
 import java.util.stream.Collectors;
 

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.wastecheck.cli.replay.ReplayReport;
-import dev.wastecheck.engine.replay.RunResult;
+import dev.wastecheck.model.Bytes;
+import dev.wastecheck.replay.ReplayReport;
+import dev.wastecheck.replay.RunReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -24,7 +25,7 @@ public final class ReplayRenderer {
     }
 
     /** The baseline's cost per query over this run's: above 1 means faster than the baseline. */
-    static double speedup(RunResult first, RunResult r) {
+    static double speedup(RunReport first, RunReport r) {
         return r.costPerQueryUs() == 0 ? 0 : first.costPerQueryUs() / r.costPerQueryUs();
     }
 
@@ -39,9 +40,9 @@ public final class ReplayRenderer {
         root.put("device", r.device());
         root.put("warmup", r.warmup());
         ArrayNode runs = root.putArray("runs");
-        RunResult first = r.runs().get(0);
+        RunReport first = r.runs().get(0);
         for (int i = 0; i < r.runs().size(); i++) {
-            RunResult x = r.runs().get(i);
+            RunReport x = r.runs().get(i);
             ObjectNode n = runs.addObject();
             n.put("config", x.config());
             n.put("settings", x.settings());
@@ -114,7 +115,7 @@ public final class ReplayRenderer {
         "cache hit", "pages/query", "working set", "heap", "index", "leaf fill"};
 
     private static String[] row(ReplayReport r, int i) {
-        RunResult first = r.runs().get(0), x = r.runs().get(i);
+        RunReport first = r.runs().get(0), x = r.runs().get(i);
         return new String[] {x.config(), f(x.costPerQueryUs(), 2) + " µs", f(speedup(first, x), 2) + "x",
             f(x.latencyUs().p50(), 1) + "/" + f(x.latencyUs().p99(), 1) + " µs", f(x.deviceUsPerQuery(), 2) + " µs",
             pct(x.bufferHitRate()), x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()), f(x.pagesPerQuery(), 2),
@@ -122,7 +123,7 @@ public final class ReplayRenderer {
     }
 
     public static void text(ReplayReport r, PrintWriter w) {
-        RunResult first = r.runs().get(0);
+        RunReport first = r.runs().get(0);
         w.println("replay of " + r.trace() + " on " + r.data());
         w.println(Bytes.count(r.events()) + " access events" + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
                 + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped())
@@ -146,7 +147,7 @@ public final class ReplayRenderer {
         }
         w.println();
         for (int i = 0; i < r.runs().size(); i++) {
-            RunResult x = r.runs().get(i);
+            RunReport x = r.runs().get(i);
             StringBuilder sb = new StringBuilder("  " + x.config() + ": " + x.settings());
             if (!x.moved().isEmpty()) {
                 sb.append("; moved ");
@@ -177,7 +178,7 @@ public final class ReplayRenderer {
     }
 
     /** The {@code k} largest parts of a run's working set, e.g. "revision.index 30.2 MiB, ...". */
-    private static String largest(RunResult x, int k) {
+    private static String largest(RunReport x, int k) {
         StringBuilder sb = new StringBuilder();
         int shown = 0;
         for (Map.Entry<String, Long> e : x.workingSetByStructure().entrySet()) {
@@ -191,7 +192,7 @@ public final class ReplayRenderer {
     }
 
     public static void markdown(ReplayReport r, PrintWriter w) {
-        RunResult first = r.runs().get(0);
+        RunReport first = r.runs().get(0);
         w.println("# wastecheck replay");
         w.println();
         w.println("`" + r.trace() + "` on `" + r.data() + "`: " + r.events() + " access events"
@@ -203,7 +204,7 @@ public final class ReplayRenderer {
         for (int i = 0; i < r.runs().size(); i++) w.println("| " + String.join(" | ", row(r, i)) + " |");
         w.println();
         for (int i = 0; i < r.runs().size(); i++) {
-            RunResult x = r.runs().get(i);
+            RunReport x = r.runs().get(i);
             w.println("- `" + x.config() + "`: " + x.settings() + (x.moved().isEmpty() ? "" : ", moved " + x.moved())
                     + (r.mismatches().get(i) > 0 ? ", **" + r.mismatches().get(i) + " results differ from the baseline**" : "")
                     + (x.workingSetByStructure().isEmpty() ? "" : "; working set: " + largest(x, 6)));

@@ -8,15 +8,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /** What every renderer orders the same way: the largest waste first. */
 final class ReportFacts {
-    /** Findings about what a column is rather than how it is encoded ("No Bits Left Behind" §2.2). */
-    static final Set<String> SEMANTIC = Set.of("constant", "all_null", "duplicate_column", "implicit_id",
-            "functional_dependency", "unused_column", "granularity");
-
     private ReportFacts() {
     }
 
@@ -48,7 +43,7 @@ final class ReportFacts {
         for (TableReport t : r.tables()) {
             for (ColumnReport c : t.columns()) {
                 for (Finding f : c.findings()) {
-                    if (SEMANTIC.contains(f.kind())) {
+                    if (f.kind().semantic()) {
                         out.add(new Semantic(new Col(t, c), f));
                     }
                 }
@@ -64,7 +59,7 @@ final class ReportFacts {
         for (TableReport t : r.tables()) {
             for (ColumnReport c : t.columns()) {
                 for (Finding f : c.findings()) {
-                    counts.merge(f.kind(), 1, Integer::sum);
+                    counts.merge(f.kind().key(), 1, Integer::sum);
                 }
             }
         }

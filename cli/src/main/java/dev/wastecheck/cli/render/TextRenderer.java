@@ -2,6 +2,7 @@ package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ public final class TextRenderer {
             w.printf("%-" + nameW + "s  %-" + typeW + "s  %10s  %5s  %s%n", "column", "declared -> suggested", "saves", "", "why");
             for (ReportFacts.Col c : cols.subList(0, Math.min(top, cols.size()))) {
                 String types = c.column().declaredType() + " -> " + c.column().suggestedType();
-                String why = c.column().findings().isEmpty() ? "" : c.column().findings().get(0).kind();
+                String why = c.column().findings().isEmpty() ? "" : c.column().findings().get(0).kind().key();
                 w.printf("%-" + nameW + "s  %-" + typeW + "s  %10s  %5s  %s%n", cut(c.qualified(), nameW), cut(types, typeW),
                         Bytes.human(c.column().wastedBytes()), Bytes.percent(c.column().wastedBytes(), c.column().declaredBytes()), why);
             }
@@ -42,7 +43,7 @@ public final class TextRenderer {
             w.println();
             w.println("Columns that carry little or nothing:");
             for (ReportFacts.Semantic s : semantic.subList(0, Math.min(10, semantic.size()))) {
-                w.printf("  %-16s %s: %s%n", s.finding().kind(), s.col().qualified(), s.finding().detail());
+                w.printf("  %-16s %s: %s%n", s.finding().kind().key(), s.col().qualified(), s.finding().detail());
             }
             if (semantic.size() > 10) {
                 w.printf("  ... and %d more%n", semantic.size() - 10);

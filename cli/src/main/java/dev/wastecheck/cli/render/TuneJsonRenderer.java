@@ -38,7 +38,7 @@ public final class TuneJsonRenderer {
                 cn.put("column", c.conversion().column().name());
                 cn.put("declared_type", c.declaredType());
                 cn.put("new_type", c.conversion().target());
-                cn.put("kind", c.conversion().kind());
+                cn.put("kind", c.conversion().kind().key());
                 cn.put("rows_checked", t.rows());
                 cn.put("mismatches", c.mismatches());
                 if (c.example() != null) {

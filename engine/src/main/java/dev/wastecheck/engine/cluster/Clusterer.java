@@ -4,8 +4,8 @@ import dev.wastecheck.engine.replay.BoundKey;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.layouts.Record;
-import dev.wastecheck.traces.access.AccessEvent;
-import dev.wastecheck.traces.access.Operation;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.wastecheck.engine.replay;
 
 import dev.wastecheck.engine.table.Table;
-import dev.wastecheck.traces.access.AccessEvent;
+import dev.wastecheck.model.access.AccessEvent;
 
 import java.util.ArrayList;
 import java.util.List;

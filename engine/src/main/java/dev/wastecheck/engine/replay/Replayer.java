@@ -11,9 +11,9 @@ import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.engine.table.Values;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
-import dev.wastecheck.traces.access.AccessEvent;
-import dev.wastecheck.traces.access.Operation;
-import dev.wastecheck.traces.access.ResultDigest;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.access.ResultDigest;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,13 +1,15 @@
 package dev.wastecheck.traces.access;
 
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.traces.access.ShapeTemplate.TableTemplate;
 import dev.wastecheck.traces.access.ShapeTemplate.ValueSource;
 import dev.wastecheck.traces.read.PageRequest;
-import dev.wastecheck.traces.read.SqlDialect;
 import dev.wastecheck.traces.read.SqlStatement;
 import dev.wastecheck.traces.read.TraceRecord;
-import dev.wastecheck.traces.schema.DatabaseSchema;
-import dev.wastecheck.traces.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,7 +51,7 @@ public final class AccessExtractor {
     public AccessExtractor(DatabaseSchema schema) {
         this.schema = schema;
         Set<String> names = new HashSet<>();
-        for (TableSchema t : schema.tables()) {
+        for (TableDef t : schema.tables()) {
             names.add(t.name());
             names.addAll(t.columnNames());
         }
@@ -73,7 +75,7 @@ public final class AccessExtractor {
     }
 
     /** Resolves one statement outside any trace (line 0, no time). */
-    public List<AccessEvent> extract(String sql, SqlDialect dialect) {
+    public List<AccessEvent> extract(String sql, Dialect dialect) {
         return extract(new SqlStatement(sql, dialect, 0, -1));
     }
 
@@ -86,7 +88,7 @@ public final class AccessExtractor {
         }
     }
 
-    private void statement(String sql, SqlDialect dialect, long count, long line, long time, Consumer<AccessEvent> sink) {
+    private void statement(String sql, Dialect dialect, long count, long line, long time, Consumer<AccessEvent> sink) {
         report.statements++;
         StatementNormalizer.Normalized n = normalizer.normalize(sql, dialect);
         String shape = n.shape();
@@ -242,7 +244,7 @@ public final class AccessExtractor {
             return;
         }
         for (String sql : mediaWikiStatements(p)) {
-            statement(sql, SqlDialect.MYSQL, p.count(), p.line(), p.timeMillis(), sink);
+            statement(sql, Dialect.MYSQL, p.count(), p.line(), p.timeMillis(), sink);
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.wastecheck.traces.access;
 
-import dev.wastecheck.traces.schema.ColumnSchema;
-import dev.wastecheck.traces.schema.DatabaseSchema;
-import dev.wastecheck.traces.schema.TableSchema;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.TableDef;
 import java.util.Locale;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -24,13 +24,13 @@ final class CalciteCatalog {
 
     static SchemaPlus register(DatabaseSchema schema) {
         SchemaPlus root = Frameworks.createRootSchema(false);
-        for (TableSchema t : schema.tables()) {
+        for (TableDef t : schema.tables()) {
             root.add(t.name(), new AbstractTable() {
                 @Override
                 public RelDataType getRowType(RelDataTypeFactory f) {
                     RelDataTypeFactory.Builder b = f.builder();
-                    for (ColumnSchema c : t.columns()) {
-                        b.add(c.name(), f.createTypeWithNullability(type(f, c.sqlType()), true));
+                    for (ColumnDef c : t.columns()) {
+                        b.add(c.name(), f.createTypeWithNullability(type(f, c.type().declared()), true));
                     }
                     return b.build();
                 }

@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.access;
 
+import dev.wastecheck.model.access.Operation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

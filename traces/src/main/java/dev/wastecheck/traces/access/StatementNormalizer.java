@@ -1,6 +1,6 @@
 package dev.wastecheck.traces.access;
 
-import dev.wastecheck.traces.read.SqlDialect;
+import dev.wastecheck.model.schema.Dialect;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,10 +41,14 @@ public final class StatementNormalizer {
     private static final Pattern ON_CONFLICT = Pattern.compile("\\s+ON\\s+CONFLICT\\b.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern RETURNING = Pattern.compile("\\s+RETURNING\\s.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
-    public Normalized normalize(String sql, SqlDialect dialect) {
-        boolean backslash = dialect != SqlDialect.POSTGRESQL;
-        boolean mysqlQuotes = dialect == SqlDialect.MYSQL;
-        char quote = dialect == SqlDialect.MYSQL || sql.indexOf('`') >= 0 ? '`' : '"';
+    /**
+     * @param dialect the server whose lexical rules the statement follows, or null when the trace does not say
+     *                (backticks name, backslashes escape, and a double-quoted word names when the schema has that name)
+     */
+    public Normalized normalize(String sql, Dialect dialect) {
+        boolean backslash = dialect == null || dialect.backslashEscapes();
+        boolean mysqlQuotes = dialect == Dialect.MYSQL;
+        char quote = dialect == Dialect.MYSQL || sql.indexOf('`') >= 0 ? '`' : '"';
         StringBuilder out = new StringBuilder(sql.length());
         List<String> literals = new ArrayList<>();
         String prevWord = "";
@@ -66,7 +70,7 @@ public final class StatementNormalizer {
                 space(out);
                 continue;
             }
-            if ((c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') || (c == '#' && dialect != SqlDialect.POSTGRESQL)) {
+            if ((c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') || (c == '#' && (dialect == null || dialect == Dialect.MYSQL))) {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
                 space(out);
@@ -93,7 +97,7 @@ public final class StatementNormalizer {
                 StringBuilder v = new StringBuilder();
                 int end = readQuoted(sql, i, '"', mysqlQuotes, v);
                 String canonical = names.get(v.toString().toLowerCase(Locale.ROOT));
-                if (mysqlQuotes || (dialect == SqlDialect.UNKNOWN && canonical == null)) {
+                if (mysqlQuotes || (dialect == null && canonical == null)) {
                     literal(out, literals, v.toString());
                 } else {
                     out.append(quote).append(canonical != null ? canonical : v).append(quote);

@@ -1,10 +1,11 @@
 package dev.wastecheck.traces.access;
 
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.IndexDef;
+import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.traces.access.ShapeTemplate.TableTemplate;
 import dev.wastecheck.traces.access.ShapeTemplate.ValueSource;
-import dev.wastecheck.traces.schema.DatabaseSchema;
-import dev.wastecheck.traces.schema.IndexSchema;
-import dev.wastecheck.traces.schema.TableSchema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -136,7 +137,7 @@ final class StatementResolver {
         SqlIdentifier target = (SqlIdentifier) (ins.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS
                 ? c.operand(0) : ins.getTargetTable());
         String name = target.names.get(target.names.size() - 1);
-        TableSchema t = schema.table(name).orElseThrow(() -> new UnresolvedStatementException("Object '" + name + "' not found"));
+        TableDef t = schema.table(name).orElseThrow(() -> new UnresolvedStatementException("Object '" + name + "' not found"));
         List<String> columns = new ArrayList<>();
         SqlNodeList list = ins.getTargetColumnList();
         if (list == null) {
@@ -147,7 +148,7 @@ final class StatementResolver {
                 columns.add(canonicalColumn(t, id.names.get(id.names.size() - 1)));
             }
         }
-        IndexSchema key = t.uniqueKeys().isEmpty() ? null : t.uniqueKeys().get(0);
+        IndexDef key = t.uniqueKeys().isEmpty() ? null : t.uniqueKeys().get(0);
         List<String> keyColumns = key == null ? List.of() : key.columns();
         List<Map<String, ValueSource>> rows = new ArrayList<>();
         SqlNode source = ins.getSource();
@@ -173,7 +174,7 @@ final class StatementResolver {
         if (!(targetNode instanceof SqlIdentifier target)) {
             return null;
         }
-        TableSchema t = schema.table(target.names.get(target.names.size() - 1)).orElse(null);
+        TableDef t = schema.table(target.names.get(target.names.size() - 1)).orElse(null);
         if (t == null || upd.getSourceExpressionList() == null) {
             return null;
         }
@@ -205,7 +206,7 @@ final class StatementResolver {
         return null;
     }
 
-    private static String canonicalColumn(TableSchema t, String name) {
+    private static String canonicalColumn(TableDef t, String name) {
         int i = indexOfIgnoreCase(t.columnNames(), name);
         return i >= 0 ? t.columnNames().get(i) : name;
     }
@@ -224,7 +225,7 @@ final class StatementResolver {
     private record Origin(String table, String column, boolean derived) {}
 
     private static final class Acc {
-        final TableSchema table;
+        final TableDef table;
         final Set<String> projected = new LinkedHashSet<>();
         final Set<String> predicate = new LinkedHashSet<>();
         final Set<String> updated = new LinkedHashSet<>();
@@ -236,7 +237,7 @@ final class StatementResolver {
         List<Map<String, List<ValueSource>>> disjuncts = List.of();
         Operation modify;
 
-        Acc(TableSchema table) {
+        Acc(TableDef table) {
             this.table = table;
         }
     }
@@ -277,7 +278,7 @@ final class StatementResolver {
 
         private String tableName(RelOptTable t) {
             List<String> q = t.getQualifiedName();
-            return schema.table(q.get(q.size() - 1)).map(TableSchema::name).orElse(q.get(q.size() - 1));
+            return schema.table(q.get(q.size() - 1)).map(TableDef::name).orElse(q.get(q.size() - 1));
         }
 
         private void visit(RelNode rel) {
@@ -588,9 +589,9 @@ final class StatementResolver {
         }
 
         private TableTemplate template(Acc a) {
-            TableSchema t = a.table;
+            TableDef t = a.table;
             Operation op;
-            IndexSchema index = null;
+            IndexDef index = null;
             List<String> keyColumns = new ArrayList<>();
             List<Map<String, ValueSource>> insertRows = List.of();
             Map<String, ValueSource> setValues = Map.of();
@@ -607,14 +608,14 @@ final class StatementResolver {
                 Set<String> bound = new LinkedHashSet<>(literal);
                 bound.addAll(a.joinBound);
                 // a unique key bound by literals first, then one bound by joins too
-                for (IndexSchema u : t.uniqueKeys()) {
+                for (IndexDef u : t.uniqueKeys()) {
                     if (literal.containsAll(u.columns())) {
                         index = u;
                         break;
                     }
                 }
                 if (index == null) {
-                    for (IndexSchema u : t.uniqueKeys()) {
+                    for (IndexDef u : t.uniqueKeys()) {
                         if (bound.containsAll(u.columns())) {
                             index = u;
                             break;
@@ -626,7 +627,7 @@ final class StatementResolver {
                     keyColumns.addAll(index.columns());
                 } else {
                     int best = 0;
-                    for (IndexSchema ix : t.indexes()) {
+                    for (IndexDef ix : t.allIndexes()) {
                         int prefix = 0;
                         while (prefix < ix.columns().size() && bound.contains(ix.columns().get(prefix))) {
                             prefix++;

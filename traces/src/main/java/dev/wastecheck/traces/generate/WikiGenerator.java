@@ -1,6 +1,6 @@
 package dev.wastecheck.traces.generate;
 
-import dev.wastecheck.traces.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.DatabaseSchema;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Writer;

@@ -1,6 +1,8 @@
 package dev.wastecheck.traces.generate;
 
-import dev.wastecheck.traces.schema.DatabaseSchema;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.Dialect;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -142,8 +144,11 @@ public final class WikiSchema {
 
     /** The schema of the generated database, for resolving its trace. */
     public static DatabaseSchema schema() {
-        StringBuilder ddl = new StringBuilder();
-        CREATE_TABLES.values().forEach(s -> ddl.append(s).append(";\n"));
-        return DatabaseSchema.fromDdl(ddl.toString());
+        DdlCatalog catalog = new DdlCatalog(Dialect.MYSQL);
+        CREATE_TABLES.forEach((table, ddl) -> catalog.accept(ddl, "WikiSchema." + table, 1));
+        if (!catalog.warnings().isEmpty()) {
+            throw new IllegalStateException("the generator's own DDL does not read: " + catalog.warnings());
+        }
+        return catalog.schema();
     }
 }

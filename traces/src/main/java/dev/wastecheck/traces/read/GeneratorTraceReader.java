@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.read;
 
+import dev.wastecheck.model.schema.Dialect;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -72,7 +73,7 @@ final class GeneratorTraceReader extends TraceReader {
                 bad(lineNo(), l, "an ISO-8601 time such as 2016-06-01T00:00:00.020Z inside the leading comment");
                 continue;
             }
-            emit(new SqlStatement(l.substring(close + 4, l.length() - 1), SqlDialect.MYSQL, lineNo(), time));
+            emit(new SqlStatement(l.substring(close + 4, l.length() - 1), Dialect.MYSQL, lineNo(), time));
             return true;
         }
         return false;

@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.read;
 
+import dev.wastecheck.model.schema.Dialect;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ final class MysqlGeneralLogReader extends TraceReader {
                 sql.append('\n').append(next);
             }
             for (String s : StatementSplitter.split(sql.toString(), true)) {
-                emit(new SqlStatement(s, SqlDialect.MYSQL, start, lastTime));
+                emit(new SqlStatement(s, Dialect.MYSQL, start, lastTime));
             }
             return true;
         }

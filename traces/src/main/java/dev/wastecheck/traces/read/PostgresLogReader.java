@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.read;
 
+import dev.wastecheck.model.schema.Dialect;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -108,7 +109,7 @@ final class PostgresLogReader extends TraceReader {
     private void flush() {
         if (pendingSql != null) {
             for (String s : StatementSplitter.split(pendingSql, false)) {
-                emit(new SqlStatement(s, SqlDialect.POSTGRESQL, pendingLine, pendingTime));
+                emit(new SqlStatement(s, Dialect.POSTGRESQL, pendingLine, pendingTime));
             }
             pendingSql = null;
         }

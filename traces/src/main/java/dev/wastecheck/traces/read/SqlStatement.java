@@ -1,4 +1,10 @@
 package dev.wastecheck.traces.read;
 
-/** A statement as the server received it (parameters of prepared statements already substituted where the log gives them). */
-public record SqlStatement(String sql, SqlDialect dialect, long line, long timeMillis) implements TraceRecord {}
+import dev.wastecheck.model.schema.Dialect;
+
+/**
+ * A statement as the server received it (parameters of prepared statements already substituted where the log gives them).
+ *
+ * @param dialect the server whose log it came from, whose lexical rules it follows; null for a file of plain statements
+ */
+public record SqlStatement(String sql, Dialect dialect, long line, long timeMillis) implements TraceRecord {}

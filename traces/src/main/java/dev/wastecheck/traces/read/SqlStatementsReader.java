@@ -62,7 +62,7 @@ final class SqlStatementsReader extends TraceReader {
                     }
                 }
             }
-            emit(new SqlStatement(s, SqlDialect.UNKNOWN, start, time));
+            emit(new SqlStatement(s, null, start, time));
         }
         return true;
     }

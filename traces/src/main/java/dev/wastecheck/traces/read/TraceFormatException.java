@@ -1,9 +1,10 @@
 package dev.wastecheck.traces.read;
 
+import dev.wastecheck.model.BadInputException;
 import java.nio.file.Path;
 
 /** A trace file is not what its format promises, past the allowed share of bad lines; the message says file, line and what was expected. */
-public final class TraceFormatException extends RuntimeException {
+public final class TraceFormatException extends BadInputException {
     private final Path file;
     private final long line;
     private final String expected;

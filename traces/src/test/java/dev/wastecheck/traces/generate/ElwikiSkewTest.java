@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.wastecheck.traces.TestData;
 import dev.wastecheck.traces.access.AccessExtractor;
-import dev.wastecheck.traces.profile.SkewShares;
-import dev.wastecheck.traces.profile.WorkloadProfile;
+import dev.wastecheck.traces.heat.SkewShares;
+import dev.wastecheck.traces.heat.WorkloadHeat;
 import dev.wastecheck.traces.read.TraceReader;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pages take 51.8% of reads, the hottest 10% take 86.9%) drives the generator's page views; the
  * trace, read back and resolved like any other, must show the same skew.
  */
+@Tag("real-data")
 class ElwikiSkewTest {
     static final int PAGES = 5_300;
 
@@ -38,14 +40,14 @@ class ElwikiSkewTest {
         Path trace = dir.resolve("trace.log");
         g.generateTrace(trace);
         AccessExtractor x = new AccessExtractor(WikiGenerator.schema());
-        WorkloadProfile profile = new WorkloadProfile(WikiGenerator.schema());
+        WorkloadHeat heat = new WorkloadHeat(WikiGenerator.schema());
         try (TraceReader r = TraceReader.open(trace)) {
             while (r.hasNext()) {
-                x.extract(r.next(), profile::add);
+                x.extract(r.next(), heat::add);
             }
         }
         assertThat(x.report().unresolved()).isZero();
-        SkewShares s = profile.table("page").orElseThrow().skew("name_title", PAGES);
+        SkewShares s = heat.table("page").orElseThrow().skew("name_title", PAGES);
         System.out.printf("elwiki-driven trace: hottest 1%% of pages %.4f, 10%% %.4f of %d reads%n", s.top1(), s.top10(), s.accesses());
         assertThat(s.accesses()).isEqualTo(100_000);
         assertThat(s.top1()).isCloseTo(0.518, within(0.01));

@@ -2,18 +2,19 @@ package dev.wastecheck.traces.generate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.IndexDef;
+import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.traces.access.AccessExtractor;
-import dev.wastecheck.traces.access.Operation;
-import dev.wastecheck.traces.profile.IndexUse;
-import dev.wastecheck.traces.profile.PageHotDensity;
-import dev.wastecheck.traces.profile.SkewShares;
-import dev.wastecheck.traces.profile.TableProfile;
-import dev.wastecheck.traces.profile.WorkloadProfile;
+import dev.wastecheck.traces.heat.IndexUse;
+import dev.wastecheck.traces.heat.PageHotDensity;
+import dev.wastecheck.traces.heat.SkewShares;
+import dev.wastecheck.traces.heat.TableHeat;
+import dev.wastecheck.traces.heat.WorkloadHeat;
 import dev.wastecheck.traces.read.TraceFormat;
 import dev.wastecheck.traces.read.TraceReader;
-import dev.wastecheck.traces.schema.DatabaseSchema;
-import dev.wastecheck.traces.schema.IndexSchema;
-import dev.wastecheck.traces.schema.TableSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ class WikiGeneratorTest {
     static Path dir;
     static WikiGenerator generator;
     static WikiGenerator.Result result;
-    static WorkloadProfile profile;
+    static WorkloadHeat profile;
     static AccessExtractor extractor;
     static TraceFormat format;
 
@@ -48,9 +49,9 @@ class WikiGeneratorTest {
     static void generateAndProfile() throws IOException {
         generator = new WikiGenerator(WikiGenerator.Config.defaults(PAGES, 42).withTextMedianBytes(300));
         result = generator.generate(dir);
-        DatabaseSchema schema = DatabaseSchema.fromDdl(dir.resolve("dump.sql"));
+        DatabaseSchema schema = DdlCatalog.read(dir.resolve("dump.sql")).schema();
         extractor = new AccessExtractor(schema);
-        profile = new WorkloadProfile(schema);
+        profile = new WorkloadHeat(schema);
         try (TraceReader r = TraceReader.open(dir.resolve("trace.log"))) {
             format = r.format();
             while (r.hasNext()) {
@@ -69,14 +70,14 @@ class WikiGeneratorTest {
         }
         assertThat(head).startsWith("-- MySQL dump 10.13").contains("/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;")
                 .contains("DROP TABLE IF EXISTS `actor`;").contains("LOCK TABLES `actor` WRITE;");
-        DatabaseSchema schema = DatabaseSchema.fromDdl(dir.resolve("dump.sql"));
-        assertThat(schema.tables()).extracting(TableSchema::name)
+        DatabaseSchema schema = DdlCatalog.read(dir.resolve("dump.sql")).schema();
+        assertThat(schema.tables()).extracting(TableDef::name)
                 .containsExactly("actor", "comment", "content", "page", "revision", "slots", "text", "user", "watchlist");
-        TableSchema page = schema.table("page").orElseThrow();
-        assertThat(page.index("name_title")).contains(new IndexSchema("name_title", List.of("page_namespace", "page_title"), true));
-        assertThat(page.column("page_title").orElseThrow().sqlType()).isEqualTo("varbinary(255)");
-        assertThat(page.column("page_id").orElseThrow().sqlType()).isEqualTo("int unsigned");
-        assertThat(schema.table("revision").orElseThrow().column("rev_timestamp").orElseThrow().sqlType()).isEqualTo("binary(14)");
+        TableDef page = schema.table("page").orElseThrow();
+        assertThat(page.index("name_title")).contains(new IndexDef("name_title", List.of("page_namespace", "page_title"), true));
+        assertThat(page.column("page_title").orElseThrow().type().declared()).isEqualTo("varbinary(255)");
+        assertThat(page.column("page_id").orElseThrow().type().declared()).isEqualTo("int unsigned");
+        assertThat(schema.table("revision").orElseThrow().column("rev_timestamp").orElseThrow().type().declared()).isEqualTo("binary(14)");
     }
 
     @Test
@@ -111,7 +112,7 @@ class WikiGeneratorTest {
 
     @Test
     void revisionAccessesAreConcentrated() {
-        TableProfile rev = profile.table("revision").orElseThrow();
+        TableHeat rev = profile.table("revision").orElseThrow();
         long tuples = result.rows().get("revision") + rev.operations().getOrDefault(Operation.INSERT, 0L);
         SkewShares s = rev.skew("PRIMARY", tuples);
         System.out.printf("revision skew over %d tuples: top1%% %.3f top5%% %.3f top10%% %.3f%n", tuples, s.top1(), s.top5(), s.top10());
@@ -120,7 +121,7 @@ class WikiGeneratorTest {
 
     @Test
     void hotRevisionsLieScatteredInInsertionOrder() {
-        TableProfile rev = profile.table("revision").orElseThrow();
+        TableHeat rev = profile.table("revision").orElseThrow();
         Set<List<String>> hot = rev.hotKeys("PRIMARY", 0.9);
         int rowBytes = (int) (result.tableBytes().get("revision") / result.rows().get("revision"));
         PageHotDensity density = new PageHotDensity(8192);

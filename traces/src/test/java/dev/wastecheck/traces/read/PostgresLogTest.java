@@ -2,10 +2,12 @@ package dev.wastecheck.traces.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.traces.access.AccessEvent;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.traces.access.AccessExtractor;
-import dev.wastecheck.traces.access.Operation;
-import dev.wastecheck.traces.schema.DatabaseSchema;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,13 +90,13 @@ class PostgresLogTest {
         assertThat(Files.readString(log)).contains("LOG:  statement: ").contains("LOG:  execute <unnamed>: ")
                 .contains("DETAIL:  Parameters: $1 = '0', $2 = 'Main_Page'").contains("LOG:  duration: ");
 
-        AccessExtractor x = new AccessExtractor(DatabaseSchema.fromDdl(DDL));
+        AccessExtractor x = new AccessExtractor(DdlCatalog.parse(DDL).schema());
         List<AccessEvent> events = new ArrayList<>();
         try (TraceReader r = TraceReader.open(log)) {
             assertThat(r.format()).isEqualTo(TraceFormat.POSTGRESQL_LOG);
             while (r.hasNext()) {
                 TraceRecord rec = r.next();
-                assertThat(((SqlStatement) rec).dialect()).isEqualTo(SqlDialect.POSTGRESQL);
+                assertThat(((SqlStatement) rec).dialect()).isEqualTo(Dialect.POSTGRESQL);
                 x.extract(rec, events::add);
             }
             assertThat(r.badLines().count()).isZero();

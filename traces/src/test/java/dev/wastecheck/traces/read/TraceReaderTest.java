@@ -3,9 +3,10 @@ package dev.wastecheck.traces.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.wastecheck.traces.access.AccessEvent;
+import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.traces.access.AccessExtractor;
-import dev.wastecheck.traces.access.Operation;
 import dev.wastecheck.traces.generate.WikiGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -119,7 +120,7 @@ class TraceReaderTest {
             SqlStatement s = (SqlStatement) recs.get(1);
             assertThat(s.sql()).isEqualTo("SELECT page_id,page_latest FROM `page`\nWHERE page_namespace = 0 AND page_title = 'Main_Page' LIMIT 1");
             assertThat(s.line()).isEqualTo(6);
-            assertThat(s.dialect()).isEqualTo(SqlDialect.MYSQL);
+            assertThat(s.dialect()).isEqualTo(Dialect.MYSQL);
             assertThat(s.timeMillis()).isEqualTo(java.time.Instant.parse("2024-03-01T10:00:00.125Z").toEpochMilli());
         }
         Path v5 = write("general5.log", """

@@ -1,0 +1,75 @@
+package dev.wastecheck.analyzer.report;
+
+import java.util.Locale;
+
+/**
+ * What a finding is about. Each kind has a short stable word ({@link #key()}, also its {@link
+ * #toString()}), which is what the JSON contract (DESIGN.md, docs/json.md), the text report and the
+ * migration's comments print. Encoding kinds say a narrower type holds the values; semantic kinds
+ * ("No Bits Left Behind" §2.2) say what a column is rather than how it is encoded.
+ */
+public enum FindingKind {
+    // encoding: a tighter type holds every value
+    NARROW_INTEGER(false),
+    NARROW_DECIMAL(false),
+    NARROW_FLOAT(false),
+    FLOAT_HOLDS_INTEGER(false),
+    TIMESTAMP_HOLDS_DATE(false),
+    STRING_HOLDS_INTEGER(false),
+    STRING_HOLDS_DECIMAL(false),
+    STRING_HOLDS_BOOLEAN(false),
+    STRING_HOLDS_TIMESTAMP(false),
+    STRING_HOLDS_DATE(false),
+    STRING_HOLDS_UUID(false),
+    LOW_CARDINALITY(false),
+    PADDING(false),
+    // about the values, not a narrower type
+    TYPE_MISMATCH(false),
+    NULL_MARKER(false),
+    // semantic
+    CONSTANT(true),
+    ALL_NULL(true),
+    DUPLICATE_COLUMN(true),
+    IMPLICIT_ID(true),
+    FUNCTIONAL_DEPENDENCY(true),
+    UNUSED_COLUMN(true),
+    GRANULARITY(true);
+
+    private final boolean semantic;
+    private final String key;
+
+    FindingKind(boolean semantic) {
+        this.semantic = semantic;
+        this.key = name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The stable word: {@code narrow_integer}, {@code unused_column}, ... */
+    public String key() {
+        return key;
+    }
+
+    /** About what a column is (constant, duplicate, unused, ...) rather than how it is encoded. */
+    public boolean semantic() {
+        return semantic;
+    }
+
+    /** A string-typed column whose values are all of another type. */
+    public boolean stringHolds() {
+        return name().startsWith("STRING_HOLDS_");
+    }
+
+    /** The kind a stable word names. */
+    public static FindingKind of(String key) {
+        for (FindingKind k : values()) {
+            if (k.key.equals(key)) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("no finding kind '" + key + "'");
+    }
+
+    @Override
+    public String toString() {
+        return key;
+    }
+}

@@ -1,5 +1,0 @@
-package dev.wastecheck.analyzer.workload;
-
-/** One field an index should cache, and the share of its queries answered once it is cached. */
-public record CachedField(String column, double answerableShare) {
-}

@@ -1,0 +1,608 @@
+package dev.wastecheck.model.ddl;
+
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.DatabaseSchema;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.IndexDef;
+import dev.wastecheck.model.schema.Names;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.schema.TypeParser;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.Index;
+
+/**
+ * The tables a script declares, read from its DDL statements: {@code CREATE TABLE} through
+ * JSqlParser (Calcite cannot read dump DDL, STACK.md), and the few statements pg_dump uses to add
+ * keys, sequences, domains and enum types after the fact, by pattern. The one DDL reader of the
+ * project: the analyzer feeds it the statements its dump reader streams ({@link #accept}); a trace's
+ * schema file, the generator's DDL and tests read whole scripts ({@link #read(Path)}, {@link
+ * #parse}).
+ */
+public final class DdlCatalog {
+    private static final Pattern CREATE_TYPE_ENUM = Pattern.compile(
+            "(?is)create\\s+type\\s+([\\w.\"]+)\\s+as\\s+enum\\s*\\((.*)\\)\\s*");
+    private static final Pattern CREATE_DOMAIN = Pattern.compile(
+            "(?is)create\\s+domain\\s+([\\w.\"]+)\\s+(?:as\\s+)?(.+?)(\\s+(default|constraint|check|not|null|collate)\\b.*)?");
+    private static final Pattern ADD_KEY = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+([\\w\"`]+)\\s+)?(primary\\s+key|unique)\\s*\\(([^)]*)\\).*");
+    private static final Pattern SET_NEXTVAL = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+alter\\s+column\\s+([\\w\"`]+)\\s+set\\s+default\\s+nextval.*");
+    private static final Pattern ADD_IDENTITY = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+alter\\s+column\\s+([\\w\"`]+)\\s+add\\s+generated.*identity.*");
+    private static final Pattern CREATE_INDEX = Pattern.compile(
+            "(?is)create\\s+(unique\\s+)?index\\s+(?:concurrently\\s+)?(?:if\\s+not\\s+exists\\s+)?([\\w\"`.]+)\\s+on\\s+(?:only\\s+)?([\\w.\"`\\[\\]]+)(?:\\s+using\\s+\\w+)?\\s*\\((.*)\\).*");
+    private static final Pattern ATTACH_PARTITION = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+attach\\s+partition\\s+([\\w.\"`]+).*");
+
+    private final Dialect dialect;
+    private final Map<String, TableDef> tables = new LinkedHashMap<>();
+    private final Map<String, SqlType> userTypes = new LinkedHashMap<>();
+    private final Map<String, String> partitionParent = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    public DdlCatalog(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /** Statements that declare tables, their keys and the types their columns use; others are skipped unread. */
+    private static final Pattern STARTS_DDL = Pattern.compile(
+            "(?i)^(create\\s+(unlogged\\s+|temporary\\s+|temp\\s+)?table|create\\s+(unique\\s+)?index|alter\\s+table|create\\s+type|create\\s+domain)\\b");
+    private static final Pattern BLOCK_COMMENT = Pattern.compile("(?s)/\\*.*?\\*/");
+
+    /**
+     * Every declaration of a script file: a schema script or a whole dump, whose rows are passed
+     * over line by line without being kept (one pass, memory for the DDL only). The dialect is the
+     * one the file's first 64 KB show ({@link Dialect#ofScript}).
+     */
+    public static DdlCatalog read(Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(64 * 1024);
+        }
+        return read(file, Dialect.ofScript(new String(head, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT)));
+    }
+
+    public static DdlCatalog read(Path file, Dialect dialect) throws IOException {
+        // lenient: a dump's blobs need not be UTF-8, and only its DDL matters here
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder), 1 << 20)) {
+            return read(in, file.toString(), dialect);
+        }
+    }
+
+    /** Every declaration of a script held in a string, in the dialect its text shows ({@link Dialect#ofScript}). */
+    public static DdlCatalog parse(String script) {
+        String head = script.length() > 64 * 1024 ? script.substring(0, 64 * 1024) : script;
+        return parse(script, Dialect.ofScript(head.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Every declaration of a script held in a string. */
+    public static DdlCatalog parse(String script, Dialect dialect) {
+        try {
+            return read(new BufferedReader(new StringReader(script)), "<ddl>", dialect);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Collects the DDL statements of a script, each from a line that starts one to a line that
+     * ends with a semicolon (as dump tools and schema scripts write them), comments removed, and
+     * hands each to {@link #accept}.
+     */
+    private static DdlCatalog read(BufferedReader in, String file, Dialect dialect) throws IOException {
+        DdlCatalog catalog = new DdlCatalog(dialect);
+        StringBuilder statement = null;
+        long start = 0;
+        long lineNo = 0;
+        String line;
+        while ((line = in.readLine()) != null) {
+            lineNo++;
+            if (statement == null) {
+                String t = BLOCK_COMMENT.matcher(line).replaceAll("").trim();
+                if (!STARTS_DDL.matcher(t).find()) {
+                    continue;
+                }
+                statement = new StringBuilder();
+                start = lineNo;
+            } else if (line.stripLeading().startsWith("--")) {
+                continue;
+            }
+            statement.append(line).append('\n');
+            if (line.stripTrailing().endsWith(";")) {
+                catalog.acceptScriptStatement(statement, file, start);
+                statement = null;
+            }
+        }
+        if (statement != null) {
+            catalog.acceptScriptStatement(statement, file, start);
+        }
+        return catalog;
+    }
+
+    private void acceptScriptStatement(StringBuilder statement, String file, long line) {
+        String s = BLOCK_COMMENT.matcher(statement).replaceAll("").strip();
+        if (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1).strip();
+        }
+        accept(s, file, line);
+    }
+
+    /** The tables declared so far, as a schema. */
+    public DatabaseSchema schema() {
+        return new DatabaseSchema(tables.values());
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public Map<String, TableDef> tables() {
+        return tables;
+    }
+
+    public TableDef table(String name) {
+        return tables.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public void put(TableDef table) {
+        tables.put(table.key(), table);
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** Partition table name (lower case) to its parent's name. */
+    public Map<String, String> partitionParents() {
+        return partitionParent;
+    }
+
+    /** Takes in one statement; statements that declare nothing are ignored. */
+    public void accept(String text, String file, long line) {
+        String head = text.length() > 64 ? text.substring(0, 64) : text;
+        String lower = head.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+        if (lower.startsWith("create table") || lower.startsWith("create unlogged table")
+                || lower.startsWith("create temporary table") || lower.startsWith("create temp table")) {
+            createTable(text, file, line);
+        } else if (lower.startsWith("create type")) {
+            Matcher m = CREATE_TYPE_ENUM.matcher(text);
+            if (m.matches()) {
+                List<String> values = TypeParser.quoted(m.group(2));
+                userTypes.put(Names.simpleName(m.group(1)),
+                        new SqlType("enum", TypeFamily.ENUM, 0, false, -1, -1, -1, values));
+            }
+        } else if (lower.startsWith("create domain")) {
+            Matcher m = CREATE_DOMAIN.matcher(text);
+            if (m.matches()) {
+                userTypes.put(Names.simpleName(m.group(1)), TypeParser.parse(m.group(2), dialect, userTypes));
+            }
+        } else if (lower.startsWith("alter table")) {
+            alterTable(text);
+        } else if (lower.startsWith("alter sequence")) {
+            Matcher m = OWNED_BY.matcher(text);
+            if (m.matches()) {
+                sequenceOwners.put(Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT), Names.simpleName(m.group(2)) + "." + Names.unquote(m.group(3)));
+            }
+        } else if (lower.startsWith("select") && lower.contains("setval")) {
+            Matcher m = SETVAL.matcher(text);
+            if (m.find()) {
+                // setval(seq, v, true): the next value is v + 1; with false, v itself.
+                java.math.BigInteger v = new java.math.BigInteger(m.group(2));
+                boolean called = m.group(3) == null || m.group(3).equalsIgnoreCase("true");
+                sequenceValues.put(Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT), called ? v.add(java.math.BigInteger.ONE) : v);
+            }
+        } else if (lower.startsWith("create index") || lower.startsWith("create unique index")) {
+            Matcher m = CREATE_INDEX.matcher(text);
+            if (m.matches()) {
+                TableDef t = table(Names.simpleName(m.group(3)));
+                if (t != null) {
+                    t.addIndex(new IndexDef(Names.simpleName(m.group(2)), names(m.group(4)), m.group(1) != null));
+                }
+                ViewDef v = views.get(Names.simpleName(m.group(3)).toLowerCase(Locale.ROOT));
+                if (v != null) {
+                    v.indexes().add(text.strip());
+                }
+            }
+        } else if (lower.matches("create (or replace )?(materialized |recursive |temp |temporary )?view .*")) {
+            Matcher m = CREATE_VIEW.matcher(text);
+            if (m.lookingAt()) {
+                String name = Names.simpleName(m.group(2));
+                views.put(name.toLowerCase(Locale.ROOT), new ViewDef(Names.unquote(m.group(2).strip()), m.group(1) != null, text.strip(),
+                        new ArrayList<>()));
+            }
+        }
+    }
+
+    /**
+     * A view as the dump created it, for a migration that must drop and re-create the views over
+     * a column whose type it changes (PostgreSQL refuses to change such a column otherwise).
+     *
+     * @param name    as the dump wrote it, schema included
+     * @param text    the CREATE statement, as written
+     * @param indexes CREATE INDEX statements on it (a materialized view's), as written
+     */
+    public record ViewDef(String name, boolean materialized, String text, List<String> indexes) {
+    }
+
+    private static final Pattern CREATE_VIEW = Pattern.compile(
+            "(?is)create\\s+(?:or\\s+replace\\s+)?(?:(materialized)\\s+|recursive\\s+|temp\\s+|temporary\\s+)?view\\s+(?:if\\s+not\\s+exists\\s+)?([\\w.\"`]+)");
+
+    private final Map<String, ViewDef> views = new java.util.LinkedHashMap<>();
+
+    /** A declared foreign key: {@code table(columns) REFERENCES refTable(refColumns)}. */
+    public record ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns) {
+    }
+
+    private static final Pattern ADD_FOREIGN_KEY = Pattern.compile(
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+[\\w\"`]+\\s+)?foreign\\s+key\\s*\\(([^)]*)\\)"
+                    + "\\s*references\\s+([\\w.\"`]+)\\s*\\(([^)]*)\\).*");
+    private static final Pattern PARTITION_BY = Pattern.compile("(?is)\\)\\s*partition\\s+by\\s+\\w+\\s*\\(");
+    private static final Pattern COLUMN_REFERENCES = Pattern.compile("(?i)\\breferences\\s+([\\w.\"`]+)\\s*(?:\\(([^)]*)\\))?");
+    private static final Pattern SEQUENCE_NAME = Pattern.compile("(?i)\\bsequence\\s+name\\s+([\\w.\"]+)");
+    private static final Pattern OWNED_BY = Pattern.compile(
+            "(?is)alter\\s+sequence\\s+([\\w.\"]+)\\s+owned\\s+by\\s+([\\w.\"]+)\\.([\\w\"]+)\\s*;?\\s*");
+    private static final Pattern CHILD_NAME = Pattern.compile(
+            "(?is)\\s*create\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?([\\w.\"]+)\\s*\\((\\s*\\))?");
+    private static final Pattern INHERITS = Pattern.compile("(?is)\\)\\s*inherits\\s*\\(([^)]*)\\)");
+    private static final Pattern TABLE_AUTO_INCREMENT = Pattern.compile("(?i)\\bauto_increment\\s*=\\s*(\\d+)");
+    private static final Pattern NEXTVAL = Pattern.compile("(?i)nextval\\s*\\(\\s*'([^']+)'");
+    private static final Pattern SETVAL = Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
+
+    private final List<ForeignKey> foreignKeys = new ArrayList<>();
+    private final Map<String, String> schemas = new java.util.HashMap<>();
+
+    /** The schema a table's CREATE TABLE named ({@code public} in a pg_dump), or null when it named none. */
+    public String schemaOf(String table) {
+        return schemas.get(table.toLowerCase(Locale.ROOT));
+    }
+    private final Map<String, List<String>> partitionKeys = new java.util.HashMap<>();
+    private final Map<String, java.math.BigInteger> tableCounters = new java.util.HashMap<>();
+    private final Map<String, String> sequenceOwners = new java.util.HashMap<>();
+    private final Map<String, java.math.BigInteger> sequenceValues = new java.util.HashMap<>();
+
+    public List<ForeignKey> foreignKeys() {
+        return List.copyOf(foreignKeys);
+    }
+
+    /** The columns a partitioned table is partitioned by, keyed by lower-case table name. */
+    public Map<String, List<String>> partitionKeys() {
+        return java.util.Collections.unmodifiableMap(partitionKeys);
+    }
+
+    /**
+     * The next value each auto-increment counter would hand out, keyed by lower-case
+     * {@code table.column}: MySQL's AUTO_INCREMENT=N table option, or a PostgreSQL sequence's
+     * setval. It can lie far beyond the column's largest value (deleted rows).
+     */
+    public Map<String, java.math.BigInteger> counters() {
+        Map<String, java.math.BigInteger> out = new java.util.HashMap<>();
+        for (Map.Entry<String, java.math.BigInteger> e : tableCounters.entrySet()) {
+            TableDef t = table(e.getKey());
+            if (t != null) {
+                t.columns().stream().filter(ColumnDef::autoIncrement).findFirst()
+                        .ifPresent(c -> out.put((t.name() + "." + c.name()).toLowerCase(Locale.ROOT), e.getValue()));
+            }
+        }
+        for (Map.Entry<String, java.math.BigInteger> e : sequenceValues.entrySet()) {
+            String owner = sequenceOwners.get(e.getKey());
+            if (owner != null) {
+                out.merge(owner.toLowerCase(Locale.ROOT), e.getValue(), java.math.BigInteger::max);
+            }
+        }
+        return out;
+    }
+
+    /** The views the dump created, in its order. */
+    public List<ViewDef> views() {
+        return List.copyOf(views.values());
+    }
+
+    private void alterTable(String text) {
+        Matcher m = ADD_KEY.matcher(text);
+        if (m.matches()) {
+            TableDef t = table(Names.simpleName(m.group(1)));
+            if (t != null) {
+                List<String> cols = names(m.group(4));
+                boolean primary = m.group(3).toLowerCase(Locale.ROOT).startsWith("primary");
+                if (primary) {
+                    t.setPrimaryKey(cols);
+                }
+                t.addIndex(new IndexDef(m.group(2) == null ? (primary ? "PRIMARY" : "unique") : Names.unquote(m.group(2)), cols, true));
+            }
+            return;
+        }
+        Matcher f = ADD_FOREIGN_KEY.matcher(text);
+        if (f.matches()) {
+            foreignKeys.add(new ForeignKey(Names.simpleName(f.group(1)), names(f.group(2)), Names.simpleName(f.group(3)), names(f.group(4))));
+            return;
+        }
+        Matcher seq = NEXTVAL.matcher(text);
+        Matcher owner = SET_NEXTVAL.matcher(text);
+        if (owner.matches() && seq.find()) {
+            sequenceOwners.put(Names.simpleName(seq.group(1)).toLowerCase(Locale.ROOT), Names.simpleName(owner.group(1)) + "." + Names.unquote(owner.group(2)));
+        }
+        Matcher s = SET_NEXTVAL.matcher(text);
+        if (!s.matches()) {
+            s = ADD_IDENTITY.matcher(text);
+            if (!s.matches()) {
+                s = null;
+            }
+        }
+        if (s != null) {
+            markAutoIncrement(Names.simpleName(s.group(1)), Names.unquote(s.group(2)));
+            Matcher named = SEQUENCE_NAME.matcher(text);
+            if (named.find()) { // GENERATED ... AS IDENTITY (SEQUENCE NAME x ...): its setval is the column's counter
+                sequenceOwners.put(Names.simpleName(named.group(1)).toLowerCase(Locale.ROOT), Names.simpleName(s.group(1)) + "." + Names.unquote(s.group(2)));
+            }
+            return;
+        }
+        Matcher p = ATTACH_PARTITION.matcher(text);
+        if (p.matches()) {
+            partitionParent.put(Names.simpleName(p.group(2)).toLowerCase(Locale.ROOT), Names.simpleName(p.group(1)));
+        }
+    }
+
+    private void markAutoIncrement(String tableName, String column) {
+        TableDef t = table(tableName);
+        if (t == null) {
+            return;
+        }
+        List<ColumnDef> cols = new ArrayList<>(t.columns());
+        int i = t.columnIndex(column);
+        if (i < 0) {
+            return;
+        }
+        ColumnDef c = cols.get(i);
+        cols.set(i, new ColumnDef(c.name(), c.type(), c.nullable(), true, null, c.clauses()));
+        put(new TableDef(t.name(), cols, t.primaryKey(), t.indexes(), t.charset(), t.origin(), t.ddlKnown()));
+    }
+
+    private static final Pattern TABLE_NAME = Pattern.compile(
+            "(?is)(create\\s+(?:unlogged\\s+|temporary\\s+|temp\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?)([\\w$]+)(\\s*\\()");
+
+    private void createTable(String text, String file, long line) {
+        Matcher inherits = INHERITS.matcher(text);
+        if (inherits.find()) {
+            // PostgreSQL inheritance: the child holds the parent's columns, then its own. An ALTER
+            // of the parent's column changes the children's, so they group like partitions.
+            String parentName = Names.simpleName(names(inherits.group(1)).get(0));
+            TableDef parent = table(parentName);
+            String own = text.substring(0, inherits.start() + 1) + text.substring(inherits.end());
+            Matcher head = CHILD_NAME.matcher(own);
+            String child = head.lookingAt() ? Names.simpleName(head.group(1)) : null;
+            if (child != null && head.group(2) != null && parent != null) {
+                put(new TableDef(child, parent.columns(), List.of(), List.of(), parent.charset(), file + ":" + line, true));
+                partitionParent.put(child.toLowerCase(Locale.ROOT), parent.name());
+                return;
+            }
+            if (parent != null) {
+                createTable(own, file, line);
+                TableDef made = child == null ? null : table(child);
+                if (made != null) {
+                    List<ColumnDef> all = new ArrayList<>(parent.columns());
+                    made.columns().stream().filter(c -> parent.column(c.name()).isEmpty()).forEach(all::add);
+                    put(new TableDef(made.name(), all, made.primaryKey(), made.indexes(), made.charset(), made.origin(), true));
+                    partitionParent.put(made.name().toLowerCase(Locale.ROOT), parent.name());
+                }
+                return;
+            }
+            text = own;
+        }
+        CreateTable ct;
+        try {
+            ct = parseCreateTable(text);
+        } catch (JSQLParserException | RuntimeException e) {
+            // A table named like a keyword (MediaWiki's `file`) trips the parser: quote it and retry.
+            Matcher m = TABLE_NAME.matcher(text);
+            String quote = dialect == Dialect.MYSQL ? "`" : "\"";
+            try {
+                if (!m.lookingAt()) {
+                    throw e;
+                }
+                ct = parseCreateTable(m.replaceFirst("$1" + quote + "$2" + quote + "$3"));
+            } catch (JSQLParserException | RuntimeException e2) {
+                String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+                warnings.add(file + ":" + line + ": could not read CREATE TABLE (" + reason
+                        + "); its rows, if any, are profiled as text");
+                return;
+            }
+        }
+        if (ct == null) {
+            warnings.add(file + ":" + line + ": a CREATE TABLE without columns (CREATE TABLE ... AS or LIKE) was skipped");
+            return;
+        }
+        String name = Names.simpleName(ct.getTable().getName());
+        if (ct.getTable().getSchemaName() != null) {
+            schemas.put(name.toLowerCase(Locale.ROOT), Names.unquote(ct.getTable().getSchemaName()));
+        }
+        Matcher pkey = PARTITION_BY.matcher(text);
+        if (pkey.find()) {
+            // A key may be an expression (lower((kind)::text)): every name in it counts.
+            int depth = 1;
+            int end = pkey.end();
+            while (end < text.length() && depth > 0) {
+                char ch = text.charAt(end++);
+                depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+            }
+            List<String> names = new ArrayList<>();
+            Matcher id = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*|\"[^\"]+\"").matcher(text.substring(pkey.end(), Math.max(pkey.end(), end - 1)));
+            while (id.find()) {
+                names.add(Names.unquote(id.group()));
+            }
+            partitionKeys.put(name.toLowerCase(Locale.ROOT), names);
+        }
+        if (ct.getTableOptionsStrings() != null) { // AUTO_INCREMENT=N, as the parser split the table options
+            Matcher counter = TABLE_AUTO_INCREMENT.matcher(String.join(" ", ct.getTableOptionsStrings()).replaceAll("\\s*=\\s*", "="));
+            if (counter.find()) {
+                tableCounters.put(name.toLowerCase(Locale.ROOT), new java.math.BigInteger(counter.group(1)));
+            }
+        }
+        List<ColumnDef> columns = new ArrayList<>();
+        List<String> pk = new ArrayList<>();
+        List<IndexDef> indexes = new ArrayList<>();
+        for (ColumnDefinition cd : ct.getColumnDefinitions()) {
+            String col = Names.unquote(cd.getColumnName());
+            List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
+            String specText = String.join(" ", specs).toLowerCase(Locale.ROOT);
+            String typeText = typeText(cd.getColDataType(), specText);
+            SqlType type = TypeParser.parse(typeText, dialect, userTypes);
+            boolean notNull = specText.matches(".*\\bnot null\\b.*") || specText.contains("primary key");
+            boolean auto = specText.contains("auto_increment") || specText.contains("autoincrement")
+                    || specText.contains("nextval") || specText.contains("identity")
+                    || typeText.toLowerCase(Locale.ROOT).contains("serial");
+            if (specText.contains("primary key")) {
+                pk.add(col);
+            }
+            if (specText.matches(".*\\bunique\\b.*")) {
+                indexes.add(new IndexDef(col, List.of(col), true));
+            }
+            columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs)),
+                    String.join(" ", specs)));
+            Matcher ref = COLUMN_REFERENCES.matcher(String.join(" ", specs));
+            if (ref.find()) {
+                foreignKeys.add(new ForeignKey(name, List.of(col), Names.simpleName(ref.group(1)),
+                        ref.group(2) == null ? List.of() : names(ref.group(2))));
+            }
+            Matcher seq = NEXTVAL.matcher(String.join(" ", specs));
+            if (seq.find()) {
+                sequenceOwners.put(Names.simpleName(seq.group(1)).toLowerCase(Locale.ROOT), name + "." + col);
+            }
+        }
+        if (ct.getIndexes() != null) {
+            for (Index idx : ct.getIndexes()) {
+                String kind = idx.getType() == null ? "" : idx.getType().toLowerCase(Locale.ROOT);
+                List<String> cols = new ArrayList<>();
+                for (String c : idx.getColumnsNames()) {
+                    cols.add(Names.unquote(c.replaceAll("\\(\\d+\\)$", "").trim()));
+                }
+                if (kind.contains("foreign")) {
+                    if (idx instanceof net.sf.jsqlparser.statement.create.table.ForeignKeyIndex fk && fk.getTable() != null) {
+                        List<String> refs = new ArrayList<>();
+                        if (fk.getReferencedColumnNames() != null) {
+                            fk.getReferencedColumnNames().forEach(c -> refs.add(Names.unquote(c.trim())));
+                        }
+                        foreignKeys.add(new ForeignKey(name, cols, Names.simpleName(fk.getTable().getName()), refs));
+                    }
+                    continue;
+                }
+                if (kind.contains("primary")) {
+                    pk.clear();
+                    pk.addAll(cols);
+                    indexes.add(new IndexDef("PRIMARY", cols, true));
+                } else {
+                    // MySQL's UNIQUE KEY `name` (...) arrives as a NamedConstraint whose name is its index name.
+                    String given = idx.getName() != null ? idx.getName()
+                            : idx instanceof net.sf.jsqlparser.statement.create.table.NamedConstraint nc ? nc.getIndexName() : null;
+                    String idxName = given == null ? String.join("_", cols) : Names.unquote(given);
+                    indexes.add(new IndexDef(idxName, cols, kind.contains("unique")));
+                }
+            }
+        }
+        String charset = null;
+        List<String> opts = ct.getTableOptionsStrings();
+        if (opts != null) {
+            for (int i = 0; i < opts.size(); i++) {
+                String o = opts.get(i).toLowerCase(Locale.ROOT);
+                if (o.startsWith("charset=") || o.startsWith("character")) {
+                    charset = o.contains("=") ? o.substring(o.indexOf('=') + 1) : null;
+                } else if ((o.equals("charset") || o.equals("set")) && i + 1 < opts.size()) {
+                    String v = opts.get(i + 1);
+                    if (v.equals("=") && i + 2 < opts.size()) {
+                        v = opts.get(i + 2);
+                    }
+                    charset = v.toLowerCase(Locale.ROOT);
+                }
+            }
+        }
+        if (ct.getPartitionOf() != null) {
+            partitionParent.put(name.toLowerCase(Locale.ROOT), Names.simpleName(ct.getPartitionOf().getName()));
+        }
+        put(new TableDef(name, columns, pk, indexes, charset, file + ":" + line, true));
+    }
+
+    private static final Pattern BRACKET_NAME = Pattern.compile("\\[[A-Za-z_]");
+
+    private CreateTable parseCreateTable(String sql) throws JSQLParserException {
+        // [name] quoting (SQL Server, Access) only when a bracket opens a name: with it on, the
+        // parser reads PostgreSQL's text[] as plain text and an array column lost its [].
+        boolean brackets = BRACKET_NAME.matcher(sql).find();
+        Statement st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(brackets)
+                .withBackslashEscapeCharacter(dialect == Dialect.MYSQL).withTimeOut(20_000));
+        if (!(st instanceof CreateTable ct)) {
+            throw new JSQLParserException("not read as a CREATE TABLE");
+        }
+        return ct.getColumnDefinitions() == null ? null : ct;
+    }
+
+    private static String typeText(ColDataType t, String specText) {
+        StringBuilder sb = new StringBuilder(t.getDataType());
+        List<String> args = t.getArgumentsStringList();
+        if (args != null && !args.isEmpty()) {
+            sb.append('(').append(String.join(",", args)).append(')');
+        }
+        if (t.getArrayData() != null && !t.getArrayData().isEmpty()) {
+            sb.append("[]");
+        }
+        String typeSpec = t.toString().toLowerCase(Locale.ROOT);
+        if (typeSpec.contains("unsigned") || specText.matches(".*\\bunsigned\\b.*")
+                || (t.getSignedness() != null && t.getSignedness().toString().equalsIgnoreCase("unsigned"))) {
+            sb.append(" unsigned");
+        }
+        if (t.isZerofill() || specText.contains("zerofill")) {
+            sb.append(" zerofill");
+        }
+        return sb.toString().replaceAll("\\s*\\(\\s*", "(").replaceAll("\\s*,\\s*", ",").replaceAll("\\s*\\)", ")");
+    }
+
+    private static final Pattern DEFAULT_LITERAL = Pattern.compile(
+            "(?is).*?\\bdefault\\s+(?:'((?:[^'\\\\]|''|\\\\.)*)'|([-+]?\\d+(?:\\.\\d+)?)|(null))(?:\\s*::\\s*[\\w .]+)?(?:\\s.*|$)");
+
+    /** The DEFAULT of a column when it is a literal; rows that omit the column get it. */
+    static String literalDefault(String specs) {
+        Matcher m = DEFAULT_LITERAL.matcher(specs);
+        if (!m.matches()) {
+            return null;
+        }
+        if (m.group(1) != null) {
+            return m.group(1).replace("''", "'");
+        }
+        return m.group(2);
+    }
+
+    static List<String> names(String list) {
+        List<String> out = new ArrayList<>();
+        for (String part : list.split(",")) {
+            String p = part.trim().replaceAll("(?i)\\s+(asc|desc)$", "").replaceAll("\\(\\d+\\)$", "").trim();
+            if (!p.isEmpty()) {
+                out.add(Names.unquote(p));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.wastecheck.replay;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a replay measured, for the renderers.
+ *
+ * @param events      access events the trace resolved to (after {@code --tables})
+ * @param unresolved  statements that could not be resolved against the schema
+ * @param runs        one per configuration; the first is the baseline
+ * @param mismatches  per run, events whose result differs from the baseline's
+ * @param sqlRuns     the same events on other engines (SQLite, DuckDB), if asked
+ * @param device      the storage device model behind {@code device_us_per_query}
+ */
+public record ReplayReport(String data, String trace, long events, long unresolved, List<String> tables, String device,
+                           double warmup, List<RunReport> runs, List<Long> mismatches, List<SqlRun> sqlRuns,
+                           Map<String, Long> timingsMillis) {
+
+    /** One replay on another engine. */
+    public record SqlRun(String engine, long queries, long skipped, double throughputQps, double p50Us, double p95Us,
+                         double p99Us, double meanUs, long loadMillis, long mismatches) {
+    }
+
+    /** Events, over all configurations and other engines, whose result differs from the baseline's: 0 when the check passes. */
+    public long resultsDiffering() {
+        return mismatches.stream().mapToLong(Long::longValue).sum() + sqlRuns.stream().mapToLong(SqlRun::mismatches).sum();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.wastecheck.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.traces.generate.WikiGenerator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A small replay run as a library call, below the command line: a generated MediaWiki database and
+ * its trace, replayed under several configurations, every one returning the baseline's results
+ * event by event, and SQLite and DuckDB returning them too.
+ */
+class ReplayTest {
+    @TempDir
+    static Path dir;
+    static Path dump;
+    static Path trace;
+    /** Four configurations, the first the baseline. */
+    static ReplayReport r;
+    static List<String> warnings = new ArrayList<>();
+
+    @BeforeAll
+    static void generateAndReplay() throws Exception {
+        new WikiGenerator(WikiGenerator.Config.defaults(25, 5)).generate(dir);
+        dump = dir.resolve("dump.sql");
+        trace = dir.resolve("trace.log");
+        r = Replay.run(ReplayOptions.of(dump, trace).withJitWarmup(false)
+                .withConfigs("layout=nsm", "layout=nsm,tight=on", "layout=pax,cache=swap", "layout=hpl,cluster=partition"),
+                Progress.NONE, warnings::add);
+    }
+
+    @Test
+    void everyConfigurationReturnsTheBaselinesResultsEventByEvent() {
+        assertThat(warnings).isEmpty();
+        assertThat(r.runs()).extracting(RunReport::config)
+                .containsExactly("layout=nsm", "layout=nsm,tight=on", "layout=pax,cache=swap", "layout=hpl,cluster=partition");
+        assertThat(r.unresolved()).isZero();
+        assertThat(r.mismatches()).containsExactly(0L, 0L, 0L, 0L);
+        assertThat(r.resultsDiffering()).isZero();
+        RunReport nsm = r.runs().get(0);
+        // every event is executed or skipped (a scan, or a key only a join binds), in every run alike
+        assertThat(nsm.executed() + nsm.skipped()).isEqualTo(r.events());
+        assertThat(nsm.executed()).isGreaterThan(r.events() / 2);
+        assertThat(r.runs()).allSatisfy(x -> assertThat(x.executed()).isEqualTo(nsm.executed()));
+        assertThat(r.runs()).allSatisfy(x -> assertThat(x.rowsReturned()).isEqualTo(nsm.rowsReturned()));
+        // the measured share is what is left after the 10% warm-up
+        assertThat(nsm.queries()).isBetween(nsm.executed() * 85 / 100, nsm.executed() * 95 / 100);
+        // a tight type is never wider than the declared one's field, so the heap never grows
+        assertThat(r.runs().get(1).heapBytes()).isLessThanOrEqualTo(nsm.heapBytes());
+        assertThat(r.runs().get(2).cacheBytes()).isPositive();
+        assertThat(r.runs().get(3).moved()).isNotEmpty();
+        assertThat(r.runs().get(3).moved().values()).allMatch(n -> n > 0);
+        assertThat(r.device()).contains("NVMe");
+    }
+
+    @Test
+    void sqliteAndDuckDbReturnWhatTheEngineReturns() throws Exception {
+        ReplayReport c = Replay.run(ReplayOptions.of(dump, trace).withJitWarmup(false).withMaxEvents(2_000)
+                .withCompare("sqlite", "duckdb"), Progress.NONE, w -> { });
+        assertThat(c.events()).isEqualTo(2_000);
+        assertThat(c.sqlRuns()).extracting(ReplayReport.SqlRun::engine).containsExactly("sqlite", "duckdb");
+        assertThat(c.sqlRuns()).allSatisfy(s -> {
+            assertThat(s.mismatches()).as(s.engine()).isZero();
+            assertThat(s.queries()).as(s.engine()).isEqualTo(c.runs().get(0).executed());
+        });
+    }
+
+    @Test
+    void onlyTheEventsOnTheTablesAskedForAreReplayed() throws Exception {
+        ReplayReport revision = Replay.run(ReplayOptions.of(dump, trace).withJitWarmup(false).withTables("REVISION"),
+                Progress.NONE, w -> { });
+        assertThat(revision.tables()).containsExactly("REVISION");
+        assertThat(revision.events()).isPositive().isLessThan(r.events());
+        assertThat(revision.mismatches()).containsExactly(0L);
+        // revision's heap alone: the other tables the trace touches are not loaded
+        assertThat(revision.runs().get(0).heapBytes()).isPositive().isLessThan(r.runs().get(0).heapBytes());
+    }
+
+    @Test
+    void optionsThatCannotBeReplayedAreBadInputNamingWhatIsWrong() {
+        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withTables("nosuch"), Progress.NONE, w -> { }))
+                .isInstanceOf(BadInputException.class).hasMessage("--tables nosuch: " + dump + " has no such table");
+        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withConfigs("layout=zip"), Progress.NONE, w -> { }))
+                .isInstanceOf(BadInputException.class).hasMessageContaining("layout");
+        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, dir.resolve("none.log")), Progress.NONE, w -> { }))
+                .isInstanceOf(BadInputException.class).hasMessageEndingWith("none.log: no such trace file");
+        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withCacheFields(Map.of("page.nosuch", "page_id")),
+                Progress.NONE, w -> { })).isInstanceOf(BadInputException.class).hasMessage("--cache-fields page.nosuch: page has no index nosuch");
+    }
+}
