@@ -22,8 +22,16 @@ public final class ArrowSchemas {
     private ArrowSchemas() {}
 
     public static Schema of(ArrowTable table) {
+        return of(table, table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY);
+    }
+
+    /** The schema with every VARLEN column as plain Utf8 or Binary, dictionary or not. */
+    public static Schema plain(ArrowTable table) {
+        return of(table, false);
+    }
+
+    private static Schema of(ArrowTable table, boolean dictionary) {
         RecordSchema s = table.schema();
-        boolean dictionary = table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY;
         List<Field> fields = new ArrayList<>();
         for (int c = 0; c < s.fieldCount(); c++) {
             dev.wastecheck.layouts.Field f = s.field(c);

@@ -1,7 +1,6 @@
 package dev.wastecheck.engine.export;
 
 import dev.wastecheck.engine.block.ArrowTable;
-import dev.wastecheck.engine.block.Block;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -12,6 +11,12 @@ import org.apache.arrow.flight.NoOpFlightProducer;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+
+import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +57,10 @@ public final class FlightExport extends NoOpFlightProducer {
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
         ArrowTable t = table(ticket.getBytes());
         try (TableArrowReader reader = new TableArrowReader(allocator, t)) {
+            if (t.freezeMode() == ArrowTable.FreezeMode.DICTIONARY) {
+                streamDecoded(t, reader, listener);
+                return;
+            }
             listener.start(reader.getVectorSchemaRoot(), reader);
             while (reader.loadNextBatch()) {
                 if (listener.isCancelled()) break;
@@ -60,6 +69,34 @@ public final class FlightExport extends NoOpFlightProducer {
             listener.completed();
         } catch (IOException | RuntimeException e) {
             listener.error(CallStatus.INTERNAL.withDescription(t.name() + ": " + e.getMessage()).withCause(e).toRuntimeException());
+        }
+    }
+
+    /**
+     * A Flight stream sends its dictionaries once, before the first batch, and a dictionary table has
+     * one per block: its dictionary columns go decoded (Arrow's {@link DictionaryEncoder}, a copy), the
+     * other columns as they are.
+     */
+    private void streamDecoded(ArrowTable t, TableArrowReader reader, ServerStreamListener listener) throws IOException {
+        try (VectorSchemaRoot out = VectorSchemaRoot.create(ArrowSchemas.plain(t), allocator)) {
+            listener.start(out);
+            VectorSchemaRoot in = reader.getVectorSchemaRoot();
+            while (reader.loadNextBatch()) {
+                if (listener.isCancelled()) break;
+                for (int c = 0; c < in.getFieldVectors().size(); c++) {
+                    FieldVector v = in.getVector(c);
+                    if (v.getField().getDictionary() == null) {
+                        v.makeTransferPair(out.getVector(c)).transfer();
+                    } else {
+                        try (ValueVector plain = DictionaryEncoder.decode(v, reader.lookup(v.getField().getDictionary().getId()))) {
+                            plain.makeTransferPair(out.getVector(c)).transfer();
+                        }
+                    }
+                }
+                out.setRowCount(in.getRowCount());
+                listener.putNext();
+            }
+            listener.completed();
         }
     }
 
@@ -76,9 +113,9 @@ public final class FlightExport extends NoOpFlightProducer {
     }
 
     private FlightInfo info(ArrowTable t, FlightDescriptor descriptor) {
-        long bytes = 0;
-        for (Block b : t.blocks()) bytes += t.layout().blockSize();
-        return new FlightInfo(ArrowSchemas.of(t), descriptor, java.util.List.of(new FlightEndpoint(new Ticket(t.name().getBytes(StandardCharsets.UTF_8)))), bytes, -1);
+        long bytes = t.memoryBytes();
+        Schema schema = t.freezeMode() == ArrowTable.FreezeMode.DICTIONARY ? ArrowSchemas.plain(t) : ArrowSchemas.of(t);
+        return new FlightInfo(schema, descriptor, java.util.List.of(new FlightEndpoint(new Ticket(t.name().getBytes(StandardCharsets.UTF_8)))), bytes, -1);
     }
 
     /** Reads a whole stream and counts its rows (a client helper for tests and the benchmark). */

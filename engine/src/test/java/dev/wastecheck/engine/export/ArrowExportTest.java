@@ -187,7 +187,11 @@ class ArrowExportTest {
 
     @Test
     void flightServesTheTablesOnLoopback() throws Exception {
-        ExportFixture f = new ExportFixture(16 << 10, ArrowTable.FreezeMode.GATHER, 1000);
+        for (ArrowTable.FreezeMode mode : ArrowTable.FreezeMode.values()) flight(mode);
+    }
+
+    void flight(ArrowTable.FreezeMode mode) throws Exception {
+        ExportFixture f = new ExportFixture(16 << 10, mode, 1000);
         f.freeze();
         try (FlightServer server = FlightExport.serve(allocator, List.of(f.table), "127.0.0.1", 0);
              FlightClient client = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.getPort())).build()) {
@@ -198,7 +202,7 @@ class ArrowExportTest {
             try (FlightStream s = client.getStream(new Ticket("orders".getBytes(StandardCharsets.UTF_8)))) {
                 while (s.next()) rows.addAll(ExportFixture.rows(s.getRoot(), s.getDictionaryProvider()));
             }
-            assertThat(ExportFixture.sorted(rows)).isEqualTo(f.expected());
+            assertThat(ExportFixture.sorted(rows)).as(mode.name()).isEqualTo(f.expected());
         }
     }
 }
