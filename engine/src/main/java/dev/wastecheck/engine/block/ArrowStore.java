@@ -38,9 +38,10 @@ public final class ArrowStore implements TupleStore {
         table.setMoveListener(listener);
     }
 
-    /** Starts recording which blocks operations touch (the working set of the measured events). */
+    /** Starts recording which blocks and heap chunks operations touch (the working set of the measured events). */
     public void trackTouched() {
         touched = new BitSet();
+        table.trackTouchedChunks();
     }
 
     private void touch(long tid) {
@@ -149,6 +150,8 @@ public final class ArrowStore implements TupleStore {
 
     @Override
     public long touchedBytes() {
-        return touched == null ? 0 : (long) touched.cardinality() * (table.layout().blockSize() + 8L * table.layout().slots());
+        if (touched == null) return 0;
+        // The blocks touched, and the variable-length heap's chunks the reads followed pointers into.
+        return (long) touched.cardinality() * (table.layout().blockSize() + 8L * table.layout().slots()) + table.touchedChunkBytes();
     }
 }

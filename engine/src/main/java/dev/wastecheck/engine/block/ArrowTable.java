@@ -62,6 +62,8 @@ public final class ArrowTable {
     private volatile Block insertion;
     private volatile int liveBlocks;
     private volatile TupleMoveListener moveListener = TupleMoveListener.NONE;
+    /** Heap chunks whose values reads followed, while someone measures a working set; else null. */
+    private volatile BitSet touchedChunks;
 
     public ArrowTable(String name, RecordSchema schema, TransactionManager tm) {
         this(name, schema, tm, BlockLayout.DEFAULT_BLOCK_SIZE, FreezeMode.GATHER);
@@ -96,6 +98,20 @@ public final class ArrowTable {
     }
 
     TupleMoveListener moveListener() { return moveListener; }
+
+    /** Starts recording the heap chunks reads follow pointers into (single-threaded measurements). */
+    public void trackTouchedChunks() {
+        touchedChunks = new BitSet();
+    }
+
+    /** Bytes of the heap chunks reads followed pointers into since {@link #trackTouchedChunks()}. */
+    public long touchedChunkBytes() {
+        BitSet t = touchedChunks;
+        if (t == null) return 0;
+        long b = 0;
+        for (int c = t.nextSetBit(0); c >= 0; c = t.nextSetBit(c + 1)) b += heap.chunkBytes(c);
+        return b;
+    }
 
     // ---- blocks ------------------------------------------------------------------------------
 
@@ -370,8 +386,13 @@ public final class ArrowTable {
             } else if (layout.isVarlen(c)) {
                 int n = VarlenEntry.size(row.w0[c]);
                 byte[] dst = into.buffer(c, n);
-                if (VarlenEntry.isInline(row.w0[c])) VarlenEntry.copyInline(row.w0[c], row.w1[c], dst, 0);
-                else heap.read(row.w1[c], dst, 0, n);
+                if (VarlenEntry.isInline(row.w0[c])) {
+                    VarlenEntry.copyInline(row.w0[c], row.w1[c], dst, 0);
+                } else {
+                    heap.read(row.w1[c], dst, 0, n);
+                    BitSet t = touchedChunks;
+                    if (t != null) t.set((int) (row.w1[c] >>> 32));
+                }
             } else {
                 into.setLong(c, row.w0[c]);
             }
