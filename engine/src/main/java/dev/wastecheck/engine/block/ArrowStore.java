@@ -9,7 +9,6 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.TupleSlot;
 
-import java.util.BitSet;
 
 /**
  * An {@link ArrowTable} as a replay table's tuple store ({@code layout=arrow}): tuple ids are
@@ -22,7 +21,6 @@ public final class ArrowStore implements TupleStore {
     private final TransactionManager tm;
     private final RecordSchema schema;
     private final Record scratch;
-    private BitSet touched;
 
     ArrowStore(ArrowTable table) {
         this.table = table;
@@ -38,14 +36,13 @@ public final class ArrowStore implements TupleStore {
         table.setMoveListener(listener);
     }
 
-    /** Starts recording which blocks and heap chunks operations touch (the working set of the measured events). */
+    /** Starts recording the 4 KB pages of blocks and values operations touch (the working set of the measured events). */
     public void trackTouched() {
-        touched = new BitSet();
-        table.trackTouchedChunks();
+        table.trackWorkingSet();
     }
 
     private void touch(long tid) {
-        if (touched != null) touched.set(TupleSlot.block(tid));
+        table.touchTuple(tid);
     }
 
     @Override
@@ -150,8 +147,6 @@ public final class ArrowStore implements TupleStore {
 
     @Override
     public long touchedBytes() {
-        if (touched == null) return 0;
-        // The blocks touched, and the variable-length heap's chunks the reads followed pointers into.
-        return (long) touched.cardinality() * (table.layout().blockSize() + 8L * table.layout().slots()) + table.touchedChunkBytes();
+        return table.workingSetBytes();
     }
 }

@@ -62,8 +62,8 @@ public final class ArrowTable {
     private volatile Block insertion;
     private volatile int liveBlocks;
     private volatile TupleMoveListener moveListener = TupleMoveListener.NONE;
-    /** Heap chunks whose values reads followed, while someone measures a working set; else null. */
-    private volatile BitSet touchedChunks;
+    /** The 4 KB pages of blocks and heap chunks operations touched, while someone measures a working set; else null. */
+    private volatile WorkingSet workingSet;
 
     public ArrowTable(String name, RecordSchema schema, TransactionManager tm) {
         this(name, schema, tm, BlockLayout.DEFAULT_BLOCK_SIZE, FreezeMode.GATHER);
@@ -99,18 +99,60 @@ public final class ArrowTable {
 
     TupleMoveListener moveListener() { return moveListener; }
 
-    /** Starts recording the heap chunks reads follow pointers into (single-threaded measurements). */
-    public void trackTouchedChunks() {
-        touchedChunks = new BitSet();
+    /**
+     * Starts recording the working set: the 4 KB pages of the blocks whose tuples operations touch
+     * (each column's validity and value of the tuple) and of the heap chunks their reads follow
+     * pointers into. Single-threaded measurements (the replay).
+     */
+    public void trackWorkingSet() {
+        workingSet = new WorkingSet();
     }
 
-    /** Bytes of the heap chunks reads followed pointers into since {@link #trackTouchedChunks()}. */
-    public long touchedChunkBytes() {
-        BitSet t = touchedChunks;
-        if (t == null) return 0;
-        long b = 0;
-        for (int c = t.nextSetBit(0); c >= 0; c = t.nextSetBit(c + 1)) b += heap.chunkBytes(c);
-        return b;
+    /** Bytes of the pages recorded since {@link #trackWorkingSet()}. */
+    public long workingSetBytes() {
+        WorkingSet ws = workingSet;
+        return ws == null ? 0 : ws.bytes();
+    }
+
+    /** Records the pages of tuple {@code slot}: its allocation bit and each column's validity bit and value. */
+    public void touchTuple(long slot) {
+        WorkingSet ws = workingSet;
+        if (ws == null) return;
+        int b = TupleSlot.block(slot), off = TupleSlot.offset(slot);
+        ws.touchBlock(b, layout.allocationOffset() + (off >>> 3));
+        for (int c = 0; c < layout.columns(); c++) {
+            ws.touchBlock(b, layout.validityOffset(c) + (off >>> 3));
+            ws.touchBlock(b, layout.valuesOffset(c) + (layout.width(c) == 0 ? off >>> 3 : off * layout.width(c)));
+        }
+    }
+
+    /** 4 KB pages touched, per block and per heap chunk: bit sets indexed by page number. */
+    private static final class WorkingSet {
+        static final int PAGE_SHIFT = 12;
+        BitSet[] blocks = new BitSet[16];
+        BitSet[] chunks = new BitSet[16];
+
+        void touchBlock(int block, int byteOffset) {
+            if (block >= blocks.length) blocks = Arrays.copyOf(blocks, Math.max(blocks.length * 2, block + 1));
+            BitSet p = blocks[block];
+            if (p == null) p = blocks[block] = new BitSet();
+            p.set(byteOffset >>> PAGE_SHIFT);
+        }
+
+        void touchValue(long handle, int length) {
+            int chunk = (int) (handle >>> 32), at = VarlenHeap.offset(handle);
+            if (chunk >= chunks.length) chunks = Arrays.copyOf(chunks, Math.max(chunks.length * 2, chunk + 1));
+            BitSet p = chunks[chunk];
+            if (p == null) p = chunks[chunk] = new BitSet();
+            p.set(at >>> PAGE_SHIFT, ((at + length - 1) >>> PAGE_SHIFT) + 1);
+        }
+
+        long bytes() {
+            long pages = 0;
+            for (BitSet p : blocks) if (p != null) pages += p.cardinality();
+            for (BitSet p : chunks) if (p != null) pages += p.cardinality();
+            return pages << PAGE_SHIFT;
+        }
     }
 
     // ---- blocks ------------------------------------------------------------------------------
@@ -390,8 +432,8 @@ public final class ArrowTable {
                     VarlenEntry.copyInline(row.w0[c], row.w1[c], dst, 0);
                 } else {
                     heap.read(row.w1[c], dst, 0, n);
-                    BitSet t = touchedChunks;
-                    if (t != null) t.set((int) (row.w1[c] >>> 32));
+                    WorkingSet ws = workingSet;
+                    if (ws != null) ws.touchValue(row.w1[c], n);
                 }
             } else {
                 into.setLong(c, row.w0[c]);

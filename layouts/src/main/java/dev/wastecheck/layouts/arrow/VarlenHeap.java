@@ -190,13 +190,6 @@ public final class VarlenHeap {
         return n > 0 && n < cs.length && cs[n] != null;
     }
 
-    /** Capacity of chunk {@code number}, or 0 if it has left the heap. */
-    public int chunkBytes(int number) {
-        Chunk[] cs = chunks;
-        Chunk c = number > 0 && number < cs.length ? cs[number] : null;
-        return c == null ? 0 : c.buffer.capacity();
-    }
-
     /** Bytes of all chunks still held (the heap's memory). */
     public long reservedBytes() { return reserved.get(); }
 
