@@ -49,6 +49,12 @@ public final class Maintenance implements AutoCloseable {
         }
     }
 
+    /** CPU time the thread has used so far (-1 where the JVM does not measure it). */
+    public long cpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        return mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(thread.getId()) : -1;
+    }
+
     /** What stopped the thread, if anything did. */
     public Throwable failure() { return failure; }
 

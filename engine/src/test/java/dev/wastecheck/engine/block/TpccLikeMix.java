@@ -189,27 +189,32 @@ final class TpccLikeMix {
         return tm.begin();
     }
 
-    /** Runs the mix on {@code threads} workers (warehouse i+1 each) for {@code millis}; returns committed transactions. */
+    /**
+     * Runs the mix on {@code threads} workers (warehouse i+1 each) for {@code millis}; returns
+     * committed transactions, aborted ones, and the workers' CPU nanoseconds.
+     */
     long[] run(int threads, long millis, long seed) throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong committed = new AtomicLong(), aborted = new AtomicLong();
+        AtomicLong committed = new AtomicLong(), aborted = new AtomicLong(), cpu = new AtomicLong();
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             int w = 1 + i % warehouses;
             SplittableRandom r = new SplittableRandom(seed * 31 + i);
             workers.add(new Thread(() -> {
                 Worker k = new Worker(w, r);
+                long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
                 while (!stop.get()) {
                     if (k.next()) committed.incrementAndGet();
                     else aborted.incrementAndGet();
                 }
+                cpu.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0);
             }, "tpcc-" + i));
         }
         workers.forEach(Thread::start);
         Thread.sleep(millis);
         stop.set(true);
         for (Thread t : workers) t.join();
-        return new long[] {committed.get(), aborted.get()};
+        return new long[] {committed.get(), aborted.get(), cpu.get()};
     }
 
     /** One terminal: the transactions of the mix on its home warehouse. */

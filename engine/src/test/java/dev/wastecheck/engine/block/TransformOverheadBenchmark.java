@@ -24,6 +24,12 @@ import java.util.Locale;
  * configurations: the collector is always on, and the transformation's share is what is measured);
  * a transformation with nothing to do (the run prints the blocks it froze).
  *
+ * <p>Throughput on a shared, loaded machine moves more between runs than the effect measured, so
+ * each run also reports CPU time per committed transaction, the workers' and the background
+ * thread's (thread CPU clocks count only the time a thread ran): the transformation's cost is the
+ * background thread's extra CPU per transaction over the workers' and the collector's, a figure the
+ * other load on the machine does not move.
+ *
  * <p>Run: {@code ./bench arrow oltp [SECONDS] [REPEATS] [THREADS]} (default 10 s, 3, 2).
  */
 public final class TransformOverheadBenchmark {
@@ -32,13 +38,16 @@ public final class TransformOverheadBenchmark {
         int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         List<Double> off = new ArrayList<>(), on = new ArrayList<>(), pairRatios = new ArrayList<>();
+        List<double[]> cpuOff = new ArrayList<>(), cpuOn = new ArrayList<>();
         System.out.printf(Locale.ROOT, "TPC-C-like mix, %d workers, %d s per run, %d runs per configuration%n", threads, seconds, repeats);
         for (int rep = 0; rep < repeats; rep++) {
             boolean[] order = rep % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false};
             double[] pair = new double[2];
             for (boolean transform : order) {
-                double tps = run(transform, seconds, threads, 42 + rep);
+                double[] cpu = new double[2];
+                double tps = run(transform, seconds, threads, 42 + rep, cpu);
                 (transform ? on : off).add(tps);
+                (transform ? cpuOn : cpuOff).add(cpu);
                 pair[transform ? 1 : 0] = tps;
             }
             pairRatios.add(pair[1] / pair[0]);
@@ -49,9 +58,15 @@ public final class TransformOverheadBenchmark {
         System.out.printf(Locale.ROOT, "ratio with/without: %.3f (pairs %.3f .. %.3f), overhead %.1f%%%n", mOn / mOff,
                 pairRatios.stream().mapToDouble(d -> d).min().orElse(0), pairRatios.stream().mapToDouble(d -> d).max().orElse(0),
                 100 * (1 - mOn / mOff));
+        double wOff = median(cpuOff.stream().map(c -> c[0]).toList()), bOff = median(cpuOff.stream().map(c -> c[1]).toList());
+        double wOn = median(cpuOn.stream().map(c -> c[0]).toList()), bOn = median(cpuOn.stream().map(c -> c[1]).toList());
+        System.out.printf(Locale.ROOT, "CPU per committed transaction (medians): without: workers %.1f us + collector %.2f us; "
+                + "with: workers %.1f us + collector and transformation %.2f us%n", wOff, bOff, wOn, bOn);
+        System.out.printf(Locale.ROOT, "transformation's CPU over the workers' and the collector's: %.1f%%%n", 100 * (bOn - bOff) / (wOff + bOff));
     }
 
-    static double run(boolean transform, int seconds, int threads, long seed) throws Exception {
+    /** One run; {@code cpu} receives the workers' and the background thread's CPU microseconds per committed transaction. */
+    static double run(boolean transform, int seconds, int threads, long seed, double[] cpu) throws Exception {
         TpccLikeMix mix = new TpccLikeMix(threads, 20_000, 3_000);
         mix.load(seed);
         if (transform) mix.enableTransformation(20, 8);
@@ -60,7 +75,10 @@ public final class TransformOverheadBenchmark {
             for (BlockTransformer t : mix.transformers) m.add(t);
             m.start();
             mix.run(threads, 2_000, seed);
+            long bg0 = m.cpuNanos();
             result = mix.run(threads, seconds * 1000L, seed + 1);
+            cpu[0] = result[2] / 1e3 / Math.max(1, result[0]);
+            cpu[1] = (m.cpuNanos() - bg0) / 1e3 / Math.max(1, result[0]);
         }
         double tps = result[0] / (double) seconds;
         long frozen = 0, blocks = 0, compactions = 0, moves = 0, memory = 0;
@@ -73,8 +91,9 @@ public final class TransformOverheadBenchmark {
             compactions += t.stats().compactions();
             moves += t.stats().moves();
         }
-        System.out.printf(Locale.ROOT, "  %-22s %8.0f txn/s, %d aborted, %d blocks (%d frozen, %d compactions, %d moves), %d MB%n",
-                transform ? "with transformation" : "without", tps, result[1], blocks, frozen, compactions, moves, memory >> 20);
+        System.out.printf(Locale.ROOT, "  %-22s %8.0f txn/s, %d aborted, %d blocks (%d frozen, %d compactions, %d moves), %d MB; "
+                        + "CPU per txn: workers %.1f us, background %.2f us%n",
+                transform ? "with transformation" : "without", tps, result[1], blocks, frozen, compactions, moves, memory >> 20, cpu[0], cpu[1]);
         return tps;
     }
 
