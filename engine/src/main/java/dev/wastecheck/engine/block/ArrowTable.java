@@ -175,9 +175,6 @@ public final class ArrowTable {
         return out;
     }
 
-    /** The block inserts go to now (never compacted or frozen while it takes inserts). */
-    Block insertionBlock() { return insertion; }
-
     private void newInsertionBlock(Block full) {
         synchronized (lock) {
             if (insertion != full) return;

@@ -250,7 +250,4 @@ public final class ArrowBlock {
     public void putEntryWord1(int column, int slot, long word1) {
         buf.putLong(values[column] + 16 * slot + 8, word1);
     }
-
-    /** Raw word access for a column's values (scans that read 8 bytes at a time). */
-    public long valuesLong(int column, int byteOffset) { return buf.getLong(values[column] + byteOffset); }
 }
