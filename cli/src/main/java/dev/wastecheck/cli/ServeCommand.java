@@ -42,7 +42,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        try (ArrowService service = ArrowService.start(data, host, port, freeze == Freeze.dictionary, TerminalProgress.forStderr(quiet),
+        try (ArrowService service = ArrowService.start(data, host, port, freeze == Freeze.dictionary, TerminalProgress.forStderr(quiet, Main.terminal(spec)),
                 line -> err.println("wastecheck: " + line))) {
             err.println("wastecheck: serving " + service.tables().size() + " tables on grpc://" + host + ":" + service.port() + " (Ctrl-C stops)");
             err.flush();
