@@ -37,6 +37,20 @@ class ReplayTest {
     }
 
     @Test
+    void arrowBlocksHotAndFrozenReturnTheBaselinesResults() {
+        JsonNode runs = replay("--config", "layout=nsm", "--config", "layout=arrow,freeze=off", "--config", "layout=arrow,cold_after=100",
+                "--max-events", "8000", "--check").get("runs");
+        assertThat(runs).hasSize(3);
+        assertThat(runs.get(2).get("settings").asText()).startsWith("layout=arrow,freeze=on,cold_after=100");
+        for (JsonNode run : runs) {
+            assertThat(run.get("results_differing").asLong()).as(run.get("config").asText()).isZero();
+            assertThat(run.get("heap_bytes").asLong()).isPositive();
+        }
+        // Arrow blocks live beside the buffer pool: their memory adds to the pool's.
+        assertThat(runs.get(1).get("memory_bytes").asLong()).isEqualTo(runs.get(0).get("memory_bytes").asLong() + runs.get(1).get("heap_bytes").asLong());
+    }
+
+    @Test
     void everyConfigurationAndEngineReturnsTheBaselinesResults() {
         JsonNode r = replay("--config", "layout=nsm", "--config", "layout=pax,cache=swap", "--config", "tight=on",
                 "--config", "layout=hpl,cluster=partition,cache=shrink", "--compare", "sqlite,duckdb", "--max-events", "8000", "--check");
@@ -92,7 +106,7 @@ class ReplayTest {
         String data = dir.resolve("dump.sql").toString(), trace = dir.resolve("trace.log").toString();
         Cli.Result r = Cli.run("replay", "--data", data, "--trace", trace, "--config", "layout=columnar");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("layout=columnar").contains("expected nsm, pax or hpl").doesNotContain("Exception");
+        assertThat(r.err()).contains("layout=columnar").contains("expected nsm, pax, hpl or arrow").doesNotContain("Exception");
         r = Cli.run("replay", "--data", data, "--trace", trace, "--config", "memory=lots");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("memory=lots");

@@ -23,9 +23,11 @@ import picocli.CommandLine.Spec;
                 + "against it, and reports memory, hit rates, pages touched and latency per configuration, the first being "
                 + "the baseline. Device time for buffer-pool misses is modeled apart from the engine's measured time.", ""},
         footer = {"", "Configuration keys (--config KEY=VAL,...; unset keys keep the baseline's):",
-                "  layout=nsm|pax|hpl  cache=off|swap|shrink  cache_size=FRACTION",
+                "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
                 "  cluster=none|FRACTION|partition  tight=on|off  memory=SIZE",
-                "  page_size=4K|8K|16K|32K", "", "Examples:",
+                "  page_size=4K|8K|16K|32K",
+                "  with layout=arrow: freeze=on|off  cold_after=N (events without a",
+                "  write before a block freezes)", "", "Examples:",
                 "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
                 "      --config layout=nsm --config cache=swap",
                 "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",

@@ -77,8 +77,11 @@ public final class Record {
         return setBytes(f, b, 0, b.length);
     }
 
-    /** The buffer of VARLEN field {@code f}, grown to hold {@code length} bytes and marked non-null. */
-    byte[] buffer(int f, int length) {
+    /**
+     * The buffer of VARLEN field {@code f}, grown to hold {@code length} bytes and marked non-null:
+     * a reader fills it in place (one copy from the page or block, none through a temporary array).
+     */
+    public byte[] buffer(int f, int length) {
         if (!schema.type(f).isVariable()) throw new IllegalArgumentException("field " + f + " is not VARLEN");
         if (bytes[f].length < length) bytes[f] = new byte[Math.max(length, bytes[f].length * 2)];
         lengths[f] = length;

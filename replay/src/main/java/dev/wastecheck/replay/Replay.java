@@ -276,7 +276,8 @@ public final class Replay {
         // Only the tables the events touch are loaded: the others would cost time and pages and change nothing.
         Set<String> touched = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (AccessEvent e : events) touched.add(e.table());
-        try (Database db = new Database(specs, cfg.layout(), cfg.cache(), cfg.cacheSize(), cfg.pageSize(), cfg.memoryBytes(), device)) {
+        try (Database db = new Database(specs, cfg.layout(), cfg.cache(), cfg.cacheSize(), cfg.pageSize(), cfg.memoryBytes(), device,
+                cfg.arrowStorage())) {
             if (cfg.cache() != CachePolicy.OFF) warnUncacheable(db, chosen);
             long total = session.tables().values().stream().filter(t -> touched.contains(t.def().name())).mapToLong(LoadedTable::rows).sum();
             progress.begin("loading " + cfg.label(), total);

@@ -22,7 +22,7 @@ import java.util.List;
  * monitor, so a read sees an update whole or not at all (what the index cache's consistency
  * argument needs from the heap).
  */
-public final class HeapFile {
+public final class HeapFile implements TupleStore {
     private final BufferPool pool;
     private final Layout layout;
     private final RecordSchema schema;

@@ -9,24 +9,33 @@ import java.util.Map;
 
 /**
  * One configuration of a replay, as {@code --config KEY=VAL,...} gives it (DESIGN.md, command-line
- * contract): {@code layout=nsm|pax|hpl}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
- * {@code cluster=none|FRACTION|partition}, {@code tight=on|off}, {@code memory=SIZE}, and
- * {@code page_size=SIZE}. Keys not given keep the defaults.
+ * contract): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
+ * {@code cluster=none|FRACTION|partition}, {@code tight=on|off}, {@code memory=SIZE},
+ * {@code page_size=SIZE}, and for {@code layout=arrow} {@code freeze=on|off} and {@code cold_after=N}.
+ * Keys not given keep the defaults.
  *
  * @param label          the configuration as the user wrote it (the report's {@code config})
  * @param cacheSize      at most this fraction of each leaf's tuples the leaf free space may cache
  * @param clusterFraction the share of accessed tuples relocated together (0 for none); ignored for a partition
  * @param partition      whether accessed tuples move to a hot partition with its own heap and indexes
  * @param memoryBytes    the buffer pool's budget
+ * @param arrow          heaps in Arrow-native blocks in memory ({@code layout=arrow}, docs/arrow.md) instead of pages of
+ *                       {@code layout}; the indexes stay B+trees in the buffer pool
+ * @param freeze         with {@code arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay runs
+ * @param coldAfter      with {@code freeze}: events without a write after which a full block is cold
  */
 public record ReplayConfig(String label, Layout layout, CachePolicy cache, double cacheSize, double clusterFraction,
-                           boolean partition, boolean tight, long memoryBytes, int pageSize) {
+                           boolean partition, boolean tight, long memoryBytes, int pageSize, boolean arrow, boolean freeze,
+                           long coldAfter) {
 
     public static final long DEFAULT_MEMORY = 256L << 20;
     public static final int DEFAULT_PAGE_SIZE = 8 << 10;
+    /** Events without a write after which a block is cold (one GC epoch per event). */
+    public static final long DEFAULT_COLD_AFTER = 1000;
 
     public static ReplayConfig defaults(long memoryBytes) {
-        return new ReplayConfig("baseline", Layout.NSM, CachePolicy.OFF, 1.0, 0, false, false, memoryBytes, DEFAULT_PAGE_SIZE);
+        return new ReplayConfig("baseline", Layout.NSM, CachePolicy.OFF, 1.0, 0, false, false, memoryBytes, DEFAULT_PAGE_SIZE,
+                false, true, DEFAULT_COLD_AFTER);
     }
 
     /** Parses {@code KEY=VAL,...} over {@code base}; throws IllegalArgumentException with a message a user can act on. */
@@ -45,17 +54,18 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
         boolean partition = base.partition, tight = base.tight;
         long memory = base.memoryBytes;
         int pageSize = base.pageSize;
+        boolean arrow = base.arrow, freeze = base.freeze;
+        long coldAfter = base.coldAfter;
         for (Map.Entry<String, String> e : kv.entrySet()) {
             String v = e.getValue().toLowerCase(Locale.ROOT);
             switch (e.getKey()) {
                 case "layout" -> {
                     switch (v) {
-                        case "nsm" -> layout = Layout.NSM;
-                        case "pax" -> layout = Layout.PAX;
-                        case "hpl" -> layout = Layout.HPL;
-                        case "arrow" -> throw new IllegalArgumentException(
-                                "layout=arrow: Arrow blocks are not part of the engine yet; use nsm, pax or hpl");
-                        default -> throw new IllegalArgumentException("layout=" + e.getValue() + ": expected nsm, pax or hpl");
+                        case "nsm" -> { layout = Layout.NSM; arrow = false; }
+                        case "pax" -> { layout = Layout.PAX; arrow = false; }
+                        case "hpl" -> { layout = Layout.HPL; arrow = false; }
+                        case "arrow" -> arrow = true;
+                        default -> throw new IllegalArgumentException("layout=" + e.getValue() + ": expected nsm, pax, hpl or arrow");
                     }
                 }
                 case "cache" -> {
@@ -78,6 +88,19 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
                     else throw new IllegalArgumentException("tight=" + e.getValue() + ": expected on or off");
                 }
                 case "memory" -> memory = parseSize("memory", v);
+                case "freeze" -> {
+                    if (v.equals("on") || v.equals("true")) freeze = true;
+                    else if (v.equals("off") || v.equals("false")) freeze = false;
+                    else throw new IllegalArgumentException("freeze=" + e.getValue() + ": expected on or off");
+                }
+                case "cold_after" -> {
+                    try {
+                        coldAfter = Long.parseLong(v);
+                    } catch (NumberFormatException ex) {
+                        coldAfter = -1;
+                    }
+                    if (coldAfter < 0) throw new IllegalArgumentException("cold_after=" + e.getValue() + ": expected a number of events (0 or more)");
+                }
                 case "page_size" -> {
                     long s = parseSize("page_size", v);
                     if (s < 4096 || s > 32768 || Long.bitCount(s) != 1) {
@@ -86,12 +109,20 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
                     pageSize = (int) s;
                 }
                 default -> throw new IllegalArgumentException("--config key '" + e.getKey()
-                        + "': expected layout, cache, cache_size, cluster, tight, memory or page_size");
+                        + "': expected layout, cache, cache_size, cluster, tight, memory, page_size, freeze or cold_after");
             }
         }
         if (memory < 2L * pageSize) throw new IllegalArgumentException("memory=" + memory + " B holds fewer than two pages");
+        if (!arrow && (kv.containsKey("freeze") || kv.containsKey("cold_after"))) {
+            throw new IllegalArgumentException("--config '" + spec + "': freeze and cold_after apply to layout=arrow only");
+        }
         return new ReplayConfig(spec.trim().isEmpty() ? base.label : spec.trim(), layout, cache, cacheSize, cluster, partition, tight,
-                memory, pageSize);
+                memory, pageSize, arrow, freeze, coldAfter);
+    }
+
+    /** The Arrow-native storage this configuration asks for (a new one per database), or null for pages. */
+    public dev.wastecheck.engine.block.ArrowStorage arrowStorage() {
+        return arrow ? new dev.wastecheck.engine.block.ArrowStorage(freeze, coldAfter) : null;
     }
 
     private static double fraction(String key, String v) {
@@ -131,7 +162,8 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
     /** A short description of every setting, for the report. */
     public String describe() {
         String cl = partition ? "partition" : clusterFraction > 0 ? String.valueOf(clusterFraction) : "none";
-        return "layout=" + layout.name().toLowerCase(Locale.ROOT) + ",cache=" + cache.name().toLowerCase(Locale.ROOT)
+        String storage = arrow ? "arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off") : layout.name().toLowerCase(Locale.ROOT);
+        return "layout=" + storage + ",cache=" + cache.name().toLowerCase(Locale.ROOT)
                 + (cache == CachePolicy.OFF ? "" : ",cache_size=" + cacheSize) + ",cluster=" + cl + ",tight=" + (tight ? "on" : "off")
                 + ",memory=" + (memoryBytes >> 20) + "M,page_size=" + (pageSize >> 10) + "K";
     }

@@ -84,15 +84,20 @@ public final class Replayer {
         long pins0 = 0, rows0 = 0;
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
+        dev.wastecheck.engine.block.ArrowStorage arrow = db.arrow();
         for (int i = 0; i < events.size(); i++) {
             if (i == warm) {
                 pool.resetCounters();
                 resetCacheCounters();
                 pool.trackTouched();
+                if (arrow != null) arrow.trackTouched();
                 device.start();
                 pins0 = pool.pins();
                 rows0 = rowsReturned;
             }
+            // layout=arrow: one GC epoch per event, then the transformation, as a background thread
+            // would run them between statements (outside the event's latency; cold_after counts events).
+            if (arrow != null) arrow.tick();
             AccessEvent e = events.get(i);
             if (!executable(e)) {
                 skipped++;
@@ -115,6 +120,7 @@ public final class Replayer {
         // Read the pool's figures before anything below pins pages (cache occupancy walks every leaf).
         // The prefix filters live outside the pool and are read by every prefix lookup: part of the working set.
         long touchedBytes = pool.touchedPages() * pool.pageSize() + db.filterBytes();
+        for (Table t : db.tables()) for (Table.Part p : t.parts()) touchedBytes += p.heap().touchedBytes(); // Arrow blocks touched
         Map<String, Long> byStructure = new java.util.LinkedHashMap<>();
         db.touchedBytesByStructure().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> byStructure.put(e.getKey(), e.getValue()));
@@ -132,7 +138,15 @@ public final class Replayer {
         }
         LatencyRecorder.Summary lat = latency.summary();
         double pagesPerQuery = measured == 0 ? 0 : (double) pins / measured;
-        return new RunResult(label, settings, measured, executed, skipped, rowsReturned - rows0, pool.memoryBytes(), db.heapBytes(),
+        if (arrow != null && !arrow.moves().isEmpty()) {
+            // Compaction relocates tuples too (§4.3): they count with the clustering's.
+            Map<String, Long> all = new java.util.LinkedHashMap<>(moved);
+            arrow.moves().forEach((t, n) -> all.merge(t, n, Long::sum));
+            moved = all;
+        }
+        // Arrow blocks live in memory beside the buffer pool, which keeps the indexes.
+        long memory = pool.memoryBytes() + (arrow == null ? 0 : arrow.bytes());
+        return new RunResult(label, settings, measured, executed, skipped, rowsReturned - rows0, memory, db.heapBytes(),
                 db.indexBytes(), db.cacheBytes(), touchedBytes, leafFill, bufferHitRate,
                 cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups, pagesPerQuery, lat, devUs,
                 (measured == 0 ? 0 : lat.mean()) + devUs, engineNanos == 0 ? 0 : measured * 1e9 / engineNanos, loadMillis, replayMillis,

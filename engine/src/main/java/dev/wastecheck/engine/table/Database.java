@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.table;
 
+import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
@@ -20,13 +21,24 @@ public final class Database implements AutoCloseable {
     private final StorageDevice device;
     private final BufferPool pool;
     private final Map<String, Table> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final ArrowStorage arrow;
 
     public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
                     DeviceModel model) {
+        this(specs, layout, cache, cacheSize, pageSize, memoryBytes, model, null);
+    }
+
+    /**
+     * @param arrow the tables' heaps in Arrow-native blocks ({@code layout=arrow}), or null for pages
+     *              of {@code layout}; indexes are B+trees in the buffer pool either way
+     */
+    public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
+                    DeviceModel model, ArrowStorage arrow) {
         this.device = StorageDevice.temporary(pageSize, model);
+        this.arrow = arrow;
         try {
             this.pool = new BufferPool(device, memoryBytes);
-            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, layout, cache, cacheSize));
+            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, layout, cache, cacheSize, arrow));
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -35,6 +47,8 @@ public final class Database implements AutoCloseable {
 
     public StorageDevice device() { return device; }
     public BufferPool pool() { return pool; }
+    /** The Arrow-native storage of {@code layout=arrow}, or null. */
+    public ArrowStorage arrow() { return arrow; }
     public Collection<Table> tables() { return tables.values(); }
 
     /** The table named so (case-insensitive), or null. */
@@ -74,6 +88,7 @@ public final class Database implements AutoCloseable {
             for (Table.Part p : t.parts()) {
                 String prefix = t.name() + (p == t.main() ? "." : ".hot_");
                 put(out, prefix + "heap", p.heap().pageNumbers());
+                if (p.heap().touchedBytes() > 0) out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum);
                 for (int i = 0; i < t.indexCount(); i++) put(out, prefix + "index", p.tree(i).pageNumbers());
             }
             put(out, t.name() + ".overflow", t.overflow().pageNumbers());

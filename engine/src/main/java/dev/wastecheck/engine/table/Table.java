@@ -2,7 +2,10 @@ package dev.wastecheck.engine.table;
 
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.TupleId;
+import dev.wastecheck.engine.block.ArrowStorage;
+import dev.wastecheck.engine.block.ArrowStore;
 import dev.wastecheck.engine.heap.HeapFile;
+import dev.wastecheck.engine.heap.TupleStore;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.index.IndexCache;
@@ -37,6 +40,8 @@ public final class Table {
     private final RecordSchema schema;
     private final BufferPool pool;
     private final Layout layout;
+    /** Arrow-native blocks instead of pages ({@code layout=arrow}), or null. */
+    private final ArrowStorage arrow;
     private final OverflowStore overflow;
     private final int[][] keyFields;
     private final int[][] cacheFields;
@@ -56,13 +61,20 @@ public final class Table {
 
     /** One heap and its indexes. */
     public final class Part {
-        final HeapFile heap;
+        final TupleStore heap;
         final BTree[] trees;
         final IndexCache[] caches;
         final dev.wastecheck.engine.index.FieldSource[] sources;
 
         Part() {
-            heap = new HeapFile(pool, layout, schema);
+            if (arrow == null) {
+                heap = new HeapFile(pool, layout, schema);
+            } else {
+                ArrowStore store = arrow.newStore(spec.name() + (main == null ? "" : ".hot"), schema);
+                // Compaction moves tuples (§4.3): the indexes follow once the move commits.
+                store.onMove((txn, from, to) -> txn.onCommit(() -> moved(this, from, to)));
+                heap = store;
+            }
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
             sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
@@ -75,7 +87,7 @@ public final class Table {
             }
         }
 
-        public HeapFile heap() { return heap; }
+        public TupleStore heap() { return heap; }
         public BTree tree(int index) { return trees[index]; }
         /** The index cache of an index, or null. */
         public IndexCache cache(int index) { return caches[index]; }
@@ -83,9 +95,19 @@ public final class Table {
     }
 
     public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize) {
+        this(spec, pool, layout, policy, cacheSize, null);
+    }
+
+    /**
+     * @param arrow Arrow-native blocks for the heaps ({@code layout=arrow}; {@code layout} is then
+     *              unused), or null for pages of {@code layout}. Arrow blocks hold values of any
+     *              length, so no column overflows.
+     */
+    public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize, ArrowStorage arrow) {
         this.spec = spec;
         this.pool = pool;
         this.layout = layout;
+        this.arrow = arrow;
         this.policy = policy;
         this.cacheSize = cacheSize;
         List<Field> fields = new ArrayList<>();
@@ -324,7 +346,26 @@ public final class Table {
     public void project(Part p, long tid, int[] fields, Record into) {
         p.heap.project(tid, fields, into, scratch);
         for (int f : fields) {
-            if (spec.columns().get(f).overflow() && !into.isNull(f)) untag(into, f);
+            if (overflows(f) && !into.isNull(f)) untag(into, f);
+        }
+    }
+
+    /** Whether column {@code f} keeps its values behind a tag byte (pages only). */
+    private boolean overflows(int f) {
+        return arrow == null && spec.columns().get(f).overflow();
+    }
+
+    /** A tuple compaction moved from {@code from} to {@code to}: every index entry follows it. */
+    private void moved(Part p, long from, long to) {
+        Record r = new Record(schema);
+        p.heap.read(to, r);
+        for (int i = 0; i < keyFields.length; i++) {
+            byte[] k = key(i, r);
+            if (k != null) {
+                p.trees[i].delete(k, from);
+                p.trees[i].insert(k, to);
+            }
+            if (p.caches[i] != null) p.caches[i].tupleUpdated(from);
         }
     }
 
@@ -332,7 +373,7 @@ public final class Table {
     public void read(Part p, long tid, Record into) {
         p.heap.read(tid, into);
         for (int f = 0; f < schema.fieldCount(); f++) {
-            if (spec.columns().get(f).overflow() && !into.isNull(f)) untag(into, f);
+            if (overflows(f) && !into.isNull(f)) untag(into, f);
         }
     }
 
@@ -355,7 +396,7 @@ public final class Table {
     /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place. */
     private void tag(Record r) {
         for (int f = 0; f < schema.fieldCount(); f++) {
-            if (!spec.columns().get(f).overflow() || r.isNull(f)) continue;
+            if (!overflows(f) || r.isNull(f)) continue;
             byte[] b = r.bytes(f);
             int len = r.length(f);
             if (len >= overflow.threshold()) {
@@ -451,6 +492,7 @@ public final class Table {
         for (int i = 0; i < keyFields.length; i++) {
             if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
         }
+        if (!keysChange && p.heap.updateInPlace(tid, fields, scratchRecord)) return tid; // Arrow: a fixed-size write (§4.1)
         if (varlen || keysChange) {
             // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
             for (int i = 0; i < keyFields.length; i++) {
@@ -486,8 +528,7 @@ public final class Table {
     // ---- sizes ---------------------------------------------------------------------------
 
     public long heapBytes() {
-        long pages = main.heap.pageCount() + (hot == null ? 0 : hot.heap.pageCount()) + overflow.pageCount();
-        return pages * pool.pageSize();
+        return main.heap.bytes() + (hot == null ? 0 : hot.heap.bytes()) + (long) overflow.pageCount() * pool.pageSize();
     }
 
     public long indexBytes() {

@@ -11,6 +11,21 @@ class ReplayConfigTest {
     private static final ReplayConfig BASE = ReplayConfig.defaults(64L << 20);
 
     @Test
+    void layoutArrowTakesFreezeAndColdAfter() {
+        ReplayConfig a = ReplayConfig.parse("layout=arrow,cold_after=250", BASE);
+        assertThat(a.arrow()).isTrue();
+        assertThat(a.freeze()).isTrue();
+        assertThat(a.coldAfter()).isEqualTo(250);
+        assertThat(a.describe()).startsWith("layout=arrow,freeze=on,cold_after=250,cache=off");
+        assertThat(a.arrowStorage()).isNotNull();
+        ReplayConfig hot = ReplayConfig.parse("layout=arrow,freeze=off", BASE);
+        assertThat(hot.freeze()).isFalse();
+        assertThat(hot.describe()).startsWith("layout=arrow,freeze=off,cache=off");
+        assertThat(ReplayConfig.parse("layout=pax", a).arrow()).as("another layout leaves Arrow").isFalse();
+        assertThat(BASE.arrowStorage()).isNull();
+    }
+
+    @Test
     void keysOverrideTheBaselineAndTheRestIsKept() {
         ReplayConfig c = ReplayConfig.parse("layout=HPL, cache=swap,cache_size=25%,cluster=0.54,tight=on,memory=4M,page_size=16K", BASE);
         assertThat(c.layout()).isEqualTo(Layout.HPL);
@@ -32,8 +47,10 @@ class ReplayConfigTest {
 
     @Test
     void mistakesSayWhatWasExpected() {
-        assertThatThrownBy(() -> ReplayConfig.parse("layout=columnar", BASE)).hasMessageContaining("expected nsm, pax or hpl");
-        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow", BASE)).hasMessageContaining("not part of the engine yet");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=columnar", BASE)).hasMessageContaining("expected nsm, pax, hpl or arrow");
+        assertThatThrownBy(() -> ReplayConfig.parse("freeze=on", BASE)).hasMessageContaining("layout=arrow only");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,cold_after=-3", BASE)).hasMessageContaining("a number of events");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,freeze=maybe", BASE)).hasMessageContaining("expected on or off");
         assertThatThrownBy(() -> ReplayConfig.parse("cache_size=2", BASE)).hasMessageContaining("fraction from 0 to 1");
         assertThatThrownBy(() -> ReplayConfig.parse("colour=red", BASE)).hasMessageContaining("--config key 'colour'");
         assertThatThrownBy(() -> ReplayConfig.parse("memory", BASE)).hasMessageContaining("expected KEY=VALUE");

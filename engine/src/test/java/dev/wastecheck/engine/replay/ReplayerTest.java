@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.replay;
 
+import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.cluster.Clusterer;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.index.CachePolicy;
@@ -216,6 +217,34 @@ class ReplayerTest {
                             assertThat(r.cacheHitRate()).as(r.config()).isGreaterThan(memory > (1 << 20) ? 0.6 : 0.04);
                         }
                         if (!cluster.equals("none")) assertThat(r.moved().get("page")).isPositive();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void arrowBlocksHotOrFrozenReturnWhatThePlainModelReturns() {
+        Map<Long, Object[]> model = model();
+        List<AccessEvent> events = workload(model);
+        long[] want = expected(model, events);
+        for (boolean freeze : List.of(false, true)) {
+            for (CachePolicy cache : List.of(CachePolicy.OFF, CachePolicy.SWAP)) {
+                for (String cluster : List.of("none", "partition")) {
+                    // 16 KB blocks (about 200 pages each) so that the table has full blocks to freeze; cold after 5 events.
+                    ArrowStorage arrow = new ArrowStorage(freeze, 5, 16 << 10);
+                    try (Database db = new Database(List.of(pageSpec()), Layout.NSM, cache, 1.0, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
+                        load(db, model);
+                        Map<String, Long> moved = cluster.equals("partition") ? Clusterer.partition(db, events) : Map.of();
+                        RunResult r = new Replayer(db).run("arrow", "", events, 0.1, 0, moved, n -> { });
+                        for (int i = 0; i < events.size(); i++) {
+                            assertThat(r.digests()[i]).as("arrow freeze=%s cache=%s cluster=%s: event %d %s", freeze, cache, cluster, i, events.get(i))
+                                    .isEqualTo(want[i]);
+                        }
+                        assertThat(r.heapBytes()).isEqualTo(arrow.bytes()).isPositive();
+                        assertThat(r.memoryBytes()).isEqualTo((64L << 20) + arrow.bytes());
+                        if (freeze) assertThat(arrow.frozenBlocks()).as("cold blocks froze during the replay").isPositive();
+                        else assertThat(arrow.frozenBlocks()).isZero();
                     }
                 }
             }

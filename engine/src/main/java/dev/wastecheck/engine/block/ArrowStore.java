@@ -1,0 +1,152 @@
+package dev.wastecheck.engine.block;
+
+import dev.wastecheck.engine.heap.TupleStore;
+import dev.wastecheck.engine.index.FieldSource;
+import dev.wastecheck.engine.txn.Transaction;
+import dev.wastecheck.engine.txn.TransactionManager;
+import dev.wastecheck.layouts.FieldType;
+import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.RecordSchema;
+import dev.wastecheck.layouts.arrow.TupleSlot;
+
+
+/**
+ * An {@link ArrowTable} as a replay table's tuple store ({@code layout=arrow}): tuple ids are
+ * {@link TupleSlot}s, every operation runs in a transaction of its own (the replay is one thread),
+ * and a variable-length update is a fixed-size write in place (§4.1), so the tuple keeps its id.
+ * Compaction moves tuples; the table's indexes learn of each move through {@link #onMove}.
+ */
+public final class ArrowStore implements TupleStore {
+    private final ArrowTable table;
+    private final TransactionManager tm;
+    private final RecordSchema schema;
+    private final Record scratch;
+
+    ArrowStore(ArrowTable table) {
+        this.table = table;
+        this.tm = table.transactions();
+        this.schema = table.schema();
+        this.scratch = new Record(schema);
+    }
+
+    public ArrowTable table() { return table; }
+
+    /** Tells {@code listener} of every tuple compaction moves (called inside the moving transaction). */
+    public void onMove(TupleMoveListener listener) {
+        table.setMoveListener(listener);
+    }
+
+    /** Starts recording the 4 KB pages of blocks and values operations touch (the working set of the measured events). */
+    public void trackTouched() {
+        table.trackWorkingSet();
+    }
+
+    private void touch(long tid) {
+        table.touchTuple(tid);
+    }
+
+    @Override
+    public long rows() {
+        long n = 0;
+        for (Block b : table.blocks()) {
+            for (int w = 0; w < b.data.slots() >>> 6; w++) n += Long.bitCount(b.data.allocationWord(w));
+        }
+        return n;
+    }
+
+    @Override
+    public long insert(Record r) {
+        Transaction t = tm.begin();
+        long slot = table.insert(t, r);
+        tm.commit(t);
+        touch(slot);
+        return slot;
+    }
+
+    @Override
+    public void read(long tid, Record into) {
+        Transaction t = tm.begin();
+        boolean found = table.select(t, tid, into);
+        tm.commit(t);
+        if (!found) throw new IllegalStateException(table.name() + ": no tuple at " + TupleSlot.toString(tid));
+        touch(tid);
+    }
+
+    @Override
+    public void project(long tid, int[] fields, Record into, byte[] scratchBytes) {
+        read(tid, into);
+    }
+
+    @Override
+    public void delete(long tid) {
+        Transaction t = tm.begin();
+        boolean done = table.delete(t, tid);
+        if (!tm.commit(t) || !done) throw new IllegalStateException(table.name() + ": could not delete " + TupleSlot.toString(tid));
+        touch(tid);
+    }
+
+    @Override
+    public void setLongs(long tid, int[] fields, long[] values) {
+        for (int i = 0; i < fields.length; i++) scratch.setLong(fields[i], values[i]);
+        update(tid, fields, scratch);
+    }
+
+    @Override
+    public void setNull(long tid, int field) {
+        scratch.setNull(field);
+        update(tid, new int[] {field}, scratch);
+    }
+
+    @Override
+    public boolean updateInPlace(long tid, int[] fields, Record values) {
+        update(tid, fields, values);
+        return true;
+    }
+
+    private void update(long tid, int[] fields, Record values) {
+        Transaction t = tm.begin();
+        boolean done = table.update(t, tid, fields, values);
+        if (!tm.commit(t) || !done) throw new IllegalStateException(table.name() + ": could not update " + TupleSlot.toString(tid));
+        touch(tid);
+    }
+
+    @Override
+    public int fieldBytes(int... fields) {
+        int n = 0;
+        for (int f : fields) {
+            FieldType t = schema.type(f);
+            if (!t.isFixedBytes()) throw new IllegalArgumentException("only fixed-width fields are cacheable: " + schema.field(f).name());
+            n += t.width;
+        }
+        return n;
+    }
+
+    @Override
+    public FieldSource fieldSource(int... fields) {
+        fieldBytes(fields);
+        Record r = new Record(schema);
+        return (tid, out) -> {
+            read(tid, r);
+            int o = 0;
+            for (int f : fields) {
+                long v = r.getLong(f);
+                for (int k = 0; k < schema.type(f).width; k++) out[o++] = (byte) (v >>> (8 * k));
+            }
+        };
+    }
+
+    @Override
+    public long bytes() {
+        return table.memoryBytes();
+    }
+
+    @Override
+    public long[] pageNumbers() {
+        return new long[0];
+    }
+
+    @Override
+    public long touchedBytes() {
+        return table.workingSetBytes();
+    }
+}

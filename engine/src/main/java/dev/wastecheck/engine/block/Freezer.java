@@ -1,0 +1,251 @@
+package dev.wastecheck.engine.block;
+
+import dev.wastecheck.layouts.arrow.ArrowBlock;
+import dev.wastecheck.layouts.arrow.BlockLayout;
+import dev.wastecheck.layouts.arrow.FrozenVarlen;
+import dev.wastecheck.layouts.arrow.VarlenEntry;
+import dev.wastecheck.layouts.arrow.VarlenHeap;
+
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The second phase of the transformation (Li et al., VLDB 2020, §4.3): turns a compacted, cooled
+ * block into canonical Arrow. It checks that no version is left and that the tuples fill slots
+ * [0, n) with no gap, moves the block to FREEZING (unless a writer preempted it), fills in the Arrow
+ * metadata (length and null counts), and for each variable-length column either gathers the values
+ * into one contiguous buffer with offsets or builds a sorted dictionary (§4.4). The entries are
+ * swung to point into the new buffer, so transactional readers keep reading valid bytes throughout,
+ * and the old values are freed once no reader can hold them. Not transactional: writers wait while
+ * the block is FREEZING, which takes well under a millisecond per block.
+ */
+final class Freezer {
+    private final ArrowTable table;
+    private final BlockLayout layout;
+    private final VarlenHeap heap;
+    private final byte[] inline = new byte[VarlenEntry.INLINE_THRESHOLD];
+
+    Freezer(ArrowTable table) {
+        this.table = table;
+        this.layout = table.layout();
+        this.heap = table.heap();
+    }
+
+    enum Outcome {
+        FROZEN,
+        /** Still COOLING, but a version or a gap is left (the collector has not pruned the compaction yet): try again later. */
+        NOT_READY,
+        /**
+         * Still COOLING with no version left, but with a gap: a tuple deleted after compaction read the
+         * block's bitmap and before it marked the block. Back to HOT, to be compacted again.
+         */
+        GAPS,
+        /** A writer flipped the block back to HOT (or it left the table): the freeze is off. */
+        PREEMPTED
+    }
+
+    /** Freezes a COOLING block. */
+    Outcome freeze(Block b) {
+        if (b.removed || b.state() != ArrowBlock.COOLING) return Outcome.PREEMPTED;
+        int n = contiguousRecords(b);
+        if (n == VERSIONS) return Outcome.NOT_READY;
+        if (n == GAP) return BlockAccess.stopCooling(b) ? Outcome.GAPS : Outcome.PREEMPTED;
+        if (!BlockAccess.startFreezing(b)) return Outcome.PREEMPTED;
+        transform(b, n);
+        BlockAccess.finishFreezing(b);
+        return Outcome.FROZEN;
+    }
+
+    private static final int VERSIONS = -1, GAP = -2;
+
+    /**
+     * The tuple count n if slots [0, n) hold tuples and the others none, with no version on any
+     * slot; else {@link #VERSIONS} (some slot has a version chain) or {@link #GAP}.
+     */
+    private static int contiguousRecords(Block b) {
+        ArrowBlock d = b.data;
+        int head = d.insertHead();
+        int n = -1;
+        boolean gap = false;
+        for (int off = 0; off < head; off++) {
+            if (b.versions.get(off) != null) return VERSIONS;
+            boolean alloc = d.isAllocated(off);
+            if (!alloc && n < 0) n = off;
+            else if (alloc && n >= 0) gap = true;
+        }
+        if (gap) return GAP;
+        return n < 0 ? head : n;
+    }
+
+    /** Fills the Arrow metadata and builds the VARLEN columns' frozen buffers (the block is FREEZING). */
+    void transform(Block b, int n) {
+        ArrowBlock d = b.data;
+        d.setNumRecords(n);
+        for (int c = 0; c < layout.columns(); c++) d.setNullCount(c, n - validCount(d, c, n));
+        FrozenVarlen[] frozen = new FrozenVarlen[layout.columns()];
+        for (int c : layout.varlenColumns()) {
+            frozen[c] = table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY ? dictionary(d, c, n) : gather(d, c, n);
+        }
+        table.setFrozen(b, frozen);
+    }
+
+    private static int validCount(ArrowBlock d, int c, int n) {
+        int count = 0, words = n >>> 6;
+        for (int w = 0; w < words; w++) count += Long.bitCount(d.validityWord(c, w));
+        if ((n & 63) != 0) count += Long.bitCount(d.validityWord(c, words) & ((1L << (n & 63)) - 1));
+        return count;
+    }
+
+    /**
+     * Gathers column {@code c}'s values into one Arrow values buffer with offsets, in two passes over
+     * the entries: sizes, then copies. The new buffer is registered with the heap before the copy
+     * (its live bytes are known from the first pass), so each out-of-line entry is swung to its new
+     * home right after its bytes are written. Values move 8 bytes at a time.
+     */
+    FrozenVarlen gather(ArrowBlock d, int c, int n) {
+        int words = (n + 63) >>> 6;
+        ByteBuffer block = d.buffer();
+        int entries = layout.valuesOffset(c);
+        long total = 0, live = 0;
+        int outOfLine = 0;
+        for (int w = 0; w < words; w++) {
+            for (long valid = validWord(d, c, w, n); valid != 0; valid &= valid - 1) {
+                int size = VarlenEntry.size(block.getLong(entries + 16 * ((w << 6) + Long.numberOfTrailingZeros(valid))));
+                total += size;
+                if (size > VarlenEntry.INLINE_THRESHOLD) {
+                    live += size;
+                    outOfLine++;
+                }
+            }
+        }
+        FrozenVarlen g = FrozenVarlen.gathered(n, total);
+        g.registered(heap.register(g.buffer(), live));
+        ByteBuffer out = g.buffer();
+        int base = g.valuesOffset(), end = out.capacity(), offsets = g.offsetsOffset();
+        long handleBase = g.handle(0);
+        long[] oldHandles = new long[outOfLine];
+        int[] oldSizes = new int[outOfLine];
+        int old = 0, acc = 0;
+        // Out-of-line values that sit back to back in one chunk (inserted together, or gathered
+        // before) form a run that moves in one bulk copy.
+        long runStart = -1;
+        int runLength = 0, runTo = 0;
+        for (int w = 0; w < words; w++) {
+            long valid = validWord(d, c, w, n);
+            for (int off = w << 6, last = Math.min(n, off + 64); off < last; off++, valid >>>= 1) {
+                out.putInt(offsets + 4 * off, acc);
+                if ((valid & 1) == 0) continue;
+                int entry = entries + 16 * off;
+                long w0 = block.getLong(entry), w1 = block.getLong(entry + 8);
+                int size = VarlenEntry.size(w0);
+                int at = base + acc;
+                if (size <= VarlenEntry.INLINE_THRESHOLD) {
+                    if (runLength > 0) {
+                        copyRun(runStart, out, runTo, runLength);
+                        runLength = 0;
+                    }
+                    if (at + 12 <= end) {
+                        out.putInt(at, VarlenEntry.prefix(w0));
+                        out.putLong(at + 4, w1);
+                    } else {
+                        VarlenEntry.copyInline(w0, w1, inline, 0);
+                        out.put(at, inline, 0, size);
+                    }
+                } else {
+                    if (runLength > 0 && w1 == runStart + runLength) {
+                        runLength += size;
+                    } else {
+                        if (runLength > 0) copyRun(runStart, out, runTo, runLength);
+                        runStart = w1;
+                        runLength = size;
+                        runTo = at;
+                    }
+                    oldHandles[old] = w1;
+                    oldSizes[old++] = size;
+                }
+                acc += size;
+            }
+        }
+        if (runLength > 0) copyRun(runStart, out, runTo, runLength);
+        g.setOffset(n, acc);
+        // Every value is in place before any entry points at it: one fence, then plain 8-byte stores
+        // (a concurrent transactional reader sees the old or the new pointer, both valid).
+        VarHandle.releaseFence();
+        for (int w = 0; w < words; w++) {
+            for (long valid = validWord(d, c, w, n); valid != 0; valid &= valid - 1) {
+                int off = (w << 6) + Long.numberOfTrailingZeros(valid);
+                int entry = entries + 16 * off;
+                if (!VarlenEntry.isInline(block.getLong(entry))) block.putLong(entry + 8, handleBase + out.getInt(offsets + 4 * off));
+            }
+        }
+        if (old > 0) table.deferFree(oldHandles, oldSizes);
+        return g;
+    }
+
+    /** Word {@code w} of column {@code c}'s validity bitmap, cut at record {@code n}. */
+    private static long validWord(ArrowBlock d, int c, int w, int n) {
+        long v = d.validityWord(c, w);
+        int left = n - (w << 6);
+        return left >= 64 ? v : v & ((1L << left) - 1);
+    }
+
+    /** Copies {@code length} bytes starting at heap handle {@code from} (one chunk) into {@code out}. */
+    private void copyRun(long from, ByteBuffer out, int to, int length) {
+        out.put(to, heap.buffer(from), VarlenHeap.offset(from), length);
+    }
+
+    /** Builds a sorted dictionary of column {@code c}'s distinct values and an index per record (§4.4). */
+    FrozenVarlen dictionary(ArrowBlock d, int c, int n) {
+        Map<ByteBuffer, Integer> codes = new HashMap<>();
+        long distinctBytes = 0;
+        byte[][] values = new byte[n][];
+        for (int off = 0; off < n; off++) {
+            if (!d.isValid(c, off)) continue;
+            long w0 = d.entryWord0(c, off), w1 = d.entryWord1(c, off);
+            byte[] v = new byte[VarlenEntry.size(w0)];
+            if (VarlenEntry.isInline(w0)) VarlenEntry.copyInline(w0, w1, v, 0);
+            else heap.read(w1, v, 0, v.length);
+            if (codes.putIfAbsent(ByteBuffer.wrap(v), 0) == null) distinctBytes += v.length;
+            values[off] = v;
+        }
+        byte[][] sorted = new byte[codes.size()][];
+        int k = 0;
+        for (ByteBuffer key : codes.keySet()) sorted[k++] = key.array();
+        Arrays.sort(sorted, Arrays::compareUnsigned);
+        FrozenVarlen g = FrozenVarlen.dictionary(n, sorted.length, distinctBytes);
+        ByteBuffer out = g.buffer();
+        int acc = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            codes.put(ByteBuffer.wrap(sorted[i]), i);
+            g.setOffset(i, acc);
+            out.put(g.valuesOffset() + acc, sorted[i]);
+            acc += sorted[i].length;
+        }
+        g.setOffset(sorted.length, acc);
+        long[] oldHandles = new long[n];
+        int[] oldSizes = new int[n];
+        int old = 0;
+        long live = 0;
+        for (int off = 0; off < n; off++) {
+            if (values[off] == null) {
+                g.setIndex(off, 0);
+                continue;
+            }
+            int code = codes.get(ByteBuffer.wrap(values[off]));
+            g.setIndex(off, code);
+            if (values[off].length > VarlenEntry.INLINE_THRESHOLD) live += values[off].length;
+        }
+        g.registered(heap.register(out, live));
+        for (int off = 0; off < n; off++) {
+            if (values[off] == null || values[off].length <= VarlenEntry.INLINE_THRESHOLD) continue;
+            oldHandles[old] = d.entryWord1(c, off);
+            oldSizes[old++] = values[off].length;
+            d.putEntryPointer(c, off, g.handle(g.offset(g.index(off))));
+        }
+        if (old > 0) table.deferFree(Arrays.copyOf(oldHandles, old), Arrays.copyOf(oldSizes, old));
+        return g;
+    }
+}
