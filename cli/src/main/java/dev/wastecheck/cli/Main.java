@@ -15,7 +15,8 @@ import picocli.CommandLine;
  */
 @Command(name = "wastecheck", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
-        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, AutotuneCommand.class,
+            CommandLine.HelpCommand.class},
         footer = {"", "Example:", "  wastecheck analyze dump.sql", "  wastecheck analyze schema.sql data.sql --format json -o report.json"})
 public final class Main implements Runnable {
     public static final int EXIT_OK = 0;

@@ -47,7 +47,10 @@ public final class Clusterer {
             });
         }
         Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
-        for (Map.Entry<Table, Map<Long, Long>> en : counts.entrySet()) {
+        // Tables in name order: page numbers are handed out in the order tuples move, and the same run should give the same pages.
+        List<Map.Entry<Table, Map<Long, Long>>> tables = new java.util.ArrayList<>(counts.entrySet());
+        tables.sort(java.util.Comparator.comparing(en -> en.getKey().name(), String.CASE_INSENSITIVE_ORDER));
+        for (Map.Entry<Table, Map<Long, Long>> en : tables) {
             LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
             en.getValue().entrySet().stream()
                     .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
@@ -55,6 +58,54 @@ public final class Clusterer {
             out.put(en.getKey(), sorted);
         }
         return out;
+    }
+
+    /**
+     * Applies each table's own clustering design ({@link dev.wastecheck.engine.table.TableDesign}),
+     * with heat counted from {@code training}: the hottest share relocated, or a hot partition,
+     * kept up to date while the workload runs when the design gives a demotion span or a
+     * promotion heat. Returns tuples moved per table.
+     */
+    public static Map<String, Long> apply(Database db, List<AccessEvent> training) {
+        Map<String, Long> moved = new LinkedHashMap<>();
+        boolean any = false;
+        for (Table t : db.tables()) any |= t.design().partition() || t.design().clusterFraction() > 0;
+        if (!any) return moved;
+        Map<Table, LinkedHashMap<Long, Long>> heat = heat(db, training);
+        for (Table t : db.tables()) {
+            var design = t.design();
+            LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());
+            if (design.partition()) {
+                moved.put(t.name(), toHotPartition(t, h));
+                if ((design.demoteAfter() > 0 || design.promoteAfter() > 0) && t.indexCount() > 0) {
+                    t.startUpkeep(design.demoteAfter(), design.promoteAfter());
+                }
+            } else if (design.clusterFraction() > 0) {
+                moved.put(t.name(), relocate(t, h, design.clusterFraction()));
+            }
+        }
+        return moved;
+    }
+
+    private static long relocate(Table t, LinkedHashMap<Long, Long> heat, double fraction) {
+        long n = Math.round(heat.size() * fraction);
+        Record scratch = new Record(t.schema());
+        long done = 0;
+        for (long tid : heat.keySet()) {
+            if (done == n) break;
+            t.move(t.main(), tid, t.main(), scratch);
+            done++;
+        }
+        return done;
+    }
+
+    /** Moves the tuples with heat into a (new) hot partition, and builds the cold partition's prefix filters. */
+    private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat) {
+        Table.Part hot = t.createHotPartition();
+        Record scratch = new Record(t.schema());
+        for (long tid : heat.keySet()) t.move(t.main(), tid, hot, scratch);
+        t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
+        return heat.size();
     }
 
     /** Relocates the hottest {@code fraction} of each table's accessed tuples to its heap's end; returns tuples moved per table. */

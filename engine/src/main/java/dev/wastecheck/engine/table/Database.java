@@ -23,10 +23,17 @@ public final class Database implements AutoCloseable {
 
     public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
                     DeviceModel model) {
+        this(specs, name -> TableDesign.BASELINE.withLayout(layout).with("cache", cache.name()).with("cache_size", String.valueOf(cacheSize)),
+                pageSize, memoryBytes, model);
+    }
+
+    /** Tables each of its own design ({@code designs} gives a table's by its name). */
+    public Database(List<TableSpec> specs, java.util.function.Function<String, TableDesign> designs, int pageSize, long memoryBytes,
+                    DeviceModel model) {
         this.device = StorageDevice.temporary(pageSize, model);
         try {
             this.pool = new BufferPool(device, memoryBytes);
-            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, layout, cache, cacheSize));
+            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, designs.apply(s.name())));
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -44,6 +51,16 @@ public final class Database implements AutoCloseable {
     public long indexBytes() { return tables.values().stream().mapToLong(Table::indexBytes).sum(); }
     /** The cold partitions' prefix filters (kept in memory, outside the buffer pool). */
     public long filterBytes() { return tables.values().stream().mapToLong(Table::filterBytes).sum(); }
+
+    /**
+     * Memory kept outside the buffer pool that every lookup may read, so part of the working set:
+     * the cold partitions' prefix filters, the hot/cold upkeep's heat counters, the dictionaries.
+     */
+    public long sideBytes() {
+        long b = filterBytes();
+        for (Table t : tables.values()) b += t.dictionaryBytes() + (t.upkeep() == null ? 0 : t.upkeep().bytes());
+        return b;
+    }
     public long cacheBytes() { return tables.values().stream().mapToLong(Table::cacheBytes).sum(); }
 
     /** Bytes in use over bytes of all leaves of all indexes (the paper cites 68% for B+trees). */
@@ -73,11 +90,18 @@ public final class Database implements AutoCloseable {
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
                 String prefix = t.name() + (p == t.main() ? "." : ".hot_");
-                put(out, prefix + "heap", p.heap().pageNumbers());
+                if (p.heap() instanceof dev.wastecheck.engine.heap.VerticalStore v) {
+                    put(out, prefix + "heap", v.near().pageNumbers());
+                    put(out, prefix + "apart_heap", v.apart().pageNumbers());
+                } else {
+                    put(out, prefix + "heap", p.heap().pageNumbers());
+                }
                 for (int i = 0; i < t.indexCount(); i++) put(out, prefix + "index", p.tree(i).pageNumbers());
             }
             put(out, t.name() + ".overflow", t.overflow().pageNumbers());
             if (t.filterBytes() > 0) out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
+            if (t.upkeep() != null && t.upkeep().bytes() > 0) out.put(t.name() + ".heat", t.upkeep().bytes());
+            if (t.dictionaryBytes() > 0) out.put(t.name() + ".dictionary", t.dictionaryBytes());
         }
         return out;
     }

@@ -3,6 +3,8 @@ package dev.wastecheck.engine.table;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
+import dev.wastecheck.engine.heap.TupleStore;
+import dev.wastecheck.engine.heap.VerticalStore;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.index.IndexCache;
@@ -31,6 +33,10 @@ import java.util.function.LongPredicate;
  *
  * <p>Lookups search the hot partition first. A tuple lives in exactly one partition, so a unique
  * key found in the hot partition is not searched again in the cold one.
+ *
+ * <p>The table's {@link TableDesign} chooses its page layout, index cache and vertical split
+ * (§3.2: a {@link VerticalStore} keeps the columns stored apart in a second heap); columns with a
+ * {@link ColumnCodec} hold text as integer codes, and this class converts literals and keys.
  */
 public final class Table {
     private final TableSpec spec;
@@ -42,6 +48,9 @@ public final class Table {
     private final int[][] cacheFields;
     private final CachePolicy policy;
     private final double cacheSize;
+    private final TableDesign design;
+    /** Per field: stored in the apart heap of a vertical split. */
+    private final boolean[] apart;
     private final Part main;
     private Part hot;
     private final byte[] scratch;
@@ -52,17 +61,18 @@ public final class Table {
      * partition's key prefixes; null where lookups never need one (a unique index's whole key).
      */
     private PrefixFilter[][] coldFilters;
+    private HotColdUpkeep upkeep;
     private final int[] ends = new int[64];
 
     /** One heap and its indexes. */
     public final class Part {
-        final HeapFile heap;
+        final TupleStore heap;
         final BTree[] trees;
         final IndexCache[] caches;
         final dev.wastecheck.engine.index.FieldSource[] sources;
 
         Part() {
-            heap = new HeapFile(pool, layout, schema);
+            heap = splits() ? new VerticalStore(pool, layout, schema, apart) : new HeapFile(pool, layout, schema);
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
             sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
@@ -75,7 +85,7 @@ public final class Table {
             }
         }
 
-        public HeapFile heap() { return heap; }
+        public TupleStore heap() { return heap; }
         public BTree tree(int index) { return trees[index]; }
         /** The index cache of an index, or null. */
         public IndexCache cache(int index) { return caches[index]; }
@@ -83,16 +93,28 @@ public final class Table {
     }
 
     public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize) {
+        this(spec, pool, TableDesign.BASELINE.withLayout(layout).with("cache", policy.name()).with("cache_size", String.valueOf(cacheSize)));
+    }
+
+    /** A table of {@code design}'s layout, index cache and vertical split ({@code design.split().columns()}, resolved). */
+    public Table(TableSpec spec, BufferPool pool, TableDesign design) {
         this.spec = spec;
         this.pool = pool;
-        this.layout = layout;
-        this.policy = policy;
-        this.cacheSize = cacheSize;
+        this.design = design;
+        this.layout = design.layout();
+        this.policy = design.cache();
+        this.cacheSize = design.cacheSize();
         List<Field> fields = new ArrayList<>();
         for (ColumnSpec c : spec.columns()) {
             fields.add(new Field(c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0));
         }
         this.schema = new RecordSchema(fields);
+        this.apart = new boolean[fields.size()];
+        for (String c : design.split().columns()) {
+            int f = spec.columnIndex(c);
+            if (f < 0) throw new IllegalArgumentException(spec.name() + ": split names no column " + c);
+            apart[f] = true;
+        }
         this.overflow = new OverflowStore(pool);
         this.scratch = new byte[pool.pageSize() * 2];
         int n = spec.indexes().size();
@@ -122,7 +144,7 @@ public final class Table {
         int bytes = 0;
         for (String c : ix.cacheFields()) {
             int f = spec.columnIndex(c);
-            if (f < 0 || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f)) continue;
+            if (f < 0 || apart[f] || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f)) continue;
             ColumnSpec col = spec.columns().get(f);
             if (col.nullable() || !col.type().isFixedBytes() || bytes + col.type().width > 248) continue;
             out.add(f);
@@ -132,6 +154,20 @@ public final class Table {
     }
 
     public TableSpec spec() { return spec; }
+    public TableDesign design() { return design; }
+
+    /** Whether some columns, but not all, live apart (§3.2). */
+    private boolean splits() {
+        int n = 0;
+        for (boolean b : apart) if (b) n++;
+        return n > 0 && n < apart.length;
+    }
+
+    /** Whether field {@code f} is stored apart (a vertical split's second heap). */
+    public boolean storedApart(int f) { return splits() && apart[f]; }
+
+    /** The codec of a field whose text is kept as integer codes, or null. */
+    public ColumnCodec codec(int f) { return spec.columns().get(f).codec(); }
     public String name() { return spec.name(); }
     public RecordSchema schema() { return schema; }
     public OverflowStore overflow() { return overflow; }
@@ -149,6 +185,26 @@ public final class Table {
             if (spec.indexes().get(i).name().equalsIgnoreCase(name)) return i;
         }
         return -1;
+    }
+
+    /** The hot partition's upkeep (§3.1: inserts hot, idle tuples demoted, hot cold ones promoted), or null. */
+    public HotColdUpkeep upkeep() { return upkeep; }
+
+    /**
+     * Starts keeping the hot partition up to date as the workload runs: see {@link HotColdUpkeep}.
+     * Needs the hot partition and at least one index.
+     */
+    public HotColdUpkeep startUpkeep(long demoteAfter, int promoteAfter) {
+        if (hot == null || keyFields.length == 0) throw new IllegalStateException(spec.name() + ": upkeep needs a hot partition and an index");
+        upkeep = new HotColdUpkeep(this, demoteAfter, promoteAfter);
+        return upkeep;
+    }
+
+    /** Memory the dictionaries of dictionary-coded columns take (outside the pages). */
+    public long dictionaryBytes() {
+        long b = 0;
+        for (ColumnSpec c : spec.columns()) if (c.codec() instanceof ColumnCodec.Dictionary d) b += d.bytes();
+        return b;
     }
 
     /** Creates the (empty) hot partition. */
@@ -198,7 +254,13 @@ public final class Table {
             String v = literals.get(k);
             if (v == null) return null;
             FieldType t = schema.type(f);
-            if (t.isVariable()) {
+            ColumnCodec codec = codec(f);
+            if (codec != null) {
+                byte[] b = v.getBytes(StandardCharsets.UTF_8);
+                long code = codec instanceof ColumnCodec.Dictionary d ? d.find(b, 0, b.length) : codec.encode(b, 0, b.length);
+                if (code == ColumnCodec.NONE) return null; // no stored value is this text
+                appendInteger(t, code);
+            } else if (t.isVariable()) {
                 byte[] b = v.getBytes(StandardCharsets.UTF_8);
                 encoder.appendBytes(b, 0, b.length);
             } else if (t == FieldType.FLOAT64) {
@@ -393,6 +455,7 @@ public final class Table {
             if (keys[i] != null) p.trees[i].insert(keys[i], tid);
             if (p == main) noteColdKey(i, keys[i]);
         }
+        if (upkeep != null) upkeep.inserted(p, tid);
         return tid;
     }
 
@@ -405,6 +468,7 @@ public final class Table {
             if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
         }
         p.heap.delete(tid);
+        if (upkeep != null) upkeep.deleted(p, tid);
     }
 
     /**
@@ -463,6 +527,7 @@ public final class Table {
                 if (newKeys[i] != null) p.trees[i].insert(newKeys[i], moved);
                 if (p == main) noteColdKey(i, newKeys[i]);
             }
+            if (upkeep != null) upkeep.moved(p, tid, moved);
             return moved;
         }
         int n = 0;
@@ -478,6 +543,33 @@ public final class Table {
         return tid;
     }
 
+    /**
+     * Sets field {@code f} of {@code r} from a literal as a trace writes it (a codec's column gets
+     * the value's code; a new dictionary value is added). False when the literal is no value of
+     * the field (it would not print back the same), or a dictionary is full.
+     */
+    public boolean setFromLiteral(Record r, int f, String literal) {
+        ColumnCodec codec = codec(f);
+        if (codec == null || literal == null) return Values.setFromLiteral(r, f, schema.type(f), literal);
+        long code = codec.encode(literal);
+        if (code == ColumnCodec.NONE) return false;
+        r.setLong(f, code);
+        return true;
+    }
+
+    /**
+     * Visits the live tuples of a partition whose field {@code field} is in [lo, hi] (an integer
+     * or BIT field), equals {@code equal} (a VARLEN field, when not null), or all of them when
+     * {@code field < 0}, page by page, with the page layout's own column kernel where the store
+     * has one; the visitor returns false to stop. A store without pages (or a field kept apart)
+     * visits every tuple and leaves the filtering to the caller, who checks every condition anyway.
+     */
+    public void scan(Part p, int field, long lo, long hi, byte[] equal, LongPredicate visitor) {
+        if (p.heap instanceof HeapFile h) h.scan(field, lo, hi, equal, visitor);
+        else if (p.heap instanceof VerticalStore v) v.scan(field, lo, hi, equal, visitor);
+        else forEachTuple(p, visitor);
+    }
+
     /** Visits every tuple id of a partition's heap in (page, slot) order via the first index; for clustering. */
     public void forEachTuple(Part p, LongPredicate visitor) {
         p.trees[0].scan(null, null, true, (k, tid) -> visitor.test(tid));
@@ -486,8 +578,7 @@ public final class Table {
     // ---- sizes ---------------------------------------------------------------------------
 
     public long heapBytes() {
-        long pages = main.heap.pageCount() + (hot == null ? 0 : hot.heap.pageCount()) + overflow.pageCount();
-        return pages * pool.pageSize();
+        return main.heap.bytes() + (hot == null ? 0 : hot.heap.bytes()) + (long) overflow.pageCount() * pool.pageSize();
     }
 
     public long indexBytes() {
