@@ -99,7 +99,7 @@ public final class Autotune {
     private final List<AutotuneReport.Evaluation> log = new ArrayList<>();
     private final List<AutotuneReport.Pruned> pruned = new ArrayList<>();
     private final Map<String, List<String[]>> tightChanges = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    private long isolatedRuns, jointRuns;
+    private long isolatedRuns, jointRuns, screeningNanos;
 
     private Autotune(AutotuneOptions o, Progress progress, Consumer<String> warnings) {
         this.o = o;
@@ -220,7 +220,7 @@ public final class Autotune {
             long millis = (System.nanoTime() - started) / 1_000_000;
             return new AutotuneReport(o.data().toString(), o.trace().toString(), o.train(), training.size(), events.size() - split, memory,
                     fBase, fUni, fRec, fallback, choices, List.copyOf(log), List.copyOf(pruned), curve, cacheCurve(), skew, ddl, millis,
-                    oneReplay, isolatedRuns, jointRuns);
+                    oneReplay, isolatedRuns, jointRuns, screeningNanos / 1_000_000);
         }
     }
 
@@ -318,11 +318,6 @@ public final class Autotune {
             prune(record, table, "split", c.split().label(), c.split().mode().equals("cold")
                     ? "the training events read every column (or keys on it)" : "the training events update no column outside the keys");
             c = c.withSplit(TableDesign.Split.NONE);
-        }
-        if (c.layout() != Layout.NSM && trainT.getOrDefault(table, List.of()).stream().noneMatch(e -> e.operation() == Operation.SCAN)) {
-            prune(record, table, "layout", c.layout().name().toLowerCase(Locale.ROOT),
-                    "the training events never scan this table: PAX and HPL change how a page is read, not which pages a lookup pins");
-            return null;
         }
         if (c.clusterFraction() > 0 || c.partition()) {
             boolean keyed = trainT.getOrDefault(table, List.of()).stream()
@@ -459,7 +454,7 @@ public final class Autotune {
         String k = key(table, d, prefix);
         Eval known = evaluated.get(k);
         if (known != null) return known;
-        List<AccessEvent> train = trainT.getOrDefault(table, List.of());
+        List<AccessEvent> train = screeningTraining(table);
         List<AccessEvent> held = heldT.get(table);
         int n = (int) Math.ceil(held.size() * prefix);
         List<AccessEvent> evs = new ArrayList<>(train.size() + n);
@@ -468,8 +463,9 @@ public final class Autotune {
         ReplayConfig cfg = new ReplayConfig(table + ": " + d.describe(), TableDesign.BASELINE, Map.of(table, d), shareT.get(table),
                 ReplayConfig.DEFAULT_PAGE_SIZE);
         RunResult r;
+        long t0 = System.nanoTime();
         try {
-            r = src.run(cfg, table + " " + d.describe() + " @" + Math.round(100 * prefix) + "%", train, evs, train.size(), device, Map.of());
+            r = src.screen(cfg, table + " " + d.describe() + " @" + Math.round(100 * prefix) + "%", train, evs, train.size(), device);
         } catch (BadInputException lossy) {
             // A design whose tight types cannot hold a value of the table: it is no candidate.
             warnings.accept("autotune: " + table + " " + d.describe() + " rejected: " + lossy.getMessage());
@@ -478,10 +474,32 @@ public final class Autotune {
             return bad;
         }
         isolatedRuns++;
+        screeningNanos += System.nanoTime() - t0;
         Eval e = new Eval(r, modeledUs(r));
         evaluated.put(k, e);
         return e;
     }
+
+    /**
+     * The training a screening run replays before the held-out prefix: every write of the first
+     * half of the table's training events (so the table reaches the state the training left), then
+     * the second half whole (its reads are the heat the design learns, and they warm the pool).
+     * Half the reads of a full training replay, and still nothing from the held-out events.
+     */
+    private List<AccessEvent> screeningTraining(String table) {
+        return screening.computeIfAbsent(table, t -> {
+            List<AccessEvent> train = trainT.getOrDefault(t, List.of());
+            int half = train.size() / 2;
+            List<AccessEvent> out = new ArrayList<>();
+            for (AccessEvent e : train.subList(0, half)) {
+                if (e.operation() == Operation.INSERT || e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE) out.add(e);
+            }
+            out.addAll(train.subList(half, train.size()));
+            return out;
+        });
+    }
+
+    private final Map<String, List<AccessEvent>> screening = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
 
     private static RunResult emptyRun() {
         return new RunResult("", "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

@@ -24,12 +24,14 @@ import java.util.Map;
  * @param ddl             statements that apply the recommendation's schema changes in the source's dialect
  * @param searchMillis    the whole command's time; {@code oneReplayMillis} one replay of the trace (the baseline's:
  *                        load, training and held-out events), so their ratio is what the search cost
+ * @param screeningMillis the part of it spent replaying candidates table by table (the search proper; the rest is
+ *                        the finalists' joint replays, their repeats and the memory curve)
  */
 public record AutotuneReport(String data, String trace, double train, long trainEvents, long heldOutEvents, long memoryBytes,
                              Finalist baseline, Finalist bestUniform, Finalist recommended, String fallback,
                              List<TableChoice> tables, List<Evaluation> evaluations, List<Pruned> pruned, List<CurvePoint> curve,
                              List<CachePoint> cacheCurve, Map<String, List<double[]>> accessSkew, List<String> ddl,
-                             long searchMillis, long oneReplayMillis, long isolatedRuns, long jointRuns) {
+                             long searchMillis, long oneReplayMillis, long isolatedRuns, long jointRuns, long screeningMillis) {
 
     /** A finalist measured jointly (all tables in one buffer pool) on the held-out events. */
     public record Finalist(String name, String config, RunReport run, double modeledUs, long mismatches) {}
@@ -62,5 +64,10 @@ public record AutotuneReport(String data, String trace, double train, long train
     /** The search's cost as a multiple of one replay of the trace. */
     public double costMultiple() {
         return oneReplayMillis == 0 ? 0 : (double) searchMillis / oneReplayMillis;
+    }
+
+    /** The screening's cost (candidates replayed table by table) as a multiple of one replay of the trace. */
+    public double screeningMultiple() {
+        return oneReplayMillis == 0 ? 0 : (double) screeningMillis / oneReplayMillis;
     }
 }

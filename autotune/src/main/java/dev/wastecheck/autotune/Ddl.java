@@ -30,6 +30,13 @@ final class Ddl {
             for (String[] change : c.tightChanges()) {
                 String col = quote(change[0], dialect);
                 String type = change[2].isEmpty() ? change[3] : change[2];
+                if (type.equalsIgnoreCase(change[1])) {
+                    // the engine's own encoding (a dictionary, a day or second count) with no narrower SQL type the analyzer would
+                    // suggest for it: say what it is rather than emit a statement that changes nothing
+                    out.add("-- " + def.name() + "." + change[0] + " (" + change[1] + "): the engine keeps it as " + change[3]
+                            + (change[3].startsWith("dictionary") ? "; an ENUM of its values does the same in MySQL" : ""));
+                    continue;
+                }
                 out.add((dialect == Dialect.POSTGRESQL ? "ALTER TABLE " + t + " ALTER COLUMN " + col + " TYPE " + type
                         : "ALTER TABLE " + t + " MODIFY " + col + " " + type)
                         + "; -- was " + change[1] + "; the engine stores it as " + change[3]);

@@ -268,6 +268,22 @@ public final class ReplaySource implements AutoCloseable {
     }
 
     /**
+     * A run whose measured time does not matter (a search scores it on counted misses and pins): it
+     * skips the garbage collection that keeps a measured run's latencies clean.
+     */
+    public RunResult screen(ReplayConfig cfg, String label, List<AccessEvent> training, List<AccessEvent> events, int measureFrom,
+                            DeviceModel device) throws IOException, SQLException {
+        screening = true;
+        try {
+            return run(cfg, label, training, events, measureFrom, device, Map.of(), false);
+        } finally {
+            screening = false;
+        }
+    }
+
+    private boolean screening;
+
+    /**
      * @param recordJoins record the keys each join-bound event looked up ({@link RunResult#joinBindings()})
      */
     public RunResult run(ReplayConfig cfg, String label, List<AccessEvent> training, List<AccessEvent> events, int measureFrom,
@@ -322,15 +338,22 @@ public final class ReplaySource implements AutoCloseable {
                 before += t.rows();
             }
             progress.end();
-            Map<String, Long> moved = Clusterer.apply(db, training);
-            db.pool().flushAll();
-            long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
-            // The previous configuration's buffer pool is garbage now: collect it here, not in the middle of the measurement.
-            System.gc();
-            progress.begin("replay " + label, events.size());
             Replayer replayer = new Replayer(db);
             if (recordJoins) replayer.recordJoins();
-            RunResult r = replayer.run(label, cfg.describe(), events, measureFrom, loadMillis, moved, progress::advance);
+            // Training events that precede the measured ones run first, on the design without its clustering, and
+            // their reads are the heat the clustering learns at the split. Otherwise (the oracle: training is every
+            // event) the heat comes from a read-only pass over them before anything runs.
+            boolean inline = measureFrom > 0 && training.size() == measureFrom && training != events;
+            Map<String, Long> moved = Map.of();
+            if (!inline && Clusterer.clusters(db)) moved = Clusterer.apply(db, replayer.heatOf(training));
+            db.pool().flushAll();
+            long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
+            // The previous configuration's buffer pool is garbage now: collect it here, not in the middle of the measurement
+            // (a screening run, scored on counts alone, skips it).
+            if (!screening) System.gc();
+            progress.begin("replay " + label, events.size());
+            RunResult r = replayer.run(label, cfg.describe(), events, measureFrom, loadMillis, moved,
+                    inline && Clusterer.clusters(db) ? heat -> Clusterer.apply(db, heat) : null, progress::advance);
             progress.end();
             return r;
         }

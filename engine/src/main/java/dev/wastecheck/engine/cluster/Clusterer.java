@@ -67,21 +67,31 @@ public final class Clusterer {
      * promotion heat. Returns tuples moved per table.
      */
     public static Map<String, Long> apply(Database db, List<AccessEvent> training) {
+        if (!clusters(db)) return new LinkedHashMap<>();
+        return apply(db, heat(db, training));
+    }
+
+    /** Whether any table's design clusters or partitions. */
+    public static boolean clusters(Database db) {
+        for (Table t : db.tables()) if (t.design().partition() || t.design().clusterFraction() > 0) return true;
+        return false;
+    }
+
+    /** {@link #apply(Database, List)} with the heat counted already (per table, tuple ids of the main partition, hottest first). */
+    public static Map<String, Long> apply(Database db, Map<Table, LinkedHashMap<Long, Long>> heat) {
         Map<String, Long> moved = new LinkedHashMap<>();
-        boolean any = false;
-        for (Table t : db.tables()) any |= t.design().partition() || t.design().clusterFraction() > 0;
-        if (!any) return moved;
-        Map<Table, LinkedHashMap<Long, Long>> heat = heat(db, training);
         for (Table t : db.tables()) {
             var design = t.design();
             LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());
             if (design.partition()) {
-                moved.put(t.name(), toHotPartition(t, h));
+                long n = toHotPartition(t, h);
+                if (n > 0) moved.put(t.name(), n);
                 if ((design.demoteAfter() > 0 || design.promoteAfter() > 0) && t.indexCount() > 0) {
                     t.startUpkeep(design.demoteAfter(), design.promoteAfter());
                 }
             } else if (design.clusterFraction() > 0) {
-                moved.put(t.name(), relocate(t, h, design.clusterFraction()));
+                long n = relocate(t, h, design.clusterFraction());
+                if (n > 0) moved.put(t.name(), n);
             }
         }
         return moved;

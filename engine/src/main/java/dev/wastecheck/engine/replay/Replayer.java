@@ -54,6 +54,11 @@ public final class Replayer {
     private final Map<Table, Record> records = new HashMap<>();
     private final Map<Table, Record> scratch = new HashMap<>();
     private long rowsReturned;
+    /**
+     * While training: reads per tuple id of each table's main partition (lookups, ranges, keys a
+     * join binds, updates; not scans, which read everything, nor inserts), or null when not counting.
+     */
+    private Map<Table, Map<Long, Long>> heat;
     /** With {@link #recordJoins}: per event whose key a join binds, the key literals of each lookup it made. */
     private Map<Integer, List<List<String>>> joinBindings;
 
@@ -149,7 +154,7 @@ public final class Replayer {
     }
 
     private static boolean sameStatement(AccessEvent a, AccessEvent b) {
-        return a.line() == b.line() && a.timeMillis() == b.timeMillis() && a.line() >= 0 && !a.table().equalsIgnoreCase(b.table());
+        return a.line() == b.line() && a.timeMillis() == b.timeMillis() && a.line() >= 0;
     }
 
     /** A nested loop for event i: every leading key column bound by a literal or by one driver table's column. */
@@ -209,6 +214,27 @@ public final class Replayer {
      */
     public RunResult run(String label, String settings, List<AccessEvent> events, int measureFrom, long loadMillis,
                          Map<String, Long> moved, LongConsumer progress) {
+        return run(label, settings, events, measureFrom, loadMillis, moved, null, progress);
+    }
+
+    /**
+     * What a design learns from the training events, applied between the last of them and the
+     * first measured one: given the reads per tuple the training made, it reorganizes the database
+     * (clustering, the hot partition) and returns the tuples it moved per table.
+     */
+    @FunctionalInterface
+    public interface Learner {
+        Map<String, Long> learn(Map<Table, LinkedHashMap<Long, Long>> heat);
+    }
+
+    /**
+     * Replays {@code events}; the events before {@code measureFrom} are the training part: they run
+     * unmeasured while the reads per tuple are counted, and then {@code learner} (when not null)
+     * reorganizes the database from those counts before the first measured event.
+     */
+    public RunResult run(String label, String settings, List<AccessEvent> events, int measureFrom, long loadMillis,
+                         Map<String, Long> moved, Learner learner, LongConsumer progress) {
+        if (learner != null && measureFrom > 0) heat = new HashMap<>();
         BufferPool pool = db.pool();
         double leafFill = db.leafFill();
         Step[] steps = plan(events);
@@ -224,6 +250,13 @@ public final class Replayer {
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
+            if (i == warm && heat != null) {
+                Map<Table, LinkedHashMap<Long, Long>> learned = sortedHeat(heat);
+                heat = null;
+                Map<String, Long> all = new LinkedHashMap<>(moved);
+                learner.learn(learned).forEach((k, v) -> all.merge(k, v, Long::sum));
+                moved = all;
+            }
             if (i == warm) startMeasuring(pool);
             if (i == warm) { device.start(); pins0 = pool.pins(); rows0 = rowsReturned; }
             if (i > groupEnd) {
@@ -295,6 +328,61 @@ public final class Replayer {
                 joinBindings == null ? Map.of() : joinBindings);
     }
 
+    /**
+     * The reads per tuple of each table's main partition that {@code events} make, hottest first,
+     * counted by running their reads (lookups, ranges, keys a join binds) and nothing else: the
+     * oracle's heat, from the very events a run then measures. Changes nothing in the database.
+     */
+    public Map<Table, LinkedHashMap<Long, Long>> heatOf(List<AccessEvent> events) {
+        Step[] steps = plan(events);
+        heat = new HashMap<>();
+        Map<Integer, List<String[]>> driven = new HashMap<>();
+        int groupEnd = -1;
+        for (int i = 0; i < events.size(); i++) {
+            if (i > groupEnd) {
+                groupEnd = i;
+                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1))) groupEnd++;
+                driven.clear();
+                for (int k = i; k <= groupEnd; k++) if (steps[k].kind == Kind.JOIN) driven.put(steps[k].driver, null);
+            }
+            AccessEvent e = events.get(i);
+            Operation op = e.operation();
+            boolean read = op == Operation.POINT_LOOKUP || op == Operation.RANGE;
+            if (!read || (steps[i].kind != Kind.KEY && steps[i].kind != Kind.JOIN)) continue;
+            if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null) runDriver(events, steps, steps[i].driver, driven, i);
+            Table t = db.table(e.table());
+            HotColdUpkeep up = t.upkeep();
+            digest.reset();
+            Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
+            if (steps[i].kind == Kind.KEY) read(t, e, steps[i], collect);
+            else join(t, e, steps[i], driven.get(steps[i].driver), i);
+            if (collect != null) driven.put(i, collect.rows);
+        }
+        Map<Table, LinkedHashMap<Long, Long>> out = sortedHeat(heat);
+        heat = null;
+        return out;
+    }
+
+    /** Counted reads, each table's tuples hottest first (ties by tuple id), tables by name: the same run moves the same tuples. */
+    private static Map<Table, LinkedHashMap<Long, Long>> sortedHeat(Map<Table, Map<Long, Long>> counts) {
+        Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
+        List<Table> tables = new ArrayList<>(counts.keySet());
+        tables.sort(java.util.Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
+        for (Table t : tables) {
+            LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
+            counts.get(t).entrySet().stream()
+                    .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(x -> sorted.put(x.getKey(), x.getValue()));
+            out.put(t, sorted);
+        }
+        return out;
+    }
+
+    /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */
+    private void countHeat(Table t, Table.Part p, long tid, long weight) {
+        if (heat != null && p == t.main()) heat.computeIfAbsent(t, k -> new HashMap<>()).merge(tid, weight, Long::sum);
+    }
+
     private void startMeasuring(BufferPool pool) {
         pool.resetCounters();
         resetCacheCounters();
@@ -347,9 +435,13 @@ public final class Replayer {
         Collector(int[] fields, int width) { this.fields = fields; this.width = width; }
     }
 
+    /** The collector of a driver: the fields the joins of its statement (the events around it with the same line and time) need. */
     private Collector collector(List<AccessEvent> events, Step[] steps, int driver) {
+        int start = driver, end = driver + 1;
+        while (start > 0 && sameStatement(events.get(start - 1), events.get(driver))) start--;
+        while (end < events.size() && sameStatement(events.get(driver), events.get(end))) end++;
         List<Integer> fields = new ArrayList<>();
-        for (int k = 0; k < events.size() && k < steps.length; k++) {
+        for (int k = start; k < end; k++) {
             if (steps[k].kind == Kind.JOIN && steps[k].driver == driver) {
                 for (int f : steps[k].sources) if (f >= 0 && !fields.contains(f)) fields.add(f);
             }
@@ -457,6 +549,7 @@ public final class Replayer {
                 long tid = c.lookup(key, fieldSource(p, t, ix), out);
                 if (tid != TupleId.NONE) {
                     if (up != null) up.read(p, tid);
+                    countHeat(t, p, tid, 1);
                     digestFromCache(t, ix, fields, literals, out);
                     return;
                 }
@@ -469,6 +562,7 @@ public final class Replayer {
             t.project(p, tid, read, r);
             if (filter != null && !filter.matches(r)) return true;
             if (up != null) up.read(p, tid);
+            countHeat(t, p, tid, 1);
             digestRow(t, fields, r);
             if (collect != null) collect.rows.add(values(t, collect, r));
             return true;
@@ -678,6 +772,11 @@ public final class Replayer {
             if (tid != TupleId.NONE) {
                 n++;
                 if (up != null) up.read(p, tid);
+                if (heat != null && tid != m[1] && p == t.main()) {
+                    Long before = heat.getOrDefault(t, Map.of()).get(m[1]);
+                    if (before != null) { heat.get(t).remove(m[1]); heat.get(t).put(tid, before); }
+                }
+                countHeat(t, p, tid, 1);
             }
         }
         return n;

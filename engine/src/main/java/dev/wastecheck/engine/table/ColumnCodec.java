@@ -120,7 +120,7 @@ public abstract class ColumnCodec {
 
         @Override
         public String describe() {
-            return "dictionary in " + field() + " (" + values.size() + " values)";
+            return "dictionary in " + field() + (values.isEmpty() ? "" : " (" + values.size() + " values)");
         }
     }
 

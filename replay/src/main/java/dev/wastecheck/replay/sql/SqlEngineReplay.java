@@ -411,7 +411,7 @@ public final class SqlEngineReplay {
         }
 
         private static boolean sameStatement(AccessEvent a, AccessEvent b) {
-            return a.line() == b.line() && a.timeMillis() == b.timeMillis() && a.line() >= 0 && !a.table().equalsIgnoreCase(b.table());
+            return a.line() == b.line() && a.timeMillis() == b.timeMillis() && a.line() >= 0;
         }
 
         private static int[] positions(boolean[] selected) {
