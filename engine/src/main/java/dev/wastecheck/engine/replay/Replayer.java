@@ -752,6 +752,8 @@ public final class Replayer {
             long n = 0;
             for (long[] m : matches(t, ix, key, whole, filter)) {
                 t.delete(part(t, m[0]), m[1], scratchRecord(t));
+                // a deleted tuple has no heat: clustering must not bring it back
+                if (heat != null && m[0] == 0 && heat.containsKey(t)) heat.get(t).remove(m[1]);
                 n++;
             }
             return n;

@@ -195,7 +195,7 @@ public abstract class ColumnCodec {
         }
     }
 
-    /** Days since 1970-01-01, plus one; 0 is the zero date {@code 0000-00-00}. */
+    /** Days since 1970-01-01, plus one from 1970 on (earlier days are negative); 0 is the zero date {@code 0000-00-00}. */
     public static final class Date extends ColumnCodec {
         public Date(FieldType field) {
             super(field);
@@ -217,14 +217,15 @@ public abstract class ColumnCodec {
             if (y < 0 || m < 0 || d < 0) return NONE;
             if (y == 0 && m == 0 && d == 0) return 0;
             if (!validDate(y, m, d)) return NONE;
-            long code = java.time.LocalDate.of(y, m, d).toEpochDay() + 1;
-            return code > 0 && field().fits(code) ? code : NONE;
+            long day = java.time.LocalDate.of(y, m, d).toEpochDay();
+            long code = day >= 0 ? day + 1 : day; // 0 stays the zero date
+            return field().fits(code) ? code : NONE;
         }
 
         @Override
         public byte[] decode(long code) {
             if (code == 0) return "0000-00-00".getBytes(StandardCharsets.US_ASCII);
-            java.time.LocalDate d = java.time.LocalDate.ofEpochDay(code - 1);
+            java.time.LocalDate d = java.time.LocalDate.ofEpochDay(code > 0 ? code - 1 : code);
             return String.format("%04d-%02d-%02d", d.getYear(), d.getMonthValue(), d.getDayOfMonth()).getBytes(StandardCharsets.US_ASCII);
         }
 
