@@ -345,7 +345,10 @@ public final class ReplaySource implements AutoCloseable {
             // event) the heat comes from a read-only pass over them before anything runs.
             boolean inline = measureFrom > 0 && training.size() == measureFrom && training != events;
             Map<String, Long> moved = Map.of();
-            if (!inline && Clusterer.clusters(db)) moved = Clusterer.apply(db, replayer.heatOf(training));
+            if (!inline && Clusterer.clusters(db)) {
+                var heat = replayer.heatOf(training);
+                moved = Clusterer.apply(db, heat, replayer.indexesRead());
+            }
             db.pool().flushAll();
             long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
             // The previous configuration's buffer pool is garbage now: collect it here, not in the middle of the measurement
@@ -353,7 +356,7 @@ public final class ReplaySource implements AutoCloseable {
             if (!screening) System.gc();
             progress.begin("replay " + label, events.size());
             RunResult r = replayer.run(label, cfg.describe(), events, measureFrom, loadMillis, moved,
-                    inline && Clusterer.clusters(db) ? heat -> Clusterer.apply(db, heat) : null, progress::advance);
+                    inline && Clusterer.clusters(db) ? (heat, read) -> Clusterer.apply(db, heat, read) : null, progress::advance);
             progress.end();
             return r;
         }

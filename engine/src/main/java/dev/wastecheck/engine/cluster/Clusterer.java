@@ -68,7 +68,14 @@ public final class Clusterer {
      */
     public static Map<String, Long> apply(Database db, List<AccessEvent> training) {
         if (!clusters(db)) return new LinkedHashMap<>();
-        return apply(db, heat(db, training));
+        Map<Table, boolean[]> read = new HashMap<>();
+        for (AccessEvent e : training) {
+            Table t = db.table(e.table());
+            if (t == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) continue;
+            int ix = t.indexNamed(e.index());
+            if (ix >= 0) read.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
+        }
+        return apply(db, heat(db, training), read);
     }
 
     /** Whether any table's design clusters or partitions. */
@@ -79,12 +86,21 @@ public final class Clusterer {
 
     /** {@link #apply(Database, List)} with the heat counted already (per table, tuple ids of the main partition, hottest first). */
     public static Map<String, Long> apply(Database db, Map<Table, LinkedHashMap<Long, Long>> heat) {
+        return apply(db, heat, null);
+    }
+
+    /**
+     * @param indexesRead per table, the indexes the training's reads went through: the hot partition keeps only those
+     *                    (and index 0 and the unique ones); null to keep every index
+     */
+    public static Map<String, Long> apply(Database db, Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead) {
         Map<String, Long> moved = new LinkedHashMap<>();
         for (Table t : db.tables()) {
             var design = t.design();
             LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());
             if (design.partition()) {
-                long n = toHotPartition(t, h);
+                boolean[] keep = indexesRead == null ? null : indexesRead.getOrDefault(t, new boolean[t.indexCount()]);
+                long n = toHotPartition(t, h, keep);
                 if (n > 0) moved.put(t.name(), n);
                 if ((design.demoteAfter() > 0 || design.promoteAfter() > 0) && t.indexCount() > 0) {
                     t.startUpkeep(design.demoteAfter(), design.promoteAfter());
@@ -110,8 +126,8 @@ public final class Clusterer {
     }
 
     /** Moves the tuples with heat into a (new) hot partition, and builds the cold partition's prefix filters. */
-    private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat) {
-        Table.Part hot = t.createHotPartition();
+    private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat, boolean[] indexed) {
+        Table.Part hot = indexed == null ? t.createHotPartition() : t.createHotPartition(indexed);
         Record scratch = new Record(t.schema());
         for (long tid : heat.keySet()) t.move(t.main(), tid, hot, scratch);
         t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match

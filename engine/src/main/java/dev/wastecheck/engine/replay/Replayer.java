@@ -59,6 +59,8 @@ public final class Replayer {
      * join binds, updates; not scans, which read everything, nor inserts), or null when not counting.
      */
     private Map<Table, Map<Long, Long>> heat;
+    /** While counting heat: per table, the indexes reads, updates and deletes went through. */
+    private final Map<Table, boolean[]> indexesRead = new HashMap<>();
     /** With {@link #recordJoins}: per event whose key a join binds, the key literals of each lookup it made. */
     private Map<Integer, List<List<String>>> joinBindings;
 
@@ -224,7 +226,16 @@ public final class Replayer {
      */
     @FunctionalInterface
     public interface Learner {
-        Map<String, Long> learn(Map<Table, LinkedHashMap<Long, Long>> heat);
+        /**
+         * @param heat        reads per tuple id of each table's main partition, hottest first
+         * @param indexesRead per table, the indexes the training's reads, updates and deletes went through
+         */
+        Map<String, Long> learn(Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead);
+    }
+
+    /** The indexes the events counted so far went through (by {@link #heatOf} or a run's training), per table. */
+    public Map<Table, boolean[]> indexesRead() {
+        return indexesRead;
     }
 
     /**
@@ -254,7 +265,7 @@ public final class Replayer {
                 Map<Table, LinkedHashMap<Long, Long>> learned = sortedHeat(heat);
                 heat = null;
                 Map<String, Long> all = new LinkedHashMap<>(moved);
-                learner.learn(learned).forEach((k, v) -> all.merge(k, v, Long::sum));
+                learner.learn(learned, indexesRead).forEach((k, v) -> all.merge(k, v, Long::sum));
                 moved = all;
             }
             if (i == warm) startMeasuring(pool);
@@ -351,7 +362,7 @@ public final class Replayer {
             if (!read || (steps[i].kind != Kind.KEY && steps[i].kind != Kind.JOIN)) continue;
             if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null) runDriver(events, steps, steps[i].driver, driven, i);
             Table t = db.table(e.table());
-            HotColdUpkeep up = t.upkeep();
+            noteIndex(t, e);
             digest.reset();
             Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
             if (steps[i].kind == Kind.KEY) read(t, e, steps[i], collect);
@@ -449,8 +460,15 @@ public final class Replayer {
         return new Collector(fields.stream().mapToInt(Integer::intValue).toArray(), db.table(events.get(driver).table()).schema().fieldCount());
     }
 
+    private void noteIndex(Table t, AccessEvent e) {
+        if (heat == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) return;
+        int ix = t.indexNamed(e.index());
+        if (ix >= 0) indexesRead.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
+    }
+
     private long execute(AccessEvent e, Step s, Map<Integer, List<String[]>> driven, int i, List<AccessEvent> events, Step[] steps) {
         Table t = db.table(e.table());
+        noteIndex(t, e);
         HotColdUpkeep up = t.upkeep();
         if (up != null) up.tick();
         digest.reset();

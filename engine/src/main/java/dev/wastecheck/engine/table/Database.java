@@ -70,6 +70,7 @@ public final class Database implements AutoCloseable {
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
                 for (int i = 0; i < t.indexCount(); i++) {
+                    if (p.tree(i) == null) continue;
                     BTree.LeafStats s = p.tree(i).leafStats();
                     if (s.entries() == 0) continue;
                     used += s.fill() * s.leaves();
@@ -96,7 +97,7 @@ public final class Database implements AutoCloseable {
                 } else {
                     put(out, prefix + "heap", p.heap().pageNumbers());
                 }
-                for (int i = 0; i < t.indexCount(); i++) put(out, prefix + "index", p.tree(i).pageNumbers());
+                for (int i = 0; i < t.indexCount(); i++) if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());
             }
             put(out, t.name() + ".overflow", t.overflow().pageNumbers());
             if (t.filterBytes() > 0) out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used

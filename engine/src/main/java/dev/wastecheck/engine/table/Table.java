@@ -64,7 +64,11 @@ public final class Table {
     private HotColdUpkeep upkeep;
     private final int[] ends = new int[64];
 
-    /** One heap and its indexes. */
+    /**
+     * One heap and its indexes. The cold (main) partition has every index; a hot partition may
+     * leave out non-unique indexes that no read uses ({@link #createHotPartition(boolean[])}): a
+     * lookup by such an index then reads the hot heap, which is small and in memory.
+     */
     public final class Part {
         final TupleStore heap;
         final BTree[] trees;
@@ -72,11 +76,17 @@ public final class Table {
         final dev.wastecheck.engine.index.FieldSource[] sources;
 
         Part() {
+            this(null);
+        }
+
+        /** @param indexed which indexes the part keeps (index 0 and unique ones always); null for all */
+        Part(boolean[] indexed) {
             heap = splits() ? new VerticalStore(pool, layout, schema, apart) : new HeapFile(pool, layout, schema);
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
             sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
             for (int i = 0; i < trees.length; i++) {
+                if (indexed != null && !indexed[i] && i > 0 && !spec.indexes().get(i).unique()) continue;
                 trees[i] = new BTree(pool, spec.indexes().get(i).unique());
                 if (policy != CachePolicy.OFF && cacheFields[i].length > 0) {
                     caches[i] = new IndexCache(trees[i], heap.fieldBytes(cacheFields[i]), policy, cacheSize);
@@ -86,6 +96,7 @@ public final class Table {
         }
 
         public TupleStore heap() { return heap; }
+        /** The part's B+tree of an index, or null when the (hot) part leaves that index out. */
         public BTree tree(int index) { return trees[index]; }
         /** The index cache of an index, or null. */
         public IndexCache cache(int index) { return caches[index]; }
@@ -210,6 +221,16 @@ public final class Table {
     /** Creates the (empty) hot partition. */
     public Part createHotPartition() {
         if (hot == null) hot = new Part();
+        return hot;
+    }
+
+    /**
+     * Creates the (empty) hot partition with only the indexes {@code indexed} marks, plus index 0
+     * and every unique one (uniqueness is checked in every partition). A hot copy of an index no
+     * read uses would only serve inserts, and its leaves would sit in the working set.
+     */
+    public Part createHotPartition(boolean[] indexed) {
+        if (hot == null) hot = new Part(indexed);
         return hot;
     }
 
@@ -357,6 +378,11 @@ public final class Table {
                 if (f != null && !f.mightContain(prefix, prefix.length)) continue; // no cold tuple has this prefix
             }
             BTree tree = p.trees[index];
+            if (tree == null) {
+                // a hot partition without this index: read its heap, which lookups keep in memory anyway
+                if (!scanForKey(p, index, prefix, visitor)) return;
+                continue;
+            }
             if (wholeKey && tree.unique()) {
                 long tid = tree.lookup(prefix);
                 if (tid != TupleId.NONE) {
@@ -373,6 +399,20 @@ public final class Table {
             });
             if (stop[0]) return;
         }
+    }
+
+    /** Visits the tuples of {@code p} whose key of {@code index} starts with {@code prefix}, by reading every tuple; false to stop. */
+    private boolean scanForKey(Part p, int index, byte[] prefix, TupleVisitor visitor) {
+        Record r = new Record(schema);
+        List<Long> matches = new ArrayList<>();
+        forEachTuple(p, tid -> {
+            read(p, tid, r);
+            byte[] k = key(index, r);
+            if (k != null && startsWith(k, prefix)) matches.add(tid);
+            return true;
+        });
+        for (long tid : matches) if (!visitor.visit(p, tid)) return false;
+        return true;
     }
 
     @FunctionalInterface
@@ -452,7 +492,7 @@ public final class Table {
         tag(r);
         long tid = p.heap.insert(r);
         for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != null) p.trees[i].insert(keys[i], tid);
+            if (keys[i] != null && p.trees[i] != null) p.trees[i].insert(keys[i], tid);
             if (p == main) noteColdKey(i, keys[i]);
         }
         if (upkeep != null) upkeep.inserted(p, tid);
@@ -464,7 +504,7 @@ public final class Table {
         read(p, tid, scratchRecord);
         for (int i = 0; i < keyFields.length; i++) {
             byte[] k = key(i, scratchRecord);
-            if (k != null) p.trees[i].delete(k, tid);
+            if (k != null && p.trees[i] != null) p.trees[i].delete(k, tid);
             if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
         }
         p.heap.delete(tid);
@@ -518,13 +558,13 @@ public final class Table {
         if (varlen || keysChange) {
             // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
             for (int i = 0; i < keyFields.length; i++) {
-                if (oldKeys[i] != null) p.trees[i].delete(oldKeys[i], tid);
+                if (oldKeys[i] != null && p.trees[i] != null) p.trees[i].delete(oldKeys[i], tid);
             }
             p.heap.delete(tid);
             tag(scratchRecord);
             long moved = p.heap.insert(scratchRecord);
             for (int i = 0; i < keyFields.length; i++) {
-                if (newKeys[i] != null) p.trees[i].insert(newKeys[i], moved);
+                if (newKeys[i] != null && p.trees[i] != null) p.trees[i].insert(newKeys[i], moved);
                 if (p == main) noteColdKey(i, newKeys[i]);
             }
             if (upkeep != null) upkeep.moved(p, tid, moved);
@@ -583,7 +623,7 @@ public final class Table {
 
     public long indexBytes() {
         long pages = 0;
-        for (Part p : parts()) for (BTree t : p.trees) pages += t.pageCount();
+        for (Part p : parts()) for (BTree t : p.trees) if (t != null) pages += t.pageCount();
         return pages * pool.pageSize();
     }
 

@@ -263,7 +263,7 @@ class ReplayerTest {
         try (Database db = new Database(List.of(pageSpec()), n -> design, 8192, memory, DeviceModel.NVME)) {
             load(db, model);
             RunResult r = new Replayer(db).run(design.describe(), "", events, measureFrom, 0, Map.of(),
-                    heat -> Clusterer.apply(db, heat), n -> { });
+                    (heat, read) -> Clusterer.apply(db, heat, read), n -> { });
             after.accept(db);
             return r;
         }
@@ -318,13 +318,13 @@ class ReplayerTest {
         try (Database db = new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME)) {
             load(db, model);
             Table t = db.table("page");
-            RunResult r = new Replayer(db).run("split", "", events, split, 0, Map.of(), heat -> {
+            RunResult r = new Replayer(db).run("split", "", events, split, 0, Map.of(), (heat, read) -> {
                 Record rec = new Record(t.schema());
                 heat.getOrDefault(t, new LinkedHashMap<>()).keySet().forEach(tid -> {
                     t.read(t.main(), tid, rec);
                     learned.add(rec.getLong(0));
                 });
-                return Clusterer.apply(db, heat);
+                return Clusterer.apply(db, heat, read);
             }, n -> { });
             heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))) != dev.wastecheck.engine.file.TupleId.NONE;
             assertThat(r.moved()).containsEntry("page", 20L);
