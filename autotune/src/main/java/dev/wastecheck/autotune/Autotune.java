@@ -168,9 +168,15 @@ public final class Autotune {
 
             // Finalists, jointly, on every held-out event, interleaved repeats.
             ReplayConfig uni = new ReplayConfig("best uniform", uniform, Map.of(), memory, pageSize);
+            // Tables the search did not tune (no held-out event) keep the uniform design, as in the uniform finalist:
+            // when every table chose the uniform design, the two finalists are the same configuration.
             Map<String, TableDesign> perTable = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-            chosen.forEach((t, d) -> { if (!d.equals(TableDesign.BASELINE)) perTable.put(t, d); });
-            ReplayConfig rec = new ReplayConfig("recommended", TableDesign.BASELINE, perTable, memory, pageSize);
+            for (Map.Entry<String, TableDesign> c : chosen.entrySet()) {
+                TableDesign u = canonical(c.getKey(), uniform, false);
+                if (u == null) u = canonicalIgnoringPrune(c.getKey(), uniform);
+                if (!c.getValue().equals(u)) perTable.put(c.getKey(), c.getValue());
+            }
+            ReplayConfig rec = new ReplayConfig("recommended", uniform, perTable, memory, pageSize);
             List<ReplayConfig> finals = List.of(base, uni, rec);
             List<List<RunResult>> results = new ArrayList<>();
             for (int i = 0; i < finals.size(); i++) results.add(new ArrayList<>());
