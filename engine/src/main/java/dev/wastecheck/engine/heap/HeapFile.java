@@ -208,6 +208,11 @@ public final class HeapFile implements TupleStore {
 
     /** Bytes an index cache item needs for these fixed-width fields. */
     public int fieldBytes(int... fields) {
+        return fieldBytes(schema, fields);
+    }
+
+    /** Bytes an index cache item needs for these fixed-width fields of {@code schema}. */
+    static int fieldBytes(RecordSchema schema, int... fields) {
         int n = 0;
         for (int f : fields) {
             FieldType t = schema.type(f);

@@ -129,13 +129,7 @@ public final class VerticalStore implements TupleStore {
 
     @Override
     public int fieldBytes(int... fields) {
-        int n = 0;
-        for (int f : fields) {
-            FieldType t = schema.type(f);
-            if (!t.isFixedBytes()) throw new IllegalArgumentException("only fixed-width fields are cacheable yet: " + schema.field(f).name());
-            n += t.width;
-        }
-        return n;
+        return HeapFile.fieldBytes(schema, fields);
     }
 
     /** Cached fields come from the near heap alone (the table caches no apart field: see {@code Table}). */
