@@ -127,4 +127,35 @@ class ReplayTest {
         assertThat(r.err()).contains("page_title is not cached"); // a key column: the key already answers it
         assertThat(r.out()).contains("cache=off").contains("cache=swap").contains("cost/query").contains("speedup");
     }
+
+    @Test
+    void aSplitTraceWithRepeatsReportsIntervalsAndSkipsNothing() throws Exception {
+        JsonNode r = replay("--config", "tight=off", "--config", "tight=on,cluster=partition,revision.split=cold", "--train", "0.5",
+                "--repeat", "2", "--max-events", "6000", "--memory", "2M", "--check");
+        assertThat(r.get("repeats").asInt()).isEqualTo(2);
+        assertThat(r.get("train_events").asLong() + r.get("measured_events").asLong()).isEqualTo(6000);
+        for (JsonNode run : r.get("runs")) {
+            assertThat(run.get("repeats").asInt()).isEqualTo(2);
+            JsonNode ci = run.get("cost_per_query_us_ci95");
+            assertThat(ci.get(0).asDouble()).isLessThanOrEqualTo(run.get("cost_per_query_us").asDouble());
+            assertThat(ci.get(1).asDouble()).isGreaterThanOrEqualTo(run.get("cost_per_query_us").asDouble());
+            assertThat(run.get("queries").asLong()).as("only the held-out events are measured").isEqualTo(r.get("measured_events").asLong());
+            // the slots JOIN content lookups run as nested loops: nothing is skipped
+            assertThat(run.get("skipped").asLong()).isZero();
+            assertThat(run.get("skipped_by_reason").size()).isZero();
+        }
+        JsonNode part = r.get("runs").get(1);
+        assertThat(part.get("speedup_vs_first_ci95").get(0).asDouble()).isLessThanOrEqualTo(part.get("speedup_vs_first").asDouble());
+        assertThat(part.get("working_set_by_structure").has("revision.hot_heap")).isTrue();
+        assertThat(r.get("access_skew").get("revision")).hasSize(10);
+
+        Path html = dir.resolve("replay.html");
+        Cli.Result h = Cli.run("replay", "--data", dir.resolve("dump.sql").toString(), "--trace", dir.resolve("trace.log").toString(),
+                "--config", "memory=1M", "--config", "memory=4M", "--config", "cache=swap", "--train", "0.5", "--max-events", "3000",
+                "--format", "html", "-o", html.toString(), "-q");
+        assertThat(h.exitCode()).as(h.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).contains("<canvas id=\"memory\">", "<canvas id=\"cache\">", "<canvas id=\"skew\">", "new Chart(")
+                .contains("\"memory\":[{\"config\"").doesNotContain("<script src=");
+    }
 }

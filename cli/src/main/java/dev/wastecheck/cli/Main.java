@@ -18,7 +18,8 @@ import picocli.CommandLine;
 @Command(name = "wastecheck", scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class, abbreviateSynopsis = true,
         description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
-        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, ServeCommand.class, CompletionCommand.class,
+        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, AutotuneCommand.class,
+                ServeCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  wastecheck analyze dump.sql", "  wastecheck analyze schema.sql data.sql --format json -o report.json",
                 "  wastecheck help analyze"})

@@ -1,6 +1,7 @@
 package dev.wastecheck.cli;
 
 import dev.wastecheck.cli.render.ReplayRenderer;
+import dev.wastecheck.cli.render.TuningHtml;
 import dev.wastecheck.replay.Replay;
 import dev.wastecheck.replay.ReplayOptions;
 import dev.wastecheck.replay.ReplayReport;
@@ -24,19 +25,24 @@ import picocli.CommandLine.Spec;
                 + "the baseline. Device time for buffer-pool misses is modeled apart from the engine's measured time.", ""},
         footer = {"", "Configuration keys (--config KEY=VAL,...; unset keys keep the baseline's):",
                 "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
-                "  cluster=none|FRACTION|partition  tight=on|off  memory=SIZE",
-                "  page_size=4K|8K|16K|32K",
+                "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
+                "  split=none|cold|updates|COL+COL  demote_after=N  promote=N",
+                "  memory=SIZE  page_size=4K|8K|16K|32K",
                 "  with layout=arrow: freeze=on|off  cold_after=N (events without a",
-                "  write before a block freezes)", "", "Examples:",
+                "  write before a block freezes)",
+                "  TABLE.KEY=VAL sets one table (revision.cluster=partition)", "", "Examples:",
                 "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
                 "      --config layout=nsm --config cache=swap",
                 "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
                 "      --tables revision --memory 4M --config cluster=none \\",
                 "      --config cluster=0.54 --config cluster=1 --config cluster=partition",
                 "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+                "      --train 0.5 --repeat 5 --config tight=off \\",
+                "      --config tight=on,cluster=partition,demote_after=20000",
+                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
                 "      --compare sqlite,duckdb --check"})
 public final class ReplayCommand implements Callable<Integer> {
-    enum Format { text, json, markdown }
+    enum Format { text, json, markdown, html }
 
     @Option(names = "--data", required = true, paramLabel = "SOURCE", description = "The database: a dump, database file or folder (as analyze reads).")
     Path data;
@@ -63,6 +69,15 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "run does not pay for the JIT compiling the engine (default: on).")
     boolean jitWarmup;
 
+    @Option(names = "--train", defaultValue = "0", paramLabel = "FRACTION", description = "Learn clustering, hot partitions, cached "
+            + "fields and vertical splits from the first FRACTION of the trace (in time) and measure only the rest (default: 0, "
+            + "learn from every event: an oracle).")
+    double train;
+
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Run every configuration N times, interleaved; "
+            + "report medians with 95% intervals and paired speedups (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
     @Option(names = "--max-events", defaultValue = "0", description = "Replay at most this many events (default: all).")
     long maxEvents;
 
@@ -82,7 +97,7 @@ public final class ReplayCommand implements Callable<Integer> {
             + "baseline's result for every event.")
     boolean check;
 
-    @Option(names = "--format", defaultValue = "text", description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", defaultValue = "text", description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
     Format format;
 
     @picocli.CommandLine.Mixin
@@ -95,7 +110,7 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         ReplayOptions options = new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros,
-                compare, cacheFields);
+                compare, cacheFields, train, repeat);
         ReplayReport report = Replay.run(options, out.progress(), warning -> err.println("wastecheck: " + warning));
         out.write(spec, w -> render(report, w));
         long bad = report.resultsDiffering();
@@ -113,6 +128,7 @@ public final class ReplayCommand implements Callable<Integer> {
         switch (format) {
             case json -> ReplayRenderer.json(report, w);
             case markdown -> ReplayRenderer.markdown(report, w);
+            case html -> TuningHtml.replay(report, w);
             default -> ReplayRenderer.text(report, w, out.width());
         }
         w.flush();

@@ -76,6 +76,10 @@ public final class TraceCommand implements Callable<Integer> {
         @Option(names = "--watchlist-share", defaultValue = "0.01", description = "Share of requests reading a watchlist (default: ${DEFAULT-VALUE}).")
         double watchlistShare;
 
+        @Option(names = "--scan-share", defaultValue = "0", description = "Share of requests that rebuild Special:ShortPages by "
+                + "scanning the page table (default: ${DEFAULT-VALUE}).")
+        double scanShare;
+
         @Option(names = "--text-median", defaultValue = "2000", paramLabel = "BYTES",
                 description = "Median text size of a revision, lognormal (default: ${DEFAULT-VALUE}).")
         int textMedian;
@@ -95,7 +99,7 @@ public final class TraceCommand implements Callable<Integer> {
             java.io.PrintWriter err = spec.commandLine().getErr();
             try {
                 WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
-                        .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian);
+                        .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian).withScanShare(scanShare);
                 if (requests != null) {
                     c = c.withRequests(requests);
                 }

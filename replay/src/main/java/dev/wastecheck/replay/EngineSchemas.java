@@ -8,8 +8,10 @@ import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.engine.table.ColumnCodec;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.IndexSpec;
+import dev.wastecheck.engine.table.TableDesign.TightClass;
 import dev.wastecheck.engine.table.TableSpec;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.model.schema.ColumnDef;
@@ -22,12 +24,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 
 /**
  * How a source table becomes an engine table: each column's field type (as declared, or as the
  * analyzer's suggested tight type), which columns may overflow a page, and the indexes with the
- * fields the analyzer ranks for their index cache.
+ * fields their index cache keeps.
  *
  * <p>Declared types map to the field of the same width: TINYINT to one byte, INT to four, an
  * UNSIGNED type to the unsigned field of its width (MEDIUMINT UNSIGNED to four bytes), BIGINT to
@@ -36,44 +39,73 @@ import java.util.Map;
  * variable-length field holding the value's bytes exactly as the source wrote them, so a replay
  * returns what the source holds.
  *
- * <p>Tight types ({@code tight=on}) take the analyzer's suggestion only where the engine can store
- * it exactly and print it back identically: narrower integers (including the analyzer's headroom),
- * and strings that hold integers or MediaWiki's 14-digit timestamps, stored as the integer their
- * digits spell. ENUMs, dates in strings and other suggestions keep the declared mapping: the
- * engine has no dictionary or date field, and a conversion it cannot print back would change
- * what a query returns.
+ * <p>Tight types take the analyzer's suggestion only where the engine can store it exactly and print
+ * it back identically, by class ({@link TightClass}, {@code tight=int+dict+time+bool}):
+ * <ul>
+ *   <li>{@code int}: narrower integers (with the analyzer's headroom), and strings of digits stored
+ *       as the integer they spell (a 14-digit timestamp as 8 bytes, when {@code time} is off);</li>
+ *   <li>{@code dict}: strings the analyzer finds constant or of low cardinality, and ENUMs, as a
+ *       1- or 2-byte code into a dictionary ({@link ColumnCodec.Dictionary});</li>
+ *   <li>{@code time}: timestamps held in strings (MediaWiki's {@code binary(14)}) as seconds in
+ *       4 bytes (8 past 2100), dates as days in 2 bytes (4 outside 1970..2100)
+ *       ({@link ColumnCodec.Timestamp}, {@link ColumnCodec.Date});</li>
+ *   <li>{@code bool}: {@code tinyint(1)}, {@code bit(1)} and suggested BOOLEANs holding only 0 and 1, as one bit.</li>
+ * </ul>
+ * A value that does not fit its tight field stops the load with the table, column, row and value.
  */
 public final class EngineSchemas {
     private EngineSchemas() {}
 
-    /**
-     * @param maxLengths  per table (lower-case name), the longest value in bytes of each column (-1 for non-strings)
-     * @param report      the analyzer's report (for tight types and cache fields), or null
-     */
+    /** Kept for callers with an analysis report: tight types all or nothing, cache fields from the report. */
     public static TableSpec spec(LoadedTable t, Map<String, long[]> maxLengths, AnalysisReport report, Dialect dialect, boolean tight,
                                  int pageSize) {
+        TableReport tr = null;
+        if (report != null) {
+            try {
+                tr = report.table(t.def().name());
+            } catch (IllegalArgumentException e) {
+                tr = null;
+            }
+        }
+        return spec(t, maxLengths, tr, cacheFieldsOf(report, t.def().name()), dialect,
+                tight ? java.util.EnumSet.allOf(TightClass.class) : java.util.EnumSet.noneOf(TightClass.class), pageSize);
+    }
+
+    /**
+     * @param maxLengths  per table (lower-case name), the longest value in bytes of each column (-1 for non-strings)
+     * @param tr          the analyzer's report on this table (for tight types), or null
+     * @param cacheFields per index (lower-case name), the fields its cache keeps, most useful first
+     * @param tight       the classes of tight types to apply
+     */
+    public static TableSpec spec(LoadedTable t, Map<String, long[]> maxLengths, TableReport tr, Map<String, List<String>> cacheFields,
+                                 Dialect dialect, Set<TightClass> tight, int pageSize) {
         String key = t.def().name().toLowerCase(Locale.ROOT);
-        TableReport tr = report == null ? null : report.table(t.def().name());
         long[] lengths = maxLengths.get(key);
         List<ColumnSpec> cols = new ArrayList<>();
         for (int i = 0; i < t.def().columns().size(); i++) {
             ColumnDef c = t.def().columns().get(i);
             FieldType type = declared(c.type(), t.storage()[i]);
-            if (tight && tr != null) {
+            ColumnCodec codec = null;
+            if (!tight.isEmpty() && tr != null) {
                 ColumnReport cr = tr.columns().stream().filter(x -> x.name().equalsIgnoreCase(c.name())).findFirst().orElse(null);
-                if (cr != null) type = tight(cr, c.type(), type, dialect);
+                if (cr != null) {
+                    codec = codec(cr, c.type(), type, tight);
+                    if (codec != null) type = codec.field();
+                    else type = tight(cr, c.type(), type, dialect, tight);
+                }
             }
             long maxLen = lengths == null ? -1 : lengths[i];
             boolean overflow = type == FieldType.VARLEN && maxLen >= Math.max(18, pageSize / 16);
-            cols.add(new ColumnSpec(c.name(), type, c.nullable() || c.type().family() == TypeFamily.OTHER, overflow));
+            cols.add(new ColumnSpec(c.name(), type, c.nullable() || c.type().family() == TypeFamily.OTHER, overflow, codec));
         }
         List<IndexSpec> indexes = new ArrayList<>();
         if (!t.def().primaryKey().isEmpty()) {
-            indexes.add(new IndexSpec(IndexSpec.PRIMARY, t.def().primaryKey(), true, cacheFields(report, t.def().name(), IndexSpec.PRIMARY)));
+            indexes.add(new IndexSpec(IndexSpec.PRIMARY, t.def().primaryKey(), true,
+                    cacheFields.getOrDefault(IndexSpec.PRIMARY.toLowerCase(Locale.ROOT), List.of())));
         }
         for (IndexDef ix : t.def().indexes()) {
             if (ix.name().equalsIgnoreCase(IndexSpec.PRIMARY)) continue;
-            indexes.add(new IndexSpec(ix.name(), ix.columns(), ix.unique(), cacheFields(report, t.def().name(), ix.name())));
+            indexes.add(new IndexSpec(ix.name(), ix.columns(), ix.unique(), cacheFields.getOrDefault(ix.name().toLowerCase(Locale.ROOT), List.of())));
         }
         return new TableSpec(t.def().name(), cols, indexes);
     }
@@ -91,15 +123,22 @@ public final class EngineSchemas {
         return new TableSpec(spec.name(), spec.columns(), out);
     }
 
-    /** The analyzer's ranking for an index, most useful first. */
-    private static List<String> cacheFields(AnalysisReport report, String table, String index) {
-        if (report == null || report.workload() == null) return List.of();
-        for (IndexCacheAdvice a : report.workload().indexes()) {
-            if (a.table().equalsIgnoreCase(table) && a.index().equalsIgnoreCase(index)) {
-                return a.cacheableFields().stream().map(CachedField::column).toList();
+    /** The analyzer's ranking for each index of a table (lower-case index name), most useful first. */
+    static Map<String, List<String>> cacheFieldsOf(AnalysisReport report, String table) {
+        Map<String, List<String>> out = new java.util.HashMap<>();
+        if (report == null || report.workload() == null) return out;
+        return cacheFieldsOf(report.workload().indexes(), table);
+    }
+
+    /** The ranking of the given advice for each index of a table (lower-case index name). */
+    public static Map<String, List<String>> cacheFieldsOf(List<IndexCacheAdvice> advice, String table) {
+        Map<String, List<String>> out = new java.util.HashMap<>();
+        for (IndexCacheAdvice a : advice) {
+            if (a.table().equalsIgnoreCase(table)) {
+                out.put(a.index().toLowerCase(Locale.ROOT), a.cacheableFields().stream().map(CachedField::column).toList());
             }
         }
-        return List.of();
+        return out;
     }
 
     /** The field of a declared type's width; VARLEN for everything that is not an integer the loader parsed. */
@@ -114,10 +153,39 @@ public final class EngineSchemas {
         return bits <= 8 ? FieldType.INT8 : bits <= 16 ? FieldType.INT16 : bits <= 32 ? FieldType.INT32 : FieldType.INT64;
     }
 
-    /** The analyzer's suggestion as a field, when storing it is exact; else {@code fallback}. */
+    /** A codec for a text column the {@code dict} or {@code time} class covers, or null. */
+    static ColumnCodec codec(ColumnReport cr, SqlType declared, FieldType field, Set<TightClass> tight) {
+        if (field != FieldType.VARLEN) return null;
+        if (tight.contains(TightClass.TIME) && cr.min() != null && cr.max() != null) {
+            if (cr.has(FindingKind.STRING_HOLDS_TIMESTAMP) || declared.family() == TypeFamily.TIMESTAMP
+                    || declared.family() == TypeFamily.DATETIME) {
+                ColumnCodec c = ColumnCodec.Timestamp.forRange(cr.min(), cr.max());
+                if (c != null) return c;
+            }
+            if (cr.has(FindingKind.STRING_HOLDS_DATE) || declared.family() == TypeFamily.DATE) {
+                ColumnCodec c = ColumnCodec.Date.forRange(cr.min(), cr.max());
+                if (c != null) return c;
+            }
+        }
+        if (tight.contains(TightClass.DICT) && !cr.has(FindingKind.ALL_NULL)
+                && (cr.has(FindingKind.LOW_CARDINALITY) || cr.has(FindingKind.CONSTANT) || declared.family() == TypeFamily.ENUM)) {
+            long distinct = declared.family() == TypeFamily.ENUM ? Math.max(cr.distinct(), declared.enumValues().size()) : cr.distinct();
+            if (distinct <= 32_767) return ColumnCodec.Dictionary.forDistinct(distinct);
+        }
+        return null;
+    }
+
+    /** The analyzer's suggestion as a plain field, when storing it is exact and its class is on; else {@code fallback}. */
     static FieldType tight(ColumnReport cr, SqlType declared, FieldType fallback, Dialect dialect) {
+        return tight(cr, declared, fallback, dialect, java.util.EnumSet.allOf(TightClass.class));
+    }
+
+    static FieldType tight(ColumnReport cr, SqlType declared, FieldType fallback, Dialect dialect, Set<TightClass> classes) {
         Long min = parse(cr.min()), max = parse(cr.max());
         if (min == null || max == null) return fallback; // all NULL or not integers: nothing narrower is proven
+        if (classes.contains(TightClass.BOOL) && fallback != FieldType.VARLEN && min >= 0 && max <= 1 && booleanDeclared(declared)) {
+            return FieldType.BIT;
+        }
         boolean stringOfDigits = declared.family().isString()
                 && (cr.has(FindingKind.STRING_HOLDS_INTEGER) || cr.has(FindingKind.STRING_HOLDS_TIMESTAMP));
         if (fallback != FieldType.VARLEN || stringOfDigits) {
@@ -128,11 +196,11 @@ public final class EngineSchemas {
                 return fallback;
             }
             FieldType t;
-            if (s.family() == TypeFamily.INTEGER) {
+            if (s.family() == TypeFamily.INTEGER && classes.contains(TightClass.INT)) {
                 t = integerField(s.intBits(), s.unsigned());
-            } else if (s.family() == TypeFamily.BOOLEAN && min >= 0 && max <= 1) {
+            } else if (s.family() == TypeFamily.BOOLEAN && min >= 0 && max <= 1 && classes.contains(TightClass.BOOL)) {
                 t = FieldType.BIT;
-            } else if (stringOfDigits) {
+            } else if (stringOfDigits && classes.contains(TightClass.INT)) {
                 t = FieldType.INT64; // a timestamp's digits as one integer: 8 bytes, printed back identically
             } else {
                 return fallback;
@@ -142,6 +210,12 @@ public final class EngineSchemas {
             return t;
         }
         return fallback;
+    }
+
+    /** MySQL's BOOLEAN is {@code tinyint(1)}; {@code bit(1)} and SQL's BOOLEAN say the same. */
+    private static boolean booleanDeclared(SqlType declared) {
+        String d = declared.declared().toLowerCase(Locale.ROOT).replace(" ", "");
+        return declared.family() == TypeFamily.BOOLEAN || d.startsWith("tinyint(1)") || d.equals("bit(1)") || d.equals("bool");
     }
 
     private static Long parse(String s) {

@@ -23,12 +23,21 @@ import java.util.Map;
  * @param throughputQps    measured queries per second of engine time (device time excluded)
  * @param moved            tuples relocated or moved to a hot partition, per table
  * @param workingSetByStructure the working set split by table and structure ({@code table.heap}, ...), largest first
+ * @param repeats          how many times the configuration ran (interleaved with the others)
+ * @param costPerQueryUsCi95 a 95% interval of the median cost per query over the repeats ({@link Stats#medianCi95})
+ * @param speedupVsFirst   the median over the repeats of the baseline's cost over this run's, repeat by repeat
+ * @param speedupCi95      a 95% interval of that median
+ * @param skippedByReason  measured events skipped, per reason
+ * @param deviceReads      page reads (buffer-pool misses) of the measured events, first repeat
+ * @param upkeep           the hot partitions' upkeep, per table: promoted and demoted tuples
  */
 public record RunReport(String config, String settings, long queries, long executed, long skipped, long rowsReturned,
                         long memoryBytes, long heapBytes, long indexBytes, long cacheBytes, long workingSetBytes,
                         double leafFill, double bufferHitRate, double cacheHitRate, double pagesPerQuery,
                         Latency latencyUs, double deviceUsPerQuery, double costPerQueryUs, double throughputQps,
-                        long loadMillis, long replayMillis, Map<String, Long> moved, Map<String, Long> workingSetByStructure) {
+                        long loadMillis, long replayMillis, Map<String, Long> moved, Map<String, Long> workingSetByStructure,
+                        int repeats, double[] costPerQueryUsCi95, double speedupVsFirst, double[] speedupCi95,
+                        Map<String, Long> skippedByReason, long deviceReads, Map<String, Long> upkeep) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {

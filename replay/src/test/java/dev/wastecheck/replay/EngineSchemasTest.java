@@ -54,12 +54,34 @@ class EngineSchemasTest {
         // a date in a string does not print back as an integer: stays
         assertThat(EngineSchemas.tight(report("varchar(10)", "DATE", "2001-01-15", "2016-03-13", "string_holds_date"),
                 mysql("varchar(10)"), FieldType.VARLEN, Dialect.MYSQL)).isEqualTo(FieldType.VARLEN);
-        // ENUM suggestions stay variable-length (no dictionary in the engine)
+        // ENUM suggestions are not a plain field: the dictionary class takes them (below)
         assertThat(EngineSchemas.tight(report("varchar(20)", "ENUM('a','b')", "a", "b", "low_cardinality"), mysql("varchar(20)"),
                 FieldType.VARLEN, Dialect.MYSQL)).isEqualTo(FieldType.VARLEN);
         // all NULL: nothing is proven, keep the declared field
         assertThat(EngineSchemas.tight(report("int", "int", null, null, "all_null"), mysql("int"), FieldType.INT32, Dialect.MYSQL))
                 .isEqualTo(FieldType.INT32);
         assertThat(List.of(FieldType.values())).contains(FieldType.BIT);
+    }
+
+    @Test
+    void eachClassOfTightTypesHasItsOwnField() {
+        var time = java.util.EnumSet.of(dev.wastecheck.engine.table.TableDesign.TightClass.TIME);
+        var dict = java.util.EnumSet.of(dev.wastecheck.engine.table.TableDesign.TightClass.DICT);
+        var bool = java.util.EnumSet.of(dev.wastecheck.engine.table.TableDesign.TightClass.BOOL);
+        ColumnReport ts = report("binary(14)", "DATETIME", "20010115000000", "20160313213801", "string_holds_timestamp");
+        var codec = EngineSchemas.codec(ts, mysql("binary(14)"), FieldType.VARLEN, time);
+        assertThat(codec.field()).as("MediaWiki's binary(14) in 4 bytes").isEqualTo(FieldType.UINT32);
+        assertThat(EngineSchemas.codec(ts, mysql("binary(14)"), FieldType.VARLEN, dict)).as("not the dict class's").isNull();
+        assertThat(EngineSchemas.codec(report("varchar(10)", "DATE", "2001-01-15", "2016-03-13", "string_holds_date"), mysql("varchar(10)"),
+                FieldType.VARLEN, time).field()).isEqualTo(FieldType.UINT16);
+        ColumnReport model = new ColumnReport("c", "varbinary(32)", "varbinary(32)", 0, 0, 0, 1, "wikitext", "wikitext",
+                List.of(new Finding(FindingKind.of("constant"), "", 0)));
+        assertThat(EngineSchemas.codec(model, mysql("varbinary(32)"), FieldType.VARLEN, dict).field()).isEqualTo(FieldType.UINT8);
+        assertThat(EngineSchemas.codec(model, mysql("varbinary(32)"), FieldType.VARLEN, time)).isNull();
+        // a tinyint(1) holding 0 and 1 is a boolean: one bit; a tinyint holding 0 and 1 today may hold 2 tomorrow
+        assertThat(EngineSchemas.tight(report("tinyint(1)", "tinyint(1)", "0", "1"), mysql("tinyint(1)"), FieldType.INT8, Dialect.MYSQL, bool))
+                .isEqualTo(FieldType.BIT);
+        assertThat(EngineSchemas.tight(report("tinyint", "TINYINT", "0", "1"), mysql("tinyint"), FieldType.INT8, Dialect.MYSQL, bool))
+                .isEqualTo(FieldType.INT8);
     }
 }

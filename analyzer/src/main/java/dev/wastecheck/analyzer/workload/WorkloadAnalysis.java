@@ -175,7 +175,7 @@ public final class WorkloadAnalysis {
      * queries through the index, most projected first; leave out fields that are updated often,
      * since every update would invalidate the cached copies.
      */
-    static List<IndexCacheAdvice> cacheAdvice(TableReport def, TableHeat tp) {
+    public static List<IndexCacheAdvice> cacheAdvice(TableReport def, TableHeat tp) {
         List<IndexCacheAdvice> out = new ArrayList<>();
         Map<String, Long> updates = new LinkedHashMap<>();
         for (ColumnUse u : tp.columns()) {

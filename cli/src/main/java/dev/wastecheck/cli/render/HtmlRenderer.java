@@ -170,7 +170,7 @@ public final class HtmlRenderer {
         return f;
     }
 
-    private static String chartJs() throws IOException {
+    static String chartJs() throws IOException {
         try (InputStream in = HtmlRenderer.class.getClassLoader().getResourceAsStream(CHART_JS)) {
             if (in == null) {
                 throw new IOException("Chart.js is missing from the build (" + CHART_JS + ")");

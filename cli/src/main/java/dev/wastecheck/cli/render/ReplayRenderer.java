@@ -24,8 +24,12 @@ public final class ReplayRenderer {
     private ReplayRenderer() {
     }
 
-    /** The baseline's cost per query over this run's: above 1 means faster than the baseline. */
+    /**
+     * The baseline's cost per query over this run's: above 1 means faster than the baseline. With
+     * repeats, the median of the ratios of the runs of the same round (paired, interleaved).
+     */
     static double speedup(RunReport first, RunReport r) {
+        if (r.repeats() > 0 && r.speedupVsFirst() > 0) return r.speedupVsFirst();
         return r.costPerQueryUs() == 0 ? 0 : first.costPerQueryUs() / r.costPerQueryUs();
     }
 
@@ -39,43 +43,14 @@ public final class ReplayRenderer {
         r.tables().forEach(tables::add);
         root.put("device", r.device());
         root.put("warmup", r.warmup());
+        root.put("train", r.train());
+        root.put("train_events", r.trainEvents());
+        root.put("measured_events", r.measuredEvents());
+        root.put("repeats", r.repeats());
         ArrayNode runs = root.putArray("runs");
         RunReport first = r.runs().get(0);
         for (int i = 0; i < r.runs().size(); i++) {
-            RunReport x = r.runs().get(i);
-            ObjectNode n = runs.addObject();
-            n.put("config", x.config());
-            n.put("settings", x.settings());
-            n.put("queries", x.queries());
-            n.put("memory_bytes", x.memoryBytes());
-            n.put("heap_bytes", x.heapBytes());
-            n.put("index_bytes", x.indexBytes());
-            n.put("cache_bytes", x.cacheBytes());
-            n.put("working_set_bytes", x.workingSetBytes());
-            n.put("leaf_fill", x.leafFill());
-            n.put("buffer_hit_rate", x.bufferHitRate());
-            n.put("cache_hit_rate", x.cacheHitRate());
-            n.put("pages_per_query", x.pagesPerQuery());
-            ObjectNode lat = n.putObject("latency_us");
-            lat.put("p50", x.latencyUs().p50());
-            lat.put("p95", x.latencyUs().p95());
-            lat.put("p99", x.latencyUs().p99());
-            lat.put("mean", x.latencyUs().mean());
-            n.put("device_us_per_query", x.deviceUsPerQuery());
-            n.put("cost_per_query_us", x.costPerQueryUs());
-            n.put("throughput_qps", x.throughputQps());
-            n.put("speedup_vs_first", speedup(first, x));
-            n.put("memory_vs_first", x.workingSetBytes() == 0 ? 0 : (double) first.workingSetBytes() / x.workingSetBytes());
-            n.put("executed", x.executed());
-            n.put("skipped", x.skipped());
-            n.put("rows_returned", x.rowsReturned());
-            n.put("results_differing", r.mismatches().get(i));
-            n.put("load_ms", x.loadMillis());
-            n.put("replay_ms", x.replayMillis());
-            ObjectNode moved = n.putObject("tuples_moved");
-            x.moved().forEach(moved::put);
-            ObjectNode ws = n.putObject("working_set_by_structure");
-            x.workingSetByStructure().forEach(ws::put);
+            runJson(runs.addObject(), r.runs().get(i), first, r.mismatches().get(i));
         }
         ArrayNode engines = root.putArray("engines");
         for (ReplayReport.SqlRun s : r.sqlRuns()) {
@@ -95,7 +70,61 @@ public final class ReplayRenderer {
         }
         ObjectNode t = root.putObject("timings_ms");
         r.timingsMillis().forEach(t::put);
+        ObjectNode skew = root.putObject("access_skew");
+        r.accessSkew().forEach((table, points) -> {
+            ArrayNode a = skew.putArray(table);
+            for (double[] p : points) a.addArray().add(p[0]).add(p[1]);
+        });
         return root;
+    }
+
+    /** One run as the replay JSON's run object (DESIGN.md contract keys, then additions), into {@code n}. */
+    public static ObjectNode runJson(ObjectNode n, RunReport x, RunReport first, long mismatches) {
+        n.put("config", x.config());
+        n.put("settings", x.settings());
+        n.put("queries", x.queries());
+        n.put("memory_bytes", x.memoryBytes());
+        n.put("heap_bytes", x.heapBytes());
+        n.put("index_bytes", x.indexBytes());
+        n.put("cache_bytes", x.cacheBytes());
+        n.put("working_set_bytes", x.workingSetBytes());
+        n.put("leaf_fill", x.leafFill());
+        n.put("buffer_hit_rate", x.bufferHitRate());
+        n.put("cache_hit_rate", x.cacheHitRate());
+        n.put("pages_per_query", x.pagesPerQuery());
+        ObjectNode lat = n.putObject("latency_us");
+        lat.put("p50", x.latencyUs().p50());
+        lat.put("p95", x.latencyUs().p95());
+        lat.put("p99", x.latencyUs().p99());
+        lat.put("mean", x.latencyUs().mean());
+        n.put("device_us_per_query", x.deviceUsPerQuery());
+        n.put("cost_per_query_us", x.costPerQueryUs());
+        n.put("throughput_qps", x.throughputQps());
+        n.put("speedup_vs_first", speedup(first, x));
+        n.put("memory_vs_first", x.workingSetBytes() == 0 ? 0 : (double) first.workingSetBytes() / x.workingSetBytes());
+        n.put("executed", x.executed());
+        n.put("skipped", x.skipped());
+        n.put("rows_returned", x.rowsReturned());
+        n.put("results_differing", mismatches);
+        n.put("load_ms", x.loadMillis());
+        n.put("replay_ms", x.replayMillis());
+        ObjectNode moved = n.putObject("tuples_moved");
+        x.moved().forEach(moved::put);
+        ObjectNode ws = n.putObject("working_set_by_structure");
+        x.workingSetByStructure().forEach(ws::put);
+        n.put("repeats", x.repeats());
+        ArrayNode ci = n.putArray("cost_per_query_us_ci95");
+        ci.add(x.costPerQueryUsCi95()[0]);
+        ci.add(x.costPerQueryUsCi95()[1]);
+        ArrayNode sci = n.putArray("speedup_vs_first_ci95");
+        sci.add(x == first ? 1.0 : x.speedupCi95()[0]);
+        sci.add(x == first ? 1.0 : x.speedupCi95()[1]);
+        n.put("device_reads", x.deviceReads());
+        ObjectNode skipped = n.putObject("skipped_by_reason");
+        x.skippedByReason().forEach(skipped::put);
+        ObjectNode upkeep = n.putObject("hot_partition_upkeep");
+        x.upkeep().forEach(upkeep::put);
+        return n;
     }
 
     public static void json(ReplayReport r, PrintWriter w) throws IOException {
@@ -116,7 +145,9 @@ public final class ReplayRenderer {
 
     private static String[] row(ReplayReport r, int i) {
         RunReport first = r.runs().get(0), x = r.runs().get(i);
-        return new String[] {x.config(), f(x.costPerQueryUs(), 2) + " µs", f(speedup(first, x), 2) + "x",
+        String ci = x.repeats() > 1 ? " [" + f(x.costPerQueryUsCi95()[0], 2) + "-" + f(x.costPerQueryUsCi95()[1], 2) + "]" : "";
+        String sci = x.repeats() > 1 && x != first ? " [" + f(x.speedupCi95()[0], 2) + "-" + f(x.speedupCi95()[1], 2) + "]" : "";
+        return new String[] {x.config(), f(x.costPerQueryUs(), 2) + " µs" + ci, f(speedup(first, x), 2) + "x" + sci,
             f(x.latencyUs().p50(), 1) + "/" + f(x.latencyUs().p99(), 1) + " µs", f(x.deviceUsPerQuery(), 2) + " µs",
             pct(x.bufferHitRate()), x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()), f(x.pagesPerQuery(), 2),
             Bytes.human(x.workingSetBytes()), Bytes.human(x.heapBytes()), Bytes.human(x.indexBytes()), pct(x.leafFill())};
@@ -132,9 +163,13 @@ public final class ReplayRenderer {
         RunReport first = r.runs().get(0);
         Wrap.print(w, "replay of " + r.trace() + " on " + r.data(), width, "", "  ");
         Wrap.print(w, Bytes.count(r.events()) + " access events" + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
-                + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped())
-                + " skipped (scans or keys only a join binds); " + Bytes.count(first.queries()) + " measured after a "
-                + pct(r.warmup()) + " warm-up", width, "", "  ");
+                + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped()) + " skipped; "
+                + Bytes.count(first.queries()) + " measured " + (r.train() > 0
+                ? "(held out: clustering, hot partitions, cached fields and splits learned on the first " + pct(r.train()) + ", "
+                        + Bytes.count(r.trainEvents()) + " events)"
+                : "after a " + pct(r.warmup()) + " warm-up (learned from every event: an oracle)"), width, "", "  ");
+        if (!first.skippedByReason().isEmpty()) Wrap.print(w, "skipped while measured: " + first.skippedByReason(), width, "", "  ");
+        if (r.repeats() > 1) Wrap.print(w, r.repeats() + " interleaved repeats per configuration: medians, [95% intervals]", width, "", "  ");
         Wrap.print(w, "device model: " + r.device(), width, "", "  ");
         w.println();
         TextTable table = new TextTable().text(HEAD[0]).fold();

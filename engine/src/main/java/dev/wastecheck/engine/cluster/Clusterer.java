@@ -47,7 +47,10 @@ public final class Clusterer {
             });
         }
         Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
-        for (Map.Entry<Table, Map<Long, Long>> en : counts.entrySet()) {
+        // Tables in name order: page numbers are handed out in the order tuples move, and the same run should give the same pages.
+        List<Map.Entry<Table, Map<Long, Long>>> tables = new java.util.ArrayList<>(counts.entrySet());
+        tables.sort(java.util.Comparator.comparing(en -> en.getKey().name(), String.CASE_INSENSITIVE_ORDER));
+        for (Map.Entry<Table, Map<Long, Long>> en : tables) {
             LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
             en.getValue().entrySet().stream()
                     .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
@@ -55,6 +58,80 @@ public final class Clusterer {
             out.put(en.getKey(), sorted);
         }
         return out;
+    }
+
+    /**
+     * Applies each table's own clustering design ({@link dev.wastecheck.engine.table.TableDesign}),
+     * with heat counted from {@code training}: the hottest share relocated, or a hot partition,
+     * kept up to date while the workload runs when the design gives a demotion span or a
+     * promotion heat. Returns tuples moved per table.
+     */
+    public static Map<String, Long> apply(Database db, List<AccessEvent> training) {
+        if (!clusters(db)) return new LinkedHashMap<>();
+        Map<Table, boolean[]> read = new HashMap<>();
+        for (AccessEvent e : training) {
+            Table t = db.table(e.table());
+            if (t == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) continue;
+            int ix = t.indexNamed(e.index());
+            if (ix >= 0) read.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
+        }
+        return apply(db, heat(db, training), read);
+    }
+
+    /** Whether any table's design clusters or partitions. */
+    public static boolean clusters(Database db) {
+        for (Table t : db.tables()) if (t.design().partition() || t.design().clusterFraction() > 0) return true;
+        return false;
+    }
+
+    /** {@link #apply(Database, List)} with the heat counted already (per table, tuple ids of the main partition, hottest first). */
+    public static Map<String, Long> apply(Database db, Map<Table, LinkedHashMap<Long, Long>> heat) {
+        return apply(db, heat, null);
+    }
+
+    /**
+     * @param indexesRead per table, the indexes the training's reads went through: the hot partition keeps only those
+     *                    (and index 0 and the unique ones); null to keep every index
+     */
+    public static Map<String, Long> apply(Database db, Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead) {
+        Map<String, Long> moved = new LinkedHashMap<>();
+        for (Table t : db.tables()) {
+            var design = t.design();
+            LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());
+            if (design.partition()) {
+                boolean[] keep = indexesRead == null ? null : indexesRead.getOrDefault(t, new boolean[t.indexCount()]);
+                long n = toHotPartition(t, h, keep);
+                if (n > 0) moved.put(t.name(), n);
+                if ((design.demoteAfter() > 0 || design.promoteAfter() > 0) && t.indexCount() > 0) {
+                    t.startUpkeep(design.demoteAfter(), design.promoteAfter());
+                }
+            } else if (design.clusterFraction() > 0) {
+                long n = relocate(t, h, design.clusterFraction());
+                if (n > 0) moved.put(t.name(), n);
+            }
+        }
+        return moved;
+    }
+
+    private static long relocate(Table t, LinkedHashMap<Long, Long> heat, double fraction) {
+        long n = Math.round(heat.size() * fraction);
+        Record scratch = new Record(t.schema());
+        long done = 0;
+        for (long tid : heat.keySet()) {
+            if (done == n) break;
+            t.move(t.main(), tid, t.main(), scratch);
+            done++;
+        }
+        return done;
+    }
+
+    /** Moves the tuples with heat into a (new) hot partition, and builds the cold partition's prefix filters. */
+    private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat, boolean[] indexed) {
+        Table.Part hot = indexed == null ? t.createHotPartition() : t.createHotPartition(indexed);
+        Record scratch = new Record(t.schema());
+        for (long tid : heat.keySet()) t.move(t.main(), tid, hot, scratch);
+        t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
+        return heat.size();
     }
 
     /** Relocates the hottest {@code fraction} of each table's accessed tuples to its heap's end; returns tuples moved per table. */

@@ -164,8 +164,55 @@ public final class HeapFile implements TupleStore {
         synchronized (this) { rows--; }
     }
 
+    /**
+     * Visits, page by page, the live tuples whose {@code field} is in [lo, hi] (a BIT or integer
+     * field other than FLOAT64), equals {@code equal} (a VARLEN field, when {@code equal} is not
+     * null), or every live tuple when {@code field < 0}. The page's own column kernel selects the
+     * slots ({@link Page#scanBetween}, {@link Page#scanEquals}): this is where a PAX or HPL page
+     * reads one column's values side by side and NSM reads every record. The visitor runs after
+     * the page is unpinned and returns false to stop.
+     */
+    public void scan(int field, long lo, long hi, byte[] equal, java.util.function.LongPredicate visitor) {
+        long[] numbers = pageNumbers();
+        long[] selection = new long[8];
+        for (long pg : numbers) {
+            int slots;
+            Frame f = pool.pin(pg);
+            try {
+                synchronized (f) {
+                    Page p = flyweight().wrap(f.buffer(), 0, pool.pageSize());
+                    slots = p.slotCount();
+                    if (selection.length < (slots + 63) / 64) selection = new long[(slots + 63) / 64];
+                    if (field < 0) {
+                        java.util.Arrays.fill(selection, 0, (slots + 63) / 64, 0L);
+                        for (int s = 0; s < slots; s++) if (!p.isGhost(s)) selection[s >>> 6] |= 1L << (s & 63);
+                    } else if (equal != null) {
+                        p.scanEquals(field, equal, selection);
+                    } else {
+                        p.scanBetween(field, lo, hi, selection);
+                    }
+                }
+            } finally {
+                pool.unpin(f, false);
+            }
+            for (int w = 0; w < (slots + 63) / 64; w++) {
+                long bits = selection[w];
+                while (bits != 0) {
+                    int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    bits &= bits - 1;
+                    if (!visitor.test(TupleId.of(pg, s))) return;
+                }
+            }
+        }
+    }
+
     /** Bytes an index cache item needs for these fixed-width fields. */
     public int fieldBytes(int... fields) {
+        return fieldBytes(schema, fields);
+    }
+
+    /** Bytes an index cache item needs for these fixed-width fields of {@code schema}. */
+    static int fieldBytes(RecordSchema schema, int... fields) {
         int n = 0;
         for (int f : fields) {
             FieldType t = schema.type(f);

@@ -3,7 +3,6 @@ package dev.wastecheck.engine.index;
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.TupleId;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -43,6 +42,11 @@ public final class IndexCache {
         final BTreePage page = new BTreePage();
         final CacheRegion region = new CacheRegion();
         final Pending pending = new Pending();
+        /**
+         * Where items go and which periphery slot Shrink overwrites: seeded, so that one thread's
+         * replay of the same events places the same items (autotune picks the same design twice).
+         */
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(0x9E3779B97F4A7C15L);
     }
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
     /**
@@ -117,7 +121,7 @@ public final class IndexCache {
                         int slot = r.find(tid);
                         stamp = r.stamp();
                         trim = leaf.cacheTrim();
-                        if (policy == CachePolicy.SHRINK) shrinkTick(leaf, r);
+                        if (policy == CachePolicy.SHRINK) shrinkTick(leaf, r, sc.random);
                         if (slot >= 0 && !r.isEmpty(slot) && r.tidAt(slot) == tid) {
                             r.readFields(slot, out);
                             r.promote(slot);
@@ -141,7 +145,7 @@ public final class IndexCache {
                             // Shrink trim since the first latch changes the window's frame
                             CacheRegion r = reframed || trim < 0 || trim != leaf.cacheTrim()
                                     ? sc.region.wrapLeaf(leaf, itemSize, cacheSize) : sc.region;
-                            r.place(tid, out, ThreadLocalRandom.current(), stamp < 0 || stamp != r.stamp());
+                            r.place(tid, out, sc.random, stamp < 0 || stamp != r.stamp());
                         }
                     } finally {
                         f.unlatch();
@@ -158,8 +162,8 @@ public final class IndexCache {
         }
     }
 
-    private void shrinkTick(BTreePage leaf, CacheRegion r) {
-        if (ThreadLocalRandom.current().nextInt(shrinkPeriod) == 0) {
+    private void shrinkTick(BTreePage leaf, CacheRegion r, java.util.SplittableRandom random) {
+        if (random.nextInt(shrinkPeriod) == 0) {
             leaf.setCacheTrim(r.trimOne(leaf.cacheTrim()));
             r.wrapLeaf(leaf, itemSize, cacheSize);
         }

@@ -1,41 +1,87 @@
 package dev.wastecheck.engine.replay;
 
 import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.layouts.Layout;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One configuration of a replay, as {@code --config KEY=VAL,...} gives it (DESIGN.md, command-line
  * contract): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
- * {@code cluster=none|FRACTION|partition}, {@code tight=on|off}, {@code memory=SIZE},
- * {@code page_size=SIZE}, and for {@code layout=arrow} {@code freeze=on|off} and {@code cold_after=N}.
- * Keys not given keep the defaults.
+ * {@code cluster=none|FRACTION|partition}, {@code tight=on|off|CLASS+CLASS}, {@code split=none|cold|updates|COL+COL},
+ * {@code demote_after=N}, {@code promote=N}, {@code memory=SIZE}, {@code page_size=SIZE}, and for
+ * {@code layout=arrow} {@code freeze=on|off} and {@code cold_after=N}. Keys not given keep the defaults. A
+ * table key prefixed with a table's name applies to that table only:
+ * {@code cluster=partition,revision.tight=on,text.split=cold}; that is how {@code autotune}'s per-table
+ * recommendation replays. {@code layout=arrow} is a setting of the whole database (one Arrow storage with
+ * one garbage collector and one transformation), so it cannot be given per table.
  *
- * @param label          the configuration as the user wrote it (the report's {@code config})
- * @param cacheSize      at most this fraction of each leaf's tuples the leaf free space may cache
- * @param clusterFraction the share of accessed tuples relocated together (0 for none); ignored for a partition
- * @param partition      whether accessed tuples move to a hot partition with its own heap and indexes
- * @param memoryBytes    the buffer pool's budget
- * @param arrow          heaps in Arrow-native blocks in memory ({@code layout=arrow}, docs/arrow.md) instead of pages of
- *                       {@code layout}; the indexes stay B+trees in the buffer pool
- * @param freeze         with {@code arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay runs
- * @param coldAfter      with {@code freeze}: events without a write after which a full block is cold
+ * @param label       the configuration as the user wrote it (the report's {@code config})
+ * @param design      the design of every table the configuration does not name
+ * @param tables      per table (case-insensitive), its own design
+ * @param memoryBytes the buffer pool's budget
+ * @param arrow       heaps in Arrow-native blocks in memory ({@code layout=arrow}, docs/arrow.md) instead of pages of
+ *                    each design's layout; the indexes stay B+trees in the buffer pool
+ * @param freeze      with {@code arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay runs
+ * @param coldAfter   with {@code freeze}: events without a write after which a full block is cold
  */
-public record ReplayConfig(String label, Layout layout, CachePolicy cache, double cacheSize, double clusterFraction,
-                           boolean partition, boolean tight, long memoryBytes, int pageSize, boolean arrow, boolean freeze,
-                           long coldAfter) {
+public record ReplayConfig(String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize,
+                           boolean arrow, boolean freeze, long coldAfter) {
 
     public static final long DEFAULT_MEMORY = 256L << 20;
     public static final int DEFAULT_PAGE_SIZE = 8 << 10;
     /** Events without a write after which a block is cold (one GC epoch per event). */
     public static final long DEFAULT_COLD_AFTER = 1000;
 
+    public ReplayConfig {
+        Map<String, TableDesign> m = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        m.putAll(tables);
+        tables = java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** A configuration on pages (not {@code layout=arrow}). */
+    public ReplayConfig(String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize) {
+        this(label, design, tables, memoryBytes, pageSize, false, true, DEFAULT_COLD_AFTER);
+    }
+
     public static ReplayConfig defaults(long memoryBytes) {
-        return new ReplayConfig("baseline", Layout.NSM, CachePolicy.OFF, 1.0, 0, false, false, memoryBytes, DEFAULT_PAGE_SIZE,
-                false, true, DEFAULT_COLD_AFTER);
+        return new ReplayConfig("baseline", TableDesign.BASELINE, Map.of(), memoryBytes, DEFAULT_PAGE_SIZE, false, true,
+                DEFAULT_COLD_AFTER);
+    }
+
+    /** The design of one table. */
+    public TableDesign design(String table) {
+        return tables.getOrDefault(table, design);
+    }
+
+    public Layout layout() { return design.layout(); }
+    public CachePolicy cache() { return design.cache(); }
+    public double cacheSize() { return design.cacheSize(); }
+    public double clusterFraction() { return design.clusterFraction(); }
+    public boolean partition() { return design.partition(); }
+
+    /** Whether any table is stored with tight types. */
+    public boolean tight() {
+        if (!design.tight().isEmpty()) return true;
+        return tables.values().stream().anyMatch(d -> !d.tight().isEmpty());
+    }
+
+    /** Whether any table's index cache is on. */
+    public boolean anyCache() {
+        return design.cache() != CachePolicy.OFF || tables.values().stream().anyMatch(d -> d.cache() != CachePolicy.OFF);
+    }
+
+    /** This configuration with another label. */
+    public ReplayConfig withLabel(String l) {
+        return new ReplayConfig(l, design, tables, memoryBytes, pageSize, arrow, freeze, coldAfter);
+    }
+
+    public ReplayConfig withMemory(long bytes) {
+        return new ReplayConfig(label, design, tables, bytes, pageSize, arrow, freeze, coldAfter);
     }
 
     /** Parses {@code KEY=VAL,...} over {@code base}; throws IllegalArgumentException with a message a user can act on. */
@@ -48,46 +94,20 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
             if (eq <= 0) throw new IllegalArgumentException("--config '" + spec + "': expected KEY=VALUE, got '" + p + "'");
             kv.put(p.substring(0, eq).trim().toLowerCase(Locale.ROOT), p.substring(eq + 1).trim());
         }
-        Layout layout = base.layout;
-        CachePolicy cache = base.cache;
-        double cacheSize = base.cacheSize, cluster = base.clusterFraction;
-        boolean partition = base.partition, tight = base.tight;
+        TableDesign design = base.design;
+        Map<String, TableDesign> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        tables.putAll(base.tables);
         long memory = base.memoryBytes;
         int pageSize = base.pageSize;
         boolean arrow = base.arrow, freeze = base.freeze;
         long coldAfter = base.coldAfter;
+        // Keys for every table first, so that "revision.cluster=none,cluster=partition" means what it says in any order.
         for (Map.Entry<String, String> e : kv.entrySet()) {
+            String k = e.getKey();
+            if (k.contains(".")) continue;
             String v = e.getValue().toLowerCase(Locale.ROOT);
-            switch (e.getKey()) {
-                case "layout" -> {
-                    switch (v) {
-                        case "nsm" -> { layout = Layout.NSM; arrow = false; }
-                        case "pax" -> { layout = Layout.PAX; arrow = false; }
-                        case "hpl" -> { layout = Layout.HPL; arrow = false; }
-                        case "arrow" -> arrow = true;
-                        default -> throw new IllegalArgumentException("layout=" + e.getValue() + ": expected nsm, pax, hpl or arrow");
-                    }
-                }
-                case "cache" -> {
-                    switch (v) {
-                        case "off" -> cache = CachePolicy.OFF;
-                        case "swap" -> cache = CachePolicy.SWAP;
-                        case "shrink" -> cache = CachePolicy.SHRINK;
-                        default -> throw new IllegalArgumentException("cache=" + e.getValue() + ": expected off, swap or shrink");
-                    }
-                }
-                case "cache_size" -> cacheSize = fraction("cache_size", v);
-                case "cluster" -> {
-                    if (v.equals("none")) { cluster = 0; partition = false; }
-                    else if (v.equals("partition")) { partition = true; cluster = 0; }
-                    else { cluster = fraction("cluster", v); partition = false; }
-                }
-                case "tight" -> {
-                    if (v.equals("on") || v.equals("true")) tight = true;
-                    else if (v.equals("off") || v.equals("false")) tight = false;
-                    else throw new IllegalArgumentException("tight=" + e.getValue() + ": expected on or off");
-                }
-                case "memory" -> memory = parseSize("memory", v);
+            switch (k) {
+                case "memory" -> memory = parseSize("memory", e.getValue());
                 case "freeze" -> {
                     if (v.equals("on") || v.equals("true")) freeze = true;
                     else if (v.equals("off") || v.equals("false")) freeze = false;
@@ -101,38 +121,57 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
                     }
                     if (coldAfter < 0) throw new IllegalArgumentException("cold_after=" + e.getValue() + ": expected a number of events (0 or more)");
                 }
+                case "layout" -> {
+                    if (v.equals("arrow")) {
+                        arrow = true;
+                    } else {
+                        arrow = false;
+                        design = design.with(k, e.getValue());
+                        for (Map.Entry<String, TableDesign> t : tables.entrySet()) t.setValue(t.getValue().with(k, e.getValue()));
+                    }
+                }
                 case "page_size" -> {
-                    long s = parseSize("page_size", v);
+                    long s = parseSize("page_size", e.getValue());
                     if (s < 4096 || s > 32768 || Long.bitCount(s) != 1) {
                         throw new IllegalArgumentException("page_size=" + e.getValue() + ": expected 4K, 8K, 16K or 32K");
                     }
                     pageSize = (int) s;
                 }
-                default -> throw new IllegalArgumentException("--config key '" + e.getKey()
-                        + "': expected layout, cache, cache_size, cluster, tight, memory, page_size, freeze or cold_after");
+                default -> {
+                    if (!TableDesign.isKey(k)) {
+                        throw new IllegalArgumentException("--config key '" + k + "': expected " + TableDesign.KEYS
+                                + ", memory, page_size, freeze or cold_after (or TABLE.KEY for one table)");
+                    }
+                    design = design.with(k, e.getValue());
+                    // a key for every table overrides what earlier configurations set per table
+                    for (Map.Entry<String, TableDesign> t : tables.entrySet()) t.setValue(t.getValue().with(k, e.getValue()));
+                }
             }
+        }
+        for (Map.Entry<String, String> e : kv.entrySet()) {
+            String k = e.getKey();
+            int dot = k.lastIndexOf('.');
+            if (dot < 0) continue;
+            String table = k.substring(0, dot), key = k.substring(dot + 1);
+            if (key.equals("layout") && e.getValue().equalsIgnoreCase("arrow")) {
+                throw new IllegalArgumentException("--config key '" + k + "': layout=arrow applies to every table (one Arrow storage)");
+            }
+            if (table.isEmpty() || !TableDesign.isKey(key)) {
+                throw new IllegalArgumentException("--config key '" + k + "': expected TABLE.KEY with KEY one of " + TableDesign.KEYS);
+            }
+            tables.put(table, tables.getOrDefault(table, design).with(key, e.getValue()));
         }
         if (memory < 2L * pageSize) throw new IllegalArgumentException("memory=" + memory + " B holds fewer than two pages");
         if (!arrow && (kv.containsKey("freeze") || kv.containsKey("cold_after"))) {
             throw new IllegalArgumentException("--config '" + spec + "': freeze and cold_after apply to layout=arrow only");
         }
-        return new ReplayConfig(spec.trim().isEmpty() ? base.label : spec.trim(), layout, cache, cacheSize, cluster, partition, tight,
-                memory, pageSize, arrow, freeze, coldAfter);
+        return new ReplayConfig(spec.trim().isEmpty() ? base.label : spec.trim(), design, tables, memory, pageSize, arrow, freeze,
+                coldAfter);
     }
 
     /** The Arrow-native storage this configuration asks for (a new one per database), or null for pages. */
     public dev.wastecheck.engine.block.ArrowStorage arrowStorage() {
         return arrow ? new dev.wastecheck.engine.block.ArrowStorage(freeze, coldAfter) : null;
-    }
-
-    private static double fraction(String key, String v) {
-        try {
-            double d = v.endsWith("%") ? Double.parseDouble(v.substring(0, v.length() - 1)) / 100 : Double.parseDouble(v);
-            if (d >= 0 && d <= 1) return d;
-        } catch (NumberFormatException ignored) {
-            // fall through
-        }
-        throw new IllegalArgumentException(key + "=" + v + ": expected a fraction from 0 to 1 (or a percentage)");
     }
 
     /** {@code 64M}, {@code 1G}, {@code 512k}, {@code 8192}: bytes. */
@@ -159,12 +198,27 @@ public record ReplayConfig(String label, Layout layout, CachePolicy cache, doubl
         throw new IllegalArgumentException(key + "=" + v + ": expected a size such as 64M, 1G or 8192");
     }
 
-    /** A short description of every setting, for the report. */
+    /** A short description of every setting, for the report: the common design, then each table's differences. */
     public String describe() {
-        String cl = partition ? "partition" : clusterFraction > 0 ? String.valueOf(clusterFraction) : "none";
-        String storage = arrow ? "arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off") : layout.name().toLowerCase(Locale.ROOT);
-        return "layout=" + storage + ",cache=" + cache.name().toLowerCase(Locale.ROOT)
-                + (cache == CachePolicy.OFF ? "" : ",cache_size=" + cacheSize) + ",cluster=" + cl + ",tight=" + (tight ? "on" : "off")
-                + ",memory=" + (memoryBytes >> 20) + "M,page_size=" + (pageSize >> 10) + "K";
+        StringBuilder b = new StringBuilder(design.describe());
+        if (arrow) {
+            // the blocks replace every table's pages: say so where the layout is named
+            int at = b.indexOf("layout=");
+            int end = b.indexOf(",", at);
+            b.replace(at, end < 0 ? b.length() : end, "layout=arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off"));
+        }
+        b.append(",memory=").append(sizeLabel(memoryBytes)).append(",page_size=").append(pageSize >> 10).append('K');
+        for (Map.Entry<String, TableDesign> t : tables.entrySet()) {
+            if (t.getValue().equals(design)) continue;
+            b.append("; ").append(t.getKey()).append(": ").append(t.getValue().describe());
+        }
+        return b.toString();
+    }
+
+    /** {@code 4M}, {@code 1536K}: the size as the fewest digits say it exactly (or in MiB, rounded, above 1 GiB). */
+    public static String sizeLabel(long bytes) {
+        if (bytes % (1L << 20) == 0 || bytes >= 1L << 30) return Math.round(bytes / (double) (1L << 20)) + "M";
+        if (bytes % 1024 == 0) return (bytes >> 10) + "K";
+        return Long.toString(bytes);
     }
 }

@@ -6,107 +6,297 @@ import dev.wastecheck.engine.heap.HeapFile;
 import dev.wastecheck.engine.index.IndexCache;
 import dev.wastecheck.engine.metrics.DeviceTime;
 import dev.wastecheck.engine.metrics.LatencyRecorder;
+import dev.wastecheck.engine.table.ColumnCodec;
 import dev.wastecheck.engine.table.Database;
+import dev.wastecheck.engine.table.HotColdUpkeep;
 import dev.wastecheck.engine.table.Table;
-import dev.wastecheck.engine.table.Values;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
 /**
- * Executes access events against a {@link Database}: the replay executor. Every event whose tuple
- * or range the trace identifies (a complete key or key prefix of a named index) runs as the
- * statement would: lookups and ranges through the B+tree (answered from the index cache when the
- * projection is covered by the key and cached fields), updates and deletes of the matching tuples,
- * inserts of the given values. Scans and keys bound only through a join are skipped and counted.
+ * Executes access events against a {@link Database}: the replay executor. What runs:
+ * <ul>
+ *   <li>lookups and ranges through the B+tree with the statement's key or key prefix (answered
+ *       from the index cache when the projection is covered by the key and cached fields);</li>
+ *   <li>keys that only a join binds ({@code slots JOIN content ON slot_content_id = content_id}),
+ *       as a nested loop: the statement's other table's event runs first and each row it finds
+ *       gives the key of one lookup;</li>
+ *   <li>scans: every page of the table, the page's column kernel selecting on one bound
+ *       ({@code scanBetween}/{@code scanEquals}), the other bounds checked per tuple;</li>
+ *   <li>updates and deletes of the matching tuples, inserts of the given values.</li>
+ * </ul>
+ * Every read is filtered by the event's other {@link dev.wastecheck.model.access.Bound}s. What the
+ * trace cannot pin down is skipped and counted per reason ({@link RunResult#skippedByReason()}).
  *
  * <p>Each executed event's result is reduced to a {@link ResultDigest}, so that configurations
  * (and SQLite and DuckDB) can be checked against one another event by event.
  *
  * <p>Latency is measured per event with {@link System#nanoTime()}; the device time of buffer-pool
- * misses is modeled apart ({@link DeviceTime}). The first {@code warmup} share of the events runs
- * unmeasured, so that the buffer pool and the JIT reach their steady state.
+ * misses is modeled apart ({@link DeviceTime}). Events before {@code measureFrom} run unmeasured:
+ * a warm-up share, or with a train/held-out split the training events, after which the buffer
+ * pool and the hot partitions are what the training left.
  */
 public final class Replayer {
-    /** Events a run can execute, resolved once per database. */
     private final Database db;
     private final ResultDigest digest = new ResultDigest();
     private final Map<Table, Record> records = new HashMap<>();
     private final Map<Table, Record> scratch = new HashMap<>();
-    private final List<Long> tids = new ArrayList<>();
     private long rowsReturned;
+    /**
+     * While training: reads per tuple id of each table's main partition (lookups, ranges, keys a
+     * join binds, updates; not scans, which read everything, nor inserts), or null when not counting.
+     */
+    private Map<Table, Map<Long, Long>> heat;
+    /** While counting heat: per table, the indexes reads, updates and deletes went through. */
+    private final Map<Table, boolean[]> indexesRead = new HashMap<>();
+    /** With {@link #recordJoins}: per event whose key a join binds, the key literals of each lookup it made. */
+    private Map<Integer, List<List<String>>> joinBindings;
 
     public Replayer(Database db) {
         this.db = db;
     }
 
-    /** Whether the engine can execute this event from the trace alone. */
+    /**
+     * Makes {@link #run} record the keys each join-bound event looked up ({@link RunResult#joinBindings()}),
+     * so that a table's events can be replayed without the tables that drove them (autotune's per-table search).
+     */
+    public Replayer recordJoins() {
+        joinBindings = new HashMap<>();
+        return this;
+    }
+
+    /** How an event runs, decided once per run with its statement's other events in view. */
+    private enum Kind { KEY, JOIN, SCAN, INSERT, SKIP }
+
+    /**
+     * @param reason   for SKIP, why
+     * @param driver   for JOIN, the event of the same statement whose rows bind the key
+     * @param sources  for JOIN, per bound key column in index order: the driver column (a field of the driver's table)
+     *                 giving its value, or -1 where the statement gives a literal
+     */
+    private record Step(Kind kind, String reason, int driver, int[] sources) {
+        static Step skip(String why) { return new Step(Kind.SKIP, why, -1, null); }
+        static final Step KEY_STEP = new Step(Kind.KEY, null, -1, null);
+        static final Step SCAN_STEP = new Step(Kind.SCAN, null, -1, null);
+        static final Step INSERT_STEP = new Step(Kind.INSERT, null, -1, null);
+    }
+
+    /** Whether the engine can execute this event from the trace alone, without its statement's other events. */
     public boolean executable(AccessEvent e) {
+        return step(e).kind != Kind.SKIP;
+    }
+
+    /** Why an event alone cannot run, or null when it can. */
+    public String skipReason(AccessEvent e) {
+        return step(e).reason;
+    }
+
+    private Step step(AccessEvent e) {
         Table t = db.table(e.table());
-        if (t == null) return false;
+        if (t == null) return Step.skip("table not loaded");
         switch (e.operation()) {
             case INSERT:
-                return !e.values().isEmpty();
+                return e.values().isEmpty() ? Step.skip("insert without literal values") : Step.INSERT_STEP;
             case UPDATE:
-                if (e.values().isEmpty()) return false;
+                if (e.values().isEmpty()) return Step.skip("update without literal values");
                 // fall through: also needs its key
             case POINT_LOOKUP:
             case RANGE:
-            case DELETE:
-                return BoundKey.of(t, e) != null;
+            case DELETE: {
+                String bounds = BoundFilter.problem(t, e.bounds());
+                if (bounds != null) return Step.skip(bounds);
+                if (BoundKey.of(t, e) != null) return Step.KEY_STEP;
+                if (e.index() == null) return e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE
+                        ? Step.skip("update or delete without a key") : Step.SCAN_STEP;
+                return Step.skip("key not given (a parameter without a value)");
+            }
+            case SCAN: {
+                String bounds = BoundFilter.problem(t, e.bounds());
+                return bounds != null ? Step.skip(bounds) : Step.SCAN_STEP;
+            }
             default:
-                return false;
+                return Step.skip("operation " + e.operation());
         }
     }
 
+    /** The steps of all events: per statement (consecutive events of one trace line and time), keys a join binds find their driver. */
+    private Step[] plan(List<AccessEvent> events) {
+        Step[] steps = new Step[events.size()];
+        for (int i = 0; i < events.size(); i++) steps[i] = step(events.get(i));
+        int start = 0;
+        while (start < events.size()) {
+            int end = start + 1;
+            while (end < events.size() && sameStatement(events.get(start), events.get(end))) end++;
+            if (end - start > 1) {
+                for (int i = start; i < end; i++) {
+                    if (steps[i].kind == Kind.SKIP && !events.get(i).joinKeys().isEmpty()) {
+                        Step j = joinStep(events, steps, i, start, end);
+                        if (j != null) steps[i] = j;
+                        else steps[i] = Step.skip("key bound by a join with no driving row");
+                    }
+                }
+            } else if (steps[start].kind == Kind.SKIP && !events.get(start).joinKeys().isEmpty()) {
+                steps[start] = Step.skip("key bound by a join with no driving row");
+            }
+            start = end;
+        }
+        return steps;
+    }
+
+    private static boolean sameStatement(AccessEvent a, AccessEvent b) {
+        return a.line() == b.line() && a.timeMillis() == b.timeMillis() && a.line() >= 0;
+    }
+
+    /** A nested loop for event i: every leading key column bound by a literal or by one driver table's column. */
+    private Step joinStep(List<AccessEvent> events, Step[] steps, int i, int start, int end) {
+        AccessEvent e = events.get(i);
+        if (e.operation() == Operation.INSERT || e.operation() == Operation.SCAN || e.index() == null) return null;
+        Table t = db.table(e.table());
+        if (BoundFilter.problem(t, e.bounds()) != null) return null;
+        int ix = t.indexNamed(e.index());
+        if (ix < 0) return null;
+        List<String> cols = t.spec().indexes().get(ix).columns();
+        String driverTable = null;
+        List<Integer> sources = new ArrayList<>();
+        for (String c : cols) {
+            if (e.key().containsKey(c) && e.key().get(c) != null) { sources.add(-1); continue; }
+            String src = joinSource(e, c);
+            if (src == null) break;
+            int dot = src.lastIndexOf('.');
+            String st = src.substring(0, dot);
+            if (driverTable != null && !driverTable.equalsIgnoreCase(st)) break;
+            Table s = db.table(st);
+            if (s == null) return null;
+            int f = s.spec().columnIndex(src.substring(dot + 1));
+            if (f < 0) return null;
+            driverTable = st;
+            sources.add(f);
+        }
+        if (driverTable == null || sources.isEmpty()) return null;
+        for (int d = start; d < end; d++) {
+            if (d != i && events.get(d).table().equalsIgnoreCase(driverTable)
+                    && (steps[d].kind == Kind.KEY || steps[d].kind == Kind.SCAN)) {
+                return new Step(Kind.JOIN, null, d, sources.stream().mapToInt(Integer::intValue).toArray());
+            }
+        }
+        return null;
+    }
+
+    private static String joinSource(AccessEvent e, String column) {
+        for (Map.Entry<String, String> j : e.joinKeys().entrySet()) if (j.getKey().equalsIgnoreCase(column)) return j.getValue();
+        return null;
+    }
+
     /**
-     * Replays {@code events}; those not {@link #executable} are skipped (digest 0).
+     * Replays {@code events}, the first {@code warmup} share unmeasured; events that cannot run are
+     * skipped (digest 0).
      *
      * @param progress receives the number of events done, every 4,096
      */
     public RunResult run(String label, String settings, List<AccessEvent> events, double warmup, long loadMillis,
                          Map<String, Long> moved, LongConsumer progress) {
+        return run(label, settings, events, (int) Math.min(events.size(), Math.round(events.size() * warmup)), loadMillis, moved, progress);
+    }
+
+    /**
+     * Replays {@code events}, measuring from event {@code measureFrom} on (the events before it run
+     * unmeasured: a warm-up, or the training part of a split trace).
+     */
+    public RunResult run(String label, String settings, List<AccessEvent> events, int measureFrom, long loadMillis,
+                         Map<String, Long> moved, LongConsumer progress) {
+        return run(label, settings, events, measureFrom, loadMillis, moved, null, progress);
+    }
+
+    /**
+     * What a design learns from the training events, applied between the last of them and the
+     * first measured one: given the reads per tuple the training made, it reorganizes the database
+     * (clustering, the hot partition) and returns the tuples it moved per table.
+     */
+    @FunctionalInterface
+    public interface Learner {
+        /**
+         * @param heat        reads per tuple id of each table's main partition, hottest first
+         * @param indexesRead per table, the indexes the training's reads, updates and deletes went through
+         */
+        Map<String, Long> learn(Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead);
+    }
+
+    /** The indexes the events counted so far went through (by {@link #heatOf} or a run's training), per table. */
+    public Map<Table, boolean[]> indexesRead() {
+        return indexesRead;
+    }
+
+    /**
+     * Replays {@code events}; the events before {@code measureFrom} are the training part: they run
+     * unmeasured while the reads per tuple are counted, and then {@code learner} (when not null)
+     * reorganizes the database from those counts before the first measured event.
+     */
+    public RunResult run(String label, String settings, List<AccessEvent> events, int measureFrom, long loadMillis,
+                         Map<String, Long> moved, Learner learner, LongConsumer progress) {
+        if (learner != null && measureFrom > 0) heat = new HashMap<>();
         BufferPool pool = db.pool();
         double leafFill = db.leafFill();
+        Step[] steps = plan(events);
         long[] digests = new long[events.size()];
         java.util.BitSet executedEvents = new java.util.BitSet(events.size());
         LatencyRecorder latency = new LatencyRecorder();
-        int warm = (int) Math.min(events.size(), Math.round(events.size() * warmup));
+        int warm = Math.max(0, Math.min(events.size(), measureFrom));
         long executed = 0, skipped = 0, measured = 0, engineNanos = 0;
         long pins0 = 0, rows0 = 0;
+        Map<String, Long> skippedBy = new TreeMap<>();
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
         dev.wastecheck.engine.block.ArrowStorage arrow = db.arrow();
+        Map<Integer, List<String[]>> driven = new HashMap<>();
+        int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
-            if (i == warm) {
-                pool.resetCounters();
-                resetCacheCounters();
-                pool.trackTouched();
-                if (arrow != null) arrow.trackTouched();
-                device.start();
-                pins0 = pool.pins();
-                rows0 = rowsReturned;
+            if (i == warm && heat != null) {
+                Map<Table, LinkedHashMap<Long, Long>> learned = sortedHeat(heat);
+                heat = null;
+                Map<String, Long> all = new LinkedHashMap<>(moved);
+                learner.learn(learned, indexesRead).forEach((k, v) -> all.merge(k, v, Long::sum));
+                moved = all;
             }
+            if (i == warm) startMeasuring(pool);
+            if (i == warm && arrow != null) arrow.trackTouched();
             // layout=arrow: one GC epoch per event, then the transformation, as a background thread
             // would run them between statements (outside the event's latency; cold_after counts events).
             if (arrow != null) arrow.tick();
-            AccessEvent e = events.get(i);
-            if (!executable(e)) {
+            if (i == warm) { device.start(); pins0 = pool.pins(); rows0 = rowsReturned; }
+            if (i > groupEnd) {
+                groupEnd = i;
+                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1))) groupEnd++;
+                driven.clear();
+                // Drivers first: a join's driver may come after the event it drives in the statement's order.
+                for (int k = i; k <= groupEnd; k++) if (steps[k].kind == Kind.JOIN) driven.put(steps[k].driver, null);
+            }
+            Step s = steps[i];
+            if (s.kind == Kind.SKIP) {
+                if (i >= warm) skippedBy.merge(s.reason, 1L, Long::sum);
                 skipped++;
                 continue;
             }
+            if (s.kind == Kind.JOIN && driven.get(s.driver) == null) {
+                // the driver comes later in the statement: run it now, unmeasured as an event of its own, for its rows
+                runDriver(events, steps, s.driver, driven, i);
+            }
+            AccessEvent e = events.get(i);
             long t0 = System.nanoTime();
-            digests[i] = execute(e);
-            executedEvents.set(i);
+            digests[i] = execute(e, s, driven, i, events, steps);
             long dt = System.nanoTime() - t0;
+            executedEvents.set(i);
             executed++;
             if (i >= warm) {
                 latency.recordNanos(dt);
@@ -118,12 +308,13 @@ public final class Replayer {
         progress.accept(events.size());
         long replayMillis = (System.nanoTime() - started) / 1_000_000;
         // Read the pool's figures before anything below pins pages (cache occupancy walks every leaf).
-        // The prefix filters live outside the pool and are read by every prefix lookup: part of the working set.
-        long touchedBytes = pool.touchedPages() * pool.pageSize() + db.filterBytes();
+        // The prefix filters, heat counters and dictionaries live outside the pool and are read by lookups: part of the working set.
+        long touchedBytes = pool.touchedPages() * pool.pageSize() + db.sideBytes();
         for (Table t : db.tables()) for (Table.Part p : t.parts()) touchedBytes += p.heap().touchedBytes(); // Arrow blocks touched
-        Map<String, Long> byStructure = new java.util.LinkedHashMap<>();
-        db.touchedBytesByStructure().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> byStructure.put(e.getKey(), e.getValue()));
+        Map<String, Long> byStructure = new LinkedHashMap<>();
+        db.touchedBytesByStructure().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .forEach(x -> byStructure.put(x.getKey(), x.getValue()));
         long pins = pool.pins() - pins0;
         double bufferHitRate = pool.hitRate();
         double devUs = device.microsPerQuery(measured);
@@ -134,6 +325,14 @@ public final class Replayer {
                     IndexCache c = p.cache(ix);
                     if (c != null) { cacheHits += c.hits(); cacheLookups += c.hits() + c.misses(); }
                 }
+            }
+        }
+        Map<String, Long> upkeep = new LinkedHashMap<>();
+        for (Table t : db.tables()) {
+            HotColdUpkeep u = t.upkeep();
+            if (u != null) {
+                upkeep.put(t.name() + ".promoted", u.promoted());
+                upkeep.put(t.name() + ".demoted", u.demoted());
             }
         }
         LatencyRecorder.Summary lat = latency.summary();
@@ -150,7 +349,69 @@ public final class Replayer {
                 db.indexBytes(), db.cacheBytes(), touchedBytes, leafFill, bufferHitRate,
                 cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups, pagesPerQuery, lat, devUs,
                 (measured == 0 ? 0 : lat.mean()) + devUs, engineNanos == 0 ? 0 : measured * 1e9 / engineNanos, loadMillis, replayMillis,
-                moved, digests, executedEvents, byStructure);
+                moved, digests, executedEvents, byStructure, skippedBy, pins, device.reads(), device.writes(), upkeep,
+                joinBindings == null ? Map.of() : joinBindings);
+    }
+
+    /**
+     * The reads per tuple of each table's main partition that {@code events} make, hottest first,
+     * counted by running their reads (lookups, ranges, keys a join binds) and nothing else: the
+     * oracle's heat, from the very events a run then measures. Changes nothing in the database.
+     */
+    public Map<Table, LinkedHashMap<Long, Long>> heatOf(List<AccessEvent> events) {
+        Step[] steps = plan(events);
+        heat = new HashMap<>();
+        Map<Integer, List<String[]>> driven = new HashMap<>();
+        int groupEnd = -1;
+        for (int i = 0; i < events.size(); i++) {
+            if (i > groupEnd) {
+                groupEnd = i;
+                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1))) groupEnd++;
+                driven.clear();
+                for (int k = i; k <= groupEnd; k++) if (steps[k].kind == Kind.JOIN) driven.put(steps[k].driver, null);
+            }
+            AccessEvent e = events.get(i);
+            Operation op = e.operation();
+            boolean read = op == Operation.POINT_LOOKUP || op == Operation.RANGE;
+            if (!read || (steps[i].kind != Kind.KEY && steps[i].kind != Kind.JOIN)) continue;
+            if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null) runDriver(events, steps, steps[i].driver, driven, i);
+            Table t = db.table(e.table());
+            noteIndex(t, e);
+            digest.reset();
+            Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
+            if (steps[i].kind == Kind.KEY) read(t, e, steps[i], collect);
+            else join(t, e, steps[i], driven.get(steps[i].driver), i);
+            if (collect != null) driven.put(i, collect.rows);
+        }
+        Map<Table, LinkedHashMap<Long, Long>> out = sortedHeat(heat);
+        heat = null;
+        return out;
+    }
+
+    /** Counted reads, each table's tuples hottest first (ties by tuple id), tables by name: the same run moves the same tuples. */
+    private static Map<Table, LinkedHashMap<Long, Long>> sortedHeat(Map<Table, Map<Long, Long>> counts) {
+        Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
+        List<Table> tables = new ArrayList<>(counts.keySet());
+        tables.sort(java.util.Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
+        for (Table t : tables) {
+            LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
+            counts.get(t).entrySet().stream()
+                    .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(x -> sorted.put(x.getKey(), x.getValue()));
+            out.put(t, sorted);
+        }
+        return out;
+    }
+
+    /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */
+    private void countHeat(Table t, Table.Part p, long tid, long weight) {
+        if (heat != null && p == t.main()) heat.computeIfAbsent(t, k -> new HashMap<>()).merge(tid, weight, Long::sum);
+    }
+
+    private void startMeasuring(BufferPool pool) {
+        pool.resetCounters();
+        resetCacheCounters();
+        pool.trackTouched();
     }
 
     private void resetCacheCounters() {
@@ -171,25 +432,95 @@ public final class Replayer {
         return scratch.computeIfAbsent(t, k -> new Record(k.schema()));
     }
 
-    /** Executes one executable event; returns its result digest. */
+    /** Executes one event that can run on its own (no join-bound key); returns its result digest. */
     public long execute(AccessEvent e) {
+        Step s = step(e);
+        if (s.kind == Kind.SKIP) throw new IllegalArgumentException("event cannot run: " + s.reason);
+        return execute(e, s, Map.of(), -1, List.of(e), new Step[] {s});
+    }
+
+    /** Runs a driver out of order for the rows a later event's key needs (its digest is what it will give in its own turn). */
+    private void runDriver(List<AccessEvent> events, Step[] steps, int driver, Map<Integer, List<String[]>> driven, int by) {
+        Step s = steps[driver];
+        Collector c = collector(events, steps, driver);
+        AccessEvent d = events.get(driver);
+        readOnly(d, s, c);
+        driven.put(driver, c.rows);
+    }
+
+    /**
+     * Which driver columns the joins it drives need, and the rows collected: each row an array
+     * over the driver table's fields, the needed ones filled with their literal text.
+     */
+    private static final class Collector {
+        final int[] fields;
+        final int width;
+        final List<String[]> rows = new ArrayList<>();
+
+        Collector(int[] fields, int width) { this.fields = fields; this.width = width; }
+    }
+
+    /** The collector of a driver: the fields the joins of its statement (the events around it with the same line and time) need. */
+    private Collector collector(List<AccessEvent> events, Step[] steps, int driver) {
+        int start = driver, end = driver + 1;
+        while (start > 0 && sameStatement(events.get(start - 1), events.get(driver))) start--;
+        while (end < events.size() && sameStatement(events.get(driver), events.get(end))) end++;
+        List<Integer> fields = new ArrayList<>();
+        for (int k = start; k < end; k++) {
+            if (steps[k].kind == Kind.JOIN && steps[k].driver == driver) {
+                for (int f : steps[k].sources) if (f >= 0 && !fields.contains(f)) fields.add(f);
+            }
+        }
+        return new Collector(fields.stream().mapToInt(Integer::intValue).toArray(), db.table(events.get(driver).table()).schema().fieldCount());
+    }
+
+    private void noteIndex(Table t, AccessEvent e) {
+        if (heat == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) return;
+        int ix = t.indexNamed(e.index());
+        if (ix >= 0) indexesRead.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
+    }
+
+    private long execute(AccessEvent e, Step s, Map<Integer, List<String[]>> driven, int i, List<AccessEvent> events, Step[] steps) {
+        Table t = db.table(e.table());
+        noteIndex(t, e);
+        HotColdUpkeep up = t.upkeep();
+        if (up != null) up.tick();
+        digest.reset();
+        Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
+        switch (s.kind) {
+            case INSERT -> insert(t, e);
+            case KEY, SCAN -> {
+                if (e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE) modifyByKey(t, e);
+                else read(t, e, s, collect);
+            }
+            case JOIN -> join(t, e, s, driven.get(s.driver), i);
+            default -> throw new IllegalStateException(s.kind.toString());
+        }
+        if (collect != null) driven.put(i, collect.rows);
+        if (up != null) up.afterEvent();
+        return digest.value();
+    }
+
+    /** Runs a read event for its rows only (no digest kept). */
+    private void readOnly(AccessEvent e, Step s, Collector c) {
+        long rows = rowsReturned;
         Table t = db.table(e.table());
         digest.reset();
-        if (e.operation() == Operation.INSERT) return insert(t, e);
-        BoundKey b = BoundKey.of(t, e);
-        int ix = b.index();
-        List<String> literals = b.literals();
-        byte[] key = b.key();
-        boolean whole = b.whole();
-        switch (e.operation()) {
-            case POINT_LOOKUP, RANGE -> {
-                if (key != null) lookup(t, ix, key, whole, literals, projection(t, ix, e));
-            }
-            case UPDATE -> { if (key != null) update(t, ix, key, whole, e); else countRow(0); }
-            case DELETE -> { if (key != null) delete(t, ix, key, whole); else countRow(0); }
-            default -> throw new IllegalStateException(e.operation().toString());
+        read(t, e, s, c);
+        rowsReturned = rows;
+        digest.reset();
+    }
+
+    private void read(Table t, AccessEvent e, Step s, Collector collect) {
+        int[] fields = s.kind == Kind.SCAN ? scanProjection(t, e) : projection(t, t.indexNamed(e.index()), e);
+        BoundFilter filter = e.bounds().isEmpty() ? null : BoundFilter.of(t, e.bounds());
+        if (s.kind == Kind.SCAN) {
+            scan(t, e, fields, filter, collect);
+            return;
         }
-        return digest.value();
+        BoundKey b = BoundKey.of(t, e);
+        if (b.key() == null) return; // a literal no stored value can equal: no rows
+        lookup(t, b.index(), b.key(), b.whole(), b.literals(), fields, filter, collect);
     }
 
     /** The projected fields in table order; the key's when the statement projects nothing of this table. */
@@ -209,13 +540,48 @@ public final class Replayer {
         return out;
     }
 
-    private void lookup(Table t, int ix, byte[] key, boolean whole, List<String> literals, int[] fields) {
-        if (whole && t.unique(ix) && t.main().cache(ix) != null && covered(t, ix, fields)) {
+    /** A scan's projected fields in table order; when it projects nothing of this table (count(*)), the primary key's, else the first column. */
+    private static int[] scanProjection(Table t, AccessEvent e) {
+        boolean[] want = new boolean[t.schema().fieldCount()];
+        int count = 0;
+        for (String c : e.projected()) {
+            int f = t.spec().columnIndex(c);
+            if (f >= 0 && !want[f]) { want[f] = true; count++; }
+        }
+        if (count == 0) {
+            int pk = t.indexNamed(dev.wastecheck.engine.table.IndexSpec.PRIMARY);
+            return pk >= 0 ? t.keyFields(pk).clone() : new int[] {0};
+        }
+        int[] out = new int[count];
+        for (int f = 0, k = 0; f < want.length; f++) if (want[f]) out[k++] = f;
+        return out;
+    }
+
+    /** {@code fields} plus {@code more}, in table order. */
+    private static int[] union(Table t, int[] fields, int[] more) {
+        if (more == null || more.length == 0) return fields;
+        boolean[] want = new boolean[t.schema().fieldCount()];
+        for (int f : fields) want[f] = true;
+        for (int f : more) want[f] = true;
+        int n = 0;
+        for (boolean w : want) if (w) n++;
+        int[] out = new int[n];
+        for (int f = 0, k = 0; f < want.length; f++) if (want[f]) out[k++] = f;
+        return out;
+    }
+
+    private void lookup(Table t, int ix, byte[] key, boolean whole, List<String> literals, int[] fields, BoundFilter filter,
+                        Collector collect) {
+        HotColdUpkeep up = t.upkeep();
+        if (filter == null && collect == null && whole && t.unique(ix) && t.main().cache(ix) != null && covered(t, ix, fields)) {
             for (Table.Part p : t.parts()) {
                 IndexCache c = p.cache(ix);
+                if (c == null) continue;
                 byte[] out = cacheOut(c);
                 long tid = c.lookup(key, fieldSource(p, t, ix), out);
                 if (tid != TupleId.NONE) {
+                    if (up != null) up.read(p, tid);
+                    countHeat(t, p, tid, 1);
                     digestFromCache(t, ix, fields, literals, out);
                     return;
                 }
@@ -223,11 +589,88 @@ public final class Replayer {
             return;
         }
         Record r = record(t);
+        int[] read = union(t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
         t.find(ix, key, whole, (p, tid) -> {
-            t.project(p, tid, fields, r);
+            t.project(p, tid, read, r);
+            if (filter != null && !filter.matches(r)) return true;
+            if (up != null) up.read(p, tid);
+            countHeat(t, p, tid, 1);
             digestRow(t, fields, r);
+            if (collect != null) collect.rows.add(values(t, collect, r));
             return true;
         });
+    }
+
+    private void scan(Table t, AccessEvent e, int[] fields, BoundFilter filter, Collector collect) {
+        if (filter != null && filter.matchesNothing()) return;
+        Record r = record(t);
+        int[] read = union(t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
+        int kf = filter == null ? -1 : filter.kernelField;
+        for (Table.Part p : t.parts()) {
+            t.scan(p, kf, kf < 0 ? 0 : filter.kernelLo, kf < 0 ? 0 : filter.kernelHi, kf < 0 ? null : filter.kernelEqual, tid -> {
+                t.project(p, tid, read, r);
+                if (filter != null && !filter.matches(r)) return true;
+                digestRow(t, fields, r);
+                if (collect != null) collect.rows.add(values(t, collect, r));
+                return true;
+            });
+        }
+    }
+
+    /** A row's values of the collected fields as literals (the text a trace would give for them), by field; null for NULL. */
+    private static String[] values(Table t, Collector c, Record r) {
+        String[] out = new String[c.width];
+        for (int f : c.fields) out[f] = literal(t, f, r);
+        return out;
+    }
+
+    private static String literal(Table t, int f, Record r) {
+        if (r.isNull(f)) return null;
+        ColumnCodec codec = t.codec(f);
+        if (codec != null) return new String(codec.decode(r.getLong(f)), StandardCharsets.UTF_8);
+        FieldType type = t.schema().type(f);
+        if (type.isVariable()) return new String(r.bytes(f), 0, r.length(f), StandardCharsets.UTF_8);
+        if (type == FieldType.FLOAT64) return Double.toString(r.getDouble(f));
+        return Long.toString(r.getLong(f));
+    }
+
+    /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
+    private void join(Table t, AccessEvent e, Step s, List<String[]> driverRows, int event) {
+        List<List<String>> record = joinBindings == null ? null : joinBindings.computeIfAbsent(event, k -> new ArrayList<>());
+        int ix = t.indexNamed(e.index());
+        List<String> cols = t.spec().indexes().get(ix).columns();
+        boolean modify = e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE;
+        long changed = 0;
+        int[] fields = projection(t, ix, e);
+        BoundFilter filter = e.bounds().isEmpty() ? null : BoundFilter.of(t, e.bounds());
+        for (String[] row : driverRows == null ? List.<String[]>of() : driverRows) {
+            List<String> literals = new ArrayList<>();
+            boolean nullKey = false;
+            for (int k = 0; k < s.sources.length; k++) {
+                String v = s.sources[k] < 0 ? e.key().get(keyColumn(e, cols.get(k))) : row[s.sources[k]];
+                if (v == null) { nullKey = true; break; }
+                literals.add(v);
+            }
+            if (nullKey) continue; // NULL equals nothing
+            if (record != null) record.add(List.copyOf(literals));
+            byte[] key = t.keyOfLiterals(ix, literals);
+            if (key == null) continue;
+            boolean whole = literals.size() == cols.size();
+            if (modify) changed += modify(t, e, key, whole);
+            else lookup(t, ix, key, whole, literals, fields, filter, null);
+        }
+        if (modify) { digest.reset(); countRow(changed); }
+    }
+
+    private static String keyColumn(AccessEvent e, String column) {
+        for (String k : e.key().keySet()) if (k.equalsIgnoreCase(column)) return k;
+        return column;
+    }
+
+    private static int indexOf(int[] a, int v) {
+        if (a == null) return -1;
+        for (int i = 0; i < a.length; i++) if (a[i] == v) return i;
+        return -1;
     }
 
     private final Map<IndexCache, byte[]> cacheBuffers = new HashMap<>();
@@ -261,7 +704,7 @@ public final class Replayer {
         for (int f : fields) {
             int k = indexOf(keys, f);
             if (k >= 0) {
-                if (t.schema().type(f).isVariable()) digest.addString(literals.get(k));
+                if (t.codec(f) != null || t.schema().type(f).isVariable()) digest.addString(literals.get(k));
                 else if (t.schema().type(f) == FieldType.FLOAT64) digest.addString(Double.toString(Double.parseDouble(literals.get(k))));
                 else digest.addLong(Long.parseLong(literals.get(k)));
                 continue;
@@ -274,16 +717,13 @@ public final class Replayer {
             }
             FieldType type = t.schema().type(f);
             long v = HeapFile.decode(out, off, type);
-            if (type == FieldType.FLOAT64) digest.addString(Double.toString(Double.longBitsToDouble(v)));
+            ColumnCodec codec = t.codec(f);
+            if (codec != null) { byte[] b = codec.decode(v); digest.addBytes(b, 0, b.length); }
+            else if (type == FieldType.FLOAT64) digest.addString(Double.toString(Double.longBitsToDouble(v)));
             else digest.addLong(v);
         }
         digest.endRow();
         rowsReturned++;
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) if (a[i] == v) return i;
-        return -1;
     }
 
     private void digestRow(Table t, int[] fields, Record r) {
@@ -292,7 +732,9 @@ public final class Replayer {
             if (r.isNull(f)) digest.addNull();
             else {
                 FieldType type = t.schema().type(f);
-                if (type.isVariable()) digest.addBytes(r.bytes(f), 0, r.length(f));
+                ColumnCodec codec = t.codec(f);
+                if (codec != null) { byte[] b = codec.decode(r.getLong(f)); digest.addBytes(b, 0, b.length); }
+                else if (type.isVariable()) digest.addBytes(r.bytes(f), 0, r.length(f));
                 else if (type == FieldType.FLOAT64) digest.addString(Double.toString(r.getDouble(f)));
                 else digest.addLong(r.getLong(f));
             }
@@ -307,9 +749,15 @@ public final class Replayer {
         digest.endRow();
     }
 
-    private List<long[]> matches(Table t, int ix, byte[] key, boolean whole) {
+    /** The tuples an update or delete matches: {partition (0 main, 1 hot), tid}, bounds applied. */
+    private List<long[]> matches(Table t, int ix, byte[] key, boolean whole, BoundFilter filter) {
         List<long[]> out = new ArrayList<>();
+        Record r = filter == null ? null : scratchRecord(t);
         t.find(ix, key, whole, (p, tid) -> {
+            if (filter != null) {
+                t.project(p, tid, filter.fields(), r);
+                if (!filter.matches(r)) return true;
+            }
             out.add(new long[] {p == t.main() ? 0 : 1, tid});
             return true;
         });
@@ -320,49 +768,82 @@ public final class Replayer {
         return which == 0 ? t.main() : t.hot();
     }
 
-    private void update(Table t, int ix, byte[] key, boolean whole, AccessEvent e) {
+    /** An update or delete by the event's own key; its digest is the count of tuples changed. */
+    private void modifyByKey(Table t, AccessEvent e) {
+        BoundKey b = BoundKey.of(t, e);
+        if (b == null || b.key() == null) { countRow(0); return; }
+        countRow(modify(t, e, b.key(), b.whole()));
+    }
+
+    /** Applies an update or delete to the tuples {@code key} matches; returns how many changed. */
+    private long modify(Table t, AccessEvent e, byte[] key, boolean whole) {
+        int ix = t.indexNamed(e.index());
+        BoundFilter filter = e.bounds().isEmpty() ? null : BoundFilter.of(t, e.bounds());
+        HotColdUpkeep up = t.upkeep();
+        if (e.operation() == Operation.DELETE) {
+            long n = 0;
+            for (long[] m : matches(t, ix, key, whole, filter)) {
+                t.delete(part(t, m[0]), m[1], scratchRecord(t));
+                // a deleted tuple has no heat: clustering must not bring it back
+                if (heat != null && m[0] == 0 && heat.containsKey(t)) heat.get(t).remove(m[1]);
+                n++;
+            }
+            return n;
+        }
         Record values = record(t);
         List<Integer> set = new ArrayList<>();
         for (Map.Entry<String, String> v : e.values().entrySet()) {
             int f = t.spec().columnIndex(v.getKey());
             if (f < 0) continue;
-            if (!Values.setFromLiteral(values, f, t.schema().type(f), v.getValue())) { countRow(0); return; }
+            if (!t.setFromLiteral(values, f, v.getValue())) return 0;
             set.add(f);
         }
         int[] fields = set.stream().mapToInt(Integer::intValue).toArray();
         long n = 0;
-        for (long[] m : matches(t, ix, key, whole)) {
-            if (t.update(part(t, m[0]), m[1], fields, values, scratchRecord(t)) != TupleId.NONE) n++;
+        for (long[] m : matches(t, ix, key, whole, filter)) {
+            Table.Part p = part(t, m[0]);
+            long tid = t.update(p, m[1], fields, values, scratchRecord(t));
+            if (tid != TupleId.NONE) {
+                n++;
+                if (up != null) up.read(p, tid);
+                if (heat != null && tid != m[1] && p == t.main()) {
+                    Long before = heat.getOrDefault(t, Map.of()).get(m[1]);
+                    if (before != null) { heat.get(t).remove(m[1]); heat.get(t).put(tid, before); }
+                }
+                countHeat(t, p, tid, 1);
+            }
         }
-        countRow(n);
+        return n;
     }
 
-    private void delete(Table t, int ix, byte[] key, boolean whole) {
-        long n = 0;
-        for (long[] m : matches(t, ix, key, whole)) {
-            t.delete(part(t, m[0]), m[1], scratchRecord(t));
-            n++;
-        }
-        countRow(n);
-    }
-
-    private long insert(Table t, AccessEvent e) {
+    private void insert(Table t, AccessEvent e) {
         Record r = record(t);
         int nf = t.schema().fieldCount();
+        // Columns the statement leaves out get NULL, or the empty value of a NOT NULL column (the baseline's
+        // declared VARLEN stores an empty string); a coded column whose codec cannot hold that empty value fails the insert.
+        boolean[] missing = new boolean[nf];
         for (int f = 0; f < nf; f++) {
             if (t.schema().nullable(f)) r.setNull(f);
+            else if (t.codec(f) != null) {
+                long empty = t.codec(f).encode(new byte[0], 0, 0);
+                if (empty == ColumnCodec.NONE) missing[f] = true;
+                else r.setLong(f, empty);
+            }
             else if (t.schema().type(f).isVariable()) r.setBytes(f, new byte[0], 0, 0);
             else r.setLong(f, 0);
         }
         for (Map.Entry<String, String> v : e.values().entrySet()) {
             int f = t.spec().columnIndex(v.getKey());
-            if (f < 0 || !Values.setFromLiteral(r, f, t.schema().type(f), v.getValue())) {
+            if (f < 0 || !t.setFromLiteral(r, f, v.getValue())) {
                 countRow(0);
-                return digest.value();
+                return;
             }
+            missing[f] = false;
+        }
+        for (boolean m : missing) {
+            if (m) { countRow(0); return; }
         }
         Table.Part p = t.hot() != null ? t.hot() : t.main();
         countRow(t.insert(p, r) == TupleId.NONE ? 0 : 1);
-        return digest.value();
     }
 }

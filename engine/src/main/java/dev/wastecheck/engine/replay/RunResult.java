@@ -2,6 +2,7 @@ package dev.wastecheck.engine.replay;
 
 import dev.wastecheck.engine.metrics.LatencyRecorder;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,11 +27,20 @@ import java.util.Map;
  * @param executedEvents   which events were executed (the others were skipped)
  * @param workingSetByStructure the working set split by table and structure ({@code table.heap},
  *                         {@code table.index}, {@code table.hot_heap}, ...), largest first
+ * @param skippedByReason  measured events skipped, per reason ({@code key bound by a join with no driving row}, ...)
+ * @param pins             buffer-pool pins of the measured events
+ * @param deviceReads      page reads of the measured events (buffer-pool misses)
+ * @param deviceWrites     page writes of the measured events (dirty pages written back)
+ * @param upkeep           with a hot partition's upkeep, per table: {@code table.promoted}, {@code table.demoted}
+ * @param joinBindings     when the replayer recorded them: per event whose key a join binds, the literals of each key
+ *                         it looked up (the leading key columns in index order)
  */
 public record RunResult(String config, String settings, long queries, long executed, long skipped, long rowsReturned,
                         long memoryBytes, long heapBytes, long indexBytes, long cacheBytes, long workingSetBytes,
                         double leafFill, double bufferHitRate, double cacheHitRate, double pagesPerQuery,
                         LatencyRecorder.Summary latencyUs, double deviceUsPerQuery, double costPerQueryUs, double throughputQps,
                         long loadMillis, long replayMillis, Map<String, Long> moved, long[] digests,
-                        java.util.BitSet executedEvents, Map<String, Long> workingSetByStructure) {
+                        java.util.BitSet executedEvents, Map<String, Long> workingSetByStructure, Map<String, Long> skippedByReason,
+                        long pins, long deviceReads, long deviceWrites, Map<String, Long> upkeep,
+                        Map<Integer, List<List<String>>> joinBindings) {
 }

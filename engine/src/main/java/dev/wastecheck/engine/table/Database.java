@@ -28,17 +28,32 @@ public final class Database implements AutoCloseable {
         this(specs, layout, cache, cacheSize, pageSize, memoryBytes, model, null);
     }
 
-    /**
-     * @param arrow the tables' heaps in Arrow-native blocks ({@code layout=arrow}), or null for pages
-     *              of {@code layout}; indexes are B+trees in the buffer pool either way
-     */
+    /** Tables of one layout and index cache, with their heaps in Arrow-native blocks when {@code arrow} is not null. */
     public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
+                    DeviceModel model, ArrowStorage arrow) {
+        this(specs, name -> TableDesign.BASELINE.withLayout(layout).with("cache", cache.name()).with("cache_size", String.valueOf(cacheSize)),
+                pageSize, memoryBytes, model, arrow);
+    }
+
+    /** Tables each of its own design ({@code designs} gives a table's by its name), on pages. */
+    public Database(List<TableSpec> specs, java.util.function.Function<String, TableDesign> designs, int pageSize, long memoryBytes,
+                    DeviceModel model) {
+        this(specs, designs, pageSize, memoryBytes, model, null);
+    }
+
+    /**
+     * Tables each of its own design ({@code designs} gives a table's by its name).
+     *
+     * @param arrow the tables' heaps in Arrow-native blocks ({@code layout=arrow}), or null for pages
+     *              of each design's layout; indexes are B+trees in the buffer pool either way
+     */
+    public Database(List<TableSpec> specs, java.util.function.Function<String, TableDesign> designs, int pageSize, long memoryBytes,
                     DeviceModel model, ArrowStorage arrow) {
         this.device = StorageDevice.temporary(pageSize, model);
         this.arrow = arrow;
         try {
             this.pool = new BufferPool(device, memoryBytes);
-            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, layout, cache, cacheSize, arrow));
+            for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, designs.apply(s.name()), arrow));
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -58,6 +73,16 @@ public final class Database implements AutoCloseable {
     public long indexBytes() { return tables.values().stream().mapToLong(Table::indexBytes).sum(); }
     /** The cold partitions' prefix filters (kept in memory, outside the buffer pool). */
     public long filterBytes() { return tables.values().stream().mapToLong(Table::filterBytes).sum(); }
+
+    /**
+     * Memory kept outside the buffer pool that every lookup may read, so part of the working set:
+     * the cold partitions' prefix filters, the hot/cold upkeep's heat counters, the dictionaries.
+     */
+    public long sideBytes() {
+        long b = filterBytes();
+        for (Table t : tables.values()) b += t.dictionaryBytes() + (t.upkeep() == null ? 0 : t.upkeep().bytes());
+        return b;
+    }
     public long cacheBytes() { return tables.values().stream().mapToLong(Table::cacheBytes).sum(); }
 
     /** Bytes in use over bytes of all leaves of all indexes (the paper cites 68% for B+trees). */
@@ -67,6 +92,7 @@ public final class Database implements AutoCloseable {
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
                 for (int i = 0; i < t.indexCount(); i++) {
+                    if (p.tree(i) == null) continue;
                     BTree.LeafStats s = p.tree(i).leafStats();
                     if (s.entries() == 0) continue;
                     used += s.fill() * s.leaves();
@@ -87,12 +113,19 @@ public final class Database implements AutoCloseable {
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
                 String prefix = t.name() + (p == t.main() ? "." : ".hot_");
-                put(out, prefix + "heap", p.heap().pageNumbers());
-                if (p.heap().touchedBytes() > 0) out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum);
-                for (int i = 0; i < t.indexCount(); i++) put(out, prefix + "index", p.tree(i).pageNumbers());
+                if (p.heap() instanceof dev.wastecheck.engine.heap.VerticalStore v) {
+                    put(out, prefix + "heap", v.near().pageNumbers());
+                    put(out, prefix + "apart_heap", v.apart().pageNumbers());
+                } else {
+                    put(out, prefix + "heap", p.heap().pageNumbers());
+                }
+                if (p.heap().touchedBytes() > 0) out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum); // Arrow blocks
+                for (int i = 0; i < t.indexCount(); i++) if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());
             }
             put(out, t.name() + ".overflow", t.overflow().pageNumbers());
             if (t.filterBytes() > 0) out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
+            if (t.upkeep() != null && t.upkeep().bytes() > 0) out.put(t.name() + ".heat", t.upkeep().bytes());
+            if (t.dictionaryBytes() > 0) out.put(t.name() + ".dictionary", t.dictionaryBytes());
         }
         return out;
     }

@@ -6,6 +6,7 @@ import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.block.ArrowStore;
 import dev.wastecheck.engine.heap.HeapFile;
 import dev.wastecheck.engine.heap.TupleStore;
+import dev.wastecheck.engine.heap.VerticalStore;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.index.IndexCache;
@@ -34,6 +35,10 @@ import java.util.function.LongPredicate;
  *
  * <p>Lookups search the hot partition first. A tuple lives in exactly one partition, so a unique
  * key found in the hot partition is not searched again in the cold one.
+ *
+ * <p>The table's {@link TableDesign} chooses its page layout, index cache and vertical split
+ * (§3.2: a {@link VerticalStore} keeps the columns stored apart in a second heap); columns with a
+ * {@link ColumnCodec} hold text as integer codes, and this class converts literals and keys.
  */
 public final class Table {
     private final TableSpec spec;
@@ -47,6 +52,9 @@ public final class Table {
     private final int[][] cacheFields;
     private final CachePolicy policy;
     private final double cacheSize;
+    private final TableDesign design;
+    /** Per field: stored in the apart heap of a vertical split. */
+    private final boolean[] apart;
     private final Part main;
     private Part hot;
     private final byte[] scratch;
@@ -57,9 +65,14 @@ public final class Table {
      * partition's key prefixes; null where lookups never need one (a unique index's whole key).
      */
     private PrefixFilter[][] coldFilters;
+    private HotColdUpkeep upkeep;
     private final int[] ends = new int[64];
 
-    /** One heap and its indexes. */
+    /**
+     * One heap and its indexes. The cold (main) partition has every index; a hot partition may
+     * leave out non-unique indexes that no read uses ({@link #createHotPartition(boolean[])}): a
+     * lookup by such an index then reads the hot heap, which is small and in memory.
+     */
     public final class Part {
         final TupleStore heap;
         final BTree[] trees;
@@ -67,18 +80,24 @@ public final class Table {
         final dev.wastecheck.engine.index.FieldSource[] sources;
 
         Part() {
-            if (arrow == null) {
-                heap = new HeapFile(pool, layout, schema);
-            } else {
+            this(null);
+        }
+
+        /** @param indexed which indexes the part keeps (index 0 and unique ones always); null for all */
+        Part(boolean[] indexed) {
+            if (arrow != null) {
                 ArrowStore store = arrow.newStore(spec.name() + (main == null ? "" : ".hot"), schema);
                 // Compaction moves tuples (§4.3): the indexes follow once the move commits.
                 store.onMove((txn, from, to) -> txn.onCommit(() -> moved(this, from, to)));
                 heap = store;
+            } else {
+                heap = splits() ? new VerticalStore(pool, layout, schema, apart) : new HeapFile(pool, layout, schema);
             }
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
             sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
             for (int i = 0; i < trees.length; i++) {
+                if (indexed != null && !indexed[i] && i > 0 && !spec.indexes().get(i).unique()) continue;
                 trees[i] = new BTree(pool, spec.indexes().get(i).unique());
                 if (policy != CachePolicy.OFF && cacheFields[i].length > 0) {
                     caches[i] = new IndexCache(trees[i], heap.fieldBytes(cacheFields[i]), policy, cacheSize);
@@ -88,6 +107,7 @@ public final class Table {
         }
 
         public TupleStore heap() { return heap; }
+        /** The part's B+tree of an index, or null when the (hot) part leaves that index out. */
         public BTree tree(int index) { return trees[index]; }
         /** The index cache of an index, or null. */
         public IndexCache cache(int index) { return caches[index]; }
@@ -95,26 +115,36 @@ public final class Table {
     }
 
     public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize) {
-        this(spec, pool, layout, policy, cacheSize, null);
+        this(spec, pool, TableDesign.BASELINE.withLayout(layout).with("cache", policy.name()).with("cache_size", String.valueOf(cacheSize)),
+                null);
     }
 
     /**
-     * @param arrow Arrow-native blocks for the heaps ({@code layout=arrow}; {@code layout} is then
-     *              unused), or null for pages of {@code layout}. Arrow blocks hold values of any
+     * A table of {@code design}'s layout, index cache and vertical split ({@code design.split().columns()}, resolved).
+     *
+     * @param arrow Arrow-native blocks for the heaps ({@code layout=arrow}; the design's layout and
+     *              split are then unused), or null for pages. Arrow blocks hold values of any
      *              length, so no column overflows.
      */
-    public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize, ArrowStorage arrow) {
+    public Table(TableSpec spec, BufferPool pool, TableDesign design, ArrowStorage arrow) {
         this.spec = spec;
         this.pool = pool;
-        this.layout = layout;
+        this.design = design;
         this.arrow = arrow;
-        this.policy = policy;
-        this.cacheSize = cacheSize;
+        this.layout = design.layout();
+        this.policy = design.cache();
+        this.cacheSize = design.cacheSize();
         List<Field> fields = new ArrayList<>();
         for (ColumnSpec c : spec.columns()) {
             fields.add(new Field(c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0));
         }
         this.schema = new RecordSchema(fields);
+        this.apart = new boolean[fields.size()];
+        for (String c : design.split().columns()) {
+            int f = spec.columnIndex(c);
+            if (f < 0) throw new IllegalArgumentException(spec.name() + ": split names no column " + c);
+            apart[f] = true;
+        }
         this.overflow = new OverflowStore(pool);
         this.scratch = new byte[pool.pageSize() * 2];
         int n = spec.indexes().size();
@@ -144,7 +174,7 @@ public final class Table {
         int bytes = 0;
         for (String c : ix.cacheFields()) {
             int f = spec.columnIndex(c);
-            if (f < 0 || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f)) continue;
+            if (f < 0 || apart[f] || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f)) continue;
             ColumnSpec col = spec.columns().get(f);
             if (col.nullable() || !col.type().isFixedBytes() || bytes + col.type().width > 248) continue;
             out.add(f);
@@ -154,6 +184,21 @@ public final class Table {
     }
 
     public TableSpec spec() { return spec; }
+    public TableDesign design() { return design; }
+
+    /** Whether some columns, but not all, live apart (§3.2). */
+    private boolean splits() {
+        if (arrow != null) return false; // Arrow blocks are one store per part
+        int n = 0;
+        for (boolean b : apart) if (b) n++;
+        return n > 0 && n < apart.length;
+    }
+
+    /** Whether field {@code f} is stored apart (a vertical split's second heap). */
+    public boolean storedApart(int f) { return splits() && apart[f]; }
+
+    /** The codec of a field whose text is kept as integer codes, or null. */
+    public ColumnCodec codec(int f) { return spec.columns().get(f).codec(); }
     public String name() { return spec.name(); }
     public RecordSchema schema() { return schema; }
     public OverflowStore overflow() { return overflow; }
@@ -173,9 +218,39 @@ public final class Table {
         return -1;
     }
 
+    /** The hot partition's upkeep (§3.1: inserts hot, idle tuples demoted, hot cold ones promoted), or null. */
+    public HotColdUpkeep upkeep() { return upkeep; }
+
+    /**
+     * Starts keeping the hot partition up to date as the workload runs: see {@link HotColdUpkeep}.
+     * Needs the hot partition and at least one index.
+     */
+    public HotColdUpkeep startUpkeep(long demoteAfter, int promoteAfter) {
+        if (hot == null || keyFields.length == 0) throw new IllegalStateException(spec.name() + ": upkeep needs a hot partition and an index");
+        upkeep = new HotColdUpkeep(this, demoteAfter, promoteAfter);
+        return upkeep;
+    }
+
+    /** Memory the dictionaries of dictionary-coded columns take (outside the pages). */
+    public long dictionaryBytes() {
+        long b = 0;
+        for (ColumnSpec c : spec.columns()) if (c.codec() instanceof ColumnCodec.Dictionary d) b += d.bytes();
+        return b;
+    }
+
     /** Creates the (empty) hot partition. */
     public Part createHotPartition() {
         if (hot == null) hot = new Part();
+        return hot;
+    }
+
+    /**
+     * Creates the (empty) hot partition with only the indexes {@code indexed} marks, plus index 0
+     * and every unique one (uniqueness is checked in every partition). A hot copy of an index no
+     * read uses would only serve inserts, and its leaves would sit in the working set.
+     */
+    public Part createHotPartition(boolean[] indexed) {
+        if (hot == null) hot = new Part(indexed);
         return hot;
     }
 
@@ -220,7 +295,13 @@ public final class Table {
             String v = literals.get(k);
             if (v == null) return null;
             FieldType t = schema.type(f);
-            if (t.isVariable()) {
+            ColumnCodec codec = codec(f);
+            if (codec != null) {
+                byte[] b = v.getBytes(StandardCharsets.UTF_8);
+                long code = codec instanceof ColumnCodec.Dictionary d ? d.find(b, 0, b.length) : codec.encode(b, 0, b.length);
+                if (code == ColumnCodec.NONE) return null; // no stored value is this text
+                appendInteger(t, code);
+            } else if (t.isVariable()) {
                 byte[] b = v.getBytes(StandardCharsets.UTF_8);
                 encoder.appendBytes(b, 0, b.length);
             } else if (t == FieldType.FLOAT64) {
@@ -317,6 +398,11 @@ public final class Table {
                 if (f != null && !f.mightContain(prefix, prefix.length)) continue; // no cold tuple has this prefix
             }
             BTree tree = p.trees[index];
+            if (tree == null) {
+                // a hot partition without this index: read its heap, which lookups keep in memory anyway
+                if (!scanForKey(p, index, prefix, visitor)) return;
+                continue;
+            }
             if (wholeKey && tree.unique()) {
                 long tid = tree.lookup(prefix);
                 if (tid != TupleId.NONE) {
@@ -333,6 +419,20 @@ public final class Table {
             });
             if (stop[0]) return;
         }
+    }
+
+    /** Visits the tuples of {@code p} whose key of {@code index} starts with {@code prefix}, by reading every tuple; false to stop. */
+    private boolean scanForKey(Part p, int index, byte[] prefix, TupleVisitor visitor) {
+        Record r = new Record(schema);
+        List<Long> matches = new ArrayList<>();
+        forEachTuple(p, tid -> {
+            read(p, tid, r);
+            byte[] k = key(index, r);
+            if (k != null && startsWith(k, prefix)) matches.add(tid);
+            return true;
+        });
+        for (long tid : matches) if (!visitor.visit(p, tid)) return false;
+        return true;
     }
 
     @FunctionalInterface
@@ -431,9 +531,10 @@ public final class Table {
         tag(r);
         long tid = p.heap.insert(r);
         for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != null) p.trees[i].insert(keys[i], tid);
+            if (keys[i] != null && p.trees[i] != null) p.trees[i].insert(keys[i], tid);
             if (p == main) noteColdKey(i, keys[i]);
         }
+        if (upkeep != null) upkeep.inserted(p, tid);
         return tid;
     }
 
@@ -442,10 +543,11 @@ public final class Table {
         read(p, tid, scratchRecord);
         for (int i = 0; i < keyFields.length; i++) {
             byte[] k = key(i, scratchRecord);
-            if (k != null) p.trees[i].delete(k, tid);
+            if (k != null && p.trees[i] != null) p.trees[i].delete(k, tid);
             if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
         }
         p.heap.delete(tid);
+        if (upkeep != null) upkeep.deleted(p, tid);
     }
 
     /**
@@ -496,15 +598,16 @@ public final class Table {
         if (varlen || keysChange) {
             // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
             for (int i = 0; i < keyFields.length; i++) {
-                if (oldKeys[i] != null) p.trees[i].delete(oldKeys[i], tid);
+                if (oldKeys[i] != null && p.trees[i] != null) p.trees[i].delete(oldKeys[i], tid);
             }
             p.heap.delete(tid);
             tag(scratchRecord);
             long moved = p.heap.insert(scratchRecord);
             for (int i = 0; i < keyFields.length; i++) {
-                if (newKeys[i] != null) p.trees[i].insert(newKeys[i], moved);
+                if (newKeys[i] != null && p.trees[i] != null) p.trees[i].insert(newKeys[i], moved);
                 if (p == main) noteColdKey(i, newKeys[i]);
             }
+            if (upkeep != null) upkeep.moved(p, tid, moved);
             return moved;
         }
         int n = 0;
@@ -520,6 +623,33 @@ public final class Table {
         return tid;
     }
 
+    /**
+     * Sets field {@code f} of {@code r} from a literal as a trace writes it (a codec's column gets
+     * the value's code; a new dictionary value is added). False when the literal is no value of
+     * the field (it would not print back the same), or a dictionary is full.
+     */
+    public boolean setFromLiteral(Record r, int f, String literal) {
+        ColumnCodec codec = codec(f);
+        if (codec == null || literal == null) return Values.setFromLiteral(r, f, schema.type(f), literal);
+        long code = codec.encode(literal);
+        if (code == ColumnCodec.NONE) return false;
+        r.setLong(f, code);
+        return true;
+    }
+
+    /**
+     * Visits the live tuples of a partition whose field {@code field} is in [lo, hi] (an integer
+     * or BIT field), equals {@code equal} (a VARLEN field, when not null), or all of them when
+     * {@code field < 0}, page by page, with the page layout's own column kernel where the store
+     * has one; the visitor returns false to stop. A store without pages (or a field kept apart)
+     * visits every tuple and leaves the filtering to the caller, who checks every condition anyway.
+     */
+    public void scan(Part p, int field, long lo, long hi, byte[] equal, LongPredicate visitor) {
+        if (p.heap instanceof HeapFile h) h.scan(field, lo, hi, equal, visitor);
+        else if (p.heap instanceof VerticalStore v) v.scan(field, lo, hi, equal, visitor);
+        else forEachTuple(p, visitor);
+    }
+
     /** Visits every tuple id of a partition's heap in (page, slot) order via the first index; for clustering. */
     public void forEachTuple(Part p, LongPredicate visitor) {
         p.trees[0].scan(null, null, true, (k, tid) -> visitor.test(tid));
@@ -533,7 +663,7 @@ public final class Table {
 
     public long indexBytes() {
         long pages = 0;
-        for (Part p : parts()) for (BTree t : p.trees) pages += t.pageCount();
+        for (Part p : parts()) for (BTree t : p.trees) if (t != null) pages += t.pageCount();
         return pages * pool.pageSize();
     }
 

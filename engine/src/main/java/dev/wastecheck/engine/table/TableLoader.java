@@ -75,6 +75,16 @@ public final class TableLoader {
             record.setNull(f);
             return;
         }
+        ColumnCodec codec = table.codec(f);
+        if (codec != null) {
+            byte[] b = v instanceof VarCharVector c ? c.get(row)
+                    : v instanceof VarBinaryVector c ? c.get(row)
+                    : String.valueOf(v.getObject(row)).getBytes(StandardCharsets.UTF_8);
+            long code = codec.encode(b, 0, b.length);
+            if (code == ColumnCodec.NONE) throw lossy(f, new String(b, StandardCharsets.UTF_8), codec.describe());
+            record.setLong(f, code);
+            return;
+        }
         if (t.isVariable()) {
             if (v instanceof VarCharVector c) {
                 byte[] b = c.get(row);

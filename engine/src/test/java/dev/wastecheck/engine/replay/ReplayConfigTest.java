@@ -57,4 +57,21 @@ class ReplayConfigTest {
         assertThatThrownBy(() -> ReplayConfig.parse("page_size=3000", BASE)).hasMessageContaining("4K, 8K, 16K or 32K");
         assertThatThrownBy(() -> ReplayConfig.parse("memory=8K", BASE)).hasMessageContaining("fewer than two pages");
     }
+
+    @Test
+    void aTableKeySetsOneTableAndTightTakesClasses() {
+        ReplayConfig c = ReplayConfig.parse("cluster=partition,revision.tight=int+time,text.split=cold,revision.promote=2,tight=dict", BASE);
+        assertThat(c.design("page").partition()).isTrue();
+        assertThat(c.design("page").tightLabel()).isEqualTo("dict");
+        assertThat(c.design("REVISION").tight()).containsExactly(dev.wastecheck.engine.table.TableDesign.TightClass.INT,
+                dev.wastecheck.engine.table.TableDesign.TightClass.TIME);
+        assertThat(c.design("revision").promoteAfter()).isEqualTo(2);
+        assertThat(c.design("revision").partition()).as("keys for every table apply first").isTrue();
+        assertThat(c.design("text").split().mode()).isEqualTo("cold");
+        assertThat(c.describe()).contains("; revision: layout=nsm,cache=off,cluster=partition,promote=2,tight=int+time")
+                .contains("; text: ").contains("split=cold");
+        assertThatThrownBy(() -> ReplayConfig.parse("revision.memory=4M", BASE)).hasMessageContaining("TABLE.KEY");
+        assertThatThrownBy(() -> ReplayConfig.parse("tight=ints", BASE)).hasMessageContaining("int, dict, time, bool");
+        assertThatThrownBy(() -> ReplayConfig.parse("demote_after=-3", BASE)).hasMessageContaining("expected a count");
+    }
 }

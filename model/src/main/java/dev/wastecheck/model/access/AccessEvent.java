@@ -31,10 +31,30 @@ import java.util.Set;
  *                   #key()}'s convention (strings unquoted and unescaped, numbers as written). An SQL
  *                   NULL literal is present with a <b>null value</b>, so the map permits nulls: use
  *                   {@code containsKey} to tell "set to NULL" from "not given"
+ * @param joinKeys   this table's columns that an equality with another table's column binds, each to that
+ *                   column as {@code table.column} ({@code slots JOIN content ON slot_content_id = content_id}
+ *                   gives content's event {@code content_id -> slots.slot_content_id}): how a key bound only by a
+ *                   join is found, a nested loop through the other table's matching rows
+ * @param bounds     the WHERE conjuncts comparing this table's columns with literals that do not bind the key
+ *                   ({@code page_len < 100}, {@code rev_timestamp BETWEEN ...}): what a scan filters on
  */
 public record AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
                           Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                          Map<String, Set<String>> functions, long count, long timeMillis, long line, Map<String, String> values) {
+                          Map<String, Set<String>> functions, long count, long timeMillis, long line, Map<String, String> values,
+                          Map<String, String> joinKeys, List<Bound> bounds) {
+
+    public AccessEvent {
+        joinKeys = joinKeys == null ? Map.of() : joinKeys;
+        bounds = bounds == null ? List.of() : List.copyOf(bounds);
+    }
+
+    /** An event with the values it assigns, no join keys and no bounds. */
+    public AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
+                       Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
+                       Map<String, Set<String>> functions, long count, long timeMillis, long line, Map<String, String> values) {
+        this(table, operation, index, key, keyColumns, projected, predicate, updated, joined, functions, count, timeMillis, line, values,
+                Map.of(), List.of());
+    }
 
     /** An event that assigns no values (reads, deletes, or callers that do not track them). */
     public AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,

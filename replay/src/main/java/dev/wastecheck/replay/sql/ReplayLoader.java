@@ -52,7 +52,7 @@ final class ReplayLoader {
                 for (Map.Entry<String, String> r : relations.entrySet()) {
                     TableDef ts = schema.table(r.getKey()).orElse(null);
                     String name = ts == null ? r.getKey() : ts.name();
-                    ReplayTable t = describe(source, name, r.getValue());
+                    ReplayTable t = describe(source, name, r.getValue(), ts == null ? List.of() : ts.primaryKey());
                     if (engine == SqlEngine.SQLITE) {
                         copyIntoSqlite(source, r.getValue(), t, target);
                     } else {
@@ -93,7 +93,7 @@ final class ReplayLoader {
     }
 
     /** The relation's columns and their kinds, from the source's result metadata. */
-    private static ReplayTable describe(Connection source, String name, String relation) throws SQLException {
+    private static ReplayTable describe(Connection source, String name, String relation, List<String> primaryKey) throws SQLException {
         List<String> columns = new ArrayList<>();
         List<Kind> kinds = new ArrayList<>();
         try (Statement st = source.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + relation + " AS wc_src LIMIT 0")) {
@@ -103,7 +103,7 @@ final class ReplayLoader {
                 kinds.add(Kind.ofDuckDbType(md.getColumnTypeName(i)));
             }
         }
-        return new ReplayTable(name, List.copyOf(columns), List.copyOf(kinds));
+        return new ReplayTable(name, List.copyOf(columns), List.copyOf(kinds), List.copyOf(primaryKey));
     }
 
     /** The source query that yields the relation's rows in the three storage classes. */

@@ -5,9 +5,9 @@ import java.util.Locale;
 
 /**
  * A table as loaded into a replay engine: its name and its columns, in the table's column order,
- * each with the storage class both engines give it.
+ * each with the storage class both engines give it, and its primary key's columns (empty when it has none).
  */
-record ReplayTable(String name, List<String> columns, List<Kind> kinds) {
+record ReplayTable(String name, List<String> columns, List<Kind> kinds, List<String> primaryKey) {
 
     /** How a column is stored, bound and digested: SQLite INTEGER / TEXT / BLOB, DuckDB BIGINT / VARCHAR / BLOB. */
     enum Kind {

@@ -1,6 +1,7 @@
 package dev.wastecheck.replay.sql;
 
 import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.replay.sql.ReplayTable.Kind;
@@ -12,6 +13,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,9 +35,16 @@ import org.HdrHistogram.Histogram;
  *   <li>INSERT with values: {@code INSERT INTO t (cols) VALUES (?...)};</li>
  *   <li>DELETE with a complete key: {@code DELETE FROM t WHERE keys}.</li>
  * </ul>
- * Everything else (scans, keys bound by joins or unknown parameters, tables not loaded, columns
- * the table lacks) is skipped and counted. An event stands for one execution whatever its {@code
- * count}.
+ *   <li>SCAN: {@code SELECT <projected> FROM t WHERE <bounds>} (the primary key's columns, else the
+ *       first column, when it projects none);</li>
+ *   <li>a key that only a join binds: {@code SELECT t.<projected> FROM s JOIN t ON t.k = s.c WHERE
+ *       <s's event's key and bounds> AND <t's literal key columns and bounds>}, s being the statement's
+ *       other table, as our engine runs it: a nested loop through s's matching rows.</li>
+ * </ul>
+ * Every read, update and delete also filters on the event's {@link dev.wastecheck.model.access.Bound}s.
+ * Everything else (keys bound by unknown parameters, tables not loaded, columns the table lacks, a
+ * bound comparing a number column with text) is skipped and counted. An event stands for one
+ * execution whatever its {@code count}.
  *
  * <p>Binding: integer columns take {@code Long.parseLong} of the literal, text columns the string,
  * blob columns its UTF-8 bytes, NULL as SQL NULL. A literal that is not an integer (for an integer
@@ -71,8 +80,8 @@ public final class SqlEngineReplay {
         }
     }
 
-    /** One event as SQL: its text, the values to bind and their columns, and the columns a SELECT returns. */
-    private record Plan(String sql, boolean query, int[] bindColumns, String[] bindValues, int[] resultColumns) {}
+    /** One event as SQL: its text, the values to bind and their columns' kinds, and the kinds of the columns a SELECT returns. */
+    private record Plan(String sql, boolean query, Kind[] bindKinds, String[] bindValues, Kind[] resultKinds) {}
 
     private static final class Replayer {
         private final SqlEngine engine;
@@ -100,13 +109,16 @@ public final class SqlEngineReplay {
                     AccessEvent e = events.get(i);
                     ReplayTable t = tables.get(e.table().toLowerCase(Locale.ROOT));
                     Plan plan = t == null ? null : plan(e, t);
+                    if (plan == null && t != null && !e.joinKeys().isEmpty()) {
+                        plan = joinPlan(events, i, t);
+                    }
                     if (plan == null) {
                         skipped++;
                     } else {
                         PreparedStatement ps = statement(plan.sql);
-                        if (bind(ps, t, plan)) {
+                        if (bind(ps, plan)) {
                             long t0 = System.nanoTime();
-                            long n = execute(ps, plan, t);
+                            long n = execute(ps, plan);
                             latency.recordValue(System.nanoTime() - t0);
                             rows += n;
                         } else {
@@ -142,18 +154,12 @@ public final class SqlEngineReplay {
         private Plan plan(AccessEvent e, ReplayTable t) {
             String table = ReplayTable.quote(t.name());
             switch (e.operation()) {
-                case POINT_LOOKUP, RANGE -> {
-                    if (!e.keyComplete()) {
+                case POINT_LOOKUP, RANGE, SCAN -> {
+                    boolean scan = e.index() == null;
+                    if (!scan && !e.keyComplete()) {
                         return null;
                     }
-                    boolean[] selected = new boolean[t.columns().size()];
-                    for (String c : e.projected().isEmpty() ? e.keyColumns() : e.projected()) {
-                        int at = t.column(c);
-                        if (at >= 0) {
-                            selected[at] = true;
-                        }
-                    }
-                    int[] result = positions(selected);
+                    int[] result = selected(e, t, scan);
                     if (result.length == 0) {
                         return null;
                     }
@@ -162,34 +168,36 @@ public final class SqlEngineReplay {
                         sql.append(i == 0 ? "" : ", ").append(ReplayTable.quote(t.columns().get(result[i])));
                     }
                     sql.append(" FROM ").append(table);
-                    List<Integer> cols = new ArrayList<>();
+                    List<Kind> kinds = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
-                    return where(sql, e, t, cols, vals) ? new Plan(sql.toString(), true, ints(cols), vals.toArray(String[]::new), result) : null;
+                    return where(sql, " WHERE ", "", e, t, kinds, vals)
+                            ? new Plan(sql.toString(), true, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), kinds(t, result)) : null;
                 }
                 case UPDATE -> {
                     if (!e.keyComplete() || e.values().isEmpty()) {
                         return null;
                     }
                     StringBuilder sql = new StringBuilder("UPDATE ").append(table).append(" SET ");
-                    List<Integer> cols = new ArrayList<>();
+                    List<Kind> kinds = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
                     for (Map.Entry<String, String> v : e.values().entrySet()) {
                         int at = t.column(v.getKey());
                         if (at < 0) {
                             return null;
                         }
-                        sql.append(cols.isEmpty() ? "" : ", ").append(ReplayTable.quote(t.columns().get(at))).append(" = ?");
-                        cols.add(at);
+                        sql.append(kinds.isEmpty() ? "" : ", ").append(ReplayTable.quote(t.columns().get(at))).append(" = ?");
+                        kinds.add(t.kinds().get(at));
                         vals.add(v.getValue());
                     }
-                    return where(sql, e, t, cols, vals) ? new Plan(sql.toString(), false, ints(cols), vals.toArray(String[]::new), null) : null;
+                    return where(sql, " WHERE ", "", e, t, kinds, vals)
+                            ? new Plan(sql.toString(), false, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), null) : null;
                 }
                 case INSERT -> {
                     if (e.values().isEmpty()) {
                         return null;
                     }
                     StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (");
-                    List<Integer> cols = new ArrayList<>();
+                    List<Kind> cols = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
                     for (Map.Entry<String, String> v : e.values().entrySet()) {
                         int at = t.column(v.getKey());
@@ -197,20 +205,21 @@ public final class SqlEngineReplay {
                             return null;
                         }
                         sql.append(cols.isEmpty() ? "" : ", ").append(ReplayTable.quote(t.columns().get(at)));
-                        cols.add(at);
+                        cols.add(t.kinds().get(at));
                         vals.add(v.getValue());
                     }
                     sql.append(") VALUES (").append("?, ".repeat(cols.size() - 1)).append("?)");
-                    return new Plan(sql.toString(), false, ints(cols), vals.toArray(String[]::new), null);
+                    return new Plan(sql.toString(), false, cols.toArray(Kind[]::new), vals.toArray(String[]::new), null);
                 }
                 case DELETE -> {
                     if (!e.keyComplete()) {
                         return null;
                     }
                     StringBuilder sql = new StringBuilder("DELETE FROM ").append(table);
-                    List<Integer> cols = new ArrayList<>();
+                    List<Kind> kinds = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
-                    return where(sql, e, t, cols, vals) ? new Plan(sql.toString(), false, ints(cols), vals.toArray(String[]::new), null) : null;
+                    return where(sql, " WHERE ", "", e, t, kinds, vals)
+                            ? new Plan(sql.toString(), false, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), null) : null;
                 }
                 default -> {
                     return null;
@@ -218,20 +227,191 @@ public final class SqlEngineReplay {
             }
         }
 
-        /** Appends {@code WHERE k1 = ? AND ...} for the event's key; false when a key column is not in the table. */
-        private static boolean where(StringBuilder sql, AccessEvent e, ReplayTable t, List<Integer> cols, List<String> vals) {
-            String sep = " WHERE ";
+        /**
+         * Appends {@code WHERE k1 = ? AND ...} for the event's literal key columns and its bounds, each column
+         * prefixed by {@code alias}; false when a column is not in the table or a bound compares an integer column
+         * with text (the event is skipped, as our engine skips it).
+         */
+        private static boolean where(StringBuilder sql, String first, String alias, AccessEvent e, ReplayTable t, List<Kind> kinds,
+                                     List<String> vals) {
+            String sep = first;
             for (String k : e.keyColumns()) {
+                if (!e.key().containsKey(k)) {
+                    continue; // bound by a join: the join's ON says it
+                }
                 int at = t.column(k);
                 if (at < 0) {
                     return false;
                 }
-                sql.append(sep).append(ReplayTable.quote(t.columns().get(at))).append(" = ?");
+                sql.append(sep).append(alias).append(ReplayTable.quote(t.columns().get(at))).append(" = ?");
                 sep = " AND ";
-                cols.add(at);
+                kinds.add(t.kinds().get(at));
                 vals.add(e.key().get(k));
             }
+            for (dev.wastecheck.model.access.Bound b : e.bounds()) {
+                int at = t.column(b.column());
+                if (at < 0) {
+                    return false;
+                }
+                Kind kind = t.kinds().get(at);
+                String c = alias + ReplayTable.quote(t.columns().get(at));
+                for (String v : new String[] {b.lo(), b.hi()}) {
+                    if (v != null && kind == Kind.INTEGER && !number(v)) {
+                        return false;
+                    }
+                }
+                if (b.isEquality()) {
+                    sql.append(sep).append(c).append(" = ?");
+                    kinds.add(kind);
+                    vals.add(b.lo());
+                    sep = " AND ";
+                    continue;
+                }
+                if (b.lo() != null) {
+                    sql.append(sep).append(c).append(b.loInclusive() ? " >= ?" : " > ?");
+                    kinds.add(kind);
+                    vals.add(b.lo());
+                    sep = " AND ";
+                }
+                if (b.hi() != null) {
+                    sql.append(sep).append(c).append(b.hiInclusive() ? " <= ?" : " < ?");
+                    kinds.add(kind);
+                    vals.add(b.hi());
+                    sep = " AND ";
+                }
+            }
             return true;
+        }
+
+        private static boolean number(String v) {
+            try {
+                Double.parseDouble(v.trim());
+                return true;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+
+        /** The columns a SELECT returns, in table order: projected, else the key's; a scan projecting nothing, the first column. */
+        private static int[] selected(AccessEvent e, ReplayTable t, boolean scan) {
+            boolean[] selected = new boolean[t.columns().size()];
+            for (String c : e.projected().isEmpty() ? e.keyColumns() : e.projected()) {
+                int at = t.column(c);
+                if (at >= 0) {
+                    selected[at] = true;
+                }
+            }
+            int[] result = positions(selected);
+            if (result.length == 0 && scan && !t.primaryKey().isEmpty()) {
+                for (String c : t.primaryKey()) {
+                    if (t.column(c) >= 0) {
+                        selected[t.column(c)] = true;
+                    }
+                }
+                result = positions(selected);
+            }
+            return result.length == 0 && scan && !t.columns().isEmpty() ? new int[] {0} : result;
+        }
+
+        private static Kind[] kinds(ReplayTable t, int[] columns) {
+            Kind[] out = new Kind[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                out[i] = t.kinds().get(columns[i]);
+            }
+            return out;
+        }
+
+        /**
+         * A read whose key a join binds, as our engine runs it: the statement's other table's event (its driver: the
+         * same trace line and time) finds rows, and each gives the key. Null when no driver can.
+         */
+        private Plan joinPlan(List<AccessEvent> events, int i, ReplayTable t) {
+            AccessEvent e = events.get(i);
+            if (e.operation() != Operation.POINT_LOOKUP && e.operation() != Operation.RANGE) {
+                return null;
+            }
+            String driverTable = null;
+            Map<String, String> on = new LinkedHashMap<>();
+            for (String k : e.keyColumns()) {
+                if (e.key().containsKey(k)) {
+                    continue;
+                }
+                String src = null;
+                for (Map.Entry<String, String> j : e.joinKeys().entrySet()) {
+                    if (j.getKey().equalsIgnoreCase(k)) {
+                        src = j.getValue();
+                    }
+                }
+                if (src == null) {
+                    break;
+                }
+                String st = src.substring(0, src.lastIndexOf('.'));
+                if (driverTable != null && !driverTable.equalsIgnoreCase(st)) {
+                    return null;
+                }
+                driverTable = st;
+                on.put(k, src.substring(src.lastIndexOf('.') + 1));
+            }
+            if (driverTable == null) {
+                return null;
+            }
+            int start = i, end = i + 1;
+            while (start > 0 && sameStatement(events.get(start - 1), e)) {
+                start--;
+            }
+            while (end < events.size() && sameStatement(events.get(end), e)) {
+                end++;
+            }
+            ReplayTable s = tables.get(driverTable.toLowerCase(Locale.ROOT));
+            if (s == null) {
+                return null;
+            }
+            for (int d = start; d < end; d++) {
+                AccessEvent de = events.get(d);
+                if (d == i || !de.table().equalsIgnoreCase(driverTable)) {
+                    continue;
+                }
+                boolean keyed = de.index() != null && de.keyComplete();
+                boolean scan = de.index() == null && (de.operation() == Operation.SCAN || de.operation() == Operation.RANGE
+                        || de.operation() == Operation.POINT_LOOKUP);
+                if (!keyed && !scan) {
+                    continue;
+                }
+                int[] result = selected(e, t, false);
+                if (result.length == 0) {
+                    return null;
+                }
+                StringBuilder sql = new StringBuilder("SELECT ");
+                for (int r = 0; r < result.length; r++) {
+                    sql.append(r == 0 ? "" : ", ").append("t_.").append(ReplayTable.quote(t.columns().get(result[r])));
+                }
+                sql.append(" FROM ").append(ReplayTable.quote(s.name())).append(" s_ JOIN ").append(ReplayTable.quote(t.name()))
+                        .append(" t_ ON ");
+                String sep = "";
+                for (Map.Entry<String, String> j : on.entrySet()) {
+                    int tc = t.column(j.getKey()), sc = s.column(j.getValue());
+                    if (tc < 0 || sc < 0) {
+                        return null;
+                    }
+                    sql.append(sep).append("t_.").append(ReplayTable.quote(t.columns().get(tc))).append(" = s_.")
+                            .append(ReplayTable.quote(s.columns().get(sc)));
+                    sep = " AND ";
+                }
+                List<Kind> kinds = new ArrayList<>();
+                List<String> vals = new ArrayList<>();
+                if (!where(sql, " WHERE ", "s_.", de, s, kinds, vals)) {
+                    return null;
+                }
+                if (!where(sql, kinds.isEmpty() ? " WHERE " : " AND ", "t_.", e, t, kinds, vals)) {
+                    return null;
+                }
+                return new Plan(sql.toString(), true, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), kinds(t, result));
+            }
+            return null;
+        }
+
+        private static boolean sameStatement(AccessEvent a, AccessEvent b) {
+            return a.line() == b.line() && a.timeMillis() == b.timeMillis() && a.line() >= 0;
         }
 
         private static int[] positions(boolean[] selected) {
@@ -248,10 +428,6 @@ public final class SqlEngineReplay {
             return out;
         }
 
-        private static int[] ints(List<Integer> list) {
-            return list.stream().mapToInt(Integer::intValue).toArray();
-        }
-
         private PreparedStatement statement(String sql) throws SQLException {
             PreparedStatement ps = statements.get(sql);
             if (ps == null || ps.isClosed()) {
@@ -262,9 +438,9 @@ public final class SqlEngineReplay {
         }
 
         /** Binds the plan's values by their columns' kinds; false when an integer column's literal is not an integer. */
-        private static boolean bind(PreparedStatement ps, ReplayTable t, Plan plan) throws SQLException {
-            for (int i = 0; i < plan.bindColumns.length; i++) {
-                Kind kind = t.kinds().get(plan.bindColumns[i]);
+        private static boolean bind(PreparedStatement ps, Plan plan) throws SQLException {
+            for (int i = 0; i < plan.bindKinds.length; i++) {
+                Kind kind = plan.bindKinds[i];
                 String v = plan.bindValues[i];
                 int p = i + 1;
                 if (v == null) {
@@ -273,13 +449,14 @@ public final class SqlEngineReplay {
                 }
                 switch (kind) {
                     case INTEGER -> {
-                        long n;
                         try {
-                            n = Long.parseLong(v);
+                            ps.setLong(p, Long.parseLong(v));
                         } catch (NumberFormatException notAnInteger) {
-                            return false;
+                            if (!plan.query || !number(v)) {
+                                return false;
+                            }
+                            ps.setDouble(p, Double.parseDouble(v.trim())); // a bound such as rev_len < 99.5
                         }
-                        ps.setLong(p, n);
                     }
                     case TEXT -> ps.setString(p, v);
                     case BLOB -> ps.setBytes(p, v.getBytes(StandardCharsets.UTF_8));
@@ -289,14 +466,14 @@ public final class SqlEngineReplay {
         }
 
         /** Executes the bound statement, leaving its digest in {@link #digest}; returns the rows returned or changed. */
-        private long execute(PreparedStatement ps, Plan plan, ReplayTable t) throws SQLException {
+        private long execute(PreparedStatement ps, Plan plan) throws SQLException {
             digest.reset();
             if (plan.query) {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         digest.beginRow();
-                        for (int i = 0; i < plan.resultColumns.length; i++) {
-                            addValue(rs, i + 1, t.kinds().get(plan.resultColumns[i]));
+                        for (int i = 0; i < plan.resultKinds.length; i++) {
+                            addValue(rs, i + 1, plan.resultKinds[i]);
                         }
                         digest.endRow();
                     }

@@ -132,7 +132,7 @@ class SqlEngineReplayTest {
         int oslo = sql("SELECT id, name FROM person WHERE city = 'Oslo'", true);
         int delete = sql("DELETE FROM person WHERE id = 2", true);
         int deleted = sql("SELECT name FROM person WHERE id = 2", true);
-        sql("SELECT name FROM person WHERE visits > 3", false);
+        int scan = sql("SELECT name FROM person WHERE visits > 3", true); // a scan: its bound filters every row
         sql("SELECT name FROM person WHERE id = ?", false);
         int badKey = sql("SELECT name FROM person WHERE id = 'abc'", true);
         int moveGroup = sql("UPDATE membership SET group_id = 11 WHERE member_id = 100", true);
@@ -173,6 +173,8 @@ class SqlEngineReplayTest {
                 .isEqualTo(digest(row(5L, "Åsa"), row(3L, "Zed"), row(2L, "Bo")));
         assertThat(d[delete]).isEqualTo(count(1));
         assertThat(d[deleted]).isZero();
+        assertThat(d[scan]).as("a scan: its bound, visits > 3, keeps O'Brien (6 visits); Zed has -1, Åsa NULL, Bo is deleted")
+                .isEqualTo(digest(row("O'Brien")));
         assertThat(d[badKey]).as("a non-integer literal matches nothing").isZero();
         assertThat(d[moveGroup]).as("an update of a unique key's column").isEqualTo(count(1));
         assertThat(d[moved]).isEqualTo(digest(row(100L, TOKEN)));

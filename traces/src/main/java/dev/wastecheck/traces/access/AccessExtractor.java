@@ -1,6 +1,7 @@
 package dev.wastecheck.traces.access;
 
 import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Bound;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
@@ -142,7 +143,7 @@ public final class AccessExtractor {
                         key.put(kc, v);
                     }
                 }
-                event(tt, key, values(row, literals), count, line, time, sink);
+                event(tt, key, values(row, literals), literals, count, line, time, sink);
             }
             return;
         }
@@ -173,7 +174,7 @@ public final class AccessExtractor {
             combinations *= Math.max(1, vs.size());
         }
         if (combinations > MAX_KEY_COMBINATIONS) {
-            event(tt, Map.of(), setValues(tt, literals), count, line, time, sink);
+            event(tt, Map.of(), setValues(tt, literals), literals, count, line, time, sink);
             return;
         }
         Map<String, String> assigned = setValues(tt, literals);
@@ -186,7 +187,7 @@ public final class AccessExtractor {
                     key.put(cols.get(i), vs.get(at[i]));
                 }
             }
-            event(tt, key, assigned, count, line, time, sink);
+            event(tt, key, assigned, literals, count, line, time, sink);
             for (int i = cols.size() - 1; i >= 0; i--) {
                 if (values.get(i).size() > 1 && ++at[i] < values.get(i).size()) {
                     break;
@@ -194,6 +195,23 @@ public final class AccessExtractor {
                 at[i] = 0;
             }
         }
+    }
+
+    /** The template's bounds with this statement's literals; a bound whose literal is an unknown parameter is left out. */
+    private static List<Bound> bounds(TableTemplate tt, List<String> literals) {
+        if (tt.bounds().isEmpty()) {
+            return List.of();
+        }
+        List<Bound> out = new ArrayList<>();
+        for (ShapeTemplate.BoundSource b : tt.bounds()) {
+            String lo = b.lo() == null ? null : b.lo().value(literals);
+            String hi = b.hi() == null ? null : b.hi().value(literals);
+            if ((b.lo() != null && lo == null) || (b.hi() != null && hi == null)) {
+                continue;
+            }
+            out.add(new Bound(b.column(), lo, b.loInclusive(), hi, b.hiInclusive()));
+        }
+        return out;
     }
 
     /** An UPDATE's literal SET values (empty for other operations); see {@link AccessEvent#values()}. */
@@ -217,10 +235,10 @@ public final class AccessExtractor {
         return java.util.Collections.unmodifiableMap(out);
     }
 
-    private void event(TableTemplate tt, Map<String, String> key, Map<String, String> values, long count, long line, long time,
-                       Consumer<AccessEvent> sink) {
+    private void event(TableTemplate tt, Map<String, String> key, Map<String, String> values, List<String> literals, long count,
+                       long line, long time, Consumer<AccessEvent> sink) {
         AccessEvent e = new AccessEvent(tt.table(), tt.operation(), tt.index(), key, tt.keyColumns(), tt.projected(), tt.predicate(),
-                tt.updated(), tt.joined(), tt.functions(), count, time, line, values);
+                tt.updated(), tt.joined(), tt.functions(), count, time, line, values, tt.joinKeys(), bounds(tt, literals));
         report.events++;
         if (!e.keyComplete()) {
             report.eventsWithoutKey++;

@@ -40,10 +40,16 @@ record ShapeTemplate(List<TableTemplate> tables) {
      * @param keyDisjuncts    for {@code (a = 1 AND b IN (2, 3)) OR (a = 4 AND b = 5)}: per disjunct, the
      *                        alternatives of each key column (replacing {@code keyAlternatives} for the
      *                        columns it binds); empty when the key is not bound that way
+     * @param joinKeys        this table's columns an equality with another table's column binds, to that column
+     *                        ({@code table.column})
+     * @param bounds          WHERE conjuncts comparing a column with literals, other than the key's equalities
      */
     record TableTemplate(String table, Operation operation, String index, List<String> keyColumns,
                          List<List<ValueSource>> keyAlternatives, List<List<List<ValueSource>>> keyDisjuncts,
                          List<Map<String, ValueSource>> insertRows, Map<String, ValueSource> setValues,
                          Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                         Map<String, Set<String>> functions) {}
+                         Map<String, Set<String>> functions, Map<String, String> joinKeys, List<BoundSource> bounds) {}
+
+    /** A {@link dev.wastecheck.model.access.Bound} whose ends are filled from each statement's literals; null for an open end. */
+    record BoundSource(String column, ValueSource lo, boolean loInclusive, ValueSource hi, boolean hiInclusive) {}
 }

@@ -234,6 +234,8 @@ final class StatementResolver {
         final Map<String, List<ValueSource>> equal = new LinkedHashMap<>();
         final Set<String> joinBound = new LinkedHashSet<>();
         final Set<String> range = new LinkedHashSet<>();
+        final Map<String, String> joinKeys = new LinkedHashMap<>();
+        final List<ShapeTemplate.BoundSource> bounds = new ArrayList<>();
         List<Map<String, List<ValueSource>>> disjuncts = List.of();
         Operation modify;
 
@@ -364,6 +366,10 @@ final class StatementResolver {
                             acc(ob.table).joined.add(ob.column);
                             acc(oa.table).joinBound.add(oa.column);
                             acc(ob.table).joinBound.add(ob.column);
+                            if (!oa.table.equalsIgnoreCase(ob.table)) {
+                                acc(oa.table).joinKeys.putIfAbsent(oa.column, ob.table + "." + ob.column);
+                                acc(ob.table).joinKeys.putIfAbsent(ob.column, oa.table + "." + oa.column);
+                            }
                         }
                         return;
                     }
@@ -403,9 +409,18 @@ final class StatementResolver {
                         acc(o.table).equal.put(o.column, values);
                     } else {
                         acc(o.table).range.add(o.column);
+                        if (sarg != null && sarg.rangeSet.asRanges().size() == 1) {
+                            var r = sarg.rangeSet.asRanges().iterator().next();
+                            ValueSource lo = r.hasLowerBound() ? new ValueSource(-1, text(r.lowerEndpoint())) : null;
+                            ValueSource hi = r.hasUpperBound() ? new ValueSource(-1, text(r.upperEndpoint())) : null;
+                            acc(o.table).bounds.add(new ShapeTemplate.BoundSource(o.column, lo,
+                                    r.hasLowerBound() && r.lowerBoundType() == com.google.common.collect.BoundType.CLOSED, hi,
+                                    r.hasUpperBound() && r.upperBoundType() == com.google.common.collect.BoundType.CLOSED));
+                        }
                     }
                 }
                 case LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, LIKE, BETWEEN -> {
+                    comparison(call, ctx);
                     for (RexNode op : call.getOperands()) {
                         if (stripCast(op) instanceof RexInputRef ref) {
                             Origin o = origin(ctx, ref.getIndex());
@@ -418,6 +433,40 @@ final class StatementResolver {
                 }
                 default -> {
                 }
+            }
+        }
+
+        /** {@code col < const} (or {@code const < col}, and the other comparisons) as a bound of the column's table. */
+        private void comparison(RexCall call, RelNode ctx) {
+            if (call.getOperands().size() != 2) {
+                return;
+            }
+            SqlKind kind = call.getKind();
+            RexNode a = stripCast(call.getOperands().get(0));
+            RexNode b = stripCast(call.getOperands().get(1));
+            if (!(a instanceof RexInputRef)) {
+                RexNode t = a;
+                a = b;
+                b = t;
+                kind = kind.reverse();
+            }
+            ValueSource v = constant(b);
+            if (!(a instanceof RexInputRef ref) || v == null) {
+                return;
+            }
+            Origin o = origin(ctx, ref.getIndex());
+            if (o == null) {
+                return;
+            }
+            ShapeTemplate.BoundSource bound = switch (kind) {
+                case LESS_THAN -> new ShapeTemplate.BoundSource(o.column, null, false, v, false);
+                case LESS_THAN_OR_EQUAL -> new ShapeTemplate.BoundSource(o.column, null, false, v, true);
+                case GREATER_THAN -> new ShapeTemplate.BoundSource(o.column, v, false, null, false);
+                case GREATER_THAN_OR_EQUAL -> new ShapeTemplate.BoundSource(o.column, v, true, null, false);
+                default -> null;
+            };
+            if (bound != null) {
+                acc(o.table).bounds.add(bound);
             }
         }
 
@@ -661,8 +710,22 @@ final class StatementResolver {
                 }
                 disjuncts.add(alt);
             }
+            // Equalities that bind no key column filter like the other bounds (one value; an IN list is left out).
+            List<ShapeTemplate.BoundSource> bounds = new ArrayList<>();
+            for (Map.Entry<String, List<ValueSource>> eq : a.equal.entrySet()) {
+                if (!keyColumns.contains(eq.getKey()) && eq.getValue().size() == 1) {
+                    ValueSource v = eq.getValue().get(0);
+                    bounds.add(new ShapeTemplate.BoundSource(eq.getKey(), v, true, v, true));
+                }
+            }
+            for (ShapeTemplate.BoundSource b : a.bounds) {
+                if (!keyColumns.contains(b.column())) {
+                    bounds.add(b);
+                }
+            }
             return new TableTemplate(t.name(), op, index == null ? null : index.name(), List.copyOf(keyColumns), alternatives, disjuncts, insertRows, setValues,
-                    ordered(a.projected), ordered(a.predicate), ordered(a.updated), ordered(a.joined), copy(a.functions));
+                    ordered(a.projected), ordered(a.predicate), ordered(a.updated), ordered(a.joined), copy(a.functions),
+                    java.util.Collections.unmodifiableMap(new LinkedHashMap<>(a.joinKeys)), List.copyOf(bounds));
         }
     }
 

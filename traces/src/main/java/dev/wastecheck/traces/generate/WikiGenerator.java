@@ -54,10 +54,12 @@ public final class WikiGenerator {
      * @param textMedianBytes  median text size of a revision (lognormal)
      * @param textSigma        lognormal sigma of the text size
      * @param maxInsertBytes   longest extended INSERT, like mysqldump's net_buffer_length
+     * @param scanShare        share of requests that rebuild a special page by scanning the page table
+     *                         (Special:ShortPages: the articles shorter than a length, no index on it)
      */
     public record Config(long pages, long seed, double zipfExponent, Path popularityFile, long requests,
                          double editShare, double watchlistShare, double revisionsMean, double revisionsMedian,
-                         int textMedianBytes, double textSigma, int maxInsertBytes) {
+                         int textMedianBytes, double textSigma, int maxInsertBytes, double scanShare) {
         public Config {
             if (pages < 1 || pages > Integer.MAX_VALUE - 1) {
                 throw new GeneratorInputException("--scale: expected a number of pages from 1 to " + (Integer.MAX_VALUE - 1) + ", got " + pages);
@@ -65,8 +67,8 @@ public final class WikiGenerator {
             if (revisionsMean < revisionsMedian || revisionsMedian < 1) {
                 throw new GeneratorInputException("revisions: expected mean >= median >= 1, got mean " + revisionsMean + ", median " + revisionsMedian);
             }
-            if (editShare < 0 || watchlistShare < 0 || editShare + watchlistShare > 1) {
-                throw new GeneratorInputException("--edit-share: expected shares in [0,1] summing to at most 1");
+            if (editShare < 0 || watchlistShare < 0 || scanShare < 0 || editShare + watchlistShare + scanShare > 1) {
+                throw new GeneratorInputException("--edit-share, --watchlist-share, --scan-share: expected shares in [0,1] summing to at most 1");
             }
             if (requests < 0) {
                 throw new GeneratorInputException("--requests: expected a non-negative count, got " + requests);
@@ -74,35 +76,40 @@ public final class WikiGenerator {
         }
 
         public static Config defaults(long pages, long seed) {
-            return new Config(pages, seed, 1.0, null, 20 * pages, 0.02, 0.01, 12, 2, 2000, 1.3, 1_000_000);
+            return new Config(pages, seed, 1.0, null, 20 * pages, 0.02, 0.01, 12, 2, 2000, 1.3, 1_000_000, 0);
         }
 
         public Config withZipfExponent(double s) {
-            return new Config(pages, seed, s, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes);
+            return new Config(pages, seed, s, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
         }
 
         public Config withPopularityFile(Path f) {
-            return new Config(pages, seed, zipfExponent, f, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes);
+            return new Config(pages, seed, zipfExponent, f, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
         }
 
         public Config withRequests(long r) {
-            return new Config(pages, seed, zipfExponent, popularityFile, r, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes);
+            return new Config(pages, seed, zipfExponent, popularityFile, r, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
         }
 
         public Config withEditShare(double e) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, e, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes);
+            return new Config(pages, seed, zipfExponent, popularityFile, requests, e, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
         }
 
         public Config withWatchlistShare(double w) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, w, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes);
+            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, w, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
         }
 
         public Config withTextMedianBytes(int b) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, b, textSigma, maxInsertBytes);
+            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, b, textSigma, maxInsertBytes, scanShare);
+        }
+
+        public Config withScanShare(double share) {
+            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian,
+                    textMedianBytes, textSigma, maxInsertBytes, share);
         }
 
         public Config withMaxInsertBytes(int b) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, b);
+            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, b, scanShare);
         }
     }
 
@@ -387,7 +394,12 @@ public final class WikiGenerator {
                 int ns = namespace[p];
                 String title = text.title(p + 1);
                 sb.setLength(0);
-                if (kind < cfg.watchlistShare()) {
+                if (kind >= cfg.watchlistShare() + cfg.editShare() && kind < cfg.watchlistShare() + cfg.editShare() + cfg.scanShare()) {
+                    // Special:ShortPages rebuilt: every article shorter than a length, found by scanning the page table
+                    line(sb, time).append("SELECT page_id,page_namespace,page_title,page_len FROM page WHERE page_is_redirect = 0 AND page_len < ")
+                            .append(50 + rng.nextInt(450)).append(";\n");
+                    statements += 1;
+                } else if (kind < cfg.watchlistShare()) {
                     int user = 1 + (int) (users * Math.pow(rng.nextDouble(), 2));
                     line(sb, time).append("SELECT wl_namespace,wl_title,wl_notificationtimestamp FROM watchlist WHERE wl_user = ")
                             .append(user).append(";\n");

@@ -1,0 +1,208 @@
+package dev.wastecheck.engine.table;
+
+import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.layouts.Layout;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The physical design of one table: what {@code replay --config} sets for every table (or, with a
+ * {@code TABLE.} prefix, for one) and what {@code autotune} searches per table.
+ *
+ * @param layout          the heap's page format
+ * @param cache           the index cache in the leaves' free space ("No Bits Left Behind" §2.1)
+ * @param cacheSize       at most this share of a leaf's tuples is cached
+ * @param clusterFraction the share of the accessed tuples relocated to the heap's end, hottest first (§3.1); 0 for none
+ * @param partition       whether the accessed tuples move into a hot partition with its own heap and indexes (§3.1)
+ * @param tight           which classes of the analyzer's tight types the table is stored with
+ * @param split           vertical partitioning (§3.2): which columns live apart, in a second heap
+ * @param demoteAfter     with a partition: a hot tuple that has not been read for this many of the table's
+ *                        events moves to the cold partition; 0 never
+ * @param promoteAfter    with a partition: a cold tuple read this many times while its decayed heat lasts
+ *                        moves to the hot partition; 0 never
+ */
+public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, double clusterFraction, boolean partition,
+                          Set<TightClass> tight, Split split, long demoteAfter, int promoteAfter) {
+
+    /** The declared design: NSM, no cache, no clustering, declared types, one heap. */
+    public static final TableDesign BASELINE = new TableDesign(Layout.NSM, CachePolicy.OFF, 1.0, 0, false,
+            EnumSet.noneOf(TightClass.class), Split.NONE, 0, 0);
+
+    public TableDesign {
+        tight = tight.isEmpty() ? EnumSet.noneOf(TightClass.class) : EnumSet.copyOf(tight);
+    }
+
+    /**
+     * Classes of tight types, as {@code tight=} names them: narrower integers (and strings of
+     * digits kept as the integer they spell), dictionary fields for low-cardinality strings,
+     * dates and timestamps as day or second counts, booleans as bits.
+     */
+    public enum TightClass {
+        INT, DICT, TIME, BOOL;
+
+        public String label() { return name().toLowerCase(Locale.ROOT); }
+    }
+
+    /**
+     * Vertical partitioning, "No Bits Left Behind" §3.2. {@code mode} says how the columns were
+     * chosen: {@code cold} (columns the training events never read go apart, so the pages that
+     * serve lookups hold only what lookups read), {@code updates} (columns the training updates go
+     * apart from those it only reads), or {@code columns} (named). {@code columns} are the
+     * columns stored apart once the mode is resolved against a trace; empty until then.
+     */
+    public record Split(String mode, List<String> columns) {
+        public static final Split NONE = new Split("none", List.of());
+
+        public Split {
+            columns = List.copyOf(columns);
+        }
+
+        public boolean none() { return mode.equals("none"); }
+
+        public String label() {
+            return mode.equals("columns") ? String.join("+", columns) : mode;
+        }
+
+        static Split parse(String v) {
+            String s = v.trim().toLowerCase(Locale.ROOT);
+            return switch (s) {
+                case "none", "off" -> NONE;
+                case "cold", "updates" -> new Split(s, List.of());
+                default -> {
+                    List<String> cols = new ArrayList<>();
+                    for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
+                    if (cols.isEmpty()) throw new IllegalArgumentException("split=" + v + ": expected none, cold, updates or COL+COL");
+                    yield new Split("columns", cols);
+                }
+            };
+        }
+    }
+
+    /** Whether {@code key} is one of the keys {@link #with} takes. */
+    public static boolean isKey(String key) {
+        return switch (key) {
+            case "layout", "cache", "cache_size", "cluster", "tight", "split", "demote_after", "promote" -> true;
+            default -> false;
+        };
+    }
+
+    /** This design with one {@code --config} key changed; IllegalArgumentException with a message a user can act on. */
+    public TableDesign with(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        return switch (key) {
+            case "layout" -> withLayout(switch (v) {
+                case "nsm" -> Layout.NSM;
+                case "pax" -> Layout.PAX;
+                case "hpl" -> Layout.HPL;
+                // ReplayConfig takes layout=arrow for the whole database; a table's design is of pages
+                case "arrow" -> throw new IllegalArgumentException(
+                        "layout=arrow applies to every table (one Arrow storage), not to one table's design");
+                default -> throw new IllegalArgumentException("layout=" + value + ": expected nsm, pax, hpl or arrow");
+            });
+            case "cache" -> new TableDesign(layout, switch (v) {
+                case "off" -> CachePolicy.OFF;
+                case "swap" -> CachePolicy.SWAP;
+                case "shrink" -> CachePolicy.SHRINK;
+                default -> throw new IllegalArgumentException("cache=" + value + ": expected off, swap or shrink");
+            }, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter);
+            case "cache_size" -> new TableDesign(layout, cache, fraction("cache_size", v), clusterFraction, partition, tight, split,
+                    demoteAfter, promoteAfter);
+            case "cluster" -> {
+                if (v.equals("none")) yield new TableDesign(layout, cache, cacheSize, 0, false, tight, split, demoteAfter, promoteAfter);
+                if (v.equals("partition")) yield new TableDesign(layout, cache, cacheSize, 0, true, tight, split, demoteAfter, promoteAfter);
+                yield new TableDesign(layout, cache, cacheSize, fraction("cluster", v), false, tight, split, demoteAfter, promoteAfter);
+            }
+            case "tight" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tightClasses(value), split, demoteAfter,
+                    promoteAfter);
+            case "split" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, Split.parse(value), demoteAfter,
+                    promoteAfter);
+            case "demote_after" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, split,
+                    count("demote_after", v), promoteAfter);
+            case "promote" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter,
+                    (int) Math.min(Integer.MAX_VALUE, count("promote", v)));
+            default -> throw new IllegalArgumentException("--config key '" + key + "': expected one of " + KEYS);
+        };
+    }
+
+    /** The keys {@link #with} takes, for messages. */
+    public static final String KEYS = "layout, cache, cache_size, cluster, tight, split, demote_after, promote";
+
+    public TableDesign withLayout(Layout l) {
+        return new TableDesign(l, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter);
+    }
+
+    public TableDesign withSplit(Split s) {
+        return new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, s, demoteAfter, promoteAfter);
+    }
+
+    /** {@code on} (every class), {@code off}, or classes joined by {@code +}: {@code int+dict}. */
+    static Set<TightClass> tightClasses(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("on") || v.equals("true")) return EnumSet.allOf(TightClass.class);
+        if (v.equals("off") || v.equals("false")) return EnumSet.noneOf(TightClass.class);
+        Set<TightClass> out = EnumSet.noneOf(TightClass.class);
+        for (String c : v.split("\\+")) {
+            try {
+                out.add(TightClass.valueOf(c.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("tight=" + value + ": expected on, off, or classes joined by + (int, dict, time, bool)");
+            }
+        }
+        return out;
+    }
+
+    private static double fraction(String key, String v) {
+        try {
+            double d = v.endsWith("%") ? Double.parseDouble(v.substring(0, v.length() - 1)) / 100 : Double.parseDouble(v);
+            if (d >= 0 && d <= 1) return d;
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw new IllegalArgumentException(key + "=" + v + ": expected a fraction from 0 to 1 (or a percentage)");
+    }
+
+    private static long count(String key, String v) {
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 0) return n;
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw new IllegalArgumentException(key + "=" + v + ": expected a count (0 or more; 0 for never)");
+    }
+
+    /** The tight classes as {@code tight=} writes them: {@code off}, {@code on}, or {@code int+dict}. */
+    public String tightLabel() {
+        if (tight.isEmpty()) return "off";
+        if (tight.size() == TightClass.values().length) return "on";
+        StringBuilder b = new StringBuilder();
+        for (TightClass c : tight) b.append(b.length() == 0 ? "" : "+").append(c.label());
+        return b.toString();
+    }
+
+    public String clusterLabel() {
+        return partition ? "partition" : clusterFraction > 0 ? trim(clusterFraction) : "none";
+    }
+
+    /** Every setting as {@code --config} keys, in a fixed order (the same design always reads the same). */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        b.append("layout=").append(layout.name().toLowerCase(Locale.ROOT));
+        b.append(",cache=").append(cache.name().toLowerCase(Locale.ROOT));
+        if (cache != CachePolicy.OFF) b.append(",cache_size=").append(trim(cacheSize));
+        b.append(",cluster=").append(clusterLabel());
+        if (partition && demoteAfter > 0) b.append(",demote_after=").append(demoteAfter);
+        if (partition && promoteAfter > 0) b.append(",promote=").append(promoteAfter);
+        b.append(",tight=").append(tightLabel());
+        if (!split.none()) b.append(",split=").append(split.label());
+        return b.toString();
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+}
