@@ -40,7 +40,7 @@ public final class AutotuneCommand implements Callable<Integer> {
     double train;
 
     @Option(names = "--repeat", defaultValue = "3", paramLabel = "N", description = "Runs of each finalist, interleaved, for medians "
-            + "with 95% intervals (default: ${DEFAULT-VALUE}).")
+            + "with 95%% intervals (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--curve", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -72,7 +72,7 @@ public final class AutotuneCommand implements Callable<Integer> {
         switch (format) {
             case json -> AutotuneRenderer.json(report, w);
             case html -> TuningHtml.autotune(report, w);
-            default -> AutotuneRenderer.text(report, w);
+            default -> AutotuneRenderer.text(report, w, out.width());
         }
         w.flush();
     }

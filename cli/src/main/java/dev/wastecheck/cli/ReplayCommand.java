@@ -75,7 +75,7 @@ public final class ReplayCommand implements Callable<Integer> {
     double train;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Run every configuration N times, interleaved; "
-            + "report medians with 95% intervals and paired speedups (default: ${DEFAULT-VALUE}).")
+            + "report medians with 95%% intervals and paired speedups (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--max-events", defaultValue = "0", description = "Replay at most this many events (default: all).")

@@ -140,58 +140,77 @@ public final class AutotuneRenderer {
         return x.repeats() > 1 ? " [" + f(x.costPerQueryUsCi95()[0], 2) + "-" + f(x.costPerQueryUsCi95()[1], 2) + "]" : "";
     }
 
+    /** The text report at 80 columns. */
     public static void text(AutotuneReport r, PrintWriter w) {
-        RunReport base = r.baseline().run(), uni = r.bestUniform().run(), rec = r.recommended().run();
-        w.println("autotune of " + r.data() + " for " + r.trace());
-        w.println("learned on the first " + f(100 * r.train(), 0) + "% of the trace (" + Bytes.count(r.trainEvents()) + " events), scored on the other "
-                + Bytes.count(r.heldOutEvents()) + " (held out), buffer pool " + Bytes.human(r.memoryBytes()));
+        text(r, w, 80);
+    }
+
+    /** The text report with no line wider than {@code width}: the finalists' table folds, long lines wrap with a hanging indent. */
+    public static void text(AutotuneReport r, PrintWriter w, int width) {
+        RunReport base = r.baseline().run(), rec = r.recommended().run();
+        Wrap.print(w, "autotune of " + r.data() + " for " + r.trace(), width, "", "  ");
+        Wrap.print(w, "learned on the first " + f(100 * r.train(), 0) + "% of the trace (" + Bytes.count(r.trainEvents())
+                + " events), scored on the other " + Bytes.count(r.heldOutEvents()) + " (held out), buffer pool "
+                + Bytes.human(r.memoryBytes()), width, "", "  ");
         w.println();
-        w.println("                 cost/query (median" + (rec.repeats() > 1 ? " [95%], " + rec.repeats() + " repeats" : "") + ")   speedup   modeled   working set   vs baseline   buffer hit");
+        TextTable finals = new TextTable().indent("  ").word("").fold()
+                .number("cost/query" + (rec.repeats() > 1 ? " (median [95%], " + rec.repeats() + " runs)" : ""))
+                .number("speedup").number("modeled").number("working set").number("vs baseline").number("buffer hit");
         for (AutotuneReport.Finalist fin : List.of(r.baseline(), r.bestUniform(), r.recommended())) {
             RunReport x = fin.run();
-            w.printf(Locale.ROOT, "  %-14s %-30s %7sx %9s %13s %12sx %11s%n", fin.name(), f(x.costPerQueryUs(), 2) + " µs" + ci(x),
-                    f(ReplayRenderer.speedup(base, x), 2), f(fin.modeledUs(), 2), Bytes.human(x.workingSetBytes()),
-                    f(x.workingSetBytes() == 0 ? 0 : (double) base.workingSetBytes() / x.workingSetBytes(), 2),
+            finals.row(Wrap.together(fin.name()), f(x.costPerQueryUs(), 2) + " µs" + ci(x), f(ReplayRenderer.speedup(base, x), 2) + "x",
+                    f(fin.modeledUs(), 2), Bytes.human(x.workingSetBytes()),
+                    f(x.workingSetBytes() == 0 ? 0 : (double) base.workingSetBytes() / x.workingSetBytes(), 2) + "x",
                     f(100 * x.bufferHitRate(), 1) + "%");
         }
+        finals.print(w, width);
         w.println();
-        if (r.fallback() != null) w.println("note: " + r.fallback());
-        w.println("recommended: " + r.recommended().config());
-        w.println("best uniform: " + r.bestUniform().config());
+        if (r.fallback() != null) Wrap.print(w, "note: " + r.fallback(), width, "", "  ");
+        Wrap.print(w, "recommended: " + r.recommended().config(), width, "", "  ");
+        Wrap.print(w, "best uniform: " + r.bestUniform().config(), width, "", "  ");
         if (r.recommended().mismatches() > 0 || r.bestUniform().mismatches() > 0) {
-            w.println("RESULTS DIFFER FROM THE BASELINE: recommended " + r.recommended().mismatches() + ", uniform " + r.bestUniform().mismatches());
+            Wrap.print(w, "RESULTS DIFFER FROM THE BASELINE: recommended " + r.recommended().mismatches() + ", uniform "
+                    + r.bestUniform().mismatches(), width, "", "  ");
         } else {
-            w.println("every held-out event returned the baseline's result under both designs");
+            Wrap.print(w, "every held-out event returned the baseline's result under both designs", width, "", "  ");
         }
         w.println();
-        w.println("per table (each alone at its share of the budget, modeled µs/query: design against its baseline):");
+        Wrap.print(w, "per table (each alone at its share of the budget, modeled µs/query: design against its baseline):", width, "", "  ");
         for (AutotuneReport.TableChoice t : r.tables()) {
-            w.printf(Locale.ROOT, "  %-12s %s  (%s against %s, %s events, %s of memory)%n", t.table(), t.design(), f(t.modeledUs(), 2),
-                    f(t.baselineModeledUs(), 2), Bytes.count(t.events()), Bytes.human(t.memoryShareBytes()));
-            if (!t.apart().isEmpty()) w.println("               apart: " + String.join(", ", t.apart()));
-            if (!t.cacheFields().isEmpty()) w.println("               cached: " + String.join(", ", t.cacheFields()));
-            for (String[] ch : t.tightChanges()) w.println("               " + ch[0] + ": " + ch[1] + " -> " + ch[2] + " (" + ch[3] + ")");
+            Wrap.print(w, t.table() + ": " + t.design() + " (" + f(t.modeledUs(), 2) + " against " + f(t.baselineModeledUs(), 2) + ", "
+                    + Bytes.count(t.events()) + " events, " + Wrap.together(Bytes.human(t.memoryShareBytes())) + " of memory)", width, "  ", "      ");
+            if (!t.apart().isEmpty()) Wrap.print(w, "apart: " + String.join(", ", t.apart()), width, "    ", "      ");
+            if (!t.cacheFields().isEmpty()) Wrap.print(w, "cached: " + String.join(", ", t.cacheFields()), width, "    ", "      ");
+            for (String[] ch : t.tightChanges()) {
+                Wrap.print(w, ch[0] + ": " + ch[1] + " -> " + ch[2] + " (" + ch[3] + ")", width, "    ", "      ");
+            }
         }
         w.println();
         long rejected = r.evaluations().stream().filter(e -> e.status().equals("rejected")).count();
-        w.println("candidates: " + r.evaluations().size() + " replayed (" + rejected + " rejected), " + r.pruned().size()
-                + " pruned without a replay; the largest rejections:");
+        Wrap.print(w, "candidates: " + r.evaluations().size() + " replayed (" + rejected + " rejected), " + r.pruned().size()
+                + " pruned without a replay; the largest rejections:", width, "", "  ");
         r.evaluations().stream().filter(e -> e.status().equals("rejected") && !e.table().equals("uniform"))
-                .sorted((a, b) -> Double.compare(b.modeledUs() - 0, a.modeledUs() - 0)).limit(8)
-                .forEach(e -> w.println("  " + e.table() + " " + e.design() + ": " + e.reason()));
+                .sorted((a, b) -> Double.compare(b.modeledUs(), a.modeledUs())).limit(8)
+                .forEach(e -> Wrap.print(w, e.table() + " " + e.design() + ": " + e.reason(), width, "  ", "      "));
         if (!r.pruned().isEmpty()) {
             w.println("pruned:");
-            r.pruned().stream().limit(12).forEach(p -> w.println("  " + p.table() + " " + p.dimension() + "=" + p.value() + ": " + p.reason()));
+            r.pruned().stream().limit(12)
+                    .forEach(p -> Wrap.print(w, p.table() + " " + p.dimension() + "=" + p.value() + ": " + p.reason(), width, "  ", "      "));
         }
         w.println();
         w.println("to apply it:");
-        r.ddl().forEach(s -> w.println("  " + s));
+        for (String s : r.ddl()) {
+            // a comment stays a comment on every line it wraps to; a statement wraps with a hanging indent
+            if (s.startsWith("-- ")) Wrap.print(w, s.substring(3), width, "  -- ", "  --   ");
+            else Wrap.print(w, s, width, "  ", "      ");
+        }
         w.println();
-        w.println("search: " + f(r.searchMillis() / 1000.0, 1) + " s in all, " + f(r.costMultiple(), 1) + "x one replay of the trace ("
+        Wrap.print(w, "search: " + f(r.searchMillis() / 1000.0, 1) + " s in all, " + f(r.costMultiple(), 1) + "x one replay of the trace ("
                 + f(r.oneReplayMillis() / 1000.0, 1) + " s): screening " + f(r.screeningMultiple(), 1) + "x (" + r.isolatedRuns()
-                + " candidates replayed table by table), the rest " + r.jointRuns() + " replays of all tables (finalists, repeats, memory curve)");
-        w.println("cost/query = measured engine time + modeled device time (NVMe, 85 µs a read); modeled = device time + "
-                + "0.25 µs a buffer-pool pin, which the search compares (the same on any machine)");
+                + " candidates replayed table by table), the rest " + r.jointRuns() + " replays of all tables (finalists, repeats, memory curve)",
+                width, "", "  ");
+        Wrap.print(w, "cost/query = measured engine time + modeled device time (NVMe, 85 µs a read); modeled = device time + "
+                + "0.25 µs a buffer-pool pin, which the search compares (the same on any machine)", width, "", "  ");
     }
 
     /** For the HTML page: the runs by name. */

@@ -165,6 +165,10 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
         if (!arrow && (kv.containsKey("freeze") || kv.containsKey("cold_after"))) {
             throw new IllegalArgumentException("--config '" + spec + "': freeze and cold_after apply to layout=arrow only");
         }
+        if (arrow && (!design.split().none() || tables.values().stream().anyMatch(d -> !d.split().none()))) {
+            // an Arrow table is one store per partition; a vertical split is a second heap of pages
+            throw new IllegalArgumentException("--config '" + spec + "': split applies to pages (nsm, pax, hpl), not to layout=arrow");
+        }
         return new ReplayConfig(spec.trim().isEmpty() ? base.label : spec.trim(), design, tables, memory, pageSize, arrow, freeze,
                 coldAfter);
     }
@@ -200,19 +204,23 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
 
     /** A short description of every setting, for the report: the common design, then each table's differences. */
     public String describe() {
-        StringBuilder b = new StringBuilder(design.describe());
-        if (arrow) {
-            // the blocks replace every table's pages: say so where the layout is named
-            int at = b.indexOf("layout=");
-            int end = b.indexOf(",", at);
-            b.replace(at, end < 0 ? b.length() : end, "layout=arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off"));
-        }
+        StringBuilder b = new StringBuilder(storage(design));
         b.append(",memory=").append(sizeLabel(memoryBytes)).append(",page_size=").append(pageSize >> 10).append('K');
         for (Map.Entry<String, TableDesign> t : tables.entrySet()) {
             if (t.getValue().equals(design)) continue;
-            b.append("; ").append(t.getKey()).append(": ").append(t.getValue().describe());
+            b.append("; ").append(t.getKey()).append(": ").append(storage(t.getValue()));
         }
         return b.toString();
+    }
+
+    /** A table design's description, with Arrow blocks named where they replace the design's pages. */
+    private String storage(TableDesign d) {
+        String s = d.describe();
+        if (!arrow) return s;
+        int at = s.indexOf("layout=");
+        int end = s.indexOf(',', at);
+        return s.substring(0, at) + "layout=arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off")
+                + (end < 0 ? "" : s.substring(end));
     }
 
     /** {@code 4M}, {@code 1536K}: the size as the fewest digits say it exactly (or in MiB, rounded, above 1 GiB). */
