@@ -94,6 +94,16 @@ class CliMannersTest {
                 "pages/query", "working set", "heap", "index", "leaf fill");
         assertThat(replay.out().lines().filter(l -> l.startsWith("layout=pax,cache=swap,cluster=partition "))).hasSizeGreaterThan(1);
 
+        Cli.Result autotune = at80("autotune", "-q", "--data", DUMP.toString(), "--trace", TRACE.toString(), "--max-events", "2000",
+                "--memory", "4M", "--repeat", "1");
+        assertThat(autotune.exitCode()).as(autotune.err()).isZero();
+        assertThat(wider(autotune.out(), 80)).as(autotune.out()).isEmpty();
+        // the finalists' table folds: each part is led by the finalists' names
+        assertThat(autotune.out().lines().filter(l -> l.startsWith("  best uniform "))).hasSizeGreaterThan(1);
+        // a wrapped SQL comment stays a comment on every line
+        assertThat(autotune.out().lines().dropWhile(l -> !l.equals("to apply it:")).skip(1).takeWhile(l -> !l.isEmpty()))
+                .isNotEmpty().allSatisfy(l -> assertThat(l).startsWith("  --"));
+
         Cli.Result stats = at80("trace", "stats", TRACE.toString());
         assertThat(stats.exitCode()).as(stats.err()).isZero();
         assertThat(wider(stats.out(), 80)).as(stats.out()).isEmpty();
