@@ -192,6 +192,8 @@ public final class AutotuneRenderer {
         r.evaluations().stream().filter(e -> e.status().equals("rejected") && !e.table().equals("uniform"))
                 .sorted((a, b) -> Double.compare(b.modeledUs(), a.modeledUs())).limit(8)
                 .forEach(e -> Wrap.print(w, e.table() + " " + e.design() + ": " + e.reason(), width, "  ", "      "));
+        r.evaluations().stream().filter(e -> e.step().equals("layout=arrow"))
+                .forEach(e -> Wrap.print(w, "Arrow blocks for every table " + e.status() + ": " + e.reason(), width, "", "  "));
         if (!r.pruned().isEmpty()) {
             w.println("pruned:");
             r.pruned().stream().limit(12)

@@ -59,6 +59,14 @@ public final class ArrowStorage {
         for (ArrowStore s : stores) s.trackTouched();
     }
 
+    /**
+     * Tuples read or written in the blocks since {@link #trackTouched()}: what a pin of a heap page
+     * is on pages (the blocks are in memory, so these are no pins and no device reads).
+     */
+    public long tupleAccesses() {
+        return stores.stream().mapToLong(s -> s.table().tupleAccesses()).sum();
+    }
+
     /** Memory of all tables: blocks, version pointers and variable-length values. */
     public long bytes() {
         return stores.stream().mapToLong(ArrowStore::bytes).sum();

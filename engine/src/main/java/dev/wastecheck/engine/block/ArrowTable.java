@@ -108,6 +108,12 @@ public final class ArrowTable {
         workingSet = new WorkingSet();
     }
 
+    /** Tuples read or written since {@link #trackWorkingSet()}, 0 when not tracking. */
+    public long tupleAccesses() {
+        WorkingSet ws = workingSet;
+        return ws == null ? 0 : ws.tuples;
+    }
+
     /** Bytes of the pages recorded since {@link #trackWorkingSet()}. */
     public long workingSetBytes() {
         WorkingSet ws = workingSet;
@@ -118,6 +124,7 @@ public final class ArrowTable {
     public void touchTuple(long slot) {
         WorkingSet ws = workingSet;
         if (ws == null) return;
+        ws.tuples++;
         int b = TupleSlot.block(slot), off = TupleSlot.offset(slot);
         ws.touchBlock(b, layout.allocationOffset() + (off >>> 3));
         for (int c = 0; c < layout.columns(); c++) {
@@ -131,6 +138,8 @@ public final class ArrowTable {
         static final int PAGE_SHIFT = 12;
         BitSet[] blocks = new BitSet[16];
         BitSet[] chunks = new BitSet[16];
+        /** Tuple accesses recorded (reads and writes; a replay runs them on one thread). */
+        long tuples;
 
         void touchBlock(int block, int byteOffset) {
             if (block >= blocks.length) blocks = Arrays.copyOf(blocks, Math.max(blocks.length * 2, block + 1));

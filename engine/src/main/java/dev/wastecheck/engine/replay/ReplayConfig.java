@@ -204,17 +204,17 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
 
     /** A short description of every setting, for the report: the common design, then each table's differences. */
     public String describe() {
-        StringBuilder b = new StringBuilder(storage(design));
+        StringBuilder b = new StringBuilder(describe(design));
         b.append(",memory=").append(sizeLabel(memoryBytes)).append(",page_size=").append(pageSize >> 10).append('K');
         for (Map.Entry<String, TableDesign> t : tables.entrySet()) {
             if (t.getValue().equals(design)) continue;
-            b.append("; ").append(t.getKey()).append(": ").append(storage(t.getValue()));
+            b.append("; ").append(t.getKey()).append(": ").append(describe(t.getValue()));
         }
         return b.toString();
     }
 
-    /** A table design's description, with Arrow blocks named where they replace the design's pages. */
-    private String storage(TableDesign d) {
+    /** A table design's description under this configuration: Arrow blocks named where they replace the design's pages. */
+    public String describe(TableDesign d) {
         String s = d.describe();
         if (!arrow) return s;
         int at = s.indexOf("layout=");

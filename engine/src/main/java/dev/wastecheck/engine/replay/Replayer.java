@@ -350,7 +350,7 @@ public final class Replayer {
                 cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups, pagesPerQuery, lat, devUs,
                 (measured == 0 ? 0 : lat.mean()) + devUs, engineNanos == 0 ? 0 : measured * 1e9 / engineNanos, loadMillis, replayMillis,
                 moved, digests, executedEvents, byStructure, skippedBy, pins, device.reads(), device.writes(), upkeep,
-                joinBindings == null ? Map.of() : joinBindings);
+                joinBindings == null ? Map.of() : joinBindings, arrow == null ? 0 : arrow.tupleAccesses());
     }
 
     /**

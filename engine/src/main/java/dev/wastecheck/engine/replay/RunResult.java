@@ -34,6 +34,8 @@ import java.util.Map;
  * @param upkeep           with a hot partition's upkeep, per table: {@code table.promoted}, {@code table.demoted}
  * @param joinBindings     when the replayer recorded them: per event whose key a join binds, the literals of each key
  *                         it looked up (the leading key columns in index order)
+ * @param blockAccesses    with {@code layout=arrow}: tuples the measured events read or wrote in Arrow blocks (in memory,
+ *                         so neither pins nor device reads); 0 on pages
  */
 public record RunResult(String config, String settings, long queries, long executed, long skipped, long rowsReturned,
                         long memoryBytes, long heapBytes, long indexBytes, long cacheBytes, long workingSetBytes,
@@ -42,5 +44,5 @@ public record RunResult(String config, String settings, long queries, long execu
                         long loadMillis, long replayMillis, Map<String, Long> moved, long[] digests,
                         java.util.BitSet executedEvents, Map<String, Long> workingSetByStructure, Map<String, Long> skippedByReason,
                         long pins, long deviceReads, long deviceWrites, Map<String, Long> upkeep,
-                        Map<Integer, List<List<String>>> joinBindings) {
+                        Map<Integer, List<List<String>>> joinBindings, long blockAccesses) {
 }

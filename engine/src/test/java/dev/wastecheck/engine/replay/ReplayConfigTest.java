@@ -26,6 +26,20 @@ class ReplayConfigTest {
     }
 
     @Test
+    void layoutArrowIsASettingOfTheWholeDatabase() {
+        ReplayConfig a = ReplayConfig.parse("layout=arrow,freeze=off,cluster=partition,revision.tight=on", BASE);
+        assertThat(a.arrow()).isTrue();
+        assertThat(a.design("revision").tight()).isNotEmpty();
+        // every table's description names the blocks, not the pages they replace
+        assertThat(a.describe()).startsWith("layout=arrow,freeze=off,cache=off,cluster=partition")
+                .contains("; revision: layout=arrow,freeze=off,cache=off,cluster=partition,tight=on");
+        assertThatThrownBy(() -> ReplayConfig.parse("revision.layout=arrow", BASE)).hasMessageContaining("applies to every table");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,split=cold", BASE)).hasMessageContaining("split applies to pages");
+        assertThat(ReplayConfig.parse("layout=arrow", BASE).withMemory(4L << 20).arrow()).isTrue();
+        assertThat(ReplayConfig.parse("layout=arrow,layout=pax", BASE).arrow()).as("the last layout wins").isFalse();
+    }
+
+    @Test
     void keysOverrideTheBaselineAndTheRestIsKept() {
         ReplayConfig c = ReplayConfig.parse("layout=HPL, cache=swap,cache_size=25%,cluster=0.54,tight=on,memory=4M,page_size=16K", BASE);
         assertThat(c.layout()).isEqualTo(Layout.HPL);
