@@ -39,7 +39,8 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (analyze, trace)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required ("
+                + String.join(", ", spec.commandLine().getSubcommands().keySet()) + ")");
     }
 
     public static void main(String[] args) {

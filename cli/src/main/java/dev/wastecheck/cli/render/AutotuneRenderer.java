@@ -128,7 +128,8 @@ public final class AutotuneRenderer {
     }
 
     public static void json(AutotuneReport r, PrintWriter w) throws IOException {
-        MAPPER.writeValue(w, toJson(r));
+        MAPPER.writeValue(new NonClosingWriter(w), toJson(r)); // stdout stays open for the caller
+        w.println();
         w.println();
     }
 

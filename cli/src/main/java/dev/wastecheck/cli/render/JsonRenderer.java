@@ -140,15 +140,4 @@ public final class JsonRenderer {
         w.write(System.lineSeparator());
     }
 
-    /** Jackson closes what it writes to; the caller owns the writer. */
-    private static final class NonClosingWriter extends java.io.FilterWriter {
-        NonClosingWriter(Writer w) {
-            super(w);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
-    }
 }

@@ -128,7 +128,8 @@ public final class ReplayRenderer {
     }
 
     public static void json(ReplayReport r, PrintWriter w) throws IOException {
-        MAPPER.writeValue(w, toJson(r));
+        MAPPER.writeValue(new NonClosingWriter(w), toJson(r)); // stdout stays open for the caller
+        w.println();
         w.println();
     }
 

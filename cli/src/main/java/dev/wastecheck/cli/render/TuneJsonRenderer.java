@@ -66,7 +66,8 @@ public final class TuneJsonRenderer {
             totals.put("heap_bytes_after", heap[1]);
             totals.put("heap_bytes_reordered", heap[2]);
         }
-        mapper.writeValue(w, root);
+        mapper.writeValue(new NonClosingWriter(w), root); // stdout stays open for the caller
+        w.println();
         w.println();
     }
 }
