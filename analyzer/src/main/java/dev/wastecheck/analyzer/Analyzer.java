@@ -234,11 +234,7 @@ public final class Analyzer {
             }
             List<List<String>> groups = refs.groups().stream()
                     .map(g -> g.members().stream().map(References.Col::toString).toList()).toList();
-            List<String> notes = new ArrayList<>(warnings);
-            if (traces.isEmpty()) {
-                notes.add(AnalysisReport.SNAPSHOT_ONLY);
-            }
-            return new AnalysisReport(names, dialect.key(), tables, declared, tight, notes,
+            return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
                     (loadedAt - started + now - profileStart) / 1_000_000, timings, workload, refs.links(), groups);
         }
 

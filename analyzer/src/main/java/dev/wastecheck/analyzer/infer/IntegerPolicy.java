@@ -140,7 +140,9 @@ public final class IntegerPolicy {
         BigInteger needHi = grow(top, headroom).max(top);
         BigInteger needLo = lo.signum() < 0 ? grow(lo, headroom).min(lo) : lo;
         int floor = domain ? 2 : options.keyFloorBytes();
-        DialectTypes.IntegerType fit = types.narrowestInteger(needLo, needHi, !signed);
+        // A signed member keeps its sign (id - 10 below zero is an error on an unsigned type): the
+        // group's width is one whose signed type holds the range.
+        DialectTypes.IntegerType fit = types.narrowestInteger(signed ? needLo.min(BigInteger.ONE.negate()) : needLo, needHi, !signed);
         if (fit == null) {
             return new Verdict(name, domain, key, 0, signed, "");
         }

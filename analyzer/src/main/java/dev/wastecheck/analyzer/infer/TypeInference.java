@@ -43,8 +43,16 @@ public final class TypeInference {
         return model;
     }
 
-    /** A candidate: the type to suggest, its bytes, and the finding that explains it. */
-    private record Choice(String type, long bytes, Finding finding) {
+    /**
+     * A candidate: the type to suggest, its bytes, and the finding that explains it.
+     *
+     * @param together taken even when it saves no byte: a column of a group with no rows of its own
+     *                 takes the group's type, so that the key, its references or the domain stay one type
+     */
+    private record Choice(String type, long bytes, Finding finding, boolean together) {
+        Choice(String type, long bytes, Finding finding) {
+            this(type, bytes, finding, false);
+        }
     }
 
     /**
@@ -103,7 +111,7 @@ public final class TypeInference {
         // An array holds a list, not one value: no scalar type replaces it (its text form may have
         // few distinct values, but an ENUM of them would lose = ANY, unnest and the element type).
         boolean array = t.declared().endsWith("]");
-        Choice choice = p.nonNull == 0 || array ? null : switch (t.family()) {
+        Choice choice = array ? null : p.nonNull == 0 ? (t.isInteger() ? emptyMember(col, ctx) : null) : switch (t.family()) {
             case INTEGER -> integer(table, col, p, declared, ctx);
             case DECIMAL -> decimal(col, p, declared);
             case FLOAT, DOUBLE -> floating(col, p, declared);
@@ -113,7 +121,7 @@ public final class TypeInference {
         };
         String suggested = t.declared();
         long tight = declared;
-        if (choice != null && choice.bytes() < declared) {
+        if (choice != null && choice.type() != null && (choice.bytes() < declared || choice.together())) {
             suggested = choice.type();
             tight = choice.bytes();
             findings.add(0, choice.finding());
@@ -240,6 +248,17 @@ public final class TypeInference {
                     "only 0 and 1 occur: boolean holds them (0 = false, 1 = true)", 0)), declared);
         }
         return plain;
+    }
+
+    /** A column of a group (a key's reference, a domain) in a table with no rows: it takes the group's type. */
+    private Choice emptyMember(ColumnDef col, Context ctx) {
+        IntegerPolicy.Verdict v = ctx.verdict();
+        if (v == null || v.keep() || v.bytes() * 8 >= col.type().intBits()) {
+            return null;
+        }
+        String name = types.integerName(v.bytes(), col.type().unsigned() && !v.signed());
+        return new Choice(name, 0, new Finding(FindingKind.NARROW_INTEGER, v.why() + "; no rows here: it takes the group's type"
+                + " so that the group stays one type", 0), true);
     }
 
     /** PostgreSQL spells a narrower serial column smallserial or serial, keeping its sequence. */

@@ -43,10 +43,10 @@ public record AnalysisReport(List<String> sources, String dialect, List<TableRep
         return tables.stream().mapToLong(TableReport::rows).sum();
     }
 
-    /** The same report with other tables (the workload analysis adds access facts to them). */
-    public AnalysisReport withTables(List<TableReport> newTables) {
-        return new AnalysisReport(sources, dialect, newTables, declaredBytes, tightBytes, warnings, elapsedMillis, timingsMillis,
-                workload, references, domains);
+    /** What the advice rests on: the snapshot only, or the snapshot and a trace. */
+    public String basis() {
+        return workload == null ? SNAPSHOT_ONLY : "the snapshot, and the trace's statements for what the workload reads and"
+                + " writes (tune --trace replays its writes against the tuned types)";
     }
 
     public TableReport table(String name) {

@@ -257,10 +257,24 @@ public final class Tuner {
             } else if (!conversions.isEmpty() && t.relation() != null && t.rows() > 0) {
                 tables.add(verify(db, profiler, model, t, tr, conversions, skipped, copies));
             } else if (!conversions.isEmpty()) {
-                // No rows: nothing can be lost, and a type chosen from no values is no suggestion.
+                // No rows: nothing can be lost, and a type chosen from no values is no suggestion,
+                // unless the type is its group's (a reference takes its key's type, a domain one type).
+                List<Checked> together = new ArrayList<>();
                 for (Conversion c : conversions) {
-                    skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
-                            "the table has no rows to choose a type from"));
+                    String d = c.column().defaultValue();
+                    String converted = d == null || c.column().autoIncrement() ? null : convertLiteral(db, c, d);
+                    if (!inGroup(report, t.def().name(), c.column().name())) {
+                        skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                                "the table has no rows to choose a type from"));
+                    } else if (d != null && !c.column().autoIncrement() && converted == null) {
+                        skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                                "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target() + " value that gives it back"));
+                    } else {
+                        together.add(new Checked(c, c.column().type().declared(), converted, 0, null, 0, 0));
+                    }
+                }
+                if (!together.isEmpty()) {
+                    tables.add(new TableResult(t.def().name(), 0, together, tr.declaredBytes()));
                 }
             }
             progress.advance(++done);
@@ -352,6 +366,12 @@ public final class Tuner {
             }
         }
         return out;
+    }
+
+    /** Whether {@code table.column} belongs to one of the report's groups (a key with its references, a domain). */
+    private static boolean inGroup(AnalysisReport report, String table, String column) {
+        String id = table + "." + column;
+        return report.domains().stream().anyMatch(g -> g.stream().anyMatch(m -> m.equalsIgnoreCase(id)));
     }
 
     /** Drops the applied changes {@code reason} names (non-null), listing each as left out with it. */

@@ -161,6 +161,7 @@ class DbaRulesTest {
         p.nonNull = 8;
         p.distinct = 8;
         p.midnight = 8;
+        p.sumLen = 8 * 19; // SQLite keeps the text
         p.minTemporal = "1947-09-19 00:00:00";
         p.maxTemporal = "1973-08-29 00:00:00";
         ColumnDef birth = col("BirthDate", "DATETIME", Dialect.MYSQL);

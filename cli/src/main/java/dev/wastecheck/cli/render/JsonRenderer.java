@@ -122,6 +122,7 @@ public final class JsonRenderer {
                 ts.unresolved().forEach(why::add);
             }
         }
+        root.put("advice_basis", r.basis());
         ArrayNode refs = root.putArray("references");
         for (var ref : r.references()) {
             ObjectNode rn = refs.addObject();

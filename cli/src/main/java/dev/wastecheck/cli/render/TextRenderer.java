@@ -16,8 +16,9 @@ public final class TextRenderer {
     public static void write(AnalysisReport r, PrintWriter w, int top) {
         w.printf("wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s%n", r.tables().size(), Bytes.count(r.rows()),
                 r.sources().size() == 1 ? r.sources().get(0) : r.sources().size() + " files", r.dialect(), r.elapsedMillis() / 1000.0);
-        w.printf("declared %s, tight %s: %s wasted (%s) in column encodings%n%n", Bytes.human(r.declaredBytes()),
+        w.printf("declared %s, tight %s: %s wasted (%s) in column encodings%n", Bytes.human(r.declaredBytes()),
                 Bytes.human(r.tightBytes()), Bytes.human(r.wastedBytes()), Bytes.percent(r.wastedBytes(), r.declaredBytes()));
+        w.printf("evidence: %s%n%n", r.basis());
 
         List<ReportFacts.Col> cols = ReportFacts.columnsByWaste(r);
         if (cols.isEmpty()) {
