@@ -260,7 +260,9 @@ public final class Tuner {
                 // No rows: nothing can be lost, and a type chosen from no values is no suggestion,
                 // unless the type is its group's (a reference takes its key's type, a domain one type).
                 List<Checked> together = new ArrayList<>();
-                for (Conversion c : conversions) {
+                // A partitioned table's own (empty) relation: its partitions decide, through mergePartitions.
+                boolean parent = report.tables().stream().anyMatch(x -> t.def().name().equalsIgnoreCase(x.partitionOf()));
+                for (Conversion c : parent ? List.<Conversion>of() : conversions) {
                     String d = c.column().defaultValue();
                     String converted = d == null || c.column().autoIncrement() ? null : convertLiteral(db, c, d);
                     if (!inGroup(report, t.def().name(), c.column().name())) {
