@@ -298,7 +298,7 @@ public final class TypeInference {
         long bytes = dialect == Dialect.MYSQL ? model.fixed(p, StorageModel.mysqlDecimal(precision, scale))
                 : model.fixed(p, StorageModel.duckDecimal(precision));
         Choice c = withSaving(new Choice(types.decimal(precision, scale), bytes, new Finding(FindingKind.NARROW_DECIMAL,
-                "at most " + p.usedIntDigits + " digits before the point are used (declared " + col.type().declared()
+                "the largest value uses " + p.usedIntDigits + (p.usedIntDigits == 1 ? " digit" : " digits") + " before the point (declared " + col.type().declared()
                         + "); x" + trim(options.decimalHeadroom()) + " room keeps " + intDigits + ", and the scale stays "
                         + scale + " so every value prints the same", 0)), declared);
         if (c != null && thin(p)) {
