@@ -64,6 +64,10 @@ final class WorkloadVeto {
     private record Target(String table, List<LoadedTable> parts, List<Tuner.Checked> changes) {
     }
 
+    /** A change (lower-case {@code table.column}) a write vetoes: the message up to the statement, and the statement's number. */
+    private record Veto(String change, String message, int statement) {
+    }
+
     private WorkloadVeto() {
     }
 
@@ -93,66 +97,157 @@ final class WorkloadVeto {
         }
         targets.values().forEach(t -> names.add(t.table()));
         StatementNormalizer normalizer = new StatementNormalizer(names);
-        long writes = 0;
-        long replayed = 0;
-        long unreplayedCount = 0;
-        List<String> unreplayed = new ArrayList<>();
+        Map<String, List<String>> columnsOf = new java.util.HashMap<>();
+        for (Target t : targets.values()) {
+            columnsOf.put(t.table().toLowerCase(Locale.ROOT), t.parts().get(0).def().columns().stream()
+                    .map(c -> c.name().toLowerCase(Locale.ROOT)).toList());
+        }
         Map<String, List<String[]>> written = new LinkedHashMap<>();
-        List<String> statements = new ArrayList<>();
-        db.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
-        db.execute("CREATE SCHEMA " + SCHEMA);
-        try {
-            for (Target t : targets.values()) {
-                createCopy(db, t);
+        Set<String> stateful = new HashSet<>();
+        Counts counts = new Counts();
+        Map<String, Long> checkedAsWritten = new java.util.HashMap<>();
+        // Pass 1: every write on a changed table. A literal written into a changed column is
+        // checked as written, without running anything; a table where some write computes a
+        // changed column (credit = credit + 40), or that a write changes in a way the shape does
+        // not show, is replayed in pass 2, where the rows' state decides the values.
+        progress.begin("reading the trace's writes", traces.size());
+        scan(traces, session, normalizer, targets, (t, n, index, where, sql) -> {
+            if (n.literals().contains(null)) {
+                counts.unreplayed(where, "a parameter whose value the trace does not carry", sql);
+                return;
             }
-            db.execute("SET schema = '" + SCHEMA + "'");
-            progress.begin("replaying writes", traces.size());
-            int done = 0;
-            for (Path trace : traces) {
-                try (TraceReader reader = TraceReader.open(trace)) {
-                    while (reader.hasNext()) {
-                        TraceRecord rec = reader.next();
-                        if (!(rec instanceof SqlStatement s)) {
-                            continue;
-                        }
-                        String head = s.sql().stripLeading();
-                        if (head.length() < 6 || !isWrite(head)) {
-                            continue;
-                        }
-                        Dialect d = s.dialect() != null ? s.dialect() : session.dialect();
-                        StatementNormalizer.Normalized n = normalizer.normalize(s.sql(), d);
-                        Matcher m = TARGET.matcher(n.shape());
-                        if (!m.find()) {
-                            continue;
-                        }
-                        Target t = targets.get(m.group(2).toLowerCase(Locale.ROOT));
-                        if (t == null) {
-                            continue;
-                        }
-                        writes++;
-                        String where = trace.getFileName() + ":" + rec.line();
-                        String why = run(db, t, n, statements.size(), written);
-                        if (why == null) {
-                            replayed++;
-                            statements.add(where + ": " + excerpt(s.sql()));
-                        } else {
-                            unreplayedCount++;
-                            if (unreplayed.size() < 5) {
-                                unreplayed.add(where + ": " + why + ": " + excerpt(s.sql()));
-                            }
-                            statements.add(null);
-                        }
+            WriteShape shape = WriteShape.parse(n.shape(), n.quote(), columnsOf::get);
+            if (shape == null || t.changes().stream().anyMatch(c -> shape.computes(c.conversion().column().name().toLowerCase(Locale.ROOT)))) {
+                stateful.add(t.table().toLowerCase(Locale.ROOT));
+                return;
+            }
+            List<String[]> rows = written.computeIfAbsent(t.table().toLowerCase(Locale.ROOT), k -> new ArrayList<>());
+            for (Map<String, Integer> r : shape.rows()) {
+                String[] row = new String[t.changes().size() + 1];
+                row[0] = String.valueOf(index);
+                boolean any = false;
+                for (int k = 0; k < t.changes().size(); k++) {
+                    Integer v = r.get(t.changes().get(k).conversion().column().name().toLowerCase(Locale.ROOT));
+                    if (v != null && v >= 0) {
+                        row[k + 1] = n.literals().get(v);
+                        any = true;
                     }
                 }
-                progress.advance(++done);
+                if (any) {
+                    rows.add(row);
+                }
             }
-            progress.end();
-            db.execute("SET schema = 'main'");
-            Map<String, String> vetoes = check(db, targets, written, statements);
-            return new Outcome(traces, writes, replayed, unreplayedCount, unreplayed, vetoes);
-        } finally {
-            db.execute("SET schema = 'main'");
+            checkedAsWritten.merge(t.table().toLowerCase(Locale.ROOT), 1L, Long::sum);
+        }, counts, progress);
+        progress.end();
+        // A table replayed in pass 2 counts its statements there.
+        checkedAsWritten.forEach((table, n) -> counts.replayed += stateful.contains(table) ? 0 : n);
+        if (!stateful.isEmpty()) {
             db.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+            db.execute("CREATE SCHEMA " + SCHEMA);
+            // One prepared statement per shape: a trace repeats a few shapes with other literals,
+            // and DuckDB's planning is most of a short statement's cost.
+            Map<String, PreparedStatement> prepared = new java.util.HashMap<>();
+            try {
+                for (String name : stateful) {
+                    createCopy(db, targets.get(name));
+                    written.remove(name);
+                }
+                db.execute("SET schema = '" + SCHEMA + "'");
+                progress.begin("replaying writes", traces.size());
+                scan(traces, session, normalizer, targets, (t, n, index, where, sql) -> {
+                    if (!stateful.contains(t.table().toLowerCase(Locale.ROOT)) || n.literals().contains(null)) {
+                        return;
+                    }
+                    String why = run(db, t, n, index, written, prepared);
+                    if (why == null) {
+                        counts.replayed++;
+                    } else {
+                        counts.unreplayed(where, why, sql);
+                    }
+                }, null, progress);
+                progress.end();
+            } finally {
+                for (PreparedStatement ps : prepared.values()) {
+                    ps.close();
+                }
+                db.execute("SET schema = 'main'");
+                db.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+            }
+        }
+        List<Veto> vetoes = check(db, targets, written);
+        // The vetoing statements' text, read back from the trace by position.
+        Map<Integer, String> text = new java.util.HashMap<>();
+        if (!vetoes.isEmpty()) {
+            Set<Integer> wanted = new HashSet<>();
+            vetoes.forEach(v -> wanted.add(v.statement()));
+            scan(traces, session, normalizer, targets, (t, n, index, where, sql) -> {
+                if (wanted.contains(index)) {
+                    text.put(index, where + ": " + excerpt(sql));
+                }
+            }, null, Progress.NONE);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Veto v : vetoes) {
+            out.put(v.change(), v.message() + text.get(v.statement()) + ")");
+        }
+        return new Outcome(traces, counts.writes, counts.replayed, counts.unreplayedCount, counts.unreplayed, out);
+    }
+
+    /** What the passes count: writes on changed tables, those that vouch for their values, those that cannot. */
+    private static final class Counts {
+        long writes;
+        long replayed;
+        long unreplayedCount;
+        final List<String> unreplayed = new ArrayList<>();
+
+        void unreplayed(String where, String why, String sql) {
+            unreplayedCount++;
+            if (unreplayed.size() < 5) {
+                unreplayed.add(where + ": " + why + ": " + excerpt(sql));
+            }
+        }
+    }
+
+    private interface WriteVisitor {
+        void write(Target t, StatementNormalizer.Normalized n, int index, String where, String sql) throws SQLException;
+    }
+
+    /**
+     * Reads the traces in order and hands each INSERT, UPDATE and DELETE on a changed table to
+     * {@code visitor}, numbered in trace order (the same numbers on every pass).
+     *
+     * @param counts where to count the writes (the first pass), or null
+     */
+    private static void scan(List<Path> traces, Analyzer.Session session, StatementNormalizer normalizer, Map<String, Target> targets,
+                             WriteVisitor visitor, Counts counts, Progress progress) throws IOException, SQLException {
+        int index = 0;
+        int done = 0;
+        for (Path trace : traces) {
+            try (TraceReader reader = TraceReader.open(trace)) {
+                while (reader.hasNext()) {
+                    TraceRecord rec = reader.next();
+                    if (!(rec instanceof SqlStatement s)) {
+                        continue;
+                    }
+                    String head = s.sql().stripLeading();
+                    if (head.length() < 6 || !isWrite(head)) {
+                        continue;
+                    }
+                    Dialect d = s.dialect() != null ? s.dialect() : session.dialect();
+                    StatementNormalizer.Normalized n = normalizer.normalize(s.sql(), d);
+                    Matcher m = TARGET.matcher(n.shape());
+                    Target t = m.find() ? targets.get(m.group(2).toLowerCase(Locale.ROOT)) : null;
+                    if (t == null) {
+                        continue;
+                    }
+                    if (counts != null) {
+                        counts.writes++;
+                    }
+                    visitor.write(t, n, index++, trace.getFileName() + ":" + rec.line(), s.sql());
+                }
+            }
+            progress.advance(++done);
         }
     }
 
@@ -203,7 +298,7 @@ final class WorkloadVeto {
 
     /** Runs one statement on the copy, keeping what it wrote into changed columns; null when it ran, else why not. */
     private static String run(ProfilingDatabase db, Target t, StatementNormalizer.Normalized n, int index,
-                              Map<String, List<String[]>> written) {
+                              Map<String, List<String[]>> written, Map<String, PreparedStatement> prepared) {
         if (n.literals().contains(null)) {
             return "a parameter whose value the trace does not carry";
         }
@@ -217,7 +312,13 @@ final class WorkloadVeto {
             }
             sql = sql + ret;
         }
-        try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
+        PreparedStatement ps = null;
+        try {
+            ps = prepared.get(sql);
+            if (ps == null) {
+                ps = db.connection().prepareStatement(sql);
+                prepared.put(sql, ps);
+            }
             for (int i = 0; i < n.literals().size(); i++) {
                 ps.setString(i + 1, n.literals().get(i));
             }
@@ -238,6 +339,15 @@ final class WorkloadVeto {
             }
             return null;
         } catch (SQLException e) {
+            // DuckDB closes a statement after an error (STACK.md 5): the next of this shape prepares anew.
+            PreparedStatement failed = prepared.remove(sql);
+            if (failed != null) {
+                try {
+                    failed.close();
+                } catch (SQLException ignored) {
+                    // already closed by the driver
+                }
+            }
             String msg = e.getMessage() == null ? "error" : e.getMessage().lines().findFirst().orElse("error");
             return "DuckDB cannot run it (" + (msg.length() > 120 ? msg.substring(0, 120) + "..." : msg) + ")";
         }
@@ -247,9 +357,13 @@ final class WorkloadVeto {
      * Every value the replay wrote into a changed column, checked under the new type: the first
      * statement whose value the new type cannot hold, or gives back changed, vetoes the change.
      */
-    private static Map<String, String> check(ProfilingDatabase db, Map<String, Target> targets, Map<String, List<String[]>> written,
-                                             List<String> statements) throws SQLException {
-        Map<String, String> vetoes = new LinkedHashMap<>();
+    /**
+     * Every value written into a changed column, checked under the new type: per vetoed change, the
+     * first statement whose value the new type cannot hold, or gives back changed.
+     */
+    private static List<Veto> check(ProfilingDatabase db, Map<String, Target> targets, Map<String, List<String[]>> written)
+            throws SQLException {
+        List<Veto> vetoes = new ArrayList<>();
         for (Map.Entry<String, List<String[]>> e : written.entrySet()) {
             Target t = targets.get(e.getKey());
             List<String[]> rows = e.getValue();
@@ -257,25 +371,25 @@ final class WorkloadVeto {
                 continue;
             }
             String table = db.nextRelationName();
-            StringBuilder ddl = new StringBuilder("CREATE TEMP TABLE " + table + " (stmt BIGINT");
+            StringBuilder ddl = new StringBuilder("CREATE TABLE " + table + " (stmt BIGINT");
             for (int k = 0; k < t.changes().size(); k++) {
                 ddl.append(", v").append(k).append(" VARCHAR");
             }
             db.execute(ddl.append(")").toString());
             try {
-                StringBuilder ins = new StringBuilder("INSERT INTO " + table + " VALUES (?");
-                for (int k = 0; k < t.changes().size(); k++) {
-                    ins.append(", ?");
-                }
-                try (PreparedStatement ps = db.connection().prepareStatement(ins.append(")").toString())) {
+                try (org.duckdb.DuckDBAppender app = db.connection().createAppender(org.duckdb.DuckDBConnection.DEFAULT_SCHEMA, table)) {
                     for (String[] row : rows) {
-                        ps.setLong(1, Long.parseLong(row[0]));
+                        app.beginRow();
+                        app.append(Long.parseLong(row[0]));
                         for (int k = 0; k < t.changes().size(); k++) {
-                            ps.setString(k + 2, row[k + 1]);
+                            if (row[k + 1] == null) {
+                                app.appendNull();
+                            } else {
+                                app.append(row[k + 1]);
+                            }
                         }
-                        ps.addBatch();
+                        app.endRow();
                     }
-                    ps.executeBatch();
                 }
                 StringBuilder q = new StringBuilder("SELECT 0");
                 for (int k = 0; k < t.changes().size(); k++) {
@@ -304,9 +418,10 @@ final class WorkloadVeto {
                         Conversion c = t.changes().get(k).conversion();
                         String what = fails ? "would fail: " + c.target() + " cannot hold " + shown(value)
                                 : "would be rounded or cut: " + shown(value) + " does not survive " + c.target();
-                        vetoes.put((t.table() + "." + c.column().name()).toLowerCase(Locale.ROOT),
-                                "the trace's write " + what + " (" + count + (count == 1 ? " value" : " values") + " in all; first "
-                                        + statements.get((int) first) + ")");
+                        String key = (t.table() + "." + c.column().name()).toLowerCase(Locale.ROOT);
+                        String message = "the trace's write " + what + " (" + count + (count == 1 ? " value" : " values")
+                                + " in all; first ";
+                        vetoes.add(new Veto(key, message, (int) first));
                     }
                 }
             } finally {
