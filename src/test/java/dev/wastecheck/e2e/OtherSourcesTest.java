@@ -57,6 +57,10 @@ class OtherSourcesTest {
         JsonNode gz = Cli.analyzeJson(dir.resolve("orders.sql.gz"));
         assertThat(gz.get("tables")).isEqualTo(plain.get("tables"));
         assertThat(Cli.table(gz, "orders").get("rows").asLong()).isEqualTo(ROWS);
+        // A DECIMAL's bounds are numbers, not text: '999.99' sorts above '9500.00' as text.
+        JsonNode amount = column(plain, "orders", "amount");
+        assertThat(new java.math.BigDecimal(amount.get("max").asText())).isGreaterThan(new java.math.BigDecimal("1000"))
+                .isGreaterThan(new java.math.BigDecimal(amount.get("min").asText()));
     }
 
     @Test
