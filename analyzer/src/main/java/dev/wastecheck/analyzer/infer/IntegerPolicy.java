@@ -49,12 +49,10 @@ public final class IntegerPolicy {
     record Rate(double idsPerDay, String column, double days) {
     }
 
-    private final Dialect dialect;
     private final InferenceOptions options;
     private final DialectTypes types;
 
     public IntegerPolicy(Dialect dialect, InferenceOptions options) {
-        this.dialect = dialect;
         this.options = options;
         this.types = new DialectTypes(dialect);
     }
@@ -188,13 +186,7 @@ public final class IntegerPolicy {
 
     /** The dialect's narrowest integer width of at least {@code bytes}. */
     private int atLeast(int bytes) {
-        int[] widths = switch (dialect) {
-            case MYSQL -> new int[] {1, 2, 3, 4, 8};
-            case POSTGRESQL -> new int[] {2, 4, 8};
-            case DUCKDB -> new int[] {1, 2, 4, 8};
-            case SQLITE -> new int[] {8};
-        };
-        for (int w : widths) {
+        for (int w : types.integerWidths()) {
             if (w >= bytes) {
                 return w;
             }

@@ -730,9 +730,7 @@ public final class Tuner {
             for (Conversion c : candidates) {
                 String o = "o." + t.physicalColumn(c.index());
                 String n = "n.v" + c.index();
-                String bad = "(" + o + " IS NULL) <> (" + n + " IS NULL) OR (" + o + " IS NOT NULL AND ("
-                        + Conversion.apply(c.originalKey(), o) + " IS NULL OR " + Conversion.apply(c.tunedKey(), n)
-                        + " IS DISTINCT FROM " + Conversion.apply(c.originalKey(), o) + "))";
+                String bad = c.mismatch(o, n);
                 check.append(",\n  count(*) FILTER (WHERE ").append(bad).append(")");
                 check.append(",\n  arg_min(CAST(").append(o).append(" AS VARCHAR), o.rowid) FILTER (WHERE ").append(bad).append(")");
             }

@@ -396,9 +396,7 @@ final class WorkloadVeto {
                     Conversion c = t.changes().get(k).conversion();
                     String o = "v" + k;
                     String n = "CAST(" + Conversion.apply(c.toTuned(), o) + " AS " + c.duckType() + ")";
-                    String bad = "(" + o + " IS NULL) <> (" + n + " IS NULL) OR (" + o + " IS NOT NULL AND ("
-                            + Conversion.apply(c.originalKey(), o) + " IS NULL OR " + Conversion.apply(c.tunedKey(), n)
-                            + " IS DISTINCT FROM " + Conversion.apply(c.originalKey(), o) + "))";
+                    String bad = c.mismatch(o, n);
                     q.append(", min(stmt) FILTER (WHERE ").append(bad).append(")");
                     q.append(", arg_min(").append(o).append(", stmt) FILTER (WHERE ").append(bad).append(")");
                     q.append(", bool_or(").append(o).append(" IS NOT NULL AND ").append(n).append(" IS NULL) FILTER (WHERE ")
