@@ -80,7 +80,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             case json -> JsonRenderer.write(report, w);
             case markdown -> MarkdownRenderer.write(report, w);
             case html -> dev.wastecheck.cli.render.HtmlRenderer.write(report, w, top);
-            default -> TextRenderer.write(report, w, top);
+            default -> TextRenderer.write(report, w, top, out.width());
         }
         w.flush();
     }

@@ -4,6 +4,7 @@ import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -13,10 +14,14 @@ import picocli.CommandLine;
  * codes: 0 success, 2 bad usage or unreadable input (with file, line and what was expected), 1 an
  * internal error. No stack trace unless {@code --debug}.
  */
-@Command(name = "wastecheck", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+// scope = INHERIT: every subcommand gets -h, -V (this version) and the short synopsis without repeating them
+@Command(name = "wastecheck", scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class, abbreviateSynopsis = true,
         description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
-        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Example:", "  wastecheck analyze dump.sql", "  wastecheck analyze schema.sql data.sql --format json -o report.json"})
+        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, CompletionCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Examples:", "  wastecheck analyze dump.sql", "  wastecheck analyze schema.sql data.sql --format json -o report.json",
+                "  wastecheck help analyze"})
 public final class Main implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_INTERNAL = 1;
@@ -28,22 +33,47 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where the output goes: its width, whether it is a terminal. */
+    private Terminal terminal = Terminal.ofProcess();
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (analyze, trace)");
     }
 
     public static void main(String[] args) {
+        // Netty 4.2 (under arrow-memory-netty) turns sun.misc.Unsafe off on Java 25+ unless the JVM was
+        // started with --sun-misc-unsafe-memory-access=allow, which the launchers pass but a jar's
+        // manifest cannot: `java -jar wastecheck.jar` would then fail in Arrow's first allocation.
+        // Saying io.netty.noUnsafe=false ourselves keeps it on (a -D the user gave wins).
+        if (System.getProperty("io.netty.noUnsafe") == null) {
+            System.setProperty("io.netty.noUnsafe", "false");
+        }
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs the command line in-process: what the tests call, so they run the real command. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return run(args, out, err, new Main());
+    }
+
+    /**
+     * Runs the command line in-process as if its environment were {@code env} and standard output
+     * not a terminal: how the tests set {@code COLUMNS}.
+     */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
         Main main = new Main();
+        main.terminal = new Terminal(env, false);
+        return run(args, out, err, main);
+    }
+
+    private static int run(String[] args, PrintWriter out, PrintWriter err, Main main) {
         CommandLine cl = new CommandLine(main);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // --help as wide as the terminal (picocli takes 55 at least); past 100 columns lines get hard to read
+        cl.setUsageHelpWidth(Math.max(55, Math.min(100, main.terminal.width())));
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             boolean debug = parseResult.hasMatchedOption("--debug")
                     || parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--debug"));
@@ -52,6 +82,8 @@ public final class Main implements Runnable {
         cl.setParameterExceptionHandler((e, a) -> {
             PrintWriter w = e.getCommandLine().getErr();
             w.println("wastecheck: " + e.getMessage());
+            // "Did you mean: wastecheck analyze?" for a mistyped command, "Possible solutions: --format" for an option
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
             w.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
             return EXIT_BAD_INPUT;
         });
@@ -59,6 +91,11 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** The terminal of the command line {@code spec} belongs to. */
+    static Terminal terminal(CommandLine.Model.CommandSpec spec) {
+        return spec.root().userObject() instanceof Main m ? m.terminal : Terminal.ofProcess();
     }
 
     static int report(Exception e, PrintWriter err, boolean debug) {
@@ -90,12 +127,25 @@ public final class Main implements Runnable {
         return code;
     }
 
-    /** The version from the jar's manifest, or "dev" from a build tree. */
+    /**
+     * The project's version, which the build copies from the pom into {@code version.properties}:
+     * every command and subcommand prints it for {@code --version}, as {@code man} pages do.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"wastecheck " + (v == null ? "dev" : v)};
+        public String[] getVersion() throws IOException {
+            return new String[] {"wastecheck " + version()};
+        }
+
+        static String version() throws IOException {
+            try (var in = Main.class.getResourceAsStream("version.properties")) {
+                if (in == null) {
+                    throw new IOException("version.properties is not in the build: run the build through Maven");
+                }
+                java.util.Properties p = new java.util.Properties();
+                p.load(in);
+                return p.getProperty("version");
+            }
         }
     }
 }

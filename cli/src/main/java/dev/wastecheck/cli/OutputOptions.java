@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every command that writes a report shares: where it goes ({@code -o}, its folder
@@ -28,9 +29,19 @@ final class OutputOptions {
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
     boolean quiet;
 
+    /** The command these options belong to. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     /** A progress bar on stderr when it is a terminal and {@code -q} is not given. */
     Progress progress() {
-        return TerminalProgress.forStderr(quiet);
+        return TerminalProgress.forStderr(quiet, Main.terminal(command));
+    }
+
+    /** How wide a text report may be: the terminal's on stdout, 80 (or $COLUMNS) in a file {@code -o} names. */
+    int width() {
+        Terminal t = Main.terminal(command);
+        return output != null ? t.fileWidth() : t.width();
     }
 
     /** Renders into the file {@code -o} names, saying so on stderr, or onto stdout. */

@@ -18,16 +18,21 @@ import picocli.CommandLine.Spec;
 
 /** {@code wastecheck replay --data SOURCE --trace FILE --config ...}: the trace on our engine, per configuration, side by side. */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Loads SOURCE into wastecheck's storage engine once per configuration, replays the trace's access events "
+        description = {"Runs a trace on wastecheck's own storage engine under each configuration, side by side.",
+                "Loads SOURCE into wastecheck's storage engine once per configuration, replays the trace's access events "
                 + "against it, and reports memory, hit rates, pages touched and latency per configuration, the first being "
                 + "the baseline. Device time for buffer-pool misses is modeled apart from the engine's measured time.", ""},
         footer = {"", "Configuration keys (--config KEY=VAL,...; unset keys keep the baseline's):",
-                "  layout=nsm|pax|hpl  cache=off|swap|shrink  cache_size=FRACTION  cluster=none|FRACTION|partition",
-                "  tight=on|off  memory=SIZE  page_size=4K|8K|16K|32K", "", "Examples:",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log --config layout=nsm --config cache=swap",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log --tables revision --memory 4M \\",
-                "      --config cluster=none --config cluster=0.54 --config cluster=1 --config cluster=partition",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log --compare sqlite,duckdb --check"})
+                "  layout=nsm|pax|hpl  cache=off|swap|shrink  cache_size=FRACTION",
+                "  cluster=none|FRACTION|partition  tight=on|off  memory=SIZE",
+                "  page_size=4K|8K|16K|32K", "", "Examples:",
+                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+                "      --config layout=nsm --config cache=swap",
+                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+                "      --tables revision --memory 4M --config cluster=none \\",
+                "      --config cluster=0.54 --config cluster=1 --config cluster=partition",
+                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+                "      --compare sqlite,duckdb --check"})
 public final class ReplayCommand implements Callable<Integer> {
     enum Format { text, json, markdown }
 
@@ -106,7 +111,7 @@ public final class ReplayCommand implements Callable<Integer> {
         switch (format) {
             case json -> ReplayRenderer.json(report, w);
             case markdown -> ReplayRenderer.markdown(report, w);
-            default -> ReplayRenderer.text(report, w);
+            default -> ReplayRenderer.text(report, w, out.width());
         }
         w.flush();
     }

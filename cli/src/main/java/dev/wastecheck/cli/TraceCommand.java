@@ -1,5 +1,7 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.cli.render.TraceGenerateRenderer;
+import dev.wastecheck.cli.render.TraceStatsRenderer;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.TraceStats;
@@ -8,13 +10,9 @@ import dev.wastecheck.traces.generate.WikiGenerator;
 import dev.wastecheck.traces.read.TraceFormatException;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,9 +25,13 @@ import picocli.CommandLine.Spec;
  * diagnostics to stderr; bad input exits 2 with file:line and what was expected.
  */
 @Command(name = "trace", mixinStandardHelpOptions = true,
-        description = "Generate a Wikipedia-style database and trace, or profile a trace.",
-        subcommands = {TraceCommand.Generate.class, TraceCommand.Stats.class})
+        description = {"Generate a Wikipedia-style database and trace, or profile a trace.", ""},
+        subcommands = {TraceCommand.Generate.class, TraceCommand.Stats.class},
+        footer = {"", "Examples:", "  wastecheck trace generate --scale 1000 -o wiki/",
+                "  wastecheck trace stats wiki/trace.log --format json"})
 public final class TraceCommand implements Callable<Integer> {
+    enum Format { text, json }
+
     @Spec
     CommandSpec spec;
 
@@ -40,10 +42,11 @@ public final class TraceCommand implements Callable<Integer> {
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Write DIR/dump.sql (a mysqldump of MediaWiki's page, revision, text, slots, content, actor, user, "
+            description = {"Write a Wikipedia-style mysqldump and a trace of the queries the wiki runs on it.",
+                    "Write DIR/dump.sql (a mysqldump of MediaWiki's page, revision, text, slots, content, actor, user, "
                     + "comment and watchlist tables) and DIR/trace.log (the SQL the wiki issues), deterministic per seed.",
-                    "Prints the rows written per table."},
-            footer = {"", "Example:", "  wastecheck trace generate --scale 1000 --seed 42 -o wiki/     (about 60 MB)",
+                    "Prints the rows written per table.", ""},
+            footer = {"", "Examples:", "  wastecheck trace generate --scale 1000 --seed 42 -o wiki/     (about 60 MB)",
                     "  wastecheck trace generate --scale 5000 --popularity readcount.txt -o elwiki/"})
     static final class Generate implements Callable<Integer> {
         @Spec
@@ -80,9 +83,16 @@ public final class TraceCommand implements Callable<Integer> {
         @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Directory for dump.sql and trace.log.")
         Path dir;
 
+        @Option(names = "--format", defaultValue = "text", description = "text or json: the rows written per table, and "
+                + "the files' sizes (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Option(names = {"-q", "--quiet"}, description = "Nothing on stderr but errors.")
+        boolean quiet;
+
         @Override
         public Integer call() {
-            PrintStream err = System.err;
+            java.io.PrintWriter err = spec.commandLine().getErr();
             try {
                 WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
                         .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian);
@@ -98,14 +108,15 @@ public final class TraceCommand implements Callable<Integer> {
                 }
                 WikiGenerator.Result r = new WikiGenerator(c).generate(dir);
                 java.io.PrintWriter out = spec.commandLine().getOut();
-                for (Map.Entry<String, Long> e : r.rows().entrySet()) {
-                    out.printf(Locale.ROOT, "%-10s %d%n", e.getKey(), e.getValue());
+                if (format == Format.json) {
+                    TraceGenerateRenderer.json(r, dir, scale, seed, out);
+                } else {
+                    TraceGenerateRenderer.text(r, out);
                 }
                 out.flush();
-                double seconds = r.dumpNanos() / 1e9;
-                err.printf(Locale.ROOT, "wrote %s (%.1f MB in %.2f s, %.0f MB/s) and %s (%,d requests, %,d statements, %.1f MB)%n",
-                        dir.resolve("dump.sql"), r.dumpBytes() / 1e6, seconds, r.dumpBytes() / 1e6 / seconds,
-                        dir.resolve("trace.log"), r.traceRequests(), r.traceStatements(), r.traceBytes() / 1e6);
+                if (!quiet) {
+                    TraceGenerateRenderer.summary(r, dir, err);
+                }
                 return 0;
             } catch (GeneratorInputException e) {
                 err.println(e.getMessage());
@@ -118,10 +129,12 @@ public final class TraceCommand implements Callable<Integer> {
     }
 
     @Command(name = "stats", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Read a trace (format detected: wastecheck, WikiBench URLs, pageview counts, MySQL general log, "
+            description = {"Profile a trace: operation mix, hottest tables and columns, skew.",
+                    "Read a trace (format detected: wastecheck, WikiBench URLs, pageview counts, MySQL general log, "
                     + "PostgreSQL log, plain statements), resolve its statements with Calcite and print the operation mix, "
-                    + "hottest tables and columns, and skew."},
-            footer = {"", "Example:", "  wastecheck trace stats wiki/trace.log", "  wastecheck trace stats --schema dump.sql postgresql.log"})
+                    + "hottest tables and columns, and skew.", ""},
+            footer = {"", "Examples:", "  wastecheck trace stats wiki/trace.log", "  wastecheck trace stats --schema dump.sql postgresql.log",
+                    "  wastecheck trace stats wiki/trace.log --format json -o stats.json"})
     static final class Stats implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -140,9 +153,16 @@ public final class TraceCommand implements Callable<Integer> {
         @Option(names = "--top", defaultValue = "10", description = "Rows in the hottest lists (default: ${DEFAULT-VALUE}).")
         int top;
 
+        @Option(names = "--format", defaultValue = "text", description = "text or json (every table and column; "
+                + "docs/json.md) (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @picocli.CommandLine.Mixin
+        OutputOptions out = new OutputOptions();
+
         @Override
         public Integer call() {
-            PrintStream err = System.err;
+            java.io.PrintWriter err = spec.commandLine().getErr();
             if (!Files.isReadable(file)) {
                 err.println(file + ": cannot read the trace");
                 return 2;
@@ -160,11 +180,19 @@ public final class TraceCommand implements Callable<Integer> {
                         return 2;
                     }
                 }
-                TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad));
-                java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-                stats.render(new PrintStream(buf, true, StandardCharsets.UTF_8), top);
-                spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
-                spec.commandLine().getOut().flush();
+                TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad), out.progress());
+                try {
+                    out.write(spec, w -> {
+                        if (format == Format.json) {
+                            TraceStatsRenderer.json(stats, w);
+                        } else {
+                            TraceStatsRenderer.text(stats, w, top, out.width());
+                        }
+                    });
+                } catch (IOException e) {
+                    err.println(out.output + ": cannot write: " + e.getMessage());
+                    return 2;
+                }
                 return 0;
             } catch (TraceFormatException e) {
                 err.println(e.getMessage());

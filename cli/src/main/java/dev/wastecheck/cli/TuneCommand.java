@@ -2,7 +2,9 @@ package dev.wastecheck.cli;
 
 import dev.wastecheck.analyzer.tune.Migration;
 import dev.wastecheck.analyzer.tune.Tuner;
+import dev.wastecheck.cli.render.SqlComments;
 import dev.wastecheck.cli.render.TuneJsonRenderer;
+import dev.wastecheck.cli.render.Wrap;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.Dialect;
 import java.io.PrintWriter;
@@ -64,24 +66,27 @@ public final class TuneCommand implements Callable<Integer> {
             if (format == Format.json) {
                 TuneJsonRenderer.write(r, w);
             } else {
-                Migration.write(r, w);
+                java.io.StringWriter sql = new java.io.StringWriter();
+                Migration.write(r, new PrintWriter(sql));
+                SqlComments.print(sql.toString(), w, out.width());
             }
         });
         PrintWriter err = spec.commandLine().getErr();
         int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
         int left = Migration.leftOut(r).size();
-        err.printf(Locale.ROOT, "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d %s left out%s%n",
+        int width = Main.terminal(spec).width();
+        Wrap.print(err, String.format(Locale.ROOT, "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d %s left out%s",
                 applied, applied == 1 ? "change" : "changes", r.rowsChecked(), r.bytesBefore(), r.bytesAfter(),
                 Migration.ratio(r.bytesBefore(), r.bytesAfter()), left, left == 1 ? "suggestion" : "suggestions",
-                left > 0 ? " (the migration ends with why)" : "");
+                left > 0 ? " (the migration ends with why)" : ""), width, "", "  ");
         if (r.workload() != null) {
-            err.println("wastecheck tune: " + r.workload().describe());
-            r.workload().unreplayedExamples().forEach(x -> err.println("  not replayed: " + x));
+            Wrap.print(err, "wastecheck tune: " + r.workload().describe(), width, "", "  ");
+            r.workload().unreplayedExamples().forEach(x -> Wrap.print(err, "  not replayed: " + x, width, "", "    "));
         }
         long[] heap = r.heapTotal();
         if (heap != null) {
-            err.printf(Locale.ROOT, "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)%n", heap[0], heap[1],
-                    Migration.ratio(heap[0], heap[1]));
+            Wrap.print(err, String.format(Locale.ROOT, "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)",
+                    heap[0], heap[1], Migration.ratio(heap[0], heap[1])), width, "", "  ");
         }
         return Main.EXIT_OK;
     }

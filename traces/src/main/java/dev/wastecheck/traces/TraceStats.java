@@ -1,11 +1,10 @@
 package dev.wastecheck.traces;
 
-import dev.wastecheck.model.access.Operation;
+import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.access.AccessExtractor;
 import dev.wastecheck.traces.access.ResolutionReport;
 import dev.wastecheck.traces.heat.ColumnUse;
-import dev.wastecheck.traces.heat.SkewShares;
 import dev.wastecheck.traces.heat.TableHeat;
 import dev.wastecheck.traces.heat.WorkloadHeat;
 import dev.wastecheck.traces.read.BadLines;
@@ -13,17 +12,15 @@ import dev.wastecheck.traces.read.TraceFormat;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import dev.wastecheck.traces.read.TraceReader;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
- * What {@code wastecheck trace stats FILE} prints: the trace read, resolved and its heat counted: operation
- * mix, hottest tables and columns, skew per table, bad lines and unresolved statements with
- * examples.
+ * What {@code wastecheck trace stats FILE} reports: the trace read, resolved and its heat counted
+ * (operation mix, hottest tables and columns, skew per table, bad lines and unresolved statements
+ * with examples). The command line renders it.
  */
 public final class TraceStats {
     private final Path file;
@@ -51,13 +48,28 @@ public final class TraceStats {
      * @throws dev.wastecheck.traces.read.TraceFormatException past the allowed share of bad lines
      */
     public static TraceStats compute(Path trace, DatabaseSchema schema, TraceReadOptions options) throws IOException {
+        return compute(trace, schema, options, Progress.NONE);
+    }
+
+    /**
+     * As {@link #compute(Path, DatabaseSchema, TraceReadOptions)}, telling {@code progress} the
+     * records read so far (the total is not known before the end: -1).
+     */
+    public static TraceStats compute(Path trace, DatabaseSchema schema, TraceReadOptions options, Progress progress) throws IOException {
         AccessExtractor extractor = new AccessExtractor(schema);
         WorkloadHeat heat = new WorkloadHeat(schema);
+        progress.begin("reading trace", -1);
         try (TraceReader r = TraceReader.open(trace, options)) {
+            long records = 0;
             while (r.hasNext()) {
                 extractor.extract(r.next(), heat::add);
+                if ((++records & 4095) == 0) {
+                    progress.advance(records);
+                }
             }
             return new TraceStats(trace, r.format(), r.lines(), r.badLines(), r.skipped(), extractor.report(), heat);
+        } finally {
+            progress.end();
         }
     }
 
@@ -77,78 +89,37 @@ public final class TraceStats {
         return badLines;
     }
 
-    public void render(PrintStream out, int top) {
-        out.printf(Locale.ROOT, "trace    %s%nformat   %s, %,d lines, %,d bad%n", file, format, lines, badLines.count());
-        for (BadLines.Example e : badLines.examples()) {
-            out.printf(Locale.ROOT, "  bad line %d: expected %s, found '%s'%n", e.line(), e.expected(), e.text());
-        }
-        skipped.forEach((k, v) -> out.printf(Locale.ROOT, "  skipped %,d: %s%n", v, k));
-        out.printf(Locale.ROOT, "records  %,d; statements %,d: %,d resolved, %,d unresolved, %,d ignored; %,d shapes%n",
-                report.records(), report.statements(), report.resolved(), report.unresolved(), report.ignoredTotal(), report.shapes());
-        if (!report.ignored().isEmpty()) {
-            out.printf(Locale.ROOT, "  ignored (no data access): %s%n", report.ignored());
-        }
-        out.printf(Locale.ROOT, "accesses %,d (%,d without a literal key)%n", heat.events(), report.eventsWithoutKey());
+    /** The trace read. */
+    public Path file() {
+        return file;
+    }
 
-        out.println();
-        out.println("operation mix");
-        for (Operation op : Operation.values()) {
-            long n = heat.operations().getOrDefault(op, 0L);
-            if (n > 0) {
-                out.printf(Locale.ROOT, "  %-13s %6.2f%%  %,d%n", op, 100.0 * n / Math.max(1, heat.events()), n);
-            }
-        }
+    /** Lines of the trace file. */
+    public long lines() {
+        return lines;
+    }
 
-        out.println();
-        out.println("hottest tables                      accesses   share");
-        List<TableHeat> tables = heat.tables();
-        for (TableHeat t : tables.subList(0, Math.min(top, tables.size()))) {
-            out.printf(Locale.ROOT, "  %-30s %,12d  %5.1f%%%n", t.name(), t.events(), 100.0 * t.events() / Math.max(1, heat.events()));
-        }
+    /** Records the reader passed over on purpose, by reason, with their counts. */
+    public Map<String, Long> skipped() {
+        return Map.copyOf(skipped);
+    }
 
-        out.println();
-        out.println("hottest columns                     references  (projected / predicate / updated / joined)  functions");
-        List<String[]> cols = new ArrayList<>();
-        List<Long> totals = new ArrayList<>();
-        for (TableHeat t : tables) {
+    /**
+     * The columns of every table by references, most first: what {@code trace stats} lists as the
+     * hottest columns.
+     */
+    public List<Column> columnsByUse() {
+        List<Column> out = new ArrayList<>();
+        for (TableHeat t : heat.tables()) {
             for (ColumnUse c : t.columns()) {
-                cols.add(new String[] {t.name() + "." + c.column(),
-                        String.format(Locale.ROOT, "%,d / %,d / %,d / %,d", c.projected(), c.predicate(), c.updated(), c.joined()),
-                        c.functions().isEmpty() ? "" : c.functions().toString()});
-                totals.add(c.total());
+                out.add(new Column(t.name(), c));
             }
         }
-        Integer[] order = new Integer[cols.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, (a, b) -> Long.compare(totals.get(b), totals.get(a)));
-        for (int i = 0; i < Math.min(top, order.length); i++) {
-            String[] c = cols.get(order[i]);
-            out.printf(Locale.ROOT, "  %-30s %,12d  (%s)  %s%n", c[0], totals.get(order[i]), c[1], c[2]);
-        }
+        out.sort(java.util.Comparator.comparingLong((Column c) -> c.use().total()).reversed());
+        return out;
+    }
 
-        out.println();
-        out.println("skew: share of keyed accesses on the hottest 1% / 5% / 10% of the keys the trace touched");
-        for (TableHeat t : tables) {
-            String ix = t.heatIndex();
-            if (ix == null) {
-                continue;
-            }
-            SkewShares s = t.skew(ix, 0);
-            out.printf(Locale.ROOT, "  %-30s %5.1f%% %5.1f%% %5.1f%%   by %s, %,d keys, %,d accesses%n", t.name(),
-                    100 * s.top1(), 100 * s.top5(), 100 * s.top10(), ix, s.keys(), s.accesses());
-        }
-
-        if (report.unresolved() > 0) {
-            out.println();
-            out.printf(Locale.ROOT, "unresolved statements (%,d), by reason%n", report.unresolved());
-            for (ResolutionReport.Reason r : report.unresolvedReasons()) {
-                out.printf(Locale.ROOT, "  %,d x %s%n", r.count(), r.reason());
-                for (ResolutionReport.Example e : r.examples()) {
-                    out.printf(Locale.ROOT, "      line %d: %s%n", e.line(), e.statement().replace('\n', ' '));
-                }
-            }
-        }
+    /** A column's use with the table it belongs to. */
+    public record Column(String table, ColumnUse use) {
     }
 }

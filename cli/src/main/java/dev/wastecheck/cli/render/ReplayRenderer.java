@@ -122,59 +122,60 @@ public final class ReplayRenderer {
             Bytes.human(x.workingSetBytes()), Bytes.human(x.heapBytes()), Bytes.human(x.indexBytes()), pct(x.leafFill())};
     }
 
+    /** The text report at 80 columns. */
     public static void text(ReplayReport r, PrintWriter w) {
+        text(r, w, 80);
+    }
+
+    /** The text report with no line wider than {@code width}: the runs' table folds into parts that fit, one under the other. */
+    public static void text(ReplayReport r, PrintWriter w, int width) {
         RunReport first = r.runs().get(0);
-        w.println("replay of " + r.trace() + " on " + r.data());
-        w.println(Bytes.count(r.events()) + " access events" + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
+        Wrap.print(w, "replay of " + r.trace() + " on " + r.data(), width, "", "  ");
+        Wrap.print(w, Bytes.count(r.events()) + " access events" + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
                 + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped())
                 + " skipped (scans or keys only a join binds); " + Bytes.count(first.queries()) + " measured after a "
-                + pct(r.warmup()) + " warm-up");
-        w.println("device model: " + r.device());
+                + pct(r.warmup()) + " warm-up", width, "", "  ");
+        Wrap.print(w, "device model: " + r.device(), width, "", "  ");
         w.println();
-        List<String[]> rows = new java.util.ArrayList<>();
-        rows.add(HEAD);
-        for (int i = 0; i < r.runs().size(); i++) rows.add(row(r, i));
-        int[] width = new int[HEAD.length];
-        for (String[] row : rows) for (int c = 0; c < row.length; c++) width[c] = Math.max(width[c], row[c].length());
-        for (String[] row : rows) {
-            StringBuilder sb = new StringBuilder();
-            for (int c = 0; c < row.length; c++) {
-                String cell = row[c];
-                if (c == 0) sb.append(cell).append(" ".repeat(width[c] - cell.length()));
-                else sb.append("  ").append(" ".repeat(width[c] - cell.length())).append(cell);
-            }
-            w.println(sb.toString().stripTrailing());
+        TextTable table = new TextTable().text(HEAD[0]).fold();
+        for (int c = 1; c < HEAD.length; c++) {
+            table.number(HEAD[c]);
         }
+        for (int i = 0; i < r.runs().size(); i++) {
+            table.row(row(r, i));
+        }
+        table.print(w, width);
         w.println();
         for (int i = 0; i < r.runs().size(); i++) {
             RunReport x = r.runs().get(i);
-            StringBuilder sb = new StringBuilder("  " + x.config() + ": " + x.settings());
+            StringBuilder sb = new StringBuilder(x.config() + ": " + x.settings());
             if (!x.moved().isEmpty()) {
                 sb.append("; moved ");
                 boolean firstEntry = true;
                 for (Map.Entry<String, Long> e : x.moved().entrySet()) {
-                    sb.append(firstEntry ? "" : ", ").append(Bytes.count(e.getValue())).append(" ").append(e.getKey());
+                    sb.append(firstEntry ? "" : ", ").append(Bytes.count(e.getValue())).append(Wrap.NBSP).append(e.getKey());
                     firstEntry = false;
                 }
             }
             if (r.mismatches().get(i) > 0) sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
-            w.println(sb);
+            Wrap.print(w, sb.toString(), width, "  ", "    ");
             String ws = largest(x, 4);
-            if (!ws.isEmpty()) w.println("    working set: " + ws);
+            if (!ws.isEmpty()) Wrap.print(w, "working set: " + ws, width, "    ", "      ");
         }
         if (!r.sqlRuns().isEmpty()) {
             w.println();
             w.println("same events on other engines (engine time only, in memory):");
-            w.println("  " + first.config() + ": " + f(first.throughputQps(), 0) + " queries/s");
+            Wrap.print(w, first.config() + ": " + f(first.throughputQps(), 0) + " queries/s", width, "  ", "    ");
             for (ReplayReport.SqlRun s : r.sqlRuns()) {
-                w.println("  " + s.engine() + ": " + f(s.throughputQps(), 0) + " queries/s, p50 " + f(s.p50Us(), 1) + " µs, p99 "
+                Wrap.print(w, s.engine() + ": " + f(s.throughputQps(), 0) + " queries/s, p50 " + f(s.p50Us(), 1) + " µs, p99 "
                         + f(s.p99Us(), 1) + " µs; " + first.config() + " is " + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2)
-                        + "x its throughput" + (s.mismatches() > 0 ? "; " + s.mismatches() + " RESULTS DIFFER" : ""));
+                        + "x its throughput" + (s.mismatches() > 0 ? "; " + s.mismatches() + " RESULTS DIFFER" : ""), width, "  ", "    ");
             }
         }
         w.println();
-        w.println("cost/query = mean measured latency + modeled device time of the buffer-pool misses per query;");
-        w.println("speedup = the first run's cost/query over this run's; working set = distinct pages the measured queries touched.");
+        Wrap.print(w, "cost/query = mean measured latency + modeled device time of the buffer-pool misses per query;", width, "", "  ");
+        Wrap.print(w, "speedup = the first run's cost/query over this run's; working set = distinct pages the measured queries touched.",
+                width, "", "  ");
     }
 
     /** The {@code k} largest parts of a run's working set, e.g. "revision.index 30.2 MiB, ...". */
@@ -186,7 +187,7 @@ public final class ReplayRenderer {
                 sb.append(", ...");
                 break;
             }
-            sb.append(shown > 1 ? ", " : "").append(e.getKey()).append(" ").append(Bytes.human(e.getValue()));
+            sb.append(shown > 1 ? ", " : "").append(e.getKey()).append(Wrap.NBSP).append(Wrap.together(Bytes.human(e.getValue())));
         }
         return sb.toString();
     }
@@ -207,7 +208,7 @@ public final class ReplayRenderer {
             RunReport x = r.runs().get(i);
             w.println("- `" + x.config() + "`: " + x.settings() + (x.moved().isEmpty() ? "" : ", moved " + x.moved())
                     + (r.mismatches().get(i) > 0 ? ", **" + r.mismatches().get(i) + " results differ from the baseline**" : "")
-                    + (x.workingSetByStructure().isEmpty() ? "" : "; working set: " + largest(x, 6)));
+                    + (x.workingSetByStructure().isEmpty() ? "" : "; working set: " + largest(x, 6).replace(Wrap.NBSP, ' ')));
         }
         if (!r.sqlRuns().isEmpty()) {
             w.println();

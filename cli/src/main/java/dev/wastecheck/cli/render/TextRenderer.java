@@ -13,29 +13,45 @@ public final class TextRenderer {
     private TextRenderer() {
     }
 
+    /** The report at 80 columns. */
     public static void write(AnalysisReport r, PrintWriter w, int top) {
-        w.printf("wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s%n", r.tables().size(), Bytes.count(r.rows()),
-                r.sources().size() == 1 ? r.sources().get(0) : r.sources().size() + " files", r.dialect(), r.elapsedMillis() / 1000.0);
-        w.printf("declared %s, tight %s: %s wasted (%s) in column encodings%n", Bytes.human(r.declaredBytes()),
-                Bytes.human(r.tightBytes()), Bytes.human(r.wastedBytes()), Bytes.percent(r.wastedBytes(), r.declaredBytes()));
-        w.printf("evidence: %s%n%n", r.basis());
+        write(r, w, top, 80);
+    }
+
+    /**
+     * The report with no line wider than {@code width}: tables narrow their text columns and wrap
+     * them, sentences wrap with a hanging indent; no type or name is cut short.
+     */
+    public static void write(AnalysisReport r, PrintWriter w, int top, int width) {
+        Wrap.print(w, String.format("wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s", r.tables().size(), Bytes.count(r.rows()),
+                r.sources().size() == 1 ? r.sources().get(0) : r.sources().size() + " files", r.dialect(), r.elapsedMillis() / 1000.0),
+                width, "", "  ");
+        Wrap.print(w, String.format("declared %s, tight %s: %s wasted (%s) in column encodings", Wrap.together(Bytes.human(r.declaredBytes())),
+                Wrap.together(Bytes.human(r.tightBytes())), Wrap.together(Bytes.human(r.wastedBytes())),
+                Bytes.percent(r.wastedBytes(), r.declaredBytes())), width, "", "  ");
+        Wrap.print(w, "evidence: " + r.basis(), width, "", "  ");
+        w.println();
 
         List<ReportFacts.Col> cols = ReportFacts.columnsByWaste(r);
         if (cols.isEmpty()) {
             w.println("No column is wider than its values need.");
         } else {
-            int nameW = Math.min(40, Math.max(6, cols.stream().limit(top).mapToInt(c -> c.qualified().length()).max().orElse(6)));
-            int typeW = Math.min(44, Math.max(8, cols.stream().limit(top).mapToInt(c -> (c.column().declaredType()
-                    + " -> " + c.column().suggestedType()).length()).max().orElse(8)));
-            w.printf("%-" + nameW + "s  %-" + typeW + "s  %10s  %5s  %s%n", "column", "declared -> suggested", "saves", "", "why");
-            for (ReportFacts.Col c : cols.subList(0, Math.min(top, cols.size()))) {
-                String types = c.column().declaredType() + " -> " + c.column().suggestedType();
-                String why = c.column().findings().isEmpty() ? "" : c.column().findings().get(0).kind().key();
-                w.printf("%-" + nameW + "s  %-" + typeW + "s  %10s  %5s  %s%n", cut(c.qualified(), nameW), cut(types, typeW),
-                        Bytes.human(c.column().wastedBytes()), Bytes.percent(c.column().wastedBytes(), c.column().declaredBytes()), why);
+            List<ReportFacts.Col> shown = cols.subList(0, Math.min(top, cols.size()));
+            TextTable t = new TextTable().text("column").text("declared -> suggested").number("saves").number("").word("why");
+            for (ReportFacts.Col c : shown) {
+                t.row(c.qualified(), types(c), saves(c), share(c), why(c));
             }
+            if (!t.fits(width)) {
+                // a narrow terminal: the types go on a line of their own under each column, whole
+                t = new TextTable().text("column").number("saves").number("").word("why").note("declared -> suggested");
+                for (ReportFacts.Col c : shown) {
+                    t.row(c.qualified(), saves(c), share(c), why(c)).note(types(c));
+                }
+            }
+            t.print(w, width);
             if (cols.size() > top) {
-                w.printf("... and %d more columns (--top N, or --format markdown|json for all)%n", cols.size() - top);
+                Wrap.print(w, String.format("... and %d more columns (--top N, or --format markdown|json for all)", cols.size() - top),
+                        width, "", "    ");
             }
         }
 
@@ -44,48 +60,50 @@ public final class TextRenderer {
             w.println();
             w.println("Observations about this snapshot (not advice to drop a column):");
             for (ReportFacts.Semantic s : semantic.subList(0, Math.min(10, semantic.size()))) {
-                w.printf("  %-16s %s: %s%n", s.finding().kind().key(), s.col().qualified(), s.finding().detail());
+                Wrap.print(w, String.format("%-16s %s: %s", s.finding().kind().key(), s.col().qualified(), s.finding().detail()),
+                        width, "  ", "    ");
             }
             if (semantic.size() > 10) {
                 w.printf("  ... and %d more%n", semantic.size() - 10);
             }
         }
 
-        notes(r, w);
+        notes(r, w, width);
 
         w.println();
         List<TableReport> tables = ReportFacts.tablesByWaste(r);
-        int tw = Math.min(32, Math.max(5, tables.stream().limit(10).mapToInt(t -> t.name().length()).max().orElse(5)));
-        w.printf("%-" + tw + "s  %12s  %10s  %10s  %6s%n", "table", "rows", "declared", "tight", "waste");
+        TextTable tt = new TextTable().text("table").number("rows").number("declared").number("tight").number("waste");
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            w.printf("%-" + tw + "s  %12s  %10s  %10s  %6s%n", cut(t.name(), tw), Bytes.count(t.rows()), Bytes.human(t.declaredBytes()),
-                    Bytes.human(t.tightBytes()), Bytes.percent(t.wastedBytes(), t.declaredBytes()));
+            tt.row(t.name(), Bytes.count(t.rows()), Bytes.human(t.declaredBytes()), Bytes.human(t.tightBytes()),
+                    Bytes.percent(t.wastedBytes(), t.declaredBytes()));
         }
+        tt.print(w, width);
         if (tables.size() > 10) {
             w.printf("... and %d more tables%n", tables.size() - 10);
         }
 
         if (r.workload() != null) {
-            workload(r, w);
+            workload(r, w, width);
         }
 
         Map<String, Integer> counts = ReportFacts.findingCounts(r);
         if (!counts.isEmpty()) {
             w.println();
-            w.println("findings: " + counts.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            Wrap.print(w, "findings: " + counts.entrySet().stream().map(e -> e.getKey() + Wrap.NBSP + e.getValue())
+                    .collect(Collectors.joining(", ")), width, "", "  ");
         }
         long badRows = r.tables().stream().mapToLong(TableReport::badRows).sum();
         long badValues = r.tables().stream().mapToLong(TableReport::badValues).sum();
         if (badRows + badValues > 0) {
             w.println();
-            w.printf("%d bad rows and %d bad values were counted, not dropped silently:%n", badRows, badValues);
+            Wrap.print(w, String.format("%d bad rows and %d bad values were counted, not dropped silently:", badRows, badValues), width);
             r.tables().stream().flatMap(t -> t.problems().stream().map(p -> t.name() + ": " + p)).limit(10)
-                    .forEach(p -> w.println("  " + p));
+                    .forEach(p -> Wrap.print(w, p, width, "  ", "    "));
         }
         if (!r.warnings().isEmpty()) {
             w.println();
             w.println("warnings:");
-            r.warnings().stream().limit(10).forEach(x -> w.println("  " + x));
+            r.warnings().stream().limit(10).forEach(x -> Wrap.print(w, x, width, "  ", "    "));
             if (r.warnings().size() > 10) {
                 w.printf("  ... and %d more (--format json lists them all)%n", r.warnings().size() - 10);
             }
@@ -94,20 +112,20 @@ public final class TextRenderer {
             w.println();
             String args = r.sources().stream().map(x -> x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")
                     .collect(Collectors.joining(" "));
-            w.println("wastecheck tune " + args + " writes the migration, each change checked on every row.");
+            Wrap.print(w, "wastecheck tune " + args + " writes the migration, each change checked on every row.", width);
         }
     }
 
     /** How many columns refer to keys, and why the declared types stay where they do. */
-    private static void notes(AnalysisReport r, PrintWriter w) {
+    private static void notes(AnalysisReport r, PrintWriter w, int width) {
         if (!r.references().isEmpty()) {
             Map<String, Long> by = r.references().stream().collect(Collectors.groupingBy(x -> x.evidence().name().toLowerCase(),
                     java.util.TreeMap::new, Collectors.counting()));
             long keys = r.references().stream().map(x -> x.to().toLowerCase()).distinct().count();
             w.println();
-            w.printf("references: %d columns refer to %d keys (%s); each takes its key's type, and they change together%n",
-                    r.references().size(), keys, by.entrySet().stream().map(e -> (e.getKey().equals("declared") ? "declared"
-                            : "by " + e.getKey()) + " " + e.getValue()).collect(Collectors.joining(", ")));
+            Wrap.print(w, String.format("references: %d columns refer to %d keys (%s); each takes its key's type, and they"
+                    + " change together", r.references().size(), keys, by.entrySet().stream().map(e -> (e.getKey().equals("declared")
+                    ? "declared" : "by " + e.getKey()) + " " + e.getValue()).collect(Collectors.joining(", "))), width, "", "  ");
         }
         Map<String, Long> kept = new java.util.TreeMap<>();
         for (TableReport t : r.tables()) {
@@ -120,8 +138,9 @@ public final class TextRenderer {
             }
         }
         if (!kept.isEmpty()) {
-            w.printf("kept as declared: %d columns (%s); --format json says why for each%n", kept.values().stream().mapToLong(x -> x).sum(),
-                    kept.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            Wrap.print(w, String.format("kept as declared: %d columns (%s); --format json says why for each",
+                    kept.values().stream().mapToLong(x -> x).sum(), kept.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                            .collect(Collectors.joining(", "))), width, "", "  ");
         }
     }
 
@@ -150,37 +169,54 @@ public final class TextRenderer {
         return "other";
     }
 
-    private static void workload(AnalysisReport r, PrintWriter w) {
+    private static String types(ReportFacts.Col c) {
+        return c.column().declaredType() + " ->" + Wrap.NBSP + c.column().suggestedType();
+    }
+
+    private static String saves(ReportFacts.Col c) {
+        return Bytes.human(c.column().wastedBytes());
+    }
+
+    private static String share(ReportFacts.Col c) {
+        return Bytes.percent(c.column().wastedBytes(), c.column().declaredBytes());
+    }
+
+    private static String why(ReportFacts.Col c) {
+        return c.column().findings().isEmpty() ? "" : c.column().findings().get(0).kind().key();
+    }
+
+    private static void workload(AnalysisReport r, PrintWriter w, int width) {
         w.println();
         for (var t : r.workload().traces()) {
-            w.printf("trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses%n", t.file(), t.format(),
-                    Bytes.count(t.statements()), Bytes.count(t.resolved()), Bytes.count(t.unresolvedCount()), Bytes.count(t.events()));
-            t.unresolved().stream().limit(3).forEach(u -> w.println("  unresolved: " + u));
+            Wrap.print(w, String.format("trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses", t.file(), t.format(),
+                    Bytes.count(t.statements()), Bytes.count(t.resolved()), Bytes.count(t.unresolvedCount()), Bytes.count(t.events())),
+                    width, "", "  ");
+            t.unresolved().stream().limit(3).forEach(u -> Wrap.print(w, "unresolved: " + u, width, "  ", "    "));
         }
-        w.printf("%-20s %10s %7s %7s %7s %9s %10s %12s%n", "table", "accesses", "top1%", "top5%", "top10%", "hot rows",
-                "page hot", "hot part.");
-        w.println("(top N%: share of keyed accesses on the hottest N% of rows; page hot: share of hot rows on pages holding any,"
-                + " in the dump's order; hot part.: a partition of the rows taking 90% of accesses, with its index)");
+        TextTable tt = new TextTable().text("table").number("accesses").number("top1%").number("top5%").number("top10%")
+                .number("hot rows").number("page hot").number("hot part.");
         r.workload().access().entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue().events(), a.getValue().events())).limit(10)
                 .forEach(e -> {
                     var a = e.getValue();
-                    String density = a.hotRowsPlaced() > 0 ? String.format("%9.1f%%", 100 * a.pageHotDensity()) : "         -";
-                    w.printf("%-20s %10s %6.1f%% %6.1f%% %6.1f%% %9s %s %12s%n", cut(e.getKey(), 20), Bytes.count(a.events()),
-                            100 * a.shareTop1(), 100 * a.shareTop5(), 100 * a.shareTop10(), Bytes.count(a.hotRows()),
-                            density, Bytes.human(a.hotBytes() + a.hotIndexBytes()));
+                    tt.row(e.getKey(), Bytes.count(a.events()), pct(a.shareTop1()), pct(a.shareTop5()), pct(a.shareTop10()),
+                            Bytes.count(a.hotRows()), a.hotRowsPlaced() > 0 ? pct(a.pageHotDensity()) : "-",
+                            Bytes.human(a.hotBytes() + a.hotIndexBytes()));
                 });
+        tt.print(w, width);
+        Wrap.print(w, "(top N%: share of keyed accesses on the hottest N% of rows; page hot: share of hot rows on pages holding any,"
+                + " in the dump's order; hot part.: a partition of the rows taking 90% of accesses, with its index)", width, "", " ");
         for (var ia : r.workload().indexes()) {
             if (ia.cacheableFields().isEmpty()) {
                 continue;
             }
-            w.printf("cache in %s.%s (%s): %s%n", ia.table(), ia.index(), String.join(",", ia.columns()),
+            Wrap.print(w, String.format("cache in %s.%s (%s): %s", ia.table(), ia.index(), String.join(",", ia.columns()),
                     ia.cacheableFields().stream().map(f -> String.format("%s (%.0f%% answered)", f.column(), 100 * f.answerableShare()))
-                            .collect(Collectors.joining(", ")));
+                            .collect(Collectors.joining(", "))), width, "", "  ");
         }
     }
 
-    private static String cut(String s, int width) {
-        return s.length() <= width ? s : s.substring(0, width - 1) + "~";
+    private static String pct(double share) {
+        return String.format("%.1f%%", 100 * share);
     }
 }

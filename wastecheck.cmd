@@ -1,0 +1,35 @@
+@echo off
+rem Runs the wastecheck command line on Windows, as ./wastecheck does elsewhere: builds it first when
+rem cli\target\wastecheck.jar is missing (delete the jar to rebuild after changing the sources), then
+rem runs it with the JVM flags its Java version needs. Needs only a JDK 17 or newer.
+setlocal EnableExtensions
+set "HERE=%~dp0"
+set "JAR=%HERE%cli\target\wastecheck.jar"
+
+if not exist "%JAR%" (
+  echo wastecheck: building ^(first run^)... 1>&2
+  pushd "%HERE%"
+  call mvnw.cmd -q -B -DskipTests -Dasciidoctor.skip=true -pl cli -am install 1>&2
+  popd
+)
+if not exist "%JAR%" (
+  echo wastecheck: the build failed; run mvnw.cmd -pl cli -am install to see why 1>&2
+  exit /b 1
+)
+
+if defined JAVA_HOME (set "JAVA=%JAVA_HOME%\bin\java.exe") else (set "JAVA=java")
+
+rem "openjdk full version "17.0.15+6"" -> 17 (a JDK 8 would say 1.8.0_...: 1, below every check)
+set "JV="
+for /f tokens^=2^ delims^=^" %%v in ('""%JAVA%" -fullversion 2^>^&1"') do if not defined JV set "JV=%%v"
+set "MAJOR=17"
+for /f "delims=.-+_" %%m in ("%JV%") do set "MAJOR=%%m"
+
+rem Arrow needs java.nio opened on every JDK; JDK 22+ asks before native access (DuckDB); on JDK 24+
+rem arrow-memory-netty reads memory through sun.misc.Unsafe, which JDK 17 would reject as a flag.
+set "FLAGS=--add-opens=java.base/java.nio=ALL-UNNAMED"
+if %MAJOR% GEQ 22 set "FLAGS=%FLAGS% --enable-native-access=ALL-UNNAMED"
+if %MAJOR% GEQ 24 set "FLAGS=%FLAGS% --sun-misc-unsafe-memory-access=allow"
+
+"%JAVA%" %FLAGS% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
+exit /b %ERRORLEVEL%
