@@ -23,10 +23,10 @@ class AnalyzeChinookTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "Chinook_MySql.sql, mysql, SMALLINT, SMALLINT UNSIGNED",
-            "Chinook_MySql_AutoIncrementPKs.sql, mysql, SMALLINT, SMALLINT UNSIGNED",
-            "Chinook_PostgreSql.sql, postgresql, smallint, INT",
-            "Chinook_PostgreSql_SerialPKs.sql, postgresql, smallserial, SERIAL",
+            "Chinook_MySql.sql, mysql, INT, INT",
+            "Chinook_MySql_AutoIncrementPKs.sql, mysql, INT, INT",
+            "Chinook_PostgreSql.sql, postgresql, INT, INT",
+            "Chinook_PostgreSql_SerialPKs.sql, postgresql, SERIAL, SERIAL",
             "Chinook_Sqlite.sql, sqlite, INTEGER, INTEGER",
             "Chinook_Sqlite.sqlite, sqlite, INTEGER, INTEGER"})
     void everyDialect(String file, String dialect, String albumIdType, String trackIdType) {
@@ -44,16 +44,26 @@ class AnalyzeChinookTest {
         assertThat(kinds(quantity)).contains("constant");
         assertThat(quantity.get("min").asText()).isEqualTo("1");
 
-        // Ids under 4,000 narrowed with room to grow (x10): AlbumId max 347 -> 3,470 fits a signed SMALLINT;
-        // TrackId 3,503 -> 35,030 needs MySQL's SMALLINT UNSIGNED and is beyond PostgreSQL's smallint
-        // (32,767), so it stays as declared there. SQLite sizes integers by value anyway. The scripts
-        // with auto-increment keys omit them from their INSERTs: the loader numbers them 1..N as the
+        // Keys fed by a counter keep at least INT, and with a few hundred rows there is too little
+        // evidence to narrow anything: AlbumId (347 rows) and TrackId (3,503 rows, at the floor)
+        // stay as declared, each saying why. SQLite sizes integers by value anyway. The scripts with
+        // auto-increment keys omit them from their INSERTs: the loader numbers them 1..N as the
         // database would, so the same ids come out.
-        assertThat(column(r, "album", snake ? "album_id" : "AlbumId").get("suggested_type").asText()).isEqualTo(albumIdType);
-        assertThat(column(r, "track", snake ? "track_id" : "TrackId").get("suggested_type").asText()).isEqualTo(trackIdType);
-        assertThat(column(r, "track", snake ? "track_id" : "TrackId").get("max").asText()).isEqualTo("3503");
+        JsonNode albumId = column(r, "album", snake ? "album_id" : "AlbumId");
+        JsonNode trackId = column(r, "track", snake ? "track_id" : "TrackId");
+        assertThat(albumId.get("suggested_type").asText()).isEqualTo(albumIdType);
+        assertThat(trackId.get("suggested_type").asText()).isEqualTo(trackIdType);
+        assertThat(trackId.get("max").asText()).isEqualTo("3503");
+        // The invoice total keeps its DECIMAL: 412 invoices are too little evidence of how large
+        // a total grows, and its bounds are numbers, not text ('9.91' would sort above '25.86').
+        JsonNode total = column(r, "invoice", "total");
+        assertThat(total.get("min").asText()).isEqualTo("0.99");
+        assertThat(total.get("max").asText()).isEqualTo("25.86");
         if (!dialect.equals("sqlite")) {
-            assertThat(kinds(column(r, "album", snake ? "album_id" : "AlbumId"))).contains("narrow_integer");
+            assertThat(kinds(albumId)).contains("kept_declared").doesNotContain("narrow_integer");
+            assertThat(kinds(trackId)).contains("kept_declared").doesNotContain("narrow_integer");
+            assertThat(total.get("suggested_type").asText()).isEqualTo(total.get("declared_type").asText());
+            assertThat(kinds(column(r, "album", snake ? "artist_id" : "ArtistId"))).contains("references");
         }
     }
 }

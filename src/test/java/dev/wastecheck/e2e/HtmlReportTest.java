@@ -26,7 +26,7 @@ class HtmlReportTest {
     @Test
     @Tag("real-data")
     void aSelfContainedPageOfSakila(@TempDir Path dir) throws Exception {
-        selfContainedPage(dir, "rental", "rental.rental_id", Cli.data("sakila-mv/sakila-mv-schema.sql"),
+        selfContainedPage(dir, "language", "language.name", Cli.data("sakila-mv/sakila-mv-schema.sql"),
                 Cli.data("sakila-mv/sakila-mv-data.sql"));
     }
 
@@ -63,7 +63,9 @@ class HtmlReportTest {
         Files.writeString(dump, "CREATE TABLE `x</script><b>` (`a<i>` int NOT NULL, `n` varchar(20));\n"
                 + "INSERT INTO `x</script><b>` VALUES (1,'a'),(2,'b'),(3,'c');\n");
         Path out = dir.resolve("odd.html");
-        Cli.Result r = Cli.run("analyze", "-q", "--format", "html", "-o", out.toString(), dump.toString());
+        // Three rows are too little evidence for any advice unless --min-rows says otherwise: then
+        // the odd column is narrowed and its name is on the page.
+        Cli.Result r = Cli.run("analyze", "-q", "--min-rows", "0", "--format", "html", "-o", out.toString(), dump.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         String html = Files.readString(out);
         assertThat(html).contains("x&lt;/script&gt;&lt;b&gt;", "a&lt;i&gt;").doesNotContain("<b>`", "x</script><b>");

@@ -39,6 +39,13 @@ class TunePostgresTest {
         pg.close();
     }
 
+    /**
+     * The migrations here prove tune's mechanics on PostgreSQL (partitions, views, enums, the heap
+     * estimate), so they lower the evidence threshold and the key floor that keep the default advice
+     * from touching these small databases' keys (docs/analyze.md, "Growth").
+     */
+    static final List<String> MECHANICS = List.of("--min-rows", "0", "--key-floor", "2");
+
     /** A fresh database on the shared server. */
     static Connection database(String name) throws SQLException {
         try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement st = admin.createStatement()) {
@@ -53,8 +60,8 @@ class TunePostgresTest {
         Path script = Cli.data("chinook/Chinook_PostgreSql.sql");
         String migration = tune(script);
         assertThat(migration).contains("ALTER COLUMN \"genre_id\" TYPE smallint")
-                // an INT that only ever holds 1 stays a number: boolean would break quantity * unit_price
-                .contains("ALTER COLUMN \"quantity\" TYPE smallint")
+                // an INT that only ever holds 1 gives no range to size a type by
+                .doesNotContain("ALTER COLUMN \"quantity\" TYPE")
                 .contains("ALTER COLUMN \"invoice_date\" TYPE date");
         try (Connection c = database("chinook")) {
             load(c, script);
@@ -102,7 +109,9 @@ class TunePostgresTest {
     }
 
     static long estimate(Path script, String key) {
-        Cli.Result r = Cli.run("tune", "-q", "--format", "json", script.toString());
+        List<String> args = new ArrayList<>(List.of("tune", "-q", "--format", "json", script.toString()));
+        args.addAll(MECHANICS);
+        Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.err()).isZero();
         return r.json().get("totals").get(key).asLong();
     }
@@ -166,7 +175,7 @@ class TunePostgresTest {
         assertThat(migration).contains("CREATE TYPE \"events_kind_enum\" AS ENUM ('buy', 'click', 'view');")
                 .contains("ALTER COLUMN \"stamp\" TYPE timestamp")
                 .doesNotContain("\"happened\" TYPE", "\"amount\" TYPE")
-                .contains("events.happened timestamp with time zone -> ", "events.amount numeric(10,2) -> ");
+                .contains("events.happened timestamp with time zone -> ");
         try (Connection c = database("events")) {
             load(c, script);
             List<String> before = rows(c, "SELECT id || '|' || kind || '|' || stamp FROM events ORDER BY id");
@@ -240,6 +249,7 @@ class TunePostgresTest {
         for (Path p : sources) {
             args.add(p.toString());
         }
+        args.addAll(MECHANICS);
         Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("-- wastecheck tune: a migration for PostgreSQL").contains("BEGIN;", "COMMIT;");
@@ -283,6 +293,7 @@ class TunePostgresTest {
         for (Path p : sources) {
             args.add(p.toString());
         }
+        args.addAll(MECHANICS);
         Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.err()).isZero();
         com.fasterxml.jackson.databind.JsonNode totals = r.json().get("totals");

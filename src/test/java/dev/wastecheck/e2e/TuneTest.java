@@ -37,29 +37,48 @@ class TuneTest {
         String sql = r.out();
         assertThat(sql).startsWith("-- wastecheck tune: a migration for MySQL (InnoDB)")
                 .contains("SET FOREIGN_KEY_CHECKS = 0;", "SET FOREIGN_KEY_CHECKS = @wastecheck_fk;")
-                // one ALTER per table, each column restated whole: NOT NULL, AUTO_INCREMENT and DEFAULT survive MODIFY
+                .contains("-- Evidence: the advice rests on the snapshot only")
+                // one ALTER per table, each column restated whole: NOT NULL and AUTO_INCREMENT survive MODIFY
                 .contains("MODIFY COLUMN `rev_timestamp` DATETIME NOT NULL")
-                .contains("MODIFY COLUMN `rev_id` SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT")
-                .contains("MODIFY COLUMN `wl_namespace` TINYINT NOT NULL DEFAULT '0'");
+                // 1,000 comments: a BIGINT key becomes INT, and its reference with it, never narrower
+                .contains("MODIFY COLUMN `comment_id` INT UNSIGNED NOT NULL AUTO_INCREMENT")
+                .contains("MODIFY COLUMN `rev_comment_id` INT UNSIGNED NOT NULL")
+                // 12 pages are too little evidence to touch page_id, rev_page or page_latest
+                .doesNotContain("MODIFY COLUMN `page_id`", "MODIFY COLUMN `rev_page`", "MODIFY COLUMN `page_latest`", "TINYINT");
         assertThat(sql.split("ALTER TABLE `revision`", -1)).hasSize(2);
         assertThat(r.err()).contains("checked on every row");
+
+        // With the evidence threshold and the key floor lowered, more changes: DEFAULT is restated too.
+        Cli.Result low = tune(dump.resolve("examples/wiki/dump.sql").toString(), "--min-rows", "0", "--key-floor", "2");
+        assertThat(low.exitCode()).as(low.err()).isZero();
+        assertThat(low.out()).contains("MODIFY COLUMN `rev_id` SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT")
+                .contains("MODIFY COLUMN `wl_namespace` SMALLINT NOT NULL DEFAULT '0'")
+                .contains("MODIFY COLUMN `page_namespace` SMALLINT NOT NULL,");
     }
 
     @Test
-    @Tag("real-data")
-    void aSuggestionThatWouldChangeARowIsLeftOutWithTheFirstValueItWouldChange() {
-        // Sakila's address.postal_code holds integers and four empty strings: analyze reads ''
-        // as a null marker, but a migration would turn it into NULL, so tune leaves it out.
-        Cli.Result r = tune(Cli.data("sakila-mv/sakila-mv-schema.sql").toString(), Cli.data("sakila-mv/sakila-mv-data.sql").toString(),
-                "--format", "json");
+    void aSuggestionThatWouldChangeARowIsLeftOutWithTheFirstValueItWouldChange(@TempDir Path dir) throws Exception {
+        // 2,000 amounts written as text, four of them '': analyze reads '' as a null marker and
+        // suggests an integer, but the migration would turn those four into NULL, so tune leaves it
+        // out. The CHAR label loses its padding and keeps its limit.
+        StringBuilder sql = new StringBuilder("CREATE TABLE `ledger` (`id` int NOT NULL AUTO_INCREMENT, `amount` varchar(10) NOT NULL,"
+                + " `label` char(12) NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB;\nINSERT INTO `ledger` VALUES ");
+        for (int i = 1; i <= 2000; i++) {
+            sql.append(i > 1 ? "," : "").append('(').append(i).append(",'").append(i % 500 == 0 ? "" : String.valueOf(i * 7))
+                    .append("','l").append(i).append("')");
+        }
+        Path dump = dir.resolve("ledger.sql");
+        Files.writeString(dump, sql.append(";\n"));
+        Cli.Result r = tune(dump.toString(), "--format", "json");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        JsonNode change = change(r.json(), "address", "postal_code");
+        JsonNode change = change(r.json(), "ledger", "amount");
         assertThat(change.get("applied").asBoolean()).isFalse();
         assertThat(change.get("mismatches").asLong()).isEqualTo(4);
-        assertThat(change.get("rows_checked").asLong()).isEqualTo(603);
+        assertThat(change.get("rows_checked").asLong()).isEqualTo(2000);
         assertThat(change.get("first_mismatch").asText()).isEmpty();
-        JsonNode applied = change(r.json(), "rental", "rental_id");
+        JsonNode applied = change(r.json(), "ledger", "label");
         assertThat(applied.get("applied").asBoolean()).isTrue();
+        assertThat(applied.get("new_type").asText()).as("the padding goes, the limit stays").isEqualTo("VARCHAR(12)");
         assertThat(applied.get("mismatches").asLong()).isZero();
         JsonNode totals = r.json().get("totals");
         assertThat(totals.get("bytes_after").asLong()).isLessThan(totals.get("bytes_before").asLong());
@@ -157,17 +176,20 @@ class TuneTest {
         }
         Path dump = dir.resolve("shop.sql");
         Files.writeString(dump, sql);
-        Cli.Result r = tune(dump.toString());
+        // 30 rows: the evidence threshold and the key floor lowered, so there are changes to refuse.
+        Cli.Result r = tune(dump.toString(), "--min-rows", "0", "--key-floor", "2");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out())
-                .contains("genre.id int -> ", "its counter hands out 5000 next")
-                .contains("parent.pid int -> ", "a key joins it to child.parent_ref, which stays int")
+                // the counter hands out 5000 next, not 31: x10 room needs a MEDIUMINT, not a SMALLINT
+                .contains("MODIFY COLUMN `id` MEDIUMINT NOT NULL AUTO_INCREMENT")
+                // a key and the column referring to it change together, even where that table has no rows
+                .contains("MODIFY COLUMN `pid` SMALLINT NOT NULL", "MODIFY COLUMN `parent_ref` SMALLINT NOT NULL")
                 .contains("item.touched datetime -> DATE: its ON UPDATE clause needs a DATETIME or TIMESTAMP")
                 .contains("item.word varchar(10) -> ENUM(", "differ only in accents or case")
                 .contains("item.ratio double -> FLOAT: MySQL prints a FLOAT rounded to 6 significant digits")
                 // 3..90 with room to grow fits TINYINT UNSIGNED, but a signed column stays signed
                 .contains("MODIFY COLUMN `score` SMALLINT NOT NULL")
-                .doesNotContain("MODIFY COLUMN `pid`", "MODIFY COLUMN `touched`", "UNSIGNED");
+                .doesNotContain("MODIFY COLUMN `touched`", "UNSIGNED");
     }
 
     @Test

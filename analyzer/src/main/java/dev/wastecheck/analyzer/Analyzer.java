@@ -1,6 +1,8 @@
 package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.infer.IntegerPolicy;
+import dev.wastecheck.analyzer.infer.References;
 import dev.wastecheck.analyzer.infer.TypeInference;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.DatabaseFileLoader;
@@ -202,9 +204,14 @@ public final class Analyzer {
             }
             progress.end();
             long profiledAt = System.nanoTime();
-            KeyRanges keys = KeyRanges.of(loaded.values(), profiles);
+            // References and domains first: a key, its references and a domain's columns take one type.
+            References refs = References.find(loaded.values(), profiles, catalog, db, types::wouldNarrowAlone);
+            Map<String, IntegerPolicy.Verdict> verdicts = new IntegerPolicy(dialect, inference).decide(refs, loaded.values(),
+                    profiles, catalog.counters());
+            java.util.Set<String> keyParts = keyParts(loaded, catalog);
             for (LoadedTable t : loaded.values()) {
-                tables.add(tableReport(db, types, t, profiles.get(t.def().key()), keys, stats.table(t.def().name()), catalog));
+                tables.add(tableReport(db, types, t, profiles.get(t.def().key()), refs, verdicts, keyParts,
+                        stats.table(t.def().name()), catalog));
             }
             long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
@@ -225,8 +232,10 @@ public final class Analyzer {
             if (workload != null) {
                 timings.put("trace", (now - inferredAt) / 1_000_000);
             }
+            List<List<String>> groups = refs.groups().stream()
+                    .map(g -> g.members().stream().map(References.Col::toString).toList()).toList();
             return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
-                    (loadedAt - started + now - profileStart) / 1_000_000, timings, workload);
+                    (loadedAt - started + now - profileStart) / 1_000_000, timings, workload, refs.links(), groups);
         }
 
         @Override
@@ -270,14 +279,35 @@ public final class Analyzer {
         progress.advance(before + Files.size(f.path()));
     }
 
+    /** Columns in a primary, unique or foreign key (either side), as lower-case {@code table.column}. */
+    private static java.util.Set<String> keyParts(Map<String, LoadedTable> loaded, DdlCatalog catalog) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (LoadedTable t : loaded.values()) {
+            for (dev.wastecheck.model.schema.IndexDef ix : t.def().uniqueKeys()) {
+                ix.columns().forEach(c -> out.add((t.def().name() + "." + c).toLowerCase(java.util.Locale.ROOT)));
+            }
+        }
+        for (DdlCatalog.ForeignKey fk : catalog.foreignKeys()) {
+            String from = dev.wastecheck.model.schema.Names.simpleName(fk.table());
+            String to = dev.wastecheck.model.schema.Names.simpleName(fk.refTable());
+            fk.columns().forEach(c -> out.add((from + "." + c).toLowerCase(java.util.Locale.ROOT)));
+            fk.refColumns().forEach(c -> out.add((to + "." + c).toLowerCase(java.util.Locale.ROOT)));
+        }
+        return out;
+    }
+
     private TableReport tableReport(ProfilingDatabase db, TypeInference types, LoadedTable t, List<ColumnProfile> profiles,
-                                    KeyRanges keys, LoadStats.TableStats tstats, DdlCatalog catalog) throws SQLException {
+                                    References refs, Map<String, IntegerPolicy.Verdict> verdicts, java.util.Set<String> keyParts,
+                                    LoadStats.TableStats tstats, DdlCatalog catalog) throws SQLException {
         TableDef def = t.def();
         List<ColumnReport> columns = new ArrayList<>();
         for (int i = 0; i < def.columns().size(); i++) {
             ColumnDef col = def.columns().get(i);
             List<String> enumValues = enumCandidate(db, t, i, profiles.get(i));
-            columns.add(types.infer(def, col, keys.widen(def, col, profiles.get(i)), enumValues));
+            String id = (def.name() + "." + col.name()).toLowerCase(java.util.Locale.ROOT);
+            TypeInference.Context ctx = new TypeInference.Context(verdicts.get(id), refs.referenceOf(def.name(), col.name()),
+                    keyParts.contains(id));
+            columns.add(types.infer(def, col, profiles.get(i), enumValues, ctx));
         }
         columns = duplicates(db, t, profiles, columns);
         long declared = columns.stream().mapToLong(ColumnReport::declaredBytes).sum();
@@ -351,8 +381,9 @@ public final class Analyzer {
                     ColumnReport cj = out.get(j);
                     List<Finding> f = new ArrayList<>(cj.findings());
                     f.add(new Finding(FindingKind.DUPLICATE_COLUMN, "maps one-to-one onto " + columns.get(i).name() + " ("
-                            + pi.distinct + " pairs over " + t.rows() + " rows): either column determines the other, so a "
-                            + pi.distinct + "-row lookup could replace it", cj.tightBytes()));
+                            + pi.distinct + " pairs over " + t.rows() + " rows) in this snapshot: either column determines the"
+                            + " other today (a copy kept on purpose, such as an invoice's billing address, is an observation,"
+                            + " not advice to drop it)", 0));
                     out.set(j, new ColumnReport(cj.name(), cj.declaredType(), cj.suggestedType(), cj.declaredBytes(),
                             cj.tightBytes(), cj.nulls(), cj.distinct(), cj.min(), cj.max(), f));
                     already[j] = true;

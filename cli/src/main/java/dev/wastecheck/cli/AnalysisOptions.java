@@ -13,12 +13,29 @@ final class AnalysisOptions {
     double headroom;
 
     @Option(names = "--id-headroom", defaultValue = "" + InferenceOptions.DEFAULT_ID_HEADROOM,
-            description = "The same for identifiers: auto-increment, single-column keys, *_id (default: ${DEFAULT-VALUE}).")
+            description = "The same for keys, their references and *_id columns, over the largest id or the counter (default: ${DEFAULT-VALUE}).")
     double idHeadroom;
 
     @Option(names = "--enum-max", defaultValue = "" + InferenceOptions.DEFAULT_ENUM_MAX,
             description = "Most distinct values a string column may have to become an ENUM (default: ${DEFAULT-VALUE}).")
     int enumMax;
+
+    @Option(names = "--min-rows", paramLabel = "N", defaultValue = "" + InferenceOptions.DEFAULT_MIN_ROWS,
+            description = "Fewest values behind a column before its range or patterns change its type; below it the declared "
+                    + "type stays: too little evidence (default: ${DEFAULT-VALUE}).")
+    long minRows;
+
+    @Option(names = "--key-floor", paramLabel = "BYTES", defaultValue = "" + InferenceOptions.DEFAULT_KEY_FLOOR_BYTES,
+            description = "Narrowest integer, in bytes (2 to 8), for keys and the columns referring to them (default: ${DEFAULT-VALUE}: INT).")
+    int keyFloor;
+
+    @Option(names = "--horizon-years", paramLabel = "YEARS", defaultValue = "" + InferenceOptions.DEFAULT_HORIZON_YEARS,
+            description = "A key narrowed from BIGINT must last this long at the rate its rows' timestamps show (default: ${DEFAULT-VALUE}).")
+    double horizonYears;
+
+    @Option(names = "--decimal-headroom", defaultValue = "" + InferenceOptions.DEFAULT_DECIMAL_HEADROOM,
+            description = "Growth factor a DECIMAL's largest magnitude must still fit (default: ${DEFAULT-VALUE}: three more digits).")
+    double decimalHeadroom;
 
     @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80%% of RAM).")
     String memoryLimit;
@@ -36,7 +53,16 @@ final class AnalysisOptions {
         if (enumMax < 0) {
             throw new BadInputException("--enum-max must not be negative");
         }
-        return new InferenceOptions(headroom, idHeadroom, enumMax);
+        if (minRows < 0 || horizonYears < 0) {
+            throw new BadInputException("--min-rows and --horizon-years must not be negative");
+        }
+        if (keyFloor < 2 || keyFloor > 8) {
+            throw new BadInputException("--key-floor must be 2 to 8 bytes (a TINYINT key is never suggested)");
+        }
+        if (decimalHeadroom < 1) {
+            throw new BadInputException("--decimal-headroom must be at least 1");
+        }
+        return new InferenceOptions(headroom, idHeadroom, enumMax, minRows, keyFloor, horizonYears, decimalHeadroom);
     }
 
     ProfilingOptions profiling() {

@@ -44,6 +44,11 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "sql", description = "sql (the migration) or json (what was checked and measured) (default: ${DEFAULT-VALUE}).")
     Format format;
 
+    @Option(names = "--trace", paramLabel = "FILE", description = "A trace whose INSERT, UPDATE and DELETE statements are "
+            + "replayed in DuckDB against the tuned types: a change under which a traced write would fail, round or cut is "
+            + "left out, with the statement. Without one the advice rests on the snapshot only.")
+    List<Path> traces = new java.util.ArrayList<>();
+
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -56,7 +61,7 @@ public final class TuneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Dialect wanted = parseDialect(dialect);
-        Tuner.Result r = Tuner.tune(sources, analysis.inference(), analysis.profiling(), wanted, out.progress());
+        Tuner.Result r = Tuner.tune(sources, traces, analysis.inference(), analysis.profiling(), wanted, out.progress());
         out.write(spec, w -> {
             if (format == Format.json) {
                 TuneJsonRenderer.write(r, w);
@@ -74,6 +79,10 @@ public final class TuneCommand implements Callable<Integer> {
                 applied, applied == 1 ? "change" : "changes", r.rowsChecked(), r.bytesBefore(), r.bytesAfter(),
                 Migration.ratio(r.bytesBefore(), r.bytesAfter()), left, left == 1 ? "suggestion" : "suggestions",
                 left > 0 ? " (the migration ends with why)" : ""), width, "", "  ");
+        if (r.workload() != null) {
+            Wrap.print(err, "wastecheck tune: " + r.workload().describe(), width, "", "  ");
+            r.workload().unreplayedExamples().forEach(x -> Wrap.print(err, "  not replayed: " + x, width, "", "    "));
+        }
         long[] heap = r.heapTotal();
         if (heap != null) {
             Wrap.print(err, String.format(Locale.ROOT, "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)",

@@ -28,12 +28,7 @@ public final class DialectTypes {
      *                       a column declared unsigned: the same sign, twice the room)
      */
     public IntegerType narrowestInteger(BigInteger min, BigInteger max, boolean preferUnsigned) {
-        int[] widths = switch (dialect) {
-            case MYSQL -> new int[] {1, 2, 3, 4, 8};
-            case POSTGRESQL -> new int[] {2, 4, 8};
-            case DUCKDB -> new int[] {1, 2, 4, 8};
-            case SQLITE -> new int[] {8};
-        };
+        int[] widths = integerWidths();
         boolean unsignedAllowed = dialect == Dialect.MYSQL || dialect == Dialect.DUCKDB;
         for (int w : widths) {
             int bits = w * 8;
@@ -52,6 +47,16 @@ public final class DialectTypes {
             }
         }
         return null;
+    }
+
+    /** The widths, in bytes, of the dialect's integer types, narrowest first. */
+    public int[] integerWidths() {
+        return switch (dialect) {
+            case MYSQL -> new int[] {1, 2, 3, 4, 8};
+            case POSTGRESQL -> new int[] {2, 4, 8};
+            case DUCKDB -> new int[] {1, 2, 4, 8};
+            case SQLITE -> new int[] {8};
+        };
     }
 
     public String integerName(int bytes, boolean unsigned) {

@@ -66,13 +66,14 @@ public final class ColumnProfile {
     // declared FLOAT / DOUBLE
     public long floatRoundTrip;
 
+    /** Declared DECIMAL, FLOAT or DOUBLE: the smallest and largest value by number, as the dump spelled them. */
+    public String minNumber;
+    public String maxNumber;
+
     // declared temporal
     public long midnight;
     public String minTemporal;
     public String maxTemporal;
-
-    /** The key this column refers to (same name), whose range it was widened to; null if none. */
-    public String referencedKey;
 
     /** A field-by-field copy. */
     public ColumnProfile copy() {

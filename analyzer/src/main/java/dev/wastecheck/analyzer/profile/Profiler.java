@@ -380,6 +380,9 @@ public final class Profiler {
         String scale = "CASE WHEN instr(" + t + ", '.') = 0 THEN 0 ELSE strlen(rtrim(" + t + ", '0')) - instr(" + t + ", '.') END";
         String sc = aggs.derive("ds" + i, scale);
         aggs.add(new Agg(i, "max(" + sc + ")", (p, v) -> p.usedScale = (int) asLong(v)));
+        // The smallest and largest by value, in the dump's own spelling: as text '10.00' sorts before '9.91'.
+        aggs.add(new Agg(i, "arg_min(" + t + ", " + d + ")", (p, v) -> p.minNumber = asString(v)));
+        aggs.add(new Agg(i, "arg_max(" + t + ", " + d + ")", (p, v) -> p.maxNumber = asString(v)));
         aggs.add(new Agg(i, "count(*) FILTER (WHERE " + sc + " = 0)", (p, v) -> p.integral = asLong(v)));
         aggs.add(new Agg(i, "CAST(CAST(min(trunc(" + d + ")) AS HUGEINT) AS VARCHAR)", (p, v) -> {
             p.minInt = asBig(v);
@@ -404,6 +407,8 @@ public final class Profiler {
     private static void floatAggregates(int i, String s, Query aggs) {
         String d = aggs.derive("fl" + i, "TRY_CAST(" + s + " AS DOUBLE)");
         aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
+        aggs.add(new Agg(i, "arg_min(" + s + ", " + d + ")", (p, v) -> p.minNumber = asString(v)));
+        aggs.add(new Agg(i, "arg_max(" + s + ", " + d + ")", (p, v) -> p.maxNumber = asString(v)));
         aggs.add(new Agg(i, "count(*) FILTER (WHERE CAST(CAST(" + d + " AS FLOAT) AS DOUBLE) = " + d + ")",
                 (p, v) -> p.floatRoundTrip = asLong(v)));
         String integral = d + " = trunc(" + d + ") AND abs(" + d + ") < 9007199254740992";

@@ -10,11 +10,25 @@ import java.util.List;
  * @param warnings things the user must know that are not about one column
  * @param timingsMillis where the time went: reading and loading, profiling, inference
  * @param workload what the traces showed, or null when none was given
+ * @param references the columns found to hold another table's key values, with their evidence
+ * @param domains    the groups of columns that take one type together: each key with its references,
+ *                   and domains such as MediaWiki's namespaces ({@code table.column} names)
  */
 public record AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes,
                              long tightBytes, List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis,
-                             WorkloadReport workload) {
+                             WorkloadReport workload, List<Reference> references, List<List<String>> domains) {
+    /** What the advice rests on when no trace was given. */
+    public static final String SNAPSHOT_ONLY = "the advice rests on the snapshot only: no trace (--trace) showed what the "
+            + "workload writes, so ranges, ENUM members and lengths are the dump's, with the headroom the policy leaves";
+
+    public AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes, long tightBytes,
+                          List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis, WorkloadReport workload) {
+        this(sources, dialect, tables, declaredBytes, tightBytes, warnings, elapsedMillis, timingsMillis, workload, List.of(), List.of());
+    }
+
     public AnalysisReport {
+        references = List.copyOf(references);
+        domains = domains.stream().map(List::copyOf).toList();
         timingsMillis = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timingsMillis));
         sources = List.copyOf(sources);
         tables = List.copyOf(tables);
@@ -27,6 +41,12 @@ public record AnalysisReport(List<String> sources, String dialect, List<TableRep
 
     public long rows() {
         return tables.stream().mapToLong(TableReport::rows).sum();
+    }
+
+    /** What the advice rests on: the snapshot only, or the snapshot and a trace. */
+    public String basis() {
+        return workload == null ? SNAPSHOT_ONLY : "the snapshot, and the trace's statements for what the workload reads and"
+                + " writes (tune --trace replays its writes against the tuned types)";
     }
 
     public TableReport table(String name) {

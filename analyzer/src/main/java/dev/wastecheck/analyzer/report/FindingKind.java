@@ -26,6 +26,9 @@ public enum FindingKind {
     // about the values, not a narrower type
     TYPE_MISMATCH(false),
     NULL_MARKER(false),
+    // notes: why the declared type stays, and what a column refers to (no bytes, no change)
+    KEPT_DECLARED(false),
+    REFERENCES(false),
     // semantic
     CONSTANT(true),
     ALL_NULL(true),
@@ -51,6 +54,15 @@ public enum FindingKind {
     /** About what a column is (constant, duplicate, unused, ...) rather than how it is encoded. */
     public boolean semantic() {
         return semantic;
+    }
+
+    /**
+     * A note rather than a finding: why a column keeps its declared type ({@code kept_declared}:
+     * too little evidence, a key's floor, a counter, an identifier held as text), or which key its
+     * values refer to ({@code references}). Notes save no bytes and ask for no change.
+     */
+    public boolean note() {
+        return this == KEPT_DECLARED || this == REFERENCES;
     }
 
     /** A string-typed column whose values are all of another type. */

@@ -53,6 +53,17 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
     }
 
     /**
+     * The DuckDB condition under which a value does not survive this change: {@code original} (the
+     * loaded value) and {@code tuned} (the same value in the new type) differ in NULL-ness, or
+     * in the declared type's terms.
+     */
+    String mismatch(String original, String tuned) {
+        return "(" + original + " IS NULL) <> (" + tuned + " IS NULL) OR (" + original + " IS NOT NULL AND ("
+                + apply(originalKey, original) + " IS NULL OR " + apply(tunedKey, tuned) + " IS DISTINCT FROM "
+                + apply(originalKey, original) + "))";
+    }
+
+    /**
      * The conversion for a column whose suggested type differs from its declared one.
      *
      * @throws Unsupported when tune cannot apply this kind of change safely in {@code dialect}

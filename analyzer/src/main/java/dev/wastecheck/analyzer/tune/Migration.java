@@ -32,6 +32,7 @@ public final class Migration {
         w.println("-- Bytes of the tables it changes, counted on the tuned copy in " + d.label() + "'s storage model: "
                 + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " (" + ratio(r.bytesBefore(), r.bytesAfter())
                 + "; table data only, without indexes and page overhead).");
+        w.println("-- Evidence: " + r.basis() + ".");
         long[] heap = r.heapTotal();
         if (heap != null) {
             w.println("-- PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "

@@ -88,8 +88,33 @@ public final class Tuner {
      *              its columns in alignment order, row headers and pages included ({@link PgHeap});
      *              empty for other dialects
      */
+    /**
+     * What the trace's writes showed ({@link WorkloadVeto}).
+     *
+     * @param writes     INSERT, UPDATE and DELETE statements on the changed tables
+     * @param replayed   those replayed in DuckDB
+     * @param unreplayed those DuckDB could not run (counted, never guessed), and the first few with why
+     * @param vetoed     changes a traced write vetoed
+     */
+    public record Workload(List<String> traces, long writes, long replayed, long unreplayed, List<String> unreplayedExamples,
+                           int vetoed) {
+        /** The header line that says what the advice rests on. */
+        public String describe() {
+            return "the trace's writes were replayed in DuckDB against the tuned types (" + String.join(", ", traces) + "): "
+                    + replayed + " of " + writes + " INSERT/UPDATE/DELETE statements on changed tables ran, " + vetoed
+                    + (vetoed == 1 ? " change was" : " changes were") + " vetoed"
+                    + (unreplayed > 0 ? "; " + unreplayed + " could not be replayed and vouch for nothing" : "");
+        }
+    }
+
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
-                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas) {
+                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas,
+                         Workload workload) {
+        /** What the advice rests on: the snapshot only, or the snapshot and the trace's replayed writes. */
+        public String basis() {
+            return workload == null ? AnalysisReport.SNAPSHOT_ONLY : workload.describe();
+        }
+
         /** The schema the dump named a table in, or null. */
         public String schemaOf(String table) {
             return schemas.get(table.toLowerCase(java.util.Locale.ROOT));
@@ -141,6 +166,20 @@ public final class Tuner {
      */
     public static Result tune(List<java.nio.file.Path> sources, InferenceOptions inference, ProfilingOptions profiling,
                               Dialect dialect, Progress progress) throws java.io.IOException, SQLException {
+        return tune(sources, List.of(), inference, profiling, dialect, progress);
+    }
+
+    /**
+     * @param traces traces whose INSERT, UPDATE and DELETE statements are replayed against the
+     *               tuned types: a change under which a traced write would fail or change is left out
+     */
+    public static Result tune(List<java.nio.file.Path> sources, List<java.nio.file.Path> traces, InferenceOptions inference,
+                              ProfilingOptions profiling, Dialect dialect, Progress progress) throws java.io.IOException, SQLException {
+        for (java.nio.file.Path t : traces) {
+            if (!java.nio.file.Files.isRegularFile(t)) {
+                throw new BadInputException(t + ": no such trace file");
+            }
+        }
         try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
             Dialect source = session.dialect();
             if (source == Dialect.SQLITE) {
@@ -154,20 +193,24 @@ public final class Tuner {
                         + "); translating a schema to another engine is not what tune does");
             }
             AnalysisReport report = session.report(List.of(), progress);
-            return tune(session, report, inference.idHeadroom(), progress);
+            return tune(session, report, inference.idHeadroom(), traces, progress);
         }
     }
 
     public static Result tune(Analyzer.Session session, AnalysisReport report, Progress progress) throws SQLException {
-        return tune(session, report, dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM, progress);
+        try {
+            return tune(session, report, dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM, List.of(), progress);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // no trace is read
+        }
     }
 
     /**
      * @param idHeadroom the room analyze left identifiers to grow: an auto-increment counter
      *                   must keep as much below the new type's maximum
      */
-    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Progress progress)
-            throws SQLException {
+    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, List<java.nio.file.Path> traces,
+                              Progress progress) throws SQLException, java.io.IOException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
         List<TableResult> tables = new ArrayList<>();
@@ -176,7 +219,7 @@ public final class Tuner {
         Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
         java.util.Map<String, String> copies = new java.util.HashMap<>();
         try {
-            return tune(session, report, idHeadroom, progress, db, tables, skipped, model, profiler, copies);
+            return tune(session, report, idHeadroom, traces, progress, db, tables, skipped, model, profiler, copies);
         } finally {
             for (String copy : copies.values()) {
                 db.execute("DROP TABLE IF EXISTS " + copy);
@@ -184,9 +227,10 @@ public final class Tuner {
         }
     }
 
-    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, Progress progress,
-                               ProfilingDatabase db, List<TableResult> tables, List<Skipped> skipped, StorageModel model,
-                               Profiler profiler, java.util.Map<String, String> copies) throws SQLException {
+    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, List<java.nio.file.Path> traces,
+                               Progress progress, ProfilingDatabase db, List<TableResult> tables, List<Skipped> skipped,
+                               StorageModel model, Profiler profiler, java.util.Map<String, String> copies)
+            throws SQLException, java.io.IOException {
         Dialect dialect = session.dialect();
         progress.begin("verifying", session.tables().size());
         int done = 0;
@@ -213,10 +257,26 @@ public final class Tuner {
             } else if (!conversions.isEmpty() && t.relation() != null && t.rows() > 0) {
                 tables.add(verify(db, profiler, model, t, tr, conversions, skipped, copies));
             } else if (!conversions.isEmpty()) {
-                // No rows: nothing can be lost, and a type chosen from no values is no suggestion.
-                for (Conversion c : conversions) {
-                    skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
-                            "the table has no rows to choose a type from"));
+                // No rows: nothing can be lost, and a type chosen from no values is no suggestion,
+                // unless the type is its group's (a reference takes its key's type, a domain one type).
+                List<Checked> together = new ArrayList<>();
+                // A partitioned table's own (empty) relation: its partitions decide, through mergePartitions.
+                boolean parent = report.tables().stream().anyMatch(x -> t.def().name().equalsIgnoreCase(x.partitionOf()));
+                for (Conversion c : parent ? List.<Conversion>of() : conversions) {
+                    String d = c.column().defaultValue();
+                    String converted = d == null || c.column().autoIncrement() ? null : convertLiteral(db, c, d);
+                    if (!inGroup(report, t.def().name(), c.column().name())) {
+                        skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                                "the table has no rows to choose a type from"));
+                    } else if (d != null && !c.column().autoIncrement() && converted == null) {
+                        skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                                "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target() + " value that gives it back"));
+                    } else {
+                        together.add(new Checked(c, c.column().type().declared(), converted, 0, null, 0, 0));
+                    }
+                }
+                if (!together.isEmpty()) {
+                    tables.add(new TableResult(t.def().name(), 0, together, tr.declaredBytes()));
                 }
             }
             progress.advance(++done);
@@ -225,6 +285,14 @@ public final class Tuner {
         DdlCatalog catalog = session.catalog();
         List<TableResult> merged = mergePartitions(report, catalog, tables, skipped);
         merged = keepCounterRoom(merged, catalog.counters(), idHeadroom, dialect, skipped);
+        Workload workload = null;
+        if (!traces.isEmpty()) {
+            WorkloadVeto.Outcome o = WorkloadVeto.replay(traces, session, merged, name -> rootOf(report, name), progress);
+            merged = drop(merged, (t, c) -> o.vetoes().get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
+                    skipped);
+            workload = new Workload(traces.stream().map(java.nio.file.Path::toString).toList(), o.writes(), o.replayed(),
+                    o.unreplayedCount(), o.unreplayed(), o.vetoes().size());
+        }
         merged = keepKeysTogether(merged, session, report, skipped);
         List<DdlCatalog.ViewDef> views = List.of();
         java.util.Map<String, long[]> heap = new java.util.LinkedHashMap<>();
@@ -249,7 +317,7 @@ public final class Tuner {
                 schemas.put(t.name().toLowerCase(java.util.Locale.ROOT), schema);
             }
         }
-        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas);
+        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas, workload);
     }
 
     /**
@@ -302,6 +370,12 @@ public final class Tuner {
         return out;
     }
 
+    /** Whether {@code table.column} belongs to one of the report's groups (a key with its references, a domain). */
+    private static boolean inGroup(AnalysisReport report, String table, String column) {
+        String id = table + "." + column;
+        return report.domains().stream().anyMatch(g -> g.stream().anyMatch(m -> m.equalsIgnoreCase(id)));
+    }
+
     /** Drops the applied changes {@code reason} names (non-null), listing each as left out with it. */
     private static List<TableResult> drop(List<TableResult> tables, java.util.function.BiFunction<TableResult, Checked, String> reason,
                                           List<Skipped> skipped) {
@@ -345,12 +419,15 @@ public final class Tuner {
     }
 
     /**
-     * The two sides of a key change together or not at all: a foreign key declared in the DDL,
-     * or a column named like another table's single-column integer key (analyze sized those
-     * together). MySQL refuses, or later fails to restore, a key whose sides differ in type.
+     * The two sides of a key change together or not at all, and so do the columns of one group
+     * (a key with every column analyze found to refer to it, declared, by name or by values; a
+     * domain such as MediaWiki's namespaces): when one member's change is left out, the others'
+     * are too. A declared FOREIGN KEY's two sides must also end in the same type: MySQL refuses, or
+     * later fails to restore, a key whose sides differ.
      */
     static List<TableResult> keepKeysTogether(List<TableResult> tables, Analyzer.Session session, AnalysisReport report,
                                               List<Skipped> skipped) {
+        Dialect dialect = session.dialect();
         List<String[]> links = new ArrayList<>();
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
             List<String> refs = fk.refColumns();
@@ -359,34 +436,29 @@ public final class Tuner {
                 refs = ref == null ? List.of() : ref.primaryKey();
             }
             for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
-                links.add(new String[] {fk.table() + "." + fk.columns().get(i), fk.refTable() + "." + refs.get(i), "declared"});
-            }
-        }
-        java.util.Map<String, String> keyOwner = new java.util.HashMap<>();
-        java.util.Set<String> shared = new java.util.HashSet<>();
-        for (LoadedTable t : session.tables().values()) {
-            List<String> pk = t.def().primaryKey();
-            if (pk.size() == 1 && t.def().column(pk.get(0)).map(c -> c.type().isInteger()).orElse(false)) {
-                String key = pk.get(0).toLowerCase(java.util.Locale.ROOT);
-                if (keyOwner.putIfAbsent(key, t.def().name()) != null) {
-                    shared.add(key); // several tables' keys share the name (id): the name names no one key
-                }
-            }
-        }
-        shared.forEach(keyOwner::remove);
-        for (LoadedTable t : session.tables().values()) {
-            for (ColumnDef c : t.def().columns()) {
-                String owner = keyOwner.get(c.name().toLowerCase(java.util.Locale.ROOT));
-                if (owner != null && !owner.equalsIgnoreCase(t.def().name())) {
-                    links.add(new String[] {t.def().name() + "." + c.name(), owner + "." + c.name(), "named"});
-                }
+                links.add(new String[] {fk.table() + "." + fk.columns().get(i), fk.refTable() + "." + refs.get(i)});
             }
         }
         java.util.Map<String, String> declared = new java.util.HashMap<>();
-        for (LoadedTable t : session.tables().values()) {
-            for (ColumnDef c : t.def().columns()) {
-                declared.put((t.def().name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.type().declared());
+        for (TableReport t : report.tables()) {
+            for (ColumnReport c : t.columns()) {
+                declared.put(rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.declaredType());
             }
+        }
+        // Every member of a group with a suggestion must be applied, or none is.
+        List<java.util.Set<String>> groups = new ArrayList<>();
+        java.util.Map<String, String> suggested = new java.util.HashMap<>();
+        for (TableReport t : report.tables()) {
+            for (ColumnReport c : t.columns()) {
+                if (!c.suggestedType().equals(c.declaredType())) {
+                    suggested.put(rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.suggestedType());
+                }
+            }
+        }
+        for (List<String> g : report.domains()) {
+            java.util.Set<String> members = new java.util.LinkedHashSet<>();
+            g.forEach(m -> members.add(rooted(report, m).toLowerCase(java.util.Locale.ROOT)));
+            groups.add(members);
         }
         while (true) {
             java.util.Map<String, String> target = new java.util.HashMap<>();
@@ -398,24 +470,30 @@ public final class Tuner {
             java.util.Map<String, String> conflicts = new java.util.HashMap<>();
             for (String[] l : links) {
                 // A partition's columns change with its partitioned table's.
-                String a = rooted(report, l[0]).toLowerCase(java.util.Locale.ROOT);
-                String b = rooted(report, l[1]).toLowerCase(java.util.Locale.ROOT);
+                String a = rooted(report, simple(l[0])).toLowerCase(java.util.Locale.ROOT);
+                String b = rooted(report, simple(l[1])).toLowerCase(java.util.Locale.ROOT);
                 if (!target.containsKey(a) && !target.containsKey(b)) {
                     continue;
                 }
-                boolean sameBefore = declared.get(a) != null && declared.get(b) != null && norm(declared.get(a)).equals(norm(declared.get(b)));
-                if (l[2].equals("named") && !sameBefore) {
-                    continue; // named alike but declared apart: no key the database enforces
-                }
                 String ta = target.getOrDefault(a, declared.get(a));
                 String tb = target.getOrDefault(b, declared.get(b));
-                if (ta == null || tb == null || !norm(ta).equals(norm(tb))) {
-                    String why = "a key joins it to " + l[1] + ", which " + (target.containsKey(b) ? "becomes " : "stays ") + tb
-                            + ": both sides of a key change together or not at all";
-                    String whyB = "a key joins it to " + l[0] + ", which " + (target.containsKey(a) ? "becomes " : "stays ") + ta
-                            + ": both sides of a key change together or not at all";
-                    conflicts.putIfAbsent(a, why);
-                    conflicts.putIfAbsent(b, whyB);
+                if (ta == null || tb == null || !sameType(ta, tb, dialect)) {
+                    conflicts.putIfAbsent(a, "a declared foreign key joins it to " + l[1] + ", which " + (target.containsKey(b)
+                            ? "becomes " : "stays ") + tb + ": both sides of a key change together or not at all");
+                    conflicts.putIfAbsent(b, "a declared foreign key joins it to " + l[0] + ", which " + (target.containsKey(a)
+                            ? "becomes " : "stays ") + ta + ": both sides of a key change together or not at all");
+                }
+            }
+            for (java.util.Set<String> g : groups) {
+                String missing = g.stream().filter(m -> suggested.containsKey(m) && !target.containsKey(m)).findFirst().orElse(null);
+                if (missing == null) {
+                    continue;
+                }
+                for (String m : g) {
+                    if (target.containsKey(m)) {
+                        conflicts.putIfAbsent(m, "it changes with " + missing + " (one key with its references, or one domain:"
+                                + " they take one type), which is left out: together or not at all");
+                    }
                 }
             }
             if (conflicts.isEmpty()) {
@@ -424,6 +502,21 @@ public final class Tuner {
             tables = drop(tables, (t, c) -> conflicts.get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
                     skipped);
         }
+    }
+
+    private static String simple(String tableDotColumn) {
+        int dot = tableDotColumn.lastIndexOf('.');
+        return dev.wastecheck.model.schema.Names.simpleName(tableDotColumn.substring(0, dot)) + tableDotColumn.substring(dot);
+    }
+
+    /** Two type spellings name the same type: the same integer width and sign, or the same text. */
+    static boolean sameType(String a, String b, Dialect dialect) {
+        SqlType x = TypeParser.parse(a, dialect);
+        SqlType y = TypeParser.parse(b, dialect);
+        if (x.isInteger() && y.isInteger()) {
+            return x.intBits() == y.intBits() && x.unsigned() == y.unsigned();
+        }
+        return norm(a).equals(norm(b));
     }
 
     private static String norm(String type) {
@@ -637,9 +730,7 @@ public final class Tuner {
             for (Conversion c : candidates) {
                 String o = "o." + t.physicalColumn(c.index());
                 String n = "n.v" + c.index();
-                String bad = "(" + o + " IS NULL) <> (" + n + " IS NULL) OR (" + o + " IS NOT NULL AND ("
-                        + Conversion.apply(c.originalKey(), o) + " IS NULL OR " + Conversion.apply(c.tunedKey(), n)
-                        + " IS DISTINCT FROM " + Conversion.apply(c.originalKey(), o) + "))";
+                String bad = c.mismatch(o, n);
                 check.append(",\n  count(*) FILTER (WHERE ").append(bad).append(")");
                 check.append(",\n  arg_min(CAST(").append(o).append(" AS VARCHAR), o.rowid) FILTER (WHERE ").append(bad).append(")");
             }

@@ -13,6 +13,7 @@ import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import java.io.IOException;
+import java.util.List;
 import java.io.Writer;
 
 /**
@@ -120,6 +121,25 @@ public final class JsonRenderer {
                 ArrayNode why = tn.putArray("unresolved_reasons");
                 ts.unresolved().forEach(why::add);
             }
+        }
+        root.put("advice_basis", r.basis());
+        ArrayNode refs = root.putArray("references");
+        for (var ref : r.references()) {
+            ObjectNode rn = refs.addObject();
+            rn.put("table", ref.table());
+            rn.put("column", ref.column());
+            rn.put("key_table", ref.keyTable());
+            rn.put("key_column", ref.keyColumn());
+            rn.put("evidence", ref.evidence().name().toLowerCase(java.util.Locale.ROOT));
+            if (ref.distinct() >= 0) {
+                rn.put("found", ref.found());
+                rn.put("distinct", ref.distinct());
+            }
+        }
+        ArrayNode groups = root.putArray("groups");
+        for (List<String> g : r.domains()) {
+            ArrayNode gn = groups.addArray();
+            g.forEach(gn::add);
         }
         ObjectNode totals = root.putObject("totals");
         totals.put("tables", r.tables().size());

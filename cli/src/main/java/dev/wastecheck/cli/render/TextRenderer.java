@@ -29,6 +29,7 @@ public final class TextRenderer {
         Wrap.print(w, String.format("declared %s, tight %s: %s wasted (%s) in column encodings", Wrap.together(Bytes.human(r.declaredBytes())),
                 Wrap.together(Bytes.human(r.tightBytes())), Wrap.together(Bytes.human(r.wastedBytes())),
                 Bytes.percent(r.wastedBytes(), r.declaredBytes())), width, "", "  ");
+        Wrap.print(w, "evidence: " + r.basis(), width, "", "  ");
         w.println();
 
         List<ReportFacts.Col> cols = ReportFacts.columnsByWaste(r);
@@ -57,7 +58,7 @@ public final class TextRenderer {
         List<ReportFacts.Semantic> semantic = ReportFacts.semanticFindings(r);
         if (!semantic.isEmpty()) {
             w.println();
-            w.println("Columns that carry little or nothing:");
+            w.println("Observations about this snapshot (not advice to drop a column):");
             for (ReportFacts.Semantic s : semantic.subList(0, Math.min(10, semantic.size()))) {
                 Wrap.print(w, String.format("%-16s %s: %s", s.finding().kind().key(), s.col().qualified(), s.finding().detail()),
                         width, "  ", "    ");
@@ -66,6 +67,8 @@ public final class TextRenderer {
                 w.printf("  ... and %d more%n", semantic.size() - 10);
             }
         }
+
+        notes(r, w, width);
 
         w.println();
         List<TableReport> tables = ReportFacts.tablesByWaste(r);
@@ -111,6 +114,59 @@ public final class TextRenderer {
                     .collect(Collectors.joining(" "));
             Wrap.print(w, "wastecheck tune " + args + " writes the migration, each change checked on every row.", width);
         }
+    }
+
+    /** How many columns refer to keys, and why the declared types stay where they do. */
+    private static void notes(AnalysisReport r, PrintWriter w, int width) {
+        if (!r.references().isEmpty()) {
+            Map<String, Long> by = r.references().stream().collect(Collectors.groupingBy(x -> x.evidence().name().toLowerCase(),
+                    java.util.TreeMap::new, Collectors.counting()));
+            long keys = r.references().stream().map(x -> x.to().toLowerCase()).distinct().count();
+            w.println();
+            Wrap.print(w, String.format("references: %d columns refer to %d keys (%s); each takes its key's type, and they"
+                    + " change together", r.references().size(), keys, by.entrySet().stream().map(e -> (e.getKey().equals("declared")
+                    ? "declared" : "by " + e.getKey()) + " " + e.getValue()).collect(Collectors.joining(", "))), width, "", "  ");
+        }
+        Map<String, Long> kept = new java.util.TreeMap<>();
+        for (TableReport t : r.tables()) {
+            for (var c : t.columns()) {
+                for (var f : c.findings()) {
+                    if (f.kind() == dev.wastecheck.analyzer.report.FindingKind.KEPT_DECLARED) {
+                        kept.merge(keptReason(f.detail()), 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        if (!kept.isEmpty()) {
+            Wrap.print(w, String.format("kept as declared: %d columns (%s); --format json says why for each",
+                    kept.values().stream().mapToLong(x -> x).sum(), kept.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                            .collect(Collectors.joining(", "))), width, "", "  ");
+        }
+    }
+
+    private static String keptReason(String detail) {
+        if (detail.startsWith("too little evidence")) {
+            return "too little evidence";
+        }
+        if (detail.contains("--key-floor")) {
+            return "key floor";
+        }
+        if (detail.startsWith("a counter")) {
+            return "counters";
+        }
+        if (detail.contains("identifier written with digits") || detail.contains("fixed-width code")) {
+            return "identifiers held as text";
+        }
+        if (detail.contains("free text") || detail.contains("part of a key") || detail.contains("no ENUM")) {
+            return "no closed domain";
+        }
+        if (detail.contains("payload")) {
+            return "payloads";
+        }
+        if (detail.contains("run out")) {
+            return "growth rate";
+        }
+        return "other";
     }
 
     private static String types(ReportFacts.Col c) {

@@ -56,6 +56,18 @@ public final class TuneJsonRenderer {
             sn.put("suggested_type", s.suggestedType());
             sn.put("why", s.why());
         }
+        root.put("advice_basis", r.basis());
+        if (r.workload() != null) {
+            ObjectNode wn = root.putObject("workload");
+            ArrayNode traces = wn.putArray("traces");
+            r.workload().traces().forEach(traces::add);
+            wn.put("writes", r.workload().writes());
+            wn.put("replayed", r.workload().replayed());
+            wn.put("not_replayed", r.workload().unreplayed());
+            ArrayNode examples = wn.putArray("not_replayed_examples");
+            r.workload().unreplayedExamples().forEach(examples::add);
+            wn.put("vetoed", r.workload().vetoed());
+        }
         ObjectNode totals = root.putObject("totals");
         totals.put("rows_checked", r.rowsChecked());
         totals.put("bytes_before", r.bytesBefore());
