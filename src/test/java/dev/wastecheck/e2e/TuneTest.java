@@ -27,7 +27,7 @@ class TuneTest {
     }
 
     @Test
-    void mysqlMigrationRestatesEachColumnAndTurnsKeyChecksOffAndBackOn() throws Exception {
+    void mysqlMigrationSetsItsSessionGuardsFirstAndRestatesEachColumn() throws Exception {
         Path dump = Path.of("").toAbsolutePath();
         while (!Files.exists(dump.resolve("mvnw"))) {
             dump = dump.getParent();
@@ -36,12 +36,17 @@ class TuneTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         String sql = r.out();
         assertThat(sql).startsWith("-- wastecheck tune: a migration for MySQL (InnoDB)")
-                .contains("SET FOREIGN_KEY_CHECKS = 0;", "SET FOREIGN_KEY_CHECKS = @wastecheck_fk;")
+                // its own session: strict, so a value that does not fit is an error, not a cut value; put back at the end
+                .contains("SET SESSION sql_mode = 'STRICT_ALL_TABLES,", "SET SESSION foreign_key_checks = 0;",
+                        "SET SESSION foreign_key_checks = @wastecheck_fk, SESSION sql_mode = @wastecheck_sql_mode")
+                // the guard reads the live rows before the first ALTER
+                .contains("SUM(`rev_id` NOT BETWEEN 0 AND 65535)", "INSERT INTO wastecheck_guard")
                 // one ALTER per table, each column restated whole: NOT NULL, AUTO_INCREMENT and DEFAULT survive MODIFY
                 .contains("MODIFY COLUMN `rev_timestamp` DATETIME NOT NULL")
                 .contains("MODIFY COLUMN `rev_id` SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT")
                 .contains("MODIFY COLUMN `wl_namespace` TINYINT NOT NULL DEFAULT '0'");
         assertThat(sql.split("ALTER TABLE `revision`", -1)).hasSize(2);
+        assertThat(sql.indexOf("INSERT INTO wastecheck_guard")).isLessThan(sql.indexOf("\nALTER TABLE"));
         assertThat(r.err()).contains("checked on every row");
     }
 

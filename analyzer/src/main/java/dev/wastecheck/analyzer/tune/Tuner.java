@@ -88,8 +88,15 @@ public final class Tuner {
      *              its columns in alignment order, row headers and pages included ({@link PgHeap});
      *              empty for other dialects
      */
+    /**
+     * @param foreignKeys the dump's declared foreign keys: a MySQL migration drops those over changed
+     *                    columns and re-creates them after (MariaDB refuses to change a column in one)
+     * @param innodb      MySQL only: each table's InnoDB size before and after, data and indexes as
+     *                    {@code data_length + index_length} counts them after OPTIMIZE ({@link InnoDbSize})
+     */
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
-                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas) {
+                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas,
+                         List<DdlCatalog.ForeignKey> foreignKeys, java.util.Map<String, long[]> innodb) {
         /** The schema the dump named a table in, or null. */
         public String schemaOf(String table) {
             return schemas.get(table.toLowerCase(java.util.Locale.ROOT));
@@ -107,6 +114,22 @@ public final class Tuner {
                     for (int i = 0; i < 3; i++) {
                         sum[i] += h[i];
                     }
+                }
+            }
+            return sum;
+        }
+
+        /** MySQL: the changed tables' InnoDB size before and after, or null for other dialects. */
+        public long[] innodbTotal() {
+            if (innodb.isEmpty()) {
+                return null;
+            }
+            long[] sum = new long[2];
+            for (TableResult t : tables) {
+                long[] i = innodb.get(t.name());
+                if (i != null && !t.applied().isEmpty()) {
+                    sum[0] += i[0];
+                    sum[1] += i[1];
                 }
             }
             return sum;
@@ -249,7 +272,9 @@ public final class Tuner {
                 schemas.put(t.name().toLowerCase(java.util.Locale.ROOT), schema);
             }
         }
-        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas);
+        java.util.Map<String, long[]> innodb = dialect == Dialect.MYSQL
+                ? InnoDbSize.estimate(db, session, merged, copies, progress) : java.util.Map.of();
+        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas, catalog.foreignKeys(), innodb);
     }
 
     /**
