@@ -65,7 +65,8 @@ final class MariaDbServer {
 
     /** A JDBC URL for {@code database} as root (no password), for the driver and for {@code tune --apply}. */
     String url(String database) {
-        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root";
+        // TINYINT(1) and YEAR read as the numbers they hold, not as booleans and dates
+        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root&tinyInt1isBit=false&yearIsDateType=false";
     }
 
     Connection connect(String database) throws SQLException {
