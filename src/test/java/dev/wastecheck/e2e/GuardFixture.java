@@ -21,7 +21,7 @@ final class GuardFixture {
     }
 
     private static String ratio(int i) {
-        return String.format(Locale.ROOT, "%d.%02d", i % 7, i % 100);
+        return String.format(Locale.ROOT, "%d.%08d", i % 7, (i * 7919L) % 100_000_000L);
     }
 
     private static String placed(int i) {

@@ -90,7 +90,7 @@ class MariaDbMigrationTest {
 
     /**
      * A row the dump never held, written since, that the new types would not hold as it is: an
-     * order id beyond the new key type, a ratio with a third decimal, a status no ENUM member names.
+     * order id beyond the new key type, a ratio with a ninth decimal, a status no ENUM member names.
      */
     static String growth(String kind) {
         return switch (kind) {
@@ -99,8 +99,8 @@ class MariaDbMigrationTest {
                 yield "INSERT INTO orders VALUES (" + key.intMax().add(java.math.BigInteger.ONE) + ", 1, 'open', 1, '1.00', '2021-01-01 00:00:00')";
             }
             case "fraction" -> {
-                assertThat(newType("orders", "ratio")).startsWithIgnoringCase("DECIMAL(").endsWith(",2)");
-                yield "INSERT INTO orders VALUES (3001, 1, 'open', 1, '1.255', '2021-01-01 00:00:00')";
+                assertThat(newType("orders", "ratio")).startsWithIgnoringCase("DECIMAL(").endsWith(",8)");
+                yield "INSERT INTO orders VALUES (3001, 1, 'open', 1, '1.123456789', '2021-01-01 00:00:00')";
             }
             default -> {
                 assertThat(newType("orders", "status")).startsWithIgnoringCase("ENUM(");
@@ -163,7 +163,7 @@ class MariaDbMigrationTest {
             st.execute("ALTER TABLE `orders` " + modify.group()); // the migration's change, alone
             try (ResultSet rs = st.executeQuery("SELECT ratio FROM orders WHERE order_id = 3001")) {
                 rs.next();
-                assertThat(rs.getBigDecimal(1)).isEqualByComparingTo(new BigDecimal("1.26")); // was '1.255'
+                assertThat(rs.getBigDecimal(1)).isEqualByComparingTo(new BigDecimal("1.12345679")); // was '1.123456789'
             }
         }
     }

