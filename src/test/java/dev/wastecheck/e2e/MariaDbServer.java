@@ -109,7 +109,10 @@ final class MariaDbServer {
     ClientRun source(String database, String sessionSql, Path... scripts) throws IOException, InterruptedException {
         Path client = dir.resolve("base/bin/mariadb");
         List<String> cmd = new ArrayList<>(List.of(client.toString(), "--no-defaults", "--protocol=TCP", "--host=127.0.0.1",
-                "--port=" + port, "--user=root", "--default-character-set=utf8mb4", "--batch", database));
+                "--port=" + port, "--user=root", "--default-character-set=utf8mb4", "--batch"));
+        if (database != null) {
+            cmd.add(database); // else the scripts choose their own (CREATE DATABASE ...; USE ...)
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Path err = Files.createTempFile(dir, "client", ".err");
         Path out = Files.createTempFile(dir, "client", ".out");
