@@ -3,9 +3,9 @@ package dev.wastecheck.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.wastecheck.cli.Main;
+import dev.wastecheck.model.RealData;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,19 +70,8 @@ final class Cli {
                 .orElseThrow(() -> new AssertionError("no " + kind + " finding on " + column));
     }
 
-    /** The real databases at ../shared/data from the project root (read-only, never edited). */
+    /** The real databases at ../shared/data from the project root (read-only, never edited); a missing one fails the test. */
     static Path data(String relative) {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("mvnw"))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new AssertionError("cannot find the project root (mvnw) above " + Path.of("").toAbsolutePath());
-        }
-        Path p = dir.resolve("../shared/data").resolve(relative).normalize();
-        if (!Files.exists(p)) {
-            throw new AssertionError("missing shared test data: " + p);
-        }
-        return p;
+        return RealData.file(relative);
     }
 }

@@ -7,7 +7,7 @@ import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
-import dev.wastecheck.traces.TestData;
+import dev.wastecheck.model.RealData;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +127,7 @@ class CalciteResolutionTest {
     @Test
     @Tag("real-data")
     void theWholeMediaWikiSchemaResolvesTheSameStatements() throws IOException {
-        DatabaseSchema whole = DdlCatalog.read(TestData.file("mediawiki-schema/tables-generated.sql")).schema();
+        DatabaseSchema whole = DdlCatalog.read(RealData.file("mediawiki-schema/tables-generated.sql")).schema();
         assertThat(whole.tables()).hasSize(61);
         AccessExtractor x = new AccessExtractor(whole);
         for (String sql : new String[] {

@@ -3,7 +3,7 @@ package dev.wastecheck.traces.generate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.wastecheck.traces.TestData;
+import dev.wastecheck.model.RealData;
 import dev.wastecheck.traces.access.AccessExtractor;
 import dev.wastecheck.traces.heat.SkewShares;
 import dev.wastecheck.traces.heat.WorkloadHeat;
@@ -25,7 +25,7 @@ class ElwikiSkewTest {
 
     @Test
     void theCountsFileItselfHasTheSkewItsReadmeStates() throws IOException {
-        Path counts = TestData.file("elwiki-2015-access-skew/readcount.txt");
+        Path counts = RealData.file("elwiki-2015-access-skew/readcount.txt");
         Popularity full = Popularity.fromCounts(counts, 1_060_120);
         assertThat(full.shareOfTop(0.01)).isCloseTo(0.518, within(0.0005));
         assertThat(full.shareOfTop(0.10)).isCloseTo(0.869, within(0.0005));
@@ -34,7 +34,7 @@ class ElwikiSkewTest {
 
     @Test
     void aTraceDrawnFromElwikiReadCountsReproducesTheirSkew(@TempDir Path dir) throws IOException {
-        Path counts = TestData.file("elwiki-2015-access-skew/readcount.txt");
+        Path counts = RealData.file("elwiki-2015-access-skew/readcount.txt");
         WikiGenerator g = new WikiGenerator(WikiGenerator.Config.defaults(PAGES, 2015).withPopularityFile(counts)
                 .withRequests(100_000).withEditShare(0).withWatchlistShare(0));
         Path trace = dir.resolve("trace.log");
