@@ -200,4 +200,16 @@ class MariaDbMigrationTest {
             assertThat(ServerValues.mariaDbSchema(c).get("orders")).containsIgnoringCase("`order_id` " + newType("orders", "order_id"));
         }
     }
+
+    @Test
+    void tuneApplyRefusesAUrlOfAnotherEngineBeforeAnyWork() {
+        Cli.Result sqlite = Cli.run("tune", "-q", "--apply", "jdbc:sqlite:/tmp/x.db", shop.toString());
+        assertThat(sqlite.exitCode()).isEqualTo(2);
+        assertThat(sqlite.err()).startsWith("wastecheck: --apply jdbc:sqlite:/tmp/x.db: expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL")
+                .doesNotContain("Exception");
+        Cli.Result pg = Cli.run("tune", "-q", "--apply", "jdbc:postgresql://127.0.0.1:1/shop?password=secret", shop.toString());
+        assertThat(pg.exitCode()).isEqualTo(2);
+        assertThat(pg.err()).contains("the migration is for MySQL (InnoDB), the URL names PostgreSQL").contains("password=***")
+                .doesNotContain("secret");
+    }
 }
