@@ -13,7 +13,7 @@ import java.util.Locale;
  * weight in whole kilograms kept in a DOUBLE, and a ratio written as text with two decimals.
  */
 final class GuardFixture {
-    static final int CUSTOMERS = 300;
+    static final int CUSTOMERS = 1200;
     static final int ORDERS = 3000;
     static final String[] STATUS = {"open", "closed", "pending"};
 
@@ -34,7 +34,7 @@ final class GuardFixture {
                   `customer_id` bigint NOT NULL AUTO_INCREMENT,
                   `name` varchar(40) NOT NULL,
                   PRIMARY KEY (`customer_id`)
-                ) ENGINE=InnoDB AUTO_INCREMENT=301 DEFAULT CHARSET=utf8mb4;
+                ) ENGINE=InnoDB AUTO_INCREMENT=1201 DEFAULT CHARSET=utf8mb4;
                 CREATE TABLE `orders` (
                   `order_id` bigint NOT NULL AUTO_INCREMENT,
                   `customer_id` bigint NOT NULL,

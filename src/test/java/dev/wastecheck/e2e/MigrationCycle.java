@@ -81,7 +81,8 @@ final class MigrationCycle {
             assertThat(foreignKeys(c)).as(db + ": the foreign keys, re-created as they were").isEqualTo(foreignKeysBefore);
         }
         List<String> changed = ServerValues.changedColumns(before, after);
-        Sizes sizes = compare(db, json.json().get("innodb"), sizeBefore, sizeAfter, tolerance);
+        Sizes sizes = compare(db, "InnoDB data_length + index_length after OPTIMIZE TABLE", json.json().get("innodb"), sizeBefore,
+                sizeAfter, tolerance);
         Path rollback = dir.resolve(db + "-migration.rollback.sql");
         if (!changed.isEmpty()) {
             assertThat(rollback).as("the rollback beside the migration").exists();
@@ -128,8 +129,9 @@ final class MigrationCycle {
      * The prediction against the server, over the tables both know: each table printed (the
      * calibration table of docs/analyze.md), the dataset's total asserted within {@code tolerance}.
      */
-    static Sizes compare(String label, JsonNode predicted, Map<String, Long> before, Map<String, Long> after, double tolerance) {
-        assertThat(predicted).as(label + ": tune's JSON has the InnoDB estimate").isNotNull();
+    static Sizes compare(String label, String measure, JsonNode predicted, Map<String, Long> before, Map<String, Long> after,
+                         double tolerance) {
+        assertThat(predicted).as(label + ": tune's JSON has the estimate").isNotNull();
         long pb = 0;
         long mb = 0;
         long pa = 0;
@@ -148,8 +150,8 @@ final class MigrationCycle {
             pa += t.get("bytes_after").asLong();
             ma += a;
         }
-        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%s: InnoDB data_length + index_length after OPTIMIZE TABLE%n"
-                + "| table | predicted before | measured before | predicted after | measured after |%n", label));
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%s: %s%n"
+                + "| table | predicted before | measured before | predicted after | measured after |%n", label, measure));
         rows.forEach((n, v) -> table.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d |%n", n, v[0], v[1], v[2], v[3])));
         table.append(String.format(Locale.ROOT, "| total | %,d | %,d | %,d | %,d |  predicted/measured %.3f before, %.3f after%n",
                 pb, mb, pa, ma, (double) pb / mb, (double) pa / ma));

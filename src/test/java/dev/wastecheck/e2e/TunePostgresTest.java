@@ -425,6 +425,6 @@ class TunePostgresTest {
                         .put("bytes_before", t.get("heap_bytes_before").asLong()).put("bytes_after", t.get("heap_bytes_after").asLong());
             }
         }
-        MigrationCycle.compare(label + " (PostgreSQL heap, pg_relation_size after VACUUM FULL)", predicted, measuredBefore, measuredAfter, 0.10);
+        MigrationCycle.compare(label, "PostgreSQL heap, pg_relation_size after VACUUM FULL", predicted, measuredBefore, measuredAfter, 0.10);
     }
 }
