@@ -138,6 +138,7 @@ final class MysqlMigration {
         preface(s, false);
         setup(s);
         List<Key> keys = keysOverChanges(r);
+        lock(r, keys, s);
         s.blank();
         s.comment("Guard: tune checked the dump's rows, but the database has taken rows since. A live value the new type would");
         s.comment("not hold as it is (beyond its range, a fraction under its scale, text it does not read back, no member of the");
@@ -186,7 +187,33 @@ final class MysqlMigration {
         }
         addKeys(keys, s);
         s.blank();
+        s.statement(Role.RESTORE, "UNLOCK TABLES;");
         restore(s);
+    }
+
+    /**
+     * The changed tables and the tables their foreign keys join, locked for writing from before
+     * the guard until the last change: no row can be written between the check and the ALTER
+     * that relies on it. (ALTER TABLE and ADD FOREIGN KEY run under LOCK TABLES on the tables
+     * they name; a key's referenced table must be locked too.)
+     */
+    private static void lock(Tuner.Result r, List<Key> keys, SqlScript s) {
+        Set<String> tables = new LinkedHashSet<>();
+        for (Tuner.TableResult t : r.tables()) {
+            if (!t.applied().isEmpty()) {
+                tables.add(t.name());
+            }
+        }
+        for (Key k : keys) {
+            tables.add(k.fk().table());
+            tables.add(k.fk().refTable());
+        }
+        if (tables.isEmpty()) {
+            return;
+        }
+        s.blank();
+        s.comment("Writes to these tables wait from the guard to the last change, so the guard's check still holds when each ALTER runs.");
+        s.statement(Role.SETUP, "LOCK TABLES " + tables.stream().map(t -> mysqlName(t) + " WRITE").collect(Collectors.joining(", ")) + ";");
     }
 
     /** Each changed auto-increment column's counter must lie inside the new type: the next insert takes it. */
@@ -283,6 +310,7 @@ final class MysqlMigration {
         preface(s, true);
         setup(s);
         List<Key> keys = keysOverChanges(r);
+        lock(r, keys, s);
         s.blank();
         s.comment("Guard: a value written since the migration that the declared type would not hold stops the script here.");
         s.statement(Role.GUARD, "SET @wastecheck_stop = NULL;");
@@ -338,6 +366,7 @@ final class MysqlMigration {
         }
         addKeys(keys, s);
         s.blank();
+        s.statement(Role.RESTORE, "UNLOCK TABLES;");
         restore(s);
         return s;
     }
