@@ -141,6 +141,11 @@ public final class Migration {
         }
         s.comment("One transaction: a check or change that fails leaves nothing done.");
         s.statement(Role.SETUP, "BEGIN;");
+        List<String> locked = r.tables().stream().filter(t -> !t.applied().isEmpty()).map(t -> pgTable(t.name(), r.schemaOf(t.name()))).toList();
+        if (!locked.isEmpty()) {
+            // Writes wait from here (reads go on) until COMMIT, so the guard's check still holds when each ALTER runs.
+            s.statement(Role.SETUP, "LOCK TABLE " + String.join(", ", locked) + " IN SHARE ROW EXCLUSIVE MODE;");
+        }
         PostgresGuard.liveData(r, s);
         PostgresGuard.views(views, s);
         List<DdlCatalog.ViewDef> reversed = new ArrayList<>(views);
