@@ -313,54 +313,35 @@ final class InnoDbSize {
         if (select.isEmpty()) {
             select.put("CAST(0 AS BIGINT)", 0);
         }
-        int nullable = 0;
-        for (Field f : fields) {
-            nullable += f != null && f.column().nullable() ? 1 : 0;
-        }
-        int nodeNullable = 0;
-        for (Field f : nodeFields) {
-            nodeNullable += f != null && f.column().nullable() ? 1 : 0;
-        }
+        int nullable = nullable(fields);
+        int nodeNullable = nullable(nodeFields);
         int reserve = clustered ? CLUSTERED_RESERVE : 0;
         Level leaves = new Level(reserve);
         Segment leafSegment = new Segment();
         List<Integer> pointers = new ArrayList<>(); // the node pointer of each leaf page's first record
         String sql = "SELECT " + String.join(", ", select.keySet()) + " FROM " + from + " ORDER BY " + String.join(", ", order);
-        try (java.sql.Statement st = db.connection().createStatement(); java.sql.ResultSet rs = st.executeQuery(sql);
-             org.apache.arrow.vector.ipc.ArrowReader reader = (org.apache.arrow.vector.ipc.ArrowReader)
-                     ((org.duckdb.DuckDBResultSet) rs).arrowExportStream(db.allocator(), 1 << 16)) {
-            long[] len = new long[fields.size()];
-            while (reader.loadNextBatch()) {
-                org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                org.apache.arrow.vector.BigIntVector[] vectors = new org.apache.arrow.vector.BigIntVector[select.size()];
-                for (int j = 0; j < vectors.length; j++) {
-                    vectors[j] = (org.apache.arrow.vector.BigIntVector) root.getVector(j);
-                }
-                for (int r = 0; r < root.getRowCount(); r++) {
-                    for (int k = 0; k < fields.size(); k++) {
-                        len[k] = at[k] < 0 ? ROW_ID : vectors[at[k]].isNull(r) ? -1 : vectors[at[k]].get(r);
-                    }
-                    long blobPages = 0;
-                    long size;
-                    if (clustered) {
-                        long[] out = clusteredRecord(fields, len, nullable, rowId);
-                        size = out[0];
-                        blobPages = out[1];
-                    } else {
-                        size = record(fields, len, nullable);
-                    }
-                    if (leaves.add(size)) {
-                        leafSegment.allocate(true);
-                        pointers.add((int) nodePointer(nodeFields, len, nodeNullable, rowId));
-                    }
-                    for (long b = 0; b < blobPages; b++) {
-                        leafSegment.allocate(false);
-                    }
-                }
+        long[] len = new long[fields.size()];
+        LongRows.forEach(db.connection(), db.allocator(), sql, select.size(), (row, nulls) -> {
+            for (int k = 0; k < fields.size(); k++) {
+                len[k] = at[k] < 0 ? ROW_ID : nulls[at[k]] ? -1 : row[at[k]];
             }
-        } catch (java.io.IOException e) {
-            throw new SQLException("reading the rows for the InnoDB estimate: " + e.getMessage(), e);
-        }
+            long blobPages = 0;
+            long size;
+            if (clustered) {
+                long[] out = clusteredRecord(fields, len, nullable, rowId);
+                size = out[0];
+                blobPages = out[1];
+            } else {
+                size = record(fields, len, nullable);
+            }
+            if (leaves.add(size)) {
+                leafSegment.allocate(true);
+                pointers.add((int) nodePointer(nodeFields, len, nodeNullable, rowId));
+            }
+            for (long b = 0; b < blobPages; b++) {
+                leafSegment.allocate(false); // overflow pages come from the leaf segment
+            }
+        });
         Segment top = new Segment();
         top.allocate(true); // the root page, made with the index
         if (leaves.pages == 1) {
@@ -381,6 +362,15 @@ final class InnoDbSize {
         }
         top.freeLast(); // the top level's one page is copied into the root
         return leafSegment.reserved() + top.reserved();
+    }
+
+    /** How many of the fields may be NULL: one bit each in the record's NULL bitmap. */
+    private static int nullable(List<Field> fields) {
+        int n = 0;
+        for (Field f : fields) {
+            n += f != null && f.column().nullable() ? 1 : 0;
+        }
+        return n;
     }
 
     /** A record's bytes: header, NULL bitmap, lengths and values. */

@@ -145,23 +145,13 @@ final class MysqlMigration {
         s.comment("new ENUM, longer than the new length), a counter beyond the new range, or foreign keys other than the dump's");
         s.comment("on changed columns stop the script here, before any change.");
         s.statement(Role.GUARD, "SET @wastecheck_stop = NULL;");
-        for (Tuner.TableResult t : r.tables()) {
-            List<String> found = new ArrayList<>();
-            for (Tuner.Checked c : t.applied()) {
-                Conversion v = c.conversion();
-                String col = mysqlName(v.column().name());
-                String bad = LiveDataGuard.mysql(v, col);
-                if (bad != null) {
-                    found.add("IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(t.name() + "." + v.column().name() + ": ")
-                            + ", SUM(" + bad + "), ' rows do not fit " + LiveDataGuard.typeName(v).replace("\\", "\\\\").replace("'", "''")
-                            + ", first ', LEFT(MIN(IF(" + bad + ", CAST(" + col + " AS CHAR), NULL)), 40)), NULL)");
-                }
-            }
-            if (!found.isEmpty()) {
-                s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop,\n    " + String.join(",\n    ", found)
-                        + "), '')\n  INTO @wastecheck_stop FROM " + mysqlName(t.name()) + ";");
-            }
-        }
+        scan(r, s, (table, v) -> {
+            String col = mysqlName(v.column().name());
+            String bad = LiveDataGuard.mysql(v, col);
+            return bad == null ? null : "IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(table + "." + v.column().name() + ": ")
+                    + ", SUM(" + bad + "), ' rows do not fit " + LiveDataGuard.typeName(v).replace("\\", "\\\\").replace("'", "''")
+                    + ", first ', LEFT(MIN(IF(" + bad + ", CAST(" + col + " AS CHAR), NULL)), 40)), NULL)";
+        });
         counters(r, s);
         foreignKeyGuard(r, keys, s);
         stopIfFound(s);
@@ -173,17 +163,8 @@ final class MysqlMigration {
             }
             s.blank();
             s.comment(Migration.tableLine(r, t));
-            StringBuilder sql = new StringBuilder("ALTER TABLE " + mysqlName(t.name()));
-            for (int i = 0; i < changes.size(); i++) {
-                Tuner.Checked c = changes.get(i);
-                Conversion v = c.conversion();
-                sql.append("\n  MODIFY COLUMN ").append(mysqlName(v.column().name())).append(' ').append(v.target()).append(' ')
-                        .append(MysqlClauses.restated(v.column(), v, c.defaultValue()));
-                if (i + 1 < changes.size()) {
-                    sql.append(",").append(Migration.note(c));
-                }
-            }
-            s.statement(Role.CHANGE, sql.toString(), Migration.note(changes.get(changes.size() - 1)));
+            modify(s, t.name(), changes, c -> c.conversion().target() + " "
+                    + MysqlClauses.restated(c.conversion().column(), c.conversion(), c.defaultValue()), Migration::note);
         }
         addKeys(keys, s);
         s.blank();
@@ -214,6 +195,27 @@ final class MysqlMigration {
         s.blank();
         s.comment("Writes to these tables wait from the guard to the last change, so the guard's check still holds when each ALTER runs.");
         s.statement(Role.SETUP, "LOCK TABLES " + tables.stream().map(t -> mysqlName(t) + " WRITE").collect(Collectors.joining(", ")) + ";");
+    }
+
+    /**
+     * One SELECT per changed table, a single scan, adding what its rows show to
+     * {@code @wastecheck_stop}; {@code finding} gives a changed column's {@code IF(...)} message
+     * expression, or null when the column needs no check.
+     */
+    private static void scan(Tuner.Result r, SqlScript s, java.util.function.BiFunction<String, Conversion, String> finding) {
+        for (Tuner.TableResult t : r.tables()) {
+            List<String> found = new ArrayList<>();
+            for (Tuner.Checked c : t.applied()) {
+                String f = finding.apply(t.name(), c.conversion());
+                if (f != null) {
+                    found.add(f);
+                }
+            }
+            if (!found.isEmpty()) {
+                s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop,\n    " + String.join(",\n    ", found)
+                        + "), '')\n  INTO @wastecheck_stop FROM " + mysqlName(t.name()) + ";");
+            }
+        }
     }
 
     /** Each changed auto-increment column's counter must lie inside the new type: the next insert takes it. */
@@ -314,24 +316,15 @@ final class MysqlMigration {
         s.blank();
         s.comment("Guard: a value written since the migration that the declared type would not hold stops the script here.");
         s.statement(Role.GUARD, "SET @wastecheck_stop = NULL;");
-        for (Tuner.TableResult t : r.tables()) {
-            List<String> found = new ArrayList<>();
-            for (Tuner.Checked c : t.applied()) {
-                ColumnDef col = c.conversion().column();
-                int length = col.type().length();
-                boolean toShortString = col.type().family().isString() && length > 0 && !col.type().family().equals(TypeFamily.TEXT)
-                        && c.conversion().kind() != dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP;
-                if (toShortString) {
-                    String bad = "CHAR_LENGTH(CAST(" + mysqlName(col.name()) + " AS CHAR)) > " + length;
-                    found.add("IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(t.name() + "." + col.name() + ": ")
-                            + ", SUM(" + bad + "), ' values longer than " + length + " characters'), NULL)");
-                }
-            }
-            if (!found.isEmpty()) {
-                s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop,\n    " + String.join(",\n    ", found)
-                        + "), '')\n  INTO @wastecheck_stop FROM " + mysqlName(t.name()) + ";");
-            }
-        }
+        scan(r, s, (table, v) -> {
+            ColumnDef col = v.column();
+            int length = col.type().length();
+            boolean toShortString = col.type().family().isString() && length > 0 && col.type().family() != TypeFamily.TEXT
+                    && v.kind() != dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP;
+            String bad = "CHAR_LENGTH(CAST(" + mysqlName(col.name()) + " AS CHAR)) > " + length;
+            return !toShortString ? null : "IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(table + "." + col.name() + ": ")
+                    + ", SUM(" + bad + "), ' values longer than " + length + " characters'), NULL)";
+        });
         stopIfFound(s);
         dropKeys(keys, s);
         for (Tuner.TableResult t : r.tables()) {
@@ -352,23 +345,31 @@ final class MysqlMigration {
                             + ", '%Y%m%d%H%i%s') WHERE " + col + " IS NOT NULL;");
                 }
             }
-            StringBuilder sql = new StringBuilder("ALTER TABLE " + mysqlName(t.name()));
-            for (int i = 0; i < changes.size(); i++) {
-                Tuner.Checked c = changes.get(i);
-                ColumnDef col = c.conversion().column();
-                sql.append("\n  MODIFY COLUMN ").append(mysqlName(col.name())).append(' ').append(col.type().declared()).append(' ')
-                        .append(MysqlClauses.restatedAsDeclared(col));
-                if (i + 1 < changes.size()) {
-                    sql.append(", -- from ").append(c.conversion().target());
-                }
-            }
-            s.statement(Role.CHANGE, sql.toString(), " -- from " + changes.get(changes.size() - 1).conversion().target());
+            modify(s, t.name(), changes, c -> c.conversion().column().type().declared() + " "
+                    + MysqlClauses.restatedAsDeclared(c.conversion().column()), c -> " -- from " + c.conversion().target());
         }
         addKeys(keys, s);
         s.blank();
         s.statement(Role.RESTORE, "UNLOCK TABLES;");
         restore(s);
         return s;
+    }
+
+    /**
+     * One ALTER TABLE for a table's changes (InnoDB rebuilds a table once per ALTER): a MODIFY
+     * COLUMN per change with the column's new definition, each with its comment.
+     */
+    private static void modify(SqlScript s, String table, List<Tuner.Checked> changes, java.util.function.Function<Tuner.Checked, String> definition,
+                               java.util.function.Function<Tuner.Checked, String> note) {
+        StringBuilder sql = new StringBuilder("ALTER TABLE " + mysqlName(table));
+        for (int i = 0; i < changes.size(); i++) {
+            Tuner.Checked c = changes.get(i);
+            sql.append("\n  MODIFY COLUMN ").append(mysqlName(c.conversion().column().name())).append(' ').append(definition.apply(c));
+            if (i + 1 < changes.size()) {
+                sql.append(",").append(note.apply(c));
+            }
+        }
+        s.statement(Role.CHANGE, sql.toString(), note.apply(changes.get(changes.size() - 1)));
     }
 
     /** A string of 14 digits (YYYYMMDDHHMMSS) turned into a DATETIME. */

@@ -160,36 +160,16 @@ final class PgHeap {
         String sql = "SELECT " + String.join(", ", select.keySet()) + " FROM " + from;
         long[] pages = new long[variants.size()];
         long[] free = new long[variants.size()]; // bytes left on the page being filled
-        // Arrow batches, not JDBC rows: a million rows of a dozen lengths read in a fraction of the time.
-        try (java.sql.Statement st = conn.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql);
-             org.apache.arrow.vector.ipc.ArrowReader reader = (org.apache.arrow.vector.ipc.ArrowReader)
-                     ((org.duckdb.DuckDBResultSet) rs).arrowExportStream(allocator, 1 << 16)) {
-            long[] row = new long[select.size()];
-            boolean[] nulls = new boolean[select.size()];
-            while (reader.loadNextBatch()) {
-                org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                org.apache.arrow.vector.BigIntVector[] vectors = new org.apache.arrow.vector.BigIntVector[select.size()];
-                for (int j = 0; j < vectors.length; j++) {
-                    vectors[j] = (org.apache.arrow.vector.BigIntVector) root.getVector(j);
+        LongRows.forEach(conn, allocator, sql, select.size(), (row, nulls) -> {
+            for (int k = 0; k < variants.size(); k++) {
+                long tuple = tuple(variants.get(k).layouts(), column[k], row, nulls);
+                if (tuple > free[k]) {
+                    pages[k]++;
+                    free[k] = PAGE - PAGE_HEADER;
                 }
-                for (int r = 0; r < root.getRowCount(); r++) {
-                    for (int j = 0; j < vectors.length; j++) {
-                        nulls[j] = vectors[j].isNull(r);
-                        row[j] = nulls[j] ? 0 : vectors[j].get(r);
-                    }
-                    for (int k = 0; k < variants.size(); k++) {
-                        long tuple = tuple(variants.get(k).layouts(), column[k], row, nulls);
-                        if (tuple > free[k]) {
-                            pages[k]++;
-                            free[k] = PAGE - PAGE_HEADER;
-                        }
-                        free[k] -= tuple;
-                    }
-                }
+                free[k] -= tuple;
             }
-        } catch (java.io.IOException e) {
-            throw new java.sql.SQLException("reading the rows for the heap estimate: " + e.getMessage(), e);
-        }
+        });
         for (int k = 0; k < pages.length; k++) {
             pages[k] *= PAGE;
         }
