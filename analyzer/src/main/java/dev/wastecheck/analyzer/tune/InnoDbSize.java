@@ -102,9 +102,7 @@ final class InnoDbSize {
             Tuner.TableResult r = results.stream().filter(x -> x.name().equalsIgnoreCase(t.def().name())).findFirst().orElse(null);
             List<Tuner.Checked> applied = r == null ? List.of() : r.applied();
             String copy = copies.get(t.def().name());
-            long before = tableBytes(db, t, catalog, List.of(), null);
-            long after = applied.isEmpty() || copy == null ? before : tableBytes(db, t, catalog, applied, copy);
-            out.put(t.def().name(), new long[] {before, after});
+            out.put(t.def().name(), tableBytes(db, t, catalog, applied, copy));
         }
         progress.end();
         return out;
@@ -184,9 +182,8 @@ final class InnoDbSize {
         return "CAST(CASE WHEN " + v + " IS NULL THEN NULL ELSE " + len + " END AS BIGINT)";
     }
 
-    /** The table's estimated {@code data_length + index_length}, with the given changes applied from the tuned copy. */
-    static long tableBytes(ProfilingDatabase db, LoadedTable t, DdlCatalog catalog, List<Tuner.Checked> applied, String copy)
-            throws SQLException {
+    /** The table's columns as an index record stores them, with the given changes read from the tuned copy. */
+    private static List<Column> columns(LoadedTable t, List<Tuner.Checked> applied) {
         TableDef def = t.def();
         List<Column> cols = new ArrayList<>();
         for (int i = 0; i < def.columns().size(); i++) {
@@ -200,6 +197,22 @@ final class InnoDbSize {
             cols.add(change == null ? column(def, col, col.type(), "o." + t.physicalColumn(i), t.storage()[i])
                     : column(def, col, Tuner.tunedType(change.conversion(), Dialect.MYSQL), "n.v" + i, ColumnStorage.NATIVE));
         }
+        return cols;
+    }
+
+    /**
+     * The table's estimated {@code data_length + index_length} as declared and, when {@code applied}
+     * is not empty, with those changes read from the tuned copy: [before, after]. Each index is read
+     * once, in its key order, for both.
+     */
+    static long[] tableBytes(ProfilingDatabase db, LoadedTable t, DdlCatalog catalog, List<Tuner.Checked> applied, String copy)
+            throws SQLException {
+        TableDef def = t.def();
+        List<List<Column>> variants = new ArrayList<>(List.of(columns(t, List.of())));
+        if (!applied.isEmpty() && copy != null) {
+            variants.add(columns(t, applied));
+        }
+        List<Column> cols = variants.get(0);
         // The clustered index: the primary key, else the first UNIQUE index of NOT NULL columns, else a hidden row id.
         List<Integer> key = positions(def, def.primaryKey());
         IndexDef clusteredBy = null;
@@ -227,45 +240,62 @@ final class InnoDbSize {
                 continue;
             }
             List<Integer> fkCols = positions(def, fk.columns());
-            boolean covered = startsWith(key, fkCols) || secondary.stream().anyMatch(ix -> startsWith(positions(def, ix.columns()), fkCols));
+            List<Integer> pk = key;
+            boolean covered = startsWith(pk, fkCols) || secondary.stream().anyMatch(ix -> startsWith(positions(def, ix.columns()), fkCols));
             if (!covered && !fkCols.isEmpty()) {
                 secondary.add(new IndexDef(fk.name() == null ? "fk" : fk.name(), fk.columns(), false));
             }
         }
+        long[] pages = new long[2];
         if (t.relation() == null || t.rows() == 0) {
-            return (long) PAGE * (1 + secondary.size()); // each index is its root page
+            java.util.Arrays.fill(pages, (long) PAGE * (1 + secondary.size())); // each index is its root page
+            return pages;
         }
-        String from = t.relation() + " AS o" + (copy == null ? "" : " JOIN " + copy + " AS n ON o.rowid = n.wc_row");
-        List<Field> keyFields = new ArrayList<>();
-        for (int j : key) {
-            keyFields.add(new Field(cols.get(j), 0));
-        }
+        String from = t.relation() + " AS o" + (variants.size() > 1 ? " JOIN " + copy + " AS n ON o.rowid = n.wc_row" : "");
         // clustered: key, then every other column
-        List<Field> clustered = new ArrayList<>(keyFields);
+        List<Integer> clusteredOrder = new ArrayList<>(key);
         for (int j = 0; j < cols.size(); j++) {
             if (!key.contains(j)) {
-                clustered.add(new Field(cols.get(j), 0));
+                clusteredOrder.add(j);
             }
         }
-        long pages = pages(db, from, clustered, keyFields.size(), keyFields, true, key.isEmpty());
+        List<List<Field>> clustered = new ArrayList<>();
+        for (List<Column> v : variants) {
+            clustered.add(clusteredOrder.stream().map(j -> new Field(v.get(j), 0)).toList());
+        }
+        add(pages, pages(db, from, clustered, key.size(), true, key.isEmpty()));
         for (IndexDef ix : secondary) {
             List<Integer> p = positions(def, ix.columns());
-            List<Field> fields = new ArrayList<>();
-            for (int k = 0; k < p.size(); k++) {
-                int prefix = ix.prefixes().get(k);
-                fields.add(new Field(cols.get(p.get(k)), prefix));
-            }
-            for (int j : key) {
-                if (!p.contains(j) || ix.prefixes().get(p.indexOf(j)) > 0) {
-                    fields.add(new Field(cols.get(j), 0));
+            List<List<Field>> fields = new ArrayList<>();
+            for (List<Column> v : variants) {
+                List<Field> f = new ArrayList<>();
+                for (int k = 0; k < p.size(); k++) {
+                    f.add(new Field(v.get(p.get(k)), ix.prefixes().get(k)));
                 }
+                for (int j : key) {
+                    if (!p.contains(j) || ix.prefixes().get(p.indexOf(j)) > 0) {
+                        f.add(new Field(v.get(j), 0));
+                    }
+                }
+                if (key.isEmpty()) {
+                    f.add(null); // the hidden row id
+                }
+                fields.add(f);
             }
-            if (key.isEmpty()) {
-                fields.add(null); // the hidden row id
-            }
-            pages += pages(db, from, fields, fields.size(), fields, false, false);
+            add(pages, pages(db, from, fields, fields.get(0).size(), false, false));
         }
-        return pages * PAGE;
+        if (variants.size() == 1) {
+            pages[1] = pages[0];
+        }
+        pages[0] *= PAGE;
+        pages[1] *= PAGE;
+        return pages;
+    }
+
+    private static void add(long[] sum, long[] more) {
+        for (int i = 0; i < more.length; i++) {
+            sum[i] += more[i];
+        }
     }
 
     private static boolean startsWith(List<Integer> index, List<Integer> prefix) {
@@ -284,27 +314,54 @@ final class InnoDbSize {
         return out;
     }
 
+    /** One variant's pass over an index: its leaf level, leaf segment and node pointers so far. */
+    private static final class Build {
+        final List<Field> fields;
+        final int[] at;
+        final long[] len;
+        final int nullable;
+        final int nodeNullable;
+        final Level leaves;
+        final Segment leafSegment = new Segment();
+        final List<Integer> pointers = new ArrayList<>(); // the node pointer of each leaf page's first record
+
+        Build(List<Field> fields, int[] at, int nodeFields, int reserve) {
+            this.fields = fields;
+            this.at = at;
+            this.len = new long[fields.size()];
+            this.nullable = nullable(fields);
+            this.nodeNullable = nullable(fields.subList(0, nodeFields));
+            this.leaves = new Level(reserve);
+        }
+    }
+
     /**
-     * The pages one index reserves: its records in key order, packed as the bulk load packs them.
+     * The pages one index reserves, per variant: its records in key order (the first variant's,
+     * the dump's values), packed as the bulk load packs them.
      *
-     * @param fields      the leaf record's fields (null for the hidden row id)
-     * @param orderBy     how many leading fields order the records
-     * @param nodeFields  the fields of a node pointer (the key), each level above the leaves
-     * @param clustered   whether this is the clustered index (transaction id and roll pointer, 1/16 free, off-page values)
-     * @param rowId       whether the clustered index is keyed by the hidden row id
+     * @param variants   per variant, the leaf record's fields (null for the hidden row id)
+     * @param nodeFields how many leading fields order the records and make a node pointer (the key)
+     * @param clustered  whether this is the clustered index (transaction id and roll pointer, 1/16 free, off-page values)
+     * @param rowId      whether the clustered index is keyed by the hidden row id
      */
-    private static long pages(ProfilingDatabase db, String from, List<Field> fields, int orderBy, List<Field> nodeFields,
-                              boolean clustered, boolean rowId) throws SQLException {
+    private static long[] pages(ProfilingDatabase db, String from, List<List<Field>> variants, int nodeFields, boolean clustered,
+                                boolean rowId) throws SQLException {
         Map<String, Integer> select = new LinkedHashMap<>();
-        int[] at = new int[fields.size()];
-        for (int k = 0; k < fields.size(); k++) {
-            Field f = fields.get(k);
-            at[k] = f == null ? -1 : select.computeIfAbsent(lengthSql(f), e -> select.size());
+        int reserve = clustered ? CLUSTERED_RESERVE : 0;
+        List<Build> builds = new ArrayList<>();
+        for (List<Field> fields : variants) {
+            int[] at = new int[fields.size()];
+            for (int k = 0; k < fields.size(); k++) {
+                Field f = fields.get(k);
+                at[k] = f == null ? -1 : select.computeIfAbsent(lengthSql(f), e -> select.size());
+            }
+            builds.add(new Build(fields, at, nodeFields, reserve));
         }
         List<String> order = new ArrayList<>();
-        for (int k = 0; k < orderBy; k++) {
-            if (fields.get(k) != null) {
-                order.add(fields.get(k).column().value() + " NULLS FIRST");
+        for (int k = 0; k < nodeFields; k++) {
+            Field f = variants.get(0).get(k);
+            if (f != null) {
+                order.add(f.column().value() + " NULLS FIRST");
             }
         }
         if (order.isEmpty()) {
@@ -313,42 +370,46 @@ final class InnoDbSize {
         if (select.isEmpty()) {
             select.put("CAST(0 AS BIGINT)", 0);
         }
-        int nullable = nullable(fields);
-        int nodeNullable = nullable(nodeFields);
-        int reserve = clustered ? CLUSTERED_RESERVE : 0;
-        Level leaves = new Level(reserve);
-        Segment leafSegment = new Segment();
-        List<Integer> pointers = new ArrayList<>(); // the node pointer of each leaf page's first record
         String sql = "SELECT " + String.join(", ", select.keySet()) + " FROM " + from + " ORDER BY " + String.join(", ", order);
-        long[] len = new long[fields.size()];
         LongRows.forEach(db.connection(), db.allocator(), sql, select.size(), (row, nulls) -> {
-            for (int k = 0; k < fields.size(); k++) {
-                len[k] = at[k] < 0 ? ROW_ID : nulls[at[k]] ? -1 : row[at[k]];
-            }
-            long blobPages = 0;
-            long size;
-            if (clustered) {
-                long[] out = clusteredRecord(fields, len, nullable, rowId);
-                size = out[0];
-                blobPages = out[1];
-            } else {
-                size = record(fields, len, nullable);
-            }
-            if (leaves.add(size)) {
-                leafSegment.allocate(true);
-                pointers.add((int) nodePointer(nodeFields, len, nodeNullable, rowId));
-            }
-            for (long b = 0; b < blobPages; b++) {
-                leafSegment.allocate(false); // overflow pages come from the leaf segment
+            for (Build b : builds) {
+                for (int k = 0; k < b.fields.size(); k++) {
+                    b.len[k] = b.at[k] < 0 ? ROW_ID : nulls[b.at[k]] ? -1 : row[b.at[k]];
+                }
+                long blobPages = 0;
+                long size;
+                if (clustered) {
+                    long[] out = clusteredRecord(b.fields, b.len, b.nullable, rowId);
+                    size = out[0];
+                    blobPages = out[1];
+                } else {
+                    size = record(b.fields, b.len, b.nullable);
+                }
+                if (b.leaves.add(size)) {
+                    b.leafSegment.allocate(true);
+                    b.pointers.add((int) nodePointer(b.fields.subList(0, nodeFields), b.len, b.nodeNullable, rowId));
+                }
+                for (long p = 0; p < blobPages; p++) {
+                    b.leafSegment.allocate(false); // overflow pages come from the leaf segment
+                }
             }
         });
+        long[] out = new long[variants.size()];
+        for (int v = 0; v < builds.size(); v++) {
+            out[v] = tree(builds.get(v), reserve);
+        }
+        return out;
+    }
+
+    /** The pages of a tree whose leaves are built: the levels of node pointers above them, to one root. */
+    private static long tree(Build b, int reserve) {
         Segment top = new Segment();
         top.allocate(true); // the root page, made with the index
-        if (leaves.pages == 1) {
-            leafSegment.freeLast(); // a one-page tree lives in its root
-            return leafSegment.reserved() + top.reserved();
+        if (b.leaves.pages == 1) {
+            b.leafSegment.freeLast(); // a one-page tree lives in its root
+            return b.leafSegment.reserved() + top.reserved();
         }
-        List<Integer> level = pointers;
+        List<Integer> level = b.pointers;
         while (level.size() > 1) {
             Level up = new Level(reserve);
             List<Integer> next = new ArrayList<>();
@@ -361,7 +422,7 @@ final class InnoDbSize {
             level = next;
         }
         top.freeLast(); // the top level's one page is copied into the root
-        return leafSegment.reserved() + top.reserved();
+        return b.leafSegment.reserved() + top.reserved();
     }
 
     /** How many of the fields may be NULL: one bit each in the record's NULL bitmap. */
