@@ -2,7 +2,6 @@ package dev.wastecheck.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,16 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * disk, as PostgreSQL itself counts them.
  */
 class TunePostgresTest {
-    static EmbeddedPostgres pg;
+    static PostgresServer pg;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = EmbeddedPostgres.builder().start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        pg.close();
+        pg = PostgresServer.get();
     }
 
     /**
@@ -46,12 +39,9 @@ class TunePostgresTest {
      */
     static final List<String> MECHANICS = List.of("--min-rows", "0", "--key-floor", "2");
 
-    /** A fresh database on the shared server. */
+    /** A fresh database on the JVM's server. */
     static Connection database(String name) throws SQLException {
-        try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement st = admin.createStatement()) {
-            st.execute("CREATE DATABASE " + name);
-        }
-        return pg.getDatabase("postgres", name).getConnection();
+        return pg.createDatabase(name);
     }
 
     @Test
@@ -65,11 +55,12 @@ class TunePostgresTest {
                 .contains("ALTER COLUMN \"invoice_date\" TYPE date");
         try (Connection c = database("chinook")) {
             load(c, script);
-            Outcome o = applyAndCompare(c, () -> pg.getDatabase("postgres", "chinook").getConnection(), migration, "chinook");
+            Outcome o = applyAndCompare(c, () -> pg.connect("chinook"), migration, "chinook");
             assertThat(o.types().get("genre")).contains("genre_id smallint");
             assertThat(o.types().get("invoice")).contains("invoice_date date");
             // tune's row-by-row heap estimate against what PostgreSQL stores: to the page, here
             assertThat(estimatedSaving(script)).isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
+            assertHeapPredicted(new Path[] {script}, o, "chinook");
             // and with the columns in alignment order, as a rewrite would lay them out
             long reordered = reorderedHeap(c);
             long estimated = estimate(script, "heap_bytes_reordered");
@@ -127,17 +118,18 @@ class TunePostgresTest {
         Path data = Cli.data("pagila-pgdump/pagila-data.sql");
         String migration = tune(schema, data);
         assertThat(migration).contains("ALTER TABLE \"public\".\"payment\"").doesNotContain("\"payment_p2022_01\"\n")
-                .contains("DROP MATERIALIZED VIEW IF EXISTS public.rental_by_category;",
+                .contains("DROP MATERIALIZED VIEW public.rental_by_category;",
                         "REFRESH MATERIALIZED VIEW public.rental_by_category;")
                 .doesNotContain("\"special_features\" TYPE", "\"release_year\" TYPE");
         try (Connection c = database("pagila")) {
             load(c, schema);
             load(c, data);
             List<String> viewsBefore = views(c);
-            Outcome o = applyAndCompare(c, () -> pg.getDatabase("postgres", "pagila").getConnection(), migration, "pagila");
+            Outcome o = applyAndCompare(c, () -> pg.connect("pagila"), migration, "pagila");
             assertThat(o.types().get("payment")).contains("customer_id smallint");
             assertThat(o.types().get("payment_p2022_03")).contains("customer_id smallint");
             assertThat(estimatedSaving(schema, data)).isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
+            assertHeapPredicted(new Path[] {schema, data}, o, "pagila");
             assertThat(views(c)).isEqualTo(viewsBefore);
             try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM public.rental_by_category")) {
                 rs.next();
@@ -179,7 +171,7 @@ class TunePostgresTest {
         try (Connection c = database("events")) {
             load(c, script);
             List<String> before = rows(c, "SELECT id || '|' || kind || '|' || stamp FROM events ORDER BY id");
-            try (Connection m = pg.getDatabase("postgres", "events").getConnection(); Statement st = m.createStatement()) {
+            try (Connection m = pg.connect("events"); Statement st = m.createStatement()) {
                 st.execute("SET TIME ZONE 'Europe/Berlin'"); // 2020-03-29 02:30 does not exist there
                 st.execute(migration);
             }
@@ -206,7 +198,7 @@ class TunePostgresTest {
         String db = "guard_" + name;
         try (Connection c = database(db)) {
             load(c, script);
-            applyAndCompare(c, () -> pg.getDatabase("postgres", db).getConnection(), migration, name);
+            applyAndCompare(c, () -> pg.connect(db), migration, name);
         }
     }
 
@@ -226,7 +218,7 @@ class TunePostgresTest {
         String migration = tune(dump);
         try (Connection c = database("given")) {
             load(c, dump);
-            Outcome o = applyAndCompare(c, () -> pg.getDatabase("postgres", "given").getConnection(), migration, dump.getFileName().toString());
+            Outcome o = applyAndCompare(c, () -> pg.connect("given"), migration, dump.getFileName().toString());
             System.out.printf("estimate %d -> %d (saves %d); PostgreSQL %d -> %d (saves %d); tune took %d ms in-process%n",
                     totals.get("heap_bytes_before").asLong(), totals.get("heap_bytes_after").asLong(),
                     totals.get("heap_bytes_before").asLong() - totals.get("heap_bytes_after").asLong(),
@@ -265,26 +257,25 @@ class TunePostgresTest {
      * checks that every row of every table reads back the same in its original column types,
      * and that the tables' heap is smaller. Returns the columns' types afterwards.
      */
-    record Outcome(Map<String, List<String>> types, long heapBefore, long heapAfter) {
+    record Outcome(Map<String, List<String>> types, long heapBefore, long heapAfter, Map<String, Long> tablesBefore,
+                   Map<String, Long> tablesAfter) {
     }
 
     static Outcome applyAndCompare(Connection c, Connect fresh, String migration, String label) throws Exception {
-        Map<String, List<String>> types = columnTypes(c);
-        Map<String, List<String>> before = snapshot(c, types);
-        long bytesBefore = tableBytes(c);
+        Map<String, ServerValues.Table> before = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
+        long bytesBefore = ServerValues.heapSizes(c).values().stream().mapToLong(Long::longValue).sum();
+        Map<String, Long> heapBefore = heapTrees(c);
         try (Connection m = fresh.get(); Statement st = m.createStatement()) {
             st.execute(migration);
         }
-        Map<String, List<String>> after = snapshot(c, types);
-        long bytesAfter = tableBytes(c);
-        assertThat(after.keySet()).isEqualTo(before.keySet());
-        for (String table : before.keySet()) {
-            assertThat(after.get(table)).as(table + ": every row, read in its original types").isEqualTo(before.get(table));
-        }
+        Map<String, ServerValues.Table> after = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
+        long bytesAfter = ServerValues.heapSizes(c).values().stream().mapToLong(Long::longValue).sum();
+        Map<String, Long> heapAfter = heapTrees(c);
+        ServerValues.assertSameValues(before, after, label);
         assertThat(bytesAfter).as("heap bytes after VACUUM FULL").isLessThanOrEqualTo(bytesBefore);
         System.out.printf("%s on PostgreSQL: table heap %d -> %d bytes (%.3fx), as pg_relation_size counts after VACUUM FULL%n",
                 label, bytesBefore, bytesAfter, (double) bytesBefore / bytesAfter);
-        return new Outcome(columnTypes(c), bytesBefore, bytesAfter);
+        return new Outcome(columnTypes(c), bytesBefore, bytesAfter, heapBefore, heapAfter);
     }
 
     /** tune's own estimate of the heap PostgreSQL saves, from its JSON. */
@@ -405,36 +396,46 @@ class TunePostgresTest {
         return out;
     }
 
-    /** Every row of every table, each value cast to the column's original type and printed by PostgreSQL, sorted. */
-    static Map<String, List<String>> snapshot(Connection c, Map<String, List<String>> originalTypes) throws SQLException {
-        Map<String, List<String>> out = new LinkedHashMap<>();
-        for (Map.Entry<String, List<String>> t : originalTypes.entrySet()) {
-            List<String> exprs = new ArrayList<>();
-            for (String col : t.getValue()) {
-                int sp = col.indexOf(' ');
-                exprs.add("CAST(\"" + col.substring(0, sp) + "\" AS " + col.substring(sp + 1) + ")::text");
+    /**
+     * Each public table's heap with its partitions and inheritance children (as tune estimates a
+     * partitioned table), after the VACUUM FULL before it.
+     */
+    static Map<String, Long> heapTrees(Connection c) throws SQLException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT p.relname, (WITH RECURSIVE tree(oid) AS (SELECT p.oid UNION ALL SELECT i.inhrelid FROM pg_inherits i "
+                        + "JOIN tree t ON i.inhparent = t.oid) SELECT sum(pg_relation_size(oid)) FROM tree) FROM pg_class p "
+                        + "JOIN pg_namespace n ON n.oid = p.relnamespace WHERE n.nspname = 'public' AND p.relkind IN ('r', 'p') ORDER BY 1")) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getLong(2));
             }
-            String row = "concat_ws('|', " + exprs.stream().map(e -> "coalesce(" + e + ", '<null>')").reduce((a, b) -> a + ", " + b).orElseThrow() + ")";
-            List<String> rows = new ArrayList<>();
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT " + row + " AS r FROM \"" + t.getKey() + "\" ORDER BY r")) {
-                while (rs.next()) {
-                    rows.add(rs.getString(1));
-                }
-            }
-            out.put(t.getKey(), rows);
         }
         return out;
     }
 
-    /** The public tables' heap bytes as PostgreSQL stores them, after VACUUM FULL rewrote them tightly. */
-    static long tableBytes(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("VACUUM FULL");
-            try (ResultSet rs = st.executeQuery("SELECT sum(pg_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                    + "WHERE n.nspname = 'public' AND c.relkind = 'r'")) {
-                rs.next();
-                return rs.getLong(1);
+    /**
+     * tune's heap estimate of the tables it changes against PostgreSQL's own sizes, before and
+     * after: printed per table, the total within 10%.
+     */
+    static void assertHeapPredicted(Path[] sources, Outcome o, String label) {
+        List<String> args = new ArrayList<>(List.of("tune", "-q", "--format", "json"));
+        for (Path p : sources) {
+            args.add(p.toString());
+        }
+        Cli.Result r = Cli.run(args.toArray(new String[0]));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        Map<String, Long> measuredBefore = new LinkedHashMap<>();
+        Map<String, Long> measuredAfter = new LinkedHashMap<>();
+        o.tablesBefore().forEach((k, v) -> measuredBefore.put(k.toLowerCase(java.util.Locale.ROOT), v));
+        o.tablesAfter().forEach((k, v) -> measuredAfter.put(k.toLowerCase(java.util.Locale.ROOT), v));
+        com.fasterxml.jackson.databind.node.ObjectNode predicted = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode tables = predicted.putArray("tables");
+        for (com.fasterxml.jackson.databind.JsonNode t : r.json().get("tables")) {
+            if (t.has("heap_bytes_before")) {
+                tables.addObject().put("name", t.get("name").asText().toLowerCase(java.util.Locale.ROOT))
+                        .put("bytes_before", t.get("heap_bytes_before").asLong()).put("bytes_after", t.get("heap_bytes_after").asLong());
             }
         }
+        MigrationCycle.compare(label, "PostgreSQL heap, pg_relation_size after VACUUM FULL", predicted, measuredBefore, measuredAfter, 0.10);
     }
 }

@@ -27,7 +27,7 @@ class TuneTest {
     }
 
     @Test
-    void mysqlMigrationRestatesEachColumnAndTurnsKeyChecksOffAndBackOn() throws Exception {
+    void mysqlMigrationSetsItsSessionGuardsFirstAndRestatesEachColumn() throws Exception {
         Path dump = Path.of("").toAbsolutePath();
         while (!Files.exists(dump.resolve("mvnw"))) {
             dump = dump.getParent();
@@ -36,9 +36,13 @@ class TuneTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         String sql = r.out();
         assertThat(sql).startsWith("-- wastecheck tune: a migration for MySQL (InnoDB)")
-                .contains("SET FOREIGN_KEY_CHECKS = 0;", "SET FOREIGN_KEY_CHECKS = @wastecheck_fk;")
                 .contains("-- Evidence: the advice rests on the snapshot only")
-                // one ALTER per table, each column restated whole: NOT NULL and AUTO_INCREMENT survive MODIFY
+                // its own session: strict, so a value that does not fit is an error, not a cut value; put back at the end
+                .contains("SET SESSION sql_mode = 'STRICT_ALL_TABLES,", "SET SESSION foreign_key_checks = 0;",
+                        "SET SESSION foreign_key_checks = @wastecheck_fk, SESSION sql_mode = @wastecheck_sql_mode")
+                // the guard reads the live rows before the first ALTER
+                .contains("SUM(`comment_id` NOT BETWEEN 0 AND 4294967295)", "INSERT INTO wastecheck_guard")
+                // one ALTER per table, each column restated whole: NOT NULL, AUTO_INCREMENT and DEFAULT survive MODIFY
                 .contains("MODIFY COLUMN `rev_timestamp` DATETIME NOT NULL")
                 // 1,000 comments: a BIGINT key becomes INT, and its reference with it, never narrower
                 .contains("MODIFY COLUMN `comment_id` INT UNSIGNED NOT NULL AUTO_INCREMENT")
@@ -46,6 +50,7 @@ class TuneTest {
                 // 12 pages are too little evidence to touch page_id, rev_page or page_latest
                 .doesNotContain("MODIFY COLUMN `page_id`", "MODIFY COLUMN `rev_page`", "MODIFY COLUMN `page_latest`", "TINYINT");
         assertThat(sql.split("ALTER TABLE `revision`", -1)).hasSize(2);
+        assertThat(sql.indexOf("INSERT INTO wastecheck_guard")).isLessThan(sql.indexOf("\nALTER TABLE"));
         assertThat(r.err()).contains("checked on every row");
 
         // With the evidence threshold and the key floor lowered, more changes: DEFAULT is restated too.

@@ -27,6 +27,8 @@ public final class Main implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_INTERNAL = 1;
     public static final int EXIT_BAD_INPUT = 2;
+    /** A check the user asked for failed (tune --apply stopped by its guard or by the database). */
+    public static final int EXIT_CHECK_FAILED = 3;
 
     @Option(names = "--debug", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
     boolean debug;

@@ -2,6 +2,7 @@ package dev.wastecheck.analyzer.tune;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.tune.SqlScript.Role;
 import dev.wastecheck.model.Bytes;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
@@ -14,8 +15,13 @@ import java.util.Locale;
  * The SQL of {@code wastecheck tune}'s migration: one ALTER TABLE per table in the source's dialect, each
  * change annotated with what the check on the tuned copy found. MySQL and PostgreSQL rewrite a
  * table once per ALTER TABLE, so a table's changes go into one statement; DuckDB takes one
- * change per statement. PostgreSQL's run in one transaction (its DDL is transactional: a change
- * that fails leaves nothing half done).
+ * change per statement.
+ *
+ * <p>Before the first change, a guard checks the live rows ({@link LiveDataGuard}): the dump is a
+ * snapshot, the database has gone on. PostgreSQL's migration runs in one transaction (its DDL is
+ * transactional: a guard or change that fails leaves nothing done), and checks that each view it
+ * re-creates is still the dump's. MySQL's DDL commits as it goes, so its script ({@link MysqlMigration})
+ * checks everything first, and comes with a rollback script.
  */
 public final class Migration {
     private Migration() {
@@ -23,93 +29,69 @@ public final class Migration {
 
     /** Writes the migration of a tune result: a header of what was checked and measured, the changes, what was left out. */
     public static void write(Tuner.Result r, PrintWriter w) {
+        script(r).print(w);
+    }
+
+    /** The migration as text and statements. */
+    public static SqlScript script(Tuner.Result r) {
+        Dialect d = r.dialect();
+        SqlScript s = new SqlScript();
+        header(r, s);
+        switch (d) {
+            case MYSQL -> MysqlMigration.forward(r, s);
+            case POSTGRESQL -> postgres(r, s);
+            default -> duckdb(r, s);
+        }
+        List<String> left = leftOut(r);
+        if (!left.isEmpty()) {
+            s.blank();
+            s.comment("Left out:");
+            left.forEach(l -> s.comment("  " + l));
+        }
+        return s;
+    }
+
+    /**
+     * The script that puts the dump's declared types back after the migration ran, or null when the
+     * dialect needs none: MySQL only (PostgreSQL's and DuckDB's run in one transaction).
+     */
+    public static SqlScript rollback(Tuner.Result r) {
+        return r.dialect() == Dialect.MYSQL && r.tables().stream().anyMatch(t -> !t.applied().isEmpty())
+                ? MysqlMigration.rollback(r) : null;
+    }
+
+    private static void header(Tuner.Result r, SqlScript s) {
         Dialect d = r.dialect();
         int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
         List<String> left = leftOut(r);
-        w.println("-- wastecheck tune: a migration for " + d.label() + ", from " + String.join(", ", r.sources()));
-        w.println("-- Each change below was checked on every row of a tuned copy (" + r.rowsChecked()
+        s.comment("wastecheck tune: a migration for " + d.label() + ", from " + String.join(", ", r.sources()));
+        s.comment("Each change below was checked on every row of a tuned copy (" + r.rowsChecked()
                 + " rows in all): every value reads back unchanged in the declared type.");
-        w.println("-- Bytes of the tables it changes, counted on the tuned copy in " + d.label() + "'s storage model: "
+        s.comment("Bytes of the tables it changes, counted on the tuned copy in " + d.label() + "'s storage model: "
                 + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " (" + ratio(r.bytesBefore(), r.bytesAfter())
                 + "; table data only, without indexes and page overhead).");
-        w.println("-- Evidence: " + r.basis() + ".");
+        s.comment("Evidence: " + r.basis() + ".");
         long[] heap = r.heapTotal();
         if (heap != null) {
-            w.println("-- PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "
+            s.comment("PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "
                     + Bytes.human(heap[0]) + " -> " + Bytes.human(heap[1]) + " (" + ratio(heap[0], heap[1]) + ").");
             if (heap[2] < heap[1]) {
-                w.println("-- With their columns also in alignment order (8-byte types first, texts last) it would be "
+                s.comment("With their columns also in alignment order (8-byte types first, texts last) it would be "
                         + Bytes.human(heap[2]) + " (" + ratio(heap[0], heap[2]) + "): that takes rewriting the tables, which no ALTER does.");
             }
         }
-        w.println("-- " + applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out." : left.size() + (left.size() == 1 ? " suggestion" : " suggestions")
-                + " left out, listed at the end."));
+        long[] innodb = r.innodbTotal();
+        if (innodb != null) {
+            s.comment("InnoDB size of those tables, data and indexes as OPTIMIZE TABLE leaves them (row headers, page fill, the");
+            s.comment("primary key in every secondary index): " + Bytes.human(innodb[0]) + " -> " + Bytes.human(innodb[1])
+                    + " (" + ratio(innodb[0], innodb[1]) + ").");
+        }
+        s.comment(applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out."
+                : left.size() + (left.size() == 1 ? " suggestion" : " suggestions") + " left out, listed at the end."));
         if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().stringHolds())) {
-            w.println("-- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
-            w.println("-- to those columns must change with them.");
+            s.comment("The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
+            s.comment("to those columns must change with them.");
         }
-        if (d == Dialect.MYSQL) {
-            w.println("-- MODIFY COLUMN restates NULL, DEFAULT, AUTO_INCREMENT, ON UPDATE, CHARACTER SET, COLLATE and COMMENT as the dump");
-            w.println("-- declared them; check them against your live schema. Foreign key checks are off while the keys change type");
-            w.println("-- (both sides of a key change together: their ranges were taken together).");
-            w.println("SET @wastecheck_fk = @@FOREIGN_KEY_CHECKS;");
-            w.println("SET FOREIGN_KEY_CHECKS = 0;");
-        } else if (d == Dialect.DUCKDB) {
-            w.println("BEGIN TRANSACTION;");
-        } else if (d == Dialect.POSTGRESQL) {
-            if (!r.views().isEmpty()) {
-                w.println("-- PostgreSQL will not change the type of a column a view reads: the views over changed tables are");
-                w.println("-- dropped first and re-created last from the dump's own definitions (grants and comments on them are");
-                w.println("-- not restored; check them against your live schema).");
-            }
-            w.println("BEGIN;");
-            List<DdlCatalog.ViewDef> reversed = new ArrayList<>(r.views());
-            java.util.Collections.reverse(reversed);
-            for (DdlCatalog.ViewDef v : reversed) {
-                // No CASCADE: an object over the view that the dump does not re-create (a function
-                // returning its rows) must stop the migration, not vanish with it.
-                w.println("DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " IF EXISTS " + v.name() + ";");
-            }
-        }
-        for (Tuner.TableResult t : r.tables()) {
-            List<Tuner.Checked> changes = t.applied();
-            if (changes.isEmpty()) {
-                continue;
-            }
-            w.println();
-            long[] h = r.heap().get(t.name());
-            w.println("-- " + t.name() + ": " + t.rows() + " rows, " + Bytes.human(t.bytesBefore()) + " -> " + Bytes.human(t.bytesAfter())
-                    + (h == null ? "" : "; heap " + Bytes.human(h[0]) + " -> " + Bytes.human(h[1])));
-            switch (d) {
-                case MYSQL -> mysql(t, changes, w);
-                case POSTGRESQL -> postgres(t, r.schemaOf(t.name()), changes, w);
-                default -> duckdb(t, changes, w);
-            }
-        }
-        w.println();
-        if (d == Dialect.DUCKDB) {
-            w.println("COMMIT;");
-        } else if (d == Dialect.MYSQL) {
-            w.println("SET FOREIGN_KEY_CHECKS = @wastecheck_fk;");
-        } else if (d == Dialect.POSTGRESQL) {
-            if (!r.views().isEmpty()) {
-                w.println("-- the views, as the dump created them");
-            }
-            for (DdlCatalog.ViewDef v : r.views()) {
-                w.println(terminated(v.text()));
-                v.indexes().forEach(i -> w.println(terminated(i)));
-                if (v.materialized() && v.text().toLowerCase(Locale.ROOT).matches("(?s).*with\\s+no\\s+data\\s*;?\\s*$")) {
-                    w.println("REFRESH MATERIALIZED VIEW " + v.name() + ";");
-                }
-            }
-            w.println("COMMIT;");
-        }
-        if (!left.isEmpty()) {
-            w.println();
-            w.println("-- Left out:");
-            left.forEach(l -> w.println("--   " + l));
-        }
-        w.flush();
     }
 
     /** The suggestions not in the migration, one line each. */
@@ -137,30 +119,80 @@ public final class Migration {
         return after <= 0 ? "all saved" : String.format(Locale.ROOT, "%.2fx smaller", (double) before / after);
     }
 
-    private static String note(Tuner.Checked c) {
+    static String note(Tuner.Checked c) {
         return " -- " + c.declaredType() + ", " + c.conversion().kind();
     }
 
-    private static void mysql(Tuner.TableResult t, List<Tuner.Checked> changes, PrintWriter w) {
-        w.println("ALTER TABLE " + mysqlName(t.name()));
-        for (int i = 0; i < changes.size(); i++) {
-            Tuner.Checked c = changes.get(i);
-            Conversion v = c.conversion();
-            w.println("  MODIFY COLUMN " + mysqlName(v.column().name()) + " " + v.target() + " "
-                    + MysqlClauses.restated(v.column(), v, c.defaultValue()) + (i + 1 < changes.size() ? "," : ";") + note(c));
-        }
+    /** The per-table comment line before a table's changes. */
+    static String tableLine(Tuner.Result r, Tuner.TableResult t) {
+        long[] h = r.heap().get(t.name());
+        long[] i = r.innodb().get(t.name());
+        return t.name() + ": " + t.rows() + " rows, " + Bytes.human(t.bytesBefore()) + " -> " + Bytes.human(t.bytesAfter())
+                + (h == null ? "" : "; heap " + Bytes.human(h[0]) + " -> " + Bytes.human(h[1]))
+                + (i == null ? "" : "; InnoDB " + Bytes.human(i[0]) + " -> " + Bytes.human(i[1]));
     }
 
-    private static void postgres(Tuner.TableResult t, String schema, List<Tuner.Checked> changes, PrintWriter w) {
+    private static void postgres(Tuner.Result r, SqlScript s) {
+        List<DdlCatalog.ViewDef> views = r.views();
+        if (!views.isEmpty()) {
+            s.comment("PostgreSQL will not change the type of a column a view reads: the views over changed tables are");
+            s.comment("dropped first and re-created last from the dump's own definitions (grants and comments on them are");
+            s.comment("not restored; check them against your live schema). Each must still be the dump's: the migration");
+            s.comment("compares the live definition with the dump's, as this server prints both, and stops if they differ.");
+        }
+        s.comment("One transaction: a check or change that fails leaves nothing done.");
+        s.statement(Role.SETUP, "BEGIN;");
+        List<String> locked = r.tables().stream().filter(t -> !t.applied().isEmpty()).map(t -> pgTable(t.name(), r.schemaOf(t.name()))).toList();
+        if (!locked.isEmpty()) {
+            // Writes wait from here (reads go on) until COMMIT, so the guard's check still holds when each ALTER runs.
+            s.statement(Role.SETUP, "LOCK TABLE " + String.join(", ", locked) + " IN SHARE ROW EXCLUSIVE MODE;");
+        }
+        PostgresGuard.liveData(r, s);
+        PostgresGuard.views(views, s);
+        List<DdlCatalog.ViewDef> reversed = new ArrayList<>(views);
+        java.util.Collections.reverse(reversed);
+        for (DdlCatalog.ViewDef v : reversed) {
+            // No CASCADE: an object over the view that the dump does not re-create (a function
+            // returning its rows) must stop the migration, not vanish with it.
+            s.statement(Role.CHANGE, "DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " " + v.name() + ";");
+        }
+        for (Tuner.TableResult t : r.tables()) {
+            if (t.applied().isEmpty()) {
+                continue;
+            }
+            s.blank();
+            s.comment(tableLine(r, t));
+            postgresTable(t, r.schemaOf(t.name()), s);
+        }
+        s.blank();
+        if (!views.isEmpty()) {
+            s.comment("the views, as the dump created them");
+        }
+        for (DdlCatalog.ViewDef v : views) {
+            s.statement(Role.CHANGE, terminated(v.text()));
+            v.indexes().forEach(i -> s.statement(Role.CHANGE, terminated(i)));
+            if (v.materialized() && v.text().toLowerCase(Locale.ROOT).matches("(?s).*with\\s+no\\s+data\\s*;?\\s*$")) {
+                s.statement(Role.CHANGE, "REFRESH MATERIALIZED VIEW " + v.name() + ";");
+            }
+        }
+        s.statement(Role.RESTORE, "COMMIT;");
+    }
+
+    /** A table as the migration names it: with the dump's schema, so it does not depend on the session's search_path. */
+    static String pgTable(String table, String schema) {
+        return schema == null ? qualified(table) : quote(schema) + "." + quote(table);
+    }
+
+    private static void postgresTable(Tuner.TableResult t, String schema, SqlScript s) {
+        List<Tuner.Checked> changes = t.applied();
         for (Tuner.Checked c : changes) {
             Conversion v = c.conversion();
             if (v.kind() == FindingKind.LOW_CARDINALITY) {
                 String d = v.duckType();
-                w.println("CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
+                s.statement(Role.CHANGE, "CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
             }
         }
-        // Named with the dump's schema: the migration does not depend on the session's search_path.
-        w.println("ALTER TABLE " + (schema == null ? qualified(t.name()) : quote(schema) + "." + quote(t.name())));
+        StringBuilder sql = new StringBuilder("ALTER TABLE " + pgTable(t.name(), schema));
         List<String[]> lines = new ArrayList<>(); // a clause and its comment
         for (Tuner.Checked c : changes) {
             Conversion v = c.conversion();
@@ -177,20 +209,32 @@ public final class Migration {
             }
         }
         for (int i = 0; i < lines.size(); i++) {
-            w.println("  " + lines.get(i)[0] + (i + 1 < lines.size() ? "," : ";") + lines.get(i)[1]);
+            sql.append("\n  ").append(lines.get(i)[0]).append(i + 1 < lines.size() ? "," + lines.get(i)[1] : "");
         }
+        s.statement(Role.CHANGE, sql.toString(), lines.get(lines.size() - 1)[1]);
     }
 
-    private static void duckdb(Tuner.TableResult t, List<Tuner.Checked> changes, PrintWriter w) {
-        for (Tuner.Checked c : changes) {
-            Conversion v = c.conversion();
-            String col = quote(v.column().name());
-            String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col);
-            w.println("ALTER TABLE " + qualified(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target() + using + ";" + note(c));
+    private static void duckdb(Tuner.Result r, SqlScript s) {
+        s.statement(Role.SETUP, "BEGIN TRANSACTION;");
+        for (Tuner.TableResult t : r.tables()) {
+            if (t.applied().isEmpty()) {
+                continue;
+            }
+            s.blank();
+            s.comment(tableLine(r, t));
+            for (Tuner.Checked c : t.applied()) {
+                Conversion v = c.conversion();
+                String col = quote(v.column().name());
+                String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col);
+                s.statement(Role.CHANGE, "ALTER TABLE " + qualified(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target()
+                        + using, note(c));
+            }
         }
+        s.blank();
+        s.statement(Role.RESTORE, "COMMIT;");
     }
 
-    private static String terminated(String statement) {
+    static String terminated(String statement) {
         String s = statement.strip();
         return s.endsWith(";") ? s : s + ";";
     }

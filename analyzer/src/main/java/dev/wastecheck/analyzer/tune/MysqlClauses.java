@@ -56,15 +56,27 @@ public final class MysqlClauses {
      * the character set and collation of a text type, and the COMMENT.
      */
     public static String restated(ColumnDef col, Conversion c, String convertedDefault) {
+        return restated(col, textual(c), convertedDefault);
+    }
+
+    /** The clauses that give a column back its declared definition (a rollback's MODIFY COLUMN to the declared type). */
+    public static String restatedAsDeclared(ColumnDef col) {
+        dev.wastecheck.model.schema.TypeFamily f = col.type().family();
+        boolean text = (f.isString() && !f.isBinary()) || f == dev.wastecheck.model.schema.TypeFamily.ENUM
+                || f == dev.wastecheck.model.schema.TypeFamily.SET;
+        return restated(col, text, col.autoIncrement() ? null : col.defaultValue());
+    }
+
+    private static String restated(ColumnDef col, boolean textual, String convertedDefault) {
         String clauses = col.clauses();
         List<String> out = new ArrayList<>();
-        if (textual(c)) {
+        if (textual) {
             find(CHARSET, clauses).ifPresent(cs -> out.add("CHARACTER SET " + cs));
             find(COLLATE, clauses).ifPresent(co -> out.add("COLLATE " + co));
         }
         out.add(col.nullable() ? "NULL" : "NOT NULL");
         if (convertedDefault != null) {
-            out.add("DEFAULT " + ProfilingDatabase.literal(convertedDefault));
+            out.add("DEFAULT " + LiveDataGuard.mysqlLiteral(convertedDefault));
         } else if (col.defaultValue() == null) {
             find(DEFAULT_NOW, clauses).ifPresent(d -> out.add("DEFAULT " + d.toUpperCase(Locale.ROOT)));
         }

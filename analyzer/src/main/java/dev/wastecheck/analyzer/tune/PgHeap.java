@@ -36,7 +36,7 @@ final class PgHeap {
     }
 
     /** How to find a varlena value's payload bytes from the value. */
-    enum Varlena { TEXT, BYTES, NUMERIC }
+    enum Varlena { TEXT, BYTES, NUMERIC, TSVECTOR, TEXT_ARRAY, INT4_ARRAY, INT2_ARRAY }
 
     /** Rows longer than this move their largest values out of line (TOAST_TUPLE_THRESHOLD for 8 kB pages). */
     static final int TOAST_THRESHOLD = 2032;
@@ -53,6 +53,21 @@ final class PgHeap {
         }
         if (d.equals("money")) {
             return Layout.fixed(8, 8);
+        }
+        if (d.endsWith("[]")) {
+            String element = d.substring(0, d.length() - 2).trim().replaceFirst("^public\\.", "");
+            if (element.equals("text") || element.startsWith("character varying") || element.startsWith("varchar")) {
+                return Layout.varlena(Varlena.TEXT_ARRAY);
+            }
+            if (element.equals("integer") || element.equals("int") || element.equals("int4")) {
+                return Layout.varlena(Varlena.INT4_ARRAY);
+            }
+            if (element.equals("smallint") || element.equals("int2")) {
+                return Layout.varlena(Varlena.INT2_ARRAY);
+            }
+        }
+        if (d.equals("tsvector")) {
+            return Layout.varlena(Varlena.TSVECTOR);
         }
         return switch (t.family()) {
             case BOOLEAN -> Layout.fixed(1, 1);
@@ -81,6 +96,31 @@ final class PgHeap {
             // zero groups at either end dropped (10000 and 0.00005 take one group each); a match
             // of whole groups ending the string starts on a group boundary, so the regexes strip
             // groups, never digits
+            // tsvector (tsearch/ts_type.h): a 4-byte lexeme count and a 4-byte WordEntry per lexeme,
+            // then each lexeme's bytes and, when it has positions, padding to 2 bytes, a 2-byte count and
+            // 2 bytes per position. The text reads 'lexeme':1,5A 'other'; every lexeme of a pg_dump either
+            // has positions or none has, so the padding is each lexeme's own length's parity.
+            case TSVECTOR -> {
+                String m = "regexp_extract_all(CAST(" + v + " AS VARCHAR), '''(?:[^'']|'''')*''(?::[0-9A-D,]+)?')";
+                String lexeme = "strlen(replace(regexp_extract(m, '^''(.*)''(?::[0-9A-D,]+)?$', 1), '''''', ''''))";
+                String positions = "CASE WHEN regexp_matches(m, ''':[0-9A-D,]+$') THEN len(string_split(regexp_extract(m, "
+                        + "''':([0-9A-D,]+)$', 1), ',')) ELSE 0 END";
+                yield "(4 + 4 * len(" + m + ") + coalesce(list_sum(list_transform(" + m + ", lambda m: " + lexeme + " + CASE WHEN "
+                        + positions + " > 0 THEN " + lexeme + " % 2 + 2 + 2 * " + positions + " ELSE 0 END)), 0))";
+            }
+            // A one-dimensional array (utils/array.h): ndim, data offset, element type, its length and
+            // lower bound (20 bytes), then each element aligned to 4: a text element with a 4-byte
+            // header, an integer as itself. The text reads {a,"b c"}; arrays with NULL elements carry a
+            // bitmap too, which this leaves out.
+            case TEXT_ARRAY -> {
+                String e = "regexp_extract_all(CAST(" + v + " AS VARCHAR), '\"(?:[^\"\\\\]|\\\\.)*\"|[^,{}]+')";
+                String len = "strlen(CASE WHEN starts_with(e, '\"') THEN regexp_replace(e[2:-2], '\\\\(.)', '\\1', 'g') ELSE e END)";
+                yield "(20 + coalesce(list_sum(list_transform(" + e + ", lambda e: (4 + " + len + " + 3) // 4 * 4)), 0))";
+            }
+            case INT4_ARRAY, INT2_ARRAY -> {
+                String n = "len(regexp_extract_all(CAST(" + v + " AS VARCHAR), '[^,{}]+'))";
+                yield l.varlena() == Varlena.INT4_ARRAY ? "(20 + 4 * " + n + ")" : "(20 + (2 * " + n + " + 3) // 4 * 4)";
+            }
             case NUMERIC -> {
                 String t = "CAST(" + v + " AS VARCHAR)";
                 String ip = "ltrim(regexp_extract(" + t + ", '^[-+]?([0-9]*)', 1), '0')";
@@ -120,36 +160,16 @@ final class PgHeap {
         String sql = "SELECT " + String.join(", ", select.keySet()) + " FROM " + from;
         long[] pages = new long[variants.size()];
         long[] free = new long[variants.size()]; // bytes left on the page being filled
-        // Arrow batches, not JDBC rows: a million rows of a dozen lengths read in a fraction of the time.
-        try (java.sql.Statement st = conn.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql);
-             org.apache.arrow.vector.ipc.ArrowReader reader = (org.apache.arrow.vector.ipc.ArrowReader)
-                     ((org.duckdb.DuckDBResultSet) rs).arrowExportStream(allocator, 1 << 16)) {
-            long[] row = new long[select.size()];
-            boolean[] nulls = new boolean[select.size()];
-            while (reader.loadNextBatch()) {
-                org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                org.apache.arrow.vector.BigIntVector[] vectors = new org.apache.arrow.vector.BigIntVector[select.size()];
-                for (int j = 0; j < vectors.length; j++) {
-                    vectors[j] = (org.apache.arrow.vector.BigIntVector) root.getVector(j);
+        LongRows.forEach(conn, allocator, sql, select.size(), (row, nulls) -> {
+            for (int k = 0; k < variants.size(); k++) {
+                long tuple = tuple(variants.get(k).layouts(), column[k], row, nulls);
+                if (tuple > free[k]) {
+                    pages[k]++;
+                    free[k] = PAGE - PAGE_HEADER;
                 }
-                for (int r = 0; r < root.getRowCount(); r++) {
-                    for (int j = 0; j < vectors.length; j++) {
-                        nulls[j] = vectors[j].isNull(r);
-                        row[j] = nulls[j] ? 0 : vectors[j].get(r);
-                    }
-                    for (int k = 0; k < variants.size(); k++) {
-                        long tuple = tuple(variants.get(k).layouts(), column[k], row, nulls);
-                        if (tuple > free[k]) {
-                            pages[k]++;
-                            free[k] = PAGE - PAGE_HEADER;
-                        }
-                        free[k] -= tuple;
-                    }
-                }
+                free[k] -= tuple;
             }
-        } catch (java.io.IOException e) {
-            throw new java.sql.SQLException("reading the rows for the heap estimate: " + e.getMessage(), e);
-        }
+        });
         for (int k = 0; k < pages.length; k++) {
             pages[k] *= PAGE;
         }

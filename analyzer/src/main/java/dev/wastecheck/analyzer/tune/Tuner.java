@@ -79,16 +79,6 @@ public final class Tuner {
     }
 
     /**
-     * @param views the views over changed tables, in the dump's order: a PostgreSQL migration
-     *              drops them first and re-creates them from the dump's definitions last
-     *              (PostgreSQL refuses to change the type of a column a view reads)
-     */
-    /**
-     * @param heap  PostgreSQL only: each changed table's heap bytes before, after, and after with
-     *              its columns in alignment order, row headers and pages included ({@link PgHeap});
-     *              empty for other dialects
-     */
-    /**
      * What the trace's writes showed ({@link WorkloadVeto}).
      *
      * @param writes     INSERT, UPDATE and DELETE statements on the changed tables
@@ -107,9 +97,22 @@ public final class Tuner {
         }
     }
 
+    /**
+     * @param views       the views over changed tables, in the dump's order: a PostgreSQL migration
+     *                    drops them first and re-creates them from the dump's definitions last
+     *                    (PostgreSQL refuses to change the type of a column a view reads)
+     * @param heap        PostgreSQL only: each changed table's heap bytes before, after, and after with
+     *                    its columns in alignment order, row headers and pages included ({@link PgHeap});
+     *                    empty for other dialects
+     * @param foreignKeys the dump's declared foreign keys: a MySQL migration drops those over changed
+     *                    columns and re-creates them after (MariaDB refuses to change a column in one)
+     * @param innodb      MySQL only: each table's InnoDB size before and after, data and indexes as
+     *                    {@code data_length + index_length} counts them after OPTIMIZE ({@link InnoDbSize})
+     * @param workload    what the trace's writes showed, or null without a trace
+     */
     public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
                          List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas,
-                         Workload workload) {
+                         List<DdlCatalog.ForeignKey> foreignKeys, java.util.Map<String, long[]> innodb, Workload workload) {
         /** What the advice rests on: the snapshot only, or the snapshot and the trace's replayed writes. */
         public String basis() {
             return workload == null ? AnalysisReport.SNAPSHOT_ONLY : workload.describe();
@@ -132,6 +135,22 @@ public final class Tuner {
                     for (int i = 0; i < 3; i++) {
                         sum[i] += h[i];
                     }
+                }
+            }
+            return sum;
+        }
+
+        /** MySQL: the changed tables' InnoDB size before and after, or null for other dialects. */
+        public long[] innodbTotal() {
+            if (innodb.isEmpty()) {
+                return null;
+            }
+            long[] sum = new long[2];
+            for (TableResult t : tables) {
+                long[] i = innodb.get(t.name());
+                if (i != null && !t.applied().isEmpty()) {
+                    sum[0] += i[0];
+                    sum[1] += i[1];
                 }
             }
             return sum;
@@ -317,7 +336,9 @@ public final class Tuner {
                 schemas.put(t.name().toLowerCase(java.util.Locale.ROOT), schema);
             }
         }
-        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas, workload);
+        java.util.Map<String, long[]> innodb = dialect == Dialect.MYSQL
+                ? InnoDbSize.estimate(db, session, merged, copies, progress) : java.util.Map.of();
+        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas, catalog.foreignKeys(), innodb, workload);
     }
 
     /**

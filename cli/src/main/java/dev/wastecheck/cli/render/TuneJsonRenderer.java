@@ -32,6 +32,11 @@ public final class TuneJsonRenderer {
                 tn.put("heap_bytes_after", heap[1]);
                 tn.put("heap_bytes_reordered", heap[2]); // also with the columns in alignment order
             }
+            long[] innodb = r.innodb().get(t.name());
+            if (innodb != null) { // MySQL: data_length + index_length after OPTIMIZE TABLE, estimated
+                tn.put("innodb_bytes_before", innodb[0]);
+                tn.put("innodb_bytes_after", innodb[1]);
+            }
             ArrayNode changes = tn.putArray("changes");
             for (Tuner.Checked c : t.changes()) {
                 ObjectNode cn = changes.addObject();
@@ -78,8 +83,28 @@ public final class TuneJsonRenderer {
             totals.put("heap_bytes_after", heap[1]);
             totals.put("heap_bytes_reordered", heap[2]);
         }
+        long[] innodb = r.innodbTotal();
+        if (innodb != null) { // the changed tables only, like the heap
+            totals.put("innodb_bytes_before", innodb[0]);
+            totals.put("innodb_bytes_after", innodb[1]);
+        }
+        if (!r.innodb().isEmpty()) { // every InnoDB table, changed or not: what the server should report after OPTIMIZE TABLE
+            ObjectNode all = root.putObject("innodb");
+            ArrayNode list = all.putArray("tables");
+            long before = 0;
+            long after = 0;
+            for (java.util.Map.Entry<String, long[]> e : r.innodb().entrySet()) {
+                ObjectNode tn = list.addObject();
+                tn.put("name", e.getKey());
+                tn.put("bytes_before", e.getValue()[0]);
+                tn.put("bytes_after", e.getValue()[1]);
+                before += e.getValue()[0];
+                after += e.getValue()[1];
+            }
+            all.put("bytes_before", before);
+            all.put("bytes_after", after);
+        }
         mapper.writeValue(new NonClosingWriter(w), root); // stdout stays open for the caller
-        w.println();
         w.println();
     }
 }

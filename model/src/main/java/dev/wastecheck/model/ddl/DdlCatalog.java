@@ -255,12 +255,34 @@ public final class DdlCatalog {
 
     private final Map<String, ViewDef> views = new java.util.LinkedHashMap<>();
 
-    /** A declared foreign key: {@code table(columns) REFERENCES refTable(refColumns)}. */
-    public record ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns) {
+    /**
+     * A declared foreign key: {@code table(columns) REFERENCES refTable(refColumns)}.
+     *
+     * @param name    the constraint's name as the DDL gave it, or null when it gave none (the
+     *                database then names it: MySQL and MariaDB {@code table_ibfk_N}, N counting the table's unnamed keys)
+     * @param actions its {@code ON DELETE ...} and {@code ON UPDATE ...} clauses as written, or ""
+     */
+    public record ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns, String name, String actions) {
+        public ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns) {
+            this(table, columns, refTable, refColumns, null, "");
+        }
+
+        /** The ON DELETE / ON UPDATE clauses of a foreign key's text, in its order. */
+        public static String actionsOf(String text) {
+            Matcher m = ACTIONS.matcher(text);
+            List<String> out = new ArrayList<>();
+            while (m.find()) {
+                out.add(m.group().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT));
+            }
+            return String.join(" ", out);
+        }
+
+        private static final Pattern ACTIONS = Pattern.compile(
+                "(?i)\\bon\\s+(?:delete|update)\\s+(?:cascade|restrict|no\\s+action|set\\s+null|set\\s+default)");
     }
 
     private static final Pattern ADD_FOREIGN_KEY = Pattern.compile(
-            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+[\\w\"`]+\\s+)?foreign\\s+key\\s*\\(([^)]*)\\)"
+            "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+([\\w\"`]+)\\s+)?foreign\\s+key\\s*\\(([^)]*)\\)"
                     + "\\s*references\\s+([\\w.\"`]+)\\s*\\(([^)]*)\\).*");
     private static final Pattern PARTITION_BY = Pattern.compile("(?is)\\)\\s*partition\\s+by\\s+\\w+\\s*\\(");
     private static final Pattern COLUMN_REFERENCES = Pattern.compile("(?i)\\breferences\\s+([\\w.\"`]+)\\s*(?:\\(([^)]*)\\))?");
@@ -275,6 +297,21 @@ public final class DdlCatalog {
     private static final Pattern SETVAL = Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
 
     private final List<ForeignKey> foreignKeys = new ArrayList<>();
+    private static final Pattern INDEX_PREFIX = Pattern.compile("\\((\\d+)\\)$");
+    private static final Pattern TABLE_ENGINE = Pattern.compile("(?i)\\bengine=`?(\\w+)");
+    private static final Pattern TABLE_ROW_FORMAT = Pattern.compile("(?i)\\brow_format=`?(\\w+)");
+    private final Map<String, String> engines = new java.util.HashMap<>();
+    private final Map<String, String> rowFormats = new java.util.HashMap<>();
+
+    /** MySQL: the storage engine a table's CREATE TABLE named ({@code InnoDB}, {@code MyISAM}), or null when it named none. */
+    public String engineOf(String table) {
+        return engines.get(table.toLowerCase(Locale.ROOT));
+    }
+
+    /** MySQL: the ROW_FORMAT a table's CREATE TABLE named ({@code COMPACT}, {@code DYNAMIC}), upper case, or null. */
+    public String rowFormatOf(String table) {
+        return rowFormats.get(table.toLowerCase(Locale.ROOT));
+    }
     private final Map<String, String> schemas = new java.util.HashMap<>();
 
     /** The schema a table's CREATE TABLE named ({@code public} in a pg_dump), or null when it named none. */
@@ -339,7 +376,8 @@ public final class DdlCatalog {
         }
         Matcher f = ADD_FOREIGN_KEY.matcher(text);
         if (f.matches()) {
-            foreignKeys.add(new ForeignKey(Names.simpleName(f.group(1)), names(f.group(2)), Names.simpleName(f.group(3)), names(f.group(4))));
+            foreignKeys.add(new ForeignKey(Names.simpleName(f.group(1)), names(f.group(3)), Names.simpleName(f.group(4)), names(f.group(5)),
+                    f.group(2) == null ? null : Names.unquote(f.group(2)), ForeignKey.actionsOf(text)));
             return;
         }
         Matcher seq = NEXTVAL.matcher(text);
@@ -498,7 +536,10 @@ public final class DdlCatalog {
             for (Index idx : ct.getIndexes()) {
                 String kind = idx.getType() == null ? "" : idx.getType().toLowerCase(Locale.ROOT);
                 List<String> cols = new ArrayList<>();
+                List<Integer> prefixes = new ArrayList<>();
                 for (String c : idx.getColumnsNames()) {
+                    Matcher prefix = INDEX_PREFIX.matcher(c.trim());
+                    prefixes.add(prefix.find() ? Integer.parseInt(prefix.group(1)) : 0);
                     cols.add(Names.unquote(c.replaceAll("\\(\\d+\\)$", "").trim()));
                 }
                 if (kind.contains("foreign")) {
@@ -507,26 +548,37 @@ public final class DdlCatalog {
                         if (fk.getReferencedColumnNames() != null) {
                             fk.getReferencedColumnNames().forEach(c -> refs.add(Names.unquote(c.trim())));
                         }
-                        foreignKeys.add(new ForeignKey(name, cols, Names.simpleName(fk.getTable().getName()), refs));
+                        String given = idx.getName() == null ? null : Names.unquote(idx.getName());
+                        foreignKeys.add(new ForeignKey(name, cols, Names.simpleName(fk.getTable().getName()), refs, given,
+                                ForeignKey.actionsOf(idx.toString())));
                     }
                     continue;
                 }
                 if (kind.contains("primary")) {
                     pk.clear();
                     pk.addAll(cols);
-                    indexes.add(new IndexDef("PRIMARY", cols, true));
+                    indexes.add(new IndexDef("PRIMARY", cols, true, prefixes, IndexDef.Kind.BTREE));
                 } else {
                     // MySQL's UNIQUE KEY `name` (...) arrives as a NamedConstraint whose name is its index name.
                     String given = idx.getName() != null ? idx.getName()
                             : idx instanceof net.sf.jsqlparser.statement.create.table.NamedConstraint nc ? nc.getIndexName() : null;
                     String idxName = given == null ? String.join("_", cols) : Names.unquote(given);
-                    indexes.add(new IndexDef(idxName, cols, kind.contains("unique")));
+                    indexes.add(new IndexDef(idxName, cols, kind.contains("unique"), prefixes, kind.contains("fulltext")
+                            ? IndexDef.Kind.FULLTEXT : kind.contains("spatial") ? IndexDef.Kind.SPATIAL : IndexDef.Kind.BTREE));
                 }
             }
         }
         String charset = null;
         List<String> opts = ct.getTableOptionsStrings();
         if (opts != null) {
+            Matcher engine = TABLE_ENGINE.matcher(String.join(" ", opts).replaceAll("\\s*=\\s*", "="));
+            if (engine.find()) {
+                engines.put(name.toLowerCase(Locale.ROOT), engine.group(1));
+            }
+            Matcher format = TABLE_ROW_FORMAT.matcher(String.join(" ", opts).replaceAll("\\s*=\\s*", "="));
+            if (format.find()) {
+                rowFormats.put(name.toLowerCase(Locale.ROOT), format.group(1).toUpperCase(Locale.ROOT));
+            }
             for (int i = 0; i < opts.size(); i++) {
                 String o = opts.get(i).toLowerCase(Locale.ROOT);
                 if (o.startsWith("charset=") || o.startsWith("character")) {

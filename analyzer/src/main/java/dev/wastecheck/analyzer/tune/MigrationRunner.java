@@ -1,0 +1,108 @@
+package dev.wastecheck.analyzer.tune;
+
+import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.schema.Dialect;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code tune --apply JDBC_URL}: runs the migration's own statements, the very ones it prints,
+ * one by one on the live database, and stops at the first that fails, as {@code mysql} and
+ * {@code psql -v ON_ERROR_STOP=1} would. The guards run first, so a database that no longer
+ * fits stops the migration with nothing changed.
+ */
+public final class MigrationRunner {
+    private MigrationRunner() {
+    }
+
+    /**
+     * What running the script did.
+     *
+     * @param executed       statements that ran
+     * @param changesApplied CHANGE statements that ran (and, on MySQL, stay applied)
+     * @param failed         the statement that failed, or null when all ran
+     * @param error          the database's message for it
+     */
+    public record Outcome(int executed, int changesApplied, SqlScript.Statement failed, String error) {
+        public boolean succeeded() {
+            return failed == null;
+        }
+
+        /** A guard stopped it, before any change. */
+        public boolean stoppedByGuard() {
+            return failed != null && failed.role() == SqlScript.Role.GUARD;
+        }
+    }
+
+    /** The dialect a JDBC URL's database speaks, or a bad-input error for one tune cannot apply to. */
+    public static Dialect dialectOf(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) {
+            return Dialect.MYSQL;
+        }
+        if (lower.startsWith("jdbc:postgresql:")) {
+            return Dialect.POSTGRESQL;
+        }
+        throw new BadInputException("--apply " + url + ": expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL "
+                + "(user and password as its parameters, e.g. jdbc:mariadb://host/db?user=u&password=p)");
+    }
+
+    /**
+     * Runs {@code script} on the database at {@code url}.
+     *
+     * @throws BadInputException when the URL names another engine than the migration's, or the connection fails
+     */
+    public static Outcome apply(SqlScript script, Dialect dialect, String url) {
+        Dialect target = dialectOf(url);
+        if (target != dialect) {
+            throw new BadInputException("--apply " + redacted(url) + ": the migration is for " + dialect.label() + ", the URL names "
+                    + target.label());
+        }
+        // MariaDB's driver takes jdbc:mysql: only when told to; the protocol is the same.
+        String jdbc = url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length()) : url;
+        Connection c;
+        try {
+            c = DriverManager.getConnection(jdbc);
+        } catch (SQLException e) {
+            throw new BadInputException("--apply " + redacted(url) + ": cannot connect: " + e.getMessage());
+        }
+        List<SqlScript.Statement> statements = script.statements();
+        int executed = 0;
+        int changes = 0;
+        try (c) {
+            c.setAutoCommit(true); // the script holds its own BEGIN and COMMIT where the engine has transactional DDL
+            for (SqlScript.Statement s : statements) {
+                try (Statement st = c.createStatement()) {
+                    st.execute(s.sql());
+                } catch (SQLException e) {
+                    if (dialect == Dialect.POSTGRESQL) {
+                        rollbackQuietly(c);
+                    }
+                    return new Outcome(executed, dialect == Dialect.POSTGRESQL ? 0 : changes, s, e.getMessage());
+                }
+                executed++;
+                changes += s.role() == SqlScript.Role.CHANGE ? 1 : 0;
+            }
+        } catch (SQLException e) {
+            throw new BadInputException("--apply " + redacted(url) + ": " + e.getMessage());
+        }
+        return new Outcome(executed, changes, null, null);
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.execute("ROLLBACK");
+        } catch (SQLException e) {
+            // the connection closes next, which ends the transaction the same way
+        }
+    }
+
+    /** The URL without its password parameter, for messages. */
+    static String redacted(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+}

