@@ -10,8 +10,8 @@ import picocli.CommandLine;
 
 /**
  * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit
- * codes: 0 success, 2 bad usage or unreadable input (with file, line and what was expected), 1 an
- * internal error. No stack trace unless {@code --debug}.
+ * codes: 0 success, 2 bad usage, a bad option value or unreadable input (with file, line and what was
+ * expected), 3 a check the user asked for failed ({@code replay --check}), 1 an internal error (a bug). No stack trace unless {@code --debug}.
  */
 @Command(name = "wastecheck", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
@@ -21,6 +21,8 @@ public final class Main implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_INTERNAL = 1;
     public static final int EXIT_BAD_INPUT = 2;
+    /** A check the user asked for failed ({@code replay --check}). */
+    public static final int EXIT_CHECK_FAILED = 3;
 
     @Option(names = "--debug", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
     boolean debug;
@@ -75,6 +77,12 @@ public final class Main implements Runnable {
         } else if (cause instanceof NoSuchFileException nsf) {
             code = EXIT_BAD_INPUT;
             message = nsf.getFile() + ": no such file";
+        } else if (cause instanceof java.nio.file.AccessDeniedException ad) {
+            code = EXIT_BAD_INPUT;
+            message = ad.getFile() + ": permission denied";
+        } else if (cause instanceof java.nio.file.FileSystemException fs) {
+            code = EXIT_BAD_INPUT;
+            message = fs.getFile() + ": " + (fs.getReason() == null ? fs.getClass().getSimpleName() : fs.getReason());
         } else if (cause instanceof IOException io) {
             code = EXIT_BAD_INPUT;
             message = "cannot read input: " + io.getMessage();

@@ -1,11 +1,10 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.TraceStats;
-import dev.wastecheck.traces.generate.GeneratorInputException;
 import dev.wastecheck.traces.generate.WikiGenerator;
-import dev.wastecheck.traces.read.TraceFormatException;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -35,8 +34,7 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().usage(System.err);
-        return 2;
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a subcommand is required (generate, stats)");
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
@@ -81,8 +79,24 @@ public final class TraceCommand implements Callable<Integer> {
         Path dir;
 
         @Override
-        public Integer call() {
-            PrintStream err = System.err;
+        public Integer call() throws IOException {
+            java.io.PrintWriter err = spec.commandLine().getErr();
+            if (scale <= 0) {
+                throw new BadInputException("--scale: expected a number of pages above 0, found " + scale);
+            }
+            if (!(skew >= 0) || Double.isInfinite(skew)) {
+                throw new BadInputException("--skew: expected a Zipf exponent of 0 or more, found " + skew);
+            }
+            if (!(editShare >= 0 && editShare <= 1) || !(watchlistShare >= 0 && watchlistShare <= 1) || editShare + watchlistShare > 1) {
+                throw new BadInputException("--edit-share and --watchlist-share: expected fractions from 0 to 1 that sum to at most 1, found "
+                        + editShare + " and " + watchlistShare);
+            }
+            if (textMedian <= 0) {
+                throw new BadInputException("--text-median: expected a size in bytes above 0, found " + textMedian);
+            }
+            if (requests != null && requests < 0) {
+                throw new BadInputException("--requests: expected 0 or more, found " + requests);
+            }
             try {
                 WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
                         .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian);
@@ -91,8 +105,7 @@ public final class TraceCommand implements Callable<Integer> {
                 }
                 if (popularity != null) {
                     if (!Files.isReadable(popularity)) {
-                        err.println(popularity + ": cannot read the popularity counts file");
-                        return 2;
+                        throw new BadInputException(popularity + ": cannot read the popularity counts file");
                     }
                     c = c.withPopularityFile(popularity);
                 }
@@ -103,16 +116,13 @@ public final class TraceCommand implements Callable<Integer> {
                 }
                 out.flush();
                 double seconds = r.dumpNanos() / 1e9;
-                err.printf(Locale.ROOT, "wrote %s (%.1f MB in %.2f s, %.0f MB/s) and %s (%,d requests, %,d statements, %.1f MB)%n",
+                err.printf(Locale.ROOT, "wastecheck: wrote %s (%.1f MB in %.2f s, %.0f MB/s) and %s (%,d requests, %,d statements, %.1f MB)%n",
                         dir.resolve("dump.sql"), r.dumpBytes() / 1e6, seconds, r.dumpBytes() / 1e6 / seconds,
                         dir.resolve("trace.log"), r.traceRequests(), r.traceStatements(), r.traceBytes() / 1e6);
+                err.flush();
                 return 0;
-            } catch (GeneratorInputException e) {
-                err.println(e.getMessage());
-                return 2;
             } catch (IOException | UncheckedIOException e) {
-                err.println(dir + ": " + e.getMessage());
-                return 2;
+                throw new BadInputException(dir + ": cannot write the dump and trace: " + e.getMessage());
             }
         }
     }
@@ -141,38 +151,35 @@ public final class TraceCommand implements Callable<Integer> {
         int top;
 
         @Override
-        public Integer call() {
-            PrintStream err = System.err;
-            if (!Files.isReadable(file)) {
-                err.println(file + ": cannot read the trace");
-                return 2;
+        public Integer call() throws IOException {
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new BadInputException(file + ": " + (Files.exists(file) ? "not a readable file" : "no such trace file"));
             }
-            try {
-                DatabaseSchema s = WikiGenerator.schema();
-                if (schema != null) {
-                    if (!Files.isReadable(schema)) {
-                        err.println(schema + ": cannot read the schema");
-                        return 2;
-                    }
-                    s = DdlCatalog.read(schema).schema();
-                    if (s.tables().isEmpty()) {
-                        err.println(schema + ":1: expected CREATE TABLE statements, found none");
-                        return 2;
-                    }
+            if (!(maxBad >= 0 && maxBad <= 1)) {
+                throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
+            }
+            if (top < 0) {
+                throw new BadInputException("--top: expected 0 or more, found " + top);
+            }
+            DatabaseSchema s = WikiGenerator.schema();
+            if (schema != null) {
+                if (!Files.isReadable(schema)) {
+                    throw new BadInputException(schema + ": cannot read the schema");
                 }
-                TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad));
-                java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-                stats.render(new PrintStream(buf, true, StandardCharsets.UTF_8), top);
-                spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
-                spec.commandLine().getOut().flush();
-                return 0;
-            } catch (TraceFormatException e) {
-                err.println(e.getMessage());
-                return 2;
-            } catch (IOException | UncheckedIOException e) {
-                err.println(file + ": " + e.getMessage());
-                return 2;
+                s = DdlCatalog.read(schema).schema();
+                if (s.tables().isEmpty()) {
+                    throw new BadInputException(schema + ":1: expected CREATE TABLE statements, found none");
+                }
             }
+            TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad));
+            if (stats.report().missing() != null) {
+                throw new BadInputException(file + ": " + stats.report().missing());
+            }
+            java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+            stats.render(new PrintStream(buf, true, StandardCharsets.UTF_8), top);
+            spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
+            spec.commandLine().getOut().flush();
+            return 0;
         }
     }
 }
