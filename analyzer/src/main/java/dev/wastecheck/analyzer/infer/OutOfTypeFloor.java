@@ -75,8 +75,10 @@ public final class OutOfTypeFloor {
             case ENUM, SET -> {
                 List<String> members = new ArrayList<>(t.enumValues());
                 for (String v : values) {
-                    if (!members.contains(v) && !v.contains(",")) {
-                        members.add(v);
+                    for (String m : t.family() == dev.wastecheck.model.schema.TypeFamily.SET ? v.split(",") : new String[] {v}) {
+                        if (!members.contains(m) && !m.isEmpty()) {
+                            members.add(m);
+                        }
                     }
                 }
                 if (dialect == Dialect.MYSQL && values.size() < 16) {

@@ -110,6 +110,9 @@ public final class SourceDetector {
      * @param notes told what was guessed or skipped, and why (one sentence each)
      */
     public static List<DetectedFile> detectAll(List<Path> args, Consumer<String> notes) throws IOException {
+        if (args.stream().filter(a -> a.toString().equals("-") || isStandardInput(a)).count() > 1) {
+            throw new DumpFormatException("standard input is given twice as a SOURCE; it can be read once");
+        }
         List<DetectedFile> out = new ArrayList<>();
         boolean stdinTaken = false;
         for (Path arg : args) {

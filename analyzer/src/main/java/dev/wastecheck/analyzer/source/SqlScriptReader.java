@@ -264,8 +264,16 @@ public final class SqlScriptReader implements Closeable {
 
     // ------------------------------------------------------------------ statements
 
+    private boolean started;
+
     /** The next statement, or null at the end of the script. */
     public Statement next() throws IOException {
+        if (!started) {
+            started = true;
+            if (peek() == 0xef && peek(1) == 0xbb && peek(2) == 0xbf) {
+                skip(3); // a UTF-8 byte-order mark
+            }
+        }
         while (true) {
             skipStatementSeparators();
             int c = peek();
