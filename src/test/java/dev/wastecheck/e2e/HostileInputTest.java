@@ -686,6 +686,7 @@ class HostileInputTest {
         String[][] pgNames = {
             {"a double quote in a table name", "\"a\"\"b\"", "a\"b"},
             {"a semicolon in a table name", "\"x;y\"", "x;y"},
+            {"a newline in a table name", "\"line\nbreak\"", "line\nbreak"},
             {"a reserved word as a table name", "\"order\"", "order"},
             {"unicode in a table name", "\"τάβλε\"", "τάβλε"},
         };

@@ -76,8 +76,8 @@ final class SqlStatementsReader extends TraceReader {
         for (String s : StatementSplitter.split(text.toString(), true)) {
             long time = -1;
             if (s.startsWith("/* ")) {
-                int close = s.indexOf(" */");
-                if (close > 0) {
+                int close = s.indexOf(" */", 2);
+                if (close > 3) { // "/* */" holds no time (found by TraceReadersFuzzTest)
                     try {
                         time = Instant.parse(s.substring(3, close)).toEpochMilli();
                     } catch (DateTimeParseException e) {
