@@ -12,7 +12,7 @@ class CopyTokenizerFuzzTest {
     private static final byte[] HEAD = ("--\n-- PostgreSQL database dump\n--\nCREATE TABLE public.t (a integer, b text);\n"
             + "COPY public.t (a, b) FROM stdin;\n").getBytes(StandardCharsets.UTF_8);
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void copyRows(FuzzedDataProvider data) throws Exception {
         byte[] tail = data.consumeRemainingAsBytes();
         byte[] script = new byte[HEAD.length + tail.length];

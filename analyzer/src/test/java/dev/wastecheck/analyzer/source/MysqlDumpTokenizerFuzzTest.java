@@ -19,7 +19,7 @@ class MysqlDumpTokenizerFuzzTest {
     private static final byte[] HEAD = ("-- MySQL dump\nCREATE TABLE `t` (`a` int, `b` varchar(200), `c` blob);\n"
             + "INSERT INTO `t` VALUES ").getBytes(StandardCharsets.UTF_8);
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void tokenizer(FuzzedDataProvider data) throws Exception {
         if (data.consumeBoolean()) {
             byte[] tail = data.consumeRemainingAsBytes();

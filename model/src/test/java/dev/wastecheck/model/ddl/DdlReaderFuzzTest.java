@@ -14,7 +14,7 @@ class DdlReaderFuzzTest {
     private static final String[] HEADS = {"CREATE TABLE ", "CREATE TABLE t (", "ALTER TABLE ", "CREATE TYPE ", "CREATE INDEX ",
         "CREATE VIEW v AS ", ""};
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void ddl(FuzzedDataProvider data) {
         Dialect dialect = data.pickValue(new Dialect[] {Dialect.MYSQL, Dialect.POSTGRESQL, Dialect.SQLITE});
         String head = data.pickValue(HEADS);

@@ -22,7 +22,7 @@ class TraceReadersFuzzTest {
         new Target("-- wastecheck trace", GeneratorTraceReader::new),
     };
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "3s")
     void read(FuzzedDataProvider data) throws Exception {
         Target t = TARGETS[data.consumeInt(0, TARGETS.length - 1)];
         TraceFuzzing.readAll(data, t.firstLine(), t.reader());
