@@ -102,7 +102,8 @@ class AdviceTest {
 
         Cli.Result r = Cli.run("tune", "-q", dump.toString(), "--trace", trace.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out())
+        // the left-out list is a comment re-flowed to the width: its items are read with their continuation lines joined
+        assertThat(r.out().replaceAll("\n--   (?!account\\.)", " "))
                 .contains("-- Evidence: the trace's writes were replayed in DuckDB against the tuned types")
                 .contains("MODIFY COLUMN `score` TINYINT NOT NULL")
                 .doesNotContain("MODIFY COLUMN `credit`", "MODIFY COLUMN `status`", "MODIFY COLUMN `touched`")

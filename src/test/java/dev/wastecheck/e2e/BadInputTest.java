@@ -35,7 +35,8 @@ class BadInputTest {
         Files.writeString(dump, "CREATE TABLE t (id int, name varchar(10));\n"
                 + "INSERT INTO t VALUES (1,'a'),(2,'b','extra'),(3,'c');\nINSERT INTO t VALUES (4);\n"
                 + "INSERT INTO t VALUES ('five','e');\n");
-        JsonNode report = Cli.analyzeJson(dump);
+        JsonNode report = Cli.analyzeJson("--max-bad", "1", dump); // counted and reported, not failing
+        assertThat(Cli.run("analyze", dump.toString()).exitCode()).isEqualTo(2); // past the default 1%
         JsonNode t = Cli.table(report, "t");
         assertThat(t.get("rows").asLong()).isEqualTo(3);
         assertThat(t.get("bad_rows").asLong()).isEqualTo(2);

@@ -184,7 +184,8 @@ class TuneTest {
         // 30 rows: the evidence threshold and the key floor lowered, so there are changes to refuse.
         Cli.Result r = tune(dump.toString(), "--min-rows", "0", "--key-floor", "2");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out())
+        // the left-out list is a comment re-flowed to the width: its lines are read joined
+        assertThat(r.out().replaceAll("\n--   ", " "))
                 // the counter hands out 5000 next, not 31: x10 room needs a MEDIUMINT, not a SMALLINT
                 .contains("MODIFY COLUMN `id` MEDIUMINT NOT NULL AUTO_INCREMENT")
                 // a key and the column referring to it change together, even where that table has no rows

@@ -3,6 +3,7 @@ package dev.wastecheck.analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.infer.IntegerPolicy;
 import dev.wastecheck.analyzer.infer.References;
+import dev.wastecheck.analyzer.infer.OutOfTypeFloor;
 import dev.wastecheck.analyzer.infer.TypeInference;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.DatabaseFileLoader;
@@ -29,8 +30,6 @@ import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
-import java.io.BufferedInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -41,7 +40,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 
 /**
  * {@code wastecheck analyze}: reads the sources into the profiling database, profiles every
@@ -52,9 +50,31 @@ public final class Analyzer {
     private final InferenceOptions inference;
     private final ProfilingOptions profiling;
 
+    private java.util.function.Consumer<String> notes = note -> { };
+    private double maxBad = 1.0;
+
     public Analyzer(InferenceOptions inference, ProfilingOptions profiling) {
         this.inference = inference;
         this.profiling = profiling;
+    }
+
+    /** Where to say what was guessed about the inputs (a format read from content, a file skipped), one sentence each. */
+    public Analyzer notes(java.util.function.Consumer<String> notes) {
+        this.notes = notes;
+        return this;
+    }
+
+    /**
+     * Share of bad rows (rows of the wrong shape, text between statements that is no statement,
+     * CSV rows DuckDB's strict reader rejects) past which reading fails with exit 2 naming the
+     * first; at or below it they are counted and reported. 1 (the default) never fails.
+     */
+    public Analyzer maxBad(double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new dev.wastecheck.model.BadInputException("--max-bad must be a fraction from 0 to 1, found " + fraction);
+        }
+        this.maxBad = fraction;
+        return this;
     }
 
     public AnalysisReport analyze(List<Path> sources, Progress progress) throws IOException, SQLException {
@@ -84,31 +104,38 @@ public final class Analyzer {
      */
     public Session open(List<Path> sources, boolean keepOrder, Progress progress) throws IOException, SQLException {
         long started = System.nanoTime();
-        List<DetectedFile> files = SourceDetector.detectAll(sources);
+        List<DetectedFile> files = SourceDetector.detectAll(sources, notes);
         Dialect dialect = files.get(0).dialect();
         List<String> warnings = new ArrayList<>();
         for (DetectedFile f : files) {
             if (f.dialect() != dialect) {
-                warnings.add(f.path() + " reads as " + f.dialect().label() + " while " + files.get(0).path() + " reads as "
+                warnings.add(f.name() + " reads as " + f.dialect().label() + " while " + files.get(0).name() + " reads as "
                         + dialect.label() + "; sizes and types are given for " + dialect.label());
             }
         }
         DdlCatalog catalog = new DdlCatalog(dialect);
         LoadStats stats = new LoadStats();
+        stats.maxBad(maxBad);
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
         ProfilingDatabase db = new ProfilingDatabase(keepOrder ? profiling.keepingOrder() : profiling);
         try {
             long total = 0;
             for (DetectedFile f : files) {
-                total += Files.size(f.path());
+                total += f.size();
             }
             progress.begin("reading", total);
             long before = 0;
             for (DetectedFile f : files) {
                 load(db, f, catalog, stats, loaded, progress, before);
-                before += Files.size(f.path());
+                before += f.size();
             }
             progress.end();
+            if (loaded.isEmpty()) {
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(String.join(", ",
+                        files.stream().map(DetectedFile::name).toList()) + ": no table found (no CREATE TABLE, rows or "
+                        + "table in " + (files.size() == 1 ? "it" : "them") + "); expected a dump, a database file or data files");
+            }
+            stats.checkMaxBad(loaded.values().stream().mapToLong(LoadedTable::rows).sum());
             refreshDefinitions(loaded, catalog);
             warnings.addAll(catalog.warnings());
             warnings.addAll(stats.warnings());
@@ -211,11 +238,11 @@ public final class Analyzer {
             java.util.Set<String> keyParts = keyParts(loaded, catalog);
             for (LoadedTable t : loaded.values()) {
                 tables.add(tableReport(db, types, t, profiles.get(t.def().key()), refs, verdicts, keyParts,
-                        stats.table(t.def().name()), catalog));
+                        stats.table(t.def().name()), catalog, dialect));
             }
             long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
-            List<String> names = files.stream().map(f -> f.path().toString()).toList();
+            List<String> names = files.stream().map(DetectedFile::name).toList();
             long inferredAt = System.nanoTime();
             WorkloadReport workload = null;
             if (!traces.isEmpty()) {
@@ -261,22 +288,33 @@ public final class Analyzer {
     private void load(ProfilingDatabase db, DetectedFile f, DdlCatalog catalog, LoadStats stats,
                       Map<String, LoadedTable> loaded, Progress progress, long before) throws IOException, SQLException {
         DatabaseFileLoader files = new DatabaseFileLoader(db, stats, loaded);
-        String name = DatabaseFileLoader.tableNameOf(f.path());
+        String name = f.name().equals(SourceDetector.STDIN) ? "stdin" : DatabaseFileLoader.tableNameOf(f.path());
         switch (f.kind()) {
             case MYSQL_SCRIPT, POSTGRESQL_SCRIPT, SQLITE_SCRIPT -> {
-                CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(f.path()), 1 << 16));
-                InputStream in = f.gzip() ? new GZIPInputStream(raw, 1 << 16) : raw;
-                try (SqlScriptReader reader = new SqlScriptReader(in, f.path().toString(), f.kind() == SourceKind.MYSQL_SCRIPT)) {
-                    new DumpLoader(db, catalog, stats, loaded, pos -> progress.advance(before + raw.count)).load(reader);
+                java.util.concurrent.atomic.AtomicLong raw = new java.util.concurrent.atomic.AtomicLong();
+                try (SqlScriptReader reader = new SqlScriptReader(f.open(raw), f.name(), f.kind() == SourceKind.MYSQL_SCRIPT)) {
+                    new DumpLoader(db, catalog, stats, loaded, pos -> progress.advance(before + raw.get())).load(reader);
                 }
             }
-            case SQLITE_FILE -> files.loadSqlite(f.path());
-            case DUCKDB_FILE -> files.loadDuckDbFile(f.path());
-            case PARQUET -> files.loadFile(f.path(), "read_parquet", name);
-            case CSV -> files.loadFile(f.path(), "read_csv", name);
-            case JSON -> files.loadFile(f.path(), "read_json_auto", name);
+            case SQLITE_FILE -> files.loadSqlite(plain(db, f), f.name());
+            case DUCKDB_FILE -> files.loadDuckDbFile(plain(db, f), f.name());
+            case PARQUET -> files.loadFile(plain(db, f), f.name(), "read_parquet", name, false);
+            case CSV -> files.loadCsv(f.path(), f.name(), name, f.gzip());
+            case JSON -> files.loadJson(f, name);
         }
-        progress.advance(before + Files.size(f.path()));
+        progress.advance(before + f.size());
+    }
+
+    /** A database file or Parquet that came gzip-compressed: their readers seek, so it is decompressed beside the spill files first. */
+    private static Path plain(ProfilingDatabase db, DetectedFile f) throws IOException {
+        if (!f.gzip()) {
+            return f.path();
+        }
+        Path out = Files.createTempFile(db.directory(), "gunzipped-", "");
+        try (InputStream in = f.open(new java.util.concurrent.atomic.AtomicLong()); java.io.OutputStream o = Files.newOutputStream(out)) {
+            in.transferTo(o);
+        }
+        return out;
     }
 
     /** Columns in a primary, unique or foreign key (either side), as lower-case {@code table.column}. */
@@ -298,7 +336,7 @@ public final class Analyzer {
 
     private TableReport tableReport(ProfilingDatabase db, TypeInference types, LoadedTable t, List<ColumnProfile> profiles,
                                     References refs, Map<String, IntegerPolicy.Verdict> verdicts, java.util.Set<String> keyParts,
-                                    LoadStats.TableStats tstats, DdlCatalog catalog) throws SQLException {
+                                    LoadStats.TableStats tstats, DdlCatalog catalog, Dialect dialect) throws SQLException {
         TableDef def = t.def();
         List<ColumnReport> columns = new ArrayList<>();
         for (int i = 0; i < def.columns().size(); i++) {
@@ -307,7 +345,10 @@ public final class Analyzer {
             String id = (def.name() + "." + col.name()).toLowerCase(java.util.Locale.ROOT);
             TypeInference.Context ctx = new TypeInference.Context(verdicts.get(id), refs.referenceOf(def.name(), col.name()),
                     keyParts.contains(id));
-            columns.add(types.infer(def, col, profiles.get(i), enumValues, ctx));
+            ColumnReport c = types.infer(def, col, profiles.get(i), enumValues, ctx);
+            // values outside the declared type (counted while loading) floor the suggestion: never narrower than they need
+            columns.add(OutOfTypeFloor.apply(c, col, profiles.get(i), badValues(tstats, col.name()),
+                    tstats.outOfTypeValues().get(col.name()), dialect));
         }
         columns = duplicates(db, t, profiles, columns);
         long declared = columns.stream().mapToLong(ColumnReport::declaredBytes).sum();
@@ -316,8 +357,20 @@ public final class Analyzer {
         if (!def.ddlKnown()) {
             problems.add(0, "no CREATE TABLE was read for this table: declared types unknown");
         }
+        Map<String, TableReport.BadValues> byColumn = new java.util.LinkedHashMap<>();
+        for (ColumnDef col : def.columns()) {
+            TableReport.BadValues b = badValues(tstats, col.name());
+            if (b != null) {
+                byColumn.put(col.name(), b);
+            }
+        }
         return new TableReport(def.name(), t.rows(), declared, tight, columns, tstats.badRows(), tstats.badValues(), problems,
-                catalog.partitionParents().get(def.key()));
+                catalog.partitionParents().get(def.key()), byColumn);
+    }
+
+    private static TableReport.BadValues badValues(LoadStats.TableStats tstats, String column) {
+        Long n = tstats.badValuesByColumn().get(column);
+        return n == null ? null : new TableReport.BadValues(n, tstats.firstBadValues().get(column));
     }
 
     /** The distinct values of a short-list string column, when they are safe as ENUM members. */
@@ -392,32 +445,5 @@ public final class Analyzer {
             }
         }
         return out;
-    }
-
-    /** Counts the compressed bytes read, for progress over gzipped dumps. */
-    private static final class CountingInputStream extends FilterInputStream {
-        volatile long count;
-
-        CountingInputStream(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
-        }
     }
 }

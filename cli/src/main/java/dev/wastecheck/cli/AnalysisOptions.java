@@ -66,6 +66,17 @@ final class AnalysisOptions {
     }
 
     ProfilingOptions profiling() {
-        return new ProfilingOptions(tempDir, memoryLimit, threads, ProfilingOptions.defaults().arrowMemoryLimit());
+        if (memoryLimit != null && !MEMORY_LIMIT.matcher(memoryLimit.trim()).matches()) {
+            throw new BadInputException("--memory-limit: expected a size such as 2GB, 512MiB or 80%, found '" + memoryLimit + "'");
+        }
+        if (threads < 0) {
+            throw new BadInputException("--threads: expected 0 (all cores) or more, found " + threads);
+        }
+        return new ProfilingOptions(tempDir, memoryLimit == null ? null : memoryLimit.trim(), threads,
+                ProfilingOptions.defaults().arrowMemoryLimit());
     }
+
+    /** What DuckDB's memory_limit takes: a number with a unit (B, KB, MB, GB, TB, KiB ... TiB), or a share of RAM. */
+    private static final java.util.regex.Pattern MEMORY_LIMIT = java.util.regex.Pattern.compile(
+            "(?i)(\\d+(\\.\\d+)?\\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib|k|m|g|t)?|\\d+(\\.\\d+)?%)");
 }

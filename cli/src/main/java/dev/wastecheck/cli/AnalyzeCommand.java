@@ -45,6 +45,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "15", description = "Columns listed in the text report (default: ${DEFAULT-VALUE}).")
     int top;
 
+    @Option(names = "--max-bad", defaultValue = "0.01", paramLabel = "FRACTION", description = "Share of rows that may be bad "
+            + "(the wrong number of values, a rejected CSV row, text between statements) before reading fails; bad rows "
+            + "up to it are counted and reported (default: ${DEFAULT-VALUE}; 1 never fails).")
+    double maxBad;
+
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -61,9 +66,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         InferenceOptions inference = analysis.inference();
         ProfilingOptions profiling = analysis.profiling();
-        AnalysisReport report = new Analyzer(inference, profiling).analyze(sources, traces, out.progress());
-        write(report);
         PrintWriter err = spec.commandLine().getErr();
+        if (!(maxBad >= 0 && maxBad <= 1)) {
+            throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
+        }
+        AnalysisReport report = new Analyzer(inference, profiling).maxBad(maxBad)
+                .notes(note -> err.println("wastecheck: " + note)).analyze(sources, traces, out.progress());
+        write(report);
         long bad = report.tables().stream().mapToLong(t -> t.badRows() + t.badValues()).sum();
         if (bad > 0 && format != Format.text) {
             err.println("wastecheck: " + bad + " bad rows or values were counted; the report lists where");

@@ -11,8 +11,8 @@ import picocli.CommandLine;
 
 /**
  * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit
- * codes: 0 success, 2 bad usage or unreadable input (with file, line and what was expected), 1 an
- * internal error. No stack trace unless {@code --debug}.
+ * codes: 0 success, 2 bad usage, a bad option value or unreadable input (with file, line and what was
+ * expected), 3 a check the user asked for failed ({@code replay --check}), 1 an internal error (a bug). No stack trace unless {@code --debug}.
  */
 // scope = INHERIT: every subcommand gets -h, -V (this version) and the short synopsis without repeating them
 @Command(name = "wastecheck", scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true,
@@ -27,7 +27,7 @@ public final class Main implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_INTERNAL = 1;
     public static final int EXIT_BAD_INPUT = 2;
-    /** A check the user asked for failed (tune --apply stopped by its guard or by the database). */
+    /** A check the user asked for failed ({@code replay --check}; {@code tune --apply} stopped by its guard or by the database). */
     public static final int EXIT_CHECK_FAILED = 3;
 
     @Option(names = "--debug", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
@@ -116,6 +116,12 @@ public final class Main implements Runnable {
         } else if (cause instanceof NoSuchFileException nsf) {
             code = EXIT_BAD_INPUT;
             message = nsf.getFile() + ": no such file";
+        } else if (cause instanceof java.nio.file.AccessDeniedException ad) {
+            code = EXIT_BAD_INPUT;
+            message = ad.getFile() + ": permission denied";
+        } else if (cause instanceof java.nio.file.FileSystemException fs) {
+            code = EXIT_BAD_INPUT;
+            message = fs.getFile() + ": " + (fs.getReason() == null ? fs.getClass().getSimpleName() : fs.getReason());
         } else if (cause instanceof IOException io) {
             code = EXIT_BAD_INPUT;
             message = "cannot read input: " + io.getMessage();

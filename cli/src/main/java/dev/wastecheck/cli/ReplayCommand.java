@@ -93,7 +93,7 @@ public final class ReplayCommand implements Callable<Integer> {
             + "index, instead of the analyzer's ranking (e.g. page.name_title=page_id+page_latest); repeatable.")
     Map<String, String> cacheFields = new LinkedHashMap<>();
 
-    @Option(names = "--check", description = "Fail (exit 1) unless every configuration, and every --compare engine, returns the "
+    @Option(names = "--check", description = "Fail (exit 3) unless every configuration, and every --compare engine, returns the "
             + "baseline's result for every event.")
     boolean check;
 
@@ -109,6 +109,12 @@ public final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        if (maxEvents < 0) {
+            throw new dev.wastecheck.model.BadInputException("--max-events: expected 0 (all) or more, found " + maxEvents);
+        }
+        if (deviceReadMicros != null && !(deviceReadMicros > 0)) {
+            throw new dev.wastecheck.model.BadInputException("--device-read-us: expected a latency above 0, found " + deviceReadMicros);
+        }
         ReplayOptions options = new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros,
                 compare, cacheFields, train, repeat);
         ReplayReport report = Replay.run(options, out.progress(), warning -> err.println("wastecheck: " + warning));
@@ -116,7 +122,7 @@ public final class ReplayCommand implements Callable<Integer> {
         long bad = report.resultsDiffering();
         if (bad > 0) {
             err.println("wastecheck: " + bad + " results differ from the baseline's" + (check ? "" : " (see the report)"));
-            if (check) return Main.EXIT_INTERNAL;
+            if (check) return Main.EXIT_CHECK_FAILED;
         } else if (check) {
             err.println("wastecheck: check passed: every configuration returned the baseline's results for "
                     + report.runs().get(0).executed() + " events");

@@ -2,12 +2,11 @@ package dev.wastecheck.cli;
 
 import dev.wastecheck.cli.render.TraceGenerateRenderer;
 import dev.wastecheck.cli.render.TraceStatsRenderer;
+import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.traces.TraceStats;
-import dev.wastecheck.traces.generate.GeneratorInputException;
 import dev.wastecheck.traces.generate.WikiGenerator;
-import dev.wastecheck.traces.read.TraceFormatException;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,8 +36,7 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().usage(System.err);
-        return 2;
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a subcommand is required (generate, stats)");
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
@@ -97,6 +95,22 @@ public final class TraceCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             java.io.PrintWriter err = spec.commandLine().getErr();
+            if (scale <= 0) {
+                throw new BadInputException("--scale: expected a number of pages above 0, found " + scale);
+            }
+            if (!(skew >= 0) || Double.isInfinite(skew)) {
+                throw new BadInputException("--skew: expected a Zipf exponent of 0 or more, found " + skew);
+            }
+            if (!(editShare >= 0 && editShare <= 1) || !(watchlistShare >= 0 && watchlistShare <= 1) || editShare + watchlistShare > 1) {
+                throw new BadInputException("--edit-share and --watchlist-share: expected fractions from 0 to 1 that sum to at most 1, found "
+                        + editShare + " and " + watchlistShare);
+            }
+            if (textMedian <= 0) {
+                throw new BadInputException("--text-median: expected a size in bytes above 0, found " + textMedian);
+            }
+            if (requests != null && requests < 0) {
+                throw new BadInputException("--requests: expected 0 or more, found " + requests);
+            }
             try {
                 WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
                         .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian).withScanShare(scanShare);
@@ -105,8 +119,7 @@ public final class TraceCommand implements Callable<Integer> {
                 }
                 if (popularity != null) {
                     if (!Files.isReadable(popularity)) {
-                        err.println(popularity + ": cannot read the popularity counts file");
-                        return 2;
+                        throw new BadInputException(popularity + ": cannot read the popularity counts file");
                     }
                     c = c.withPopularityFile(popularity);
                 }
@@ -122,12 +135,8 @@ public final class TraceCommand implements Callable<Integer> {
                     TraceGenerateRenderer.summary(r, dir, err);
                 }
                 return 0;
-            } catch (GeneratorInputException e) {
-                err.println(e.getMessage());
-                return 2;
             } catch (IOException | UncheckedIOException e) {
-                err.println(dir + ": " + e.getMessage());
-                return 2;
+                throw new BadInputException(dir + ": cannot write the dump and trace: " + e.getMessage());
             }
         }
     }
@@ -165,46 +174,42 @@ public final class TraceCommand implements Callable<Integer> {
         OutputOptions out = new OutputOptions();
 
         @Override
-        public Integer call() {
-            java.io.PrintWriter err = spec.commandLine().getErr();
-            if (!Files.isReadable(file)) {
-                err.println(file + ": cannot read the trace");
-                return 2;
+        public Integer call() throws IOException {
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new BadInputException(file + ": " + (Files.exists(file) ? "not a readable file" : "no such trace file"));
+            }
+            if (!(maxBad >= 0 && maxBad <= 1)) {
+                throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
+            }
+            if (top < 0) {
+                throw new BadInputException("--top: expected 0 or more, found " + top);
+            }
+            DatabaseSchema s = WikiGenerator.schema();
+            if (schema != null) {
+                if (!Files.isReadable(schema)) {
+                    throw new BadInputException(schema + ": cannot read the schema");
+                }
+                s = DdlCatalog.read(schema).schema();
+                if (s.tables().isEmpty()) {
+                    throw new BadInputException(schema + ":1: expected CREATE TABLE statements, found none");
+                }
+            }
+            TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad), out.progress());
+            if (stats.report().missing() != null) {
+                throw new BadInputException(file + ": " + stats.report().missing());
             }
             try {
-                DatabaseSchema s = WikiGenerator.schema();
-                if (schema != null) {
-                    if (!Files.isReadable(schema)) {
-                        err.println(schema + ": cannot read the schema");
-                        return 2;
+                out.write(spec, w -> {
+                    if (format == Format.json) {
+                        TraceStatsRenderer.json(stats, w);
+                    } else {
+                        TraceStatsRenderer.text(stats, w, top, out.width());
                     }
-                    s = DdlCatalog.read(schema).schema();
-                    if (s.tables().isEmpty()) {
-                        err.println(schema + ":1: expected CREATE TABLE statements, found none");
-                        return 2;
-                    }
-                }
-                TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad), out.progress());
-                try {
-                    out.write(spec, w -> {
-                        if (format == Format.json) {
-                            TraceStatsRenderer.json(stats, w);
-                        } else {
-                            TraceStatsRenderer.text(stats, w, top, out.width());
-                        }
-                    });
-                } catch (IOException e) {
-                    err.println(out.output + ": cannot write: " + e.getMessage());
-                    return 2;
-                }
-                return 0;
-            } catch (TraceFormatException e) {
-                err.println(e.getMessage());
-                return 2;
-            } catch (IOException | UncheckedIOException e) {
-                err.println(file + ": " + e.getMessage());
-                return 2;
+                });
+            } catch (IOException e) {
+                throw new BadInputException(out.output + ": cannot write: " + e.getMessage());
             }
+            return 0;
         }
     }
 }

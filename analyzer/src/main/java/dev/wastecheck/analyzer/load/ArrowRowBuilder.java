@@ -41,6 +41,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private long bytes;
     private final boolean[] seen;
     private final long[] autoIncrement;
+    /** Per column, the check of its declared type's range, or null (none asked for, or nothing to check). */
+    private DeclaredRange[] ranges;
 
     public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file) {
         this(table, stats, file, false);
@@ -72,6 +74,24 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         schema = new Schema(fields);
         seen = new boolean[storage.length];
         autoIncrement = new long[storage.length];
+    }
+
+    /**
+     * Counts values outside their column's declared type ({@link DeclaredRange}) as bad values,
+     * keeping them as read: for dumps of servers whose types bind their values (MySQL,
+     * PostgreSQL), not SQLite, where a column's type is only an affinity.
+     */
+    public void checkDeclaredTypes(boolean mysql) {
+        ranges = new DeclaredRange[storage.length];
+        for (int i = 0; i < ranges.length; i++) {
+            ranges[i] = DeclaredRange.of(table.columns().get(i).type(), mysql);
+        }
+    }
+
+    private void outOfType(int col, String why, byte[] b, int off, int len) {
+        stats.badValue(table.columns().get(col).name(), new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8)
+                + (len > 40 ? "..." : ""), file, currentLine, why + "; kept as read");
+        stats.outOfType(table.columns().get(col).name(), new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8));
     }
 
     /** Starts numbering omitted auto-increment values after the given counters (a table's earlier runs). */
@@ -187,12 +207,32 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     }
                 }
                 ((BigIntVector) v).setSafe(row, parsed);
+                if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
+                    String why = ranges[col].integer(parsed);
+                    if (why != null) {
+                        outOfType(col, why, b, off, len);
+                    }
+                }
                 if (parsed > autoIncrement[col]) {
                     autoIncrement[col] = parsed; // MySQL's next AUTO_INCREMENT is max + 1
                 }
             }
-            case BYTES -> ((VarBinaryVector) v).setSafe(row, b, off, len);
+            case BYTES -> {
+                ((VarBinaryVector) v).setSafe(row, b, off, len);
+                if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
+                    String why = ranges[col].text(b, off, len);
+                    if (why != null) {
+                        outOfType(col, why, b, off, len);
+                    }
+                }
+            }
             default -> {
+                if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
+                    String why = ranges[col].text(b, off, len);
+                    if (why != null) {
+                        outOfType(col, why, b, off, len);
+                    }
+                }
                 if (Utf8.isValid(b, off, len)) {
                     ((VarCharVector) v).setSafe(row, b, off, len);
                 } else {

@@ -42,10 +42,42 @@ public final class DatabaseFileLoader {
 
     // ------------------------------------------------------------------ SQLite
 
-    public void loadSqlite(Path file) throws SQLException, java.io.IOException {
+    /**
+     * A SQLite database file, checked first with {@code PRAGMA quick_check}: a truncated file, a
+     * corrupted page or a header claiming pages the file does not have is exit 2 naming the
+     * file and what SQLite found, never an internal error halfway through a table.
+     */
+    public void loadSqlite(Path file, String name) throws SQLException, java.io.IOException {
         org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
         config.setReadOnly(true);
         try (Connection sq = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties())) {
+            quickCheck(sq, name);
+            readSqlite(sq, file, name);
+        } catch (SQLException e) {
+            throw damagedSqlite(name, e);
+        }
+    }
+
+    private static DumpFormatException damagedSqlite(String name, SQLException e) {
+        String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+        return new DumpFormatException(name + ": the SQLite database is damaged or unreadable: " + msg);
+    }
+
+    private static void quickCheck(Connection sq, String name) throws SQLException {
+        List<String> problems = new ArrayList<>();
+        try (Statement st = sq.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check(5)")) {
+            while (rs.next()) {
+                problems.add(rs.getString(1));
+            }
+        }
+        if (!(problems.size() == 1 && problems.get(0).equals("ok"))) {
+            throw new DumpFormatException(name + ": the SQLite database is damaged (PRAGMA quick_check: "
+                    + String.join("; ", problems) + ")");
+        }
+    }
+
+    private void readSqlite(Connection sq, Path file, String display) throws SQLException, java.io.IOException {
+        {
             List<String> names = new ArrayList<>();
             try (Statement st = sq.createStatement();
                  ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")) {
@@ -54,13 +86,13 @@ public final class DatabaseFileLoader {
                 }
             }
             for (String name : names) {
-                TableDef def = sqliteTable(sq, name, file);
-                loadSqliteRows(sq, def, file);
+                TableDef def = sqliteTable(sq, name, display);
+                loadSqliteRows(sq, def, display);
             }
         }
     }
 
-    private static TableDef sqliteTable(Connection sq, String name, Path file) throws SQLException {
+    private static TableDef sqliteTable(Connection sq, String name, String file) throws SQLException {
         List<ColumnDef> cols = new ArrayList<>();
         List<String> pk = new ArrayList<>();
         List<IndexDef> indexes = new ArrayList<>();
@@ -97,14 +129,14 @@ public final class DatabaseFileLoader {
                 indexes.add(new IndexDef(i[0], ic, "1".equals(i[1])));
             }
         }
-        return new TableDef(name, cols, pk, indexes, null, file.toString(), true);
+        return new TableDef(name, cols, pk, indexes, null, file, true);
     }
 
-    private void loadSqliteRows(Connection sq, TableDef def, Path file) throws SQLException, java.io.IOException {
+    private void loadSqliteRows(Connection sq, TableDef def, String file) throws SQLException, java.io.IOException {
         LoadStats.TableStats tstats = stats.table(def.name());
         // SQLite types values, not columns: everything travels as its text (or bytes) and the
         // profiler checks it against the declared type.
-        ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, file.toString(), true);
+        ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, file, true);
         int n = def.columns().size();
         try (Statement st = sq.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + ProfilingDatabase.quote(def.name()))) {
             ArrowReader reader = new ArrowReader(db.allocator()) {
@@ -141,7 +173,8 @@ public final class DatabaseFileLoader {
                             builder.endRow(n, rowNo);
                         }
                     } catch (SQLException e) {
-                        throw new java.io.IOException(file + ": table " + def.name() + ": " + e.getMessage(), e);
+                        throw new DumpFormatException(file + ": table " + def.name() + ", row " + (rowNo + 1)
+                                + ": the SQLite database is damaged or unreadable: " + e.getMessage());
                     }
                     int rows = builder.rows();
                     builder.finishBatch();
@@ -169,15 +202,19 @@ public final class DatabaseFileLoader {
                 db.connection().registerArrowStream(stream, c);
                 db.execute("CREATE TABLE " + relation + " AS SELECT * FROM " + stream);
             }
-            loaded.put(def.key(), new LoadedTable(def, relation, count(relation), builder.storage()));
+            put(new LoadedTable(def, relation, count(relation), builder.storage()));
         }
     }
 
     // ------------------------------------------------------------------ DuckDB's own readers
 
-    public void loadDuckDbFile(Path file) throws SQLException {
+    public void loadDuckDbFile(Path file, String display) throws SQLException {
         String alias = "src_" + db.nextRelationName();
-        db.execute("ATTACH " + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + " AS " + alias + " (READ_ONLY)");
+        try {
+            db.execute("ATTACH " + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + " AS " + alias + " (READ_ONLY)");
+        } catch (SQLException e) {
+            throw new DumpFormatException(display + ": DuckDB cannot open the database file: " + firstLine(e));
+        }
         List<String[]> tables = new ArrayList<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery("SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = "
@@ -189,7 +226,7 @@ public final class DatabaseFileLoader {
         for (String[] t : tables) {
             String relation = alias + "." + ProfilingDatabase.quote(t[0]) + "." + ProfilingDatabase.quote(t[1]);
             String name = t[0].equals("main") ? t[1] : t[0] + "." + t[1];
-            addNative(name, relation, file.toString());
+            addNative(name, relation, display);
             keysAndIndexes(alias, t[0], t[1], loaded.get(name.toLowerCase(Locale.ROOT)).def());
         }
     }
@@ -224,32 +261,153 @@ public final class DatabaseFileLoader {
         }
     }
 
-    /** Parquet, CSV or JSON: DuckDB reads the file once into a table of the types it infers. */
-    public void loadFile(Path file, String reader, String name) throws SQLException {
+    /** Parquet (or JSON, once validated): DuckDB reads the file once into a table of the types it infers. */
+    public void loadFile(Path file, String display, String reader, String name, boolean gzip) throws SQLException {
+        loadFile(file, display, reader, "", name, gzip);
+    }
+
+    private void loadFile(Path file, String display, String reader, String options, String name, boolean gzip) throws SQLException {
         String relation = db.nextRelationName();
         try {
             db.execute("CREATE TABLE " + relation + " AS SELECT * FROM " + reader + "("
-                    + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + ")");
+                    + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + options
+                    + (gzip ? ", compression = 'gzip'" : "") + ")");
         } catch (SQLException e) {
-            String msg = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
-            throw new DumpFormatException(file + ": DuckDB's " + reader + " could not read it: " + msg);
+            throw new DumpFormatException(display + ": DuckDB's " + reader + " could not read it: " + firstLine(e));
         }
-        addNative(name, relation, file.toString());
+        addNative(name, relation, display);
+    }
+
+    /**
+     * CSV through DuckDB's strict reader with its rejects table: a row of the wrong width, an
+     * unterminated quote or bytes that are not text is counted as a bad row with its line
+     * number, never merged into a single column or dropped unseen. A value that does not fit
+     * the type DuckDB's sniffer chose from its sample ({@code hello} below 30,000 integers) is
+     * not a bad row: the column is read again as text.
+     */
+    public void loadCsv(Path file, String display, String name, boolean gzip) throws SQLException {
+        java.util.Set<String> asText = new java.util.LinkedHashSet<>();
+        boolean latin1 = false;
+        for (int attempt = 0; ; attempt++) {
+            String relation = db.nextRelationName();
+            String rejects = "wc_rejects_" + relation;
+            StringBuilder options = new StringBuilder(", strict_mode = true, store_rejects = true, rejects_table = '")
+                    .append(rejects).append("', rejects_scan = '").append(rejects).append("_scan'");
+            if (!asText.isEmpty()) {
+                options.append(", types = {");
+                int k = 0;
+                for (String c : asText) {
+                    options.append(k++ > 0 ? ", " : "").append(ProfilingDatabase.literal(c)).append(": 'VARCHAR'");
+                }
+                options.append('}');
+            }
+            if (latin1) {
+                options.append(", encoding = 'latin-1'");
+            }
+            try {
+                db.execute("CREATE TABLE " + relation + " AS SELECT * FROM read_csv("
+                        + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + options
+                        + (gzip ? ", compression = 'gzip'" : "") + ")");
+            } catch (SQLException e) {
+                throw new DumpFormatException(display + ": DuckDB's CSV reader could not read it: " + firstLine(e));
+            }
+            java.util.Map<Long, String> badLines = new java.util.TreeMap<>();
+            java.util.Set<String> castColumns = new java.util.LinkedHashSet<>();
+            boolean encoding = false;
+            try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(
+                    "SELECT line, error_type, column_name, error_message FROM " + rejects + " ORDER BY line")) {
+                while (rs.next()) {
+                    String type = rs.getString(2);
+                    if ("CAST".equals(type) && rs.getString(3) != null) {
+                        castColumns.add(rs.getString(3));
+                    } else if ("INVALID ENCODING".equals(type) || "INVALID UNICODE".equals(type)) {
+                        encoding = true;
+                    }
+                    badLines.putIfAbsent(rs.getLong(1), type.toLowerCase(Locale.ROOT) + ": " + rs.getString(4));
+                }
+            }
+            db.execute("DROP TABLE IF EXISTS " + rejects);
+            db.execute("DROP TABLE IF EXISTS " + rejects + "_scan");
+            boolean retry = attempt < 3 && (!asText.containsAll(castColumns) || encoding && !latin1);
+            if (retry) {
+                db.execute("DROP TABLE " + relation);
+                asText.addAll(castColumns);
+                latin1 |= encoding;
+                continue;
+            }
+            LoadStats.TableStats ts = stats.table(name);
+            for (java.util.Map.Entry<Long, String> b : badLines.entrySet()) {
+                ts.badRow(display, b.getKey(), "a CSV row of the table's columns (DuckDB's strict reader: " + b.getValue() + ")");
+            }
+            if (latin1) {
+                stats.warn(display + ": not UTF-8; read as Latin-1 (every byte one character)");
+            }
+            addNative(name, relation, display);
+            return;
+        }
+    }
+
+    /**
+     * JSON: an array of objects, newline-delimited objects, or one object. The whole file is
+     * checked first with a streaming parser, so a syntax error is exit 2 at its line and column
+     * (DuckDB's reader accepts a trailing comma), and nesting deeper than 64 levels is refused
+     * before any reader recurses into it. Nested objects and arrays are profiled as their JSON text.
+     */
+    public void loadJson(dev.wastecheck.analyzer.source.SourceDetector.DetectedFile f, String name) throws java.io.IOException, SQLException {
+        String format = JsonCheck.check(f);
+        loadFile(f.path(), f.name(), "read_json", ", format = '" + format + "'", name, f.gzip());
+    }
+
+    private static String firstLine(SQLException e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+    }
+
+    /** A table from one more file: two files holding the same table is an error naming both. */
+    private void put(LoadedTable t) {
+        LoadedTable prior = loaded.get(t.def().key());
+        if (prior != null) {
+            throw new DumpFormatException("table " + t.def().name() + " comes from two sources, " + prior.def().origin()
+                    + " and " + t.def().origin() + "; give one of them, or rename the file");
+        }
+        loaded.put(t.def().key(), t);
     }
 
     private void addNative(String name, String relation, String origin) throws SQLException {
         List<ColumnDef> cols = new ArrayList<>();
+        List<String> nested = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery("DESCRIBE " + relation)) {
             while (rs.next()) {
                 String col = rs.getString("column_name");
                 String type = rs.getString("column_type");
+                if (isNested(type)) {
+                    // STRUCT, MAP, LIST, UNION: profiled as its JSON text (strlen and friends take no STRUCT)
+                    nested.add(col);
+                    stats.warn(origin + ": column " + col + " holds nested values (" + (type.length() > 60 ? type.substring(0, 60)
+                            + "..." : type) + "): profiled as their JSON text");
+                    type = "JSON";
+                }
                 cols.add(new ColumnDef(col, TypeParser.parse(type, Dialect.DUCKDB), !"NO".equalsIgnoreCase(rs.getString("null")), false));
             }
+        }
+        if (!nested.isEmpty()) {
+            String view = db.nextRelationName();
+            StringBuilder sql = new StringBuilder("CREATE VIEW " + view + " AS SELECT * REPLACE (");
+            for (int i = 0; i < nested.size(); i++) {
+                String q = ProfilingDatabase.quote(nested.get(i));
+                sql.append(i > 0 ? ", " : "").append("to_json(").append(q).append(") AS ").append(q);
+            }
+            db.execute(sql.append(") FROM ").append(relation).toString());
+            relation = view;
         }
         TableDef def = new TableDef(name, cols, List.of(), List.of(), null, origin, true);
         ColumnStorage[] storage = new ColumnStorage[cols.size()];
         java.util.Arrays.fill(storage, ColumnStorage.NATIVE);
-        loaded.put(def.key(), new LoadedTable(def, relation, count(relation), storage));
+        put(new LoadedTable(def, relation, count(relation), storage));
+    }
+
+    private static boolean isNested(String duckType) {
+        String t = duckType.toUpperCase(Locale.ROOT);
+        return t.startsWith("STRUCT") || t.startsWith("MAP") || t.startsWith("UNION") || t.endsWith("]");
     }
 
     private long count(String relation) throws SQLException {

@@ -132,6 +132,10 @@ public final class DumpLoader {
                 throw new IllegalStateException("expected the start of a run of rows, got " + e);
             }
             LoadedTable prior = loaded.get(start.def().key());
+            if (prior != null && prior.def() != start.def() && !sameColumns(prior.def(), start.def())) {
+                throw new DumpFormatException("table " + start.def().name() + " is defined twice, differently: "
+                        + describe(prior.def()) + ", and " + describe(start.def()) + "; give the sources of one of them");
+            }
             boolean append = prior != null && prior.relation() != null;
             String relation = append ? prior.relation() : db.nextRelationName();
             QueueStream stream = new QueueStream(start.schema(), queue);
@@ -155,6 +159,26 @@ public final class DumpLoader {
             long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
             loaded.put(start.def().key(), new LoadedTable(start.def(), relation, rows, start.storage()));
         }
+    }
+
+    private static boolean sameColumns(TableDef a, TableDef b) {
+        if (a.columns().size() != b.columns().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.columns().size(); i++) {
+            ColumnDef x = a.columns().get(i);
+            ColumnDef y = b.columns().get(i);
+            if (!x.name().equalsIgnoreCase(y.name()) || !x.type().declared().equalsIgnoreCase(y.type().declared())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String describe(TableDef t) {
+        List<String> cols = t.columns().stream().map(c -> c.name() + " " + c.type().declared()).toList();
+        String shown = String.join(", ", cols);
+        return "in " + t.origin() + " as (" + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + ")";
     }
 
     private static Event take(BlockingQueue<Event> queue) {
@@ -242,6 +266,10 @@ public final class DumpLoader {
                     break;
                 }
                 progress.accept(reader.position());
+                if (st instanceof SqlScriptReader.Garbage g) {
+                    stats.badStatement(reader.file(), g.line(), g.found(), g.resumeLine());
+                    continue;
+                }
                 if (st instanceof SqlScriptReader.Other other) {
                     String text = other.text();
                     if (text.regionMatches(true, 0, "insert", 0, 6)) {
@@ -284,6 +312,9 @@ public final class DumpLoader {
         }
         firstDefs.put(def.key(), def);
         ArrowRowBuilder builder = new ArrowRowBuilder(def, stats.table(def.name()), reader.file());
+        if (catalog.dialect() != dev.wastecheck.model.schema.Dialect.SQLITE) {
+            builder.checkDeclaredTypes(catalog.dialect() == dev.wastecheck.model.schema.Dialect.MYSQL);
+        }
         builder.setColumnOrder(columns);
         builder.continueCounters(counters.get(def.key()));
         put(queue, new RunStart(def, builder.schema(), builder.storage()));

@@ -25,6 +25,8 @@ public enum FindingKind {
     PADDING(false),
     // about the values, not a narrower type
     TYPE_MISMATCH(false),
+    /** Values outside the declared type (300 in a TINYINT UNSIGNED): the suggestion holds them. */
+    OUT_OF_TYPE(false),
     NULL_MARKER(false),
     // notes: why the declared type stays, and what a column refers to (no bytes, no change)
     KEPT_DECLARED(false),

@@ -1,6 +1,5 @@
 package dev.wastecheck.analyzer.source;
 
-import dev.wastecheck.model.schema.Names;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,8 +45,18 @@ public final class SqlScriptReader implements Closeable {
     }
 
     /** A statement of the script. */
-    public sealed interface Statement permits Other, Insert, Copy {
+    public sealed interface Statement permits Other, Insert, Copy, Garbage {
         long line();
+    }
+
+    /**
+     * Text where a statement should start that does not start one (a line of garbage, a NUL
+     * byte): the reader has skipped to the next line that starts a statement.
+     *
+     * @param found      what was there, printable and short
+     * @param resumeLine the line reading resumed at, or -1 at the end of the file
+     */
+    public record Garbage(String found, long line, long resumeLine) implements Statement {
     }
 
     /** Any statement but row data: its text with comments removed. */
@@ -79,6 +88,8 @@ public final class SqlScriptReader implements Closeable {
     private byte[] value = new byte[256];
     private int valueLen;
     private long tuplesInStatement;
+    /** Where the current INSERT or COPY began, for errors at the end of the file. */
+    private long statementLine;
 
     /**
      * @param backslashEscapes MySQL's rule: {@code \n}, {@code \'} and friends are escapes inside
@@ -253,8 +264,16 @@ public final class SqlScriptReader implements Closeable {
 
     // ------------------------------------------------------------------ statements
 
+    private boolean started;
+
     /** The next statement, or null at the end of the script. */
     public Statement next() throws IOException {
+        if (!started) {
+            started = true;
+            if (peek() == 0xef && peek(1) == 0xbb && peek(2) == 0xbf) {
+                skip(3); // a UTF-8 byte-order mark
+            }
+        }
         while (true) {
             skipStatementSeparators();
             int c = peek();
@@ -288,6 +307,9 @@ public final class SqlScriptReader implements Closeable {
             if (startsWithIgnoreCase("replace") && !isIdentChar(peek(7))) {
                 return readInsertHeader(startLine);
             }
+            if (!atStatementStart()) {
+                return garbage(startLine);
+            }
             String text = readStatementText(startLine);
             if (text.isBlank()) {
                 continue;
@@ -297,6 +319,49 @@ public final class SqlScriptReader implements Closeable {
                 return copy;
             }
             return new Other(text, startLine);
+        }
+    }
+
+    /** Whether the cursor is at a word that starts a SQL statement ({@link SourceDetector#STATEMENT_WORDS}), or a '('. */
+    private boolean atStatementStart() throws IOException {
+        if (peek() == '(') {
+            return true;
+        }
+        StringBuilder w = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            int c = peek(i);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+                w.append((char) Character.toLowerCase(c));
+            } else {
+                return !isIdentChar(c) && SourceDetector.STATEMENT_WORDS.contains(w.toString());
+            }
+        }
+        return false;
+    }
+
+    /** Skips from a position that starts no statement to the next line that does (or the end). */
+    private Garbage garbage(long startLine) throws IOException {
+        StringBuilder found = new StringBuilder();
+        int c;
+        while ((c = peek()) != -1 && c != '\n' && found.length() < 60) {
+            read();
+            found.append(c < 32 || c == 127 ? String.format("\\x%02x", c) : String.valueOf((char) c));
+        }
+        String shown = "'" + new String(found.toString().getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8)
+                + (c != '\n' && c != -1 ? "..." : "") + "'";
+        while (true) {
+            skipLine();
+            int d;
+            while ((d = peek()) == ' ' || d == '\t' || d == '\r') {
+                read();
+            }
+            if (peek() == -1) {
+                return new Garbage(shown, startLine, -1);
+            }
+            if (atStatementStart() || peek() == '\\' || peek() == '#' || peek() == '-' && peek(1) == '-'
+                    || peek() == '/' && peek(1) == '*' || atDelimiter()) {
+                return new Garbage(shown, startLine, line);
+            }
         }
     }
 
@@ -340,6 +405,10 @@ public final class SqlScriptReader implements Closeable {
         while (true) {
             int c = peek();
             if (c == -1) {
+                if (!out.toString(StandardCharsets.UTF_8).isBlank()) {
+                    throw error(startLine, "'" + new String(delimiter, StandardCharsets.UTF_8)
+                            + "' ending the statement that begins here", "the end of the file (the file may be cut short)");
+                }
                 break;
             }
             if (atDelimiter()) {
@@ -382,6 +451,7 @@ public final class SqlScriptReader implements Closeable {
     private void copyQuoted(java.io.ByteArrayOutputStream out, int quote, long startLine) throws IOException {
         long openedAt = line;
         out.write(read());
+        int from = out.size();
         while (true) {
             int c = read();
             if (c == -1) {
@@ -398,9 +468,34 @@ public final class SqlScriptReader implements Closeable {
                 if (peek() == quote) {
                     out.write(read());
                 } else {
+                    if (line > openedAt) {
+                        byte[] b = out.toByteArray();
+                        checkSwallowed(b, from, b.length, quote, openedAt);
+                    }
                     return;
                 }
             }
+        }
+    }
+
+    /** Statements a dump writes at the start of a line; a quoted string holding ";\n" and one of them swallowed it. */
+    private static final java.util.regex.Pattern SWALLOWED = java.util.regex.Pattern.compile(
+            ";[ \t\r]*\n[ \t\r]*(insert\s+into|create\s+table|copy\s|drop\s+table|lock\s+tables|unlock\s+tables|alter\s+table)",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A string that ran over a line end, past a ';', into what a dump writes as its next
+     * statement: a quote is missing where the string began. Reported there, at once, rather
+     * than thousands of lines later where the quotes stop pairing up.
+     */
+    private void checkSwallowed(byte[] b, int from, int to, int quote, long openedAt) {
+        String text = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = SWALLOWED.matcher(text);
+        if (m.find()) {
+            long at = openedAt + text.substring(0, m.start(1)).chars().filter(ch -> ch == '\n').count();
+            throw error(openedAt, "a closing " + (char) quote + " for the string that begins here",
+                    "the string running on past ';' into '" + m.group(1).replaceAll("\\s+", " ") + " ...' at line " + at
+                            + " (a quote is probably missing on line " + openedAt + ")");
         }
     }
 
@@ -564,7 +659,11 @@ public final class SqlScriptReader implements Closeable {
             readWord();
             skipSpace();
             tuplesInStatement = 0;
+            statementLine = startLine;
             return new Insert(tableName(name), columns, startLine);
+        }
+        if (!(wordAhead("select") || wordAhead("with") || wordAhead("default") || wordAhead("table") || peek() == '(')) {
+            throw error(line, "VALUES, SELECT or DEFAULT VALUES after INSERT INTO " + String.join(".", name), describe(peek()));
         }
         // INSERT ... SELECT or DEFAULT VALUES: not row data we can read; keep its text for the report.
         String rest = readStatementText(startLine);
@@ -626,10 +725,12 @@ public final class SqlScriptReader implements Closeable {
                 }
             }
         }
-        if (c == -1 || atDelimiter() || c == ';') {
-            if (c != -1) {
-                skip(atDelimiter() ? delimiter.length : 1);
-            }
+        if (c == -1) {
+            throw error(statementLine, "';' ending the INSERT that begins here", "the end of the file after row "
+                    + tuplesInStatement + " (the file may be cut short)");
+        }
+        if (atDelimiter() || c == ';') {
+            skip(atDelimiter() ? delimiter.length : 1);
             return false;
         }
         if (wordAhead("on")) {
@@ -838,6 +939,7 @@ public final class SqlScriptReader implements Closeable {
     /** Reads a quoted string's content (the opening quote already consumed), decoding escapes. */
     private void readQuotedInto(int quote, boolean escapes) throws IOException {
         long openedAt = line;
+        int from = valueLen;
         while (true) {
             // Fast path: copy a run of plain bytes straight from the buffer.
             if (pos >= lim && !fill(1)) {
@@ -872,6 +974,9 @@ public final class SqlScriptReader implements Closeable {
                     read();
                     append(quote);
                     continue;
+                }
+                if (line > openedAt) {
+                    checkSwallowed(value, from, valueLen, quote, openedAt);
                 }
                 return;
             }
@@ -917,27 +1022,53 @@ public final class SqlScriptReader implements Closeable {
 
     // ------------------------------------------------------------------ COPY
 
-    private static final java.util.regex.Pattern COPY_FROM_STDIN = java.util.regex.Pattern.compile(
-            "(?is)copy\\s+(.+?)\\s*(\\(([^)]*)\\))?\\s+from\\s+stdin.*");
-
+    /**
+     * {@code COPY name [(col, ...)] FROM stdin ...}, read with the same identifier rules as a
+     * CREATE TABLE ({@code "a""b"}, {@code "x;y"}, a quoted newline), or null for any other COPY.
+     */
     private Copy asCopyFromStdin(String text, long startLine) {
-        if (!text.regionMatches(true, 0, "copy", 0, 4)) {
+        if (!text.regionMatches(true, 0, "copy", 0, 4) || text.length() < 5 || !Character.isWhitespace(text.charAt(4))) {
             return null;
         }
-        java.util.regex.Matcher m = COPY_FROM_STDIN.matcher(text);
-        if (!m.matches()) {
-            return null;
-        }
+        int[] at = {4};
         List<String> parts = new ArrayList<>();
-        for (String p : m.group(1).split("\\.")) {
-            parts.add(Names.unquote(p));
-        }
-        List<String> cols = null;
-        if (m.group(3) != null) {
-            cols = new ArrayList<>();
-            for (String col : m.group(3).split(",")) {
-                cols.add(Names.unquote(col));
+        do {
+            skipBlank(text, at);
+            String part = identifierAt(text, at);
+            if (part == null) {
+                return null;
             }
+            parts.add(part);
+            skipBlank(text, at);
+        } while (at[0] < text.length() && text.charAt(at[0]) == '.' && ++at[0] > 0);
+        List<String> cols = null;
+        if (at[0] < text.length() && text.charAt(at[0]) == '(') {
+            at[0]++;
+            cols = new ArrayList<>();
+            while (true) {
+                skipBlank(text, at);
+                String col = identifierAt(text, at);
+                if (col == null) {
+                    return null;
+                }
+                cols.add(col);
+                skipBlank(text, at);
+                if (at[0] >= text.length()) {
+                    return null;
+                }
+                char c = text.charAt(at[0]++);
+                if (c == ')') {
+                    break;
+                }
+                if (c != ',') {
+                    return null;
+                }
+            }
+            skipBlank(text, at);
+        }
+        String rest = text.substring(at[0]).toLowerCase(Locale.ROOT);
+        if (!rest.matches("(?s)from\\s+stdin\\b.*")) {
+            return null;
         }
         // The data starts on the line after the statement.
         try {
@@ -951,7 +1082,50 @@ public final class SqlScriptReader implements Closeable {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+        statementLine = startLine;
         return new Copy(tableName(parts), cols, startLine);
+    }
+
+    private static void skipBlank(String t, int[] at) {
+        while (at[0] < t.length() && Character.isWhitespace(t.charAt(at[0]))) {
+            at[0]++;
+        }
+    }
+
+    /** A quoted ({@code "..."} with {@code ""} for a quote) or plain identifier at {@code at}, or null. */
+    private static String identifierAt(String t, int[] at) {
+        int i = at[0];
+        if (i >= t.length()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        if (t.charAt(i) == '"') {
+            i++;
+            while (true) {
+                if (i >= t.length()) {
+                    return null;
+                }
+                char c = t.charAt(i++);
+                if (c == '"') {
+                    if (i < t.length() && t.charAt(i) == '"') {
+                        sb.append('"');
+                        i++;
+                        continue;
+                    }
+                    break;
+                }
+                sb.append(c);
+            }
+        } else {
+            while (i < t.length() && (Character.isLetterOrDigit(t.charAt(i)) || t.charAt(i) == '_' || t.charAt(i) == '$')) {
+                sb.append(t.charAt(i++));
+            }
+            if (sb.length() == 0) {
+                return null;
+            }
+        }
+        at[0] = i;
+        return sb.toString();
     }
 
     /**
@@ -963,7 +1137,8 @@ public final class SqlScriptReader implements Closeable {
     public boolean nextCopyRow(ValueSink sink) throws IOException {
         int c = peek();
         if (c == -1) {
-            return false;
+            throw error(statementLine, "the end-of-data marker \\. closing the COPY that begins here",
+                    "the end of the file (the file may be cut short)");
         }
         if (c == '\\' && peek(1) == '.' && (peek(2) == '\n' || peek(2) == '\r' || peek(2) == -1)) {
             skipLine();
@@ -1041,9 +1216,13 @@ public final class SqlScriptReader implements Closeable {
                     }
                 }
             }
-            sink.value(index++, isNull ? NULL : STRING, value, 0, valueLen);
             int end = read();
-            if (end == '\n' || end == -1) {
+            if (end == -1) {
+                throw error(rowLine, "a COPY row ending in a line break, then the end-of-data marker \\.",
+                        "the end of the file in the middle of the row (the file may be cut short)");
+            }
+            sink.value(index++, isNull ? NULL : STRING, value, 0, valueLen);
+            if (end == '\n') {
                 sink.endRow(index, rowLine);
                 return true;
             }

@@ -74,6 +74,9 @@ public final class WorkloadAnalysis {
         for (Path trace : traces) {
             TraceStats stats = TraceStats.compute(trace, schema, TraceReadOptions.defaults());
             List<String> unresolved = new ArrayList<>();
+            if (stats.report().missing() != null) {
+                unresolved.add(stats.report().missing());
+            }
             stats.report().unresolvedReasons().forEach(r -> unresolved.add(r.count() + " x " + r.reason()
                     + (r.examples().isEmpty() ? "" : " (line " + r.examples().get(0).line() + ": " + r.examples().get(0).statement() + ")")));
             summaries.add(new TraceSummary(trace.toString(), stats.format().toString().toLowerCase(Locale.ROOT),
@@ -266,6 +269,6 @@ public final class WorkloadAnalysis {
                     c.nulls(), c.distinct(), c.min(), c.max(), f));
         }
         return new TableReport(report.name(), report.rows(), report.declaredBytes(), report.tightBytes(), cols,
-                report.badRows(), report.badValues(), report.problems(), report.partitionOf());
+                report.badRows(), report.badValues(), report.problems(), report.partitionOf(), report.badValuesByColumn());
     }
 }

@@ -81,6 +81,11 @@ public final class JsonRenderer {
                 cn.put("distinct", c.distinct());
                 cn.put("min", c.min());
                 cn.put("max", c.max());
+                TableReport.BadValues bv = t.badValues(c.name());
+                if (bv != null) {
+                    cn.put("bad_values", bv.count());
+                    cn.put("first_bad_value", bv.first());
+                }
                 ArrayNode fs = cn.putArray("findings");
                 for (Finding f : c.findings()) {
                     ObjectNode fn = fs.addObject();

@@ -7,13 +7,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A migration laid out for a width, so that the header a DBA reads before applying it fits an
- * 80-column editor or terminal. The header (the comment lines before the first statement) is
- * re-flowed: a comment line continues the one before it when that one ends mid-sentence and this
- * one starts in lower case or with a parenthesis (how the analyzer breaks its long notes). A
+ * A migration laid out for a width, so that what a DBA reads before applying it fits an
+ * 80-column editor or terminal. Comments are re-flowed: a comment line continues the one before
+ * it when that one ends mid-sentence and this one starts in lower case or with a parenthesis (how
+ * the analyzer breaks its long notes). A
  * statement too wide with its trailing comment gets the comment on a line of its own above it,
  * but only where the {@code --} is surely outside any literal or quoted name (the quotes before
- * it balance). Statements themselves, and comments after the header, are written as they are.
+ * it balance). Statements are written as they are, however long: they are what the servers run,
+ * and tests and DBAs find them by their text (mysqldump's lines are longer still). A comment line
+ * inside a literal that spans lines is part of the literal and is left alone.
  */
 public final class SqlComments {
     private static final Pattern COMMENT = Pattern.compile("^(\\s*--)( ?)(.*)$");
@@ -30,17 +32,17 @@ public final class SqlComments {
         }
         String prefix = null;
         List<String> paragraph = new ArrayList<>();
-        boolean header = true;
+        char open = 0; // the quote a statement line left open, if any
         for (int i = 0; i < end; i++) {
             Matcher m = COMMENT.matcher(lines[i]);
-            if (!header || !m.matches()) {
+            if (open != 0 || !m.matches()) {
                 flush(w, prefix, paragraph, width);
-                header = false;
-                if (m.matches()) {
-                    w.println(lines[i]);
+                if (open != 0) {
+                    w.println(lines[i]); // inside a literal that began on an earlier line: every byte counts
                 } else {
                     statement(w, lines[i], width);
                 }
+                open = carried(lines[i], open);
                 continue;
             }
             String text = m.group(3).stripLeading();
@@ -68,6 +70,27 @@ public final class SqlComments {
         } else {
             w.println(line);
         }
+    }
+
+    /** The quote still open at the end of {@code line}, given the one open at its start (0 for none). */
+    private static char carried(String line, char open) {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (open == 0) {
+                if (c == '\'' || c == '"' || c == '`') {
+                    open = c;
+                } else if (c == '-' && i + 1 < line.length() && line.charAt(i + 1) == '-') {
+                    return 0; // the rest is a comment
+                } else if (c == '$') {
+                    return 0; // dollar quotes are not followed; such lines are never broken
+                }
+            } else if (c == '\\' && open == '\'') {
+                i++;
+            } else if (c == open) {
+                open = 0;
+            }
+        }
+        return open;
     }
 
     /** Whether every quote ('literal', "name", `name`) opened in {@code s} is closed (doubled quotes escape themselves). */

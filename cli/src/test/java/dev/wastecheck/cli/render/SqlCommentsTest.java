@@ -16,7 +16,7 @@ class SqlCommentsTest {
     }
 
     @Test
-    void theHeaderIsReflowedAsTheAnalyzerMeantItsParagraphsAndTheCommentsAfterItStayAsTheyAre() {
+    void everyCommentIsReflowedAsTheAnalyzerMeantItsParagraphsAndTheStatementsStayAsTheyAre() {
         String sql = """
                 -- wastecheck tune: a migration for MySQL (InnoDB), from /tmp/junit-16832204020333596848/shop.sql
                 -- The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE
@@ -36,8 +36,15 @@ class SqlCommentsTest {
                 --   indentation
                 SET FOREIGN_KEY_CHECKS = 0;
                 -- Left out:
-                --   revision.rev_sha1: the value 'x' would read back as 0, so the declared type stays
+                --   revision.rev_sha1: the value 'x' would read back as 0,
+                --   so the declared type stays
                 """);
+        // a statement is what the server runs: never broken, however long
+        String wide = "SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';\n";
+        assertThat(print(wide, 60)).isEqualTo(wide);
+        // a comment-looking line inside a literal that spans lines is part of the literal
+        String spanning = "COMMENT ON TABLE t IS 'first line\n-- not a comment but a line of the literal, long enough to be wrapped if it were one';\n";
+        assertThat(print(spanning, 60)).isEqualTo(spanning);
     }
 
     @Test

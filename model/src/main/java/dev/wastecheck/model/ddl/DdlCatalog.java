@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
@@ -424,7 +425,86 @@ public final class DdlCatalog {
     private static final Pattern TABLE_NAME = Pattern.compile(
             "(?is)(create\\s+(?:unlogged\\s+|temporary\\s+|temp\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?)([\\w$]+)(\\s*\\()");
 
+    /**
+     * A quoted name holding a line break or another control character ({@code "line\nbreak"}),
+     * which JSqlParser's tokenizer does not take: such names are read under a placeholder and
+     * put back afterwards, so the table keeps its exact name and columns.
+     */
     private void createTable(String text, String file, long line) {
+        Map<String, String> originals = new java.util.HashMap<>();
+        String masked = maskOddNames(text, originals);
+        if (originals.isEmpty()) {
+            createTableAsWritten(text, file, line);
+            return;
+        }
+        Set<String> before = new java.util.HashSet<>(tables.keySet());
+        createTableAsWritten(masked, file, line);
+        for (TableDef t : new ArrayList<>(tables.values())) {
+            if (before.contains(t.key())) {
+                continue;
+            }
+            java.util.function.UnaryOperator<String> back = n -> originals.getOrDefault(n, n);
+            List<ColumnDef> cols = new ArrayList<>();
+            for (ColumnDef c : t.columns()) {
+                cols.add(new ColumnDef(back.apply(c.name()), c.type(), c.nullable(), c.autoIncrement(), c.defaultValue(), c.clauses()));
+            }
+            List<IndexDef> idx = new ArrayList<>();
+            for (IndexDef i : t.indexes()) {
+                idx.add(new IndexDef(back.apply(i.name()), i.columns().stream().map(back).toList(), i.unique()));
+            }
+            tables.remove(t.key());
+            put(new TableDef(back.apply(t.name()), cols, t.primaryKey().stream().map(back).toList(), idx, t.charset(), t.origin(),
+                    t.ddlKnown()));
+        }
+    }
+
+    private static String maskOddNames(String text, Map<String, String> originals) {
+        StringBuilder out = new StringBuilder(text.length());
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c == '\'' ) {
+                int e = i + 1;
+                while (e < n && !(text.charAt(e) == '\'' && (e + 1 >= n || text.charAt(e + 1) != '\''))) {
+                    e += text.charAt(e) == '\'' ? 2 : 1;
+                }
+                out.append(text, i, Math.min(n, e + 1));
+                i = e;
+                continue;
+            }
+            if (c != '"' && c != '`') {
+                out.append(c);
+                continue;
+            }
+            StringBuilder name = new StringBuilder();
+            int e = i + 1;
+            while (e < n) {
+                char d = text.charAt(e);
+                if (d == c) {
+                    if (e + 1 < n && text.charAt(e + 1) == c) {
+                        name.append(c);
+                        e += 2;
+                        continue;
+                    }
+                    break;
+                }
+                name.append(d);
+                e++;
+            }
+            boolean odd = name.chars().anyMatch(ch -> ch < 32 || ch == 127);
+            if (odd && e < n) {
+                String placeholder = "wc_name_" + originals.size();
+                originals.put(placeholder, name.toString());
+                out.append(c).append(placeholder).append(c);
+            } else {
+                out.append(text, i, Math.min(n, e + 1));
+            }
+            i = e;
+        }
+        return out.toString();
+    }
+
+    private void createTableAsWritten(String text, String file, long line) {
         Matcher inherits = INHERITS.matcher(text);
         if (inherits.find()) {
             // PostgreSQL inheritance: the child holds the parent's columns, then its own. An ALTER

@@ -81,6 +81,28 @@ public final class ResolutionReport {
         return shapeCacheHits;
     }
 
+    /**
+     * When no statement resolved: what is missing, in a sentence (the tables the statements name
+     * that the schema lacks), so that the user knows to give the schema or the data; null when
+     * some statement resolved or none was tried.
+     */
+    public String missing() {
+        if (resolved > 0 || unresolved() == 0) {
+            return null;
+        }
+        java.util.Set<String> tables = new java.util.TreeSet<>();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("(?:Object|Table) '([^']+)' not found");
+        for (String reason : unresolvedCounts.keySet()) {
+            java.util.regex.Matcher m = p.matcher(reason);
+            while (m.find() && tables.size() < 5) {
+                tables.add(m.group(1));
+            }
+        }
+        return "none of the " + unresolved() + " statements resolved against the schema"
+                + (tables.isEmpty() ? "" : " (it has no table " + String.join(", ", tables) + ")")
+                + ": give the schema the trace runs on (trace stats --schema FILE, or the dump with analyze --trace or replay --data)";
+    }
+
     /** Unresolved statements by reason, most frequent first. */
     public List<Reason> unresolvedReasons() {
         List<Reason> out = new ArrayList<>();

@@ -62,7 +62,10 @@ final class PostgresLogReader extends TraceReader {
                 if (next.startsWith("\t")) {
                     msg.append('\n').append(next, 1, next.length());
                 } else if (!ENTRY.matcher(next).matches() && !next.isBlank() && !TIME.matcher(next).lookingAt()) {
-                    msg.append('\n').append(next);
+                    // PostgreSQL indents every continuation line of a message with a tab (elog.c,
+                    // append_with_tabs): a line that is neither an entry nor indented is not part of
+                    // the message. Counted, never glued onto the statement.
+                    bad(lineNo(), next, "a log entry '<prefix> LEVEL:  message' or a tab-indented continuation");
                 } else {
                     unread(next);
                     break;

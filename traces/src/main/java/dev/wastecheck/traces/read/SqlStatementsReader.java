@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.read;
 
+import dev.wastecheck.model.SqlStatements;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,6 +18,14 @@ final class SqlStatementsReader extends TraceReader {
         super(file, in, options);
     }
 
+    private static boolean endsWithSemicolon(StringBuilder text) {
+        int i = text.length() - 1;
+        while (i >= 0 && Character.isWhitespace(text.charAt(i))) {
+            i--;
+        }
+        return i >= 0 && text.charAt(i) == ';';
+    }
+
     @Override
     public TraceFormat format() {
         return TraceFormat.SQL_STATEMENTS;
@@ -30,6 +39,20 @@ final class SqlStatementsReader extends TraceReader {
         while ((l = readLine()) != null) {
             if (text.length() == 0 && (l.isBlank() || l.stripLeading().startsWith("--") || l.stripLeading().startsWith("#"))) {
                 continue;
+            }
+            String lead = l.stripLeading();
+            if (text.length() == 0 && !lead.startsWith("/*") && !SqlStatements.startsStatement(lead, 0)) {
+                bad(lineNo(), l, "a SQL statement (SELECT, INSERT, UPDATE, ...)");
+                continue;
+            }
+            if (text.length() > 0 && endsWithSemicolon(text) && SqlStatements.startsStatement(lead, 0)
+                    && StatementSplitter.endsOpen(text.toString(), true)) {
+                // The previous statement ended its line with ';' inside an open quote, and this line
+                // starts a statement: a quote is missing there. It is the bad line; this one is read.
+                bad(start, text.substring(0, Math.min(text.length(), 120)).strip(),
+                        "a closing quote before the end of the statement's line");
+                text.setLength(0);
+                start = -1;
             }
             if (start < 0) {
                 start = lineNo();
@@ -53,8 +76,8 @@ final class SqlStatementsReader extends TraceReader {
         for (String s : StatementSplitter.split(text.toString(), true)) {
             long time = -1;
             if (s.startsWith("/* ")) {
-                int close = s.indexOf(" */");
-                if (close > 0) {
+                int close = s.indexOf(" */", 2);
+                if (close > 3) { // "/* */" holds no time (found by TraceReadersFuzzTest)
                     try {
                         time = Instant.parse(s.substring(3, close)).toEpochMilli();
                     } catch (DateTimeParseException e) {

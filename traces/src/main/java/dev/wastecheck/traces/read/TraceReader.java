@@ -58,6 +58,7 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     }
 
     public static TraceReader open(Path file, TraceReadOptions options) throws IOException {
+        refuseBinary(file);
         TraceFormat format = detect(file);
         BufferedReader in = reader(file);
         return switch (format) {
@@ -70,11 +71,49 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
         };
     }
 
-    private static BufferedReader reader(Path file) throws IOException {
-        InputStream s = Files.newInputStream(file);
-        if (file.getFileName().toString().endsWith(".gz")) {
-            s = new GZIPInputStream(s, 1 << 16);
+    /**
+     * A trace is text: a NUL byte, or more than 1 in 10 bytes that are control characters, in
+     * its first 64 KB is binary data, refused with the offset rather than read as 721 statements
+     * of noise.
+     */
+    static void refuseBinary(Path file) throws IOException {
+        byte[] head;
+        try (InputStream s = raw(file)) {
+            head = s.readNBytes(64 << 10);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new TraceFormatException(file, 1, "a text trace", "damaged gzip data (" + e.getMessage() + ")");
         }
+        int control = 0;
+        long line = 1;
+        for (int i = 0; i < head.length; i++) {
+            int b = head[i] & 0xff;
+            if (b == 0) {
+                throw new TraceFormatException(file, line, "a text trace (SQL, a server log, URLs or counts)",
+                        "binary data (a NUL byte at offset " + i + ")");
+            }
+            if (b == '\n') {
+                line++;
+            } else if (b < 32 && b != '\t' && b != '\r' && b != '\f' || b == 127) {
+                control++;
+            }
+        }
+        if (head.length > 0 && control * 10 > head.length) {
+            throw new TraceFormatException(file, 1, "a text trace (SQL, a server log, URLs or counts)",
+                    "binary data (" + control + " control bytes in the first " + head.length + ")");
+        }
+    }
+
+    private static InputStream raw(Path file) throws IOException {
+        java.io.BufferedInputStream s = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        s.mark(2);
+        int b0 = s.read();
+        int b1 = s.read();
+        s.reset();
+        return b0 == 0x1f && b1 == 0x8b ? new GZIPInputStream(s, 1 << 16) : s;
+    }
+
+    private static BufferedReader reader(Path file) throws IOException {
+        InputStream s = raw(file);
         // lenient: logs carry whatever bytes clients sent; a malformed sequence becomes U+FFFD, not an error
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
@@ -159,7 +198,10 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
 
     protected final void emit(TraceRecord r) {
         queue.add(r);
+        emitted++;
     }
+
+    private long emitted;
 
     protected final String readLine() throws IOException {
         if (pushedBack != null) {
@@ -208,12 +250,20 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
                     eof = true;
                 }
             }
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new TraceFormatException(file, lineNo, "more of the trace", "damaged gzip data (" + e.getMessage() + ")");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         if (queue.isEmpty() && !finalChecked) {
             finalChecked = true;
             check();
+            if (emitted == 0) {
+                long skippedLines = skipped.values().stream().mapToLong(Long::longValue).sum();
+                throw new TraceFormatException(file, Math.max(1, lineNo), "statements or requests (" + format() + ")",
+                        lineNo == 0 ? "an empty file" : "none in " + lineNo + " lines" + (bad.count() > 0 ? ", " + bad.count()
+                                + " of them bad" : "") + (skippedLines > 0 ? ", " + skippedLines + " skipped: " + skipped : ""));
+            }
         }
         return !queue.isEmpty();
     }
