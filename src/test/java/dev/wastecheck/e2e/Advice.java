@@ -16,8 +16,7 @@ import java.util.Locale;
  * generated databases and the real ones in ../shared/data.
  */
 final class Advice {
-    private Advice() {
-    }
+    private Advice() {}
 
     static Dialect dialect(JsonNode report) {
         return Dialect.valueOf(report.get("dialect").asText().toUpperCase(Locale.ROOT));
@@ -30,7 +29,10 @@ final class Advice {
     /** Declared and suggested type of {@code table.column}. */
     static SqlType[] types(JsonNode report, String table, String column) {
         JsonNode c = Cli.column(report, table, column);
-        return new SqlType[] {type(report, c.get("declared_type").asText()), type(report, c.get("suggested_type").asText())};
+        return new SqlType[] {
+            type(report, c.get("declared_type").asText()),
+            type(report, c.get("suggested_type").asText())
+        };
     }
 
     static int suggestedBits(JsonNode report, String table, String column) {
@@ -43,11 +45,14 @@ final class Advice {
      */
     static void keysAndReferencesKeepTheFloor(JsonNode report) {
         for (JsonNode r : report.get("references")) {
-            for (String[] side : new String[][] {{r.get("table").asText(), r.get("column").asText()},
-                    {r.get("key_table").asText(), r.get("key_column").asText()}}) {
+            for (String[] side : new String[][] {
+                {r.get("table").asText(), r.get("column").asText()},
+                {r.get("key_table").asText(), r.get("key_column").asText()}
+            }) {
                 SqlType[] t = types(report, side[0], side[1]);
                 if (t[0].isInteger()) {
-                    assertThat(t[1].intBits()).as(side[0] + "." + side[1] + " " + t[0].declared() + " -> " + t[1].declared())
+                    assertThat(t[1].intBits())
+                            .as(side[0] + "." + side[1] + " " + t[0].declared() + " -> " + t[1].declared())
                             .isGreaterThanOrEqualTo(Math.min(32, t[0].intBits()));
                 }
             }
@@ -60,15 +65,19 @@ final class Advice {
      */
     static void referencesTakeTheirKeysType(JsonNode report) {
         for (JsonNode r : report.get("references")) {
-            SqlType[] ref = types(report, r.get("table").asText(), r.get("column").asText());
-            SqlType[] key = types(report, r.get("key_table").asText(), r.get("key_column").asText());
+            SqlType[] ref =
+                    types(report, r.get("table").asText(), r.get("column").asText());
+            SqlType[] key = types(
+                    report, r.get("key_table").asText(), r.get("key_column").asText());
             if (!ref[0].isInteger() || !key[0].isInteger()) {
                 continue;
             }
-            String what = r.get("table").asText() + "." + r.get("column").asText() + " -> " + r.get("key_table").asText() + "."
-                    + r.get("key_column").asText();
+            String what = r.get("table").asText() + "." + r.get("column").asText() + " -> "
+                    + r.get("key_table").asText() + "." + r.get("key_column").asText();
             if (ref[1].intBits() != key[1].intBits()) {
-                assertThat(ref[1]).as(what + ": a reference narrower than its key only as declared").isEqualTo(ref[0]);
+                assertThat(ref[1])
+                        .as(what + ": a reference narrower than its key only as declared")
+                        .isEqualTo(ref[0]);
                 assertThat(ref[0].intBits()).as(what).isLessThan(key[1].intBits());
             }
         }
@@ -80,7 +89,10 @@ final class Advice {
         for (JsonNode t : report.get("tables")) {
             for (JsonNode c : t.get("columns")) {
                 if (c.get("name").asText().toLowerCase(Locale.ROOT).endsWith("namespace")) {
-                    out.add(c.get("suggested_type").asText().toUpperCase(Locale.ROOT).replaceAll("\\(\\d+\\)", ""));
+                    out.add(c.get("suggested_type")
+                            .asText()
+                            .toUpperCase(Locale.ROOT)
+                            .replaceAll("\\(\\d+\\)", ""));
                 }
             }
         }

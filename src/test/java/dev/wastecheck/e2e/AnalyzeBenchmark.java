@@ -34,7 +34,8 @@ public final class AnalyzeBenchmark {
     public static void main(String[] args) throws Exception {
         long mb = args.length > 0 ? Long.parseLong(args[0]) : 1024;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        Path dir = Path.of(System.getProperty("bench.dir", "target/bench-analyze")).toAbsolutePath();
+        Path dir =
+                Path.of(System.getProperty("bench.dir", "target/bench-analyze")).toAbsolutePath();
         Files.createDirectories(dir);
         Path sql = dir.resolve("orders-" + mb + "mb.sql");
         Path csv = dir.resolve("orders-" + mb + "mb.csv");
@@ -57,26 +58,49 @@ public final class AnalyzeBenchmark {
             Run a = child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
             ours[i] = a.seconds;
             peakHeap = Math.max(peakHeap, a.peakHeap);
-            System.err.printf("run %d: duckdb csv+summarize %.2f s, wastecheck analyze %.2f s (%s)%n", i + 1, duck[i], ours[i], a.output);
+            System.err.printf(
+                    "run %d: duckdb csv+summarize %.2f s, wastecheck analyze %.2f s (%s)%n",
+                    i + 1, duck[i], ours[i], a.output);
         }
         double d = median(duck);
         double o = median(ours);
-        System.out.printf(Locale.ROOT, "| %d MB dump, %,d rows | %.2f s | %.2f s | **%.2fx** | %.0f MB |%n",
-                mb, rows, o, d, o / d, peakHeap / 1e6);
-        System.out.printf(Locale.ROOT, "analyze %.2f s (median of %d), duckdb %.2f s: ratio %.2f, peak heap %.0f MB; "
-                + "throughput %.0f MB/s%n", o, runs, d, o / d, peakHeap / 1e6, (Files.size(sql) / 1e6) / o);
+        System.out.printf(
+                Locale.ROOT,
+                "| %d MB dump, %,d rows | %.2f s | %.2f s | **%.2fx** | %.0f MB |%n",
+                mb,
+                rows,
+                o,
+                d,
+                o / d,
+                peakHeap / 1e6);
+        System.out.printf(
+                Locale.ROOT,
+                "analyze %.2f s (median of %d), duckdb %.2f s: ratio %.2f, peak heap %.0f MB; "
+                        + "throughput %.0f MB/s%n",
+                o,
+                runs,
+                d,
+                o / d,
+                peakHeap / 1e6,
+                (Files.size(sql) / 1e6) / o);
     }
 
-    private record Run(double seconds, long peakHeap, String output) {
-    }
+    private record Run(double seconds, long peakHeap, String output) {}
 
     private static Run child(Class<?> main, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx1g",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
         cmd.addAll(Arrays.asList(args));
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         String out = new String(p.getInputStream().readAllBytes()).trim();
         int code = p.waitFor();
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -86,10 +110,14 @@ public final class AnalyzeBenchmark {
         long peak = 0;
         for (String line : out.split("\n")) {
             if (line.startsWith("peak_heap_bytes=")) {
-                peak = Long.parseLong(line.substring("peak_heap_bytes=".length()).trim());
+                peak = Long.parseLong(
+                        line.substring("peak_heap_bytes=".length()).trim());
             }
         }
-        return new Run(seconds, peak, out.lines().filter(l -> !l.startsWith("peak_heap")).reduce("", (a, b) -> a + b));
+        return new Run(
+                seconds,
+                peak,
+                out.lines().filter(l -> !l.startsWith("peak_heap")).reduce("", (a, b) -> a + b));
     }
 
     private static double median(double[] v) {
@@ -101,8 +129,10 @@ public final class AnalyzeBenchmark {
     /** The baseline: DuckDB reads the CSV and summarizes every column. */
     public static final class DuckDbSummarize {
         public static void main(String[] args) throws Exception {
-            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SUMMARIZE SELECT * FROM read_csv('" + args[0].replace("'", "''") + "')")) {
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+                    Statement st = c.createStatement();
+                    ResultSet rs =
+                            st.executeQuery("SUMMARIZE SELECT * FROM read_csv('" + args[0].replace("'", "''") + "')")) {
                 int n = 0;
                 while (rs.next()) {
                     n++;
@@ -115,10 +145,17 @@ public final class AnalyzeBenchmark {
     /** The measured side: the real command line, then its peak heap. */
     public static final class AnalyzeChild {
         public static void main(String[] args) throws Exception {
-            List<String> a = new ArrayList<>(List.of("analyze", "-q", "--format", "json", "-o",
+            List<String> a = new ArrayList<>(List.of(
+                    "analyze",
+                    "-q",
+                    "--format",
+                    "json",
+                    "-o",
                     Path.of(args[0]).resolveSibling("report.json").toString()));
             a.addAll(Arrays.asList(args));
-            int code = dev.wastecheck.cli.Main.run(a.toArray(new String[0]), new java.io.PrintWriter(System.out, true),
+            int code = dev.wastecheck.cli.Main.run(
+                    a.toArray(new String[0]),
+                    new java.io.PrintWriter(System.out, true),
                     new java.io.PrintWriter(System.err, true));
             long peak = 0;
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

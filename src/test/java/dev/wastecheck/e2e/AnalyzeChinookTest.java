@@ -3,7 +3,6 @@ package dev.wastecheck.e2e;
 import static dev.wastecheck.e2e.Cli.column;
 import static dev.wastecheck.e2e.Cli.data;
 import static dev.wastecheck.e2e.Cli.kinds;
-import static dev.wastecheck.e2e.Cli.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,26 +15,37 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Chinook in every dialect it ships in: the same rows, the same waste, each in its own terms. */
 @Tag("real-data")
 class AnalyzeChinookTest {
-    private static final Map<String, Integer> ROWS = Map.ofEntries(Map.entry("album", 347), Map.entry("artist", 275),
-            Map.entry("customer", 59), Map.entry("employee", 8), Map.entry("genre", 25), Map.entry("invoice", 412),
-            Map.entry("invoiceline", 2240), Map.entry("mediatype", 5), Map.entry("playlist", 18),
-            Map.entry("playlisttrack", 8715), Map.entry("track", 3503));
+    private static final Map<String, Integer> ROWS = Map.ofEntries(
+            Map.entry("album", 347),
+            Map.entry("artist", 275),
+            Map.entry("customer", 59),
+            Map.entry("employee", 8),
+            Map.entry("genre", 25),
+            Map.entry("invoice", 412),
+            Map.entry("invoiceline", 2240),
+            Map.entry("mediatype", 5),
+            Map.entry("playlist", 18),
+            Map.entry("playlisttrack", 8715),
+            Map.entry("track", 3503));
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "Chinook_MySql.sql, mysql, INT, INT",
-            "Chinook_MySql_AutoIncrementPKs.sql, mysql, INT, INT",
-            "Chinook_PostgreSql.sql, postgresql, INT, INT",
-            "Chinook_PostgreSql_SerialPKs.sql, postgresql, SERIAL, SERIAL",
-            "Chinook_Sqlite.sql, sqlite, INTEGER, INTEGER",
-            "Chinook_Sqlite.sqlite, sqlite, INTEGER, INTEGER"})
+        "Chinook_MySql.sql, mysql, INT, INT",
+        "Chinook_MySql_AutoIncrementPKs.sql, mysql, INT, INT",
+        "Chinook_PostgreSql.sql, postgresql, INT, INT",
+        "Chinook_PostgreSql_SerialPKs.sql, postgresql, SERIAL, SERIAL",
+        "Chinook_Sqlite.sql, sqlite, INTEGER, INTEGER",
+        "Chinook_Sqlite.sqlite, sqlite, INTEGER, INTEGER"
+    })
     void everyDialect(String file, String dialect, String albumIdType, String trackIdType) {
         JsonNode r = Cli.analyzeJson(data("chinook/" + file));
         assertThat(r.get("dialect").asText()).isEqualTo(dialect);
         assertThat(r.get("tables").size()).isEqualTo(11);
         for (JsonNode t : r.get("tables")) {
             String key = t.get("name").asText().toLowerCase(Locale.ROOT).replace("_", "");
-            assertThat(t.get("rows").asLong()).as("rows of " + key).isEqualTo(ROWS.get(key).longValue());
+            assertThat(t.get("rows").asLong())
+                    .as("rows of " + key)
+                    .isEqualTo(ROWS.get(key).longValue());
             assertThat(t.get("bad_rows").asLong()).isZero();
         }
         boolean snake = dialect.equals("postgresql"); // the PostgreSQL scripts name things in snake_case
@@ -62,8 +72,10 @@ class AnalyzeChinookTest {
         if (!dialect.equals("sqlite")) {
             assertThat(kinds(albumId)).contains("kept_declared").doesNotContain("narrow_integer");
             assertThat(kinds(trackId)).contains("kept_declared").doesNotContain("narrow_integer");
-            assertThat(total.get("suggested_type").asText()).isEqualTo(total.get("declared_type").asText());
-            assertThat(kinds(column(r, "album", snake ? "artist_id" : "ArtistId"))).contains("references");
+            assertThat(total.get("suggested_type").asText())
+                    .isEqualTo(total.get("declared_type").asText());
+            assertThat(kinds(column(r, "album", snake ? "artist_id" : "ArtistId")))
+                    .contains("references");
         }
     }
 }

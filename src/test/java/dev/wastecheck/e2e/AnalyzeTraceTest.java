@@ -21,13 +21,25 @@ import org.junit.jupiter.api.io.TempDir;
 class AnalyzeTraceTest {
     @TempDir
     static Path dir;
+
     static Map<String, Long> generated = new LinkedHashMap<>();
     static JsonNode report;
 
     @BeforeAll
     static void generateAndAnalyze() {
-        Cli.Result gen = Cli.run("trace", "generate", "--scale", "1500", "--seed", "5", "--requests", "30000",
-                "--text-median", "200", "-o", dir.toString());
+        Cli.Result gen = Cli.run(
+                "trace",
+                "generate",
+                "--scale",
+                "1500",
+                "--seed",
+                "5",
+                "--requests",
+                "30000",
+                "--text-median",
+                "200",
+                "-o",
+                dir.toString());
         assertThat(gen.exitCode()).as(gen.err()).isZero();
         for (String line : gen.out().split("\n")) {
             String[] parts = line.trim().split("\\s+");
@@ -41,7 +53,10 @@ class AnalyzeTraceTest {
 
     @Test
     void theDumpReadsBackWithTheRowCountsTheGeneratorPrinted() {
-        generated.forEach((table, rows) -> assertThat(Cli.table(report, table).get("rows").asLong()).as(table).isEqualTo(rows));
+        generated.forEach(
+                (table, rows) -> assertThat(Cli.table(report, table).get("rows").asLong())
+                        .as(table)
+                        .isEqualTo(rows));
     }
 
     @Test
@@ -49,7 +64,8 @@ class AnalyzeTraceTest {
         JsonNode access = Cli.table(report, "revision").get("access");
         assertThat(access.get("events").asLong()).isPositive();
         assertThat(access.get("share_top_5pct").asDouble()).isGreaterThanOrEqualTo(0.90);
-        assertThat(access.get("share_top_1pct").asDouble()).isLessThanOrEqualTo(access.get("share_top_5pct").asDouble());
+        assertThat(access.get("share_top_1pct").asDouble())
+                .isLessThanOrEqualTo(access.get("share_top_5pct").asDouble());
         // Each page's latest revision is hot, and revisions are stored in time order across pages.
         assertThat(access.get("page_hot_density").asDouble()).isBetween(0.0001, 0.10);
         assertThat(access.get("hot_rows").asLong()).isPositive().isLessThan(generated.get("revision") / 5);
@@ -58,10 +74,14 @@ class AnalyzeTraceTest {
     @Test
     void nameTitleShouldCachePageIdAndPageLatest() {
         JsonNode nameTitle = StreamSupport.stream(report.get("indexes").spliterator(), false)
-                .filter(i -> i.get("table").asText().equals("page") && i.get("name").asText().equals("name_title"))
-                .findFirst().orElseThrow();
-        List<String> fields = StreamSupport.stream(nameTitle.get("cacheable_fields").spliterator(), false)
-                .map(f -> f.get("column").asText()).toList();
+                .filter(i -> i.get("table").asText().equals("page")
+                        && i.get("name").asText().equals("name_title"))
+                .findFirst()
+                .orElseThrow();
+        List<String> fields = StreamSupport.stream(
+                        nameTitle.get("cacheable_fields").spliterator(), false)
+                .map(f -> f.get("column").asText())
+                .toList();
         assertThat(fields).contains("page_id", "page_latest");
         JsonNode last = nameTitle.get("cacheable_fields").get(fields.size() - 1);
         assertThat(last.get("answerable_share").asDouble()).isGreaterThan(0.95);
@@ -71,7 +91,8 @@ class AnalyzeTraceTest {
     void everyStatementResolvesAndUnusedColumnsAreNamed() {
         JsonNode trace = report.get("traces").get(0);
         assertThat(trace.get("unresolved").asLong()).isZero();
-        assertThat(trace.get("resolved").asLong()).isEqualTo(trace.get("statements").asLong());
+        assertThat(trace.get("resolved").asLong())
+                .isEqualTo(trace.get("statements").asLong());
         // The generator's page views never read page_random.
         assertThat(kinds(Cli.column(report, "page", "page_random"))).contains("unused_column");
         assertThat(kinds(Cli.column(report, "page", "page_title"))).doesNotContain("unused_column");

@@ -13,20 +13,6 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.Location;
-import org.apache.arrow.flight.Ticket;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.duckdb.DuckDBConnection;
-import org.postgresql.PGConnection;
-
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PipedInputStream;
@@ -44,6 +30,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.duckdb.DuckDBConnection;
+import org.postgresql.PGConnection;
 
 /**
  * Export of a large frozen table (Li et al., VLDB 2020, §6.3: exporting Arrow blocks is orders of
@@ -70,38 +69,55 @@ import java.util.Random;
  */
 public final class ArrowExportBenchmark {
     static final RecordSchema SCHEMA = RecordSchema.of(
-            Field.of("id", FieldType.INT64), Field.of("qty", FieldType.INT32), Field.of("amount", FieldType.FLOAT64),
-            Field.of("ts", FieldType.INT64), Field.of("note", FieldType.VARLEN));
+            Field.of("id", FieldType.INT64),
+            Field.of("qty", FieldType.INT32),
+            Field.of("amount", FieldType.FLOAT64),
+            Field.of("ts", FieldType.INT64),
+            Field.of("note", FieldType.VARLEN));
 
-    interface Way { long run() throws Exception; }
+    interface Way {
+        long run() throws Exception;
+    }
 
     public static void main(String[] args) throws Exception {
-        // An analytical Arrow consumer reads without per-value checks (Arrow Java's own switches; read once, before any Arrow class loads).
+        // An analytical Arrow consumer reads without per-value checks (Arrow Java's own switches; read once, before any
+        // Arrow class loads).
         System.setProperty("arrow.enable_unsafe_memory_access", "true");
         System.setProperty("arrow.enable_null_check_for_get", "false");
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         try (BufferAllocator allocator = new RootAllocator();
-             EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+                EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
             TransactionManager tm = new TransactionManager();
             GarbageCollector gc = new GarbageCollector(tm);
             ArrowTable table = new ArrowTable("orders", SCHEMA, tm);
             StringBuilder csv = new StringBuilder();
             load(table, tm, gc, rows, csv);
             int frozen = new BlockTransformer(table, gc, 0, 8).freezeNow(gc, 100);
-            System.out.printf(Locale.ROOT, "%d rows, %d blocks (%d frozen), %d MB of blocks and values%n", rows, table.blockCount(), frozen,
+            System.out.printf(
+                    Locale.ROOT,
+                    "%d rows, %d blocks (%d frozen), %d MB of blocks and values%n",
+                    rows,
+                    table.blockCount(),
+                    frozen,
                     table.memoryBytes() >> 20);
-            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
-                st.execute("CREATE TABLE orders (id bigint, qty integer, amount double precision, ts bigint, note text)");
-                ((PGConnection) c.unwrap(PGConnection.class)).getCopyAPI().copyIn("COPY orders FROM STDIN (FORMAT csv)", new StringReader(csv.toString()));
+            try (Connection c = pg.getPostgresDatabase().getConnection();
+                    Statement st = c.createStatement()) {
+                st.execute(
+                        "CREATE TABLE orders (id bigint, qty integer, amount double precision, ts bigint, note text)");
+                ((PGConnection) c.unwrap(PGConnection.class))
+                        .getCopyAPI()
+                        .copyIn("COPY orders FROM STDIN (FORMAT csv)", new StringReader(csv.toString()));
                 st.execute("VACUUM ANALYZE orders");
             }
             csv.setLength(0);
             String url = pg.getJdbcUrl("postgres", "postgres");
             try (FlightServer server = FlightExport.serve(allocator, List.of(table), "127.0.0.1", 0);
-                 FlightClient client = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.getPort())).build();
-                 DuckDBConnection duck = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
-                 Connection jdbc = DriverManager.getConnection(url)) {
+                    FlightClient client = FlightClient.builder(
+                                    allocator, Location.forGrpcInsecure("127.0.0.1", server.getPort()))
+                            .build();
+                    DuckDBConnection duck = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+                    Connection jdbc = DriverManager.getConnection(url)) {
                 Map<String, Way> ways = new LinkedHashMap<>();
                 ways.put("arrow in-process", () -> arrowInProcess(allocator, table));
                 ways.put("duckdb c-stream", () -> duckdb(allocator, table, duck));
@@ -116,15 +132,32 @@ public final class ArrowExportBenchmark {
                         long sum = w.getValue().run();
                         double ms = (System.nanoTime() - t0) / 1e6;
                         if (expected == null) expected = sum;
-                        if (sum != expected) throw new IllegalStateException(w.getKey() + ": checksum " + sum + " != " + expected);
-                        if (r > 0) millis.computeIfAbsent(w.getKey(), k -> new ArrayList<>()).add(ms); // run 0 warms up
+                        if (sum != expected)
+                            throw new IllegalStateException(w.getKey() + ": checksum " + sum + " != " + expected);
+                        if (r > 0)
+                            millis.computeIfAbsent(w.getKey(), k -> new ArrayList<>())
+                                    .add(ms); // run 0 warms up
                     }
                 }
                 double wire = median(millis.get("postgresql wire")), copy = median(millis.get("postgresql csv"));
-                System.out.printf(Locale.ROOT, "%-18s %10s %12s %14s  %s%n", "way", "median ms", "vs pg wire", "vs pg csv", "runs (ms)");
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-18s %10s %12s %14s  %s%n",
+                        "way",
+                        "median ms",
+                        "vs pg wire",
+                        "vs pg csv",
+                        "runs (ms)");
                 for (Map.Entry<String, List<Double>> e : millis.entrySet()) {
                     double m = median(e.getValue());
-                    System.out.printf(Locale.ROOT, "%-18s %10.1f %11.1fx %13.1fx  %s%n", e.getKey(), m, wire / m, copy / m, e.getValue());
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-18s %10.1f %11.1fx %13.1fx  %s%n",
+                            e.getKey(),
+                            m,
+                            wire / m,
+                            copy / m,
+                            e.getValue());
                 }
                 System.out.printf(Locale.ROOT, "checksum %d over %d rows%n", expected, rows);
             }
@@ -141,8 +174,23 @@ public final class ArrowExportBenchmark {
             long ts = 1_600_000_000_000L + rnd.nextInt(1_000_000_000);
             StringBuilder note = new StringBuilder(24);
             for (int k = 8 + rnd.nextInt(25); k > 0; k--) note.append((char) ('a' + rnd.nextInt(26)));
-            table.insert(t, r.setLong(0, i).setLong(1, qty).setDouble(2, amount).setLong(3, ts).setString(4, note.toString()));
-            csv.append(i).append(',').append(qty).append(',').append(amount).append(',').append(ts).append(',').append(note).append('\n');
+            table.insert(
+                    t,
+                    r.setLong(0, i)
+                            .setLong(1, qty)
+                            .setDouble(2, amount)
+                            .setLong(3, ts)
+                            .setString(4, note.toString()));
+            csv.append(i)
+                    .append(',')
+                    .append(qty)
+                    .append(',')
+                    .append(amount)
+                    .append(',')
+                    .append(ts)
+                    .append(',')
+                    .append(note)
+                    .append('\n');
             if (i % 50_000 == 49_999) {
                 tm.commit(t);
                 gc.run();
@@ -165,8 +213,10 @@ public final class ArrowExportBenchmark {
      */
     static long sumRoot(VectorSchemaRoot root) {
         int n = root.getRowCount();
-        ArrowBuf id = root.getVector(0).getDataBuffer(), qty = root.getVector(1).getDataBuffer(),
-                amount = root.getVector(2).getDataBuffer(), ts = root.getVector(3).getDataBuffer();
+        ArrowBuf id = root.getVector(0).getDataBuffer(),
+                qty = root.getVector(1).getDataBuffer(),
+                amount = root.getVector(2).getDataBuffer(),
+                ts = root.getVector(3).getDataBuffer();
         ArrowBuf offsets = ((VarCharVector) root.getVector(4)).getOffsetBuffer();
         long sum = 0;
         for (int i = 0; i < n; i++) sum += id.getLong(8L * i);
@@ -189,7 +239,8 @@ public final class ArrowExportBenchmark {
             ArrowExport.toCStream(allocator, table, stream);
             duck.registerArrowStream("orders_stream", stream);
             try (Statement st = duck.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT sum(id) + sum(qty) + sum(round(amount * 100)::BIGINT) + sum(ts) + sum(strlen(note)) FROM orders_stream")) {
+                    ResultSet rs = st.executeQuery(
+                            "SELECT sum(id) + sum(qty) + sum(round(amount * 100)::BIGINT) + sum(ts) + sum(strlen(note)) FROM orders_stream")) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -211,7 +262,12 @@ public final class ArrowExportBenchmark {
             st.setFetchSize(10_000);
             try (ResultSet rs = st.executeQuery("SELECT id, qty, amount, ts, note FROM orders")) {
                 while (rs.next()) {
-                    sum += checksum(rs.getLong(1), rs.getInt(2), rs.getDouble(3), rs.getLong(4), rs.getString(5).getBytes(StandardCharsets.UTF_8).length);
+                    sum += checksum(
+                            rs.getLong(1),
+                            rs.getInt(2),
+                            rs.getDouble(3),
+                            rs.getLong(4),
+                            rs.getString(5).getBytes(StandardCharsets.UTF_8).length);
                 }
             }
         } finally {
@@ -236,9 +292,16 @@ public final class ArrowExportBenchmark {
         long sum = 0;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
             for (String line; (line = r.readLine()) != null; ) {
-                int a = line.indexOf(','), b = line.indexOf(',', a + 1), d = line.indexOf(',', b + 1), e = line.indexOf(',', d + 1);
-                sum += checksum(Long.parseLong(line, 0, a, 10), Integer.parseInt(line, a + 1, b, 10), Double.parseDouble(line.substring(b + 1, d)),
-                        Long.parseLong(line, d + 1, e, 10), line.length() - e - 1);
+                int a = line.indexOf(','),
+                        b = line.indexOf(',', a + 1),
+                        d = line.indexOf(',', b + 1),
+                        e = line.indexOf(',', d + 1);
+                sum += checksum(
+                        Long.parseLong(line, 0, a, 10),
+                        Integer.parseInt(line, a + 1, b, 10),
+                        Double.parseDouble(line.substring(b + 1, d)),
+                        Long.parseLong(line, d + 1, e, 10),
+                        line.length() - e - 1);
             }
         }
         copier.join();

@@ -17,7 +17,10 @@ class BadInputTest {
         Files.writeString(dump, "CREATE TABLE t (id int, name varchar(10));\nINSERT INTO t VALUES (1,'a'),\n(2,'b);\n");
         Cli.Result r = Cli.run("analyze", dump.toString());
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("broken.sql:3").contains("expected a closing '").doesNotContain("\tat ");
+        assertThat(r.err())
+                .contains("broken.sql:3")
+                .contains("expected a closing '")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -32,16 +35,21 @@ class BadInputTest {
     @Test
     void rowsOfTheWrongWidthAreCountedAndReported(@TempDir Path dir) throws Exception {
         Path dump = dir.resolve("ragged.sql");
-        Files.writeString(dump, "CREATE TABLE t (id int, name varchar(10));\n"
-                + "INSERT INTO t VALUES (1,'a'),(2,'b','extra'),(3,'c');\nINSERT INTO t VALUES (4);\n"
-                + "INSERT INTO t VALUES ('five','e');\n");
+        Files.writeString(
+                dump,
+                "CREATE TABLE t (id int, name varchar(10));\n"
+                        + "INSERT INTO t VALUES (1,'a'),(2,'b','extra'),(3,'c');\nINSERT INTO t VALUES (4);\n"
+                        + "INSERT INTO t VALUES ('five','e');\n");
         JsonNode report = Cli.analyzeJson("--max-bad", "1", dump); // counted and reported, not failing
         assertThat(Cli.run("analyze", dump.toString()).exitCode()).isEqualTo(2); // past the default 1%
         JsonNode t = Cli.table(report, "t");
         assertThat(t.get("rows").asLong()).isEqualTo(3);
         assertThat(t.get("bad_rows").asLong()).isEqualTo(2);
         assertThat(t.get("bad_values").asLong()).isEqualTo(1);
-        assertThat(t.get("problems").toString()).contains("ragged.sql:2").contains("ragged.sql:3").contains("'five'");
+        assertThat(t.get("problems").toString())
+                .contains("ragged.sql:2")
+                .contains("ragged.sql:3")
+                .contains("'five'");
     }
 
     @Test

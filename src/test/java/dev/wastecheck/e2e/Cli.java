@@ -25,8 +25,7 @@ final class Cli {
         }
     }
 
-    private Cli() {
-    }
+    private Cli() {}
 
     static Result run(String... args) {
         StringWriter out = new StringWriter();
@@ -50,23 +49,29 @@ final class Cli {
 
     static JsonNode table(JsonNode report, String name) {
         return StreamSupport.stream(report.get("tables").spliterator(), false)
-                .filter(t -> t.get("name").asText().equalsIgnoreCase(name)).findFirst()
+                .filter(t -> t.get("name").asText().equalsIgnoreCase(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no table " + name + " in the report"));
     }
 
     static JsonNode column(JsonNode report, String table, String column) {
         return StreamSupport.stream(table(report, table).get("columns").spliterator(), false)
-                .filter(c -> c.get("name").asText().equalsIgnoreCase(column)).findFirst()
+                .filter(c -> c.get("name").asText().equalsIgnoreCase(column))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no column " + table + "." + column));
     }
 
     static List<String> kinds(JsonNode column) {
-        return StreamSupport.stream(column.get("findings").spliterator(), false).map(f -> f.get("kind").asText()).toList();
+        return StreamSupport.stream(column.get("findings").spliterator(), false)
+                .map(f -> f.get("kind").asText())
+                .toList();
     }
 
     static String detail(JsonNode column, String kind) {
         return StreamSupport.stream(column.get("findings").spliterator(), false)
-                .filter(f -> f.get("kind").asText().equals(kind)).map(f -> f.get("detail").asText()).findFirst()
+                .filter(f -> f.get("kind").asText().equals(kind))
+                .map(f -> f.get("detail").asText())
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + kind + " finding on " + column));
     }
 

@@ -52,10 +52,17 @@ class CliMannersTest {
 
     @Test
     void analyzeWithColumns80InItsOwnProcessPrintsNoLineOver80AndNoTypeCutShort() throws Exception {
-        // the issue's own check, COLUMNS=80 ./wastecheck analyze examples/wiki/dump.sql, in a child JVM that reads its environment
+        // the issue's own check, COLUMNS=80 ./wastecheck analyze examples/wiki/dump.sql, in a child JVM that reads its
+        // environment
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), "dev.wastecheck.cli.Main", "analyze", DUMP.toString());
+        ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.wastecheck.cli.Main",
+                "analyze",
+                DUMP.toString());
         pb.environment().put("COLUMNS", "80");
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
@@ -64,7 +71,8 @@ class CliMannersTest {
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(wider(out, 80)).as(out).isEmpty();
         // 80 columns cannot hold a row with its types: they go whole on a line of their own under the column
-        assertThat(out).contains("comment.comment_id", "  bigint unsigned -> INT UNSIGNED\n", "  binary(14) -> DATETIME\n")
+        assertThat(out)
+                .contains("comment.comment_id", "  bigint unsigned -> INT UNSIGNED\n", "  binary(14) -> DATETIME\n")
                 .contains("duplicate_column comment.comment_text:");
     }
 
@@ -78,34 +86,80 @@ class CliMannersTest {
         Cli.Result tune = at80("tune", "-q", DUMP.toString());
         assertThat(tune.exitCode()).as(tune.err()).isZero();
         // every comment re-flows to the width; statements stay as the servers run them
-        assertThat(wider(tune.out(), 80)).as(tune.out()).allSatisfy(l -> assertThat(l.strip()).doesNotStartWith("--"));
+        assertThat(wider(tune.out(), 80))
+                .as(tune.out())
+                .allSatisfy(l -> assertThat(l.strip()).doesNotStartWith("--"));
         assertThat(wider(tune.err(), 80)).as(tune.err()).isEmpty();
         // each trailing comment moved above its statement, which is unchanged
-        assertThat(tune.out()).contains("  -- bigint unsigned, narrow_integer\n  MODIFY COLUMN `comment_id` INT UNSIGNED NOT NULL AUTO_INCREMENT;\n")
+        assertThat(tune.out())
+                .contains(
+                        "  -- bigint unsigned, narrow_integer\n  MODIFY COLUMN `comment_id` INT UNSIGNED NOT NULL AUTO_INCREMENT;\n")
                 // the guard's long comment, re-flowed
-                .contains("-- Guard: tune checked the dump's rows, but the database has taken rows since. A\n-- live value");
+                .contains(
+                        "-- Guard: tune checked the dump's rows, but the database has taken rows since. A\n-- live value");
     }
 
     @Test
     void replayFoldsItsTableTo80ColumnsAndTraceStatsFitsToo() {
-        Cli.Result replay = at80("replay", "-q", "--data", DUMP.toString(), "--trace", TRACE.toString(), "--max-events", "2000",
-                "--no-jit-warmup", "--config", "layout=nsm", "--config", "layout=pax,cache=swap,cluster=partition");
+        Cli.Result replay = at80(
+                "replay",
+                "-q",
+                "--data",
+                DUMP.toString(),
+                "--trace",
+                TRACE.toString(),
+                "--max-events",
+                "2000",
+                "--no-jit-warmup",
+                "--config",
+                "layout=nsm",
+                "--config",
+                "layout=pax,cache=swap,cluster=partition");
         assertThat(replay.exitCode()).as(replay.err()).isZero();
         assertThat(wider(replay.out(), 80)).as(replay.out()).isEmpty();
         // every column of the runs' table is there, each part led by the configurations
-        assertThat(replay.out()).contains("cost/query", "speedup", "latency p50/p99", "device/query", "buffer hit", "cache hit",
-                "pages/query", "working set", "heap", "index", "leaf fill");
-        assertThat(replay.out().lines().filter(l -> l.startsWith("layout=pax,cache=swap,cluster=partition "))).hasSizeGreaterThan(1);
+        assertThat(replay.out())
+                .contains(
+                        "cost/query",
+                        "speedup",
+                        "latency p50/p99",
+                        "device/query",
+                        "buffer hit",
+                        "cache hit",
+                        "pages/query",
+                        "working set",
+                        "heap",
+                        "index",
+                        "leaf fill");
+        assertThat(replay.out().lines().filter(l -> l.startsWith("layout=pax,cache=swap,cluster=partition ")))
+                .hasSizeGreaterThan(1);
 
-        Cli.Result autotune = at80("autotune", "-q", "--data", DUMP.toString(), "--trace", TRACE.toString(), "--max-events", "2000",
-                "--memory", "4M", "--repeat", "1");
+        Cli.Result autotune = at80(
+                "autotune",
+                "-q",
+                "--data",
+                DUMP.toString(),
+                "--trace",
+                TRACE.toString(),
+                "--max-events",
+                "2000",
+                "--memory",
+                "4M",
+                "--repeat",
+                "1");
         assertThat(autotune.exitCode()).as(autotune.err()).isZero();
         assertThat(wider(autotune.out(), 80)).as(autotune.out()).isEmpty();
         // the finalists' table folds: each part is led by the finalists' names
-        assertThat(autotune.out().lines().filter(l -> l.startsWith("  best uniform "))).hasSizeGreaterThan(1);
+        assertThat(autotune.out().lines().filter(l -> l.startsWith("  best uniform ")))
+                .hasSizeGreaterThan(1);
         // a wrapped SQL comment stays a comment on every line
-        assertThat(autotune.out().lines().dropWhile(l -> !l.equals("to apply it:")).skip(1).takeWhile(l -> !l.isEmpty()))
-                .isNotEmpty().allSatisfy(l -> assertThat(l).startsWith("  --"));
+        assertThat(autotune.out()
+                        .lines()
+                        .dropWhile(l -> !l.equals("to apply it:"))
+                        .skip(1)
+                        .takeWhile(l -> !l.isEmpty()))
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l).startsWith("  --"));
 
         Cli.Result stats = at80("trace", "stats", TRACE.toString());
         assertThat(stats.exitCode()).as(stats.err()).isZero();
@@ -115,15 +169,25 @@ class CliMannersTest {
 
     @Test
     void everyHelpFits80ColumnsAndShowsAnExample() {
-        for (String[] command : List.of(new String[] {}, new String[] {"analyze"}, new String[] {"tune"}, new String[] {"replay"},
-                new String[] {"trace"}, new String[] {"trace", "generate"}, new String[] {"trace", "stats"}, new String[] {"completion"},
+        for (String[] command : List.of(
+                new String[] {},
+                new String[] {"analyze"},
+                new String[] {"tune"},
+                new String[] {"replay"},
+                new String[] {"trace"},
+                new String[] {"trace", "generate"},
+                new String[] {"trace", "stats"},
+                new String[] {"completion"},
                 new String[] {"serve"})) {
             List<String> args = new ArrayList<>(List.of(command));
             args.add("--help");
             Cli.Result r = at80(args.toArray(new String[0]));
             assertThat(r.exitCode()).isZero();
             assertThat(wider(r.out(), 80)).as(String.join(" ", args)).isEmpty();
-            assertThat(r.out()).as(String.join(" ", args)).contains("Example").contains("  wastecheck " + String.join(" ", command));
+            assertThat(r.out())
+                    .as(String.join(" ", args))
+                    .contains("Example")
+                    .contains("  wastecheck " + String.join(" ", command));
         }
     }
 
@@ -131,8 +195,13 @@ class CliMannersTest {
     void everyCommandPrintsThePomsVersion() {
         String version = System.getProperty("wastecheck.version");
         assertThat(version).as("set by the e2e pom from ${project.version}").isNotBlank();
-        for (String[] args : List.of(new String[] {"--version"}, new String[] {"analyze", "--version"}, new String[] {"tune", "-V"},
-                new String[] {"trace", "stats", "--version"}, new String[] {"replay", "--version"}, new String[] {"completion", "-V"},
+        for (String[] args : List.of(
+                new String[] {"--version"},
+                new String[] {"analyze", "--version"},
+                new String[] {"tune", "-V"},
+                new String[] {"trace", "stats", "--version"},
+                new String[] {"replay", "--version"},
+                new String[] {"completion", "-V"},
                 new String[] {"serve", "-V"})) {
             Cli.Result r = Cli.run(args);
             assertThat(r.exitCode()).isZero();
@@ -144,7 +213,9 @@ class CliMannersTest {
     void completionPrintsAScriptForBashAndZsh() {
         Cli.Result bash = Cli.run("completion", "bash");
         assertThat(bash.exitCode()).isZero();
-        assertThat(bash.out()).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_wastecheck")
+        assertThat(bash.out())
+                .startsWith("#!/usr/bin/env bash")
+                .contains("complete -F _complete_wastecheck")
                 .contains("analyze", "tune", "replay", "stats", "--format", "--trace");
         Cli.Result zsh = Cli.run("completion", "zsh");
         assertThat(zsh.exitCode()).isZero();
@@ -156,7 +227,9 @@ class CliMannersTest {
     void aMistypedCommandOrOptionGetsASuggestion() {
         Cli.Result command = Cli.run("analyse", DUMP.toString());
         assertThat(command.exitCode()).isEqualTo(2);
-        assertThat(command.err()).startsWith("wastecheck: ").contains("Did you mean: wastecheck analyze"); // picocli may add a second candidate (serve)
+        assertThat(command.err())
+                .startsWith("wastecheck: ")
+                .contains("Did you mean: wastecheck analyze"); // picocli may add a second candidate (serve)
         Cli.Result option = Cli.run("analyze", "--formt", "json", DUMP.toString());
         assertThat(option.exitCode()).isEqualTo(2);
         assertThat(option.err()).contains("Unknown option: '--formt'").contains("Possible solutions: --format");
@@ -176,23 +249,46 @@ class CliMannersTest {
         assertThat(s.get("columns").get(0).get("references").asLong()).isEqualTo(5817);
         assertKeysSnakeCase(s);
 
-        Cli.Result text = Cli.run("trace", "generate", "--scale", "20", "--requests", "200", "-o", dir.resolve("t").toString());
-        Cli.Result json = Cli.run("trace", "generate", "--scale", "20", "--requests", "200", "-q", "--format", "json",
-                "-o", dir.resolve("j").toString());
+        Cli.Result text = Cli.run(
+                "trace",
+                "generate",
+                "--scale",
+                "20",
+                "--requests",
+                "200",
+                "-o",
+                dir.resolve("t").toString());
+        Cli.Result json = Cli.run(
+                "trace",
+                "generate",
+                "--scale",
+                "20",
+                "--requests",
+                "200",
+                "-q",
+                "--format",
+                "json",
+                "-o",
+                dir.resolve("j").toString());
         assertThat(json.exitCode()).as(json.err()).isZero();
         assertThat(json.err()).as("-q: nothing on stderr").isEmpty();
         assertThat(text.err()).contains("wrote " + dir.resolve("t").resolve("dump.sql"));
         JsonNode g = json.json();
-        assertThat(g.get("dump").asText()).isEqualTo(dir.resolve("j").resolve("dump.sql").toString());
+        assertThat(g.get("dump").asText())
+                .isEqualTo(dir.resolve("j").resolve("dump.sql").toString());
         assertThat(g.get("tables").get("page").get("rows").asLong()).isEqualTo(20);
         // the same seed wrote the same rows: JSON and text agree table by table
-        assertThat(text.out()).contains("revision   " + g.get("tables").get("revision").get("rows").asLong() + "\n");
-        assertThat(g.get("dump_bytes").asLong()).isEqualTo(Files.size(dir.resolve("j").resolve("dump.sql")));
+        assertThat(text.out())
+                .contains("revision   "
+                        + g.get("tables").get("revision").get("rows").asLong() + "\n");
+        assertThat(g.get("dump_bytes").asLong())
+                .isEqualTo(Files.size(dir.resolve("j").resolve("dump.sql")));
         assertKeysSnakeCase(g);
     }
 
     /** Objects under these keys are keyed by data (table names, reasons, keywords, functions), not by field names. */
-    private static final java.util.Set<String> KEYED_BY_DATA = java.util.Set.of("tables", "skipped", "ignored_by_keyword", "functions");
+    private static final java.util.Set<String> KEYED_BY_DATA =
+            java.util.Set.of("tables", "skipped", "ignored_by_keyword", "functions");
 
     private static void assertKeysSnakeCase(JsonNode node) {
         assertKeysSnakeCase(node, false);
@@ -205,7 +301,11 @@ class CliMannersTest {
                 if (!keysAreData) {
                     assertThat(e.getKey()).matches("[a-z][a-z0-9_]*");
                 }
-                assertKeysSnakeCase(e.getValue(), !keysAreData && KEYED_BY_DATA.contains(e.getKey()) && e.getValue().isObject());
+                assertKeysSnakeCase(
+                        e.getValue(),
+                        !keysAreData
+                                && KEYED_BY_DATA.contains(e.getKey())
+                                && e.getValue().isObject());
             }
         } else if (node.isArray()) {
             node.forEach(n -> assertKeysSnakeCase(n, false));

@@ -17,8 +17,7 @@ final class GuardFixture {
     static final int ORDERS = 3000;
     static final String[] STATUS = {"open", "closed", "pending"};
 
-    private GuardFixture() {
-    }
+    private GuardFixture() {}
 
     private static String ratio(int i) {
         return String.format(Locale.ROOT, "%d.%08d", i % 7, (i * 7919L) % 100_000_000L);
@@ -69,7 +68,8 @@ final class GuardFixture {
                 );
                 """);
         rows(sql, '"');
-        sql.append("CREATE VIEW heavy_orders AS SELECT order_id, customer_id, placed FROM orders WHERE customer_id > 100;\n");
+        sql.append(
+                "CREATE VIEW heavy_orders AS SELECT order_id, customer_id, placed FROM orders WHERE customer_id > 100;\n");
         Path p = dir.resolve("shop-pg.sql");
         Files.writeString(p, sql, StandardCharsets.UTF_8);
         return p;
@@ -78,16 +78,32 @@ final class GuardFixture {
     private static void rows(StringBuilder sql, char q) {
         sql.append("INSERT INTO ").append(q).append("customer").append(q).append(" VALUES ");
         for (int i = 1; i <= CUSTOMERS; i++) {
-            sql.append(i == 1 ? "" : ",").append('(').append(i).append(",'Customer ").append(i).append("')");
+            sql.append(i == 1 ? "" : ",")
+                    .append('(')
+                    .append(i)
+                    .append(",'Customer ")
+                    .append(i)
+                    .append("')");
         }
         sql.append(";\n");
         for (int i = 1; i <= ORDERS; i++) {
             if (i % 500 == 1) {
                 sql.append("INSERT INTO ").append(q).append("orders").append(q).append(" VALUES ");
             }
-            sql.append(i % 500 == 1 ? "" : ",").append('(').append(i).append(',').append(1 + i % CUSTOMERS).append(",'")
-                    .append(STATUS[i % 3]).append("',").append(1 + i % 50).append(",'").append(ratio(i)).append("','")
-                    .append(placed(i)).append("')");
+            sql.append(i % 500 == 1 ? "" : ",")
+                    .append('(')
+                    .append(i)
+                    .append(',')
+                    .append(1 + i % CUSTOMERS)
+                    .append(",'")
+                    .append(STATUS[i % 3])
+                    .append("',")
+                    .append(1 + i % 50)
+                    .append(",'")
+                    .append(ratio(i))
+                    .append("','")
+                    .append(placed(i))
+                    .append("')");
             if (i % 500 == 0) {
                 sql.append(";\n");
             }

@@ -49,14 +49,24 @@ class HostileInputTest {
         SyntheticDump.writePgDump(dir.resolve("orders.pg.sql"), ROWS, 7);
         SyntheticDump.writeCsv(dir.resolve("orders.csv"), ROWS, 7);
         SyntheticDump.writeSqliteFile(dir.resolve("orders.sqlite"), ROWS, 7);
-        assertThat(Cli.run("trace", "generate", "--scale", "3", "--seed", "5", "-o", dir.resolve("wiki").toString()).exitCode())
+        assertThat(Cli.run(
+                                "trace",
+                                "generate",
+                                "--scale",
+                                "3",
+                                "--seed",
+                                "5",
+                                "-o",
+                                dir.resolve("wiki").toString())
+                        .exitCode())
                 .isZero();
     }
 
     @AfterAll
     static void cleanUp() throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            s.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
 
@@ -72,8 +82,13 @@ class HostileInputTest {
         for (Map.Entry<String, long[]> e : tables.entrySet()) {
             JsonNode t = Cli.table(report, e.getKey());
             long[] want = e.getValue();
-            assertThat(new long[] {t.get("rows").asLong(), t.get("bad_rows").asLong(), t.get("bad_values").asLong()})
-                    .as("rows, bad rows, bad values of %s in %s", e.getKey(), a).containsExactly(want);
+            assertThat(new long[] {
+                        t.get("rows").asLong(),
+                        t.get("bad_rows").asLong(),
+                        t.get("bad_values").asLong()
+                    })
+                    .as("rows, bad rows, bad values of %s in %s", e.getKey(), a)
+                    .containsExactly(want);
         }
     }
 
@@ -86,7 +101,9 @@ class HostileInputTest {
     /** Exit 2: one message on stderr starting "wastecheck:", holding every fragment, no stack trace. */
     private static Cli.Result refuses(String[] args, String... fragments) {
         Cli.Result r = Cli.run(args);
-        assertThat(r.exitCode()).as("exit of %s; stderr: %s", Arrays.toString(args), r.err()).isEqualTo(2);
+        assertThat(r.exitCode())
+                .as("exit of %s; stderr: %s", Arrays.toString(args), r.err())
+                .isEqualTo(2);
         assertThat(r.err()).startsWith("wastecheck:").doesNotContain("\tat ").doesNotContain("internal error");
         for (String f : fragments) {
             assertThat(r.err()).as("stderr of %s", Arrays.toString(args)).contains(f);
@@ -215,7 +232,11 @@ class HostileInputTest {
         cases.add(test("mysqldump cut right after the INSERT's ';' reads every row", () -> {
             byte[] b = bytes(dir.resolve("orders.sql"));
             int end = indexOf(b, ");\n", indexOf(b, "INSERT INTO", 0)) + 3;
-            reads(new String[] {write("cut/my-stmt.sql", Arrays.copyOf(b, end)).toString()}, table("orders", ROWS, 0, 0));
+            reads(
+                    new String[] {
+                        write("cut/my-stmt.sql", Arrays.copyOf(b, end)).toString()
+                    },
+                    table("orders", ROWS, 0, 0));
         }));
         // pg_dump: COPY rows one per line; cut after k lines, mid-row, before and after the end marker
         for (int k : new int[] {0, 1, 7, 20, 39, 40}) {
@@ -246,14 +267,21 @@ class HostileInputTest {
         cases.add(test("pg_dump cut right after \\. reads every row", () -> {
             byte[] b = bytes(dir.resolve("orders.pg.sql"));
             int end = indexOf(b, "\\.\n", 0) + 3;
-            reads(new String[] {write("cut/pg-end.sql", Arrays.copyOf(b, end)).toString()}, table("orders", ROWS, 0, 0));
+            reads(
+                    new String[] {write("cut/pg-end.sql", Arrays.copyOf(b, end)).toString()},
+                    table("orders", ROWS, 0, 0));
         }));
         // CSV cut mid-row: the last row is short, counted as bad with its line
         for (int k : new int[] {3, 19, 38}) {
             cases.add(test("CSV cut in the middle of row " + (k + 1), () -> {
                 StringBuilder csv = new StringBuilder("id,name,amount\n");
                 for (int i = 1; i <= ROWS; i++) {
-                    csv.append(i).append(",name ").append(i).append(',').append(i * 3).append(".5\n");
+                    csv.append(i)
+                            .append(",name ")
+                            .append(i)
+                            .append(',')
+                            .append(i * 3)
+                            .append(".5\n");
                 }
                 byte[] b = csv.toString().getBytes(StandardCharsets.UTF_8);
                 int at = 0;
@@ -282,8 +310,13 @@ class HostileInputTest {
             Path bad = write("cut/pg-corrupt.sql.gz", gz);
             refuses(analyze(bad), bad.toString());
         }));
-        cases.add(test("gzip intact reads every row", () ->
-                reads(new String[] {write("cut/pg-whole.sql.gz", gzip(bytes(dir.resolve("orders.pg.sql")))).toString()},
+        cases.add(test(
+                "gzip intact reads every row",
+                () -> reads(
+                        new String[] {
+                            write("cut/pg-whole.sql.gz", gzip(bytes(dir.resolve("orders.pg.sql"))))
+                                    .toString()
+                        },
                         table("orders", ROWS, 0, 0))));
         // the generator's own MediaWiki dump, cut at statement boundaries and inside statements
         for (int k : new int[] {3, 8, 15}) {
@@ -305,13 +338,19 @@ class HostileInputTest {
 
     /** BOM, CRLF, UTF-16, Latin-1 and NUL bytes. */
     private void encodings(List<DynamicTest> cases) {
-        String dump = "CREATE TABLE t (id int NOT NULL, name varchar(20));\nINSERT INTO t VALUES (1,'a'),(2,'b'),(3,'c');\n";
+        String dump =
+                "CREATE TABLE t (id int NOT NULL, name varchar(20));\nINSERT INTO t VALUES (1,'a'),(2,'b'),(3,'c');\n";
         cases.add(test("UTF-8 byte-order mark before a dump", () -> {
             byte[] b = ("\ufeff" + dump).getBytes(StandardCharsets.UTF_8);
             reads(new String[] {write("enc/bom.sql", b).toString()}, table("t", 3, 0, 0));
         }));
-        cases.add(test("CRLF line ends in a dump", () ->
-                reads(new String[] {write("enc/crlf.sql", dump.replace("\n", "\r\n")).toString()}, table("t", 3, 0, 0))));
+        cases.add(test(
+                "CRLF line ends in a dump",
+                () -> reads(
+                        new String[] {
+                            write("enc/crlf.sql", dump.replace("\n", "\r\n")).toString()
+                        },
+                        table("t", 3, 0, 0))));
         cases.add(test("CRLF line ends in a pg_dump COPY", () -> {
             String pg = new String(bytes(dir.resolve("orders.pg.sql")), StandardCharsets.UTF_8).replace("\n", "\r\n");
             reads(new String[] {write("enc/crlf.pg.sql", pg).toString()}, table("orders", ROWS, 0, 0));
@@ -326,8 +365,9 @@ class HostileInputTest {
             refuses(analyze(p), p.toString(), "UTF-16");
         }));
         cases.add(test("Latin-1 bytes in strings are kept (recoded), rows exact", () -> {
-            byte[] b = "CREATE TABLE t (id int, name varchar(20));\nINSERT INTO t VALUES (1,'caf\u00e9'),(2,'na\u00efve');\n"
-                    .getBytes(StandardCharsets.ISO_8859_1);
+            byte[] b =
+                    "CREATE TABLE t (id int, name varchar(20));\nINSERT INTO t VALUES (1,'caf\u00e9'),(2,'na\u00efve');\n"
+                            .getBytes(StandardCharsets.ISO_8859_1);
             reads(new String[] {write("enc/latin1.sql", b).toString()}, table("t", 2, 0, 0));
         }));
         cases.add(test("a NUL byte between INSERTs is counted and the next INSERT still read", () -> {
@@ -340,15 +380,28 @@ class HostileInputTest {
             reads(new String[] {"--max-bad", "1", p.toString()}, table("t", 5, 0, 0));
             refuses(analyze(p), p + ":3:", "'this is not sql'", "line 4");
         }));
-        cases.add(test("an escaped NUL inside a MySQL string is a value", () ->
-                reads(new String[] {write("enc/nulstr.sql", "CREATE TABLE t (id int, b varbinary(8));\nINSERT INTO t VALUES (1,'a\\0b');\n")
-                        .toString()}, table("t", 1, 0, 0))));
+        cases.add(test(
+                "an escaped NUL inside a MySQL string is a value",
+                () -> reads(
+                        new String[] {
+                            write(
+                                            "enc/nulstr.sql",
+                                            "CREATE TABLE t (id int, b varbinary(8));\nINSERT INTO t VALUES (1,'a\\0b');\n")
+                                    .toString()
+                        },
+                        table("t", 1, 0, 0))));
         cases.add(test("a raw NUL in a CSV is binary data, refused with its line", () -> {
             Path p = write("enc/nul.csv", "a,b\n1,x\n2,y\0z\n".getBytes(StandardCharsets.UTF_8));
             refuses(analyze(p), p + ":3:", "NUL");
         }));
-        cases.add(test("a CSV with a byte-order mark and CRLF", () ->
-                reads(new String[] {write("enc/bomcrlf.csv", "\ufeffa,b\r\n1,x\r\n2,y\r\n").toString()}, table("bomcrlf", 2, 0, 0))));
+        cases.add(test(
+                "a CSV with a byte-order mark and CRLF",
+                () -> reads(
+                        new String[] {
+                            write("enc/bomcrlf.csv", "\ufeffa,b\r\n1,x\r\n2,y\r\n")
+                                    .toString()
+                        },
+                        table("bomcrlf", 2, 0, 0))));
         cases.add(test("a file of only SQL comments and SET NAMES holds no table", () -> {
             Path p = write("enc/comments.sql", "-- MySQL dump\n/*!40101 SET NAMES utf8mb4 */;\nSET NAMES utf8mb4;\n");
             refuses(analyze(p), p.toString(), "no table found");
@@ -374,7 +427,9 @@ class HostileInputTest {
     private void shapesAndValues(List<DynamicTest> cases) {
         String head = "CREATE TABLE t (id int, name varchar(10));\n";
         cases.add(test("a row with an extra value and a row with one missing are counted", () -> {
-            Path p = write("rows/ragged.sql", head + "INSERT INTO t VALUES (1,'a'),(2,'b','x'),(3);\nINSERT INTO t VALUES (4,'d');\n");
+            Path p = write(
+                    "rows/ragged.sql",
+                    head + "INSERT INTO t VALUES (1,'a'),(2,'b','x'),(3);\nINSERT INTO t VALUES (4,'d');\n");
             reads(new String[] {"--max-bad", "1", p.toString()}, table("t", 2, 2, 0));
             refuses(analyze(p), p + ":2:", "a row of 2 values");
         }));
@@ -417,7 +472,9 @@ class HostileInputTest {
         }));
         cases.add(test("a 4 MB value in one row", () -> {
             String big = "x".repeat(4 << 20);
-            Path p = write("rows/big.sql", "CREATE TABLE t (id int, body longtext);\nINSERT INTO t VALUES (1,'" + big + "'),(2,'y');\n");
+            Path p = write(
+                    "rows/big.sql",
+                    "CREATE TABLE t (id int, body longtext);\nINSERT INTO t VALUES (1,'" + big + "'),(2,'y');\n");
             reads(new String[] {p.toString()}, table("t", 2, 0, 0));
         }));
         cases.add(test("a 1 MB CSV line", () -> {
@@ -437,32 +494,56 @@ class HostileInputTest {
             }
             refuses(analyze(p), p + ":1:", "64 MB");
         }));
-        cases.add(test("DOUBLE beyond FLOAT's range, in a dump", () ->
-                reads(new String[] {write("rows/dbl.sql", "CREATE TABLE t (a int, b double);\nINSERT INTO t VALUES (1,1e300),(2,3.5),(3,-1.7e308);\n")
-                        .toString()}, table("t", 3, 0, 0))));
-        cases.add(test("DOUBLE beyond FLOAT's range, in a CSV", () ->
-                reads(new String[] {write("rows/dbl.csv", "a,b\n1,1e300\n2,3.5\n").toString()}, table("dbl", 2, 0, 0))));
-        cases.add(test("DOUBLE beyond FLOAT's range, in a pg_dump", () ->
-                reads(new String[] {write("rows/dbl.pg.sql", "--\n-- PostgreSQL database dump\n--\nCREATE TABLE public.t (a integer, b double precision);\n"
-                        + "COPY public.t (a, b) FROM stdin;\n1\t1e300\n2\t3.5\n\\.\n").toString()}, table("t", 2, 0, 0))));
+        cases.add(test(
+                "DOUBLE beyond FLOAT's range, in a dump",
+                () -> reads(
+                        new String[] {
+                            write(
+                                            "rows/dbl.sql",
+                                            "CREATE TABLE t (a int, b double);\nINSERT INTO t VALUES (1,1e300),(2,3.5),(3,-1.7e308);\n")
+                                    .toString()
+                        },
+                        table("t", 3, 0, 0))));
+        cases.add(test(
+                "DOUBLE beyond FLOAT's range, in a CSV",
+                () -> reads(
+                        new String[] {
+                            write("rows/dbl.csv", "a,b\n1,1e300\n2,3.5\n").toString()
+                        },
+                        table("dbl", 2, 0, 0))));
+        cases.add(test(
+                "DOUBLE beyond FLOAT's range, in a pg_dump",
+                () -> reads(
+                        new String[] {
+                            write(
+                                            "rows/dbl.pg.sql",
+                                            "--\n-- PostgreSQL database dump\n--\nCREATE TABLE public.t (a integer, b double precision);\n"
+                                                    + "COPY public.t (a, b) FROM stdin;\n1\t1e300\n2\t3.5\n\\.\n")
+                                    .toString()
+                        },
+                        table("t", 2, 0, 0))));
         cases.add(test("DOUBLE beyond FLOAT's range, in a SQLite REAL", () -> {
             Path p = dir.resolve("rows/dbl.sqlite");
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + p); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + p);
+                    Statement st = c.createStatement()) {
                 st.execute("CREATE TABLE t (a INTEGER, b REAL)");
                 st.execute("INSERT INTO t VALUES (1, 1e300), (2, 3.5)");
             }
             reads(new String[] {p.toString()}, table("t", 2, 0, 0));
         }));
         cases.add(test("nested JSON objects and arrays are profiled as JSON", () -> {
-            Path p = write("rows/nested.json", "{\"a\":1,\"b\":{\"c\":2},\"d\":[1,2]}\n{\"a\":2,\"b\":{\"c\":3},\"d\":[]}\n");
+            Path p = write(
+                    "rows/nested.json", "{\"a\":1,\"b\":{\"c\":2},\"d\":[1,2]}\n{\"a\":2,\"b\":{\"c\":3},\"d\":[]}\n");
             reads(new String[] {p.toString()}, table("nested", 2, 0, 0));
             JsonNode r = Cli.analyzeJson(p);
-            assertThat(Cli.column(r, "nested", "b").get("declared_type").asText()).isEqualTo("JSON");
+            assertThat(Cli.column(r, "nested", "b").get("declared_type").asText())
+                    .isEqualTo("JSON");
         }));
         cases.add(test("a JSON array of flat objects is JSON, not CSV", () -> {
             Path p = write("rows/array.json", "[\n  {\"a\": 1, \"b\": \"x\"},\n  {\"a\": 2, \"b\": \"y\"}\n]\n");
             reads(new String[] {p.toString()}, table("array", 2, 0, 0));
-            assertThat(Cli.column(Cli.analyzeJson(p), "array", "b").get("name").asText()).isEqualTo("b");
+            assertThat(Cli.column(Cli.analyzeJson(p), "array", "b").get("name").asText())
+                    .isEqualTo("b");
         }));
         cases.add(test("JSON with a trailing comma is refused at its line and column", () -> {
             Path p = write("rows/comma.json", "[{\"a\":1},\n{\"a\":2,}\n]");
@@ -499,8 +580,10 @@ class HostileInputTest {
         };
         for (String[] o : outside) {
             cases.add(test("value outside its type: " + o[0], () -> {
-                Path p = write("values/" + o[0].replaceAll("\\W+", "_") + ".sql", "CREATE TABLE t (id int, " + o[1] + ");\n"
-                        + "INSERT INTO t VALUES (1," + o[2] + ");\nINSERT INTO t VALUES (2,NULL);\n");
+                Path p = write(
+                        "values/" + o[0].replaceAll("\\W+", "_") + ".sql",
+                        "CREATE TABLE t (id int, " + o[1] + ");\n" + "INSERT INTO t VALUES (1," + o[2]
+                                + ");\nINSERT INTO t VALUES (2,NULL);\n");
                 Cli.Result r = Cli.run(analyze(p));
                 assertThat(r.exitCode()).as(r.err()).isZero();
                 JsonNode col = Cli.column(r.json(), "t", "a");
@@ -521,14 +604,22 @@ class HostileInputTest {
         };
         for (String[] o : inside) {
             cases.add(test("value inside its type: " + o[0], () -> {
-                Path p = write("values/in_" + o[0].replaceAll("\\W+", "_") + ".sql", "CREATE TABLE t (id int, " + o[1] + ");\n"
-                        + "INSERT INTO t VALUES (1," + o[2] + ");\n");
+                Path p = write(
+                        "values/in_" + o[0].replaceAll("\\W+", "_") + ".sql",
+                        "CREATE TABLE t (id int, " + o[1] + ");\n" + "INSERT INTO t VALUES (1," + o[2] + ");\n");
                 reads(new String[] {p.toString()}, table("t", 1, 0, 0));
             }));
         }
-        cases.add(test("text in an INT column is a bad value loaded as NULL", () ->
-                reads(new String[] {write("values/text-in-int.sql", "CREATE TABLE t (id int, a int);\nINSERT INTO t VALUES (1,'five'),(2,2);\n")
-                        .toString()}, table("t", 2, 0, 1))));
+        cases.add(test(
+                "text in an INT column is a bad value loaded as NULL",
+                () -> reads(
+                        new String[] {
+                            write(
+                                            "values/text-in-int.sql",
+                                            "CREATE TABLE t (id int, a int);\nINSERT INTO t VALUES (1,'five'),(2,2);\n")
+                                    .toString()
+                        },
+                        table("t", 2, 0, 1))));
     }
 
     /** SQLite, DuckDB, Parquet and gzip files that are damaged. */
@@ -565,8 +656,13 @@ class HostileInputTest {
                 refuses(analyze(p), p.toString(), "SQLite");
             }
         }));
-        cases.add(test("SQLite file intact, gzipped", () ->
-                reads(new String[] {write("box/orders.sqlite.gz", gzip(bytes(dir.resolve("orders.sqlite")))).toString()},
+        cases.add(test(
+                "SQLite file intact, gzipped",
+                () -> reads(
+                        new String[] {
+                            write("box/orders.sqlite.gz", gzip(bytes(dir.resolve("orders.sqlite"))))
+                                    .toString()
+                        },
                         table("orders", ROWS, 0, 0))));
         cases.add(test("SQLite header and nothing else", () -> {
             Path p = write("box/header.sqlite", Arrays.copyOf(bytes(dir.resolve("orders.sqlite")), 100));
@@ -574,8 +670,10 @@ class HostileInputTest {
         }));
         cases.add(test("Parquet cut short", () -> {
             Path parquet = dir.resolve("box/orders.parquet");
-            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-                st.execute("COPY (SELECT * FROM read_csv('" + dir.resolve("orders.csv") + "')) TO '" + parquet + "' (FORMAT parquet)");
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+                    Statement st = c.createStatement()) {
+                st.execute("COPY (SELECT * FROM read_csv('" + dir.resolve("orders.csv") + "')) TO '" + parquet
+                        + "' (FORMAT parquet)");
             }
             reads(new String[] {parquet.toString()}, table("orders", ROWS, 0, 0));
             byte[] b = bytes(parquet);
@@ -584,7 +682,8 @@ class HostileInputTest {
         }));
         cases.add(test("DuckDB file cut short", () -> {
             Path db = dir.resolve("box/shop.duckdb");
-            try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db);
+                    Statement st = c.createStatement()) {
                 st.execute("CREATE TABLE orders AS SELECT * FROM read_csv('" + dir.resolve("orders.csv") + "')");
             }
             byte[] b = bytes(db);
@@ -596,7 +695,9 @@ class HostileInputTest {
     /** Folders: mixed dialects, one table twice, documents and subfolders, emptiness, link loops. */
     private void folders(List<DynamicTest> cases) {
         cases.add(test("the same table defined differently in two files", () -> {
-            write("fold/twice/a.sql", "CREATE TABLE t (a int, b int, c int, d int, e int);\nINSERT INTO t VALUES (1,2,3,4,5);\n");
+            write(
+                    "fold/twice/a.sql",
+                    "CREATE TABLE t (a int, b int, c int, d int, e int);\nINSERT INTO t VALUES (1,2,3,4,5);\n");
             write("fold/twice/b.sql", "CREATE TABLE t (a int, b int);\nINSERT INTO t VALUES (1,2);\n");
             refuses(analyze(dir.resolve("fold/twice")), "defined twice", "a.sql", "b.sql");
         }));
@@ -620,8 +721,11 @@ class HostileInputTest {
         }));
         cases.add(test("MySQL and PostgreSQL dumps in one folder", () -> {
             write("fold/dialects/a.sql", bytes(dir.resolve("orders.sql")));
-            write("fold/dialects/b.sql", new String(bytes(dir.resolve("orders.pg.sql")), StandardCharsets.UTF_8)
-                    .replace("public.orders", "public.orders_pg").replace("orders_pkey", "orders_pg_pkey"));
+            write(
+                    "fold/dialects/b.sql",
+                    new String(bytes(dir.resolve("orders.pg.sql")), StandardCharsets.UTF_8)
+                            .replace("public.orders", "public.orders_pg")
+                            .replace("orders_pkey", "orders_pg_pkey"));
             reads(new String[] {dir.resolve("fold/dialects").toString()}, table("orders", ROWS, 0, 0));
         }));
         cases.add(test("an empty folder", () -> {
@@ -651,7 +755,8 @@ class HostileInputTest {
 
     /** Odd file names and identifiers. */
     private void names(List<DynamicTest> cases) {
-        for (String name : new String[] {"with space.sql", "ünïcödé.sql", "-dash.sql", "no-extension", "quote'name.sql"}) {
+        for (String name :
+                new String[] {"with space.sql", "ünïcödé.sql", "-dash.sql", "no-extension", "quote'name.sql"}) {
             cases.add(test("a file named " + name, () -> {
                 Path p = write("names/" + name, "CREATE TABLE t (a int);\nINSERT INTO t VALUES (1),(2);\n");
                 reads(new String[] {"--", p.toString()}, table("t", 2, 0, 0));
@@ -676,11 +781,14 @@ class HostileInputTest {
         };
         for (String[] n : mysqlNames) {
             cases.add(test("MySQL: " + n[0], () -> {
-                Path p = write("names/my-" + Math.abs(n[0].hashCode()) + ".sql", "CREATE TABLE " + n[1]
-                        + " (`or``der` int, `from` varchar(5), `ç;l` int);\nINSERT INTO " + n[1] + " VALUES (1,'x',2),(3,'y',4);\n");
+                Path p = write(
+                        "names/my-" + Math.abs(n[0].hashCode()) + ".sql",
+                        "CREATE TABLE " + n[1] + " (`or``der` int, `from` varchar(5), `ç;l` int);\nINSERT INTO " + n[1]
+                                + " VALUES (1,'x',2),(3,'y',4);\n");
                 JsonNode r = Cli.analyzeJson(p);
                 assertThat(Cli.table(r, n[2]).get("rows").asLong()).isEqualTo(2);
-                assertThat(Cli.table(r, n[2]).get("columns").findValuesAsText("name")).containsExactly("or`der", "from", "ç;l");
+                assertThat(Cli.table(r, n[2]).get("columns").findValuesAsText("name"))
+                        .containsExactly("or`der", "from", "ç;l");
             }));
         }
         String[][] pgNames = {
@@ -692,14 +800,19 @@ class HostileInputTest {
         };
         for (String[] n : pgNames) {
             cases.add(test("PostgreSQL: " + n[0] + ", in CREATE TABLE and COPY alike", () -> {
-                Path p = write("names/pg-" + Math.abs(n[0].hashCode()) + ".sql", "--\n-- PostgreSQL database dump\n--\n"
-                        + "CREATE TABLE public." + n[1] + " (\n    \"c\"\"1\" integer,\n    \"c;2\" text,\n    \"select\" integer\n);\n"
-                        + "COPY public." + n[1] + " (\"c\"\"1\", \"c;2\", \"select\") FROM stdin;\n1\tx\t2\n3\ty\t4\n\\.\n");
+                Path p = write(
+                        "names/pg-" + Math.abs(n[0].hashCode()) + ".sql",
+                        "--\n-- PostgreSQL database dump\n--\n"
+                                + "CREATE TABLE public." + n[1]
+                                + " (\n    \"c\"\"1\" integer,\n    \"c;2\" text,\n    \"select\" integer\n);\n"
+                                + "COPY public." + n[1]
+                                + " (\"c\"\"1\", \"c;2\", \"select\") FROM stdin;\n1\tx\t2\n3\ty\t4\n\\.\n");
                 JsonNode r = Cli.analyzeJson(p);
                 JsonNode t = Cli.table(r, n[2]);
                 assertThat(t.get("rows").asLong()).isEqualTo(2);
                 assertThat(t.get("columns").findValuesAsText("name")).containsExactly("c\"1", "c;2", "select");
-                assertThat(t.get("columns").get(0).get("declared_type").asText()).isEqualTo("integer");
+                assertThat(t.get("columns").get(0).get("declared_type").asText())
+                        .isEqualTo("integer");
                 assertThat(r.get("tables")).hasSize(1);
             }));
         }
@@ -720,69 +833,102 @@ class HostileInputTest {
             refuses(new String[] {"trace", "stats", p.toString()}, p.toString(), "statements or requests");
         }));
         cases.add(test("the generator's trace reads whole", () -> {
-            Cli.Result r = Cli.run("trace", "stats", dir.resolve("wiki/trace.log").toString());
+            Cli.Result r =
+                    Cli.run("trace", "stats", dir.resolve("wiki/trace.log").toString());
             assertThat(r.exitCode()).as(r.err()).isZero();
         }));
-        cases.add(test("a PostgreSQL log with 5% garbage lines: every one counted, --max-bad over lines", () -> {
-            StringBuilder sb = new StringBuilder();
-            int bad = 0;
-            for (int i = 1; i <= 400; i++) {
-                if (i % 20 == 0) {
-                    sb.append("#### garbage line ").append(i).append('\n');
-                    bad++;
-                } else {
-                    sb.append("2024-01-01 10:00:00.000 UTC [42] LOG:  statement: SELECT page_id FROM page WHERE page_id = ")
-                            .append(i).append(";\n");
-                }
-            }
-            Path p = write("tr/pg-garbage.log", sb.toString());
-            refuses(new String[] {"trace", "stats", p.toString()}, p + ":20:", bad + " of 400 lines bad");
-            Cli.Result ok = Cli.run("trace", "stats", "--max-bad", "0.06", p.toString());
-            assertThat(ok.exitCode()).as(ok.err()).isZero();
-            assertThat(ok.out()).contains(String.valueOf(bad));
-        }));
+        cases.add(test(
+                "a PostgreSQL log with 5% garbage lines: every one counted, --max-bad over lines",
+                () -> {
+                    StringBuilder sb = new StringBuilder();
+                    int bad = 0;
+                    for (int i = 1; i <= 400; i++) {
+                        if (i % 20 == 0) {
+                            sb.append("#### garbage line ").append(i).append('\n');
+                            bad++;
+                        } else {
+                            sb.append(
+                                            "2024-01-01 10:00:00.000 UTC [42] LOG:  statement: SELECT page_id FROM page WHERE page_id = ")
+                                    .append(i)
+                                    .append(";\n");
+                        }
+                    }
+                    Path p = write("tr/pg-garbage.log", sb.toString());
+                    refuses(new String[] {"trace", "stats", p.toString()}, p + ":20:", bad + " of 400 lines bad");
+                    Cli.Result ok = Cli.run("trace", "stats", "--max-bad", "0.06", p.toString());
+                    assertThat(ok.exitCode()).as(ok.err()).isZero();
+                    assertThat(ok.out()).contains(String.valueOf(bad));
+                }));
         cases.add(test("garbage lines in a file of statements are counted each", () -> {
-            Path p = write("tr/sql-garbage.sql", "SELECT page_id FROM page WHERE page_id = 1;\nnot a statement\n"
-                    + "SELECT page_id FROM page WHERE page_id = 2;\nstill not\n");
+            Path p = write(
+                    "tr/sql-garbage.sql",
+                    "SELECT page_id FROM page WHERE page_id = 1;\nnot a statement\n"
+                            + "SELECT page_id FROM page WHERE page_id = 2;\nstill not\n");
             refuses(new String[] {"trace", "stats", p.toString()}, p + ":2:", "2 of 4 lines bad");
         }));
         cases.add(test("an unclosed quote does not swallow the next statement", () -> {
-            Path p = write("tr/quote.sql", "SELECT page_id FROM page WHERE page_title = 'Main;\n"
-                    + "SELECT page_id FROM page WHERE page_id = 2;\nSELECT page_id FROM page WHERE page_id = 3;\n");
+            Path p = write(
+                    "tr/quote.sql",
+                    "SELECT page_id FROM page WHERE page_title = 'Main;\n"
+                            + "SELECT page_id FROM page WHERE page_id = 2;\nSELECT page_id FROM page WHERE page_id = 3;\n");
             refuses(new String[] {"trace", "stats", p.toString()}, p + ":1:", "closing quote");
             Cli.Result r = Cli.run("trace", "stats", "--max-bad", "0.5", p.toString());
             assertThat(r.exitCode()).as(r.err()).isZero();
         }));
         cases.add(test("a trace whose statements name no known table says what is missing", () -> {
             Path p = write("tr/unknown.sql", "SELECT a FROM nowhere WHERE a = 1;\nSELECT b FROM elsewhere;\n");
-            refuses(new String[] {"trace", "stats", p.toString()}, p.toString(), "none of the 2 statements resolved", "--schema");
+            refuses(
+                    new String[] {"trace", "stats", p.toString()},
+                    p.toString(),
+                    "none of the 2 statements resolved",
+                    "--schema");
         }));
         cases.add(test("analyze --trace with an empty trace", () -> {
             Path p = write("tr/empty2.log", "");
-            refuses(new String[] {"analyze", "-q", dir.resolve("orders.sql").toString(), "--trace", p.toString()}, p.toString());
+            refuses(
+                    new String[] {"analyze", "-q", dir.resolve("orders.sql").toString(), "--trace", p.toString()},
+                    p.toString());
         }));
         cases.add(test("a gzip trace cut short", () -> {
             byte[] gz = gzip(bytes(dir.resolve("wiki/trace.log")));
             Path p = write("tr/cut.log.gz", Arrays.copyOf(gz, gz.length / 2));
             refuses(new String[] {"trace", "stats", p.toString()}, p.toString(), "gzip");
         }));
-        cases.add(test("a missing trace", () -> refuses(new String[] {"trace", "stats", dir.resolve("tr/none.log").toString()},
-                "none.log", "no such trace file")));
+        cases.add(test(
+                "a missing trace",
+                () -> refuses(
+                        new String[] {
+                            "trace", "stats", dir.resolve("tr/none.log").toString()
+                        },
+                        "none.log",
+                        "no such trace file")));
     }
 
     /** {@code analyze -} and pipes: a streamed dump, gzip too, and a CSV. */
     private void standardInput(List<DynamicTest> cases) {
-        cases.add(test("mysqldump on standard input", () -> withStdin(bytes(dir.resolve("orders.sql")),
-                () -> reads(new String[] {"-"}, table("orders", ROWS, 0, 0)))));
-        cases.add(test("gzipped pg_dump on standard input", () -> withStdin(gzip(bytes(dir.resolve("orders.pg.sql"))),
-                () -> reads(new String[] {"-"}, table("orders", ROWS, 0, 0)))));
-        cases.add(test("CSV on standard input", () -> withStdin(bytes(dir.resolve("orders.csv")),
-                () -> reads(new String[] {"-"}, table("stdin", ROWS, 0, 0)))));
+        cases.add(test(
+                "mysqldump on standard input",
+                () -> withStdin(
+                        bytes(dir.resolve("orders.sql")),
+                        () -> reads(new String[] {"-"}, table("orders", ROWS, 0, 0)))));
+        cases.add(test(
+                "gzipped pg_dump on standard input",
+                () -> withStdin(
+                        gzip(bytes(dir.resolve("orders.pg.sql"))),
+                        () -> reads(new String[] {"-"}, table("orders", ROWS, 0, 0)))));
+        cases.add(test(
+                "CSV on standard input",
+                () -> withStdin(
+                        bytes(dir.resolve("orders.csv")),
+                        () -> reads(new String[] {"-"}, table("stdin", ROWS, 0, 0)))));
         cases.add(test("a truncated dump on standard input names <stdin>", () -> {
             byte[] b = bytes(dir.resolve("orders.pg.sql"));
-            withStdin(Arrays.copyOf(b, indexOf(b, "\\.", 0)), () -> refuses(analyze("-"), "<stdin>:", "end-of-data marker"));
+            withStdin(
+                    Arrays.copyOf(b, indexOf(b, "\\.", 0)),
+                    () -> refuses(analyze("-"), "<stdin>:", "end-of-data marker"));
         }));
-        cases.add(test("standard input given twice", () -> withStdin(new byte[0], () -> refuses(analyze("-", "-"), "twice"))));
+        cases.add(test(
+                "standard input given twice", () -> withStdin(new byte[0], () -> refuses(analyze("-", "-"), "twice"))));
     }
 
     private static void withStdin(byte[] content, Executable body) throws Exception {
@@ -814,7 +960,10 @@ class HostileInputTest {
             {"--dialect", "tune", "--dialect", "oracle", dump},
         };
         for (String[] b : bad) {
-            cases.add(test("bad option value " + String.join(" ", Arrays.copyOfRange(b, 1, b.length)).replace(dir.toString(), ""),
+            cases.add(test(
+                    "bad option value "
+                            + String.join(" ", Arrays.copyOfRange(b, 1, b.length))
+                                    .replace(dir.toString(), ""),
                     () -> refuses(Arrays.copyOfRange(b, 1, b.length), b[0])));
         }
     }

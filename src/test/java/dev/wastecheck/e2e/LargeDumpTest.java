@@ -32,11 +32,31 @@ class LargeDumpTest {
 
         Path report = dir.resolve("report.json");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + HEAP_MB + "m", "-XX:MaxDirectMemorySize=128m",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                "dev.wastecheck.cli.Main", "analyze", dump.toString(), "--format", "json", "-o", report.toString(),
-                "--memory-limit", "256MB", "--threads", "2", "--temp-dir", dir.toString(), "-q"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("log.txt").toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx" + HEAP_MB + "m",
+                "-XX:MaxDirectMemorySize=128m",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.wastecheck.cli.Main",
+                "analyze",
+                dump.toString(),
+                "--format",
+                "json",
+                "-o",
+                report.toString(),
+                "--memory-limit",
+                "256MB",
+                "--threads",
+                "2",
+                "--temp-dir",
+                dir.toString(),
+                "-q"));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("log.txt").toFile())
+                .start();
         assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("finished in time").isTrue();
         String log = Files.readString(dir.resolve("log.txt"));
         assertThat(p.exitValue()).as(log).isZero();
@@ -57,6 +77,8 @@ class LargeDumpTest {
 
     private static JsonNode column(JsonNode table, String name) {
         return StreamSupport.stream(table.get("columns").spliterator(), false)
-                .filter(c -> c.get("name").asText().equals(name)).findFirst().orElseThrow();
+                .filter(c -> c.get("name").asText().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 }

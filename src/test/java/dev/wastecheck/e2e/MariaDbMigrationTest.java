@@ -34,6 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MariaDbMigrationTest {
     @TempDir
     static Path shared;
+
     static MariaDbServer server;
     static Path shop;
     static JsonNode shopTune;
@@ -71,20 +72,29 @@ class MariaDbMigrationTest {
         server.createDatabase("shop_cycle");
         server.load("shop_cycle", shop);
         // both sides of the key change together, inside the key's drop and re-creation
-        assertThat(shopMigration).contains("ALTER TABLE `orders` DROP FOREIGN KEY `fk_orders_customer`;",
-                "ADD CONSTRAINT `fk_orders_customer` FOREIGN KEY (`customer_id`) REFERENCES `customer` (`customer_id`) ON DELETE CASCADE");
+        assertThat(shopMigration)
+                .contains(
+                        "ALTER TABLE `orders` DROP FOREIGN KEY `fk_orders_customer`;",
+                        "ADD CONSTRAINT `fk_orders_customer` FOREIGN KEY (`customer_id`) REFERENCES `customer` (`customer_id`) ON DELETE CASCADE");
         assertThat(newType("orders", "customer_id")).isEqualTo(newType("customer", "customer_id"));
         MigrationCycle.Outcome o = MigrationCycle.mariadb(server, "shop_cycle", dir, List.of(shop), 0.10);
-        assertThat(o.changed()).anyMatch(c -> c.startsWith("orders.customer_id")).anyMatch(c -> c.startsWith("customer.customer_id"));
+        assertThat(o.changed())
+                .anyMatch(c -> c.startsWith("orders.customer_id"))
+                .anyMatch(c -> c.startsWith("customer.customer_id"));
     }
 
     /** The applied change's new type for a column, from tune's JSON. */
     static String newType(String table, String column) {
         JsonNode t = StreamSupport.stream(shopTune.get("tables").spliterator(), false)
-                .filter(x -> x.get("name").asText().equals(table)).findFirst().orElseThrow();
+                .filter(x -> x.get("name").asText().equals(table))
+                .findFirst()
+                .orElseThrow();
         JsonNode c = StreamSupport.stream(t.get("changes").spliterator(), false)
-                .filter(x -> x.get("column").asText().equals(column) && x.get("applied").asBoolean()).findFirst()
-                .orElseThrow(() -> new AssertionError("tune does not change " + table + "." + column + ":\n" + shopTune));
+                .filter(x -> x.get("column").asText().equals(column)
+                        && x.get("applied").asBoolean())
+                .findFirst()
+                .orElseThrow(
+                        () -> new AssertionError("tune does not change " + table + "." + column + ":\n" + shopTune));
         return c.get("new_type").asText();
     }
 
@@ -96,10 +106,13 @@ class MariaDbMigrationTest {
         return switch (kind) {
             case "key" -> {
                 SqlType key = TypeParser.parse(newType("orders", "order_id"), Dialect.MYSQL);
-                yield "INSERT INTO orders VALUES (" + key.intMax().add(java.math.BigInteger.ONE) + ", 1, 'open', 1, '1.00', '2021-01-01 00:00:00')";
+                yield "INSERT INTO orders VALUES (" + key.intMax().add(java.math.BigInteger.ONE)
+                        + ", 1, 'open', 1, '1.00', '2021-01-01 00:00:00')";
             }
             case "fraction" -> {
-                assertThat(newType("orders", "ratio")).startsWithIgnoringCase("DECIMAL(").endsWith(",8)");
+                assertThat(newType("orders", "ratio"))
+                        .startsWithIgnoringCase("DECIMAL(")
+                        .endsWith(",8)");
                 yield "INSERT INTO orders VALUES (3001, 1, 'open', 1, '1.123456789', '2021-01-01 00:00:00')";
             }
             default -> {
@@ -119,13 +132,22 @@ class MariaDbMigrationTest {
     }
 
     @ParameterizedTest(name = "{0} in a {1} session")
-    @CsvSource({"key, default", "key, non-strict", "fraction, default", "fraction, non-strict", "enum, default", "enum, non-strict"})
-    void aLiveTableGrownBeyondTheNewTypesStopsTheMigrationBeforeAnyChange(String kind, String session) throws Exception {
+    @CsvSource({
+        "key, default",
+        "key, non-strict",
+        "fraction, default",
+        "fraction, non-strict",
+        "enum, default",
+        "enum, non-strict"
+    })
+    void aLiveTableGrownBeyondTheNewTypesStopsTheMigrationBeforeAnyChange(String kind, String session)
+            throws Exception {
         String db = "shop_" + kind + "_" + session.replace('-', '_');
         server.createDatabase(db);
         server.load(db, shop);
         String sessionSql = session.equals("default") ? null : "SET SESSION sql_mode = '';";
-        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+        try (Connection c = server.connect(db);
+                Statement st = c.createStatement()) {
             if (sessionSql != null) {
                 st.execute(sessionSql);
             }
@@ -140,7 +162,8 @@ class MariaDbMigrationTest {
         Path migration = shared.resolve("shop-migration.sql");
         MariaDbServer.ClientRun run = server.source(db, sessionSql, migration);
         assertThat(run.exitCode()).as("the client stops at the guard").isNotZero();
-        assertThat(run.err()).contains("the live database no longer fits this migration", column(kind) + ": 1 rows do not fit");
+        assertThat(run.err())
+                .contains("the live database no longer fits this migration", column(kind) + ": 1 rows do not fit");
         try (Connection c = server.connect(db)) {
             assertThat(ServerValues.mariaDbSchema(c)).as("no table changed").isEqualTo(schema);
             ServerValues.assertSameValues(values, ServerValues.read(c, ServerValues.Engine.MARIADB), db);
@@ -152,9 +175,11 @@ class MariaDbMigrationTest {
     void withoutTheGuardMariaDbsStrictModeRoundsTheNewFractionSilently() throws Exception {
         server.createDatabase("shop_unguarded");
         server.load("shop_unguarded", shop);
-        Matcher modify = Pattern.compile("MODIFY COLUMN `ratio` DECIMAL\\(\\d+,\\d+\\)[^,;\\n]*").matcher(shopMigration);
+        Matcher modify = Pattern.compile("MODIFY COLUMN `ratio` DECIMAL\\(\\d+,\\d+\\)[^,;\\n]*")
+                .matcher(shopMigration);
         assertThat(modify.find()).isTrue();
-        try (Connection c = server.connect("shop_unguarded"); Statement st = c.createStatement()) {
+        try (Connection c = server.connect("shop_unguarded");
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SELECT @@SESSION.sql_mode")) {
                 rs.next();
                 assertThat(rs.getString(1)).contains("STRICT_TRANS_TABLES");
@@ -172,32 +197,51 @@ class MariaDbMigrationTest {
     void tuneApplyRunsTheSameGuardsExitsThreeAndChangesNothingThenAppliesWhenTheDataFits() throws Exception {
         server.createDatabase("shop_apply");
         server.load("shop_apply", shop);
-        try (Connection c = server.connect("shop_apply"); Statement st = c.createStatement()) {
+        try (Connection c = server.connect("shop_apply");
+                Statement st = c.createStatement()) {
             st.execute(growth("key"));
         }
         Map<String, String> schema;
         try (Connection c = server.connect("shop_apply")) {
             schema = ServerValues.mariaDbSchema(c);
         }
-        Cli.Result stopped = Cli.run("tune", "-q", "-o", shared.resolve("apply.sql").toString(), "--apply", server.url("shop_apply"), shop.toString());
+        Cli.Result stopped = Cli.run(
+                "tune",
+                "-q",
+                "-o",
+                shared.resolve("apply.sql").toString(),
+                "--apply",
+                server.url("shop_apply"),
+                shop.toString());
         assertThat(stopped.exitCode()).as(stopped.err()).isEqualTo(3);
         assertThat(stopped.err()).contains("nothing was changed", "orders.order_id: 1 rows do not fit");
-        try (Connection c = server.connect("shop_apply"); Statement st = c.createStatement()) {
+        try (Connection c = server.connect("shop_apply");
+                Statement st = c.createStatement()) {
             assertThat(ServerValues.mariaDbSchema(c)).isEqualTo(schema);
             st.execute("DELETE FROM orders WHERE order_id > 3000");
         }
-        // the row is gone, but the AUTO_INCREMENT counter it moved is not: the next insert would take an id beyond the new type
+        // the row is gone, but the AUTO_INCREMENT counter it moved is not: the next insert would take an id beyond the
+        // new type
         Cli.Result counter = Cli.run("tune", "-q", "--apply", server.url("shop_apply"), shop.toString());
         assertThat(counter.exitCode()).as(counter.err()).isEqualTo(3);
         assertThat(counter.err()).contains("nothing was changed", "orders.order_id: its AUTO_INCREMENT counter is at");
-        try (Connection c = server.connect("shop_apply"); Statement st = c.createStatement()) {
+        try (Connection c = server.connect("shop_apply");
+                Statement st = c.createStatement()) {
             st.execute("ALTER TABLE orders AUTO_INCREMENT = 3001");
         }
-        Cli.Result applied = Cli.run("tune", "-q", "-o", shared.resolve("apply.sql").toString(), "--apply", server.url("shop_apply"), shop.toString());
+        Cli.Result applied = Cli.run(
+                "tune",
+                "-q",
+                "-o",
+                shared.resolve("apply.sql").toString(),
+                "--apply",
+                server.url("shop_apply"),
+                shop.toString());
         assertThat(applied.exitCode()).as(applied.err()).isZero();
         assertThat(applied.err()).contains("wastecheck tune: applied:");
         try (Connection c = server.connect("shop_apply")) {
-            assertThat(ServerValues.mariaDbSchema(c).get("orders")).containsIgnoringCase("`order_id` " + newType("orders", "order_id"));
+            assertThat(ServerValues.mariaDbSchema(c).get("orders"))
+                    .containsIgnoringCase("`order_id` " + newType("orders", "order_id"));
         }
     }
 
@@ -205,11 +249,16 @@ class MariaDbMigrationTest {
     void tuneApplyRefusesAUrlOfAnotherEngineBeforeAnyWork() {
         Cli.Result sqlite = Cli.run("tune", "-q", "--apply", "jdbc:sqlite:/tmp/x.db", shop.toString());
         assertThat(sqlite.exitCode()).isEqualTo(2);
-        assertThat(sqlite.err()).startsWith("wastecheck: --apply jdbc:sqlite:/tmp/x.db: expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL")
+        assertThat(sqlite.err())
+                .startsWith(
+                        "wastecheck: --apply jdbc:sqlite:/tmp/x.db: expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL")
                 .doesNotContain("Exception");
-        Cli.Result pg = Cli.run("tune", "-q", "--apply", "jdbc:postgresql://127.0.0.1:1/shop?password=secret", shop.toString());
+        Cli.Result pg =
+                Cli.run("tune", "-q", "--apply", "jdbc:postgresql://127.0.0.1:1/shop?password=secret", shop.toString());
         assertThat(pg.exitCode()).isEqualTo(2);
-        assertThat(pg.err()).contains("the migration is for MySQL (InnoDB), the URL names PostgreSQL").contains("password=***")
+        assertThat(pg.err())
+                .contains("the migration is for MySQL (InnoDB), the URL names PostgreSQL")
+                .contains("password=***")
                 .doesNotContain("secret");
     }
 }

@@ -80,7 +80,8 @@ final class MariaDbServer {
     /** A JDBC URL for {@code database} as root (no password), for the driver and for {@code tune --apply}. */
     String url(String database) {
         // TINYINT(1) and YEAR read as the numbers they hold, not as booleans and dates
-        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root&tinyInt1isBit=false&yearIsDateType=false";
+        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database
+                + "?user=root&tinyInt1isBit=false&yearIsDateType=false";
     }
 
     Connection connect(String database) throws SQLException {
@@ -90,15 +91,14 @@ final class MariaDbServer {
     /** A fresh, empty database (dropped first if an earlier test of this JVM made it). */
     void createDatabase(String name) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/?user=root");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS `" + name + "`");
             st.execute("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4");
         }
     }
 
     /** What the command-line client did: its exit code and what it printed. */
-    record ClientRun(int exitCode, String out, String err) {
-    }
+    record ClientRun(int exitCode, String out, String err) {}
 
     /**
      * Runs SQL scripts through {@code mariadb}, one after another in one session, as
@@ -108,8 +108,15 @@ final class MariaDbServer {
      */
     ClientRun source(String database, String sessionSql, Path... scripts) throws IOException, InterruptedException {
         Path client = dir.resolve("base/bin/mariadb");
-        List<String> cmd = new ArrayList<>(List.of(client.toString(), "--no-defaults", "--protocol=TCP", "--host=127.0.0.1",
-                "--port=" + port, "--user=root", "--default-character-set=utf8mb4", "--batch"));
+        List<String> cmd = new ArrayList<>(List.of(
+                client.toString(),
+                "--no-defaults",
+                "--protocol=TCP",
+                "--host=127.0.0.1",
+                "--port=" + port,
+                "--user=root",
+                "--default-character-set=utf8mb4",
+                "--batch"));
         if (database != null) {
             cmd.add(database); // else the scripts choose their own (CREATE DATABASE ...; USE ...)
         }
@@ -134,7 +141,10 @@ final class MariaDbServer {
             p.destroyForcibly();
             throw new AssertionError("mariadb client did not finish: " + String.join(" ", cmd));
         }
-        ClientRun r = new ClientRun(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        ClientRun r = new ClientRun(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
         Files.deleteIfExists(out);
         Files.deleteIfExists(err);
         return r;
@@ -144,7 +154,8 @@ final class MariaDbServer {
     void load(String database, Path... scripts) throws IOException, InterruptedException {
         ClientRun r = source(database, null, scripts);
         if (r.exitCode() != 0) {
-            throw new AssertionError("mariadb " + database + " < " + List.of(scripts) + ": exit " + r.exitCode() + "\n" + r.err());
+            throw new AssertionError(
+                    "mariadb " + database + " < " + List.of(scripts) + ": exit " + r.exitCode() + "\n" + r.err());
         }
     }
 }

@@ -32,11 +32,9 @@ final class MigrationCycle {
     }
 
     /** What a cycle found. */
-    record Outcome(String migration, List<String> changed, Sizes sizes) {
-    }
+    record Outcome(String migration, List<String> changed, Sizes sizes) {}
 
-    private MigrationCycle() {
-    }
+    private MigrationCycle() {}
 
     /** {@code tune -q OPTIONS... SOURCES...}. */
     static String[] tune(List<Path> sources, String... options) {
@@ -51,7 +49,8 @@ final class MigrationCycle {
      *
      * @param tolerance how far the predicted size may be from the measured one, per dataset (0.10: 10%)
      */
-    static Outcome mariadb(MariaDbServer server, String db, Path dir, List<Path> sources, double tolerance) throws Exception {
+    static Outcome mariadb(MariaDbServer server, String db, Path dir, List<Path> sources, double tolerance)
+            throws Exception {
         Map<String, Long> sizeBefore;
         Map<String, ServerValues.Table> before;
         Map<String, String> schemaBefore;
@@ -69,7 +68,9 @@ final class MigrationCycle {
         assertThat(sql.exitCode()).as(sql.err()).isZero();
         String script = Files.readString(migration);
         MariaDbServer.ClientRun run = server.source(db, null, migration);
-        assertThat(run.exitCode()).as(db + ": mariadb < migration.sql\n" + run.err()).isZero();
+        assertThat(run.exitCode())
+                .as(db + ": mariadb < migration.sql\n" + run.err())
+                .isZero();
         Map<String, ServerValues.Table> after;
         Map<String, Long> sizeAfter;
         try (Connection c = server.connect(db)) {
@@ -78,21 +79,32 @@ final class MigrationCycle {
         }
         ServerValues.assertSameValues(before, after, db + " after the migration");
         try (Connection c = server.connect(db)) {
-            assertThat(foreignKeys(c)).as(db + ": the foreign keys, re-created as they were").isEqualTo(foreignKeysBefore);
+            assertThat(foreignKeys(c))
+                    .as(db + ": the foreign keys, re-created as they were")
+                    .isEqualTo(foreignKeysBefore);
         }
         List<String> changed = ServerValues.changedColumns(before, after);
-        Sizes sizes = compare(db, "InnoDB data_length + index_length after OPTIMIZE TABLE", json.json().get("innodb"), sizeBefore,
-                sizeAfter, tolerance);
+        Sizes sizes = compare(
+                db,
+                "InnoDB data_length + index_length after OPTIMIZE TABLE",
+                json.json().get("innodb"),
+                sizeBefore,
+                sizeAfter,
+                tolerance);
         Path rollback = dir.resolve(db + "-migration.rollback.sql");
         if (!changed.isEmpty()) {
             assertThat(rollback).as("the rollback beside the migration").exists();
             MariaDbServer.ClientRun back = server.source(db, null, rollback);
-            assertThat(back.exitCode()).as(db + ": mariadb < migration.rollback.sql\n" + back.err()).isZero();
+            assertThat(back.exitCode())
+                    .as(db + ": mariadb < migration.rollback.sql\n" + back.err())
+                    .isZero();
             try (Connection c = server.connect(db)) {
-                ServerValues.assertSameValues(before, ServerValues.read(c, ServerValues.Engine.MARIADB), db + " after the rollback");
+                ServerValues.assertSameValues(
+                        before, ServerValues.read(c, ServerValues.Engine.MARIADB), db + " after the rollback");
                 Map<String, String> schemaBack = ServerValues.mariaDbSchema(c);
                 for (Map.Entry<String, String> e : schemaBefore.entrySet()) {
-                    assertThat(withoutCounter(schemaBack.get(e.getKey()))).as(db + ": " + e.getKey() + " after the rollback")
+                    assertThat(withoutCounter(schemaBack.get(e.getKey())))
+                            .as(db + ": " + e.getKey() + " after the rollback")
                             .isEqualTo(withoutCounter(e.getValue()));
                 }
             }
@@ -103,12 +115,13 @@ final class MigrationCycle {
     /** MariaDB: each foreign key, its columns and its rules, as the server holds them. */
     static List<String> foreignKeys(Connection c) throws java.sql.SQLException {
         List<String> out = new ArrayList<>();
-        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
-                "SELECT k.TABLE_NAME, k.CONSTRAINT_NAME, GROUP_CONCAT(k.COLUMN_NAME ORDER BY k.ORDINAL_POSITION), k.REFERENCED_TABLE_NAME, "
-                        + "GROUP_CONCAT(k.REFERENCED_COLUMN_NAME ORDER BY k.ORDINAL_POSITION), r.UPDATE_RULE, r.DELETE_RULE "
-                        + "FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r "
-                        + "ON r.CONSTRAINT_SCHEMA = k.TABLE_SCHEMA AND r.TABLE_NAME = k.TABLE_NAME AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME "
-                        + "WHERE k.TABLE_SCHEMA = DATABASE() GROUP BY 1, 2, 4, 6, 7 ORDER BY 1, 2")) {
+        try (java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery(
+                        "SELECT k.TABLE_NAME, k.CONSTRAINT_NAME, GROUP_CONCAT(k.COLUMN_NAME ORDER BY k.ORDINAL_POSITION), k.REFERENCED_TABLE_NAME, "
+                                + "GROUP_CONCAT(k.REFERENCED_COLUMN_NAME ORDER BY k.ORDINAL_POSITION), r.UPDATE_RULE, r.DELETE_RULE "
+                                + "FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r "
+                                + "ON r.CONSTRAINT_SCHEMA = k.TABLE_SCHEMA AND r.TABLE_NAME = k.TABLE_NAME AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME "
+                                + "WHERE k.TABLE_SCHEMA = DATABASE() GROUP BY 1, 2, 4, 6, 7 ORDER BY 1, 2")) {
             while (rs.next()) {
                 StringBuilder sb = new StringBuilder();
                 for (int i = 1; i <= 7; i++) {
@@ -129,8 +142,13 @@ final class MigrationCycle {
      * The prediction against the server, over the tables both know: each table printed (the
      * calibration table of docs/analyze.md), the dataset's total asserted within {@code tolerance}.
      */
-    static Sizes compare(String label, String measure, JsonNode predicted, Map<String, Long> before, Map<String, Long> after,
-                         double tolerance) {
+    static Sizes compare(
+            String label,
+            String measure,
+            JsonNode predicted,
+            Map<String, Long> before,
+            Map<String, Long> after,
+            double tolerance) {
         assertThat(predicted).as(label + ": tune's JSON has the estimate").isNotNull();
         long pb = 0;
         long mb = 0;
@@ -144,21 +162,38 @@ final class MigrationCycle {
             if (b == null || a == null) {
                 continue;
             }
-            rows.put(name, new long[] {t.get("bytes_before").asLong(), b, t.get("bytes_after").asLong(), a});
+            rows.put(name, new long[] {
+                t.get("bytes_before").asLong(), b, t.get("bytes_after").asLong(), a
+            });
             pb += t.get("bytes_before").asLong();
             mb += b;
             pa += t.get("bytes_after").asLong();
             ma += a;
         }
-        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%s: %s%n"
-                + "| table | predicted before | measured before | predicted after | measured after |%n", label, measure));
-        rows.forEach((n, v) -> table.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d |%n", n, v[0], v[1], v[2], v[3])));
-        table.append(String.format(Locale.ROOT, "| total | %,d | %,d | %,d | %,d |  predicted/measured %.3f before, %.3f after%n",
-                pb, mb, pa, ma, (double) pb / mb, (double) pa / ma));
+        StringBuilder table = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%s: %s%n" + "| table | predicted before | measured before | predicted after | measured after |%n",
+                label,
+                measure));
+        rows.forEach((n, v) -> table.append(
+                String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d |%n", n, v[0], v[1], v[2], v[3])));
+        table.append(String.format(
+                Locale.ROOT,
+                "| total | %,d | %,d | %,d | %,d |  predicted/measured %.3f before, %.3f after%n",
+                pb,
+                mb,
+                pa,
+                ma,
+                (double) pb / mb,
+                (double) pa / ma));
         System.out.print(table);
         assertThat(rows).as(label + ": tables with a prediction and a measure").isNotEmpty();
-        assertThat((double) pb / mb).as(label + ": predicted / measured before\n" + table).isBetween(1 - tolerance, 1 + tolerance);
-        assertThat((double) pa / ma).as(label + ": predicted / measured after\n" + table).isBetween(1 - tolerance, 1 + tolerance);
+        assertThat((double) pb / mb)
+                .as(label + ": predicted / measured before\n" + table)
+                .isBetween(1 - tolerance, 1 + tolerance);
+        assertThat((double) pa / ma)
+                .as(label + ": predicted / measured after\n" + table)
+                .isBetween(1 - tolerance, 1 + tolerance);
         return new Sizes(pb, mb, pa, ma, table.toString());
     }
 

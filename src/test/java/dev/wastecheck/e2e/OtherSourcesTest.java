@@ -36,14 +36,17 @@ class OtherSourcesTest {
         SyntheticDump.writeSqliteFile(dir.resolve("orders.sqlite"), ROWS, 3);
         Files.createDirectories(dir.resolve("shop"));
         Files.copy(dir.resolve("orders.sql"), dir.resolve("shop/orders.sql"));
-        Files.writeString(dir.resolve("shop/customers.sql"), "-- MySQL dump 10.13\n"
-                + "CREATE TABLE `customers` (\n  `customer_id` int(11) NOT NULL,\n  `name` varchar(100) NOT NULL,\n"
-                + "  PRIMARY KEY (`customer_id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
-                + "INSERT INTO `customers` VALUES (1,'Ada'),(2,'Grace'),(3,'Edsger');\n");
+        Files.writeString(
+                dir.resolve("shop/customers.sql"),
+                "-- MySQL dump 10.13\n"
+                        + "CREATE TABLE `customers` (\n  `customer_id` int(11) NOT NULL,\n  `name` varchar(100) NOT NULL,\n"
+                        + "  PRIMARY KEY (`customer_id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+                        + "INSERT INTO `customers` VALUES (1,'Ada'),(2,'Grace'),(3,'Edsger');\n");
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(dir.resolve("orders.sql.gz")))) {
             Files.copy(dir.resolve("orders.sql"), out);
         }
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("shop.duckdb")); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("shop.duckdb"));
+                Statement st = c.createStatement()) {
             String csv = dir.resolve("orders.csv").toString();
             st.execute("CREATE TABLE orders AS SELECT * FROM read_csv('" + csv + "')");
             st.execute("COPY orders TO '" + dir.resolve("orders.parquet") + "' (FORMAT parquet)");
@@ -59,7 +62,8 @@ class OtherSourcesTest {
         assertThat(Cli.table(gz, "orders").get("rows").asLong()).isEqualTo(ROWS);
         // A DECIMAL's bounds are numbers, not text: '999.99' sorts above '9500.00' as text.
         JsonNode amount = column(plain, "orders", "amount");
-        assertThat(new java.math.BigDecimal(amount.get("max").asText())).isGreaterThan(new java.math.BigDecimal("1000"))
+        assertThat(new java.math.BigDecimal(amount.get("max").asText()))
+                .isGreaterThan(new java.math.BigDecimal("1000"))
                 .isGreaterThan(new java.math.BigDecimal(amount.get("min").asText()));
     }
 
@@ -75,7 +79,9 @@ class OtherSourcesTest {
             assertThat(quantity.get("declared_type").asText()).as(file).isEqualTo("BIGINT");
             assertThat(quantity.get("suggested_type").asText()).as(file).isEqualTo("TINYINT");
             assertThat(kinds(column(r, "orders", "flag"))).as(file).contains("constant");
-            assertThat(column(r, "orders", "note").get("nulls").asLong()).as(file).isBetween(ROWS / 14, ROWS / 7);
+            assertThat(column(r, "orders", "note").get("nulls").asLong())
+                    .as(file)
+                    .isBetween(ROWS / 14, ROWS / 7);
         }
     }
 
@@ -87,8 +93,12 @@ class OtherSourcesTest {
         assertThat(Cli.table(pg, "orders").get("rows").asLong()).isEqualTo(ROWS);
         // COPY's \N is NULL and its escapes decode: the same NULLs and the same distinct notes as the mysqldump's
         for (String c : new String[] {"note", "status", "customer_id", "amount"}) {
-            assertThat(column(pg, "orders", c).get("nulls")).as(c).isEqualTo(column(plain, "orders", c).get("nulls"));
-            assertThat(column(pg, "orders", c).get("distinct")).as(c).isEqualTo(column(plain, "orders", c).get("distinct"));
+            assertThat(column(pg, "orders", c).get("nulls"))
+                    .as(c)
+                    .isEqualTo(column(plain, "orders", c).get("nulls"));
+            assertThat(column(pg, "orders", c).get("distinct"))
+                    .as(c)
+                    .isEqualTo(column(plain, "orders", c).get("distinct"));
         }
         JsonNode quantity = column(pg, "orders", "quantity");
         assertThat(quantity.get("declared_type").asText()).isEqualTo("bigint");
@@ -105,12 +115,17 @@ class OtherSourcesTest {
             assertThat(r.get("dialect").asText()).as(file).isEqualTo("sqlite");
             assertThat(Cli.table(r, "orders").get("rows").asLong()).as(file).isEqualTo(ROWS);
             for (String c : new String[] {"note", "status", "customer_id", "country"}) {
-                assertThat(column(r, "orders", c).get("nulls")).as(file + " " + c).isEqualTo(column(plain, "orders", c).get("nulls"));
-                assertThat(column(r, "orders", c).get("distinct")).as(file + " " + c)
+                assertThat(column(r, "orders", c).get("nulls"))
+                        .as(file + " " + c)
+                        .isEqualTo(column(plain, "orders", c).get("nulls"));
+                assertThat(column(r, "orders", c).get("distinct"))
+                        .as(file + " " + c)
                         .isEqualTo(column(plain, "orders", c).get("distinct"));
             }
             // SQLite sizes an integer by its value: there is no narrower INTEGER to suggest
-            assertThat(column(r, "orders", "quantity").get("suggested_type").asText()).as(file).isEqualTo("INTEGER");
+            assertThat(column(r, "orders", "quantity").get("suggested_type").asText())
+                    .as(file)
+                    .isEqualTo("INTEGER");
             assertThat(kinds(column(r, "orders", "flag"))).as(file).contains("constant");
         }
     }
@@ -123,8 +138,11 @@ class OtherSourcesTest {
         assertThat(Cli.table(r, "customers").get("rows").asLong()).isEqualTo(3);
         // orders.customer_id names customers' key: one group, decided by the key's 3 rows, which are too
         // few to narrow either side.
-        assertThat(column(r, "customers", "customer_id").get("suggested_type").asText()).isEqualTo("int(11)");
-        assertThat(Cli.detail(column(r, "orders", "customer_id"), "references")).isEqualTo("refers to customers.customer_id (by name)");
-        assertThat(column(r, "orders", "customer_id").get("suggested_type").asText()).isEqualTo("int(11)");
+        assertThat(column(r, "customers", "customer_id").get("suggested_type").asText())
+                .isEqualTo("int(11)");
+        assertThat(Cli.detail(column(r, "orders", "customer_id"), "references"))
+                .isEqualTo("refers to customers.customer_id (by name)");
+        assertThat(column(r, "orders", "customer_id").get("suggested_type").asText())
+                .isEqualTo("int(11)");
     }
 }

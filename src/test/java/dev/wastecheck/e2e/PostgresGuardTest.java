@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PostgresGuardTest {
     @TempDir
     static Path shared;
+
     static PostgresServer pg;
     static Path shop;
     static JsonNode tune;
@@ -47,11 +48,17 @@ class PostgresGuardTest {
 
     static String newType(String table, String column) {
         JsonNode t = StreamSupport.stream(tune.get("tables").spliterator(), false)
-                .filter(x -> x.get("name").asText().equals(table)).findFirst().orElseThrow();
+                .filter(x -> x.get("name").asText().equals(table))
+                .findFirst()
+                .orElseThrow();
         return StreamSupport.stream(t.get("changes").spliterator(), false)
-                .filter(x -> x.get("column").asText().equals(column) && x.get("applied").asBoolean()).findFirst()
-                .orElseThrow(() -> new AssertionError("tune does not change " + table + "." + column + ":\n" + migration))
-                .get("new_type").asText();
+                .filter(x -> x.get("column").asText().equals(column)
+                        && x.get("applied").asBoolean())
+                .findFirst()
+                .orElseThrow(
+                        () -> new AssertionError("tune does not change " + table + "." + column + ":\n" + migration))
+                .get("new_type")
+                .asText();
     }
 
     static Connection loaded(String db) throws Exception {
@@ -65,7 +72,8 @@ class PostgresGuardTest {
         try (Connection c = loaded("shop_fits")) {
             Map<String, ServerValues.Table> before = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
             Map<String, String> schema = ServerValues.postgresSchema(c);
-            try (Connection m = pg.connect("shop_fits"); Statement st = m.createStatement()) {
+            try (Connection m = pg.connect("shop_fits");
+                    Statement st = m.createStatement()) {
                 st.execute(migration);
             }
             Map<String, ServerValues.Table> after = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
@@ -80,8 +88,12 @@ class PostgresGuardTest {
     @ValueSource(strings = {"key", "fraction", "enum"})
     void aLiveTableGrownBeyondTheNewTypesStopsTheMigrationBeforeAnyChange(String kind) throws Exception {
         String grow = switch (kind) {
-            case "key" -> "INSERT INTO orders VALUES (" + TypeParser.parse(newType("orders", "order_id"), Dialect.POSTGRESQL).intMax()
-                    .add(java.math.BigInteger.ONE) + ", 1, 'open', 1, '1.00', '2021-01-01 00:00:00')";
+            case "key" ->
+                "INSERT INTO orders VALUES ("
+                        + TypeParser.parse(newType("orders", "order_id"), Dialect.POSTGRESQL)
+                                .intMax()
+                                .add(java.math.BigInteger.ONE)
+                        + ", 1, 'open', 1, '1.00', '2021-01-01 00:00:00')";
             case "fraction" -> {
                 assertThat(newType("orders", "ratio")).startsWith("numeric(").endsWith(",8)");
                 yield "INSERT INTO orders VALUES (3001, 1, 'open', 1, '1.123456789', '2021-01-01 00:00:00')";
@@ -91,7 +103,8 @@ class PostgresGuardTest {
                 yield "INSERT INTO orders VALUES (3001, 1, 'shipped', 1, '1.00', '2021-01-01 00:00:00')";
             }
         };
-        String column = kind.equals("key") ? "orders.order_id" : kind.equals("fraction") ? "orders.ratio" : "orders.status";
+        String column =
+                kind.equals("key") ? "orders.order_id" : kind.equals("fraction") ? "orders.ratio" : "orders.status";
         String db = "shop_" + kind;
         try (Connection c = loaded(db)) {
             try (Statement st = c.createStatement()) {
@@ -99,12 +112,14 @@ class PostgresGuardTest {
             }
             Map<String, ServerValues.Table> before = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
             Map<String, String> schema = ServerValues.postgresSchema(c);
-            assertThatThrownBy(() -> run(db)).isInstanceOf(SQLException.class)
+            assertThatThrownBy(() -> run(db))
+                    .isInstanceOf(SQLException.class)
                     .hasMessageContaining("the live database no longer fits this migration; nothing was changed")
                     .hasMessageContaining(column + ": 1 rows do not fit");
             assertThat(ServerValues.postgresSchema(c)).isEqualTo(schema);
             ServerValues.assertSameValues(before, ServerValues.read(c, ServerValues.Engine.POSTGRESQL), db);
-            try (Statement st = c.createStatement(); var rs = st.executeQuery("SELECT count(*) FROM pg_type WHERE typname = 'orders_status_enum'")) {
+            try (Statement st = c.createStatement();
+                    var rs = st.executeQuery("SELECT count(*) FROM pg_type WHERE typname = 'orders_status_enum'")) {
                 rs.next();
                 assertThat(rs.getInt(1)).as("no enum type left behind").isZero();
             }
@@ -115,10 +130,12 @@ class PostgresGuardTest {
     void aViewRedefinedSinceTheDumpIsNotSilentlyReplaced() throws Exception {
         try (Connection c = loaded("shop_view")) {
             try (Statement st = c.createStatement()) {
-                st.execute("CREATE OR REPLACE VIEW heavy_orders AS SELECT order_id, customer_id, placed FROM orders WHERE customer_id > 200");
+                st.execute(
+                        "CREATE OR REPLACE VIEW heavy_orders AS SELECT order_id, customer_id, placed FROM orders WHERE customer_id > 200");
             }
             Map<String, String> schema = ServerValues.postgresSchema(c);
-            assertThatThrownBy(() -> run("shop_view")).isInstanceOf(SQLException.class)
+            assertThatThrownBy(() -> run("shop_view"))
+                    .isInstanceOf(SQLException.class)
                     .hasMessageContaining("view heavy_orders is not the dump's");
             assertThat(ServerValues.postgresSchema(c)).isEqualTo(schema);
             assertThat(schema.get("heavy_orders")).contains("200");
@@ -132,14 +149,28 @@ class PostgresGuardTest {
                 st.execute("INSERT INTO orders VALUES (3001, 1, 'shipped', 1, '1.00', '2021-01-01 00:00:00')");
             }
             Map<String, String> schema = ServerValues.postgresSchema(c);
-            Cli.Result stopped = Cli.run("tune", "-q", "-o", shared.resolve("apply.sql").toString(), "--apply", pg.url("shop_apply"), shop.toString());
+            Cli.Result stopped = Cli.run(
+                    "tune",
+                    "-q",
+                    "-o",
+                    shared.resolve("apply.sql").toString(),
+                    "--apply",
+                    pg.url("shop_apply"),
+                    shop.toString());
             assertThat(stopped.exitCode()).as(stopped.err()).isEqualTo(3);
             assertThat(stopped.err()).contains("nothing was changed", "orders.status: 1 rows do not fit");
             assertThat(ServerValues.postgresSchema(c)).isEqualTo(schema);
             try (Statement st = c.createStatement()) {
                 st.execute("DELETE FROM orders WHERE order_id = 3001");
             }
-            Cli.Result applied = Cli.run("tune", "-q", "-o", shared.resolve("apply.sql").toString(), "--apply", pg.url("shop_apply"), shop.toString());
+            Cli.Result applied = Cli.run(
+                    "tune",
+                    "-q",
+                    "-o",
+                    shared.resolve("apply.sql").toString(),
+                    "--apply",
+                    pg.url("shop_apply"),
+                    shop.toString());
             assertThat(applied.exitCode()).as(applied.err()).isZero();
             assertThat(ServerValues.postgresSchema(c).get("orders")).contains("status orders_status_enum");
         }
@@ -147,7 +178,8 @@ class PostgresGuardTest {
 
     /** The migration in a fresh session, as a user runs it. */
     private static void run(String db) throws SQLException {
-        try (Connection m = pg.connect(db); Statement st = m.createStatement()) {
+        try (Connection m = pg.connect(db);
+                Statement st = m.createStatement()) {
             st.execute(migration);
         }
     }

@@ -35,7 +35,8 @@ final class PostgresServer {
 
     /** A fresh, empty database (dropped first if an earlier test of this JVM made it). */
     Connection createDatabase(String name) throws SQLException {
-        try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement st = admin.createStatement()) {
+        try (Connection admin = pg.getPostgresDatabase().getConnection();
+                Statement st = admin.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + name);
             st.execute("CREATE DATABASE " + name);
         }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RealDataServersTest {
     @TempDir
     static Path dir;
+
     static MariaDbServer server;
 
     @BeforeAll

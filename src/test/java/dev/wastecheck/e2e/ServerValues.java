@@ -29,23 +29,25 @@ import java.util.regex.Pattern;
  * BINARY(14) and the DATETIME 2016-06-07 19:31:24 are one), anything else as text or bytes.
  */
 final class ServerValues {
-    private ServerValues() {
-    }
+    private ServerValues() {}
 
-    enum Engine { MARIADB, POSTGRESQL }
+    enum Engine {
+        MARIADB,
+        POSTGRESQL
+    }
 
     /** A table's rows as the driver returns them, and its columns' JDBC types. */
-    record Table(List<String> columns, List<Integer> types, List<String> typeNames, List<Object[]> rows) {
-    }
+    record Table(List<String> columns, List<Integer> types, List<String> typeNames, List<Object[]> rows) {}
 
     /** The base tables of the connection's database (MariaDB) or of its public schema (PostgreSQL). */
     static List<String> tables(Connection c, Engine engine) throws SQLException {
         String sql = engine == Engine.MARIADB
                 ? "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY 1"
                 : "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' "
-                + "AND c.relkind = 'r' ORDER BY 1";
+                        + "AND c.relkind = 'r' ORDER BY 1";
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -54,7 +56,9 @@ final class ServerValues {
     }
 
     static String quote(String table, Engine engine) {
-        return engine == Engine.MARIADB ? "`" + table.replace("`", "``") + "`" : "\"" + table.replace("\"", "\"\"") + "\"";
+        return engine == Engine.MARIADB
+                ? "`" + table.replace("`", "``") + "`"
+                : "\"" + table.replace("\"", "\"\"") + "\"";
     }
 
     /** Every row of every table. */
@@ -63,7 +67,8 @@ final class ServerValues {
         for (String t : tables(c, engine)) {
             // ONLY: an inheritance parent's own rows; each child is read as itself
             String from = (engine == Engine.POSTGRESQL ? "ONLY " : "") + quote(t, engine);
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + from)) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT * FROM " + from)) {
                 ResultSetMetaData md = rs.getMetaData();
                 List<String> cols = new ArrayList<>();
                 List<Integer> types = new ArrayList<>();
@@ -79,8 +84,15 @@ final class ServerValues {
                     for (int i = 0; i < row.length; i++) {
                         Object v = rs.getObject(i + 1);
                         // types the driver has no Java class for (PostgreSQL enums) arrive as their text
-                        row[i] = v == null || v instanceof Number || v instanceof String || v instanceof byte[] || v instanceof Boolean
-                                || v instanceof java.util.Date || v instanceof java.time.temporal.Temporal ? v : rs.getString(i + 1);
+                        row[i] = v == null
+                                        || v instanceof Number
+                                        || v instanceof String
+                                        || v instanceof byte[]
+                                        || v instanceof Boolean
+                                        || v instanceof java.util.Date
+                                        || v instanceof java.time.temporal.Temporal
+                                ? v
+                                : rs.getString(i + 1);
                     }
                     rows.add(row);
                 }
@@ -90,12 +102,25 @@ final class ServerValues {
         return out;
     }
 
-    private enum Kind { NUMBER, INSTANT, TEXT, BYTES }
+    private enum Kind {
+        NUMBER,
+        INSTANT,
+        TEXT,
+        BYTES
+    }
 
     private static boolean numeric(int t) {
         return switch (t) {
-            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.DECIMAL, Types.NUMERIC, Types.REAL, Types.FLOAT,
-                    Types.DOUBLE, Types.BOOLEAN -> true;
+            case Types.TINYINT,
+                    Types.SMALLINT,
+                    Types.INTEGER,
+                    Types.BIGINT,
+                    Types.DECIMAL,
+                    Types.NUMERIC,
+                    Types.REAL,
+                    Types.FLOAT,
+                    Types.DOUBLE,
+                    Types.BOOLEAN -> true;
             default -> false;
         };
     }
@@ -121,7 +146,8 @@ final class ServerValues {
 
     private static final Pattern CANONICAL_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?");
     private static final DateTimeFormatter COMPACT = DateTimeFormatter.ofPattern("uuuuMMddHHmmss");
-    private static final DateTimeFormatter SPACED = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss[.SSSSSS][.SSS][.S]");
+    private static final DateTimeFormatter SPACED =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss[.SSSSSS][.SSS][.S]");
 
     private static String text(Object v) {
         return v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : v.toString();
@@ -137,11 +163,14 @@ final class ServerValues {
                     return b ? "1" : "0";
                 }
                 if (v instanceof Double || v instanceof Float) {
-                    return BigDecimal.valueOf(((Number) v).doubleValue()).stripTrailingZeros().toPlainString();
+                    return BigDecimal.valueOf(((Number) v).doubleValue())
+                            .stripTrailingZeros()
+                            .toPlainString();
                 }
                 String s = text(v);
                 return CANONICAL_NUMBER.matcher(s).matches() || v instanceof Number
-                        ? new BigDecimal(s).stripTrailingZeros().toPlainString() : "text:" + s;
+                        ? new BigDecimal(s).stripTrailingZeros().toPlainString()
+                        : "text:" + s;
             }
             case INSTANT -> {
                 if (v instanceof java.sql.Timestamp ts) {
@@ -198,7 +227,8 @@ final class ServerValues {
             assertThat(ra.size()).as(label + ": rows of " + e.getKey()).isEqualTo(rb.size());
             for (int i = 0; i < rb.size(); i++) {
                 if (!rb.get(i).equals(ra.get(i))) {
-                    throw new AssertionError(label + ": " + e.getKey() + " (columns " + b.columns() + ", types " + b.typeNames() + " -> "
+                    throw new AssertionError(label + ": " + e.getKey() + " (columns " + b.columns() + ", types "
+                            + b.typeNames() + " -> "
                             + a.typeNames() + ") differs at sorted row " + i + ":\n  before " + abbreviate(rb.get(i))
                             + "\n  after  " + abbreviate(ra.get(i)));
                 }
@@ -231,7 +261,8 @@ final class ServerValues {
             Table a = after.get(e.getKey());
             for (int i = 0; i < b.columns().size(); i++) {
                 if (!b.typeNames().get(i).equals(a.typeNames().get(i))) {
-                    out.add(e.getKey() + "." + b.columns().get(i) + " " + b.typeNames().get(i) + " -> " + a.typeNames().get(i));
+                    out.add(e.getKey() + "." + b.columns().get(i) + " "
+                            + b.typeNames().get(i) + " -> " + a.typeNames().get(i));
                 }
             }
         }
@@ -242,7 +273,8 @@ final class ServerValues {
     static Map<String, String> mariaDbSchema(Connection c) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         for (String t : tables(c, Engine.MARIADB)) {
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + quote(t, Engine.MARIADB))) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + quote(t, Engine.MARIADB))) {
                 rs.next();
                 out.put(t, rs.getString(2));
             }
@@ -253,12 +285,13 @@ final class ServerValues {
     /** PostgreSQL: each public table's columns with their full types, and each view's definition. */
     static Map<String, String> postgresSchema(Connection c) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT c.relname, c.relkind::text, CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) ELSE "
-                        + "(SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) "
-                        + "FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) END "
-                        + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' "
-                        + "AND c.relkind IN ('r', 'p', 'v', 'm') ORDER BY 1")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT c.relname, c.relkind::text, CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) ELSE "
+                                + "(SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) "
+                                + "FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) END "
+                                + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' "
+                                + "AND c.relkind IN ('r', 'p', 'v', 'm') ORDER BY 1")) {
             while (rs.next()) {
                 out.put(rs.getString(1), rs.getString(2) + ": " + rs.getString(3));
             }
@@ -270,8 +303,10 @@ final class ServerValues {
     static Map<String, Long> innodbSizes(Connection c) throws SQLException {
         Map<String, Long> out = new LinkedHashMap<>();
         List<String> innodb = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.tables "
-                + "WHERE table_schema = DATABASE() AND engine = 'InnoDB' AND table_type = 'BASE TABLE' ORDER BY 1")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT table_name FROM information_schema.tables "
+                                + "WHERE table_schema = DATABASE() AND engine = 'InnoDB' AND table_type = 'BASE TABLE' ORDER BY 1")) {
             while (rs.next()) {
                 innodb.add(rs.getString(1));
             }
@@ -280,12 +315,15 @@ final class ServerValues {
             for (String t : innodb) {
                 try (ResultSet rs = st.executeQuery("OPTIMIZE TABLE " + quote(t, Engine.MARIADB))) {
                     while (rs.next()) {
-                        assertThat(rs.getString("Msg_type")).as("OPTIMIZE TABLE " + t + ": " + rs.getString("Msg_text")).isNotEqualTo("error");
+                        assertThat(rs.getString("Msg_type"))
+                                .as("OPTIMIZE TABLE " + t + ": " + rs.getString("Msg_text"))
+                                .isNotEqualTo("error");
                     }
                 }
             }
-            try (ResultSet rs = st.executeQuery("SELECT table_name, data_length + index_length FROM information_schema.tables "
-                    + "WHERE table_schema = DATABASE() AND engine = 'InnoDB' AND table_type = 'BASE TABLE' ORDER BY 1")) {
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT table_name, data_length + index_length FROM information_schema.tables "
+                            + "WHERE table_schema = DATABASE() AND engine = 'InnoDB' AND table_type = 'BASE TABLE' ORDER BY 1")) {
                 while (rs.next()) {
                     out.put(rs.getString(1), rs.getLong(2));
                 }
@@ -299,8 +337,9 @@ final class ServerValues {
         Map<String, Long> out = new LinkedHashMap<>();
         try (Statement st = c.createStatement()) {
             st.execute("VACUUM FULL");
-            try (ResultSet rs = st.executeQuery("SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n "
-                    + "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 1")) {
+            try (ResultSet rs =
+                    st.executeQuery("SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n "
+                            + "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 1")) {
                 while (rs.next()) {
                     out.put(rs.getString(1), rs.getLong(2));
                 }

@@ -22,11 +22,24 @@ import java.util.SplittableRandom;
 public final class SyntheticDump {
     static final String[] STATUS = {"new", "paid", "shipped", "delivered", "returned"};
     static final String[] COUNTRY = {"DE", "FR", "US", "GR", "JP", "BR", "IN", "NL"};
-    static final String[] WORDS = {"gift", "wrap", "fragile", "it's", "\"urgent\"", "back\\slash", "tab\there", "leave",
-            "at", "door", "call", "first", "ünïcödé", "line\nbreak"};
+    static final String[] WORDS = {
+        "gift",
+        "wrap",
+        "fragile",
+        "it's",
+        "\"urgent\"",
+        "back\\slash",
+        "tab\there",
+        "leave",
+        "at",
+        "door",
+        "call",
+        "first",
+        "ünïcödé",
+        "line\nbreak"
+    };
 
-    private SyntheticDump() {
-    }
+    private SyntheticDump() {}
 
     /** Rows needed for about {@code bytes} of dump. */
     public static long rowsFor(long bytes) {
@@ -35,24 +48,37 @@ public final class SyntheticDump {
 
     public static void writeMysqldump(Path file, long rows, long seed) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
-            w(out, "-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)\n--\n-- Host: localhost    Database: shop\n"
-                    + "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n/*!40101 SET NAMES utf8mb4 */;\n\n"
-                    + "DROP TABLE IF EXISTS `orders`;\n/*!40101 SET @saved_cs_client     = @@character_set_client */;\n"
-                    + "CREATE TABLE `orders` (\n  `order_id` int(11) NOT NULL AUTO_INCREMENT,\n  `customer_id` int(11) NOT NULL,\n"
-                    + "  `status` varchar(20) NOT NULL,\n  `amount` decimal(12,2) NOT NULL,\n  `created` binary(14) NOT NULL,\n"
-                    + "  `quantity` bigint(20) NOT NULL,\n  `country` char(30) NOT NULL,\n  `note` varchar(255) DEFAULT NULL,\n"
-                    + "  `flag` int(11) NOT NULL DEFAULT '0',\n  PRIMARY KEY (`order_id`),\n  KEY `customer` (`customer_id`)\n"
-                    + ") ENGINE=InnoDB AUTO_INCREMENT=" + (rows + 1) + " DEFAULT CHARSET=utf8mb4;\n\n"
-                    + "LOCK TABLES `orders` WRITE;\n/*!40000 ALTER TABLE `orders` DISABLE KEYS */;\n");
+            w(
+                    out,
+                    "-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)\n--\n-- Host: localhost    Database: shop\n"
+                            + "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n/*!40101 SET NAMES utf8mb4 */;\n\n"
+                            + "DROP TABLE IF EXISTS `orders`;\n/*!40101 SET @saved_cs_client     = @@character_set_client */;\n"
+                            + "CREATE TABLE `orders` (\n  `order_id` int(11) NOT NULL AUTO_INCREMENT,\n  `customer_id` int(11) NOT NULL,\n"
+                            + "  `status` varchar(20) NOT NULL,\n  `amount` decimal(12,2) NOT NULL,\n  `created` binary(14) NOT NULL,\n"
+                            + "  `quantity` bigint(20) NOT NULL,\n  `country` char(30) NOT NULL,\n  `note` varchar(255) DEFAULT NULL,\n"
+                            + "  `flag` int(11) NOT NULL DEFAULT '0',\n  PRIMARY KEY (`order_id`),\n  KEY `customer` (`customer_id`)\n"
+                            + ") ENGINE=InnoDB AUTO_INCREMENT=" + (rows + 1) + " DEFAULT CHARSET=utf8mb4;\n\n"
+                            + "LOCK TABLES `orders` WRITE;\n/*!40000 ALTER TABLE `orders` DISABLE KEYS */;\n");
             SplittableRandom rnd = new SplittableRandom(seed);
             StringBuilder sb = new StringBuilder(1 << 21);
             int inStatement = 0;
             for (long id = 1; id <= rows; id++) {
                 Row r = Row.next(rnd, id);
                 sb.append(inStatement == 0 ? "INSERT INTO `orders` VALUES (" : ",(");
-                sb.append(r.id).append(',').append(r.customer).append(",'").append(r.status).append("',")
-                        .append(r.amount).append(",'").append(r.created).append("',").append(r.quantity).append(",'")
-                        .append(r.country).append("',");
+                sb.append(r.id)
+                        .append(',')
+                        .append(r.customer)
+                        .append(",'")
+                        .append(r.status)
+                        .append("',")
+                        .append(r.amount)
+                        .append(",'")
+                        .append(r.created)
+                        .append("',")
+                        .append(r.quantity)
+                        .append(",'")
+                        .append(r.country)
+                        .append("',");
                 if (r.note == null) {
                     sb.append("NULL");
                 } else {
@@ -76,20 +102,34 @@ public final class SyntheticDump {
     /** The same rows as a plain pg_dump writes them: the table, its rows as COPY text, its key added after them. */
     public static void writePgDump(Path file, long rows, long seed) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
-            w(out, "--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\nSET standard_conforming_strings = on;\n"
-                    + "SELECT pg_catalog.set_config('search_path', '', false);\n\n"
-                    + "CREATE TABLE public.orders (\n    order_id integer NOT NULL,\n    customer_id integer NOT NULL,\n"
-                    + "    status character varying(20) NOT NULL,\n    amount numeric(12,2) NOT NULL,\n"
-                    + "    created character varying(14) NOT NULL,\n    quantity bigint NOT NULL,\n"
-                    + "    country character varying(30) NOT NULL,\n    note character varying(255),\n"
-                    + "    flag integer DEFAULT 0 NOT NULL\n);\n\n"
-                    + "COPY public.orders (order_id, customer_id, status, amount, created, quantity, country, note, flag) FROM stdin;\n");
+            w(
+                    out,
+                    "--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\nSET standard_conforming_strings = on;\n"
+                            + "SELECT pg_catalog.set_config('search_path', '', false);\n\n"
+                            + "CREATE TABLE public.orders (\n    order_id integer NOT NULL,\n    customer_id integer NOT NULL,\n"
+                            + "    status character varying(20) NOT NULL,\n    amount numeric(12,2) NOT NULL,\n"
+                            + "    created character varying(14) NOT NULL,\n    quantity bigint NOT NULL,\n"
+                            + "    country character varying(30) NOT NULL,\n    note character varying(255),\n"
+                            + "    flag integer DEFAULT 0 NOT NULL\n);\n\n"
+                            + "COPY public.orders (order_id, customer_id, status, amount, created, quantity, country, note, flag) FROM stdin;\n");
             SplittableRandom rnd = new SplittableRandom(seed);
             StringBuilder sb = new StringBuilder(1 << 21);
             for (long id = 1; id <= rows; id++) {
                 Row r = Row.next(rnd, id);
-                sb.append(r.id).append('\t').append(r.customer).append('\t').append(r.status).append('\t').append(r.amount)
-                        .append('\t').append(r.created).append('\t').append(r.quantity).append('\t').append(r.country).append('\t');
+                sb.append(r.id)
+                        .append('\t')
+                        .append(r.customer)
+                        .append('\t')
+                        .append(r.status)
+                        .append('\t')
+                        .append(r.amount)
+                        .append('\t')
+                        .append(r.created)
+                        .append('\t')
+                        .append(r.quantity)
+                        .append('\t')
+                        .append(r.country)
+                        .append('\t');
                 if (r.note == null) {
                     sb.append("\\N");
                 } else {
@@ -102,8 +142,10 @@ public final class SyntheticDump {
                 }
             }
             w(out, sb.append("\\.\n\n"));
-            w(out, "ALTER TABLE ONLY public.orders\n    ADD CONSTRAINT orders_pkey PRIMARY KEY (order_id);\n\n"
-                    + "--\n-- PostgreSQL database dump complete\n--\n");
+            w(
+                    out,
+                    "ALTER TABLE ONLY public.orders\n    ADD CONSTRAINT orders_pkey PRIMARY KEY (order_id);\n\n"
+                            + "--\n-- PostgreSQL database dump complete\n--\n");
         }
     }
 
@@ -115,10 +157,23 @@ public final class SyntheticDump {
             StringBuilder sb = new StringBuilder(1 << 21);
             for (long id = 1; id <= rows; id++) {
                 Row r = Row.next(rnd, id);
-                sb.append("INSERT INTO orders VALUES(").append(r.id).append(',').append(r.customer).append(",'").append(r.status)
-                        .append("',").append(r.amount).append(",'").append(r.created).append("',").append(r.quantity).append(",'")
-                        .append(r.country).append("',")
-                        .append(r.note == null ? "NULL" : "'" + r.note.replace("'", "''") + "'").append(",0);\n");
+                sb.append("INSERT INTO orders VALUES(")
+                        .append(r.id)
+                        .append(',')
+                        .append(r.customer)
+                        .append(",'")
+                        .append(r.status)
+                        .append("',")
+                        .append(r.amount)
+                        .append(",'")
+                        .append(r.created)
+                        .append("',")
+                        .append(r.quantity)
+                        .append(",'")
+                        .append(r.country)
+                        .append("',")
+                        .append(r.note == null ? "NULL" : "'" + r.note.replace("'", "''") + "'")
+                        .append(",0);\n");
                 if (sb.length() > 1_000_000) {
                     w(out, sb);
                     sb.setLength(0);
@@ -135,7 +190,8 @@ public final class SyntheticDump {
                 st.execute(SQLITE_TABLE);
             }
             c.setAutoCommit(false);
-            try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)")) {
+            try (java.sql.PreparedStatement ps =
+                    c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)")) {
                 SplittableRandom rnd = new SplittableRandom(seed);
                 for (long id = 1; id <= rows; id++) {
                     Row r = Row.next(rnd, id);
@@ -166,8 +222,20 @@ public final class SyntheticDump {
             StringBuilder sb = new StringBuilder(1 << 21);
             for (long id = 1; id <= rows; id++) {
                 Row r = Row.next(rnd, id);
-                sb.append(r.id).append(',').append(r.customer).append(',').append(r.status).append(',').append(r.amount)
-                        .append(',').append(r.created).append(',').append(r.quantity).append(',').append(r.country).append(',');
+                sb.append(r.id)
+                        .append(',')
+                        .append(r.customer)
+                        .append(',')
+                        .append(r.status)
+                        .append(',')
+                        .append(r.amount)
+                        .append(',')
+                        .append(r.created)
+                        .append(',')
+                        .append(r.quantity)
+                        .append(',')
+                        .append(r.country)
+                        .append(',');
                 if (r.note != null) {
                     sb.append('"').append(r.note.replace("\"", "\"\"")).append('"');
                 }
@@ -181,8 +249,15 @@ public final class SyntheticDump {
         }
     }
 
-    private record Row(long id, int customer, String status, String amount, String created, int quantity, String country,
-                       String note) {
+    private record Row(
+            long id,
+            int customer,
+            String status,
+            String amount,
+            String created,
+            int quantity,
+            String country,
+            String note) {
         static Row next(SplittableRandom rnd, long id) {
             int customer = 1 + rnd.nextInt(49_999);
             String status = STATUS[rnd.nextInt(STATUS.length)];

@@ -49,7 +49,8 @@ class TunePostgresTest {
     void chinookMigrationRunsOnPostgresqlLosesNoValueAndShrinksTheTables() throws Exception {
         Path script = Cli.data("chinook/Chinook_PostgreSql.sql");
         String migration = tune(script);
-        assertThat(migration).contains("ALTER COLUMN \"genre_id\" TYPE smallint")
+        assertThat(migration)
+                .contains("ALTER COLUMN \"genre_id\" TYPE smallint")
                 // an INT that only ever holds 1 gives no range to size a type by
                 .doesNotContain("ALTER COLUMN \"quantity\" TYPE")
                 .contains("ALTER COLUMN \"invoice_date\" TYPE date");
@@ -59,7 +60,8 @@ class TunePostgresTest {
             assertThat(o.types().get("genre")).contains("genre_id smallint");
             assertThat(o.types().get("invoice")).contains("invoice_date date");
             // tune's row-by-row heap estimate against what PostgreSQL stores: to the page, here
-            assertThat(estimatedSaving(script)).isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
+            assertThat(estimatedSaving(script))
+                    .isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
             assertHeapPredicted(new Path[] {script}, o, "chinook");
             // and with the columns in alignment order, as a rewrite would lay them out
             long reordered = reorderedHeap(c);
@@ -72,12 +74,13 @@ class TunePostgresTest {
     /** Every public table copied with its columns in alignment order (fixed first, widest alignment first), then measured. */
     static long reorderedHeap(Connection c) throws SQLException {
         Map<String, List<String>> order = new LinkedHashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
-                        + "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_type t ON t.oid = a.atttypid "
-                        + "WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped "
-                        + "ORDER BY c.relname, a.attlen = -1, CASE a.attalign WHEN 'd' THEN 0 WHEN 'i' THEN 1 WHEN 's' THEN 2 ELSE 3 END, "
-                        + "a.attlen DESC, a.attnum")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+                                + "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_type t ON t.oid = a.atttypid "
+                                + "WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped "
+                                + "ORDER BY c.relname, a.attlen = -1, CASE a.attalign WHEN 'd' THEN 0 WHEN 'i' THEN 1 WHEN 's' THEN 2 ELSE 3 END, "
+                                + "a.attlen DESC, a.attnum")) {
             while (rs.next()) {
                 order.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add('"' + rs.getString(2) + '"');
             }
@@ -90,8 +93,9 @@ class TunePostgresTest {
                         + " FROM public.\"" + e.getKey() + "\"");
             }
             st.execute("VACUUM FULL");
-            try (ResultSet rs = st.executeQuery("SELECT sum(pg_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n "
-                    + "ON n.oid = c.relnamespace WHERE n.nspname = 'reordered' AND c.relkind = 'r'")) {
+            try (ResultSet rs =
+                    st.executeQuery("SELECT sum(pg_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n "
+                            + "ON n.oid = c.relnamespace WHERE n.nspname = 'reordered' AND c.relkind = 'r'")) {
                 rs.next();
                 bytes = rs.getLong(1);
             }
@@ -117,8 +121,11 @@ class TunePostgresTest {
         Path schema = Cli.data("pagila-pgdump/pagila-schema.sql");
         Path data = Cli.data("pagila-pgdump/pagila-data.sql");
         String migration = tune(schema, data);
-        assertThat(migration).contains("ALTER TABLE \"public\".\"payment\"").doesNotContain("\"payment_p2022_01\"\n")
-                .contains("DROP MATERIALIZED VIEW public.rental_by_category;",
+        assertThat(migration)
+                .contains("ALTER TABLE \"public\".\"payment\"")
+                .doesNotContain("\"payment_p2022_01\"\n")
+                .contains(
+                        "DROP MATERIALIZED VIEW public.rental_by_category;",
                         "REFRESH MATERIALIZED VIEW public.rental_by_category;")
                 .doesNotContain("\"special_features\" TYPE", "\"release_year\" TYPE");
         try (Connection c = database("pagila")) {
@@ -128,12 +135,16 @@ class TunePostgresTest {
             Outcome o = applyAndCompare(c, () -> pg.connect("pagila"), migration, "pagila");
             assertThat(o.types().get("payment")).contains("customer_id smallint");
             assertThat(o.types().get("payment_p2022_03")).contains("customer_id smallint");
-            assertThat(estimatedSaving(schema, data)).isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
+            assertThat(estimatedSaving(schema, data))
+                    .isCloseTo(o.heapBefore() - o.heapAfter(), org.assertj.core.data.Offset.offset(2 * 8192L));
             assertHeapPredicted(new Path[] {schema, data}, o, "pagila");
             assertThat(views(c)).isEqualTo(viewsBefore);
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM public.rental_by_category")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT count(*) FROM public.rental_by_category")) {
                 rs.next();
-                assertThat(rs.getLong(1)).as("the re-created materialized view holds its rows").isPositive();
+                assertThat(rs.getLong(1))
+                        .as("the re-created materialized view holds its rows")
+                        .isPositive();
             }
         }
     }
@@ -158,26 +169,32 @@ class TunePostgresTest {
         String[] kinds = {"click", "view", "buy"};
         for (int i = 1; i <= 60; i++) {
             String stamp = i == 7 ? "20200329023000" : String.format("202001%02d1%d3000", 1 + i % 28, i % 10);
-            sql.append(String.format("INSERT INTO events VALUES (%d, '%s', '%s', '2020-01-%02d 00:00:00+00', %d.00);%n",
+            sql.append(String.format(
+                    "INSERT INTO events VALUES (%d, '%s', '%s', '2020-01-%02d 00:00:00+00', %d.00);%n",
                     i, kinds[i % 3], stamp, 1 + i % 28, i));
         }
         Path script = dir.resolve("events.sql");
         Files.writeString(script, sql);
         String migration = tune(script);
-        assertThat(migration).contains("CREATE TYPE \"events_kind_enum\" AS ENUM ('buy', 'click', 'view');")
+        assertThat(migration)
+                .contains("CREATE TYPE \"events_kind_enum\" AS ENUM ('buy', 'click', 'view');")
                 .contains("ALTER COLUMN \"stamp\" TYPE timestamp")
                 .doesNotContain("\"happened\" TYPE", "\"amount\" TYPE")
                 .contains("events.happened timestamp with time zone -> ");
         try (Connection c = database("events")) {
             load(c, script);
             List<String> before = rows(c, "SELECT id || '|' || kind || '|' || stamp FROM events ORDER BY id");
-            try (Connection m = pg.connect("events"); Statement st = m.createStatement()) {
+            try (Connection m = pg.connect("events");
+                    Statement st = m.createStatement()) {
                 st.execute("SET TIME ZONE 'Europe/Berlin'"); // 2020-03-29 02:30 does not exist there
                 st.execute(migration);
             }
-            List<String> after = rows(c, "SELECT id || '|' || kind::text || '|' || to_char(stamp, 'YYYYMMDDHH24MISS') FROM events ORDER BY id");
+            List<String> after = rows(
+                    c,
+                    "SELECT id || '|' || kind::text || '|' || to_char(stamp, 'YYYYMMDDHH24MISS') FROM events ORDER BY id");
             assertThat(after).isEqualTo(before);
-            assertThat(columnTypes(c).get("events")).contains("kind events_kind_enum", "stamp timestamp without time zone");
+            assertThat(columnTypes(c).get("events"))
+                    .contains("kind events_kind_enum", "stamp timestamp without time zone");
         }
     }
 
@@ -188,7 +205,8 @@ class TunePostgresTest {
      * parent's rows do not show. Each migration must run as written and lose nothing.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"ident", "part", "fk", "view", "inh", "inh2", "inh3", "schema"})
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"ident", "part", "fk", "view", "inh", "inh2", "inh3", "schema"})
     void migrationsOfSchemasPostgresqlGuardsRunAsWritten(String name, @TempDir Path dir) throws Exception {
         Path script = dir.resolve("pg-" + name + ".sql");
         try (java.io.InputStream in = TunePostgresTest.class.getResourceAsStream("/tune/pg-" + name + ".sql")) {
@@ -218,17 +236,25 @@ class TunePostgresTest {
         String migration = tune(dump);
         try (Connection c = database("given")) {
             load(c, dump);
-            Outcome o = applyAndCompare(c, () -> pg.connect("given"), migration, dump.getFileName().toString());
-            System.out.printf("estimate %d -> %d (saves %d); PostgreSQL %d -> %d (saves %d); tune took %d ms in-process%n",
-                    totals.get("heap_bytes_before").asLong(), totals.get("heap_bytes_after").asLong(),
-                    totals.get("heap_bytes_before").asLong() - totals.get("heap_bytes_after").asLong(),
-                    o.heapBefore(), o.heapAfter(), o.heapBefore() - o.heapAfter(), tuneMillis);
+            Outcome o = applyAndCompare(
+                    c, () -> pg.connect("given"), migration, dump.getFileName().toString());
+            System.out.printf(
+                    "estimate %d -> %d (saves %d); PostgreSQL %d -> %d (saves %d); tune took %d ms in-process%n",
+                    totals.get("heap_bytes_before").asLong(),
+                    totals.get("heap_bytes_after").asLong(),
+                    totals.get("heap_bytes_before").asLong()
+                            - totals.get("heap_bytes_after").asLong(),
+                    o.heapBefore(),
+                    o.heapAfter(),
+                    o.heapBefore() - o.heapAfter(),
+                    tuneMillis);
         }
     }
 
     private static List<String> rows(Connection c, String query) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(query)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(query)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -244,7 +270,9 @@ class TunePostgresTest {
         args.addAll(MECHANICS);
         Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("-- wastecheck tune: a migration for PostgreSQL").contains("BEGIN;", "COMMIT;");
+        assertThat(r.out())
+                .startsWith("-- wastecheck tune: a migration for PostgreSQL")
+                .contains("BEGIN;", "COMMIT;");
         return r.out();
     }
 
@@ -257,23 +285,32 @@ class TunePostgresTest {
      * checks that every row of every table reads back the same in its original column types,
      * and that the tables' heap is smaller. Returns the columns' types afterwards.
      */
-    record Outcome(Map<String, List<String>> types, long heapBefore, long heapAfter, Map<String, Long> tablesBefore,
-                   Map<String, Long> tablesAfter) {
-    }
+    record Outcome(
+            Map<String, List<String>> types,
+            long heapBefore,
+            long heapAfter,
+            Map<String, Long> tablesBefore,
+            Map<String, Long> tablesAfter) {}
 
     static Outcome applyAndCompare(Connection c, Connect fresh, String migration, String label) throws Exception {
         Map<String, ServerValues.Table> before = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
-        long bytesBefore = ServerValues.heapSizes(c).values().stream().mapToLong(Long::longValue).sum();
+        long bytesBefore = ServerValues.heapSizes(c).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
         Map<String, Long> heapBefore = heapTrees(c);
-        try (Connection m = fresh.get(); Statement st = m.createStatement()) {
+        try (Connection m = fresh.get();
+                Statement st = m.createStatement()) {
             st.execute(migration);
         }
         Map<String, ServerValues.Table> after = ServerValues.read(c, ServerValues.Engine.POSTGRESQL);
-        long bytesAfter = ServerValues.heapSizes(c).values().stream().mapToLong(Long::longValue).sum();
+        long bytesAfter = ServerValues.heapSizes(c).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
         Map<String, Long> heapAfter = heapTrees(c);
         ServerValues.assertSameValues(before, after, label);
         assertThat(bytesAfter).as("heap bytes after VACUUM FULL").isLessThanOrEqualTo(bytesBefore);
-        System.out.printf("%s on PostgreSQL: table heap %d -> %d bytes (%.3fx), as pg_relation_size counts after VACUUM FULL%n",
+        System.out.printf(
+                "%s on PostgreSQL: table heap %d -> %d bytes (%.3fx), as pg_relation_size counts after VACUUM FULL%n",
                 label, bytesBefore, bytesAfter, (double) bytesBefore / bytesAfter);
         return new Outcome(columnTypes(c), bytesBefore, bytesAfter, heapBefore, heapAfter);
     }
@@ -288,14 +325,16 @@ class TunePostgresTest {
         Cli.Result r = Cli.run(args.toArray(new String[0]));
         assertThat(r.exitCode()).as(r.err()).isZero();
         com.fasterxml.jackson.databind.JsonNode totals = r.json().get("totals");
-        return totals.get("heap_bytes_before").asLong() - totals.get("heap_bytes_after").asLong();
+        return totals.get("heap_bytes_before").asLong()
+                - totals.get("heap_bytes_after").asLong();
     }
 
     static List<String> views(Connection c) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT c.relname::text || ' ' || c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                        + "WHERE n.nspname = 'public' AND c.relkind IN ('v', 'm') ORDER BY 1")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT c.relname::text || ' ' || c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                                + "WHERE n.nspname = 'public' AND c.relkind IN ('v', 'm') ORDER BY 1")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -310,14 +349,18 @@ class TunePostgresTest {
      */
     static void load(Connection c, Path script) throws Exception {
         String sql = Files.readString(script, StandardCharsets.UTF_8);
-        org.postgresql.copy.CopyManager copy = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+        org.postgresql.copy.CopyManager copy =
+                c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
         int i = 0;
         try (Statement st = c.createStatement()) {
             while (i < sql.length()) {
                 int end = statementEnd(sql, i);
                 String statement = sql.substring(i, end).strip();
                 i = end;
-                String head = statement.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)^\\s*--.*$", "").strip();
+                String head = statement
+                        .replaceAll("(?s)/\\*.*?\\*/", "")
+                        .replaceAll("(?m)^\\s*--.*$", "")
+                        .strip();
                 String lower = head.toLowerCase(java.util.Locale.ROOT);
                 if (head.isEmpty() || lower.startsWith("drop database") || lower.startsWith("create database")) {
                     continue;
@@ -368,7 +411,9 @@ class TunePostgresTest {
                     return n;
                 }
             } else if (ch == '$') {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$[A-Za-z_]*\\$").matcher(sql).region(k, n);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$[A-Za-z_]*\\$")
+                        .matcher(sql)
+                        .region(k, n);
                 if (m.lookingAt()) {
                     int close = sql.indexOf(m.group(), m.end());
                     k = close < 0 ? n : close + m.group().length() - 1;
@@ -384,13 +429,15 @@ class TunePostgresTest {
     /** Each public table's columns as "name type" (its full type, as format_type prints it), in order. */
     static Map<String, List<String>> columnTypes(Connection c) throws SQLException {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
-                        + "JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
-                        + "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped "
-                        + "ORDER BY c.relname, a.attnum")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
+                                + "JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+                                + "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped "
+                                + "ORDER BY c.relname, a.attnum")) {
             while (rs.next()) {
-                out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2) + " " + rs.getString(3));
+                out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                        .add(rs.getString(2) + " " + rs.getString(3));
             }
         }
         return out;
@@ -402,10 +449,11 @@ class TunePostgresTest {
      */
     static Map<String, Long> heapTrees(Connection c) throws SQLException {
         Map<String, Long> out = new LinkedHashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT p.relname, (WITH RECURSIVE tree(oid) AS (SELECT p.oid UNION ALL SELECT i.inhrelid FROM pg_inherits i "
-                        + "JOIN tree t ON i.inhparent = t.oid) SELECT sum(pg_relation_size(oid)) FROM tree) FROM pg_class p "
-                        + "JOIN pg_namespace n ON n.oid = p.relnamespace WHERE n.nspname = 'public' AND p.relkind IN ('r', 'p') ORDER BY 1")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT p.relname, (WITH RECURSIVE tree(oid) AS (SELECT p.oid UNION ALL SELECT i.inhrelid FROM pg_inherits i "
+                                + "JOIN tree t ON i.inhparent = t.oid) SELECT sum(pg_relation_size(oid)) FROM tree) FROM pg_class p "
+                                + "JOIN pg_namespace n ON n.oid = p.relnamespace WHERE n.nspname = 'public' AND p.relkind IN ('r', 'p') ORDER BY 1")) {
             while (rs.next()) {
                 out.put(rs.getString(1), rs.getLong(2));
             }
@@ -429,14 +477,23 @@ class TunePostgresTest {
         Map<String, Long> measuredAfter = new LinkedHashMap<>();
         o.tablesBefore().forEach((k, v) -> measuredBefore.put(k.toLowerCase(java.util.Locale.ROOT), v));
         o.tablesAfter().forEach((k, v) -> measuredAfter.put(k.toLowerCase(java.util.Locale.ROOT), v));
-        com.fasterxml.jackson.databind.node.ObjectNode predicted = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode predicted =
+                new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
         com.fasterxml.jackson.databind.node.ArrayNode tables = predicted.putArray("tables");
         for (com.fasterxml.jackson.databind.JsonNode t : r.json().get("tables")) {
             if (t.has("heap_bytes_before")) {
-                tables.addObject().put("name", t.get("name").asText().toLowerCase(java.util.Locale.ROOT))
-                        .put("bytes_before", t.get("heap_bytes_before").asLong()).put("bytes_after", t.get("heap_bytes_after").asLong());
+                tables.addObject()
+                        .put("name", t.get("name").asText().toLowerCase(java.util.Locale.ROOT))
+                        .put("bytes_before", t.get("heap_bytes_before").asLong())
+                        .put("bytes_after", t.get("heap_bytes_after").asLong());
             }
         }
-        MigrationCycle.compare(label, "PostgreSQL heap, pg_relation_size after VACUUM FULL", predicted, measuredBefore, measuredAfter, 0.10);
+        MigrationCycle.compare(
+                label,
+                "PostgreSQL heap, pg_relation_size after VACUUM FULL",
+                predicted,
+                measuredBefore,
+                measuredAfter,
+                0.10);
     }
 }

@@ -35,10 +35,14 @@ class TuneTest {
         Cli.Result r = tune(dump.resolve("examples/wiki/dump.sql").toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         String sql = r.out();
-        assertThat(sql).startsWith("-- wastecheck tune: a migration for MySQL (InnoDB)")
+        assertThat(sql)
+                .startsWith("-- wastecheck tune: a migration for MySQL (InnoDB)")
                 .contains("-- Evidence: the advice rests on the snapshot only")
-                // its own session: strict, so a value that does not fit is an error, not a cut value; put back at the end
-                .contains("SET SESSION sql_mode = 'STRICT_ALL_TABLES,", "SET SESSION foreign_key_checks = 0;",
+                // its own session: strict, so a value that does not fit is an error, not a cut value; put back at the
+                // end
+                .contains(
+                        "SET SESSION sql_mode = 'STRICT_ALL_TABLES,",
+                        "SET SESSION foreign_key_checks = 0;",
                         "SET SESSION foreign_key_checks = @wastecheck_fk, SESSION sql_mode = @wastecheck_sql_mode")
                 // the guard reads the live rows before the first ALTER
                 .contains("SUM(`comment_id` NOT BETWEEN 0 AND 4294967295)", "INSERT INTO wastecheck_guard")
@@ -48,7 +52,11 @@ class TuneTest {
                 .contains("MODIFY COLUMN `comment_id` INT UNSIGNED NOT NULL AUTO_INCREMENT")
                 .contains("MODIFY COLUMN `rev_comment_id` INT UNSIGNED NOT NULL")
                 // 12 pages are too little evidence to touch page_id, rev_page or page_latest
-                .doesNotContain("MODIFY COLUMN `page_id`", "MODIFY COLUMN `rev_page`", "MODIFY COLUMN `page_latest`", "TINYINT");
+                .doesNotContain(
+                        "MODIFY COLUMN `page_id`",
+                        "MODIFY COLUMN `rev_page`",
+                        "MODIFY COLUMN `page_latest`",
+                        "TINYINT");
         assertThat(sql.split("ALTER TABLE `revision`", -1)).hasSize(2);
         assertThat(sql.indexOf("INSERT INTO wastecheck_guard")).isLessThan(sql.indexOf("\nALTER TABLE"));
         assertThat(r.err()).contains("checked on every row");
@@ -56,7 +64,8 @@ class TuneTest {
         // With the evidence threshold and the key floor lowered, more changes: DEFAULT is restated too.
         Cli.Result low = tune(dump.resolve("examples/wiki/dump.sql").toString(), "--min-rows", "0", "--key-floor", "2");
         assertThat(low.exitCode()).as(low.err()).isZero();
-        assertThat(low.out()).contains("MODIFY COLUMN `rev_id` SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT")
+        assertThat(low.out())
+                .contains("MODIFY COLUMN `rev_id` SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT")
                 .contains("MODIFY COLUMN `wl_namespace` SMALLINT NOT NULL DEFAULT '0'")
                 .contains("MODIFY COLUMN `page_namespace` SMALLINT NOT NULL,");
     }
@@ -66,11 +75,18 @@ class TuneTest {
         // 2,000 amounts written as text, four of them '': analyze reads '' as a null marker and
         // suggests an integer, but the migration would turn those four into NULL, so tune leaves it
         // out. The CHAR label loses its padding and keeps its limit.
-        StringBuilder sql = new StringBuilder("CREATE TABLE `ledger` (`id` int NOT NULL AUTO_INCREMENT, `amount` varchar(10) NOT NULL,"
-                + " `label` char(12) NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB;\nINSERT INTO `ledger` VALUES ");
+        StringBuilder sql = new StringBuilder(
+                "CREATE TABLE `ledger` (`id` int NOT NULL AUTO_INCREMENT, `amount` varchar(10) NOT NULL,"
+                        + " `label` char(12) NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB;\nINSERT INTO `ledger` VALUES ");
         for (int i = 1; i <= 2000; i++) {
-            sql.append(i > 1 ? "," : "").append('(').append(i).append(",'").append(i % 500 == 0 ? "" : String.valueOf(i * 7))
-                    .append("','l").append(i).append("')");
+            sql.append(i > 1 ? "," : "")
+                    .append('(')
+                    .append(i)
+                    .append(",'")
+                    .append(i % 500 == 0 ? "" : String.valueOf(i * 7))
+                    .append("','l")
+                    .append(i)
+                    .append("')");
         }
         Path dump = dir.resolve("ledger.sql");
         Files.writeString(dump, sql.append(";\n"));
@@ -83,10 +99,13 @@ class TuneTest {
         assertThat(change.get("first_mismatch").asText()).isEmpty();
         JsonNode applied = change(r.json(), "ledger", "label");
         assertThat(applied.get("applied").asBoolean()).isTrue();
-        assertThat(applied.get("new_type").asText()).as("the padding goes, the limit stays").isEqualTo("VARCHAR(12)");
+        assertThat(applied.get("new_type").asText())
+                .as("the padding goes, the limit stays")
+                .isEqualTo("VARCHAR(12)");
         assertThat(applied.get("mismatches").asLong()).isZero();
         JsonNode totals = r.json().get("totals");
-        assertThat(totals.get("bytes_after").asLong()).isLessThan(totals.get("bytes_before").asLong());
+        assertThat(totals.get("bytes_after").asLong())
+                .isLessThan(totals.get("bytes_before").asLong());
     }
 
     @Test
@@ -95,20 +114,24 @@ class TuneTest {
         // MediaWiki 1.2x declared its timestamps binary(14) DEFAULT '\0...\0': no DATETIME gives that back.
         Cli.Result r = tune(Cli.data("mediawiki-smw-2017-dump").toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("--   page.page_touched binary(14) -> DATETIME: its DEFAULT")
+        assertThat(r.out())
+                .contains("--   page.page_touched binary(14) -> DATETIME: its DEFAULT")
                 .doesNotContain("MODIFY COLUMN `page_touched`");
     }
 
     @Test
     void duckdbMigrationRunsOnACopyOfTheFileAndEveryValueReadsBackTheSame(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("shop.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, quantity BIGINT NOT NULL DEFAULT 1, price DOUBLE, placed VARCHAR, "
-                    + "day VARCHAR, code VARCHAR, status VARCHAR, note VARCHAR)");
-            st.execute("INSERT INTO orders SELECT i, 1 + i % 10, (i % 100) * 1.0, "
-                    + "strftime(TIMESTAMP '2020-01-01' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S'), "
-                    + "strftime(DATE '2020-01-01' + (i % 300)::INT, '%Y-%m-%d'), CAST(1000 + i AS VARCHAR), "
-                    + "CASE i % 3 WHEN 0 THEN 'new' WHEN 1 THEN 'paid' ELSE 'sent' END, 'x' || i FROM range(1, 5001) t(i)");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
+                Statement st = c.createStatement()) {
+            st.execute(
+                    "CREATE TABLE orders (id BIGINT PRIMARY KEY, quantity BIGINT NOT NULL DEFAULT 1, price DOUBLE, placed VARCHAR, "
+                            + "day VARCHAR, code VARCHAR, status VARCHAR, note VARCHAR)");
+            st.execute(
+                    "INSERT INTO orders SELECT i, 1 + i % 10, (i % 100) * 1.0, "
+                            + "strftime(TIMESTAMP '2020-01-01' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S'), "
+                            + "strftime(DATE '2020-01-01' + (i % 300)::INT, '%Y-%m-%d'), CAST(1000 + i AS VARCHAR), "
+                            + "CASE i % 3 WHEN 0 THEN 'new' WHEN 1 THEN 'paid' ELSE 'sent' END, 'x' || i FROM range(1, 5001) t(i)");
             st.execute("CREATE TABLE lines (order_id BIGINT, qty BIGINT)");
             st.execute("INSERT INTO lines SELECT i, i % 7 FROM range(1, 2001) t(i)");
             st.execute("CREATE INDEX lines_order ON lines(order_id)");
@@ -116,7 +139,8 @@ class TuneTest {
         Cli.Result r = tune(file.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         String sql = r.out();
-        assertThat(sql).contains("ALTER TABLE \"orders\" ALTER COLUMN \"placed\" SET DATA TYPE TIMESTAMP")
+        assertThat(sql)
+                .contains("ALTER TABLE \"orders\" ALTER COLUMN \"placed\" SET DATA TYPE TIMESTAMP")
                 .contains("ALTER TABLE \"orders\" ALTER COLUMN \"status\" SET DATA TYPE ENUM('new','paid','sent')")
                 .contains("--   orders.id BIGINT -> ", "under a PRIMARY KEY")
                 .contains("--   lines.qty BIGINT -> ", "drop index lines_order first");
@@ -133,8 +157,9 @@ class TuneTest {
                     }
                 }
             }
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                    "SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'placed'")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'placed'")) {
                 rs.next();
                 assertThat(rs.getString(1)).isEqualTo("TIMESTAMP");
             }
@@ -144,11 +169,21 @@ class TuneTest {
 
     /** Every row, each value printed in the column's original type, in key order. */
     private static List<String> rows(Path file, String table) throws SQLException {
-        String[] cols = {"CAST(id AS BIGINT)", "CAST(quantity AS BIGINT)", "CAST(price AS DOUBLE)", "strftime(CAST(placed AS TIMESTAMP), '%Y-%m-%d %H:%M:%S')",
-                "CAST(day AS VARCHAR)", "CAST(code AS VARCHAR)", "CAST(status AS VARCHAR)", "note"};
+        String[] cols = {
+            "CAST(id AS BIGINT)",
+            "CAST(quantity AS BIGINT)",
+            "CAST(price AS DOUBLE)",
+            "strftime(CAST(placed AS TIMESTAMP), '%Y-%m-%d %H:%M:%S')",
+            "CAST(day AS VARCHAR)",
+            "CAST(code AS VARCHAR)",
+            "CAST(status AS VARCHAR)",
+            "note"
+        };
         List<String> out = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT concat_ws('|', " + String.join(", ", cols) + ") FROM " + table + " ORDER BY id")) {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT concat_ws('|', " + String.join(", ", cols) + ") FROM " + table + " ORDER BY id")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -176,7 +211,8 @@ class TuneTest {
         for (int i = 1; i <= 30; i++) {
             sql.append(String.format("INSERT INTO `genre` VALUES (%d,'g%d');%n", i, i));
             sql.append(String.format("INSERT INTO `parent` VALUES (%d);%n", i));
-            sql.append(String.format("INSERT INTO `item` VALUES (%d,%d,'2020-01-%02d 00:00:00','%s',%s);%n",
+            sql.append(String.format(
+                    "INSERT INTO `item` VALUES (%d,%d,'2020-01-%02d 00:00:00','%s',%s);%n",
                     i, i * 3, 1 + i % 28, i % 2 == 0 ? "resume" : "r\u00e9sum\u00e9", i % 2 == 0 ? "0.5" : "0.25"));
         }
         Path dump = dir.resolve("shop.sql");
@@ -220,10 +256,12 @@ class TuneTest {
 
     static JsonNode change(JsonNode report, String table, String column) {
         JsonNode t = StreamSupport.stream(report.get("tables").spliterator(), false)
-                .filter(n -> n.get("name").asText().equalsIgnoreCase(table)).findFirst()
+                .filter(n -> n.get("name").asText().equalsIgnoreCase(table))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no table " + table + " in " + report));
         return StreamSupport.stream(t.get("changes").spliterator(), false)
-                .filter(n -> n.get("column").asText().equalsIgnoreCase(column)).findFirst()
+                .filter(n -> n.get("column").asText().equalsIgnoreCase(column))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no change for " + table + "." + column));
     }
 }

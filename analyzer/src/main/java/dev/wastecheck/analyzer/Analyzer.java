@@ -2,8 +2,8 @@ package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.infer.IntegerPolicy;
-import dev.wastecheck.analyzer.infer.References;
 import dev.wastecheck.analyzer.infer.OutOfTypeFloor;
+import dev.wastecheck.analyzer.infer.References;
 import dev.wastecheck.analyzer.infer.TypeInference;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.DatabaseFileLoader;
@@ -20,8 +20,8 @@ import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.WorkloadReport;
-import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
 import dev.wastecheck.analyzer.source.SourceDetector;
+import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
 import dev.wastecheck.analyzer.source.SourceKind;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.Progress;
@@ -50,7 +50,7 @@ public final class Analyzer {
     private final InferenceOptions inference;
     private final ProfilingOptions profiling;
 
-    private java.util.function.Consumer<String> notes = note -> { };
+    private java.util.function.Consumer<String> notes = note -> {};
     private double maxBad = 1.0;
 
     public Analyzer(InferenceOptions inference, ProfilingOptions profiling) {
@@ -71,7 +71,8 @@ public final class Analyzer {
      */
     public Analyzer maxBad(double fraction) {
         if (!(fraction >= 0 && fraction <= 1)) {
-            throw new dev.wastecheck.model.BadInputException("--max-bad must be a fraction from 0 to 1, found " + fraction);
+            throw new dev.wastecheck.model.BadInputException(
+                    "--max-bad must be a fraction from 0 to 1, found " + fraction);
         }
         this.maxBad = fraction;
         return this;
@@ -84,7 +85,8 @@ public final class Analyzer {
     /**
      * @param traces query traces to read the workload from (any format traces/ detects); empty for none
      */
-    public AnalysisReport analyze(List<Path> sources, List<Path> traces, Progress progress) throws IOException, SQLException {
+    public AnalysisReport analyze(List<Path> sources, List<Path> traces, Progress progress)
+            throws IOException, SQLException {
         for (Path t : traces) {
             if (!Files.isRegularFile(t)) {
                 throw new dev.wastecheck.analyzer.source.DumpFormatException(t + ": no such trace file");
@@ -109,8 +111,9 @@ public final class Analyzer {
         List<String> warnings = new ArrayList<>();
         for (DetectedFile f : files) {
             if (f.dialect() != dialect) {
-                warnings.add(f.name() + " reads as " + f.dialect().label() + " while " + files.get(0).name() + " reads as "
-                        + dialect.label() + "; sizes and types are given for " + dialect.label());
+                warnings.add(f.name() + " reads as " + f.dialect().label() + " while "
+                        + files.get(0).name() + " reads as " + dialect.label() + "; sizes and types are given for "
+                        + dialect.label());
             }
         }
         DdlCatalog catalog = new DdlCatalog(dialect);
@@ -131,11 +134,14 @@ public final class Analyzer {
             }
             progress.end();
             if (loaded.isEmpty()) {
-                throw new dev.wastecheck.analyzer.source.DumpFormatException(String.join(", ",
-                        files.stream().map(DetectedFile::name).toList()) + ": no table found (no CREATE TABLE, rows or "
-                        + "table in " + (files.size() == 1 ? "it" : "them") + "); expected a dump, a database file or data files");
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(
+                        String.join(", ", files.stream().map(DetectedFile::name).toList())
+                                + ": no table found (no CREATE TABLE, rows or "
+                                + "table in " + (files.size() == 1 ? "it" : "them")
+                                + "); expected a dump, a database file or data files");
             }
-            stats.checkMaxBad(loaded.values().stream().mapToLong(LoadedTable::rows).sum());
+            stats.checkMaxBad(
+                    loaded.values().stream().mapToLong(LoadedTable::rows).sum());
             refreshDefinitions(loaded, catalog);
             warnings.addAll(catalog.warnings());
             warnings.addAll(stats.warnings());
@@ -158,8 +164,16 @@ public final class Analyzer {
         private final long started;
         private final long loadedAt;
 
-        Session(ProfilingDatabase db, List<DetectedFile> files, Dialect dialect, DdlCatalog catalog, LoadStats stats,
-                Map<String, LoadedTable> loaded, List<String> warnings, long started, long loadedAt) {
+        Session(
+                ProfilingDatabase db,
+                List<DetectedFile> files,
+                Dialect dialect,
+                DdlCatalog catalog,
+                LoadStats stats,
+                Map<String, LoadedTable> loaded,
+                List<String> warnings,
+                long started,
+                long loadedAt) {
             this.db = db;
             this.files = files;
             this.dialect = dialect;
@@ -211,7 +225,9 @@ public final class Analyzer {
                 if (i > 0) {
                     sb.append(", ");
                 }
-                sb.append(t.physicalColumn(i)).append(" AS ").append(ProfilingDatabase.quote(t.def().columns().get(i).name()));
+                sb.append(t.physicalColumn(i))
+                        .append(" AS ")
+                        .append(ProfilingDatabase.quote(t.def().columns().get(i).name()));
             }
             return sb.append(" FROM ").append(t.relation()).append(")").toString();
         }
@@ -233,21 +249,32 @@ public final class Analyzer {
             long profiledAt = System.nanoTime();
             // References and domains first: a key, its references and a domain's columns take one type.
             References refs = References.find(loaded.values(), profiles, catalog, db, types::wouldNarrowAlone);
-            Map<String, IntegerPolicy.Verdict> verdicts = new IntegerPolicy(dialect, inference).decide(refs, loaded.values(),
-                    profiles, catalog.counters());
+            Map<String, IntegerPolicy.Verdict> verdicts =
+                    new IntegerPolicy(dialect, inference).decide(refs, loaded.values(), profiles, catalog.counters());
             java.util.Set<String> keyParts = keyParts(loaded, catalog);
             for (LoadedTable t : loaded.values()) {
-                tables.add(tableReport(db, types, t, profiles.get(t.def().key()), refs, verdicts, keyParts,
-                        stats.table(t.def().name()), catalog, dialect));
+                tables.add(tableReport(
+                        db,
+                        types,
+                        t,
+                        profiles.get(t.def().key()),
+                        refs,
+                        verdicts,
+                        keyParts,
+                        stats.table(t.def().name()),
+                        catalog,
+                        dialect));
             }
-            long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
+            long declared =
+                    tables.stream().mapToLong(TableReport::declaredBytes).sum();
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
             List<String> names = files.stream().map(DetectedFile::name).toList();
             long inferredAt = System.nanoTime();
             WorkloadReport workload = null;
             if (!traces.isEmpty()) {
                 progress.begin("trace", traces.size());
-                workload = dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(traces, db, loaded, tables, dialect);
+                workload =
+                        dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(traces, db, loaded, tables, dialect);
                 tables = workload.tables();
                 progress.end();
             }
@@ -260,9 +287,20 @@ public final class Analyzer {
                 timings.put("trace", (now - inferredAt) / 1_000_000);
             }
             List<List<String>> groups = refs.groups().stream()
-                    .map(g -> g.members().stream().map(References.Col::toString).toList()).toList();
-            return new AnalysisReport(names, dialect.key(), tables, declared, tight, warnings,
-                    (loadedAt - started + now - profileStart) / 1_000_000, timings, workload, refs.links(), groups);
+                    .map(g -> g.members().stream().map(References.Col::toString).toList())
+                    .toList();
+            return new AnalysisReport(
+                    names,
+                    dialect.key(),
+                    tables,
+                    declared,
+                    tight,
+                    warnings,
+                    (loadedAt - started + now - profileStart) / 1_000_000,
+                    timings,
+                    workload,
+                    refs.links(),
+                    groups);
         }
 
         @Override
@@ -279,21 +317,32 @@ public final class Analyzer {
         for (Map.Entry<String, LoadedTable> e : loaded.entrySet()) {
             LoadedTable t = e.getValue();
             TableDef latest = catalog.table(t.def().name());
-            if (latest != null && latest != t.def() && latest.columns().size() == t.def().columns().size()) {
+            if (latest != null
+                    && latest != t.def()
+                    && latest.columns().size() == t.def().columns().size()) {
                 e.setValue(new LoadedTable(latest, t.relation(), t.rows(), t.storage()));
             }
         }
     }
 
-    private void load(ProfilingDatabase db, DetectedFile f, DdlCatalog catalog, LoadStats stats,
-                      Map<String, LoadedTable> loaded, Progress progress, long before) throws IOException, SQLException {
+    private void load(
+            ProfilingDatabase db,
+            DetectedFile f,
+            DdlCatalog catalog,
+            LoadStats stats,
+            Map<String, LoadedTable> loaded,
+            Progress progress,
+            long before)
+            throws IOException, SQLException {
         DatabaseFileLoader files = new DatabaseFileLoader(db, stats, loaded);
         String name = f.name().equals(SourceDetector.STDIN) ? "stdin" : DatabaseFileLoader.tableNameOf(f.path());
         switch (f.kind()) {
             case MYSQL_SCRIPT, POSTGRESQL_SCRIPT, SQLITE_SCRIPT -> {
                 java.util.concurrent.atomic.AtomicLong raw = new java.util.concurrent.atomic.AtomicLong();
-                try (SqlScriptReader reader = new SqlScriptReader(f.open(raw), f.name(), f.kind() == SourceKind.MYSQL_SCRIPT)) {
-                    new DumpLoader(db, catalog, stats, loaded, pos -> progress.advance(before + raw.get())).load(reader);
+                try (SqlScriptReader reader =
+                        new SqlScriptReader(f.open(raw), f.name(), f.kind() == SourceKind.MYSQL_SCRIPT)) {
+                    new DumpLoader(db, catalog, stats, loaded, pos -> progress.advance(before + raw.get()))
+                            .load(reader);
                 }
             }
             case SQLITE_FILE -> files.loadSqlite(plain(db, f), f.name());
@@ -311,7 +360,8 @@ public final class Analyzer {
             return f.path();
         }
         Path out = Files.createTempFile(db.directory(), "gunzipped-", "");
-        try (InputStream in = f.open(new java.util.concurrent.atomic.AtomicLong()); java.io.OutputStream o = Files.newOutputStream(out)) {
+        try (InputStream in = f.open(new java.util.concurrent.atomic.AtomicLong());
+                java.io.OutputStream o = Files.newOutputStream(out)) {
             in.transferTo(o);
         }
         return out;
@@ -334,21 +384,36 @@ public final class Analyzer {
         return out;
     }
 
-    private TableReport tableReport(ProfilingDatabase db, TypeInference types, LoadedTable t, List<ColumnProfile> profiles,
-                                    References refs, Map<String, IntegerPolicy.Verdict> verdicts, java.util.Set<String> keyParts,
-                                    LoadStats.TableStats tstats, DdlCatalog catalog, Dialect dialect) throws SQLException {
+    private TableReport tableReport(
+            ProfilingDatabase db,
+            TypeInference types,
+            LoadedTable t,
+            List<ColumnProfile> profiles,
+            References refs,
+            Map<String, IntegerPolicy.Verdict> verdicts,
+            java.util.Set<String> keyParts,
+            LoadStats.TableStats tstats,
+            DdlCatalog catalog,
+            Dialect dialect)
+            throws SQLException {
         TableDef def = t.def();
         List<ColumnReport> columns = new ArrayList<>();
         for (int i = 0; i < def.columns().size(); i++) {
             ColumnDef col = def.columns().get(i);
             List<String> enumValues = enumCandidate(db, t, i, profiles.get(i));
             String id = (def.name() + "." + col.name()).toLowerCase(java.util.Locale.ROOT);
-            TypeInference.Context ctx = new TypeInference.Context(verdicts.get(id), refs.referenceOf(def.name(), col.name()),
-                    keyParts.contains(id));
+            TypeInference.Context ctx = new TypeInference.Context(
+                    verdicts.get(id), refs.referenceOf(def.name(), col.name()), keyParts.contains(id));
             ColumnReport c = types.infer(def, col, profiles.get(i), enumValues, ctx);
-            // values outside the declared type (counted while loading) floor the suggestion: never narrower than they need
-            columns.add(OutOfTypeFloor.apply(c, col, profiles.get(i), badValues(tstats, col.name()),
-                    tstats.outOfTypeValues().get(col.name()), dialect));
+            // values outside the declared type (counted while loading) floor the suggestion: never narrower than they
+            // need
+            columns.add(OutOfTypeFloor.apply(
+                    c,
+                    col,
+                    profiles.get(i),
+                    badValues(tstats, col.name()),
+                    tstats.outOfTypeValues().get(col.name()),
+                    dialect));
         }
         columns = duplicates(db, t, profiles, columns);
         long declared = columns.stream().mapToLong(ColumnReport::declaredBytes).sum();
@@ -364,33 +429,52 @@ public final class Analyzer {
                 byColumn.put(col.name(), b);
             }
         }
-        return new TableReport(def.name(), t.rows(), declared, tight, columns, tstats.badRows(), tstats.badValues(), problems,
-                catalog.partitionParents().get(def.key()), byColumn);
+        return new TableReport(
+                def.name(),
+                t.rows(),
+                declared,
+                tight,
+                columns,
+                tstats.badRows(),
+                tstats.badValues(),
+                problems,
+                catalog.partitionParents().get(def.key()),
+                byColumn);
     }
 
     private static TableReport.BadValues badValues(LoadStats.TableStats tstats, String column) {
         Long n = tstats.badValuesByColumn().get(column);
-        return n == null ? null : new TableReport.BadValues(n, tstats.firstBadValues().get(column));
+        return n == null
+                ? null
+                : new TableReport.BadValues(n, tstats.firstBadValues().get(column));
     }
 
     /** The distinct values of a short-list string column, when they are safe as ENUM members. */
-    private List<String> enumCandidate(ProfilingDatabase db, LoadedTable t, int i, ColumnProfile p) throws SQLException {
+    private List<String> enumCandidate(ProfilingDatabase db, LoadedTable t, int i, ColumnProfile p)
+            throws SQLException {
         TypeFamily f = t.def().columns().get(i).type().family();
-        if (!(f.isString() || f == TypeFamily.OTHER) || p.distinct < 2 || p.distinct > inference.enumMax()
-                || p.nonNull < 10 * p.distinct || p.trailingSpace > 0 || p.markers > 0) {
+        if (!(f.isString() || f == TypeFamily.OTHER)
+                || p.distinct < 2
+                || p.distinct > inference.enumMax()
+                || p.nonNull < 10 * p.distinct
+                || p.trailingSpace > 0
+                || p.markers > 0) {
             return null;
         }
         String c = t.physicalColumn(i);
         String s = t.storage()[i] == ColumnStorage.BYTES ? "CAST(" + c + " AS VARCHAR)" : c;
         List<String> values = new ArrayList<>();
         try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT DISTINCT " + s + " AS v FROM " + t.relation() + " WHERE " + c
-                     + " IS NOT NULL ORDER BY v")) {
+                ResultSet rs = st.executeQuery("SELECT DISTINCT " + s + " AS v FROM " + t.relation() + " WHERE " + c
+                        + " IS NOT NULL ORDER BY v")) {
             while (rs.next()) {
                 values.add(rs.getString(1));
             }
         }
-        long caseless = values.stream().map(v -> v.toLowerCase(java.util.Locale.ROOT)).distinct().count();
+        long caseless = values.stream()
+                .map(v -> v.toLowerCase(java.util.Locale.ROOT))
+                .distinct()
+                .count();
         boolean printable = values.stream().allMatch(v -> v.chars().noneMatch(ch -> ch == '\\' || ch < 32));
         // MySQL strips trailing spaces from ENUM members: such a value would change.
         boolean noTrailingSpace = values.stream().noneMatch(v -> v.endsWith(" "));
@@ -401,8 +485,9 @@ public final class Analyzer {
      * Columns that map one-to-one onto an earlier column of the same table (the same values, or
      * the same partition of rows under other names, like Pagila's {@code activebool} and {@code active}).
      */
-    private static List<ColumnReport> duplicates(ProfilingDatabase db, LoadedTable t, List<ColumnProfile> profiles,
-                                                 List<ColumnReport> columns) throws SQLException {
+    private static List<ColumnReport> duplicates(
+            ProfilingDatabase db, LoadedTable t, List<ColumnProfile> profiles, List<ColumnReport> columns)
+            throws SQLException {
         if (t.relation() == null || t.rows() < 2) {
             return columns;
         }
@@ -425,7 +510,8 @@ public final class Analyzer {
                 String b = t.physicalColumn(j);
                 long pairs;
                 try (Statement st = db.connection().createStatement();
-                     ResultSet rs = st.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + a + ", " + b + " FROM " + t.relation() + ")")) {
+                        ResultSet rs = st.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + a + ", " + b
+                                + " FROM " + t.relation() + ")")) {
                     rs.next();
                     pairs = rs.getLong(1);
                 }
@@ -433,12 +519,27 @@ public final class Analyzer {
                 if (pairs == groups) {
                     ColumnReport cj = out.get(j);
                     List<Finding> f = new ArrayList<>(cj.findings());
-                    f.add(new Finding(FindingKind.DUPLICATE_COLUMN, "maps one-to-one onto " + columns.get(i).name() + " ("
-                            + pi.distinct + " pairs over " + t.rows() + " rows) in this snapshot: either column determines the"
-                            + " other today (a copy kept on purpose, such as an invoice's billing address, is an observation,"
-                            + " not advice to drop it)", 0));
-                    out.set(j, new ColumnReport(cj.name(), cj.declaredType(), cj.suggestedType(), cj.declaredBytes(),
-                            cj.tightBytes(), cj.nulls(), cj.distinct(), cj.min(), cj.max(), f));
+                    f.add(new Finding(
+                            FindingKind.DUPLICATE_COLUMN,
+                            "maps one-to-one onto " + columns.get(i).name() + " ("
+                                    + pi.distinct + " pairs over " + t.rows()
+                                    + " rows) in this snapshot: either column determines the"
+                                    + " other today (a copy kept on purpose, such as an invoice's billing address, is an observation,"
+                                    + " not advice to drop it)",
+                            0));
+                    out.set(
+                            j,
+                            new ColumnReport(
+                                    cj.name(),
+                                    cj.declaredType(),
+                                    cj.suggestedType(),
+                                    cj.declaredBytes(),
+                                    cj.tightBytes(),
+                                    cj.nulls(),
+                                    cj.distinct(),
+                                    cj.min(),
+                                    cj.max(),
+                                    f));
                     already[j] = true;
                     break;
                 }

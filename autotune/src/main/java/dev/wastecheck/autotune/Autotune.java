@@ -81,6 +81,7 @@ public final class Autotune {
     static final double[] RUNGS = {0.25, 0.5, 1.0};
     /** Page layouts the search tries; Arrow blocks become one more entry once the engine has them. */
     static final List<Layout> LAYOUTS = List.of(Layout.NSM, Layout.PAX, Layout.HPL);
+
     static final double[] CACHE_SIZES = {0.1, 0.3, 1.0};
     /** The smallest share of the budget a table replays in alone: 64 pages. */
     private static final long MIN_SHARE_PAGES = 64;
@@ -131,7 +132,8 @@ public final class Autotune {
             throw new BadInputException(e.getMessage());
         }
         device = DeviceModel.NVME;
-        try (ReplaySource source = ReplaySource.open(o.data(), o.trace(), List.of(), o.maxEvents(), progress, warnings)) {
+        try (ReplaySource source =
+                ReplaySource.open(o.data(), o.trace(), List.of(), o.maxEvents(), progress, warnings)) {
             src = source;
             List<AccessEvent> events = src.events();
             int split = src.splitPoint(o.train());
@@ -149,23 +151,35 @@ public final class Autotune {
             // Per-table search, largest working set first.
             List<String> tables = new ArrayList<>(heldT.keySet());
             tables.removeIf(t -> heldT.get(t).isEmpty());
-            tables.sort(Comparator.comparingLong((String t) -> -shareT.getOrDefault(t, 0L)).thenComparing(String.CASE_INSENSITIVE_ORDER));
+            tables.sort(Comparator.comparingLong((String t) -> -shareT.getOrDefault(t, 0L))
+                    .thenComparing(String.CASE_INSENSITIVE_ORDER));
             Map<String, TableDesign> chosen = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             for (String t : tables) {
                 tightChanges.put(t, src.tightChanges(t));
                 chosen.put(t, searchTable(t));
             }
             TableDesign uniform = searchUniform(tables);
-            // The uniform design is one more candidate for every table: a table keeps it where, alone on all its held-out
+            // The uniform design is one more candidate for every table: a table keeps it where, alone on all its
+            // held-out
             // events, it does better than the table's own descent found (the descent fixes one dimension at a time).
             for (String t : tables) {
                 TableDesign u = canonical(t, uniform, false);
                 if (u == null) u = canonicalIgnoringPrune(t, uniform);
                 if (u.equals(chosen.get(t))) continue;
                 double own = evaluate(t, chosen.get(t), 1.0).modeled, theirs = evaluate(t, u, 1.0).modeled;
-                record(t, "uniform as a candidate", own <= theirs ? u : chosen.get(t), 1.0, Math.max(own, theirs), "rejected",
-                        String.format(Locale.ROOT, "%.2f µs/query against %.2f for %s on all the held-out events", Math.max(own, theirs),
-                                Math.min(own, theirs), (own <= theirs ? chosen.get(t) : u).describe()));
+                record(
+                        t,
+                        "uniform as a candidate",
+                        own <= theirs ? u : chosen.get(t),
+                        1.0,
+                        Math.max(own, theirs),
+                        "rejected",
+                        String.format(
+                                Locale.ROOT,
+                                "%.2f µs/query against %.2f for %s on all the held-out events",
+                                Math.max(own, theirs),
+                                Math.min(own, theirs),
+                                (own <= theirs ? chosen.get(t) : u).describe()));
                 if (theirs < own) chosen.put(t, u);
             }
 
@@ -191,60 +205,113 @@ public final class Autotune {
                     int i = (k + r) % finals.size();
                     if (r == 0 && i == 0) continue; // the baseline's first run is the one above
                     ReplayConfig cfg = finals.get(i);
-                    results.get(i).add(src.run(cfg, cfg.label() + (o.repeat() > 1 ? " #" + (r + 1) : ""), training, events, split, device,
-                            Map.of()));
+                    results.get(i)
+                            .add(src.run(
+                                    cfg,
+                                    cfg.label() + (o.repeat() > 1 ? " #" + (r + 1) : ""),
+                                    training,
+                                    events,
+                                    split,
+                                    device,
+                                    Map.of()));
                     jointRuns++;
                 }
             }
-            double mBase = modeledUs(results.get(0).get(0)), mUni = modeledUs(results.get(1).get(0)), mRec = modeledUs(results.get(2).get(0));
+            double mBase = modeledUs(results.get(0).get(0)),
+                    mUni = modeledUs(results.get(1).get(0)),
+                    mRec = modeledUs(results.get(2).get(0));
             String fallback = null;
             int recIndex = 2;
             if (mRec > mUni) {
-                fallback = String.format(Locale.ROOT, "the per-table designs cost %.2f µs/query together against %.2f for the best uniform "
-                        + "design: the uniform design is recommended", mRec, mUni);
+                fallback = String.format(
+                        Locale.ROOT,
+                        "the per-table designs cost %.2f µs/query together against %.2f for the best uniform "
+                                + "design: the uniform design is recommended",
+                        mRec,
+                        mUni);
                 recIndex = 1;
             }
             if (Math.min(mRec, mUni) > mBase) {
-                fallback = String.format(Locale.ROOT, "no design beat the baseline together (%.2f µs/query): keep the declared design", mBase);
+                fallback = String.format(
+                        Locale.ROOT,
+                        "no design beat the baseline together (%.2f µs/query): keep the declared design",
+                        mBase);
                 recIndex = 0;
             }
-            AutotuneReport.Finalist fBase = finalist("baseline", base.describe(), results.get(0), results.get(0), baseRun);
-            AutotuneReport.Finalist fUni = finalist("best uniform", uni.describe(), results.get(1), results.get(0), baseRun);
+            AutotuneReport.Finalist fBase =
+                    finalist("baseline", base.describe(), results.get(0), results.get(0), baseRun);
+            AutotuneReport.Finalist fUni =
+                    finalist("best uniform", uni.describe(), results.get(1), results.get(0), baseRun);
             ReplayConfig recommendedCfg = recIndex == 2 ? rec : recIndex == 1 ? uni : base;
-            AutotuneReport.Finalist fRec = finalist("recommended", configLine(recommendedCfg), results.get(recIndex), results.get(0), baseRun);
+            AutotuneReport.Finalist fRec =
+                    finalist("recommended", configLine(recommendedCfg), results.get(recIndex), results.get(0), baseRun);
 
             List<AutotuneReport.CurvePoint> curve = new ArrayList<>();
             List<ReplayConfig> curveConfigs = List.of(base, uni, recommendedCfg.withLabel("recommended"));
             for (int i = 0; i < curveConfigs.size(); i++) {
                 RunResult r = results.get(i == 2 ? recIndex : i).get(0);
-                curve.add(new AutotuneReport.CurvePoint(curveConfigs.get(i).label(), memory, modeledUs(r), r.costPerQueryUs(), r.workingSetBytes()));
+                curve.add(new AutotuneReport.CurvePoint(
+                        curveConfigs.get(i).label(), memory, modeledUs(r), r.costPerQueryUs(), r.workingSetBytes()));
             }
             if (o.curve()) {
                 for (long m : new long[] {memory / 2, memory * 2}) {
                     if (m < 2L * pageSize) continue;
                     for (ReplayConfig c : curveConfigs) {
-                        RunResult r = src.run(c.withMemory(m), c.label() + " at " + ReplayConfig.sizeLabel(m), training, events, split, device,
+                        RunResult r = src.run(
+                                c.withMemory(m),
+                                c.label() + " at " + ReplayConfig.sizeLabel(m),
+                                training,
+                                events,
+                                split,
+                                device,
                                 Map.of());
                         jointRuns++;
-                        curve.add(new AutotuneReport.CurvePoint(c.label(), m, modeledUs(r), r.costPerQueryUs(), r.workingSetBytes()));
+                        curve.add(new AutotuneReport.CurvePoint(
+                                c.label(), m, modeledUs(r), r.costPerQueryUs(), r.workingSetBytes()));
                     }
                 }
             }
-            curve.sort(Comparator.comparing(AutotuneReport.CurvePoint::config).thenComparingLong(AutotuneReport.CurvePoint::memoryBytes));
+            curve.sort(Comparator.comparing(AutotuneReport.CurvePoint::config)
+                    .thenComparingLong(AutotuneReport.CurvePoint::memoryBytes));
 
             Map<String, TableDesign> recommendedDesigns = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-            for (String t : tables) recommendedDesigns.put(t, recIndex == 2 ? chosen.get(t) : recIndex == 1 ? uni.design() : TableDesign.BASELINE);
+            for (String t : tables)
+                recommendedDesigns.put(
+                        t, recIndex == 2 ? chosen.get(t) : recIndex == 1 ? uni.design() : TableDesign.BASELINE);
             List<AutotuneReport.TableChoice> choices = new ArrayList<>();
             boolean arrowChosen = recommendedCfg.arrow();
-            for (String t : tables) choices.add(choice(t, recommendedDesigns.get(t), arrowChosen ? recommendedCfg : null));
+            for (String t : tables)
+                choices.add(choice(t, recommendedDesigns.get(t), arrowChosen ? recommendedCfg : null));
             Map<String, Long> rows = new LinkedHashMap<>();
-            for (LoadedTable lt : src.session().tables().values()) rows.put(lt.def().name().toLowerCase(Locale.ROOT), lt.rows());
-            Map<String, List<double[]>> skew = AccessSkew.of(src.heat(training), n -> rows.getOrDefault(n.toLowerCase(Locale.ROOT), 0L));
+            for (LoadedTable lt : src.session().tables().values())
+                rows.put(lt.def().name().toLowerCase(Locale.ROOT), lt.rows());
+            Map<String, List<double[]>> skew =
+                    AccessSkew.of(src.heat(training), n -> rows.getOrDefault(n.toLowerCase(Locale.ROOT), 0L));
             List<String> ddl = Ddl.of(src, choices, recommendedDesigns, configLine(recommendedCfg));
             long millis = (System.nanoTime() - started) / 1_000_000;
-            return new AutotuneReport(o.data().toString(), o.trace().toString(), o.train(), training.size(), events.size() - split, memory,
-                    fBase, fUni, fRec, fallback, choices, List.copyOf(log), List.copyOf(pruned), curve, cacheCurve(), skew, ddl, millis,
-                    oneReplay, isolatedRuns, jointRuns, screeningNanos / 1_000_000);
+            return new AutotuneReport(
+                    o.data().toString(),
+                    o.trace().toString(),
+                    o.train(),
+                    training.size(),
+                    events.size() - split,
+                    memory,
+                    fBase,
+                    fUni,
+                    fRec,
+                    fallback,
+                    choices,
+                    List.copyOf(log),
+                    List.copyOf(pruned),
+                    curve,
+                    cacheCurve(),
+                    skew,
+                    ddl,
+                    millis,
+                    oneReplay,
+                    isolatedRuns,
+                    jointRuns,
+                    screeningNanos / 1_000_000);
         }
     }
 
@@ -266,8 +333,23 @@ public final class Autotune {
             for (List<String> literals : bound) {
                 Map<String, String> key = new LinkedHashMap<>();
                 for (int k = 0; k < literals.size(); k++) key.put(cols.get(k), literals.get(k));
-                list.add(new AccessEvent(e.table(), e.operation(), e.index(), key, List.copyOf(key.keySet()), e.projected(), e.predicate(),
-                        e.updated(), e.joined(), e.functions(), e.count(), e.timeMillis(), e.line(), e.values(), Map.of(), e.bounds()));
+                list.add(new AccessEvent(
+                        e.table(),
+                        e.operation(),
+                        e.index(),
+                        key,
+                        List.copyOf(key.keySet()),
+                        e.projected(),
+                        e.predicate(),
+                        e.updated(),
+                        e.joined(),
+                        e.functions(),
+                        e.count(),
+                        e.timeMillis(),
+                        e.line(),
+                        e.values(),
+                        Map.of(),
+                        e.bounds()));
             }
         }
     }
@@ -302,16 +384,33 @@ public final class Autotune {
                 out.add(current.with("cluster", "none"));
                 out.add(current.with("cluster", "1"));
                 out.add(current.with("cluster", "partition"));
-                long span = Math.max(1_000, (table == null ? training.size() / Math.max(1, trainT.size()) : trainT.get(table).size()) / 4);
-                out.add(current.with("cluster", "partition").with("demote_after", String.valueOf(span)).with("promote", "2"));
+                long span = Math.max(
+                        1_000,
+                        (table == null
+                                        ? training.size() / Math.max(1, trainT.size())
+                                        : trainT.get(table).size())
+                                / 4);
+                out.add(current.with("cluster", "partition")
+                        .with("demote_after", String.valueOf(span))
+                        .with("promote", "2"));
             }
-            case "tight" -> { out.add(current.with("tight", "off")); out.add(current.with("tight", "on")); }
-            case "split" -> { out.add(current.with("split", "none")); out.add(current.with("split", "cold")); out.add(current.with("split", "updates")); }
+            case "tight" -> {
+                out.add(current.with("tight", "off"));
+                out.add(current.with("tight", "on"));
+            }
+            case "split" -> {
+                out.add(current.with("split", "none"));
+                out.add(current.with("split", "cold"));
+                out.add(current.with("split", "updates"));
+            }
             case "cache" -> {
                 out.add(current.with("cache", "off").with("cache_size", "1"));
-                for (double s : CACHE_SIZES) out.add(current.with("cache", "swap").with("cache_size", String.valueOf(s)));
+                for (double s : CACHE_SIZES)
+                    out.add(current.with("cache", "swap").with("cache_size", String.valueOf(s)));
             }
-            case "layout" -> { for (Layout l : LAYOUTS) out.add(current.withLayout(l)); }
+            case "layout" -> {
+                for (Layout l : LAYOUTS) out.add(current.withLayout(l));
+            }
             default -> throw new IllegalArgumentException(dimension);
         }
         return out;
@@ -326,28 +425,51 @@ public final class Autotune {
      */
     private TableDesign canonical(String table, TableDesign d, boolean record) throws IOException, SQLException {
         TableDesign c = d;
-        if (!c.tight().isEmpty() && tightChanges.computeIfAbsent(table, t -> changes(t)).isEmpty()) {
+        if (!c.tight().isEmpty()
+                && tightChanges.computeIfAbsent(table, t -> changes(t)).isEmpty()) {
             c = c.with("tight", "off");
-            prune(record, table, "tight", d.tightLabel(), "the analyzer's tight types change no column the engine can store exactly");
+            prune(
+                    record,
+                    table,
+                    "tight",
+                    d.tightLabel(),
+                    "the analyzer's tight types change no column the engine can store exactly");
         }
         if (c.cache() != CachePolicy.OFF) {
-            Map<String, List<String>> advice = src.cacheAdvice(training).getOrDefault(table.toLowerCase(Locale.ROOT), Map.of());
+            Map<String, List<String>> advice =
+                    src.cacheAdvice(training).getOrDefault(table.toLowerCase(Locale.ROOT), Map.of());
             if (advice.values().stream().allMatch(List::isEmpty)) {
                 c = c.with("cache", "off").with("cache_size", "1");
-                prune(record, table, "cache", d.cache().name().toLowerCase(Locale.ROOT),
+                prune(
+                        record,
+                        table,
+                        "cache",
+                        d.cache().name().toLowerCase(Locale.ROOT),
                         "no read in the training events would be answered by an index's key and cacheable fields");
             }
         }
         if (!c.split().none() && src.resolveSplit(table, c, training).split().none()) {
-            prune(record, table, "split", c.split().label(), c.split().mode().equals("cold")
-                    ? "the training events read every column (or keys on it)" : "the training events update no column outside the keys");
+            prune(
+                    record,
+                    table,
+                    "split",
+                    c.split().label(),
+                    c.split().mode().equals("cold")
+                            ? "the training events read every column (or keys on it)"
+                            : "the training events update no column outside the keys");
             c = c.withSplit(TableDesign.Split.NONE);
         }
         if (c.clusterFraction() > 0 || c.partition()) {
             boolean keyed = trainT.getOrDefault(table, List.of()).stream()
-                    .anyMatch(e -> e.operation() != Operation.INSERT && e.operation() != Operation.SCAN && e.keyComplete());
+                    .anyMatch(e ->
+                            e.operation() != Operation.INSERT && e.operation() != Operation.SCAN && e.keyComplete());
             if (!keyed && !c.partition()) {
-                prune(record, table, "cluster", c.clusterLabel(), "the training events read no tuple of this table by key: no heat to cluster by");
+                prune(
+                        record,
+                        table,
+                        "cluster",
+                        c.clusterLabel(),
+                        "the training events read no tuple of this table by key: no heat to cluster by");
                 return null;
             }
         }
@@ -422,14 +544,17 @@ public final class Autotune {
     }
 
     @FunctionalInterface
-    private interface Score { double of(TableDesign d, double prefix) throws IOException, SQLException; }
+    private interface Score {
+        double of(TableDesign d, double prefix) throws IOException, SQLException;
+    }
 
     /**
      * Successive halving: every candidate on the first quarter of the held-out events, the better
      * half on the first half, the better half of those on all of them; ties go to the candidate
      * listed first (the incumbent, or the simpler design).
      */
-    private TableDesign halving(String table, String step, List<TableDesign> candidates, Score score) throws IOException, SQLException {
+    private TableDesign halving(String table, String step, List<TableDesign> candidates, Score score)
+            throws IOException, SQLException {
         List<TableDesign> alive = new ArrayList<>(candidates);
         for (int rung = 0; rung < RUNGS.length; rung++) {
             double prefix = RUNGS[rung];
@@ -443,8 +568,15 @@ public final class Autotune {
                 TableDesign d = order.get(i);
                 boolean survives = i < keep;
                 String status = survives ? (keep == 1 ? "chosen" : "kept") : "rejected";
-                String reason = survives ? "" : String.format(Locale.ROOT, "%.2f µs/query against %.2f for %s on the first %.0f%% of the held-out events",
-                        s.get(d), s.get(best), best.describe(), 100 * prefix);
+                String reason = survives
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "%.2f µs/query against %.2f for %s on the first %.0f%% of the held-out events",
+                                s.get(d),
+                                s.get(best),
+                                best.describe(),
+                                100 * prefix);
                 record(table, step, d, prefix, s.get(d), status, reason);
             }
             alive = new ArrayList<>(order.subList(0, keep));
@@ -453,7 +585,8 @@ public final class Autotune {
         return alive.get(0);
     }
 
-    private void record(String table, String step, TableDesign d, double prefix, double modeled, String status, String reason)
+    private void record(
+            String table, String step, TableDesign d, double prefix, double modeled, String status, String reason)
             throws IOException, SQLException {
         Eval e = table.equals("uniform") ? null : evaluated.get(key(table, d, prefix));
         RunResult r = e == null ? null : e.run;
@@ -464,9 +597,21 @@ public final class Autotune {
             base = Replay.report(List.of(b), List.of(b));
             run = Replay.report(List.of(r), List.of(b));
         }
-        log.add(new AutotuneReport.Evaluation(table, step, d.describe(), prefix, r == null ? 0 : r.queries(), modeled,
-                r == null ? 0 : r.costPerQueryUs(), r == null ? 0 : r.workingSetBytes(), r == null ? 0 : r.bufferHitRate(),
-                r == null ? 0 : r.cacheHitRate(), status, reason, run, base));
+        log.add(new AutotuneReport.Evaluation(
+                table,
+                step,
+                d.describe(),
+                prefix,
+                r == null ? 0 : r.queries(),
+                modeled,
+                r == null ? 0 : r.costPerQueryUs(),
+                r == null ? 0 : r.workingSetBytes(),
+                r == null ? 0 : r.bufferHitRate(),
+                r == null ? 0 : r.cacheHitRate(),
+                status,
+                reason,
+                run,
+                base));
     }
 
     private static String key(String table, TableDesign d, double prefix) {
@@ -484,12 +629,22 @@ public final class Autotune {
         List<AccessEvent> evs = new ArrayList<>(train.size() + n);
         evs.addAll(train);
         evs.addAll(held.subList(0, n));
-        ReplayConfig cfg = new ReplayConfig(table + ": " + d.describe(), TableDesign.BASELINE, Map.of(table, d), shareT.get(table),
+        ReplayConfig cfg = new ReplayConfig(
+                table + ": " + d.describe(),
+                TableDesign.BASELINE,
+                Map.of(table, d),
+                shareT.get(table),
                 ReplayConfig.DEFAULT_PAGE_SIZE);
         RunResult r;
         long t0 = System.nanoTime();
         try {
-            r = src.screen(cfg, table + " " + d.describe() + " @" + Math.round(100 * prefix) + "%", train, evs, train.size(), device);
+            r = src.screen(
+                    cfg,
+                    table + " " + d.describe() + " @" + Math.round(100 * prefix) + "%",
+                    train,
+                    evs,
+                    train.size(),
+                    device);
         } catch (BadInputException lossy) {
             // A design whose tight types cannot hold a value of the table: it is no candidate.
             warnings.accept("autotune: " + table + " " + d.describe() + " rejected: " + lossy.getMessage());
@@ -516,7 +671,9 @@ public final class Autotune {
             int half = train.size() / 2;
             List<AccessEvent> out = new ArrayList<>();
             for (AccessEvent e : train.subList(0, half)) {
-                if (e.operation() == Operation.INSERT || e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE) out.add(e);
+                if (e.operation() == Operation.INSERT
+                        || e.operation() == Operation.UPDATE
+                        || e.operation() == Operation.DELETE) out.add(e);
             }
             out.addAll(train.subList(half, train.size()));
             return out;
@@ -526,23 +683,57 @@ public final class Autotune {
     private final Map<String, List<AccessEvent>> screening = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
 
     private static RunResult emptyRun() {
-        return new RunResult("", "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                new dev.wastecheck.engine.metrics.LatencyRecorder().summary(), 0, 0, 0, 0, 0, Map.of(), new long[0], new java.util.BitSet(),
-                Map.of(), Map.of(), 0, 0, 0, Map.of(), Map.of(), 0);
+        return new RunResult(
+                "",
+                "",
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                new dev.wastecheck.engine.metrics.LatencyRecorder().summary(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                Map.of(),
+                new long[0],
+                new java.util.BitSet(),
+                Map.of(),
+                Map.of(),
+                0,
+                0,
+                0,
+                Map.of(),
+                Map.of(),
+                0);
     }
 
     // ---- the report -----------------------------------------------------------------------------
 
-    private AutotuneReport.Finalist finalist(String name, String config, List<RunResult> runs, List<RunResult> baseline, RunResult base0) {
+    private AutotuneReport.Finalist finalist(
+            String name, String config, List<RunResult> runs, List<RunResult> baseline, RunResult base0) {
         RunReport report = Replay.report(runs, baseline);
-        return new AutotuneReport.Finalist(name, config, report, modeledUs(runs.get(0)), Replay.mismatches(base0, runs.get(0)));
+        return new AutotuneReport.Finalist(
+                name, config, report, modeledUs(runs.get(0)), Replay.mismatches(base0, runs.get(0)));
     }
 
     /** A configuration as {@code replay --config} takes it: the common design, then each table's own keys. */
     static String configLine(ReplayConfig c) {
         // with Arrow blocks the pool is what the blocks leave of the budget: the line says so
-        StringBuilder b = new StringBuilder(c.arrow() ? c.describe(c.design()) + ",memory=" + ReplayConfig.sizeLabel(c.memoryBytes())
-                : c.design().describe());
+        StringBuilder b = new StringBuilder(
+                c.arrow()
+                        ? c.describe(c.design()) + ",memory=" + ReplayConfig.sizeLabel(c.memoryBytes())
+                        : c.design().describe());
         for (Map.Entry<String, TableDesign> t : c.tables().entrySet()) {
             if (t.getValue().equals(c.design())) continue;
             for (String kv : t.getValue().describe().split(",")) {
@@ -563,25 +754,48 @@ public final class Autotune {
      *
      * @return the Arrow configuration when it wins, else null (the log says why)
      */
-    private ReplayConfig arrowCandidate(ReplayConfig pages, List<AccessEvent> events, int split) throws IOException, SQLException {
-        TableDesign d = pages.design().split().none() ? pages.design() : pages.design().with("split", "none");
-        ReplayConfig sizing = new ReplayConfig("best uniform, arrow", d, Map.of(), memory, pages.pageSize(), true, true,
+    private ReplayConfig arrowCandidate(ReplayConfig pages, List<AccessEvent> events, int split)
+            throws IOException, SQLException {
+        TableDesign d =
+                pages.design().split().none() ? pages.design() : pages.design().with("split", "none");
+        ReplayConfig sizing = new ReplayConfig(
+                "best uniform, arrow",
+                d,
+                Map.of(),
+                memory,
+                pages.pageSize(),
+                true,
+                true,
                 ReplayConfig.DEFAULT_COLD_AFTER);
-        RunResult probe = src.run(sizing, "layout=arrow (sizing its blocks)", training, events, split, device, Map.of());
+        RunResult probe =
+                src.run(sizing, "layout=arrow (sizing its blocks)", training, events, split, device, Map.of());
         jointRuns++;
         long blocks = Math.max(0, probe.memoryBytes() - memory);
         long pool = memory - blocks;
         String described = sizing.describe(d);
         if (pool < 2L * pages.pageSize()) {
-            log.add(new AutotuneReport.Evaluation("uniform", "layout=arrow", described, 1.0, probe.queries(), modeledUs(probe),
-                    probe.costPerQueryUs(), probe.workingSetBytes(), probe.bufferHitRate(), probe.cacheHitRate(), "rejected",
+            log.add(new AutotuneReport.Evaluation(
+                    "uniform",
+                    "layout=arrow",
+                    described,
+                    1.0,
+                    probe.queries(),
+                    modeledUs(probe),
+                    probe.costPerQueryUs(),
+                    probe.workingSetBytes(),
+                    probe.bufferHitRate(),
+                    probe.cacheHitRate(),
+                    "rejected",
                     "its Arrow blocks take " + mib(blocks) + " of the " + mib(memory)
-                            + " budget, leaving the buffer pool less than two pages", null, null));
+                            + " budget, leaving the buffer pool less than two pages",
+                    null,
+                    null));
             return null;
         }
         ReplayConfig arrow = sizing.withMemory(pool);
         RunResult a = src.run(arrow, "layout=arrow", training, events, split, device, Map.of());
-        RunResult p = src.run(pages, "best uniform on pages (against layout=arrow)", training, events, split, device, Map.of());
+        RunResult p = src.run(
+                pages, "best uniform on pages (against layout=arrow)", training, events, split, device, Map.of());
         jointRuns += 2;
         double ma = modeledUs(a), mp = modeledUs(p);
         // Elsewhere counts decide (the same recommendation on any machine, twice). Here the model, where a tuple
@@ -589,11 +803,31 @@ public final class Autotune {
         // check per operation, Mainlining Databases §3.1): Arrow must also be measured at least 10% faster on the
         // same events, or the pages stay. This one decision can therefore differ between two runs near the margin.
         boolean wins = ma < mp && a.costPerQueryUs() < 0.9 * p.costPerQueryUs();
-        log.add(new AutotuneReport.Evaluation("uniform", "layout=arrow", arrow.describe(d), 1.0, a.queries(), ma, a.costPerQueryUs(),
-                a.workingSetBytes(), a.bufferHitRate(), a.cacheHitRate(), wins ? "chosen" : "rejected",
-                String.format(Locale.ROOT, "modeled %.2f µs/query, measured %.2f, with %s of Arrow blocks and a %s pool, against "
-                        + "%.2f and %.2f for %s on pages, jointly on all the held-out events", ma, a.costPerQueryUs(), mib(blocks),
-                        mib(pool), mp, p.costPerQueryUs(), pages.describe(pages.design())), null, null));
+        log.add(new AutotuneReport.Evaluation(
+                "uniform",
+                "layout=arrow",
+                arrow.describe(d),
+                1.0,
+                a.queries(),
+                ma,
+                a.costPerQueryUs(),
+                a.workingSetBytes(),
+                a.bufferHitRate(),
+                a.cacheHitRate(),
+                wins ? "chosen" : "rejected",
+                String.format(
+                        Locale.ROOT,
+                        "modeled %.2f µs/query, measured %.2f, with %s of Arrow blocks and a %s pool, against "
+                                + "%.2f and %.2f for %s on pages, jointly on all the held-out events",
+                        ma,
+                        a.costPerQueryUs(),
+                        mib(blocks),
+                        mib(pool),
+                        mp,
+                        p.costPerQueryUs(),
+                        pages.describe(pages.design())),
+                null,
+                null));
         return wins ? arrow.withLabel(pages.label()) : null;
     }
 
@@ -602,7 +836,8 @@ public final class Autotune {
     }
 
     /** @param arrow the recommended configuration when it keeps the heaps in Arrow blocks, else null */
-    private AutotuneReport.TableChoice choice(String t, TableDesign d, ReplayConfig arrow) throws IOException, SQLException {
+    private AutotuneReport.TableChoice choice(String t, TableDesign d, ReplayConfig arrow)
+            throws IOException, SQLException {
         TableDesign resolved = src.resolveSplit(t, d, training);
         Map<String, List<String>> advice = src.cacheAdvice(training).getOrDefault(t.toLowerCase(Locale.ROOT), Map.of());
         List<String> cacheFields = new ArrayList<>();
@@ -610,10 +845,20 @@ public final class Autotune {
         Eval mine = evaluated.get(key(t, d, 1.0));
         if (mine == null) mine = evaluate(t, d, 1.0);
         Eval base = evaluate(t, TableDesign.BASELINE, 1.0);
-        return new AutotuneReport.TableChoice(t, arrow == null ? d.describe() : arrow.describe(d),
-                arrow == null ? d.layout().name().toLowerCase(Locale.ROOT) : "arrow", d.cache().name().toLowerCase(Locale.ROOT),
-                cacheFields, d.clusterLabel(), d.tightLabel(), resolved.split().columns(), d.tight().isEmpty() ? List.of() : tightChanges.getOrDefault(t, List.of()),
-                shareT.getOrDefault(t, 0L), heldT.getOrDefault(t, List.of()).size(), mine.modeled, base.modeled);
+        return new AutotuneReport.TableChoice(
+                t,
+                arrow == null ? d.describe() : arrow.describe(d),
+                arrow == null ? d.layout().name().toLowerCase(Locale.ROOT) : "arrow",
+                d.cache().name().toLowerCase(Locale.ROOT),
+                cacheFields,
+                d.clusterLabel(),
+                d.tightLabel(),
+                resolved.split().columns(),
+                d.tight().isEmpty() ? List.of() : tightChanges.getOrDefault(t, List.of()),
+                shareT.getOrDefault(t, 0L),
+                heldT.getOrDefault(t, List.of()).size(),
+                mine.modeled,
+                base.modeled);
     }
 
     /** Cache hit rate against cache size, from the evaluations that tried the cache on all held-out events (or the longest prefix). */
@@ -621,7 +866,9 @@ public final class Autotune {
         Map<String, AutotuneReport.CachePoint> best = new TreeMap<>();
         Map<String, Double> prefixOf = new HashMap<>();
         for (AutotuneReport.Evaluation e : log) {
-            if (!e.step().equals("cache") || e.table().equals("uniform") || !e.design().contains("cache=swap")) continue;
+            if (!e.step().equals("cache")
+                    || e.table().equals("uniform")
+                    || !e.design().contains("cache=swap")) continue;
             double size = Double.parseDouble(e.design().replaceAll(".*cache_size=([0-9.]+).*", "$1"));
             String k = e.table() + "|" + size;
             if (prefixOf.getOrDefault(k, -1.0) < e.prefix()) {

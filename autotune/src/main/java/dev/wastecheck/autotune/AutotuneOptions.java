@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * @param repeat    runs of each finalist (baseline, best uniform, recommended), interleaved, for medians and 95% intervals
  * @param curve     also replay the finalists at half and twice the budget (the cost-against-memory plot)
  */
-public record AutotuneOptions(Path data, Path trace, String memory, double train, long maxEvents, int repeat, boolean curve) {
+public record AutotuneOptions(
+        Path data, Path trace, String memory, double train, long maxEvents, int repeat, boolean curve) {
     public AutotuneOptions {
         if (!(train > 0 && train < 1)) throw new BadInputException("--train must be above 0 and below 1, got " + train);
         if (repeat < 1) throw new BadInputException("--repeat must be at least 1, got " + repeat);

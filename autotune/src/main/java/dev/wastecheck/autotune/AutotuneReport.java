@@ -27,19 +27,48 @@ import java.util.Map;
  * @param screeningMillis the part of it spent replaying candidates table by table (the search proper; the rest is
  *                        the finalists' joint replays, their repeats and the memory curve)
  */
-public record AutotuneReport(String data, String trace, double train, long trainEvents, long heldOutEvents, long memoryBytes,
-                             Finalist baseline, Finalist bestUniform, Finalist recommended, String fallback,
-                             List<TableChoice> tables, List<Evaluation> evaluations, List<Pruned> pruned, List<CurvePoint> curve,
-                             List<CachePoint> cacheCurve, Map<String, List<double[]>> accessSkew, List<String> ddl,
-                             long searchMillis, long oneReplayMillis, long isolatedRuns, long jointRuns, long screeningMillis) {
+public record AutotuneReport(
+        String data,
+        String trace,
+        double train,
+        long trainEvents,
+        long heldOutEvents,
+        long memoryBytes,
+        Finalist baseline,
+        Finalist bestUniform,
+        Finalist recommended,
+        String fallback,
+        List<TableChoice> tables,
+        List<Evaluation> evaluations,
+        List<Pruned> pruned,
+        List<CurvePoint> curve,
+        List<CachePoint> cacheCurve,
+        Map<String, List<double[]>> accessSkew,
+        List<String> ddl,
+        long searchMillis,
+        long oneReplayMillis,
+        long isolatedRuns,
+        long jointRuns,
+        long screeningMillis) {
 
     /** A finalist measured jointly (all tables in one buffer pool) on the held-out events. */
     public record Finalist(String name, String config, RunReport run, double modeledUs, long mismatches) {}
 
     /** The design chosen for one table, against that table's baseline, both replayed alone at the table's share of the budget. */
-    public record TableChoice(String table, String design, String layout, String cache, List<String> cacheFields, String cluster,
-                              String tight, List<String> apart, List<String[]> tightChanges, long memoryShareBytes, long events,
-                              double modeledUs, double baselineModeledUs) {}
+    public record TableChoice(
+            String table,
+            String design,
+            String layout,
+            String cache,
+            List<String> cacheFields,
+            String cluster,
+            String tight,
+            List<String> apart,
+            List<String[]> tightChanges,
+            long memoryShareBytes,
+            long events,
+            double modeledUs,
+            double baselineModeledUs) {}
 
     /**
      * One candidate replayed: {@code table} alone (or "uniform" summed over every table) in {@code design}, on the first
@@ -50,9 +79,21 @@ public record AutotuneReport(String data, String trace, double train, long train
      * @param run      the replay's measurements (null for a uniform design, a sum over tables)
      * @param baseline the table's baseline design replayed the same way, the run's speedup is against
      */
-    public record Evaluation(String table, String step, String design, double prefix, long queries, double modeledUs, double costUs,
-                             long workingSetBytes, double bufferHitRate, double cacheHitRate, String status, String reason,
-                             RunReport run, RunReport baseline) {}
+    public record Evaluation(
+            String table,
+            String step,
+            String design,
+            double prefix,
+            long queries,
+            double modeledUs,
+            double costUs,
+            long workingSetBytes,
+            double bufferHitRate,
+            double cacheHitRate,
+            String status,
+            String reason,
+            RunReport run,
+            RunReport baseline) {}
 
     /** A candidate not replayed, because the analysis shows it is the same as one that is, or cannot help. */
     public record Pruned(String table, String dimension, String value, String reason) {}

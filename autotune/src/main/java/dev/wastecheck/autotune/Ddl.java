@@ -19,7 +19,11 @@ import java.util.Map;
 final class Ddl {
     private Ddl() {}
 
-    static List<String> of(ReplaySource src, List<AutotuneReport.TableChoice> choices, Map<String, TableDesign> designs, String config) {
+    static List<String> of(
+            ReplaySource src,
+            List<AutotuneReport.TableChoice> choices,
+            Map<String, TableDesign> designs,
+            String config) {
         Dialect dialect = src.session().dialect();
         List<String> out = new ArrayList<>();
         for (AutotuneReport.TableChoice c : choices) {
@@ -31,39 +35,54 @@ final class Ddl {
                 String col = quote(change[0], dialect);
                 String type = change[2].isEmpty() ? change[3] : change[2];
                 if (type.equalsIgnoreCase(change[1])) {
-                    // the engine's own encoding (a dictionary, a day or second count) with no narrower SQL type the analyzer would
+                    // the engine's own encoding (a dictionary, a day or second count) with no narrower SQL type the
+                    // analyzer would
                     // suggest for it: say what it is rather than emit a statement that changes nothing
-                    out.add("-- " + def.name() + "." + change[0] + " (" + change[1] + "): the engine keeps it as " + change[3]
-                            + (change[3].startsWith("dictionary") ? "; an ENUM of its values does the same in MySQL" : ""));
+                    out.add("-- " + def.name() + "." + change[0] + " (" + change[1] + "): the engine keeps it as "
+                            + change[3]
+                            + (change[3].startsWith("dictionary")
+                                    ? "; an ENUM of its values does the same in MySQL"
+                                    : ""));
                     continue;
                 }
-                out.add((dialect == Dialect.POSTGRESQL ? "ALTER TABLE " + t + " ALTER COLUMN " + col + " TYPE " + type
-                        : "ALTER TABLE " + t + " MODIFY " + col + " " + type)
+                out.add((dialect == Dialect.POSTGRESQL
+                                ? "ALTER TABLE " + t + " ALTER COLUMN " + col + " TYPE " + type
+                                : "ALTER TABLE " + t + " MODIFY " + col + " " + type)
                         + "; -- was " + change[1] + "; the engine stores it as " + change[3]);
             }
             if (!c.apart().isEmpty()) {
                 if (def.primaryKey().isEmpty()) {
-                    out.add("-- " + def.name() + ": a vertical split needs a primary key to join the two parts by; it has none");
+                    out.add("-- " + def.name()
+                            + ": a vertical split needs a primary key to join the two parts by; it has none");
                 } else {
                     String apart = quote(def.name() + "_apart", dialect);
                     List<String> cols = new ArrayList<>();
                     def.primaryKey().forEach(k -> cols.add(quote(k, dialect)));
                     c.apart().forEach(a -> cols.add(quote(a, dialect)));
-                    List<String> pk = def.primaryKey().stream().map(k -> quote(k, dialect)).toList();
+                    List<String> pk = def.primaryKey().stream()
+                            .map(k -> quote(k, dialect))
+                            .toList();
                     out.add("CREATE TABLE " + apart + " AS SELECT " + String.join(", ", cols) + " FROM " + t
                             + "; -- §3.2: the columns the training never read (or kept updating) apart");
                     out.add("ALTER TABLE " + apart + " ADD PRIMARY KEY (" + String.join(", ", pk) + ");");
-                    List<String> drops = c.apart().stream().map(a -> "DROP COLUMN " + quote(a, dialect)).toList();
+                    List<String> drops = c.apart().stream()
+                            .map(a -> "DROP COLUMN " + quote(a, dialect))
+                            .toList();
                     out.add("ALTER TABLE " + t + " " + String.join(", ", drops) + ";");
                 }
             }
             List<String> engine = new ArrayList<>();
             if (!c.layout().equals("nsm")) engine.add("layout=" + c.layout());
-            if (d.cache() != CachePolicy.OFF) engine.add("an index cache in the leaves' free space (" + String.join(", ", c.cacheFields()) + ")");
-            if (d.partition()) engine.add("a hot partition" + (d.demoteAfter() > 0 ? " kept up to date (idle tuples demoted after "
-                    + d.demoteAfter() + " events)" : ""));
+            if (d.cache() != CachePolicy.OFF)
+                engine.add("an index cache in the leaves' free space (" + String.join(", ", c.cacheFields()) + ")");
+            if (d.partition())
+                engine.add("a hot partition"
+                        + (d.demoteAfter() > 0
+                                ? " kept up to date (idle tuples demoted after " + d.demoteAfter() + " events)"
+                                : ""));
             else if (d.clusterFraction() > 0) engine.add("hot tuples clustered together");
-            if (!engine.isEmpty()) out.add("-- " + def.name() + ": storage-engine settings, no DDL: " + String.join("; ", engine));
+            if (!engine.isEmpty())
+                out.add("-- " + def.name() + ": storage-engine settings, no DDL: " + String.join("; ", engine));
         }
         out.add("-- engine settings: wastecheck replay --config '" + config + "'");
         return out;

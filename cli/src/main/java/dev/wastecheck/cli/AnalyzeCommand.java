@@ -19,35 +19,65 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code wastecheck analyze SOURCE...}: per column, the tightest lossless type and the bytes it saves. */
-@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Profiles every column of every table exactly and reports the bytes its declared types waste.",
-                "SOURCE is a mysqldump or pg_dump (.sql, .gz), a SQL script, a SQLite or DuckDB database file, "
-                        + "CSV, Parquet or JSON, or a folder of them. Formats are told from content, not names.", ""},
-        footer = {"", "Examples:",
-                "  wastecheck analyze sakila-schema.sql sakila-data.sql",
-                "  wastecheck analyze dumps/ --format json -o waste.json",
-                "  wastecheck analyze app.sqlite --format markdown",
-                "  wastecheck analyze wiki/dump.sql --trace wiki/trace.log"})
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Profiles every column of every table exactly and reports the bytes its declared types waste.",
+            "SOURCE is a mysqldump or pg_dump (.sql, .gz), a SQL script, a SQLite or DuckDB database file, "
+                    + "CSV, Parquet or JSON, or a folder of them. Formats are told from content, not names.",
+            ""
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  wastecheck analyze sakila-schema.sql sakila-data.sql",
+            "  wastecheck analyze dumps/ --format json -o waste.json",
+            "  wastecheck analyze app.sqlite --format markdown",
+            "  wastecheck analyze wiki/dump.sql --trace wiki/trace.log"
+        })
 public final class AnalyzeCommand implements Callable<Integer> {
-    enum Format { text, json, markdown, html }
+    enum Format {
+        text,
+        json,
+        markdown,
+        html
+    }
 
     @Parameters(arity = "1..*", paramLabel = "SOURCE", description = "Dump files, database files or folders.")
     List<Path> sources;
 
-    @Option(names = "--trace", paramLabel = "FILE", description = {"A query trace (SQL statements, MySQL general log, "
-            + "PostgreSQL log, WikiBench URLs, pageview counts, or the generator's): adds access skew, page hot-density, "
-            + "partitioning, index-cache fields, unused columns and granularity. Repeatable."})
+    @Option(
+            names = "--trace",
+            paramLabel = "FILE",
+            description = {
+                "A query trace (SQL statements, MySQL general log, "
+                        + "PostgreSQL log, WikiBench URLs, pageview counts, or the generator's): adds access skew, page hot-density, "
+                        + "partitioning, index-cache fields, unused columns and granularity. Repeatable."
+            })
     List<Path> traces = new java.util.ArrayList<>();
 
-    @Option(names = "--format", defaultValue = "text", description = "text, json, markdown or html (one self-contained file with charts) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--format",
+            defaultValue = "text",
+            description =
+                    "text, json, markdown or html (one self-contained file with charts) (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--top", defaultValue = "15", description = "Columns listed in the text report (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--top",
+            defaultValue = "15",
+            description = "Columns listed in the text report (default: ${DEFAULT-VALUE}).")
     int top;
 
-    @Option(names = "--max-bad", defaultValue = "0.01", paramLabel = "FRACTION", description = "Share of rows that may be bad "
-            + "(the wrong number of values, a rejected CSV row, text between statements) before reading fails; bad rows "
-            + "up to it are counted and reported (default: ${DEFAULT-VALUE}; 1 never fails).")
+    @Option(
+            names = "--max-bad",
+            defaultValue = "0.01",
+            paramLabel = "FRACTION",
+            description = "Share of rows that may be bad "
+                    + "(the wrong number of values, a rejected CSV row, text between statements) before reading fails; bad rows "
+                    + "up to it are counted and reported (default: ${DEFAULT-VALUE}; 1 never fails).")
     double maxBad;
 
     @picocli.CommandLine.Mixin
@@ -70,10 +100,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!(maxBad >= 0 && maxBad <= 1)) {
             throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
         }
-        AnalysisReport report = new Analyzer(inference, profiling).maxBad(maxBad)
-                .notes(note -> err.println("wastecheck: " + note)).analyze(sources, traces, out.progress());
+        AnalysisReport report = new Analyzer(inference, profiling)
+                .maxBad(maxBad)
+                .notes(note -> err.println("wastecheck: " + note))
+                .analyze(sources, traces, out.progress());
         write(report);
-        long bad = report.tables().stream().mapToLong(t -> t.badRows() + t.badValues()).sum();
+        long bad = report.tables().stream()
+                .mapToLong(t -> t.badRows() + t.badValues())
+                .sum();
         if (bad > 0 && format != Format.text) {
             err.println("wastecheck: " + bad + " bad rows or values were counted; the report lists where");
         }

@@ -13,14 +13,22 @@ import picocli.CommandLine.Spec;
  * {@code bashcompinit} and registers the same functions. The build writes the same script to
  * {@code cli/target/wastecheck_completion}.
  */
-@Command(name = "completion", sortOptions = false,
+@Command(
+        name = "completion",
+        sortOptions = false,
         description = {"Prints the script that completes wastecheck's commands, options and files in bash or zsh.", ""},
-        footer = {"", "Examples:",
-                "  source <(wastecheck completion bash)      # in ~/.bashrc",
-                "  source <(wastecheck completion zsh)       # in ~/.zshrc",
-                "  wastecheck completion bash > ~/.local/share/bash-completion/completions/wastecheck"})
+        footer = {
+            "",
+            "Examples:",
+            "  source <(wastecheck completion bash)      # in ~/.bashrc",
+            "  source <(wastecheck completion zsh)       # in ~/.zshrc",
+            "  wastecheck completion bash > ~/.local/share/bash-completion/completions/wastecheck"
+        })
 final class CompletionCommand implements Callable<Integer> {
-    enum Shell { bash, zsh }
+    enum Shell {
+        bash,
+        zsh
+    }
 
     @Parameters(paramLabel = "SHELL", description = "bash or zsh.")
     Shell shell;

@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit
@@ -15,14 +15,30 @@ import picocli.CommandLine;
  * expected), 3 a check the user asked for failed ({@code replay --check}), 1 an internal error (a bug). No stack trace unless {@code --debug}.
  */
 // scope = INHERIT: every subcommand gets -h, -V (this version) and the short synopsis without repeating them
-@Command(name = "wastecheck", scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class, abbreviateSynopsis = true,
+@Command(
+        name = "wastecheck",
+        scope = CommandLine.ScopeType.INHERIT,
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        abbreviateSynopsis = true,
         description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
-        subcommands = {AnalyzeCommand.class, TuneCommand.class, TraceCommand.class, ReplayCommand.class, AutotuneCommand.class,
-                ServeCommand.class, CompletionCommand.class,
-                CommandLine.HelpCommand.class},
-        footer = {"", "Examples:", "  wastecheck analyze dump.sql", "  wastecheck analyze schema.sql data.sql --format json -o report.json",
-                "  wastecheck help analyze"})
+        subcommands = {
+            AnalyzeCommand.class,
+            TuneCommand.class,
+            TraceCommand.class,
+            ReplayCommand.class,
+            AutotuneCommand.class,
+            ServeCommand.class,
+            CompletionCommand.class,
+            CommandLine.HelpCommand.class
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  wastecheck analyze dump.sql",
+            "  wastecheck analyze schema.sql data.sql --format json -o report.json",
+            "  wastecheck help analyze"
+        })
 public final class Main implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_INTERNAL = 1;
@@ -41,8 +57,10 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required ("
-                + String.join(", ", spec.commandLine().getSubcommands().keySet()) + ")");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                "a command is required ("
+                        + String.join(", ", spec.commandLine().getSubcommands().keySet()) + ")");
     }
 
     public static void main(String[] args) {
@@ -104,7 +122,8 @@ public final class Main implements Runnable {
 
     static int report(Exception e, PrintWriter err, boolean debug) {
         Throwable cause = e;
-        while ((cause instanceof java.io.UncheckedIOException || cause instanceof java.util.concurrent.CompletionException)
+        while ((cause instanceof java.io.UncheckedIOException
+                        || cause instanceof java.util.concurrent.CompletionException)
                 && cause.getCause() != null) {
             cause = cause.getCause();
         }
@@ -121,7 +140,8 @@ public final class Main implements Runnable {
             message = ad.getFile() + ": permission denied";
         } else if (cause instanceof java.nio.file.FileSystemException fs) {
             code = EXIT_BAD_INPUT;
-            message = fs.getFile() + ": " + (fs.getReason() == null ? fs.getClass().getSimpleName() : fs.getReason());
+            message = fs.getFile() + ": "
+                    + (fs.getReason() == null ? fs.getClass().getSimpleName() : fs.getReason());
         } else if (cause instanceof IOException io) {
             code = EXIT_BAD_INPUT;
             message = "cannot read input: " + io.getMessage();

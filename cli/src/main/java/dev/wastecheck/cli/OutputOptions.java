@@ -23,10 +23,15 @@ final class OutputOptions {
         void render(PrintWriter w) throws IOException;
     }
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here instead of stdout.")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "Write the report here instead of stdout.")
     Path output;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
+    @Option(
+            names = {"-q", "--quiet"},
+            description = "No progress bar.")
     boolean quiet;
 
     /** The command these options belong to. */

@@ -18,86 +18,151 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code wastecheck replay --data SOURCE --trace FILE --config ...}: the trace on our engine, per configuration, side by side. */
-@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a trace on wastecheck's own storage engine under each configuration, side by side.",
-                "Loads SOURCE into wastecheck's storage engine once per configuration, replays the trace's access events "
-                + "against it, and reports memory, hit rates, pages touched and latency per configuration, the first being "
-                + "the baseline. Device time for buffer-pool misses is modeled apart from the engine's measured time.", ""},
-        footer = {"", "Configuration keys (--config KEY=VAL,...; unset keys keep the baseline's):",
-                "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
-                "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
-                "  split=none|cold|updates|COL+COL  demote_after=N  promote=N",
-                "  memory=SIZE  page_size=4K|8K|16K|32K",
-                "  with layout=arrow: freeze=on|off  cold_after=N (events without a",
-                "  write before a block freezes)",
-                "  TABLE.KEY=VAL sets one table (revision.cluster=partition)", "", "Examples:",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
-                "      --config layout=nsm --config cache=swap",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
-                "      --tables revision --memory 4M --config cluster=none \\",
-                "      --config cluster=0.54 --config cluster=1 --config cluster=partition",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
-                "      --train 0.5 --repeat 5 --config tight=off \\",
-                "      --config tight=on,cluster=partition,demote_after=20000",
-                "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
-                "      --compare sqlite,duckdb --check"})
+@Command(
+        name = "replay",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Runs a trace on wastecheck's own storage engine under each configuration, side by side.",
+            "Loads SOURCE into wastecheck's storage engine once per configuration, replays the trace's access events "
+                    + "against it, and reports memory, hit rates, pages touched and latency per configuration, the first being "
+                    + "the baseline. Device time for buffer-pool misses is modeled apart from the engine's measured time.",
+            ""
+        },
+        footer = {
+            "",
+            "Configuration keys (--config KEY=VAL,...; unset keys keep the baseline's):",
+            "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
+            "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
+            "  split=none|cold|updates|COL+COL  demote_after=N  promote=N",
+            "  memory=SIZE  page_size=4K|8K|16K|32K",
+            "  with layout=arrow: freeze=on|off  cold_after=N (events without a",
+            "  write before a block freezes)",
+            "  TABLE.KEY=VAL sets one table (revision.cluster=partition)",
+            "",
+            "Examples:",
+            "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+            "      --config layout=nsm --config cache=swap",
+            "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+            "      --tables revision --memory 4M --config cluster=none \\",
+            "      --config cluster=0.54 --config cluster=1 --config cluster=partition",
+            "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+            "      --train 0.5 --repeat 5 --config tight=off \\",
+            "      --config tight=on,cluster=partition,demote_after=20000",
+            "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
+            "      --compare sqlite,duckdb --check"
+        })
 public final class ReplayCommand implements Callable<Integer> {
-    enum Format { text, json, markdown, html }
+    enum Format {
+        text,
+        json,
+        markdown,
+        html
+    }
 
-    @Option(names = "--data", required = true, paramLabel = "SOURCE", description = "The database: a dump, database file or folder (as analyze reads).")
+    @Option(
+            names = "--data",
+            required = true,
+            paramLabel = "SOURCE",
+            description = "The database: a dump, database file or folder (as analyze reads).")
     Path data;
 
-    @Option(names = "--trace", required = true, paramLabel = "FILE", description = "The workload: any trace format analyze --trace reads.")
+    @Option(
+            names = "--trace",
+            required = true,
+            paramLabel = "FILE",
+            description = "The workload: any trace format analyze --trace reads.")
     Path trace;
 
-    @Option(names = "--config", paramLabel = "KEY=VAL,...", description = "A configuration to run; repeatable, the first is the baseline "
-            + "(default: one run with layout=nsm,cache=off,cluster=none,tight=off).")
+    @Option(
+            names = "--config",
+            paramLabel = "KEY=VAL,...",
+            description = "A configuration to run; repeatable, the first is the baseline "
+                    + "(default: one run with layout=nsm,cache=off,cluster=none,tight=off).")
     List<String> configs = new ArrayList<>();
 
-    @Option(names = "--memory", defaultValue = "256M", paramLabel = "SIZE",
+    @Option(
+            names = "--memory",
+            defaultValue = "256M",
+            paramLabel = "SIZE",
             description = "Buffer-pool budget of every configuration that sets no memory= (default: ${DEFAULT-VALUE}).")
     String memory;
 
-    @Option(names = "--tables", split = ",", paramLabel = "TABLE", description = "Replay only the events on these tables (e.g. revision).")
+    @Option(
+            names = "--tables",
+            split = ",",
+            paramLabel = "TABLE",
+            description = "Replay only the events on these tables (e.g. revision).")
     List<String> tables = new ArrayList<>();
 
-    @Option(names = "--warmup", defaultValue = "0.1", description = "Share of the events run before measuring (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--warmup",
+            defaultValue = "0.1",
+            description = "Share of the events run before measuring (default: ${DEFAULT-VALUE}).")
     double warmup;
 
-    @Option(names = "--jit-warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Replay up to 50,000 events once on the first configuration, unmeasured, so that the first (baseline) "
-                    + "run does not pay for the JIT compiling the engine (default: on).")
+    @Option(
+            names = "--jit-warmup",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "Replay up to 50,000 events once on the first configuration, unmeasured, so that the first (baseline) "
+                            + "run does not pay for the JIT compiling the engine (default: on).")
     boolean jitWarmup;
 
-    @Option(names = "--train", defaultValue = "0", paramLabel = "FRACTION", description = "Learn clustering, hot partitions, cached "
-            + "fields and vertical splits from the first FRACTION of the trace (in time) and measure only the rest (default: 0, "
-            + "learn from every event: an oracle).")
+    @Option(
+            names = "--train",
+            defaultValue = "0",
+            paramLabel = "FRACTION",
+            description = "Learn clustering, hot partitions, cached "
+                    + "fields and vertical splits from the first FRACTION of the trace (in time) and measure only the rest (default: 0, "
+                    + "learn from every event: an oracle).")
     double train;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Run every configuration N times, interleaved; "
-            + "report medians with 95%% intervals and paired speedups (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--repeat",
+            defaultValue = "1",
+            paramLabel = "N",
+            description = "Run every configuration N times, interleaved; "
+                    + "report medians with 95%% intervals and paired speedups (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--max-events", defaultValue = "0", description = "Replay at most this many events (default: all).")
     long maxEvents;
 
-    @Option(names = "--device-read-us", paramLabel = "MICROS", description = "Modeled random page read latency "
-            + "(default: NVMe, 85 µs read, 20 µs write).")
+    @Option(
+            names = "--device-read-us",
+            paramLabel = "MICROS",
+            description = "Modeled random page read latency " + "(default: NVMe, 85 µs read, 20 µs write).")
     Double deviceReadMicros;
 
-    @Option(names = "--compare", split = ",", paramLabel = "ENGINE", description = "Also replay the same events on sqlite and/or duckdb "
-            + "(in memory, prepared statements, the same indexes) and report throughput ratios.")
+    @Option(
+            names = "--compare",
+            split = ",",
+            paramLabel = "ENGINE",
+            description = "Also replay the same events on sqlite and/or duckdb "
+                    + "(in memory, prepared statements, the same indexes) and report throughput ratios.")
     List<String> compare = new ArrayList<>();
 
-    @Option(names = "--cache-fields", paramLabel = "TABLE.INDEX=COL+COL", description = "Fields the index cache keeps for this "
-            + "index, instead of the analyzer's ranking (e.g. page.name_title=page_id+page_latest); repeatable.")
+    @Option(
+            names = "--cache-fields",
+            paramLabel = "TABLE.INDEX=COL+COL",
+            description =
+                    "Fields the index cache keeps for this "
+                            + "index, instead of the analyzer's ranking (e.g. page.name_title=page_id+page_latest); repeatable.")
     Map<String, String> cacheFields = new LinkedHashMap<>();
 
-    @Option(names = "--check", description = "Fail (exit 3) unless every configuration, and every --compare engine, returns the "
-            + "baseline's result for every event.")
+    @Option(
+            names = "--check",
+            description = "Fail (exit 3) unless every configuration, and every --compare engine, returns the "
+                    + "baseline's result for every event.")
     boolean check;
 
-    @Option(names = "--format", defaultValue = "text", description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--format",
+            defaultValue = "text",
+            description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
     Format format;
 
     @picocli.CommandLine.Mixin
@@ -110,18 +175,33 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         if (maxEvents < 0) {
-            throw new dev.wastecheck.model.BadInputException("--max-events: expected 0 (all) or more, found " + maxEvents);
+            throw new dev.wastecheck.model.BadInputException(
+                    "--max-events: expected 0 (all) or more, found " + maxEvents);
         }
         if (deviceReadMicros != null && !(deviceReadMicros > 0)) {
-            throw new dev.wastecheck.model.BadInputException("--device-read-us: expected a latency above 0, found " + deviceReadMicros);
+            throw new dev.wastecheck.model.BadInputException(
+                    "--device-read-us: expected a latency above 0, found " + deviceReadMicros);
         }
-        ReplayOptions options = new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros,
-                compare, cacheFields, train, repeat);
+        ReplayOptions options = new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat);
         ReplayReport report = Replay.run(options, out.progress(), warning -> err.println("wastecheck: " + warning));
         out.write(spec, w -> render(report, w));
         long bad = report.resultsDiffering();
         if (bad > 0) {
-            err.println("wastecheck: " + bad + " results differ from the baseline's" + (check ? "" : " (see the report)"));
+            err.println(
+                    "wastecheck: " + bad + " results differ from the baseline's" + (check ? "" : " (see the report)"));
             if (check) return Main.EXIT_CHECK_FAILED;
         } else if (check) {
             err.println("wastecheck: check passed: every configuration returned the baseline's results for "

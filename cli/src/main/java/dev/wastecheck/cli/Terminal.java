@@ -84,7 +84,10 @@ final class Terminal {
             return DEFAULT_WIDTH;
         }
         try {
-            Process p = new ProcessBuilder("stty", "size").redirectInput(tty).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder("stty", "size")
+                    .redirectInput(tty)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
             if (p.waitFor(2, TimeUnit.SECONDS) && p.exitValue() == 0 && out.matches("\\d+ \\d+")) {
                 int cols = Integer.parseInt(out.substring(out.indexOf(' ') + 1));

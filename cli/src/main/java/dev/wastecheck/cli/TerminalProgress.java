@@ -27,6 +27,7 @@ import me.tongfei.progressbar.ProgressState;
 final class TerminalProgress implements Progress {
     /** No estimate before this much time and this share of the work have passed since the first step. */
     private static final long ETA_AFTER_NANOS = 2_000_000_000L;
+
     private static final int ETA_AFTER_PERCENT = 5;
 
     private final int width;
@@ -47,18 +48,26 @@ final class TerminalProgress implements Progress {
         end();
         firstDone = -1;
         PrintStream err = System.err;
-        // the bar one column short of the terminal, so that it never wraps (a wrapped bar is redrawn on a new line each time)
+        // the bar one column short of the terminal, so that it never wraps (a wrapped bar is redrawn on a new line each
+        // time)
         ConsoleProgressBarConsumer consumer = new ConsoleProgressBarConsumer(err, Math.max(20, width - 1)) {
             @Override
             public void close() {
                 err.flush(); // the line is cleared, not ended: the next output starts where the bar was
             }
         };
-        ProgressBarBuilder b = new ProgressBarBuilder().setTaskName(task).setInitialMax(total)
-                .setStyle(ProgressBarStyle.ASCII).setConsumer(consumer).clearDisplayOnFinish()
-                .setUpdateIntervalMillis(200).continuousUpdate().setEtaFunction(this::eta);
+        ProgressBarBuilder b = new ProgressBarBuilder()
+                .setTaskName(task)
+                .setInitialMax(total)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setConsumer(consumer)
+                .clearDisplayOnFinish()
+                .setUpdateIntervalMillis(200)
+                .continuousUpdate()
+                .setEtaFunction(this::eta);
         if (task.equals("reading")) {
-            b.setUnit(" MB", 1 << 20).showSpeed(new DecimalFormat("0.0", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+            b.setUnit(" MB", 1 << 20)
+                    .showSpeed(new DecimalFormat("0.0", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         } else if (task.startsWith("loading")) {
             b.setUnit(" rows", 1);
         } else if (task.startsWith("replay")) {
@@ -100,7 +109,10 @@ final class TerminalProgress implements Progress {
         long max = state.getMax();
         long done = state.getCurrent();
         long since = System.nanoTime() - firstNanos;
-        if (max <= 0 || firstDone < 0 || since < ETA_AFTER_NANOS || (done - firstDone) * 100 < max * ETA_AFTER_PERCENT) {
+        if (max <= 0
+                || firstDone < 0
+                || since < ETA_AFTER_NANOS
+                || (done - firstDone) * 100 < max * ETA_AFTER_PERCENT) {
             return Optional.empty();
         }
         return Optional.of(Duration.ofNanos((long) ((double) since / (done - firstDone) * (max - done))));

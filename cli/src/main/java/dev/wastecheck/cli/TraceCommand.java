@@ -23,73 +23,127 @@ import picocli.CommandLine.Spec;
  * {@code wastecheck trace generate|stats}: the workload side (traces module). Data goes to stdout,
  * diagnostics to stderr; bad input exits 2 with file:line and what was expected.
  */
-@Command(name = "trace", mixinStandardHelpOptions = true,
+@Command(
+        name = "trace",
+        mixinStandardHelpOptions = true,
         description = {"Generate a Wikipedia-style database and trace, or profile a trace.", ""},
         subcommands = {TraceCommand.Generate.class, TraceCommand.Stats.class},
-        footer = {"", "Examples:", "  wastecheck trace generate --scale 1000 -o wiki/",
-                "  wastecheck trace stats wiki/trace.log --format json"})
+        footer = {
+            "",
+            "Examples:",
+            "  wastecheck trace generate --scale 1000 -o wiki/",
+            "  wastecheck trace stats wiki/trace.log --format json"
+        })
 public final class TraceCommand implements Callable<Integer> {
-    enum Format { text, json }
+    enum Format {
+        text,
+        json
+    }
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a subcommand is required (generate, stats)");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "a subcommand is required (generate, stats)");
     }
 
-    @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Write a Wikipedia-style mysqldump and a trace of the queries the wiki runs on it.",
-                    "Write DIR/dump.sql (a mysqldump of MediaWiki's page, revision, text, slots, content, actor, user, "
-                    + "comment and watchlist tables) and DIR/trace.log (the SQL the wiki issues), deterministic per seed.",
-                    "Prints the rows written per table.", ""},
-            footer = {"", "Examples:", "  wastecheck trace generate --scale 1000 --seed 42 -o wiki/     (about 60 MB)",
-                    "  wastecheck trace generate --scale 5000 --popularity readcount.txt -o elwiki/"})
+    @Command(
+            name = "generate",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
+            description = {
+                "Write a Wikipedia-style mysqldump and a trace of the queries the wiki runs on it.",
+                "Write DIR/dump.sql (a mysqldump of MediaWiki's page, revision, text, slots, content, actor, user, "
+                        + "comment and watchlist tables) and DIR/trace.log (the SQL the wiki issues), deterministic per seed.",
+                "Prints the rows written per table.",
+                ""
+            },
+            footer = {
+                "",
+                "Examples:",
+                "  wastecheck trace generate --scale 1000 --seed 42 -o wiki/     (about 60 MB)",
+                "  wastecheck trace generate --scale 5000 --popularity readcount.txt -o elwiki/"
+            })
     static final class Generate implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--scale", required = true, paramLabel = "PAGES",
-                description = "Number of pages; about 60 KB of dump each at the defaults (12 revisions of ~4.6 KB text).")
+        @Option(
+                names = "--scale",
+                required = true,
+                paramLabel = "PAGES",
+                description =
+                        "Number of pages; about 60 KB of dump each at the defaults (12 revisions of ~4.6 KB text).")
         long scale;
 
-        @Option(names = "--seed", defaultValue = "1", description = "Same seed, same bytes (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--seed",
+                defaultValue = "1",
+                description = "Same seed, same bytes (default: ${DEFAULT-VALUE}).")
         long seed;
 
-        @Option(names = "--skew", defaultValue = "1.0", paramLabel = "S",
+        @Option(
+                names = "--skew",
+                defaultValue = "1.0",
+                paramLabel = "S",
                 description = "Zipf exponent of page popularity, weight 1/rank^S (default: ${DEFAULT-VALUE}).")
         double skew;
 
-        @Option(names = "--popularity", paramLabel = "FILE",
-                description = "Counts file, one count per line (e.g. elwiki readcount.txt): use its popularity curve instead of Zipf.")
+        @Option(
+                names = "--popularity",
+                paramLabel = "FILE",
+                description =
+                        "Counts file, one count per line (e.g. elwiki readcount.txt): use its popularity curve instead of Zipf.")
         Path popularity;
 
         @Option(names = "--requests", paramLabel = "N", description = "Requests in the trace (default: 20 x pages).")
         Long requests;
 
-        @Option(names = "--edit-share", defaultValue = "0.02", description = "Share of requests that are edits (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--edit-share",
+                defaultValue = "0.02",
+                description = "Share of requests that are edits (default: ${DEFAULT-VALUE}).")
         double editShare;
 
-        @Option(names = "--watchlist-share", defaultValue = "0.01", description = "Share of requests reading a watchlist (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--watchlist-share",
+                defaultValue = "0.01",
+                description = "Share of requests reading a watchlist (default: ${DEFAULT-VALUE}).")
         double watchlistShare;
 
-        @Option(names = "--scan-share", defaultValue = "0", description = "Share of requests that rebuild Special:ShortPages by "
-                + "scanning the page table (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--scan-share",
+                defaultValue = "0",
+                description = "Share of requests that rebuild Special:ShortPages by "
+                        + "scanning the page table (default: ${DEFAULT-VALUE}).")
         double scanShare;
 
-        @Option(names = "--text-median", defaultValue = "2000", paramLabel = "BYTES",
+        @Option(
+                names = "--text-median",
+                defaultValue = "2000",
+                paramLabel = "BYTES",
                 description = "Median text size of a revision, lognormal (default: ${DEFAULT-VALUE}).")
         int textMedian;
 
-        @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Directory for dump.sql and trace.log.")
+        @Option(
+                names = {"-o", "--output"},
+                required = true,
+                paramLabel = "DIR",
+                description = "Directory for dump.sql and trace.log.")
         Path dir;
 
-        @Option(names = "--format", defaultValue = "text", description = "text or json: the rows written per table, and "
-                + "the files' sizes (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--format",
+                defaultValue = "text",
+                description = "text or json: the rows written per table, and "
+                        + "the files' sizes (default: ${DEFAULT-VALUE}).")
         Format format;
 
-        @Option(names = {"-q", "--quiet"}, description = "Nothing on stderr but errors.")
+        @Option(
+                names = {"-q", "--quiet"},
+                description = "Nothing on stderr but errors.")
         boolean quiet;
 
         @Override
@@ -101,9 +155,12 @@ public final class TraceCommand implements Callable<Integer> {
             if (!(skew >= 0) || Double.isInfinite(skew)) {
                 throw new BadInputException("--skew: expected a Zipf exponent of 0 or more, found " + skew);
             }
-            if (!(editShare >= 0 && editShare <= 1) || !(watchlistShare >= 0 && watchlistShare <= 1) || editShare + watchlistShare > 1) {
-                throw new BadInputException("--edit-share and --watchlist-share: expected fractions from 0 to 1 that sum to at most 1, found "
-                        + editShare + " and " + watchlistShare);
+            if (!(editShare >= 0 && editShare <= 1)
+                    || !(watchlistShare >= 0 && watchlistShare <= 1)
+                    || editShare + watchlistShare > 1) {
+                throw new BadInputException(
+                        "--edit-share and --watchlist-share: expected fractions from 0 to 1 that sum to at most 1, found "
+                                + editShare + " and " + watchlistShare);
             }
             if (textMedian <= 0) {
                 throw new BadInputException("--text-median: expected a size in bytes above 0, found " + textMedian);
@@ -112,8 +169,12 @@ public final class TraceCommand implements Callable<Integer> {
                 throw new BadInputException("--requests: expected 0 or more, found " + requests);
             }
             try {
-                WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed).withZipfExponent(skew).withEditShare(editShare)
-                        .withWatchlistShare(watchlistShare).withTextMedianBytes(textMedian).withScanShare(scanShare);
+                WikiGenerator.Config c = WikiGenerator.Config.defaults(scale, seed)
+                        .withZipfExponent(skew)
+                        .withEditShare(editShare)
+                        .withWatchlistShare(watchlistShare)
+                        .withTextMedianBytes(textMedian)
+                        .withScanShare(scanShare);
                 if (requests != null) {
                     c = c.withRequests(requests);
                 }
@@ -141,13 +202,24 @@ public final class TraceCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "stats", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Profile a trace: operation mix, hottest tables and columns, skew.",
-                    "Read a trace (format detected: wastecheck, WikiBench URLs, pageview counts, MySQL general log, "
-                    + "PostgreSQL log, plain statements), resolve its statements with Calcite and print the operation mix, "
-                    + "hottest tables and columns, and skew.", ""},
-            footer = {"", "Examples:", "  wastecheck trace stats wiki/trace.log", "  wastecheck trace stats --schema dump.sql postgresql.log",
-                    "  wastecheck trace stats wiki/trace.log --format json -o stats.json"})
+    @Command(
+            name = "stats",
+            mixinStandardHelpOptions = true,
+            sortOptions = false,
+            description = {
+                "Profile a trace: operation mix, hottest tables and columns, skew.",
+                "Read a trace (format detected: wastecheck, WikiBench URLs, pageview counts, MySQL general log, "
+                        + "PostgreSQL log, plain statements), resolve its statements with Calcite and print the operation mix, "
+                        + "hottest tables and columns, and skew.",
+                ""
+            },
+            footer = {
+                "",
+                "Examples:",
+                "  wastecheck trace stats wiki/trace.log",
+                "  wastecheck trace stats --schema dump.sql postgresql.log",
+                "  wastecheck trace stats wiki/trace.log --format json -o stats.json"
+            })
     static final class Stats implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -155,19 +227,30 @@ public final class TraceCommand implements Callable<Integer> {
         @Parameters(paramLabel = "FILE", description = "The trace.")
         Path file;
 
-        @Option(names = "--schema", paramLabel = "FILE",
-                description = "DDL or dump whose CREATE TABLEs the statements are resolved against (default: MediaWiki's, as generated).")
+        @Option(
+                names = "--schema",
+                paramLabel = "FILE",
+                description =
+                        "DDL or dump whose CREATE TABLEs the statements are resolved against (default: MediaWiki's, as generated).")
         Path schema;
 
-        @Option(names = "--max-bad", defaultValue = "0.01", paramLabel = "FRACTION",
+        @Option(
+                names = "--max-bad",
+                defaultValue = "0.01",
+                paramLabel = "FRACTION",
                 description = "Share of malformed lines tolerated before failing (default: ${DEFAULT-VALUE}).")
         double maxBad;
 
-        @Option(names = "--top", defaultValue = "10", description = "Rows in the hottest lists (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--top",
+                defaultValue = "10",
+                description = "Rows in the hottest lists (default: ${DEFAULT-VALUE}).")
         int top;
 
-        @Option(names = "--format", defaultValue = "text", description = "text or json (every table and column; "
-                + "docs/json.md) (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--format",
+                defaultValue = "text",
+                description = "text or json (every table and column; " + "docs/json.md) (default: ${DEFAULT-VALUE}).")
         Format format;
 
         @picocli.CommandLine.Mixin
@@ -176,7 +259,8 @@ public final class TraceCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-                throw new BadInputException(file + ": " + (Files.exists(file) ? "not a readable file" : "no such trace file"));
+                throw new BadInputException(
+                        file + ": " + (Files.exists(file) ? "not a readable file" : "no such trace file"));
             }
             if (!(maxBad >= 0 && maxBad <= 1)) {
                 throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
@@ -194,7 +278,8 @@ public final class TraceCommand implements Callable<Integer> {
                     throw new BadInputException(schema + ":1: expected CREATE TABLE statements, found none");
                 }
             }
-            TraceStats stats = TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad), out.progress());
+            TraceStats stats =
+                    TraceStats.compute(file, s, TraceReadOptions.defaults().withMaxBadFraction(maxBad), out.progress());
             if (stats.report().missing() != null) {
                 throw new BadInputException(file + ": " + stats.report().missing());
             }

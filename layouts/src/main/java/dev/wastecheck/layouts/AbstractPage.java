@@ -13,6 +13,7 @@ abstract class AbstractPage implements Page {
     protected ByteBuffer buf;
     /** Index in {@link #buf} of the page's first byte: every offset in a format drawing is relative to it. */
     protected int base;
+
     protected int pageSize;
     /** True while this page is the target of a rebuild: inserts must then not rewrite it again. */
     protected boolean rebuilding;
@@ -24,6 +25,7 @@ abstract class AbstractPage implements Page {
 
     /** Per field: bytes of a whole-byte fixed value (0 for BIT and VARLEN), and the mask that zero-extends an unsigned one. */
     private final int[] fixedWidth;
+
     private final long[] valueMask;
 
     AbstractPage(RecordSchema schema) {
@@ -34,7 +36,9 @@ abstract class AbstractPage implements Page {
         for (int f = 0; f < n; f++) {
             FieldType t = schema.type(f);
             fixedWidth[f] = t.isFixedBytes() ? t.width : 0;
-            valueMask[f] = t == FieldType.UINT8 ? 0xFFL : t == FieldType.UINT16 ? 0xFFFFL : t == FieldType.UINT32 ? 0xFFFF_FFFFL : -1L;
+            valueMask[f] = t == FieldType.UINT8
+                    ? 0xFFL
+                    : t == FieldType.UINT16 ? 0xFFFFL : t == FieldType.UINT32 ? 0xFFFF_FFFFL : -1L;
         }
     }
 
@@ -48,11 +52,20 @@ abstract class AbstractPage implements Page {
     protected final long readFixed(int at, int field) {
         long v;
         switch (fixedWidth[field]) {
-            case 1: v = buf.get(at); break;
-            case 2: v = buf.getShort(at); break;
-            case 4: v = buf.getInt(at); break;
-            case 8: v = buf.getLong(at); break;
-            default: throw new IllegalStateException("field " + field + " has no byte representation");
+            case 1:
+                v = buf.get(at);
+                break;
+            case 2:
+                v = buf.getShort(at);
+                break;
+            case 4:
+                v = buf.getInt(at);
+                break;
+            case 8:
+                v = buf.getLong(at);
+                break;
+            default:
+                throw new IllegalStateException("field " + field + " has no byte representation");
         }
         return v & valueMask[field];
     }
@@ -60,16 +73,32 @@ abstract class AbstractPage implements Page {
     /** Writes whole-byte fixed field {@code field} at absolute index {@code at} (a value the field's type holds). */
     protected final void writeFixed(int at, int field, long value) {
         switch (fixedWidth[field]) {
-            case 1: buf.put(at, (byte) value); break;
-            case 2: buf.putShort(at, (short) value); break;
-            case 4: buf.putInt(at, (int) value); break;
-            case 8: buf.putLong(at, value); break;
-            default: throw new IllegalStateException("field " + field + " has no byte representation");
+            case 1:
+                buf.put(at, (byte) value);
+                break;
+            case 2:
+                buf.putShort(at, (short) value);
+                break;
+            case 4:
+                buf.putInt(at, (int) value);
+                break;
+            case 8:
+                buf.putLong(at, value);
+                break;
+            default:
+                throw new IllegalStateException("field " + field + " has no byte representation");
         }
     }
 
-    @Override public RecordSchema schema() { return schema; }
-    @Override public int pageSize() { return pageSize; }
+    @Override
+    public RecordSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public int pageSize() {
+        return pageSize;
+    }
 
     @Override
     public final Page format(ByteBuffer buffer, int offset, int pageSize) {
@@ -87,7 +116,8 @@ abstract class AbstractPage implements Page {
 
     private void bind(ByteBuffer buffer, int offset, int size) {
         if (size < MIN_PAGE_SIZE || size > MAX_PAGE_SIZE) {
-            throw new IllegalArgumentException("page size " + size + " outside [" + MIN_PAGE_SIZE + ", " + MAX_PAGE_SIZE + "]");
+            throw new IllegalArgumentException(
+                    "page size " + size + " outside [" + MIN_PAGE_SIZE + ", " + MAX_PAGE_SIZE + "]");
         }
         if (offset < 0 || offset + size > buffer.capacity()) throw new IndexOutOfBoundsException("page outside buffer");
         if (buffer.order() != ByteOrder.LITTLE_ENDIAN) buffer.order(ByteOrder.LITTLE_ENDIAN);
@@ -112,7 +142,8 @@ abstract class AbstractPage implements Page {
      * page. PAX overrides it to size its mini-pages for exactly what is coming.
      * Returns false if they cannot fit.
      */
-    protected boolean initializeFor(AbstractPage source, boolean dropGhosts, int replaceSlot, Record replacement, Record extra) {
+    protected boolean initializeFor(
+            AbstractPage source, boolean dropGhosts, int replaceSlot, Record replacement, Record extra) {
         initialize();
         return true;
     }
@@ -142,7 +173,8 @@ abstract class AbstractPage implements Page {
 
     protected void checkScannable(int field) {
         FieldType t = schema.type(field);
-        if (t.isVariable() || t == FieldType.FLOAT64) throw new IllegalArgumentException("scanBetween needs a BIT or integer field, not " + t);
+        if (t.isVariable() || t == FieldType.FLOAT64)
+            throw new IllegalArgumentException("scanBetween needs a BIT or integer field, not " + t);
     }
 
     protected void checkVarlen(int field) {
@@ -217,7 +249,8 @@ abstract class AbstractPage implements Page {
      * taking {@code replacement}'s values; room for {@code extra} is planned if given. Returns
      * false and leaves the page unchanged if the records do not fit.
      */
-    protected final boolean rebuild(boolean dropGhosts, int replaceSlot, Record replacement, Record extra, boolean counted) {
+    protected final boolean rebuild(
+            boolean dropGhosts, int replaceSlot, Record replacement, Record extra, boolean counted) {
         if (scratchPage == null || scratchBuffer.capacity() < pageSize) {
             scratchBuffer = ByteBuffer.allocate(pageSize).order(ByteOrder.LITTLE_ENDIAN);
             scratchPage = newSibling();

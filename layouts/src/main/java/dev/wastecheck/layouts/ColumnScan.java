@@ -28,8 +28,10 @@ final class ColumnScan {
 
     /** Little-endian 8-byte reads straight from a heap buffer's array: one bounds check per two INT32 values. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     // ---------------------------------------------------------------- bounds
 
@@ -50,23 +52,37 @@ final class ColumnScan {
 
     private static long minValue(FieldType t) {
         switch (t) {
-            case INT8: return Byte.MIN_VALUE;
-            case INT16: return Short.MIN_VALUE;
-            case INT32: return Integer.MIN_VALUE;
-            case UINT8: case UINT16: case UINT32: return 0;
-            default: throw new IllegalArgumentException("no int-range scan for " + t);
+            case INT8:
+                return Byte.MIN_VALUE;
+            case INT16:
+                return Short.MIN_VALUE;
+            case INT32:
+                return Integer.MIN_VALUE;
+            case UINT8:
+            case UINT16:
+            case UINT32:
+                return 0;
+            default:
+                throw new IllegalArgumentException("no int-range scan for " + t);
         }
     }
 
     private static long maxValue(FieldType t) {
         switch (t) {
-            case INT8: return Byte.MAX_VALUE;
-            case INT16: return Short.MAX_VALUE;
-            case INT32: return Integer.MAX_VALUE;
-            case UINT8: return 0xFF;
-            case UINT16: return 0xFFFF;
-            case UINT32: return 0xFFFF_FFFFL;
-            default: throw new IllegalArgumentException("no int-range scan for " + t);
+            case INT8:
+                return Byte.MAX_VALUE;
+            case INT16:
+                return Short.MAX_VALUE;
+            case INT32:
+                return Integer.MAX_VALUE;
+            case UINT8:
+                return 0xFF;
+            case UINT16:
+                return 0xFFFF;
+            case UINT32:
+                return 0xFFFF_FFFFL;
+            default:
+                throw new IllegalArgumentException("no int-range scan for " + t);
         }
     }
 
@@ -82,8 +98,14 @@ final class ColumnScan {
     // ---------------------------------------------------------------- kernels
 
     /** The kernel a scan uses, chosen once per scan from the field's type and the buffer ({@link #kernel}). */
-    static final int K_INT32_ARRAY = 0, K_INT8_ARRAY = 1, K_UINT8_ARRAY = 2, K_INT16_ARRAY = 3, K_UINT16_ARRAY = 4,
-            K_BUFFER = 5, K_BIT = 6, K_INT64 = 7;
+    static final int K_INT32_ARRAY = 0,
+            K_INT8_ARRAY = 1,
+            K_UINT8_ARRAY = 2,
+            K_INT16_ARRAY = 3,
+            K_UINT16_ARRAY = 4,
+            K_BUFFER = 5,
+            K_BIT = 6,
+            K_INT64 = 7;
 
     /** Which kernel scans a BIT or integer column of type t in buf: a heap buffer's array where it has one. */
     static int kernel(FieldType t, ByteBuffer buf) {
@@ -91,12 +113,19 @@ final class ColumnScan {
         if (t == FieldType.INT64) return K_INT64;
         if (!buf.hasArray()) return K_BUFFER;
         switch (t) {
-            case INT32: case UINT32: return K_INT32_ARRAY;
-            case INT8: return K_INT8_ARRAY;
-            case UINT8: return K_UINT8_ARRAY;
-            case INT16: return K_INT16_ARRAY;
-            case UINT16: return K_UINT16_ARRAY;
-            default: return K_BUFFER;
+            case INT32:
+            case UINT32:
+                return K_INT32_ARRAY;
+            case INT8:
+                return K_INT8_ARRAY;
+            case UINT8:
+                return K_UINT8_ARRAY;
+            case INT16:
+                return K_INT16_ARRAY;
+            case UINT16:
+                return K_UINT16_ARRAY;
+            default:
+                return K_BUFFER;
         }
     }
 
@@ -107,17 +136,35 @@ final class ColumnScan {
      * chosen per scan, each case a small loop the JIT inlines here: before, one method chose per
      * word and grew too big to be inlined into the page scans.
      */
-    static long match(int kernel, ByteBuffer buf, byte[] array, int arrayBase, int at, FieldType t, int count, int lo32, long span1,
-            long lo, long hi) {
+    static long match(
+            int kernel,
+            ByteBuffer buf,
+            byte[] array,
+            int arrayBase,
+            int at,
+            FieldType t,
+            int count,
+            int lo32,
+            long span1,
+            long lo,
+            long hi) {
         switch (kernel) {
-            case K_INT32_ARRAY: return matchInt32(array, arrayBase + at, count, lo32, span1);
-            case K_INT8_ARRAY: return matchInt8(array, arrayBase + at, count, lo32, span1, false);
-            case K_UINT8_ARRAY: return matchInt8(array, arrayBase + at, count, lo32, span1, true);
-            case K_INT16_ARRAY: return matchInt16(array, arrayBase + at, count, lo32, span1, false);
-            case K_UINT16_ARRAY: return matchInt16(array, arrayBase + at, count, lo32, span1, true);
-            case K_BIT: return matchBits(buf.getLong(at), count, lo, hi);
-            case K_INT64: return matchInt64(buf, at, count, lo, hi);
-            default: return matchInt(buf, at, t, count, lo32, span1);
+            case K_INT32_ARRAY:
+                return matchInt32(array, arrayBase + at, count, lo32, span1);
+            case K_INT8_ARRAY:
+                return matchInt8(array, arrayBase + at, count, lo32, span1, false);
+            case K_UINT8_ARRAY:
+                return matchInt8(array, arrayBase + at, count, lo32, span1, true);
+            case K_INT16_ARRAY:
+                return matchInt16(array, arrayBase + at, count, lo32, span1, false);
+            case K_UINT16_ARRAY:
+                return matchInt16(array, arrayBase + at, count, lo32, span1, true);
+            case K_BIT:
+                return matchBits(buf.getLong(at), count, lo, hi);
+            case K_INT64:
+                return matchInt64(buf, at, count, lo, hi);
+            default:
+                return matchInt(buf, at, t, count, lo32, span1);
         }
     }
 
@@ -154,7 +201,8 @@ final class ColumnScan {
     static long matchInt(ByteBuffer buf, int at, FieldType t, int count, int lo, long span1) {
         long bits = 0;
         switch (t) {
-            case INT32: case UINT32:
+            case INT32:
+            case UINT32:
                 for (int j = 0; j < count; j++) bits |= inRange(buf.getInt(at + (j << 2)), lo, span1) << j;
                 return bits;
             case UINT16:
@@ -235,20 +283,24 @@ final class ColumnScan {
                 for (; bits != 0; bits &= bits - 1) out[i++] = buf.get(at + Long.numberOfTrailingZeros(bits)) & 0xFFL;
                 return i;
             case INT16:
-                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getShort(at + (Long.numberOfTrailingZeros(bits) << 1));
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = buf.getShort(at + (Long.numberOfTrailingZeros(bits) << 1));
                 return i;
             case UINT16:
-                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getChar(at + (Long.numberOfTrailingZeros(bits) << 1));
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = buf.getChar(at + (Long.numberOfTrailingZeros(bits) << 1));
                 return i;
             case INT32:
                 for (; bits != 0; bits &= bits - 1) out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2));
                 return i;
             case UINT32:
-                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = buf.getInt(at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
                 return i;
             case INT64:
             case FLOAT64:
-                for (; bits != 0; bits &= bits - 1) out[i++] = buf.getLong(at + (Long.numberOfTrailingZeros(bits) << 3));
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = buf.getLong(at + (Long.numberOfTrailingZeros(bits) << 3));
                 return i;
             default:
                 throw new IllegalArgumentException("no values to gather in a " + t + " run");
@@ -265,20 +317,25 @@ final class ColumnScan {
                 for (; bits != 0; bits &= bits - 1) out[i++] = a[at + Long.numberOfTrailingZeros(bits)] & 0xFFL;
                 return i;
             case INT16:
-                for (; bits != 0; bits &= bits - 1) out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1));
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1));
                 return i;
             case UINT16:
-                for (; bits != 0; bits &= bits - 1) out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1)) & 0xFFFFL;
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = (short) SHORTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 1)) & 0xFFFFL;
                 return i;
             case INT32:
-                for (; bits != 0; bits &= bits - 1) out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2));
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2));
                 return i;
             case UINT32:
-                for (; bits != 0; bits &= bits - 1) out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = (int) INTS.get(a, at + (Long.numberOfTrailingZeros(bits) << 2)) & 0xFFFF_FFFFL;
                 return i;
             case INT64:
             case FLOAT64:
-                for (; bits != 0; bits &= bits - 1) out[i++] = (long) LONGS.get(a, at + (Long.numberOfTrailingZeros(bits) << 3));
+                for (; bits != 0; bits &= bits - 1)
+                    out[i++] = (long) LONGS.get(a, at + (Long.numberOfTrailingZeros(bits) << 3));
                 return i;
             default:
                 throw new IllegalArgumentException("no values to gather in a " + t + " run");

@@ -53,43 +53,72 @@ public enum FieldType {
     /** True when {@code value} is representable without loss in this type. */
     public boolean fits(long value) {
         switch (this) {
-            case BIT: return value == 0 || value == 1;
-            case INT8: return value == (byte) value;
-            case INT16: return value == (short) value;
-            case INT32: return value == (int) value;
-            case UINT8: return (value & ~0xFFL) == 0;
-            case UINT16: return (value & ~0xFFFFL) == 0;
-            case UINT32: return (value & ~0xFFFF_FFFFL) == 0;
+            case BIT:
+                return value == 0 || value == 1;
+            case INT8:
+                return value == (byte) value;
+            case INT16:
+                return value == (short) value;
+            case INT32:
+                return value == (int) value;
+            case UINT8:
+                return (value & ~0xFFL) == 0;
+            case UINT16:
+                return (value & ~0xFFFFL) == 0;
+            case UINT32:
+                return (value & ~0xFFFF_FFFFL) == 0;
             case INT64:
-            case FLOAT64: return true;
-            default: return false;
+            case FLOAT64:
+                return true;
+            default:
+                return false;
         }
     }
 
     /** Reads a value of this type at absolute index {@code offset}; not for BIT or VARLEN. */
     long read(ByteBuffer buf, int offset) {
         switch (this) {
-            case INT8: return buf.get(offset);
-            case INT16: return buf.getShort(offset);
-            case INT32: return buf.getInt(offset);
-            case UINT8: return buf.get(offset) & 0xFFL;
-            case UINT16: return buf.getShort(offset) & 0xFFFFL;
-            case UINT32: return buf.getInt(offset) & 0xFFFF_FFFFL;
+            case INT8:
+                return buf.get(offset);
+            case INT16:
+                return buf.getShort(offset);
+            case INT32:
+                return buf.getInt(offset);
+            case UINT8:
+                return buf.get(offset) & 0xFFL;
+            case UINT16:
+                return buf.getShort(offset) & 0xFFFFL;
+            case UINT32:
+                return buf.getInt(offset) & 0xFFFF_FFFFL;
             case INT64:
-            case FLOAT64: return buf.getLong(offset);
-            default: throw new IllegalStateException(this + " has no byte representation");
+            case FLOAT64:
+                return buf.getLong(offset);
+            default:
+                throw new IllegalStateException(this + " has no byte representation");
         }
     }
 
     /** Writes a value of this type at absolute index {@code offset}; not for BIT or VARLEN. */
     void write(ByteBuffer buf, int offset, long value) {
         switch (this) {
-            case INT8: case UINT8: buf.put(offset, (byte) value); break;
-            case INT16: case UINT16: buf.putShort(offset, (short) value); break;
-            case INT32: case UINT32: buf.putInt(offset, (int) value); break;
+            case INT8:
+            case UINT8:
+                buf.put(offset, (byte) value);
+                break;
+            case INT16:
+            case UINT16:
+                buf.putShort(offset, (short) value);
+                break;
+            case INT32:
+            case UINT32:
+                buf.putInt(offset, (int) value);
+                break;
             case INT64:
-            case FLOAT64: buf.putLong(offset, value); break;
-            default: throw new IllegalStateException(this + " has no byte representation");
+            case FLOAT64:
+                buf.putLong(offset, value);
+                break;
+            default:
+                throw new IllegalStateException(this + " has no byte representation");
         }
     }
 }

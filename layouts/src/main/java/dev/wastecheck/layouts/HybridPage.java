@@ -152,10 +152,12 @@ public final class HybridPage extends AbstractPage {
     static final int PNK_SIZE = 4;
     /** The largest page whose offsets and lengths fit two unsigned bytes. */
     static final int NARROW_PAGE_LIMIT = 1 << 16;
+
     static final int MIN_RECORDS_PER_SEGMENT = 8;
     static final int MAX_RECORDS_PER_SEGMENT = 4096;
     /** A segment and its records' expected VARLEN values take at most 1/SEGMENT_SHARE of the page. */
     static final int SEGMENT_SHARE = 2;
+
     private static final int NO_OPEN = Integer.MAX_VALUE;
 
     /** The variant {@link #format} gives a page; a wrapped page keeps its own (from its header). */
@@ -183,11 +185,13 @@ public final class HybridPage extends AbstractPage {
     private int vrefPnk;
     /** Bytes a value of field f takes in its column: the type's width, vrefSize for VARLEN, 0 for BIT. */
     private final int[] width;
+
     private final int[] nullOffset;
     private final int[] bitOffset;
     private final int[] columnOffset;
     /** INCREMENTAL: log2 of the values a block of field f holds; a block's bytes; block k's offset while growing. */
     private final int[] blockShift;
+
     private final int[] blockBytes;
     private int[][] growBlock;
     /** INCREMENTAL: bytes the open segment takes for j records (0 for j = 0). */
@@ -196,9 +200,11 @@ public final class HybridPage extends AbstractPage {
     // The open segment of the wrapped page (INCREMENTAL only).
     /** First slot of the open segment, or NO_OPEN. */
     private int openFirst = NO_OPEN;
+
     private boolean openSealed;
     /** Column offsets of a sealed open segment of {@link #sealedFor} records. */
     private final int[] sealedOffset;
+
     private int sealedFor = -1;
     private byte[] sealScratch;
 
@@ -231,8 +237,10 @@ public final class HybridPage extends AbstractPage {
     public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment, boolean normalizedKeys) {
         super(schema);
         int min = variant == Variant.INCREMENTAL ? CACHE_LINE : MIN_RECORDS_PER_SEGMENT;
-        if (recordsPerSegment != 0 && (Integer.bitCount(recordsPerSegment) != 1
-                || recordsPerSegment < min || recordsPerSegment > MAX_RECORDS_PER_SEGMENT)) {
+        if (recordsPerSegment != 0
+                && (Integer.bitCount(recordsPerSegment) != 1
+                        || recordsPerSegment < min
+                        || recordsPerSegment > MAX_RECORDS_PER_SEGMENT)) {
             throw new IllegalArgumentException("records per segment of " + variant + " must be a power of two in ["
                     + min + ", " + MAX_RECORDS_PER_SEGMENT + "]: " + recordsPerSegment);
         }
@@ -244,7 +252,8 @@ public final class HybridPage extends AbstractPage {
         System.arraycopy(bytes, 0, columns, 0, bytes.length);
         for (int v = 0; v < schema.varCount(); v++) columns[bytes.length + v] = schema.varField(v);
         int expected = 0;
-        for (int v = 0; v < schema.varCount(); v++) expected += schema.field(schema.varField(v)).expectedLength();
+        for (int v = 0; v < schema.varCount(); v++)
+            expected += schema.field(schema.varField(v)).expectedLength();
         expectedVarBytes = expected;
         int n = schema.fieldCount();
         width = new int[n];
@@ -256,8 +265,15 @@ public final class HybridPage extends AbstractPage {
         sealedOffset = new int[n];
     }
 
-    @Override public Layout layout() { return Layout.HPL; }
-    @Override protected AbstractPage newSibling() { return new HybridPage(schema, variant, recordsPerSegment, keys); }
+    @Override
+    public Layout layout() {
+        return Layout.HPL;
+    }
+
+    @Override
+    protected AbstractPage newSibling() {
+        return new HybridPage(schema, variant, recordsPerSegment, keys);
+    }
 
     // ---------------------------------------------------------------- geometry
 
@@ -325,7 +341,9 @@ public final class HybridPage extends AbstractPage {
             }
             openBytes[j + 1] = at;
         }
-        if (at != segmentBytes) throw new AssertionError("open segment of " + r + " records takes " + at + " bytes, a whole one " + segmentBytes);
+        if (at != segmentBytes)
+            throw new AssertionError(
+                    "open segment of " + r + " records takes " + at + " bytes, a whole one " + segmentBytes);
     }
 
     private static int gcd(int a, int b) {
@@ -368,7 +386,8 @@ public final class HybridPage extends AbstractPage {
         if (fixedRecordsPerSegment != 0) return fixedRecordsPerSegment;
         if (formatVariant == Variant.INCREMENTAL) {
             long bits = 1 + schema.nullableCount() + schema.bitCount() + 8L * expectedVarBytes;
-            for (int f : columns) bits += 8L * (schema.type(f).isVariable() ? vrefSizeFor(size, formatKeys) : schema.type(f).width);
+            for (int f : columns)
+                bits += 8L * (schema.type(f).isVariable() ? vrefSizeFor(size, formatKeys) : schema.type(f).width);
             long records = 8L * (size - HEADER_SIZE) / bits;
             int r = CACHE_LINE;
             while (r < records && r < MAX_RECORDS_PER_SEGMENT) r <<= 1;
@@ -376,7 +395,8 @@ public final class HybridPage extends AbstractPage {
         }
         int min = MIN_RECORDS_PER_SEGMENT;
         int r = formatVariant.maxChosenR;
-        while (r > min && segmentBytesFor(formatVariant, r, size) + (long) r * expectedVarBytes > size / SEGMENT_SHARE) r >>= 1;
+        while (r > min && segmentBytesFor(formatVariant, r, size) + (long) r * expectedVarBytes > size / SEGMENT_SHARE)
+            r >>= 1;
         return r;
     }
 
@@ -404,26 +424,68 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     protected void wrapped() {
-        geometry(Variant.values()[buf.getInt(base + HDR_VARIANT)], buf.getInt(base + HDR_RECORDS_PER_SEG), buf.getInt(base + HDR_KEYS) != 0);
+        geometry(
+                Variant.values()[buf.getInt(base + HDR_VARIANT)],
+                buf.getInt(base + HDR_RECORDS_PER_SEG),
+                buf.getInt(base + HDR_KEYS) != 0);
         openState();
     }
 
-    public Variant variant() { return variant; }
-    public int recordsPerSegment() { return recordsPerSegment; }
+    public Variant variant() {
+        return variant;
+    }
+
+    public int recordsPerSegment() {
+        return recordsPerSegment;
+    }
     /** Whether VARLEN references carry normalized keys. */
-    public boolean normalizedKeys() { return keys; }
+    public boolean normalizedKeys() {
+        return keys;
+    }
     /** Records of the open (last, partly filled) segment of an INCREMENTAL page, else 0. */
-    public int openRecords() { return openFirst == NO_OPEN ? 0 : slotCount() - openFirst; }
+    public int openRecords() {
+        return openFirst == NO_OPEN ? 0 : slotCount() - openFirst;
+    }
     /** Whether the open segment's blocks are sealed into one run per column. */
-    public boolean openSegmentSealed() { return openFirst != NO_OPEN && openSealed; }
-    @Override public int slotCount() { return buf.getInt(base + HDR_RECORD_COUNT); }
-    @Override public int ghostCount() { return buf.getInt(base + HDR_GHOST_COUNT); }
-    @Override public int reorganizations() { return buf.getInt(base + HDR_REORGS); }
-    @Override protected void setReorganizations(int count) { buf.putInt(base + HDR_REORGS, count); }
-    private int segmentCount() { return buf.getInt(base + HDR_SEGMENT_COUNT); }
-    private int heapStart() { return buf.getInt(base + HDR_HEAP_START); }
-    private int fragmented() { return buf.getInt(base + HDR_FRAGMENTED); }
-    private void addFragmented(int delta) { buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta); }
+    public boolean openSegmentSealed() {
+        return openFirst != NO_OPEN && openSealed;
+    }
+
+    @Override
+    public int slotCount() {
+        return buf.getInt(base + HDR_RECORD_COUNT);
+    }
+
+    @Override
+    public int ghostCount() {
+        return buf.getInt(base + HDR_GHOST_COUNT);
+    }
+
+    @Override
+    public int reorganizations() {
+        return buf.getInt(base + HDR_REORGS);
+    }
+
+    @Override
+    protected void setReorganizations(int count) {
+        buf.putInt(base + HDR_REORGS, count);
+    }
+
+    private int segmentCount() {
+        return buf.getInt(base + HDR_SEGMENT_COUNT);
+    }
+
+    private int heapStart() {
+        return buf.getInt(base + HDR_HEAP_START);
+    }
+
+    private int fragmented() {
+        return buf.getInt(base + HDR_FRAGMENTED);
+    }
+
+    private void addFragmented(int delta) {
+        buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta);
+    }
 
     /** Bytes the allocated segments take. */
     private int allocatedSegmentBytes() {
@@ -500,7 +562,7 @@ public final class HybridPage extends AbstractPage {
         if (freeBytes() < need + var) {
             int reclaim = rebuilding ? 0 : fragmented() + ghostVarBytes();
             if (reclaim > 0 && freeBytes() + reclaim >= need + var) {
-                rebuild(false, -1, null, null, true);                    // reclaim dead VARLEN bytes; slots stay
+                rebuild(false, -1, null, null, true); // reclaim dead VARLEN bytes; slots stay
                 need = segmentBytesNeeded(slotCount());
             }
             if (freeBytes() < need + var) {
@@ -541,7 +603,7 @@ public final class HybridPage extends AbstractPage {
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
         if (openFirst != NO_OPEN && j == segmentMask) {
-            seal();                                                     // R records: the open segment becomes whole
+            seal(); // R records: the open segment becomes whole
             buf.putInt(base + HDR_OPEN, OPEN_NONE);
             openFirst = NO_OPEN;
         }
@@ -719,10 +781,10 @@ public final class HybridPage extends AbstractPage {
         int oldLen = refLength(ref);
         int off;
         if (length <= oldLen) {
-            off = length == 0 ? 0 : refOffset(ref);                   // in place
+            off = length == 0 ? 0 : refOffset(ref); // in place
             addFragmented(oldLen - length);
         } else if (freeBytes() >= length) {
-            off = heapStart() - length;                                  // from the free pool
+            off = heapStart() - length; // from the free pool
             buf.putInt(base + HDR_HEAP_START, off);
             addFragmented(oldLen);
         } else {
@@ -765,7 +827,7 @@ public final class HybridPage extends AbstractPage {
         checkScannable(field);
         int n = slotCount();
         FieldType t = schema.type(field);
-        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
+        boolean intRange = t.isFixedBytes() && t.width <= 4; // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
         if (intRange && ColumnScan.emptyRange(t, lo, hi)) {
             clearSelection(selection, n);
             return 0;
@@ -774,7 +836,7 @@ public final class HybridPage extends AbstractPage {
         if (r < 64 && !refine) clearSelection(selection, n);
         int lo32 = intRange ? ColumnScan.clampLo(t, lo) : 0;
         long span1 = intRange ? ColumnScan.span1(t, lo, hi) : 0;
-        boolean ghosts = ghostCount() > 0;  // without ghosts the ghost bits need not be read at all
+        boolean ghosts = ghostCount() > 0; // without ghosts the ghost bits need not be read at all
         int nulls = schema.nullable(field) ? nullOffset[field] : -1;
         boolean isBit = t.isBit();
         int w = width[field];
@@ -788,7 +850,7 @@ public final class HybridPage extends AbstractPage {
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
             boolean growing = false;
-            if (first >= whole) {                                     // the open segment
+            if (first >= whole) { // the open segment
                 if (!isBit) column = openSealed ? sealedOffset[field] : -1;
                 growing = !isBit && !openSealed;
             }
@@ -828,14 +890,17 @@ public final class HybridPage extends AbstractPage {
     }
 
     /** One selection word of a growing open segment: block by block (a block holds 8 to 64 values). */
-    private long growingWord(int seg, int c, int count, int field, FieldType t, long lo, long hi, int lo32, long span1) {
+    private long growingWord(
+            int seg, int c, int count, int field, FieldType t, long lo, long hi, int lo32, long span1) {
         int perBlock = 1 << blockShift[field];
         int[] blocks = growBlock[field];
         long bits = 0;
         for (int got = 0; got < count; got += perBlock) {
             int at = seg + blocks[(c + got) >>> blockShift[field]];
             int m = Math.min(perBlock, count - got);
-            long b = t == FieldType.INT64 ? ColumnScan.matchInt64(buf, at, m, lo, hi) : ColumnScan.matchInt(buf, at, t, m, lo32, span1);
+            long b = t == FieldType.INT64
+                    ? ColumnScan.matchInt64(buf, at, m, lo, hi)
+                    : ColumnScan.matchInt(buf, at, t, m, lo32, span1);
             bits |= b << got;
         }
         return bits;
@@ -865,7 +930,8 @@ public final class HybridPage extends AbstractPage {
                         int slot = first + Long.numberOfTrailingZeros(bits);
                         int s = segment(slot), j = slot & segmentMask;
                         if (nullable && bit(s + nullOffset[f], j)) o[i++] = 0;
-                        else o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : readFixed(valueAt(s, slot, f), f);
+                        else
+                            o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : readFixed(valueAt(s, slot, f), f);
                     }
                 } else if (recordsPerSegment >= 64 && (first < openFirst || openSealed)) {
                     // The word's 64 slots are one run of one segment: values at a fixed stride.

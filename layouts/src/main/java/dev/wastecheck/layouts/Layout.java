@@ -12,10 +12,14 @@ public enum Layout {
     /** A new flyweight of this layout for records of {@code schema}. */
     public Page newPage(RecordSchema schema) {
         switch (this) {
-            case NSM: return new NsmPage(schema);
-            case PAX: return new PaxPage(schema);
-            case HPL: return new HybridPage(schema);
-            default: throw new AssertionError(this);
+            case NSM:
+                return new NsmPage(schema);
+            case PAX:
+                return new PaxPage(schema);
+            case HPL:
+                return new HybridPage(schema);
+            default:
+                throw new AssertionError(this);
         }
     }
 }

@@ -80,8 +80,15 @@ public final class NsmPage extends AbstractPage {
         varDataOffset = at + 4 * schema.varCount();
     }
 
-    @Override public Layout layout() { return Layout.NSM; }
-    @Override protected AbstractPage newSibling() { return new NsmPage(schema); }
+    @Override
+    public Layout layout() {
+        return Layout.NSM;
+    }
+
+    @Override
+    protected AbstractPage newSibling() {
+        return new NsmPage(schema);
+    }
 
     @Override
     protected void initialize() {
@@ -92,15 +99,41 @@ public final class NsmPage extends AbstractPage {
         buf.putInt(base + HDR_REORGS, 0);
     }
 
-    @Override public int slotCount() { return buf.getInt(base + HDR_SLOT_COUNT); }
-    @Override public int ghostCount() { return buf.getInt(base + HDR_GHOST_COUNT); }
-    @Override public int reorganizations() { return buf.getInt(base + HDR_REORGS); }
-    @Override protected void setReorganizations(int count) { buf.putInt(base + HDR_REORGS, count); }
+    @Override
+    public int slotCount() {
+        return buf.getInt(base + HDR_SLOT_COUNT);
+    }
 
-    private int contentStart() { return buf.getInt(base + HDR_CONTENT_START); }
-    private int fragmented() { return buf.getInt(base + HDR_FRAGMENTED); }
-    private void addFragmented(int delta) { buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta); }
-    private int slotAt(int slot) { return base + HEADER_SIZE + slot * SLOT_SIZE; }
+    @Override
+    public int ghostCount() {
+        return buf.getInt(base + HDR_GHOST_COUNT);
+    }
+
+    @Override
+    public int reorganizations() {
+        return buf.getInt(base + HDR_REORGS);
+    }
+
+    @Override
+    protected void setReorganizations(int count) {
+        buf.putInt(base + HDR_REORGS, count);
+    }
+
+    private int contentStart() {
+        return buf.getInt(base + HDR_CONTENT_START);
+    }
+
+    private int fragmented() {
+        return buf.getInt(base + HDR_FRAGMENTED);
+    }
+
+    private void addFragmented(int delta) {
+        buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta);
+    }
+
+    private int slotAt(int slot) {
+        return base + HEADER_SIZE + slot * SLOT_SIZE;
+    }
 
     /** Absolute index of the record in {@code slot}. */
     private int record(int slot) {
@@ -322,7 +355,7 @@ public final class NsmPage extends AbstractPage {
         int lo32 = intRange ? ColumnScan.clampLo(t, lo) : 0;
         long span1 = intRange ? ColumnScan.span1(t, lo, hi) : 0;
         int nullBit = schema.nullIndex(field);
-        boolean ghosts = ghostCount() > 0;  // without ghosts the flags need not be read
+        boolean ghosts = ghostCount() > 0; // without ghosts the flags need not be read
         int slots = base + HEADER_SIZE;
         int matches = 0;
         boolean int32 = (t == FieldType.INT32 || t == FieldType.UINT32) && nullBit < 0;
@@ -334,7 +367,8 @@ public final class NsmPage extends AbstractPage {
             if (int32) {
                 // The common case, written out: a slot read and one int per record.
                 for (int j = 0; j < count; j++) {
-                    bits |= ColumnScan.inRange(buf.getInt(fo + buf.getInt(slots + ((first + j) << 2))), lo32, span1) << j;
+                    bits |= ColumnScan.inRange(buf.getInt(fo + buf.getInt(slots + ((first + j) << 2))), lo32, span1)
+                            << j;
                 }
             } else {
                 for (int j = 0; j < count; j++) {
@@ -355,7 +389,8 @@ public final class NsmPage extends AbstractPage {
             }
             if (ghosts) {
                 for (int j = 0; j < count; j++) {
-                    bits &= ~(((long) buf.get(base + buf.getInt(slots + ((first + j) << 2)) + REC_FLAGS) & FLAG_GHOST) << j);
+                    bits &= ~(((long) buf.get(base + buf.getInt(slots + ((first + j) << 2)) + REC_FLAGS) & FLAG_GHOST)
+                            << j);
                 }
             }
             selection[w] = bits;
@@ -382,7 +417,9 @@ public final class NsmPage extends AbstractPage {
             for (long b = bits; b != 0; b &= b - 1) {
                 int j = Long.numberOfTrailingZeros(b);
                 int rec = base + buf.getInt(slots + (((w << 6) + j) << 2));
-                long v = t.isBit() ? (bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0) : readFixed(rec + fo, field);
+                long v = t.isBit()
+                        ? (bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0)
+                        : readFixed(rec + fo, field);
                 long match = v >= lo & v <= hi ? 1 : 0;
                 match &= ~buf.get(rec + REC_FLAGS) & FLAG_GHOST;
                 if (nullBit >= 0) match &= ~(buf.get(rec + REC_NULL_BITS + (nullBit >>> 3)) >>> (nullBit & 7)) & 1;
@@ -398,7 +435,8 @@ public final class NsmPage extends AbstractPage {
     @Override
     public int gather(long[] selection, int[] fields, long[][] out) {
         int n = slotCount();
-        for (int f : fields) if (schema.type(f).isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
+        for (int f : fields)
+            if (schema.type(f).isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
         int slots = base + HEADER_SIZE;
         int i = 0;
         for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {

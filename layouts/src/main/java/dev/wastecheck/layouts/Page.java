@@ -21,7 +21,9 @@ public interface Page {
     int MAX_PAGE_SIZE = 1 << 20;
 
     Layout layout();
+
     RecordSchema schema();
+
     int pageSize();
 
     /** Initializes an empty page in {@code buffer[offset, offset+pageSize)} and wraps it. */
@@ -36,7 +38,9 @@ public interface Page {
     /** Ghost (deleted, not yet compacted) slots. */
     int ghostCount();
 
-    default int liveCount() { return slotCount() - ghostCount(); }
+    default int liveCount() {
+        return slotCount() - ghostCount();
+    }
 
     boolean isGhost(int slot);
 
@@ -128,7 +132,8 @@ public interface Page {
             for (long b = selection[w]; b != 0; b &= b - 1) {
                 int slot = (w << 6) + Long.numberOfTrailingZeros(b);
                 if (slot >= n) break;
-                for (int k = 0; k < fields.length; k++) out[k][i] = isNull(slot, fields[k]) ? 0 : getLong(slot, fields[k]);
+                for (int k = 0; k < fields.length; k++)
+                    out[k][i] = isNull(slot, fields[k]) ? 0 : getLong(slot, fields[k]);
                 i++;
             }
         }

@@ -62,6 +62,7 @@ public final class PaxPage extends AbstractPage {
     private final int headerSize;
     /** Field numbers in mini-page order: byte fields widest first, BIT fields, VARLEN fields. */
     private final int[] order;
+
     private final long[] planUsed;
     private final int[] planCaps;
 
@@ -78,22 +79,59 @@ public final class PaxPage extends AbstractPage {
         planCaps = new int[schema.varCount()];
     }
 
-    @Override public Layout layout() { return Layout.PAX; }
-    @Override protected AbstractPage newSibling() { return new PaxPage(schema); }
+    @Override
+    public Layout layout() {
+        return Layout.PAX;
+    }
 
-    @Override public int slotCount() { return buf.getInt(base + HDR_RECORD_COUNT); }
-    @Override public int ghostCount() { return buf.getInt(base + HDR_GHOST_COUNT); }
-    @Override public int reorganizations() { return buf.getInt(base + HDR_REORGS); }
-    @Override protected void setReorganizations(int count) { buf.putInt(base + HDR_REORGS, count); }
+    @Override
+    protected AbstractPage newSibling() {
+        return new PaxPage(schema);
+    }
+
+    @Override
+    public int slotCount() {
+        return buf.getInt(base + HDR_RECORD_COUNT);
+    }
+
+    @Override
+    public int ghostCount() {
+        return buf.getInt(base + HDR_GHOST_COUNT);
+    }
+
+    @Override
+    public int reorganizations() {
+        return buf.getInt(base + HDR_REORGS);
+    }
+
+    @Override
+    protected void setReorganizations(int count) {
+        buf.putInt(base + HDR_REORGS, count);
+    }
     /** Records each F-minipage holds before the page must be reorganized. */
-    public int capacity() { return buf.getInt(base + HDR_CAPACITY); }
+    public int capacity() {
+        return buf.getInt(base + HDR_CAPACITY);
+    }
 
-    private int desc(int field) { return base + HDR_FIELDS + FIELD_DESC_SIZE * field; }
+    private int desc(int field) {
+        return base + HDR_FIELDS + FIELD_DESC_SIZE * field;
+    }
     /** Absolute index of field {@code f}'s mini-page. */
-    private int miniPage(int field) { return base + buf.getInt(desc(field) + MP_START); }
-    private int miniPageSize(int field) { return buf.getInt(desc(field) + MP_SIZE); }
-    private int varUsed(int field) { return buf.getInt(desc(field) + MP_USED); }
-    private int ghostBits() { return base + buf.getInt(base + HDR_GHOST_BITS); }
+    private int miniPage(int field) {
+        return base + buf.getInt(desc(field) + MP_START);
+    }
+
+    private int miniPageSize(int field) {
+        return buf.getInt(desc(field) + MP_SIZE);
+    }
+
+    private int varUsed(int field) {
+        return buf.getInt(desc(field) + MP_USED);
+    }
+
+    private int ghostBits() {
+        return base + buf.getInt(base + HDR_GHOST_BITS);
+    }
 
     private int valuesBytes(int field, int cap) {
         FieldType t = schema.type(field);
@@ -106,7 +144,8 @@ public final class PaxPage extends AbstractPage {
 
     /** Absolute index of the presence bitmap of nullable field {@code f}. */
     private int presence(int field, int cap) {
-        if (schema.type(field).isVariable()) return miniPage(field) + miniPageSize(field) - cap * OFFSET_SIZE - presenceBytes(field, cap);
+        if (schema.type(field).isVariable())
+            return miniPage(field) + miniPageSize(field) - cap * OFFSET_SIZE - presenceBytes(field, cap);
         return miniPage(field) + valuesBytes(field, cap);
     }
 
@@ -193,12 +232,14 @@ public final class PaxPage extends AbstractPage {
     protected void initialize() {
         java.util.Arrays.fill(planUsed, 0);
         int cap = plan(0);
-        if (cap < 1) throw new IllegalArgumentException("a " + schema + " record does not fit a " + pageSize + "-byte PAX page");
+        if (cap < 1)
+            throw new IllegalArgumentException("a " + schema + " record does not fit a " + pageSize + "-byte PAX page");
         apply(cap);
     }
 
     @Override
-    protected boolean initializeFor(AbstractPage source, boolean dropGhosts, int replaceSlot, Record replacement, Record extra) {
+    protected boolean initializeFor(
+            AbstractPage source, boolean dropGhosts, int replaceSlot, Record replacement, Record extra) {
         java.util.Arrays.fill(planUsed, 0);
         int n = 0;
         int vars = schema.varCount();
@@ -232,7 +273,8 @@ public final class PaxPage extends AbstractPage {
     private boolean worthReorganizing(Record r) {
         int n = slotCount();
         java.util.Arrays.fill(planUsed, 0);
-        for (int v = 0; v < schema.varCount(); v++) planUsed[v] = varUsed(schema.varField(v)) + r.length(schema.varField(v));
+        for (int v = 0; v < schema.varCount(); v++)
+            planUsed[v] = varUsed(schema.varField(v)) + r.length(schema.varField(v));
         int cap = plan(n + 1);
         return cap >= n + 1 + n / MIN_GAIN_FRACTION;
     }
@@ -418,7 +460,7 @@ public final class PaxPage extends AbstractPage {
         checkScannable(field);
         int n = slotCount();
         FieldType t = schema.type(field);
-        boolean intRange = t.isFixedBytes() && t.width <= 4;     // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
+        boolean intRange = t.isFixedBytes() && t.width <= 4; // INT8..INT32, UINT8..UINT32: ColumnScan's unsigned test
         if (intRange && ColumnScan.emptyRange(t, lo, hi)) {
             clearSelection(selection, n);
             return 0;
@@ -428,7 +470,7 @@ public final class PaxPage extends AbstractPage {
         int cap = capacity();
         int column = miniPage(field);
         int ghosts = ghostBits();
-        boolean anyGhost = ghostCount() > 0;  // without ghosts the ghost bitmap need not be read
+        boolean anyGhost = ghostCount() > 0; // without ghosts the ghost bitmap need not be read
         int present = schema.nullable(field) ? presence(field, cap) : -1;
         int width = t.width;
         int kernel = ColumnScan.kernel(t, buf);

@@ -23,11 +23,14 @@ public final class Record {
         bytes = new byte[n][];
         lengths = new int[n];
         for (int f = 0; f < n; f++) {
-            if (schema.type(f).isVariable()) bytes[f] = new byte[Math.max(16, schema.field(f).expectedLength())];
+            if (schema.type(f).isVariable())
+                bytes[f] = new byte[Math.max(16, schema.field(f).expectedLength())];
         }
     }
 
-    public RecordSchema schema() { return schema; }
+    public RecordSchema schema() {
+        return schema;
+    }
 
     public Record setLong(int f, long value) {
         FieldType t = schema.type(f);
@@ -98,13 +101,29 @@ public final class Record {
         }
     }
 
-    public boolean isNull(int f) { return nulls[f]; }
-    public long getLong(int f) { return values[f]; }
-    public double getDouble(int f) { return Double.longBitsToDouble(values[f]); }
-    public int length(int f) { return lengths[f]; }
+    public boolean isNull(int f) {
+        return nulls[f];
+    }
+
+    public long getLong(int f) {
+        return values[f];
+    }
+
+    public double getDouble(int f) {
+        return Double.longBitsToDouble(values[f]);
+    }
+
+    public int length(int f) {
+        return lengths[f];
+    }
     /** The internal buffer of VARLEN field {@code f}; only the first {@link #length} bytes count. */
-    public byte[] bytes(int f) { return bytes[f]; }
-    public String getString(int f) { return nulls[f] ? null : new String(bytes[f], 0, lengths[f], StandardCharsets.UTF_8); }
+    public byte[] bytes(int f) {
+        return bytes[f];
+    }
+
+    public String getString(int f) {
+        return nulls[f] ? null : new String(bytes[f], 0, lengths[f], StandardCharsets.UTF_8);
+    }
 
     /** Total bytes of the non-null variable-size values. */
     public int varBytes() {
@@ -157,7 +176,8 @@ public final class Record {
         for (int f = 0; f < values.length; f++) {
             if (f > 0) sb.append(", ");
             if (nulls[f]) sb.append("NULL");
-            else if (schema.type(f).isVariable()) sb.append('\'').append(getString(f)).append('\'');
+            else if (schema.type(f).isVariable())
+                sb.append('\'').append(getString(f)).append('\'');
             else if (schema.type(f) == FieldType.FLOAT64) sb.append(getDouble(f));
             else sb.append(values[f]);
         }

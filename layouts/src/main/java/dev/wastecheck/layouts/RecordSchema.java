@@ -55,30 +55,63 @@ public final class RecordSchema {
         return new RecordSchema(List.of(fields));
     }
 
-    public int fieldCount() { return fields.length; }
-    public Field field(int f) { return fields[f]; }
-    public FieldType type(int f) { return types[f]; }
-    public boolean nullable(int f) { return nullIndex[f] >= 0; }
+    public int fieldCount() {
+        return fields.length;
+    }
+
+    public Field field(int f) {
+        return fields[f];
+    }
+
+    public FieldType type(int f) {
+        return types[f];
+    }
+
+    public boolean nullable(int f) {
+        return nullIndex[f] >= 0;
+    }
 
     /** Position of field {@code f} among the nullable fields, or -1. */
-    public int nullIndex(int f) { return nullIndex[f]; }
+    public int nullIndex(int f) {
+        return nullIndex[f];
+    }
     /** Position of field {@code f} among the BIT fields, or -1. */
-    public int bitIndex(int f) { return bitIndex[f]; }
+    public int bitIndex(int f) {
+        return bitIndex[f];
+    }
     /** Position of field {@code f} among the VARLEN fields, or -1. */
-    public int varIndex(int f) { return varIndex[f]; }
+    public int varIndex(int f) {
+        return varIndex[f];
+    }
 
-    public int nullableCount() { return nullableFields.length; }
-    public int bitCount() { return bitFields.length; }
-    public int varCount() { return varFields.length; }
+    public int nullableCount() {
+        return nullableFields.length;
+    }
+
+    public int bitCount() {
+        return bitFields.length;
+    }
+
+    public int varCount() {
+        return varFields.length;
+    }
 
     /** Field numbers of the nullable fields, in null-bitmap order. */
-    public int nullableField(int i) { return nullableFields[i]; }
+    public int nullableField(int i) {
+        return nullableFields[i];
+    }
     /** Field numbers of the BIT fields. */
-    public int bitField(int i) { return bitFields[i]; }
+    public int bitField(int i) {
+        return bitFields[i];
+    }
     /** Field numbers of the VARLEN fields. */
-    public int varField(int i) { return varFields[i]; }
+    public int varField(int i) {
+        return varFields[i];
+    }
     /** Field numbers of the whole-byte fixed fields, widest first. */
-    public int[] byteFieldsWidestFirst() { return byteFields.clone(); }
+    public int[] byteFieldsWidestFirst() {
+        return byteFields.clone();
+    }
 
     /** Bytes of all whole-byte fixed fields of one record. */
     public int fixedByteWidth() {

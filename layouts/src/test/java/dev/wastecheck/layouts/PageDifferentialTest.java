@@ -13,9 +13,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.From;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * Differential tests: random sequences of insert, update (fixed fields, growing and shrinking
@@ -27,7 +27,11 @@ class PageDifferentialTest {
 
     /** Every format and parameter a page can have: NSM, PAX, HPL's three variants, and INCREMENTAL at both ends of R. */
     enum Format {
-        NSM, PAX, HPL_SIMPLISTIC, HPL_RIGID, HPL_INCREMENTAL,
+        NSM,
+        PAX,
+        HPL_SIMPLISTIC,
+        HPL_RIGID,
+        HPL_INCREMENTAL,
         /** R = 64: on larger pages many segments are sealed whole. */
         HPL_INCREMENTAL_R64,
         /** References without normalized keys (offset and length only). */
@@ -47,14 +51,22 @@ class PageDifferentialTest {
 
         Page newPage(RecordSchema schema) {
             switch (this) {
-                case NSM: return Layout.NSM.newPage(schema);
-                case PAX: return Layout.PAX.newPage(schema);
-                case HPL_SIMPLISTIC: return new HybridPage(schema, HybridPage.Variant.SIMPLISTIC);
-                case HPL_RIGID: return new HybridPage(schema, HybridPage.Variant.RIGID);
-                case HPL_INCREMENTAL: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL);
-                case HPL_INCREMENTAL_R64: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 64);
-                case HPL_INCREMENTAL_NO_KEYS: return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 0, false);
-                default: throw new AssertionError(this);
+                case NSM:
+                    return Layout.NSM.newPage(schema);
+                case PAX:
+                    return Layout.PAX.newPage(schema);
+                case HPL_SIMPLISTIC:
+                    return new HybridPage(schema, HybridPage.Variant.SIMPLISTIC);
+                case HPL_RIGID:
+                    return new HybridPage(schema, HybridPage.Variant.RIGID);
+                case HPL_INCREMENTAL:
+                    return new HybridPage(schema, HybridPage.Variant.INCREMENTAL);
+                case HPL_INCREMENTAL_R64:
+                    return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 64);
+                case HPL_INCREMENTAL_NO_KEYS:
+                    return new HybridPage(schema, HybridPage.Variant.INCREMENTAL, 0, false);
+                default:
+                    throw new AssertionError(this);
             }
         }
     }
@@ -83,11 +95,21 @@ class PageDifferentialTest {
 
     /** No VARLEN at all: PAX never needs to reorganize on updates. */
     static final RecordSchema FIXED_ONLY = RecordSchema.of(
-            Field.of("a", FieldType.INT32),
-            Field.nullable("b", FieldType.INT8),
-            Field.of("c", FieldType.BIT));
+            Field.of("a", FieldType.INT32), Field.nullable("b", FieldType.INT8), Field.of("c", FieldType.BIT));
 
-    enum Kind { INSERT, INSERT_BIG, SET_LONG, SET_BYTES, SET_NULL, DELETE, SCAN, SCAN_EQUALS, REFINE, GATHER, COMPACT }
+    enum Kind {
+        INSERT,
+        INSERT_BIG,
+        SET_LONG,
+        SET_BYTES,
+        SET_NULL,
+        DELETE,
+        SCAN,
+        SCAN_EQUALS,
+        REFINE,
+        GATHER,
+        COMPACT
+    }
 
     record Op(Kind kind, int pick, int field, long seed) {}
 
@@ -105,14 +127,18 @@ class PageDifferentialTest {
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.REFINE)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.GATHER)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.COMPACT)));
-        return Combinators.combine(kinds, Arbitraries.integers().between(0, 1 << 20), Arbitraries.integers().between(0, 63),
-                Arbitraries.longs()).as(Op::new);
+        return Combinators.combine(
+                        kinds,
+                        Arbitraries.integers().between(0, 1 << 20),
+                        Arbitraries.integers().between(0, 63),
+                        Arbitraries.longs())
+                .as(Op::new);
     }
 
     /** The same operations on every format and page size: 8 formats x 5 sizes a try. */
     @Property(tries = 8)
-    void everyFormatAgreesWithTheModelOnEveryPageSize(@ForAll boolean direct,
-            @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
+    void everyFormatAgreesWithTheModelOnEveryPageSize(
+            @ForAll boolean direct, @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
         for (Format format : Format.values()) {
             for (int size : SIZES) run(format, MIXED, size, direct, ops);
         }
@@ -129,7 +155,8 @@ class PageDifferentialTest {
      * A full INCREMENTAL page ends in a sealed open segment.
      */
     @Property(tries = 4)
-    void fullPagesAgreeWithTheModel(@ForAll @IntRange(max = 1000) int seed, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
+    void fullPagesAgreeWithTheModel(
+            @ForAll @IntRange(max = 1000) int seed, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
         for (Format format : Format.values()) {
             for (int size : FULL_SIZES) fullPage(format, size, seed, ops);
         }
@@ -159,10 +186,16 @@ class PageDifferentialTest {
         // emptiest full page holds 56% (HPL, 4 KB: segment headers and its fixed partitions);
         // NSM and PAX hold at least 77%. A count of records would depend on how many big ones
         // the seed drew (a 4 KB page can be full at 13 records).
-        assertThat(dataBytes).as("value bytes on a full %s page of %d bytes", format, pageSize).isGreaterThanOrEqualTo(pageSize / 2);
+        assertThat(dataBytes)
+                .as("value bytes on a full %s page of %d bytes", format, pageSize)
+                .isGreaterThanOrEqualTo(pageSize / 2);
         model.assertSame(page);
-        if (page instanceof HybridPage hpl && hpl.variant() == HybridPage.Variant.INCREMENTAL && hpl.openRecords() > 0) {
-            assertThat(hpl.openSegmentSealed()).as("a full page's open segment is sealed").isTrue();
+        if (page instanceof HybridPage hpl
+                && hpl.variant() == HybridPage.Variant.INCREMENTAL
+                && hpl.openRecords() > 0) {
+            assertThat(hpl.openSegmentSealed())
+                    .as("a full page's open segment is sealed")
+                    .isTrue();
         }
         apply(page.wrap(buffer, 256, pageSize), model, ops);
     }
@@ -209,9 +242,12 @@ class PageDifferentialTest {
                     if (s < 0 || !t.isVariable()) break;
                     int old = model.entries.get(s).record.length(f);
                     // Grow or shrink the value, sometimes by a lot.
-                    int len = random.nextBoolean() ? random.nextInt(old + 1) : old + 1 + random.nextInt(random.nextInt(8) == 0 ? 900 : 40);
+                    int len = random.nextBoolean()
+                            ? random.nextInt(old + 1)
+                            : old + 1 + random.nextInt(random.nextInt(8) == 0 ? 900 : 40);
                     byte[] b = randomBytes(random, len);
-                    if (page.setBytes(s, f, b, 0, len)) model.entries.get(s).record.setBytes(f, b, 0, len);
+                    if (page.setBytes(s, f, b, 0, len))
+                        model.entries.get(s).record.setBytes(f, b, 0, len);
                     else updateRefused = true;
                     break;
                 }
@@ -235,8 +271,13 @@ class PageDifferentialTest {
                     long[] sel = new long[(page.slotCount() + 63) / 64 + 1];
                     int matches = page.scanBetween(f, lo, hi, sel);
                     long[] expected = model.scanBetween(f, lo, hi);
-                    assertThat(sel).as("scan %s in [%d, %d]", schema.field(f).name(), lo, hi).isEqualTo(expected);
-                    assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
+                    assertThat(sel)
+                            .as("scan %s in [%d, %d]", schema.field(f).name(), lo, hi)
+                            .isEqualTo(expected);
+                    assertThat(matches)
+                            .isEqualTo(Arrays.stream(expected)
+                                    .mapToInt(Long::bitCount)
+                                    .sum());
                     break;
                 }
                 case SCAN_EQUALS: {
@@ -253,7 +294,10 @@ class PageDifferentialTest {
                     int matches = page.scanEquals(f, key, sel);
                     long[] expected = model.scanEquals(f, key);
                     assertThat(sel).isEqualTo(expected);
-                    assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
+                    assertThat(matches)
+                            .isEqualTo(Arrays.stream(expected)
+                                    .mapToInt(Long::bitCount)
+                                    .sum());
                     break;
                 }
                 case REFINE: {
@@ -265,23 +309,32 @@ class PageDifferentialTest {
                     long[] matching = model.scanBetween(f, lo, hi);
                     for (int w = 0; w < expected.length; w++) expected[w] &= matching[w];
                     int matches = page.refineBetween(f, lo, hi, sel);
-                    assertThat(sel).as("refine %s in [%d, %d]", schema.field(f).name(), lo, hi).isEqualTo(expected);
-                    assertThat(matches).isEqualTo(Arrays.stream(expected).mapToInt(Long::bitCount).sum());
+                    assertThat(sel)
+                            .as("refine %s in [%d, %d]", schema.field(f).name(), lo, hi)
+                            .isEqualTo(expected);
+                    assertThat(matches)
+                            .isEqualTo(Arrays.stream(expected)
+                                    .mapToInt(Long::bitCount)
+                                    .sum());
                     break;
                 }
                 case GATHER: {
                     int[] fields = java.util.stream.IntStream.range(0, schema.fieldCount())
-                            .filter(g -> !schema.type(g).isVariable() && random.nextBoolean()).toArray();
+                            .filter(g -> !schema.type(g).isVariable() && random.nextBoolean())
+                            .toArray();
                     if (fields.length == 0) break;
                     long[] sel = randomSelection(random, page.slotCount());
-                    for (int s = 0; s < model.slotCount(); s++) if (model.entries.get(s).ghost) sel[s >>> 6] &= ~(1L << s);
+                    for (int s = 0; s < model.slotCount(); s++)
+                        if (model.entries.get(s).ghost) sel[s >>> 6] &= ~(1L << s);
                     long[][] out = new long[fields.length][page.slotCount()];
                     int count = page.gather(sel, fields, out);
                     int i = 0;
                     for (int s = 0; s < model.slotCount(); s++) {
                         if ((sel[s >>> 6] >>> s & 1) == 0) continue;
                         for (int k = 0; k < fields.length; k++) {
-                            assertThat(out[k][i]).as("gather %d.%d", s, fields[k]).isEqualTo(model.value(s, fields[k]));
+                            assertThat(out[k][i])
+                                    .as("gather %d.%d", s, fields[k])
+                                    .isEqualTo(model.value(s, fields[k]));
                         }
                         i++;
                     }
@@ -293,7 +346,8 @@ class PageDifferentialTest {
                     page.compact();
                     model.compact();
                     assertThat(page.ghostCount()).isZero();
-                    if (page.layout() != Layout.PAX) assertThat(page.freeBytes()).isGreaterThanOrEqualTo(before - 8);
+                    if (page.layout() != Layout.PAX)
+                        assertThat(page.freeBytes()).isGreaterThanOrEqualTo(before - 8);
                     break;
                 }
                 default:
@@ -307,7 +361,8 @@ class PageDifferentialTest {
         Statistics.label(page.layout() + " insert refused (page full)").collect(refused);
         Statistics.label(page.layout() + " update refused").collect(updateRefused);
         Statistics.label(page.layout() + " page rewritten by insert/update").collect(page.reorganizations() > 0);
-        if (page instanceof HybridPage hpl) Statistics.label("HPL open segment, sealed").collect(hpl.openRecords() > 0, hpl.openSegmentSealed());
+        if (page instanceof HybridPage hpl)
+            Statistics.label("HPL open segment, sealed").collect(hpl.openRecords() > 0, hpl.openSegmentSealed());
     }
 
     /** Random bits for slots below {@code slots}, in one word more than they need. */
@@ -349,13 +404,22 @@ class PageDifferentialTest {
         if (t == FieldType.FLOAT64) return Double.doubleToRawLongBits(random.nextGaussian());
         if (random.nextInt(10) == 0) {
             switch (t) {
-                case INT8: return random.nextBoolean() ? Byte.MIN_VALUE : Byte.MAX_VALUE;
-                case INT16: return random.nextBoolean() ? Short.MIN_VALUE : Short.MAX_VALUE;
-                case INT32: return random.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE;
-                case UINT8: return random.nextBoolean() ? 0 : 0xFF;
-                case UINT16: return random.nextBoolean() ? 0 : 0xFFFF;
-                case UINT32: return random.nextBoolean() ? 0 : 0xFFFF_FFFFL; // above Integer.MAX_VALUE: the raw bits' sign bit is set
-                default: return random.nextLong();
+                case INT8:
+                    return random.nextBoolean() ? Byte.MIN_VALUE : Byte.MAX_VALUE;
+                case INT16:
+                    return random.nextBoolean() ? Short.MIN_VALUE : Short.MAX_VALUE;
+                case INT32:
+                    return random.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+                case UINT8:
+                    return random.nextBoolean() ? 0 : 0xFF;
+                case UINT16:
+                    return random.nextBoolean() ? 0 : 0xFFFF;
+                case UINT32:
+                    return random.nextBoolean()
+                            ? 0
+                            : 0xFFFF_FFFFL; // above Integer.MAX_VALUE: the raw bits' sign bit is set
+                default:
+                    return random.nextLong();
             }
         }
         return t.isUnsigned() ? random.nextInt(101) : random.nextInt(101) - 50;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** What every page does, shown on a small orders table. */
 class PageExamplesTest {
@@ -23,8 +23,10 @@ class PageExamplesTest {
 
     static Record order(long id, boolean shipped, Integer qty, String note) {
         Record r = new Record(ORDERS).setLong(ID, id).setLong(SHIPPED, shipped ? 1 : 0);
-        if (qty == null) r.setNull(QTY); else r.setLong(QTY, qty);
-        if (note == null) r.setNull(NOTE); else r.setString(NOTE, note);
+        if (qty == null) r.setNull(QTY);
+        else r.setLong(QTY, qty);
+        if (note == null) r.setNull(NOTE);
+        else r.setString(NOTE, note);
         return r;
     }
 
@@ -130,18 +132,27 @@ class PageExamplesTest {
         // 18 bytes of columns per record (the VARLEN reference is 8 bytes on pages up to 64 KB):
         // at R = 64 a segment (1,216 bytes) and its notes (8 bytes expected) take 1,728 bytes,
         // within 4096 / 2; at R = 128, 2,880 do not.
-        assertThat(emptyHpl(HybridPage.Variant.RIGID, 4 << 10).recordsPerSegment()).isEqualTo(64);
-        assertThat(emptyHpl(HybridPage.Variant.RIGID, 1 << 20).recordsPerSegment()).isEqualTo(256);
-        assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 1 << 20).recordsPerSegment()).isEqualTo(64);
-        assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 4 << 10).recordsPerSegment()).isEqualTo(64);
+        assertThat(emptyHpl(HybridPage.Variant.RIGID, 4 << 10).recordsPerSegment())
+                .isEqualTo(64);
+        assertThat(emptyHpl(HybridPage.Variant.RIGID, 1 << 20).recordsPerSegment())
+                .isEqualTo(256);
+        assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 1 << 20).recordsPerSegment())
+                .isEqualTo(64);
+        assertThat(emptyHpl(HybridPage.Variant.SIMPLISTIC, 4 << 10).recordsPerSegment())
+                .isEqualTo(64);
         // INCREMENTAL: the records a page holds, rounded up: 18 column bytes, an 8-byte note and
         // 4 bits a record: 157 in 4 KB (R = 256), 2,510 in 64 KB (R = 4096), at least 64.
-        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 4 << 10).recordsPerSegment()).isEqualTo(256);
-        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 64 << 10).recordsPerSegment()).isEqualTo(4096);
-        HybridPage fixed = (HybridPage) new HybridPage(ORDERS, HybridPage.Variant.RIGID, 8).format(ByteBuffer.allocate(8192), 0, 8192);
+        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 4 << 10).recordsPerSegment())
+                .isEqualTo(256);
+        assertThat(emptyHpl(HybridPage.Variant.INCREMENTAL, 64 << 10).recordsPerSegment())
+                .isEqualTo(4096);
+        HybridPage fixed = (HybridPage)
+                new HybridPage(ORDERS, HybridPage.Variant.RIGID, 8).format(ByteBuffer.allocate(8192), 0, 8192);
         assertThat(fixed.recordsPerSegment()).isEqualTo(8);
-        assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.INCREMENTAL, 32)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.RIGID, 100)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.INCREMENTAL, 32))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new HybridPage(ORDERS, HybridPage.Variant.RIGID, 100))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     /** Fills the page with orders whose notes are "note N"; returns how many it took. */
@@ -162,7 +173,9 @@ class PageExamplesTest {
         assertThat(incremental.recordsPerSegment()).isEqualTo(4096);
         assertThat(incremental.freeBytes()).isLessThan(3 * 64 + 10);
         assertThat(incremental.openRecords()).isPositive();
-        assertThat(incremental.openSegmentSealed()).as("the refusal sealed the open segment").isTrue();
+        assertThat(incremental.openSegmentSealed())
+                .as("the refusal sealed the open segment")
+                .isTrue();
         // RIGID (R = 256): a page is full when a whole next segment does not fit, 4,672 bytes (a
         // 64-byte head for four 32-byte bit regions, then 2,048 + 512 + 2,048 of columns).
         assertThat(rigid.recordsPerSegment()).isEqualTo(256);
@@ -200,7 +213,7 @@ class PageExamplesTest {
         // Growing or sealed, a scan reads the same values.
         long[] growing = new long[(n + 63) / 64];
         page.scanBetween(QTY, 0, 20, growing);
-        while (page.insert(order(2000, true, 7, "fill")) >= 0) { }
+        while (page.insert(order(2000, true, 7, "fill")) >= 0) {}
         assertThat(page.openSegmentSealed()).isTrue();
         long[] sealed = new long[(page.slotCount() + 63) / 64];
         page.scanBetween(QTY, 0, 20, sealed);
@@ -211,11 +224,13 @@ class PageExamplesTest {
     /** The class comment's drawing, byte for byte: (INT64 a, INT32 b, INT8 c), R = 64, a page at offset 0. */
     @Test
     void theOpenSegmentTakesCacheLineBlocksInTheOrderTheDrawingShows() {
-        RecordSchema abc = RecordSchema.of(Field.of("a", FieldType.INT64), Field.of("b", FieldType.INT32), Field.of("c", FieldType.INT8));
+        RecordSchema abc = RecordSchema.of(
+                Field.of("a", FieldType.INT64), Field.of("b", FieldType.INT32), Field.of("c", FieldType.INT8));
         ByteBuffer buf = ByteBuffer.allocate(8192);
         HybridPage page = (HybridPage) new HybridPage(abc, HybridPage.Variant.INCREMENTAL, 64).format(buf, 0, 8192);
         Record r = new Record(abc);
-        for (int i = 0; i < 20; i++) page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
+        for (int i = 0; i < 20; i++)
+            page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
         // Header 64 bytes; the segment's head (64 ghost bits, rounded to a line) 64..128; then blocks:
         // a0 128, b0 192, c0 256, a1 320 (record 8), a2 384 and b1 448 (record 16), a3 512 (record 24).
         assertThat(page.openSegmentSealed()).isFalse();
@@ -225,8 +240,9 @@ class PageExamplesTest {
         assertThat(buf.getLong(320)).isEqualTo(1008);
         assertThat(buf.getLong(384)).isEqualTo(1016);
         assertThat(buf.getInt(448)).isEqualTo(2016);
-        assertThat(page.freeBytes()).isEqualTo(8192 - 64 - 448);     // the head and 6 blocks; no VARLEN
-        for (int i = 20; i < 64; i++) page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
+        assertThat(page.freeBytes()).isEqualTo(8192 - 64 - 448); // the head and 6 blocks; no VARLEN
+        for (int i = 20; i < 64; i++)
+            page.insert(r.setLong(0, 1000 + i).setLong(1, 2000 + i).setLong(2, i));
         // At 64 records the segment is sealed whole: a at 128 (8 lines), b at 640 (4), c at 896 (1).
         assertThat(page.openRecords()).isZero();
         for (int k = 0; k < 64; k++) {
@@ -244,7 +260,9 @@ class PageExamplesTest {
             for (int i = 0; i < 100; i++) page.insert(order(i, i % 3 == 0, i % 7 == 0 ? null : i, null));
             page.delete(30);
             long[] selection = new long[2];
-            assertThat(page.scanBetween(SHIPPED, 1, 1, selection)).as("%s", layout).isEqualTo(33); // 0, 3, .., 99 but 30
+            assertThat(page.scanBetween(SHIPPED, 1, 1, selection))
+                    .as("%s", layout)
+                    .isEqualTo(33); // 0, 3, .., 99 but 30
             assertThat(page.refineBetween(QTY, 10, 40, selection)).isEqualTo(8); // 12 15 18 24 27 33 36 39 (21 is NULL)
             long[][] out = new long[2][100];
             assertThat(page.gather(selection, new int[] {ID, SHIPPED}, out)).isEqualTo(8);

@@ -31,7 +31,9 @@ final class PageModel {
         entries.add(new Entry(new Record(schema).copyFrom(r)));
     }
 
-    int slotCount() { return entries.size(); }
+    int slotCount() {
+        return entries.size();
+    }
 
     int ghostCount() {
         return (int) entries.stream().filter(e -> e.ghost).count();
@@ -48,7 +50,9 @@ final class PageModel {
         throw new AssertionError();
     }
 
-    void delete(int slot) { entries.get(slot).ghost = true; }
+    void delete(int slot) {
+        entries.get(slot).ghost = true;
+    }
 
     /** What {@link Page#gather} reads for a fixed field: 0 for NULL, else the value (a FLOAT64's raw bits). */
     long value(int slot, int field) {
@@ -56,7 +60,9 @@ final class PageModel {
         return r.isNull(field) ? 0 : r.getLong(field);
     }
 
-    void compact() { entries.removeIf(e -> e.ghost); }
+    void compact() {
+        entries.removeIf(e -> e.ghost);
+    }
 
     long[] scanBetween(int field, long lo, long hi) {
         long[] sel = new long[(slotCount() + 63) / 64 + 1];
@@ -74,7 +80,8 @@ final class PageModel {
         for (int s = 0; s < entries.size(); s++) {
             Entry e = entries.get(s);
             if (e.ghost || e.record.isNull(field)) continue;
-            if (Arrays.equals(e.record.bytes(field), 0, e.record.length(field), key, 0, key.length)) sel[s >>> 6] |= 1L << s;
+            if (Arrays.equals(e.record.bytes(field), 0, e.record.length(field), key, 0, key.length))
+                sel[s >>> 6] |= 1L << s;
         }
         return sel;
     }

@@ -4,8 +4,7 @@ import java.util.Locale;
 
 /** Human-readable sizes, shares and counts, as every report and the migration header print them. */
 public final class Bytes {
-    private Bytes() {
-    }
+    private Bytes() {}
 
     public static String human(long bytes) {
         if (bytes < 1024) {

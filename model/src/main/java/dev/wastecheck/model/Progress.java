@@ -10,15 +10,12 @@ public interface Progress {
 
     Progress NONE = new Progress() {
         @Override
-        public void begin(String task, long total) {
-        }
+        public void begin(String task, long total) {}
 
         @Override
-        public void advance(long done) {
-        }
+        public void advance(long done) {}
 
         @Override
-        public void end() {
-        }
+        public void end() {}
     };
 }

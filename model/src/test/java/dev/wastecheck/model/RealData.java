@@ -17,7 +17,8 @@ public final class RealData {
             root = root.getParent();
         }
         if (root == null) {
-            throw new AssertionError("cannot find the project root (mvnw) above " + Path.of("").toAbsolutePath());
+            throw new AssertionError(
+                    "cannot find the project root (mvnw) above " + Path.of("").toAbsolutePath());
         }
         Path data = root.resolve("../shared/data").normalize();
         if (!Files.isDirectory(data)) {

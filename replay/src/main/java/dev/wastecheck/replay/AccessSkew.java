@@ -24,7 +24,10 @@ public final class AccessSkew {
         for (TableHeat th : heat.tables()) {
             String ix = th.heatIndex();
             if (ix == null) continue;
-            long[] counts = th.tupleCounts(ix).values().stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] counts = th.tupleCounts(ix).values().stream()
+                    .mapToLong(Long::longValue)
+                    .sorted()
+                    .toArray();
             if (counts.length == 0) continue;
             long total = 0;
             for (long c : counts) total += c;

@@ -14,14 +14,6 @@ import dev.wastecheck.engine.txn.TransactionManager;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
-import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.duckdb.DuckDBResultSet;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +22,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.duckdb.DuckDBResultSet;
 
 /**
  * A source served over Arrow Flight from Arrow-native blocks (docs/arrow.md, "Export"): every table
@@ -54,10 +53,12 @@ public final class ArrowService implements AutoCloseable {
      * @param dictionary freeze variable-length columns by dictionary (§4.4) rather than by gathering
      * @param info       receives one line per table (rows, blocks, frozen blocks)
      */
-    public static ArrowService start(Path data, String host, int port, boolean dictionary, Progress progress, Consumer<String> info)
+    public static ArrowService start(
+            Path data, String host, int port, boolean dictionary, Progress progress, Consumer<String> info)
             throws IOException, SQLException {
         if (!Files.exists(data)) throw new BadInputException(data + ": no such file or folder");
-        if (port < 0 || port > 65535) throw new BadInputException("--flight " + port + ": expected a port from 0 to 65535");
+        if (port < 0 || port > 65535)
+            throw new BadInputException("--flight " + port + ": expected a port from 0 to 65535");
         TransactionManager tm = new TransactionManager();
         GarbageCollector gc = new GarbageCollector(tm);
         ArrowTable.FreezeMode mode = dictionary ? ArrowTable.FreezeMode.DICTIONARY : ArrowTable.FreezeMode.GATHER;
@@ -69,9 +70,11 @@ public final class ArrowService implements AutoCloseable {
                 for (LoadedTable t : session.tables().values()) {
                     String rel = session.namedRelation(t);
                     if (rel == null) continue;
-                    ArrowTable table = load(session.database(), allocator, t.def().name(), rel, tm, gc, mode);
+                    ArrowTable table =
+                            load(session.database(), allocator, t.def().name(), rel, tm, gc, mode);
                     int frozen = new BlockTransformer(table, gc, 0, 8).freezeNow(gc, 100);
-                    info.accept(table.name() + ": " + t.rows() + " rows in " + table.blockCount() + " blocks (" + frozen + " frozen)");
+                    info.accept(table.name() + ": " + t.rows() + " rows in " + table.blockCount() + " blocks (" + frozen
+                            + " frozen)");
                     tables.add(table);
                 }
             }
@@ -82,8 +85,13 @@ public final class ArrowService implements AutoCloseable {
         }
     }
 
-    public int port() { return server.getPort(); }
-    public List<ArrowTable> tables() { return tables; }
+    public int port() {
+        return server.getPort();
+    }
+
+    public List<ArrowTable> tables() {
+        return tables;
+    }
 
     /** Blocks until the server stops (or the thread is interrupted). */
     public void awaitTermination() throws InterruptedException {
@@ -100,12 +108,19 @@ public final class ArrowService implements AutoCloseable {
     }
 
     /** Reads a relation through DuckDB's Arrow export into a new table; columns with no engine type are read as text. */
-    private static ArrowTable load(ProfilingDatabase db, BufferAllocator allocator, String name, String rel, TransactionManager tm,
-                                   GarbageCollector gc, ArrowTable.FreezeMode mode) throws IOException, SQLException {
+    private static ArrowTable load(
+            ProfilingDatabase db,
+            BufferAllocator allocator,
+            String name,
+            String rel,
+            TransactionManager tm,
+            GarbageCollector gc,
+            ArrowTable.FreezeMode mode)
+            throws IOException, SQLException {
         String select = "SELECT * FROM " + rel;
         try (Statement st = db.connection().createStatement();
-             DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery(select + " LIMIT 0");
-             ArrowReader probe = (ArrowReader) rs.arrowExportStream(allocator, 1)) {
+                DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery(select + " LIMIT 0");
+                ArrowReader probe = (ArrowReader) rs.arrowExportStream(allocator, 1)) {
             Schema s = probe.getVectorSchemaRoot().getSchema();
             List<String> cols = new ArrayList<>();
             boolean cast = false;
@@ -118,9 +133,10 @@ public final class ArrowService implements AutoCloseable {
             if (cast) select = "SELECT " + String.join(", ", cols) + " FROM " + rel;
         }
         try (Statement st = db.connection().createStatement();
-             DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery(select);
-             ArrowReader reader = (ArrowReader) rs.arrowExportStream(allocator, 8192)) {
-            ArrowTable table = ArrowImport.create(name, reader.getVectorSchemaRoot().getSchema(), tm, BlockLayout.DEFAULT_BLOCK_SIZE, mode);
+                DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery(select);
+                ArrowReader reader = (ArrowReader) rs.arrowExportStream(allocator, 8192)) {
+            ArrowTable table = ArrowImport.create(
+                    name, reader.getVectorSchemaRoot().getSchema(), tm, BlockLayout.DEFAULT_BLOCK_SIZE, mode);
             ArrowImport.load(table, reader, gc, 50_000);
             return table;
         }

@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-
 /**
  * How a source table becomes an engine table: each column's field type (as declared, or as the
  * analyzer's suggested tight type), which columns may overflow a page, and the indexes with the
@@ -57,8 +56,13 @@ public final class EngineSchemas {
     private EngineSchemas() {}
 
     /** Kept for callers with an analysis report: tight types all or nothing, cache fields from the report. */
-    public static TableSpec spec(LoadedTable t, Map<String, long[]> maxLengths, AnalysisReport report, Dialect dialect, boolean tight,
-                                 int pageSize) {
+    public static TableSpec spec(
+            LoadedTable t,
+            Map<String, long[]> maxLengths,
+            AnalysisReport report,
+            Dialect dialect,
+            boolean tight,
+            int pageSize) {
         TableReport tr = null;
         if (report != null) {
             try {
@@ -67,8 +71,14 @@ public final class EngineSchemas {
                 tr = null;
             }
         }
-        return spec(t, maxLengths, tr, cacheFieldsOf(report, t.def().name()), dialect,
-                tight ? java.util.EnumSet.allOf(TightClass.class) : java.util.EnumSet.noneOf(TightClass.class), pageSize);
+        return spec(
+                t,
+                maxLengths,
+                tr,
+                cacheFieldsOf(report, t.def().name()),
+                dialect,
+                tight ? java.util.EnumSet.allOf(TightClass.class) : java.util.EnumSet.noneOf(TightClass.class),
+                pageSize);
     }
 
     /**
@@ -77,8 +87,14 @@ public final class EngineSchemas {
      * @param cacheFields per index (lower-case name), the fields its cache keeps, most useful first
      * @param tight       the classes of tight types to apply
      */
-    public static TableSpec spec(LoadedTable t, Map<String, long[]> maxLengths, TableReport tr, Map<String, List<String>> cacheFields,
-                                 Dialect dialect, Set<TightClass> tight, int pageSize) {
+    public static TableSpec spec(
+            LoadedTable t,
+            Map<String, long[]> maxLengths,
+            TableReport tr,
+            Map<String, List<String>> cacheFields,
+            Dialect dialect,
+            Set<TightClass> tight,
+            int pageSize) {
         String key = t.def().name().toLowerCase(Locale.ROOT);
         long[] lengths = maxLengths.get(key);
         List<ColumnSpec> cols = new ArrayList<>();
@@ -87,7 +103,10 @@ public final class EngineSchemas {
             FieldType type = declared(c.type(), t.storage()[i]);
             ColumnCodec codec = null;
             if (!tight.isEmpty() && tr != null) {
-                ColumnReport cr = tr.columns().stream().filter(x -> x.name().equalsIgnoreCase(c.name())).findFirst().orElse(null);
+                ColumnReport cr = tr.columns().stream()
+                        .filter(x -> x.name().equalsIgnoreCase(c.name()))
+                        .findFirst()
+                        .orElse(null);
                 if (cr != null) {
                     codec = codec(cr, c.type(), type, tight);
                     if (codec != null) type = codec.field();
@@ -96,16 +115,24 @@ public final class EngineSchemas {
             }
             long maxLen = lengths == null ? -1 : lengths[i];
             boolean overflow = type == FieldType.VARLEN && maxLen >= Math.max(18, pageSize / 16);
-            cols.add(new ColumnSpec(c.name(), type, c.nullable() || c.type().family() == TypeFamily.OTHER, overflow, codec));
+            cols.add(new ColumnSpec(
+                    c.name(), type, c.nullable() || c.type().family() == TypeFamily.OTHER, overflow, codec));
         }
         List<IndexSpec> indexes = new ArrayList<>();
         if (!t.def().primaryKey().isEmpty()) {
-            indexes.add(new IndexSpec(IndexSpec.PRIMARY, t.def().primaryKey(), true,
+            indexes.add(new IndexSpec(
+                    IndexSpec.PRIMARY,
+                    t.def().primaryKey(),
+                    true,
                     cacheFields.getOrDefault(IndexSpec.PRIMARY.toLowerCase(Locale.ROOT), List.of())));
         }
         for (IndexDef ix : t.def().indexes()) {
             if (ix.name().equalsIgnoreCase(IndexSpec.PRIMARY)) continue;
-            indexes.add(new IndexSpec(ix.name(), ix.columns(), ix.unique(), cacheFields.getOrDefault(ix.name().toLowerCase(Locale.ROOT), List.of())));
+            indexes.add(new IndexSpec(
+                    ix.name(),
+                    ix.columns(),
+                    ix.unique(),
+                    cacheFields.getOrDefault(ix.name().toLowerCase(Locale.ROOT), List.of())));
         }
         return new TableSpec(t.def().name(), cols, indexes);
     }
@@ -135,7 +162,9 @@ public final class EngineSchemas {
         Map<String, List<String>> out = new java.util.HashMap<>();
         for (IndexCacheAdvice a : advice) {
             if (a.table().equalsIgnoreCase(table)) {
-                out.put(a.index().toLowerCase(Locale.ROOT), a.cacheableFields().stream().map(CachedField::column).toList());
+                out.put(
+                        a.index().toLowerCase(Locale.ROOT),
+                        a.cacheableFields().stream().map(CachedField::column).toList());
             }
         }
         return out;
@@ -149,15 +178,19 @@ public final class EngineSchemas {
 
     /** The narrowest field holding every value of a {@code bits}-bit integer type. */
     private static FieldType integerField(int bits, boolean unsigned) {
-        if (unsigned && bits <= 32) return bits <= 8 ? FieldType.UINT8 : bits <= 16 ? FieldType.UINT16 : FieldType.UINT32;
-        return bits <= 8 ? FieldType.INT8 : bits <= 16 ? FieldType.INT16 : bits <= 32 ? FieldType.INT32 : FieldType.INT64;
+        if (unsigned && bits <= 32)
+            return bits <= 8 ? FieldType.UINT8 : bits <= 16 ? FieldType.UINT16 : FieldType.UINT32;
+        return bits <= 8
+                ? FieldType.INT8
+                : bits <= 16 ? FieldType.INT16 : bits <= 32 ? FieldType.INT32 : FieldType.INT64;
     }
 
     /** A codec for a text column the {@code dict} or {@code time} class covers, or null. */
     static ColumnCodec codec(ColumnReport cr, SqlType declared, FieldType field, Set<TightClass> tight) {
         if (field != FieldType.VARLEN) return null;
         if (tight.contains(TightClass.TIME) && cr.min() != null && cr.max() != null) {
-            if (cr.has(FindingKind.STRING_HOLDS_TIMESTAMP) || declared.family() == TypeFamily.TIMESTAMP
+            if (cr.has(FindingKind.STRING_HOLDS_TIMESTAMP)
+                    || declared.family() == TypeFamily.TIMESTAMP
                     || declared.family() == TypeFamily.DATETIME) {
                 ColumnCodec c = ColumnCodec.Timestamp.forRange(cr.min(), cr.max());
                 if (c != null) return c;
@@ -167,9 +200,14 @@ public final class EngineSchemas {
                 if (c != null) return c;
             }
         }
-        if (tight.contains(TightClass.DICT) && !cr.has(FindingKind.ALL_NULL)
-                && (cr.has(FindingKind.LOW_CARDINALITY) || cr.has(FindingKind.CONSTANT) || declared.family() == TypeFamily.ENUM)) {
-            long distinct = declared.family() == TypeFamily.ENUM ? Math.max(cr.distinct(), declared.enumValues().size()) : cr.distinct();
+        if (tight.contains(TightClass.DICT)
+                && !cr.has(FindingKind.ALL_NULL)
+                && (cr.has(FindingKind.LOW_CARDINALITY)
+                        || cr.has(FindingKind.CONSTANT)
+                        || declared.family() == TypeFamily.ENUM)) {
+            long distinct = declared.family() == TypeFamily.ENUM
+                    ? Math.max(cr.distinct(), declared.enumValues().size())
+                    : cr.distinct();
             if (distinct <= 32_767) return ColumnCodec.Dictionary.forDistinct(distinct);
         }
         return null;
@@ -180,10 +218,15 @@ public final class EngineSchemas {
         return tight(cr, declared, fallback, dialect, java.util.EnumSet.allOf(TightClass.class));
     }
 
-    static FieldType tight(ColumnReport cr, SqlType declared, FieldType fallback, Dialect dialect, Set<TightClass> classes) {
+    static FieldType tight(
+            ColumnReport cr, SqlType declared, FieldType fallback, Dialect dialect, Set<TightClass> classes) {
         Long min = parse(cr.min()), max = parse(cr.max());
         if (min == null || max == null) return fallback; // all NULL or not integers: nothing narrower is proven
-        if (classes.contains(TightClass.BOOL) && fallback != FieldType.VARLEN && min >= 0 && max <= 1 && booleanDeclared(declared)) {
+        if (classes.contains(TightClass.BOOL)
+                && fallback != FieldType.VARLEN
+                && min >= 0
+                && max <= 1
+                && booleanDeclared(declared)) {
             return FieldType.BIT;
         }
         boolean stringOfDigits = declared.family().isString()
@@ -215,7 +258,10 @@ public final class EngineSchemas {
     /** MySQL's BOOLEAN is {@code tinyint(1)}; {@code bit(1)} and SQL's BOOLEAN say the same. */
     private static boolean booleanDeclared(SqlType declared) {
         String d = declared.declared().toLowerCase(Locale.ROOT).replace(" ", "");
-        return declared.family() == TypeFamily.BOOLEAN || d.startsWith("tinyint(1)") || d.equals("bit(1)") || d.equals("bool");
+        return declared.family() == TypeFamily.BOOLEAN
+                || d.startsWith("tinyint(1)")
+                || d.equals("bit(1)")
+                || d.equals("bool");
     }
 
     private static Long parse(String s) {

@@ -58,15 +58,18 @@ public final class Replay {
 
     private ReplayReport run() throws IOException, SQLException {
         ReplayOptions o = options;
-        if (!(o.warmup() >= 0 && o.warmup() < 1)) throw new BadInputException("--warmup must be at least 0 and below 1");
-        if (o.train() != 0 && !(o.train() > 0 && o.train() < 1)) throw new BadInputException("--train must be above 0 and below 1");
+        if (!(o.warmup() >= 0 && o.warmup() < 1))
+            throw new BadInputException("--warmup must be at least 0 and below 1");
+        if (o.train() != 0 && !(o.train() > 0 && o.train() < 1))
+            throw new BadInputException("--train must be above 0 and below 1");
         for (String c : o.compare()) {
             if (!Set.of("sqlite", "duckdb").contains(c.trim().toLowerCase(Locale.ROOT))) {
                 throw new BadInputException("--compare " + c + ": expected sqlite or duckdb");
             }
         }
         List<ReplayConfig> runs = parseConfigs(o.memory(), o.runs());
-        DeviceModel device = o.deviceReadMicros() == null ? DeviceModel.NVME : DeviceModel.ofReadMicros(o.deviceReadMicros());
+        DeviceModel device =
+                o.deviceReadMicros() == null ? DeviceModel.NVME : DeviceModel.ofReadMicros(o.deviceReadMicros());
         Map<String, Long> timings = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         try (ReplaySource src = ReplaySource.open(o.data(), o.trace(), o.tables(), o.maxEvents(), progress, warnings)) {
@@ -74,7 +77,8 @@ public final class Replay {
             List<AccessEvent> events = src.events();
             int split = o.train() > 0 ? src.splitPoint(o.train()) : 0;
             List<AccessEvent> training = o.train() > 0 ? events.subList(0, split) : events;
-            int measureFrom = o.train() > 0 ? split : (int) Math.min(events.size(), Math.round(events.size() * o.warmup()));
+            int measureFrom =
+                    o.train() > 0 ? split : (int) Math.min(events.size(), Math.round(events.size() * o.warmup()));
             Map<String, List<String>> chosen = src.checkCacheFields(o.cacheFields());
             if (o.jitWarmup()) {
                 // Compile the engine's paths before anything is measured; otherwise the baseline pays for the JIT.
@@ -88,26 +92,55 @@ public final class Replay {
                     int i = (k + r) % runs.size(); // interleaved: each round starts one configuration later
                     ReplayConfig cfg = runs.get(i);
                     String label = cfg.label().isEmpty() ? "baseline" : cfg.label();
-                    results.get(i).add(src.run(cfg, o.repeat() > 1 ? label + " #" + (r + 1) : label, training, events, measureFrom,
-                            device, chosen));
+                    results.get(i)
+                            .add(src.run(
+                                    cfg,
+                                    o.repeat() > 1 ? label + " #" + (r + 1) : label,
+                                    training,
+                                    events,
+                                    measureFrom,
+                                    device,
+                                    chosen));
                 }
             }
             List<Long> mismatches = new ArrayList<>();
-            for (List<RunResult> rs : results) mismatches.add(mismatches(results.get(0).get(0), rs.get(0)));
+            for (List<RunResult> rs : results)
+                mismatches.add(mismatches(results.get(0).get(0), rs.get(0)));
             List<ReplayReport.SqlRun> sql = new ArrayList<>();
             for (String engine : o.compare()) {
-                sql.add(SqlComparison.run(engine.trim().toLowerCase(Locale.ROOT), src.session(), src.schema(), events,
-                        results.get(0).get(0), progress));
+                sql.add(SqlComparison.run(
+                        engine.trim().toLowerCase(Locale.ROOT),
+                        src.session(),
+                        src.schema(),
+                        events,
+                        results.get(0).get(0),
+                        progress));
             }
             timings.put("total", ms(t0));
             List<RunReport> reports = new ArrayList<>();
             for (List<RunResult> rs : results) reports.add(report(rs, results.get(0)));
             Map<String, Long> rows = new LinkedHashMap<>();
-            for (LoadedTable t : src.session().tables().values()) rows.put(t.def().name().toLowerCase(Locale.ROOT), t.rows());
-            Map<String, List<double[]>> skew = AccessSkew.of(src.heat(training), n -> rows.getOrDefault(n.toLowerCase(Locale.ROOT), 0L));
-            return new ReplayReport(o.data().toString(), o.trace().toString(), events.size(), src.unresolved(), o.tables(),
-                    device.name(), o.warmup(), reports, mismatches, sql, timings, o.train(), training.size(),
-                    events.size() - measureFrom, o.repeat(), skew);
+            for (LoadedTable t : src.session().tables().values())
+                rows.put(t.def().name().toLowerCase(Locale.ROOT), t.rows());
+            Map<String, List<double[]>> skew =
+                    AccessSkew.of(src.heat(training), n -> rows.getOrDefault(n.toLowerCase(Locale.ROOT), 0L));
+            return new ReplayReport(
+                    o.data().toString(),
+                    o.trace().toString(),
+                    events.size(),
+                    src.unresolved(),
+                    o.tables(),
+                    device.name(),
+                    o.warmup(),
+                    reports,
+                    mismatches,
+                    sql,
+                    timings,
+                    o.train(),
+                    training.size(),
+                    events.size() - measureFrom,
+                    o.repeat(),
+                    skew);
         }
     }
 
@@ -138,19 +171,45 @@ public final class Replay {
         double[] base = baseline.stream().mapToDouble(RunResult::costPerQueryUs).toArray();
         double[] speedups = Stats.ratios(base, costs);
         var l = r.latencyUs();
-        return new RunReport(r.config(), r.settings(), r.queries(), r.executed(), r.skipped(), r.rowsReturned(), r.memoryBytes(),
-                r.heapBytes(), r.indexBytes(), r.cacheBytes(), r.workingSetBytes(), r.leafFill(), r.bufferHitRate(),
-                r.cacheHitRate(), r.pagesPerQuery(), new RunReport.Latency(l.p50(), l.p95(), l.p99(), l.mean()),
-                r.deviceUsPerQuery(), Stats.median(costs), r.throughputQps(), r.loadMillis(), r.replayMillis(), r.moved(),
-                r.workingSetByStructure(), repeats.size(), Stats.medianCi95(costs), Stats.median(speedups), Stats.medianCi95(speedups),
-                r.skippedByReason(), r.deviceReads(), r.upkeep());
+        return new RunReport(
+                r.config(),
+                r.settings(),
+                r.queries(),
+                r.executed(),
+                r.skipped(),
+                r.rowsReturned(),
+                r.memoryBytes(),
+                r.heapBytes(),
+                r.indexBytes(),
+                r.cacheBytes(),
+                r.workingSetBytes(),
+                r.leafFill(),
+                r.bufferHitRate(),
+                r.cacheHitRate(),
+                r.pagesPerQuery(),
+                new RunReport.Latency(l.p50(), l.p95(), l.p99(), l.mean()),
+                r.deviceUsPerQuery(),
+                Stats.median(costs),
+                r.throughputQps(),
+                r.loadMillis(),
+                r.replayMillis(),
+                r.moved(),
+                r.workingSetByStructure(),
+                repeats.size(),
+                Stats.medianCi95(costs),
+                Stats.median(speedups),
+                Stats.medianCi95(speedups),
+                r.skippedByReason(),
+                r.deviceReads(),
+                r.upkeep());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */
     public static long mismatches(RunResult base, RunResult other) {
         long n = 0;
         for (int i = 0; i < base.digests().length; i++) {
-            if (base.digests()[i] != other.digests()[i] || base.executedEvents().get(i) != other.executedEvents().get(i)) n++;
+            if (base.digests()[i] != other.digests()[i]
+                    || base.executedEvents().get(i) != other.executedEvents().get(i)) n++;
         }
         return n;
     }

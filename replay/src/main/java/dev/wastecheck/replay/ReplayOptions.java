@@ -30,9 +30,20 @@ import java.util.Map;
  * @param repeat           runs per configuration, interleaved (configuration order rotates each round), for medians
  *                         and 95% intervals
  */
-public record ReplayOptions(Path data, Path trace, List<String> configs, String memory, List<String> tables, double warmup,
-                            boolean jitWarmup, long maxEvents, Double deviceReadMicros, List<String> compare,
-                            Map<String, String> cacheFields, double train, int repeat) {
+public record ReplayOptions(
+        Path data,
+        Path trace,
+        List<String> configs,
+        String memory,
+        List<String> tables,
+        double warmup,
+        boolean jitWarmup,
+        long maxEvents,
+        Double deviceReadMicros,
+        List<String> compare,
+        Map<String, String> cacheFields,
+        double train,
+        int repeat) {
     public ReplayOptions {
         if (repeat < 1) throw new dev.wastecheck.model.BadInputException("--repeat must be at least 1, got " + repeat);
         configs = List.copyOf(configs);
@@ -43,50 +54,161 @@ public record ReplayOptions(Path data, Path trace, List<String> configs, String 
 
     /** The command's defaults: one baseline run, 256 MB, all tables, a 10% warm-up after a JIT warm-up. */
     public static ReplayOptions of(Path data, Path trace) {
-        return new ReplayOptions(data, trace, List.of(), "256M", List.of(), 0.1, true, 0, null, List.of(), Map.of(), 0, 1);
+        return new ReplayOptions(
+                data, trace, List.of(), "256M", List.of(), 0.1, true, 0, null, List.of(), Map.of(), 0, 1);
     }
 
     public ReplayOptions withConfigs(String... configs) {
-        return new ReplayOptions(data, trace, List.of(configs), memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros,
-                compare, cacheFields, train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                List.of(configs),
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat);
     }
 
     public ReplayOptions withTables(String... tables) {
-        return new ReplayOptions(data, trace, configs, memory, List.of(tables), warmup, jitWarmup, maxEvents, deviceReadMicros,
-                compare, cacheFields, train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                List.of(tables),
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat);
     }
 
     public ReplayOptions withCompare(String... engines) {
-        return new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros,
-                List.of(engines), cacheFields, train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                List.of(engines),
+                cacheFields,
+                train,
+                repeat);
     }
 
     public ReplayOptions withJitWarmup(boolean on) {
-        return new ReplayOptions(data, trace, configs, memory, tables, warmup, on, maxEvents, deviceReadMicros, compare, cacheFields, train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                on,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat);
     }
 
     public ReplayOptions withMaxEvents(long max) {
-        return new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, max, deviceReadMicros, compare, cacheFields, train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                max,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat);
     }
 
     public ReplayOptions withCacheFields(Map<String, String> fields) {
-        return new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros, compare,
-                fields, train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                fields,
+                train,
+                repeat);
     }
 
     public ReplayOptions withTrain(double share) {
-        return new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros, compare, cacheFields,
-                share, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                share,
+                repeat);
     }
 
     public ReplayOptions withRepeat(int n) {
-        return new ReplayOptions(data, trace, configs, memory, tables, warmup, jitWarmup, maxEvents, deviceReadMicros, compare, cacheFields,
-                train, n);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                n);
     }
 
     public ReplayOptions withMemory(String size) {
-        return new ReplayOptions(data, trace, configs, size, tables, warmup, jitWarmup, maxEvents, deviceReadMicros, compare, cacheFields,
-                train, repeat);
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                size,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat);
     }
 
     /** The configurations to run: the given ones, or the defaults once. */

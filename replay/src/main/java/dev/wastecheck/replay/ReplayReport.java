@@ -18,18 +18,40 @@ import java.util.Map;
  * @param repeats     runs per configuration
  * @param accessSkew  per table, {share of tuples, share of accesses} of its hottest tuples, from the training events
  */
-public record ReplayReport(String data, String trace, long events, long unresolved, List<String> tables, String device,
-                           double warmup, List<RunReport> runs, List<Long> mismatches, List<SqlRun> sqlRuns,
-                           Map<String, Long> timingsMillis, double train, long trainEvents, long measuredEvents, int repeats,
-                           Map<String, List<double[]>> accessSkew) {
+public record ReplayReport(
+        String data,
+        String trace,
+        long events,
+        long unresolved,
+        List<String> tables,
+        String device,
+        double warmup,
+        List<RunReport> runs,
+        List<Long> mismatches,
+        List<SqlRun> sqlRuns,
+        Map<String, Long> timingsMillis,
+        double train,
+        long trainEvents,
+        long measuredEvents,
+        int repeats,
+        Map<String, List<double[]>> accessSkew) {
 
     /** One replay on another engine. */
-    public record SqlRun(String engine, long queries, long skipped, double throughputQps, double p50Us, double p95Us,
-                         double p99Us, double meanUs, long loadMillis, long mismatches) {
-    }
+    public record SqlRun(
+            String engine,
+            long queries,
+            long skipped,
+            double throughputQps,
+            double p50Us,
+            double p95Us,
+            double p99Us,
+            double meanUs,
+            long loadMillis,
+            long mismatches) {}
 
     /** Events, over all configurations and other engines, whose result differs from the baseline's: 0 when the check passes. */
     public long resultsDiffering() {
-        return mismatches.stream().mapToLong(Long::longValue).sum() + sqlRuns.stream().mapToLong(SqlRun::mismatches).sum();
+        return mismatches.stream().mapToLong(Long::longValue).sum()
+                + sqlRuns.stream().mapToLong(SqlRun::mismatches).sum();
     }
 }

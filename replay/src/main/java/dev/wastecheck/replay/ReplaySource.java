@@ -74,10 +74,17 @@ public final class ReplaySource implements AutoCloseable {
     private AnalysisReport types;
     /** Cache advice per training list (by identity): table (lower case) to index (lower case) to fields. */
     private final Map<List<AccessEvent>, Map<String, Map<String, List<String>>>> advice = new IdentityHashMap<>();
+
     private final Map<List<AccessEvent>, WorkloadHeat> heats = new IdentityHashMap<>();
 
-    private ReplaySource(Analyzer.Session session, DatabaseSchema schema, List<AccessEvent> events, long unresolved, Path data,
-                         Progress progress, Consumer<String> warnings) {
+    private ReplaySource(
+            Analyzer.Session session,
+            DatabaseSchema schema,
+            List<AccessEvent> events,
+            long unresolved,
+            Path data,
+            Progress progress,
+            Consumer<String> warnings) {
         this.session = session;
         this.schema = schema;
         this.events = events;
@@ -94,8 +101,9 @@ public final class ReplaySource implements AutoCloseable {
      * @param maxEvents keep at most this many events; 0 for all
      * @throws BadInputException when the files are missing or the trace has no event on the source's tables
      */
-    public static ReplaySource open(Path data, Path trace, List<String> tables, long maxEvents, Progress progress,
-                                    Consumer<String> warnings) throws IOException, SQLException {
+    public static ReplaySource open(
+            Path data, Path trace, List<String> tables, long maxEvents, Progress progress, Consumer<String> warnings)
+            throws IOException, SQLException {
         if (!Files.isRegularFile(trace)) throw new BadInputException(trace + ": no such trace file");
         if (!Files.exists(data)) throw new BadInputException(data + ": no such file or folder");
         Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
@@ -105,14 +113,16 @@ public final class ReplaySource implements AutoCloseable {
             Set<String> only = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
             only.addAll(tables);
             for (String t : only) {
-                if (schema.table(t).isEmpty()) throw new BadInputException("--tables " + t + ": " + data + " has no such table");
+                if (schema.table(t).isEmpty())
+                    throw new BadInputException("--tables " + t + ": " + data + " has no such table");
             }
             List<AccessEvent> out = new ArrayList<>();
             AccessExtractor extractor = new AccessExtractor(schema);
             try (TraceReader reader = TraceReader.open(trace)) {
                 while (reader.hasNext() && (maxEvents <= 0 || out.size() < maxEvents)) {
                     extractor.extract(reader.next(), e -> {
-                        if ((only.isEmpty() || only.contains(e.table())) && (maxEvents <= 0 || out.size() < maxEvents)) out.add(e);
+                        if ((only.isEmpty() || only.contains(e.table())) && (maxEvents <= 0 || out.size() < maxEvents))
+                            out.add(e);
                     });
                 }
             }
@@ -129,10 +139,21 @@ public final class ReplaySource implements AutoCloseable {
         }
     }
 
-    public List<AccessEvent> events() { return events; }
-    public long unresolved() { return unresolved; }
-    public DatabaseSchema schema() { return schema; }
-    public Analyzer.Session session() { return session; }
+    public List<AccessEvent> events() {
+        return events;
+    }
+
+    public long unresolved() {
+        return unresolved;
+    }
+
+    public DatabaseSchema schema() {
+        return schema;
+    }
+
+    public Analyzer.Session session() {
+        return session;
+    }
 
     /**
      * Where the held-out events begin when the first {@code train} share of the trace (in time:
@@ -143,7 +164,8 @@ public final class ReplaySource implements AutoCloseable {
         if (!(train > 0 && train < 1)) throw new BadInputException("--train must be above 0 and below 1, got " + train);
         int k = (int) Math.round(events.size() * train);
         while (k > 0 && k < events.size() && sameStatement(events.get(k - 1), events.get(k))) k++;
-        if (k <= 0 || k >= events.size()) throw new BadInputException("--train " + train + " leaves no events on one side of the split");
+        if (k <= 0 || k >= events.size())
+            throw new BadInputException("--train " + train + " leaves no events on one side of the split");
         return k;
     }
 
@@ -167,7 +189,8 @@ public final class ReplaySource implements AutoCloseable {
      * fields that with the key answer the most reads through the index, leaving out often updated
      * and large ones), counted on {@code training} only.
      */
-    public synchronized Map<String, Map<String, List<String>>> cacheAdvice(List<AccessEvent> training) throws IOException, SQLException {
+    public synchronized Map<String, Map<String, List<String>>> cacheAdvice(List<AccessEvent> training)
+            throws IOException, SQLException {
         Map<String, Map<String, List<String>>> known = advice.get(training);
         if (known != null) return known;
         AnalysisReport report = types();
@@ -200,13 +223,20 @@ public final class ReplaySource implements AutoCloseable {
                 for (int i = 0; i < len.length; i++) {
                     if (t.storage()[i] == ColumnStorage.INT64) continue;
                     String c = t.physicalColumn(i);
-                    String expr = t.storage()[i] == ColumnStorage.BYTES ? "octet_length(" + c + ")" : "strlen(CAST(" + c + " AS VARCHAR))";
-                    sql.append(any ? ", " : "").append("max(").append(expr).append(") AS m").append(i);
+                    String expr = t.storage()[i] == ColumnStorage.BYTES
+                            ? "octet_length(" + c + ")"
+                            : "strlen(CAST(" + c + " AS VARCHAR))";
+                    sql.append(any ? ", " : "")
+                            .append("max(")
+                            .append(expr)
+                            .append(") AS m")
+                            .append(i);
                     any = true;
                 }
                 if (any) {
                     try (Statement st = session.database().connection().createStatement();
-                         ResultSet rs = st.executeQuery(sql.append(" FROM ").append(t.relation()).toString())) {
+                            ResultSet rs = st.executeQuery(
+                                    sql.append(" FROM ").append(t.relation()).toString())) {
                         rs.next();
                         for (int i = 0; i < len.length; i++) {
                             if (t.storage()[i] != ColumnStorage.INT64) len[i] = rs.getLong("m" + i);
@@ -230,7 +260,8 @@ public final class ReplaySource implements AutoCloseable {
         if (split.none() || split.mode().equals("columns")) return design;
         LoadedTable t = session.tables().get(table.toLowerCase(Locale.ROOT));
         if (t == null) return design.withSplit(TableDesign.Split.NONE);
-        Set<String> used = new TreeSet<>(String.CASE_INSENSITIVE_ORDER), updated = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        Set<String> used = new TreeSet<>(String.CASE_INSENSITIVE_ORDER),
+                updated = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         Set<String> keys = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         keys.addAll(t.def().primaryKey());
         t.def().indexes().forEach(ix -> keys.addAll(ix.columns()));
@@ -247,11 +278,13 @@ public final class ReplaySource implements AutoCloseable {
         }
         List<String> apart = new ArrayList<>();
         for (var c : t.def().columns()) {
-            boolean goes = split.mode().equals("cold") ? !used.contains(c.name()) && !keys.contains(c.name())
+            boolean goes = split.mode().equals("cold")
+                    ? !used.contains(c.name()) && !keys.contains(c.name())
                     : updated.contains(c.name()) && !keys.contains(c.name());
             if (goes) apart.add(c.name());
         }
-        if (apart.isEmpty() || apart.size() == t.def().columns().size()) return design.withSplit(TableDesign.Split.NONE);
+        if (apart.isEmpty() || apart.size() == t.def().columns().size())
+            return design.withSplit(TableDesign.Split.NONE);
         return design.withSplit(new TableDesign.Split(split.mode(), apart));
     }
 
@@ -262,8 +295,15 @@ public final class ReplaySource implements AutoCloseable {
      * @param userCacheFields {@code --cache-fields} ("table.index" to columns), replacing the learned
      *                        advice when not empty
      */
-    public RunResult run(ReplayConfig cfg, String label, List<AccessEvent> training, List<AccessEvent> events, int measureFrom,
-                         DeviceModel device, Map<String, List<String>> userCacheFields) throws IOException, SQLException {
+    public RunResult run(
+            ReplayConfig cfg,
+            String label,
+            List<AccessEvent> training,
+            List<AccessEvent> events,
+            int measureFrom,
+            DeviceModel device,
+            Map<String, List<String>> userCacheFields)
+            throws IOException, SQLException {
         return run(cfg, label, training, events, measureFrom, device, userCacheFields, false);
     }
 
@@ -271,8 +311,14 @@ public final class ReplaySource implements AutoCloseable {
      * A run whose measured time does not matter (a search scores it on counted misses and pins): it
      * skips the garbage collection that keeps a measured run's latencies clean.
      */
-    public RunResult screen(ReplayConfig cfg, String label, List<AccessEvent> training, List<AccessEvent> events, int measureFrom,
-                            DeviceModel device) throws IOException, SQLException {
+    public RunResult screen(
+            ReplayConfig cfg,
+            String label,
+            List<AccessEvent> training,
+            List<AccessEvent> events,
+            int measureFrom,
+            DeviceModel device)
+            throws IOException, SQLException {
         screening = true;
         try {
             return run(cfg, label, training, events, measureFrom, device, Map.of(), false);
@@ -286,8 +332,15 @@ public final class ReplaySource implements AutoCloseable {
     /**
      * @param recordJoins record the keys each join-bound event looked up ({@link RunResult#joinBindings()})
      */
-    public RunResult run(ReplayConfig cfg, String label, List<AccessEvent> training, List<AccessEvent> events, int measureFrom,
-                         DeviceModel device, Map<String, List<String>> userCacheFields, boolean recordJoins)
+    public RunResult run(
+            ReplayConfig cfg,
+            String label,
+            List<AccessEvent> training,
+            List<AccessEvent> events,
+            int measureFrom,
+            DeviceModel device,
+            Map<String, List<String>> userCacheFields,
+            boolean recordJoins)
             throws IOException, SQLException {
         Set<String> touched = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (AccessEvent e : events) touched.add(e.table());
@@ -309,15 +362,24 @@ public final class ReplaySource implements AutoCloseable {
             if (d.cache() != CachePolicy.OFF && userCacheFields.isEmpty()) {
                 cache = cacheAdvice(training).getOrDefault(name.toLowerCase(Locale.ROOT), Map.of());
             }
-            TableSpec spec = EngineSchemas.spec(t, maxLengths(), tr, cache, session.dialect(), d.tight(), cfg.pageSize());
+            TableSpec spec =
+                    EngineSchemas.spec(t, maxLengths(), tr, cache, session.dialect(), d.tight(), cfg.pageSize());
             if (!userCacheFields.isEmpty()) spec = EngineSchemas.withCacheFields(spec, userCacheFields);
             specs.add(spec);
         }
         long loadStart = System.nanoTime();
-        try (Database db = new Database(specs, n -> designs.getOrDefault(n, cfg.design(n)), cfg.pageSize(), cfg.memoryBytes(), device,
+        try (Database db = new Database(
+                specs,
+                n -> designs.getOrDefault(n, cfg.design(n)),
+                cfg.pageSize(),
+                cfg.memoryBytes(),
+                device,
                 cfg.arrowStorage())) {
             if (!userCacheFields.isEmpty() && cfg.anyCache()) warnUncacheable(db, userCacheFields);
-            long total = session.tables().values().stream().filter(t -> touched.contains(t.def().name())).mapToLong(LoadedTable::rows).sum();
+            long total = session.tables().values().stream()
+                    .filter(t -> touched.contains(t.def().name()))
+                    .mapToLong(LoadedTable::rows)
+                    .sum();
             progress.begin("loading " + label, total);
             long before = 0;
             for (LoadedTable t : session.tables().values()) {
@@ -327,14 +389,16 @@ public final class ReplaySource implements AutoCloseable {
                 TableLoader loader = new TableLoader(table);
                 long base = before;
                 try (Statement st = session.database().connection().createStatement();
-                     DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery("SELECT * FROM " + rel);
-                     ArrowReader reader = (ArrowReader) rs.arrowExportStream(session.database().allocator(), 8192)) {
+                        DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery("SELECT * FROM " + rel);
+                        ArrowReader reader = (ArrowReader)
+                                rs.arrowExportStream(session.database().allocator(), 8192)) {
                     loader.load(reader, n -> progress.advance(base + n));
                 } catch (TableLoader.LossyValueException e) {
                     throw new BadInputException("config " + label + ": " + e.getMessage());
                 }
                 if (loader.duplicates() > 0 && warned.add("dup:" + t.def().name())) {
-                    warnings.accept(t.def().name() + ": " + loader.duplicates() + " rows repeat a unique key and were not loaded");
+                    warnings.accept(t.def().name() + ": " + loader.duplicates()
+                            + " rows repeat a unique key and were not loaded");
                 }
                 before += t.rows();
             }
@@ -352,12 +416,20 @@ public final class ReplaySource implements AutoCloseable {
             }
             db.pool().flushAll();
             long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
-            // The previous configuration's buffer pool is garbage now: collect it here, not in the middle of the measurement
+            // The previous configuration's buffer pool is garbage now: collect it here, not in the middle of the
+            // measurement
             // (a screening run, scored on counts alone, skips it).
             if (!screening) System.gc();
             progress.begin("replay " + label, events.size());
-            RunResult r = replayer.run(label, cfg.describe(), events, measureFrom, loadMillis, moved,
-                    inline && Clusterer.clusters(db) ? (heat, read) -> Clusterer.apply(db, heat, read) : null, progress::advance);
+            RunResult r = replayer.run(
+                    label,
+                    cfg.describe(),
+                    events,
+                    measureFrom,
+                    loadMillis,
+                    moved,
+                    inline && Clusterer.clusters(db) ? (heat, read) -> Clusterer.apply(db, heat, read) : null,
+                    progress::advance);
             progress.end();
             return r;
         }
@@ -377,18 +449,37 @@ public final class ReplaySource implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return List.of();
         }
-        TableSpec off = EngineSchemas.spec(t, maxLengths(), tr, Map.of(), session.dialect(),
-                java.util.EnumSet.noneOf(TableDesign.TightClass.class), dev.wastecheck.engine.replay.ReplayConfig.DEFAULT_PAGE_SIZE);
-        TableSpec on = EngineSchemas.spec(t, maxLengths(), tr, Map.of(), session.dialect(),
-                java.util.EnumSet.allOf(TableDesign.TightClass.class), dev.wastecheck.engine.replay.ReplayConfig.DEFAULT_PAGE_SIZE);
+        TableSpec off = EngineSchemas.spec(
+                t,
+                maxLengths(),
+                tr,
+                Map.of(),
+                session.dialect(),
+                java.util.EnumSet.noneOf(TableDesign.TightClass.class),
+                dev.wastecheck.engine.replay.ReplayConfig.DEFAULT_PAGE_SIZE);
+        TableSpec on = EngineSchemas.spec(
+                t,
+                maxLengths(),
+                tr,
+                Map.of(),
+                session.dialect(),
+                java.util.EnumSet.allOf(TableDesign.TightClass.class),
+                dev.wastecheck.engine.replay.ReplayConfig.DEFAULT_PAGE_SIZE);
         List<String[]> out = new ArrayList<>();
         for (int i = 0; i < off.columns().size(); i++) {
             var a = off.columns().get(i);
             var b = on.columns().get(i);
             if (a.type() != b.type() || (a.codec() == null) != (b.codec() == null)) {
-                var cr = tr.columns().stream().filter(x -> x.name().equalsIgnoreCase(a.name())).findFirst().orElse(null);
-                out.add(new String[] {a.name(), t.def().columns().get(i).type().declared(), cr == null ? "" : cr.suggestedType(),
-                    b.codec() != null ? b.codec().describe() : b.type().name()});
+                var cr = tr.columns().stream()
+                        .filter(x -> x.name().equalsIgnoreCase(a.name()))
+                        .findFirst()
+                        .orElse(null);
+                out.add(new String[] {
+                    a.name(),
+                    t.def().columns().get(i).type().declared(),
+                    cr == null ? "" : cr.suggestedType(),
+                    b.codec() != null ? b.codec().describe() : b.type().name()
+                });
             }
         }
         return out;
@@ -422,11 +513,15 @@ public final class ReplaySource implements AutoCloseable {
             String[] ti = e.getKey().split("\\.", 2);
             LoadedTable t = ti.length == 2 ? session.tables().get(ti[0].toLowerCase(Locale.ROOT)) : null;
             if (t == null) {
-                throw new BadInputException("--cache-fields " + e.getKey() + ": expected TABLE.INDEX naming a table of " + data);
+                throw new BadInputException(
+                        "--cache-fields " + e.getKey() + ": expected TABLE.INDEX naming a table of " + data);
             }
-            boolean known = ti[1].equalsIgnoreCase("PRIMARY") ? !t.def().primaryKey().isEmpty()
+            boolean known = ti[1].equalsIgnoreCase("PRIMARY")
+                    ? !t.def().primaryKey().isEmpty()
                     : t.def().indexes().stream().anyMatch(i -> i.name().equalsIgnoreCase(ti[1]));
-            if (!known) throw new BadInputException("--cache-fields " + e.getKey() + ": " + t.def().name() + " has no index " + ti[1]);
+            if (!known)
+                throw new BadInputException(
+                        "--cache-fields " + e.getKey() + ": " + t.def().name() + " has no index " + ti[1]);
             List<String> cols = new ArrayList<>();
             for (String c : e.getValue().split("[+ ]")) {
                 if (c.isBlank()) continue;

@@ -31,15 +31,38 @@ import java.util.Map;
  * @param deviceReads      page reads (buffer-pool misses) of the measured events, first repeat
  * @param upkeep           the hot partitions' upkeep, per table: promoted and demoted tuples
  */
-public record RunReport(String config, String settings, long queries, long executed, long skipped, long rowsReturned,
-                        long memoryBytes, long heapBytes, long indexBytes, long cacheBytes, long workingSetBytes,
-                        double leafFill, double bufferHitRate, double cacheHitRate, double pagesPerQuery,
-                        Latency latencyUs, double deviceUsPerQuery, double costPerQueryUs, double throughputQps,
-                        long loadMillis, long replayMillis, Map<String, Long> moved, Map<String, Long> workingSetByStructure,
-                        int repeats, double[] costPerQueryUsCi95, double speedupVsFirst, double[] speedupCi95,
-                        Map<String, Long> skippedByReason, long deviceReads, Map<String, Long> upkeep) {
+public record RunReport(
+        String config,
+        String settings,
+        long queries,
+        long executed,
+        long skipped,
+        long rowsReturned,
+        long memoryBytes,
+        long heapBytes,
+        long indexBytes,
+        long cacheBytes,
+        long workingSetBytes,
+        double leafFill,
+        double bufferHitRate,
+        double cacheHitRate,
+        double pagesPerQuery,
+        Latency latencyUs,
+        double deviceUsPerQuery,
+        double costPerQueryUs,
+        double throughputQps,
+        long loadMillis,
+        long replayMillis,
+        Map<String, Long> moved,
+        Map<String, Long> workingSetByStructure,
+        int repeats,
+        double[] costPerQueryUsCi95,
+        double speedupVsFirst,
+        double[] speedupCi95,
+        Map<String, Long> skippedByReason,
+        long deviceReads,
+        Map<String, Long> upkeep) {
 
     /** Latency percentiles and mean, in microseconds. */
-    public record Latency(double p50, double p95, double p99, double mean) {
-    }
+    public record Latency(double p50, double p95, double p99, double mean) {}
 }

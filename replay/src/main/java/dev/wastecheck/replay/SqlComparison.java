@@ -16,11 +16,16 @@ import java.util.Map;
 
 /** {@code replay --compare}: the same events on SQLite or DuckDB, and whether they return what our engine returned. */
 final class SqlComparison {
-    private SqlComparison() {
-    }
+    private SqlComparison() {}
 
-    static ReplayReport.SqlRun run(String engine, Analyzer.Session session, DatabaseSchema schema, List<AccessEvent> events,
-                                   RunResult first, Progress progress) throws SQLException {
+    static ReplayReport.SqlRun run(
+            String engine,
+            Analyzer.Session session,
+            DatabaseSchema schema,
+            List<AccessEvent> events,
+            RunResult first,
+            Progress progress)
+            throws SQLException {
         Map<String, String> relations = new LinkedHashMap<>();
         for (LoadedTable t : session.tables().values()) {
             String rel = session.namedRelation(t);
@@ -30,12 +35,22 @@ final class SqlComparison {
         }
         SqlEngine e = engine.equals("sqlite") ? SqlEngine.SQLITE : SqlEngine.DUCKDB;
         progress.begin("replay on " + engine, events.size());
-        SqlReplayResult r = SqlEngineReplay.run(e, session.database().connection(), relations, schema, events, progress::advance);
+        SqlReplayResult r =
+                SqlEngineReplay.run(e, session.database().connection(), relations, schema, events, progress::advance);
         progress.end();
         // Engine time per query, as our runs report it (statement preparation and binding excluded).
         double qps = r.meanUs() == 0 ? 0 : 1e6 / r.meanUs();
-        return new ReplayReport.SqlRun(engine, r.queries(), r.skipped(), qps, r.p50Us(), r.p95Us(), r.p99Us(), r.meanUs(),
-                r.loadMillis(), mismatches(first, r));
+        return new ReplayReport.SqlRun(
+                engine,
+                r.queries(),
+                r.skipped(),
+                qps,
+                r.p50Us(),
+                r.p95Us(),
+                r.p99Us(),
+                r.meanUs(),
+                r.loadMillis(),
+                mismatches(first, r));
     }
 
     /** Events both executed whose results differ; each event executed by one side only counts as a difference too. */

@@ -20,45 +20,87 @@ class EngineSchemasTest {
     }
 
     private static ColumnReport report(String declared, String suggested, String min, String max, String... findings) {
-        return new ColumnReport("c", declared, suggested, 0, 0, 0, 0, min, max,
-                java.util.Arrays.stream(findings).map(k -> new Finding(FindingKind.of(k), "", 0)).toList());
+        return new ColumnReport(
+                "c",
+                declared,
+                suggested,
+                0,
+                0,
+                0,
+                0,
+                min,
+                max,
+                java.util.Arrays.stream(findings)
+                        .map(k -> new Finding(FindingKind.of(k), "", 0))
+                        .toList());
     }
 
     @Test
     void declaredIntegersKeepTheirWidthAndUnsignedOnesTakeTheNextSignedWidth() {
-        assertThat(EngineSchemas.declared(mysql("tinyint"), ColumnStorage.INT64)).isEqualTo(FieldType.INT8);
-        assertThat(EngineSchemas.declared(mysql("tinyint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT8);
-        assertThat(EngineSchemas.declared(mysql("smallint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT16);
-        assertThat(EngineSchemas.declared(mysql("mediumint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT32);
+        assertThat(EngineSchemas.declared(mysql("tinyint"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.INT8);
+        assertThat(EngineSchemas.declared(mysql("tinyint unsigned"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.UINT8);
+        assertThat(EngineSchemas.declared(mysql("smallint unsigned"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.UINT16);
+        assertThat(EngineSchemas.declared(mysql("mediumint unsigned"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.UINT32);
         assertThat(EngineSchemas.declared(mysql("int"), ColumnStorage.INT64)).isEqualTo(FieldType.INT32);
         // four bytes, as InnoDB stores it: the signed field would need eight
-        assertThat(EngineSchemas.declared(mysql("int unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.UINT32);
-        assertThat(EngineSchemas.declared(mysql("bigint unsigned"), ColumnStorage.INT64)).isEqualTo(FieldType.INT64);
-        assertThat(EngineSchemas.declared(mysql("mediumint"), ColumnStorage.INT64)).isEqualTo(FieldType.INT32);
-        assertThat(EngineSchemas.declared(mysql("varbinary(255)"), ColumnStorage.BYTES)).isEqualTo(FieldType.VARLEN);
-        assertThat(EngineSchemas.declared(mysql("decimal(10,2)"), ColumnStorage.TEXT)).isEqualTo(FieldType.VARLEN);
-        assertThat(EngineSchemas.declared(mysql("bigint unsigned"), ColumnStorage.TEXT)).isEqualTo(FieldType.VARLEN);
+        assertThat(EngineSchemas.declared(mysql("int unsigned"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.UINT32);
+        assertThat(EngineSchemas.declared(mysql("bigint unsigned"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.INT64);
+        assertThat(EngineSchemas.declared(mysql("mediumint"), ColumnStorage.INT64))
+                .isEqualTo(FieldType.INT32);
+        assertThat(EngineSchemas.declared(mysql("varbinary(255)"), ColumnStorage.BYTES))
+                .isEqualTo(FieldType.VARLEN);
+        assertThat(EngineSchemas.declared(mysql("decimal(10,2)"), ColumnStorage.TEXT))
+                .isEqualTo(FieldType.VARLEN);
+        assertThat(EngineSchemas.declared(mysql("bigint unsigned"), ColumnStorage.TEXT))
+                .isEqualTo(FieldType.VARLEN);
     }
 
     @Test
     void tightTypesNarrowIntegersAndDigitStringsOnly() {
         SqlType bigU = mysql("bigint unsigned");
-        assertThat(EngineSchemas.tight(report("bigint unsigned", "SMALLINT UNSIGNED", "1", "71", "narrow_integer"), bigU, FieldType.INT64,
-                Dialect.MYSQL)).isEqualTo(FieldType.UINT16);
+        assertThat(EngineSchemas.tight(
+                        report("bigint unsigned", "SMALLINT UNSIGNED", "1", "71", "narrow_integer"),
+                        bigU,
+                        FieldType.INT64,
+                        Dialect.MYSQL))
+                .isEqualTo(FieldType.UINT16);
         // unsigned 8-bit values above 127 fit the unsigned byte
-        assertThat(EngineSchemas.tight(report("int unsigned", "TINYINT UNSIGNED", "0", "200", "narrow_integer"), mysql("int unsigned"),
-                FieldType.UINT32, Dialect.MYSQL)).isEqualTo(FieldType.UINT8);
+        assertThat(EngineSchemas.tight(
+                        report("int unsigned", "TINYINT UNSIGNED", "0", "200", "narrow_integer"),
+                        mysql("int unsigned"),
+                        FieldType.UINT32,
+                        Dialect.MYSQL))
+                .isEqualTo(FieldType.UINT8);
         // MediaWiki binary(14) timestamps: the integer their digits spell
-        assertThat(EngineSchemas.tight(report("binary(14)", "DATETIME", "20010115000000", "20160313213801", "string_holds_timestamp"),
-                mysql("binary(14)"), FieldType.VARLEN, Dialect.MYSQL)).isEqualTo(FieldType.INT64);
+        assertThat(EngineSchemas.tight(
+                        report("binary(14)", "DATETIME", "20010115000000", "20160313213801", "string_holds_timestamp"),
+                        mysql("binary(14)"),
+                        FieldType.VARLEN,
+                        Dialect.MYSQL))
+                .isEqualTo(FieldType.INT64);
         // a date in a string does not print back as an integer: stays
-        assertThat(EngineSchemas.tight(report("varchar(10)", "DATE", "2001-01-15", "2016-03-13", "string_holds_date"),
-                mysql("varchar(10)"), FieldType.VARLEN, Dialect.MYSQL)).isEqualTo(FieldType.VARLEN);
+        assertThat(EngineSchemas.tight(
+                        report("varchar(10)", "DATE", "2001-01-15", "2016-03-13", "string_holds_date"),
+                        mysql("varchar(10)"),
+                        FieldType.VARLEN,
+                        Dialect.MYSQL))
+                .isEqualTo(FieldType.VARLEN);
         // ENUM suggestions are not a plain field: the dictionary class takes them (below)
-        assertThat(EngineSchemas.tight(report("varchar(20)", "ENUM('a','b')", "a", "b", "low_cardinality"), mysql("varchar(20)"),
-                FieldType.VARLEN, Dialect.MYSQL)).isEqualTo(FieldType.VARLEN);
+        assertThat(EngineSchemas.tight(
+                        report("varchar(20)", "ENUM('a','b')", "a", "b", "low_cardinality"),
+                        mysql("varchar(20)"),
+                        FieldType.VARLEN,
+                        Dialect.MYSQL))
+                .isEqualTo(FieldType.VARLEN);
         // all NULL: nothing is proven, keep the declared field
-        assertThat(EngineSchemas.tight(report("int", "int", null, null, "all_null"), mysql("int"), FieldType.INT32, Dialect.MYSQL))
+        assertThat(EngineSchemas.tight(
+                        report("int", "int", null, null, "all_null"), mysql("int"), FieldType.INT32, Dialect.MYSQL))
                 .isEqualTo(FieldType.INT32);
         assertThat(List.of(FieldType.values())).contains(FieldType.BIT);
     }
@@ -68,20 +110,46 @@ class EngineSchemasTest {
         var time = java.util.EnumSet.of(dev.wastecheck.engine.table.TableDesign.TightClass.TIME);
         var dict = java.util.EnumSet.of(dev.wastecheck.engine.table.TableDesign.TightClass.DICT);
         var bool = java.util.EnumSet.of(dev.wastecheck.engine.table.TableDesign.TightClass.BOOL);
-        ColumnReport ts = report("binary(14)", "DATETIME", "20010115000000", "20160313213801", "string_holds_timestamp");
+        ColumnReport ts =
+                report("binary(14)", "DATETIME", "20010115000000", "20160313213801", "string_holds_timestamp");
         var codec = EngineSchemas.codec(ts, mysql("binary(14)"), FieldType.VARLEN, time);
         assertThat(codec.field()).as("MediaWiki's binary(14) in 4 bytes").isEqualTo(FieldType.UINT32);
-        assertThat(EngineSchemas.codec(ts, mysql("binary(14)"), FieldType.VARLEN, dict)).as("not the dict class's").isNull();
-        assertThat(EngineSchemas.codec(report("varchar(10)", "DATE", "2001-01-15", "2016-03-13", "string_holds_date"), mysql("varchar(10)"),
-                FieldType.VARLEN, time).field()).isEqualTo(FieldType.UINT16);
-        ColumnReport model = new ColumnReport("c", "varbinary(32)", "varbinary(32)", 0, 0, 0, 1, "wikitext", "wikitext",
+        assertThat(EngineSchemas.codec(ts, mysql("binary(14)"), FieldType.VARLEN, dict))
+                .as("not the dict class's")
+                .isNull();
+        assertThat(EngineSchemas.codec(
+                                report("varchar(10)", "DATE", "2001-01-15", "2016-03-13", "string_holds_date"),
+                                mysql("varchar(10)"),
+                                FieldType.VARLEN,
+                                time)
+                        .field())
+                .isEqualTo(FieldType.UINT16);
+        ColumnReport model = new ColumnReport(
+                "c",
+                "varbinary(32)",
+                "varbinary(32)",
+                0,
+                0,
+                0,
+                1,
+                "wikitext",
+                "wikitext",
                 List.of(new Finding(FindingKind.of("constant"), "", 0)));
-        assertThat(EngineSchemas.codec(model, mysql("varbinary(32)"), FieldType.VARLEN, dict).field()).isEqualTo(FieldType.UINT8);
-        assertThat(EngineSchemas.codec(model, mysql("varbinary(32)"), FieldType.VARLEN, time)).isNull();
+        assertThat(EngineSchemas.codec(model, mysql("varbinary(32)"), FieldType.VARLEN, dict)
+                        .field())
+                .isEqualTo(FieldType.UINT8);
+        assertThat(EngineSchemas.codec(model, mysql("varbinary(32)"), FieldType.VARLEN, time))
+                .isNull();
         // a tinyint(1) holding 0 and 1 is a boolean: one bit; a tinyint holding 0 and 1 today may hold 2 tomorrow
-        assertThat(EngineSchemas.tight(report("tinyint(1)", "tinyint(1)", "0", "1"), mysql("tinyint(1)"), FieldType.INT8, Dialect.MYSQL, bool))
+        assertThat(EngineSchemas.tight(
+                        report("tinyint(1)", "tinyint(1)", "0", "1"),
+                        mysql("tinyint(1)"),
+                        FieldType.INT8,
+                        Dialect.MYSQL,
+                        bool))
                 .isEqualTo(FieldType.BIT);
-        assertThat(EngineSchemas.tight(report("tinyint", "TINYINT", "0", "1"), mysql("tinyint"), FieldType.INT8, Dialect.MYSQL, bool))
+        assertThat(EngineSchemas.tight(
+                        report("tinyint", "TINYINT", "0", "1"), mysql("tinyint"), FieldType.INT8, Dialect.MYSQL, bool))
                 .isEqualTo(FieldType.INT8);
     }
 }

@@ -22,10 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplayTest {
     @TempDir
     static Path dir;
+
     static Path dump;
     static Path trace;
     /** Four configurations, the first the baseline, and the same events on SQLite and DuckDB. */
     static ReplayReport r;
+
     static List<String> warnings = new ArrayList<>();
 
     @BeforeAll
@@ -33,16 +35,26 @@ class ReplayTest {
         new WikiGenerator(WikiGenerator.Config.defaults(25, 5)).generate(dir);
         dump = dir.resolve("dump.sql");
         trace = dir.resolve("trace.log");
-        r = Replay.run(ReplayOptions.of(dump, trace).withJitWarmup(false)
-                .withConfigs("layout=nsm", "layout=nsm,tight=on", "layout=pax,cache=swap", "layout=hpl,cluster=partition")
-                .withCompare("sqlite", "duckdb"), Progress.NONE, warnings::add);
+        r = Replay.run(
+                ReplayOptions.of(dump, trace)
+                        .withJitWarmup(false)
+                        .withConfigs(
+                                "layout=nsm",
+                                "layout=nsm,tight=on",
+                                "layout=pax,cache=swap",
+                                "layout=hpl,cluster=partition")
+                        .withCompare("sqlite", "duckdb"),
+                Progress.NONE,
+                warnings::add);
     }
 
     @Test
     void everyConfigurationReturnsTheBaselinesResultsEventByEvent() {
         assertThat(warnings).isEmpty();
-        assertThat(r.runs()).extracting(RunReport::config)
-                .containsExactly("layout=nsm", "layout=nsm,tight=on", "layout=pax,cache=swap", "layout=hpl,cluster=partition");
+        assertThat(r.runs())
+                .extracting(RunReport::config)
+                .containsExactly(
+                        "layout=nsm", "layout=nsm,tight=on", "layout=pax,cache=swap", "layout=hpl,cluster=partition");
         assertThat(r.unresolved()).isZero();
         assertThat(r.mismatches()).containsExactly(0L, 0L, 0L, 0L);
         assertThat(r.resultsDiffering()).isZero();
@@ -74,24 +86,34 @@ class ReplayTest {
 
     @Test
     void onlyTheEventsOnTheTablesAskedForAreReplayed() throws Exception {
-        ReplayReport revision = Replay.run(ReplayOptions.of(dump, trace).withJitWarmup(false).withTables("REVISION"),
-                Progress.NONE, w -> { });
+        ReplayReport revision = Replay.run(
+                ReplayOptions.of(dump, trace).withJitWarmup(false).withTables("REVISION"), Progress.NONE, w -> {});
         assertThat(revision.tables()).containsExactly("REVISION");
         assertThat(revision.events()).isPositive().isLessThan(r.events());
         assertThat(revision.mismatches()).containsExactly(0L);
         // revision's heap alone: the other tables the trace touches are not loaded
-        assertThat(revision.runs().get(0).heapBytes()).isPositive().isLessThan(r.runs().get(0).heapBytes());
+        assertThat(revision.runs().get(0).heapBytes())
+                .isPositive()
+                .isLessThan(r.runs().get(0).heapBytes());
     }
 
     @Test
     void optionsThatCannotBeReplayedAreBadInputNamingWhatIsWrong() {
-        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withTables("nosuch"), Progress.NONE, w -> { }))
-                .isInstanceOf(BadInputException.class).hasMessage("--tables nosuch: " + dump + " has no such table");
-        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withConfigs("layout=zip"), Progress.NONE, w -> { }))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("layout");
-        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, dir.resolve("none.log")), Progress.NONE, w -> { }))
-                .isInstanceOf(BadInputException.class).hasMessageEndingWith("none.log: no such trace file");
-        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withCacheFields(Map.of("page.nosuch", "page_id")),
-                Progress.NONE, w -> { })).isInstanceOf(BadInputException.class).hasMessage("--cache-fields page.nosuch: page has no index nosuch");
+        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withTables("nosuch"), Progress.NONE, w -> {}))
+                .isInstanceOf(BadInputException.class)
+                .hasMessage("--tables nosuch: " + dump + " has no such table");
+        assertThatThrownBy(() ->
+                        Replay.run(ReplayOptions.of(dump, trace).withConfigs("layout=zip"), Progress.NONE, w -> {}))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("layout");
+        assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, dir.resolve("none.log")), Progress.NONE, w -> {}))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageEndingWith("none.log: no such trace file");
+        assertThatThrownBy(() -> Replay.run(
+                        ReplayOptions.of(dump, trace).withCacheFields(Map.of("page.nosuch", "page_id")),
+                        Progress.NONE,
+                        w -> {}))
+                .isInstanceOf(BadInputException.class)
+                .hasMessage("--cache-fields page.nosuch: page has no index nosuch");
     }
 }

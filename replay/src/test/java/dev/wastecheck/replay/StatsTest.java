@@ -1,9 +1,9 @@
 package dev.wastecheck.replay;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
 
 /** Medians and their distribution-free 95% intervals, and paired ratios. */
 class StatsTest {
@@ -22,7 +22,9 @@ class StatsTest {
 
     @Test
     void ratiosArePairedByRound() {
-        assertThat(Stats.ratios(new double[] {10, 20, 40}, new double[] {5, 5, 10})).containsExactly(2, 4, 4);
-        assertThat(Stats.median(Stats.ratios(new double[] {10, 20, 40}, new double[] {5, 5, 10}))).isEqualTo(4);
+        assertThat(Stats.ratios(new double[] {10, 20, 40}, new double[] {5, 5, 10}))
+                .containsExactly(2, 4, 4);
+        assertThat(Stats.median(Stats.ratios(new double[] {10, 20, 40}, new double[] {5, 5, 10})))
+                .isEqualTo(4);
     }
 }

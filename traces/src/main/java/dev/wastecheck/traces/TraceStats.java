@@ -31,8 +31,14 @@ public final class TraceStats {
     private final ResolutionReport report;
     private final WorkloadHeat heat;
 
-    private TraceStats(Path file, TraceFormat format, long lines, BadLines badLines, Map<String, Long> skipped,
-                       ResolutionReport report, WorkloadHeat heat) {
+    private TraceStats(
+            Path file,
+            TraceFormat format,
+            long lines,
+            BadLines badLines,
+            Map<String, Long> skipped,
+            ResolutionReport report,
+            WorkloadHeat heat) {
         this.file = file;
         this.format = format;
         this.lines = lines;
@@ -55,7 +61,8 @@ public final class TraceStats {
      * As {@link #compute(Path, DatabaseSchema, TraceReadOptions)}, telling {@code progress} the
      * records read so far (the total is not known before the end: -1).
      */
-    public static TraceStats compute(Path trace, DatabaseSchema schema, TraceReadOptions options, Progress progress) throws IOException {
+    public static TraceStats compute(Path trace, DatabaseSchema schema, TraceReadOptions options, Progress progress)
+            throws IOException {
         AccessExtractor extractor = new AccessExtractor(schema);
         WorkloadHeat heat = new WorkloadHeat(schema);
         progress.begin("reading trace", -1);
@@ -115,11 +122,11 @@ public final class TraceStats {
                 out.add(new Column(t.name(), c));
             }
         }
-        out.sort(java.util.Comparator.comparingLong((Column c) -> c.use().total()).reversed());
+        out.sort(java.util.Comparator.comparingLong((Column c) -> c.use().total())
+                .reversed());
         return out;
     }
 
     /** A column's use with the table it belongs to. */
-    public record Column(String table, ColumnUse use) {
-    }
+    public record Column(String table, ColumnUse use) {}
 }

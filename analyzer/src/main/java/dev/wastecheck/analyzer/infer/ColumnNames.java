@@ -13,8 +13,7 @@ import java.util.Set;
  * why each exists are in docs/analyze.md.
  */
 public final class ColumnNames {
-    private ColumnNames() {
-    }
+    private ColumnNames() {}
 
     /** The name's words, lower case: split at underscores, digits and lower-to-upper case changes. */
     public static List<String> words(String name) {
@@ -52,8 +51,20 @@ public final class ColumnNames {
         return words(name).stream().anyMatch(set::contains);
     }
 
-    private static final Set<String> COUNTER_LAST = Set.of("count", "counter", "cnt", "views", "hits", "total", "totals",
-            "edits", "editcount", "visits", "downloads", "clicks", "plays");
+    private static final Set<String> COUNTER_LAST = Set.of(
+            "count",
+            "counter",
+            "cnt",
+            "views",
+            "hits",
+            "total",
+            "totals",
+            "edits",
+            "editcount",
+            "visits",
+            "downloads",
+            "clicks",
+            "plays");
     private static final Set<String> COUNTER_FIRST = Set.of("num", "total", "n");
 
     /**
@@ -71,17 +82,53 @@ public final class ColumnNames {
         if (t.equals("site_stats") && !column.equalsIgnoreCase("ss_row_id")) {
             return true;
         }
-        if (t.equals("category") && Set.of("cat_pages", "cat_subcats", "cat_files").contains(column.toLowerCase(Locale.ROOT))) {
+        if (t.equals("category")
+                && Set.of("cat_pages", "cat_subcats", "cat_files").contains(column.toLowerCase(Locale.ROOT))) {
             return true;
         }
         String lastWord = w.get(w.size() - 1);
-        return COUNTER_LAST.contains(lastWord) || lastWord.endsWith("count") || lastWord.endsWith("counter")
-                || (w.size() > 1 && COUNTER_FIRST.contains(w.get(0)) && !w.get(w.size() - 1).equals("id"));
+        return COUNTER_LAST.contains(lastWord)
+                || lastWord.endsWith("count")
+                || lastWord.endsWith("counter")
+                || (w.size() > 1
+                        && COUNTER_FIRST.contains(w.get(0))
+                        && !w.get(w.size() - 1).equals("id"));
     }
 
-    private static final Set<String> IDENTIFIER_WORDS = Set.of("phone", "telephone", "tel", "fax", "mobile", "cell", "zip",
-            "zipcode", "postal", "postcode", "plz", "extension", "ext", "code", "sku", "isbn", "issn", "ean", "upc", "gtin",
-            "iban", "bic", "swift", "ssn", "vat", "account", "acct", "pin", "nr", "no", "number", "msisdn", "imei");
+    private static final Set<String> IDENTIFIER_WORDS = Set.of(
+            "phone",
+            "telephone",
+            "tel",
+            "fax",
+            "mobile",
+            "cell",
+            "zip",
+            "zipcode",
+            "postal",
+            "postcode",
+            "plz",
+            "extension",
+            "ext",
+            "code",
+            "sku",
+            "isbn",
+            "issn",
+            "ean",
+            "upc",
+            "gtin",
+            "iban",
+            "bic",
+            "swift",
+            "ssn",
+            "vat",
+            "account",
+            "acct",
+            "pin",
+            "nr",
+            "no",
+            "number",
+            "msisdn",
+            "imei");
 
     /**
      * Names a string that is an identifier written with digits (phone numbers, postal codes,
@@ -92,11 +139,55 @@ public final class ColumnNames {
         return anyWord(column, IDENTIFIER_WORDS);
     }
 
-    private static final Set<String> FREE_TEXT_WORDS = Set.of("name", "names", "text", "title", "titles", "comment", "comments",
-            "summary", "description", "desc", "note", "notes", "email", "mail", "url", "uri", "link", "href", "address",
-            "label", "message", "msg", "reason", "user", "username", "author", "login", "nick", "nickname", "path", "file",
-            "filename", "ip", "host", "agent", "hash", "sha1", "sha", "md5", "token", "password", "subject", "body", "content",
-            "propname", "city", "street", "company");
+    private static final Set<String> FREE_TEXT_WORDS = Set.of(
+            "name",
+            "names",
+            "text",
+            "title",
+            "titles",
+            "comment",
+            "comments",
+            "summary",
+            "description",
+            "desc",
+            "note",
+            "notes",
+            "email",
+            "mail",
+            "url",
+            "uri",
+            "link",
+            "href",
+            "address",
+            "label",
+            "message",
+            "msg",
+            "reason",
+            "user",
+            "username",
+            "author",
+            "login",
+            "nick",
+            "nickname",
+            "path",
+            "file",
+            "filename",
+            "ip",
+            "host",
+            "agent",
+            "hash",
+            "sha1",
+            "sha",
+            "md5",
+            "token",
+            "password",
+            "subject",
+            "body",
+            "content",
+            "propname",
+            "city",
+            "street",
+            "company");
 
     /**
      * Names free text: names, titles, comments, e-mail addresses, URLs, user names. Whatever few
@@ -104,12 +195,34 @@ public final class ColumnNames {
      */
     public static boolean isFreeText(String column) {
         String lower = column.toLowerCase(Locale.ROOT);
-        return anyWord(column, FREE_TEXT_WORDS) || lower.endsWith("name") || lower.endsWith("text") || lower.endsWith("title");
+        return anyWord(column, FREE_TEXT_WORDS)
+                || lower.endsWith("name")
+                || lower.endsWith("text")
+                || lower.endsWith("title");
     }
 
-    private static final Set<String> PAYLOAD_WORDS = Set.of("serialized", "serialised", "blob", "json", "data", "value",
-            "values", "props", "properties", "params", "parameters", "options", "payload", "meta", "metadata", "settings",
-            "config", "cache", "object", "array", "state");
+    private static final Set<String> PAYLOAD_WORDS = Set.of(
+            "serialized",
+            "serialised",
+            "blob",
+            "json",
+            "data",
+            "value",
+            "values",
+            "props",
+            "properties",
+            "params",
+            "parameters",
+            "options",
+            "payload",
+            "meta",
+            "metadata",
+            "settings",
+            "config",
+            "cache",
+            "object",
+            "array",
+            "state");
 
     /**
      * Names a payload the application encodes (PHP {@code serialize()}, JSON, a property's value):
@@ -120,12 +233,32 @@ public final class ColumnNames {
     }
 
     /** Words (and, for the long ones, parts of words: {@code notificationtimestamp}) of a time that is not a row's creation. */
-    private static final Set<String> NOT_CREATION = Set.of("last", "birth", "end", "due", "return", "valid", "until", "seen",
-            "sent", "links", "login", "access");
-    private static final List<String> NOT_CREATION_PARTS = List.of("update", "touched", "modified", "changed", "expir",
-            "notification", "deleted", "deadline", "authenticated", "accessed");
-    private static final Set<String> CREATION_WORDS = Set.of("timestamp", "created", "creation", "create", "inserted",
-            "registration", "registered", "date", "time", "at", "on");
+    private static final Set<String> NOT_CREATION = Set.of(
+            "last", "birth", "end", "due", "return", "valid", "until", "seen", "sent", "links", "login", "access");
+
+    private static final List<String> NOT_CREATION_PARTS = List.of(
+            "update",
+            "touched",
+            "modified",
+            "changed",
+            "expir",
+            "notification",
+            "deleted",
+            "deadline",
+            "authenticated",
+            "accessed");
+    private static final Set<String> CREATION_WORDS = Set.of(
+            "timestamp",
+            "created",
+            "creation",
+            "create",
+            "inserted",
+            "registration",
+            "registered",
+            "date",
+            "time",
+            "at",
+            "on");
 
     /**
      * Names the moment a row was created ({@code rev_timestamp}, {@code created_at},
@@ -135,23 +268,51 @@ public final class ColumnNames {
     public static boolean isCreationTime(String column) {
         List<String> w = words(column);
         String lower = column.toLowerCase(Locale.ROOT);
-        if (w.isEmpty() || w.stream().anyMatch(NOT_CREATION::contains) || NOT_CREATION_PARTS.stream().anyMatch(lower::contains)) {
+        if (w.isEmpty()
+                || w.stream().anyMatch(NOT_CREATION::contains)
+                || NOT_CREATION_PARTS.stream().anyMatch(lower::contains)) {
             return false;
         }
         String lastWord = w.get(w.size() - 1);
-        return CREATION_WORDS.contains(lastWord) || lastWord.endsWith("timestamp") || lastWord.endsWith("date")
-                || w.contains("created") || w.contains("registration");
+        return CREATION_WORDS.contains(lastWord)
+                || lastWord.endsWith("timestamp")
+                || lastWord.endsWith("date")
+                || w.contains("created")
+                || w.contains("registration");
     }
 
-    private static final Set<String> TIME_WORDS = Set.of("timestamp", "time", "date", "day", "touched", "updated", "update",
-            "registration", "registered", "authenticated", "expiry", "expires", "created", "modified", "at", "on", "when",
-            "birthday", "dob", "since", "until", "start", "end", "begin");
+    private static final Set<String> TIME_WORDS = Set.of(
+            "timestamp",
+            "time",
+            "date",
+            "day",
+            "touched",
+            "updated",
+            "update",
+            "registration",
+            "registered",
+            "authenticated",
+            "expiry",
+            "expires",
+            "created",
+            "modified",
+            "at",
+            "on",
+            "when",
+            "birthday",
+            "dob",
+            "since",
+            "until",
+            "start",
+            "end",
+            "begin");
 
     /** Names a date or a time: its values are dates by meaning, however few there are. */
     public static boolean isTimeName(String column) {
         List<String> w = words(column);
-        return w.stream().anyMatch(x -> TIME_WORDS.contains(x) || x.endsWith("timestamp") || x.endsWith("date")
-                || x.endsWith("time"));
+        return w.stream()
+                .anyMatch(x ->
+                        TIME_WORDS.contains(x) || x.endsWith("timestamp") || x.endsWith("date") || x.endsWith("time"));
     }
 
     /** Names a calendar day ({@code BirthDate}, {@code invoice_date}, {@code due_on}), not a moment. */

@@ -15,8 +15,7 @@ public final class DialectTypes {
     }
 
     /** An integer type that can hold a range, with its width in bytes. */
-    public record IntegerType(String name, int bytes, boolean unsigned) {
-    }
+    public record IntegerType(String name, int bytes, boolean unsigned) {}
 
     /** The narrowest integer type holding [min, max], or null when none does. */
     public IntegerType narrowestInteger(BigInteger min, BigInteger max) {
@@ -61,24 +60,29 @@ public final class DialectTypes {
 
     public String integerName(int bytes, boolean unsigned) {
         return switch (dialect) {
-            case MYSQL -> switch (bytes) {
-                case 1 -> "TINYINT";
-                case 2 -> "SMALLINT";
-                case 3 -> "MEDIUMINT";
-                case 4 -> "INT";
-                default -> "BIGINT";
-            } + (unsigned ? " UNSIGNED" : "");
-            case POSTGRESQL -> switch (bytes) {
-                case 2 -> "smallint";
-                case 4 -> "integer";
-                default -> "bigint";
-            };
-            case DUCKDB -> (unsigned ? "U" : "") + switch (bytes) {
-                case 1 -> "TINYINT";
-                case 2 -> "SMALLINT";
-                case 4 -> "INTEGER";
-                default -> "BIGINT";
-            };
+            case MYSQL ->
+                switch (bytes) {
+                            case 1 -> "TINYINT";
+                            case 2 -> "SMALLINT";
+                            case 3 -> "MEDIUMINT";
+                            case 4 -> "INT";
+                            default -> "BIGINT";
+                        }
+                        + (unsigned ? " UNSIGNED" : "");
+            case POSTGRESQL ->
+                switch (bytes) {
+                    case 2 -> "smallint";
+                    case 4 -> "integer";
+                    default -> "bigint";
+                };
+            case DUCKDB ->
+                (unsigned ? "U" : "")
+                        + switch (bytes) {
+                            case 1 -> "TINYINT";
+                            case 2 -> "SMALLINT";
+                            case 4 -> "INTEGER";
+                            default -> "BIGINT";
+                        };
             case SQLITE -> "INTEGER";
         };
     }

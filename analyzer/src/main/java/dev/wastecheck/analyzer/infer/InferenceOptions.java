@@ -20,8 +20,14 @@ package dev.wastecheck.analyzer.infer;
  * @param decimalHeadroom factor by which a DECIMAL's largest magnitude may grow (money: prices rise,
  *                        totals sum more lines, currencies change): 1000 keeps three more digits
  */
-public record InferenceOptions(double headroom, double idHeadroom, int enumMax, long minRows, int keyFloorBytes,
-                               double horizonYears, double decimalHeadroom) {
+public record InferenceOptions(
+        double headroom,
+        double idHeadroom,
+        int enumMax,
+        long minRows,
+        int keyFloorBytes,
+        double horizonYears,
+        double decimalHeadroom) {
     public static final double DEFAULT_HEADROOM = 2.0;
     public static final double DEFAULT_ID_HEADROOM = 10.0;
     public static final int DEFAULT_ENUM_MAX = 8;
@@ -50,7 +56,13 @@ public record InferenceOptions(double headroom, double idHeadroom, int enumMax, 
 
     /** The first three knobs, the rest at their defaults. */
     public InferenceOptions(double headroom, double idHeadroom, int enumMax) {
-        this(headroom, idHeadroom, enumMax, DEFAULT_MIN_ROWS, DEFAULT_KEY_FLOOR_BYTES, DEFAULT_HORIZON_YEARS,
+        this(
+                headroom,
+                idHeadroom,
+                enumMax,
+                DEFAULT_MIN_ROWS,
+                DEFAULT_KEY_FLOOR_BYTES,
+                DEFAULT_HORIZON_YEARS,
                 DEFAULT_DECIMAL_HEADROOM);
     }
 

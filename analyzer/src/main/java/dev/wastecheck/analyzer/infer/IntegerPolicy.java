@@ -46,8 +46,7 @@ public final class IntegerPolicy {
     }
 
     /** How fast a table's key grows: ids per day over its rows' creation timestamps. */
-    record Rate(double idsPerDay, String column, double days) {
-    }
+    record Rate(double idsPerDay, String column, double days) {}
 
     private final InferenceOptions options;
     private final DialectTypes types;
@@ -63,11 +62,15 @@ public final class IntegerPolicy {
      *
      * @param counters each auto-increment counter's next value, by lower-case {@code table.column}
      */
-    public Map<String, Verdict> decide(References refs, java.util.Collection<LoadedTable> tables,
-                                       Map<String, List<ColumnProfile>> profiles, Map<String, BigInteger> counters) {
+    public Map<String, Verdict> decide(
+            References refs,
+            java.util.Collection<LoadedTable> tables,
+            Map<String, List<ColumnProfile>> profiles,
+            Map<String, BigInteger> counters) {
         Map<String, Verdict> out = new HashMap<>();
         for (References.Group g : refs.groups()) {
-            List<References.Col> members = g.members().stream().filter(c -> c.def().type().isInteger()).toList();
+            List<References.Col> members =
+                    g.members().stream().filter(c -> c.def().type().isInteger()).toList();
             if (members.isEmpty()) {
                 continue;
             }
@@ -84,15 +87,28 @@ public final class IntegerPolicy {
                 }
                 boolean isKey = key != null && key.index() == i;
                 if (isKey || ColumnNames.isIdName(col.name())) {
-                    out.put(c.id(), decide(c.toString(), false, isKey ? List.of(c) : List.of(), List.of(c), profiles, counters));
+                    out.put(
+                            c.id(),
+                            decide(
+                                    c.toString(),
+                                    false,
+                                    isKey ? List.of(c) : List.of(),
+                                    List.of(c),
+                                    profiles,
+                                    counters));
                 }
             }
         }
         return out;
     }
 
-    private Verdict decide(String name, boolean domain, List<References.Col> keys, List<References.Col> members,
-                           Map<String, List<ColumnProfile>> profiles, Map<String, BigInteger> counters) {
+    private Verdict decide(
+            String name,
+            boolean domain,
+            List<References.Col> keys,
+            List<References.Col> members,
+            Map<String, List<ColumnProfile>> profiles,
+            Map<String, BigInteger> counters) {
         boolean key = !domain;
         long evidence = 0;
         BigInteger lo = null;
@@ -114,17 +130,35 @@ public final class IntegerPolicy {
         for (References.Col k : keys) {
             evidence += k.table().rows();
         }
-        String what = domain ? "the " + name + " domain (" + members.size() + " columns)"
-                : keys.isEmpty() ? "an identifier" : members.size() > 1 ? "key " + name + " and its " + (members.size() - 1)
-                + (members.size() == 2 ? " reference" : " references") : "a key";
-        String behind = keys.isEmpty() ? " values" : " rows in " + String.join(" and ", keys.stream()
-                .map(k -> k.table().def().name()).distinct().toList());
+        String what = domain
+                ? "the " + name + " domain (" + members.size() + " columns)"
+                : keys.isEmpty()
+                        ? "an identifier"
+                        : members.size() > 1
+                                ? "key " + name + " and its " + (members.size() - 1)
+                                        + (members.size() == 2 ? " reference" : " references")
+                                : "a key";
+        String behind = keys.isEmpty()
+                ? " values"
+                : " rows in "
+                        + String.join(
+                                " and ",
+                                keys.stream()
+                                        .map(k -> k.table().def().name())
+                                        .distinct()
+                                        .toList());
         if (hi == null) {
             return new Verdict(name, domain, key, 0, signed, "");
         }
         if (evidence < options.minRows()) {
-            return new Verdict(name, domain, key, 0, signed, "too little evidence (" + evidence + behind
-                    + ", fewer than --min-rows " + options.minRows() + "): " + what + " keeps its declared type");
+            return new Verdict(
+                    name,
+                    domain,
+                    key,
+                    0,
+                    signed,
+                    "too little evidence (" + evidence + behind + ", fewer than --min-rows " + options.minRows() + "): "
+                            + what + " keeps its declared type");
         }
         BigInteger counter = null;
         for (References.Col k : keys) {
@@ -140,7 +174,8 @@ public final class IntegerPolicy {
         int floor = domain ? 2 : options.keyFloorBytes();
         // A signed member keeps its sign (id - 10 below zero is an error on an unsigned type): the
         // group's width is one whose signed type holds the range.
-        DialectTypes.IntegerType fit = types.narrowestInteger(signed ? needLo.min(BigInteger.ONE.negate()) : needLo, needHi, !signed);
+        DialectTypes.IntegerType fit =
+                types.narrowestInteger(signed ? needLo.min(BigInteger.ONE.negate()) : needLo, needHi, !signed);
         if (fit == null) {
             return new Verdict(name, domain, key, 0, signed, "");
         }
@@ -149,10 +184,13 @@ public final class IntegerPolicy {
                 + trim(headroom) + " room: up to " + needHi;
         if (bytes >= declaredBytes) {
             String why = bytes > fit.bytes() && bytes == atLeast(floor)
-                    ? (domain ? "namespace numbers are assigned by extensions, not by growth: the namespace domain keeps at least "
-                            + types.integerName(atLeast(floor), false)
-                            : what + " keeps its declared type: keys, the columns referring to them and identifiers are never"
-                            + " narrowed below " + types.integerName(atLeast(floor), false) + " (--key-floor " + options.keyFloorBytes() + ")")
+                    ? (domain
+                            ? "namespace numbers are assigned by extensions, not by growth: the namespace domain keeps at least "
+                                    + types.integerName(atLeast(floor), false)
+                            : what
+                                    + " keeps its declared type: keys, the columns referring to them and identifiers are never"
+                                    + " narrowed below " + types.integerName(atLeast(floor), false) + " (--key-floor "
+                                    + options.keyFloorBytes() + ")")
                     : "no narrower type holds " + room;
             return new Verdict(name, domain, key, 0, signed, why);
         }
@@ -167,19 +205,30 @@ public final class IntegerPolicy {
                     bytes = atLeast(bytes + 1);
                     years = yearsLeft(bytes, signed, top, rate);
                 }
-                String pace = String.format(Locale.ROOT, "%s ids per day over %s's %s days", fmt(rate.idsPerDay()),
-                        rate.column(), fmt(rate.days()));
+                String pace = String.format(
+                        Locale.ROOT,
+                        "%s ids per day over %s's %s days",
+                        fmt(rate.idsPerDay()),
+                        rate.column(),
+                        fmt(rate.days()));
                 if (bytes >= declaredBytes) {
-                    return new Verdict(name, domain, key, 0, signed, "a narrower type would run out within --horizon-years "
-                            + trim(options.horizonYears()) + " at the observed rate (" + pace + "): " + what + " keeps its declared type");
+                    return new Verdict(
+                            name,
+                            domain,
+                            key,
+                            0,
+                            signed,
+                            "a narrower type would run out within --horizon-years " + trim(options.horizonYears())
+                                    + " at the observed rate (" + pace + "): " + what + " keeps its declared type");
                 }
                 growth = "; exhausts in ~" + years(years) + " years at the observed rate (" + pace + ")";
             }
         }
         String typeName = types.integerName(bytes, !signed);
         if (domain && bytes > fit.bytes()) {
-            growth = "; namespace numbers are assigned by extensions (Semantic MediaWiki 102, Scribunto 828, Gadgets 2300),"
-                    + " not by growth, so never below " + types.integerName(atLeast(floor), false);
+            growth =
+                    "; namespace numbers are assigned by extensions (Semantic MediaWiki 102, Scribunto 828, Gadgets 2300),"
+                            + " not by growth, so never below " + types.integerName(atLeast(floor), false);
         }
         return new Verdict(name, domain, key, bytes, signed, what + ": " + room + " fits " + typeName + growth);
     }
@@ -205,7 +254,8 @@ public final class IntegerPolicy {
      * ({@code rev_timestamp}, {@code created_at}, {@code InvoiceDate}), or null when it has none
      * or they cover less than a day.
      */
-    private static Rate rate(List<References.Col> keys, Map<String, List<ColumnProfile>> profiles, BigInteger lo, BigInteger top) {
+    private static Rate rate(
+            List<References.Col> keys, Map<String, List<ColumnProfile>> profiles, BigInteger lo, BigInteger top) {
         Rate best = null;
         for (References.Col k : keys) {
             LoadedTable t = k.table();
@@ -278,7 +328,10 @@ public final class IntegerPolicy {
     }
 
     static BigInteger grow(BigInteger v, double factor) {
-        return new BigDecimal(v).multiply(BigDecimal.valueOf(factor)).setScale(0, RoundingMode.UP).toBigInteger();
+        return new BigDecimal(v)
+                .multiply(BigDecimal.valueOf(factor))
+                .setScale(0, RoundingMode.UP)
+                .toBigInteger();
     }
 
     private static String years(double y) {

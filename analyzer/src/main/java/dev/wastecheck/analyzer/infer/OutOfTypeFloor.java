@@ -23,14 +23,18 @@ import java.util.List;
  * values and where the first was.
  */
 public final class OutOfTypeFloor {
-    private OutOfTypeFloor() {
-    }
+    private OutOfTypeFloor() {}
 
     /**
      * @param values distinct values outside the type (up to 16), as read
      */
-    public static ColumnReport apply(ColumnReport r, ColumnDef col, ColumnProfile p, TableReport.BadValues bad,
-                                     Collection<String> values, Dialect dialect) {
+    public static ColumnReport apply(
+            ColumnReport r,
+            ColumnDef col,
+            ColumnProfile p,
+            TableReport.BadValues bad,
+            Collection<String> values,
+            Dialect dialect) {
         if (bad == null || values == null || values.isEmpty()) {
             return r;
         }
@@ -43,7 +47,8 @@ public final class OutOfTypeFloor {
         boolean inferred = !r.suggestedType().equalsIgnoreCase(r.declaredType());
         switch (t.family()) {
             case INTEGER -> {
-                DialectTypes.IntegerType it = p.minInt == null ? null : types.narrowestInteger(p.minInt, p.maxInt, t.unsigned());
+                DialectTypes.IntegerType it =
+                        p.minInt == null ? null : types.narrowestInteger(p.minInt, p.maxInt, t.unsigned());
                 if (it != null && !inferred) {
                     holds = it.name();
                     bytes = model.integerBytes(p, it.bytes(), p.minInt, p.maxInt);
@@ -55,13 +60,17 @@ public final class OutOfTypeFloor {
                 int precision = Math.max(1, p.usedIntDigits) + scale;
                 if (!inferred && precision <= (dialect == Dialect.MYSQL ? 65 : 1000)) {
                     holds = types.decimal(precision, scale);
-                    bytes = dialect == Dialect.MYSQL ? model.fixed(p, StorageModel.mysqlDecimal(precision, scale)) : r.tightBytes();
+                    bytes = dialect == Dialect.MYSQL
+                            ? model.fixed(p, StorageModel.mysqlDecimal(precision, scale))
+                            : r.tightBytes();
                 }
                 why = "up to " + p.usedIntDigits + " digits before the point and " + p.usedScale + " after it are used";
             }
             case FLOAT -> {
                 if (!inferred) {
-                    holds = dialect == Dialect.POSTGRESQL ? "double precision" : dialect == Dialect.DUCKDB ? "DOUBLE" : "double";
+                    holds = dialect == Dialect.POSTGRESQL
+                            ? "double precision"
+                            : dialect == Dialect.DUCKDB ? "DOUBLE" : "double";
                     bytes = model.fixed(p, 8);
                 }
                 why = "a 4-byte float ends at 3.4028235e38";
@@ -75,7 +84,9 @@ public final class OutOfTypeFloor {
             case ENUM, SET -> {
                 List<String> members = new ArrayList<>(t.enumValues());
                 for (String v : values) {
-                    for (String m : t.family() == dev.wastecheck.model.schema.TypeFamily.SET ? v.split(",") : new String[] {v}) {
+                    for (String m : t.family() == dev.wastecheck.model.schema.TypeFamily.SET
+                            ? v.split(",")
+                            : new String[] {v}) {
                         if (!members.contains(m) && !m.isEmpty()) {
                             members.add(m);
                         }
@@ -86,16 +97,30 @@ public final class OutOfTypeFloor {
                             + types.enumOf(members).substring(4);
                     bytes = r.tightBytes();
                 }
-                why = "the members read besides the declared ones: " + String.join(", ", values.stream().limit(5)
-                        .map(v -> "'" + v + "'").toList());
+                why = "the members read besides the declared ones: "
+                        + String.join(
+                                ", ",
+                                values.stream().limit(5).map(v -> "'" + v + "'").toList());
             }
             default -> why = "no " + t.declared() + " holds them, so the declared type stays; correct the values";
         }
         List<Finding> findings = new ArrayList<>();
-        findings.add(new Finding(FindingKind.OUT_OF_TYPE, bad.count() + " values lie outside " + t.declared() + " (" + why
-                + (holds != null ? "; " + holds + " holds them" : "") + "); first: " + bad.first(), 0));
+        findings.add(new Finding(
+                FindingKind.OUT_OF_TYPE,
+                bad.count() + " values lie outside " + t.declared() + " (" + why
+                        + (holds != null ? "; " + holds + " holds them" : "") + "); first: " + bad.first(),
+                0));
         findings.addAll(r.findings());
-        return new ColumnReport(r.name(), r.declaredType(), holds != null ? holds : r.suggestedType(), r.declaredBytes(),
-                holds != null ? bytes : r.tightBytes(), r.nulls(), r.distinct(), r.min(), r.max(), findings);
+        return new ColumnReport(
+                r.name(),
+                r.declaredType(),
+                holds != null ? holds : r.suggestedType(),
+                r.declaredBytes(),
+                holds != null ? bytes : r.tightBytes(),
+                r.nulls(),
+                r.distinct(),
+                r.min(),
+                r.max(),
+                findings);
     }
 }

@@ -70,8 +70,7 @@ public final class References {
      *
      * @param keys the key columns (empty for a domain)
      */
-    public record Group(String name, boolean domain, List<Col> keys, List<Col> members) {
-    }
+    public record Group(String name, boolean domain, List<Col> keys, List<Col> members) {}
 
     private final List<Reference> links = new ArrayList<>();
     private final Map<String, Group> groupOf = new HashMap<>();
@@ -98,7 +97,9 @@ public final class References {
 
     /** The reference a column makes, or null. */
     public Reference referenceOf(String table, String column) {
-        return links.stream().filter(r -> r.table().equalsIgnoreCase(table) && r.column().equalsIgnoreCase(column)).findFirst()
+        return links.stream()
+                .filter(r -> r.table().equalsIgnoreCase(table) && r.column().equalsIgnoreCase(column))
+                .findFirst()
                 .orElse(null);
     }
 
@@ -106,8 +107,12 @@ public final class References {
      * @param wouldNarrow whether the inference would narrow a column that is neither a key nor
      *                    found to refer to one: only those are checked by values
      */
-    public static References find(Collection<LoadedTable> tables, Map<String, List<ColumnProfile>> profiles, DdlCatalog catalog,
-                                  ProfilingDatabase db, java.util.function.BiPredicate<Col, ColumnProfile> wouldNarrow)
+    public static References find(
+            Collection<LoadedTable> tables,
+            Map<String, List<ColumnProfile>> profiles,
+            DdlCatalog catalog,
+            ProfilingDatabase db,
+            java.util.function.BiPredicate<Col, ColumnProfile> wouldNarrow)
             throws SQLException {
         References r = new References();
         Map<String, Col> byId = new LinkedHashMap<>();
@@ -146,17 +151,30 @@ public final class References {
                 refs = ref == null ? List.of() : ref.primaryKey();
             }
             for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
-                Col from = byId.get((dev.wastecheck.model.schema.Names.simpleName(fk.table()) + "." + fk.columns().get(i)).toLowerCase(Locale.ROOT));
-                Col to = byId.get((dev.wastecheck.model.schema.Names.simpleName(fk.refTable()) + "." + refs.get(i)).toLowerCase(Locale.ROOT));
-                if (from != null && to != null && from.def().type().isInteger() && to.def().type().isInteger()
+                Col from = byId.get((dev.wastecheck.model.schema.Names.simpleName(fk.table()) + "."
+                                + fk.columns().get(i))
+                        .toLowerCase(Locale.ROOT));
+                Col to = byId.get((dev.wastecheck.model.schema.Names.simpleName(fk.refTable()) + "." + refs.get(i))
+                        .toLowerCase(Locale.ROOT));
+                if (from != null
+                        && to != null
+                        && from.def().type().isInteger()
+                        && to.def().type().isInteger()
                         && !from.id().equals(to.id())) {
-                    found.putIfAbsent(from.id(), new Reference(from.table().def().name(), from.def().name(), to.table().def().name(),
-                            to.def().name(), Reference.Evidence.DECLARED));
+                    found.putIfAbsent(
+                            from.id(),
+                            new Reference(
+                                    from.table().def().name(),
+                                    from.def().name(),
+                                    to.table().def().name(),
+                                    to.def().name(),
+                                    Reference.Evidence.DECLARED));
                 }
             }
         }
         // 2. By name.
-        boolean mediaWiki = keyOfTable.containsKey("page") && keyOfTable.get("page").def().name().equalsIgnoreCase("page_id");
+        boolean mediaWiki = keyOfTable.containsKey("page")
+                && keyOfTable.get("page").def().name().equalsIgnoreCase("page_id");
         for (Col c : byId.values()) {
             if (found.containsKey(c.id()) || !c.def().type().isInteger()) {
                 continue;
@@ -170,13 +188,21 @@ public final class References {
                 to = byName(c, keyByName, keyOfTable);
             }
             if (to != null && !to.id().equals(c.id())) {
-                found.put(c.id(), new Reference(c.table().def().name(), c.def().name(), to.table().def().name(), to.def().name(),
-                        Reference.Evidence.NAME));
+                found.put(
+                        c.id(),
+                        new Reference(
+                                c.table().def().name(),
+                                c.def().name(),
+                                to.table().def().name(),
+                                to.def().name(),
+                                Reference.Evidence.NAME));
             }
         }
         // 3. By values, where the type depends on it.
         for (Col c : byId.values()) {
-            if (found.containsKey(c.id()) || !c.def().type().isInteger() || keyOfTable.values().stream().anyMatch(k -> k.id().equals(c.id()))) {
+            if (found.containsKey(c.id())
+                    || !c.def().type().isInteger()
+                    || keyOfTable.values().stream().anyMatch(k -> k.id().equals(c.id()))) {
                 continue;
             }
             ColumnProfile p = profiles.get(c.table().def().key()).get(c.index());
@@ -187,20 +213,30 @@ public final class References {
             double bestChance = CHANCE;
             for (Col k : keyOfTable.values()) {
                 ColumnProfile kp = profiles.get(k.table().def().key()).get(k.index());
-                if (kp.minInt == null || p.minInt.compareTo(kp.minInt) < 0 || p.maxInt.compareTo(kp.maxInt) > 0 || p.distinct > kp.distinct) {
+                if (kp.minInt == null
+                        || p.minInt.compareTo(kp.minInt) < 0
+                        || p.maxInt.compareTo(kp.maxInt) > 0
+                        || p.distinct > kp.distinct) {
                     continue;
                 }
                 long[] x = containment(db, c, k, p);
                 if (x[1] != x[0]) {
                     continue;
                 }
-                double span = new java.math.BigDecimal(p.maxInt.subtract(p.minInt).add(BigInteger.ONE)).doubleValue();
+                double span =
+                        new java.math.BigDecimal(p.maxInt.subtract(p.minInt).add(BigInteger.ONE)).doubleValue();
                 double density = Math.min(1.0, x[2] / span);
                 double chance = Math.pow(density, x[0]);
                 if (chance < bestChance) {
                     bestChance = chance;
-                    best = new Reference(c.table().def().name(), c.def().name(), k.table().def().name(), k.def().name(),
-                            Reference.Evidence.VALUES, x[1], x[0]);
+                    best = new Reference(
+                            c.table().def().name(),
+                            c.def().name(),
+                            k.table().def().name(),
+                            k.def().name(),
+                            Reference.Evidence.VALUES,
+                            x[1],
+                            x[0]);
                 }
             }
             if (best != null) {
@@ -222,7 +258,8 @@ public final class References {
             }
         }
         for (int i = 0; i < def.columns().size(); i++) {
-            if (def.columns().get(i).autoIncrement() && def.columns().get(i).type().isInteger()) {
+            if (def.columns().get(i).autoIncrement()
+                    && def.columns().get(i).type().isInteger()) {
                 return new Col(t, i);
             }
         }
@@ -241,14 +278,18 @@ public final class References {
             return null; // cat_pages counts pages; it does not name one
         }
         Col k = keyByName.get(name);
-        if (k != null && !name.equals("id") && !k.table().def().key().equals(c.table().def().key())) {
+        if (k != null
+                && !name.equals("id")
+                && !k.table().def().key().equals(c.table().def().key())) {
             return k;
         }
         Col longest = null;
         for (Map.Entry<String, Col> e : keyByName.entrySet()) {
             boolean named = e.getKey().indexOf('_') > 0 && name.endsWith("_" + e.getKey());
-            if (named && !e.getValue().table().def().key().equals(c.table().def().key())
-                    && (longest == null || e.getKey().length() > longest.def().name().length())) {
+            if (named
+                    && !e.getValue().table().def().key().equals(c.table().def().key())
+                    && (longest == null
+                            || e.getKey().length() > longest.def().name().length())) {
                 longest = e.getValue();
             }
         }
@@ -256,7 +297,10 @@ public final class References {
             return longest;
         }
         List<String> w = ColumnNames.words(c.def().name());
-        if (w.size() >= 2 && (w.get(w.size() - 1).equals("parent") || (w.get(w.size() - 1).equals("id") && w.get(w.size() - 2).equals("parent")))) {
+        if (w.size() >= 2
+                && (w.get(w.size() - 1).equals("parent")
+                        || (w.get(w.size() - 1).equals("id")
+                                && w.get(w.size() - 2).equals("parent")))) {
             return keyOfTable.get(c.table().def().key());
         }
         // The words before a final "id" (customer_id, ArtistId, slot_revision_id), or the word
@@ -285,9 +329,13 @@ public final class References {
 
     static {
         MEDIAWIKI.put(Pattern.compile("[a-z]+_from"), "page");
-        MEDIAWIKI.put(Pattern.compile("page_latest|rev_parent_id|ar_parent_id|ar_rev_id|rc_this_oldid|rc_last_oldid|slot_origin"
-                + "|slot_revision_id|log_rev_id|ct_rev_id|ts_rev_id"), "revision");
-        MEDIAWIKI.put(Pattern.compile("rc_cur_id|ar_page_id|log_page|pp_page|si_page|rev_page|wl_page|pr_page"), "page");
+        MEDIAWIKI.put(
+                Pattern.compile(
+                        "page_latest|rev_parent_id|ar_parent_id|ar_rev_id|rc_this_oldid|rc_last_oldid|slot_origin"
+                                + "|slot_revision_id|log_rev_id|ct_rev_id|ts_rev_id"),
+                "revision");
+        MEDIAWIKI.put(
+                Pattern.compile("rc_cur_id|ar_page_id|log_page|pp_page|si_page|rev_page|wl_page|pr_page"), "page");
         MEDIAWIKI.put(Pattern.compile("rev_text_id|ar_text_id"), "text");
         MEDIAWIKI.put(Pattern.compile("rc_logid|ls_log_id|ct_log_id|ts_log_id"), "logging");
         MEDIAWIKI.put(Pattern.compile("rc_id|ct_rc_id|ts_rc_id"), "recentchanges");
@@ -301,7 +349,14 @@ public final class References {
         for (Map.Entry<Pattern, String> e : MEDIAWIKI.entrySet()) {
             if (e.getKey().matcher(name).matches()) {
                 Col key = keyOfTable.get(e.getValue());
-                return key == null || key.table().def().key().equals(c.table().def().key()) && key.index() == c.index() ? null : key;
+                return key == null
+                                || key.table()
+                                                .def()
+                                                .key()
+                                                .equals(c.table().def().key())
+                                        && key.index() == c.index()
+                        ? null
+                        : key;
             }
         }
         return null;
@@ -311,11 +366,14 @@ public final class References {
     private static long[] containment(ProfilingDatabase db, Col c, Col k, ColumnProfile p) throws SQLException {
         String cv = "TRY_CAST(" + c.table().physicalColumn(c.index()) + " AS HUGEINT)";
         String kv = "TRY_CAST(" + k.table().physicalColumn(k.index()) + " AS HUGEINT)";
-        String sql = "WITH c AS (SELECT DISTINCT " + cv + " AS v FROM " + c.table().relation() + " WHERE " + cv + " IS NOT NULL),"
-                + " k AS (SELECT DISTINCT " + kv + " AS v FROM " + k.table().relation() + " WHERE " + kv + " IS NOT NULL)"
+        String sql = "WITH c AS (SELECT DISTINCT " + cv + " AS v FROM "
+                + c.table().relation() + " WHERE " + cv + " IS NOT NULL),"
+                + " k AS (SELECT DISTINCT " + kv + " AS v FROM " + k.table().relation() + " WHERE " + kv
+                + " IS NOT NULL)"
                 + " SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM c WHERE v IN (SELECT v FROM k)),"
                 + " (SELECT count(*) FROM k WHERE v BETWEEN " + p.minInt + " AND " + p.maxInt + ")";
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
         }
@@ -347,20 +405,28 @@ public final class References {
         for (Col c : byId.values()) {
             boolean linked = parent.containsKey(c.id()) || parent.containsValue(c.id());
             if (linked) {
-                members.computeIfAbsent(root.apply(c.id()), x -> new ArrayList<>()).add(c);
+                members.computeIfAbsent(root.apply(c.id()), x -> new ArrayList<>())
+                        .add(c);
             }
         }
         for (List<Col> m : members.values()) {
-            List<Col> keys = m.stream().filter(c -> {
-                Col k = keyOfTable.get(c.table().def().key());
-                return k != null && k.index() == c.index() && links.stream().anyMatch(l -> l.to().equalsIgnoreCase(c.toString()));
-            }).toList();
-            Group g = new Group(keys.isEmpty() ? m.get(0).toString() : keys.get(0).toString(), false, keys, m);
+            List<Col> keys = m.stream()
+                    .filter(c -> {
+                        Col k = keyOfTable.get(c.table().def().key());
+                        return k != null
+                                && k.index() == c.index()
+                                && links.stream().anyMatch(l -> l.to().equalsIgnoreCase(c.toString()));
+                    })
+                    .toList();
+            Group g =
+                    new Group(keys.isEmpty() ? m.get(0).toString() : keys.get(0).toString(), false, keys, m);
             groups.add(g);
             m.forEach(c -> groupOf.put(c.id(), g));
         }
         List<Col> namespaces = byId.values().stream()
-                .filter(c -> c.def().type().isInteger() && ColumnNames.isNamespace(c.def().name()) && !groupOf.containsKey(c.id()))
+                .filter(c -> c.def().type().isInteger()
+                        && ColumnNames.isNamespace(c.def().name())
+                        && !groupOf.containsKey(c.id()))
                 .toList();
         if (namespaces.size() > 1) {
             Group g = new Group("namespace", true, List.of(), namespaces);

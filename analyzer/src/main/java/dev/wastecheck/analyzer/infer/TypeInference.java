@@ -25,6 +25,7 @@ import java.util.List;
 public final class TypeInference {
     /** MySQL TIMESTAMP holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07 UTC only. */
     private static final String MYSQL_TIMESTAMP_MIN = "19700101000001";
+
     private static final String MYSQL_TIMESTAMP_MAX = "20380119031407";
 
     private final Dialect dialect;
@@ -64,7 +65,8 @@ public final class TypeInference {
      * @param reference the key this column refers to, or null
      * @param keyPart   in a primary, unique or foreign key
      */
-    public record Context(IntegerPolicy.Verdict verdict, dev.wastecheck.analyzer.report.Reference reference, boolean keyPart) {
+    public record Context(
+            IntegerPolicy.Verdict verdict, dev.wastecheck.analyzer.report.Reference reference, boolean keyPart) {
         public static final Context NONE = new Context(null, null, false);
     }
 
@@ -84,16 +86,20 @@ public final class TypeInference {
         if (!col.type().isInteger() || !(isKey(col, table) || ColumnNames.isIdName(col.name()))) {
             return new Context(null, null, isKey(col, table));
         }
-        dev.wastecheck.analyzer.load.LoadedTable t = new dev.wastecheck.analyzer.load.LoadedTable(table, null, p.rows,
+        dev.wastecheck.analyzer.load.LoadedTable t = new dev.wastecheck.analyzer.load.LoadedTable(
+                table,
+                null,
+                p.rows,
                 new dev.wastecheck.analyzer.load.ColumnStorage[table.columns().size()]);
         List<ColumnProfile> ps = new ArrayList<>();
         for (ColumnDef c : table.columns()) {
             ps.add(c == col ? p : new ColumnProfile());
         }
         References none = References.none();
-        java.util.Map<String, IntegerPolicy.Verdict> v = new IntegerPolicy(dialect, options).decide(none, List.of(t),
-                java.util.Map.of(table.key(), ps), java.util.Map.of());
-        return new Context(v.get((table.name() + "." + col.name()).toLowerCase(java.util.Locale.ROOT)), null, isKey(col, table));
+        java.util.Map<String, IntegerPolicy.Verdict> v = new IntegerPolicy(dialect, options)
+                .decide(none, List.of(t), java.util.Map.of(table.key(), ps), java.util.Map.of());
+        return new Context(
+                v.get((table.name() + "." + col.name()).toLowerCase(java.util.Locale.ROOT)), null, isKey(col, table));
     }
 
     public ColumnReport infer(TableDef table, ColumnDef col, ColumnProfile p, List<String> enumValues, Context ctx) {
@@ -105,20 +111,27 @@ public final class TypeInference {
         if (p.allNull()) {
             findings.add(new Finding(FindingKind.ALL_NULL, "all " + p.rows + " rows are NULL in this snapshot", 0));
         } else if (p.constant() && p.rows > 1) {
-            findings.add(new Finding(FindingKind.CONSTANT, "every one of the " + p.rows + " rows holds " + show(p)
-                    + " in this snapshot", 0));
+            findings.add(new Finding(
+                    FindingKind.CONSTANT,
+                    "every one of the " + p.rows + " rows holds " + show(p) + " in this snapshot",
+                    0));
         }
         // An array holds a list, not one value: no scalar type replaces it (its text form may have
         // few distinct values, but an ENUM of them would lose = ANY, unnest and the element type).
         boolean array = t.declared().endsWith("]");
-        Choice choice = array ? null : p.nonNull == 0 ? (t.isInteger() ? emptyMember(col, ctx) : null) : switch (t.family()) {
-            case INTEGER -> integer(table, col, p, declared, ctx);
-            case DECIMAL -> decimal(col, p, declared);
-            case FLOAT, DOUBLE -> floating(col, p, declared);
-            case DATETIME, TIMESTAMP -> dateOnly(col, p, declared);
-            case CHAR, VARCHAR, TEXT, BINARY, VARBINARY, BLOB, OTHER -> string(table, col, p, declared, enumValues, findings, ctx);
-            default -> null;
-        };
+        Choice choice = array
+                ? null
+                : p.nonNull == 0
+                        ? (t.isInteger() ? emptyMember(col, ctx) : null)
+                        : switch (t.family()) {
+                            case INTEGER -> integer(table, col, p, declared, ctx);
+                            case DECIMAL -> decimal(col, p, declared);
+                            case FLOAT, DOUBLE -> floating(col, p, declared);
+                            case DATETIME, TIMESTAMP -> dateOnly(col, p, declared);
+                            case CHAR, VARCHAR, TEXT, BINARY, VARBINARY, BLOB, OTHER ->
+                                string(table, col, p, declared, enumValues, findings, ctx);
+                            default -> null;
+                        };
         String suggested = t.declared();
         long tight = declared;
         if (choice != null && choice.type() != null && (choice.bytes() < declared || choice.together())) {
@@ -129,15 +142,27 @@ public final class TypeInference {
             findings.add(choice.finding()); // an observation that saves nothing
         }
         if (t.isInteger() && isImplicitId(col, table, p)) {
-            findings.add(new Finding(FindingKind.IMPLICIT_ID, "values are exactly 1.." + p.rows
-                    + ", one per row, in this snapshot (a key others may refer to: an observation, not advice to drop it)", 0));
+            findings.add(new Finding(
+                    FindingKind.IMPLICIT_ID,
+                    "values are exactly 1.." + p.rows
+                            + ", one per row, in this snapshot (a key others may refer to: an observation, not advice to drop it)",
+                    0));
         }
         if (ctx.reference() != null) {
             dev.wastecheck.analyzer.report.Reference r = ctx.reference();
             findings.add(new Finding(FindingKind.REFERENCES, "refers to " + r.to() + " (" + r.describe() + ")", 0));
         }
-        return new ColumnReport(col.name(), t.declared(), suggested, declared, tight, p.nulls(), p.distinct,
-                minOf(p, t), maxOf(p, t), findings);
+        return new ColumnReport(
+                col.name(),
+                t.declared(),
+                suggested,
+                declared,
+                tight,
+                p.nulls(),
+                p.distinct,
+                minOf(p, t),
+                maxOf(p, t),
+                findings);
     }
 
     // ------------------------------------------------------------------ integers
@@ -147,19 +172,33 @@ public final class TypeInference {
     }
 
     private static boolean isImplicitId(ColumnDef col, TableDef table, ColumnProfile p) {
-        return isKey(col, table) && p.rows > 1 && p.nonNull == p.rows && p.distinct == p.rows && p.minInt != null
-                && p.minInt.equals(BigInteger.ONE) && p.maxInt.equals(BigInteger.valueOf(p.rows));
+        return isKey(col, table)
+                && p.rows > 1
+                && p.nonNull == p.rows
+                && p.distinct == p.rows
+                && p.minInt != null
+                && p.minInt.equals(BigInteger.ONE)
+                && p.maxInt.equals(BigInteger.valueOf(p.rows));
     }
 
     private static BigInteger grow(BigInteger v, double factor) {
         if (v == null) {
             return BigInteger.ZERO;
         }
-        return new BigDecimal(v).multiply(BigDecimal.valueOf(factor)).setScale(0, RoundingMode.UP).toBigInteger();
+        return new BigDecimal(v)
+                .multiply(BigDecimal.valueOf(factor))
+                .setScale(0, RoundingMode.UP)
+                .toBigInteger();
     }
 
-    private Choice integerChoice(BigInteger min, BigInteger max, double headroom, ColumnProfile p, FindingKind kind, String why,
-                                 boolean preferUnsigned) {
+    private Choice integerChoice(
+            BigInteger min,
+            BigInteger max,
+            double headroom,
+            ColumnProfile p,
+            FindingKind kind,
+            String why,
+            boolean preferUnsigned) {
         BigInteger lo = min.signum() < 0 ? grow(min, headroom).min(min) : min;
         BigInteger hi = max.signum() > 0 ? grow(max, headroom).max(max) : max;
         DialectTypes.IntegerType it = types.narrowestInteger(lo, hi, preferUnsigned);
@@ -168,8 +207,10 @@ public final class TypeInference {
         }
         long bytes = model.integerBytes(p, it.bytes(), min, max);
         String room = headroom > 1 ? String.format(" (room to grow x%s: up to %s)", trim(headroom), hi) : "";
-        return new Choice(it.name(), bytes, new Finding(kind, why + ", min " + min + ", max " + max + room + ": "
-                + it.name() + " holds them", 0));
+        return new Choice(
+                it.name(),
+                bytes,
+                new Finding(kind, why + ", min " + min + ", max " + max + room + ": " + it.name() + " holds them", 0));
     }
 
     /**
@@ -179,12 +220,19 @@ public final class TypeInference {
      */
     public boolean wouldNarrowAlone(References.Col c, ColumnProfile p) {
         ColumnDef col = c.def();
-        if (!col.type().isInteger() || p.minInt == null || thin(p) || p.distinct < 2 || ColumnNames.isIdName(col.name())
-                || ColumnNames.isCounter(c.table().def().name(), col.name()) || ColumnNames.isNamespace(col.name())) {
+        if (!col.type().isInteger()
+                || p.minInt == null
+                || thin(p)
+                || p.distinct < 2
+                || ColumnNames.isIdName(col.name())
+                || ColumnNames.isCounter(c.table().def().name(), col.name())
+                || ColumnNames.isNamespace(col.name())) {
             return false;
         }
-        BigInteger lo = p.minInt.signum() < 0 ? grow(p.minInt, options.headroom()).min(p.minInt) : p.minInt;
-        BigInteger hi = p.maxInt.signum() > 0 ? grow(p.maxInt, options.headroom()).max(p.maxInt) : p.maxInt;
+        BigInteger lo =
+                p.minInt.signum() < 0 ? grow(p.minInt, options.headroom()).min(p.minInt) : p.minInt;
+        BigInteger hi =
+                p.maxInt.signum() > 0 ? grow(p.maxInt, options.headroom()).max(p.maxInt) : p.maxInt;
         DialectTypes.IntegerType it = types.narrowestInteger(lo, hi, col.type().unsigned());
         return it != null && it.bytes() * 8 < col.type().intBits();
     }
@@ -200,19 +248,35 @@ public final class TypeInference {
     }
 
     private String thinWhy(ColumnProfile p) {
-        return "too little evidence (" + p.nonNull + " values, fewer than --min-rows " + options.minRows() + "): kept as declared";
+        return "too little evidence (" + p.nonNull + " values, fewer than --min-rows " + options.minRows()
+                + "): kept as declared";
     }
 
     private Choice integer(TableDef table, ColumnDef col, ColumnProfile p, long declared, Context ctx) {
         if (p.castFailures > 0 || p.minInt == null) {
-            return new Choice(null, declared, new Finding(FindingKind.TYPE_MISMATCH, p.castFailures
-                    + " values are not integers although the column is declared " + col.type().declared()
-                    + ": kept as declared", 0));
+            return new Choice(
+                    null,
+                    declared,
+                    new Finding(
+                            FindingKind.TYPE_MISMATCH,
+                            p.castFailures
+                                    + " values are not integers although the column is declared "
+                                    + col.type().declared()
+                                    + ": kept as declared",
+                            0));
         }
         // What the values alone would take, with ordinary headroom: a note says why a key, a
         // counter or a thin column does not take it.
-        Choice plain = withSaving(integerChoice(p.minInt, p.maxInt, options.headroom(), p, FindingKind.NARROW_INTEGER,
-                "all values are integers", col.type().unsigned()), declared);
+        Choice plain = withSaving(
+                integerChoice(
+                        p.minInt,
+                        p.maxInt,
+                        options.headroom(),
+                        p,
+                        FindingKind.NARROW_INTEGER,
+                        "all values are integers",
+                        col.type().unsigned()),
+                declared);
         IntegerPolicy.Verdict v = ctx.verdict();
         if (v != null) {
             if (v.keep()) {
@@ -224,7 +288,9 @@ public final class TypeInference {
             }
             boolean unsigned = col.type().unsigned() && !v.signed();
             String name = types.integerName(v.bytes(), unsigned);
-            Choice c = new Choice(name, model.integerBytes(p, v.bytes(), p.minInt, p.maxInt),
+            Choice c = new Choice(
+                    name,
+                    model.integerBytes(p, v.bytes(), p.minInt, p.maxInt),
                     new Finding(FindingKind.NARROW_INTEGER, v.why(), 0));
             Choice serial = serialSpelling(col, withSaving(c, declared));
             return serial != null ? serial : withSaving(c, declared);
@@ -233,8 +299,10 @@ public final class TypeInference {
             return null;
         }
         if (ColumnNames.isCounter(table.name(), col.name())) {
-            return kept(declared, "a counter (named so): totals only grow, and the snapshot's maximum says little about next"
-                    + " year's, so it keeps its declared width");
+            return kept(
+                    declared,
+                    "a counter (named so): totals only grow, and the snapshot's maximum says little about next"
+                            + " year's, so it keeps its declared width");
         }
         if (thin(p)) {
             return kept(declared, thinWhy(p));
@@ -242,10 +310,20 @@ public final class TypeInference {
         if (p.distinct < 2) {
             return kept(declared, "one value in every row gives no range to size a type by: kept as declared");
         }
-        if (dialect == Dialect.POSTGRESQL && p.distinct <= 2 && p.minInt.signum() >= 0 && p.maxInt.compareTo(BigInteger.ONE) <= 0
+        if (dialect == Dialect.POSTGRESQL
+                && p.distinct <= 2
+                && p.minInt.signum() >= 0
+                && p.maxInt.compareTo(BigInteger.ONE) <= 0
                 && col.type().intBits() > 8) {
-            return withSaving(new Choice(types.bool(), model.fixed(p, 1), new Finding(FindingKind.NARROW_INTEGER,
-                    "only 0 and 1 occur: boolean holds them (0 = false, 1 = true)", 0)), declared);
+            return withSaving(
+                    new Choice(
+                            types.bool(),
+                            model.fixed(p, 1),
+                            new Finding(
+                                    FindingKind.NARROW_INTEGER,
+                                    "only 0 and 1 occur: boolean holds them (0 = false, 1 = true)",
+                                    0)),
+                    declared);
         }
         return plain;
     }
@@ -257,13 +335,21 @@ public final class TypeInference {
             return null;
         }
         String name = types.integerName(v.bytes(), col.type().unsigned() && !v.signed());
-        return new Choice(name, 0, new Finding(FindingKind.NARROW_INTEGER, v.why() + "; no rows here: it takes the group's type"
-                + " so that the group stays one type", 0), true);
+        return new Choice(
+                name,
+                0,
+                new Finding(
+                        FindingKind.NARROW_INTEGER,
+                        v.why() + "; no rows here: it takes the group's type" + " so that the group stays one type",
+                        0),
+                true);
     }
 
     /** PostgreSQL spells a narrower serial column smallserial or serial, keeping its sequence. */
     private Choice serialSpelling(ColumnDef col, Choice c) {
-        if (c == null || dialect != Dialect.POSTGRESQL || !col.type().declared().toLowerCase(java.util.Locale.ROOT).contains("serial")) {
+        if (c == null
+                || dialect != Dialect.POSTGRESQL
+                || !col.type().declared().toLowerCase(java.util.Locale.ROOT).contains("serial")) {
             return null;
         }
         String name = switch (c.type()) {
@@ -290,17 +376,33 @@ public final class TypeInference {
         }
         int scale = Math.max(0, col.type().scale());
         BigInteger biggest = p.minInt.abs().max(p.maxInt.abs()).add(BigInteger.ONE);
-        int intDigits = Math.max(1, grow(biggest, options.decimalHeadroom()).subtract(BigInteger.ONE).toString().length());
+        int intDigits = Math.max(
+                1,
+                grow(biggest, options.decimalHeadroom())
+                        .subtract(BigInteger.ONE)
+                        .toString()
+                        .length());
         int precision = intDigits + scale;
         if (precision >= col.type().precision() || col.type().precision() < 0) {
             return null;
         }
-        long bytes = dialect == Dialect.MYSQL ? model.fixed(p, StorageModel.mysqlDecimal(precision, scale))
+        long bytes = dialect == Dialect.MYSQL
+                ? model.fixed(p, StorageModel.mysqlDecimal(precision, scale))
                 : model.fixed(p, StorageModel.duckDecimal(precision));
-        Choice c = withSaving(new Choice(types.decimal(precision, scale), bytes, new Finding(FindingKind.NARROW_DECIMAL,
-                "the largest value uses " + p.usedIntDigits + (p.usedIntDigits == 1 ? " digit" : " digits") + " before the point (declared " + col.type().declared()
-                        + "); x" + trim(options.decimalHeadroom()) + " room keeps " + intDigits + ", and the scale stays "
-                        + scale + " so every value prints the same", 0)), declared);
+        Choice c = withSaving(
+                new Choice(
+                        types.decimal(precision, scale),
+                        bytes,
+                        new Finding(
+                                FindingKind.NARROW_DECIMAL,
+                                "the largest value uses " + p.usedIntDigits
+                                        + (p.usedIntDigits == 1 ? " digit" : " digits") + " before the point (declared "
+                                        + col.type().declared()
+                                        + "); x" + trim(options.decimalHeadroom()) + " room keeps " + intDigits
+                                        + ", and the scale stays "
+                                        + scale + " so every value prints the same",
+                                0)),
+                declared);
         if (c != null && thin(p)) {
             return kept(declared, thinWhy(p));
         }
@@ -316,8 +418,15 @@ public final class TypeInference {
             return null;
         }
         if (col.type().family() == TypeFamily.DOUBLE && types.hasFloat4() && p.floatRoundTrip == p.nonNull) {
-            Choice c = withSaving(new Choice(types.floatType(), model.fixed(p, 4), new Finding(FindingKind.NARROW_FLOAT,
-                    "every value survives a round trip through a 4-byte float exactly", 0)), declared);
+            Choice c = withSaving(
+                    new Choice(
+                            types.floatType(),
+                            model.fixed(p, 4),
+                            new Finding(
+                                    FindingKind.NARROW_FLOAT,
+                                    "every value survives a round trip through a 4-byte float exactly",
+                                    0)),
+                    declared);
             return c != null && thin(p) ? kept(declared, thinWhy(p)) : c;
         }
         return null;
@@ -327,29 +436,48 @@ public final class TypeInference {
         if (p.castFailures > 0 || p.midnight != p.nonNull) {
             return null;
         }
-        Choice c = withSaving(new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding(FindingKind.TIMESTAMP_HOLDS_DATE,
-                "every value is at midnight" + (ColumnNames.isDayName(col.name()) ? " and the name says a day" : "")
-                        + ": the time of day carries nothing" + sqliteEncoding(), 0)), declared);
+        Choice c = withSaving(
+                new Choice(
+                        types.date(),
+                        model.fixed(p, model.dateWidth()),
+                        new Finding(
+                                FindingKind.TIMESTAMP_HOLDS_DATE,
+                                "every value is at midnight"
+                                        + (ColumnNames.isDayName(col.name()) ? " and the name says a day" : "")
+                                        + ": the time of day carries nothing" + sqliteEncoding(),
+                                0)),
+                declared);
         // Midnight in a few rows may be chance; a name that says "date" is meaning.
         return c != null && thin(p) && !ColumnNames.isDayName(col.name()) ? kept(declared, thinWhy(p)) : c;
     }
 
     /** SQLite has no date type: say what the suggested INTEGER holds. */
     private String sqliteEncoding() {
-        return dialect == Dialect.SQLITE ? " (INTEGER as unix seconds: unixepoch(col) writes it, datetime(col, 'unixepoch')"
-                + " reads the text back)" : "";
+        return dialect == Dialect.SQLITE
+                ? " (INTEGER as unix seconds: unixepoch(col) writes it, datetime(col, 'unixepoch')"
+                        + " reads the text back)"
+                : "";
     }
 
     // ------------------------------------------------------------------ strings
 
-    private Choice string(TableDef table, ColumnDef col, ColumnProfile p, long declared, List<String> enumValues,
-                          List<Finding> findings, Context ctx) {
+    private Choice string(
+            TableDef table,
+            ColumnDef col,
+            ColumnProfile p,
+            long declared,
+            List<String> enumValues,
+            List<Finding> findings,
+            Context ctx) {
         long real = p.realValues();
         boolean markersMapToNull = p.markers == 0 || (p.markerKinds == 1 && p.nulls() == 0);
         String markerNote = p.markers == 0 ? "" : " (" + p.markers + " null markers become NULL, " + "the only NULLs)";
         if (p.markers > 0 && !markersMapToNull) {
-            findings.add(new Finding(FindingKind.NULL_MARKER, p.markers + " values are null markers such as 'NA' or ''"
-                    + " beside real NULLs: kept as text, since mapping them to NULL would merge the two", 0));
+            findings.add(new Finding(
+                    FindingKind.NULL_MARKER,
+                    p.markers + " values are null markers such as 'NA' or ''"
+                            + " beside real NULLs: kept as text, since mapping them to NULL would merge the two",
+                    0));
         }
         // Patterns decide a type only with evidence, or where the name says what the values are.
         boolean timeNamed = ColumnNames.isTimeName(col.name());
@@ -357,33 +485,58 @@ public final class TypeInference {
         if (real > 0 && markersMapToNull) {
             if (p.mwTimestamps == real) {
                 String range = " (" + p.mwTimestampMin + " to " + p.mwTimestampMax + ")";
-                String note = dialect == Dialect.MYSQL ? "; DATE_FORMAT(col, '%Y%m%d%H%i%s') gives the text back."
-                        + (fitsMysqlTimestamp(p) ? " TIMESTAMP would take 4 bytes but converts by time zone and ends in 2038, so DATETIME." : " TIMESTAMP cannot hold them (before 1970 or after 2038).")
+                String note = dialect == Dialect.MYSQL
+                        ? "; DATE_FORMAT(col, '%Y%m%d%H%i%s') gives the text back."
+                                + (fitsMysqlTimestamp(p)
+                                        ? " TIMESTAMP would take 4 bytes but converts by time zone and ends in 2038, so DATETIME."
+                                        : " TIMESTAMP cannot hold them (before 1970 or after 2038).")
                         : sqliteEncoding();
-                Choice c = new Choice(types.timestamp(), model.fixed(p, model.timestampWidth()), new Finding(FindingKind.STRING_HOLDS_TIMESTAMP,
-                        "all " + real + " values are 14-character YYYYMMDDHHMMSS timestamps" + range + markerNote + note, 0));
+                Choice c = new Choice(
+                        types.timestamp(),
+                        model.fixed(p, model.timestampWidth()),
+                        new Finding(
+                                FindingKind.STRING_HOLDS_TIMESTAMP,
+                                "all " + real + " values are 14-character YYYYMMDDHHMMSS timestamps" + range
+                                        + markerNote + note,
+                                0));
                 if (c.bytes() < declared) {
                     return timeNamed || !thin(p) ? c : kept(declared, thinWhy(p));
                 }
             }
             if (p.timestamps == real) {
-                Choice c = new Choice(types.timestamp(), model.fixed(p, model.timestampWidth()), new Finding(FindingKind.STRING_HOLDS_TIMESTAMP,
-                        "all " + real + " values are 'YYYY-MM-DD HH:MM:SS' timestamps (" + p.timestampMin + " to "
-                                + p.timestampMax + ")" + markerNote + sqliteEncoding(), 0));
+                Choice c = new Choice(
+                        types.timestamp(),
+                        model.fixed(p, model.timestampWidth()),
+                        new Finding(
+                                FindingKind.STRING_HOLDS_TIMESTAMP,
+                                "all " + real + " values are 'YYYY-MM-DD HH:MM:SS' timestamps (" + p.timestampMin
+                                        + " to " + p.timestampMax + ")" + markerNote + sqliteEncoding(),
+                                0));
                 if (c.bytes() < declared) {
                     return timeNamed || !thin(p) ? c : kept(declared, thinWhy(p));
                 }
             }
             if (p.dates == real) {
-                Choice c = new Choice(types.date(), model.fixed(p, model.dateWidth()), new Finding(FindingKind.STRING_HOLDS_DATE,
-                        "all " + real + " values are 'YYYY-MM-DD' dates" + markerNote + sqliteEncoding(), 0));
+                Choice c = new Choice(
+                        types.date(),
+                        model.fixed(p, model.dateWidth()),
+                        new Finding(
+                                FindingKind.STRING_HOLDS_DATE,
+                                "all " + real + " values are 'YYYY-MM-DD' dates" + markerNote + sqliteEncoding(),
+                                0));
                 if (c.bytes() < declared) {
                     return timeNamed || !thin(p) ? c : kept(declared, thinWhy(p));
                 }
             }
             if (p.intCanonical == real && p.strIntMin != null) {
-                Choice c = integerChoice(p.strIntMin, p.strIntMax, options.headroom(), p, FindingKind.STRING_HOLDS_INTEGER,
-                        "all " + real + " values are integers written canonically" + markerNote, false);
+                Choice c = integerChoice(
+                        p.strIntMin,
+                        p.strIntMax,
+                        options.headroom(),
+                        p,
+                        FindingKind.STRING_HOLDS_INTEGER,
+                        "all " + real + " values are integers written canonically" + markerNote,
+                        false);
                 if (c != null && c.bytes() < declared) {
                     String why = identifierText(col, p);
                     if (why != null) {
@@ -391,31 +544,43 @@ public final class TypeInference {
                     } else if (thin(p)) {
                         keptNote = kept(declared, thinWhy(p));
                     } else if (p.distinct - (p.markers > 0 ? 1 : 0) < 2) {
-                        keptNote = kept(declared, "one value in every row gives no range to size a type by: kept as text");
+                        keptNote =
+                                kept(declared, "one value in every row gives no range to size a type by: kept as text");
                     } else {
                         return c;
                     }
                 }
             }
             if (p.uuids == real) {
-                Choice c = new Choice(types.uuid(), model.fixed(p, 16), new Finding(FindingKind.STRING_HOLDS_UUID,
-                        "all " + real + " values are lower-case canonical UUIDs" + markerNote, 0));
+                Choice c = new Choice(
+                        types.uuid(),
+                        model.fixed(p, 16),
+                        new Finding(
+                                FindingKind.STRING_HOLDS_UUID,
+                                "all " + real + " values are lower-case canonical UUIDs" + markerNote,
+                                0));
                 if (c.bytes() < declared) {
                     return c;
                 }
             }
             if (p.decimalCanonical == real && p.decimalFracMin == p.decimalFracMax && dialect != Dialect.SQLITE) {
                 int scale = p.decimalFracMax;
-                int intDigits = Math.max(p.decimalIntDigits + 1,
-                        (int) Math.ceil(p.decimalIntDigits + Math.log10(options.decimalHeadroom())));
+                int intDigits = Math.max(p.decimalIntDigits + 1, (int)
+                        Math.ceil(p.decimalIntDigits + Math.log10(options.decimalHeadroom())));
                 int precision = intDigits + scale;
                 long bytes = switch (dialect) {
                     case MYSQL -> model.fixed(p, StorageModel.mysqlDecimal(precision, scale));
                     case DUCKDB -> model.fixed(p, StorageModel.duckDecimal(precision));
                     default -> model.fixed(p, 3 + 2L * ((p.decimalIntDigits + 3) / 4 + (scale + 3) / 4));
                 };
-                Choice c = new Choice(types.decimal(precision, scale), bytes, new Finding(FindingKind.STRING_HOLDS_DECIMAL,
-                        "all " + real + " values are decimals with exactly " + scale + " digits after the point" + markerNote, 0));
+                Choice c = new Choice(
+                        types.decimal(precision, scale),
+                        bytes,
+                        new Finding(
+                                FindingKind.STRING_HOLDS_DECIMAL,
+                                "all " + real + " values are decimals with exactly " + scale + " digits after the point"
+                                        + markerNote,
+                                0));
                 if (c.bytes() < declared) {
                     String why = ColumnNames.isPayload(col.name()) ? payloadWhy(col) : thin(p) ? thinWhy(p) : null;
                     if (why == null) {
@@ -425,8 +590,14 @@ public final class TypeInference {
                 }
             }
             if (p.booleans == real && p.booleanKinds == 2 && p.distinct - (p.markers > 0 ? 1 : 0) == 2) {
-                Choice c = new Choice(types.bool(), model.fixed(p, dialect == Dialect.SQLITE ? 0 : 1), new Finding(FindingKind.STRING_HOLDS_BOOLEAN,
-                        "only two spellings of true and false occur (" + p.minText + ", " + p.maxText + ")" + markerNote, 0));
+                Choice c = new Choice(
+                        types.bool(),
+                        model.fixed(p, dialect == Dialect.SQLITE ? 0 : 1),
+                        new Finding(
+                                FindingKind.STRING_HOLDS_BOOLEAN,
+                                "only two spellings of true and false occur (" + p.minText + ", " + p.maxText + ")"
+                                        + markerNote,
+                                0));
                 if (c.bytes() < declared) {
                     if (!thin(p)) {
                         return c;
@@ -440,24 +611,42 @@ public final class TypeInference {
             if (bytes < declared && p.rows >= 10L * enumValues.size()) {
                 String why = closedDomain(col, p, ctx);
                 if (why == null) {
-                    return new Choice(types.enumOf(enumValues), bytes, new Finding(FindingKind.LOW_CARDINALITY,
-                            enumValues.size() + " distinct values in " + p.nonNull + " rows (cap " + options.enumMax()
-                                    + "): a dictionary type stores each in " + model.enumWidth(enumValues.size()) + " bytes", 0));
+                    return new Choice(
+                            types.enumOf(enumValues),
+                            bytes,
+                            new Finding(
+                                    FindingKind.LOW_CARDINALITY,
+                                    enumValues.size() + " distinct values in " + p.nonNull + " rows (cap "
+                                            + options.enumMax() + "): a dictionary type stores each in "
+                                            + model.enumWidth(enumValues.size()) + " bytes",
+                                    0));
                 }
                 if (keptNote == null) {
                     keptNote = kept(declared, why);
                 }
             }
         }
-        if (col.type().family() == TypeFamily.CHAR && p.trailingSpace == 0 && p.maxChars < col.type().length()
+        if (col.type().family() == TypeFamily.CHAR
+                && p.trailingSpace == 0
+                && p.maxChars < col.type().length()
                 && (dialect == Dialect.MYSQL || dialect == Dialect.POSTGRESQL)) {
             // VARCHAR of the same length: the padding goes, the limit stays (a shorter limit would
             // save no byte, only refuse tomorrow's longer value).
             ColumnProfile asVar = p;
             long bytes = dialect == Dialect.MYSQL ? p.sumLen + p.nonNull : p.sumLen + p.nonNull + 3 * p.long127;
-            return new Choice(types.varchar(col.type().length()), bytes, new Finding(FindingKind.PADDING, String.format(
-                    "values average %.1f of %d characters (longest %d): CHAR pads every one to full width; VARCHAR(%d) keeps"
-                            + " the limit", asVar.avgLen(), col.type().length(), p.maxChars, col.type().length()), 0));
+            return new Choice(
+                    types.varchar(col.type().length()),
+                    bytes,
+                    new Finding(
+                            FindingKind.PADDING,
+                            String.format(
+                                    "values average %.1f of %d characters (longest %d): CHAR pads every one to full width; VARCHAR(%d) keeps"
+                                            + " the limit",
+                                    asVar.avgLen(),
+                                    col.type().length(),
+                                    p.maxChars,
+                                    col.type().length()),
+                            0));
         }
         return keptNote;
     }
@@ -476,7 +665,8 @@ public final class TypeInference {
             return payloadWhy(col);
         }
         if (p.realMinLen == p.realMaxLen && p.realMaxLen >= 2) {
-            return "every value is " + p.realMaxLen + " characters wide: a fixed-width code, whose leading zeros a number"
+            return "every value is " + p.realMaxLen
+                    + " characters wide: a fixed-width code, whose leading zeros a number"
                     + " would drop, so it stays a string";
         }
         return null;
@@ -510,7 +700,8 @@ public final class TypeInference {
     }
 
     private static boolean fitsMysqlTimestamp(ColumnProfile p) {
-        return p.mwTimestampMin != null && p.mwTimestampMin.compareTo(MYSQL_TIMESTAMP_MIN) >= 0
+        return p.mwTimestampMin != null
+                && p.mwTimestampMin.compareTo(MYSQL_TIMESTAMP_MIN) >= 0
                 && p.mwTimestampMax.compareTo(MYSQL_TIMESTAMP_MAX) <= 0;
     }
 
@@ -521,8 +712,9 @@ public final class TypeInference {
     // ------------------------------------------------------------------ display
 
     private static String show(ColumnProfile p) {
-        String v = p.minInt != null ? p.minInt.toString() : p.minText != null ? "'" + p.minText + "'"
-                : p.minTemporal != null ? p.minTemporal : "one value";
+        String v = p.minInt != null
+                ? p.minInt.toString()
+                : p.minText != null ? "'" + p.minText + "'" : p.minTemporal != null ? p.minTemporal : "one value";
         return v;
     }
 

@@ -6,9 +6,7 @@ import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TableDef;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -16,7 +14,6 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -89,9 +86,14 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     }
 
     private void outOfType(int col, String why, byte[] b, int off, int len) {
-        stats.badValue(table.columns().get(col).name(), new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8)
-                + (len > 40 ? "..." : ""), file, currentLine, why + "; kept as read");
-        stats.outOfType(table.columns().get(col).name(), new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8));
+        stats.badValue(
+                table.columns().get(col).name(),
+                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8) + (len > 40 ? "..." : ""),
+                file,
+                currentLine,
+                why + "; kept as read");
+        stats.outOfType(
+                table.columns().get(col).name(), new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8));
     }
 
     /** Starts numbering omitted auto-increment values after the given counters (a table's earlier runs). */
@@ -123,8 +125,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         for (int i = 0; i < mapping.length; i++) {
             mapping[i] = table.columnIndex(columns.get(i));
             if (mapping[i] < 0) {
-                throw new dev.wastecheck.analyzer.source.DumpFormatException(file + ": rows for table " + table.name()
-                        + " name column " + columns.get(i) + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(
+                        file + ": rows for table " + table.name() + " name column " + columns.get(i)
+                                + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
             }
         }
     }
@@ -188,9 +191,13 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         switch (storage[col]) {
             case INT64 -> {
                 long parsed;
-                if (kind == SqlScriptReader.WORD && len == 4 && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("true")) {
+                if (kind == SqlScriptReader.WORD
+                        && len == 4
+                        && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("true")) {
                     parsed = 1;
-                } else if (kind == SqlScriptReader.WORD && len == 5 && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("false")) {
+                } else if (kind == SqlScriptReader.WORD
+                        && len == 5
+                        && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("false")) {
                     parsed = 0;
                 } else if (kind == SqlScriptReader.BINARY && len <= 8) {
                     parsed = 0;
@@ -200,8 +207,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 } else {
                     parsed = parseLong(b, off, len);
                     if (parsed == Long.MIN_VALUE && !isMinLong(b, off, len)) {
-                        stats.badValue(table.columns().get(col).name(),
-                                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8), file, currentLine);
+                        stats.badValue(
+                                table.columns().get(col).name(),
+                                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8),
+                                file,
+                                currentLine);
                         v.setNull(row);
                         return;
                     }
@@ -237,7 +247,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     ((VarCharVector) v).setSafe(row, b, off, len);
                 } else {
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
-                    byte[] recoded = new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
+                    byte[] recoded =
+                            new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
                     ((VarCharVector) v).setSafe(row, recoded, 0, recoded.length);
                     stats.recoded(table.columns().get(col).name());
                 }
@@ -345,5 +356,4 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private static boolean isMinLong(byte[] b, int off, int len) {
         return new String(b, off, len, StandardCharsets.US_ASCII).equals("-9223372036854775808");
     }
-
 }

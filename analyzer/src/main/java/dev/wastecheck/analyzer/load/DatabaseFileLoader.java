@@ -50,7 +50,8 @@ public final class DatabaseFileLoader {
     public void loadSqlite(Path file, String name) throws SQLException, java.io.IOException {
         org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
         config.setReadOnly(true);
-        try (Connection sq = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties())) {
+        try (Connection sq =
+                DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties())) {
             quickCheck(sq, name);
             readSqlite(sq, file, name);
         } catch (SQLException e) {
@@ -59,13 +60,16 @@ public final class DatabaseFileLoader {
     }
 
     private static DumpFormatException damagedSqlite(String name, SQLException e) {
-        String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+        String msg = e.getMessage() == null
+                ? e.toString()
+                : e.getMessage().lines().findFirst().orElse("");
         return new DumpFormatException(name + ": the SQLite database is damaged or unreadable: " + msg);
     }
 
     private static void quickCheck(Connection sq, String name) throws SQLException {
         List<String> problems = new ArrayList<>();
-        try (Statement st = sq.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check(5)")) {
+        try (Statement st = sq.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA quick_check(5)")) {
             while (rs.next()) {
                 problems.add(rs.getString(1));
             }
@@ -80,7 +84,8 @@ public final class DatabaseFileLoader {
         {
             List<String> names = new ArrayList<>();
             try (Statement st = sq.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")) {
+                    ResultSet rs = st.executeQuery(
+                            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")) {
                 while (rs.next()) {
                     names.add(rs.getString(1));
                 }
@@ -96,10 +101,13 @@ public final class DatabaseFileLoader {
         List<ColumnDef> cols = new ArrayList<>();
         List<String> pk = new ArrayList<>();
         List<IndexDef> indexes = new ArrayList<>();
-        try (Statement st = sq.createStatement(); ResultSet rs = st.executeQuery("PRAGMA table_info(" + ProfilingDatabase.quote(name) + ")")) {
+        try (Statement st = sq.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA table_info(" + ProfilingDatabase.quote(name) + ")")) {
             List<String[]> info = new ArrayList<>();
             while (rs.next()) {
-                info.add(new String[] {rs.getString("name"), rs.getString("type"), rs.getString("notnull"), rs.getString("pk")});
+                info.add(new String[] {
+                    rs.getString("name"), rs.getString("type"), rs.getString("notnull"), rs.getString("pk")
+                });
             }
             long pkCount = info.stream().filter(r -> !"0".equals(r[3])).count();
             for (String[] r : info) {
@@ -109,11 +117,13 @@ public final class DatabaseFileLoader {
                     pk.add(r[0]);
                 }
                 // INTEGER PRIMARY KEY is the rowid: it grows like an auto-increment key.
-                boolean rowid = isPk && pkCount == 1 && r[1] != null && r[1].trim().equalsIgnoreCase("integer");
+                boolean rowid =
+                        isPk && pkCount == 1 && r[1] != null && r[1].trim().equalsIgnoreCase("integer");
                 cols.add(new ColumnDef(r[0], type, !"1".equals(r[2]) && !isPk, rowid));
             }
         }
-        try (Statement st = sq.createStatement(); ResultSet rs = st.executeQuery("PRAGMA index_list(" + ProfilingDatabase.quote(name) + ")")) {
+        try (Statement st = sq.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA index_list(" + ProfilingDatabase.quote(name) + ")")) {
             List<String[]> idx = new ArrayList<>();
             while (rs.next()) {
                 idx.add(new String[] {rs.getString("name"), rs.getString("unique")});
@@ -121,7 +131,7 @@ public final class DatabaseFileLoader {
             for (String[] i : idx) {
                 List<String> ic = new ArrayList<>();
                 try (Statement st2 = sq.createStatement();
-                     ResultSet r2 = st2.executeQuery("PRAGMA index_info(" + ProfilingDatabase.quote(i[0]) + ")")) {
+                        ResultSet r2 = st2.executeQuery("PRAGMA index_info(" + ProfilingDatabase.quote(i[0]) + ")")) {
                     while (r2.next()) {
                         ic.add(r2.getString("name"));
                     }
@@ -138,7 +148,8 @@ public final class DatabaseFileLoader {
         // profiler checks it against the declared type.
         ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, file, true);
         int n = def.columns().size();
-        try (Statement st = sq.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + ProfilingDatabase.quote(def.name()))) {
+        try (Statement st = sq.createStatement();
+                ResultSet rs = st.executeQuery("SELECT * FROM " + ProfilingDatabase.quote(def.name()))) {
             ArrowReader reader = new ArrowReader(db.allocator()) {
                 boolean done;
                 long rowNo;
@@ -167,7 +178,12 @@ public final class DatabaseFileLoader {
                                     builder.value(i, SqlScriptReader.BINARY, bytes, 0, bytes.length);
                                 } else {
                                     byte[] b = v.toString().getBytes(StandardCharsets.UTF_8);
-                                    builder.value(i, v instanceof Number ? SqlScriptReader.NUMBER : SqlScriptReader.STRING, b, 0, b.length);
+                                    builder.value(
+                                            i,
+                                            v instanceof Number ? SqlScriptReader.NUMBER : SqlScriptReader.STRING,
+                                            b,
+                                            0,
+                                            b.length);
                                 }
                             }
                             builder.endRow(n, rowNo);
@@ -187,8 +203,7 @@ public final class DatabaseFileLoader {
                 }
 
                 @Override
-                protected void closeReadSource() {
-                }
+                protected void closeReadSource() {}
 
                 @Override
                 protected Schema readSchema() {
@@ -211,14 +226,16 @@ public final class DatabaseFileLoader {
     public void loadDuckDbFile(Path file, String display) throws SQLException {
         String alias = "src_" + db.nextRelationName();
         try {
-            db.execute("ATTACH " + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + " AS " + alias + " (READ_ONLY)");
+            db.execute("ATTACH "
+                    + ProfilingDatabase.literal(file.toAbsolutePath().toString()) + " AS " + alias + " (READ_ONLY)");
         } catch (SQLException e) {
             throw new DumpFormatException(display + ": DuckDB cannot open the database file: " + firstLine(e));
         }
         List<String[]> tables = new ArrayList<>();
         try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = "
-                     + ProfilingDatabase.literal(alias) + " ORDER BY schema_name, table_name")) {
+                ResultSet rs =
+                        st.executeQuery("SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = "
+                                + ProfilingDatabase.literal(alias) + " ORDER BY schema_name, table_name")) {
             while (rs.next()) {
                 tables.add(new String[] {rs.getString(1), rs.getString(2)});
             }
@@ -227,7 +244,8 @@ public final class DatabaseFileLoader {
             String relation = alias + "." + ProfilingDatabase.quote(t[0]) + "." + ProfilingDatabase.quote(t[1]);
             String name = t[0].equals("main") ? t[1] : t[0] + "." + t[1];
             addNative(name, relation, display);
-            keysAndIndexes(alias, t[0], t[1], loaded.get(name.toLowerCase(Locale.ROOT)).def());
+            keysAndIndexes(
+                    alias, t[0], t[1], loaded.get(name.toLowerCase(Locale.ROOT)).def());
         }
     }
 
@@ -238,9 +256,10 @@ public final class DatabaseFileLoader {
     private void keysAndIndexes(String alias, String schema, String table, TableDef def) throws SQLException {
         String where = " WHERE database_name = " + ProfilingDatabase.literal(alias) + " AND schema_name = "
                 + ProfilingDatabase.literal(schema) + " AND table_name = " + ProfilingDatabase.literal(table);
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT constraint_type, constraint_column_names FROM duckdb_constraints()" + where
-                        + " AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')")) {
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT constraint_type, constraint_column_names FROM duckdb_constraints()"
+                                + where + " AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')")) {
             while (rs.next()) {
                 String kind = rs.getString(1);
                 List<String> cols = new ArrayList<>();
@@ -253,8 +272,8 @@ public final class DatabaseFileLoader {
                 def.addIndex(new IndexDef(kind, cols, !kind.equals("FOREIGN KEY")));
             }
         }
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT index_name, is_unique FROM duckdb_indexes()" + where)) {
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs = st.executeQuery("SELECT index_name, is_unique FROM duckdb_indexes()" + where)) {
             while (rs.next()) {
                 def.addIndex(new IndexDef(rs.getString(1), List.of(), rs.getBoolean(2)));
             }
@@ -266,7 +285,8 @@ public final class DatabaseFileLoader {
         loadFile(file, display, reader, "", name, gzip);
     }
 
-    private void loadFile(Path file, String display, String reader, String options, String name, boolean gzip) throws SQLException {
+    private void loadFile(Path file, String display, String reader, String options, String name, boolean gzip)
+            throws SQLException {
         String relation = db.nextRelationName();
         try {
             db.execute("CREATE TABLE " + relation + " AS SELECT * FROM " + reader + "("
@@ -292,12 +312,17 @@ public final class DatabaseFileLoader {
             String relation = db.nextRelationName();
             String rejects = "wc_rejects_" + relation;
             StringBuilder options = new StringBuilder(", strict_mode = true, store_rejects = true, rejects_table = '")
-                    .append(rejects).append("', rejects_scan = '").append(rejects).append("_scan'");
+                    .append(rejects)
+                    .append("', rejects_scan = '")
+                    .append(rejects)
+                    .append("_scan'");
             if (!asText.isEmpty()) {
                 options.append(", types = {");
                 int k = 0;
                 for (String c : asText) {
-                    options.append(k++ > 0 ? ", " : "").append(ProfilingDatabase.literal(c)).append(": 'VARCHAR'");
+                    options.append(k++ > 0 ? ", " : "")
+                            .append(ProfilingDatabase.literal(c))
+                            .append(": 'VARCHAR'");
                 }
                 options.append('}');
             }
@@ -314,8 +339,9 @@ public final class DatabaseFileLoader {
             java.util.Map<Long, String> badLines = new java.util.TreeMap<>();
             java.util.Set<String> castColumns = new java.util.LinkedHashSet<>();
             boolean encoding = false;
-            try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(
-                    "SELECT line, error_type, column_name, error_message FROM " + rejects + " ORDER BY line")) {
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT line, error_type, column_name, error_message FROM " + rejects + " ORDER BY line")) {
                 while (rs.next()) {
                     String type = rs.getString(2);
                     if ("CAST".equals(type) && rs.getString(3) != null) {
@@ -337,7 +363,10 @@ public final class DatabaseFileLoader {
             }
             LoadStats.TableStats ts = stats.table(name);
             for (java.util.Map.Entry<Long, String> b : badLines.entrySet()) {
-                ts.badRow(display, b.getKey(), "a CSV row of the table's columns (DuckDB's strict reader: " + b.getValue() + ")");
+                ts.badRow(
+                        display,
+                        b.getKey(),
+                        "a CSV row of the table's columns (DuckDB's strict reader: " + b.getValue() + ")");
             }
             if (latin1) {
                 stats.warn(display + ": not UTF-8; read as Latin-1 (every byte one character)");
@@ -353,21 +382,24 @@ public final class DatabaseFileLoader {
      * (DuckDB's reader accepts a trailing comma), and nesting deeper than 64 levels is refused
      * before any reader recurses into it. Nested objects and arrays are profiled as their JSON text.
      */
-    public void loadJson(dev.wastecheck.analyzer.source.SourceDetector.DetectedFile f, String name) throws java.io.IOException, SQLException {
+    public void loadJson(dev.wastecheck.analyzer.source.SourceDetector.DetectedFile f, String name)
+            throws java.io.IOException, SQLException {
         String format = JsonCheck.check(f);
         loadFile(f.path(), f.name(), "read_json", ", format = '" + format + "'", name, f.gzip());
     }
 
     private static String firstLine(SQLException e) {
-        return e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+        return e.getMessage() == null
+                ? e.toString()
+                : e.getMessage().lines().findFirst().orElse("");
     }
 
     /** A table from one more file: two files holding the same table is an error naming both. */
     private void put(LoadedTable t) {
         LoadedTable prior = loaded.get(t.def().key());
         if (prior != null) {
-            throw new DumpFormatException("table " + t.def().name() + " comes from two sources, " + prior.def().origin()
-                    + " and " + t.def().origin() + "; give one of them, or rename the file");
+            throw new DumpFormatException("table " + t.def().name() + " comes from two sources, "
+                    + prior.def().origin() + " and " + t.def().origin() + "; give one of them, or rename the file");
         }
         loaded.put(t.def().key(), t);
     }
@@ -375,18 +407,24 @@ public final class DatabaseFileLoader {
     private void addNative(String name, String relation, String origin) throws SQLException {
         List<ColumnDef> cols = new ArrayList<>();
         List<String> nested = new ArrayList<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery("DESCRIBE " + relation)) {
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs = st.executeQuery("DESCRIBE " + relation)) {
             while (rs.next()) {
                 String col = rs.getString("column_name");
                 String type = rs.getString("column_type");
                 if (isNested(type)) {
                     // STRUCT, MAP, LIST, UNION: profiled as its JSON text (strlen and friends take no STRUCT)
                     nested.add(col);
-                    stats.warn(origin + ": column " + col + " holds nested values (" + (type.length() > 60 ? type.substring(0, 60)
-                            + "..." : type) + "): profiled as their JSON text");
+                    stats.warn(origin + ": column " + col + " holds nested values ("
+                            + (type.length() > 60 ? type.substring(0, 60) + "..." : type)
+                            + "): profiled as their JSON text");
                     type = "JSON";
                 }
-                cols.add(new ColumnDef(col, TypeParser.parse(type, Dialect.DUCKDB), !"NO".equalsIgnoreCase(rs.getString("null")), false));
+                cols.add(new ColumnDef(
+                        col,
+                        TypeParser.parse(type, Dialect.DUCKDB),
+                        !"NO".equalsIgnoreCase(rs.getString("null")),
+                        false));
             }
         }
         if (!nested.isEmpty()) {
@@ -394,7 +432,11 @@ public final class DatabaseFileLoader {
             StringBuilder sql = new StringBuilder("CREATE VIEW " + view + " AS SELECT * REPLACE (");
             for (int i = 0; i < nested.size(); i++) {
                 String q = ProfilingDatabase.quote(nested.get(i));
-                sql.append(i > 0 ? ", " : "").append("to_json(").append(q).append(") AS ").append(q);
+                sql.append(i > 0 ? ", " : "")
+                        .append("to_json(")
+                        .append(q)
+                        .append(") AS ")
+                        .append(q);
             }
             db.execute(sql.append(") FROM ").append(relation).toString());
             relation = view;
@@ -411,7 +453,8 @@ public final class DatabaseFileLoader {
     }
 
     private long count(String relation) throws SQLException {
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + relation)) {
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM " + relation)) {
             rs.next();
             return rs.getLong(1);
         }

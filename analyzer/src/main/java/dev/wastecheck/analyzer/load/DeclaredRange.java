@@ -73,7 +73,8 @@ final class DeclaredRange {
             case DATE -> date(b, off, len, len) ? null : "is not a valid date";
             case DATETIME, TIMESTAMP -> timestamp(b, off, len) ? null : "is not a valid date and time";
             case CHAR, VARCHAR -> chars(b, off, len);
-            case BINARY, VARBINARY -> len > type.length() ? "is " + len + " bytes, longer than " + type.declared() : null;
+            case BINARY, VARBINARY ->
+                len > type.length() ? "is " + len + " bytes, longer than " + type.declared() : null;
             default -> null;
         };
     }
@@ -129,7 +130,8 @@ final class DeclaredRange {
         }
         int scale = Math.max(0, type.scale());
         if (intDigits > type.precision() - scale) {
-            return "needs " + intDigits + " digits before the point; " + type.declared() + " holds " + (type.precision() - scale);
+            return "needs " + intDigits + " digits before the point; " + type.declared() + " holds "
+                    + (type.precision() - scale);
         }
         if (excess > 0) {
             return "has more than " + scale + " digits after the point; " + type.declared() + " would round it";
@@ -202,7 +204,8 @@ final class DeclaredRange {
         for (int i = off; i <= off + len; i++) {
             if (i == off + len || b[i] == ',') {
                 if (i > start && !member(b, start, i - start)) {
-                    return "holds '" + new String(b, start, i - start, StandardCharsets.UTF_8) + "', not a member of " + type.declared();
+                    return "holds '" + new String(b, start, i - start, StandardCharsets.UTF_8) + "', not a member of "
+                            + type.declared();
                 }
                 start = i + 1;
             }
@@ -239,7 +242,9 @@ final class DeclaredRange {
             return -1;
         }
         if (len >= 19) {
-            if (b[off + 10] != ' ' && b[off + 10] != 'T' || b[off + 13] != ':' || b[off + 16] != ':'
+            if (b[off + 10] != ' ' && b[off + 10] != 'T'
+                    || b[off + 13] != ':'
+                    || b[off + 16] != ':'
                     || len > 19 && b[off + 19] != '.') {
                 return -1;
             }

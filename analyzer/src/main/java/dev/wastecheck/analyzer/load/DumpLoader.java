@@ -56,8 +56,12 @@ public final class DumpLoader {
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
      * @param progress told the reader's byte position now and then
      */
-    public DumpLoader(ProfilingDatabase db, DdlCatalog catalog, LoadStats stats, Map<String, LoadedTable> loaded,
-                      LongConsumer progress) {
+    public DumpLoader(
+            ProfilingDatabase db,
+            DdlCatalog catalog,
+            LoadStats stats,
+            Map<String, LoadedTable> loaded,
+            LongConsumer progress) {
         this.db = db;
         this.catalog = catalog;
         this.stats = stats;
@@ -67,24 +71,18 @@ public final class DumpLoader {
 
     // ------------------------------------------------------------------ what the reader hands over
 
-    private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {
-    }
+    private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {}
 
     /** Rows for a table follow. */
-    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage) implements Event {
-    }
+    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage) implements Event {}
 
-    private record Batch(VectorSchemaRoot root) implements Event {
-    }
+    private record Batch(VectorSchemaRoot root) implements Event {}
 
-    private record RunEnd(long rows) implements Event {
-    }
+    private record RunEnd(long rows) implements Event {}
 
-    private record Done() implements Event {
-    }
+    private record Done() implements Event {}
 
-    private record Failed(Throwable error) implements Event {
-    }
+    private record Failed(Throwable error) implements Event {}
 
     public void load(SqlScriptReader reader) throws IOException, SQLException {
         BlockingQueue<Event> queue = new ArrayBlockingQueue<>(QUEUE);
@@ -133,8 +131,9 @@ public final class DumpLoader {
             }
             LoadedTable prior = loaded.get(start.def().key());
             if (prior != null && prior.def() != start.def() && !sameColumns(prior.def(), start.def())) {
-                throw new DumpFormatException("table " + start.def().name() + " is defined twice, differently: "
-                        + describe(prior.def()) + ", and " + describe(start.def()) + "; give the sources of one of them");
+                throw new DumpFormatException(
+                        "table " + start.def().name() + " is defined twice, differently: " + describe(prior.def())
+                                + ", and " + describe(start.def()) + "; give the sources of one of them");
             }
             boolean append = prior != null && prior.relation() != null;
             String relation = append ? prior.relation() : db.nextRelationName();
@@ -144,8 +143,10 @@ public final class DumpLoader {
                 Data.exportArrayStream(db.allocator(), stream, c);
                 db.connection().registerArrowStream(streamName, c);
                 try {
-                    db.execute(append ? "INSERT INTO " + relation + " SELECT * FROM " + streamName
-                            : "CREATE TABLE " + relation + " AS SELECT * FROM " + streamName);
+                    db.execute(
+                            append
+                                    ? "INSERT INTO " + relation + " SELECT * FROM " + streamName
+                                    : "CREATE TABLE " + relation + " AS SELECT * FROM " + streamName);
                 } catch (SQLException ex) {
                     if (stream.failure != null) {
                         throw rethrow(stream.failure);
@@ -168,7 +169,8 @@ public final class DumpLoader {
         for (int i = 0; i < a.columns().size(); i++) {
             ColumnDef x = a.columns().get(i);
             ColumnDef y = b.columns().get(i);
-            if (!x.name().equalsIgnoreCase(y.name()) || !x.type().declared().equalsIgnoreCase(y.type().declared())) {
+            if (!x.name().equalsIgnoreCase(y.name())
+                    || !x.type().declared().equalsIgnoreCase(y.type().declared())) {
                 return false;
             }
         }
@@ -176,7 +178,9 @@ public final class DumpLoader {
     }
 
     private static String describe(TableDef t) {
-        List<String> cols = t.columns().stream().map(c -> c.name() + " " + c.type().declared()).toList();
+        List<String> cols = t.columns().stream()
+                .map(c -> c.name() + " " + c.type().declared())
+                .toList();
         String shown = String.join(", ", cols);
         return "in " + t.origin() + " as (" + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + ")";
     }
@@ -230,7 +234,8 @@ public final class DumpLoader {
             }
             Event e = take(queue);
             if (e instanceof Batch b) {
-                try (VectorSchemaRoot root = b.root(); ArrowRecordBatch rb = new VectorUnloader(root).getRecordBatch()) {
+                try (VectorSchemaRoot root = b.root();
+                        ArrowRecordBatch rb = new VectorUnloader(root).getRecordBatch()) {
                     loadRecordBatch(rb);
                     rows += root.getRowCount();
                 }
@@ -250,8 +255,7 @@ public final class DumpLoader {
         }
 
         @Override
-        protected void closeReadSource() {
-        }
+        protected void closeReadSource() {}
     }
 
     // ------------------------------------------------------------------ the reader thread
@@ -273,8 +277,9 @@ public final class DumpLoader {
                 if (st instanceof SqlScriptReader.Other other) {
                     String text = other.text();
                     if (text.regionMatches(true, 0, "insert", 0, 6)) {
-                        stats.warn(reader.file() + ":" + other.line()
-                                + ": skipped an INSERT without VALUES (INSERT ... SELECT); its rows are not in the dump");
+                        stats.warn(
+                                reader.file() + ":" + other.line()
+                                        + ": skipped an INSERT without VALUES (INSERT ... SELECT); its rows are not in the dump");
                     }
                     catalog.accept(text, reader.file(), other.line());
                     continue;
@@ -296,11 +301,14 @@ public final class DumpLoader {
     }
 
     /** Hands over one run of rows for a table; returns the statement that ended the run, if read. */
-    private SqlScriptReader.Statement produceRun(SqlScriptReader reader, SqlScriptReader.Statement first,
-                                                 BlockingQueue<Event> queue) throws IOException, InterruptedException {
+    private SqlScriptReader.Statement produceRun(
+            SqlScriptReader reader, SqlScriptReader.Statement first, BlockingQueue<Event> queue)
+            throws IOException, InterruptedException {
         boolean copy = first instanceof SqlScriptReader.Copy;
-        String tableName = first instanceof SqlScriptReader.Insert ins ? ins.table() : ((SqlScriptReader.Copy) first).table();
-        List<String> columns = first instanceof SqlScriptReader.Insert ins ? ins.columns() : ((SqlScriptReader.Copy) first).columns();
+        String tableName =
+                first instanceof SqlScriptReader.Insert ins ? ins.table() : ((SqlScriptReader.Copy) first).table();
+        List<String> columns =
+                first instanceof SqlScriptReader.Insert ins ? ins.columns() : ((SqlScriptReader.Copy) first).columns();
         TableDef def = catalog.table(tableName);
         TableDef earlierDef = firstDefs.get(tableName.toLowerCase(Locale.ROOT));
         if (earlierDef != null) {
@@ -332,7 +340,8 @@ public final class DumpLoader {
                         if (!copy) {
                             // mysqldump splits a table's rows over many INSERTs in a row: keep going across them.
                             SqlScriptReader.Statement st = reader.next();
-                            if (st instanceof SqlScriptReader.Insert ins && ins.table().equalsIgnoreCase(tableName)
+                            if (st instanceof SqlScriptReader.Insert ins
+                                    && ins.table().equalsIgnoreCase(tableName)
                                     && Objects.equals(ins.columns(), columns)) {
                                 continue;
                             }
@@ -368,9 +377,12 @@ public final class DumpLoader {
      * profiled as text with unknown declared types, and the report says so; without one there is
      * nothing to name the columns by, so the run stops and says what to do.
      */
-    private TableDef undeclared(String name, List<String> columns, SqlScriptReader reader, SqlScriptReader.Statement first) {
+    private TableDef undeclared(
+            String name, List<String> columns, SqlScriptReader reader, SqlScriptReader.Statement first) {
         if (columns == null) {
-            throw new DumpFormatException(reader.file(), first.line(),
+            throw new DumpFormatException(
+                    reader.file(),
+                    first.line(),
                     "a CREATE TABLE for " + name + " before its rows (or an INSERT with a column list)",
                     "rows for an undeclared table; pass the schema file first, e.g. wastecheck analyze schema.sql data.sql");
         }

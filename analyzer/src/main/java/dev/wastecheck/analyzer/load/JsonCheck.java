@@ -24,14 +24,16 @@ final class JsonCheck {
     static final int MAX_DEPTH = 128;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build();
+            .streamReadConstraints(
+                    StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build();
 
-    private JsonCheck() {
-    }
+    private JsonCheck() {}
 
     /** {@code array} for one top-level array, {@code unstructured} for a sequence of objects (NDJSON or not). */
     static String check(DetectedFile f) throws IOException {
-        try (InputStream in = f.open(new AtomicLong()); JsonParser p = FACTORY.createParser(in)) {
+        try (InputStream in = f.open(new AtomicLong());
+                JsonParser p = FACTORY.createParser(in)) {
             JsonToken first = p.nextToken();
             long records = 0;
             String format;
@@ -63,7 +65,11 @@ final class JsonCheck {
                     t = p.nextToken();
                 }
             } else {
-                throw error(f, p, "an array of objects or objects (one per record)", first == null ? "nothing" : describe(first));
+                throw error(
+                        f,
+                        p,
+                        "an array of objects or objects (one per record)",
+                        first == null ? "nothing" : describe(first));
             }
             if (records == 0) {
                 throw new DumpFormatException(f.name() + ": the JSON holds no records (an empty array)");
@@ -78,12 +84,15 @@ final class JsonCheck {
     }
 
     private static String line(JsonProcessingException e) {
-        return e.getLocation() == null ? "1" : e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr();
+        return e.getLocation() == null
+                ? "1"
+                : e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr();
     }
 
     private static DumpFormatException error(DetectedFile f, JsonParser p, String expected, String found) {
         var loc = p.currentTokenLocation();
-        return new DumpFormatException(f.name(), loc.getLineNr(), expected, found + " (column " + loc.getColumnNr() + ")");
+        return new DumpFormatException(
+                f.name(), loc.getLineNr(), expected, found + " (column " + loc.getColumnNr() + ")");
     }
 
     private static String describe(JsonToken t) {

@@ -28,7 +28,9 @@ public final class LoadStats {
     public void badStatement(String file, long line, String found, long resumedAt) {
         badStatements++;
         String where = file + ":" + line + ": expected a SQL statement, found " + found
-                + (resumedAt > 0 ? "; skipped to the statement at line " + resumedAt : "; skipped to the end of the file");
+                + (resumedAt > 0
+                        ? "; skipped to the statement at line " + resumedAt
+                        : "; skipped to the end of the file");
         if (firstBad == null) {
             firstBad = where;
         }
@@ -52,9 +54,13 @@ public final class LoadStats {
                     first = t.firstBadRow;
                 }
             }
-            throw new dev.wastecheck.model.BadInputException(first + String.format(java.util.Locale.ROOT,
-                    " (%d bad of %d rows read, more than the %s allowed by --max-bad; pass --max-bad 1 to count them and go on)",
-                    bad, goodRows + bad, maxBad == 0 ? "none" : String.format(java.util.Locale.ROOT, "%.4g%%", maxBad * 100)));
+            throw new dev.wastecheck.model.BadInputException(first
+                    + String.format(
+                            java.util.Locale.ROOT,
+                            " (%d bad of %d rows read, more than the %s allowed by --max-bad; pass --max-bad 1 to count them and go on)",
+                            bad,
+                            goodRows + bad,
+                            maxBad == 0 ? "none" : String.format(java.util.Locale.ROOT, "%.4g%%", maxBad * 100)));
         }
     }
 

@@ -19,6 +19,8 @@ public record LoadedTable(TableDef def, String relation, long rows, ColumnStorag
 
     /** The name of column {@code i} inside the relation. */
     public String physicalColumn(int i) {
-        return storage[i] == ColumnStorage.NATIVE ? ProfilingDatabase.quote(def.columns().get(i).name()) : "c" + i;
+        return storage[i] == ColumnStorage.NATIVE
+                ? ProfilingDatabase.quote(def.columns().get(i).name())
+                : "c" + i;
     }
 }

@@ -11,7 +11,8 @@ import java.nio.file.Path;
  * @param arrowMemoryLimit bytes the Arrow batches in flight may hold
  * @param keepOrder        keep rows in insertion order (slower loads; needed for page hot-density)
  */
-public record ProfilingOptions(Path tempDir, String memoryLimit, int threads, long arrowMemoryLimit, boolean keepOrder) {
+public record ProfilingOptions(
+        Path tempDir, String memoryLimit, int threads, long arrowMemoryLimit, boolean keepOrder) {
     public ProfilingOptions(Path tempDir, String memoryLimit, int threads, long arrowMemoryLimit) {
         this(tempDir, memoryLimit, threads, arrowMemoryLimit, false);
     }

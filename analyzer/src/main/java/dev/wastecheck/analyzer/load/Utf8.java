@@ -2,8 +2,7 @@ package dev.wastecheck.analyzer.load;
 
 /** UTF-8 validation without allocating (DuckDB rejects invalid UTF-8 in VARCHAR). */
 final class Utf8 {
-    private Utf8() {
-    }
+    private Utf8() {}
 
     private static final java.lang.invoke.VarHandle LONGS =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -26,13 +26,16 @@ public final class ColumnProfile {
     public long maxChars;
     /** Values of 127 bytes or more (PostgreSQL's 4-byte varlena header, InnoDB's 2-byte length). */
     public long long127;
+
     public long trailingSpace;
     /** Values that are null markers ({@code 'NA'}, {@code ''}, {@code 'NULL'}, {@code '\N'}, ...). */
     public long markers;
+
     public long markerKinds;
     public String minText;
     /** Length and text bounds of the values that are not null markers. */
     public long realMinLen;
+
     public long realMaxLen;
     public String realMinText;
     public String realMaxText;
@@ -68,6 +71,7 @@ public final class ColumnProfile {
 
     /** Declared DECIMAL, FLOAT or DOUBLE: the smallest and largest value by number, as the dump spelled them. */
     public String minNumber;
+
     public String maxNumber;
 
     // declared temporal

@@ -23,7 +23,8 @@ public final class Profiler {
     /** Longest text value that the pattern checks look at (longer ones are not numbers or dates). */
     static final int PATTERN_MAX = 40;
     /** Spellings counted as null markers rather than real values. */
-    public static final List<String> NULL_MARKERS = List.of("NA", "N/A", "NULL", "null", "\\N", "", "None", "nan", "NaN");
+    public static final List<String> NULL_MARKERS =
+            List.of("NA", "N/A", "NULL", "null", "\\N", "", "None", "nan", "NaN");
 
     private final ProfilingDatabase db;
     private final boolean postgres;
@@ -39,11 +40,9 @@ public final class Profiler {
         this.sqlite = sqlite;
     }
 
-    private interface Setter extends BiConsumer<ColumnProfile, Object> {
-    }
+    private interface Setter extends BiConsumer<ColumnProfile, Object> {}
 
-    private record Agg(int column, String sql, Setter setter) {
-    }
+    private record Agg(int column, String sql, Setter setter) {}
 
     /**
      * The profiling query: aggregates over a derived table that computes each column's text,
@@ -106,12 +105,19 @@ public final class Profiler {
             for (int i = 0; i < cols.size(); i++) {
                 TypeFamily f = cols.get(i).type().family();
                 ColumnStorage storage = table.storage()[i];
-                boolean text = (f.isString() || f == TypeFamily.OTHER || (f == TypeFamily.INTEGER && storage == ColumnStorage.TEXT))
+                boolean text = (f.isString()
+                                || f == TypeFamily.OTHER
+                                || (f == TypeFamily.INTEGER && storage == ColumnStorage.TEXT))
                         && storage != ColumnStorage.INT64;
                 ColumnProfile p = out.get(i);
                 long real = p.nonNull - p.markers;
-                if (!text || (numeric && real > 0 && (p.dates == real || p.timestamps == real || p.mwTimestamps == real
-                        || p.uuids == real))) {
+                if (!text
+                        || (numeric
+                                && real > 0
+                                && (p.dates == real
+                                        || p.timestamps == real
+                                        || p.mwTimestamps == real
+                                        || p.uuids == real))) {
                     continue;
                 }
                 boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
@@ -154,11 +160,15 @@ public final class Profiler {
             if (derived.isEmpty()) {
                 sql.append(table.relation());
             } else {
-                sql.append("(SELECT ").append(String.join(",\n    ", derived)).append("\n  FROM ")
-                        .append(table.relation()).append(") AS d");
+                sql.append("(SELECT ")
+                        .append(String.join(",\n    ", derived))
+                        .append("\n  FROM ")
+                        .append(table.relation())
+                        .append(") AS d");
             }
             long t0 = System.nanoTime();
-            try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery(sql.toString())) {
                 rs.next();
                 for (int i = 0; i < list.size(); i++) {
                     list.get(i).setter().accept(out.get(e.getKey()), rs.getObject(i + 1));
@@ -170,14 +180,21 @@ public final class Profiler {
         }
     }
 
-    private static void columnAggregates(int i, ColumnDef col, ColumnStorage storage, String physical, Query aggs,
-                                         boolean postgres, boolean sqlite) {
+    private static void columnAggregates(
+            int i,
+            ColumnDef col,
+            ColumnStorage storage,
+            String physical,
+            Query aggs,
+            boolean postgres,
+            boolean sqlite) {
         TypeFamily f = col.type().family();
         String c = aggs.derive("c" + i, physical);
         aggs.add(new Agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v)));
         aggs.add(new Agg(i, "count(DISTINCT " + c + ")", (p, v) -> p.distinct = asLong(v)));
         if (f == TypeFamily.INTEGER) {
-            String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE ? c
+            String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE
+                    ? c
                     : aggs.derive("n" + i, "TRY_CAST(" + c + " AS HUGEINT)");
             integerAggregates(i, n, aggs, sqlite);
             if (storage == ColumnStorage.TEXT) {
@@ -193,7 +210,8 @@ public final class Profiler {
             return;
         }
         boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
-        boolean plainBytes = bytes && !(f == TypeFamily.DECIMAL || f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE || f.isTemporal());
+        boolean plainBytes = bytes
+                && !(f == TypeFamily.DECIMAL || f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE || f.isTemporal());
         String s = bytes && !plainBytes ? aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
         String len = aggs.derive("l" + i, bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")");
         switch (f) {
@@ -233,14 +251,19 @@ public final class Profiler {
         aggs.add(new Agg(i, "left(CAST(min(" + c + ") AS VARCHAR), 60)", (p, v) -> p.minText = asString(v)));
         aggs.add(new Agg(i, "left(CAST(max(" + c + ") AS VARCHAR), 60)", (p, v) -> p.maxText = asString(v)));
         aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxChars = asLong(v)));
-        String marker = aggs.derive("mk" + i, "CASE WHEN " + len + " <= 4 THEN CAST(" + c + " AS VARCHAR) IN (" + markerList()
-                + ") ELSE false END");
+        String marker = aggs.derive(
+                "mk" + i,
+                "CASE WHEN " + len + " <= 4 THEN CAST(" + c + " AS VARCHAR) IN (" + markerList() + ") ELSE false END");
         aggs.add(new Agg(i, "count(*) FILTER (WHERE " + marker + ")", (p, v) -> p.markers = asLong(v)));
         aggs.add(new Agg(i, "min(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMinLen = asLong(v)));
         aggs.add(new Agg(i, "max(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMaxLen = asLong(v)));
-        aggs.add(new Agg(i, "left(CAST(min(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
+        aggs.add(new Agg(
+                i,
+                "left(CAST(min(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
                 (p, v) -> p.realMinText = asString(v)));
-        aggs.add(new Agg(i, "left(CAST(max(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
+        aggs.add(new Agg(
+                i,
+                "left(CAST(max(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
                 (p, v) -> p.realMaxText = asString(v)));
     }
 
@@ -256,7 +279,8 @@ public final class Profiler {
     static String sqliteIntSize(String n) {
         return "CASE WHEN " + n + " IS NULL THEN 0 WHEN " + n + " BETWEEN 0 AND 1 THEN 0"
                 + " WHEN " + n + " BETWEEN -128 AND 127 THEN 1 WHEN " + n + " BETWEEN -32768 AND 32767 THEN 2"
-                + " WHEN " + n + " BETWEEN -8388608 AND 8388607 THEN 3 WHEN " + n + " BETWEEN -2147483648 AND 2147483647 THEN 4"
+                + " WHEN " + n + " BETWEEN -8388608 AND 8388607 THEN 3 WHEN " + n
+                + " BETWEEN -2147483648 AND 2147483647 THEN 4"
                 + " WHEN " + n + " BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END";
     }
 
@@ -274,13 +298,20 @@ public final class Profiler {
         aggs.add(new Agg(i, "max(length(" + s + "))", (p, v) -> p.maxChars = asLong(v)));
         aggs.add(new Agg(i, "count(*) FILTER (WHERE suffix(" + s + ", ' '))", (p, v) -> p.trailingSpace = asLong(v)));
         // Every marker is at most 4 bytes long: the list is checked only for short values.
-        String marker = aggs.derive("mk" + i, "CASE WHEN " + len + " <= 4 THEN " + s + " IN (" + markerList() + ") ELSE false END");
+        String marker = aggs.derive(
+                "mk" + i, "CASE WHEN " + len + " <= 4 THEN " + s + " IN (" + markerList() + ") ELSE false END");
         aggs.add(new Agg(i, "count(*) FILTER (WHERE " + marker + ")", (p, v) -> p.markers = asLong(v)));
         // Bounds of the real (non-marker) values: they decide which pattern checks can succeed.
         aggs.add(new Agg(i, "min(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMinLen = asLong(v)));
         aggs.add(new Agg(i, "max(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMaxLen = asLong(v)));
-        aggs.add(new Agg(i, "left(min(" + s + ") FILTER (WHERE NOT " + marker + "), 60)", (p, v) -> p.realMinText = asString(v)));
-        aggs.add(new Agg(i, "left(max(" + s + ") FILTER (WHERE NOT " + marker + "), 60)", (p, v) -> p.realMaxText = asString(v)));
+        aggs.add(new Agg(
+                i,
+                "left(min(" + s + ") FILTER (WHERE NOT " + marker + "), 60)",
+                (p, v) -> p.realMinText = asString(v)));
+        aggs.add(new Agg(
+                i,
+                "left(max(" + s + ") FILTER (WHERE NOT " + marker + "), 60)",
+                (p, v) -> p.realMaxText = asString(v)));
     }
 
     /**
@@ -289,10 +320,13 @@ public final class Profiler {
      * that cannot succeed for every value is not run; its count stays 0, which is all the
      * inference needs to know.
      */
-    private static boolean patternAggregates(int i, ColumnProfile p, String s, String len, Query aggs, boolean numeric) {
+    private static boolean patternAggregates(
+            int i, ColumnProfile p, String s, String len, Query aggs, boolean numeric) {
         boolean any = false;
         if (p.markers > 0 && !numeric) {
-            aggs.add(new Agg(i, "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN (" + markerList() + "))",
+            aggs.add(new Agg(
+                    i,
+                    "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN (" + markerList() + "))",
                     (q, v) -> q.markerKinds = asLong(v)));
             any = true;
         }
@@ -300,32 +334,50 @@ public final class Profiler {
         if (real <= 0) {
             return any;
         }
-        boolean startsNumeric = p.realMinText != null && p.realMaxText != null && p.realMinText.compareTo("-") >= 0
-                && p.realMaxText.compareTo(":") < 0 && p.realMaxLen <= PATTERN_MAX;
+        boolean startsNumeric = p.realMinText != null
+                && p.realMaxText != null
+                && p.realMinText.compareTo("-") >= 0
+                && p.realMaxText.compareTo(":") < 0
+                && p.realMaxLen <= PATTERN_MAX;
         boolean fixed = p.realMinLen == p.realMaxLen;
         if (numeric && startsNumeric && p.realMaxLen <= 20) {
             String iv = aggs.derive("iv" + i, "CASE WHEN " + len + " <= 20 THEN TRY_CAST(" + s + " AS BIGINT) END");
             String intOk = aggs.derive("fi" + i, "CAST(" + iv + " AS VARCHAR) = " + s);
             aggs.add(new Agg(i, "count(*) FILTER (WHERE " + intOk + ")", (q, v) -> q.intCanonical = asLong(v)));
-            aggs.add(new Agg(i, "CAST(min(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)", (q, v) -> q.strIntMin = asBig(v)));
-            aggs.add(new Agg(i, "CAST(max(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)", (q, v) -> q.strIntMax = asBig(v)));
+            aggs.add(new Agg(
+                    i,
+                    "CAST(min(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)",
+                    (q, v) -> q.strIntMin = asBig(v)));
+            aggs.add(new Agg(
+                    i,
+                    "CAST(max(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)",
+                    (q, v) -> q.strIntMax = asBig(v)));
             any = true;
         }
         if (numeric && startsNumeric) {
             String decOk = aggs.derive("fd" + i, "regexp_full_match(" + s + ", '-?(0|[1-9][0-9]*)\\.[0-9]+')");
             aggs.add(new Agg(i, "count(*) FILTER (WHERE " + decOk + ")", (q, v) -> q.decimalCanonical = asLong(v)));
-            aggs.add(new Agg(i, "max(strlen(split_part(ltrim(" + s + ", '-'), '.', 1))) FILTER (WHERE " + decOk + ")",
+            aggs.add(new Agg(
+                    i,
+                    "max(strlen(split_part(ltrim(" + s + ", '-'), '.', 1))) FILTER (WHERE " + decOk + ")",
                     (q, v) -> q.decimalIntDigits = (int) asLong(v)));
-            aggs.add(new Agg(i, "min(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
+            aggs.add(new Agg(
+                    i,
+                    "min(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
                     (q, v) -> q.decimalFracMin = (int) asLong(v)));
-            aggs.add(new Agg(i, "max(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
+            aggs.add(new Agg(
+                    i,
+                    "max(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
                     (q, v) -> q.decimalFracMax = (int) asLong(v)));
             any = true;
         }
         if (numeric && p.distinct <= 2 + (p.markers > 0 ? Profiler.NULL_MARKERS.size() : 0)) {
             String bools = "('true','false','TRUE','FALSE','t','f','yes','no','Y','N')";
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + s + " IN " + bools + ")", (q, v) -> q.booleans = asLong(v)));
-            aggs.add(new Agg(i, "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN " + bools + ")",
+            aggs.add(
+                    new Agg(i, "count(*) FILTER (WHERE " + s + " IN " + bools + ")", (q, v) -> q.booleans = asLong(v)));
+            aggs.add(new Agg(
+                    i,
+                    "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN " + bools + ")",
                     (q, v) -> q.booleanKinds = asLong(v)));
             any = true;
         }
@@ -358,13 +410,14 @@ public final class Profiler {
     }
 
     private static String roundTripUuid(String s, String len) {
-        return "CASE WHEN " + len + " = 36 THEN CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s + " ELSE false END";
+        return "CASE WHEN " + len + " = 36 THEN CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s
+                + " ELSE false END";
     }
 
     /** The value parses with the format and prints back to exactly the same text. */
     private static String roundTrip(String s, String len, int width, String format) {
-        return "CASE WHEN " + len + " = " + width + " THEN strftime(try_strptime(" + s + ", '" + format + "'), '" + format
-                + "') = " + s + " ELSE false END";
+        return "CASE WHEN " + len + " = " + width + " THEN strftime(try_strptime(" + s + ", '" + format + "'), '"
+                + format + "') = " + s + " ELSE false END";
     }
 
     /**
@@ -377,7 +430,8 @@ public final class Profiler {
         aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
         // Digits after the point, trailing zeros dropped: "12.50" has scale 1, "12.00" and "100" scale 0.
         String t = aggs.derive("dt" + i, "trim(" + s + ")");
-        String scale = "CASE WHEN instr(" + t + ", '.') = 0 THEN 0 ELSE strlen(rtrim(" + t + ", '0')) - instr(" + t + ", '.') END";
+        String scale = "CASE WHEN instr(" + t + ", '.') = 0 THEN 0 ELSE strlen(rtrim(" + t + ", '0')) - instr(" + t
+                + ", '.') END";
         String sc = aggs.derive("ds" + i, scale);
         aggs.add(new Agg(i, "max(" + sc + ")", (p, v) -> p.usedScale = (int) asLong(v)));
         // The smallest and largest by value, in the dump's own spelling: as text '10.00' sorts before '9.91'.
@@ -394,8 +448,11 @@ public final class Profiler {
         }));
         if (postgres) {
             // PostgreSQL numeric on disk: 1-byte short varlena header + 2-byte header + 2 bytes per base-10000 digit.
-            String intDigits = "CASE WHEN abs(" + d + ") < 1 THEN 0 ELSE floor(log10(abs(CAST(" + d + " AS DOUBLE)))) + 1 END";
-            aggs.add(new Agg(i, "sum(3 + 2 * (ceil((" + intDigits + ") / 4.0) + ceil(" + sc + " / 4.0)))",
+            String intDigits =
+                    "CASE WHEN abs(" + d + ") < 1 THEN 0 ELSE floor(log10(abs(CAST(" + d + " AS DOUBLE)))) + 1 END";
+            aggs.add(new Agg(
+                    i,
+                    "sum(3 + 2 * (ceil((" + intDigits + ") / 4.0) + ceil(" + sc + " / 4.0)))",
                     (p, v) -> p.pgNumericBytes = asLong(v)));
         }
     }
@@ -410,26 +467,38 @@ public final class Profiler {
         aggs.add(new Agg(i, "arg_min(" + s + ", " + d + ")", (p, v) -> p.minNumber = asString(v)));
         aggs.add(new Agg(i, "arg_max(" + s + ", " + d + ")", (p, v) -> p.maxNumber = asString(v)));
         // TRY_CAST: a DOUBLE beyond FLOAT's range (3.4e38) does not round-trip, it is no error
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE CAST(TRY_CAST(" + d + " AS FLOAT) AS DOUBLE) = " + d + ")",
+        aggs.add(new Agg(
+                i,
+                "count(*) FILTER (WHERE CAST(TRY_CAST(" + d + " AS FLOAT) AS DOUBLE) = " + d + ")",
                 (p, v) -> p.floatRoundTrip = asLong(v)));
         String integral = d + " = trunc(" + d + ") AND abs(" + d + ") < 9007199254740992";
         aggs.add(new Agg(i, "count(*) FILTER (WHERE " + integral + ")", (p, v) -> p.integral = asLong(v)));
-        aggs.add(new Agg(i, "CAST(CAST(min(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)", (p, v) -> p.minInt = asBig(v)));
-        aggs.add(new Agg(i, "CAST(CAST(max(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
+        aggs.add(new Agg(
+                i,
+                "CAST(CAST(min(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)",
+                (p, v) -> p.minInt = asBig(v)));
+        aggs.add(new Agg(
+                i,
+                "CAST(CAST(max(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)",
+                (p, v) -> p.maxInt = asBig(v)));
     }
 
     private static void temporalAggregates(int i, TypeFamily f, String s, Query aggs) {
-        String cast = aggs.derive("tm" + i, switch (f) {
-            case DATE -> "TRY_CAST(" + s + " AS DATE)";
-            case TIME -> "TRY_CAST(" + s + " AS TIME)";
-            case YEAR -> "TRY_CAST(" + s + " AS INTEGER)";
-            default -> "TRY_CAST(" + s + " AS TIMESTAMP)";
-        });
+        String cast = aggs.derive(
+                "tm" + i,
+                switch (f) {
+                    case DATE -> "TRY_CAST(" + s + " AS DATE)";
+                    case TIME -> "TRY_CAST(" + s + " AS TIME)";
+                    case YEAR -> "TRY_CAST(" + s + " AS INTEGER)";
+                    default -> "TRY_CAST(" + s + " AS TIMESTAMP)";
+                });
         aggs.add(new Agg(i, "count(" + s + ") - count(" + cast + ")", (p, v) -> p.castFailures = asLong(v)));
         aggs.add(new Agg(i, "CAST(min(" + cast + ") AS VARCHAR)", (p, v) -> p.minTemporal = asString(v)));
         aggs.add(new Agg(i, "CAST(max(" + cast + ") AS VARCHAR)", (p, v) -> p.maxTemporal = asString(v)));
         if (f == TypeFamily.DATETIME || f == TypeFamily.TIMESTAMP) {
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + cast + " = date_trunc('day', " + cast + "))",
+            aggs.add(new Agg(
+                    i,
+                    "count(*) FILTER (WHERE " + cast + " = date_trunc('day', " + cast + "))",
                     (p, v) -> p.midnight = asLong(v)));
         }
         if (f == TypeFamily.YEAR) {
@@ -444,8 +513,7 @@ public final class Profiler {
             case FLOAT, DOUBLE -> floatAggregates(i, "s" + i, aggs);
             case DECIMAL -> decimalAggregates(i, "s" + i, aggs, false);
             case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, "s" + i, aggs);
-            default -> {
-            }
+            default -> {}
         }
     }
 

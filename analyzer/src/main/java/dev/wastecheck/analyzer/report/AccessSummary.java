@@ -13,7 +13,17 @@ import java.util.Map;
  * @param hotBytes        bytes a hot partition would hold (declared row size x hot rows)
  * @param hotIndexBytes   size of the partition's index on the heat index's key, at 68% leaf fill
  */
-public record AccessSummary(long events, String heatIndex, double shareTop1, double shareTop5, double shareTop10,
-                            double pageHotDensity, long hotRows, long hotRowsPlaced, long hotBytes, long coldBytes,
-                            long hotIndexBytes, long coldIndexBytes, Map<String, Long> operations) {
-}
+public record AccessSummary(
+        long events,
+        String heatIndex,
+        double shareTop1,
+        double shareTop5,
+        double shareTop10,
+        double pageHotDensity,
+        long hotRows,
+        long hotRowsPlaced,
+        long hotBytes,
+        long coldBytes,
+        long hotIndexBytes,
+        long coldIndexBytes,
+        Map<String, Long> operations) {}

@@ -14,16 +14,45 @@ import java.util.List;
  * @param domains    the groups of columns that take one type together: each key with its references,
  *                   and domains such as MediaWiki's namespaces ({@code table.column} names)
  */
-public record AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes,
-                             long tightBytes, List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis,
-                             WorkloadReport workload, List<Reference> references, List<List<String>> domains) {
+public record AnalysisReport(
+        List<String> sources,
+        String dialect,
+        List<TableReport> tables,
+        long declaredBytes,
+        long tightBytes,
+        List<String> warnings,
+        long elapsedMillis,
+        java.util.Map<String, Long> timingsMillis,
+        WorkloadReport workload,
+        List<Reference> references,
+        List<List<String>> domains) {
     /** What the advice rests on when no trace was given. */
-    public static final String SNAPSHOT_ONLY = "the advice rests on the snapshot only: no trace (--trace) showed what the "
-            + "workload writes, so ranges, ENUM members and lengths are the dump's, with the headroom the policy leaves";
+    public static final String SNAPSHOT_ONLY =
+            "the advice rests on the snapshot only: no trace (--trace) showed what the "
+                    + "workload writes, so ranges, ENUM members and lengths are the dump's, with the headroom the policy leaves";
 
-    public AnalysisReport(List<String> sources, String dialect, List<TableReport> tables, long declaredBytes, long tightBytes,
-                          List<String> warnings, long elapsedMillis, java.util.Map<String, Long> timingsMillis, WorkloadReport workload) {
-        this(sources, dialect, tables, declaredBytes, tightBytes, warnings, elapsedMillis, timingsMillis, workload, List.of(), List.of());
+    public AnalysisReport(
+            List<String> sources,
+            String dialect,
+            List<TableReport> tables,
+            long declaredBytes,
+            long tightBytes,
+            List<String> warnings,
+            long elapsedMillis,
+            java.util.Map<String, Long> timingsMillis,
+            WorkloadReport workload) {
+        this(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                List.of(),
+                List.of());
     }
 
     public AnalysisReport {
@@ -45,12 +74,16 @@ public record AnalysisReport(List<String> sources, String dialect, List<TableRep
 
     /** What the advice rests on: the snapshot only, or the snapshot and a trace. */
     public String basis() {
-        return workload == null ? SNAPSHOT_ONLY : "the snapshot, and the trace's statements for what the workload reads and"
-                + " writes (tune --trace replays its writes against the tuned types)";
+        return workload == null
+                ? SNAPSHOT_ONLY
+                : "the snapshot, and the trace's statements for what the workload reads and"
+                        + " writes (tune --trace replays its writes against the tuned types)";
     }
 
     public TableReport table(String name) {
-        return tables.stream().filter(t -> t.name().equalsIgnoreCase(name)).findFirst()
+        return tables.stream()
+                .filter(t -> t.name().equalsIgnoreCase(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no table " + name));
     }
 }

@@ -8,8 +8,17 @@ import java.util.List;
  * @param suggestedType the tightest lossless type in the source's dialect (the declared type when none is tighter)
  * @param tightBytes    bytes under the suggested type, same storage model as {@code declaredBytes}
  */
-public record ColumnReport(String name, String declaredType, String suggestedType, long declaredBytes, long tightBytes,
-                           long nulls, long distinct, String min, String max, List<Finding> findings) {
+public record ColumnReport(
+        String name,
+        String declaredType,
+        String suggestedType,
+        long declaredBytes,
+        long tightBytes,
+        long nulls,
+        long distinct,
+        String min,
+        String max,
+        List<Finding> findings) {
     public ColumnReport {
         findings = List.copyOf(findings);
     }

@@ -7,5 +7,4 @@ package dev.wastecheck.analyzer.report;
  * @param bytes bytes the finding's remedy would save, measured in the source engine's storage model
  *              (0 when it saves none or is not about size)
  */
-public record Finding(FindingKind kind, String detail, long bytes) {
-}
+public record Finding(FindingKind kind, String detail, long bytes) {}

@@ -8,8 +8,13 @@ import java.util.List;
  *
  * @param leftOut fields queries project but that are updated too often to cache
  */
-public record IndexCacheAdvice(String table, String index, List<String> columns, long queries,
-                               List<CachedField> cacheableFields, List<String> leftOut) {
+public record IndexCacheAdvice(
+        String table,
+        String index,
+        List<String> columns,
+        long queries,
+        List<CachedField> cacheableFields,
+        List<String> leftOut) {
     public IndexCacheAdvice {
         columns = List.copyOf(columns);
         cacheableFields = List.copyOf(cacheableFields);

@@ -9,8 +9,8 @@ package dev.wastecheck.analyzer.report;
  * @param found    by values: how many of the column's distinct values the key holds (-1 when not checked)
  * @param distinct by values: the column's distinct values (-1 when not checked)
  */
-public record Reference(String table, String column, String keyTable, String keyColumn, Evidence evidence, long found,
-                        long distinct) {
+public record Reference(
+        String table, String column, String keyTable, String keyColumn, Evidence evidence, long found, long distinct) {
 
     /** How a reference was found, strongest first. */
     public enum Evidence {

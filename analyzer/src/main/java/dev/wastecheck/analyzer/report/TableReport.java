@@ -10,18 +10,44 @@ import java.util.List;
  * @param problems  where the first bad rows and values were, {@code file:line: what}
  * @param badValuesByColumn per column with bad values: how many, and the first with where it was
  */
-public record TableReport(String name, long rows, long declaredBytes, long tightBytes, List<ColumnReport> columns,
-                          long badRows, long badValues, List<String> problems, String partitionOf,
-                          java.util.Map<String, BadValues> badValuesByColumn) {
+public record TableReport(
+        String name,
+        long rows,
+        long declaredBytes,
+        long tightBytes,
+        List<ColumnReport> columns,
+        long badRows,
+        long badValues,
+        List<String> problems,
+        String partitionOf,
+        java.util.Map<String, BadValues> badValuesByColumn) {
     public TableReport {
         columns = List.copyOf(columns);
         problems = List.copyOf(problems);
         badValuesByColumn = java.util.Map.copyOf(badValuesByColumn);
     }
 
-    public TableReport(String name, long rows, long declaredBytes, long tightBytes, List<ColumnReport> columns,
-                       long badRows, long badValues, List<String> problems, String partitionOf) {
-        this(name, rows, declaredBytes, tightBytes, columns, badRows, badValues, problems, partitionOf, java.util.Map.of());
+    public TableReport(
+            String name,
+            long rows,
+            long declaredBytes,
+            long tightBytes,
+            List<ColumnReport> columns,
+            long badRows,
+            long badValues,
+            List<String> problems,
+            String partitionOf) {
+        this(
+                name,
+                rows,
+                declaredBytes,
+                tightBytes,
+                columns,
+                badRows,
+                badValues,
+                problems,
+                partitionOf,
+                java.util.Map.of());
     }
 
     /**
@@ -30,8 +56,7 @@ public record TableReport(String name, long rows, long declaredBytes, long tight
      *
      * @param first the first, {@code file:line: column c: 'v' why}
      */
-    public record BadValues(long count, String first) {
-    }
+    public record BadValues(long count, String first) {}
 
     /** The column's bad values, or null when it has none. */
     public BadValues badValues(String column) {
@@ -43,7 +68,9 @@ public record TableReport(String name, long rows, long declaredBytes, long tight
     }
 
     public ColumnReport column(String name) {
-        return columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
+        return columns.stream()
+                .filter(c -> c.name().equalsIgnoreCase(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no column " + name + " in " + this.name));
     }
 }

@@ -8,8 +8,15 @@ import java.util.List;
  * @param unresolved statements Calcite could not resolve against the schema, by reason, with an example each:
  *                   reported, never guessed
  */
-public record TraceSummary(String file, String format, long statements, long resolved, long unresolvedCount,
-                           long events, long badLines, List<String> unresolved) {
+public record TraceSummary(
+        String file,
+        String format,
+        long statements,
+        long resolved,
+        long unresolvedCount,
+        long events,
+        long badLines,
+        List<String> unresolved) {
     public TraceSummary {
         unresolved = List.copyOf(unresolved);
     }

@@ -11,6 +11,8 @@ import java.util.Map;
  * @param indexes per index the trace used, the fields worth caching in its leaves
  * @param tables  the tables' reports with the workload's column findings added (unused columns, granularity)
  */
-public record WorkloadReport(List<TraceSummary> traces, Map<String, AccessSummary> access, List<IndexCacheAdvice> indexes,
-                             List<TableReport> tables) {
-}
+public record WorkloadReport(
+        List<TraceSummary> traces,
+        Map<String, AccessSummary> access,
+        List<IndexCacheAdvice> indexes,
+        List<TableReport> tables) {}

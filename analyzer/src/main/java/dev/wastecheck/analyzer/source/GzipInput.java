@@ -66,7 +66,8 @@ public final class GzipInput extends FilterInputStream {
     }
 
     private static DumpFormatException damaged(String name, long produced, IOException e) {
-        String what = e instanceof EOFException ? "the gzip data ends early (the file is truncated)"
+        String what = e instanceof EOFException
+                ? "the gzip data ends early (the file is truncated)"
                 : "the gzip data is corrupted (" + e.getMessage() + ")";
         return new DumpFormatException(name + ": " + what + ", after " + produced + " bytes of decompressed content");
     }

@@ -35,8 +35,7 @@ public final class SourceDetector {
     /** Words a SQL statement starts with ({@link SqlStatements#WORDS}). */
     public static final java.util.Set<String> STATEMENT_WORDS = SqlStatements.WORDS;
 
-    private SourceDetector() {
-    }
+    private SourceDetector() {}
 
     /**
      * One input and what it holds.
@@ -48,8 +47,14 @@ public final class SourceDetector {
      * @param reason         why the kind was chosen, for the note printed when a name does not say it
      * @param stream         for a script read from standard input: the one stream to read (else null)
      */
-    public record DetectedFile(Path path, String name, SourceKind kind, boolean gzip, boolean declaresTables, String reason,
-                               InputStream stream) {
+    public record DetectedFile(
+            Path path,
+            String name,
+            SourceKind kind,
+            boolean gzip,
+            boolean declaresTables,
+            String reason,
+            InputStream stream) {
         public Dialect dialect() {
             return switch (kind) {
                 case MYSQL_SCRIPT -> Dialect.MYSQL;
@@ -76,7 +81,8 @@ public final class SourceDetector {
             if (stream != null) {
                 return stream;
             }
-            InputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16), rawBytes);
+            InputStream raw =
+                    new CountingInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16), rawBytes);
             return gzip ? GzipInput.open(raw, name) : raw;
         }
 
@@ -87,7 +93,8 @@ public final class SourceDetector {
                 n = n.substring(0, n.length() - 3);
             }
             return switch (kind) {
-                case MYSQL_SCRIPT, POSTGRESQL_SCRIPT, SQLITE_SCRIPT -> n.endsWith(".sql") || n.endsWith(".dump") || n.endsWith(".pgsql");
+                case MYSQL_SCRIPT, POSTGRESQL_SCRIPT, SQLITE_SCRIPT ->
+                    n.endsWith(".sql") || n.endsWith(".dump") || n.endsWith(".pgsql");
                 case SQLITE_FILE -> n.endsWith(".db") || n.endsWith(".sqlite") || n.endsWith(".sqlite3");
                 case DUCKDB_FILE -> n.endsWith(".duckdb") || n.endsWith(".db");
                 case PARQUET -> n.endsWith(".parquet");
@@ -99,7 +106,7 @@ public final class SourceDetector {
 
     /** {@link #detectAll(List, Consumer)} without notes. */
     public static List<DetectedFile> detectAll(List<Path> args) throws IOException {
-        return detectAll(args, note -> { });
+        return detectAll(args, note -> {});
     }
 
     /**
@@ -110,7 +117,10 @@ public final class SourceDetector {
      * @param notes told what was guessed or skipped, and why (one sentence each)
      */
     public static List<DetectedFile> detectAll(List<Path> args, Consumer<String> notes) throws IOException {
-        if (args.stream().filter(a -> a.toString().equals("-") || isStandardInput(a)).count() > 1) {
+        if (args.stream()
+                        .filter(a -> a.toString().equals("-") || isStandardInput(a))
+                        .count()
+                > 1) {
             throw new DumpFormatException("standard input is given twice as a SOURCE; it can be read once");
         }
         List<DetectedFile> out = new ArrayList<>();
@@ -197,8 +207,11 @@ public final class SourceDetector {
 
     private static boolean isDocument(Path p) {
         String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
-        return n.endsWith(".md") || n.endsWith(".txt") && n.startsWith("license") || n.equals("license")
-                || n.startsWith("readme") || n.equals("source_commit");
+        return n.endsWith(".md")
+                || n.endsWith(".txt") && n.startsWith("license")
+                || n.equals("license")
+                || n.startsWith("readme")
+                || n.equals("source_commit");
     }
 
     public static DetectedFile detect(Path file) throws IOException {
@@ -227,7 +240,9 @@ public final class SourceDetector {
         byte[] head = in.readNBytes(SNIFF);
         in.reset();
         Kind k = classify(head, name, gzip);
-        if (k.kind == SourceKind.MYSQL_SCRIPT || k.kind == SourceKind.POSTGRESQL_SCRIPT || k.kind == SourceKind.SQLITE_SCRIPT) {
+        if (k.kind == SourceKind.MYSQL_SCRIPT
+                || k.kind == SourceKind.POSTGRESQL_SCRIPT
+                || k.kind == SourceKind.SQLITE_SCRIPT) {
             return new DetectedFile(Path.of(name), name, k.kind, gzip, k.declaresTables, k.reason, in);
         }
         Path spool = Files.createTempFile("wastecheck-stdin-", "");
@@ -235,15 +250,16 @@ public final class SourceDetector {
         try (OutputStream out = Files.newOutputStream(spool)) {
             in.transferTo(out);
         }
-        return new DetectedFile(spool, name, k.kind, false, false, k.reason + "; copied to " + spool + " to be read", null);
+        return new DetectedFile(
+                spool, name, k.kind, false, false, k.reason + "; copied to " + spool + " to be read", null);
     }
 
-    private record Kind(SourceKind kind, boolean declaresTables, String reason) {
-    }
+    private record Kind(SourceKind kind, boolean declaresTables, String reason) {}
 
     private static Kind classify(byte[] head, String name, boolean gzip) {
         if (head.length == 0) {
-            throw new DumpFormatException(name + ": " + (gzip ? "the gzip data decompresses to nothing" : "the file is empty"));
+            throw new DumpFormatException(
+                    name + ": " + (gzip ? "the gzip data decompresses to nothing" : "the file is empty"));
         }
         if (startsWith(head, 0, "SQLite format 3\0")) {
             return new Kind(SourceKind.SQLITE_FILE, false, "it starts with SQLite's header");
@@ -258,8 +274,10 @@ public final class SourceDetector {
         if (head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb && (head[2] & 0xff) == 0xbf) {
             start = 3; // a UTF-8 byte-order mark
         }
-        if (head.length >= 2 && ((head[0] & 0xff) == 0xff && (head[1] & 0xff) == 0xfe
-                || (head[0] & 0xff) == 0xfe && (head[1] & 0xff) == 0xff) || looksUtf16(head)) {
+        if (head.length >= 2
+                        && ((head[0] & 0xff) == 0xff && (head[1] & 0xff) == 0xfe
+                                || (head[0] & 0xff) == 0xfe && (head[1] & 0xff) == 0xff)
+                || looksUtf16(head)) {
             throw new DumpFormatException(name + ": UTF-16 text; wastecheck reads UTF-8 "
                     + "(convert it first, e.g. iconv -f UTF-16 -t UTF-8)");
         }
@@ -273,15 +291,24 @@ public final class SourceDetector {
             return new Kind(SourceKind.JSON, false, "its first character is '" + c + "'");
         }
         String word = firstWord(text, i);
-        boolean sqlStart = (STATEMENT_WORDS.contains(word) && i + word.length() < text.length()
-                && !Character.isLetterOrDigit(text.charAt(i + word.length())) && text.charAt(i + word.length()) != ','
-                && text.charAt(i + word.length()) != '\t') || c == '\\' || i > 0
-                && (text.stripLeading().startsWith("--") || text.stripLeading().startsWith("/*"));
+        boolean sqlStart = (STATEMENT_WORDS.contains(word)
+                        && i + word.length() < text.length()
+                        && !Character.isLetterOrDigit(text.charAt(i + word.length()))
+                        && text.charAt(i + word.length()) != ','
+                        && text.charAt(i + word.length()) != '\t')
+                || c == '\\'
+                || i > 0
+                        && (text.stripLeading().startsWith("--")
+                                || text.stripLeading().startsWith("/*"));
         if (sqlStart) {
             String lower = text.toLowerCase(Locale.ROOT);
             SourceKind kind = sqlDialect(lower);
-            return new Kind(kind, lower.contains("create table"), word.isEmpty() ? "it starts with SQL comments"
-                    : "its first statement starts with " + word.toUpperCase(Locale.ROOT));
+            return new Kind(
+                    kind,
+                    lower.contains("create table"),
+                    word.isEmpty()
+                            ? "it starts with SQL comments"
+                            : "its first statement starts with " + word.toUpperCase(Locale.ROOT));
         }
         int nul = indexOf(head, (byte) 0);
         if (nul >= 0) {
@@ -289,11 +316,15 @@ public final class SourceDetector {
             for (int k = 0; k < nul; k++) {
                 line += head[k] == '\n' ? 1 : 0;
             }
-            throw new DumpFormatException(name + ":" + line + ": not a format wastecheck reads (expected a SQL dump, a SQLite "
+            throw new DumpFormatException(name + ":" + line
+                    + ": not a format wastecheck reads (expected a SQL dump, a SQLite "
                     + "or DuckDB database, Parquet, CSV or JSON; found binary data, a NUL byte at offset " + nul + ")");
         }
-        return new Kind(SourceKind.CSV, false, "not a database file, Parquet, JSON or a SQL statement at its start; "
-                + "DuckDB's CSV reader sniffs the delimiter and header");
+        return new Kind(
+                SourceKind.CSV,
+                false,
+                "not a database file, Parquet, JSON or a SQL statement at its start; "
+                        + "DuckDB's CSV reader sniffs the delimiter and header");
     }
 
     /** UTF-16 without a byte-order mark: NUL in every other byte of ASCII text. */

@@ -56,20 +56,16 @@ public final class SqlScriptReader implements Closeable {
      * @param found      what was there, printable and short
      * @param resumeLine the line reading resumed at, or -1 at the end of the file
      */
-    public record Garbage(String found, long line, long resumeLine) implements Statement {
-    }
+    public record Garbage(String found, long line, long resumeLine) implements Statement {}
 
     /** Any statement but row data: its text with comments removed. */
-    public record Other(String text, long line) implements Statement {
-    }
+    public record Other(String text, long line) implements Statement {}
 
     /** {@code INSERT INTO table [(columns)] VALUES}: tuples follow, read them with {@link #nextTuple}. */
-    public record Insert(String table, List<String> columns, long line) implements Statement {
-    }
+    public record Insert(String table, List<String> columns, long line) implements Statement {}
 
     /** {@code COPY table [(columns)] FROM stdin}: rows follow, read them with {@link #nextCopyRow}. */
-    public record Copy(String table, List<String> columns, long line) implements Statement {
-    }
+    public record Copy(String table, List<String> columns, long line) implements Statement {}
 
     private static final int BUFFER = 1 << 17;
     private static final int MAX_STATEMENT_TEXT = 64 << 20;
@@ -258,7 +254,11 @@ public final class SqlScriptReader implements Closeable {
     }
 
     private static boolean isIdentChar(int c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$'
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '_'
+                || c == '$'
                 || c >= 0x80;
     }
 
@@ -358,8 +358,12 @@ public final class SqlScriptReader implements Closeable {
             if (peek() == -1) {
                 return new Garbage(shown, startLine, -1);
             }
-            if (atStatementStart() || peek() == '\\' || peek() == '#' || peek() == '-' && peek(1) == '-'
-                    || peek() == '/' && peek(1) == '*' || atDelimiter()) {
+            if (atStatementStart()
+                    || peek() == '\\'
+                    || peek() == '#'
+                    || peek() == '-' && peek(1) == '-'
+                    || peek() == '/' && peek(1) == '*'
+                    || atDelimiter()) {
                 return new Garbage(shown, startLine, line);
             }
         }
@@ -406,8 +410,11 @@ public final class SqlScriptReader implements Closeable {
             int c = peek();
             if (c == -1) {
                 if (!out.toString(StandardCharsets.UTF_8).isBlank()) {
-                    throw error(startLine, "'" + new String(delimiter, StandardCharsets.UTF_8)
-                            + "' ending the statement that begins here", "the end of the file (the file may be cut short)");
+                    throw error(
+                            startLine,
+                            "'" + new String(delimiter, StandardCharsets.UTF_8)
+                                    + "' ending the statement that begins here",
+                            "the end of the file (the file may be cut short)");
                 }
                 break;
             }
@@ -416,7 +423,10 @@ public final class SqlScriptReader implements Closeable {
                 break;
             }
             if (out.size() > MAX_STATEMENT_TEXT) {
-                throw error(startLine, "a statement shorter than 64 MB ending in '" + new String(delimiter, StandardCharsets.UTF_8) + "'",
+                throw error(
+                        startLine,
+                        "a statement shorter than 64 MB ending in '" + new String(delimiter, StandardCharsets.UTF_8)
+                                + "'",
                         "more than 64 MB of text");
             }
             if (c == '\'' || c == '"' || c == '`') {
@@ -492,8 +502,14 @@ public final class SqlScriptReader implements Closeable {
         String text = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
         java.util.regex.Matcher m = SWALLOWED.matcher(text);
         if (m.find()) {
-            long at = openedAt + text.substring(0, m.start(1)).chars().filter(ch -> ch == '\n').count();
-            throw error(openedAt, "a closing " + (char) quote + " for the string that begins here",
+            long at = openedAt
+                    + text.substring(0, m.start(1))
+                            .chars()
+                            .filter(ch -> ch == '\n')
+                            .count();
+            throw error(
+                    openedAt,
+                    "a closing " + (char) quote + " for the string that begins here",
                     "the string running on past ';' into '" + m.group(1).replaceAll("\\s+", " ") + " ...' at line " + at
                             + " (a quote is probably missing on line " + openedAt + ")");
         }
@@ -632,11 +648,18 @@ public final class SqlScriptReader implements Closeable {
         readWord();
         while (true) {
             skipSpace();
-            if (wordAhead("low_priority") || wordAhead("delayed") || wordAhead("high_priority") || wordAhead("ignore")
+            if (wordAhead("low_priority")
+                    || wordAhead("delayed")
+                    || wordAhead("high_priority")
+                    || wordAhead("ignore")
                     || wordAhead("or")) {
                 readWord();
                 skipSpace();
-                if (wordAhead("replace") || wordAhead("ignore") || wordAhead("abort") || wordAhead("fail") || wordAhead("rollback")) {
+                if (wordAhead("replace")
+                        || wordAhead("ignore")
+                        || wordAhead("abort")
+                        || wordAhead("fail")
+                        || wordAhead("rollback")) {
                     readWord();
                 }
                 continue;
@@ -662,8 +685,15 @@ public final class SqlScriptReader implements Closeable {
             statementLine = startLine;
             return new Insert(tableName(name), columns, startLine);
         }
-        if (!(wordAhead("select") || wordAhead("with") || wordAhead("default") || wordAhead("table") || peek() == '(')) {
-            throw error(line, "VALUES, SELECT or DEFAULT VALUES after INSERT INTO " + String.join(".", name), describe(peek()));
+        if (!(wordAhead("select")
+                || wordAhead("with")
+                || wordAhead("default")
+                || wordAhead("table")
+                || peek() == '(')) {
+            throw error(
+                    line,
+                    "VALUES, SELECT or DEFAULT VALUES after INSERT INTO " + String.join(".", name),
+                    describe(peek()));
         }
         // INSERT ... SELECT or DEFAULT VALUES: not row data we can read; keep its text for the report.
         String rest = readStatementText(startLine);
@@ -726,8 +756,10 @@ public final class SqlScriptReader implements Closeable {
             }
         }
         if (c == -1) {
-            throw error(statementLine, "';' ending the INSERT that begins here", "the end of the file after row "
-                    + tuplesInStatement + " (the file may be cut short)");
+            throw error(
+                    statementLine,
+                    "';' ending the INSERT that begins here",
+                    "the end of the file after row " + tuplesInStatement + " (the file may be cut short)");
         }
         if (atDelimiter() || c == ';') {
             skip(atDelimiter() ? delimiter.length : 1);
@@ -772,8 +804,12 @@ public final class SqlScriptReader implements Closeable {
             }
             while (true) {
                 int d = peek();
-                if (isDigit(d) || d == '.' || d == 'e' || d == 'E' || ((d == '-' || d == '+') && (valueLen == 0
-                        || value[valueLen - 1] == 'e' || value[valueLen - 1] == 'E'))) {
+                if (isDigit(d)
+                        || d == '.'
+                        || d == 'e'
+                        || d == 'E'
+                        || ((d == '-' || d == '+')
+                                && (valueLen == 0 || value[valueLen - 1] == 'e' || value[valueLen - 1] == 'E'))) {
                     append(read());
                 } else {
                     break;
@@ -843,8 +879,12 @@ public final class SqlScriptReader implements Closeable {
     }
 
     private boolean isNullKeyword() throws IOException {
-        return (peek(1) | 0x20) == 'u' && (peek(2) | 0x20) == 'l' && (peek(3) | 0x20) == 'l' && !isIdentChar(peek(4))
-                && peek(4) != '(' && peek(4) != ':';
+        return (peek(1) | 0x20) == 'u'
+                && (peek(2) | 0x20) == 'l'
+                && (peek(3) | 0x20) == 'l'
+                && !isIdentChar(peek(4))
+                && peek(4) != '('
+                && peek(4) != ':';
     }
 
     /** After a value: a PostgreSQL cast {@code ::type} keeps it; anything else makes it an expression. */
@@ -1027,7 +1067,9 @@ public final class SqlScriptReader implements Closeable {
      * CREATE TABLE ({@code "a""b"}, {@code "x;y"}, a quoted newline), or null for any other COPY.
      */
     private Copy asCopyFromStdin(String text, long startLine) {
-        if (!text.regionMatches(true, 0, "copy", 0, 4) || text.length() < 5 || !Character.isWhitespace(text.charAt(4))) {
+        if (!text.regionMatches(true, 0, "copy", 0, 4)
+                || text.length() < 5
+                || !Character.isWhitespace(text.charAt(4))) {
             return null;
         }
         int[] at = {4};
@@ -1117,7 +1159,8 @@ public final class SqlScriptReader implements Closeable {
                 sb.append(c);
             }
         } else {
-            while (i < t.length() && (Character.isLetterOrDigit(t.charAt(i)) || t.charAt(i) == '_' || t.charAt(i) == '$')) {
+            while (i < t.length()
+                    && (Character.isLetterOrDigit(t.charAt(i)) || t.charAt(i) == '_' || t.charAt(i) == '$')) {
                 sb.append(t.charAt(i++));
             }
             if (sb.length() == 0) {
@@ -1137,7 +1180,9 @@ public final class SqlScriptReader implements Closeable {
     public boolean nextCopyRow(ValueSink sink) throws IOException {
         int c = peek();
         if (c == -1) {
-            throw error(statementLine, "the end-of-data marker \\. closing the COPY that begins here",
+            throw error(
+                    statementLine,
+                    "the end-of-data marker \\. closing the COPY that begins here",
                     "the end of the file (the file may be cut short)");
         }
         if (c == '\\' && peek(1) == '.' && (peek(2) == '\n' || peek(2) == '\r' || peek(2) == -1)) {
@@ -1218,7 +1263,9 @@ public final class SqlScriptReader implements Closeable {
             }
             int end = read();
             if (end == -1) {
-                throw error(rowLine, "a COPY row ending in a line break, then the end-of-data marker \\.",
+                throw error(
+                        rowLine,
+                        "a COPY row ending in a line break, then the end-of-data marker \\.",
                         "the end of the file in the middle of the row (the file may be cut short)");
             }
             sink.value(index++, isNull ? NULL : STRING, value, 0, valueLen);

@@ -42,26 +42,32 @@ public final class StorageModel {
             case INTEGER -> dialect == Dialect.SQLITE ? p.sqliteIntBytes : fixed(p, intWidth(t.intBits()));
             case BOOLEAN -> dialect == Dialect.SQLITE ? 0 : fixed(p, 1);
             case BIT -> fixed(p, Math.max(1, (t.length() + 7) / 8));
-            case DECIMAL -> switch (dialect) {
-                case MYSQL -> fixed(p, mysqlDecimal(t.precision() < 0 ? 10 : t.precision(), Math.max(0, t.scale())));
-                case POSTGRESQL -> p.pgNumericBytes > 0 ? p.pgNumericBytes : varlen(p);
-                case SQLITE -> fixed(p, 8);
-                case DUCKDB -> fixed(p, duckDecimal(t.precision()));
-            };
+            case DECIMAL ->
+                switch (dialect) {
+                    case MYSQL ->
+                        fixed(p, mysqlDecimal(t.precision() < 0 ? 10 : t.precision(), Math.max(0, t.scale())));
+                    case POSTGRESQL -> p.pgNumericBytes > 0 ? p.pgNumericBytes : varlen(p);
+                    case SQLITE -> fixed(p, 8);
+                    case DUCKDB -> fixed(p, duckDecimal(t.precision()));
+                };
             case FLOAT -> fixed(p, dialect == Dialect.SQLITE ? 8 : 4);
             case DOUBLE -> fixed(p, 8);
-            case DATE -> switch (dialect) {
-                case MYSQL -> fixed(p, 3);
-                case POSTGRESQL, DUCKDB -> fixed(p, 4);
-                case SQLITE -> varlen(p);
-            };
-            case TIME -> switch (dialect) {
-                case MYSQL -> fixed(p, 3);
-                case POSTGRESQL, DUCKDB -> fixed(p, 8);
-                case SQLITE -> varlen(p);
-            };
-            case DATETIME -> dialect == Dialect.MYSQL ? fixed(p, 5) : dialect == Dialect.SQLITE ? varlen(p) : fixed(p, 8);
-            case TIMESTAMP -> dialect == Dialect.MYSQL ? fixed(p, 4) : dialect == Dialect.SQLITE ? varlen(p) : fixed(p, 8);
+            case DATE ->
+                switch (dialect) {
+                    case MYSQL -> fixed(p, 3);
+                    case POSTGRESQL, DUCKDB -> fixed(p, 4);
+                    case SQLITE -> varlen(p);
+                };
+            case TIME ->
+                switch (dialect) {
+                    case MYSQL -> fixed(p, 3);
+                    case POSTGRESQL, DUCKDB -> fixed(p, 8);
+                    case SQLITE -> varlen(p);
+                };
+            case DATETIME ->
+                dialect == Dialect.MYSQL ? fixed(p, 5) : dialect == Dialect.SQLITE ? varlen(p) : fixed(p, 8);
+            case TIMESTAMP ->
+                dialect == Dialect.MYSQL ? fixed(p, 4) : dialect == Dialect.SQLITE ? varlen(p) : fixed(p, 8);
             case YEAR -> fixed(p, dialect == Dialect.MYSQL ? 1 : 2);
             case ENUM -> fixed(p, enumWidth(t.enumValues().size()));
             case SET -> fixed(p, Math.max(1, (t.enumValues().size() + 7) / 8));
@@ -86,9 +92,16 @@ public final class StorageModel {
     public long integerBytes(ColumnProfile p, int bytes, java.math.BigInteger min, java.math.BigInteger max) {
         if (dialect == Dialect.SQLITE) {
             // Upper bound: every value sized like the largest magnitude (docs/analyze.md).
-            long mag = Math.max(min == null ? 0 : min.abs().longValue(), max == null ? 0 : max.abs().longValue());
-            int size = mag <= 1 ? 0 : mag < 128 ? 1 : mag < 32768 ? 2 : mag < 8388608 ? 3 : mag < 2147483648L ? 4
-                    : mag < 140737488355328L ? 6 : 8;
+            long mag = Math.max(
+                    min == null ? 0 : min.abs().longValue(),
+                    max == null ? 0 : max.abs().longValue());
+            int size = mag <= 1
+                    ? 0
+                    : mag < 128
+                            ? 1
+                            : mag < 32768
+                                    ? 2
+                                    : mag < 8388608 ? 3 : mag < 2147483648L ? 4 : mag < 140737488355328L ? 6 : 8;
             return p.nonNull * size;
         }
         return fixed(p, bytes);
@@ -134,7 +147,9 @@ public final class StorageModel {
         if (t != null && t.family().isBinary()) {
             return 1;
         }
-        String cs = table == null || table.charset() == null ? "utf8mb4" : table.charset().toLowerCase(Locale.ROOT);
+        String cs = table == null || table.charset() == null
+                ? "utf8mb4"
+                : table.charset().toLowerCase(Locale.ROOT);
         if (cs.startsWith("utf8mb4") || cs.startsWith("utf16") || cs.startsWith("utf32")) {
             return 4;
         }

@@ -32,8 +32,16 @@ import java.util.stream.Collectors;
  * @param tunedKey    DuckDB expression over {@link #VALUE} (the tuned value) in the comparable form
  * @param using       how the dialect converts the column in place, over {@link #VALUE} (the quoted column); null for a plain cast
  */
-public record Conversion(int index, ColumnDef column, FindingKind kind, String target, String duckType, String toTuned,
-                         String originalKey, String tunedKey, String using) {
+public record Conversion(
+        int index,
+        ColumnDef column,
+        FindingKind kind,
+        String target,
+        String duckType,
+        String toTuned,
+        String originalKey,
+        String tunedKey,
+        String using) {
 
     /** Why a suggested change is not in the migration. */
     public static final class Unsupported extends Exception {
@@ -75,9 +83,11 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
             duckdbConstraints(def, col);
         }
         SqlType plain = TypeParser.parse(col.type().declared(), dialect);
-        if (col.type().family() == TypeFamily.OTHER || plain.family() != col.type().family()) {
-            throw new Unsupported("declared " + col.type().declared() + ": tune changes only built-in scalar types (an array, "
-                    + "a domain or a user-defined type carries operators and constraints that a plain type would drop)");
+        if (col.type().family() == TypeFamily.OTHER
+                || plain.family() != col.type().family()) {
+            throw new Unsupported(
+                    "declared " + col.type().declared() + ": tune changes only built-in scalar types (an array, "
+                            + "a domain or a user-defined type carries operators and constraints that a plain type would drop)");
         }
         Conversion c = build(table, index, col, report, dialect);
         if (dialect == Dialect.MYSQL) {
@@ -88,7 +98,8 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
 
     private static Conversion build(String table, int index, ColumnDef col, ColumnReport report, Dialect dialect)
             throws Unsupported {
-        FindingKind kind = report.findings().isEmpty() ? null : report.findings().get(0).kind();
+        FindingKind kind =
+                report.findings().isEmpty() ? null : report.findings().get(0).kind();
         if (kind == null) {
             throw new Unsupported("tune does not apply this change");
         }
@@ -104,88 +115,161 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
                     // compares the column with a number (quantity = 1 has no boolean operator):
                     // tune takes the narrowest integer, which keeps them all.
                     suggested = new dev.wastecheck.analyzer.infer.DialectTypes(dialect)
-                            .narrowestInteger(java.math.BigInteger.ZERO, java.math.BigInteger.ONE).name();
+                            .narrowestInteger(java.math.BigInteger.ZERO, java.math.BigInteger.ONE)
+                            .name();
                     if (TypeParser.parse(suggested, dialect).intBits() >= declared.intBits() && declared.isInteger()) {
-                        throw new Unsupported("analyze names boolean, which would break arithmetic on the column, and no "
-                                + "integer type is narrower than " + declared.declared());
+                        throw new Unsupported(
+                                "analyze names boolean, which would break arithmetic on the column, and no "
+                                        + "integer type is narrower than " + declared.declared());
                     }
                 }
                 String ddl = ddlType(suggested, dialect);
                 SqlType t = TypeParser.parse(ddl, dialect);
                 if (t.family() == TypeFamily.DECIMAL) {
                     String duck = "DECIMAL(" + t.precision() + "," + Math.max(0, t.scale()) + ")";
-                    return new Conversion(index, col, kind, ddl, duck, "TRY_CAST(" + number + " AS " + duck + ")",
-                            number, number.replace("TRY_CAST", "CAST"), castUsing(dialect, ddl));
+                    return new Conversion(
+                            index,
+                            col,
+                            kind,
+                            ddl,
+                            duck,
+                            "TRY_CAST(" + number + " AS " + duck + ")",
+                            number,
+                            number.replace("TRY_CAST", "CAST"),
+                            castUsing(dialect, ddl));
                 }
                 if (!t.isInteger()) {
                     throw new Unsupported("the suggested type " + suggested + " is not an integer type");
                 }
-                if (dialect == Dialect.POSTGRESQL && (declared.family() == TypeFamily.DECIMAL
-                        || declared.family() == TypeFamily.FLOAT || declared.family() == TypeFamily.DOUBLE)) {
+                if (dialect == Dialect.POSTGRESQL
+                        && (declared.family() == TypeFamily.DECIMAL
+                                || declared.family() == TypeFamily.FLOAT
+                                || declared.family() == TypeFamily.DOUBLE)) {
                     // The values survive, the arithmetic does not: 7 / 2 is 3 for integers and
                     // 3.5 for numeric, with no error to tell the application.
                     throw new Unsupported("PostgreSQL divides integers as integers (" + col.name() + " / 2 would drop "
-                            + "its fraction without an error): keep " + declared.declared() + " or change the queries first");
+                            + "its fraction without an error): keep " + declared.declared()
+                            + " or change the queries first");
                 }
-                if (t.unsigned() && !declared.unsigned() && declared.family() != TypeFamily.CHAR
-                        && declared.family() != TypeFamily.VARCHAR && declared.family() != TypeFamily.TEXT
+                if (t.unsigned()
+                        && !declared.unsigned()
+                        && declared.family() != TypeFamily.CHAR
+                        && declared.family() != TypeFamily.VARCHAR
+                        && declared.family() != TypeFamily.TEXT
                         && !declared.family().isBinary()) {
                     // A signed column keeps its sign: in MySQL and DuckDB, id - 10 below zero is
                     // an error on an unsigned type. The signed type twice as wide holds the range.
                     t = signedHolding(t, dialect);
                     if (t == null || t.intBits() >= declared.intBits() && declared.isInteger()) {
-                        throw new Unsupported("the values fit " + suggested + " but a signed type that holds them is no "
-                                + "narrower than " + declared.declared() + ", and the column's arithmetic stays signed");
+                        throw new Unsupported("the values fit " + suggested
+                                + " but a signed type that holds them is no " + "narrower than " + declared.declared()
+                                + ", and the column's arithmetic stays signed");
                     }
                     ddl = t.declared();
                 }
                 String duck = duckInteger(t);
                 if (kind == FindingKind.STRING_HOLDS_INTEGER) {
-                    return new Conversion(index, col, kind, ddl, duck, integer("TRY_CAST(" + text + " AS HUGEINT)", t, duck),
-                            text, "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::" + ddl
-                            : castUsing(dialect, ddl));
+                    return new Conversion(
+                            index,
+                            col,
+                            kind,
+                            ddl,
+                            duck,
+                            integer("TRY_CAST(" + text + " AS HUGEINT)", t, duck),
+                            text,
+                            "CAST(\u0001 AS VARCHAR)",
+                            dialect == Dialect.POSTGRESQL
+                                    ? pgText(declared, "\u0001") + "::" + ddl
+                                    : castUsing(dialect, ddl));
                 }
                 // A number, kept only when it is whole: DuckDB would round 2.5 to 3.
-                String whole = kind == FindingKind.NARROW_INTEGER ? "TRY_CAST(\u0001 AS HUGEINT)"
-                        : "(CASE WHEN " + number + " = TRY_CAST(" + number + " AS HUGEINT) THEN TRY_CAST(" + number + " AS HUGEINT) END)";
-                return new Conversion(index, col, kind, ddl, duck, integer(whole, t, duck), number,
-                        number.replace("TRY_CAST", "CAST"), castUsing(dialect, ddl));
+                String whole = kind == FindingKind.NARROW_INTEGER
+                        ? "TRY_CAST(\u0001 AS HUGEINT)"
+                        : "(CASE WHEN " + number + " = TRY_CAST(" + number + " AS HUGEINT) THEN TRY_CAST(" + number
+                                + " AS HUGEINT) END)";
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        ddl,
+                        duck,
+                        integer(whole, t, duck),
+                        number,
+                        number.replace("TRY_CAST", "CAST"),
+                        castUsing(dialect, ddl));
             }
             case NARROW_FLOAT -> {
                 if (dialect == Dialect.MYSQL) {
                     throw new Unsupported("MySQL prints a FLOAT rounded to 6 significant digits: the bits survive, but "
                             + "clients and mysqldump would read other values");
                 }
-                return new Conversion(index, col, kind, suggested, "FLOAT", "TRY_CAST(\u0001 AS FLOAT)", "TRY_CAST(\u0001 AS DOUBLE)",
-                        "CAST(\u0001 AS DOUBLE)", castUsing(dialect, suggested));
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        suggested,
+                        "FLOAT",
+                        "TRY_CAST(\u0001 AS FLOAT)",
+                        "TRY_CAST(\u0001 AS DOUBLE)",
+                        "CAST(\u0001 AS DOUBLE)",
+                        castUsing(dialect, suggested));
             }
             case TIMESTAMP_HOLDS_DATE -> {
                 String d = declared.declared().toLowerCase(Locale.ROOT);
-                if ((dialect == Dialect.MYSQL && declared.family() == TypeFamily.TIMESTAMP) || d.contains("with time zone")
+                if ((dialect == Dialect.MYSQL && declared.family() == TypeFamily.TIMESTAMP)
+                        || d.contains("with time zone")
                         || d.contains("timestamptz")) {
                     // An instant, not a calendar day: which date it falls on depends on the zone
                     // of whoever reads it (mysqldump writes UTC), and a DATE would fix one zone.
-                    throw new Unsupported(declared.declared() + " stores an instant: midnight in the dump's time zone is "
-                            + "another date elsewhere, so a DATE would change what other time zones read");
+                    throw new Unsupported(
+                            declared.declared() + " stores an instant: midnight in the dump's time zone is "
+                                    + "another date elsewhere, so a DATE would change what other time zones read");
                 }
-                return new Conversion(index, col, kind, suggested, "DATE", "TRY_CAST(TRY_CAST(\u0001 AS TIMESTAMP) AS DATE)",
-                        "TRY_CAST(\u0001 AS TIMESTAMP)", "CAST(\u0001 AS TIMESTAMP)", castUsing(dialect, suggested));
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        suggested,
+                        "DATE",
+                        "TRY_CAST(TRY_CAST(\u0001 AS TIMESTAMP) AS DATE)",
+                        "TRY_CAST(\u0001 AS TIMESTAMP)",
+                        "CAST(\u0001 AS TIMESTAMP)",
+                        castUsing(dialect, suggested));
             }
             case STRING_HOLDS_TIMESTAMP -> {
                 boolean compact = report.findings().get(0).detail().contains("YYYYMMDDHHMMSS");
                 String format = compact ? "%Y%m%d%H%M%S" : "%Y-%m-%d %H:%M:%S";
                 String using = switch (dialect) {
-                    case POSTGRESQL -> compact ? "(left(" + pgText(declared, "\u0001") + ", 8) || 'T' || right(" + pgText(declared, "\u0001") + ", 6))::timestamp"
-                            : pgText(declared, "\u0001") + "::timestamp";
+                    case POSTGRESQL ->
+                        compact
+                                ? "(left(" + pgText(declared, "\u0001") + ", 8) || 'T' || right("
+                                        + pgText(declared, "\u0001") + ", 6))::timestamp"
+                                : pgText(declared, "\u0001") + "::timestamp";
                     case DUCKDB -> "strptime(CAST(\u0001 AS VARCHAR), '" + format + "')";
                     default -> null; // MySQL reads both spellings as DATETIME literals
                 };
-                return new Conversion(index, col, kind, suggested, "TIMESTAMP", "TRY_STRPTIME(" + text + ", '" + format + "')",
-                        text, "strftime(\u0001, '" + format + "')", using);
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        suggested,
+                        "TIMESTAMP",
+                        "TRY_STRPTIME(" + text + ", '" + format + "')",
+                        text,
+                        "strftime(\u0001, '" + format + "')",
+                        using);
             }
             case STRING_HOLDS_DATE -> {
-                return new Conversion(index, col, kind, suggested, "DATE", "CAST(TRY_STRPTIME(" + text + ", '%Y-%m-%d') AS DATE)",
-                        text, "strftime(\u0001, '%Y-%m-%d')", switch (dialect) {
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        suggested,
+                        "DATE",
+                        "CAST(TRY_STRPTIME(" + text + ", '%Y-%m-%d') AS DATE)",
+                        text,
+                        "strftime(\u0001, '%Y-%m-%d')",
+                        switch (dialect) {
                             case POSTGRESQL -> pgText(declared, "\u0001") + "::date";
                             case DUCKDB -> "CAST(\u0001 AS DATE)";
                             default -> null;
@@ -193,18 +277,36 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
             }
             case STRING_HOLDS_UUID -> {
                 if (dialect == Dialect.MYSQL) {
-                    throw new Unsupported("MySQL keeps a UUID in BINARY(16) only through UUID_TO_BIN(), which an ALTER cannot "
-                            + "apply in place: convert it through a new column and an UPDATE");
+                    throw new Unsupported(
+                            "MySQL keeps a UUID in BINARY(16) only through UUID_TO_BIN(), which an ALTER cannot "
+                                    + "apply in place: convert it through a new column and an UPDATE");
                 }
-                return new Conversion(index, col, kind, suggested, "UUID", "TRY_CAST(" + text + " AS UUID)", text,
-                        "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::uuid" : "CAST(\u0001 AS UUID)");
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        suggested,
+                        "UUID",
+                        "TRY_CAST(" + text + " AS UUID)",
+                        text,
+                        "CAST(\u0001 AS VARCHAR)",
+                        dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::uuid" : "CAST(\u0001 AS UUID)");
             }
             case STRING_HOLDS_DECIMAL -> {
                 SqlType t = TypeParser.parse(suggested, dialect);
                 String duck = "DECIMAL(" + t.precision() + "," + Math.max(0, t.scale()) + ")";
-                return new Conversion(index, col, kind, suggested, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
-                        "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::" + suggested
-                        : castUsing(dialect, suggested));
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        suggested,
+                        duck,
+                        "TRY_CAST(" + text + " AS " + duck + ")",
+                        text,
+                        "CAST(\u0001 AS VARCHAR)",
+                        dialect == Dialect.POSTGRESQL
+                                ? pgText(declared, "\u0001") + "::" + suggested
+                                : castUsing(dialect, suggested));
             }
             case LOW_CARDINALITY -> {
                 List<String> members = suggested.toLowerCase(Locale.ROOT).startsWith("enum type")
@@ -213,21 +315,35 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
                 if (members.isEmpty()) {
                     throw new Unsupported("no ENUM members in " + suggested);
                 }
-                if (dialect == Dialect.MYSQL && members.stream().map(Conversion::folded).distinct().count() < members.size()) {
-                    throw new Unsupported("two members differ only in accents or case, which MySQL's default collations "
-                            + "treat as one: an ENUM cannot hold both");
+                if (dialect == Dialect.MYSQL
+                        && members.stream().map(Conversion::folded).distinct().count() < members.size()) {
+                    throw new Unsupported(
+                            "two members differ only in accents or case, which MySQL's default collations "
+                                    + "treat as one: an ENUM cannot hold both");
                 }
-                String duck = "ENUM(" + members.stream().map(ProfilingDatabase::literal).collect(Collectors.joining(", ")) + ")";
+                String duck = "ENUM("
+                        + members.stream().map(ProfilingDatabase::literal).collect(Collectors.joining(", ")) + ")";
                 String target = dialect == Dialect.POSTGRESQL ? enumTypeName(table, col.name()) : suggested;
-                return new Conversion(index, col, kind, target, duck, "TRY_CAST(" + text + " AS " + duck + ")", text,
-                        "CAST(\u0001 AS VARCHAR)", dialect == Dialect.POSTGRESQL ? pgText(declared, "\u0001") + "::text::" + target
-                        : castUsing(dialect, target));
+                return new Conversion(
+                        index,
+                        col,
+                        kind,
+                        target,
+                        duck,
+                        "TRY_CAST(" + text + " AS " + duck + ")",
+                        text,
+                        "CAST(\u0001 AS VARCHAR)",
+                        dialect == Dialect.POSTGRESQL
+                                ? pgText(declared, "\u0001") + "::text::" + target
+                                : castUsing(dialect, target));
             }
             case PADDING -> {
-                return new Conversion(index, col, kind, suggested, "VARCHAR", text, text, "\u0001", castUsing(dialect, suggested));
+                return new Conversion(
+                        index, col, kind, suggested, "VARCHAR", text, text, "\u0001", castUsing(dialect, suggested));
             }
-            case STRING_HOLDS_BOOLEAN -> throw new Unsupported("the column spells true and false as text; which spelling "
-                    + "means true is yours to decide");
+            case STRING_HOLDS_BOOLEAN ->
+                throw new Unsupported(
+                        "the column spells true and false as text; which spelling " + "means true is yours to decide");
             default -> throw new Unsupported("tune does not apply " + kind + " changes");
         }
     }
@@ -235,7 +351,9 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
     /** DuckDB refuses to change a column under a key, or any column of a table with an index. */
     private static void duckdbConstraints(TableDef def, ColumnDef col) throws Unsupported {
         for (dev.wastecheck.model.schema.IndexDef ix : def.indexes()) {
-            boolean key = ix.name().equals("PRIMARY KEY") || ix.name().equals("UNIQUE") || ix.name().equals("FOREIGN KEY");
+            boolean key = ix.name().equals("PRIMARY KEY")
+                    || ix.name().equals("UNIQUE")
+                    || ix.name().equals("FOREIGN KEY");
             if (key && ix.columns().stream().anyMatch(c -> c.equalsIgnoreCase(col.name()))) {
                 throw new Unsupported("DuckDB cannot change the type of a column under a " + ix.name()
                         + ": re-create the table with the new type (CREATE TABLE ... AS SELECT, then the key)");
@@ -273,7 +391,8 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
         return switch (declared.family()) {
             case INTEGER -> "TRY_CAST(\u0001 AS HUGEINT)";
             case FLOAT, DOUBLE -> "TRY_CAST(\u0001 AS DOUBLE)";
-            default -> "TRY_CAST(\u0001 AS DECIMAL(38," + Math.min(37, declared.scale() < 0 ? 18 : declared.scale()) + "))";
+            default ->
+                "TRY_CAST(\u0001 AS DECIMAL(38," + Math.min(37, declared.scale() < 0 ? 18 : declared.scale()) + "))";
         };
     }
 
@@ -329,8 +448,9 @@ public record Conversion(int index, ColumnDef column, FindingKind kind, String t
 
     /** A member as an accent- and case-insensitive collation compares it. */
     static String folded(String s) {
-        return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD).replaceAll("\\p{M}", "")
-                .toLowerCase(Locale.ROOT).stripTrailing();
+        return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD)
+                .replaceAll("\\p{M}", "")
+                .toLowerCase(Locale.ROOT)
+                .stripTrailing();
     }
-
 }

@@ -66,28 +66,35 @@ final class InnoDbSize {
     static final int PAGE_SPACE = 16252;
     /** What the bulk load leaves free on a clustered index page (dict_index_get_space_reserve, page / 16). */
     static final int CLUSTERED_RESERVE = PAGE / 16;
+
     static final int RECORD_HEADER = 5;
     static final int TRX_ID_AND_ROLL_PTR = 6 + 7;
     static final int ROW_ID = 6;
     static final int CHILD_PAGE_NO = 4;
     /** A record this long or longer moves values off the page. */
     static final int OFF_PAGE_THRESHOLD = PAGE_SPACE / 2;
+
     static final int EXTERN_REF = 20;
     /** Payload of an overflow page: the page less its 38-byte header, 8-byte BLOB header and 8-byte trailer. */
     static final int BLOB_PAGE_DATA = PAGE - 38 - 8 - 8;
+
     static final int EXTENT = 64;
     static final int FRAGMENT_PAGES = 32;
 
-    private InnoDbSize() {
-    }
+    private InnoDbSize() {}
 
     /**
      * Every InnoDB table's size before and after the migration's changes ([before, after] bytes),
      * keyed by table name. Tables of other engines (MyISAM, MEMORY) and tables with a FULLTEXT
      * index (whose auxiliary tables InnoDB counts elsewhere) are left out.
      */
-    static Map<String, long[]> estimate(ProfilingDatabase db, Analyzer.Session session, List<Tuner.TableResult> results,
-                                        Map<String, String> copies, Progress progress) throws SQLException {
+    static Map<String, long[]> estimate(
+            ProfilingDatabase db,
+            Analyzer.Session session,
+            List<Tuner.TableResult> results,
+            Map<String, String> copies,
+            Progress progress)
+            throws SQLException {
         Map<String, long[]> out = new LinkedHashMap<>();
         DdlCatalog catalog = session.catalog();
         progress.begin("innodb", session.tables().size());
@@ -99,7 +106,10 @@ final class InnoDbSize {
                     || t.def().indexes().stream().anyMatch(i -> i.kind() == IndexDef.Kind.FULLTEXT)) {
                 continue;
             }
-            Tuner.TableResult r = results.stream().filter(x -> x.name().equalsIgnoreCase(t.def().name())).findFirst().orElse(null);
+            Tuner.TableResult r = results.stream()
+                    .filter(x -> x.name().equalsIgnoreCase(t.def().name()))
+                    .findFirst()
+                    .orElse(null);
             List<Tuner.Checked> applied = r == null ? List.of() : r.applied();
             String copy = copies.get(t.def().name());
             out.put(t.def().name(), tableBytes(db, t, catalog, applied, copy));
@@ -109,16 +119,22 @@ final class InnoDbSize {
     }
 
     /** One column as an index record stores it. */
-    record Column(SqlType type, String value, ColumnStorage storage, boolean nullable, int fixed, int maxBytes, boolean big,
-                  boolean singleByte) {
-    }
+    record Column(
+            SqlType type,
+            String value,
+            ColumnStorage storage,
+            boolean nullable,
+            int fixed,
+            int maxBytes,
+            boolean big,
+            boolean singleByte) {}
 
     /** A field of an index record: a column, whole or its first {@code prefix} characters. */
-    record Field(Column column, int prefix) {
-    }
+    record Field(Column column, int prefix) {}
 
     private static final Pattern FSP = Pattern.compile("\\((\\d)\\)");
-    private static final Pattern GEOMETRY = Pattern.compile("(?i)^(geometry|point|linestring|polygon|multipoint|multilinestring|multipolygon|geometrycollection)\\b");
+    private static final Pattern GEOMETRY = Pattern.compile(
+            "(?i)^(geometry|point|linestring|polygon|multipoint|multilinestring|multipolygon|geometrycollection)\\b");
 
     /** Bytes of a fixed-length value in InnoDB, or -1 for a variable-length type. */
     static int fixedWidth(SqlType t, boolean singleByte) {
@@ -154,7 +170,9 @@ final class InnoDbSize {
         int fixed = fixedWidth(type, singleByte);
         TypeFamily f = type.family();
         boolean big = f == TypeFamily.TEXT || f == TypeFamily.BLOB || f == TypeFamily.JSON || f == TypeFamily.OTHER;
-        int maxBytes = type.length() < 0 || big ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, (long) type.length() * mb);
+        int maxBytes = type.length() < 0 || big
+                ? Integer.MAX_VALUE
+                : (int) Math.min(Integer.MAX_VALUE, (long) type.length() * mb);
         return new Column(type, value, storage, col.nullable(), fixed, maxBytes, big, singleByte);
     }
 
@@ -166,13 +184,17 @@ final class InnoDbSize {
         if (c.fixed() >= 0) {
             len = String.valueOf(c.fixed());
         } else {
-            boolean bytes = c.storage() == ColumnStorage.BYTES || c.type().family().isBinary() && c.storage() != ColumnStorage.TEXT;
-            String whole = bytes ? "octet_length(CAST(" + v + " AS BLOB))"
+            boolean bytes = c.storage() == ColumnStorage.BYTES
+                    || c.type().family().isBinary() && c.storage() != ColumnStorage.TEXT;
+            String whole = bytes
+                    ? "octet_length(CAST(" + v + " AS BLOB))"
                     : (c.singleByte() ? "length(CAST(" + v + " AS VARCHAR))" : "strlen(CAST(" + v + " AS VARCHAR))");
             if (field.prefix() > 0) {
-                whole = bytes ? "least(" + whole + ", " + field.prefix() + ")"
-                        : (c.singleByte() ? "length(left(CAST(" + v + " AS VARCHAR), " + field.prefix() + "))"
-                        : "strlen(left(CAST(" + v + " AS VARCHAR), " + field.prefix() + "))");
+                whole = bytes
+                        ? "least(" + whole + ", " + field.prefix() + ")"
+                        : (c.singleByte()
+                                ? "length(left(CAST(" + v + " AS VARCHAR), " + field.prefix() + "))"
+                                : "strlen(left(CAST(" + v + " AS VARCHAR), " + field.prefix() + "))");
             }
             if (c.type().family() == TypeFamily.CHAR) { // CHAR(n) in a multi-byte character set keeps at least n bytes
                 whole = "greatest(" + whole + ", " + Math.max(0, c.type().length()) + ")";
@@ -194,8 +216,15 @@ final class InnoDbSize {
                     change = c;
                 }
             }
-            cols.add(change == null ? column(def, col, col.type(), "o." + t.physicalColumn(i), t.storage()[i])
-                    : column(def, col, Tuner.tunedType(change.conversion(), Dialect.MYSQL), "n.v" + i, ColumnStorage.NATIVE));
+            cols.add(
+                    change == null
+                            ? column(def, col, col.type(), "o." + t.physicalColumn(i), t.storage()[i])
+                            : column(
+                                    def,
+                                    col,
+                                    Tuner.tunedType(change.conversion(), Dialect.MYSQL),
+                                    "n.v" + i,
+                                    ColumnStorage.NATIVE));
         }
         return cols;
     }
@@ -205,7 +234,8 @@ final class InnoDbSize {
      * is not empty, with those changes read from the tuned copy: [before, after]. Each index is read
      * once, in its key order, for both.
      */
-    static long[] tableBytes(ProfilingDatabase db, LoadedTable t, DdlCatalog catalog, List<Tuner.Checked> applied, String copy)
+    static long[] tableBytes(
+            ProfilingDatabase db, LoadedTable t, DdlCatalog catalog, List<Tuner.Checked> applied, String copy)
             throws SQLException {
         TableDef def = t.def();
         List<List<Column>> variants = new ArrayList<>(List.of(columns(t, List.of())));
@@ -219,7 +249,10 @@ final class InnoDbSize {
         if (key.isEmpty()) {
             for (IndexDef ix : def.indexes()) {
                 List<Integer> p = positions(def, ix.columns());
-                if (ix.unique() && ix.kind() == IndexDef.Kind.BTREE && !p.isEmpty() && p.stream().noneMatch(j -> cols.get(j).nullable())
+                if (ix.unique()
+                        && ix.kind() == IndexDef.Kind.BTREE
+                        && !p.isEmpty()
+                        && p.stream().noneMatch(j -> cols.get(j).nullable())
                         && ix.prefixes().stream().allMatch(x -> x == 0)) {
                     key = p;
                     clusteredBy = ix;
@@ -230,7 +263,10 @@ final class InnoDbSize {
         List<IndexDef> secondary = new ArrayList<>();
         for (IndexDef ix : def.indexes()) {
             // InnoDB keeps no statistics for a SPATIAL index (an R-tree): index_length leaves it out, and so does this.
-            if (!ix.isPrimary() && ix != clusteredBy && ix.kind() == IndexDef.Kind.BTREE && !positions(def, ix.columns()).isEmpty()) {
+            if (!ix.isPrimary()
+                    && ix != clusteredBy
+                    && ix.kind() == IndexDef.Kind.BTREE
+                    && !positions(def, ix.columns()).isEmpty()) {
                 secondary.add(ix);
             }
         }
@@ -241,7 +277,8 @@ final class InnoDbSize {
             }
             List<Integer> fkCols = positions(def, fk.columns());
             List<Integer> pk = key;
-            boolean covered = startsWith(pk, fkCols) || secondary.stream().anyMatch(ix -> startsWith(positions(def, ix.columns()), fkCols));
+            boolean covered = startsWith(pk, fkCols)
+                    || secondary.stream().anyMatch(ix -> startsWith(positions(def, ix.columns()), fkCols));
             if (!covered && !fkCols.isEmpty()) {
                 secondary.add(new IndexDef(fk.name() == null ? "fk" : fk.name(), fk.columns(), false));
             }
@@ -251,7 +288,8 @@ final class InnoDbSize {
             java.util.Arrays.fill(pages, (long) PAGE * (1 + secondary.size())); // each index is its root page
             return pages;
         }
-        String from = t.relation() + " AS o" + (variants.size() > 1 ? " JOIN " + copy + " AS n ON o.rowid = n.wc_row" : "");
+        String from =
+                t.relation() + " AS o" + (variants.size() > 1 ? " JOIN " + copy + " AS n ON o.rowid = n.wc_row" : "");
         // clustered: key, then every other column
         List<Integer> clusteredOrder = new ArrayList<>(key);
         for (int j = 0; j < cols.size(); j++) {
@@ -261,7 +299,8 @@ final class InnoDbSize {
         }
         List<List<Field>> clustered = new ArrayList<>();
         for (List<Column> v : variants) {
-            clustered.add(clusteredOrder.stream().map(j -> new Field(v.get(j), 0)).toList());
+            clustered.add(
+                    clusteredOrder.stream().map(j -> new Field(v.get(j), 0)).toList());
         }
         add(pages, pages(db, from, clustered, key.size(), true, key.isEmpty()));
         for (IndexDef ix : secondary) {
@@ -344,8 +383,14 @@ final class InnoDbSize {
      * @param clustered  whether this is the clustered index (transaction id and roll pointer, 1/16 free, off-page values)
      * @param rowId      whether the clustered index is keyed by the hidden row id
      */
-    private static long[] pages(ProfilingDatabase db, String from, List<List<Field>> variants, int nodeFields, boolean clustered,
-                                boolean rowId) throws SQLException {
+    private static long[] pages(
+            ProfilingDatabase db,
+            String from,
+            List<List<Field>> variants,
+            int nodeFields,
+            boolean clustered,
+            boolean rowId)
+            throws SQLException {
         Map<String, Integer> select = new LinkedHashMap<>();
         int reserve = clustered ? CLUSTERED_RESERVE : 0;
         List<Build> builds = new ArrayList<>();
@@ -370,7 +415,8 @@ final class InnoDbSize {
         if (select.isEmpty()) {
             select.put("CAST(0 AS BIGINT)", 0);
         }
-        String sql = "SELECT " + String.join(", ", select.keySet()) + " FROM " + from + " ORDER BY " + String.join(", ", order);
+        String sql = "SELECT " + String.join(", ", select.keySet()) + " FROM " + from + " ORDER BY "
+                + String.join(", ", order);
         LongRows.forEach(db.connection(), db.allocator(), sql, select.size(), (row, nulls) -> {
             for (Build b : builds) {
                 for (int k = 0; k < b.fields.size(); k++) {
@@ -464,7 +510,10 @@ final class InnoDbSize {
             int longest = -1;
             for (int k = 0; k < fields.size(); k++) {
                 Field f = fields.get(k);
-                if (f == null || external[k] || len[k] <= 2L * EXTERN_REF || f.column().fixed() >= 0
+                if (f == null
+                        || external[k]
+                        || len[k] <= 2L * EXTERN_REF
+                        || f.column().fixed() >= 0
                         || !(f.column().big() || f.column().maxBytes() > 255)) {
                     continue;
                 }

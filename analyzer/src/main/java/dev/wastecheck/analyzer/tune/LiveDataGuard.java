@@ -24,8 +24,7 @@ import java.util.stream.Collectors;
  * the migration's own dialect.
  */
 final class LiveDataGuard {
-    private LiveDataGuard() {
-    }
+    private LiveDataGuard() {}
 
     /** The new type's integer range, or null when the target is no integer type. */
     static BigInteger[] integerRange(Conversion c, Dialect dialect) {
@@ -78,7 +77,8 @@ final class LiveDataGuard {
                 return "(NOT (" + bytes + " REGEXP '^(0|-?[1-9][0-9]{0,19})$') OR "
                         + intervalCheck("CAST(" + col + " AS DECIMAL(65,0))", range) + ")";
             }
-            if (declared.family() == TypeFamily.DECIMAL || declared.family() == TypeFamily.FLOAT
+            if (declared.family() == TypeFamily.DECIMAL
+                    || declared.family() == TypeFamily.FLOAT
                     || declared.family() == TypeFamily.DOUBLE) {
                 return "(" + intervalCheck(col, range) + " OR " + col + " <> FLOOR(" + col + "))";
             }
@@ -90,8 +90,9 @@ final class LiveDataGuard {
                 int s = Math.max(0, target.scale());
                 String limit = BigInteger.TEN.pow(Math.max(0, p - s)).toString();
                 if (declared.family().isString()) {
-                    return "(NOT (" + bytes + " REGEXP '^-?[0-9]+([.][0-9]+)?$') OR ABS(CAST(" + col + " AS DECIMAL(65,30))) >= "
-                            + limit + " OR " + bytes + " <> CAST(CAST(CAST(" + col + " AS DECIMAL(" + p + "," + s + ")) AS CHAR) AS BINARY))";
+                    return "(NOT (" + bytes + " REGEXP '^-?[0-9]+([.][0-9]+)?$') OR ABS(CAST(" + col
+                            + " AS DECIMAL(65,30))) >= " + limit + " OR " + bytes + " <> CAST(CAST(CAST(" + col
+                            + " AS DECIMAL(" + p + "," + s + ")) AS CHAR) AS BINARY))";
                 }
                 return "(ABS(" + col + ") >= " + limit + " OR " + col + " <> ROUND(" + col + ", " + s + "))";
             }
@@ -101,12 +102,14 @@ final class LiveDataGuard {
                     return "TIME(" + col + ") <> TIME '00:00:00'";
                 }
                 String my = format.replace("%M", "%i").replace("%S", "%s");
-                return "NOT (" + bytes + " <=> CAST(DATE_FORMAT(STR_TO_DATE(" + col + ", '" + my + "'), '" + my + "') AS BINARY))";
+                return "NOT (" + bytes + " <=> CAST(DATE_FORMAT(STR_TO_DATE(" + col + ", '" + my + "'), '" + my
+                        + "') AS BINARY))";
             }
             case ENUM -> {
                 // Compared as bytes: an ENUM takes 'Buy' as member 'buy' under a case-insensitive
                 // collation, and strips trailing spaces; either would change the value.
-                String members = enumMembers(c).stream().map(m -> "CAST(_utf8mb4" + mysqlLiteral(m) + " AS BINARY)")
+                String members = enumMembers(c).stream()
+                        .map(m -> "CAST(_utf8mb4" + mysqlLiteral(m) + " AS BINARY)")
                         .collect(Collectors.joining(", "));
                 return "CAST(CONVERT(" + col + " USING utf8mb4) AS BINARY) NOT IN (" + members + ")";
             }
@@ -125,7 +128,8 @@ final class LiveDataGuard {
         BigInteger[] range = integerRange(c, Dialect.POSTGRESQL);
         if (range != null) {
             if (declared.family().isString()) {
-                return "CASE WHEN " + text + " ~ '^(0|-?[1-9][0-9]{0,19})$' THEN " + intervalCheck(text + "::numeric", range) + " ELSE true END";
+                return "CASE WHEN " + text + " ~ '^(0|-?[1-9][0-9]{0,19})$' THEN "
+                        + intervalCheck(text + "::numeric", range) + " ELSE true END";
             }
             if (!declared.isInteger()) {
                 return "(" + intervalCheck(col, range) + " OR " + col + " <> trunc(" + col + "))";
@@ -133,8 +137,11 @@ final class LiveDataGuard {
             return declaredWithin(declared, range) ? null : intervalCheck(col, range);
         }
         if (c.kind() == FindingKind.LOW_CARDINALITY) {
-            return text + " NOT IN (" + enumMembers(c).stream().map(dev.wastecheck.analyzer.load.ProfilingDatabase::literal)
-                    .collect(Collectors.joining(", ")) + ")";
+            return text + " NOT IN ("
+                    + enumMembers(c).stream()
+                            .map(dev.wastecheck.analyzer.load.ProfilingDatabase::literal)
+                            .collect(Collectors.joining(", "))
+                    + ")";
         }
         SqlType target = TypeParser.parse(c.target(), Dialect.POSTGRESQL);
         switch (target.family()) {
@@ -146,8 +153,9 @@ final class LiveDataGuard {
                 }
                 String limit = BigInteger.TEN.pow(Math.max(0, p - s)).toString();
                 if (declared.family().isString()) {
-                    return "CASE WHEN " + text + " !~ '^-?[0-9]+([.][0-9]+)?$' THEN true WHEN abs(" + text + "::numeric) >= " + limit
-                            + " THEN true ELSE " + text + "::numeric(" + p + "," + s + ")::text <> " + text + " END";
+                    return "CASE WHEN " + text + " !~ '^-?[0-9]+([.][0-9]+)?$' THEN true WHEN abs(" + text
+                            + "::numeric) >= " + limit + " THEN true ELSE " + text + "::numeric(" + p + "," + s
+                            + ")::text <> " + text + " END";
                 }
                 return "(abs(" + col + ") >= " + limit + " OR " + col + " <> round(" + col + ", " + s + "))";
             }
@@ -157,12 +165,17 @@ final class LiveDataGuard {
                     return col + " <> date_trunc('day', " + col + ")";
                 }
                 return switch (format) {
-                    case "%Y%m%d%H%M%S" -> "CASE WHEN " + text + " ~ '^[0-9]{14}$' THEN to_char(" + c.using().replace(Conversion.VALUE, col)
-                            + ", 'YYYYMMDDHH24MISS') <> " + text + " ELSE true END";
-                    case "%Y-%m-%d %H:%M:%S" -> "CASE WHEN " + text + " ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$' THEN to_char("
-                            + text + "::timestamp, 'YYYY-MM-DD HH24:MI:SS') <> " + text + " ELSE true END";
-                    default -> "CASE WHEN " + text + " ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN to_char(" + text + "::date, 'YYYY-MM-DD') <> "
-                            + text + " ELSE true END";
+                    case "%Y%m%d%H%M%S" ->
+                        "CASE WHEN " + text + " ~ '^[0-9]{14}$' THEN to_char("
+                                + c.using().replace(Conversion.VALUE, col) + ", 'YYYYMMDDHH24MISS') <> " + text
+                                + " ELSE true END";
+                    case "%Y-%m-%d %H:%M:%S" ->
+                        "CASE WHEN " + text
+                                + " ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$' THEN to_char(" + text
+                                + "::timestamp, 'YYYY-MM-DD HH24:MI:SS') <> " + text + " ELSE true END";
+                    default ->
+                        "CASE WHEN " + text + " ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN to_char(" + text
+                                + "::date, 'YYYY-MM-DD') <> " + text + " ELSE true END";
                 };
             }
             case UUID -> {

@@ -20,12 +20,14 @@ final class LongRows {
         void accept(long[] values, boolean[] nulls);
     }
 
-    private LongRows() {
-    }
+    private LongRows() {}
 
-    static void forEach(Connection conn, BufferAllocator allocator, String sql, int columns, Consumer consumer) throws SQLException {
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql);
-             ArrowReader reader = (ArrowReader) ((org.duckdb.DuckDBResultSet) rs).arrowExportStream(allocator, 1 << 16)) {
+    static void forEach(Connection conn, BufferAllocator allocator, String sql, int columns, Consumer consumer)
+            throws SQLException {
+        try (Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery(sql);
+                ArrowReader reader =
+                        (ArrowReader) ((org.duckdb.DuckDBResultSet) rs).arrowExportStream(allocator, 1 << 16)) {
             long[] row = new long[columns];
             boolean[] nulls = new boolean[columns];
             BigIntVector[] vectors = new BigIntVector[columns];

@@ -24,8 +24,7 @@ import java.util.Locale;
  * checks everything first, and comes with a rollback script.
  */
 public final class Migration {
-    private Migration() {
-    }
+    private Migration() {}
 
     /** Writes the migration of a tune result: a header of what was checked and measured, the changes, what was left out. */
     public static void write(Tuner.Result r, PrintWriter w) {
@@ -56,8 +55,10 @@ public final class Migration {
      * dialect needs none: MySQL only (PostgreSQL's and DuckDB's run in one transaction).
      */
     public static SqlScript rollback(Tuner.Result r) {
-        return r.dialect() == Dialect.MYSQL && r.tables().stream().anyMatch(t -> !t.applied().isEmpty())
-                ? MysqlMigration.rollback(r) : null;
+        return r.dialect() == Dialect.MYSQL
+                        && r.tables().stream().anyMatch(t -> !t.applied().isEmpty())
+                ? MysqlMigration.rollback(r)
+                : null;
     }
 
     private static void header(Tuner.Result r, SqlScript s) {
@@ -68,28 +69,39 @@ public final class Migration {
         s.comment("Each change below was checked on every row of a tuned copy (" + r.rowsChecked()
                 + " rows in all): every value reads back unchanged in the declared type.");
         s.comment("Bytes of the tables it changes, counted on the tuned copy in " + d.label() + "'s storage model: "
-                + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " (" + ratio(r.bytesBefore(), r.bytesAfter())
+                + Bytes.human(r.bytesBefore()) + " -> " + Bytes.human(r.bytesAfter()) + " ("
+                + ratio(r.bytesBefore(), r.bytesAfter())
                 + "; table data only, without indexes and page overhead).");
         s.comment("Evidence: " + r.basis() + ".");
         long[] heap = r.heapTotal();
         if (heap != null) {
-            s.comment("PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "
-                    + Bytes.human(heap[0]) + " -> " + Bytes.human(heap[1]) + " (" + ratio(heap[0], heap[1]) + ").");
+            s.comment(
+                    "PostgreSQL heap of those tables, estimated row by row with alignment, row headers and 8 kB pages: "
+                            + Bytes.human(heap[0]) + " -> " + Bytes.human(heap[1]) + " (" + ratio(heap[0], heap[1])
+                            + ").");
             if (heap[2] < heap[1]) {
                 s.comment("With their columns also in alignment order (8-byte types first, texts last) it would be "
-                        + Bytes.human(heap[2]) + " (" + ratio(heap[0], heap[2]) + "): that takes rewriting the tables, which no ALTER does.");
+                        + Bytes.human(heap[2]) + " (" + ratio(heap[0], heap[2])
+                        + "): that takes rewriting the tables, which no ALTER does.");
             }
         }
         long[] innodb = r.innodbTotal();
         if (innodb != null) {
-            s.comment("InnoDB size of those tables, data and indexes as OPTIMIZE TABLE leaves them (row headers, page fill, the");
-            s.comment("primary key in every secondary index): " + Bytes.human(innodb[0]) + " -> " + Bytes.human(innodb[1])
-                    + " (" + ratio(innodb[0], innodb[1]) + ").");
+            s.comment(
+                    "InnoDB size of those tables, data and indexes as OPTIMIZE TABLE leaves them (row headers, page fill, the");
+            s.comment("primary key in every secondary index): " + Bytes.human(innodb[0]) + " -> "
+                    + Bytes.human(innodb[1]) + " (" + ratio(innodb[0], innodb[1]) + ").");
         }
-        s.comment(applied + (applied == 1 ? " change" : " changes") + "; " + (left.isEmpty() ? "no suggestion left out."
-                : left.size() + (left.size() == 1 ? " suggestion" : " suggestions") + " left out, listed at the end."));
-        if (r.tables().stream().flatMap(t -> t.applied().stream()).anyMatch(c -> c.conversion().kind().stringHolds())) {
-            s.comment("The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
+        s.comment(applied + (applied == 1 ? " change" : " changes") + "; "
+                + (left.isEmpty()
+                        ? "no suggestion left out."
+                        : left.size() + (left.size() == 1 ? " suggestion" : " suggestions")
+                                + " left out, listed at the end."));
+        if (r.tables().stream()
+                .flatMap(t -> t.applied().stream())
+                .anyMatch(c -> c.conversion().kind().stringHolds())) {
+            s.comment(
+                    "The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
             s.comment("to those columns must change with them.");
         }
     }
@@ -100,14 +112,16 @@ public final class Migration {
         for (Tuner.TableResult t : r.tables()) {
             for (Tuner.Checked c : t.changes()) {
                 if (!c.lossless()) {
-                    out.add(t.name() + "." + c.conversion().column().name() + " " + c.declaredType() + " -> " + c.conversion().target()
+                    out.add(t.name() + "." + c.conversion().column().name() + " " + c.declaredType() + " -> "
+                            + c.conversion().target()
                             + ": " + c.mismatches() + " of " + t.rows() + " rows would change (first: "
                             + (c.example() == null ? "NULL" : ProfilingDatabase.literal(c.example())) + ")");
                 }
             }
         }
         for (Tuner.Skipped s : r.skipped()) {
-            out.add(s.table() + "." + s.column() + " " + s.declaredType() + " -> " + s.suggestedType() + ": " + s.why());
+            out.add(s.table() + "." + s.column() + " " + s.declaredType() + " -> " + s.suggestedType() + ": "
+                    + s.why());
         }
         return out;
     }
@@ -127,7 +141,8 @@ public final class Migration {
     static String tableLine(Tuner.Result r, Tuner.TableResult t) {
         long[] h = r.heap().get(t.name());
         long[] i = r.innodb().get(t.name());
-        return t.name() + ": " + t.rows() + " rows, " + Bytes.human(t.bytesBefore()) + " -> " + Bytes.human(t.bytesAfter())
+        return t.name() + ": " + t.rows() + " rows, " + Bytes.human(t.bytesBefore()) + " -> "
+                + Bytes.human(t.bytesAfter())
                 + (h == null ? "" : "; heap " + Bytes.human(h[0]) + " -> " + Bytes.human(h[1]))
                 + (i == null ? "" : "; InnoDB " + Bytes.human(i[0]) + " -> " + Bytes.human(i[1]));
     }
@@ -135,14 +150,21 @@ public final class Migration {
     private static void postgres(Tuner.Result r, SqlScript s) {
         List<DdlCatalog.ViewDef> views = r.views();
         if (!views.isEmpty()) {
-            s.comment("PostgreSQL will not change the type of a column a view reads: the views over changed tables are");
-            s.comment("dropped first and re-created last from the dump's own definitions (grants and comments on them are");
-            s.comment("not restored; check them against your live schema). Each must still be the dump's: the migration");
-            s.comment("compares the live definition with the dump's, as this server prints both, and stops if they differ.");
+            s.comment(
+                    "PostgreSQL will not change the type of a column a view reads: the views over changed tables are");
+            s.comment(
+                    "dropped first and re-created last from the dump's own definitions (grants and comments on them are");
+            s.comment(
+                    "not restored; check them against your live schema). Each must still be the dump's: the migration");
+            s.comment(
+                    "compares the live definition with the dump's, as this server prints both, and stops if they differ.");
         }
         s.comment("One transaction: a check or change that fails leaves nothing done.");
         s.statement(Role.SETUP, "BEGIN;");
-        List<String> locked = r.tables().stream().filter(t -> !t.applied().isEmpty()).map(t -> pgTable(t.name(), r.schemaOf(t.name()))).toList();
+        List<String> locked = r.tables().stream()
+                .filter(t -> !t.applied().isEmpty())
+                .map(t -> pgTable(t.name(), r.schemaOf(t.name())))
+                .toList();
         if (!locked.isEmpty()) {
             // Writes wait from here (reads go on) until COMMIT, so the guard's check still holds when each ALTER runs.
             s.statement(Role.SETUP, "LOCK TABLE " + String.join(", ", locked) + " IN SHARE ROW EXCLUSIVE MODE;");
@@ -154,7 +176,8 @@ public final class Migration {
         for (DdlCatalog.ViewDef v : reversed) {
             // No CASCADE: an object over the view that the dump does not re-create (a function
             // returning its rows) must stop the migration, not vanish with it.
-            s.statement(Role.CHANGE, "DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " " + v.name() + ";");
+            s.statement(
+                    Role.CHANGE, "DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " " + v.name() + ";");
         }
         for (Tuner.TableResult t : r.tables()) {
             if (t.applied().isEmpty()) {
@@ -189,7 +212,9 @@ public final class Migration {
             Conversion v = c.conversion();
             if (v.kind() == FindingKind.LOW_CARDINALITY) {
                 String d = v.duckType();
-                s.statement(Role.CHANGE, "CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
+                s.statement(
+                        Role.CHANGE,
+                        "CREATE TYPE " + quote(v.target()) + " AS ENUM (" + d.substring(d.indexOf('(') + 1) + ";");
             }
         }
         StringBuilder sql = new StringBuilder("ALTER TABLE " + pgTable(t.name(), schema));
@@ -201,11 +226,14 @@ public final class Migration {
                 lines.add(new String[] {"ALTER COLUMN " + col + " DROP DEFAULT", ""});
             }
             String type = v.kind() == FindingKind.LOW_CARDINALITY ? quote(v.target()) : v.target();
-            String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col)
-                    .replace("::" + v.target(), "::" + type);
+            String using = v.using() == null
+                    ? ""
+                    : " USING " + v.using().replace(Conversion.VALUE, col).replace("::" + v.target(), "::" + type);
             lines.add(new String[] {"ALTER COLUMN " + col + " TYPE " + type + using, note(c)});
             if (c.defaultValue() != null) {
-                lines.add(new String[] {"ALTER COLUMN " + col + " SET DEFAULT " + ProfilingDatabase.literal(c.defaultValue()), ""});
+                lines.add(new String[] {
+                    "ALTER COLUMN " + col + " SET DEFAULT " + ProfilingDatabase.literal(c.defaultValue()), ""
+                });
             }
         }
         for (int i = 0; i < lines.size(); i++) {
@@ -226,8 +254,11 @@ public final class Migration {
                 Conversion v = c.conversion();
                 String col = quote(v.column().name());
                 String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col);
-                s.statement(Role.CHANGE, "ALTER TABLE " + qualified(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target()
-                        + using, note(c));
+                s.statement(
+                        Role.CHANGE,
+                        "ALTER TABLE " + qualified(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target()
+                                + using,
+                        note(c));
             }
         }
         s.blank();

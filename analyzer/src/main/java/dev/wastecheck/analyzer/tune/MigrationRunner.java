@@ -16,8 +16,7 @@ import java.util.Locale;
  * fits stops the migration with nothing changed.
  */
 public final class MigrationRunner {
-    private MigrationRunner() {
-    }
+    private MigrationRunner() {}
 
     /**
      * What running the script did.
@@ -47,8 +46,9 @@ public final class MigrationRunner {
         if (lower.startsWith("jdbc:postgresql:")) {
             return Dialect.POSTGRESQL;
         }
-        throw new BadInputException("--apply " + url + ": expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL "
-                + "(user and password as its parameters, e.g. jdbc:mariadb://host/db?user=u&password=p)");
+        throw new BadInputException(
+                "--apply " + url + ": expected a jdbc:mariadb:, jdbc:mysql: or jdbc:postgresql: URL "
+                        + "(user and password as its parameters, e.g. jdbc:mariadb://host/db?user=u&password=p)");
     }
 
     /**
@@ -59,11 +59,13 @@ public final class MigrationRunner {
     public static Outcome apply(SqlScript script, Dialect dialect, String url) {
         Dialect target = dialectOf(url);
         if (target != dialect) {
-            throw new BadInputException("--apply " + redacted(url) + ": the migration is for " + dialect.label() + ", the URL names "
-                    + target.label());
+            throw new BadInputException("--apply " + redacted(url) + ": the migration is for " + dialect.label()
+                    + ", the URL names " + target.label());
         }
         // MariaDB's driver takes jdbc:mysql: only when told to; the protocol is the same.
-        String jdbc = url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length()) : url;
+        String jdbc = url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")
+                ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length())
+                : url;
         Connection c;
         try {
             c = DriverManager.getConnection(jdbc);

@@ -1,6 +1,5 @@
 package dev.wastecheck.analyzer.tune;
 
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.schema.ColumnDef;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +24,7 @@ public final class MysqlClauses {
     private static final Pattern INVISIBLE = Pattern.compile("(?i)\\binvisible\\b");
     private static final Pattern GENERATED = Pattern.compile("(?i)\\b(generated\\s+always|as\\s*\\()");
 
-    private MysqlClauses() {
-    }
+    private MysqlClauses() {}
 
     private static boolean textual(Conversion c) {
         return c.duckType().equals("VARCHAR") || c.duckType().startsWith("ENUM");
@@ -41,10 +39,14 @@ public final class MysqlClauses {
         if (ON_UPDATE.matcher(clauses).find() && !c.duckType().equals("TIMESTAMP")) {
             throw new Conversion.Unsupported("its ON UPDATE clause needs a DATETIME or TIMESTAMP");
         }
-        if (clauses.toLowerCase(Locale.ROOT).contains("zerofill") || col.type().declared().toLowerCase(Locale.ROOT).contains("zerofill")) {
-            throw new Conversion.Unsupported("ZEROFILL pads how the values print: a narrower type would print them differently");
+        if (clauses.toLowerCase(Locale.ROOT).contains("zerofill")
+                || col.type().declared().toLowerCase(Locale.ROOT).contains("zerofill")) {
+            throw new Conversion.Unsupported(
+                    "ZEROFILL pads how the values print: a narrower type would print them differently");
         }
-        if (ANY_DEFAULT.matcher(clauses).find() && col.defaultValue() == null && !DEFAULT_NULL.matcher(clauses).find()
+        if (ANY_DEFAULT.matcher(clauses).find()
+                && col.defaultValue() == null
+                && !DEFAULT_NULL.matcher(clauses).find()
                 && !(DEFAULT_NOW.matcher(clauses).find() && c.duckType().equals("TIMESTAMP"))) {
             throw new Conversion.Unsupported("its DEFAULT is an expression that may not hold in " + c.target());
         }
@@ -62,7 +64,8 @@ public final class MysqlClauses {
     /** The clauses that give a column back its declared definition (a rollback's MODIFY COLUMN to the declared type). */
     public static String restatedAsDeclared(ColumnDef col) {
         dev.wastecheck.model.schema.TypeFamily f = col.type().family();
-        boolean text = (f.isString() && !f.isBinary()) || f == dev.wastecheck.model.schema.TypeFamily.ENUM
+        boolean text = (f.isString() && !f.isBinary())
+                || f == dev.wastecheck.model.schema.TypeFamily.ENUM
                 || f == dev.wastecheck.model.schema.TypeFamily.SET;
         return restated(col, text, col.autoIncrement() ? null : col.defaultValue());
     }

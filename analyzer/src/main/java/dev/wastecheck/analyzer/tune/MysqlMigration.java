@@ -39,10 +39,10 @@ import java.util.stream.Collectors;
  */
 final class MysqlMigration {
     /** The session a migration runs in: strict, and reading literals as mysqldump wrote them. */
-    static final String SQL_MODE = "STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
+    static final String SQL_MODE =
+            "STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
 
-    private MysqlMigration() {
-    }
+    private MysqlMigration() {}
 
     /** A foreign key as the live database names it. */
     record Key(DdlCatalog.ForeignKey fk, String name) {
@@ -52,9 +52,12 @@ final class MysqlMigration {
          * checks off (seen on the server: the same words give RESTRICT in CREATE TABLE).
          */
         String definition() {
-            String actions = fk.actions().replaceAll("ON (DELETE|UPDATE) RESTRICT\\s*", "").strip();
-            return "CONSTRAINT " + mysqlName(name) + " FOREIGN KEY (" + names(fk.columns()) + ") REFERENCES " + mysqlName(fk.refTable())
-                    + " (" + names(fk.refColumns()) + ")" + (actions.isEmpty() ? "" : " " + actions);
+            String actions = fk.actions()
+                    .replaceAll("ON (DELETE|UPDATE) RESTRICT\\s*", "")
+                    .strip();
+            return "CONSTRAINT " + mysqlName(name) + " FOREIGN KEY (" + names(fk.columns()) + ") REFERENCES "
+                    + mysqlName(fk.refTable()) + " (" + names(fk.refColumns()) + ")"
+                    + (actions.isEmpty() ? "" : " " + actions);
         }
     }
 
@@ -70,7 +73,8 @@ final class MysqlMigration {
     private static Set<String> changed(Tuner.Result r) {
         Set<String> out = new LinkedHashSet<>();
         for (Tuner.TableResult t : r.tables()) {
-            t.applied().forEach(c -> out.add(key(t.name(), c.conversion().column().name())));
+            t.applied()
+                    .forEach(c -> out.add(key(t.name(), c.conversion().column().name())));
         }
         return out;
     }
@@ -84,7 +88,8 @@ final class MysqlMigration {
         Map<String, Integer> unnamed = new java.util.HashMap<>();
         List<Key> out = new ArrayList<>();
         for (DdlCatalog.ForeignKey fk : r.foreignKeys()) {
-            String name = fk.name() != null ? fk.name()
+            String name = fk.name() != null
+                    ? fk.name()
                     : fk.table() + "_ibfk_" + unnamed.merge(fk.table().toLowerCase(Locale.ROOT), 1, Integer::sum);
             boolean touches = fk.columns().stream().anyMatch(c -> changed.contains(key(fk.table(), c)))
                     || fk.refColumns().stream().anyMatch(c -> changed.contains(key(fk.refTable(), c)));
@@ -96,28 +101,35 @@ final class MysqlMigration {
     }
 
     private static void setup(SqlScript s) {
-        s.statement(Role.SETUP, "SET @wastecheck_sql_mode = @@SESSION.sql_mode, @wastecheck_fk = @@SESSION.foreign_key_checks,"
-                + " @wastecheck_cs_client = @@SESSION.character_set_client, @wastecheck_cs_results = @@SESSION.character_set_results,"
-                + " @wastecheck_collation = @@SESSION.collation_connection;");
+        s.statement(
+                Role.SETUP,
+                "SET @wastecheck_sql_mode = @@SESSION.sql_mode, @wastecheck_fk = @@SESSION.foreign_key_checks,"
+                        + " @wastecheck_cs_client = @@SESSION.character_set_client, @wastecheck_cs_results = @@SESSION.character_set_results,"
+                        + " @wastecheck_collation = @@SESSION.collation_connection;");
         s.statement(Role.SETUP, "SET NAMES utf8mb4;");
         s.statement(Role.SETUP, "SET SESSION sql_mode = '" + SQL_MODE + "';");
         s.statement(Role.SETUP, "SET SESSION foreign_key_checks = 0;");
     }
 
     private static void restore(SqlScript s) {
-        s.statement(Role.RESTORE, "SET SESSION foreign_key_checks = @wastecheck_fk, SESSION sql_mode = @wastecheck_sql_mode,"
-                + " character_set_client = @wastecheck_cs_client, character_set_results = @wastecheck_cs_results,"
-                + " collation_connection = @wastecheck_collation;");
+        s.statement(
+                Role.RESTORE,
+                "SET SESSION foreign_key_checks = @wastecheck_fk, SESSION sql_mode = @wastecheck_sql_mode,"
+                        + " character_set_client = @wastecheck_cs_client, character_set_results = @wastecheck_cs_results,"
+                        + " collation_connection = @wastecheck_collation;");
     }
 
     /** The statement that fails, with what the guard found, when it found anything; the client stops there. */
     private static void stopIfFound(SqlScript s) {
-        s.statement(Role.GUARD, "SELECT @wastecheck_stop AS wastecheck_stop FROM DUAL WHERE @wastecheck_stop IS NOT NULL;");
+        s.statement(
+                Role.GUARD, "SELECT @wastecheck_stop AS wastecheck_stop FROM DUAL WHERE @wastecheck_stop IS NOT NULL;");
         // MySQL has no SIGNAL outside stored programs: a strict-mode INSERT of the finding's text into
         // an integer column fails, and its error message carries the text.
         s.statement(Role.GUARD, "CREATE TEMPORARY TABLE wastecheck_guard (nothing_was_changed INT NOT NULL);");
-        s.statement(Role.GUARD, "INSERT INTO wastecheck_guard SELECT CONCAT('wastecheck: the live database no longer fits this migration: ',"
-                + " @wastecheck_stop) FROM DUAL WHERE @wastecheck_stop IS NOT NULL;");
+        s.statement(
+                Role.GUARD,
+                "INSERT INTO wastecheck_guard SELECT CONCAT('wastecheck: the live database no longer fits this migration: ',"
+                        + " @wastecheck_stop) FROM DUAL WHERE @wastecheck_stop IS NOT NULL;");
         s.statement(Role.GUARD, "DROP TEMPORARY TABLE wastecheck_guard;");
     }
 
@@ -125,11 +137,14 @@ final class MysqlMigration {
     private static void preface(SqlScript s, boolean rollback) {
         s.comment("Run it as `mysql DATABASE < " + (rollback ? "migration.rollback.sql" : "migration.sql")
                 + "` (the client stops at the first error) or `wastecheck tune --apply JDBC_URL`.");
-        s.comment("It sets its own session (strict sql_mode, utf8mb4, foreign key checks off) and puts the client's back at the end.");
-        s.comment("MODIFY COLUMN restates NULL, DEFAULT, AUTO_INCREMENT, ON UPDATE, CHARACTER SET, COLLATE and COMMENT as the dump");
+        s.comment(
+                "It sets its own session (strict sql_mode, utf8mb4, foreign key checks off) and puts the client's back at the end.");
+        s.comment(
+                "MODIFY COLUMN restates NULL, DEFAULT, AUTO_INCREMENT, ON UPDATE, CHARACTER SET, COLLATE and COMMENT as the dump");
         s.comment("declared them; check them against your live schema.");
         if (!rollback) {
-            s.comment("MySQL commits each ALTER TABLE as it runs: everything that could stop the script halfway is checked first,");
+            s.comment(
+                    "MySQL commits each ALTER TABLE as it runs: everything that could stop the script halfway is checked first,");
             s.comment("and migration.rollback.sql (written beside it with -o) puts the declared types back.");
         }
     }
@@ -140,17 +155,25 @@ final class MysqlMigration {
         List<Key> keys = keysOverChanges(r);
         lock(r, keys, s);
         s.blank();
-        s.comment("Guard: tune checked the dump's rows, but the database has taken rows since. A live value the new type would");
-        s.comment("not hold as it is (beyond its range, a fraction under its scale, text it does not read back, no member of the");
-        s.comment("new ENUM, longer than the new length), a counter beyond the new range, or foreign keys other than the dump's");
+        s.comment(
+                "Guard: tune checked the dump's rows, but the database has taken rows since. A live value the new type would");
+        s.comment(
+                "not hold as it is (beyond its range, a fraction under its scale, text it does not read back, no member of the");
+        s.comment(
+                "new ENUM, longer than the new length), a counter beyond the new range, or foreign keys other than the dump's");
         s.comment("on changed columns stop the script here, before any change.");
         s.statement(Role.GUARD, "SET @wastecheck_stop = NULL;");
         scan(r, s, (table, v) -> {
             String col = mysqlName(v.column().name());
             String bad = LiveDataGuard.mysql(v, col);
-            return bad == null ? null : "IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(table + "." + v.column().name() + ": ")
-                    + ", SUM(" + bad + "), ' rows do not fit " + LiveDataGuard.typeName(v).replace("\\", "\\\\").replace("'", "''")
-                    + ", first ', LEFT(MIN(IF(" + bad + ", CAST(" + col + " AS CHAR), NULL)), 40)), NULL)";
+            return bad == null
+                    ? null
+                    : "IF(SUM(" + bad + ") > 0, CONCAT("
+                            + LiveDataGuard.mysqlLiteral(
+                                    table + "." + v.column().name() + ": ")
+                            + ", SUM(" + bad + "), ' rows do not fit "
+                            + LiveDataGuard.typeName(v).replace("\\", "\\\\").replace("'", "''")
+                            + ", first ', LEFT(MIN(IF(" + bad + ", CAST(" + col + " AS CHAR), NULL)), 40)), NULL)";
         });
         counters(r, s);
         foreignKeyGuard(r, keys, s);
@@ -163,8 +186,13 @@ final class MysqlMigration {
             }
             s.blank();
             s.comment(Migration.tableLine(r, t));
-            modify(s, t.name(), changes, c -> c.conversion().target() + " "
-                    + MysqlClauses.restated(c.conversion().column(), c.conversion(), c.defaultValue()), Migration::note);
+            modify(
+                    s,
+                    t.name(),
+                    changes,
+                    c -> c.conversion().target() + " "
+                            + MysqlClauses.restated(c.conversion().column(), c.conversion(), c.defaultValue()),
+                    Migration::note);
         }
         addKeys(keys, s);
         s.blank();
@@ -193,8 +221,12 @@ final class MysqlMigration {
             return;
         }
         s.blank();
-        s.comment("Writes to these tables wait from the guard to the last change, so the guard's check still holds when each ALTER runs.");
-        s.statement(Role.SETUP, "LOCK TABLES " + tables.stream().map(t -> mysqlName(t) + " WRITE").collect(Collectors.joining(", ")) + ";");
+        s.comment(
+                "Writes to these tables wait from the guard to the last change, so the guard's check still holds when each ALTER runs.");
+        s.statement(
+                Role.SETUP,
+                "LOCK TABLES "
+                        + tables.stream().map(t -> mysqlName(t) + " WRITE").collect(Collectors.joining(", ")) + ";");
     }
 
     /**
@@ -202,7 +234,8 @@ final class MysqlMigration {
      * {@code @wastecheck_stop}; {@code finding} gives a changed column's {@code IF(...)} message
      * expression, or null when the column needs no check.
      */
-    private static void scan(Tuner.Result r, SqlScript s, java.util.function.BiFunction<String, Conversion, String> finding) {
+    private static void scan(
+            Tuner.Result r, SqlScript s, java.util.function.BiFunction<String, Conversion, String> finding) {
         for (Tuner.TableResult t : r.tables()) {
             List<String> found = new ArrayList<>();
             for (Tuner.Checked c : t.applied()) {
@@ -212,8 +245,10 @@ final class MysqlMigration {
                 }
             }
             if (!found.isEmpty()) {
-                s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop,\n    " + String.join(",\n    ", found)
-                        + "), '')\n  INTO @wastecheck_stop FROM " + mysqlName(t.name()) + ";");
+                s.statement(
+                        Role.GUARD,
+                        "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop,\n    " + String.join(",\n    ", found)
+                                + "), '')\n  INTO @wastecheck_stop FROM " + mysqlName(t.name()) + ";");
             }
         }
     }
@@ -227,10 +262,16 @@ final class MysqlMigration {
                 if (range == null || !v.column().autoIncrement()) {
                     continue;
                 }
-                s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop, IF(MAX(AUTO_INCREMENT) > " + range[1] + ", CONCAT("
-                        + LiveDataGuard.mysqlLiteral(t.name() + "." + v.column().name() + ": its AUTO_INCREMENT counter is at ")
-                        + ", MAX(AUTO_INCREMENT), ', beyond " + range[1] + "'), NULL)), '')\n  INTO @wastecheck_stop FROM information_schema.TABLES"
-                        + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = " + LiveDataGuard.mysqlLiteral(t.name()) + ";");
+                s.statement(
+                        Role.GUARD,
+                        "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop, IF(MAX(AUTO_INCREMENT) > " + range[1]
+                                + ", CONCAT("
+                                + LiveDataGuard.mysqlLiteral(
+                                        t.name() + "." + v.column().name() + ": its AUTO_INCREMENT counter is at ")
+                                + ", MAX(AUTO_INCREMENT), ', beyond " + range[1]
+                                + "'), NULL)), '')\n  INTO @wastecheck_stop FROM information_schema.TABLES"
+                                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = "
+                                + LiveDataGuard.mysqlLiteral(t.name()) + ";");
             }
         }
     }
@@ -246,28 +287,43 @@ final class MysqlMigration {
             return;
         }
         String columns = changedPairs(r);
-        String dropped = keys.stream().map(k -> "(" + LiveDataGuard.mysqlLiteral(k.fk().table()) + ", " + LiveDataGuard.mysqlLiteral(k.name()) + ")")
+        String dropped = keys.stream()
+                .map(k -> "(" + LiveDataGuard.mysqlLiteral(k.fk().table()) + ", " + LiveDataGuard.mysqlLiteral(k.name())
+                        + ")")
                 .collect(Collectors.joining(", "));
         if (!keys.isEmpty()) {
-            s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop, IF(COUNT(*) < " + keys.size() + ", CONCAT('of the "
-                    + keys.size() + " foreign keys this script drops and re-creates, the database has ', COUNT(*),"
-                    + " ' (" + keys.stream().map(Key::name).collect(Collectors.joining(", ")).replace("'", "''") + ")'), NULL)), '')\n"
-                    + "  INTO @wastecheck_stop FROM information_schema.REFERENTIAL_CONSTRAINTS\n"
-                    + "  WHERE CONSTRAINT_SCHEMA = DATABASE() AND (TABLE_NAME, CONSTRAINT_NAME) IN (" + dropped + ");");
+            s.statement(
+                    Role.GUARD,
+                    "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop, IF(COUNT(*) < " + keys.size() + ", CONCAT('of the "
+                            + keys.size()
+                            + " foreign keys this script drops and re-creates, the database has ', COUNT(*),"
+                            + " ' ("
+                            + keys.stream()
+                                    .map(Key::name)
+                                    .collect(Collectors.joining(", "))
+                                    .replace("'", "''") + ")'), NULL)), '')\n"
+                            + "  INTO @wastecheck_stop FROM information_schema.REFERENTIAL_CONSTRAINTS\n"
+                            + "  WHERE CONSTRAINT_SCHEMA = DATABASE() AND (TABLE_NAME, CONSTRAINT_NAME) IN (" + dropped
+                            + ");");
         }
-        s.statement(Role.GUARD, "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop, IF(COUNT(*) > 0, CONCAT('foreign keys on changed columns that the"
-                + " dump does not declare: ', GROUP_CONCAT(DISTINCT CONCAT(TABLE_NAME, '.', CONSTRAINT_NAME))), NULL)), '')\n"
-                + "  INTO @wastecheck_stop FROM information_schema.KEY_COLUMN_USAGE\n"
-                + "  WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL\n"
-                + "    AND ((TABLE_NAME, COLUMN_NAME) IN (" + columns + ") OR (REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME) IN (" + columns + "))"
-                + (keys.isEmpty() ? "" : "\n    AND (TABLE_NAME, CONSTRAINT_NAME) NOT IN (" + dropped + ")") + ";");
+        s.statement(
+                Role.GUARD,
+                "SELECT NULLIF(CONCAT_WS('; ', @wastecheck_stop, IF(COUNT(*) > 0, CONCAT('foreign keys on changed columns that the"
+                        + " dump does not declare: ', GROUP_CONCAT(DISTINCT CONCAT(TABLE_NAME, '.', CONSTRAINT_NAME))), NULL)), '')\n"
+                        + "  INTO @wastecheck_stop FROM information_schema.KEY_COLUMN_USAGE\n"
+                        + "  WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL\n"
+                        + "    AND ((TABLE_NAME, COLUMN_NAME) IN (" + columns
+                        + ") OR (REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME) IN (" + columns + "))"
+                        + (keys.isEmpty() ? "" : "\n    AND (TABLE_NAME, CONSTRAINT_NAME) NOT IN (" + dropped + ")")
+                        + ";");
     }
 
     private static String changedPairs(Tuner.Result r) {
         List<String> out = new ArrayList<>();
         for (Tuner.TableResult t : r.tables()) {
             for (Tuner.Checked c : t.applied()) {
-                out.add("(" + LiveDataGuard.mysqlLiteral(t.name()) + ", " + LiveDataGuard.mysqlLiteral(c.conversion().column().name()) + ")");
+                out.add("(" + LiveDataGuard.mysqlLiteral(t.name()) + ", "
+                        + LiveDataGuard.mysqlLiteral(c.conversion().column().name()) + ")");
             }
         }
         return String.join(", ", out);
@@ -275,7 +331,8 @@ final class MysqlMigration {
 
     private static Map<String, List<Key>> byTable(List<Key> keys) {
         Map<String, List<Key>> out = new LinkedHashMap<>();
-        keys.forEach(k -> out.computeIfAbsent(k.fk().table(), x -> new ArrayList<>()).add(k));
+        keys.forEach(
+                k -> out.computeIfAbsent(k.fk().table(), x -> new ArrayList<>()).add(k));
         return out;
     }
 
@@ -284,10 +341,17 @@ final class MysqlMigration {
             return;
         }
         s.blank();
-        s.comment("The foreign keys over changed columns, dropped while their columns change (MariaDB will not change a column");
+        s.comment(
+                "The foreign keys over changed columns, dropped while their columns change (MariaDB will not change a column");
         s.comment("a key uses, ERROR 1833) and re-created after, as the dump declared them.");
-        byTable(keys).forEach((table, ks) -> s.statement(Role.CHANGE, "ALTER TABLE " + mysqlName(table) + " "
-                + ks.stream().map(k -> "DROP FOREIGN KEY " + mysqlName(k.name())).collect(Collectors.joining(", ")) + ";"));
+        byTable(keys)
+                .forEach((table, ks) -> s.statement(
+                        Role.CHANGE,
+                        "ALTER TABLE " + mysqlName(table) + " "
+                                + ks.stream()
+                                        .map(k -> "DROP FOREIGN KEY " + mysqlName(k.name()))
+                                        .collect(Collectors.joining(", "))
+                                + ";"));
     }
 
     private static void addKeys(List<Key> keys, SqlScript s) {
@@ -295,9 +359,14 @@ final class MysqlMigration {
             return;
         }
         s.blank();
-        s.comment("The foreign keys, re-created as the dump declared them (with foreign key checks off: the rows were not changed).");
-        byTable(keys).forEach((table, ks) -> s.statement(Role.CHANGE, "ALTER TABLE " + mysqlName(table) + "\n  "
-                + ks.stream().map(k -> "ADD " + k.definition()).collect(Collectors.joining(",\n  ")) + ";"));
+        s.comment(
+                "The foreign keys, re-created as the dump declared them (with foreign key checks off: the rows were not changed).");
+        byTable(keys)
+                .forEach((table, ks) -> s.statement(
+                        Role.CHANGE,
+                        "ALTER TABLE " + mysqlName(table) + "\n  "
+                                + ks.stream().map(k -> "ADD " + k.definition()).collect(Collectors.joining(",\n  "))
+                                + ";"));
     }
 
     /**
@@ -307,23 +376,29 @@ final class MysqlMigration {
      */
     static SqlScript rollback(Tuner.Result r) {
         SqlScript s = new SqlScript();
-        s.comment("wastecheck tune: the rollback of the migration for " + r.dialect().label() + ", from " + String.join(", ", r.sources()));
+        s.comment("wastecheck tune: the rollback of the migration for "
+                + r.dialect().label() + ", from " + String.join(", ", r.sources()));
         s.comment("It puts back the types the dump declared, for the columns the migration changed.");
         preface(s, true);
         setup(s);
         List<Key> keys = keysOverChanges(r);
         lock(r, keys, s);
         s.blank();
-        s.comment("Guard: a value written since the migration that the declared type would not hold stops the script here.");
+        s.comment(
+                "Guard: a value written since the migration that the declared type would not hold stops the script here.");
         s.statement(Role.GUARD, "SET @wastecheck_stop = NULL;");
         scan(r, s, (table, v) -> {
             ColumnDef col = v.column();
             int length = col.type().length();
-            boolean toShortString = col.type().family().isString() && length > 0 && col.type().family() != TypeFamily.TEXT
+            boolean toShortString = col.type().family().isString()
+                    && length > 0
+                    && col.type().family() != TypeFamily.TEXT
                     && v.kind() != dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP;
             String bad = "CHAR_LENGTH(CAST(" + mysqlName(col.name()) + " AS CHAR)) > " + length;
-            return !toShortString ? null : "IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(table + "." + col.name() + ": ")
-                    + ", SUM(" + bad + "), ' values longer than " + length + " characters'), NULL)";
+            return !toShortString
+                    ? null
+                    : "IF(SUM(" + bad + ") > 0, CONCAT(" + LiveDataGuard.mysqlLiteral(table + "." + col.name() + ": ")
+                            + ", SUM(" + bad + "), ' values longer than " + length + " characters'), NULL)";
         });
         stopIfFound(s);
         dropKeys(keys, s);
@@ -337,16 +412,26 @@ final class MysqlMigration {
             for (Tuner.Checked c : changes) {
                 Conversion v = c.conversion();
                 if (compactTimestamp(v)) {
-                    // A DATETIME prints as 'YYYY-MM-DD HH:MM:SS'; the dump's 14-digit text comes back through DATE_FORMAT.
+                    // A DATETIME prints as 'YYYY-MM-DD HH:MM:SS'; the dump's 14-digit text comes back through
+                    // DATE_FORMAT.
                     String col = mysqlName(v.column().name());
-                    s.statement(Role.CHANGE, "ALTER TABLE " + mysqlName(t.name()) + " MODIFY COLUMN " + col + " VARCHAR(19) "
-                            + (v.column().nullable() ? "NULL" : "NOT NULL") + ";");
-                    s.statement(Role.CHANGE, "UPDATE " + mysqlName(t.name()) + " SET " + col + " = DATE_FORMAT(" + col
-                            + ", '%Y%m%d%H%i%s') WHERE " + col + " IS NOT NULL;");
+                    s.statement(
+                            Role.CHANGE,
+                            "ALTER TABLE " + mysqlName(t.name()) + " MODIFY COLUMN " + col + " VARCHAR(19) "
+                                    + (v.column().nullable() ? "NULL" : "NOT NULL") + ";");
+                    s.statement(
+                            Role.CHANGE,
+                            "UPDATE " + mysqlName(t.name()) + " SET " + col + " = DATE_FORMAT(" + col
+                                    + ", '%Y%m%d%H%i%s') WHERE " + col + " IS NOT NULL;");
                 }
             }
-            modify(s, t.name(), changes, c -> c.conversion().column().type().declared() + " "
-                    + MysqlClauses.restatedAsDeclared(c.conversion().column()), c -> " -- from " + c.conversion().target());
+            modify(
+                    s,
+                    t.name(),
+                    changes,
+                    c -> c.conversion().column().type().declared() + " "
+                            + MysqlClauses.restatedAsDeclared(c.conversion().column()),
+                    c -> " -- from " + c.conversion().target());
         }
         addKeys(keys, s);
         s.blank();
@@ -359,12 +444,19 @@ final class MysqlMigration {
      * One ALTER TABLE for a table's changes (InnoDB rebuilds a table once per ALTER): a MODIFY
      * COLUMN per change with the column's new definition, each with its comment.
      */
-    private static void modify(SqlScript s, String table, List<Tuner.Checked> changes, java.util.function.Function<Tuner.Checked, String> definition,
-                               java.util.function.Function<Tuner.Checked, String> note) {
+    private static void modify(
+            SqlScript s,
+            String table,
+            List<Tuner.Checked> changes,
+            java.util.function.Function<Tuner.Checked, String> definition,
+            java.util.function.Function<Tuner.Checked, String> note) {
         StringBuilder sql = new StringBuilder("ALTER TABLE " + mysqlName(table));
         for (int i = 0; i < changes.size(); i++) {
             Tuner.Checked c = changes.get(i);
-            sql.append("\n  MODIFY COLUMN ").append(mysqlName(c.conversion().column().name())).append(' ').append(definition.apply(c));
+            sql.append("\n  MODIFY COLUMN ")
+                    .append(mysqlName(c.conversion().column().name()))
+                    .append(' ')
+                    .append(definition.apply(c));
             if (i + 1 < changes.size()) {
                 sql.append(",").append(note.apply(c));
             }
@@ -374,6 +466,7 @@ final class MysqlMigration {
 
     /** A string of 14 digits (YYYYMMDDHHMMSS) turned into a DATETIME. */
     private static boolean compactTimestamp(Conversion v) {
-        return v.kind() == dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP && v.tunedKey().contains("%Y%m%d%H%M%S");
+        return v.kind() == dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP
+                && v.tunedKey().contains("%Y%m%d%H%M%S");
     }
 }

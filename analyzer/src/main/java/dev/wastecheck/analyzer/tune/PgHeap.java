@@ -36,15 +36,22 @@ final class PgHeap {
     }
 
     /** How to find a varlena value's payload bytes from the value. */
-    enum Varlena { TEXT, BYTES, NUMERIC, TSVECTOR, TEXT_ARRAY, INT4_ARRAY, INT2_ARRAY }
+    enum Varlena {
+        TEXT,
+        BYTES,
+        NUMERIC,
+        TSVECTOR,
+        TEXT_ARRAY,
+        INT4_ARRAY,
+        INT2_ARRAY
+    }
 
     /** Rows longer than this move their largest values out of line (TOAST_TUPLE_THRESHOLD for 8 kB pages). */
     static final int TOAST_THRESHOLD = 2032;
     /** What stays in the row for a value moved out of line. */
     static final int TOAST_POINTER = 18;
 
-    private PgHeap() {
-    }
+    private PgHeap() {}
 
     static Layout layout(SqlType t) {
         String d = t.declared().toLowerCase(Locale.ROOT);
@@ -71,11 +78,13 @@ final class PgHeap {
         }
         return switch (t.family()) {
             case BOOLEAN -> Layout.fixed(1, 1);
-            case INTEGER -> t.intBits() <= 16 ? Layout.fixed(2, 2) : t.intBits() <= 32 ? Layout.fixed(4, 4) : Layout.fixed(8, 8);
+            case INTEGER ->
+                t.intBits() <= 16 ? Layout.fixed(2, 2) : t.intBits() <= 32 ? Layout.fixed(4, 4) : Layout.fixed(8, 8);
             case FLOAT -> Layout.fixed(4, 4);
             case DOUBLE -> Layout.fixed(8, 8);
             case DATE, ENUM -> Layout.fixed(4, 4);
-            case TIME -> d.contains("with time zone") || d.contains("timetz") ? Layout.fixed(12, 8) : Layout.fixed(8, 8);
+            case TIME ->
+                d.contains("with time zone") || d.contains("timetz") ? Layout.fixed(12, 8) : Layout.fixed(8, 8);
             case DATETIME, TIMESTAMP -> Layout.fixed(8, 8);
             case UUID -> Layout.fixed(16, 1);
             case DECIMAL -> Layout.varlena(Varlena.NUMERIC);
@@ -90,8 +99,11 @@ final class PgHeap {
         return switch (l.varlena()) {
             case BYTES -> "octet_length(CAST(" + v + " AS BLOB))";
             // blank-padded to n characters (the padding is ASCII, one byte each)
-            case TEXT -> l.pad() > 0 ? "strlen(CAST(" + v + " AS VARCHAR)) + greatest(0, " + l.pad() + " - length(CAST(" + v + " AS VARCHAR)))"
-                    : "strlen(CAST(" + v + " AS VARCHAR))";
+            case TEXT ->
+                l.pad() > 0
+                        ? "strlen(CAST(" + v + " AS VARCHAR)) + greatest(0, " + l.pad() + " - length(CAST(" + v
+                                + " AS VARCHAR)))"
+                        : "strlen(CAST(" + v + " AS VARCHAR))";
             // a 2-byte header and 2 bytes per base-10000 digit, grouped from the decimal point,
             // zero groups at either end dropped (10000 and 0.00005 take one group each); a match
             // of whole groups ending the string starts on a group boundary, so the regexes strip
@@ -103,10 +115,12 @@ final class PgHeap {
             case TSVECTOR -> {
                 String m = "regexp_extract_all(CAST(" + v + " AS VARCHAR), '''(?:[^'']|'''')*''(?::[0-9A-D,]+)?')";
                 String lexeme = "strlen(replace(regexp_extract(m, '^''(.*)''(?::[0-9A-D,]+)?$', 1), '''''', ''''))";
-                String positions = "CASE WHEN regexp_matches(m, ''':[0-9A-D,]+$') THEN len(string_split(regexp_extract(m, "
-                        + "''':([0-9A-D,]+)$', 1), ',')) ELSE 0 END";
-                yield "(4 + 4 * len(" + m + ") + coalesce(list_sum(list_transform(" + m + ", lambda m: " + lexeme + " + CASE WHEN "
-                        + positions + " > 0 THEN " + lexeme + " % 2 + 2 + 2 * " + positions + " ELSE 0 END)), 0))";
+                String positions =
+                        "CASE WHEN regexp_matches(m, ''':[0-9A-D,]+$') THEN len(string_split(regexp_extract(m, "
+                                + "''':([0-9A-D,]+)$', 1), ',')) ELSE 0 END";
+                yield "(4 + 4 * len(" + m + ") + coalesce(list_sum(list_transform(" + m + ", lambda m: " + lexeme
+                        + " + CASE WHEN " + positions + " > 0 THEN " + lexeme + " % 2 + 2 + 2 * " + positions
+                        + " ELSE 0 END)), 0))";
             }
             // A one-dimensional array (utils/array.h): ndim, data offset, element type, its length and
             // lower bound (20 bytes), then each element aligned to 4: a text element with a 4-byte
@@ -114,12 +128,16 @@ final class PgHeap {
             // bitmap too, which this leaves out.
             case TEXT_ARRAY -> {
                 String e = "regexp_extract_all(CAST(" + v + " AS VARCHAR), '\"(?:[^\"\\\\]|\\\\.)*\"|[^,{}]+')";
-                String len = "strlen(CASE WHEN starts_with(e, '\"') THEN regexp_replace(e[2:-2], '\\\\(.)', '\\1', 'g') ELSE e END)";
-                yield "(20 + coalesce(list_sum(list_transform(" + e + ", lambda e: (4 + " + len + " + 3) // 4 * 4)), 0))";
+                String len =
+                        "strlen(CASE WHEN starts_with(e, '\"') THEN regexp_replace(e[2:-2], '\\\\(.)', '\\1', 'g') ELSE e END)";
+                yield "(20 + coalesce(list_sum(list_transform(" + e + ", lambda e: (4 + " + len
+                        + " + 3) // 4 * 4)), 0))";
             }
             case INT4_ARRAY, INT2_ARRAY -> {
                 String n = "len(regexp_extract_all(CAST(" + v + " AS VARCHAR), '[^,{}]+'))";
-                yield l.varlena() == Varlena.INT4_ARRAY ? "(20 + 4 * " + n + ")" : "(20 + (2 * " + n + " + 3) // 4 * 4)";
+                yield l.varlena() == Varlena.INT4_ARRAY
+                        ? "(20 + 4 * " + n + ")"
+                        : "(20 + (2 * " + n + " + 3) // 4 * 4)";
             }
             case NUMERIC -> {
                 String t = "CAST(" + v + " AS VARCHAR)";
@@ -127,14 +145,14 @@ final class PgHeap {
                 String fp = "rtrim(regexp_extract(" + t + ", '\\.([0-9]*)$', 1), '0')";
                 String groups = "lpad(" + ip + ", CAST(4 * ceil(length(" + ip + ") / 4) AS INTEGER), '0') || rpad(" + fp
                         + ", CAST(4 * ceil(length(" + fp + ") / 4) AS INTEGER), '0')";
-                yield "(2 + 2 * (length(regexp_replace(regexp_replace(" + groups + ", '^(0000)+', ''), '(0000)+$', '')) // 4))";
+                yield "(2 + 2 * (length(regexp_replace(regexp_replace(" + groups
+                        + ", '^(0000)+', ''), '(0000)+$', '')) // 4))";
             }
         };
     }
 
     /** One way to lay a table's rows out: each column's layout and the value it holds. */
-    record Variant(List<Layout> layouts, List<String> values) {
-    }
+    record Variant(List<Layout> layouts, List<String> values) {}
 
     /**
      * The heap's bytes (pages x 8 kB) for the rows of {@code from}, once per variant (the
@@ -142,8 +160,12 @@ final class PgHeap {
      * value's length; the layout is walked here, row by row, since each value's padding depends
      * on where the one before ended.
      */
-    static long[] heapBytes(java.sql.Connection conn, org.apache.arrow.memory.BufferAllocator allocator, List<Variant> variants,
-                            String from) throws java.sql.SQLException {
+    static long[] heapBytes(
+            java.sql.Connection conn,
+            org.apache.arrow.memory.BufferAllocator allocator,
+            List<Variant> variants,
+            String from)
+            throws java.sql.SQLException {
         java.util.Map<String, Integer> select = new java.util.LinkedHashMap<>();
         int[][] column = new int[variants.size()][];
         for (int k = 0; k < variants.size(); k++) {
@@ -153,7 +175,8 @@ final class PgHeap {
                 Layout l = var.layouts().get(i);
                 String v = var.values().get(i);
                 // NULL for a NULL; else the varlena's payload bytes, or 0 for a fixed-length value
-                String expr = "CAST(CASE WHEN " + v + " IS NULL THEN NULL ELSE " + (l.length() >= 0 ? "0" : payload(l, v)) + " END AS BIGINT)";
+                String expr = "CAST(CASE WHEN " + v + " IS NULL THEN NULL ELSE "
+                        + (l.length() >= 0 ? "0" : payload(l, v)) + " END AS BIGINT)";
                 column[k][i] = select.computeIfAbsent(expr, e -> select.size());
             }
         }
@@ -195,7 +218,10 @@ final class PgHeap {
         while (header + off > TOAST_THRESHOLD) {
             int largest = -1;
             for (int i = 0; i < n; i++) {
-                if (!isNull[i] && !outOfLine[i] && layouts.get(i).length() < 0 && len[i] > TOAST_POINTER
+                if (!isNull[i]
+                        && !outOfLine[i]
+                        && layouts.get(i).length() < 0
+                        && len[i] > TOAST_POINTER
                         && (largest < 0 || len[i] > len[largest])) {
                     largest = i;
                 }
@@ -220,9 +246,9 @@ final class PgHeap {
             if (l.length() >= 0) {
                 off = align(off, l.align()) + l.length();
             } else if (outOfLine[i]) {
-                off += TOAST_POINTER;    // a 1-byte-header pointer, unaligned
+                off += TOAST_POINTER; // a 1-byte-header pointer, unaligned
             } else if (len[i] + 1 <= 127) {
-                off += len[i] + 1;       // short header, unaligned
+                off += len[i] + 1; // short header, unaligned
             } else {
                 off = align(off, l.align()) + 4 + len[i];
             }

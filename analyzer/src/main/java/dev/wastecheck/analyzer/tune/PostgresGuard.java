@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
  * holds. Any of them raises an exception, and the transaction changes nothing.
  */
 final class PostgresGuard {
-    private static final String STOP = "wastecheck: the live database no longer fits this migration; nothing was changed: ";
+    private static final String STOP =
+            "wastecheck: the live database no longer fits this migration; nothing was changed: ";
 
-    private PostgresGuard() {
-    }
+    private PostgresGuard() {}
 
     /** One DO block: every changed table scanned once, every counter read, one exception naming all that does not fit. */
     static void liveData(Tuner.Result r, SqlScript s) {
@@ -33,9 +33,12 @@ final class PostgresGuard {
                 String text = v.column().type().family().isBinary() ? "convert_from(" + col + ", 'UTF8')" : col;
                 String bad = LiveDataGuard.postgres(v, col, text);
                 if (bad != null) {
-                    String what = ProfilingDatabase.literal(t.name() + "." + v.column().name() + ": ");
-                    found.add("CASE WHEN count(*) FILTER (WHERE " + bad + ") > 0 THEN " + what + " || count(*) FILTER (WHERE " + bad
-                            + ") || ' rows do not fit " + LiveDataGuard.typeName(v).replace("'", "''") + ", first ' || left(min((" + col
+                    String what = ProfilingDatabase.literal(
+                            t.name() + "." + v.column().name() + ": ");
+                    found.add("CASE WHEN count(*) FILTER (WHERE " + bad + ") > 0 THEN " + what
+                            + " || count(*) FILTER (WHERE " + bad
+                            + ") || ' rows do not fit "
+                            + LiveDataGuard.typeName(v).replace("'", "''") + ", first ' || left(min((" + col
                             + ")::text) FILTER (WHERE " + bad + "), 40) END");
                 }
                 BigInteger[] range = LiveDataGuard.integerRange(v, dev.wastecheck.model.schema.Dialect.POSTGRESQL);
@@ -45,8 +48,10 @@ final class PostgresGuard {
                     body.add("  IF seq IS NOT NULL THEN");
                     body.add("    EXECUTE 'SELECT last_value FROM ' || seq INTO counter;");
                     body.add("    IF counter > " + range[1] + " THEN");
-                    body.add("      stop := concat_ws('; ', nullif(stop, ''), " + ProfilingDatabase.literal(t.name() + "." + v.column().name()
-                            + ": its sequence is at ") + " || counter || ', beyond " + range[1] + "');");
+                    body.add("      stop := concat_ws('; ', nullif(stop, ''), "
+                            + ProfilingDatabase.literal(
+                                    t.name() + "." + v.column().name() + ": its sequence is at ")
+                            + " || counter || ', beyond " + range[1] + "');");
                     body.add("    END IF;");
                     body.add("  END IF;");
                 }
@@ -61,19 +66,27 @@ final class PostgresGuard {
             return;
         }
         s.blank();
-        s.comment("Guard: tune checked the dump's rows, but the database has taken rows since. A live value the new type");
-        s.comment("would not hold as it is (beyond its range, a fraction under its scale, text it does not read back, no");
-        s.comment("member of the new enum, longer than the new length), or a counter beyond the new range, stops here.");
-        StringBuilder sql = new StringBuilder("DO $wastecheck$\nDECLARE\n  stop text := '';\n  found text;\n  seq text;\n  counter numeric;\nBEGIN\n");
+        s.comment(
+                "Guard: tune checked the dump's rows, but the database has taken rows since. A live value the new type");
+        s.comment(
+                "would not hold as it is (beyond its range, a fraction under its scale, text it does not read back, no");
+        s.comment(
+                "member of the new enum, longer than the new length), or a counter beyond the new range, stops here.");
+        StringBuilder sql = new StringBuilder(
+                "DO $wastecheck$\nDECLARE\n  stop text := '';\n  found text;\n  seq text;\n  counter numeric;\nBEGIN\n");
         body.forEach(l -> sql.append(l).append('\n'));
-        sql.append("  IF stop <> '' THEN\n    RAISE EXCEPTION '").append(STOP).append("%', stop;\n  END IF;\nEND\n$wastecheck$;");
+        sql.append("  IF stop <> '' THEN\n    RAISE EXCEPTION '")
+                .append(STOP)
+                .append("%', stop;\n  END IF;\nEND\n$wastecheck$;");
         s.statement(Role.GUARD, sql.toString());
     }
 
-    private static final Pattern VIEW_HEAD = Pattern.compile("(?is)^\\s*create\\s+(?:or\\s+replace\\s+)?(materialized\\s+)?(recursive\\s+)?"
-            + "(?:temp\\s+|temporary\\s+)?view\\s+(?:if\\s+not\\s+exists\\s+)?(?:\"(?:[^\"]|\"\")*\"|[\\w$]+)(?:\\s*\\.\\s*(?:\"(?:[^\"]|\"\")*\"|[\\w$]+))?");
-    private static final Pattern MATVIEW_OPTIONS = Pattern.compile("(?is)^((?:\\s*\\([^)]*\\))?)\\s*(?:using\\s+\\w+\\s*)?(?:with\\s*\\([^)]*\\)\\s*)?"
-            + "(?:tablespace\\s+\\w+\\s*)?(?=as\\b)");
+    private static final Pattern VIEW_HEAD = Pattern.compile(
+            "(?is)^\\s*create\\s+(?:or\\s+replace\\s+)?(materialized\\s+)?(recursive\\s+)?"
+                    + "(?:temp\\s+|temporary\\s+)?view\\s+(?:if\\s+not\\s+exists\\s+)?(?:\"(?:[^\"]|\"\")*\"|[\\w$]+)(?:\\s*\\.\\s*(?:\"(?:[^\"]|\"\")*\"|[\\w$]+))?");
+    private static final Pattern MATVIEW_OPTIONS =
+            Pattern.compile("(?is)^((?:\\s*\\([^)]*\\))?)\\s*(?:using\\s+\\w+\\s*)?(?:with\\s*\\([^)]*\\)\\s*)?"
+                    + "(?:tablespace\\s+\\w+\\s*)?(?=as\\b)");
     private static final Pattern WITH_DATA = Pattern.compile("(?is)\\s+with\\s+(?:no\\s+)?data\\s*;?\\s*$");
 
     /**
@@ -86,7 +99,8 @@ final class PostgresGuard {
             return;
         }
         s.blank();
-        s.comment("Guard: each view dropped below must still be the dump's, or re-creating it would silently replace the live one.");
+        s.comment(
+                "Guard: each view dropped below must still be the dump's, or re-creating it would silently replace the live one.");
         int n = 0;
         for (DdlCatalog.ViewDef v : views) {
             String temp = "wastecheck_view_" + (++n);
@@ -96,14 +110,21 @@ final class PostgresGuard {
             }
             String name = ProfilingDatabase.literal(v.name());
             s.statement(Role.GUARD, create);
-            s.statement(Role.GUARD, "DO $wastecheck$\nBEGIN\n"
-                    + "  IF to_regclass(" + name + ") IS NULL THEN\n"
-                    + "    RAISE EXCEPTION '" + STOP + "%', " + ProfilingDatabase.literal("view " + v.name() + " is not in the database") + ";\n"
-                    + "  END IF;\n"
-                    + "  IF pg_get_viewdef(to_regclass(" + name + ")) IS DISTINCT FROM pg_get_viewdef('pg_temp." + temp + "'::regclass) THEN\n"
-                    + "    RAISE EXCEPTION '" + STOP + "%', " + ProfilingDatabase.literal("view " + v.name()
-                    + " is not the dump's: re-creating it from the dump would replace what the database holds") + ";\n"
-                    + "  END IF;\nEND\n$wastecheck$;");
+            s.statement(
+                    Role.GUARD,
+                    "DO $wastecheck$\nBEGIN\n"
+                            + "  IF to_regclass(" + name + ") IS NULL THEN\n"
+                            + "    RAISE EXCEPTION '" + STOP + "%', "
+                            + ProfilingDatabase.literal("view " + v.name() + " is not in the database") + ";\n"
+                            + "  END IF;\n"
+                            + "  IF pg_get_viewdef(to_regclass(" + name + ")) IS DISTINCT FROM pg_get_viewdef('pg_temp."
+                            + temp + "'::regclass) THEN\n"
+                            + "    RAISE EXCEPTION '" + STOP + "%', "
+                            + ProfilingDatabase.literal(
+                                    "view " + v.name()
+                                            + " is not the dump's: re-creating it from the dump would replace what the database holds")
+                            + ";\n"
+                            + "  END IF;\nEND\n$wastecheck$;");
             s.statement(Role.GUARD, "DROP VIEW pg_temp." + temp + ";");
         }
     }
@@ -123,6 +144,7 @@ final class PostgresGuard {
             }
             rest = WITH_DATA.matcher(rest).replaceFirst("");
         }
-        return Migration.terminated("CREATE TEMPORARY " + (m.group(2) != null ? "RECURSIVE " : "") + "VIEW " + temp + rest);
+        return Migration.terminated(
+                "CREATE TEMPORARY " + (m.group(2) != null ? "RECURSIVE " : "") + "VIEW " + temp + rest);
     }
 }

@@ -64,7 +64,10 @@ public final class SqlScript {
     }
 
     public List<Statement> statements() {
-        return parts.stream().filter(p -> p instanceof Statement).map(p -> (Statement) p).toList();
+        return parts.stream()
+                .filter(p -> p instanceof Statement)
+                .map(p -> (Statement) p)
+                .toList();
     }
 
     public boolean hasChanges() {

@@ -45,8 +45,14 @@ public final class Tuner {
      * @param declaredBytes the column's bytes as declared
      * @param tunedBytes    its bytes in the new type, counted on the tuned copy (= declared when not lossless)
      */
-    public record Checked(Conversion conversion, String declaredType, String defaultValue, long mismatches, String example,
-                          long declaredBytes, long tunedBytes) {
+    public record Checked(
+            Conversion conversion,
+            String declaredType,
+            String defaultValue,
+            long mismatches,
+            String example,
+            long declaredBytes,
+            long tunedBytes) {
         public boolean lossless() {
             return mismatches == 0;
         }
@@ -57,8 +63,7 @@ public final class Tuner {
     }
 
     /** A suggested change left out, and why. */
-    public record Skipped(String table, String column, String declaredType, String suggestedType, String why) {
-    }
+    public record Skipped(String table, String column, String declaredType, String suggestedType, String why) {}
 
     /**
      * One table's outcome. A partitioned table's is the sum of its partitions': its changes are
@@ -74,7 +79,10 @@ public final class Tuner {
 
         /** The table's bytes with the lossless changes applied, each column counted on the tuned copy. */
         public long bytesAfter() {
-            return bytesBefore - applied().stream().mapToLong(c -> c.declaredBytes() - c.tunedBytes()).sum();
+            return bytesBefore
+                    - applied().stream()
+                            .mapToLong(c -> c.declaredBytes() - c.tunedBytes())
+                            .sum();
         }
     }
 
@@ -86,11 +94,17 @@ public final class Tuner {
      * @param unreplayed those DuckDB could not run (counted, never guessed), and the first few with why
      * @param vetoed     changes a traced write vetoed
      */
-    public record Workload(List<String> traces, long writes, long replayed, long unreplayed, List<String> unreplayedExamples,
-                           int vetoed) {
+    public record Workload(
+            List<String> traces,
+            long writes,
+            long replayed,
+            long unreplayed,
+            List<String> unreplayedExamples,
+            int vetoed) {
         /** The header line that says what the advice rests on. */
         public String describe() {
-            return "the trace's writes were replayed in DuckDB against the tuned types (" + String.join(", ", traces) + "): "
+            return "the trace's writes were replayed in DuckDB against the tuned types (" + String.join(", ", traces)
+                    + "): "
                     + replayed + " of " + writes + " INSERT/UPDATE/DELETE statements on changed tables ran, " + vetoed
                     + (vetoed == 1 ? " change was" : " changes were") + " vetoed"
                     + (unreplayed > 0 ? "; " + unreplayed + " could not be replayed and vouch for nothing" : "");
@@ -110,9 +124,17 @@ public final class Tuner {
      *                    {@code data_length + index_length} counts them after OPTIMIZE ({@link InnoDbSize})
      * @param workload    what the trace's writes showed, or null without a trace
      */
-    public record Result(Dialect dialect, List<String> sources, List<TableResult> tables, List<Skipped> skipped,
-                         List<DdlCatalog.ViewDef> views, java.util.Map<String, long[]> heap, java.util.Map<String, String> schemas,
-                         List<DdlCatalog.ForeignKey> foreignKeys, java.util.Map<String, long[]> innodb, Workload workload) {
+    public record Result(
+            Dialect dialect,
+            List<String> sources,
+            List<TableResult> tables,
+            List<Skipped> skipped,
+            List<DdlCatalog.ViewDef> views,
+            java.util.Map<String, long[]> heap,
+            java.util.Map<String, String> schemas,
+            List<DdlCatalog.ForeignKey> foreignKeys,
+            java.util.Map<String, long[]> innodb,
+            Workload workload) {
         /** What the advice rests on: the snapshot only, or the snapshot and the trace's replayed writes. */
         public String basis() {
             return workload == null ? AnalysisReport.SNAPSHOT_ONLY : workload.describe();
@@ -158,21 +180,29 @@ public final class Tuner {
 
         /** Bytes of the tables the migration changes, as declared. */
         public long bytesBefore() {
-            return tables.stream().filter(t -> !t.applied().isEmpty()).mapToLong(TableResult::bytesBefore).sum();
+            return tables.stream()
+                    .filter(t -> !t.applied().isEmpty())
+                    .mapToLong(TableResult::bytesBefore)
+                    .sum();
         }
 
         /** The same tables' bytes after the migration, counted on the tuned copy. */
         public long bytesAfter() {
-            return tables.stream().filter(t -> !t.applied().isEmpty()).mapToLong(TableResult::bytesAfter).sum();
+            return tables.stream()
+                    .filter(t -> !t.applied().isEmpty())
+                    .mapToLong(TableResult::bytesAfter)
+                    .sum();
         }
 
         public long rowsChecked() {
-            return tables.stream().filter(t -> !t.changes().isEmpty()).mapToLong(TableResult::rows).sum();
+            return tables.stream()
+                    .filter(t -> !t.changes().isEmpty())
+                    .mapToLong(TableResult::rows)
+                    .sum();
         }
     }
 
-    private Tuner() {
-    }
+    private Tuner() {}
 
     /**
      * {@code wastecheck tune}: reads and analyzes the sources, then checks every suggested change
@@ -183,8 +213,13 @@ public final class Tuner {
      * @throws BadInputException for SQLite sources (no ALTER COLUMN ... TYPE) and for a dialect
      *                           other than the source's
      */
-    public static Result tune(List<java.nio.file.Path> sources, InferenceOptions inference, ProfilingOptions profiling,
-                              Dialect dialect, Progress progress) throws java.io.IOException, SQLException {
+    public static Result tune(
+            List<java.nio.file.Path> sources,
+            InferenceOptions inference,
+            ProfilingOptions profiling,
+            Dialect dialect,
+            Progress progress)
+            throws java.io.IOException, SQLException {
         return tune(sources, List.of(), inference, profiling, dialect, progress);
     }
 
@@ -192,8 +227,14 @@ public final class Tuner {
      * @param traces traces whose INSERT, UPDATE and DELETE statements are replayed against the
      *               tuned types: a change under which a traced write would fail or change is left out
      */
-    public static Result tune(List<java.nio.file.Path> sources, List<java.nio.file.Path> traces, InferenceOptions inference,
-                              ProfilingOptions profiling, Dialect dialect, Progress progress) throws java.io.IOException, SQLException {
+    public static Result tune(
+            List<java.nio.file.Path> sources,
+            List<java.nio.file.Path> traces,
+            InferenceOptions inference,
+            ProfilingOptions profiling,
+            Dialect dialect,
+            Progress progress)
+            throws java.io.IOException, SQLException {
         for (java.nio.file.Path t : traces) {
             if (!java.nio.file.Files.isRegularFile(t)) {
                 throw new BadInputException(t + ": no such trace file");
@@ -202,12 +243,14 @@ public final class Tuner {
         try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
             Dialect source = session.dialect();
             if (source == Dialect.SQLITE) {
-                throw new BadInputException("SQLite has no ALTER COLUMN ... TYPE (a column's type changes only by rebuilding its "
-                        + "table), and it sizes integers by value anyway: tune writes migrations for MySQL, PostgreSQL and DuckDB; "
-                        + "`wastecheck analyze` still shows what SQLite stores");
+                throw new BadInputException(
+                        "SQLite has no ALTER COLUMN ... TYPE (a column's type changes only by rebuilding its "
+                                + "table), and it sizes integers by value anyway: tune writes migrations for MySQL, PostgreSQL and DuckDB; "
+                                + "`wastecheck analyze` still shows what SQLite stores");
             }
             if (dialect != null && dialect != source) {
-                throw new BadInputException("the source reads as " + source.label() + ", so its migration is in " + source.label()
+                throw new BadInputException("the source reads as " + source.label() + ", so its migration is in "
+                        + source.label()
                         + "'s dialect: a migration runs on the database the data came from (--dialect " + source.key()
                         + "); translating a schema to another engine is not what tune does");
             }
@@ -218,7 +261,12 @@ public final class Tuner {
 
     public static Result tune(Analyzer.Session session, AnalysisReport report, Progress progress) throws SQLException {
         try {
-            return tune(session, report, dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM, List.of(), progress);
+            return tune(
+                    session,
+                    report,
+                    dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM,
+                    List.of(),
+                    progress);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e); // no trace is read
         }
@@ -228,8 +276,13 @@ public final class Tuner {
      * @param idHeadroom the room analyze left identifiers to grow: an auto-increment counter
      *                   must keep as much below the new type's maximum
      */
-    public static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, List<java.nio.file.Path> traces,
-                              Progress progress) throws SQLException, java.io.IOException {
+    public static Result tune(
+            Analyzer.Session session,
+            AnalysisReport report,
+            double idHeadroom,
+            List<java.nio.file.Path> traces,
+            Progress progress)
+            throws SQLException, java.io.IOException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
         List<TableResult> tables = new ArrayList<>();
@@ -246,9 +299,18 @@ public final class Tuner {
         }
     }
 
-    private static Result tune(Analyzer.Session session, AnalysisReport report, double idHeadroom, List<java.nio.file.Path> traces,
-                               Progress progress, ProfilingDatabase db, List<TableResult> tables, List<Skipped> skipped,
-                               StorageModel model, Profiler profiler, java.util.Map<String, String> copies)
+    private static Result tune(
+            Analyzer.Session session,
+            AnalysisReport report,
+            double idHeadroom,
+            List<java.nio.file.Path> traces,
+            Progress progress,
+            ProfilingDatabase db,
+            List<TableResult> tables,
+            List<Skipped> skipped,
+            StorageModel model,
+            Profiler profiler,
+            java.util.Map<String, String> copies)
             throws SQLException, java.io.IOException {
         Dialect dialect = session.dialect();
         progress.begin("verifying", session.tables().size());
@@ -265,12 +327,17 @@ public final class Tuner {
                 try {
                     conversions.add(Conversion.of(t.def(), i, cols.get(i), cr, dialect));
                 } catch (Conversion.Unsupported e) {
-                    skipped.add(new Skipped(t.def().name(), cr.name(), cr.declaredType(), cr.suggestedType(), e.getMessage()));
+                    skipped.add(new Skipped(
+                            t.def().name(), cr.name(), cr.declaredType(), cr.suggestedType(), e.getMessage()));
                 }
             }
             if (!conversions.isEmpty() && t.def().columnIndex("rowid") >= 0) {
                 for (Conversion c : conversions) {
-                    skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                    skipped.add(new Skipped(
+                            t.def().name(),
+                            c.column().name(),
+                            c.column().type().declared(),
+                            c.target(),
                             "a column named rowid hides the row id the check on the tuned copy joins by"));
                 }
             } else if (!conversions.isEmpty() && t.relation() != null && t.rows() > 0) {
@@ -280,16 +347,26 @@ public final class Tuner {
                 // unless the type is its group's (a reference takes its key's type, a domain one type).
                 List<Checked> together = new ArrayList<>();
                 // A partitioned table's own (empty) relation: its partitions decide, through mergePartitions.
-                boolean parent = report.tables().stream().anyMatch(x -> t.def().name().equalsIgnoreCase(x.partitionOf()));
+                boolean parent =
+                        report.tables().stream().anyMatch(x -> t.def().name().equalsIgnoreCase(x.partitionOf()));
                 for (Conversion c : parent ? List.<Conversion>of() : conversions) {
                     String d = c.column().defaultValue();
                     String converted = d == null || c.column().autoIncrement() ? null : convertLiteral(db, c, d);
                     if (!inGroup(report, t.def().name(), c.column().name())) {
-                        skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
+                        skipped.add(new Skipped(
+                                t.def().name(),
+                                c.column().name(),
+                                c.column().type().declared(),
+                                c.target(),
                                 "the table has no rows to choose a type from"));
                     } else if (d != null && !c.column().autoIncrement() && converted == null) {
-                        skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
-                                "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target() + " value that gives it back"));
+                        skipped.add(new Skipped(
+                                t.def().name(),
+                                c.column().name(),
+                                c.column().type().declared(),
+                                c.target(),
+                                "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target()
+                                        + " value that gives it back"));
                     } else {
                         together.add(new Checked(c, c.column().type().declared(), converted, 0, null, 0, 0));
                     }
@@ -306,11 +383,20 @@ public final class Tuner {
         merged = keepCounterRoom(merged, catalog.counters(), idHeadroom, dialect, skipped);
         Workload workload = null;
         if (!traces.isEmpty()) {
-            WorkloadVeto.Outcome o = WorkloadVeto.replay(traces, session, merged, name -> rootOf(report, name), progress);
-            merged = drop(merged, (t, c) -> o.vetoes().get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
+            WorkloadVeto.Outcome o =
+                    WorkloadVeto.replay(traces, session, merged, name -> rootOf(report, name), progress);
+            merged = drop(
+                    merged,
+                    (t, c) -> o.vetoes()
+                            .get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
                     skipped);
-            workload = new Workload(traces.stream().map(java.nio.file.Path::toString).toList(), o.writes(), o.replayed(),
-                    o.unreplayedCount(), o.unreplayed(), o.vetoes().size());
+            workload = new Workload(
+                    traces.stream().map(java.nio.file.Path::toString).toList(),
+                    o.writes(),
+                    o.replayed(),
+                    o.unreplayedCount(),
+                    o.unreplayed(),
+                    o.vetoes().size());
         }
         merged = keepKeysTogether(merged, session, report, skipped);
         List<DdlCatalog.ViewDef> views = List.of();
@@ -337,8 +423,19 @@ public final class Tuner {
             }
         }
         java.util.Map<String, long[]> innodb = dialect == Dialect.MYSQL
-                ? InnoDbSize.estimate(db, session, merged, copies, progress) : java.util.Map.of();
-        return new Result(dialect, report.sources(), merged, skipped, views, heap, schemas, catalog.foreignKeys(), innodb, workload);
+                ? InnoDbSize.estimate(db, session, merged, copies, progress)
+                : java.util.Map.of();
+        return new Result(
+                dialect,
+                report.sources(),
+                merged,
+                skipped,
+                views,
+                heap,
+                schemas,
+                catalog.foreignKeys(),
+                innodb,
+                workload);
     }
 
     /**
@@ -346,11 +443,17 @@ public final class Tuner {
      * the same rows with each applied change's column read from the tuned copy. A partitioned
      * table's is its partitions' sum.
      */
-    private static long[] heap(ProfilingDatabase db, Analyzer.Session session, AnalysisReport report, TableResult t,
-                               java.util.Map<String, String> copies) throws SQLException {
+    private static long[] heap(
+            ProfilingDatabase db,
+            Analyzer.Session session,
+            AnalysisReport report,
+            TableResult t,
+            java.util.Map<String, String> copies)
+            throws SQLException {
         long[] out = new long[3];
         for (LoadedTable part : session.tables().values()) {
-            boolean mine = part.def().name().equalsIgnoreCase(t.name()) || t.name().equalsIgnoreCase(rootOf(report, part.def().name()));
+            boolean mine = part.def().name().equalsIgnoreCase(t.name())
+                    || t.name().equalsIgnoreCase(rootOf(report, part.def().name()));
             String copy = copies.get(part.def().name());
             if (!mine || part.relation() == null || part.rows() == 0 || copy == null) {
                 continue;
@@ -363,8 +466,10 @@ public final class Tuner {
                 ColumnDef col = part.def().columns().get(i);
                 before.add(PgHeap.layout(col.type()));
                 original.add("o." + part.physicalColumn(i));
-                Checked applied = t.applied().stream().filter(c -> c.conversion().column().name().equalsIgnoreCase(col.name()))
-                        .findFirst().orElse(null);
+                Checked applied = t.applied().stream()
+                        .filter(c -> c.conversion().column().name().equalsIgnoreCase(col.name()))
+                        .findFirst()
+                        .orElse(null);
                 if (applied == null) {
                     after.add(PgHeap.layout(col.type()));
                     tuned.add("o." + part.physicalColumn(i));
@@ -380,10 +485,20 @@ public final class Tuner {
             for (int i = 0; i < after.size(); i++) {
                 order.add(i);
             }
-            order.sort(java.util.Comparator.comparingInt((Integer i) -> after.get(i).length() < 0 ? 1 : 0)
-                    .thenComparingInt(i -> -after.get(i).align()).thenComparingInt(i -> -after.get(i).length()));
-            long[] heap = PgHeap.heapBytes(db.connection(), db.allocator(), List.of(new PgHeap.Variant(before, original), new PgHeap.Variant(after, tuned),
-                    new PgHeap.Variant(order.stream().map(after::get).toList(), order.stream().map(tuned::get).toList())), from);
+            order.sort(java.util.Comparator.comparingInt(
+                            (Integer i) -> after.get(i).length() < 0 ? 1 : 0)
+                    .thenComparingInt(i -> -after.get(i).align())
+                    .thenComparingInt(i -> -after.get(i).length()));
+            long[] heap = PgHeap.heapBytes(
+                    db.connection(),
+                    db.allocator(),
+                    List.of(
+                            new PgHeap.Variant(before, original),
+                            new PgHeap.Variant(after, tuned),
+                            new PgHeap.Variant(
+                                    order.stream().map(after::get).toList(),
+                                    order.stream().map(tuned::get).toList())),
+                    from);
             for (int k = 0; k < 3; k++) {
                 out[k] += heap[k];
             }
@@ -398,8 +513,10 @@ public final class Tuner {
     }
 
     /** Drops the applied changes {@code reason} names (non-null), listing each as left out with it. */
-    private static List<TableResult> drop(List<TableResult> tables, java.util.function.BiFunction<TableResult, Checked, String> reason,
-                                          List<Skipped> skipped) {
+    private static List<TableResult> drop(
+            List<TableResult> tables,
+            java.util.function.BiFunction<TableResult, Checked, String> reason,
+            List<Skipped> skipped) {
         List<TableResult> out = new ArrayList<>();
         for (TableResult t : tables) {
             List<Checked> keep = new ArrayList<>();
@@ -408,7 +525,12 @@ public final class Tuner {
                 if (why == null) {
                     keep.add(c);
                 } else {
-                    skipped.add(new Skipped(t.name(), c.conversion().column().name(), c.declaredType(), c.conversion().target(), why));
+                    skipped.add(new Skipped(
+                            t.name(),
+                            c.conversion().column().name(),
+                            c.declaredType(),
+                            c.conversion().target(),
+                            why));
                 }
             }
             out.add(keep.size() == t.changes().size() ? t : new TableResult(t.name(), t.rows(), keep, t.bytesBefore()));
@@ -420,19 +542,32 @@ public final class Tuner {
      * An auto-increment column hands out its counter's next value, which can lie far beyond the
      * column's largest (rows deleted): the new type must hold it with the room analyze gave ids.
      */
-    static List<TableResult> keepCounterRoom(List<TableResult> tables, java.util.Map<String, java.math.BigInteger> counters,
-                                             double idHeadroom, Dialect dialect, List<Skipped> skipped) {
-        return drop(tables, (t, c) -> {
-            java.math.BigInteger next = counters.get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT));
-            SqlType type = TypeParser.parse(c.conversion().target(), dialect);
-            if (next == null || !type.isInteger()) {
-                return null;
-            }
-            java.math.BigInteger needed = new java.math.BigDecimal(next).multiply(java.math.BigDecimal.valueOf(idHeadroom))
-                    .setScale(0, java.math.RoundingMode.UP).toBigInteger();
-            return needed.compareTo(type.intMax()) <= 0 ? null : "its counter hands out " + next + " next: "
-                    + c.conversion().target() + " (up to " + type.intMax() + ") leaves it less than x" + trim(idHeadroom) + " room";
-        }, skipped);
+    static List<TableResult> keepCounterRoom(
+            List<TableResult> tables,
+            java.util.Map<String, java.math.BigInteger> counters,
+            double idHeadroom,
+            Dialect dialect,
+            List<Skipped> skipped) {
+        return drop(
+                tables,
+                (t, c) -> {
+                    java.math.BigInteger next = counters.get(
+                            (t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT));
+                    SqlType type = TypeParser.parse(c.conversion().target(), dialect);
+                    if (next == null || !type.isInteger()) {
+                        return null;
+                    }
+                    java.math.BigInteger needed = new java.math.BigDecimal(next)
+                            .multiply(java.math.BigDecimal.valueOf(idHeadroom))
+                            .setScale(0, java.math.RoundingMode.UP)
+                            .toBigInteger();
+                    return needed.compareTo(type.intMax()) <= 0
+                            ? null
+                            : "its counter hands out " + next + " next: "
+                                    + c.conversion().target() + " (up to " + type.intMax() + ") leaves it less than x"
+                                    + trim(idHeadroom) + " room";
+                },
+                skipped);
     }
 
     private static String trim(double d) {
@@ -446,8 +581,8 @@ public final class Tuner {
      * are too. A declared FOREIGN KEY's two sides must also end in the same type: MySQL refuses, or
      * later fails to restore, a key whose sides differ.
      */
-    static List<TableResult> keepKeysTogether(List<TableResult> tables, Analyzer.Session session, AnalysisReport report,
-                                              List<Skipped> skipped) {
+    static List<TableResult> keepKeysTogether(
+            List<TableResult> tables, Analyzer.Session session, AnalysisReport report, List<Skipped> skipped) {
         Dialect dialect = session.dialect();
         List<String[]> links = new ArrayList<>();
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
@@ -463,7 +598,8 @@ public final class Tuner {
         java.util.Map<String, String> declared = new java.util.HashMap<>();
         for (TableReport t : report.tables()) {
             for (ColumnReport c : t.columns()) {
-                declared.put(rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.declaredType());
+                declared.put(
+                        rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.declaredType());
             }
         }
         // Every member of a group with a suggestion must be applied, or none is.
@@ -472,7 +608,9 @@ public final class Tuner {
         for (TableReport t : report.tables()) {
             for (ColumnReport c : t.columns()) {
                 if (!c.suggestedType().equals(c.declaredType())) {
-                    suggested.put(rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.suggestedType());
+                    suggested.put(
+                            rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT),
+                            c.suggestedType());
                 }
             }
         }
@@ -485,7 +623,9 @@ public final class Tuner {
             java.util.Map<String, String> target = new java.util.HashMap<>();
             for (TableResult t : tables) {
                 for (Checked c : t.applied()) {
-                    target.put((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT), c.conversion().target());
+                    target.put(
+                            (t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT),
+                            c.conversion().target());
                 }
             }
             java.util.Map<String, String> conflicts = new java.util.HashMap<>();
@@ -499,35 +639,50 @@ public final class Tuner {
                 String ta = target.getOrDefault(a, declared.get(a));
                 String tb = target.getOrDefault(b, declared.get(b));
                 if (ta == null || tb == null || !sameType(ta, tb, dialect)) {
-                    conflicts.putIfAbsent(a, "a declared foreign key joins it to " + l[1] + ", which " + (target.containsKey(b)
-                            ? "becomes " : "stays ") + tb + ": both sides of a key change together or not at all");
-                    conflicts.putIfAbsent(b, "a declared foreign key joins it to " + l[0] + ", which " + (target.containsKey(a)
-                            ? "becomes " : "stays ") + ta + ": both sides of a key change together or not at all");
+                    conflicts.putIfAbsent(
+                            a,
+                            "a declared foreign key joins it to " + l[1] + ", which "
+                                    + (target.containsKey(b) ? "becomes " : "stays ") + tb
+                                    + ": both sides of a key change together or not at all");
+                    conflicts.putIfAbsent(
+                            b,
+                            "a declared foreign key joins it to " + l[0] + ", which "
+                                    + (target.containsKey(a) ? "becomes " : "stays ") + ta
+                                    + ": both sides of a key change together or not at all");
                 }
             }
             for (java.util.Set<String> g : groups) {
-                String missing = g.stream().filter(m -> suggested.containsKey(m) && !target.containsKey(m)).findFirst().orElse(null);
+                String missing = g.stream()
+                        .filter(m -> suggested.containsKey(m) && !target.containsKey(m))
+                        .findFirst()
+                        .orElse(null);
                 if (missing == null) {
                     continue;
                 }
                 for (String m : g) {
                     if (target.containsKey(m)) {
-                        conflicts.putIfAbsent(m, "it changes with " + missing + " (one key with its references, or one domain:"
-                                + " they take one type), which is left out: together or not at all");
+                        conflicts.putIfAbsent(
+                                m,
+                                "it changes with " + missing + " (one key with its references, or one domain:"
+                                        + " they take one type), which is left out: together or not at all");
                     }
                 }
             }
             if (conflicts.isEmpty()) {
                 return tables;
             }
-            tables = drop(tables, (t, c) -> conflicts.get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
+            tables = drop(
+                    tables,
+                    (t, c) -> conflicts.get(
+                            (t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
                     skipped);
         }
     }
 
     private static String simple(String tableDotColumn) {
         int dot = tableDotColumn.lastIndexOf('.');
-        return dev.wastecheck.model.schema.Names.simpleName(tableDotColumn.substring(0, dot)) + tableDotColumn.substring(dot);
+        return dev.wastecheck.model.schema.Names.simpleName(tableDotColumn.substring(0, dot))
+                + tableDotColumn.substring(dot);
     }
 
     /** Two type spellings name the same type: the same integer width and sign, or the same text. */
@@ -548,23 +703,31 @@ public final class Tuner {
      * A view's definition compares a text column with text literals as pg_dump wrote them
      * ({@code code = '1005'::text}): the column in another type would make re-creating the view fail.
      */
-    static List<TableResult> noEnumUnderAView(List<TableResult> tables, List<DdlCatalog.ViewDef> views, List<Skipped> skipped) {
-        return drop(tables, (t, c) -> {
-            // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
-            // uuid or enum there has no operator for them. Numbers and times compare across widths.
-            dev.wastecheck.model.schema.TypeFamily f = c.conversion().column().type().family();
-            if (!(f.isString() || f == dev.wastecheck.model.schema.TypeFamily.OTHER)) {
-                return null;
-            }
-            for (DdlCatalog.ViewDef v : views) {
-                if (mentionsAny(v.text(), java.util.Set.of(t.name().toLowerCase(java.util.Locale.ROOT)))
-                        && mentionsAny(v.text(), java.util.Set.of(c.conversion().column().name().toLowerCase(java.util.Locale.ROOT)))) {
-                    return "view " + v.name() + " reads it, and its definition compares it as text, which "
-                            + c.conversion().target() + " has no operator for";
-                }
-            }
-            return null;
-        }, skipped);
+    static List<TableResult> noEnumUnderAView(
+            List<TableResult> tables, List<DdlCatalog.ViewDef> views, List<Skipped> skipped) {
+        return drop(
+                tables,
+                (t, c) -> {
+                    // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
+                    // uuid or enum there has no operator for them. Numbers and times compare across widths.
+                    dev.wastecheck.model.schema.TypeFamily f =
+                            c.conversion().column().type().family();
+                    if (!(f.isString() || f == dev.wastecheck.model.schema.TypeFamily.OTHER)) {
+                        return null;
+                    }
+                    for (DdlCatalog.ViewDef v : views) {
+                        if (mentionsAny(v.text(), java.util.Set.of(t.name().toLowerCase(java.util.Locale.ROOT)))
+                                && mentionsAny(
+                                        v.text(),
+                                        java.util.Set.of(
+                                                c.conversion().column().name().toLowerCase(java.util.Locale.ROOT)))) {
+                            return "view " + v.name() + " reads it, and its definition compares it as text, which "
+                                    + c.conversion().target() + " has no operator for";
+                        }
+                    }
+                    return null;
+                },
+                skipped);
     }
 
     /** {@code table.column} with a partition's table replaced by its partitioned table. */
@@ -580,8 +743,11 @@ public final class Tuner {
         String at = table;
         for (int depth = 0; depth < 16; depth++) {
             String here = at;
-            String up = report.tables().stream().filter(t -> t.name().equalsIgnoreCase(here)).findFirst()
-                    .map(TableReport::partitionOf).orElse(null);
+            String up = report.tables().stream()
+                    .filter(t -> t.name().equalsIgnoreCase(here))
+                    .findFirst()
+                    .map(TableReport::partitionOf)
+                    .orElse(null);
             if (up == null) {
                 return parent;
             }
@@ -606,7 +772,8 @@ public final class Tuner {
             for (DdlCatalog.ViewDef v : all) {
                 if (!chosen.contains(v) && mentionsAny(v.text(), names)) {
                     chosen.add(v);
-                    names.add(dev.wastecheck.model.schema.Names.simpleName(v.name()).toLowerCase(java.util.Locale.ROOT));
+                    names.add(dev.wastecheck.model.schema.Names.simpleName(v.name())
+                            .toLowerCase(java.util.Locale.ROOT));
                     grew = true;
                 }
             }
@@ -617,7 +784,8 @@ public final class Tuner {
     /** Whether a view's text names one of the tables (a word match: naming one too many only re-creates a view). */
     private static boolean mentionsAny(String text, java.util.Set<String> names) {
         String lower = text.toLowerCase(java.util.Locale.ROOT);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*").matcher(lower);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*").matcher(lower);
         while (m.find()) {
             if (names.contains(m.group())) {
                 return true;
@@ -630,7 +798,8 @@ public final class Tuner {
      * Folds each partitioned table's partitions into one result for the parent: a column changes
      * when every partition with rows passed the same change, and is left out otherwise.
      */
-    static List<TableResult> mergePartitions(AnalysisReport report, DdlCatalog catalog, List<TableResult> tables, List<Skipped> skipped) {
+    static List<TableResult> mergePartitions(
+            AnalysisReport report, DdlCatalog catalog, List<TableResult> tables, List<Skipped> skipped) {
         java.util.Map<String, List<TableResult>> byParent = new java.util.LinkedHashMap<>();
         List<TableResult> out = new ArrayList<>();
         java.util.Set<String> parents = new java.util.HashSet<>();
@@ -648,28 +817,41 @@ public final class Tuner {
             if (parent == null) {
                 out.add(t);
             } else {
-                byParent.computeIfAbsent(parent.toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(t);
+                byParent.computeIfAbsent(parent.toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>())
+                        .add(t);
             }
         }
         for (java.util.Map.Entry<String, List<TableResult>> e : byParent.entrySet()) {
-            String parent = report.tables().stream().map(TableReport::name).filter(n -> n.equalsIgnoreCase(e.getKey()))
-                    .findFirst().orElse(e.getKey());
-            List<String> partitions = report.tables().stream().filter(t -> t.rows() > 0 && (e.getKey().equalsIgnoreCase(rootOf(report, t.name()))
-                    || e.getKey().equalsIgnoreCase(t.name()))).map(TableReport::name).toList();
+            String parent = report.tables().stream()
+                    .map(TableReport::name)
+                    .filter(n -> n.equalsIgnoreCase(e.getKey()))
+                    .findFirst()
+                    .orElse(e.getKey());
+            List<String> partitions = report.tables().stream()
+                    .filter(t -> t.rows() > 0
+                            && (e.getKey().equalsIgnoreCase(rootOf(report, t.name()))
+                                    || e.getKey().equalsIgnoreCase(t.name())))
+                    .map(TableReport::name)
+                    .toList();
             java.util.Set<String> keyColumns = new java.util.HashSet<>();
             for (TableReport t : report.tables()) {
                 if (t.name().equalsIgnoreCase(e.getKey()) || e.getKey().equalsIgnoreCase(rootOf(report, t.name()))) {
-                    catalog.partitionKeys().getOrDefault(t.name().toLowerCase(java.util.Locale.ROOT), List.of())
+                    catalog.partitionKeys()
+                            .getOrDefault(t.name().toLowerCase(java.util.Locale.ROOT), List.of())
                             .forEach(k -> keyColumns.add(k.toLowerCase(java.util.Locale.ROOT)));
                 }
             }
             List<TableResult> parts = e.getValue();
             long rows = parts.stream().mapToLong(TableResult::rows).sum();
-            long before = report.tables().stream().filter(t -> partitions.contains(t.name())).mapToLong(TableReport::declaredBytes).sum();
+            long before = report.tables().stream()
+                    .filter(t -> partitions.contains(t.name()))
+                    .mapToLong(TableReport::declaredBytes)
+                    .sum();
             java.util.Map<String, List<Checked>> byColumn = new java.util.LinkedHashMap<>();
             for (TableResult p : parts) {
                 for (Checked c : p.changes()) {
-                    byColumn.computeIfAbsent(c.conversion().column().name(), k -> new ArrayList<>()).add(c);
+                    byColumn.computeIfAbsent(c.conversion().column().name(), k -> new ArrayList<>())
+                            .add(c);
                 }
             }
             List<Checked> merged = new ArrayList<>();
@@ -678,26 +860,62 @@ public final class Tuner {
                 Checked first = cs.get(0);
                 boolean everyPartition = cs.size() == partitions.size();
                 // An enum's type is named after its table: partitions agree when their members do.
-                boolean same = cs.stream().allMatch(c -> c.conversion().duckType().equals(first.conversion().duckType())
-                        && (c.conversion().kind() == FindingKind.LOW_CARDINALITY || c.conversion().target().equals(first.conversion().target())));
+                boolean same = cs.stream()
+                        .allMatch(c -> c.conversion()
+                                        .duckType()
+                                        .equals(first.conversion().duckType())
+                                && (c.conversion().kind() == FindingKind.LOW_CARDINALITY
+                                        || c.conversion()
+                                                .target()
+                                                .equals(first.conversion().target())));
                 boolean lossless = cs.stream().allMatch(Checked::lossless);
                 boolean key = keyColumns.contains(col.getKey().toLowerCase(java.util.Locale.ROOT));
                 if (everyPartition && same && lossless && !key) {
                     Conversion c = first.conversion();
-                    if (c.kind() == FindingKind.LOW_CARDINALITY && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
+                    if (c.kind() == FindingKind.LOW_CARDINALITY
+                            && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
                         String name = Conversion.enumTypeName(parent, c.column().name());
-                        c = new Conversion(c.index(), c.column(), c.kind(), name, c.duckType(), c.toTuned(), c.originalKey(), c.tunedKey(),
+                        c = new Conversion(
+                                c.index(),
+                                c.column(),
+                                c.kind(),
+                                name,
+                                c.duckType(),
+                                c.toTuned(),
+                                c.originalKey(),
+                                c.tunedKey(),
                                 c.using() == null ? null : c.using().replace(c.target(), name));
                     }
-                    merged.add(new Checked(c, first.declaredType(), first.defaultValue(), 0, null,
-                            cs.stream().mapToLong(Checked::declaredBytes).sum(), cs.stream().mapToLong(Checked::tunedBytes).sum()));
+                    merged.add(new Checked(
+                            c,
+                            first.declaredType(),
+                            first.defaultValue(),
+                            0,
+                            null,
+                            cs.stream().mapToLong(Checked::declaredBytes).sum(),
+                            cs.stream().mapToLong(Checked::tunedBytes).sum()));
                 } else {
-                    String why = key ? "it is in the partition key of " + parent + ", which PostgreSQL will not change"
-                            : !lossless ? "a partition's values would change under " + first.conversion().target()
-                            : !same ? "its partitions call for different types ("
-                            + cs.stream().map(c -> c.conversion().target()).distinct().collect(java.util.stream.Collectors.joining(", "))
-                            + "): a partitioned table's column takes one" : "not every partition can take " + first.conversion().target();
-                    skipped.add(new Skipped(parent, col.getKey(), first.declaredType(), first.conversion().target(), why));
+                    String why = key
+                            ? "it is in the partition key of " + parent + ", which PostgreSQL will not change"
+                            : !lossless
+                                    ? "a partition's values would change under "
+                                            + first.conversion().target()
+                                    : !same
+                                            ? "its partitions call for different types ("
+                                                    + cs.stream()
+                                                            .map(c -> c.conversion()
+                                                                    .target())
+                                                            .distinct()
+                                                            .collect(java.util.stream.Collectors.joining(", "))
+                                                    + "): a partitioned table's column takes one"
+                                            : "not every partition can take "
+                                                    + first.conversion().target();
+                    skipped.add(new Skipped(
+                            parent,
+                            col.getKey(),
+                            first.declaredType(),
+                            first.conversion().target(),
+                            why));
                 }
             }
             out.add(new TableResult(parent, rows, merged, before));
@@ -705,9 +923,16 @@ public final class Tuner {
         return out;
     }
 
-    private static TableResult verify(ProfilingDatabase db, Profiler profiler, StorageModel model, LoadedTable t,
-                                      TableReport tr, List<Conversion> conversions, List<Skipped> skipped,
-                                      java.util.Map<String, String> copies) throws SQLException {
+    private static TableResult verify(
+            ProfilingDatabase db,
+            Profiler profiler,
+            StorageModel model,
+            LoadedTable t,
+            TableReport tr,
+            List<Conversion> conversions,
+            List<Skipped> skipped,
+            java.util.Map<String, String> copies)
+            throws SQLException {
         // A column's DEFAULT is a value too: a change that cannot carry it would break inserts
         // that omit the column.
         List<Conversion> candidates = new ArrayList<>();
@@ -721,9 +946,13 @@ public final class Tuner {
             }
             String converted = convertLiteral(db, c, d);
             if (converted == null) {
-                skipped.add(new Skipped(t.def().name(), c.column().name(), c.column().type().declared(), c.target(),
-                        "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target() + " value that gives it back; "
-                                + "change the default first"));
+                skipped.add(new Skipped(
+                        t.def().name(),
+                        c.column().name(),
+                        c.column().type().declared(),
+                        c.target(),
+                        "its DEFAULT " + ProfilingDatabase.literal(d) + " has no " + c.target()
+                                + " value that gives it back; " + "change the default first"));
             } else {
                 candidates.add(c);
                 defaults.add(converted);
@@ -737,8 +966,12 @@ public final class Tuner {
         StringBuilder sql = new StringBuilder("CREATE TABLE " + copy + " AS SELECT rowid AS wc_row");
         for (Conversion c : candidates) {
             // Named by position: user names may differ only in case, or be wc_row.
-            sql.append(",\n  CAST(").append(Conversion.apply(c.toTuned(), t.physicalColumn(c.index()))).append(" AS ")
-                    .append(c.duckType()).append(") AS v").append(c.index());
+            sql.append(",\n  CAST(")
+                    .append(Conversion.apply(c.toTuned(), t.physicalColumn(c.index())))
+                    .append(" AS ")
+                    .append(c.duckType())
+                    .append(") AS v")
+                    .append(c.index());
         }
         sql.append("\nFROM ").append(t.relation());
         db.execute(sql.toString());
@@ -753,13 +986,22 @@ public final class Tuner {
                 String n = "n.v" + c.index();
                 String bad = c.mismatch(o, n);
                 check.append(",\n  count(*) FILTER (WHERE ").append(bad).append(")");
-                check.append(",\n  arg_min(CAST(").append(o).append(" AS VARCHAR), o.rowid) FILTER (WHERE ").append(bad).append(")");
+                check.append(",\n  arg_min(CAST(")
+                        .append(o)
+                        .append(" AS VARCHAR), o.rowid) FILTER (WHERE ")
+                        .append(bad)
+                        .append(")");
             }
-            check.append("\nFROM ").append(t.relation()).append(" AS o JOIN ").append(copy).append(" AS n ON o.rowid = n.wc_row");
+            check.append("\nFROM ")
+                    .append(t.relation())
+                    .append(" AS o JOIN ")
+                    .append(copy)
+                    .append(" AS n ON o.rowid = n.wc_row");
             long[] mismatches = new long[candidates.size()];
             String[] examples = new String[candidates.size()];
             long joined;
-            try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(check.toString())) {
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery(check.toString())) {
                 rs.next();
                 joined = rs.getLong(1);
                 for (int k = 0; k < candidates.size(); k++) {
@@ -768,14 +1010,23 @@ public final class Tuner {
                 }
             }
             if (joined != t.rows()) {
-                throw new IllegalStateException("the tuned copy of " + t.def().name() + " has " + joined + " rows, the table " + t.rows());
+                throw new IllegalStateException(
+                        "the tuned copy of " + t.def().name() + " has " + joined + " rows, the table " + t.rows());
             }
             for (int k = 0; k < candidates.size(); k++) {
                 Conversion c = candidates.get(k);
                 long declared = tr.columns().get(c.index()).declaredBytes();
-                checked.add(new Checked(c, c.column().type().declared(), defaults.get(k), mismatches[k], examples[k], declared, declared));
+                checked.add(new Checked(
+                        c,
+                        c.column().type().declared(),
+                        defaults.get(k),
+                        mismatches[k],
+                        examples[k],
+                        declared,
+                        declared));
             }
-            return new TableResult(t.def().name(), t.rows(), measure(profiler, model, t, checked, copy), tr.declaredBytes());
+            return new TableResult(
+                    t.def().name(), t.rows(), measure(profiler, model, t, checked, copy), tr.declaredBytes());
         }
     }
 
@@ -783,16 +1034,22 @@ public final class Tuner {
      * Each lossless change's bytes in its new type: the tuned copy's column profiled like the
      * original's and counted in the source engine's storage model.
      */
-    private static List<Checked> measure(Profiler profiler, StorageModel model, LoadedTable t, List<Checked> checked,
-                                         String copy) throws SQLException {
+    private static List<Checked> measure(
+            Profiler profiler, StorageModel model, LoadedTable t, List<Checked> checked, String copy)
+            throws SQLException {
         List<ColumnDef> tunedCols = new ArrayList<>();
         List<Integer> which = new ArrayList<>();
         for (int k = 0; k < checked.size(); k++) {
             Checked c = checked.get(k);
             if (c.lossless()) {
                 ColumnDef old = c.conversion().column();
-                tunedCols.add(new ColumnDef("v" + c.conversion().index(), tunedType(c.conversion(), model.dialect()), old.nullable(),
-                        old.autoIncrement(), old.defaultValue(), old.clauses()));
+                tunedCols.add(new ColumnDef(
+                        "v" + c.conversion().index(),
+                        tunedType(c.conversion(), model.dialect()),
+                        old.nullable(),
+                        old.autoIncrement(),
+                        old.defaultValue(),
+                        old.clauses()));
                 which.add(k);
             }
         }
@@ -801,13 +1058,21 @@ public final class Tuner {
         }
         ColumnStorage[] storage = new ColumnStorage[tunedCols.size()];
         java.util.Arrays.fill(storage, ColumnStorage.NATIVE);
-        TableDef def = new TableDef(t.def().name(), tunedCols, t.def().primaryKey(), t.def().indexes(), t.def().charset(),
-                t.def().origin(), t.def().ddlKnown());
+        TableDef def = new TableDef(
+                t.def().name(),
+                tunedCols,
+                t.def().primaryKey(),
+                t.def().indexes(),
+                t.def().charset(),
+                t.def().origin(),
+                t.def().ddlKnown());
         List<ColumnProfile> profiles = profiler.profile(new LoadedTable(def, copy, t.rows(), storage));
         List<Checked> out = new ArrayList<>(checked);
         for (int j = 0; j < tunedCols.size(); j++) {
             Checked c = out.get(which.get(j));
-            out.set(which.get(j), c.withBytes(c.declaredBytes(), model.declaredBytes(def, tunedCols.get(j), profiles.get(j))));
+            out.set(
+                    which.get(j),
+                    c.withBytes(c.declaredBytes(), model.declaredBytes(def, tunedCols.get(j), profiles.get(j))));
         }
         return out;
     }
@@ -827,8 +1092,10 @@ public final class Tuner {
         String lit = ProfilingDatabase.literal(literal);
         String tunedValue = "CAST(" + Conversion.apply(c.toTuned(), lit) + " AS " + c.duckType() + ")";
         String sql = "SELECT CAST(" + tunedValue + " AS VARCHAR), " + Conversion.apply(c.tunedKey(), tunedValue)
-                + " IS NOT DISTINCT FROM " + Conversion.apply(c.originalKey(), lit) + " AND " + tunedValue + " IS NOT NULL";
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                + " IS NOT DISTINCT FROM " + Conversion.apply(c.originalKey(), lit) + " AND " + tunedValue
+                + " IS NOT NULL";
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getBoolean(2) ? rs.getString(1) : null;
         } catch (SQLException e) {

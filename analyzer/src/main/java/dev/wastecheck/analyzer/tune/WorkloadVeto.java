@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
  * function, a parameter whose value the trace does not carry) is counted and shown, never guessed.
  */
 final class WorkloadVeto {
-    private static final Pattern TARGET = Pattern.compile("(?is)^\\s*(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+[`\"]([^`\"]+)[`\"]");
+    private static final Pattern TARGET =
+            Pattern.compile("(?is)^\\s*(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+[`\"]([^`\"]+)[`\"]");
     private static final String SCHEMA = "wc_replay";
 
     /**
@@ -57,22 +58,28 @@ final class WorkloadVeto {
      * @param unreplayed  the first few it could not, with why
      * @param vetoes      per vetoed change ({@code table.column}, lower case): the statement and what it would do
      */
-    record Outcome(List<Path> traces, long writes, long replayed, long unreplayedCount, List<String> unreplayed,
-                   Map<String, String> vetoes) {
-    }
+    record Outcome(
+            List<Path> traces,
+            long writes,
+            long replayed,
+            long unreplayedCount,
+            List<String> unreplayed,
+            Map<String, String> vetoes) {}
 
-    private record Target(String table, List<LoadedTable> parts, List<Tuner.Checked> changes) {
-    }
+    private record Target(String table, List<LoadedTable> parts, List<Tuner.Checked> changes) {}
 
     /** A change (lower-case {@code table.column}) a write vetoes: the message up to the statement, and the statement's number. */
-    private record Veto(String change, String message, int statement) {
-    }
+    private record Veto(String change, String message, int statement) {}
 
-    private WorkloadVeto() {
-    }
+    private WorkloadVeto() {}
 
-    static Outcome replay(List<Path> traces, Analyzer.Session session, List<Tuner.TableResult> tables,
-                          java.util.function.Function<String, String> rootOf, Progress progress) throws IOException, SQLException {
+    static Outcome replay(
+            List<Path> traces,
+            Analyzer.Session session,
+            List<Tuner.TableResult> tables,
+            java.util.function.Function<String, String> rootOf,
+            Progress progress)
+            throws IOException, SQLException {
         ProfilingDatabase db = session.database();
         Map<String, Target> targets = new LinkedHashMap<>();
         for (Tuner.TableResult t : tables) {
@@ -99,8 +106,11 @@ final class WorkloadVeto {
         StatementNormalizer normalizer = new StatementNormalizer(names);
         Map<String, List<String>> columnsOf = new java.util.HashMap<>();
         for (Target t : targets.values()) {
-            columnsOf.put(t.table().toLowerCase(Locale.ROOT), t.parts().get(0).def().columns().stream()
-                    .map(c -> c.name().toLowerCase(Locale.ROOT)).toList());
+            columnsOf.put(
+                    t.table().toLowerCase(Locale.ROOT),
+                    t.parts().get(0).def().columns().stream()
+                            .map(c -> c.name().toLowerCase(Locale.ROOT))
+                            .toList());
         }
         Map<String, List<String[]>> written = new LinkedHashMap<>();
         Set<String> stateful = new HashSet<>();
@@ -111,34 +121,50 @@ final class WorkloadVeto {
         // changed column (credit = credit + 40), or that a write changes in a way the shape does
         // not show, is replayed in pass 2, where the rows' state decides the values.
         progress.begin("reading the trace's writes", traces.size());
-        scan(traces, session, normalizer, targets, (t, n, index, where, sql) -> {
-            if (n.literals().contains(null)) {
-                counts.unreplayed(where, "a parameter whose value the trace does not carry", sql);
-                return;
-            }
-            WriteShape shape = WriteShape.parse(n.shape(), n.quote(), columnsOf::get);
-            if (shape == null || t.changes().stream().anyMatch(c -> shape.computes(c.conversion().column().name().toLowerCase(Locale.ROOT)))) {
-                stateful.add(t.table().toLowerCase(Locale.ROOT));
-                return;
-            }
-            List<String[]> rows = written.computeIfAbsent(t.table().toLowerCase(Locale.ROOT), k -> new ArrayList<>());
-            for (Map<String, Integer> r : shape.rows()) {
-                String[] row = new String[t.changes().size() + 1];
-                row[0] = String.valueOf(index);
-                boolean any = false;
-                for (int k = 0; k < t.changes().size(); k++) {
-                    Integer v = r.get(t.changes().get(k).conversion().column().name().toLowerCase(Locale.ROOT));
-                    if (v != null && v >= 0) {
-                        row[k + 1] = n.literals().get(v);
-                        any = true;
+        scan(
+                traces,
+                session,
+                normalizer,
+                targets,
+                (t, n, index, where, sql) -> {
+                    if (n.literals().contains(null)) {
+                        counts.unreplayed(where, "a parameter whose value the trace does not carry", sql);
+                        return;
                     }
-                }
-                if (any) {
-                    rows.add(row);
-                }
-            }
-            checkedAsWritten.merge(t.table().toLowerCase(Locale.ROOT), 1L, Long::sum);
-        }, counts, progress);
+                    WriteShape shape = WriteShape.parse(n.shape(), n.quote(), columnsOf::get);
+                    if (shape == null
+                            || t.changes().stream()
+                                    .anyMatch(c -> shape.computes(
+                                            c.conversion().column().name().toLowerCase(Locale.ROOT)))) {
+                        stateful.add(t.table().toLowerCase(Locale.ROOT));
+                        return;
+                    }
+                    List<String[]> rows =
+                            written.computeIfAbsent(t.table().toLowerCase(Locale.ROOT), k -> new ArrayList<>());
+                    for (Map<String, Integer> r : shape.rows()) {
+                        String[] row = new String[t.changes().size() + 1];
+                        row[0] = String.valueOf(index);
+                        boolean any = false;
+                        for (int k = 0; k < t.changes().size(); k++) {
+                            Integer v = r.get(t.changes()
+                                    .get(k)
+                                    .conversion()
+                                    .column()
+                                    .name()
+                                    .toLowerCase(Locale.ROOT));
+                            if (v != null && v >= 0) {
+                                row[k + 1] = n.literals().get(v);
+                                any = true;
+                            }
+                        }
+                        if (any) {
+                            rows.add(row);
+                        }
+                    }
+                    checkedAsWritten.merge(t.table().toLowerCase(Locale.ROOT), 1L, Long::sum);
+                },
+                counts,
+                progress);
         progress.end();
         // A table replayed in pass 2 counts its statements there.
         checkedAsWritten.forEach((table, n) -> counts.replayed += stateful.contains(table) ? 0 : n);
@@ -155,17 +181,25 @@ final class WorkloadVeto {
                 }
                 db.execute("SET schema = '" + SCHEMA + "'");
                 progress.begin("replaying writes", traces.size());
-                scan(traces, session, normalizer, targets, (t, n, index, where, sql) -> {
-                    if (!stateful.contains(t.table().toLowerCase(Locale.ROOT)) || n.literals().contains(null)) {
-                        return;
-                    }
-                    String why = run(db, t, n, index, written, prepared);
-                    if (why == null) {
-                        counts.replayed++;
-                    } else {
-                        counts.unreplayed(where, why, sql);
-                    }
-                }, null, progress);
+                scan(
+                        traces,
+                        session,
+                        normalizer,
+                        targets,
+                        (t, n, index, where, sql) -> {
+                            if (!stateful.contains(t.table().toLowerCase(Locale.ROOT))
+                                    || n.literals().contains(null)) {
+                                return;
+                            }
+                            String why = run(db, t, n, index, written, prepared);
+                            if (why == null) {
+                                counts.replayed++;
+                            } else {
+                                counts.unreplayed(where, why, sql);
+                            }
+                        },
+                        null,
+                        progress);
                 progress.end();
             } finally {
                 for (PreparedStatement ps : prepared.values()) {
@@ -181,11 +215,18 @@ final class WorkloadVeto {
         if (!vetoes.isEmpty()) {
             Set<Integer> wanted = new HashSet<>();
             vetoes.forEach(v -> wanted.add(v.statement()));
-            scan(traces, session, normalizer, targets, (t, n, index, where, sql) -> {
-                if (wanted.contains(index)) {
-                    text.put(index, where + ": " + excerpt(sql));
-                }
-            }, null, Progress.NONE);
+            scan(
+                    traces,
+                    session,
+                    normalizer,
+                    targets,
+                    (t, n, index, where, sql) -> {
+                        if (wanted.contains(index)) {
+                            text.put(index, where + ": " + excerpt(sql));
+                        }
+                    },
+                    null,
+                    Progress.NONE);
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (Veto v : vetoes) {
@@ -219,8 +260,15 @@ final class WorkloadVeto {
      *
      * @param counts where to count the writes (the first pass), or null
      */
-    private static void scan(List<Path> traces, Analyzer.Session session, StatementNormalizer normalizer, Map<String, Target> targets,
-                             WriteVisitor visitor, Counts counts, Progress progress) throws IOException, SQLException {
+    private static void scan(
+            List<Path> traces,
+            Analyzer.Session session,
+            StatementNormalizer normalizer,
+            Map<String, Target> targets,
+            WriteVisitor visitor,
+            Counts counts,
+            Progress progress)
+            throws IOException, SQLException {
         int index = 0;
         int done = 0;
         for (Path trace : traces) {
@@ -262,9 +310,12 @@ final class WorkloadVeto {
      */
     private static void createCopy(ProfilingDatabase db, Target t) throws SQLException {
         List<ColumnDef> cols = t.parts().get(0).def().columns();
-        StringBuilder ddl = new StringBuilder("CREATE TABLE " + SCHEMA + "." + ProfilingDatabase.quote(t.table()) + " (");
+        StringBuilder ddl =
+                new StringBuilder("CREATE TABLE " + SCHEMA + "." + ProfilingDatabase.quote(t.table()) + " (");
         for (int i = 0; i < cols.size(); i++) {
-            ddl.append(i > 0 ? ", " : "").append(ProfilingDatabase.quote(cols.get(i).name())).append(' ')
+            ddl.append(i > 0 ? ", " : "")
+                    .append(ProfilingDatabase.quote(cols.get(i).name()))
+                    .append(' ')
                     .append(replayType(cols.get(i), t.parts().get(0).storage()[i]));
         }
         db.execute(ddl.append(")").toString());
@@ -272,10 +323,15 @@ final class WorkloadVeto {
             if (part.relation() == null || part.def().columns().size() != cols.size()) {
                 continue;
             }
-            StringBuilder sql = new StringBuilder("INSERT INTO " + SCHEMA + "." + ProfilingDatabase.quote(t.table()) + " SELECT ");
+            StringBuilder sql =
+                    new StringBuilder("INSERT INTO " + SCHEMA + "." + ProfilingDatabase.quote(t.table()) + " SELECT ");
             for (int i = 0; i < cols.size(); i++) {
-                sql.append(i > 0 ? ", " : "").append("TRY_CAST(").append(part.physicalColumn(i)).append(" AS ")
-                        .append(replayType(cols.get(i), part.storage()[i])).append(")");
+                sql.append(i > 0 ? ", " : "")
+                        .append("TRY_CAST(")
+                        .append(part.physicalColumn(i))
+                        .append(" AS ")
+                        .append(replayType(cols.get(i), part.storage()[i]))
+                        .append(")");
             }
             db.execute(sql.append(" FROM ").append(part.relation()).toString());
         }
@@ -287,7 +343,8 @@ final class WorkloadVeto {
             return "BIGINT";
         }
         if (f == TypeFamily.DECIMAL) {
-            int scale = Math.max(0, Math.min(37, col.type().scale() < 0 ? 10 : col.type().scale()));
+            int scale = Math.max(
+                    0, Math.min(37, col.type().scale() < 0 ? 10 : col.type().scale()));
             return "DECIMAL(38," + scale + ")";
         }
         if (f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE) {
@@ -297,8 +354,13 @@ final class WorkloadVeto {
     }
 
     /** Runs one statement on the copy, keeping what it wrote into changed columns; null when it ran, else why not. */
-    private static String run(ProfilingDatabase db, Target t, StatementNormalizer.Normalized n, int index,
-                              Map<String, List<String[]>> written, Map<String, PreparedStatement> prepared) {
+    private static String run(
+            ProfilingDatabase db,
+            Target t,
+            StatementNormalizer.Normalized n,
+            int index,
+            Map<String, List<String[]>> written,
+            Map<String, PreparedStatement> prepared) {
         if (n.literals().contains(null)) {
             return "a parameter whose value the trace does not carry";
         }
@@ -307,8 +369,11 @@ final class WorkloadVeto {
         if (!delete) {
             StringBuilder ret = new StringBuilder(" RETURNING ");
             for (int k = 0; k < t.changes().size(); k++) {
-                ret.append(k > 0 ? ", " : "").append("CAST(")
-                        .append(ProfilingDatabase.quote(t.changes().get(k).conversion().column().name())).append(" AS VARCHAR)");
+                ret.append(k > 0 ? ", " : "")
+                        .append("CAST(")
+                        .append(ProfilingDatabase.quote(
+                                t.changes().get(k).conversion().column().name()))
+                        .append(" AS VARCHAR)");
             }
             sql = sql + ret;
         }
@@ -327,7 +392,8 @@ final class WorkloadVeto {
                 return null;
             }
             try (ResultSet rs = ps.executeQuery()) {
-                List<String[]> rows = written.computeIfAbsent(t.table().toLowerCase(Locale.ROOT), k -> new ArrayList<>());
+                List<String[]> rows =
+                        written.computeIfAbsent(t.table().toLowerCase(Locale.ROOT), k -> new ArrayList<>());
                 while (rs.next()) {
                     String[] row = new String[t.changes().size() + 1];
                     row[0] = String.valueOf(index);
@@ -348,7 +414,9 @@ final class WorkloadVeto {
                     // already closed by the driver
                 }
             }
-            String msg = e.getMessage() == null ? "error" : e.getMessage().lines().findFirst().orElse("error");
+            String msg = e.getMessage() == null
+                    ? "error"
+                    : e.getMessage().lines().findFirst().orElse("error");
             return "DuckDB cannot run it (" + (msg.length() > 120 ? msg.substring(0, 120) + "..." : msg) + ")";
         }
     }
@@ -361,7 +429,8 @@ final class WorkloadVeto {
      * Every value written into a changed column, checked under the new type: per vetoed change, the
      * first statement whose value the new type cannot hold, or gives back changed.
      */
-    private static List<Veto> check(ProfilingDatabase db, Map<String, Target> targets, Map<String, List<String[]>> written)
+    private static List<Veto> check(
+            ProfilingDatabase db, Map<String, Target> targets, Map<String, List<String[]>> written)
             throws SQLException {
         List<Veto> vetoes = new ArrayList<>();
         for (Map.Entry<String, List<String[]>> e : written.entrySet()) {
@@ -377,7 +446,8 @@ final class WorkloadVeto {
             }
             db.execute(ddl.append(")").toString());
             try {
-                try (org.duckdb.DuckDBAppender app = db.connection().createAppender(org.duckdb.DuckDBConnection.DEFAULT_SCHEMA, table)) {
+                try (org.duckdb.DuckDBAppender app =
+                        db.connection().createAppender(org.duckdb.DuckDBConnection.DEFAULT_SCHEMA, table)) {
                     for (String[] row : rows) {
                         app.beginRow();
                         app.append(Long.parseLong(row[0]));
@@ -398,12 +468,23 @@ final class WorkloadVeto {
                     String n = "CAST(" + Conversion.apply(c.toTuned(), o) + " AS " + c.duckType() + ")";
                     String bad = c.mismatch(o, n);
                     q.append(", min(stmt) FILTER (WHERE ").append(bad).append(")");
-                    q.append(", arg_min(").append(o).append(", stmt) FILTER (WHERE ").append(bad).append(")");
-                    q.append(", bool_or(").append(o).append(" IS NOT NULL AND ").append(n).append(" IS NULL) FILTER (WHERE ")
-                            .append(bad).append(")");
+                    q.append(", arg_min(")
+                            .append(o)
+                            .append(", stmt) FILTER (WHERE ")
+                            .append(bad)
+                            .append(")");
+                    q.append(", bool_or(")
+                            .append(o)
+                            .append(" IS NOT NULL AND ")
+                            .append(n)
+                            .append(" IS NULL) FILTER (WHERE ")
+                            .append(bad)
+                            .append(")");
                     q.append(", count(*) FILTER (WHERE ").append(bad).append(")");
                 }
-                try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(q.append(" FROM ").append(table).toString())) {
+                try (Statement st = db.connection().createStatement();
+                        ResultSet rs =
+                                st.executeQuery(q.append(" FROM ").append(table).toString())) {
                     rs.next();
                     for (int k = 0; k < t.changes().size(); k++) {
                         long first = rs.getLong(2 + 4 * k);
@@ -414,11 +495,12 @@ final class WorkloadVeto {
                         boolean fails = rs.getBoolean(4 + 4 * k);
                         long count = rs.getLong(5 + 4 * k);
                         Conversion c = t.changes().get(k).conversion();
-                        String what = fails ? "would fail: " + c.target() + " cannot hold " + shown(value)
+                        String what = fails
+                                ? "would fail: " + c.target() + " cannot hold " + shown(value)
                                 : "would be rounded or cut: " + shown(value) + " does not survive " + c.target();
                         String key = (t.table() + "." + c.column().name()).toLowerCase(Locale.ROOT);
-                        String message = "the trace's write " + what + " (" + count + (count == 1 ? " value" : " values")
-                                + " in all; first ";
+                        String message = "the trace's write " + what + " (" + count
+                                + (count == 1 ? " value" : " values") + " in all; first ";
                         vetoes.add(new Veto(key, message, (int) first));
                     }
                 }

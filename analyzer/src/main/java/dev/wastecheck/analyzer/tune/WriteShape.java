@@ -67,8 +67,11 @@ record WriteShape(String table, List<Map<String, Integer>> rows, boolean fromQue
                 String column = name(t, quote);
                 int end = i + 2;
                 StringBuilder expr = new StringBuilder();
-                while (end < tokens.size() && !tokens.get(end).equals(",") && !isWord(tokens.get(end), "WHERE")
-                        && !isWord(tokens.get(end), "ORDER") && !isWord(tokens.get(end), "LIMIT")) {
+                while (end < tokens.size()
+                        && !tokens.get(end).equals(",")
+                        && !isWord(tokens.get(end), "WHERE")
+                        && !isWord(tokens.get(end), "ORDER")
+                        && !isWord(tokens.get(end), "LIMIT")) {
                     expr.append(tokens.get(end));
                     end++;
                 }
@@ -93,7 +96,9 @@ record WriteShape(String table, List<Map<String, Integer>> rows, boolean fromQue
                     return null;
                 }
             }
-            if (i < tokens.size() && (isWord(tokens.get(i), "SELECT") || tokens.get(i).toUpperCase(Locale.ROOT).startsWith("(SELECT"))) {
+            if (i < tokens.size()
+                    && (isWord(tokens.get(i), "SELECT")
+                            || tokens.get(i).toUpperCase(Locale.ROOT).startsWith("(SELECT"))) {
                 return new WriteShape(table, List.of(), true);
             }
             if (i >= tokens.size() || !(isWord(tokens.get(i), "VALUES") || isWord(tokens.get(i), "VALUE"))) {

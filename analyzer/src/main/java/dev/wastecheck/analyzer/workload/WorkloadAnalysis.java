@@ -50,11 +50,22 @@ public final class WorkloadAnalysis {
     static final double UPDATE_SHARE_LIMIT = 0.05;
     /** B+tree leaves fill to about 68% under random inserts (§2.1.1); index sizes assume it. */
     static final double LEAF_FILL = 0.68;
-    private static final Set<String> COARSENING = Set.of("YEAR", "MONTH", "DAY", "DATE", "EXTRACT", "LEFT", "SUBSTR",
-            "SUBSTRING", "DATE_FORMAT", "TRUNC", "DATE_TRUNC", "FLOOR");
 
-    private WorkloadAnalysis() {
-    }
+    private static final Set<String> COARSENING = Set.of(
+            "YEAR",
+            "MONTH",
+            "DAY",
+            "DATE",
+            "EXTRACT",
+            "LEFT",
+            "SUBSTR",
+            "SUBSTRING",
+            "DATE_FORMAT",
+            "TRUNC",
+            "DATE_TRUNC",
+            "FLOOR");
+
+    private WorkloadAnalysis() {}
 
     /** The loaded tables as one schema, for resolving a trace against. */
     public static DatabaseSchema schemaOf(Iterable<LoadedTable> tables) {
@@ -66,8 +77,13 @@ public final class WorkloadAnalysis {
     /**
      * @param tables the encoding reports; returned with workload findings added to their columns
      */
-    public static WorkloadReport analyze(List<Path> traces, ProfilingDatabase db, Map<String, LoadedTable> loaded,
-                                 List<TableReport> tables, Dialect dialect) throws IOException, SQLException {
+    public static WorkloadReport analyze(
+            List<Path> traces,
+            ProfilingDatabase db,
+            Map<String, LoadedTable> loaded,
+            List<TableReport> tables,
+            Dialect dialect)
+            throws IOException, SQLException {
         DatabaseSchema schema = schemaOf(loaded.values());
         List<TraceSummary> summaries = new ArrayList<>();
         Map<String, TableHeat> byTable = new LinkedHashMap<>();
@@ -77,11 +93,22 @@ public final class WorkloadAnalysis {
             if (stats.report().missing() != null) {
                 unresolved.add(stats.report().missing());
             }
-            stats.report().unresolvedReasons().forEach(r -> unresolved.add(r.count() + " x " + r.reason()
-                    + (r.examples().isEmpty() ? "" : " (line " + r.examples().get(0).line() + ": " + r.examples().get(0).statement() + ")")));
-            summaries.add(new TraceSummary(trace.toString(), stats.format().toString().toLowerCase(Locale.ROOT),
-                    stats.report().statements(), stats.report().resolved(), stats.report().unresolved(),
-                    stats.heat().events(), stats.badLines().count(), unresolved));
+            stats.report()
+                    .unresolvedReasons()
+                    .forEach(r -> unresolved.add(r.count() + " x " + r.reason()
+                            + (r.examples().isEmpty()
+                                    ? ""
+                                    : " (line " + r.examples().get(0).line() + ": "
+                                            + r.examples().get(0).statement() + ")")));
+            summaries.add(new TraceSummary(
+                    trace.toString(),
+                    stats.format().toString().toLowerCase(Locale.ROOT),
+                    stats.report().statements(),
+                    stats.report().resolved(),
+                    stats.report().unresolved(),
+                    stats.heat().events(),
+                    stats.badLines().count(),
+                    unresolved));
             for (TableHeat tp : stats.heat().tables()) {
                 byTable.merge(tp.name().toLowerCase(Locale.ROOT), tp, (a, b) -> a); // one trace is the usual case
             }
@@ -103,8 +130,9 @@ public final class WorkloadAnalysis {
         return new WorkloadReport(summaries, access, indexes, updated);
     }
 
-    private static AccessSummary accessOf(ProfilingDatabase db, LoadedTable lt, TableReport report, TableHeat tp,
-                                          Dialect dialect) throws SQLException {
+    private static AccessSummary accessOf(
+            ProfilingDatabase db, LoadedTable lt, TableReport report, TableHeat tp, Dialect dialect)
+            throws SQLException {
         String ix = tp.heatIndex();
         SkewShares skew = ix == null ? new SkewShares(0, 0, 0, 0, 0, 0) : tp.skew(ix, lt.rows());
         Set<List<String>> hot = ix == null ? Set.of() : tp.hotKeys(ix, HOT_COVERAGE);
@@ -117,11 +145,16 @@ public final class WorkloadAnalysis {
             StringBuilder sql = new StringBuilder("SELECT ");
             for (int i = 0; i < keyColumns.size(); i++) {
                 int c = lt.def().columnIndex(keyColumns.get(i));
-                sql.append(i > 0 ? ", " : "").append("CAST(").append(lt.physicalColumn(c)).append(" AS VARCHAR)");
+                sql.append(i > 0 ? ", " : "")
+                        .append("CAST(")
+                        .append(lt.physicalColumn(c))
+                        .append(" AS VARCHAR)");
             }
-            // The table's physical order is the dump's order: the profiling database keeps insertion order when a trace is given.
+            // The table's physical order is the dump's order: the profiling database keeps insertion order when a trace
+            // is given.
             sql.append(" FROM ").append(lt.relation());
-            try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery(sql.toString())) {
                 List<String> key = new ArrayList<>(keyColumns.size());
                 while (rs.next()) {
                     key.clear();
@@ -145,8 +178,20 @@ public final class WorkloadAnalysis {
         long coldRows = Math.max(0, lt.rows() - hotRows);
         long hotIndex = Math.round(hotRows * keyBytes / LEAF_FILL);
         long coldIndex = Math.round(coldRows * keyBytes / LEAF_FILL);
-        return new AccessSummary(tp.events(), ix, skew.top1(), skew.top5(), skew.top10(), density, hotRows, hotRowsFound,
-                hotRows * rowBytes, coldRows * rowBytes, hotIndex, coldIndex, operations(tp));
+        return new AccessSummary(
+                tp.events(),
+                ix,
+                skew.top1(),
+                skew.top5(),
+                skew.top10(),
+                density,
+                hotRows,
+                hotRowsFound,
+                hotRows * rowBytes,
+                coldRows * rowBytes,
+                hotIndex,
+                coldIndex,
+                operations(tp));
     }
 
     private static Map<String, Long> operations(TableHeat tp) {
@@ -159,8 +204,11 @@ public final class WorkloadAnalysis {
         if (index.equalsIgnoreCase(IndexDef.PRIMARY)) {
             return def.primaryKey();
         }
-        return def.indexes().stream().filter(i -> i.name().equalsIgnoreCase(index)).findFirst()
-                .map(IndexDef::columns).orElse(List.of());
+        return def.indexes().stream()
+                .filter(i -> i.name().equalsIgnoreCase(index))
+                .findFirst()
+                .map(IndexDef::columns)
+                .orElse(List.of());
     }
 
     /** Page size of the source engine: InnoDB 16 KiB, PostgreSQL 8 KiB, SQLite 4 KiB, DuckDB's row groups aside, 256 KiB blocks. */
@@ -252,23 +300,50 @@ public final class WorkloadAnalysis {
             List<Finding> f = new ArrayList<>(c.findings());
             String key = c.name().toLowerCase(Locale.ROOT);
             if (unreferenced.contains(key)) {
-                f.add(new Finding(FindingKind.UNUSED_COLUMN, "no statement of the trace (" + tp.events()
-                        + " accesses to the table) reads, filters on or updates it", c.tightBytes()));
+                f.add(new Finding(
+                        FindingKind.UNUSED_COLUMN,
+                        "no statement of the trace (" + tp.events()
+                                + " accesses to the table) reads, filters on or updates it",
+                        c.tightBytes()));
             }
             ColumnUse u = uses.get(key);
             if (u != null && !u.functions().isEmpty()) {
                 long reads = u.projected() + u.predicate();
                 long coarse = u.functions().entrySet().stream()
-                        .filter(e -> COARSENING.contains(e.getKey().toUpperCase(Locale.ROOT))).mapToLong(Map.Entry::getValue).sum();
+                        .filter(e -> COARSENING.contains(e.getKey().toUpperCase(Locale.ROOT)))
+                        .mapToLong(Map.Entry::getValue)
+                        .sum();
                 if (reads > 0 && coarse >= reads && u.updated() == 0) {
-                    f.add(new Finding(FindingKind.GRANULARITY, "read only through " + String.join(", ", u.functions().keySet())
-                            + " (" + coarse + " of " + reads + " reads): the trace never needs its full precision", 0));
+                    f.add(new Finding(
+                            FindingKind.GRANULARITY,
+                            "read only through "
+                                    + String.join(", ", u.functions().keySet()) + " (" + coarse + " of " + reads
+                                    + " reads): the trace never needs its full precision",
+                            0));
                 }
             }
-            cols.add(new ColumnReport(c.name(), c.declaredType(), c.suggestedType(), c.declaredBytes(), c.tightBytes(),
-                    c.nulls(), c.distinct(), c.min(), c.max(), f));
+            cols.add(new ColumnReport(
+                    c.name(),
+                    c.declaredType(),
+                    c.suggestedType(),
+                    c.declaredBytes(),
+                    c.tightBytes(),
+                    c.nulls(),
+                    c.distinct(),
+                    c.min(),
+                    c.max(),
+                    f));
         }
-        return new TableReport(report.name(), report.rows(), report.declaredBytes(), report.tightBytes(), cols,
-                report.badRows(), report.badValues(), report.problems(), report.partitionOf(), report.badValuesByColumn());
+        return new TableReport(
+                report.name(),
+                report.rows(),
+                report.declaredBytes(),
+                report.tightBytes(),
+                cols,
+                report.badRows(),
+                report.badValues(),
+                report.problems(),
+                report.partitionOf(),
+                report.badValuesByColumn());
     }
 }

@@ -66,7 +66,10 @@ class DbaRulesTest {
             ColumnDef c = col(name, "varchar(20)", Dialect.MYSQL);
             ColumnReport r = mysql.infer(table(c), c, digits(5000, 1000, 99_883_471_275L, 4, 11), null);
             assertThat(r.suggestedType()).as(name).isEqualTo("varchar(20)");
-            assertThat(r.findings()).as(name).anyMatch(f -> f.kind() == FindingKind.KEPT_DECLARED && f.detail().contains("identifier"));
+            assertThat(r.findings())
+                    .as(name)
+                    .anyMatch(f ->
+                            f.kind() == FindingKind.KEPT_DECLARED && f.detail().contains("identifier"));
         }
     }
 
@@ -77,7 +80,9 @@ class DbaRulesTest {
         assertThat(r.suggestedType()).isEqualTo("varchar(12)");
         ColumnDef n = col("pieces", "varchar(12)", Dialect.MYSQL);
         ColumnReport number = mysql.infer(table(n), n, digits(5000, 1, 99999, 1, 5), null);
-        assertThat(number.suggestedType()).as("varying widths: a number written as text").isEqualTo("MEDIUMINT");
+        assertThat(number.suggestedType())
+                .as("varying widths: a number written as text")
+                .isEqualTo("MEDIUMINT");
     }
 
     @Test
@@ -123,9 +128,12 @@ class DbaRulesTest {
         p.maxChars = 9;
         List<String> members = List.of("active", "closed", "suspended");
         ColumnDef status = col("status", "varchar(16)", Dialect.MYSQL);
-        assertThat(mysql.infer(table(status), status, p, members).suggestedType()).isEqualTo("ENUM('active','closed','suspended')");
+        assertThat(mysql.infer(table(status), status, p, members).suggestedType())
+                .isEqualTo("ENUM('active','closed','suspended')");
 
-        for (String name : new String[] {"rc_user_text", "user_name", "actor_name", "title", "comment", "email", "url", "pp_propname"}) {
+        for (String name : new String[] {
+            "rc_user_text", "user_name", "actor_name", "title", "comment", "email", "url", "pp_propname"
+        }) {
             ColumnDef c = col(name, "varbinary(255)", Dialect.MYSQL);
             ColumnReport r = mysql.infer(table(c), c, p, members);
             assertThat(r.suggestedType()).as(name).isEqualTo("varbinary(255)");
@@ -167,10 +175,15 @@ class DbaRulesTest {
         ColumnDef birth = col("BirthDate", "DATETIME", Dialect.MYSQL);
         assertThat(mysql.infer(table(birth), birth, p, null).suggestedType()).isEqualTo("DATE");
         ColumnDef stamp = col("stamp", "DATETIME", Dialect.MYSQL);
-        assertThat(mysql.infer(table(stamp), stamp, p, null).suggestedType()).as("8 midnights may be chance").isEqualTo("DATETIME");
-        ColumnReport sqlite = new TypeInference(Dialect.SQLITE, InferenceOptions.defaults()).infer(table(birth), birth, p, null);
+        assertThat(mysql.infer(table(stamp), stamp, p, null).suggestedType())
+                .as("8 midnights may be chance")
+                .isEqualTo("DATETIME");
+        ColumnReport sqlite =
+                new TypeInference(Dialect.SQLITE, InferenceOptions.defaults()).infer(table(birth), birth, p, null);
         assertThat(sqlite.suggestedType()).isEqualTo("INTEGER");
-        assertThat(sqlite.findings().get(0).detail()).as("what the integer encodes").contains("unix seconds");
+        assertThat(sqlite.findings().get(0).detail())
+                .as("what the integer encodes")
+                .contains("unix seconds");
     }
 
     @Test
@@ -183,7 +196,11 @@ class DbaRulesTest {
         p.minTemporal = "2006-02-15 04:45:30";
         p.maxTemporal = p.minTemporal;
         ColumnReport r = mysql.infer(table(c), c, p, null);
-        assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.CONSTANT && f.bytes() == 0 && f.detail().contains("in this snapshot"));
-        assertThat(r.findings()).noneMatch(f -> f.detail().contains("dropped") || f.detail().contains("could supply"));
+        assertThat(r.findings())
+                .anyMatch(f -> f.kind() == FindingKind.CONSTANT
+                        && f.bytes() == 0
+                        && f.detail().contains("in this snapshot"));
+        assertThat(r.findings())
+                .noneMatch(f -> f.detail().contains("dropped") || f.detail().contains("could supply"));
     }
 }

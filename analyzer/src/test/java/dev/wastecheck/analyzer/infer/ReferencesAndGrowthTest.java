@@ -46,14 +46,23 @@ class ReferencesAndGrowthTest {
                 """);
         LocalDateTime t0 = LocalDateTime.of(2022, 1, 1, 0, 0);
         java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-        rows(sql, "account", 3000, i -> (1 + 3L * (i - 1)) + ",'" + t0.plusHours(i).format(f) + "'");
+        rows(
+                sql,
+                "account",
+                3000,
+                i -> (1 + 3L * (i - 1)) + ",'" + t0.plusHours(i).format(f) + "'");
         rows(sql, "category", 1000, i -> i + ",'c" + i + "'");
-        rows(sql, "transfer", 5000, i -> i + "," + (1 + 3L * ((i * 7) % 2000)) + "," + (1 + i % 20) + ",'"
-                + t0.plusMinutes(i * 210L).format(f) + "'");
+        rows(
+                sql,
+                "transfer",
+                5000,
+                i -> i + "," + (1 + 3L * ((i * 7) % 2000)) + "," + (1 + i % 20) + ",'"
+                        + t0.plusMinutes(i * 210L).format(f) + "'");
         rows(sql, "event", 2000, i -> i + ",'" + t0.plusMinutes(i * 21L).format(f) + "'");
         Path dump = dir.resolve("bank.sql");
         Files.writeString(dump, sql.toString());
-        report = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults()).analyze(List.of(dump), Progress.NONE);
+        report = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults())
+                .analyze(List.of(dump), Progress.NONE);
     }
 
     private static void rows(StringBuilder sql, String table, int n, java.util.function.IntFunction<String> row) {
@@ -70,7 +79,10 @@ class ReferencesAndGrowthTest {
 
     @Test
     void aColumnWhoseValuesAllLieInAKeyWithGapsRefersToIt() {
-        Reference src = report.references().stream().filter(r -> r.column().equals("src")).findFirst().orElseThrow();
+        Reference src = report.references().stream()
+                .filter(r -> r.column().equals("src"))
+                .findFirst()
+                .orElseThrow();
         assertThat(src.to()).isEqualTo("account.acct_no");
         assertThat(src.evidence()).isEqualTo(Reference.Evidence.VALUES);
         assertThat(src.describe()).isEqualTo("by values: 2000 of 2000 distinct values found in account.acct_no");
@@ -91,15 +103,23 @@ class ReferencesAndGrowthTest {
     void aBigintKeyBecomesIntWhenItsRowsTimestampsLeaveItYears() {
         ColumnReport id = column("transfer", "id");
         assertThat(id.suggestedType()).isEqualTo("INT");
-        assertThat(id.findings().get(0).detail()).contains("max 5000, x10 room: up to 50000 fits INT",
-                "exhausts in ~", "years at the observed rate", "over transfer.made_at's 729 days");
+        assertThat(id.findings().get(0).detail())
+                .contains(
+                        "max 5000, x10 room: up to 50000 fits INT",
+                        "exhausts in ~",
+                        "years at the observed rate",
+                        "over transfer.made_at's 729 days");
     }
 
     @Test
     void aBigintKeyThatWouldRunOutWithinTheHorizonStaysBigint() {
         ColumnReport id = column("event", "id");
         assertThat(id.suggestedType()).isEqualTo("bigint");
-        assertThat(id.findings()).anyMatch(f -> f.kind() == FindingKind.KEPT_DECLARED
-                && f.detail().startsWith("a narrower type would run out within --horizon-years 10 at the observed rate"));
+        assertThat(id.findings())
+                .anyMatch(
+                        f -> f.kind() == FindingKind.KEPT_DECLARED
+                                && f.detail()
+                                        .startsWith(
+                                                "a narrower type would run out within --horizon-years 10 at the observed rate"));
     }
 }

@@ -35,13 +35,15 @@ class TypeInferencePropertiesTest {
     }
 
     @Property(tries = 400)
-    void suggestedIntegerTypesHoldEveryValueWithTheirHeadroom(@ForAll @LongRange(min = -3_000_000_000L, max = 3_000_000_000L) long a,
-                                                             @ForAll @LongRange(min = -3_000_000_000L, max = 3_000_000_000L) long b) {
+    void suggestedIntegerTypesHoldEveryValueWithTheirHeadroom(
+            @ForAll @LongRange(min = -3_000_000_000L, max = 3_000_000_000L) long a,
+            @ForAll @LongRange(min = -3_000_000_000L, max = 3_000_000_000L) long b) {
         long min = Math.min(a, b);
         long max = Math.max(a, b);
         for (Dialect d : Dialect.values()) {
             ColumnDef col = new ColumnDef("amount", TypeParser.parse("bigint", d), false, false);
-            ColumnReport r = new TypeInference(d, InferenceOptions.defaults()).infer(table(col), col, integers(1000, min, max), null);
+            ColumnReport r = new TypeInference(d, InferenceOptions.defaults())
+                    .infer(table(col), col, integers(1000, min, max), null);
             SqlType suggested = TypeParser.parse(r.suggestedType(), d);
             if (suggested.family() == dev.wastecheck.model.schema.TypeFamily.BOOLEAN) {
                 // PostgreSQL columns of only 0 and 1 become boolean: lossless for exactly that range.
@@ -59,14 +61,18 @@ class TypeInferencePropertiesTest {
     }
 
     @Property(tries = 200)
-    void aKeyFedByACounterIsNeverNarrowedBelowFourBytes(@ForAll @LongRange(min = 1, max = 3_000_000_000L) long max,
-                                                         @ForAll @LongRange(min = 0, max = 200_000) long rows) {
+    void aKeyFedByACounterIsNeverNarrowedBelowFourBytes(
+            @ForAll @LongRange(min = 1, max = 3_000_000_000L) long max,
+            @ForAll @LongRange(min = 0, max = 200_000) long rows) {
         for (Dialect d : new Dialect[] {Dialect.MYSQL, Dialect.POSTGRESQL, Dialect.DUCKDB}) {
             for (String declared : new String[] {"bigint", "integer"}) {
                 ColumnDef id = new ColumnDef("id", TypeParser.parse(declared, d), false, true);
-                ColumnReport r = new TypeInference(d, InferenceOptions.defaults()).infer(table(id), id, integers(rows, 1, max), null);
+                ColumnReport r = new TypeInference(d, InferenceOptions.defaults())
+                        .infer(table(id), id, integers(rows, 1, max), null);
                 SqlType suggested = TypeParser.parse(r.suggestedType(), d);
-                assertThat(suggested.intBits()).as(d + " " + declared + " -> " + r.suggestedType()).isGreaterThanOrEqualTo(32);
+                assertThat(suggested.intBits())
+                        .as(d + " " + declared + " -> " + r.suggestedType())
+                        .isGreaterThanOrEqualTo(32);
             }
         }
     }
@@ -74,27 +80,35 @@ class TypeInferencePropertiesTest {
     @Test
     void autoIncrementKeyAt103RowsKeepsItsTypeForWantOfEvidence() {
         ColumnDef id = new ColumnDef("id", TypeParser.parse("int(11)", Dialect.MYSQL), false, true);
-        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(id), id, integers(103, 1, 103), null);
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(id), id, integers(103, 1, 103), null);
         assertThat(r.suggestedType()).isEqualTo("int(11)");
-        assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.KEPT_DECLARED
-                && f.detail().startsWith("too little evidence (103 rows in t, fewer than --min-rows 1000)"));
+        assertThat(r.findings())
+                .anyMatch(f -> f.kind() == FindingKind.KEPT_DECLARED
+                        && f.detail().startsWith("too little evidence (103 rows in t, fewer than --min-rows 1000)"));
     }
 
     @Test
     void anIntKeyWithEnoughRowsStaysIntAtTheFloor() {
         ColumnDef id = new ColumnDef("id", TypeParser.parse("int(11)", Dialect.MYSQL), false, true);
-        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(id), id, integers(50_000, 1, 50_000), null);
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(id), id, integers(50_000, 1, 50_000), null);
         assertThat(r.suggestedType()).isEqualTo("int(11)");
-        assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.KEPT_DECLARED && f.detail().contains("--key-floor 4"));
+        assertThat(r.findings())
+                .anyMatch(
+                        f -> f.kind() == FindingKind.KEPT_DECLARED && f.detail().contains("--key-floor 4"));
     }
 
     @Test
     void aBigintKeyBecomesIntWithTenTimesItsMaximumAndSaysItHasNoRate() {
         ColumnDef id = new ColumnDef("id", TypeParser.parse("bigint unsigned", Dialect.MYSQL), false, true);
-        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(id), id, integers(5000, 1, 5000), null);
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(id), id, integers(5000, 1, 5000), null);
         assertThat(r.suggestedType()).isEqualTo("INT UNSIGNED");
-        assertThat(r.findings().get(0).detail()).contains("max 5000, x10 room: up to 50000 fits INT UNSIGNED",
-                "no timestamp to measure a rate: headroom only");
+        assertThat(r.findings().get(0).detail())
+                .contains(
+                        "max 5000, x10 room: up to 50000 fits INT UNSIGNED",
+                        "no timestamp to measure a rate: headroom only");
     }
 
     @Test
@@ -103,27 +117,35 @@ class TypeInferencePropertiesTest {
         InferenceOptions two = InferenceOptions.defaults().withKeyFloorBytes(2);
         ColumnReport r = new TypeInference(Dialect.MYSQL, two).infer(table(id), id, integers(2000, 1, 20), null);
         assertThat(r.suggestedType()).isEqualTo("SMALLINT");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> InferenceOptions.defaults().withKeyFloorBytes(1))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> InferenceOptions.defaults().withKeyFloorBytes(1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void countersKeepTheirWidth() {
-        ColumnDef c = new ColumnDef("page_counter", TypeParser.parse("bigint(20) unsigned", Dialect.MYSQL), false, false);
-        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(c), c, integers(5000, 0, 90), null);
+        ColumnDef c =
+                new ColumnDef("page_counter", TypeParser.parse("bigint(20) unsigned", Dialect.MYSQL), false, false);
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(c), c, integers(5000, 0, 90), null);
         assertThat(r.suggestedType()).isEqualTo("bigint(20) unsigned");
-        assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.KEPT_DECLARED && f.detail().startsWith("a counter"));
+        assertThat(r.findings())
+                .anyMatch(
+                        f -> f.kind() == FindingKind.KEPT_DECLARED && f.detail().startsWith("a counter"));
     }
 
     @Test
     void anOrdinaryIntegerWithEnoughRowsTakesTwiceItsRange() {
         ColumnDef c = new ColumnDef("quantity", TypeParser.parse("int", Dialect.MYSQL), false, false);
-        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(c), c, integers(5000, 1, 90), null);
+        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(c), c, integers(5000, 1, 90), null);
         assertThat(r.suggestedType()).isEqualTo("TINYINT UNSIGNED");
         assertThat(r.findings().get(0).detail()).contains("up to 180");
-        ColumnReport few = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(c), c, integers(999, 1, 90), null);
+        ColumnReport few = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(c), c, integers(999, 1, 90), null);
         assertThat(few.suggestedType()).isEqualTo("int");
-        ColumnReport one = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(c), c, integers(5000, 1, 1), null);
+        ColumnReport one = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults())
+                .infer(table(c), c, integers(5000, 1, 1), null);
         assertThat(one.suggestedType()).as("one value gives no range").isEqualTo("int");
     }
 
@@ -137,7 +159,8 @@ class TypeInferencePropertiesTest {
         p.distinct = 50;
         p.sumLen = 300;
         p.intCanonical = 60; // 40 values like '007'
-        ColumnReport r = new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(code), code, p, null);
+        ColumnReport r =
+                new TypeInference(Dialect.MYSQL, InferenceOptions.defaults()).infer(table(code), code, p, null);
         assertThat(r.suggestedType()).isEqualTo("varchar(10)");
     }
 

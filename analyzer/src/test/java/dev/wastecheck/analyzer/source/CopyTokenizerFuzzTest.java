@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
  * octal and hex escapes, {@code \.}), after a real COPY header, and on whatever follows it.
  */
 class CopyTokenizerFuzzTest {
-    private static final byte[] HEAD = ("--\n-- PostgreSQL database dump\n--\nCREATE TABLE public.t (a integer, b text);\n"
-            + "COPY public.t (a, b) FROM stdin;\n").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] HEAD =
+            ("--\n-- PostgreSQL database dump\n--\nCREATE TABLE public.t (a integer, b text);\n"
+                            + "COPY public.t (a, b) FROM stdin;\n")
+                    .getBytes(StandardCharsets.UTF_8);
 
     @FuzzTest(maxDuration = "3s")
     void copyRows(FuzzedDataProvider data) throws Exception {

@@ -17,7 +17,8 @@ import java.util.List;
  */
 class MysqlDumpTokenizerFuzzTest {
     private static final byte[] HEAD = ("-- MySQL dump\nCREATE TABLE `t` (`a` int, `b` varchar(200), `c` blob);\n"
-            + "INSERT INTO `t` VALUES ").getBytes(StandardCharsets.UTF_8);
+                    + "INSERT INTO `t` VALUES ")
+            .getBytes(StandardCharsets.UTF_8);
 
     @FuzzTest(maxDuration = "3s")
     void tokenizer(FuzzedDataProvider data) throws Exception {
@@ -38,7 +39,7 @@ class MysqlDumpTokenizerFuzzTest {
         for (int i = 0; i < rows; i++) {
             byte[] v = data.consumeBytes(data.consumeInt(0, 64));
             written.add(v);
-            out.write((i > 0 ? ",(" : "(") .getBytes(StandardCharsets.US_ASCII));
+            out.write((i > 0 ? ",(" : "(").getBytes(StandardCharsets.US_ASCII));
             out.write(Integer.toString(i).getBytes(StandardCharsets.US_ASCII));
             out.write(",'".getBytes(StandardCharsets.US_ASCII));
             for (byte b : v) {

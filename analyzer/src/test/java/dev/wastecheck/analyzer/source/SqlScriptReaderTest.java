@@ -28,7 +28,9 @@ class SqlScriptReaderTest {
                 case SqlScriptReader.BINARY -> "bin";
                 default -> "word";
             };
-            String text = kind == SqlScriptReader.BINARY ? hex(bytes, off, len) : new String(bytes, off, len, StandardCharsets.UTF_8);
+            String text = kind == SqlScriptReader.BINARY
+                    ? hex(bytes, off, len)
+                    : new String(bytes, off, len, StandardCharsets.UTF_8);
             current.add(kind == SqlScriptReader.NULL ? "null" : k + ":" + text);
         }
 
@@ -72,23 +74,30 @@ class SqlScriptReaderTest {
 
     @Test
     void mysqlExtendedInsertDecodesEveryLiteralForm() throws IOException {
-        Rows rows = insertRows("INSERT INTO `t` VALUES (1,-2.5e3,'it\\'s a \\\"q\\\"\\n\\\\','a''b',NULL),"
-                + "(0x4142,X'43',_binary 'x\\0y',N'Ünï',b'101'),(TRUE,DEFAULT,NOW(),'x'::text,_utf8mb4'z');", true);
-        assertThat(rows.rows).containsExactly(
-                List.of("num:1", "num:-2.5e3", "str:it's a \"q\"\n\\", "str:a'b", "null"),
-                List.of("bin:4142", "bin:43", "bin:780079", "str:Ünï", "bin:05"),
-                List.of("word:TRUE", "word:DEFAULT", "word:NOW()", "str:x", "str:z"));
+        Rows rows = insertRows(
+                "INSERT INTO `t` VALUES (1,-2.5e3,'it\\'s a \\\"q\\\"\\n\\\\','a''b',NULL),"
+                        + "(0x4142,X'43',_binary 'x\\0y',N'Ünï',b'101'),(TRUE,DEFAULT,NOW(),'x'::text,_utf8mb4'z');",
+                true);
+        assertThat(rows.rows)
+                .containsExactly(
+                        List.of("num:1", "num:-2.5e3", "str:it's a \"q\"\n\\", "str:a'b", "null"),
+                        List.of("bin:4142", "bin:43", "bin:780079", "str:Ünï", "bin:05"),
+                        List.of("word:TRUE", "word:DEFAULT", "word:NOW()", "str:x", "str:z"));
     }
 
     @Test
     void conditionalCommentsRunAsCodeAndOthersAreSkipped() throws IOException {
-        SqlScriptReader r = reader("/*!40101 SET NAMES utf8 */;\n-- a comment\n# another\n/* block; */\n"
-                + "CREATE TABLE a (x int, /*!50705 g GEOMETRY,*/ y int);\n"
-                + "INSERT INTO a VALUES (1,/*!50705 0x00,*/2);\n", true);
+        SqlScriptReader r = reader(
+                "/*!40101 SET NAMES utf8 */;\n-- a comment\n# another\n/* block; */\n"
+                        + "CREATE TABLE a (x int, /*!50705 g GEOMETRY,*/ y int);\n"
+                        + "INSERT INTO a VALUES (1,/*!50705 0x00,*/2);\n",
+                true);
         SqlScriptReader.Statement set = r.next();
         assertThat(((SqlScriptReader.Other) set).text()).isEqualTo("SET NAMES utf8");
         SqlScriptReader.Statement create = r.next();
-        assertThat(((SqlScriptReader.Other) create).text()).contains("g GEOMETRY,").contains("y int");
+        assertThat(((SqlScriptReader.Other) create).text())
+                .contains("g GEOMETRY,")
+                .contains("y int");
         assertThat(create.line()).isEqualTo(5);
         SqlScriptReader.Statement ins = r.next();
         assertThat(ins).isInstanceOf(SqlScriptReader.Insert.class);
@@ -99,8 +108,10 @@ class SqlScriptReaderTest {
 
     @Test
     void delimiterAndDollarQuotesDoNotSplitBodies() throws IOException {
-        SqlScriptReader r = reader("DELIMITER ;;\nCREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET x=1; END ;;\n"
-                + "DELIMITER ;\nCREATE FUNCTION f() RETURNS int AS $_$ SELECT 1; $_$ LANGUAGE sql;\nSELECT 2;", false);
+        SqlScriptReader r = reader(
+                "DELIMITER ;;\nCREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET x=1; END ;;\n"
+                        + "DELIMITER ;\nCREATE FUNCTION f() RETURNS int AS $_$ SELECT 1; $_$ LANGUAGE sql;\nSELECT 2;",
+                false);
         assertThat(((SqlScriptReader.Other) r.next()).text()).endsWith("END");
         assertThat(((SqlScriptReader.Other) r.next()).text()).contains("$_$ SELECT 1; $_$");
         assertThat(((SqlScriptReader.Other) r.next()).text()).isEqualTo("SELECT 2");
@@ -109,11 +120,13 @@ class SqlScriptReaderTest {
 
     @Test
     void postgresCopyDecodesEscapesNullsAndEmptyStrings() throws IOException {
-        Rows rows = insertRows("COPY public.t (a, b, c) FROM stdin;\n"
-                + "1\t\\N\t\n2\ttab\\there\\nnew\\\\line\tocta\\101l\\x42\n\\.\nSELECT 1;\n", false);
-        assertThat(rows.rows).containsExactly(
-                List.of("str:1", "null", "str:"),
-                List.of("str:2", "str:tab\there\nnew\\line", "str:octaAlB"));
+        Rows rows = insertRows(
+                "COPY public.t (a, b, c) FROM stdin;\n"
+                        + "1\t\\N\t\n2\ttab\\there\\nnew\\\\line\tocta\\101l\\x42\n\\.\nSELECT 1;\n",
+                false);
+        assertThat(rows.rows)
+                .containsExactly(
+                        List.of("str:1", "null", "str:"), List.of("str:2", "str:tab\there\nnew\\line", "str:octaAlB"));
         assertThat(rows.lines).containsExactly(2L, 3L);
     }
 
@@ -133,7 +146,8 @@ class SqlScriptReaderTest {
 
     @Test
     void errorsNameTheLineWhereTheProblemStarts() {
-        assertThatThrownBy(() -> insertRows("CREATE TABLE t (a text);\n\nINSERT INTO t VALUES ('never closed);\n", true))
+        assertThatThrownBy(
+                        () -> insertRows("CREATE TABLE t (a text);\n\nINSERT INTO t VALUES ('never closed);\n", true))
                 .isInstanceOf(DumpFormatException.class)
                 .hasMessage("t.sql:3: expected a closing ', found the end of the file");
         assertThatThrownBy(() -> insertRows("INSERT INTO t VALUES (1) (2);", true))
@@ -145,6 +159,10 @@ class SqlScriptReaderTest {
     void valuesLongerThanTheReadBufferSurviveIntact() throws IOException {
         String big = "x".repeat(300_000) + "\\'" + "y".repeat(300_000);
         Rows rows = insertRows("INSERT INTO t VALUES ('" + big + "');", true);
-        assertThat(rows.rows.get(0).get(0)).hasSize(4 + 600_001).startsWith("str:xxx").endsWith("yyy").contains("x'y");
+        assertThat(rows.rows.get(0).get(0))
+                .hasSize(4 + 600_001)
+                .startsWith("str:xxx")
+                .endsWith("yyy")
+                .contains("x'y");
     }
 }

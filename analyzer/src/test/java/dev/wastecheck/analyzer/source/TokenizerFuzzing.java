@@ -10,8 +10,7 @@ import java.io.IOException;
  * line); any other exception, or a row whose values do not arrive in order, is a finding.
  */
 final class TokenizerFuzzing {
-    private TokenizerFuzzing() {
-    }
+    private TokenizerFuzzing() {}
 
     /** Reads every statement, row and value of {@code script}; returns the rows read. */
     static long readAll(byte[] script, boolean mysql) throws IOException {
@@ -31,7 +30,8 @@ final class TokenizerFuzzing {
                 }
             }
         } catch (BadInputException expected) {
-            if (!expected.getMessage().startsWith("fuzz.sql:") && !expected.getMessage().startsWith("fuzz.sql ")) {
+            if (!expected.getMessage().startsWith("fuzz.sql:")
+                    && !expected.getMessage().startsWith("fuzz.sql ")) {
                 throw new AssertionError("a bad-input message that does not name the file: " + expected.getMessage());
             }
         }

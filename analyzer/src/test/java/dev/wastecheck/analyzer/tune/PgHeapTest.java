@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class PgHeapTest {
     private static long numericBytes(Connection c, String text) throws Exception {
         String expr = PgHeap.payload(PgHeap.Layout.varlena(PgHeap.Varlena.NUMERIC), "'" + text + "'");
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT " + expr)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT " + expr)) {
             rs.next();
             return rs.getLong(1);
         }
@@ -24,12 +25,12 @@ class PgHeapTest {
             assertThat(numericBytes(c, "0")).isEqualTo(2);
             assertThat(numericBytes(c, "0.00")).isEqualTo(2);
             assertThat(numericBytes(c, "7")).isEqualTo(4);
-            assertThat(numericBytes(c, "10000")).isEqualTo(4);       // one group, weight 1
-            assertThat(numericBytes(c, "0.00005")).isEqualTo(4);     // one group, weight -2
-            assertThat(numericBytes(c, "-1.50")).isEqualTo(6);       // 1 . 5000
-            assertThat(numericBytes(c, "12345.6789")).isEqualTo(8);  // 1 2345 . 6789
-            assertThat(numericBytes(c, "100000000")).isEqualTo(4);   // 1 0000 0000: trailing zero groups dropped
-            assertThat(numericBytes(c, "10000.0001")).isEqualTo(8);  // 1 0000 . 0001: inner zero groups stay
+            assertThat(numericBytes(c, "10000")).isEqualTo(4); // one group, weight 1
+            assertThat(numericBytes(c, "0.00005")).isEqualTo(4); // one group, weight -2
+            assertThat(numericBytes(c, "-1.50")).isEqualTo(6); // 1 . 5000
+            assertThat(numericBytes(c, "12345.6789")).isEqualTo(8); // 1 2345 . 6789
+            assertThat(numericBytes(c, "100000000")).isEqualTo(4); // 1 0000 0000: trailing zero groups dropped
+            assertThat(numericBytes(c, "10000.0001")).isEqualTo(8); // 1 0000 . 0001: inner zero groups stay
         }
     }
 }

@@ -47,13 +47,15 @@ class TunerTest {
         try (Analyzer.Session session = analyzer.open(List.of(dump), false, Progress.NONE)) {
             AnalysisReport report = session.report(List.of(), Progress.NONE);
             // What a careless inference might say: each loses at least one row's value.
-            AnalysisReport wrong = suggest(report, Map.of(
-                    "n", new String[] {"TINYINT", "narrow_integer"},              // 300 does not fit
-                    "at", new String[] {"DATE", "timestamp_holds_date"},          // 10:30 would be lost
-                    "code", new String[] {"TINYINT", "string_holds_integer"},     // '007' would print as 7
-                    "price", new String[] {"DECIMAL(3,1)", "narrow_decimal"},     // 2.25 would round
-                    "stamp", new String[] {"DATETIME", "string_holds_timestamp"}  // this one is right
-            ));
+            AnalysisReport wrong = suggest(
+                    report,
+                    Map.of(
+                            "n", new String[] {"TINYINT", "narrow_integer"}, // 300 does not fit
+                            "at", new String[] {"DATE", "timestamp_holds_date"}, // 10:30 would be lost
+                            "code", new String[] {"TINYINT", "string_holds_integer"}, // '007' would print as 7
+                            "price", new String[] {"DECIMAL(3,1)", "narrow_decimal"}, // 2.25 would round
+                            "stamp", new String[] {"DATETIME", "string_holds_timestamp"} // this one is right
+                            ));
             Tuner.Result r = Tuner.tune(session, wrong, Progress.NONE);
             Tuner.TableResult t = r.tables().get(0);
             assertThat(mismatches(t, "n")).isEqualTo(1);
@@ -62,14 +64,19 @@ class TunerTest {
             assertThat(mismatches(t, "price")).isEqualTo(1);
             assertThat(mismatches(t, "stamp")).isZero();
             assertThat(checked(t, "code").example()).isEqualTo("007");
-            assertThat(t.applied()).extracting(c -> c.conversion().column().name()).containsExactly("stamp");
+            assertThat(t.applied())
+                    .extracting(c -> c.conversion().column().name())
+                    .containsExactly("stamp");
             // Only the lossless change counts: 3 rows x (14 - 5) bytes of DATETIME.
             assertThat(t.bytesBefore() - t.bytesAfter()).isEqualTo(3 * (14 - 5));
         }
     }
 
     private static Tuner.Checked checked(Tuner.TableResult t, String column) {
-        return t.changes().stream().filter(c -> c.conversion().column().name().equals(column)).findFirst().orElseThrow();
+        return t.changes().stream()
+                .filter(c -> c.conversion().column().name().equals(column))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static long mismatches(Tuner.TableResult t, String column) {
@@ -84,18 +91,54 @@ class TunerTest {
             for (ColumnReport c : t.columns()) {
                 String[] s = suggestions.get(c.name());
                 if (s == null) {
-                    cols.add(new ColumnReport(c.name(), c.declaredType(), c.declaredType(), c.declaredBytes(), c.declaredBytes(),
-                            c.nulls(), c.distinct(), c.min(), c.max(), List.of()));
+                    cols.add(new ColumnReport(
+                            c.name(),
+                            c.declaredType(),
+                            c.declaredType(),
+                            c.declaredBytes(),
+                            c.declaredBytes(),
+                            c.nulls(),
+                            c.distinct(),
+                            c.min(),
+                            c.max(),
+                            List.of()));
                 } else {
-                    String detail = s[1].equals("string_holds_timestamp") ? "all values are 14-character YYYYMMDDHHMMSS timestamps" : "test";
-                    cols.add(new ColumnReport(c.name(), c.declaredType(), s[0], c.declaredBytes(), c.tightBytes(), c.nulls(),
-                            c.distinct(), c.min(), c.max(), List.of(new Finding(FindingKind.of(s[1]), detail, 0))));
+                    String detail = s[1].equals("string_holds_timestamp")
+                            ? "all values are 14-character YYYYMMDDHHMMSS timestamps"
+                            : "test";
+                    cols.add(new ColumnReport(
+                            c.name(),
+                            c.declaredType(),
+                            s[0],
+                            c.declaredBytes(),
+                            c.tightBytes(),
+                            c.nulls(),
+                            c.distinct(),
+                            c.min(),
+                            c.max(),
+                            List.of(new Finding(FindingKind.of(s[1]), detail, 0))));
                 }
             }
-            tables.add(new TableReport(t.name(), t.rows(), t.declaredBytes(), t.tightBytes(), cols, t.badRows(), t.badValues(),
-                    t.problems(), t.partitionOf()));
+            tables.add(new TableReport(
+                    t.name(),
+                    t.rows(),
+                    t.declaredBytes(),
+                    t.tightBytes(),
+                    cols,
+                    t.badRows(),
+                    t.badValues(),
+                    t.problems(),
+                    t.partitionOf()));
         }
-        return new AnalysisReport(r.sources(), r.dialect(), tables, r.declaredBytes(), r.tightBytes(), r.warnings(),
-                r.elapsedMillis(), r.timingsMillis(), r.workload());
+        return new AnalysisReport(
+                r.sources(),
+                r.dialect(),
+                tables,
+                r.declaredBytes(),
+                r.tightBytes(),
+                r.warnings(),
+                r.elapsedMillis(),
+                r.timingsMillis(),
+                r.workload());
     }
 }

@@ -23,8 +23,7 @@ import java.util.Map;
 public final class AutotuneRenderer {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private AutotuneRenderer() {
-    }
+    private AutotuneRenderer() {}
 
     public static ObjectNode toJson(AutotuneReport r) {
         ObjectNode root = MAPPER.createObjectNode();
@@ -138,7 +137,9 @@ public final class AutotuneRenderer {
     }
 
     private static String ci(RunReport x) {
-        return x.repeats() > 1 ? " [" + f(x.costPerQueryUsCi95()[0], 2) + "-" + f(x.costPerQueryUsCi95()[1], 2) + "]" : "";
+        return x.repeats() > 1
+                ? " [" + f(x.costPerQueryUsCi95()[0], 2) + "-" + f(x.costPerQueryUsCi95()[1], 2) + "]"
+                : "";
     }
 
     /** The text report at 80 columns. */
@@ -150,17 +151,34 @@ public final class AutotuneRenderer {
     public static void text(AutotuneReport r, PrintWriter w, int width) {
         RunReport base = r.baseline().run(), rec = r.recommended().run();
         Wrap.print(w, "autotune of " + r.data() + " for " + r.trace(), width, "", "  ");
-        Wrap.print(w, "learned on the first " + f(100 * r.train(), 0) + "% of the trace (" + Bytes.count(r.trainEvents())
-                + " events), scored on the other " + Bytes.count(r.heldOutEvents()) + " (held out), buffer pool "
-                + Bytes.human(r.memoryBytes()), width, "", "  ");
+        Wrap.print(
+                w,
+                "learned on the first " + f(100 * r.train(), 0) + "% of the trace (" + Bytes.count(r.trainEvents())
+                        + " events), scored on the other " + Bytes.count(r.heldOutEvents())
+                        + " (held out), buffer pool "
+                        + Bytes.human(r.memoryBytes()),
+                width,
+                "",
+                "  ");
         w.println();
-        TextTable finals = new TextTable().indent("  ").word("").fold()
+        TextTable finals = new TextTable()
+                .indent("  ")
+                .word("")
+                .fold()
                 .number("cost/query" + (rec.repeats() > 1 ? " (median [95%], " + rec.repeats() + " runs)" : ""))
-                .number("speedup").number("modeled").number("working set").number("vs baseline").number("buffer hit");
+                .number("speedup")
+                .number("modeled")
+                .number("working set")
+                .number("vs baseline")
+                .number("buffer hit");
         for (AutotuneReport.Finalist fin : List.of(r.baseline(), r.bestUniform(), r.recommended())) {
             RunReport x = fin.run();
-            finals.row(Wrap.together(fin.name()), f(x.costPerQueryUs(), 2) + " µs" + ci(x), f(ReplayRenderer.speedup(base, x), 2) + "x",
-                    f(fin.modeledUs(), 2), Bytes.human(x.workingSetBytes()),
+            finals.row(
+                    Wrap.together(fin.name()),
+                    f(x.costPerQueryUs(), 2) + " µs" + ci(x),
+                    f(ReplayRenderer.speedup(base, x), 2) + "x",
+                    f(fin.modeledUs(), 2),
+                    Bytes.human(x.workingSetBytes()),
                     f(x.workingSetBytes() == 0 ? 0 : (double) base.workingSetBytes() / x.workingSetBytes(), 2) + "x",
                     f(100 * x.bufferHitRate(), 1) + "%");
         }
@@ -170,35 +188,70 @@ public final class AutotuneRenderer {
         Wrap.print(w, "recommended: " + r.recommended().config(), width, "", "  ");
         Wrap.print(w, "best uniform: " + r.bestUniform().config(), width, "", "  ");
         if (r.recommended().mismatches() > 0 || r.bestUniform().mismatches() > 0) {
-            Wrap.print(w, "RESULTS DIFFER FROM THE BASELINE: recommended " + r.recommended().mismatches() + ", uniform "
-                    + r.bestUniform().mismatches(), width, "", "  ");
+            Wrap.print(
+                    w,
+                    "RESULTS DIFFER FROM THE BASELINE: recommended "
+                            + r.recommended().mismatches() + ", uniform "
+                            + r.bestUniform().mismatches(),
+                    width,
+                    "",
+                    "  ");
         } else {
             Wrap.print(w, "every held-out event returned the baseline's result under both designs", width, "", "  ");
         }
         w.println();
-        Wrap.print(w, "per table (each alone at its share of the budget, modeled µs/query: design against its baseline):", width, "", "  ");
+        Wrap.print(
+                w,
+                "per table (each alone at its share of the budget, modeled µs/query: design against its baseline):",
+                width,
+                "",
+                "  ");
         for (AutotuneReport.TableChoice t : r.tables()) {
-            Wrap.print(w, t.table() + ": " + t.design() + " (" + f(t.modeledUs(), 2) + " against " + f(t.baselineModeledUs(), 2) + ", "
-                    + Bytes.count(t.events()) + " events, " + Wrap.together(Bytes.human(t.memoryShareBytes())) + " of memory)", width, "  ", "      ");
+            Wrap.print(
+                    w,
+                    t.table() + ": " + t.design() + " (" + f(t.modeledUs(), 2) + " against "
+                            + f(t.baselineModeledUs(), 2) + ", " + Bytes.count(t.events()) + " events, "
+                            + Wrap.together(Bytes.human(t.memoryShareBytes())) + " of memory)",
+                    width,
+                    "  ",
+                    "      ");
             if (!t.apart().isEmpty()) Wrap.print(w, "apart: " + String.join(", ", t.apart()), width, "    ", "      ");
-            if (!t.cacheFields().isEmpty()) Wrap.print(w, "cached: " + String.join(", ", t.cacheFields()), width, "    ", "      ");
+            if (!t.cacheFields().isEmpty())
+                Wrap.print(w, "cached: " + String.join(", ", t.cacheFields()), width, "    ", "      ");
             for (String[] ch : t.tightChanges()) {
                 Wrap.print(w, ch[0] + ": " + ch[1] + " -> " + ch[2] + " (" + ch[3] + ")", width, "    ", "      ");
             }
         }
         w.println();
-        long rejected = r.evaluations().stream().filter(e -> e.status().equals("rejected")).count();
-        Wrap.print(w, "candidates: " + r.evaluations().size() + " replayed (" + rejected + " rejected), " + r.pruned().size()
-                + " pruned without a replay; the largest rejections:", width, "", "  ");
-        r.evaluations().stream().filter(e -> e.status().equals("rejected") && !e.table().equals("uniform"))
-                .sorted((a, b) -> Double.compare(b.modeledUs(), a.modeledUs())).limit(8)
+        long rejected = r.evaluations().stream()
+                .filter(e -> e.status().equals("rejected"))
+                .count();
+        Wrap.print(
+                w,
+                "candidates: " + r.evaluations().size() + " replayed (" + rejected + " rejected), "
+                        + r.pruned().size() + " pruned without a replay; the largest rejections:",
+                width,
+                "",
+                "  ");
+        r.evaluations().stream()
+                .filter(e -> e.status().equals("rejected") && !e.table().equals("uniform"))
+                .sorted((a, b) -> Double.compare(b.modeledUs(), a.modeledUs()))
+                .limit(8)
                 .forEach(e -> Wrap.print(w, e.table() + " " + e.design() + ": " + e.reason(), width, "  ", "      "));
-        r.evaluations().stream().filter(e -> e.step().equals("layout=arrow"))
-                .forEach(e -> Wrap.print(w, "Arrow blocks for every table " + e.status() + ": " + e.reason(), width, "", "  "));
+        r.evaluations().stream()
+                .filter(e -> e.step().equals("layout=arrow"))
+                .forEach(e -> Wrap.print(
+                        w, "Arrow blocks for every table " + e.status() + ": " + e.reason(), width, "", "  "));
         if (!r.pruned().isEmpty()) {
             w.println("pruned:");
-            r.pruned().stream().limit(12)
-                    .forEach(p -> Wrap.print(w, p.table() + " " + p.dimension() + "=" + p.value() + ": " + p.reason(), width, "  ", "      "));
+            r.pruned().stream()
+                    .limit(12)
+                    .forEach(p -> Wrap.print(
+                            w,
+                            p.table() + " " + p.dimension() + "=" + p.value() + ": " + p.reason(),
+                            width,
+                            "  ",
+                            "      "));
         }
         w.println();
         w.println("to apply it:");
@@ -208,16 +261,34 @@ public final class AutotuneRenderer {
             else Wrap.print(w, s, width, "  ", "      ");
         }
         w.println();
-        Wrap.print(w, "search: " + f(r.searchMillis() / 1000.0, 1) + " s in all, " + f(r.costMultiple(), 1) + "x one replay of the trace ("
-                + f(r.oneReplayMillis() / 1000.0, 1) + " s): screening " + f(r.screeningMultiple(), 1) + "x (" + r.isolatedRuns()
-                + " candidates replayed table by table), the rest " + r.jointRuns() + " replays of all tables (finalists, repeats, memory curve)",
-                width, "", "  ");
-        Wrap.print(w, "cost/query = measured engine time + modeled device time (NVMe, 85 µs a read); modeled = device time + "
-                + "0.25 µs a buffer-pool pin, which the search compares (the same on any machine)", width, "", "  ");
+        Wrap.print(
+                w,
+                "search: " + f(r.searchMillis() / 1000.0, 1) + " s in all, " + f(r.costMultiple(), 1)
+                        + "x one replay of the trace ("
+                        + f(r.oneReplayMillis() / 1000.0, 1) + " s): screening " + f(r.screeningMultiple(), 1) + "x ("
+                        + r.isolatedRuns()
+                        + " candidates replayed table by table), the rest " + r.jointRuns()
+                        + " replays of all tables (finalists, repeats, memory curve)",
+                width,
+                "",
+                "  ");
+        Wrap.print(
+                w,
+                "cost/query = measured engine time + modeled device time (NVMe, 85 µs a read); modeled = device time + "
+                        + "0.25 µs a buffer-pool pin, which the search compares (the same on any machine)",
+                width,
+                "",
+                "  ");
     }
 
     /** For the HTML page: the runs by name. */
     static Map<String, RunReport> finalists(AutotuneReport r) {
-        return Map.of("baseline", r.baseline().run(), "best uniform", r.bestUniform().run(), "recommended", r.recommended().run());
+        return Map.of(
+                "baseline",
+                r.baseline().run(),
+                "best uniform",
+                r.bestUniform().run(),
+                "recommended",
+                r.recommended().run());
     }
 }

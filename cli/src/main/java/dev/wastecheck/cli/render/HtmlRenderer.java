@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.analyzer.report.AccessSummary;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
-import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.Bytes;
 import java.io.IOException;
@@ -28,71 +27,108 @@ public final class HtmlRenderer {
     private static final int TOP_TABLES = 20;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private HtmlRenderer() {
-    }
+    private HtmlRenderer() {}
 
     public static void write(AnalysisReport r, PrintWriter w, int top) throws IOException {
         w.println("<!DOCTYPE html>");
         w.println("<html lang=\"en\"><head><meta charset=\"utf-8\"><title>wastecheck analyze</title>");
         w.println("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
         w.println("<style>");
-        w.println("body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}");
-        w.println("h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em}table{border-collapse:collapse;width:100%;margin:.5em 0}");
+        w.println(
+                "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}");
+        w.println(
+                "h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em}table{border-collapse:collapse;width:100%;margin:.5em 0}");
         w.println("th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}");
-        w.println("td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}.s{color:#0a6b2d;font-weight:600}");
-        w.println(".k{display:inline-block;background:#eef;border-radius:3px;padding:0 .35em;margin-right:.3em;font-size:.85em}");
-        w.println(".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:360px}");
+        w.println(
+                "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}.s{color:#0a6b2d;font-weight:600}");
+        w.println(
+                ".k{display:inline-block;background:#eef;border-radius:3px;padding:0 .35em;margin-right:.3em;font-size:.85em}");
+        w.println(
+                ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:360px}");
         w.println("</style></head><body>");
         w.println("<h1>wastecheck analyze</h1>");
-        w.printf("<p>%d tables, %s rows, dialect %s. Declared <b>%s</b>, tight <b>%s</b>: <b class=\"s\">%s wasted (%s)</b> in column encodings.</p>%n",
-                r.tables().size(), Bytes.count(r.rows()), esc(r.dialect()), Bytes.human(r.declaredBytes()), Bytes.human(r.tightBytes()),
-                Bytes.human(r.wastedBytes()), Bytes.percent(r.wastedBytes(), r.declaredBytes()));
-        w.println("<p>Sources: " + r.sources().stream().map(s -> "<code>" + esc(s) + "</code>").collect(Collectors.joining(", ")) + "</p>");
+        w.printf(
+                "<p>%d tables, %s rows, dialect %s. Declared <b>%s</b>, tight <b>%s</b>: <b class=\"s\">%s wasted (%s)</b> in column encodings.</p>%n",
+                r.tables().size(),
+                Bytes.count(r.rows()),
+                esc(r.dialect()),
+                Bytes.human(r.declaredBytes()),
+                Bytes.human(r.tightBytes()),
+                Bytes.human(r.wastedBytes()),
+                Bytes.percent(r.wastedBytes(), r.declaredBytes()));
+        w.println("<p>Sources: "
+                + r.sources().stream().map(s -> "<code>" + esc(s) + "</code>").collect(Collectors.joining(", "))
+                + "</p>");
 
         w.println("<div class=\"charts\">");
-        w.println("<div><h2>Bytes per table, declared and tight</h2><div class=\"chart\"><canvas id=\"bytes\"></canvas></div></div>");
+        w.println(
+                "<div><h2>Bytes per table, declared and tight</h2><div class=\"chart\"><canvas id=\"bytes\"></canvas></div></div>");
         w.println("<div><h2>Findings by kind</h2><div class=\"chart\"><canvas id=\"kinds\"></canvas></div></div>");
         if (r.workload() != null && !r.workload().access().isEmpty()) {
-            w.println("<div><h2>Access skew: share of accesses to the hottest rows</h2><div class=\"chart\"><canvas id=\"skew\"></canvas></div></div>");
+            w.println(
+                    "<div><h2>Access skew: share of accesses to the hottest rows</h2><div class=\"chart\"><canvas id=\"skew\"></canvas></div></div>");
         }
         w.println("</div>");
 
-        w.println("<h2>Tables</h2><table><tr><th>table</th><th class=n>rows</th><th class=n>declared</th><th class=n>tight</th><th class=n>waste</th></tr>");
+        w.println(
+                "<h2>Tables</h2><table><tr><th>table</th><th class=n>rows</th><th class=n>declared</th><th class=n>tight</th><th class=n>waste</th></tr>");
         for (TableReport t : ReportFacts.tablesByWaste(r)) {
-            w.printf("<tr><td>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td></tr>%n", esc(t.name()),
-                    Bytes.count(t.rows()), Bytes.human(t.declaredBytes()), Bytes.human(t.tightBytes()),
+            w.printf(
+                    "<tr><td>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td></tr>%n",
+                    esc(t.name()),
+                    Bytes.count(t.rows()),
+                    Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()),
                     Bytes.percent(t.wastedBytes(), t.declaredBytes()));
         }
         w.println("</table>");
 
         List<ReportFacts.Col> cols = ReportFacts.columnsByWaste(r);
-        w.printf("<h2>Columns that waste the most</h2><p>The %d largest of %d; <code>--format markdown</code> or <code>json</code> lists every column.</p>%n",
+        w.printf(
+                "<h2>Columns that waste the most</h2><p>The %d largest of %d; <code>--format markdown</code> or <code>json</code> lists every column.</p>%n",
                 Math.min(top, cols.size()), cols.size());
-        w.println("<table><tr><th>column</th><th>declared</th><th>suggested</th><th class=n>saves</th><th>why</th></tr>");
+        w.println(
+                "<table><tr><th>column</th><th>declared</th><th>suggested</th><th class=n>saves</th><th>why</th></tr>");
         for (ReportFacts.Col c : cols.subList(0, Math.min(top, cols.size()))) {
             ColumnReport col = c.column();
-            String why = col.findings().isEmpty() ? "" : esc(col.findings().get(0).detail());
-            w.printf("<tr><td><code>%s</code></td><td><code>%s</code></td><td class=s><code>%s</code></td><td class=n>%s</td><td>%s</td></tr>%n",
-                    esc(c.qualified()), esc(col.declaredType()), esc(col.suggestedType()), Bytes.human(col.wastedBytes()), why);
+            String why =
+                    col.findings().isEmpty() ? "" : esc(col.findings().get(0).detail());
+            w.printf(
+                    "<tr><td><code>%s</code></td><td><code>%s</code></td><td class=s><code>%s</code></td><td class=n>%s</td><td>%s</td></tr>%n",
+                    esc(c.qualified()),
+                    esc(col.declaredType()),
+                    esc(col.suggestedType()),
+                    Bytes.human(col.wastedBytes()),
+                    why);
         }
         w.println("</table>");
 
         List<ReportFacts.Semantic> semantic = ReportFacts.semanticFindings(r);
         if (!semantic.isEmpty()) {
-            w.println("<h2>What columns are, not how they are stored</h2><table><tr><th>column</th><th>finding</th><th>detail</th></tr>");
+            w.println(
+                    "<h2>What columns are, not how they are stored</h2><table><tr><th>column</th><th>finding</th><th>detail</th></tr>");
             for (ReportFacts.Semantic s : semantic) {
-                w.printf("<tr><td><code>%s</code></td><td><span class=k>%s</span></td><td>%s</td></tr>%n", esc(s.col().qualified()),
-                        esc(s.finding().kind().key()), esc(s.finding().detail()));
+                w.printf(
+                        "<tr><td><code>%s</code></td><td><span class=k>%s</span></td><td>%s</td></tr>%n",
+                        esc(s.col().qualified()),
+                        esc(s.finding().kind().key()),
+                        esc(s.finding().detail()));
             }
             w.println("</table>");
         }
         if (r.workload() != null) {
-            w.println("<h2>Workload</h2><table><tr><th>table</th><th class=n>accesses</th><th class=n>hottest 1%</th><th class=n>5%</th>"
-                    + "<th class=n>10%</th><th class=n>page hot-density</th></tr>");
+            w.println(
+                    "<h2>Workload</h2><table><tr><th>table</th><th class=n>accesses</th><th class=n>hottest 1%</th><th class=n>5%</th>"
+                            + "<th class=n>10%</th><th class=n>page hot-density</th></tr>");
             for (Map.Entry<String, AccessSummary> e : r.workload().access().entrySet()) {
                 AccessSummary a = e.getValue();
-                w.printf("<tr><td>%s</td><td class=n>%s</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td><td class=n>%s</td></tr>%n",
-                        esc(e.getKey()), Bytes.count(a.events()), 100 * a.shareTop1(), 100 * a.shareTop5(), 100 * a.shareTop10(),
+                w.printf(
+                        "<tr><td>%s</td><td class=n>%s</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td><td class=n>%s</td></tr>%n",
+                        esc(e.getKey()),
+                        Bytes.count(a.events()),
+                        100 * a.shareTop1(),
+                        100 * a.shareTop5(),
+                        100 * a.shareTop10(),
                         a.hotRowsPlaced() > 0 ? String.format("%.1f%%", 100 * a.pageHotDensity()) : "n/a");
             }
             w.println("</table>");
@@ -106,7 +142,8 @@ public final class HtmlRenderer {
         // The charts' figures, as data the script reads (never as markup).
         // Every '<' in the JSON is inside a string: as \u003c it can neither close the element
         // nor open the comment-like states a '<!--' would.
-        w.println("<script type=\"application/json\" id=\"figures\">" + MAPPER.writeValueAsString(figures(r)).replace("<", "\\u003c") + "</script>");
+        w.println("<script type=\"application/json\" id=\"figures\">"
+                + MAPPER.writeValueAsString(figures(r)).replace("<", "\\u003c") + "</script>");
         w.println("<script>");
         w.println(scriptSafe(chartJs()));
         w.println("</script>");
@@ -150,7 +187,8 @@ public final class HtmlRenderer {
         }
         ArrayNode kinds = f.putArray("kinds");
         ArrayNode counts = f.putArray("kindCounts");
-        ReportFacts.findingCounts(r).entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        ReportFacts.findingCounts(r).entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> {
                     kinds.add(e.getKey());
                     counts.add(e.getValue());

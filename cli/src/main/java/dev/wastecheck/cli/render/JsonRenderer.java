@@ -13,8 +13,8 @@ import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import java.io.IOException;
-import java.util.List;
 import java.io.Writer;
+import java.util.List;
 
 /**
  * The JSON report. Its keys are a contract (DESIGN.md, docs/json.md): snake_case, extended but
@@ -23,8 +23,7 @@ import java.io.Writer;
 public final class JsonRenderer {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private JsonRenderer() {
-    }
+    private JsonRenderer() {}
 
     public static ObjectNode toJson(AnalysisReport r) {
         ObjectNode root = MAPPER.createObjectNode();
@@ -38,7 +37,8 @@ public final class JsonRenderer {
             tn.put("rows", t.rows());
             tn.put("declared_bytes", t.declaredBytes());
             tn.put("tight_bytes", t.tightBytes());
-            AccessSummary a = r.workload() == null ? null : r.workload().access().get(t.name());
+            AccessSummary a =
+                    r.workload() == null ? null : r.workload().access().get(t.name());
             if (a != null) {
                 ObjectNode an = tn.putObject("access");
                 an.put("events", a.events());
@@ -48,7 +48,8 @@ public final class JsonRenderer {
                 if (a.hotRowsPlaced() > 0) {
                     an.put("page_hot_density", a.pageHotDensity());
                 } else {
-                    an.putNull("page_hot_density"); // the trace's keys name no rows of the table (keys only through joins)
+                    an.putNull(
+                            "page_hot_density"); // the trace's keys name no rows of the table (keys only through joins)
                 }
                 an.put("hot_rows_found", a.hotRowsPlaced());
                 an.put("hot_rows", a.hotRows());
@@ -164,5 +165,4 @@ public final class JsonRenderer {
         MAPPER.writeValue(new NonClosingWriter(w), toJson(r));
         w.write(System.lineSeparator());
     }
-
 }

@@ -10,36 +10,58 @@ import java.util.stream.Collectors;
 
 /** The Markdown report: every table and column, for pull requests and wikis. */
 public final class MarkdownRenderer {
-    private MarkdownRenderer() {
-    }
+    private MarkdownRenderer() {}
 
     public static void write(AnalysisReport r, PrintWriter w) {
         w.println("# wastecheck analyze");
         w.println();
-        w.printf("%d tables, %s rows, dialect %s. Declared **%s**, tight **%s**: **%s wasted (%s)** in column encodings.%n",
-                r.tables().size(), Bytes.count(r.rows()), r.dialect(), Bytes.human(r.declaredBytes()), Bytes.human(r.tightBytes()),
-                Bytes.human(r.wastedBytes()), Bytes.percent(r.wastedBytes(), r.declaredBytes()));
+        w.printf(
+                "%d tables, %s rows, dialect %s. Declared **%s**, tight **%s**: **%s wasted (%s)** in column encodings.%n",
+                r.tables().size(),
+                Bytes.count(r.rows()),
+                r.dialect(),
+                Bytes.human(r.declaredBytes()),
+                Bytes.human(r.tightBytes()),
+                Bytes.human(r.wastedBytes()),
+                Bytes.percent(r.wastedBytes(), r.declaredBytes()));
         w.println();
         w.println("Sources: " + r.sources().stream().map(s -> "`" + s + "`").collect(Collectors.joining(", ")));
         w.println();
         w.println("| table | rows | declared | tight | waste |");
         w.println("|---|---:|---:|---:|---:|");
         for (TableReport t : ReportFacts.tablesByWaste(r)) {
-            w.printf("| %s | %s | %s | %s | %s |%n", esc(t.name()), Bytes.count(t.rows()), Bytes.human(t.declaredBytes()),
-                    Bytes.human(t.tightBytes()), Bytes.percent(t.wastedBytes(), t.declaredBytes()));
+            w.printf(
+                    "| %s | %s | %s | %s | %s |%n",
+                    esc(t.name()),
+                    Bytes.count(t.rows()),
+                    Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()),
+                    Bytes.percent(t.wastedBytes(), t.declaredBytes()));
         }
         for (TableReport t : ReportFacts.tablesByWaste(r)) {
             w.println();
             w.printf("## %s%n%n", esc(t.name()));
-            w.printf("%s rows; declared %s, tight %s.%s%n%n", Bytes.count(t.rows()), Bytes.human(t.declaredBytes()),
-                    Bytes.human(t.tightBytes()), t.partitionOf() == null ? "" : " Partition of " + esc(t.partitionOf()) + ".");
+            w.printf(
+                    "%s rows; declared %s, tight %s.%s%n%n",
+                    Bytes.count(t.rows()),
+                    Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()),
+                    t.partitionOf() == null ? "" : " Partition of " + esc(t.partitionOf()) + ".");
             w.println("| column | declared | suggested | declared bytes | tight bytes | nulls | distinct | findings |");
             w.println("|---|---|---|---:|---:|---:|---:|---|");
             for (ColumnReport c : t.columns()) {
-                String findings = c.findings().stream().map(MarkdownRenderer::finding).collect(Collectors.joining("<br>"));
-                w.printf("| %s | %s | %s | %s | %s | %s | %s | %s |%n", esc(c.name()), esc(c.declaredType()),
+                String findings =
+                        c.findings().stream().map(MarkdownRenderer::finding).collect(Collectors.joining("<br>"));
+                w.printf(
+                        "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        esc(c.name()),
+                        esc(c.declaredType()),
                         c.suggestedType().equals(c.declaredType()) ? "" : "**" + esc(c.suggestedType()) + "**",
-                        Bytes.count(c.declaredBytes()), Bytes.count(c.tightBytes()), Bytes.count(c.nulls()), Bytes.count(c.distinct()), findings);
+                        Bytes.count(c.declaredBytes()),
+                        Bytes.count(c.tightBytes()),
+                        Bytes.count(c.nulls()),
+                        Bytes.count(c.distinct()),
+                        findings);
             }
             if (!t.problems().isEmpty()) {
                 w.println();
@@ -63,24 +85,45 @@ public final class MarkdownRenderer {
         w.println("## Workload");
         w.println();
         for (var t : r.workload().traces()) {
-            w.printf("Trace `%s` (%s): %s statements, %s resolved, %s unresolved, %s accesses.%n", t.file(), t.format(),
-                    Bytes.count(t.statements()), Bytes.count(t.resolved()), Bytes.count(t.unresolvedCount()), Bytes.count(t.events()));
+            w.printf(
+                    "Trace `%s` (%s): %s statements, %s resolved, %s unresolved, %s accesses.%n",
+                    t.file(),
+                    t.format(),
+                    Bytes.count(t.statements()),
+                    Bytes.count(t.resolved()),
+                    Bytes.count(t.unresolvedCount()),
+                    Bytes.count(t.events()));
             t.unresolved().forEach(u -> w.println("- unresolved: " + esc(u)));
         }
         w.println();
-        w.println("| table | accesses | hottest 1% | hottest 5% | hottest 10% | hot rows | page hot-density | hot partition + index |");
+        w.println(
+                "| table | accesses | hottest 1% | hottest 5% | hottest 10% | hot rows | page hot-density | hot partition + index |");
         w.println("|---|---:|---:|---:|---:|---:|---:|---:|");
-        r.workload().access().forEach((table, a) -> w.printf("| %s | %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |%n", esc(table),
-                Bytes.count(a.events()), 100 * a.shareTop1(), 100 * a.shareTop5(), 100 * a.shareTop10(), Bytes.count(a.hotRows()),
-                a.hotRowsPlaced() > 0 ? String.format("%.1f%%", 100 * a.pageHotDensity()) : "n/a",
-                Bytes.human(a.hotBytes() + a.hotIndexBytes())));
+        r.workload()
+                .access()
+                .forEach((table, a) -> w.printf(
+                        "| %s | %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |%n",
+                        esc(table),
+                        Bytes.count(a.events()),
+                        100 * a.shareTop1(),
+                        100 * a.shareTop5(),
+                        100 * a.shareTop10(),
+                        Bytes.count(a.hotRows()),
+                        a.hotRowsPlaced() > 0 ? String.format("%.1f%%", 100 * a.pageHotDensity()) : "n/a",
+                        Bytes.human(a.hotBytes() + a.hotIndexBytes())));
         w.println();
         w.println("| index | columns | queries | fields to cache (share answered, cumulative) | left out |");
         w.println("|---|---|---:|---|---|");
         for (var ia : r.workload().indexes()) {
-            w.printf("| %s.%s | %s | %s | %s | %s |%n", esc(ia.table()), esc(ia.index()), esc(String.join(", ", ia.columns())),
-                    Bytes.count(ia.queries()), ia.cacheableFields().stream()
-                            .map(f -> String.format("%s (%.0f%%)", esc(f.column()), 100 * f.answerableShare())).collect(Collectors.joining(", ")),
+            w.printf(
+                    "| %s.%s | %s | %s | %s | %s |%n",
+                    esc(ia.table()),
+                    esc(ia.index()),
+                    esc(String.join(", ", ia.columns())),
+                    Bytes.count(ia.queries()),
+                    ia.cacheableFields().stream()
+                            .map(f -> String.format("%s (%.0f%%)", esc(f.column()), 100 * f.answerableShare()))
+                            .collect(Collectors.joining(", ")),
                     esc(String.join("; ", ia.leftOut())));
         }
     }

@@ -9,7 +9,6 @@ import dev.wastecheck.replay.ReplayReport;
 import dev.wastecheck.replay.RunReport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,8 +20,7 @@ import java.util.Map;
 public final class ReplayRenderer {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private ReplayRenderer() {
-    }
+    private ReplayRenderer() {}
 
     /**
      * The baseline's cost per query over this run's: above 1 means faster than the baseline. With
@@ -141,17 +139,43 @@ public final class ReplayRenderer {
         return f(100 * share, 1) + "%";
     }
 
-    private static final String[] HEAD = {"config", "cost/query", "speedup", "latency p50/p99", "device/query", "buffer hit",
-        "cache hit", "pages/query", "working set", "heap", "index", "leaf fill"};
+    private static final String[] HEAD = {
+        "config",
+        "cost/query",
+        "speedup",
+        "latency p50/p99",
+        "device/query",
+        "buffer hit",
+        "cache hit",
+        "pages/query",
+        "working set",
+        "heap",
+        "index",
+        "leaf fill"
+    };
 
     private static String[] row(ReplayReport r, int i) {
         RunReport first = r.runs().get(0), x = r.runs().get(i);
-        String ci = x.repeats() > 1 ? " [" + f(x.costPerQueryUsCi95()[0], 2) + "-" + f(x.costPerQueryUsCi95()[1], 2) + "]" : "";
-        String sci = x.repeats() > 1 && x != first ? " [" + f(x.speedupCi95()[0], 2) + "-" + f(x.speedupCi95()[1], 2) + "]" : "";
-        return new String[] {x.config(), f(x.costPerQueryUs(), 2) + " µs" + ci, f(speedup(first, x), 2) + "x" + sci,
-            f(x.latencyUs().p50(), 1) + "/" + f(x.latencyUs().p99(), 1) + " µs", f(x.deviceUsPerQuery(), 2) + " µs",
-            pct(x.bufferHitRate()), x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()), f(x.pagesPerQuery(), 2),
-            Bytes.human(x.workingSetBytes()), Bytes.human(x.heapBytes()), Bytes.human(x.indexBytes()), pct(x.leafFill())};
+        String ci = x.repeats() > 1
+                ? " [" + f(x.costPerQueryUsCi95()[0], 2) + "-" + f(x.costPerQueryUsCi95()[1], 2) + "]"
+                : "";
+        String sci = x.repeats() > 1 && x != first
+                ? " [" + f(x.speedupCi95()[0], 2) + "-" + f(x.speedupCi95()[1], 2) + "]"
+                : "";
+        return new String[] {
+            x.config(),
+            f(x.costPerQueryUs(), 2) + " µs" + ci,
+            f(speedup(first, x), 2) + "x" + sci,
+            f(x.latencyUs().p50(), 1) + "/" + f(x.latencyUs().p99(), 1) + " µs",
+            f(x.deviceUsPerQuery(), 2) + " µs",
+            pct(x.bufferHitRate()),
+            x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()),
+            f(x.pagesPerQuery(), 2),
+            Bytes.human(x.workingSetBytes()),
+            Bytes.human(x.heapBytes()),
+            Bytes.human(x.indexBytes()),
+            pct(x.leafFill())
+        };
     }
 
     /** The text report at 80 columns. */
@@ -163,14 +187,29 @@ public final class ReplayRenderer {
     public static void text(ReplayReport r, PrintWriter w, int width) {
         RunReport first = r.runs().get(0);
         Wrap.print(w, "replay of " + r.trace() + " on " + r.data(), width, "", "  ");
-        Wrap.print(w, Bytes.count(r.events()) + " access events" + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
-                + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped()) + " skipped; "
-                + Bytes.count(first.queries()) + " measured " + (r.train() > 0
-                ? "(held out: clustering, hot partitions, cached fields and splits learned on the first " + pct(r.train()) + ", "
-                        + Bytes.count(r.trainEvents()) + " events)"
-                : "after a " + pct(r.warmup()) + " warm-up (learned from every event: an oracle)"), width, "", "  ");
-        if (!first.skippedByReason().isEmpty()) Wrap.print(w, "skipped while measured: " + first.skippedByReason(), width, "", "  ");
-        if (r.repeats() > 1) Wrap.print(w, r.repeats() + " interleaved repeats per configuration: medians, [95% intervals]", width, "", "  ");
+        Wrap.print(
+                w,
+                Bytes.count(r.events()) + " access events"
+                        + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables()))
+                        + "; " + Bytes.count(first.executed()) + " executed, " + Bytes.count(first.skipped())
+                        + " skipped; "
+                        + Bytes.count(first.queries()) + " measured "
+                        + (r.train() > 0
+                                ? "(held out: clustering, hot partitions, cached fields and splits learned on the first "
+                                        + pct(r.train()) + ", " + Bytes.count(r.trainEvents()) + " events)"
+                                : "after a " + pct(r.warmup()) + " warm-up (learned from every event: an oracle)"),
+                width,
+                "",
+                "  ");
+        if (!first.skippedByReason().isEmpty())
+            Wrap.print(w, "skipped while measured: " + first.skippedByReason(), width, "", "  ");
+        if (r.repeats() > 1)
+            Wrap.print(
+                    w,
+                    r.repeats() + " interleaved repeats per configuration: medians, [95% intervals]",
+                    width,
+                    "",
+                    "  ");
         Wrap.print(w, "device model: " + r.device(), width, "", "  ");
         w.println();
         TextTable table = new TextTable().text(HEAD[0]).fold();
@@ -189,11 +228,15 @@ public final class ReplayRenderer {
                 sb.append("; moved ");
                 boolean firstEntry = true;
                 for (Map.Entry<String, Long> e : x.moved().entrySet()) {
-                    sb.append(firstEntry ? "" : ", ").append(Bytes.count(e.getValue())).append(Wrap.NBSP).append(e.getKey());
+                    sb.append(firstEntry ? "" : ", ")
+                            .append(Bytes.count(e.getValue()))
+                            .append(Wrap.NBSP)
+                            .append(e.getKey());
                     firstEntry = false;
                 }
             }
-            if (r.mismatches().get(i) > 0) sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
+            if (r.mismatches().get(i) > 0)
+                sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
             Wrap.print(w, sb.toString(), width, "  ", "    ");
             String ws = largest(x, 4);
             if (!ws.isEmpty()) Wrap.print(w, "working set: " + ws, width, "    ", "      ");
@@ -203,15 +246,31 @@ public final class ReplayRenderer {
             w.println("same events on other engines (engine time only, in memory):");
             Wrap.print(w, first.config() + ": " + f(first.throughputQps(), 0) + " queries/s", width, "  ", "    ");
             for (ReplayReport.SqlRun s : r.sqlRuns()) {
-                Wrap.print(w, s.engine() + ": " + f(s.throughputQps(), 0) + " queries/s, p50 " + f(s.p50Us(), 1) + " µs, p99 "
-                        + f(s.p99Us(), 1) + " µs; " + first.config() + " is " + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2)
-                        + "x its throughput" + (s.mismatches() > 0 ? "; " + s.mismatches() + " RESULTS DIFFER" : ""), width, "  ", "    ");
+                Wrap.print(
+                        w,
+                        s.engine() + ": " + f(s.throughputQps(), 0) + " queries/s, p50 " + f(s.p50Us(), 1) + " µs, p99 "
+                                + f(s.p99Us(), 1) + " µs; " + first.config() + " is "
+                                + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2)
+                                + "x its throughput"
+                                + (s.mismatches() > 0 ? "; " + s.mismatches() + " RESULTS DIFFER" : ""),
+                        width,
+                        "  ",
+                        "    ");
             }
         }
         w.println();
-        Wrap.print(w, "cost/query = mean measured latency + modeled device time of the buffer-pool misses per query;", width, "", "  ");
-        Wrap.print(w, "speedup = the first run's cost/query over this run's; working set = distinct pages the measured queries touched.",
-                width, "", "  ");
+        Wrap.print(
+                w,
+                "cost/query = mean measured latency + modeled device time of the buffer-pool misses per query;",
+                width,
+                "",
+                "  ");
+        Wrap.print(
+                w,
+                "speedup = the first run's cost/query over this run's; working set = distinct pages the measured queries touched.",
+                width,
+                "",
+                "  ");
     }
 
     /** The {@code k} largest parts of a run's working set, e.g. "revision.index 30.2 MiB, ...". */
@@ -223,7 +282,10 @@ public final class ReplayRenderer {
                 sb.append(", ...");
                 break;
             }
-            sb.append(shown > 1 ? ", " : "").append(e.getKey()).append(Wrap.NBSP).append(Wrap.together(Bytes.human(e.getValue())));
+            sb.append(shown > 1 ? ", " : "")
+                    .append(e.getKey())
+                    .append(Wrap.NBSP)
+                    .append(Wrap.together(Bytes.human(e.getValue())));
         }
         return sb.toString();
     }
@@ -233,8 +295,10 @@ public final class ReplayRenderer {
         w.println("# wastecheck replay");
         w.println();
         w.println("`" + r.trace() + "` on `" + r.data() + "`: " + r.events() + " access events"
-                + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables())) + ", " + first.executed() + " executed, "
-                + first.queries() + " measured after a " + pct(r.warmup()) + " warm-up. Device model: " + r.device() + ".");
+                + (r.tables().isEmpty() ? "" : " on " + String.join(", ", r.tables())) + ", " + first.executed()
+                + " executed, "
+                + first.queries() + " measured after a " + pct(r.warmup()) + " warm-up. Device model: " + r.device()
+                + ".");
         w.println();
         w.println("| " + String.join(" | ", HEAD) + " |");
         w.println("|" + "---|".repeat(HEAD.length));
@@ -243,18 +307,24 @@ public final class ReplayRenderer {
         for (int i = 0; i < r.runs().size(); i++) {
             RunReport x = r.runs().get(i);
             w.println("- `" + x.config() + "`: " + x.settings() + (x.moved().isEmpty() ? "" : ", moved " + x.moved())
-                    + (r.mismatches().get(i) > 0 ? ", **" + r.mismatches().get(i) + " results differ from the baseline**" : "")
-                    + (x.workingSetByStructure().isEmpty() ? "" : "; working set: " + largest(x, 6).replace(Wrap.NBSP, ' ')));
+                    + (r.mismatches().get(i) > 0
+                            ? ", **" + r.mismatches().get(i) + " results differ from the baseline**"
+                            : "")
+                    + (x.workingSetByStructure().isEmpty()
+                            ? ""
+                            : "; working set: " + largest(x, 6).replace(Wrap.NBSP, ' ')));
         }
         if (!r.sqlRuns().isEmpty()) {
             w.println();
             w.println("| engine | queries/s | p50 µs | p99 µs | " + first.config() + " throughput ratio |");
             w.println("|---|---|---|---|---|");
-            w.println("| " + first.config() + " | " + f(first.throughputQps(), 0) + " | " + f(first.latencyUs().p50(), 1) + " | "
+            w.println("| " + first.config() + " | " + f(first.throughputQps(), 0) + " | "
+                    + f(first.latencyUs().p50(), 1) + " | "
                     + f(first.latencyUs().p99(), 1) + " | 1.00 |");
             for (ReplayReport.SqlRun s : r.sqlRuns()) {
-                w.println("| " + s.engine() + " | " + f(s.throughputQps(), 0) + " | " + f(s.p50Us(), 1) + " | " + f(s.p99Us(), 1) + " | "
-                        + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2) + " |");
+                w.println("| " + s.engine() + " | " + f(s.throughputQps(), 0) + " | " + f(s.p50Us(), 1) + " | "
+                        + f(s.p99Us(), 1) + " | " + f(first.throughputQps() / Math.max(1e-9, s.throughputQps()), 2)
+                        + " |");
             }
         }
     }

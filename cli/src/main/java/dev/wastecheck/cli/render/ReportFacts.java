@@ -12,8 +12,7 @@ import java.util.TreeMap;
 
 /** What every renderer orders the same way: the largest waste first. */
 final class ReportFacts {
-    private ReportFacts() {
-    }
+    private ReportFacts() {}
 
     record Col(TableReport table, ColumnReport column) {
         String qualified() {
@@ -30,13 +29,13 @@ final class ReportFacts {
                 }
             }
         }
-        out.sort(Comparator.comparingLong((Col c) -> c.column().wastedBytes()).reversed()
+        out.sort(Comparator.comparingLong((Col c) -> c.column().wastedBytes())
+                .reversed()
                 .thenComparing(Col::qualified));
         return out;
     }
 
-    record Semantic(Col col, Finding finding) {
-    }
+    record Semantic(Col col, Finding finding) {}
 
     static List<Semantic> semanticFindings(AnalysisReport r) {
         List<Semantic> out = new ArrayList<>();
@@ -49,7 +48,8 @@ final class ReportFacts {
                 }
             }
         }
-        out.sort(Comparator.comparingLong((Semantic s) -> s.finding().bytes()).reversed()
+        out.sort(Comparator.comparingLong((Semantic s) -> s.finding().bytes())
+                .reversed()
                 .thenComparing(s -> s.col().qualified()));
         return out;
     }

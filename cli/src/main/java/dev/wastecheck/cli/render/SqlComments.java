@@ -20,8 +20,7 @@ import java.util.regex.Pattern;
 public final class SqlComments {
     private static final Pattern COMMENT = Pattern.compile("^(\\s*--)( ?)(.*)$");
 
-    private SqlComments() {
-    }
+    private SqlComments() {}
 
     /** Writes {@code sql} with its header re-flowed to {@code width} and too-wide trailing comments above their statements. */
     public static void print(String sql, PrintWriter w, int width) {
@@ -48,7 +47,9 @@ public final class SqlComments {
             String text = m.group(3).stripLeading();
             // an indented comment line ("--   a list item") keeps its indentation and starts a paragraph of its own
             String linePrefix = m.group(1) + " " + " ".repeat(m.group(3).length() - text.length());
-            if (!paragraph.isEmpty() && linePrefix.equals(prefix) && m.group(3).equals(text)
+            if (!paragraph.isEmpty()
+                    && linePrefix.equals(prefix)
+                    && m.group(3).equals(text)
                     && continues(paragraph.get(paragraph.size() - 1), text)) {
                 paragraph.add(text);
                 continue;
@@ -63,8 +64,12 @@ public final class SqlComments {
     /** A statement line; one too wide with a trailing comment gets the comment above it, at its indentation. */
     private static void statement(PrintWriter w, String line, int width) {
         int at = line.lastIndexOf(" -- ");
-        if (line.length() > width && at > 0 && !line.substring(0, at).isBlank() && outsideQuotes(line.substring(0, at))) {
-            String indent = line.substring(0, line.length() - line.stripLeading().length());
+        if (line.length() > width
+                && at > 0
+                && !line.substring(0, at).isBlank()
+                && outsideQuotes(line.substring(0, at))) {
+            String indent =
+                    line.substring(0, line.length() - line.stripLeading().length());
             Wrap.print(w, line.substring(at + 4).strip(), width, indent + "-- ", indent + "-- ");
             w.println(line.substring(0, at).stripTrailing());
         } else {
@@ -114,8 +119,10 @@ public final class SqlComments {
     }
 
     private static boolean continues(String previous, String next) {
-        return !previous.isEmpty() && ".:;!?".indexOf(previous.charAt(previous.length() - 1)) < 0
-                && !next.isEmpty() && (Character.isLowerCase(next.charAt(0)) || next.charAt(0) == '(');
+        return !previous.isEmpty()
+                && ".:;!?".indexOf(previous.charAt(previous.length() - 1)) < 0
+                && !next.isEmpty()
+                && (Character.isLowerCase(next.charAt(0)) || next.charAt(0) == '(');
     }
 
     private static void flush(PrintWriter w, String prefix, List<String> paragraph, int width) {

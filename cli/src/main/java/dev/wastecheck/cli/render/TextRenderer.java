@@ -10,8 +10,7 @@ import java.util.stream.Collectors;
 
 /** The terminal report: one screen, largest waste first; the other formats have every column. */
 public final class TextRenderer {
-    private TextRenderer() {
-    }
+    private TextRenderer() {}
 
     /** The report at 80 columns. */
     public static void write(AnalysisReport r, PrintWriter w, int top) {
@@ -23,12 +22,31 @@ public final class TextRenderer {
      * them, sentences wrap with a hanging indent; no type or name is cut short.
      */
     public static void write(AnalysisReport r, PrintWriter w, int top, int width) {
-        Wrap.print(w, String.format("wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s", r.tables().size(), Bytes.count(r.rows()),
-                r.sources().size() == 1 ? r.sources().get(0) : r.sources().size() + " files", r.dialect(), r.elapsedMillis() / 1000.0),
-                width, "", "  ");
-        Wrap.print(w, String.format("declared %s, tight %s: %s wasted (%s) in column encodings", Wrap.together(Bytes.human(r.declaredBytes())),
-                Wrap.together(Bytes.human(r.tightBytes())), Wrap.together(Bytes.human(r.wastedBytes())),
-                Bytes.percent(r.wastedBytes(), r.declaredBytes())), width, "", "  ");
+        Wrap.print(
+                w,
+                String.format(
+                        "wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s",
+                        r.tables().size(),
+                        Bytes.count(r.rows()),
+                        r.sources().size() == 1
+                                ? r.sources().get(0)
+                                : r.sources().size() + " files",
+                        r.dialect(),
+                        r.elapsedMillis() / 1000.0),
+                width,
+                "",
+                "  ");
+        Wrap.print(
+                w,
+                String.format(
+                        "declared %s, tight %s: %s wasted (%s) in column encodings",
+                        Wrap.together(Bytes.human(r.declaredBytes())),
+                        Wrap.together(Bytes.human(r.tightBytes())),
+                        Wrap.together(Bytes.human(r.wastedBytes())),
+                        Bytes.percent(r.wastedBytes(), r.declaredBytes())),
+                width,
+                "",
+                "  ");
         Wrap.print(w, "evidence: " + r.basis(), width, "", "  ");
         w.println();
 
@@ -37,21 +55,37 @@ public final class TextRenderer {
             w.println("No column is wider than its values need.");
         } else {
             List<ReportFacts.Col> shown = cols.subList(0, Math.min(top, cols.size()));
-            TextTable t = new TextTable().text("column").text("declared -> suggested").number("saves").number("").word("why");
+            TextTable t = new TextTable()
+                    .text("column")
+                    .text("declared -> suggested")
+                    .number("saves")
+                    .number("")
+                    .word("why");
             for (ReportFacts.Col c : shown) {
                 t.row(c.qualified(), types(c), saves(c), share(c), why(c));
             }
             if (!t.fits(width)) {
                 // a narrow terminal: the types go on a line of their own under each column, whole
-                t = new TextTable().text("column").number("saves").number("").word("why").note("declared -> suggested");
+                t = new TextTable()
+                        .text("column")
+                        .number("saves")
+                        .number("")
+                        .word("why")
+                        .note("declared -> suggested");
                 for (ReportFacts.Col c : shown) {
                     t.row(c.qualified(), saves(c), share(c), why(c)).note(types(c));
                 }
             }
             t.print(w, width);
             if (cols.size() > top) {
-                Wrap.print(w, String.format("... and %d more columns (--top N, or --format markdown|json for all)", cols.size() - top),
-                        width, "", "    ");
+                Wrap.print(
+                        w,
+                        String.format(
+                                "... and %d more columns (--top N, or --format markdown|json for all)",
+                                cols.size() - top),
+                        width,
+                        "",
+                        "    ");
             }
         }
 
@@ -60,8 +94,16 @@ public final class TextRenderer {
             w.println();
             w.println("Observations about this snapshot (not advice to drop a column):");
             for (ReportFacts.Semantic s : semantic.subList(0, Math.min(10, semantic.size()))) {
-                Wrap.print(w, String.format("%-16s %s: %s", s.finding().kind().key(), s.col().qualified(), s.finding().detail()),
-                        width, "  ", "    ");
+                Wrap.print(
+                        w,
+                        String.format(
+                                "%-16s %s: %s",
+                                s.finding().kind().key(),
+                                s.col().qualified(),
+                                s.finding().detail()),
+                        width,
+                        "  ",
+                        "    ");
             }
             if (semantic.size() > 10) {
                 w.printf("  ... and %d more%n", semantic.size() - 10);
@@ -72,9 +114,18 @@ public final class TextRenderer {
 
         w.println();
         List<TableReport> tables = ReportFacts.tablesByWaste(r);
-        TextTable tt = new TextTable().text("table").number("rows").number("declared").number("tight").number("waste");
+        TextTable tt = new TextTable()
+                .text("table")
+                .number("rows")
+                .number("declared")
+                .number("tight")
+                .number("waste");
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            tt.row(t.name(), Bytes.count(t.rows()), Bytes.human(t.declaredBytes()), Bytes.human(t.tightBytes()),
+            tt.row(
+                    t.name(),
+                    Bytes.count(t.rows()),
+                    Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()),
                     Bytes.percent(t.wastedBytes(), t.declaredBytes()));
         }
         tt.print(w, width);
@@ -89,15 +140,28 @@ public final class TextRenderer {
         Map<String, Integer> counts = ReportFacts.findingCounts(r);
         if (!counts.isEmpty()) {
             w.println();
-            Wrap.print(w, "findings: " + counts.entrySet().stream().map(e -> e.getKey() + Wrap.NBSP + e.getValue())
-                    .collect(Collectors.joining(", ")), width, "", "  ");
+            Wrap.print(
+                    w,
+                    "findings: "
+                            + counts.entrySet().stream()
+                                    .map(e -> e.getKey() + Wrap.NBSP + e.getValue())
+                                    .collect(Collectors.joining(", ")),
+                    width,
+                    "",
+                    "  ");
         }
         long badRows = r.tables().stream().mapToLong(TableReport::badRows).sum();
         long badValues = r.tables().stream().mapToLong(TableReport::badValues).sum();
         if (badRows + badValues > 0) {
             w.println();
-            Wrap.print(w, String.format("%d bad rows and %d bad values were counted, not dropped silently:", badRows, badValues), width);
-            r.tables().stream().flatMap(t -> t.problems().stream().map(p -> t.name() + ": " + p)).limit(10)
+            Wrap.print(
+                    w,
+                    String.format(
+                            "%d bad rows and %d bad values were counted, not dropped silently:", badRows, badValues),
+                    width);
+            r.tables().stream()
+                    .flatMap(t -> t.problems().stream().map(p -> t.name() + ": " + p))
+                    .limit(10)
                     .forEach(p -> Wrap.print(w, p, width, "  ", "    "));
         }
         if (!r.warnings().isEmpty()) {
@@ -105,27 +169,46 @@ public final class TextRenderer {
             w.println("warnings:");
             r.warnings().stream().limit(10).forEach(x -> Wrap.print(w, x, width, "  ", "    "));
             if (r.warnings().size() > 10) {
-                w.printf("  ... and %d more (--format json lists them all)%n", r.warnings().size() - 10);
+                w.printf(
+                        "  ... and %d more (--format json lists them all)%n",
+                        r.warnings().size() - 10);
             }
         }
         if (r.wastedBytes() > 0 && !r.dialect().equals("sqlite")) {
             w.println();
-            String args = r.sources().stream().map(x -> x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")
+            String args = r.sources().stream()
+                    .map(x -> x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")
                     .collect(Collectors.joining(" "));
-            Wrap.print(w, "wastecheck tune " + args + " writes the migration, each change checked on every row.", width);
+            Wrap.print(
+                    w, "wastecheck tune " + args + " writes the migration, each change checked on every row.", width);
         }
     }
 
     /** How many columns refer to keys, and why the declared types stay where they do. */
     private static void notes(AnalysisReport r, PrintWriter w, int width) {
         if (!r.references().isEmpty()) {
-            Map<String, Long> by = r.references().stream().collect(Collectors.groupingBy(x -> x.evidence().name().toLowerCase(),
-                    java.util.TreeMap::new, Collectors.counting()));
-            long keys = r.references().stream().map(x -> x.to().toLowerCase()).distinct().count();
+            Map<String, Long> by = r.references().stream()
+                    .collect(Collectors.groupingBy(
+                            x -> x.evidence().name().toLowerCase(), java.util.TreeMap::new, Collectors.counting()));
+            long keys = r.references().stream()
+                    .map(x -> x.to().toLowerCase())
+                    .distinct()
+                    .count();
             w.println();
-            Wrap.print(w, String.format("references: %d columns refer to %d keys (%s); each takes its key's type, and they"
-                    + " change together", r.references().size(), keys, by.entrySet().stream().map(e -> (e.getKey().equals("declared")
-                    ? "declared" : "by " + e.getKey()) + " " + e.getValue()).collect(Collectors.joining(", "))), width, "", "  ");
+            Wrap.print(
+                    w,
+                    String.format(
+                            "references: %d columns refer to %d keys (%s); each takes its key's type, and they"
+                                    + " change together",
+                            r.references().size(),
+                            keys,
+                            by.entrySet().stream()
+                                    .map(e -> (e.getKey().equals("declared") ? "declared" : "by " + e.getKey()) + " "
+                                            + e.getValue())
+                                    .collect(Collectors.joining(", "))),
+                    width,
+                    "",
+                    "  ");
         }
         Map<String, Long> kept = new java.util.TreeMap<>();
         for (TableReport t : r.tables()) {
@@ -138,9 +221,17 @@ public final class TextRenderer {
             }
         }
         if (!kept.isEmpty()) {
-            Wrap.print(w, String.format("kept as declared: %d columns (%s); --format json says why for each",
-                    kept.values().stream().mapToLong(x -> x).sum(), kept.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                            .collect(Collectors.joining(", "))), width, "", "  ");
+            Wrap.print(
+                    w,
+                    String.format(
+                            "kept as declared: %d columns (%s); --format json says why for each",
+                            kept.values().stream().mapToLong(x -> x).sum(),
+                            kept.entrySet().stream()
+                                    .map(e -> e.getKey() + " " + e.getValue())
+                                    .collect(Collectors.joining(", "))),
+                    width,
+                    "",
+                    "  ");
         }
     }
 
@@ -182,37 +273,80 @@ public final class TextRenderer {
     }
 
     private static String why(ReportFacts.Col c) {
-        return c.column().findings().isEmpty() ? "" : c.column().findings().get(0).kind().key();
+        return c.column().findings().isEmpty()
+                ? ""
+                : c.column().findings().get(0).kind().key();
     }
 
     private static void workload(AnalysisReport r, PrintWriter w, int width) {
         w.println();
         for (var t : r.workload().traces()) {
-            Wrap.print(w, String.format("trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses", t.file(), t.format(),
-                    Bytes.count(t.statements()), Bytes.count(t.resolved()), Bytes.count(t.unresolvedCount()), Bytes.count(t.events())),
-                    width, "", "  ");
+            Wrap.print(
+                    w,
+                    String.format(
+                            "trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses",
+                            t.file(),
+                            t.format(),
+                            Bytes.count(t.statements()),
+                            Bytes.count(t.resolved()),
+                            Bytes.count(t.unresolvedCount()),
+                            Bytes.count(t.events())),
+                    width,
+                    "",
+                    "  ");
             t.unresolved().stream().limit(3).forEach(u -> Wrap.print(w, "unresolved: " + u, width, "  ", "    "));
         }
-        TextTable tt = new TextTable().text("table").number("accesses").number("top1%").number("top5%").number("top10%")
-                .number("hot rows").number("page hot").number("hot part.");
+        TextTable tt = new TextTable()
+                .text("table")
+                .number("accesses")
+                .number("top1%")
+                .number("top5%")
+                .number("top10%")
+                .number("hot rows")
+                .number("page hot")
+                .number("hot part.");
         r.workload().access().entrySet().stream()
-                .sorted((a, b) -> Long.compare(b.getValue().events(), a.getValue().events())).limit(10)
+                .sorted((a, b) ->
+                        Long.compare(b.getValue().events(), a.getValue().events()))
+                .limit(10)
                 .forEach(e -> {
                     var a = e.getValue();
-                    tt.row(e.getKey(), Bytes.count(a.events()), pct(a.shareTop1()), pct(a.shareTop5()), pct(a.shareTop10()),
-                            Bytes.count(a.hotRows()), a.hotRowsPlaced() > 0 ? pct(a.pageHotDensity()) : "-",
+                    tt.row(
+                            e.getKey(),
+                            Bytes.count(a.events()),
+                            pct(a.shareTop1()),
+                            pct(a.shareTop5()),
+                            pct(a.shareTop10()),
+                            Bytes.count(a.hotRows()),
+                            a.hotRowsPlaced() > 0 ? pct(a.pageHotDensity()) : "-",
                             Bytes.human(a.hotBytes() + a.hotIndexBytes()));
                 });
         tt.print(w, width);
-        Wrap.print(w, "(top N%: share of keyed accesses on the hottest N% of rows; page hot: share of hot rows on pages holding any,"
-                + " in the dump's order; hot part.: a partition of the rows taking 90% of accesses, with its index)", width, "", " ");
+        Wrap.print(
+                w,
+                "(top N%: share of keyed accesses on the hottest N% of rows; page hot: share of hot rows on pages holding any,"
+                        + " in the dump's order; hot part.: a partition of the rows taking 90% of accesses, with its index)",
+                width,
+                "",
+                " ");
         for (var ia : r.workload().indexes()) {
             if (ia.cacheableFields().isEmpty()) {
                 continue;
             }
-            Wrap.print(w, String.format("cache in %s.%s (%s): %s", ia.table(), ia.index(), String.join(",", ia.columns()),
-                    ia.cacheableFields().stream().map(f -> String.format("%s (%.0f%% answered)", f.column(), 100 * f.answerableShare()))
-                            .collect(Collectors.joining(", "))), width, "", "  ");
+            Wrap.print(
+                    w,
+                    String.format(
+                            "cache in %s.%s (%s): %s",
+                            ia.table(),
+                            ia.index(),
+                            String.join(",", ia.columns()),
+                            ia.cacheableFields().stream()
+                                    .map(f -> String.format(
+                                            "%s (%.0f%% answered)", f.column(), 100 * f.answerableShare()))
+                                    .collect(Collectors.joining(", "))),
+                    width,
+                    "",
+                    "  ");
         }
     }
 

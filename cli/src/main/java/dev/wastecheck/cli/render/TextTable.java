@@ -19,19 +19,24 @@ import java.util.List;
 public final class TextTable {
     /** Narrowest a text column is made before the table folds or overflows. */
     static final int MIN_TEXT_WIDTH = 12;
+
     private static final String GAP = "  ";
     /** Where a cell may break besides spaces: names ({@code table.column}, {@code rev_id}), lists, paths. */
     private static final String BREAK_AFTER = ",._/";
 
-    private enum Kind { TEXT, WORD, NUMBER }
-
-    private record Column(String header, Kind kind) {
+    private enum Kind {
+        TEXT,
+        WORD,
+        NUMBER
     }
+
+    private record Column(String header, Kind kind) {}
 
     private final List<Column> columns = new ArrayList<>();
     private final List<String[]> rows = new ArrayList<>();
     /** Per row (the header first), a line of text printed under it across the whole width, or null. */
     private final List<String> notes = new ArrayList<>(java.util.Collections.singletonList(null));
+
     private String indent = "";
     private boolean fold;
 
@@ -127,7 +132,8 @@ public final class TextTable {
         while (total(widths) > width) {
             int widest = -1;
             for (int c = 0; c < widths.length; c++) {
-                if (columns.get(c).kind() == Kind.TEXT && widths[c] > Math.min(natural[c], MIN_TEXT_WIDTH)
+                if (columns.get(c).kind() == Kind.TEXT
+                        && widths[c] > Math.min(natural[c], MIN_TEXT_WIDTH)
                         && (widest < 0 || widths[c] > widths[widest])) {
                     widest = c;
                 }
@@ -170,7 +176,8 @@ public final class TextTable {
             }
             for (int i = 0; i < rows.size(); i++) {
                 String[] r = rows.get(i);
-                part.row(groups.get(g).stream().map(c -> r[c]).toArray(String[]::new)).note(notes.get(i + 1));
+                part.row(groups.get(g).stream().map(c -> r[c]).toArray(String[]::new))
+                        .note(notes.get(i + 1));
             }
             part.print(w, width);
         }
@@ -185,7 +192,8 @@ public final class TextTable {
         int height = 1;
         for (int c = 0; c < cells.length; c++) {
             List<String> lines = columns.get(c).kind() == Kind.TEXT
-                    ? Wrap.lines(cells[c], widths[c], widths[c], BREAK_AFTER) : List.of(cells[c].replace(Wrap.NBSP, ' '));
+                    ? Wrap.lines(cells[c], widths[c], widths[c], BREAK_AFTER)
+                    : List.of(cells[c].replace(Wrap.NBSP, ' '));
             wrapped.add(lines);
             height = Math.max(height, lines.size());
         }

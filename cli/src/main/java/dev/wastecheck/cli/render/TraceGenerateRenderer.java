@@ -17,8 +17,7 @@ import java.util.Map;
 public final class TraceGenerateRenderer {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private TraceGenerateRenderer() {
-    }
+    private TraceGenerateRenderer() {}
 
     /** One line per table: its name and the rows written, in dump order. */
     public static void text(WikiGenerator.Result r, PrintWriter out) {
@@ -34,7 +33,10 @@ public final class TraceGenerateRenderer {
         root.put("scale", scale);
         root.put("seed", seed);
         ObjectNode tables = root.putObject("tables");
-        r.rows().forEach((table, rows) -> tables.putObject(table).put("rows", rows).put("bytes", r.tableBytes().getOrDefault(table, 0L)));
+        r.rows()
+                .forEach((table, rows) -> tables.putObject(table)
+                        .put("rows", rows)
+                        .put("bytes", r.tableBytes().getOrDefault(table, 0L)));
         root.put("dump_bytes", r.dumpBytes());
         root.put("trace_bytes", r.traceBytes());
         root.put("requests", r.traceRequests());
@@ -43,7 +45,8 @@ public final class TraceGenerateRenderer {
         return root;
     }
 
-    public static void json(WikiGenerator.Result r, Path dir, long scale, long seed, PrintWriter out) throws IOException {
+    public static void json(WikiGenerator.Result r, Path dir, long scale, long seed, PrintWriter out)
+            throws IOException {
         // as a string: Jackson would close the writer, which is stdout's
         out.println(MAPPER.writeValueAsString(toJson(r, dir, scale, seed)));
     }
@@ -51,9 +54,19 @@ public final class TraceGenerateRenderer {
     /** The two files written, with their sizes, one line each. */
     public static void summary(WikiGenerator.Result r, Path dir, PrintWriter err) {
         double seconds = r.dumpNanos() / 1e9;
-        err.printf(Locale.ROOT, "wrote %s (%.1f MB in %.2f s, %.0f MB/s)%n", dir.resolve("dump.sql"), r.dumpBytes() / 1e6, seconds,
+        err.printf(
+                Locale.ROOT,
+                "wrote %s (%.1f MB in %.2f s, %.0f MB/s)%n",
+                dir.resolve("dump.sql"),
+                r.dumpBytes() / 1e6,
+                seconds,
                 r.dumpBytes() / 1e6 / Math.max(1e-9, seconds));
-        err.printf(Locale.ROOT, "wrote %s (%,d requests, %,d statements, %.1f MB)%n", dir.resolve("trace.log"), r.traceRequests(),
-                r.traceStatements(), r.traceBytes() / 1e6);
+        err.printf(
+                Locale.ROOT,
+                "wrote %s (%,d requests, %,d statements, %.1f MB)%n",
+                dir.resolve("trace.log"),
+                r.traceRequests(),
+                r.traceStatements(),
+                r.traceBytes() / 1e6);
     }
 }

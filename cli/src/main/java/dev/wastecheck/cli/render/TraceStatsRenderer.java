@@ -25,30 +25,72 @@ import java.util.stream.Collectors;
 public final class TraceStatsRenderer {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private TraceStatsRenderer() {
-    }
+    private TraceStatsRenderer() {}
 
     /** The text report, no line wider than {@code width}; {@code top} rows in the hottest lists. */
     public static void text(TraceStats stats, PrintWriter w, int top, int width) {
         ResolutionReport report = stats.report();
         var heat = stats.heat();
         Wrap.print(w, "trace    " + stats.file(), width, "", "         ");
-        Wrap.print(w, String.format(Locale.ROOT, "format   %s, %,d lines, %,d bad", stats.format(), stats.lines(), stats.badLines().count()),
-                width, "", "         ");
+        Wrap.print(
+                w,
+                String.format(
+                        Locale.ROOT,
+                        "format   %s, %,d lines, %,d bad",
+                        stats.format(),
+                        stats.lines(),
+                        stats.badLines().count()),
+                width,
+                "",
+                "         ");
         for (BadLines.Example e : stats.badLines().examples()) {
-            Wrap.print(w, String.format(Locale.ROOT, "bad line %d: expected %s, found '%s'", e.line(), e.expected(), e.text()),
-                    width, "  ", "    ");
+            Wrap.print(
+                    w,
+                    String.format(
+                            Locale.ROOT, "bad line %d: expected %s, found '%s'", e.line(), e.expected(), e.text()),
+                    width,
+                    "  ",
+                    "    ");
         }
-        stats.skipped().forEach((k, v) -> Wrap.print(w, String.format(Locale.ROOT, "skipped %,d: %s", v, k), width, "  ", "    "));
-        Wrap.print(w, String.format(Locale.ROOT, "records  %,d; statements %,d: %,d resolved, %,d unresolved, %,d ignored; %,d shapes",
-                report.records(), report.statements(), report.resolved(), report.unresolved(), report.ignoredTotal(), report.shapes()),
-                width, "", "         ");
+        stats.skipped()
+                .forEach((k, v) ->
+                        Wrap.print(w, String.format(Locale.ROOT, "skipped %,d: %s", v, k), width, "  ", "    "));
+        Wrap.print(
+                w,
+                String.format(
+                        Locale.ROOT,
+                        "records  %,d; statements %,d: %,d resolved, %,d unresolved, %,d ignored; %,d shapes",
+                        report.records(),
+                        report.statements(),
+                        report.resolved(),
+                        report.unresolved(),
+                        report.ignoredTotal(),
+                        report.shapes()),
+                width,
+                "",
+                "         ");
         if (!report.ignored().isEmpty()) {
-            Wrap.print(w, "ignored (no data access): " + report.ignored().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                    .map(e -> e.getKey() + Wrap.NBSP + e.getValue()).collect(Collectors.joining(", ")), width, "  ", "    ");
+            Wrap.print(
+                    w,
+                    "ignored (no data access): "
+                            + report.ignored().entrySet().stream()
+                                    .sorted(Map.Entry.comparingByKey())
+                                    .map(e -> e.getKey() + Wrap.NBSP + e.getValue())
+                                    .collect(Collectors.joining(", ")),
+                    width,
+                    "  ",
+                    "    ");
         }
-        Wrap.print(w, String.format(Locale.ROOT, "accesses %,d (%,d without a literal key)", heat.events(), report.eventsWithoutKey()),
-                width, "", "         ");
+        Wrap.print(
+                w,
+                String.format(
+                        Locale.ROOT,
+                        "accesses %,d (%,d without a literal key)",
+                        heat.events(),
+                        report.eventsWithoutKey()),
+                width,
+                "",
+                "         ");
 
         w.println();
         TextTable mix = new TextTable().word("operation mix").number("share").number("accesses");
@@ -62,7 +104,8 @@ public final class TraceStatsRenderer {
 
         w.println();
         List<TableHeat> tables = heat.tables();
-        TextTable hot = new TextTable().text("hottest tables").number("accesses").number("share");
+        TextTable hot =
+                new TextTable().text("hottest tables").number("accesses").number("share");
         for (TableHeat t : tables.subList(0, Math.min(top, tables.size()))) {
             hot.row(t.name(), count(t.events()), percent(t.events(), heat.events(), 1));
         }
@@ -71,28 +114,58 @@ public final class TraceStatsRenderer {
         w.println();
         List<TraceStats.Column> columns = stats.columnsByUse();
         boolean functions = columns.stream().anyMatch(c -> !c.use().functions().isEmpty());
-        TextTable cols = new TextTable().text("hottest columns").number("refs").number("projected").number("predicate")
-                .number("updated").number("joined");
+        TextTable cols = new TextTable()
+                .text("hottest columns")
+                .number("refs")
+                .number("projected")
+                .number("predicate")
+                .number("updated")
+                .number("joined");
         if (functions) {
             cols.text("functions");
         }
         for (TraceStats.Column c : columns.subList(0, Math.min(top, columns.size()))) {
             ColumnUse u = c.use();
-            String[] cells = {c.table() + "." + u.column(), count(u.total()), count(u.projected()), count(u.predicate()), count(u.updated()),
-                count(u.joined())};
+            String[] cells = {
+                c.table() + "." + u.column(),
+                count(u.total()),
+                count(u.projected()),
+                count(u.predicate()),
+                count(u.updated()),
+                count(u.joined())
+            };
             cols.row(functions ? append(cells, functions(u)) : cells);
         }
         cols.print(w, width);
 
         w.println();
-        Wrap.print(w, "skew: share of keyed accesses on the hottest 1% / 5% / 10% of the keys the trace touched", width, "", "  ");
-        TextTable skew = new TextTable().indent("  ").text("table").number("top1%").number("top5%").number("top10%").word("by index")
-                .number("keys").number("accesses");
+        Wrap.print(
+                w,
+                "skew: share of keyed accesses on the hottest 1% / 5% / 10% of the keys the trace touched",
+                width,
+                "",
+                "  ");
+        TextTable skew = new TextTable()
+                .indent("  ")
+                .text("table")
+                .number("top1%")
+                .number("top5%")
+                .number("top10%")
+                .word("by index")
+                .number("keys")
+                .number("accesses");
         for (TableHeat t : tables) {
             String ix = t.heatIndex();
             if (ix != null) {
                 SkewShares s = t.skew(ix, 0);
-                skew.row(t.name(), pct(s.top1()), pct(s.top5()), pct(s.top10()), ix, count(s.keys()), count(s.accesses()));
+                skew.row(
+                        t.name(),
+                        pct(s.top1()),
+                        pct(s.top5()),
+                        pct(s.top10()),
+                        ix,
+                        count(s.keys()),
+                        count(s.accesses()));
             }
         }
         skew.print(w, width);
@@ -103,7 +176,12 @@ public final class TraceStatsRenderer {
             for (ResolutionReport.Reason r : report.unresolvedReasons()) {
                 Wrap.print(w, String.format(Locale.ROOT, "%,d x %s", r.count(), r.reason()), width, "  ", "    ");
                 for (ResolutionReport.Example e : r.examples()) {
-                    Wrap.print(w, "line " + e.line() + ": " + e.statement().replace('\n', ' '), width, "      ", "        ");
+                    Wrap.print(
+                            w,
+                            "line " + e.line() + ": " + e.statement().replace('\n', ' '),
+                            width,
+                            "      ",
+                            "        ");
                 }
             }
         }
@@ -130,7 +208,9 @@ public final class TraceStatsRenderer {
         root.put("unresolved", report.unresolved());
         root.put("ignored", report.ignoredTotal());
         ObjectNode ignored = root.putObject("ignored_by_keyword");
-        report.ignored().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> ignored.put(e.getKey(), e.getValue()));
+        report.ignored().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(e -> ignored.put(e.getKey(), e.getValue()));
         root.put("shapes", report.shapes());
         root.put("accesses", heat.events());
         root.put("accesses_without_key", report.eventsWithoutKey());
@@ -168,7 +248,9 @@ public final class TraceStatsRenderer {
             n.put("updated", u.updated());
             n.put("joined", u.joined());
             ObjectNode f = n.putObject("functions");
-            u.functions().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> f.put(e.getKey(), e.getValue()));
+            u.functions().entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> f.put(e.getKey(), e.getValue()));
         }
         ArrayNode reasons = root.putArray("unresolved_reasons");
         for (ResolutionReport.Reason r : report.unresolvedReasons()) {
@@ -187,7 +269,9 @@ public final class TraceStatsRenderer {
     }
 
     private static String functions(ColumnUse u) {
-        return u.functions().entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + Wrap.NBSP + e.getValue())
+        return u.functions().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + Wrap.NBSP + e.getValue())
                 .collect(Collectors.joining(", "));
     }
 

@@ -9,8 +9,7 @@ import java.io.PrintWriter;
 
 /** {@code wastecheck tune --format json}: what the check on the tuned copy found. A contract (docs/json.md). */
 public final class TuneJsonRenderer {
-    private TuneJsonRenderer() {
-    }
+    private TuneJsonRenderer() {}
 
     /** What was checked and measured, for scripts: keys documented in docs/json.md. */
     public static void write(Tuner.Result r, PrintWriter w) throws java.io.IOException {
@@ -88,7 +87,8 @@ public final class TuneJsonRenderer {
             totals.put("innodb_bytes_before", innodb[0]);
             totals.put("innodb_bytes_after", innodb[1]);
         }
-        if (!r.innodb().isEmpty()) { // every InnoDB table, changed or not: what the server should report after OPTIMIZE TABLE
+        if (!r.innodb()
+                .isEmpty()) { // every InnoDB table, changed or not: what the server should report after OPTIMIZE TABLE
             ObjectNode all = root.putObject("innodb");
             ArrayNode list = all.putArray("tables");
             long before = 0;

@@ -24,18 +24,24 @@ import java.util.Map;
 public final class TuningHtml {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private TuningHtml() {
-    }
+    private TuningHtml() {}
 
     public static void replay(ReplayReport r, PrintWriter w) throws IOException {
         head(w, "wastecheck replay");
         RunReport first = r.runs().get(0);
-        w.printf("<p>Replay of <code>%s</code> on <code>%s</code>: %s events, %s measured %s.</p>%n", HtmlRenderer.esc(r.trace()),
-                HtmlRenderer.esc(r.data()), Bytes.count(r.events()), Bytes.count(first.queries()),
-                r.train() > 0 ? "(held out; designs learned on the first " + pct(r.train()) + ")" : "after a " + pct(r.warmup()) + " warm-up (an oracle)");
+        w.printf(
+                "<p>Replay of <code>%s</code> on <code>%s</code>: %s events, %s measured %s.</p>%n",
+                HtmlRenderer.esc(r.trace()),
+                HtmlRenderer.esc(r.data()),
+                Bytes.count(r.events()),
+                Bytes.count(first.queries()),
+                r.train() > 0
+                        ? "(held out; designs learned on the first " + pct(r.train()) + ")"
+                        : "after a " + pct(r.warmup()) + " warm-up (an oracle)");
         charts(w);
-        w.println("<h2>Runs</h2><table><tr><th>config</th><th class=n>cost/query</th><th class=n>95% interval</th><th class=n>speedup</th>"
-                + "<th class=n>working set</th><th class=n>buffer hit</th><th class=n>cache hit</th><th class=n>memory</th></tr>");
+        w.println(
+                "<h2>Runs</h2><table><tr><th>config</th><th class=n>cost/query</th><th class=n>95% interval</th><th class=n>speedup</th>"
+                        + "<th class=n>working set</th><th class=n>buffer hit</th><th class=n>cache hit</th><th class=n>memory</th></tr>");
         for (int i = 0; i < r.runs().size(); i++) {
             RunReport x = r.runs().get(i);
             row(w, x.config(), x, first);
@@ -44,12 +50,18 @@ public final class TuningHtml {
         ObjectNode f = MAPPER.createObjectNode();
         ArrayNode memory = f.putArray("memory");
         for (RunReport x : r.runs()) {
-            memory.addObject().put("config", family(x.settings())).put("memory", x.memoryBytes()).put("cost", x.costPerQueryUs());
+            memory.addObject()
+                    .put("config", family(x.settings()))
+                    .put("memory", x.memoryBytes())
+                    .put("cost", x.costPerQueryUs());
         }
         ArrayNode cache = f.putArray("cache");
         for (RunReport x : r.runs()) {
             if (x.cacheHitRate() > 0) {
-                cache.addObject().put("table", "all").put("size", cacheSize(x.settings())).put("hit", x.cacheHitRate());
+                cache.addObject()
+                        .put("table", "all")
+                        .put("size", cacheSize(x.settings()))
+                        .put("hit", x.cacheHitRate());
             }
         }
         skew(f, r.accessSkew());
@@ -59,70 +71,109 @@ public final class TuningHtml {
     public static void autotune(AutotuneReport r, PrintWriter w) throws IOException {
         head(w, "wastecheck autotune");
         RunReport base = r.baseline().run();
-        w.printf("<p>Designs learned on the first %s of <code>%s</code> (%s events) and scored on the other %s, held out, with a %s buffer pool, "
-                + "on <code>%s</code>.</p>%n", pct(r.train()), HtmlRenderer.esc(r.trace()), Bytes.count(r.trainEvents()),
-                Bytes.count(r.heldOutEvents()), Bytes.human(r.memoryBytes()), HtmlRenderer.esc(r.data()));
+        w.printf(
+                "<p>Designs learned on the first %s of <code>%s</code> (%s events) and scored on the other %s, held out, with a %s buffer pool, "
+                        + "on <code>%s</code>.</p>%n",
+                pct(r.train()),
+                HtmlRenderer.esc(r.trace()),
+                Bytes.count(r.trainEvents()),
+                Bytes.count(r.heldOutEvents()),
+                Bytes.human(r.memoryBytes()),
+                HtmlRenderer.esc(r.data()));
         if (r.fallback() != null) w.println("<p><b>Note:</b> " + HtmlRenderer.esc(r.fallback()) + "</p>");
-        w.println("<h2>Finalists (all tables together, every held-out event)</h2><table><tr><th>design</th><th class=n>cost/query</th>"
-                + "<th class=n>95% interval</th><th class=n>speedup</th><th class=n>working set</th><th class=n>buffer hit</th>"
-                + "<th class=n>cache hit</th><th class=n>memory</th></tr>");
-        for (AutotuneReport.Finalist fin : List.of(r.baseline(), r.bestUniform(), r.recommended())) row(w, fin.name(), fin.run(), base);
+        w.println(
+                "<h2>Finalists (all tables together, every held-out event)</h2><table><tr><th>design</th><th class=n>cost/query</th>"
+                        + "<th class=n>95% interval</th><th class=n>speedup</th><th class=n>working set</th><th class=n>buffer hit</th>"
+                        + "<th class=n>cache hit</th><th class=n>memory</th></tr>");
+        for (AutotuneReport.Finalist fin : List.of(r.baseline(), r.bestUniform(), r.recommended()))
+            row(w, fin.name(), fin.run(), base);
         w.println("</table>");
         w.println("<p>Recommended: <code>" + HtmlRenderer.esc(r.recommended().config()) + "</code></p>");
         charts(w);
-        w.println("<h2>Per table</h2><table><tr><th>table</th><th>design</th><th class=n>modeled µs/query</th><th class=n>its baseline</th>"
-                + "<th>kept apart</th><th>cached</th></tr>");
+        w.println(
+                "<h2>Per table</h2><table><tr><th>table</th><th>design</th><th class=n>modeled µs/query</th><th class=n>its baseline</th>"
+                        + "<th>kept apart</th><th>cached</th></tr>");
         for (AutotuneReport.TableChoice t : r.tables()) {
-            w.printf("<tr><td>%s</td><td><code>%s</code></td><td class=n>%.2f</td><td class=n>%.2f</td><td>%s</td><td>%s</td></tr>%n",
-                    HtmlRenderer.esc(t.table()), HtmlRenderer.esc(t.design()), t.modeledUs(), t.baselineModeledUs(),
-                    HtmlRenderer.esc(String.join(", ", t.apart())), HtmlRenderer.esc(String.join(", ", t.cacheFields())));
+            w.printf(
+                    "<tr><td>%s</td><td><code>%s</code></td><td class=n>%.2f</td><td class=n>%.2f</td><td>%s</td><td>%s</td></tr>%n",
+                    HtmlRenderer.esc(t.table()),
+                    HtmlRenderer.esc(t.design()),
+                    t.modeledUs(),
+                    t.baselineModeledUs(),
+                    HtmlRenderer.esc(String.join(", ", t.apart())),
+                    HtmlRenderer.esc(String.join(", ", t.cacheFields())));
         }
         w.println("</table>");
-        w.println("<h2>Candidates</h2><table><tr><th>table</th><th>step</th><th>design</th><th class=n>held-out share</th>"
-                + "<th class=n>modeled µs/query</th><th>status</th><th>why</th></tr>");
+        w.println(
+                "<h2>Candidates</h2><table><tr><th>table</th><th>step</th><th>design</th><th class=n>held-out share</th>"
+                        + "<th class=n>modeled µs/query</th><th>status</th><th>why</th></tr>");
         for (AutotuneReport.Evaluation e : r.evaluations()) {
-            w.printf("<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td class=n>%s</td><td class=n>%.2f</td><td>%s</td><td>%s</td></tr>%n",
-                    HtmlRenderer.esc(e.table()), e.step(), HtmlRenderer.esc(e.design()), pct(e.prefix()), e.modeledUs(), e.status(),
+            w.printf(
+                    "<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td class=n>%s</td><td class=n>%.2f</td><td>%s</td><td>%s</td></tr>%n",
+                    HtmlRenderer.esc(e.table()),
+                    e.step(),
+                    HtmlRenderer.esc(e.design()),
+                    pct(e.prefix()),
+                    e.modeledUs(),
+                    e.status(),
                     HtmlRenderer.esc(e.reason()));
         }
         w.println("</table>");
         if (!r.pruned().isEmpty()) {
             w.println("<h2>Pruned without a replay</h2><table><tr><th>table</th><th>candidate</th><th>why</th></tr>");
             for (AutotuneReport.Pruned p : r.pruned()) {
-                w.printf("<tr><td>%s</td><td><code>%s=%s</code></td><td>%s</td></tr>%n", HtmlRenderer.esc(p.table()), p.dimension(),
-                        HtmlRenderer.esc(p.value()), HtmlRenderer.esc(p.reason()));
+                w.printf(
+                        "<tr><td>%s</td><td><code>%s=%s</code></td><td>%s</td></tr>%n",
+                        HtmlRenderer.esc(p.table()),
+                        p.dimension(),
+                        HtmlRenderer.esc(p.value()),
+                        HtmlRenderer.esc(p.reason()));
             }
             w.println("</table>");
         }
         w.println("<h2>To apply it</h2><pre>");
         r.ddl().forEach(s -> w.println(HtmlRenderer.esc(s)));
         w.println("</pre>");
-        w.printf("<p>The search took %.1f s, %.1fx one replay of the trace (%.1f s).</p>%n", r.searchMillis() / 1000.0, r.costMultiple(),
-                r.oneReplayMillis() / 1000.0);
+        w.printf(
+                "<p>The search took %.1f s, %.1fx one replay of the trace (%.1f s).</p>%n",
+                r.searchMillis() / 1000.0, r.costMultiple(), r.oneReplayMillis() / 1000.0);
         ObjectNode f = MAPPER.createObjectNode();
         ArrayNode memory = f.putArray("memory");
         for (AutotuneReport.CurvePoint p : r.curve()) {
-            memory.addObject().put("config", p.config()).put("memory", p.memoryBytes()).put("cost", p.costUs());
+            memory.addObject()
+                    .put("config", p.config())
+                    .put("memory", p.memoryBytes())
+                    .put("cost", p.costUs());
         }
         ArrayNode cache = f.putArray("cache");
-        for (AutotuneReport.CachePoint p : r.cacheCurve()) cache.addObject().put("table", p.table()).put("size", p.cacheSize()).put("hit", p.hitRate());
+        for (AutotuneReport.CachePoint p : r.cacheCurve())
+            cache.addObject().put("table", p.table()).put("size", p.cacheSize()).put("hit", p.hitRate());
         skew(f, r.accessSkew());
         tail(w, f);
     }
 
     private static void row(PrintWriter w, String name, RunReport x, RunReport base) {
-        w.printf("<tr><td>%s</td><td class=n>%s µs</td><td class=n>%s</td><td class=n>%sx</td><td class=n>%s</td><td class=n>%s</td>"
-                        + "<td class=n>%s</td><td class=n>%s</td></tr>%n", HtmlRenderer.esc(name), f(x.costPerQueryUs()),
+        w.printf(
+                "<tr><td>%s</td><td class=n>%s µs</td><td class=n>%s</td><td class=n>%sx</td><td class=n>%s</td><td class=n>%s</td>"
+                        + "<td class=n>%s</td><td class=n>%s</td></tr>%n",
+                HtmlRenderer.esc(name),
+                f(x.costPerQueryUs()),
                 x.repeats() > 1 ? f(x.costPerQueryUsCi95()[0]) + " - " + f(x.costPerQueryUsCi95()[1]) : "one run",
-                f(ReplayRenderer.speedup(base, x)), Bytes.human(x.workingSetBytes()), pct(x.bufferHitRate()),
-                x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()), Bytes.human(x.memoryBytes()));
+                f(ReplayRenderer.speedup(base, x)),
+                Bytes.human(x.workingSetBytes()),
+                pct(x.bufferHitRate()),
+                x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()),
+                Bytes.human(x.memoryBytes()));
     }
 
     private static void charts(PrintWriter w) {
         w.println("<div class=\"charts\">");
-        w.println("<div><h2>Cost per query against memory</h2><div class=\"chart\"><canvas id=\"memory\"></canvas></div></div>");
-        w.println("<div><h2>Index-cache hit rate against cache size</h2><div class=\"chart\"><canvas id=\"cache\"></canvas></div></div>");
-        w.println("<div><h2>Access skew: share of accesses to the hottest tuples</h2><div class=\"chart\"><canvas id=\"skew\"></canvas></div></div>");
+        w.println(
+                "<div><h2>Cost per query against memory</h2><div class=\"chart\"><canvas id=\"memory\"></canvas></div></div>");
+        w.println(
+                "<div><h2>Index-cache hit rate against cache size</h2><div class=\"chart\"><canvas id=\"cache\"></canvas></div></div>");
+        w.println(
+                "<div><h2>Access skew: share of accesses to the hottest tuples</h2><div class=\"chart\"><canvas id=\"skew\"></canvas></div></div>");
         w.println("</div>");
     }
 
@@ -140,7 +191,8 @@ public final class TuningHtml {
     }
 
     private static double cacheSize(String settings) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cache_size=([0-9.]+)").matcher(settings);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("cache_size=([0-9.]+)").matcher(settings);
         return m.find() ? Double.parseDouble(m.group(1)) : 1.0;
     }
 
@@ -149,18 +201,23 @@ public final class TuningHtml {
         w.println("<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + title + "</title>");
         w.println("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
         w.println("<style>");
-        w.println("body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}");
-        w.println("h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em}table{border-collapse:collapse;width:100%;margin:.5em 0}");
+        w.println(
+                "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}");
+        w.println(
+                "h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em}table{border-collapse:collapse;width:100%;margin:.5em 0}");
         w.println("th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}");
-        w.println("td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}pre{background:#f6f6f6;padding:.8em;overflow-x:auto}");
-        w.println(".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:340px}");
+        w.println(
+                "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}pre{background:#f6f6f6;padding:.8em;overflow-x:auto}");
+        w.println(
+                ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:340px}");
         w.println("</style></head><body>");
         w.println("<h1>" + title + "</h1>");
     }
 
     private static void tail(PrintWriter w, ObjectNode figures) throws IOException {
         // The figures as data the script reads, never as markup ('<' escaped, as analyze's page does).
-        w.println("<script type=\"application/json\" id=\"figures\">" + MAPPER.writeValueAsString(figures).replace("<", "\\u003c") + "</script>");
+        w.println("<script type=\"application/json\" id=\"figures\">"
+                + MAPPER.writeValueAsString(figures).replace("<", "\\u003c") + "</script>");
         w.println("<script>");
         w.println(HtmlRenderer.scriptSafe(HtmlRenderer.chartJs()));
         w.println("</script>");

@@ -14,8 +14,7 @@ public final class Wrap {
     /** Binds the words on either side: {@code "->" + NBSP + type} never leaves the arrow at a line's end. */
     public static final char NBSP = '\u00A0';
 
-    private Wrap() {
-    }
+    private Wrap() {}
 
     /** {@code s} as one unbreakable word: "40.0 KiB" never ends a line at "40.0". */
     public static String together(String s) {

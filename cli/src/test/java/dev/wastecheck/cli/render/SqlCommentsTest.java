@@ -43,13 +43,15 @@ class SqlCommentsTest {
         String wide = "SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';\n";
         assertThat(print(wide, 60)).isEqualTo(wide);
         // a comment-looking line inside a literal that spans lines is part of the literal
-        String spanning = "COMMENT ON TABLE t IS 'first line\n-- not a comment but a line of the literal, long enough to be wrapped if it were one';\n";
+        String spanning =
+                "COMMENT ON TABLE t IS 'first line\n-- not a comment but a line of the literal, long enough to be wrapped if it were one';\n";
         assertThat(print(spanning, 60)).isEqualTo(spanning);
     }
 
     @Test
     void aTrailingCommentTooWideMovesAboveItsStatementWhichStaysAsItIs() {
-        String sql = "ALTER TABLE `actor`\n  MODIFY COLUMN `actor_id` TINYINT UNSIGNED NOT NULL AUTO_INCREMENT, -- bigint unsigned, narrow_integer\n";
+        String sql =
+                "ALTER TABLE `actor`\n  MODIFY COLUMN `actor_id` TINYINT UNSIGNED NOT NULL AUTO_INCREMENT, -- bigint unsigned, narrow_integer\n";
         assertThat(print(sql, 80)).isEqualTo("""
                 ALTER TABLE `actor`
                   -- bigint unsigned, narrow_integer
@@ -60,10 +62,14 @@ class SqlCommentsTest {
 
     @Test
     void aDoubleDashInsideALiteralOrQuotedNameIsNeverTakenForAComment() {
-        String literal = "  MODIFY COLUMN `flag` ENUM('a -- b','c') NOT NULL DEFAULT 'a -- b', -- varchar(20), low_cardinality\n";
-        String name = "  MODIFY COLUMN `odd -- name` TINYINT NOT NULL -- int, narrow_integer and some more words to be long\n";
-        String open = "  MODIFY COLUMN `x` ENUM('it''s -- here -- int, narrow_integer and more words to be long enough\n";
-        assertThat(print(literal, 60)).startsWith("  -- varchar(20), low_cardinality\n  MODIFY COLUMN `flag` ENUM('a -- b','c')");
+        String literal =
+                "  MODIFY COLUMN `flag` ENUM('a -- b','c') NOT NULL DEFAULT 'a -- b', -- varchar(20), low_cardinality\n";
+        String name =
+                "  MODIFY COLUMN `odd -- name` TINYINT NOT NULL -- int, narrow_integer and some more words to be long\n";
+        String open =
+                "  MODIFY COLUMN `x` ENUM('it''s -- here -- int, narrow_integer and more words to be long enough\n";
+        assertThat(print(literal, 60))
+                .startsWith("  -- varchar(20), low_cardinality\n  MODIFY COLUMN `flag` ENUM('a -- b','c')");
         assertThat(print(name, 60)).startsWith("  -- int, narrow_integer").contains("`odd -- name` TINYINT NOT NULL\n");
         assertThat(print(open, 60)).isEqualTo(open);
     }

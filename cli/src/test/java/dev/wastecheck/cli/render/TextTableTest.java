@@ -16,8 +16,12 @@ class TextTableTest {
     }
 
     private static TextTable tables() {
-        return new TextTable().text("table").number("rows").number("waste")
-                .row("comment", "1,000", "17%").row("revision", "71", "43%");
+        return new TextTable()
+                .text("table")
+                .number("rows")
+                .number("waste")
+                .row("comment", "1,000", "17%")
+                .row("revision", "71", "43%");
     }
 
     @Test
@@ -31,7 +35,10 @@ class TextTableTest {
 
     @Test
     void tooWideTheTextColumnWrapsAndNumbersStayWhole() {
-        TextTable t = new TextTable().text("column").text("declared -> suggested").number("saves")
+        TextTable t = new TextTable()
+                .text("column")
+                .text("declared -> suggested")
+                .number("saves")
                 .row("comment.comment_id", "bigint unsigned -> SMALLINT UNSIGNED", "5.86 KiB");
         String out = print(t, 50);
         assertThat(out.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(50));
@@ -45,8 +52,12 @@ class TextTableTest {
 
     @Test
     void aNoteGoesUnderItsRowAcrossTheWholeWidth() {
-        TextTable t = new TextTable().text("column").number("saves").note("declared -> suggested")
-                .row("comment.comment_id", "5.86 KiB").note("bigint unsigned -> SMALLINT UNSIGNED");
+        TextTable t = new TextTable()
+                .text("column")
+                .number("saves")
+                .note("declared -> suggested")
+                .row("comment.comment_id", "5.86 KiB")
+                .note("bigint unsigned -> SMALLINT UNSIGNED");
         assertThat(print(t, 40)).isEqualTo("""
                 column                 saves
                   declared -> suggested
@@ -58,8 +69,13 @@ class TextTableTest {
 
     @Test
     void aFoldedTablePrintsItsColumnsInPartsEachLedByTheFirst() {
-        TextTable t = new TextTable().text("config").number("cost/query").number("speedup").number("buffer hit")
-                .number("working set").fold()
+        TextTable t = new TextTable()
+                .text("config")
+                .number("cost/query")
+                .number("speedup")
+                .number("buffer hit")
+                .number("working set")
+                .fold()
                 .row("layout=nsm", "14.45 µs", "1.00x", "100.0%", "416 KiB")
                 .row("layout=pax", "18.34 µs", "0.79x", "99.0%", "392 KiB");
         assertThat(t.fits(40)).isFalse();

@@ -17,7 +17,11 @@ class WrapTest {
 
     @Test
     void wordsMoveWholeToTheNextLineUnderAHangingIndent() {
-        assertThat(print("constant text.old_flags: every row holds 'utf-8': a DEFAULT could supply it", 30, "  ", "    "))
+        assertThat(print(
+                        "constant text.old_flags: every row holds 'utf-8': a DEFAULT could supply it",
+                        30,
+                        "  ",
+                        "    "))
                 .isEqualTo("""
                           constant text.old_flags:
                             every row holds 'utf-8': a

@@ -3,7 +3,6 @@ package dev.wastecheck.engine.block;
 import dev.wastecheck.engine.txn.GarbageCollector;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.UndoRecord;
-
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -62,5 +61,7 @@ public final class AccessObserver implements GarbageCollector.Observer {
     }
 
     /** Blocks written and not yet cold. */
-    public int watchedBlocks() { return watched.size(); }
+    public int watchedBlocks() {
+        return watched.size();
+    }
 }

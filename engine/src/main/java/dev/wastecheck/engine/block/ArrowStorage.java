@@ -5,7 +5,6 @@ import dev.wastecheck.engine.txn.TransactionManager;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.BlockLayout;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,8 +51,13 @@ public final class ArrowStorage {
         for (BlockTransformer t : transformers) t.runOnce();
     }
 
-    public boolean freezes() { return freeze; }
-    public long coldAfter() { return coldAfter; }
+    public boolean freezes() {
+        return freeze;
+    }
+
+    public long coldAfter() {
+        return coldAfter;
+    }
 
     public void trackTouched() {
         for (ArrowStore s : stores) s.trackTouched();
@@ -85,7 +89,8 @@ public final class ArrowStorage {
     /** Tuples compaction has moved so far, per table. */
     public java.util.Map<String, Long> moves() {
         java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
-        for (BlockTransformer t : transformers) if (t.stats().moves() > 0) out.merge(t.table().name(), t.stats().moves(), Long::sum);
+        for (BlockTransformer t : transformers)
+            if (t.stats().moves() > 0) out.merge(t.table().name(), t.stats().moves(), Long::sum);
         return out;
     }
 }

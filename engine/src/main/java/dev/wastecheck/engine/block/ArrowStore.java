@@ -9,7 +9,6 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.TupleSlot;
 
-
 /**
  * An {@link ArrowTable} as a replay table's tuple store ({@code layout=arrow}): tuple ids are
  * {@link TupleSlot}s, every operation runs in a transaction of its own (the replay is one thread),
@@ -29,7 +28,9 @@ public final class ArrowStore implements TupleStore {
         this.scratch = new Record(schema);
     }
 
-    public ArrowTable table() { return table; }
+    public ArrowTable table() {
+        return table;
+    }
 
     /** Tells {@code listener} of every tuple compaction moves (called inside the moving transaction). */
     public void onMove(TupleMoveListener listener) {
@@ -81,7 +82,8 @@ public final class ArrowStore implements TupleStore {
     public void delete(long tid) {
         Transaction t = tm.begin();
         boolean done = table.delete(t, tid);
-        if (!tm.commit(t) || !done) throw new IllegalStateException(table.name() + ": could not delete " + TupleSlot.toString(tid));
+        if (!tm.commit(t) || !done)
+            throw new IllegalStateException(table.name() + ": could not delete " + TupleSlot.toString(tid));
         touch(tid);
     }
 
@@ -106,7 +108,8 @@ public final class ArrowStore implements TupleStore {
     private void update(long tid, int[] fields, Record values) {
         Transaction t = tm.begin();
         boolean done = table.update(t, tid, fields, values);
-        if (!tm.commit(t) || !done) throw new IllegalStateException(table.name() + ": could not update " + TupleSlot.toString(tid));
+        if (!tm.commit(t) || !done)
+            throw new IllegalStateException(table.name() + ": could not update " + TupleSlot.toString(tid));
         touch(tid);
     }
 
@@ -115,7 +118,9 @@ public final class ArrowStore implements TupleStore {
         int n = 0;
         for (int f : fields) {
             FieldType t = schema.type(f);
-            if (!t.isFixedBytes()) throw new IllegalArgumentException("only fixed-width fields are cacheable: " + schema.field(f).name());
+            if (!t.isFixedBytes())
+                throw new IllegalArgumentException("only fixed-width fields are cacheable: "
+                        + schema.field(f).name());
             n += t.width;
         }
         return n;

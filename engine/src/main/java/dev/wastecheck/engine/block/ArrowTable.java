@@ -10,7 +10,6 @@ import dev.wastecheck.layouts.arrow.FrozenVarlen;
 import dev.wastecheck.layouts.arrow.TupleSlot;
 import dev.wastecheck.layouts.arrow.VarlenEntry;
 import dev.wastecheck.layouts.arrow.VarlenHeap;
-
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,7 +73,13 @@ public final class ArrowTable {
     }
 
     /** @param binary the VARLEN columns that hold bytes rather than text (Arrow Binary rather than Utf8 on export) */
-    public ArrowTable(String name, RecordSchema schema, TransactionManager tm, int blockSize, FreezeMode freezeMode, BitSet binary) {
+    public ArrowTable(
+            String name,
+            RecordSchema schema,
+            TransactionManager tm,
+            int blockSize,
+            FreezeMode freezeMode,
+            BitSet binary) {
         this.binary = (BitSet) binary.clone();
         this.name = name;
         this.schema = schema;
@@ -84,20 +89,41 @@ public final class ArrowTable {
         this.varlenColumns = layout.varlenColumns();
     }
 
-    public String name() { return name; }
-    public RecordSchema schema() { return schema; }
-    public BlockLayout layout() { return layout; }
-    public VarlenHeap heap() { return heap; }
-    public TransactionManager transactions() { return tm; }
-    public FreezeMode freezeMode() { return freezeMode; }
+    public String name() {
+        return name;
+    }
+
+    public RecordSchema schema() {
+        return schema;
+    }
+
+    public BlockLayout layout() {
+        return layout;
+    }
+
+    public VarlenHeap heap() {
+        return heap;
+    }
+
+    public TransactionManager transactions() {
+        return tm;
+    }
+
+    public FreezeMode freezeMode() {
+        return freezeMode;
+    }
     /** Whether VARLEN column {@code column} holds bytes rather than text. */
-    public boolean isBinary(int column) { return binary.get(column); }
+    public boolean isBinary(int column) {
+        return binary.get(column);
+    }
 
     public void setMoveListener(TupleMoveListener l) {
         moveListener = l == null ? TupleMoveListener.NONE : l;
     }
 
-    TupleMoveListener moveListener() { return moveListener; }
+    TupleMoveListener moveListener() {
+        return moveListener;
+    }
 
     /**
      * Starts recording the working set: the 4 KB pages of the blocks whose tuples operations touch
@@ -208,7 +234,9 @@ public final class ArrowTable {
         }
     }
 
-    public int blockCount() { return liveBlocks; }
+    public int blockCount() {
+        return liveBlocks;
+    }
 
     /**
      * Closes the insertion block to inserts (the next insert opens a new block), so that a table
@@ -241,7 +269,8 @@ public final class ArrowTable {
             }
             BlockAccess.thaw(b);
             VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.INSERT, true, null);
-            if (!b.versions.compareAndSet(off, null, rec)) throw new IllegalStateException(b + " slot " + off + " handed out twice");
+            if (!b.versions.compareAndSet(off, null, rec))
+                throw new IllegalStateException(b + " slot " + off + " handed out twice");
             txn.addUndo(rec);
             for (int c = 0; c < schema.fieldCount(); c++) writeValue(b, off, c, r);
             b.data.setAllocated(off, true);
@@ -330,7 +359,8 @@ public final class ArrowTable {
         if (!tb.versions.compareAndSet(to2, null, rec)) return false;
         txn.addUndo(rec);
         tb.data.raiseInsertHead(to2 + 1);
-        for (int c = 0; c < schema.fieldCount(); c++) writeRaw(tb, to2, c, scratch.w0[c], scratch.w1[c], scratch.valid[c]);
+        for (int c = 0; c < schema.fieldCount(); c++)
+            writeRaw(tb, to2, c, scratch.w0[c], scratch.w1[c], scratch.valid[c]);
         tb.data.setAllocated(to2, true);
         if (!delete(txn, from, false)) {
             txn.setMustAbort();

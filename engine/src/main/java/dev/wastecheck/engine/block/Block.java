@@ -2,7 +2,6 @@ package dev.wastecheck.engine.block;
 
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
-
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -28,11 +27,21 @@ public final class Block {
         this.versions = new AtomicReferenceArray<>(data.slots());
     }
 
-    public int id() { return id; }
-    public ArrowBlock data() { return data; }
+    public int id() {
+        return id;
+    }
+
+    public ArrowBlock data() {
+        return data;
+    }
     /** {@link ArrowBlock#HOT}, COOLING, FREEZING or FROZEN. */
-    public int state() { return data.state(); }
-    public boolean isFull() { return data.insertHead() >= data.slots(); }
+    public int state() {
+        return data.state();
+    }
+
+    public boolean isFull() {
+        return data.insertHead() >= data.slots();
+    }
 
     /** The frozen Arrow form of VARLEN column {@code column}; only while the caller holds an in-place read of a frozen block. */
     public FrozenVarlen frozenVarlen(int column) {

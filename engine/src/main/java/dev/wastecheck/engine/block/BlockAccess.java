@@ -37,7 +37,8 @@ public final class BlockAccess {
                 betweenCheckAndCount.run();
                 betweenCheckAndCount = null;
             }
-            if (d.compareAndSetControl(c, ArrowBlock.control(ArrowBlock.FROZEN, ArrowBlock.readers(c) + 1))) return true;
+            if (d.compareAndSetControl(c, ArrowBlock.control(ArrowBlock.FROZEN, ArrowBlock.readers(c) + 1)))
+                return true;
         }
     }
 
@@ -82,22 +83,26 @@ public final class BlockAccess {
 
     /** COOLING to FREEZING, if no writer preempted the transformation; only the transformation calls it. */
     static boolean startFreezing(Block b) {
-        return b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.COOLING, 0), ArrowBlock.control(ArrowBlock.FREEZING, 0));
+        return b.data.compareAndSetControl(
+                ArrowBlock.control(ArrowBlock.COOLING, 0), ArrowBlock.control(ArrowBlock.FREEZING, 0));
     }
 
     /** HOT to COOLING (the transformation marks a block it has compacted). */
     static boolean startCooling(Block b) {
-        return b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.HOT, 0), ArrowBlock.control(ArrowBlock.COOLING, 0));
+        return b.data.compareAndSetControl(
+                ArrowBlock.control(ArrowBlock.HOT, 0), ArrowBlock.control(ArrowBlock.COOLING, 0));
     }
 
     /** COOLING back to HOT (the transformation found the block not ready to freeze after all). */
     static boolean stopCooling(Block b) {
-        return b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.COOLING, 0), ArrowBlock.control(ArrowBlock.HOT, 0));
+        return b.data.compareAndSetControl(
+                ArrowBlock.control(ArrowBlock.COOLING, 0), ArrowBlock.control(ArrowBlock.HOT, 0));
     }
 
     /** FREEZING to FROZEN: in-place readers may enter. */
     static void finishFreezing(Block b) {
-        if (!b.data.compareAndSetControl(ArrowBlock.control(ArrowBlock.FREEZING, 0), ArrowBlock.control(ArrowBlock.FROZEN, 0))) {
+        if (!b.data.compareAndSetControl(
+                ArrowBlock.control(ArrowBlock.FREEZING, 0), ArrowBlock.control(ArrowBlock.FROZEN, 0))) {
             throw new IllegalStateException(b + ": left FREEZING while being gathered");
         }
     }

@@ -5,7 +5,6 @@ import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.TransactionManager;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.TupleSlot;
-
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashSet;
@@ -42,7 +41,9 @@ public final class BlockTransformer {
     private final AccessObserver observer;
     private final ConcurrentLinkedQueue<Block> cold = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Block> cooled = new ConcurrentLinkedQueue<>();
-    private final AtomicLong compactions = new AtomicLong(), abortedCompactions = new AtomicLong(), moves = new AtomicLong();
+    private final AtomicLong compactions = new AtomicLong(),
+            abortedCompactions = new AtomicLong(),
+            moves = new AtomicLong();
     private final AtomicLong frozen = new AtomicLong(), preempted = new AtomicLong(), emptied = new AtomicLong();
 
     /**
@@ -61,8 +62,13 @@ public final class BlockTransformer {
         gc.addObserver(observer);
     }
 
-    public ArrowTable table() { return table; }
-    public AccessObserver observer() { return observer; }
+    public ArrowTable table() {
+        return table;
+    }
+
+    public AccessObserver observer() {
+        return observer;
+    }
 
     /** Hands a block to the transformation as if the observer had found it cold. */
     public void enqueue(Block b) {
@@ -117,7 +123,12 @@ public final class BlockTransformer {
             if (b.state() == ArrowBlock.HOT) cold.add(b);
             else if (b.state() == ArrowBlock.COOLING && !cooled.contains(b)) cooled.add(b);
         }
-        for (int i = 0; i < maxEpochs && (!cold.isEmpty() || !cooled.isEmpty() || tm.deferred().pending() > 0); i++) {
+        for (int i = 0;
+                i < maxEpochs
+                        && (!cold.isEmpty()
+                                || !cooled.isEmpty()
+                                || tm.deferred().pending() > 0);
+                i++) {
             gc.run();
             runOnce();
         }
@@ -185,9 +196,11 @@ public final class BlockTransformer {
     }
 
     /** What the transformation has done so far. */
-    public record Stats(long compactions, long abortedCompactions, long moves, long frozen, long preempted, long emptied) {}
+    public record Stats(
+            long compactions, long abortedCompactions, long moves, long frozen, long preempted, long emptied) {}
 
     public Stats stats() {
-        return new Stats(compactions.get(), abortedCompactions.get(), moves.get(), frozen.get(), preempted.get(), emptied.get());
+        return new Stats(
+                compactions.get(), abortedCompactions.get(), moves.get(), frozen.get(), preempted.get(), emptied.get());
     }
 }

@@ -32,7 +32,9 @@ public final class CompactionPlanner {
      * @param emptied E: the blocks that end empty
      */
     public record Plan(int[] filled, int partial, int[] emptied, List<Move> moves, int tuples, int slots) {
-        public int remainder() { return tuples % slots; }
+        public int remainder() {
+            return tuples % slots;
+        }
     }
 
     /**
@@ -46,7 +48,10 @@ public final class CompactionPlanner {
         for (BitSet o : occupied) t += o.cardinality();
         Integer[] order = new Integer[blocks];
         for (int i = 0; i < blocks; i++) order[i] = i;
-        Arrays.sort(order, Comparator.comparingInt((Integer b) -> slots - occupied[b].cardinality()).thenComparingInt(b -> b));
+        Arrays.sort(
+                order,
+                Comparator.comparingInt((Integer b) -> slots - occupied[b].cardinality())
+                        .thenComparingInt(b -> b));
         int full = t / slots, r = t % slots;
         int[] filled = new int[full];
         for (int i = 0; i < full; i++) filled[i] = order[i];
@@ -54,13 +59,17 @@ public final class CompactionPlanner {
         int[] emptied = new int[blocks - full - (r > 0 ? 1 : 0)];
         for (int i = 0; i < emptied.length; i++) emptied[i] = order[blocks - 1 - i]; // emptiest first
 
-        // Sources: every tuple of E (emptiest block first, last slot first), then p's tuples past its prefix, from the end.
+        // Sources: every tuple of E (emptiest block first, last slot first), then p's tuples past its prefix, from the
+        // end.
         List<int[]> sources = new ArrayList<>();
         for (int e : emptied) {
-            for (int s = occupied[e].previousSetBit(slots - 1); s >= 0; s = occupied[e].previousSetBit(s - 1)) sources.add(new int[] {e, s});
+            for (int s = occupied[e].previousSetBit(slots - 1); s >= 0; s = occupied[e].previousSetBit(s - 1))
+                sources.add(new int[] {e, s});
         }
         if (partial >= 0) {
-            for (int s = occupied[partial].previousSetBit(slots - 1); s >= r; s = occupied[partial].previousSetBit(s - 1)) {
+            for (int s = occupied[partial].previousSetBit(slots - 1);
+                    s >= r;
+                    s = occupied[partial].previousSetBit(s - 1)) {
                 sources.add(new int[] {partial, s});
             }
         }
@@ -78,7 +87,8 @@ public final class CompactionPlanner {
                 moves.add(new Move(src[0], src[1], partial, g));
             }
         }
-        if (next != sources.size()) throw new AssertionError("gaps and tuples to move differ: " + next + " vs " + sources.size());
+        if (next != sources.size())
+            throw new AssertionError("gaps and tuples to move differ: " + next + " vs " + sources.size());
         return new Plan(filled, partial, emptied, moves, t, slots);
     }
 

@@ -5,7 +5,6 @@ import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
 import dev.wastecheck.layouts.arrow.VarlenEntry;
 import dev.wastecheck.layouts.arrow.VarlenHeap;
-
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -113,7 +112,8 @@ final class Freezer {
         int outOfLine = 0;
         for (int w = 0; w < words; w++) {
             for (long valid = validWord(d, c, w, n); valid != 0; valid &= valid - 1) {
-                int size = VarlenEntry.size(block.getLong(entries + 16 * ((w << 6) + Long.numberOfTrailingZeros(valid))));
+                int size =
+                        VarlenEntry.size(block.getLong(entries + 16 * ((w << 6) + Long.numberOfTrailingZeros(valid))));
                 total += size;
                 if (size > VarlenEntry.INLINE_THRESHOLD) {
                     live += size;
@@ -178,7 +178,8 @@ final class Freezer {
             for (long valid = validWord(d, c, w, n); valid != 0; valid &= valid - 1) {
                 int off = (w << 6) + Long.numberOfTrailingZeros(valid);
                 int entry = entries + 16 * off;
-                if (!VarlenEntry.isInline(block.getLong(entry))) block.putLong(entry + 8, handleBase + out.getInt(offsets + 4 * off));
+                if (!VarlenEntry.isInline(block.getLong(entry)))
+                    block.putLong(entry + 8, handleBase + out.getInt(offsets + 4 * off));
             }
         }
         if (old > 0) table.deferFree(oldHandles, oldSizes);

@@ -4,7 +4,6 @@ import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -23,7 +22,8 @@ public final class FrozenScan {
     /** Counts the tuples of {@code txn}'s snapshot whose integer column {@code column} is non-null and in [lo, hi]. */
     public static Result countBetween(ArrowTable table, Transaction txn, int column, long lo, long hi) {
         FieldType type = table.layout().type(column);
-        if (type.isVariable() || type == FieldType.FLOAT64) throw new IllegalArgumentException("column " + column + " is " + type);
+        if (type.isVariable() || type == FieldType.FLOAT64)
+            throw new IllegalArgumentException("column " + column + " is " + type);
         long matches = 0;
         int inPlace = 0, materialized = 0;
         long[] selection = new long[table.layout().slots() >>> 6];
@@ -75,7 +75,8 @@ public final class FrozenScan {
                 int first = w << 6, count = Math.min(64, n - first);
                 int idx = at + (first << 2);
                 for (int i = 0; i < count; i++) {
-                    // v in [lo, hi] iff (v - lo) as an unsigned 32-bit number is below span1: the sign of the difference.
+                    // v in [lo, hi] iff (v - lo) as an unsigned 32-bit number is below span1: the sign of the
+                    // difference.
                     long diff = ((buf.getInt(idx + (i << 2)) - lo32) & 0xFFFF_FFFFL) - span1;
                     sel |= (diff >>> 63) << i;
                 }

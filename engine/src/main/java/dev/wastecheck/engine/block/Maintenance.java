@@ -1,7 +1,6 @@
 package dev.wastecheck.engine.block;
 
 import dev.wastecheck.engine.txn.GarbageCollector;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -56,7 +55,9 @@ public final class Maintenance implements AutoCloseable {
     }
 
     /** What stopped the thread, if anything did. */
-    public Throwable failure() { return failure; }
+    public Throwable failure() {
+        return failure;
+    }
 
     @Override
     public void close() {

@@ -8,7 +8,7 @@ import dev.wastecheck.engine.txn.Transaction;
  */
 @FunctionalInterface
 public interface TupleMoveListener {
-    TupleMoveListener NONE = (txn, from, to) -> { };
+    TupleMoveListener NONE = (txn, from, to) -> {};
 
     void moved(Transaction txn, long from, long to);
 }

@@ -19,7 +19,11 @@ import dev.wastecheck.layouts.arrow.VarlenEntry;
  * records own nothing.
  */
 final class VersionRecord extends UndoRecord {
-    enum Kind { INSERT, UPDATE, DELETE }
+    enum Kind {
+        INSERT,
+        UPDATE,
+        DELETE
+    }
 
     final ArrowTable table;
     final Block block;
@@ -29,11 +33,13 @@ final class VersionRecord extends UndoRecord {
     final boolean ownsVarlens;
     /** UPDATE: the changed columns; DELETE: the VARLEN columns (their values, for reclaiming). */
     final int[] columns;
+
     final long[] w0;
     final long[] w1;
     final boolean[] valid;
 
-    VersionRecord(Transaction txn, ArrowTable table, Block block, int offset, Kind kind, boolean ownsVarlens, int[] columns) {
+    VersionRecord(
+            Transaction txn, ArrowTable table, Block block, int offset, Kind kind, boolean ownsVarlens, int[] columns) {
         super(txn);
         this.table = table;
         this.block = block;
@@ -81,7 +87,8 @@ final class VersionRecord extends UndoRecord {
             case DELETE -> block.data.setAllocated(offset, true);
             case UPDATE -> {
                 if (ownsVarlens) table.deferFreeOfSlotVarlens(block, offset, columns);
-                for (int i = 0; i < columns.length; i++) table.writeRaw(block, offset, columns[i], w0[i], w1[i], valid[i]);
+                for (int i = 0; i < columns.length; i++)
+                    table.writeRaw(block, offset, columns[i], w0[i], w1[i], valid[i]);
             }
         }
     }

@@ -1,7 +1,6 @@
 package dev.wastecheck.engine.buffer;
 
 import dev.wastecheck.engine.file.StorageDevice;
-
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -38,18 +37,30 @@ public final class BufferPool implements AutoCloseable {
         this.device = device;
         this.pageSize = device.pageSize();
         long n = budgetBytes / pageSize;
-        if (n < 2) throw new IllegalArgumentException("budget " + budgetBytes + " B holds fewer than 2 pages of " + pageSize + " B");
+        if (n < 2)
+            throw new IllegalArgumentException(
+                    "budget " + budgetBytes + " B holds fewer than 2 pages of " + pageSize + " B");
         if (n > Integer.MAX_VALUE / 4) throw new IllegalArgumentException("budget too large: " + budgetBytes);
         frames = new Frame[(int) n];
         for (int i = 0; i < frames.length; i++) frames[i] = new Frame(i, pageSize);
         table = new PageTable(frames.length);
     }
 
-    public StorageDevice device() { return device; }
-    public int pageSize() { return pageSize; }
-    public int capacityFrames() { return frames.length; }
+    public StorageDevice device() {
+        return device;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    public int capacityFrames() {
+        return frames.length;
+    }
     /** The memory the pool holds for pages: frames times page size. */
-    public long memoryBytes() { return (long) frames.length * pageSize; }
+    public long memoryBytes() {
+        return (long) frames.length * pageSize;
+    }
 
     /** Pins page {@code pageNo}, reading it from the device on a miss. */
     public Frame pin(long pageNo) {
@@ -136,10 +147,16 @@ public final class BufferPool implements AutoCloseable {
             Frame f = frames[hand];
             hand = hand + 1 == frames.length ? 0 : hand + 1;
             if (f.pinCount() != 0) continue;
-            if (f.referenced) { f.referenced = false; continue; }
+            if (f.referenced) {
+                f.referenced = false;
+                continue;
+            }
             if (!f.claim()) continue; // a lock-free pin got there first
             if (f.pageNo >= 0) {
-                if (f.dirty) { device.write(f.pageNo, f.buffer); writeBacks++; }
+                if (f.dirty) {
+                    device.write(f.pageNo, f.buffer);
+                    writeBacks++;
+                }
                 table.remove(f.pageNo);
                 evictions++;
                 f.pageNo = -1;
@@ -152,34 +169,70 @@ public final class BufferPool implements AutoCloseable {
     /** Writes every dirty page to the device (pages stay cached). */
     public synchronized void flushAll() {
         for (Frame f : frames) {
-            if (f.pageNo >= 0 && f.dirty) { device.write(f.pageNo, f.buffer); f.dirty = false; writeBacks++; }
+            if (f.pageNo >= 0 && f.dirty) {
+                device.write(f.pageNo, f.buffer);
+                f.dirty = false;
+                writeBacks++;
+            }
         }
     }
 
-    public synchronized long hits() { return hits + fastHits.sum(); }
-    public synchronized long misses() { return misses; }
-    public synchronized long evictions() { return evictions; }
-    public synchronized long writeBacks() { return writeBacks; }
-    public synchronized double hitRate() { long h = hits(), t = h + misses; return t == 0 ? 0 : (double) h / t; }
+    public synchronized long hits() {
+        return hits + fastHits.sum();
+    }
+
+    public synchronized long misses() {
+        return misses;
+    }
+
+    public synchronized long evictions() {
+        return evictions;
+    }
+
+    public synchronized long writeBacks() {
+        return writeBacks;
+    }
+
+    public synchronized double hitRate() {
+        long h = hits(), t = h + misses;
+        return t == 0 ? 0 : (double) h / t;
+    }
     /** Pages currently cached. */
-    public synchronized int residentPages() { int n = 0; for (Frame f : frames) if (f.pageNo >= 0) n++; return n; }
+    public synchronized int residentPages() {
+        int n = 0;
+        for (Frame f : frames) if (f.pageNo >= 0) n++;
+        return n;
+    }
     /** Set while tracking; pins then take the locked path, as BitSet is not thread-safe. */
     private volatile java.util.BitSet touched;
 
     /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
-    public synchronized void trackTouched() { touched = new java.util.BitSet(); }
+    public synchronized void trackTouched() {
+        touched = new java.util.BitSet();
+    }
 
     /** Whether page {@code pageNo} was pinned since {@link #trackTouched()}. */
-    public synchronized boolean touched(long pageNo) { return touched != null && touched.get((int) pageNo); }
+    public synchronized boolean touched(long pageNo) {
+        return touched != null && touched.get((int) pageNo);
+    }
 
     /** Distinct pages pinned since {@link #trackTouched()} (0 when not tracking). */
-    public synchronized long touchedPages() { return touched == null ? 0 : touched.cardinality(); }
+    public synchronized long touchedPages() {
+        return touched == null ? 0 : touched.cardinality();
+    }
 
     /** Pins so far: hits plus misses. */
-    public synchronized long pins() { return hits() + misses; }
+    public synchronized long pins() {
+        return hits() + misses;
+    }
 
-    public synchronized void resetCounters() { hits = misses = evictions = writeBacks = 0; fastHits.reset(); }
+    public synchronized void resetCounters() {
+        hits = misses = evictions = writeBacks = 0;
+        fastHits.reset();
+    }
 
     @Override
-    public void close() { flushAll(); }
+    public void close() {
+        flushAll();
+    }
 }

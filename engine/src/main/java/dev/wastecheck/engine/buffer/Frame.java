@@ -23,7 +23,9 @@ import java.nio.ByteBuffer;
 public final class Frame {
     /** Pin count of a frame the pool has claimed for replacement. */
     static final int EVICTING = Integer.MIN_VALUE;
+
     private static final VarHandle PIN_COUNT, LATCH;
+
     static {
         try {
             PIN_COUNT = MethodHandles.lookup().findVarHandle(Frame.class, "pinCount", int.class);
@@ -37,6 +39,7 @@ public final class Frame {
     final ByteBuffer buffer;
     /** Written only by the pool under its monitor while the frame is claimed (or unused). */
     volatile long pageNo = -1;
+
     private volatile int pinCount;
     /** Guarded by the pool's monitor. */
     boolean dirty;
@@ -51,15 +54,23 @@ public final class Frame {
     }
 
     /** The page's bytes; absolute get/put only (the buffer's position is not meaningful). */
-    public ByteBuffer buffer() { return buffer; }
+    public ByteBuffer buffer() {
+        return buffer;
+    }
 
     /** The backing array of {@link #buffer()}, for bulk copies and comparisons. */
-    public byte[] bytes() { return buffer.array(); }
+    public byte[] bytes() {
+        return buffer.array();
+    }
 
-    public long pageNo() { return pageNo; }
+    public long pageNo() {
+        return pageNo;
+    }
 
     /** Takes the page latch if it is free; false (without waiting) if it is held. Not reentrant. */
-    public boolean tryLatch() { return latch == 0 && LATCH.compareAndSet(this, 0, 1); }
+    public boolean tryLatch() {
+        return latch == 0 && LATCH.compareAndSet(this, 0, 1);
+    }
 
     /** Releases the page latch taken by {@link #tryLatch()}. */
     public void unlatch() {
@@ -67,7 +78,9 @@ public final class Frame {
         LATCH.setRelease(this, 0);
     }
 
-    int pinCount() { return pinCount; }
+    int pinCount() {
+        return pinCount;
+    }
 
     /** Adds a pin unless the frame is claimed for replacement. */
     boolean tryPin() {
@@ -86,11 +99,17 @@ public final class Frame {
     }
 
     /** Claims an unpinned frame for replacement (pool monitor held). */
-    boolean claim() { return PIN_COUNT.compareAndSet(this, 0, EVICTING); }
+    boolean claim() {
+        return PIN_COUNT.compareAndSet(this, 0, EVICTING);
+    }
 
     /** Ends a claim that installed nothing (the frame holds no page). */
-    void unclaim() { pinCount = 0; }
+    void unclaim() {
+        pinCount = 0;
+    }
 
     /** Ends a claim with the new page pinned once; publishes the page's bytes and number. */
-    void installPinned() { pinCount = 1; }
+    void installPinned() {
+        pinCount = 1;
+    }
 }

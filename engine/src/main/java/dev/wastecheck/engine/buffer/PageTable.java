@@ -30,7 +30,9 @@ final class PageTable {
         return (int) (h ^ (h >>> 32)) & mask;
     }
 
-    private long key(int i) { return slots[2 * i]; }
+    private long key(int i) {
+        return slots[2 * i];
+    }
 
     int get(long key) {
         for (int i = home(key); ; i = (i + 1) & mask) {
@@ -56,7 +58,11 @@ final class PageTable {
     void put(long key, int value) {
         for (int i = home(key); ; i = (i + 1) & mask) {
             long k = key(i);
-            if (k == EMPTY || k == key) { slots[2 * i + 1] = value; slots[2 * i] = key; return; }
+            if (k == EMPTY || k == key) {
+                slots[2 * i + 1] = value;
+                slots[2 * i] = key;
+                return;
+            }
         }
     }
 
@@ -71,7 +77,11 @@ final class PageTable {
         for (int j = (hole + 1) & mask; key(j) != EMPTY; j = (j + 1) & mask) {
             int h = home(key(j));
             boolean movable = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
-            if (movable) { slots[2 * hole + 1] = slots[2 * j + 1]; slots[2 * hole] = key(j); hole = j; }
+            if (movable) {
+                slots[2 * hole + 1] = slots[2 * j + 1];
+                slots[2 * hole] = key(j);
+                hole = j;
+            }
         }
         slots[2 * hole] = EMPTY;
     }

@@ -6,7 +6,6 @@ import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
-
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,13 +46,16 @@ public final class Clusterer {
             });
         }
         Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
-        // Tables in name order: page numbers are handed out in the order tuples move, and the same run should give the same pages.
+        // Tables in name order: page numbers are handed out in the order tuples move, and the same run should give the
+        // same pages.
         List<Map.Entry<Table, Map<Long, Long>>> tables = new java.util.ArrayList<>(counts.entrySet());
         tables.sort(java.util.Comparator.comparing(en -> en.getKey().name(), String.CASE_INSENSITIVE_ORDER));
         for (Map.Entry<Table, Map<Long, Long>> en : tables) {
             LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
             en.getValue().entrySet().stream()
-                    .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .sorted(Map.Entry.<Long, Long>comparingByValue()
+                            .reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
                     .forEach(x -> sorted.put(x.getKey(), x.getValue()));
             out.put(en.getKey(), sorted);
         }
@@ -71,7 +73,8 @@ public final class Clusterer {
         Map<Table, boolean[]> read = new HashMap<>();
         for (AccessEvent e : training) {
             Table t = db.table(e.table());
-            if (t == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) continue;
+            if (t == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN)
+                continue;
             int ix = t.indexNamed(e.index());
             if (ix >= 0) read.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
         }
@@ -93,7 +96,8 @@ public final class Clusterer {
      * @param indexesRead per table, the indexes the training's reads went through: the hot partition keeps only those
      *                    (and index 0 and the unique ones); null to keep every index
      */
-    public static Map<String, Long> apply(Database db, Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead) {
+    public static Map<String, Long> apply(
+            Database db, Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead) {
         Map<String, Long> moved = new LinkedHashMap<>();
         for (Table t : db.tables()) {
             var design = t.design();

@@ -1,19 +1,18 @@
 package dev.wastecheck.engine.export;
 
 import dev.wastecheck.engine.block.ArrowTable;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.c.Data;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.ArrowWriter;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.ArrowWriter;
 
 /**
  * Where an {@link ArrowTable} goes as Arrow (Li et al., VLDB 2020, §5): to an in-process consumer
@@ -40,9 +39,11 @@ public final class ArrowExport {
      * Writes the table as an Arrow IPC stream. A table that freezes by dictionary writes each
      * block's dictionary as a replacement before its batch (the stream format allows it).
      */
-    public static Written writeStream(BufferAllocator allocator, ArrowTable table, OutputStream out) throws IOException {
+    public static Written writeStream(BufferAllocator allocator, ArrowTable table, OutputStream out)
+            throws IOException {
         try (TableArrowReader reader = new TableArrowReader(allocator, table);
-             ArrowStreamWriter writer = new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, Channels.newChannel(out))) {
+                ArrowStreamWriter writer =
+                        new ArrowStreamWriter(reader.getVectorSchemaRoot(), reader, Channels.newChannel(out))) {
             return write(reader, writer);
         }
     }
@@ -53,12 +54,17 @@ public final class ArrowExport {
      */
     public static Written writeFile(BufferAllocator allocator, ArrowTable table, Path file) throws IOException {
         if (table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY) {
-            throw new IllegalArgumentException(table.name() + " is dictionary-encoded per block; the Arrow file format allows one "
-                    + "dictionary per column: write a stream (writeStream)");
+            throw new IllegalArgumentException(
+                    table.name() + " is dictionary-encoded per block; the Arrow file format allows one "
+                            + "dictionary per column: write a stream (writeStream)");
         }
         try (TableArrowReader reader = new TableArrowReader(allocator, table);
-             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-             ArrowFileWriter writer = new ArrowFileWriter(reader.getVectorSchemaRoot(), reader, ch)) {
+                FileChannel ch = FileChannel.open(
+                        file,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE);
+                ArrowFileWriter writer = new ArrowFileWriter(reader.getVectorSchemaRoot(), reader, ch)) {
             return write(reader, writer);
         }
     }

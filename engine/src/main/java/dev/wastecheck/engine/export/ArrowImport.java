@@ -8,6 +8,10 @@ import dev.wastecheck.layouts.Field;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -18,11 +22,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.List;
 
 /**
  * Arrow batches into an {@link ArrowTable}: the way a source's rows (DuckDB's Arrow export of a
@@ -59,12 +58,15 @@ public final class ArrowImport {
     }
 
     /** A new table whose columns are the fields of {@code schema} (every one must have a {@link #fieldType}). */
-    public static ArrowTable create(String name, Schema schema, TransactionManager tm, int blockSize, ArrowTable.FreezeMode mode) {
+    public static ArrowTable create(
+            String name, Schema schema, TransactionManager tm, int blockSize, ArrowTable.FreezeMode mode) {
         List<Field> fields = new ArrayList<>();
         BitSet binary = new BitSet();
         for (org.apache.arrow.vector.types.pojo.Field f : schema.getFields()) {
             FieldType t = fieldType(f.getType());
-            if (t == null) throw new IllegalArgumentException(name + "." + f.getName() + ": no engine type for Arrow " + f.getType());
+            if (t == null)
+                throw new IllegalArgumentException(
+                        name + "." + f.getName() + ": no engine type for Arrow " + f.getType());
             if (f.getType() instanceof ArrowType.Binary) binary.set(fields.size());
             fields.add(new Field(f.getName(), t, f.isNullable(), t.isVariable() ? 16 : 0));
         }
@@ -72,7 +74,8 @@ public final class ArrowImport {
     }
 
     /** Inserts every batch of {@code reader}, committing every {@code rowsPerTransaction} rows (and collecting); returns the rows. */
-    public static long load(ArrowTable table, ArrowReader reader, GarbageCollector gc, int rowsPerTransaction) throws IOException {
+    public static long load(ArrowTable table, ArrowReader reader, GarbageCollector gc, int rowsPerTransaction)
+            throws IOException {
         TransactionManager tm = table.transactions();
         Record r = new Record(table.schema());
         long rows = 0;

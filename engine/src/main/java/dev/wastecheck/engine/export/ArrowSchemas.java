@@ -3,14 +3,13 @@ package dev.wastecheck.engine.export;
 import dev.wastecheck.engine.block.ArrowTable;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.RecordSchema;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The Arrow schema of an {@link ArrowTable}: each field type as the block stores it, so that a frozen
@@ -37,8 +36,10 @@ public final class ArrowSchemas {
             dev.wastecheck.layouts.Field f = s.field(c);
             ArrowType type = type(f.type(), table.isBinary(c));
             DictionaryEncoding enc = dictionary && f.type().isVariable()
-                    ? new DictionaryEncoding(c, true, new ArrowType.Int(32, true)) : null;
-            fields.add(new Field(f.name(), new org.apache.arrow.vector.types.pojo.FieldType(f.nullable(), type, enc), null));
+                    ? new DictionaryEncoding(c, true, new ArrowType.Int(32, true))
+                    : null;
+            fields.add(new Field(
+                    f.name(), new org.apache.arrow.vector.types.pojo.FieldType(f.nullable(), type, enc), null));
         }
         return new Schema(fields);
     }
@@ -60,7 +61,10 @@ public final class ArrowSchemas {
 
     /** The dictionary's own field (the values), for a dictionary-encoded column. */
     static Field dictionaryField(ArrowTable table, int column) {
-        return new Field(table.schema().field(column).name() + "_dictionary",
-                new org.apache.arrow.vector.types.pojo.FieldType(false, type(FieldType.VARLEN, table.isBinary(column)), null), null);
+        return new Field(
+                table.schema().field(column).name() + "_dictionary",
+                new org.apache.arrow.vector.types.pojo.FieldType(
+                        false, type(FieldType.VARLEN, table.isBinary(column)), null),
+                null);
     }
 }

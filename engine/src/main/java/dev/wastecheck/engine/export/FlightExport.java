@@ -1,6 +1,11 @@
 package dev.wastecheck.engine.export;
 
 import dev.wastecheck.engine.block.ArrowTable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -9,19 +14,12 @@ import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.NoOpFlightProducer;
 import org.apache.arrow.flight.Ticket;
-import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryEncoder;
-
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Serves {@link ArrowTable}s over Arrow Flight (Li et al., VLDB 2020, §5.3: an RPC framework that
@@ -42,14 +40,21 @@ public final class FlightExport extends NoOpFlightProducer {
      * Starts a Flight server for {@code tables} on {@code host}:{@code port} (port 0 picks a free
      * one; {@link FlightServer#getPort()} tells which).
      */
-    public static FlightServer serve(BufferAllocator allocator, Iterable<ArrowTable> tables, String host, int port) throws IOException {
-        return FlightServer.builder(allocator, Location.forGrpcInsecure(host, port), new FlightExport(allocator, tables)).build().start();
+    public static FlightServer serve(BufferAllocator allocator, Iterable<ArrowTable> tables, String host, int port)
+            throws IOException {
+        return FlightServer.builder(
+                        allocator, Location.forGrpcInsecure(host, port), new FlightExport(allocator, tables))
+                .build()
+                .start();
     }
 
     private ArrowTable table(byte[] name) {
         String n = new String(name, StandardCharsets.UTF_8);
         ArrowTable t = tables.get(n);
-        if (t == null) throw CallStatus.NOT_FOUND.withDescription("no table " + n + "; tables: " + tables.keySet()).toRuntimeException();
+        if (t == null)
+            throw CallStatus.NOT_FOUND
+                    .withDescription("no table " + n + "; tables: " + tables.keySet())
+                    .toRuntimeException();
         return t;
     }
 
@@ -68,7 +73,10 @@ public final class FlightExport extends NoOpFlightProducer {
             }
             listener.completed();
         } catch (IOException | RuntimeException e) {
-            listener.error(CallStatus.INTERNAL.withDescription(t.name() + ": " + e.getMessage()).withCause(e).toRuntimeException());
+            listener.error(CallStatus.INTERNAL
+                    .withDescription(t.name() + ": " + e.getMessage())
+                    .withCause(e)
+                    .toRuntimeException());
         }
     }
 
@@ -77,7 +85,8 @@ public final class FlightExport extends NoOpFlightProducer {
      * one per block: its dictionary columns go decoded (Arrow's {@link DictionaryEncoder}, a copy), the
      * other columns as they are.
      */
-    private void streamDecoded(ArrowTable t, TableArrowReader reader, ServerStreamListener listener) throws IOException {
+    private void streamDecoded(ArrowTable t, TableArrowReader reader, ServerStreamListener listener)
+            throws IOException {
         try (VectorSchemaRoot out = VectorSchemaRoot.create(ArrowSchemas.plain(t), allocator)) {
             listener.start(out);
             VectorSchemaRoot in = reader.getVectorSchemaRoot();
@@ -88,7 +97,8 @@ public final class FlightExport extends NoOpFlightProducer {
                     if (v.getField().getDictionary() == null) {
                         v.makeTransferPair(out.getVector(c)).transfer();
                     } else {
-                        try (ValueVector plain = DictionaryEncoder.decode(v, reader.lookup(v.getField().getDictionary().getId()))) {
+                        try (ValueVector plain = DictionaryEncoder.decode(
+                                v, reader.lookup(v.getField().getDictionary().getId()))) {
                             plain.makeTransferPair(out.getVector(c)).transfer();
                         }
                     }
@@ -102,12 +112,15 @@ public final class FlightExport extends NoOpFlightProducer {
 
     @Override
     public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
-        byte[] name = descriptor.isCommand() ? descriptor.getCommand() : String.join(".", descriptor.getPath()).getBytes(StandardCharsets.UTF_8);
+        byte[] name = descriptor.isCommand()
+                ? descriptor.getCommand()
+                : String.join(".", descriptor.getPath()).getBytes(StandardCharsets.UTF_8);
         return info(table(name), descriptor);
     }
 
     @Override
-    public void listFlights(CallContext context, org.apache.arrow.flight.Criteria criteria, StreamListener<FlightInfo> listener) {
+    public void listFlights(
+            CallContext context, org.apache.arrow.flight.Criteria criteria, StreamListener<FlightInfo> listener) {
         for (ArrowTable t : tables.values()) listener.onNext(info(t, FlightDescriptor.path(t.name())));
         listener.onCompleted();
     }
@@ -115,7 +128,12 @@ public final class FlightExport extends NoOpFlightProducer {
     private FlightInfo info(ArrowTable t, FlightDescriptor descriptor) {
         long bytes = t.memoryBytes();
         Schema schema = t.freezeMode() == ArrowTable.FreezeMode.DICTIONARY ? ArrowSchemas.plain(t) : ArrowSchemas.of(t);
-        return new FlightInfo(schema, descriptor, java.util.List.of(new FlightEndpoint(new Ticket(t.name().getBytes(StandardCharsets.UTF_8)))), bytes, -1);
+        return new FlightInfo(
+                schema,
+                descriptor,
+                java.util.List.of(new FlightEndpoint(new Ticket(t.name().getBytes(StandardCharsets.UTF_8)))),
+                bytes,
+                -1);
     }
 
     /** Reads a whole stream and counts its rows (a client helper for tests and the benchmark). */

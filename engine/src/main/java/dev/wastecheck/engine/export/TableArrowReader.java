@@ -9,6 +9,10 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ForeignAllocation;
@@ -31,11 +35,6 @@ import org.apache.arrow.vector.ipc.message.ArrowDictionaryBatch;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
-
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * An {@link ArrowReader} over an {@link ArrowTable}, one record batch per block, at one transactional
@@ -76,10 +75,17 @@ public final class TableArrowReader extends ArrowReader {
     }
 
     /** Batches handed over from frozen blocks without a copy. */
-    public long inPlaceBatches() { return inPlaceBatches; }
+    public long inPlaceBatches() {
+        return inPlaceBatches;
+    }
     /** Batches materialized from hot blocks at the snapshot. */
-    public long snapshotBatches() { return snapshotBatches; }
-    public long rows() { return rows; }
+    public long snapshotBatches() {
+        return snapshotBatches;
+    }
+
+    public long rows() {
+        return rows;
+    }
 
     @Override
     public boolean loadNextBatch() {
@@ -112,7 +118,9 @@ public final class TableArrowReader extends ArrowReader {
         private final Block block;
 
         BlockMemory(Block block) {
-            super(block.data().layout().blockSize(), MemoryUtil.getByteBufferAddress(block.data().buffer()));
+            super(
+                    block.data().layout().blockSize(),
+                    MemoryUtil.getByteBufferAddress(block.data().buffer()));
             this.block = block;
         }
 
@@ -124,7 +132,8 @@ public final class TableArrowReader extends ArrowReader {
 
     /** A frozen column's buffer; immutable, kept reachable while Arrow buffers use it. */
     private static final class FrozenMemory extends ForeignAllocation {
-        @SuppressWarnings("unused") private final ByteBuffer keepAlive;
+        @SuppressWarnings("unused")
+        private final ByteBuffer keepAlive;
 
         FrozenMemory(FrozenVarlen f) {
             super(f.capacity(), MemoryUtil.getByteBufferAddress(f.buffer()));
@@ -170,9 +179,13 @@ public final class TableArrowReader extends ArrowReader {
                         buffers.add(fb.slice(f.valuesOffset(), f.valueBytes()));
                     } else {
                         buffers.add(fb.slice(f.indicesOffset(), f.indicesBytes()));
-                        ArrowRecordBatch values = new ArrowRecordBatch(f.dictionarySize(),
+                        ArrowRecordBatch values = new ArrowRecordBatch(
+                                f.dictionarySize(),
                                 List.of(new ArrowFieldNode(f.dictionarySize(), 0)),
-                                List.of(allocator.getEmpty(), fb.slice(f.offsetsOffset(), f.offsetsBytes()), fb.slice(f.valuesOffset(), f.valueBytes())));
+                                List.of(
+                                        allocator.getEmpty(),
+                                        fb.slice(f.offsetsOffset(), f.offsetsBytes()),
+                                        fb.slice(f.valuesOffset(), f.valueBytes())));
                         dictionaries.add(new ArrowDictionaryBatch(c, values));
                     }
                 }

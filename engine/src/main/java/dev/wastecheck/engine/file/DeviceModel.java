@@ -18,7 +18,8 @@ public record DeviceModel(String name, long readNanos, long writeNanos) {
      * 4 KB blocks (Lenovo Press product guide for the Intel P4500 NVMe, part 4XB7A08539,
      * technical specifications table).
      */
-    public static final DeviceModel NVME = new DeviceModel("NVMe TLC (Intel DC P4500, QD1, 4 KB random)", 85_000, 20_000);
+    public static final DeviceModel NVME =
+            new DeviceModel("NVMe TLC (Intel DC P4500, QD1, 4 KB random)", 85_000, 20_000);
 
     /** No device cost: everything is memory. */
     public static final DeviceModel MEMORY = new DeviceModel("memory", 0, 0);

@@ -37,13 +37,15 @@ public final class StorageDevice implements AutoCloseable {
 
     private StorageDevice(Path path, int pageSize, DeviceModel model, boolean deleteOnClose) {
         if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1)
-            throw new IllegalArgumentException("page size must be a power of two in [" + MIN_PAGE_SIZE + ", " + MAX_PAGE_SIZE + "]: " + pageSize);
+            throw new IllegalArgumentException(
+                    "page size must be a power of two in [" + MIN_PAGE_SIZE + ", " + MAX_PAGE_SIZE + "]: " + pageSize);
         this.path = path;
         this.pageSize = pageSize;
         this.model = model;
         this.deleteOnClose = deleteOnClose;
         try {
-            this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.channel = FileChannel.open(
+                    path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             pageCount.set(channel.size() / pageSize);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + path, e);
@@ -60,13 +62,26 @@ public final class StorageDevice implements AutoCloseable {
         }
     }
 
-    public int pageSize() { return pageSize; }
-    public DeviceModel model() { return model; }
-    public Path path() { return path; }
-    public long pageCount() { return pageCount.get(); }
+    public int pageSize() {
+        return pageSize;
+    }
+
+    public DeviceModel model() {
+        return model;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public long pageCount() {
+        return pageCount.get();
+    }
 
     /** Reserves a new page number at the end of the file; its contents are zero until written. */
-    public long allocatePage() { return pageCount.getAndIncrement(); }
+    public long allocatePage() {
+        return pageCount.getAndIncrement();
+    }
 
     /** Reads page {@code page} into {@code dst} (position 0, pageSize bytes). Pages never written read as zeros. */
     public void read(long page, ByteBuffer dst) {
@@ -103,15 +118,23 @@ public final class StorageDevice implements AutoCloseable {
         if (page < 0 || page >= pageCount.get()) throw new IllegalArgumentException("page " + page + " not allocated");
     }
 
-    public long reads() { return reads.get(); }
-    public long writes() { return writes.get(); }
+    public long reads() {
+        return reads.get();
+    }
+
+    public long writes() {
+        return writes.get();
+    }
 
     /** The time the reads and writes so far would have taken on {@link #model()}, in nanoseconds. */
     public long modeledDeviceNanos() {
         return reads.get() * model.readNanos() + writes.get() * model.writeNanos();
     }
 
-    public void resetCounters() { reads.set(0); writes.set(0); }
+    public void resetCounters() {
+        reads.set(0);
+        writes.set(0);
+    }
 
     @Override
     public void close() {

@@ -17,9 +17,15 @@ public final class TupleId {
         return (page << SLOT_BITS) | slot;
     }
 
-    public static long page(long tid) { return tid >>> SLOT_BITS; }
+    public static long page(long tid) {
+        return tid >>> SLOT_BITS;
+    }
 
-    public static int slot(long tid) { return (int) (tid & ((1 << SLOT_BITS) - 1)); }
+    public static int slot(long tid) {
+        return (int) (tid & ((1 << SLOT_BITS) - 1));
+    }
 
-    public static String toString(long tid) { return "(" + page(tid) + "," + slot(tid) + ")"; }
+    public static String toString(long tid) {
+        return "(" + page(tid) + "," + slot(tid) + ")";
+    }
 }

@@ -9,7 +9,6 @@ import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Page;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,20 +42,37 @@ public final class HeapFile implements TupleStore {
     }
 
     public HeapFile(BufferPool pool, Layout layout, RecordSchema schema) {
-        if (pool.pageSize() < Page.MIN_PAGE_SIZE) throw new IllegalArgumentException("layouts need pages of at least " + Page.MIN_PAGE_SIZE + " B");
+        if (pool.pageSize() < Page.MIN_PAGE_SIZE)
+            throw new IllegalArgumentException("layouts need pages of at least " + Page.MIN_PAGE_SIZE + " B");
         this.pool = pool;
         this.layout = layout;
         this.schema = schema;
         this.flyweights = ThreadLocal.withInitial(() -> layout.newPage(schema));
     }
 
-    public Layout layout() { return layout; }
-    public RecordSchema schema() { return schema; }
-    public synchronized long rows() { return rows; }
-    public synchronized int pageCount() { return pages.size(); }
-    public synchronized long bytes() { return (long) pages.size() * pool.pageSize(); }
+    public Layout layout() {
+        return layout;
+    }
+
+    public RecordSchema schema() {
+        return schema;
+    }
+
+    public synchronized long rows() {
+        return rows;
+    }
+
+    public synchronized int pageCount() {
+        return pages.size();
+    }
+
+    public synchronized long bytes() {
+        return (long) pages.size() * pool.pageSize();
+    }
     /** The heap's page numbers, in order. */
-    public synchronized long[] pageNumbers() { return pages.stream().mapToLong(Long::longValue).toArray(); }
+    public synchronized long[] pageNumbers() {
+        return pages.stream().mapToLong(Long::longValue).toArray();
+    }
 
     /** Appends a record; returns its tuple id. */
     public synchronized long insert(Record r) {
@@ -65,14 +81,21 @@ public final class HeapFile implements TupleStore {
             Frame f = pool.pin(pages.get(pages.size() - 1));
             synchronized (f) {
                 int slot = p.wrap(f.buffer(), 0, pool.pageSize()).insert(r);
-                if (slot >= 0) { pool.unpin(f, true); rows++; return TupleId.of(f.pageNo(), slot); }
+                if (slot >= 0) {
+                    pool.unpin(f, true);
+                    rows++;
+                    return TupleId.of(f.pageNo(), slot);
+                }
             }
             pool.unpin(f, false);
         }
         Frame f = pool.newPage();
         synchronized (f) {
             int slot = p.format(f.buffer(), 0, pool.pageSize()).insert(r);
-            if (slot < 0) { pool.unpin(f, true); throw new IllegalArgumentException("record does not fit an empty page"); }
+            if (slot < 0) {
+                pool.unpin(f, true);
+                throw new IllegalArgumentException("record does not fit an empty page");
+            }
             pages.add(f.pageNo());
             pool.unpin(f, true);
             rows++;
@@ -83,7 +106,9 @@ public final class HeapFile implements TupleStore {
     public void read(long tid, Record into) {
         Frame f = pool.pin(TupleId.page(tid));
         try {
-            synchronized (f) { flyweight().wrap(f.buffer(), 0, pool.pageSize()).read(TupleId.slot(tid), into); }
+            synchronized (f) {
+                flyweight().wrap(f.buffer(), 0, pool.pageSize()).read(TupleId.slot(tid), into);
+            }
         } finally {
             pool.unpin(f, false);
         }
@@ -92,7 +117,9 @@ public final class HeapFile implements TupleStore {
     public long getLong(long tid, int field) {
         Frame f = pool.pin(TupleId.page(tid));
         try {
-            synchronized (f) { return flyweight().wrap(f.buffer(), 0, pool.pageSize()).getLong(TupleId.slot(tid), field); }
+            synchronized (f) {
+                return flyweight().wrap(f.buffer(), 0, pool.pageSize()).getLong(TupleId.slot(tid), field);
+            }
         } finally {
             pool.unpin(f, false);
         }
@@ -123,7 +150,8 @@ public final class HeapFile implements TupleStore {
                 int slot = TupleId.slot(tid);
                 for (int field : fields) {
                     if (p.isNull(slot, field)) into.setNull(field);
-                    else if (schema.type(field).isVariable()) into.setBytes(field, scratch, 0, p.getBytes(slot, field, scratch, 0));
+                    else if (schema.type(field).isVariable())
+                        into.setBytes(field, scratch, 0, p.getBytes(slot, field, scratch, 0));
                     else into.setLong(field, p.getLong(slot, field));
                 }
             }
@@ -137,7 +165,11 @@ public final class HeapFile implements TupleStore {
         Frame f = pool.pin(TupleId.page(tid));
         boolean done = false;
         try {
-            synchronized (f) { done = flyweight().wrap(f.buffer(), 0, pool.pageSize()).setBytes(TupleId.slot(tid), field, src, off, len); }
+            synchronized (f) {
+                done = flyweight()
+                        .wrap(f.buffer(), 0, pool.pageSize())
+                        .setBytes(TupleId.slot(tid), field, src, off, len);
+            }
         } finally {
             pool.unpin(f, done);
         }
@@ -148,7 +180,9 @@ public final class HeapFile implements TupleStore {
     public void setNull(long tid, int field) {
         Frame f = pool.pin(TupleId.page(tid));
         try {
-            synchronized (f) { flyweight().wrap(f.buffer(), 0, pool.pageSize()).setNull(TupleId.slot(tid), field); }
+            synchronized (f) {
+                flyweight().wrap(f.buffer(), 0, pool.pageSize()).setNull(TupleId.slot(tid), field);
+            }
         } finally {
             pool.unpin(f, true);
         }
@@ -157,11 +191,15 @@ public final class HeapFile implements TupleStore {
     public void delete(long tid) {
         Frame f = pool.pin(TupleId.page(tid));
         try {
-            synchronized (f) { flyweight().wrap(f.buffer(), 0, pool.pageSize()).delete(TupleId.slot(tid)); }
+            synchronized (f) {
+                flyweight().wrap(f.buffer(), 0, pool.pageSize()).delete(TupleId.slot(tid));
+            }
         } finally {
             pool.unpin(f, true);
         }
-        synchronized (this) { rows--; }
+        synchronized (this) {
+            rows--;
+        }
     }
 
     /**
@@ -216,7 +254,9 @@ public final class HeapFile implements TupleStore {
         int n = 0;
         for (int f : fields) {
             FieldType t = schema.type(f);
-            if (!t.isFixedBytes()) throw new IllegalArgumentException("only fixed-width fields are cacheable yet: " + schema.field(f).name());
+            if (!t.isFixedBytes())
+                throw new IllegalArgumentException("only fixed-width fields are cacheable yet: "
+                        + schema.field(f).name());
             n += t.width;
         }
         return n;

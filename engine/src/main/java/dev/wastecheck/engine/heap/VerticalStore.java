@@ -7,7 +7,6 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongPredicate;
@@ -40,6 +39,7 @@ public final class VerticalStore implements TupleStore {
     private final int[] position;
     /** The near heap's field holding the apart tuple's id. */
     private final int ref;
+
     private final Record nearRecord, apartRecord;
 
     /**
@@ -52,10 +52,16 @@ public final class VerticalStore implements TupleStore {
         this.position = new int[n];
         List<Field> nearFields = new ArrayList<>(), apartList = new ArrayList<>();
         for (int f = 0; f < n; f++) {
-            if (isApart[f]) { position[f] = apartList.size(); apartList.add(schema.field(f)); }
-            else { position[f] = nearFields.size(); nearFields.add(schema.field(f)); }
+            if (isApart[f]) {
+                position[f] = apartList.size();
+                apartList.add(schema.field(f));
+            } else {
+                position[f] = nearFields.size();
+                nearFields.add(schema.field(f));
+            }
         }
-        if (apartList.isEmpty() || nearFields.isEmpty()) throw new IllegalArgumentException("a vertical split needs columns on both sides");
+        if (apartList.isEmpty() || nearFields.isEmpty())
+            throw new IllegalArgumentException("a vertical split needs columns on both sides");
         ref = nearFields.size();
         nearFields.add(Field.of("apart_ref", FieldType.INT64));
         RecordSchema nearSchema = new RecordSchema(nearFields), apartSchema = new RecordSchema(apartList);
@@ -65,14 +71,26 @@ public final class VerticalStore implements TupleStore {
         this.apartRecord = new Record(apartSchema);
     }
 
-    public HeapFile near() { return near; }
-    public HeapFile apart() { return apart; }
-    public boolean isApart(int field) { return isApart[field]; }
+    public HeapFile near() {
+        return near;
+    }
+
+    public HeapFile apart() {
+        return apart;
+    }
+
+    public boolean isApart(int field) {
+        return isApart[field];
+    }
     /** The field's number in its own heap. */
-    public int position(int field) { return position[field]; }
+    public int position(int field) {
+        return position[field];
+    }
 
     @Override
-    public long rows() { return near.rows(); }
+    public long rows() {
+        return near.rows();
+    }
 
     @Override
     public synchronized long insert(Record r) {
@@ -92,7 +110,9 @@ public final class VerticalStore implements TupleStore {
     @Override
     public synchronized void project(long tid, int[] fields, Record into, byte[] scratch) {
         int nNear = 0, nApart = 0;
-        for (int f : fields) if (isApart[f]) nApart++; else nNear++;
+        for (int f : fields)
+            if (isApart[f]) nApart++;
+            else nNear++;
         int[] nearFields = new int[nNear + (nApart > 0 ? 1 : 0)], apartFields = new int[nApart];
         nNear = 0;
         nApart = 0;
@@ -137,14 +157,17 @@ public final class VerticalStore implements TupleStore {
     public FieldSource fieldSource(int... fields) {
         int[] mapped = new int[fields.length];
         for (int i = 0; i < fields.length; i++) {
-            if (isApart[fields[i]]) throw new IllegalArgumentException(schema.field(fields[i]).name() + " is stored apart: not cacheable");
+            if (isApart[fields[i]])
+                throw new IllegalArgumentException(schema.field(fields[i]).name() + " is stored apart: not cacheable");
             mapped[i] = position[fields[i]];
         }
         return near.fieldSource(mapped);
     }
 
     @Override
-    public long bytes() { return near.bytes() + apart.bytes(); }
+    public long bytes() {
+        return near.bytes() + apart.bytes();
+    }
 
     @Override
     public long[] pageNumbers() {
@@ -178,7 +201,10 @@ public final class VerticalStore implements TupleStore {
     }
 
     private static void copy(Record from, int f, Record to, int g) {
-        if (from.isNull(f)) { to.setNull(g); return; }
+        if (from.isNull(f)) {
+            to.setNull(g);
+            return;
+        }
         if (from.schema().type(f).isVariable()) to.setBytes(g, from.bytes(f), 0, from.length(f));
         else to.setLong(g, from.getLong(f));
     }

@@ -3,7 +3,6 @@ package dev.wastecheck.engine.index;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.TupleId;
-
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -56,33 +55,70 @@ public final class BTree {
     /** The numbers of the pages the tree has allocated. */
     public long[] pageNumbers() {
         lock.readLock().lock();
-        try { return pageNumbers.stream().mapToLong(Long::longValue).toArray(); } finally { lock.readLock().unlock(); }
+        try {
+            return pageNumbers.stream().mapToLong(Long::longValue).toArray();
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** Pages the tree has allocated (leaves and inner nodes; deletes never free one). */
     public long pageCount() {
         lock.readLock().lock();
-        try { return pages; } finally { lock.readLock().unlock(); }
+        try {
+            return pages;
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
-    public boolean unique() { return unique; }
-    public BufferPool pool() { return pool; }
-    public int maxKeyLength() { return maxKeyLength; }
-    public long rootPage() { return root; }
-    public int height() { return height; }
-    public ReentrantReadWriteLock lock() { return lock; }
+    public boolean unique() {
+        return unique;
+    }
+
+    public BufferPool pool() {
+        return pool;
+    }
+
+    public int maxKeyLength() {
+        return maxKeyLength;
+    }
+
+    public long rootPage() {
+        return root;
+    }
+
+    public int height() {
+        return height;
+    }
+
+    public ReentrantReadWriteLock lock() {
+        return lock;
+    }
 
     /** Freed leaf bytes are zeroed up to multiples of this (the index cache's item size). */
-    void slotAlign(int align) { lock.writeLock().lock(); try { slotAlign = align; } finally { lock.writeLock().unlock(); } }
+    void slotAlign(int align) {
+        lock.writeLock().lock();
+        try {
+            slotAlign = align;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
 
     public long size() {
         lock.readLock().lock();
-        try { return entries; } finally { lock.readLock().unlock(); }
+        try {
+            return entries;
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** Inserts (key, tid). In a unique tree, returns false (and changes nothing) if the key exists. */
     public boolean insert(byte[] key, long tid) {
-        if (key.length > maxKeyLength) throw new IllegalArgumentException("key of " + key.length + " B exceeds " + maxKeyLength + " B");
+        if (key.length > maxKeyLength)
+            throw new IllegalArgumentException("key of " + key.length + " B exceeds " + maxKeyLength + " B");
         if (tid < 0) throw new IllegalArgumentException("tid " + tid);
         lock.writeLock().lock();
         try {
@@ -112,7 +148,10 @@ public final class BTree {
             }
             Split s = split(f, pos, key, tid, 0);
             while (s != null) {
-                if (depth == 0) { newRoot(s); return true; }
+                if (depth == 0) {
+                    newRoot(s);
+                    return true;
+                }
                 Frame parent = pool.pin(path[--depth]);
                 node.wrap(parent.buffer()).slotAlign(slotAlign);
                 int ppos = node.upperBound(s.key, s.tid, unique);
@@ -141,8 +180,16 @@ public final class BTree {
         long[] tids = new long[n + 1];
         long[] children = new long[n + 1];
         for (int i = 0, j = 0; i <= n; i++) {
-            if (i == pos) { keys[i] = key; tids[i] = tid; children[i] = child; continue; }
-            keys[i] = node.key(j); tids[i] = node.tid(j); children[i] = leaf ? 0 : node.child(j); j++;
+            if (i == pos) {
+                keys[i] = key;
+                tids[i] = tid;
+                children[i] = child;
+                continue;
+            }
+            keys[i] = node.key(j);
+            tids[i] = node.tid(j);
+            children[i] = leaf ? 0 : node.child(j);
+            j++;
         }
         long link = node.link();
         Frame rf = newNode();
@@ -157,7 +204,9 @@ public final class BTree {
                 for (byte[] k : keys) total += BTreePage.cellSize(k.length, true) + BTreePage.DIR_ENTRY_SIZE;
                 int acc = 0;
                 m = 0;
-                while (m < n && acc + (BTreePage.cellSize(keys[m].length, true) + BTreePage.DIR_ENTRY_SIZE) / 2 < total / 2) {
+                while (m < n
+                        && acc + (BTreePage.cellSize(keys[m].length, true) + BTreePage.DIR_ENTRY_SIZE) / 2
+                                < total / 2) {
                     acc += BTreePage.cellSize(keys[m].length, true) + BTreePage.DIR_ENTRY_SIZE;
                     m++;
                 }
@@ -206,9 +255,13 @@ public final class BTree {
             Frame f = descend(key, searchTid, node);
             node.wrap(f.buffer()).slotAlign(slotAlign);
             int pos = node.lowerBound(key, searchTid, unique);
-            boolean found = pos < node.keyCount() && node.compare(pos, key, searchTid, unique) == 0
+            boolean found = pos < node.keyCount()
+                    && node.compare(pos, key, searchTid, unique) == 0
                     && (tid == TupleId.NONE || node.tid(pos) == tid);
-            if (found) { node.removeAt(pos); entries--; }
+            if (found) {
+                node.removeAt(pos);
+                entries--;
+            }
             pool.unpin(f, found);
             return found;
         } finally {
@@ -260,7 +313,9 @@ public final class BTree {
 
     /** Receives scanned entries; returns false to stop. */
     @FunctionalInterface
-    public interface EntryVisitor { boolean visit(byte[] key, long tid); }
+    public interface EntryVisitor {
+        boolean visit(byte[] key, long tid);
+    }
 
     /**
      * Visits entries with lo <= key < hi (or <= hi if {@code hiInclusive}) in order; a null bound
@@ -278,9 +333,15 @@ public final class BTree {
                     byte[] k = n.key(pos);
                     if (hi != null) {
                         int c = KeyEncoder.compare(k, hi);
-                        if (c > 0 || (c == 0 && !hiInclusive)) { pool.unpin(f, false); return; }
+                        if (c > 0 || (c == 0 && !hiInclusive)) {
+                            pool.unpin(f, false);
+                            return;
+                        }
                     }
-                    if (!visitor.visit(k, n.tid(pos))) { pool.unpin(f, false); return; }
+                    if (!visitor.visit(k, n.tid(pos))) {
+                        pool.unpin(f, false);
+                        return;
+                    }
                 }
                 long next = n.link();
                 pool.unpin(f, false);

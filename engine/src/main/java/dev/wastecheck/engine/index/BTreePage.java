@@ -55,6 +55,7 @@ public final class BTreePage {
     public static final int TYPE = 0;
     /** The index cache's placement count, mod 256 (CacheRegion). */
     public static final int CACHE_STAMP = 1;
+
     public static final int KEY_COUNT = 2;
     public static final int KEY_AREA_END = 4;
     public static final int CACHE_TRIM = 6;
@@ -96,10 +97,18 @@ public final class BTreePage {
         return this;
     }
 
-    public BTreePage slotAlign(int align) { this.slotAlign = Math.max(1, align); return this; }
+    public BTreePage slotAlign(int align) {
+        this.slotAlign = Math.max(1, align);
+        return this;
+    }
 
-    public ByteBuffer buffer() { return b; }
-    public int pageSize() { return pageSize; }
+    public ByteBuffer buffer() {
+        return b;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
 
     /** Formats an empty node, zeroing the whole page (and with it any cached items). */
     public void init(byte type, long link) {
@@ -110,34 +119,101 @@ public final class BTreePage {
         b.putLong(LINK, link);
     }
 
-    public boolean isLeaf() { return a[TYPE] == TYPE_LEAF; }
-    public int keyCount() { return b.getShort(KEY_COUNT) & 0xFFFF; }
-    public int keyAreaEnd() { return b.getShort(KEY_AREA_END) & 0xFFFF; }
-    public int dirStart() { return pageSize - keyCount() * DIR_ENTRY_SIZE; }
-    public int freeBytes() { return dirStart() - keyAreaEnd(); }
-    public long link() { return b.getLong(LINK); }
-    public void setLink(long page) { b.putLong(LINK, page); }
-    public long cacheCsn() { return b.getLong(CACHE_CSN); }
-    public void setCacheCsn(long csn) { b.putLong(CACHE_CSN, csn); }
-    public int cacheTrim() { return b.getShort(CACHE_TRIM) & 0xFFFF; }
-    public void setCacheTrim(int t) { b.putShort(CACHE_TRIM, (short) t); }
+    public boolean isLeaf() {
+        return a[TYPE] == TYPE_LEAF;
+    }
+
+    public int keyCount() {
+        return b.getShort(KEY_COUNT) & 0xFFFF;
+    }
+
+    public int keyAreaEnd() {
+        return b.getShort(KEY_AREA_END) & 0xFFFF;
+    }
+
+    public int dirStart() {
+        return pageSize - keyCount() * DIR_ENTRY_SIZE;
+    }
+
+    public int freeBytes() {
+        return dirStart() - keyAreaEnd();
+    }
+
+    public long link() {
+        return b.getLong(LINK);
+    }
+
+    public void setLink(long page) {
+        b.putLong(LINK, page);
+    }
+
+    public long cacheCsn() {
+        return b.getLong(CACHE_CSN);
+    }
+
+    public void setCacheCsn(long csn) {
+        b.putLong(CACHE_CSN, csn);
+    }
+
+    public int cacheTrim() {
+        return b.getShort(CACHE_TRIM) & 0xFFFF;
+    }
+
+    public void setCacheTrim(int t) {
+        b.putShort(CACHE_TRIM, (short) t);
+    }
 
     /** Key area bytes K (cells) and directory bytes D, for the stable point S = K/(K+D). */
-    public int keyAreaBytes() { return keyAreaEnd() - HEADER_SIZE; }
-    public int directoryBytes() { return keyCount() * DIR_ENTRY_SIZE; }
+    public int keyAreaBytes() {
+        return keyAreaEnd() - HEADER_SIZE;
+    }
 
-    private int dirEntry(int i) { return dirStart() + i * DIR_ENTRY_SIZE; }
-    public int cellOffset(int i) { return b.getShort(dirEntry(i) + DIR_CELL_OFFSET) & 0xFFFF; }
-    public int keyLength(int i) { return b.getShort(cellOffset(i) + CELL_KEY_LEN) & 0xFFFF; }
-    public int keyOffset(int i) { return cellOffset(i) + CELL_KEY; }
-    public long tid(int i) { int c = cellOffset(i); return b.getLong(c + CELL_KEY + (b.getShort(c) & 0xFFFF)); }
-    public long child(int i) { int c = cellOffset(i); return b.getLong(c + CELL_KEY + (b.getShort(c) & 0xFFFF) + TID_SIZE); }
-    public byte[] key(int i) { int o = keyOffset(i); return Arrays.copyOfRange(a, o, o + keyLength(i)); }
+    public int directoryBytes() {
+        return keyCount() * DIR_ENTRY_SIZE;
+    }
 
-    public static int cellSize(int keyLen, boolean leaf) { return CELL_KEY + keyLen + TID_SIZE + (leaf ? 0 : CHILD_SIZE); }
-    private int cellSizeAt(int off) { return cellSize(b.getShort(off) & 0xFFFF, isLeaf()); }
+    private int dirEntry(int i) {
+        return dirStart() + i * DIR_ENTRY_SIZE;
+    }
 
-    public int prefixLength() { return a[PREFIX_LEN] & 0xFF; }
+    public int cellOffset(int i) {
+        return b.getShort(dirEntry(i) + DIR_CELL_OFFSET) & 0xFFFF;
+    }
+
+    public int keyLength(int i) {
+        return b.getShort(cellOffset(i) + CELL_KEY_LEN) & 0xFFFF;
+    }
+
+    public int keyOffset(int i) {
+        return cellOffset(i) + CELL_KEY;
+    }
+
+    public long tid(int i) {
+        int c = cellOffset(i);
+        return b.getLong(c + CELL_KEY + (b.getShort(c) & 0xFFFF));
+    }
+
+    public long child(int i) {
+        int c = cellOffset(i);
+        return b.getLong(c + CELL_KEY + (b.getShort(c) & 0xFFFF) + TID_SIZE);
+    }
+
+    public byte[] key(int i) {
+        int o = keyOffset(i);
+        return Arrays.copyOfRange(a, o, o + keyLength(i));
+    }
+
+    public static int cellSize(int keyLen, boolean leaf) {
+        return CELL_KEY + keyLen + TID_SIZE + (leaf ? 0 : CHILD_SIZE);
+    }
+
+    private int cellSizeAt(int off) {
+        return cellSize(b.getShort(off) & 0xFFFF, isLeaf());
+    }
+
+    public int prefixLength() {
+        return a[PREFIX_LEN] & 0xFF;
+    }
 
     /**
      * Where {@code key} sorts against the node's entries by the prefix alone: negative if before
@@ -181,10 +257,14 @@ public final class BTreePage {
     }
 
     /** The first index whose entry is >= (key, tid); keyCount() if none. */
-    public int lowerBound(byte[] key, long tid, boolean unique) { return search(key, tid, unique, 0); }
+    public int lowerBound(byte[] key, long tid, boolean unique) {
+        return search(key, tid, unique, 0);
+    }
 
     /** The first index whose entry is > (key, tid). */
-    public int upperBound(byte[] key, long tid, boolean unique) { return search(key, tid, unique, 1); }
+    public int upperBound(byte[] key, long tid, boolean unique) {
+        return search(key, tid, unique, 1);
+    }
 
     /** The first index whose entry compares to (key, tid) at least {@code bound} (0: >=, 1: >). */
     private int search(byte[] key, long tid, boolean unique, int bound) {
@@ -195,7 +275,8 @@ public final class BTreePage {
         int lo = 0, hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) < bound) lo = mid + 1; else hi = mid;
+            if (compareEntry(dir + mid * DIR_ENTRY_SIZE, key, kp, p, tid, unique) < bound) lo = mid + 1;
+            else hi = mid;
         }
         return lo;
     }
@@ -293,5 +374,7 @@ public final class BTreePage {
     }
 
     /** Bytes in use: header, cells and directory. */
-    public int usedBytes() { return pageSize - freeBytes(); }
+    public int usedBytes() {
+        return pageSize - freeBytes();
+    }
 }

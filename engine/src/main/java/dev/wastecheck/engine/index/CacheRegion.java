@@ -51,8 +51,8 @@ public final class CacheRegion {
     private ByteBuffer b;
     private byte[] a;
     private int itemSize;
-    private int liveLo, liveHi;   // slot indices, [liveLo, liveHi)
-    private int first, end;       // window after trim, [first, end)
+    private int liveLo, liveHi; // slot indices, [liveLo, liveHi)
+    private int first, end; // window after trim, [first, end)
     private int baseFirst, baseEnd; // window before trim
     private int stable;
     private int filter = -1; // byte offset of the 256-bit filter, or -1 for none
@@ -91,7 +91,8 @@ public final class CacheRegion {
     public CacheRegion wrapLeaf(BTreePage leaf, int itemSize, double cacheSize) {
         int lo = leaf.keyAreaEnd(), hi = leaf.dirStart();
         int k = leaf.keyAreaBytes(), d = leaf.directoryBytes();
-        double s = k + d == 0 ? (lo + hi) / 2.0
+        double s = k + d == 0
+                ? (lo + hi) / 2.0
                 : BTreePage.HEADER_SIZE + (leaf.pageSize() - BTreePage.HEADER_SIZE) * (double) k / (k + d);
         int cap = (int) Math.ceil(cacheSize * Math.max(1, leaf.keyCount()));
         wrap(leaf.buffer(), itemSize, lo, hi, s, cap, leaf.cacheTrim());
@@ -103,7 +104,9 @@ public final class CacheRegion {
     /** Filter words accumulated by a scan (per flyweight, so nothing is allocated per call). */
     private final long[] acc = new long[BTreePage.CACHE_FILTER_SIZE / 8];
 
-    private static int filterBit(long tid) { return (int) ((tid * 0x9E3779B97F4A7C15L) >>> (64 - FILTER_BITS_LOG2)); }
+    private static int filterBit(long tid) {
+        return (int) ((tid * 0x9E3779B97F4A7C15L) >>> (64 - FILTER_BITS_LOG2));
+    }
 
     /** False if {@code tid} is certainly not cached (its filter bit is clear). */
     public boolean mayContain(long tid) {
@@ -112,14 +115,33 @@ public final class CacheRegion {
         return (b.getLong(filter + ((bit >>> 6) << 3)) & (1L << bit)) != 0;
     }
 
-    public int windowSlots() { return end - first; }
-    public int baseWindowSlots() { return baseEnd - baseFirst; }
-    public int stableSlot() { return stable; }
-    public int liveSlots() { return liveHi - liveLo; }
+    public int windowSlots() {
+        return end - first;
+    }
 
-    private int off(int slot) { return slot * itemSize; }
-    public long tidAt(int slot) { return b.getLong(off(slot) + ITEM_TID) - 1; }
-    public boolean isEmpty(int slot) { return b.getLong(off(slot) + ITEM_TID) == 0; }
+    public int baseWindowSlots() {
+        return baseEnd - baseFirst;
+    }
+
+    public int stableSlot() {
+        return stable;
+    }
+
+    public int liveSlots() {
+        return liveHi - liveLo;
+    }
+
+    private int off(int slot) {
+        return slot * itemSize;
+    }
+
+    public long tidAt(int slot) {
+        return b.getLong(off(slot) + ITEM_TID) - 1;
+    }
+
+    public boolean isEmpty(int slot) {
+        return b.getLong(off(slot) + ITEM_TID) == 0;
+    }
 
     /**
      * The slot holding {@code tid} in the window, scanning outward from S; -1 if absent. A scan
@@ -138,13 +160,19 @@ public final class CacheRegion {
             if (lo >= first) {
                 long t = b.getLong(off(lo));
                 if (t == tag) return lo;
-                if (t != 0) { int bit = filterBit(t - 1); f[bit >>> 6] |= 1L << bit; }
+                if (t != 0) {
+                    int bit = filterBit(t - 1);
+                    f[bit >>> 6] |= 1L << bit;
+                }
                 lo--;
             }
             if (hi < end) {
                 long t = b.getLong(off(hi));
                 if (t == tag) return hi;
-                if (t != 0) { int bit = filterBit(t - 1); f[bit >>> 6] |= 1L << bit; }
+                if (t != 0) {
+                    int bit = filterBit(t - 1);
+                    f[bit >>> 6] |= 1L << bit;
+                }
                 hi++;
             }
         }
@@ -162,7 +190,11 @@ public final class CacheRegion {
         if (slot == stable) return slot;
         int to = slot < stable ? slot + 1 : slot - 1;
         int o1 = off(slot), o2 = off(to);
-        for (int i = 0; i < itemSize; i++) { byte t = a[o1 + i]; a[o1 + i] = a[o2 + i]; a[o2 + i] = t; }
+        for (int i = 0; i < itemSize; i++) {
+            byte t = a[o1 + i];
+            a[o1 + i] = a[o2 + i];
+            a[o2 + i] = t;
+        }
         return to;
     }
 
@@ -197,7 +229,9 @@ public final class CacheRegion {
     }
 
     /** The leaf's placement count (mod 256); see {@link #place}'s checkDuplicate. 0 outside a leaf. */
-    public int stamp() { return filter >= 0 ? a[BTreePage.CACHE_STAMP] & 0xFF : 0; }
+    public int stamp() {
+        return filter >= 0 ? a[BTreePage.CACHE_STAMP] & 0xFF : 0;
+    }
 
     /** A random slot of the peripheral buckets: the outer eighth of the window at each end. */
     int peripheralSlot(RandomGenerator rnd) {
@@ -207,7 +241,9 @@ public final class CacheRegion {
         return r < edge ? first + r : end - 1 - (r - edge);
     }
 
-    public void clear(int slot) { b.putLong(off(slot) + ITEM_TID, 0); }
+    public void clear(int slot) {
+        b.putLong(off(slot) + ITEM_TID, 0);
+    }
 
     /** Empties every live slot, and the filter with them (it is exact for an empty cache). */
     public void clearAll() {
@@ -226,7 +262,10 @@ public final class CacheRegion {
      * it sorts): one sweep of the free space for any number of them.
      */
     public void invalidateAll(long[] tids, int n) {
-        if (n == 1) { invalidate(tids[0]); return; }
+        if (n == 1) {
+            invalidate(tids[0]);
+            return;
+        }
         java.util.Arrays.sort(tids, 0, n);
         for (int s = liveLo; s < liveHi; s++) {
             long t = b.getLong(off(s));

@@ -2,7 +2,6 @@ package dev.wastecheck.engine.index;
 
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.TupleId;
-
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -34,7 +33,10 @@ public final class IndexCache {
     private final double cacheSize;
     private final UpdateLog log;
     private volatile int shrinkPeriod = 10;
-    private final LongAdder hits = new LongAdder(), misses = new LongAdder(), busy = new LongAdder(), notFound = new LongAdder();
+    private final LongAdder hits = new LongAdder(),
+            misses = new LongAdder(),
+            busy = new LongAdder(),
+            notFound = new LongAdder();
 
     /** Per-thread flyweights, so a lookup allocates nothing. */
     private static final class Scratch {
@@ -48,6 +50,7 @@ public final class IndexCache {
          */
         final java.util.SplittableRandom random = new java.util.SplittableRandom(0x9E3779B97F4A7C15L);
     }
+
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
     /**
      * The last thread's scratch: a ThreadLocal lookup that misses its home slot (many
@@ -81,13 +84,29 @@ public final class IndexCache {
         tree.slotAlign(itemSize);
     }
 
-    public BTree tree() { return tree; }
-    public CachePolicy policy() { return policy; }
-    public int fieldBytes() { return fieldBytes; }
-    public int itemSize() { return itemSize; }
-    public UpdateLog log() { return log; }
+    public BTree tree() {
+        return tree;
+    }
+
+    public CachePolicy policy() {
+        return policy;
+    }
+
+    public int fieldBytes() {
+        return fieldBytes;
+    }
+
+    public int itemSize() {
+        return itemSize;
+    }
+
+    public UpdateLog log() {
+        return log;
+    }
     /** Shrink: one peripheral slot of a leaf is overwritten every this many accesses to it (on average). */
-    public void shrinkPeriod(int accesses) { this.shrinkPeriod = Math.max(1, accesses); }
+    public void shrinkPeriod(int accesses) {
+        this.shrinkPeriod = Math.max(1, accesses);
+    }
 
     /**
      * Looks up {@code key} and fills {@code out} with the tuple's cached fields, from the leaf
@@ -113,7 +132,7 @@ public final class IndexCache {
                     return tid;
                 }
                 int stamp = -1; // the leaf's placement count when this lookup found tid absent
-                int trim = -1;  // and its Shrink trim: the window sc.region frames unless it moved
+                int trim = -1; // and its Shrink trim: the window sc.region frames unless it moved
                 if (f.tryLatch()) {
                     try {
                         catchUp(leaf, sc.region);
@@ -144,7 +163,8 @@ public final class IndexCache {
                             // keys cannot move under the tree's read lock: only a catch-up or a
                             // Shrink trim since the first latch changes the window's frame
                             CacheRegion r = reframed || trim < 0 || trim != leaf.cacheTrim()
-                                    ? sc.region.wrapLeaf(leaf, itemSize, cacheSize) : sc.region;
+                                    ? sc.region.wrapLeaf(leaf, itemSize, cacheSize)
+                                    : sc.region;
                             r.place(tid, out, sc.random, stamp < 0 || stamp != r.stamp());
                         }
                     } finally {
@@ -230,28 +250,53 @@ public final class IndexCache {
         if (g == readCsn) return true;
         boolean[] hit = {false};
         boolean complete = log.forEach(readCsn, g, p -> {
-            if (p instanceof UpdateLog.TupleUpdated t) { if (t.tid() == tid) hit[0] = true; }
-            else if (p instanceof UpdateLog.KeyRangeUpdated k) { if (overlaps(leaf, k)) hit[0] = true; }
-            else hit[0] = true;
+            if (p instanceof UpdateLog.TupleUpdated t) {
+                if (t.tid() == tid) hit[0] = true;
+            } else if (p instanceof UpdateLog.KeyRangeUpdated k) {
+                if (overlaps(leaf, k)) hit[0] = true;
+            } else hit[0] = true;
         });
         return complete && !hit[0];
     }
 
     /** Call after a tuple's cached fields changed in the heap, or the tuple was deleted. */
-    public void tupleUpdated(long tid) { log.append(new UpdateLog.TupleUpdated(tid)); }
+    public void tupleUpdated(long tid) {
+        log.append(new UpdateLog.TupleUpdated(tid));
+    }
 
     /** Call after an update of the tuples whose key lies in [lo, hi]. */
-    public void keyRangeUpdated(byte[] lo, byte[] hi) { log.append(new UpdateLog.KeyRangeUpdated(lo, hi)); }
+    public void keyRangeUpdated(byte[] lo, byte[] hi) {
+        log.append(new UpdateLog.KeyRangeUpdated(lo, hi));
+    }
 
     /** Call after an update whose predicate the cache cannot evaluate. */
-    public void anyUpdated() { log.append(new UpdateLog.AnyUpdated()); }
+    public void anyUpdated() {
+        log.append(new UpdateLog.AnyUpdated());
+    }
 
-    public long hits() { return hits.sum(); }
-    public long misses() { return misses.sum(); }
+    public long hits() {
+        return hits.sum();
+    }
+
+    public long misses() {
+        return misses.sum();
+    }
     /** Cache accesses skipped because the leaf latch was busy. */
-    public long latchBusy() { return busy.sum(); }
-    public double hitRate() { long h = hits.sum(), t = h + misses.sum(); return t == 0 ? 0 : (double) h / t; }
-    public void resetCounters() { hits.reset(); misses.reset(); busy.reset(); notFound.reset(); }
+    public long latchBusy() {
+        return busy.sum();
+    }
+
+    public double hitRate() {
+        long h = hits.sum(), t = h + misses.sum();
+        return t == 0 ? 0 : (double) h / t;
+    }
+
+    public void resetCounters() {
+        hits.reset();
+        misses.reset();
+        busy.reset();
+        notFound.reset();
+    }
 
     /** Items currently cached, and the most the windows could hold, over all leaves. */
     public record Occupancy(long items, long capacitySlots, long leaves) {}

@@ -21,7 +21,10 @@ public final class KeyEncoder {
     private byte[] buf = new byte[32];
     private int len;
 
-    public KeyEncoder reset() { len = 0; return this; }
+    public KeyEncoder reset() {
+        len = 0;
+        return this;
+    }
 
     private void ensure(int extra) {
         if (len + extra > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
@@ -30,7 +33,10 @@ public final class KeyEncoder {
     public KeyEncoder appendInt(int v) {
         ensure(4);
         int x = v ^ Integer.MIN_VALUE;
-        buf[len++] = (byte) (x >>> 24); buf[len++] = (byte) (x >>> 16); buf[len++] = (byte) (x >>> 8); buf[len++] = (byte) x;
+        buf[len++] = (byte) (x >>> 24);
+        buf[len++] = (byte) (x >>> 16);
+        buf[len++] = (byte) (x >>> 8);
+        buf[len++] = (byte) x;
         return this;
     }
 
@@ -96,22 +102,39 @@ public final class KeyEncoder {
         return this;
     }
 
-    public int length() { return len; }
+    public int length() {
+        return len;
+    }
 
-    public byte[] toBytes() { return Arrays.copyOf(buf, len); }
+    public byte[] toBytes() {
+        return Arrays.copyOf(buf, len);
+    }
 
-    public static byte[] ofInt(int v) { return new KeyEncoder().appendInt(v).toBytes(); }
-    public static byte[] ofLong(long v) { return new KeyEncoder().appendLong(v).toBytes(); }
-    public static byte[] ofString(String s) { return new KeyEncoder().appendString(s).toBytes(); }
+    public static byte[] ofInt(int v) {
+        return new KeyEncoder().appendInt(v).toBytes();
+    }
+
+    public static byte[] ofLong(long v) {
+        return new KeyEncoder().appendLong(v).toBytes();
+    }
+
+    public static byte[] ofString(String s) {
+        return new KeyEncoder().appendString(s).toBytes();
+    }
 
     /** Decodes a key made by {@link #appendInt} alone. */
     public static int decodeInt(byte[] k, int off) {
-        int x = ((k[off] & 0xFF) << 24) | ((k[off + 1] & 0xFF) << 16) | ((k[off + 2] & 0xFF) << 8) | (k[off + 3] & 0xFF);
+        int x = ((k[off] & 0xFF) << 24)
+                | ((k[off + 1] & 0xFF) << 16)
+                | ((k[off + 2] & 0xFF) << 8)
+                | (k[off + 3] & 0xFF);
         return x ^ Integer.MIN_VALUE;
     }
 
     /** Unsigned lexicographic compare, the order of every encoded key. */
-    public static int compare(byte[] a, byte[] b) { return Arrays.compareUnsigned(a, b); }
+    public static int compare(byte[] a, byte[] b) {
+        return Arrays.compareUnsigned(a, b);
+    }
 
     /**
      * The poor man's normalized key (Graefe): 4 bytes of an encoded key from {@code off} ({@code

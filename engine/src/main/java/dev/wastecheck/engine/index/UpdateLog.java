@@ -37,7 +37,9 @@ public final class UpdateLog {
     }
 
     /** The index's current cache sequence number. */
-    public long current() { return csn; }
+    public long current() {
+        return csn;
+    }
 
     /** Logs an update; the update itself must already be visible in the heap. Returns its CSN. */
     public synchronized long append(Predicate p) {
@@ -49,7 +51,9 @@ public final class UpdateLog {
 
     /** Receives logged predicates. */
     @FunctionalInterface
-    public interface Visitor { void visit(Predicate p); }
+    public interface Visitor {
+        void visit(Predicate p);
+    }
 
     /**
      * Visits the predicates with CSN in (from, to]. Returns false if some of them have been

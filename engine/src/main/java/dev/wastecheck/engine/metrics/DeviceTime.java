@@ -21,8 +21,13 @@ public final class DeviceTime {
         writes0 = device.writes();
     }
 
-    public long reads() { return device.reads() - reads0; }
-    public long writes() { return device.writes() - writes0; }
+    public long reads() {
+        return device.reads() - reads0;
+    }
+
+    public long writes() {
+        return device.writes() - writes0;
+    }
 
     /** Modeled device nanoseconds since {@link #start()}. */
     public long nanos() {
@@ -30,5 +35,7 @@ public final class DeviceTime {
     }
 
     /** The replay JSON's {@code device_us_per_query}. */
-    public double microsPerQuery(long queries) { return queries == 0 ? 0 : nanos() / 1000.0 / queries; }
+    public double microsPerQuery(long queries) {
+        return queries == 0 ? 0 : nanos() / 1000.0 / queries;
+    }
 }

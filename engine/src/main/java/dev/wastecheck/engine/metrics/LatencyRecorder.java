@@ -11,17 +11,29 @@ import org.HdrHistogram.Histogram;
 public final class LatencyRecorder {
     private final Histogram histogram = new Histogram(1, 60_000_000_000L, 3);
 
-    public void recordNanos(long nanos) { histogram.recordValue(Math.max(1, Math.min(nanos, 60_000_000_000L))); }
+    public void recordNanos(long nanos) {
+        histogram.recordValue(Math.max(1, Math.min(nanos, 60_000_000_000L)));
+    }
 
-    public void add(LatencyRecorder other) { histogram.add(other.histogram); }
+    public void add(LatencyRecorder other) {
+        histogram.add(other.histogram);
+    }
 
-    public long count() { return histogram.getTotalCount(); }
+    public long count() {
+        return histogram.getTotalCount();
+    }
 
-    public double percentileMicros(double p) { return histogram.getValueAtPercentile(p) / 1000.0; }
+    public double percentileMicros(double p) {
+        return histogram.getValueAtPercentile(p) / 1000.0;
+    }
 
-    public double meanMicros() { return histogram.getMean() / 1000.0; }
+    public double meanMicros() {
+        return histogram.getMean() / 1000.0;
+    }
 
-    public void reset() { histogram.reset(); }
+    public void reset() {
+        histogram.reset();
+    }
 
     /** The replay JSON's {@code latency_us}: p50, p95, p99, mean. */
     public Summary summary() {

@@ -6,7 +6,6 @@ import dev.wastecheck.engine.table.Values;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.Bound;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,10 +27,18 @@ final class BoundFilter {
     private final Cond[] conds;
     /** The kernel's field, or -1 for every live tuple. */
     final int kernelField;
+
     final long kernelLo, kernelHi;
     final byte[] kernelEqual;
 
-    private record Cond(int field, FieldType type, ColumnCodec codec, Comparable<?> lo, boolean loInc, Comparable<?> hi, boolean hiInc) {}
+    private record Cond(
+            int field,
+            FieldType type,
+            ColumnCodec codec,
+            Comparable<?> lo,
+            boolean loInc,
+            Comparable<?> hi,
+            boolean hiInc) {}
 
     /** Why an event's bounds cannot be compiled, or null when {@link #of} succeeds. */
     static String problem(Table t, List<Bound> bounds) {
@@ -76,24 +83,39 @@ final class BoundFilter {
                 equal = b.lo().getBytes(StandardCharsets.UTF_8);
             } else if (codec == null && !type.isVariable() && type != FieldType.FLOAT64) {
                 long[] range = integerRange(b, type);
-                if (range != null) { kernel = f; lo = range[0]; hi = range[1]; }
+                if (range != null) {
+                    kernel = f;
+                    lo = range[0];
+                    hi = range[1];
+                }
             } else if (codec instanceof ColumnCodec.Dictionary d && b.isEquality()) {
                 byte[] v = b.lo().getBytes(StandardCharsets.UTF_8);
                 long code = d.find(v, 0, v.length);
                 kernel = f;
                 // an unknown value matches nothing: an empty range
-                if (code == ColumnCodec.NONE) { lo = 1; hi = 0; } else { lo = code; hi = code; }
+                if (code == ColumnCodec.NONE) {
+                    lo = 1;
+                    hi = 0;
+                } else {
+                    lo = code;
+                    hi = code;
+                }
             }
         }
         int[] fields = conds.stream().mapToInt(Cond::field).distinct().toArray();
-        if (kernel >= 0 && lo > hi && equal == null) return new BoundFilter(fields, conds.toArray(Cond[]::new), -2, 0, 0, null);
+        if (kernel >= 0 && lo > hi && equal == null)
+            return new BoundFilter(fields, conds.toArray(Cond[]::new), -2, 0, 0, null);
         return new BoundFilter(fields, conds.toArray(Cond[]::new), kernel, lo, hi, equal);
     }
 
     /** Whether the kernel already knows no tuple matches. */
-    boolean matchesNothing() { return kernelField == -2; }
+    boolean matchesNothing() {
+        return kernelField == -2;
+    }
 
-    int[] fields() { return fields; }
+    int[] fields() {
+        return fields;
+    }
 
     /** Whether a record (holding at least {@link #fields()}) passes every bound. */
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -2,7 +2,6 @@ package dev.wastecheck.engine.replay;
 
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.model.access.AccessEvent;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +24,11 @@ public record BoundKey(int index, List<String> literals, byte[] key, boolean who
         if (ix < 0) return null;
         List<String> cols = t.spec().indexes().get(ix).columns();
         List<String> literals = new ArrayList<>();
-        for (int k = 0; k < e.keyColumns().size() && k < cols.size() && cols.get(k).equalsIgnoreCase(e.keyColumns().get(k)); k++) {
+        for (int k = 0;
+                k < e.keyColumns().size()
+                        && k < cols.size()
+                        && cols.get(k).equalsIgnoreCase(e.keyColumns().get(k));
+                k++) {
             literals.add(e.key().get(e.keyColumns().get(k)));
         }
         if (literals.isEmpty()) return null;

@@ -3,7 +3,6 @@ package dev.wastecheck.engine.replay;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.layouts.Layout;
-
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -29,8 +28,15 @@ import java.util.TreeMap;
  * @param freeze      with {@code arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay runs
  * @param coldAfter   with {@code freeze}: events without a write after which a full block is cold
  */
-public record ReplayConfig(String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize,
-                           boolean arrow, boolean freeze, long coldAfter) {
+public record ReplayConfig(
+        String label,
+        TableDesign design,
+        Map<String, TableDesign> tables,
+        long memoryBytes,
+        int pageSize,
+        boolean arrow,
+        boolean freeze,
+        long coldAfter) {
 
     public static final long DEFAULT_MEMORY = 256L << 20;
     public static final int DEFAULT_PAGE_SIZE = 8 << 10;
@@ -44,12 +50,20 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
     }
 
     /** A configuration on pages (not {@code layout=arrow}). */
-    public ReplayConfig(String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize) {
+    public ReplayConfig(
+            String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize) {
         this(label, design, tables, memoryBytes, pageSize, false, true, DEFAULT_COLD_AFTER);
     }
 
     public static ReplayConfig defaults(long memoryBytes) {
-        return new ReplayConfig("baseline", TableDesign.BASELINE, Map.of(), memoryBytes, DEFAULT_PAGE_SIZE, false, true,
+        return new ReplayConfig(
+                "baseline",
+                TableDesign.BASELINE,
+                Map.of(),
+                memoryBytes,
+                DEFAULT_PAGE_SIZE,
+                false,
+                true,
                 DEFAULT_COLD_AFTER);
     }
 
@@ -58,11 +72,25 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
         return tables.getOrDefault(table, design);
     }
 
-    public Layout layout() { return design.layout(); }
-    public CachePolicy cache() { return design.cache(); }
-    public double cacheSize() { return design.cacheSize(); }
-    public double clusterFraction() { return design.clusterFraction(); }
-    public boolean partition() { return design.partition(); }
+    public Layout layout() {
+        return design.layout();
+    }
+
+    public CachePolicy cache() {
+        return design.cache();
+    }
+
+    public double cacheSize() {
+        return design.cacheSize();
+    }
+
+    public double clusterFraction() {
+        return design.clusterFraction();
+    }
+
+    public boolean partition() {
+        return design.partition();
+    }
 
     /** Whether any table is stored with tight types. */
     public boolean tight() {
@@ -72,7 +100,8 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
 
     /** Whether any table's index cache is on. */
     public boolean anyCache() {
-        return design.cache() != CachePolicy.OFF || tables.values().stream().anyMatch(d -> d.cache() != CachePolicy.OFF);
+        return design.cache() != CachePolicy.OFF
+                || tables.values().stream().anyMatch(d -> d.cache() != CachePolicy.OFF);
     }
 
     /** This configuration with another label. */
@@ -91,8 +120,11 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
             String p = part.trim();
             if (p.isEmpty()) continue;
             int eq = p.indexOf('=');
-            if (eq <= 0) throw new IllegalArgumentException("--config '" + spec + "': expected KEY=VALUE, got '" + p + "'");
-            kv.put(p.substring(0, eq).trim().toLowerCase(Locale.ROOT), p.substring(eq + 1).trim());
+            if (eq <= 0)
+                throw new IllegalArgumentException("--config '" + spec + "': expected KEY=VALUE, got '" + p + "'");
+            kv.put(
+                    p.substring(0, eq).trim().toLowerCase(Locale.ROOT),
+                    p.substring(eq + 1).trim());
         }
         TableDesign design = base.design;
         Map<String, TableDesign> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -101,7 +133,8 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
         int pageSize = base.pageSize;
         boolean arrow = base.arrow, freeze = base.freeze;
         long coldAfter = base.coldAfter;
-        // Keys for every table first, so that "revision.cluster=none,cluster=partition" means what it says in any order.
+        // Keys for every table first, so that "revision.cluster=none,cluster=partition" means what it says in any
+        // order.
         for (Map.Entry<String, String> e : kv.entrySet()) {
             String k = e.getKey();
             if (k.contains(".")) continue;
@@ -119,7 +152,9 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
                     } catch (NumberFormatException ex) {
                         coldAfter = -1;
                     }
-                    if (coldAfter < 0) throw new IllegalArgumentException("cold_after=" + e.getValue() + ": expected a number of events (0 or more)");
+                    if (coldAfter < 0)
+                        throw new IllegalArgumentException(
+                                "cold_after=" + e.getValue() + ": expected a number of events (0 or more)");
                 }
                 case "layout" -> {
                     if (v.equals("arrow")) {
@@ -127,13 +162,15 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
                     } else {
                         arrow = false;
                         design = design.with(k, e.getValue());
-                        for (Map.Entry<String, TableDesign> t : tables.entrySet()) t.setValue(t.getValue().with(k, e.getValue()));
+                        for (Map.Entry<String, TableDesign> t : tables.entrySet())
+                            t.setValue(t.getValue().with(k, e.getValue()));
                     }
                 }
                 case "page_size" -> {
                     long s = parseSize("page_size", e.getValue());
                     if (s < 4096 || s > 32768 || Long.bitCount(s) != 1) {
-                        throw new IllegalArgumentException("page_size=" + e.getValue() + ": expected 4K, 8K, 16K or 32K");
+                        throw new IllegalArgumentException(
+                                "page_size=" + e.getValue() + ": expected 4K, 8K, 16K or 32K");
                     }
                     pageSize = (int) s;
                 }
@@ -144,7 +181,8 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
                     }
                     design = design.with(k, e.getValue());
                     // a key for every table overrides what earlier configurations set per table
-                    for (Map.Entry<String, TableDesign> t : tables.entrySet()) t.setValue(t.getValue().with(k, e.getValue()));
+                    for (Map.Entry<String, TableDesign> t : tables.entrySet())
+                        t.setValue(t.getValue().with(k, e.getValue()));
                 }
             }
         }
@@ -154,22 +192,36 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
             if (dot < 0) continue;
             String table = k.substring(0, dot), key = k.substring(dot + 1);
             if (key.equals("layout") && e.getValue().equalsIgnoreCase("arrow")) {
-                throw new IllegalArgumentException("--config key '" + k + "': layout=arrow applies to every table (one Arrow storage)");
+                throw new IllegalArgumentException(
+                        "--config key '" + k + "': layout=arrow applies to every table (one Arrow storage)");
             }
             if (table.isEmpty() || !TableDesign.isKey(key)) {
-                throw new IllegalArgumentException("--config key '" + k + "': expected TABLE.KEY with KEY one of " + TableDesign.KEYS);
+                throw new IllegalArgumentException(
+                        "--config key '" + k + "': expected TABLE.KEY with KEY one of " + TableDesign.KEYS);
             }
             tables.put(table, tables.getOrDefault(table, design).with(key, e.getValue()));
         }
-        if (memory < 2L * pageSize) throw new IllegalArgumentException("memory=" + memory + " B holds fewer than two pages");
+        if (memory < 2L * pageSize)
+            throw new IllegalArgumentException("memory=" + memory + " B holds fewer than two pages");
         if (!arrow && (kv.containsKey("freeze") || kv.containsKey("cold_after"))) {
-            throw new IllegalArgumentException("--config '" + spec + "': freeze and cold_after apply to layout=arrow only");
+            throw new IllegalArgumentException(
+                    "--config '" + spec + "': freeze and cold_after apply to layout=arrow only");
         }
-        if (arrow && (!design.split().none() || tables.values().stream().anyMatch(d -> !d.split().none()))) {
+        if (arrow
+                && (!design.split().none()
+                        || tables.values().stream().anyMatch(d -> !d.split().none()))) {
             // an Arrow table is one store per partition; a vertical split is a second heap of pages
-            throw new IllegalArgumentException("--config '" + spec + "': split applies to pages (nsm, pax, hpl), not to layout=arrow");
+            throw new IllegalArgumentException(
+                    "--config '" + spec + "': split applies to pages (nsm, pax, hpl), not to layout=arrow");
         }
-        return new ReplayConfig(spec.trim().isEmpty() ? base.label : spec.trim(), design, tables, memory, pageSize, arrow, freeze,
+        return new ReplayConfig(
+                spec.trim().isEmpty() ? base.label : spec.trim(),
+                design,
+                tables,
+                memory,
+                pageSize,
+                arrow,
+                freeze,
                 coldAfter);
     }
 
@@ -205,7 +257,11 @@ public record ReplayConfig(String label, TableDesign design, Map<String, TableDe
     /** A short description of every setting, for the report: the common design, then each table's differences. */
     public String describe() {
         StringBuilder b = new StringBuilder(describe(design));
-        b.append(",memory=").append(sizeLabel(memoryBytes)).append(",page_size=").append(pageSize >> 10).append('K');
+        b.append(",memory=")
+                .append(sizeLabel(memoryBytes))
+                .append(",page_size=")
+                .append(pageSize >> 10)
+                .append('K');
         for (Map.Entry<String, TableDesign> t : tables.entrySet()) {
             if (t.getValue().equals(design)) continue;
             b.append("; ").append(t.getKey()).append(": ").append(describe(t.getValue()));

@@ -15,7 +15,6 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,7 +77,13 @@ public final class Replayer {
     }
 
     /** How an event runs, decided once per run with its statement's other events in view. */
-    private enum Kind { KEY, JOIN, SCAN, INSERT, SKIP }
+    private enum Kind {
+        KEY,
+        JOIN,
+        SCAN,
+        INSERT,
+        SKIP
+    }
 
     /**
      * @param reason   for SKIP, why
@@ -87,7 +92,10 @@ public final class Replayer {
      *                 giving its value, or -1 where the statement gives a literal
      */
     private record Step(Kind kind, String reason, int driver, int[] sources) {
-        static Step skip(String why) { return new Step(Kind.SKIP, why, -1, null); }
+        static Step skip(String why) {
+            return new Step(Kind.SKIP, why, -1, null);
+        }
+
         static final Step KEY_STEP = new Step(Kind.KEY, null, -1, null);
         static final Step SCAN_STEP = new Step(Kind.SCAN, null, -1, null);
         static final Step INSERT_STEP = new Step(Kind.INSERT, null, -1, null);
@@ -111,15 +119,17 @@ public final class Replayer {
                 return e.values().isEmpty() ? Step.skip("insert without literal values") : Step.INSERT_STEP;
             case UPDATE:
                 if (e.values().isEmpty()) return Step.skip("update without literal values");
-                // fall through: also needs its key
+            // fall through: also needs its key
             case POINT_LOOKUP:
             case RANGE:
             case DELETE: {
                 String bounds = BoundFilter.problem(t, e.bounds());
                 if (bounds != null) return Step.skip(bounds);
                 if (BoundKey.of(t, e) != null) return Step.KEY_STEP;
-                if (e.index() == null) return e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE
-                        ? Step.skip("update or delete without a key") : Step.SCAN_STEP;
+                if (e.index() == null)
+                    return e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE
+                            ? Step.skip("update or delete without a key")
+                            : Step.SCAN_STEP;
                 return Step.skip("key not given (a parameter without a value)");
             }
             case SCAN: {
@@ -147,7 +157,8 @@ public final class Replayer {
                         else steps[i] = Step.skip("key bound by a join with no driving row");
                     }
                 }
-            } else if (steps[start].kind == Kind.SKIP && !events.get(start).joinKeys().isEmpty()) {
+            } else if (steps[start].kind == Kind.SKIP
+                    && !events.get(start).joinKeys().isEmpty()) {
                 steps[start] = Step.skip("key bound by a join with no driving row");
             }
             start = end;
@@ -171,7 +182,10 @@ public final class Replayer {
         String driverTable = null;
         List<Integer> sources = new ArrayList<>();
         for (String c : cols) {
-            if (e.key().containsKey(c) && e.key().get(c) != null) { sources.add(-1); continue; }
+            if (e.key().containsKey(c) && e.key().get(c) != null) {
+                sources.add(-1);
+                continue;
+            }
             String src = joinSource(e, c);
             if (src == null) break;
             int dot = src.lastIndexOf('.');
@@ -186,16 +200,22 @@ public final class Replayer {
         }
         if (driverTable == null || sources.isEmpty()) return null;
         for (int d = start; d < end; d++) {
-            if (d != i && events.get(d).table().equalsIgnoreCase(driverTable)
+            if (d != i
+                    && events.get(d).table().equalsIgnoreCase(driverTable)
                     && (steps[d].kind == Kind.KEY || steps[d].kind == Kind.SCAN)) {
-                return new Step(Kind.JOIN, null, d, sources.stream().mapToInt(Integer::intValue).toArray());
+                return new Step(
+                        Kind.JOIN,
+                        null,
+                        d,
+                        sources.stream().mapToInt(Integer::intValue).toArray());
             }
         }
         return null;
     }
 
     private static String joinSource(AccessEvent e, String column) {
-        for (Map.Entry<String, String> j : e.joinKeys().entrySet()) if (j.getKey().equalsIgnoreCase(column)) return j.getValue();
+        for (Map.Entry<String, String> j : e.joinKeys().entrySet())
+            if (j.getKey().equalsIgnoreCase(column)) return j.getValue();
         return null;
     }
 
@@ -205,17 +225,36 @@ public final class Replayer {
      *
      * @param progress receives the number of events done, every 4,096
      */
-    public RunResult run(String label, String settings, List<AccessEvent> events, double warmup, long loadMillis,
-                         Map<String, Long> moved, LongConsumer progress) {
-        return run(label, settings, events, (int) Math.min(events.size(), Math.round(events.size() * warmup)), loadMillis, moved, progress);
+    public RunResult run(
+            String label,
+            String settings,
+            List<AccessEvent> events,
+            double warmup,
+            long loadMillis,
+            Map<String, Long> moved,
+            LongConsumer progress) {
+        return run(
+                label,
+                settings,
+                events,
+                (int) Math.min(events.size(), Math.round(events.size() * warmup)),
+                loadMillis,
+                moved,
+                progress);
     }
 
     /**
      * Replays {@code events}, measuring from event {@code measureFrom} on (the events before it run
      * unmeasured: a warm-up, or the training part of a split trace).
      */
-    public RunResult run(String label, String settings, List<AccessEvent> events, int measureFrom, long loadMillis,
-                         Map<String, Long> moved, LongConsumer progress) {
+    public RunResult run(
+            String label,
+            String settings,
+            List<AccessEvent> events,
+            int measureFrom,
+            long loadMillis,
+            Map<String, Long> moved,
+            LongConsumer progress) {
         return run(label, settings, events, measureFrom, loadMillis, moved, null, progress);
     }
 
@@ -243,8 +282,15 @@ public final class Replayer {
      * unmeasured while the reads per tuple are counted, and then {@code learner} (when not null)
      * reorganizes the database from those counts before the first measured event.
      */
-    public RunResult run(String label, String settings, List<AccessEvent> events, int measureFrom, long loadMillis,
-                         Map<String, Long> moved, Learner learner, LongConsumer progress) {
+    public RunResult run(
+            String label,
+            String settings,
+            List<AccessEvent> events,
+            int measureFrom,
+            long loadMillis,
+            Map<String, Long> moved,
+            Learner learner,
+            LongConsumer progress) {
         if (learner != null && measureFrom > 0) heat = new HashMap<>();
         BufferPool pool = db.pool();
         double leafFill = db.leafFill();
@@ -274,10 +320,15 @@ public final class Replayer {
             // layout=arrow: one GC epoch per event, then the transformation, as a background thread
             // would run them between statements (outside the event's latency; cold_after counts events).
             if (arrow != null) arrow.tick();
-            if (i == warm) { device.start(); pins0 = pool.pins(); rows0 = rowsReturned; }
+            if (i == warm) {
+                device.start();
+                pins0 = pool.pins();
+                rows0 = rowsReturned;
+            }
             if (i > groupEnd) {
                 groupEnd = i;
-                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1))) groupEnd++;
+                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1)))
+                    groupEnd++;
                 driven.clear();
                 // Drivers first: a join's driver may come after the event it drives in the statement's order.
                 for (int k = i; k <= groupEnd; k++) if (steps[k].kind == Kind.JOIN) driven.put(steps[k].driver, null);
@@ -308,12 +359,14 @@ public final class Replayer {
         progress.accept(events.size());
         long replayMillis = (System.nanoTime() - started) / 1_000_000;
         // Read the pool's figures before anything below pins pages (cache occupancy walks every leaf).
-        // The prefix filters, heat counters and dictionaries live outside the pool and are read by lookups: part of the working set.
+        // The prefix filters, heat counters and dictionaries live outside the pool and are read by lookups: part of the
+        // working set.
         long touchedBytes = pool.touchedPages() * pool.pageSize() + db.sideBytes();
-        for (Table t : db.tables()) for (Table.Part p : t.parts()) touchedBytes += p.heap().touchedBytes(); // Arrow blocks touched
+        for (Table t : db.tables())
+            for (Table.Part p : t.parts()) touchedBytes += p.heap().touchedBytes(); // Arrow blocks touched
         Map<String, Long> byStructure = new LinkedHashMap<>();
-        db.touchedBytesByStructure().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
-                        .thenComparing(Map.Entry.comparingByKey()))
+        db.touchedBytesByStructure().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .forEach(x -> byStructure.put(x.getKey(), x.getValue()));
         long pins = pool.pins() - pins0;
         double bufferHitRate = pool.hitRate();
@@ -323,7 +376,10 @@ public final class Replayer {
             for (Table.Part p : t.parts()) {
                 for (int ix = 0; ix < t.indexCount(); ix++) {
                     IndexCache c = p.cache(ix);
-                    if (c != null) { cacheHits += c.hits(); cacheLookups += c.hits() + c.misses(); }
+                    if (c != null) {
+                        cacheHits += c.hits();
+                        cacheLookups += c.hits() + c.misses();
+                    }
                 }
             }
         }
@@ -345,12 +401,39 @@ public final class Replayer {
         }
         // Arrow blocks live in memory beside the buffer pool, which keeps the indexes.
         long memory = pool.memoryBytes() + (arrow == null ? 0 : arrow.bytes());
-        return new RunResult(label, settings, measured, executed, skipped, rowsReturned - rows0, memory, db.heapBytes(),
-                db.indexBytes(), db.cacheBytes(), touchedBytes, leafFill, bufferHitRate,
-                cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups, pagesPerQuery, lat, devUs,
-                (measured == 0 ? 0 : lat.mean()) + devUs, engineNanos == 0 ? 0 : measured * 1e9 / engineNanos, loadMillis, replayMillis,
-                moved, digests, executedEvents, byStructure, skippedBy, pins, device.reads(), device.writes(), upkeep,
-                joinBindings == null ? Map.of() : joinBindings, arrow == null ? 0 : arrow.tupleAccesses());
+        return new RunResult(
+                label,
+                settings,
+                measured,
+                executed,
+                skipped,
+                rowsReturned - rows0,
+                memory,
+                db.heapBytes(),
+                db.indexBytes(),
+                db.cacheBytes(),
+                touchedBytes,
+                leafFill,
+                bufferHitRate,
+                cacheLookups == 0 ? 0 : (double) cacheHits / cacheLookups,
+                pagesPerQuery,
+                lat,
+                devUs,
+                (measured == 0 ? 0 : lat.mean()) + devUs,
+                engineNanos == 0 ? 0 : measured * 1e9 / engineNanos,
+                loadMillis,
+                replayMillis,
+                moved,
+                digests,
+                executedEvents,
+                byStructure,
+                skippedBy,
+                pins,
+                device.reads(),
+                device.writes(),
+                upkeep,
+                joinBindings == null ? Map.of() : joinBindings,
+                arrow == null ? 0 : arrow.tupleAccesses());
     }
 
     /**
@@ -366,7 +449,8 @@ public final class Replayer {
         for (int i = 0; i < events.size(); i++) {
             if (i > groupEnd) {
                 groupEnd = i;
-                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1))) groupEnd++;
+                while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1)))
+                    groupEnd++;
                 driven.clear();
                 for (int k = i; k <= groupEnd; k++) if (steps[k].kind == Kind.JOIN) driven.put(steps[k].driver, null);
             }
@@ -374,7 +458,8 @@ public final class Replayer {
             Operation op = e.operation();
             boolean read = op == Operation.POINT_LOOKUP || op == Operation.RANGE;
             if (!read || (steps[i].kind != Kind.KEY && steps[i].kind != Kind.JOIN)) continue;
-            if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null) runDriver(events, steps, steps[i].driver, driven, i);
+            if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null)
+                runDriver(events, steps, steps[i].driver, driven, i);
             Table t = db.table(e.table());
             noteIndex(t, e);
             digest.reset();
@@ -396,7 +481,9 @@ public final class Replayer {
         for (Table t : tables) {
             LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
             counts.get(t).entrySet().stream()
-                    .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .sorted(Map.Entry.<Long, Long>comparingByValue()
+                            .reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
                     .forEach(x -> sorted.put(x.getKey(), x.getValue()));
             out.put(t, sorted);
         }
@@ -405,7 +492,8 @@ public final class Replayer {
 
     /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */
     private void countHeat(Table t, Table.Part p, long tid, long weight) {
-        if (heat != null && p == t.main()) heat.computeIfAbsent(t, k -> new HashMap<>()).merge(tid, weight, Long::sum);
+        if (heat != null && p == t.main())
+            heat.computeIfAbsent(t, k -> new HashMap<>()).merge(tid, weight, Long::sum);
     }
 
     private void startMeasuring(BufferPool pool) {
@@ -440,7 +528,8 @@ public final class Replayer {
     }
 
     /** Runs a driver out of order for the rows a later event's key needs (its digest is what it will give in its own turn). */
-    private void runDriver(List<AccessEvent> events, Step[] steps, int driver, Map<Integer, List<String[]>> driven, int by) {
+    private void runDriver(
+            List<AccessEvent> events, Step[] steps, int driver, Map<Integer, List<String[]>> driven, int by) {
         Step s = steps[driver];
         Collector c = collector(events, steps, driver);
         AccessEvent d = events.get(driver);
@@ -457,7 +546,10 @@ public final class Replayer {
         final int width;
         final List<String[]> rows = new ArrayList<>();
 
-        Collector(int[] fields, int width) { this.fields = fields; this.width = width; }
+        Collector(int[] fields, int width) {
+            this.fields = fields;
+            this.width = width;
+        }
     }
 
     /** The collector of a driver: the fields the joins of its statement (the events around it with the same line and time) need. */
@@ -471,16 +563,20 @@ public final class Replayer {
                 for (int f : steps[k].sources) if (f >= 0 && !fields.contains(f)) fields.add(f);
             }
         }
-        return new Collector(fields.stream().mapToInt(Integer::intValue).toArray(), db.table(events.get(driver).table()).schema().fieldCount());
+        return new Collector(
+                fields.stream().mapToInt(Integer::intValue).toArray(),
+                db.table(events.get(driver).table()).schema().fieldCount());
     }
 
     private void noteIndex(Table t, AccessEvent e) {
-        if (heat == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN) return;
+        if (heat == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN)
+            return;
         int ix = t.indexNamed(e.index());
         if (ix >= 0) indexesRead.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
     }
 
-    private long execute(AccessEvent e, Step s, Map<Integer, List<String[]>> driven, int i, List<AccessEvent> events, Step[] steps) {
+    private long execute(
+            AccessEvent e, Step s, Map<Integer, List<String[]>> driven, int i, List<AccessEvent> events, Step[] steps) {
         Table t = db.table(e.table());
         noteIndex(t, e);
         HotColdUpkeep up = t.upkeep();
@@ -530,10 +626,17 @@ public final class Replayer {
         int count = 0;
         for (String c : e.projected()) {
             int f = t.spec().columnIndex(c);
-            if (f >= 0 && !want[f]) { want[f] = true; count++; }
+            if (f >= 0 && !want[f]) {
+                want[f] = true;
+                count++;
+            }
         }
         if (count == 0) {
-            for (int f : t.keyFields(ix)) if (!want[f]) { want[f] = true; count++; }
+            for (int f : t.keyFields(ix))
+                if (!want[f]) {
+                    want[f] = true;
+                    count++;
+                }
         }
         int[] out = new int[count];
         for (int f = 0, k = 0; f < n; f++) if (want[f]) out[k++] = f;
@@ -546,7 +649,10 @@ public final class Replayer {
         int count = 0;
         for (String c : e.projected()) {
             int f = t.spec().columnIndex(c);
-            if (f >= 0 && !want[f]) { want[f] = true; count++; }
+            if (f >= 0 && !want[f]) {
+                want[f] = true;
+                count++;
+            }
         }
         if (count == 0) {
             int pk = t.indexNamed(dev.wastecheck.engine.table.IndexSpec.PRIMARY);
@@ -570,10 +676,22 @@ public final class Replayer {
         return out;
     }
 
-    private void lookup(Table t, int ix, byte[] key, boolean whole, List<String> literals, int[] fields, BoundFilter filter,
-                        Collector collect) {
+    private void lookup(
+            Table t,
+            int ix,
+            byte[] key,
+            boolean whole,
+            List<String> literals,
+            int[] fields,
+            BoundFilter filter,
+            Collector collect) {
         HotColdUpkeep up = t.upkeep();
-        if (filter == null && collect == null && whole && t.unique(ix) && t.main().cache(ix) != null && covered(t, ix, fields)) {
+        if (filter == null
+                && collect == null
+                && whole
+                && t.unique(ix)
+                && t.main().cache(ix) != null
+                && covered(t, ix, fields)) {
             for (Table.Part p : t.parts()) {
                 IndexCache c = p.cache(ix);
                 if (c == null) continue;
@@ -589,7 +707,8 @@ public final class Replayer {
             return;
         }
         Record r = record(t);
-        int[] read = union(t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
+        int[] read = union(
+                t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
         t.find(ix, key, whole, (p, tid) -> {
             t.project(p, tid, read, r);
             if (filter != null && !filter.matches(r)) return true;
@@ -604,16 +723,23 @@ public final class Replayer {
     private void scan(Table t, AccessEvent e, int[] fields, BoundFilter filter, Collector collect) {
         if (filter != null && filter.matchesNothing()) return;
         Record r = record(t);
-        int[] read = union(t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
+        int[] read = union(
+                t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
         int kf = filter == null ? -1 : filter.kernelField;
         for (Table.Part p : t.parts()) {
-            t.scan(p, kf, kf < 0 ? 0 : filter.kernelLo, kf < 0 ? 0 : filter.kernelHi, kf < 0 ? null : filter.kernelEqual, tid -> {
-                t.project(p, tid, read, r);
-                if (filter != null && !filter.matches(r)) return true;
-                digestRow(t, fields, r);
-                if (collect != null) collect.rows.add(values(t, collect, r));
-                return true;
-            });
+            t.scan(
+                    p,
+                    kf,
+                    kf < 0 ? 0 : filter.kernelLo,
+                    kf < 0 ? 0 : filter.kernelHi,
+                    kf < 0 ? null : filter.kernelEqual,
+                    tid -> {
+                        t.project(p, tid, read, r);
+                        if (filter != null && !filter.matches(r)) return true;
+                        digestRow(t, fields, r);
+                        if (collect != null) collect.rows.add(values(t, collect, r));
+                        return true;
+                    });
         }
     }
 
@@ -636,7 +762,8 @@ public final class Replayer {
 
     /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
     private void join(Table t, AccessEvent e, Step s, List<String[]> driverRows, int event) {
-        List<List<String>> record = joinBindings == null ? null : joinBindings.computeIfAbsent(event, k -> new ArrayList<>());
+        List<List<String>> record =
+                joinBindings == null ? null : joinBindings.computeIfAbsent(event, k -> new ArrayList<>());
         int ix = t.indexNamed(e.index());
         List<String> cols = t.spec().indexes().get(ix).columns();
         boolean modify = e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE;
@@ -648,7 +775,10 @@ public final class Replayer {
             boolean nullKey = false;
             for (int k = 0; k < s.sources.length; k++) {
                 String v = s.sources[k] < 0 ? e.key().get(keyColumn(e, cols.get(k))) : row[s.sources[k]];
-                if (v == null) { nullKey = true; break; }
+                if (v == null) {
+                    nullKey = true;
+                    break;
+                }
                 literals.add(v);
             }
             if (nullKey) continue; // NULL equals nothing
@@ -659,7 +789,10 @@ public final class Replayer {
             if (modify) changed += modify(t, e, key, whole);
             else lookup(t, ix, key, whole, literals, fields, filter, null);
         }
-        if (modify) { digest.reset(); countRow(changed); }
+        if (modify) {
+            digest.reset();
+            countRow(changed);
+        }
     }
 
     private static String keyColumn(AccessEvent e, String column) {
@@ -705,7 +838,8 @@ public final class Replayer {
             int k = indexOf(keys, f);
             if (k >= 0) {
                 if (t.codec(f) != null || t.schema().type(f).isVariable()) digest.addString(literals.get(k));
-                else if (t.schema().type(f) == FieldType.FLOAT64) digest.addString(Double.toString(Double.parseDouble(literals.get(k))));
+                else if (t.schema().type(f) == FieldType.FLOAT64)
+                    digest.addString(Double.toString(Double.parseDouble(literals.get(k))));
                 else digest.addLong(Long.parseLong(literals.get(k)));
                 continue;
             }
@@ -718,8 +852,10 @@ public final class Replayer {
             FieldType type = t.schema().type(f);
             long v = HeapFile.decode(out, off, type);
             ColumnCodec codec = t.codec(f);
-            if (codec != null) { byte[] b = codec.decode(v); digest.addBytes(b, 0, b.length); }
-            else if (type == FieldType.FLOAT64) digest.addString(Double.toString(Double.longBitsToDouble(v)));
+            if (codec != null) {
+                byte[] b = codec.decode(v);
+                digest.addBytes(b, 0, b.length);
+            } else if (type == FieldType.FLOAT64) digest.addString(Double.toString(Double.longBitsToDouble(v)));
             else digest.addLong(v);
         }
         digest.endRow();
@@ -733,8 +869,10 @@ public final class Replayer {
             else {
                 FieldType type = t.schema().type(f);
                 ColumnCodec codec = t.codec(f);
-                if (codec != null) { byte[] b = codec.decode(r.getLong(f)); digest.addBytes(b, 0, b.length); }
-                else if (type.isVariable()) digest.addBytes(r.bytes(f), 0, r.length(f));
+                if (codec != null) {
+                    byte[] b = codec.decode(r.getLong(f));
+                    digest.addBytes(b, 0, b.length);
+                } else if (type.isVariable()) digest.addBytes(r.bytes(f), 0, r.length(f));
                 else if (type == FieldType.FLOAT64) digest.addString(Double.toString(r.getDouble(f)));
                 else digest.addLong(r.getLong(f));
             }
@@ -771,7 +909,10 @@ public final class Replayer {
     /** An update or delete by the event's own key; its digest is the count of tuples changed. */
     private void modifyByKey(Table t, AccessEvent e) {
         BoundKey b = BoundKey.of(t, e);
-        if (b == null || b.key() == null) { countRow(0); return; }
+        if (b == null || b.key() == null) {
+            countRow(0);
+            return;
+        }
         countRow(modify(t, e, b.key(), b.whole()));
     }
 
@@ -785,7 +926,8 @@ public final class Replayer {
             for (long[] m : matches(t, ix, key, whole, filter)) {
                 t.delete(part(t, m[0]), m[1], scratchRecord(t));
                 // a deleted tuple has no heat: clustering must not bring it back
-                if (heat != null && m[0] == 0 && heat.containsKey(t)) heat.get(t).remove(m[1]);
+                if (heat != null && m[0] == 0 && heat.containsKey(t))
+                    heat.get(t).remove(m[1]);
                 n++;
             }
             return n;
@@ -808,7 +950,10 @@ public final class Replayer {
                 if (up != null) up.read(p, tid);
                 if (heat != null && tid != m[1] && p == t.main()) {
                     Long before = heat.getOrDefault(t, Map.of()).get(m[1]);
-                    if (before != null) { heat.get(t).remove(m[1]); heat.get(t).put(tid, before); }
+                    if (before != null) {
+                        heat.get(t).remove(m[1]);
+                        heat.get(t).put(tid, before);
+                    }
                 }
                 countHeat(t, p, tid, 1);
             }
@@ -820,7 +965,8 @@ public final class Replayer {
         Record r = record(t);
         int nf = t.schema().fieldCount();
         // Columns the statement leaves out get NULL, or the empty value of a NOT NULL column (the baseline's
-        // declared VARLEN stores an empty string); a coded column whose codec cannot hold that empty value fails the insert.
+        // declared VARLEN stores an empty string); a coded column whose codec cannot hold that empty value fails the
+        // insert.
         boolean[] missing = new boolean[nf];
         for (int f = 0; f < nf; f++) {
             if (t.schema().nullable(f)) r.setNull(f);
@@ -828,8 +974,7 @@ public final class Replayer {
                 long empty = t.codec(f).encode(new byte[0], 0, 0);
                 if (empty == ColumnCodec.NONE) missing[f] = true;
                 else r.setLong(f, empty);
-            }
-            else if (t.schema().type(f).isVariable()) r.setBytes(f, new byte[0], 0, 0);
+            } else if (t.schema().type(f).isVariable()) r.setBytes(f, new byte[0], 0, 0);
             else r.setLong(f, 0);
         }
         for (Map.Entry<String, String> v : e.values().entrySet()) {
@@ -841,7 +986,10 @@ public final class Replayer {
             missing[f] = false;
         }
         for (boolean m : missing) {
-            if (m) { countRow(0); return; }
+            if (m) {
+                countRow(0);
+                return;
+            }
         }
         Table.Part p = t.hot() != null ? t.hot() : t.main();
         countRow(t.insert(p, r) == TupleId.NONE ? 0 : 1);

@@ -1,7 +1,6 @@
 package dev.wastecheck.engine.replay;
 
 import dev.wastecheck.engine.metrics.LatencyRecorder;
-
 import java.util.List;
 import java.util.Map;
 
@@ -37,12 +36,36 @@ import java.util.Map;
  * @param blockAccesses    with {@code layout=arrow}: tuples the measured events read or wrote in Arrow blocks (in memory,
  *                         so neither pins nor device reads); 0 on pages
  */
-public record RunResult(String config, String settings, long queries, long executed, long skipped, long rowsReturned,
-                        long memoryBytes, long heapBytes, long indexBytes, long cacheBytes, long workingSetBytes,
-                        double leafFill, double bufferHitRate, double cacheHitRate, double pagesPerQuery,
-                        LatencyRecorder.Summary latencyUs, double deviceUsPerQuery, double costPerQueryUs, double throughputQps,
-                        long loadMillis, long replayMillis, Map<String, Long> moved, long[] digests,
-                        java.util.BitSet executedEvents, Map<String, Long> workingSetByStructure, Map<String, Long> skippedByReason,
-                        long pins, long deviceReads, long deviceWrites, Map<String, Long> upkeep,
-                        Map<Integer, List<List<String>>> joinBindings, long blockAccesses) {
-}
+public record RunResult(
+        String config,
+        String settings,
+        long queries,
+        long executed,
+        long skipped,
+        long rowsReturned,
+        long memoryBytes,
+        long heapBytes,
+        long indexBytes,
+        long cacheBytes,
+        long workingSetBytes,
+        double leafFill,
+        double bufferHitRate,
+        double cacheHitRate,
+        double pagesPerQuery,
+        LatencyRecorder.Summary latencyUs,
+        double deviceUsPerQuery,
+        double costPerQueryUs,
+        double throughputQps,
+        long loadMillis,
+        long replayMillis,
+        Map<String, Long> moved,
+        long[] digests,
+        java.util.BitSet executedEvents,
+        Map<String, Long> workingSetByStructure,
+        Map<String, Long> skippedByReason,
+        long pins,
+        long deviceReads,
+        long deviceWrites,
+        Map<String, Long> upkeep,
+        Map<Integer, List<List<String>>> joinBindings,
+        long blockAccesses) {}

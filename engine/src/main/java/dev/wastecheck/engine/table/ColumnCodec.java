@@ -1,7 +1,6 @@
 package dev.wastecheck.engine.table;
 
 import dev.wastecheck.layouts.FieldType;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +37,9 @@ public abstract class ColumnCodec {
     }
 
     /** The field the codes are stored in. */
-    public FieldType field() { return field; }
+    public FieldType field() {
+        return field;
+    }
 
     /** The code of a value's bytes, or {@link #NONE}. */
     public abstract long encode(byte[] b, int off, int len);
@@ -107,7 +108,9 @@ public abstract class ColumnCodec {
             return values.get((int) code);
         }
 
-        public int size() { return values.size(); }
+        public int size() {
+            return values.size();
+        }
 
         /** Memory the dictionary takes outside the pages: its values and, per value, a map entry (~48 B). */
         public long bytes() {
@@ -116,7 +119,10 @@ public abstract class ColumnCodec {
             return n;
         }
 
-        @Override public String kind() { return "dict"; }
+        @Override
+        public String kind() {
+            return "dict";
+        }
 
         @Override
         public String describe() {
@@ -127,7 +133,10 @@ public abstract class ColumnCodec {
     /** Seconds since 1970-01-01 00:00:00 (UTC, no leap seconds), plus one; 0 is the zero date. */
     public static final class Timestamp extends ColumnCodec {
         /** How the values are written. */
-        public enum Format { DIGITS14, ISO_SPACE }
+        public enum Format {
+            DIGITS14,
+            ISO_SPACE
+        }
 
         private final Format format;
 
@@ -153,7 +162,9 @@ public abstract class ColumnCodec {
         /** 2100-01-01 00:00:00, in seconds since 1970, plus one. */
         static final long SECONDS_2100 = 4_102_444_800L + 1;
 
-        public Format format() { return format; }
+        public Format format() {
+            return format;
+        }
 
         @Override
         public long encode(byte[] b, int off, int len) {
@@ -182,16 +193,21 @@ public abstract class ColumnCodec {
                 p[5] = (int) (sec % 60);
             }
             return format == Format.DIGITS14
-                    ? String.format("%04d%02d%02d%02d%02d%02d", p[0], p[1], p[2], p[3], p[4], p[5]).getBytes(StandardCharsets.US_ASCII)
+                    ? String.format("%04d%02d%02d%02d%02d%02d", p[0], p[1], p[2], p[3], p[4], p[5])
+                            .getBytes(StandardCharsets.US_ASCII)
                     : String.format("%04d-%02d-%02d %02d:%02d:%02d", p[0], p[1], p[2], p[3], p[4], p[5])
                             .getBytes(StandardCharsets.US_ASCII);
         }
 
-        @Override public String kind() { return "time"; }
+        @Override
+        public String kind() {
+            return "time";
+        }
 
         @Override
         public String describe() {
-            return "seconds in " + field() + " (" + (format == Format.DIGITS14 ? "14 digits" : "YYYY-MM-DD hh:mm:ss") + ")";
+            return "seconds in " + field() + " (" + (format == Format.DIGITS14 ? "14 digits" : "YYYY-MM-DD hh:mm:ss")
+                    + ")";
         }
     }
 
@@ -226,10 +242,14 @@ public abstract class ColumnCodec {
         public byte[] decode(long code) {
             if (code == 0) return "0000-00-00".getBytes(StandardCharsets.US_ASCII);
             java.time.LocalDate d = java.time.LocalDate.ofEpochDay(code > 0 ? code - 1 : code);
-            return String.format("%04d-%02d-%02d", d.getYear(), d.getMonthValue(), d.getDayOfMonth()).getBytes(StandardCharsets.US_ASCII);
+            return String.format("%04d-%02d-%02d", d.getYear(), d.getMonthValue(), d.getDayOfMonth())
+                    .getBytes(StandardCharsets.US_ASCII);
         }
 
-        @Override public String kind() { return "time"; }
+        @Override
+        public String kind() {
+            return "time";
+        }
 
         @Override
         public String describe() {
@@ -241,16 +261,35 @@ public abstract class ColumnCodec {
 
     private static int[] digits14(byte[] b, int off, int len) {
         if (len != 14) return null;
-        int[] p = {num(b, off, 4), num(b, off + 4, 2), num(b, off + 6, 2), num(b, off + 8, 2), num(b, off + 10, 2), num(b, off + 12, 2)};
+        int[] p = {
+            num(b, off, 4),
+            num(b, off + 4, 2),
+            num(b, off + 6, 2),
+            num(b, off + 8, 2),
+            num(b, off + 10, 2),
+            num(b, off + 12, 2)
+        };
         for (int x : p) if (x < 0) return null;
         return p;
     }
 
     private static int[] isoSpace(byte[] b, int off, int len) {
-        if (len != 19 || b[off + 4] != '-' || b[off + 7] != '-' || b[off + 10] != ' ' || b[off + 13] != ':' || b[off + 16] != ':') {
+        if (len != 19
+                || b[off + 4] != '-'
+                || b[off + 7] != '-'
+                || b[off + 10] != ' '
+                || b[off + 13] != ':'
+                || b[off + 16] != ':') {
             return null;
         }
-        int[] p = {num(b, off, 4), num(b, off + 5, 2), num(b, off + 8, 2), num(b, off + 11, 2), num(b, off + 14, 2), num(b, off + 17, 2)};
+        int[] p = {
+            num(b, off, 4),
+            num(b, off + 5, 2),
+            num(b, off + 8, 2),
+            num(b, off + 11, 2),
+            num(b, off + 14, 2),
+            num(b, off + 17, 2)
+        };
         for (int x : p) if (x < 0) return null;
         return p;
     }

@@ -15,8 +15,10 @@ import dev.wastecheck.layouts.FieldType;
  */
 public record ColumnSpec(String name, FieldType type, boolean nullable, boolean overflow, ColumnCodec codec) {
     public ColumnSpec {
-        if (overflow && type != FieldType.VARLEN) throw new IllegalArgumentException(name + ": only variable-length columns overflow");
-        if (codec != null && codec.field() != type) throw new IllegalArgumentException(name + ": codec stores " + codec.field() + ", not " + type);
+        if (overflow && type != FieldType.VARLEN)
+            throw new IllegalArgumentException(name + ": only variable-length columns overflow");
+        if (codec != null && codec.field() != type)
+            throw new IllegalArgumentException(name + ": codec stores " + codec.field() + ", not " + type);
     }
 
     public ColumnSpec(String name, FieldType type, boolean nullable, boolean overflow) {

@@ -7,7 +7,6 @@ import dev.wastecheck.engine.file.StorageDevice;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.layouts.Layout;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -23,21 +22,46 @@ public final class Database implements AutoCloseable {
     private final Map<String, Table> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final ArrowStorage arrow;
 
-    public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
-                    DeviceModel model) {
+    public Database(
+            List<TableSpec> specs,
+            Layout layout,
+            CachePolicy cache,
+            double cacheSize,
+            int pageSize,
+            long memoryBytes,
+            DeviceModel model) {
         this(specs, layout, cache, cacheSize, pageSize, memoryBytes, model, null);
     }
 
     /** Tables of one layout and index cache, with their heaps in Arrow-native blocks when {@code arrow} is not null. */
-    public Database(List<TableSpec> specs, Layout layout, CachePolicy cache, double cacheSize, int pageSize, long memoryBytes,
-                    DeviceModel model, ArrowStorage arrow) {
-        this(specs, name -> TableDesign.BASELINE.withLayout(layout).with("cache", cache.name()).with("cache_size", String.valueOf(cacheSize)),
-                pageSize, memoryBytes, model, arrow);
+    public Database(
+            List<TableSpec> specs,
+            Layout layout,
+            CachePolicy cache,
+            double cacheSize,
+            int pageSize,
+            long memoryBytes,
+            DeviceModel model,
+            ArrowStorage arrow) {
+        this(
+                specs,
+                name -> TableDesign.BASELINE
+                        .withLayout(layout)
+                        .with("cache", cache.name())
+                        .with("cache_size", String.valueOf(cacheSize)),
+                pageSize,
+                memoryBytes,
+                model,
+                arrow);
     }
 
     /** Tables each of its own design ({@code designs} gives a table's by its name), on pages. */
-    public Database(List<TableSpec> specs, java.util.function.Function<String, TableDesign> designs, int pageSize, long memoryBytes,
-                    DeviceModel model) {
+    public Database(
+            List<TableSpec> specs,
+            java.util.function.Function<String, TableDesign> designs,
+            int pageSize,
+            long memoryBytes,
+            DeviceModel model) {
         this(specs, designs, pageSize, memoryBytes, model, null);
     }
 
@@ -47,8 +71,13 @@ public final class Database implements AutoCloseable {
      * @param arrow the tables' heaps in Arrow-native blocks ({@code layout=arrow}), or null for pages
      *              of each design's layout; indexes are B+trees in the buffer pool either way
      */
-    public Database(List<TableSpec> specs, java.util.function.Function<String, TableDesign> designs, int pageSize, long memoryBytes,
-                    DeviceModel model, ArrowStorage arrow) {
+    public Database(
+            List<TableSpec> specs,
+            java.util.function.Function<String, TableDesign> designs,
+            int pageSize,
+            long memoryBytes,
+            DeviceModel model,
+            ArrowStorage arrow) {
         this.device = StorageDevice.temporary(pageSize, model);
         this.arrow = arrow;
         try {
@@ -60,19 +89,38 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    public StorageDevice device() { return device; }
-    public BufferPool pool() { return pool; }
+    public StorageDevice device() {
+        return device;
+    }
+
+    public BufferPool pool() {
+        return pool;
+    }
     /** The Arrow-native storage of {@code layout=arrow}, or null. */
-    public ArrowStorage arrow() { return arrow; }
-    public Collection<Table> tables() { return tables.values(); }
+    public ArrowStorage arrow() {
+        return arrow;
+    }
+
+    public Collection<Table> tables() {
+        return tables.values();
+    }
 
     /** The table named so (case-insensitive), or null. */
-    public Table table(String name) { return tables.get(name); }
+    public Table table(String name) {
+        return tables.get(name);
+    }
 
-    public long heapBytes() { return tables.values().stream().mapToLong(Table::heapBytes).sum(); }
-    public long indexBytes() { return tables.values().stream().mapToLong(Table::indexBytes).sum(); }
+    public long heapBytes() {
+        return tables.values().stream().mapToLong(Table::heapBytes).sum();
+    }
+
+    public long indexBytes() {
+        return tables.values().stream().mapToLong(Table::indexBytes).sum();
+    }
     /** The cold partitions' prefix filters (kept in memory, outside the buffer pool). */
-    public long filterBytes() { return tables.values().stream().mapToLong(Table::filterBytes).sum(); }
+    public long filterBytes() {
+        return tables.values().stream().mapToLong(Table::filterBytes).sum();
+    }
 
     /**
      * Memory kept outside the buffer pool that every lookup may read, so part of the working set:
@@ -80,10 +128,14 @@ public final class Database implements AutoCloseable {
      */
     public long sideBytes() {
         long b = filterBytes();
-        for (Table t : tables.values()) b += t.dictionaryBytes() + (t.upkeep() == null ? 0 : t.upkeep().bytes());
+        for (Table t : tables.values())
+            b += t.dictionaryBytes() + (t.upkeep() == null ? 0 : t.upkeep().bytes());
         return b;
     }
-    public long cacheBytes() { return tables.values().stream().mapToLong(Table::cacheBytes).sum(); }
+
+    public long cacheBytes() {
+        return tables.values().stream().mapToLong(Table::cacheBytes).sum();
+    }
 
     /** Bytes in use over bytes of all leaves of all indexes (the paper cites 68% for B+trees). */
     public double leafFill() {
@@ -119,12 +171,16 @@ public final class Database implements AutoCloseable {
                 } else {
                     put(out, prefix + "heap", p.heap().pageNumbers());
                 }
-                if (p.heap().touchedBytes() > 0) out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum); // Arrow blocks
-                for (int i = 0; i < t.indexCount(); i++) if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());
+                if (p.heap().touchedBytes() > 0)
+                    out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum); // Arrow blocks
+                for (int i = 0; i < t.indexCount(); i++)
+                    if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());
             }
             put(out, t.name() + ".overflow", t.overflow().pageNumbers());
-            if (t.filterBytes() > 0) out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
-            if (t.upkeep() != null && t.upkeep().bytes() > 0) out.put(t.name() + ".heat", t.upkeep().bytes());
+            if (t.filterBytes() > 0)
+                out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
+            if (t.upkeep() != null && t.upkeep().bytes() > 0)
+                out.put(t.name() + ".heat", t.upkeep().bytes());
             if (t.dictionaryBytes() > 0) out.put(t.name() + ".dictionary", t.dictionaryBytes());
         }
         return out;

@@ -2,7 +2,6 @@ package dev.wastecheck.engine.table;
 
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.layouts.Record;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -46,6 +45,7 @@ public final class HotColdUpkeep {
     private final Map<Long, Long> hotLastRead = new HashMap<>();
     /** Cold tuple id to {heat, clock of its last read}. */
     private final Map<Long, double[]> coldHeat = new HashMap<>();
+
     private final Set<Long> promote = new LinkedHashSet<>();
     private final Forwarding forwarding = new Forwarding();
     private final Record scratch;
@@ -64,19 +64,37 @@ public final class HotColdUpkeep {
         this.sweepPeriod = Math.max(64, demoteAfter / 16);
         this.scratch = new Record(table.schema());
         // Every tuple the training put in the hot partition starts as just read.
-        table.forEachTuple(table.hot(), tid -> { hotLastRead.put(tid, 0L); return true; });
+        table.forEachTuple(table.hot(), tid -> {
+            hotLastRead.put(tid, 0L);
+            return true;
+        });
     }
 
-    public long promoted() { return promoted; }
-    public long demoted() { return demoted; }
-    public Forwarding forwarding() { return forwarding; }
-    public long hotTuples() { return hotLastRead.size(); }
+    public long promoted() {
+        return promoted;
+    }
+
+    public long demoted() {
+        return demoted;
+    }
+
+    public Forwarding forwarding() {
+        return forwarding;
+    }
+
+    public long hotTuples() {
+        return hotLastRead.size();
+    }
 
     /** Bytes of bookkeeping, counted with the working set (16 per tracked tuple). */
-    public long bytes() { return 16L * (hotLastRead.size() + coldHeat.size()); }
+    public long bytes() {
+        return 16L * (hotLastRead.size() + coldHeat.size());
+    }
 
     /** One event of this table begins. */
-    public void tick() { clock++; }
+    public void tick() {
+        clock++;
+    }
 
     /** The event read (or updated) this tuple. */
     public void read(Table.Part p, long tid) {
@@ -113,7 +131,10 @@ public final class HotColdUpkeep {
     /** A tuple was deleted. */
     public void deleted(Table.Part p, long tid) {
         if (p == table.hot()) hotLastRead.remove(tid);
-        else { coldHeat.remove(tid); promote.remove(tid); }
+        else {
+            coldHeat.remove(tid);
+            promote.remove(tid);
+        }
     }
 
     /** Between events: queued promotions move, and every sweep period the idle hot tuples go cold. */
@@ -132,8 +153,10 @@ public final class HotColdUpkeep {
             }
         }
         if (demoteAfter > 0 && clock % sweepPeriod == 0) {
-            long[] idle = hotLastRead.entrySet().stream().filter(e -> clock - e.getValue() > demoteAfter)
-                    .mapToLong(Map.Entry::getKey).toArray();
+            long[] idle = hotLastRead.entrySet().stream()
+                    .filter(e -> clock - e.getValue() > demoteAfter)
+                    .mapToLong(Map.Entry::getKey)
+                    .toArray();
             Arrays.sort(idle); // a fixed order: the same run moves the same tuples to the same places
             for (long tid : idle) {
                 long coldTid = table.move(table.hot(), tid, table.main(), scratch);
@@ -176,8 +199,12 @@ public final class HotColdUpkeep {
             throw new IllegalStateException("forwarding cycle at " + TupleId.toString(tid));
         }
 
-        public int size() { return moves.size(); }
+        public int size() {
+            return moves.size();
+        }
 
-        void clear() { moves.clear(); }
+        void clear() {
+            moves.clear();
+        }
     }
 }

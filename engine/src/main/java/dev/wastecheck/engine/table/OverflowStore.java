@@ -2,7 +2,6 @@ package dev.wastecheck.engine.table;
 
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.buffer.Frame;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -44,16 +43,24 @@ public final class OverflowStore {
     }
 
     /** Values at least this long go out of line. */
-    public int threshold() { return threshold; }
+    public int threshold() {
+        return threshold;
+    }
 
-    public synchronized long pageCount() { return pages; }
+    public synchronized long pageCount() {
+        return pages;
+    }
 
     private final java.util.List<Long> pageNumbers = new java.util.ArrayList<>();
 
     /** The overflow pages' numbers. */
-    public synchronized long[] pageNumbers() { return pageNumbers.stream().mapToLong(Long::longValue).toArray(); }
+    public synchronized long[] pageNumbers() {
+        return pageNumbers.stream().mapToLong(Long::longValue).toArray();
+    }
 
-    public synchronized long valueBytes() { return bytes; }
+    public synchronized long valueBytes() {
+        return bytes;
+    }
 
     /** Stores {@code len} bytes and writes their 17-byte reference into {@code ref} at {@code refOff}. */
     public synchronized void store(byte[] src, int off, int len, byte[] ref, int refOff) {
@@ -66,7 +73,9 @@ public final class OverflowStore {
             if (position == pageSize) newPage();
             Frame f = pool.pin(current);
             int n = Math.min(len - done, pageSize - position);
-            synchronized (f) { f.buffer().put(position, src, off + done, n); }
+            synchronized (f) {
+                f.buffer().put(position, src, off + done, n);
+            }
             pool.unpin(f, true);
             position += n;
             done += n;
@@ -80,7 +89,9 @@ public final class OverflowStore {
         pool.unpin(f, true);
         if (current != NO_PAGE) {
             Frame prev = pool.pin(current);
-            synchronized (prev) { prev.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, page); }
+            synchronized (prev) {
+                prev.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, page);
+            }
             pool.unpin(prev, true);
         }
         current = page;
@@ -104,13 +115,17 @@ public final class OverflowStore {
         while (done < len) {
             if (pos == pageSize) {
                 Frame f = pool.pin(page);
-                synchronized (f) { page = f.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0); }
+                synchronized (f) {
+                    page = f.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0);
+                }
                 pool.unpin(f, false);
                 pos = HEADER;
             }
             Frame f = pool.pin(page);
             int n = Math.min(len - done, pageSize - pos);
-            synchronized (f) { f.buffer().get(pos, dst, done, n); }
+            synchronized (f) {
+                f.buffer().get(pos, dst, done, n);
+            }
             pool.unpin(f, false);
             pos += n;
             done += n;

@@ -1,9 +1,9 @@
 package dev.wastecheck.engine.table;
 
-import dev.wastecheck.engine.buffer.BufferPool;
-import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.block.ArrowStore;
+import dev.wastecheck.engine.buffer.BufferPool;
+import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
 import dev.wastecheck.engine.heap.TupleStore;
 import dev.wastecheck.engine.heap.VerticalStore;
@@ -16,7 +16,6 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,6 +46,7 @@ public final class Table {
     private final Layout layout;
     /** Arrow-native blocks instead of pages ({@code layout=arrow}), or null. */
     private final ArrowStorage arrow;
+
     private final OverflowStore overflow;
     private final int[][] keyFields;
     private final int[][] cacheFields;
@@ -55,6 +55,7 @@ public final class Table {
     private final TableDesign design;
     /** Per field: stored in the apart heap of a vertical split. */
     private final boolean[] apart;
+
     private final Part main;
     private Part hot;
     private final byte[] scratch;
@@ -65,6 +66,7 @@ public final class Table {
      * partition's key prefixes; null where lookups never need one (a unique index's whole key).
      */
     private PrefixFilter[][] coldFilters;
+
     private HotColdUpkeep upkeep;
     private final int[] ends = new int[64];
 
@@ -97,7 +99,10 @@ public final class Table {
             caches = new IndexCache[trees.length];
             sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
             for (int i = 0; i < trees.length; i++) {
-                if (indexed != null && !indexed[i] && i > 0 && !spec.indexes().get(i).unique()) continue;
+                if (indexed != null
+                        && !indexed[i]
+                        && i > 0
+                        && !spec.indexes().get(i).unique()) continue;
                 trees[i] = new BTree(pool, spec.indexes().get(i).unique());
                 if (policy != CachePolicy.OFF && cacheFields[i].length > 0) {
                     caches[i] = new IndexCache(trees[i], heap.fieldBytes(cacheFields[i]), policy, cacheSize);
@@ -106,16 +111,31 @@ public final class Table {
             }
         }
 
-        public TupleStore heap() { return heap; }
+        public TupleStore heap() {
+            return heap;
+        }
         /** The part's B+tree of an index, or null when the (hot) part leaves that index out. */
-        public BTree tree(int index) { return trees[index]; }
+        public BTree tree(int index) {
+            return trees[index];
+        }
         /** The index cache of an index, or null. */
-        public IndexCache cache(int index) { return caches[index]; }
-        dev.wastecheck.engine.index.FieldSource source(int index) { return sources[index]; }
+        public IndexCache cache(int index) {
+            return caches[index];
+        }
+
+        dev.wastecheck.engine.index.FieldSource source(int index) {
+            return sources[index];
+        }
     }
 
     public Table(TableSpec spec, BufferPool pool, Layout layout, CachePolicy policy, double cacheSize) {
-        this(spec, pool, TableDesign.BASELINE.withLayout(layout).with("cache", policy.name()).with("cache_size", String.valueOf(cacheSize)),
+        this(
+                spec,
+                pool,
+                TableDesign.BASELINE
+                        .withLayout(layout)
+                        .with("cache", policy.name())
+                        .with("cache_size", String.valueOf(cacheSize)),
                 null);
     }
 
@@ -162,7 +182,8 @@ public final class Table {
         int[] out = new int[names.size()];
         for (int k = 0; k < out.length; k++) {
             out[k] = spec.columnIndex(names.get(k));
-            if (out[k] < 0) throw new IllegalArgumentException(spec.name() + "." + what + ": no column " + names.get(k));
+            if (out[k] < 0)
+                throw new IllegalArgumentException(spec.name() + "." + what + ": no column " + names.get(k));
         }
         return out;
     }
@@ -174,7 +195,8 @@ public final class Table {
         int bytes = 0;
         for (String c : ix.cacheFields()) {
             int f = spec.columnIndex(c);
-            if (f < 0 || apart[f] || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f)) continue;
+            if (f < 0 || apart[f] || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f))
+                continue;
             ColumnSpec col = spec.columns().get(f);
             if (col.nullable() || !col.type().isFixedBytes() || bytes + col.type().width > 248) continue;
             out.add(f);
@@ -183,8 +205,13 @@ public final class Table {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    public TableSpec spec() { return spec; }
-    public TableDesign design() { return design; }
+    public TableSpec spec() {
+        return spec;
+    }
+
+    public TableDesign design() {
+        return design;
+    }
 
     /** Whether some columns, but not all, live apart (§3.2). */
     private boolean splits() {
@@ -195,20 +222,50 @@ public final class Table {
     }
 
     /** Whether field {@code f} is stored apart (a vertical split's second heap). */
-    public boolean storedApart(int f) { return splits() && apart[f]; }
+    public boolean storedApart(int f) {
+        return splits() && apart[f];
+    }
 
     /** The codec of a field whose text is kept as integer codes, or null. */
-    public ColumnCodec codec(int f) { return spec.columns().get(f).codec(); }
-    public String name() { return spec.name(); }
-    public RecordSchema schema() { return schema; }
-    public OverflowStore overflow() { return overflow; }
-    public Part main() { return main; }
+    public ColumnCodec codec(int f) {
+        return spec.columns().get(f).codec();
+    }
+
+    public String name() {
+        return spec.name();
+    }
+
+    public RecordSchema schema() {
+        return schema;
+    }
+
+    public OverflowStore overflow() {
+        return overflow;
+    }
+
+    public Part main() {
+        return main;
+    }
     /** The hot partition, or null. */
-    public Part hot() { return hot; }
-    public int indexCount() { return keyFields.length; }
-    public int[] keyFields(int index) { return keyFields[index]; }
-    public int[] cacheFields(int index) { return cacheFields[index]; }
-    public boolean unique(int index) { return spec.indexes().get(index).unique(); }
+    public Part hot() {
+        return hot;
+    }
+
+    public int indexCount() {
+        return keyFields.length;
+    }
+
+    public int[] keyFields(int index) {
+        return keyFields[index];
+    }
+
+    public int[] cacheFields(int index) {
+        return cacheFields[index];
+    }
+
+    public boolean unique(int index) {
+        return spec.indexes().get(index).unique();
+    }
 
     /** The index named so (case-insensitive; {@code PRIMARY} for the primary key), or -1. */
     public int indexNamed(String name) {
@@ -219,14 +276,17 @@ public final class Table {
     }
 
     /** The hot partition's upkeep (§3.1: inserts hot, idle tuples demoted, hot cold ones promoted), or null. */
-    public HotColdUpkeep upkeep() { return upkeep; }
+    public HotColdUpkeep upkeep() {
+        return upkeep;
+    }
 
     /**
      * Starts keeping the hot partition up to date as the workload runs: see {@link HotColdUpkeep}.
      * Needs the hot partition and at least one index.
      */
     public HotColdUpkeep startUpkeep(long demoteAfter, int promoteAfter) {
-        if (hot == null || keyFields.length == 0) throw new IllegalStateException(spec.name() + ": upkeep needs a hot partition and an index");
+        if (hot == null || keyFields.length == 0)
+            throw new IllegalStateException(spec.name() + ": upkeep needs a hot partition and an index");
         upkeep = new HotColdUpkeep(this, demoteAfter, promoteAfter);
         return upkeep;
     }
@@ -298,14 +358,20 @@ public final class Table {
             ColumnCodec codec = codec(f);
             if (codec != null) {
                 byte[] b = v.getBytes(StandardCharsets.UTF_8);
-                long code = codec instanceof ColumnCodec.Dictionary d ? d.find(b, 0, b.length) : codec.encode(b, 0, b.length);
+                long code = codec instanceof ColumnCodec.Dictionary d
+                        ? d.find(b, 0, b.length)
+                        : codec.encode(b, 0, b.length);
                 if (code == ColumnCodec.NONE) return null; // no stored value is this text
                 appendInteger(t, code);
             } else if (t.isVariable()) {
                 byte[] b = v.getBytes(StandardCharsets.UTF_8);
                 encoder.appendBytes(b, 0, b.length);
             } else if (t == FieldType.FLOAT64) {
-                try { encoder.appendDouble(Double.parseDouble(v)); } catch (NumberFormatException e) { return null; }
+                try {
+                    encoder.appendDouble(Double.parseDouble(v));
+                } catch (NumberFormatException e) {
+                    return null;
+                }
             } else {
                 Long l = Values.parseLong(v);
                 if (l == null || !t.fits(l)) return null;
@@ -370,7 +436,8 @@ public final class Table {
     }
 
     private void noteColdKey(int index, byte[] key) {
-        if (coldFilters != null && key != null) addPrefixes(coldFilters[index], index, key, new int[keyFields[index].length]);
+        if (coldFilters != null && key != null)
+            addPrefixes(coldFilters[index], index, key, new int[keyFields[index].length]);
     }
 
     /**
@@ -414,7 +481,10 @@ public final class Table {
             boolean[] stop = {false};
             tree.scan(prefix, null, true, (k, tid) -> {
                 if (!startsWith(k, prefix)) return false;
-                if (!visitor.visit(p, tid)) { stop[0] = true; return false; }
+                if (!visitor.visit(p, tid)) {
+                    stop[0] = true;
+                    return false;
+                }
                 return true;
             });
             if (stop[0]) return;
@@ -436,7 +506,9 @@ public final class Table {
     }
 
     @FunctionalInterface
-    public interface TupleVisitor { boolean visit(Part part, long tid); }
+    public interface TupleVisitor {
+        boolean visit(Part part, long tid);
+    }
 
     private static boolean startsWith(byte[] k, byte[] prefix) {
         return k.length >= prefix.length && Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length);
@@ -480,7 +552,9 @@ public final class Table {
     private void untag(Record r, int f) {
         byte[] b = r.bytes(f);
         int len = r.length(f);
-        if (len == 0) throw new IllegalStateException(spec.name() + "." + spec.columns().get(f).name() + ": value without its tag byte");
+        if (len == 0)
+            throw new IllegalStateException(
+                    spec.name() + "." + spec.columns().get(f).name() + ": value without its tag byte");
         if (b[0] == OverflowStore.INLINE) {
             System.arraycopy(b, 1, scratch, 0, len - 1);
             r.setBytes(f, scratch, 0, len - 1);
@@ -557,7 +631,8 @@ public final class Table {
     public long move(Part from, long tid, Part to, Record scratchRecord) {
         delete(from, tid, scratchRecord);
         long moved = insert(to, scratchRecord);
-        if (moved == TupleId.NONE) throw new IllegalStateException(spec.name() + ": moved tuple collided with its own key");
+        if (moved == TupleId.NONE)
+            throw new IllegalStateException(spec.name() + ": moved tuple collided with its own key");
         return moved;
     }
 
@@ -575,8 +650,10 @@ public final class Table {
         boolean varlen = false;
         for (int f : fields) {
             if (values.isNull(f)) scratchRecord.setNull(f);
-            else if (schema.type(f).isVariable()) { scratchRecord.setBytes(f, values.bytes(f), 0, values.length(f)); varlen = true; }
-            else scratchRecord.setLong(f, values.getLong(f));
+            else if (schema.type(f).isVariable()) {
+                scratchRecord.setBytes(f, values.bytes(f), 0, values.length(f));
+                varlen = true;
+            } else scratchRecord.setLong(f, values.getLong(f));
         }
         boolean keysChange = false;
         byte[][] newKeys = new byte[keyFields.length][];
@@ -594,7 +671,8 @@ public final class Table {
         for (int i = 0; i < keyFields.length; i++) {
             if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
         }
-        if (!keysChange && p.heap.updateInPlace(tid, fields, scratchRecord)) return tid; // Arrow: a fixed-size write (§4.1)
+        if (!keysChange && p.heap.updateInPlace(tid, fields, scratchRecord))
+            return tid; // Arrow: a fixed-size write (§4.1)
         if (varlen || keysChange) {
             // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
             for (int i = 0; i < keyFields.length; i++) {
@@ -617,7 +695,10 @@ public final class Table {
         n = 0;
         for (int f : fields) {
             if (values.isNull(f)) p.heap.setNull(tid, f);
-            else { set[n] = f; vals[n++] = values.getLong(f); }
+            else {
+                set[n] = f;
+                vals[n++] = values.getLong(f);
+            }
         }
         if (n > 0) p.heap.setLongs(tid, set, vals);
         return tid;

@@ -2,7 +2,6 @@ package dev.wastecheck.engine.table;
 
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.layouts.Layout;
-
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -25,12 +24,20 @@ import java.util.Set;
  * @param promoteAfter    with a partition: a cold tuple read this many times while its decayed heat lasts
  *                        moves to the hot partition; 0 never
  */
-public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, double clusterFraction, boolean partition,
-                          Set<TightClass> tight, Split split, long demoteAfter, int promoteAfter) {
+public record TableDesign(
+        Layout layout,
+        CachePolicy cache,
+        double cacheSize,
+        double clusterFraction,
+        boolean partition,
+        Set<TightClass> tight,
+        Split split,
+        long demoteAfter,
+        int promoteAfter) {
 
     /** The declared design: NSM, no cache, no clustering, declared types, one heap. */
-    public static final TableDesign BASELINE = new TableDesign(Layout.NSM, CachePolicy.OFF, 1.0, 0, false,
-            EnumSet.noneOf(TightClass.class), Split.NONE, 0, 0);
+    public static final TableDesign BASELINE = new TableDesign(
+            Layout.NSM, CachePolicy.OFF, 1.0, 0, false, EnumSet.noneOf(TightClass.class), Split.NONE, 0, 0);
 
     public TableDesign {
         tight = tight.isEmpty() ? EnumSet.noneOf(TightClass.class) : EnumSet.copyOf(tight);
@@ -42,9 +49,14 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
      * dates and timestamps as day or second counts, booleans as bits.
      */
     public enum TightClass {
-        INT, DICT, TIME, BOOL;
+        INT,
+        DICT,
+        TIME,
+        BOOL;
 
-        public String label() { return name().toLowerCase(Locale.ROOT); }
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /**
@@ -61,7 +73,9 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
             columns = List.copyOf(columns);
         }
 
-        public boolean none() { return mode.equals("none"); }
+        public boolean none() {
+            return mode.equals("none");
+        }
 
         public String label() {
             return mode.equals("columns") ? String.join("+", columns) : mode;
@@ -75,7 +89,8 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
-                    if (cols.isEmpty()) throw new IllegalArgumentException("split=" + v + ": expected none, cold, updates or COL+COL");
+                    if (cols.isEmpty())
+                        throw new IllegalArgumentException("split=" + v + ": expected none, cold, updates or COL+COL");
                     yield new Split("columns", cols);
                 }
             };
@@ -94,36 +109,100 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
     public TableDesign with(String key, String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);
         return switch (key) {
-            case "layout" -> withLayout(switch (v) {
-                case "nsm" -> Layout.NSM;
-                case "pax" -> Layout.PAX;
-                case "hpl" -> Layout.HPL;
-                // ReplayConfig takes layout=arrow for the whole database; a table's design is of pages
-                case "arrow" -> throw new IllegalArgumentException(
-                        "layout=arrow applies to every table (one Arrow storage), not to one table's design");
-                default -> throw new IllegalArgumentException("layout=" + value + ": expected nsm, pax, hpl or arrow");
-            });
-            case "cache" -> new TableDesign(layout, switch (v) {
-                case "off" -> CachePolicy.OFF;
-                case "swap" -> CachePolicy.SWAP;
-                case "shrink" -> CachePolicy.SHRINK;
-                default -> throw new IllegalArgumentException("cache=" + value + ": expected off, swap or shrink");
-            }, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter);
-            case "cache_size" -> new TableDesign(layout, cache, fraction("cache_size", v), clusterFraction, partition, tight, split,
-                    demoteAfter, promoteAfter);
+            case "layout" ->
+                withLayout(
+                        switch (v) {
+                            case "nsm" -> Layout.NSM;
+                            case "pax" -> Layout.PAX;
+                            case "hpl" -> Layout.HPL;
+                            // ReplayConfig takes layout=arrow for the whole database; a table's design is of pages
+                            case "arrow" ->
+                                throw new IllegalArgumentException(
+                                        "layout=arrow applies to every table (one Arrow storage), not to one table's design");
+                            default ->
+                                throw new IllegalArgumentException(
+                                        "layout=" + value + ": expected nsm, pax, hpl or arrow");
+                        });
+            case "cache" ->
+                new TableDesign(
+                        layout,
+                        switch (v) {
+                            case "off" -> CachePolicy.OFF;
+                            case "swap" -> CachePolicy.SWAP;
+                            case "shrink" -> CachePolicy.SHRINK;
+                            default ->
+                                throw new IllegalArgumentException("cache=" + value + ": expected off, swap or shrink");
+                        },
+                        cacheSize,
+                        clusterFraction,
+                        partition,
+                        tight,
+                        split,
+                        demoteAfter,
+                        promoteAfter);
+            case "cache_size" ->
+                new TableDesign(
+                        layout,
+                        cache,
+                        fraction("cache_size", v),
+                        clusterFraction,
+                        partition,
+                        tight,
+                        split,
+                        demoteAfter,
+                        promoteAfter);
             case "cluster" -> {
-                if (v.equals("none")) yield new TableDesign(layout, cache, cacheSize, 0, false, tight, split, demoteAfter, promoteAfter);
-                if (v.equals("partition")) yield new TableDesign(layout, cache, cacheSize, 0, true, tight, split, demoteAfter, promoteAfter);
-                yield new TableDesign(layout, cache, cacheSize, fraction("cluster", v), false, tight, split, demoteAfter, promoteAfter);
+                if (v.equals("none"))
+                    yield new TableDesign(layout, cache, cacheSize, 0, false, tight, split, demoteAfter, promoteAfter);
+                if (v.equals("partition"))
+                    yield new TableDesign(layout, cache, cacheSize, 0, true, tight, split, demoteAfter, promoteAfter);
+                yield new TableDesign(
+                        layout,
+                        cache,
+                        cacheSize,
+                        fraction("cluster", v),
+                        false,
+                        tight,
+                        split,
+                        demoteAfter,
+                        promoteAfter);
             }
-            case "tight" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tightClasses(value), split, demoteAfter,
-                    promoteAfter);
-            case "split" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, Split.parse(value), demoteAfter,
-                    promoteAfter);
-            case "demote_after" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, split,
-                    count("demote_after", v), promoteAfter);
-            case "promote" -> new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter,
-                    (int) Math.min(Integer.MAX_VALUE, count("promote", v)));
+            case "tight" ->
+                new TableDesign(
+                        layout,
+                        cache,
+                        cacheSize,
+                        clusterFraction,
+                        partition,
+                        tightClasses(value),
+                        split,
+                        demoteAfter,
+                        promoteAfter);
+            case "split" ->
+                new TableDesign(
+                        layout,
+                        cache,
+                        cacheSize,
+                        clusterFraction,
+                        partition,
+                        tight,
+                        Split.parse(value),
+                        demoteAfter,
+                        promoteAfter);
+            case "demote_after" ->
+                new TableDesign(
+                        layout,
+                        cache,
+                        cacheSize,
+                        clusterFraction,
+                        partition,
+                        tight,
+                        split,
+                        count("demote_after", v),
+                        promoteAfter);
+            case "promote" ->
+                new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, (int)
+                        Math.min(Integer.MAX_VALUE, count("promote", v)));
             default -> throw new IllegalArgumentException("--config key '" + key + "': expected one of " + KEYS);
         };
     }
@@ -132,11 +211,13 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
     public static final String KEYS = "layout, cache, cache_size, cluster, tight, split, demote_after, promote";
 
     public TableDesign withLayout(Layout l) {
-        return new TableDesign(l, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter);
+        return new TableDesign(
+                l, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter);
     }
 
     public TableDesign withSplit(Split s) {
-        return new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, s, demoteAfter, promoteAfter);
+        return new TableDesign(
+                layout, cache, cacheSize, clusterFraction, partition, tight, s, demoteAfter, promoteAfter);
     }
 
     /** {@code on} (every class), {@code off}, or classes joined by {@code +}: {@code int+dict}. */
@@ -149,7 +230,8 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
             try {
                 out.add(TightClass.valueOf(c.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("tight=" + value + ": expected on, off, or classes joined by + (int, dict, time, bool)");
+                throw new IllegalArgumentException(
+                        "tight=" + value + ": expected on, off, or classes joined by + (int, dict, time, bool)");
             }
         }
         return out;
@@ -157,7 +239,8 @@ public record TableDesign(Layout layout, CachePolicy cache, double cacheSize, do
 
     private static double fraction(String key, String v) {
         try {
-            double d = v.endsWith("%") ? Double.parseDouble(v.substring(0, v.length() - 1)) / 100 : Double.parseDouble(v);
+            double d =
+                    v.endsWith("%") ? Double.parseDouble(v.substring(0, v.length() - 1)) / 100 : Double.parseDouble(v);
             if (d >= 0 && d <= 1) return d;
         } catch (NumberFormatException ignored) {
             // fall through

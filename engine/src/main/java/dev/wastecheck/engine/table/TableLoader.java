@@ -3,6 +3,9 @@ package dev.wastecheck.engine.table;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.LongConsumer;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -12,10 +15,6 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.function.LongConsumer;
 
 /**
  * Loads a table's rows from Arrow batches (the interchange format of DESIGN.md: the analyzer's
@@ -39,13 +38,19 @@ public final class TableLoader {
 
     /** A value that the column's field type cannot hold exactly. */
     public static final class LossyValueException extends IllegalArgumentException {
-        public LossyValueException(String message) { super(message); }
+        public LossyValueException(String message) {
+            super(message);
+        }
     }
 
-    public long rows() { return rows; }
+    public long rows() {
+        return rows;
+    }
 
     /** Rows skipped because their unique key was already present (the source had duplicates). */
-    public long duplicates() { return duplicates; }
+    public long duplicates() {
+        return duplicates;
+    }
 
     /** Loads every batch of {@code reader}; {@code progress} receives the rows loaded so far after each batch. */
     public void load(ArrowReader reader, LongConsumer progress) throws IOException {
@@ -58,7 +63,8 @@ public final class TableLoader {
     public void load(VectorSchemaRoot root) {
         int n = table.schema().fieldCount();
         if (root.getFieldVectors().size() != n) {
-            throw new IllegalArgumentException(table.name() + ": batch has " + root.getFieldVectors().size() + " columns, table " + n);
+            throw new IllegalArgumentException(
+                    table.name() + ": batch has " + root.getFieldVectors().size() + " columns, table " + n);
         }
         FieldVector[] vs = root.getFieldVectors().toArray(new FieldVector[0]);
         for (int row = 0; row < root.getRowCount(); row++) {
@@ -77,9 +83,11 @@ public final class TableLoader {
         }
         ColumnCodec codec = table.codec(f);
         if (codec != null) {
-            byte[] b = v instanceof VarCharVector c ? c.get(row)
-                    : v instanceof VarBinaryVector c ? c.get(row)
-                    : String.valueOf(v.getObject(row)).getBytes(StandardCharsets.UTF_8);
+            byte[] b = v instanceof VarCharVector c
+                    ? c.get(row)
+                    : v instanceof VarBinaryVector c
+                            ? c.get(row)
+                            : String.valueOf(v.getObject(row)).getBytes(StandardCharsets.UTF_8);
             long code = codec.encode(b, 0, b.length);
             if (code == ColumnCodec.NONE) throw lossy(f, new String(b, StandardCharsets.UTF_8), codec.describe());
             record.setLong(f, code);
@@ -95,7 +103,8 @@ public final class TableLoader {
             } else if (v instanceof BaseIntVector c) {
                 long x = c.getValueAsLong(row);
                 // a UBIGINT above 2^63 - 1 comes back negative: print it as the unsigned value it is
-                byte[] b = (c instanceof UInt8Vector ? Long.toUnsignedString(x) : Long.toString(x)).getBytes(StandardCharsets.US_ASCII);
+                byte[] b = (c instanceof UInt8Vector ? Long.toUnsignedString(x) : Long.toString(x))
+                        .getBytes(StandardCharsets.US_ASCII);
                 record.setBytes(f, b, 0, b.length);
             } else {
                 byte[] b = String.valueOf(v.getObject(row)).getBytes(StandardCharsets.UTF_8);
@@ -118,7 +127,8 @@ public final class TableLoader {
         } else if (v instanceof VarCharVector || v instanceof VarBinaryVector) {
             byte[] b = v instanceof VarCharVector c ? c.get(row) : ((VarBinaryVector) v).get(row);
             Long l = Values.roundTripLong(b, 0, b.length);
-            if (l == null) throw lossy(f, new String(b, StandardCharsets.UTF_8), t.name() + " (it would not print back the same)");
+            if (l == null)
+                throw lossy(f, new String(b, StandardCharsets.UTF_8), t.name() + " (it would not print back the same)");
             value = l;
         } else {
             throw lossy(f, String.valueOf(v.getObject(row)), t.name());
@@ -129,7 +139,8 @@ public final class TableLoader {
 
     private LossyValueException lossy(int f, String value, String type) {
         String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
-        return new LossyValueException(table.name() + "." + table.spec().columns().get(f).name() + " row " + (rows + 1)
-                + ": value '" + shown + "' does not fit " + type + "; keep the wider type for this column");
+        return new LossyValueException(
+                table.name() + "." + table.spec().columns().get(f).name() + " row " + (rows + 1) + ": value '" + shown
+                        + "' does not fit " + type + "; keep the wider type for this column");
     }
 }

@@ -2,7 +2,6 @@ package dev.wastecheck.engine.table;
 
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
-
 import java.nio.charset.StandardCharsets;
 
 /** Conversions between literal text (as traces and dumps write values) and stored field values. */

@@ -39,5 +39,7 @@ public final class DeferredActions {
         }
     }
 
-    public synchronized int pending() { return queue.size(); }
+    public synchronized int pending() {
+        return queue.size();
+    }
 }

@@ -40,7 +40,9 @@ public final class GarbageCollector {
         observers.add(o);
     }
 
-    public synchronized long epoch() { return epoch; }
+    public synchronized long epoch() {
+        return epoch;
+    }
 
     public synchronized Run run() {
         epoch++;

@@ -19,10 +19,12 @@ public final class Transaction {
     final long startTs;
     /** Begin order, for the epoch-style safety of deferred actions (never reused). */
     final long sequence;
+
     private volatile long commitTs = UNCOMMITTED;
     private volatile boolean aborted;
     /** The last begin sequence handed out when the abort finished its rollback. */
     long abortSequence;
+
     final List<UndoRecord> undo = new ArrayList<>();
     private boolean mustAbort;
     private List<Runnable> onCommit;
@@ -33,13 +35,33 @@ public final class Transaction {
         this.sequence = sequence;
     }
 
-    public long startTs() { return startTs; }
-    public long commitTs() { return commitTs; }
-    void committed(long ts) { commitTs = ts; }
-    public boolean isCommitted() { return commitTs != UNCOMMITTED; }
-    public boolean isAborted() { return aborted; }
-    void markAborted() { aborted = true; }
-    public boolean isReadOnly() { return undo.isEmpty(); }
+    public long startTs() {
+        return startTs;
+    }
+
+    public long commitTs() {
+        return commitTs;
+    }
+
+    void committed(long ts) {
+        commitTs = ts;
+    }
+
+    public boolean isCommitted() {
+        return commitTs != UNCOMMITTED;
+    }
+
+    public boolean isAborted() {
+        return aborted;
+    }
+
+    void markAborted() {
+        aborted = true;
+    }
+
+    public boolean isReadOnly() {
+        return undo.isEmpty();
+    }
 
     /** Whether the writes of {@code writer} are in this transaction's snapshot. */
     public boolean sees(Transaction writer) {
@@ -60,11 +82,18 @@ public final class Transaction {
         undo.add(r);
     }
 
-    public List<UndoRecord> undoRecords() { return undo; }
+    public List<UndoRecord> undoRecords() {
+        return undo;
+    }
 
     /** Marks that a write failed (conflict): the transaction can no longer commit. */
-    public void setMustAbort() { mustAbort = true; }
-    public boolean mustAbort() { return mustAbort; }
+    public void setMustAbort() {
+        mustAbort = true;
+    }
+
+    public boolean mustAbort() {
+        return mustAbort;
+    }
 
     /** Runs {@code action} once the commit timestamp is published (index changes of moved tuples, ...). */
     public void onCommit(Runnable action) {
@@ -87,6 +116,7 @@ public final class Transaction {
 
     @Override
     public String toString() {
-        return "txn[start=" + startTs + (aborted ? ",aborted" : commitTs == UNCOMMITTED ? "" : ",commit=" + commitTs) + "]";
+        return "txn[start=" + startTs + (aborted ? ",aborted" : commitTs == UNCOMMITTED ? "" : ",commit=" + commitTs)
+                + "]";
     }
 }

@@ -82,16 +82,30 @@ public final class TransactionManager {
     }
 
     /** The last commit timestamp. */
-    public long clock() { return clock.get(); }
+    public long clock() {
+        return clock.get();
+    }
 
     /** The last begin sequence handed out. */
-    long lastSequence() { return sequences.get(); }
+    long lastSequence() {
+        return sequences.get();
+    }
 
-    public DeferredActions deferred() { return deferred; }
+    public DeferredActions deferred() {
+        return deferred;
+    }
 
-    public int activeCount() { return active.size(); }
-    public long commits() { return commits.get(); }
-    public long aborts() { return aborts.get(); }
+    public int activeCount() {
+        return active.size();
+    }
+
+    public long commits() {
+        return commits.get();
+    }
+
+    public long aborts() {
+        return aborts.get();
+    }
 
     /** The oldest snapshot and begin sequence any running transaction has (or will get, if none runs). */
     record Horizon(long oldestStart, long oldestSequence) {}
@@ -115,5 +129,7 @@ public final class TransactionManager {
         return horizon().oldestSequence() > sequence;
     }
 
-    ConcurrentLinkedQueue<Transaction> completed() { return completed; }
+    ConcurrentLinkedQueue<Transaction> completed() {
+        return completed;
+    }
 }

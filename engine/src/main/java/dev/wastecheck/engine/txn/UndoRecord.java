@@ -16,8 +16,13 @@ public abstract class UndoRecord {
         this.txn = txn;
     }
 
-    public Transaction txn() { return txn; }
-    public UndoRecord next() { return next; }
+    public Transaction txn() {
+        return txn;
+    }
+
+    public UndoRecord next() {
+        return next;
+    }
 
     /** Whether every transaction that starts at or after {@code oldestStart} sees the write this record undoes. */
     public boolean visibleToAll(long oldestStart) {

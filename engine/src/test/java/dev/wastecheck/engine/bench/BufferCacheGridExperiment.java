@@ -14,7 +14,6 @@ import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,17 +50,20 @@ public final class BufferCacheGridExperiment {
     public static void main(String[] args) {
         boolean full = args.length > 0 && args[0].equals("full");
         int measured = full ? 400_000 : 60_000, warm = full ? 400_000 : 100_000;
-        TableSpec spec = new TableSpec("revision", List.of(
-                new ColumnSpec("rev_id", FieldType.INT32, false, false),
-                new ColumnSpec("rev_page", FieldType.INT32, false, false),
-                new ColumnSpec("rev_len", FieldType.INT32, false, false),
-                new ColumnSpec("rev_timestamp", FieldType.INT64, false, false),
-                new ColumnSpec("rev_sha1", FieldType.VARLEN, false, false)),
+        TableSpec spec = new TableSpec(
+                "revision",
+                List.of(
+                        new ColumnSpec("rev_id", FieldType.INT32, false, false),
+                        new ColumnSpec("rev_page", FieldType.INT32, false, false),
+                        new ColumnSpec("rev_len", FieldType.INT32, false, false),
+                        new ColumnSpec("rev_timestamp", FieldType.INT64, false, false),
+                        new ColumnSpec("rev_sha1", FieldType.VARLEN, false, false)),
                 List.of(new IndexSpec("PRIMARY", List.of("rev_id"), true, List.of("rev_len", "rev_timestamp"))));
         List<AccessEvent> events = lookups(warm + measured);
         double[] poolShares = {0.05, 0.15, 0.3, 0.6, 1.2};
         double[] cacheSizes = {0, 0.005, 0.01, 0.02, 0.05, 0.25};
-        System.out.println("Fig. 2b grid: cost per lookup (µs; device part in brackets), buffer hit / cache hit, and the ratio to no cache");
+        System.out.println(
+                "Fig. 2b grid: cost per lookup (µs; device part in brackets), buffer hit / cache hit, and the ratio to no cache");
         System.out.printf(Locale.ROOT, "%-22s", "pool \\ cache_size");
         for (double c : cacheSizes) System.out.printf(Locale.ROOT, "%-30s", c == 0 ? "off" : String.valueOf(c));
         System.out.println();
@@ -75,8 +77,17 @@ public final class BufferCacheGridExperiment {
                 if (heapBytes < 0) heapBytes = r.heapBytes() + r.indexBytes();
                 if (c == 0) off = r.costPerQueryUs();
                 if (label == null) label = String.format(Locale.ROOT, "%.0f%% (%s)", 100 * share, mib(r.memoryBytes()));
-                line.append(String.format(Locale.ROOT, "%-30s", String.format(Locale.ROOT, "%.2f [%.2f] %.0f/%.0f%% %.2fx",
-                        r.costPerQueryUs(), r.deviceUsPerQuery(), 100 * r.bufferHitRate(), 100 * r.cacheHitRate(), off / r.costPerQueryUs())));
+                line.append(String.format(
+                        Locale.ROOT,
+                        "%-30s",
+                        String.format(
+                                Locale.ROOT,
+                                "%.2f [%.2f] %.0f/%.0f%% %.2fx",
+                                r.costPerQueryUs(),
+                                r.deviceUsPerQuery(),
+                                100 * r.bufferHitRate(),
+                                100 * r.cacheHitRate(),
+                                off / r.costPerQueryUs())));
             }
             System.out.printf(Locale.ROOT, "%-22s%s%n", label, line);
         }
@@ -87,23 +98,30 @@ public final class BufferCacheGridExperiment {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
-    private static RunResult cell(TableSpec spec, double poolShare, double cacheSize, List<AccessEvent> events, int warm, long dataBytes) {
+    private static RunResult cell(
+            TableSpec spec, double poolShare, double cacheSize, List<AccessEvent> events, int warm, long dataBytes) {
         long data = dataBytes > 0 ? dataBytes : 40L << 20;
         long memory = Math.max(16 * 8192, (long) (data * poolShare));
         CachePolicy policy = cacheSize == 0 ? CachePolicy.OFF : CachePolicy.SWAP;
-        try (Database db = new Database(List.of(spec), Layout.NSM, policy, cacheSize == 0 ? 1 : cacheSize, 8192, memory, DeviceModel.NVME)) {
+        try (Database db = new Database(
+                List.of(spec), Layout.NSM, policy, cacheSize == 0 ? 1 : cacheSize, 8192, memory, DeviceModel.NVME)) {
             Table t = db.table("revision");
             Record r = new Record(t.schema());
             int[] ids = permutation(ROWS, 5);
             byte[] sha = new byte[40];
             Arrays.fill(sha, (byte) 'a');
             for (int id : ids) {
-                t.insert(t.main(), r.setLong(0, id).setLong(1, id / 12).setLong(2, id % 5000).setLong(3, 20160101000000L + id)
-                        .setBytes(4, sha, 0, sha.length));
+                t.insert(
+                        t.main(),
+                        r.setLong(0, id)
+                                .setLong(1, id / 12)
+                                .setLong(2, id % 5000)
+                                .setLong(3, 20160101000000L + id)
+                                .setBytes(4, sha, 0, sha.length));
             }
             db.pool().flushAll();
             System.gc();
-            return new Replayer(db).run("cell", "", events, warm, 0, Map.of(), n -> { });
+            return new Replayer(db).run("cell", "", events, warm, 0, Map.of(), n -> {});
         }
     }
 
@@ -113,15 +131,30 @@ public final class BufferCacheGridExperiment {
         double s = 1.05;
         double[] cdf = new double[ROWS];
         double sum = 0;
-        for (int i = 0; i < ROWS; i++) { sum += Math.pow(i + 1, -s); cdf[i] = sum; }
+        for (int i = 0; i < ROWS; i++) {
+            sum += Math.pow(i + 1, -s);
+            cdf[i] = sum;
+        }
         Random rnd = new Random(13);
         List<AccessEvent> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int rank = Arrays.binarySearch(cdf, rnd.nextDouble() * sum);
             if (rank < 0) rank = -rank - 1;
             int id = perm[Math.min(rank, ROWS - 1)];
-            out.add(new AccessEvent("revision", Operation.POINT_LOOKUP, "PRIMARY", Map.of("rev_id", Integer.toString(id)), List.of("rev_id"),
-                    Set.of("rev_len", "rev_timestamp"), Set.of(), Set.of(), Set.of(), Map.of(), 1, i, i));
+            out.add(new AccessEvent(
+                    "revision",
+                    Operation.POINT_LOOKUP,
+                    "PRIMARY",
+                    Map.of("rev_id", Integer.toString(id)),
+                    List.of("rev_id"),
+                    Set.of("rev_len", "rev_timestamp"),
+                    Set.of(),
+                    Set.of(),
+                    Set.of(),
+                    Map.of(),
+                    1,
+                    i,
+                    i));
         }
         return out;
     }

@@ -23,7 +23,9 @@ class CachePolicyHitRatesTest {
             double shrink = sim.run(CachePolicy.SHRINK, size, warm, measured);
             double swapAtShrinksMeanSize = sim.run(CachePolicy.SWAP, 0.75 * size, warm, measured);
             assertThat(oracle - swap).as("oracle - Swap at size %.2f", size).isLessThan(0.05);
-            assertThat(swapAtShrinksMeanSize - shrink).as("Swap at 75%% of %.2f - Shrink", size).isLessThan(0.05);
+            assertThat(swapAtShrinksMeanSize - shrink)
+                    .as("Swap at 75%% of %.2f - Shrink", size)
+                    .isLessThan(0.05);
             // no cache that shrinks as Shrink does can beat this oracle
             assertThat(shrink).as("Shrink at size %.2f", size).isLessThan(sim.shrinkOracle(size) + 0.01);
             assertThat(swap).as("Swap at size %.2f", size).isGreaterThan(0).isLessThanOrEqualTo(oracle + 0.01);

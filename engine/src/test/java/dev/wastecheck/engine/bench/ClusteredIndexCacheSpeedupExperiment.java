@@ -31,8 +31,7 @@ import java.util.SplittableRandom;
  * <pre>./bench fig2c-clustered full</pre>
  */
 public final class ClusteredIndexCacheSpeedupExperiment {
-    private ClusteredIndexCacheSpeedupExperiment() {
-    }
+    private ClusteredIndexCacheSpeedupExperiment() {}
 
     public static void main(String[] args) {
         boolean full = java.util.Arrays.asList(args).contains("full");
@@ -45,7 +44,8 @@ public final class ClusteredIndexCacheSpeedupExperiment {
             BTree secondary = new BTree(pool, true);
             SplittableRandom r = new SplittableRandom(2011);
             int[] order = IndexCacheSpeedupExperiment.shuffled(n, r);
-            int[] pkOf = IndexCacheSpeedupExperiment.shuffled(n, new SplittableRandom(7)); // secondary key -> primary key
+            int[] pkOf =
+                    IndexCacheSpeedupExperiment.shuffled(n, new SplittableRandom(7)); // secondary key -> primary key
             Record rec = new Record(IndexCacheBenchmark.REVISION);
             byte[][] keys = new byte[n][];
             for (int i = 0; i < n; i++) keys[i] = KeyEncoder.ofInt(i);
@@ -58,17 +58,22 @@ public final class ClusteredIndexCacheSpeedupExperiment {
             FieldSource row = heap.fieldSource(IndexCacheBenchmark.REV_LEN, IndexCacheBenchmark.REV_TIMESTAMP);
             KeyEncoder enc = new KeyEncoder();
             // A miss: descend the clustered primary index with the primary key, then read the row.
-            FieldSource clustered = (pk, out) -> row.read(primary.lookup(enc.reset().appendInt((int) pk).toBytes()), out);
+            FieldSource clustered = (pk, out) ->
+                    row.read(primary.lookup(enc.reset().appendInt((int) pk).toBytes()), out);
             IndexCache off = new IndexCache(secondary, 12, CachePolicy.OFF, 0.12);
             IndexCache swap = new IndexCache(secondary, 12, CachePolicy.SWAP, 0.12);
             byte[] out = new byte[12];
             for (int i = 0; i < 5 * n; i++) swap.lookup(keys[5 * r.nextInt(n / 5)], clustered, out);
 
-            StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+            StringBuilder report = new StringBuilder(String.format(
+                    Locale.ROOT,
                     "clustered (InnoDB-style): %d rows, secondary leaves %d (fill %.1f%%), cache_size 0.12, %d paired rounds%n%n"
                             + "| hot share | hit rate | off ns/lookup | swap ns/lookup | speedup (median pair) | swap - off ns |%n|---|---|---|---|---|---|%n",
-                    n, secondary.leafStats().leaves(), 100 * secondary.leafStats().fill(), rounds));
-            int[] shares = full ? new int[]{-1, 0, 50, 80, 90, 95, 99, 100} : new int[]{-1, 100};
+                    n,
+                    secondary.leafStats().leaves(),
+                    100 * secondary.leafStats().fill(),
+                    rounds));
+            int[] shares = full ? new int[] {-1, 0, 50, 80, 90, 95, 99, 100} : new int[] {-1, 100};
             double[] hitRates = new double[shares.length], ratios = new double[shares.length];
             for (int si = 0; si < shares.length; si++) {
                 int share = shares[si];
@@ -90,8 +95,15 @@ public final class ClusteredIndexCacheSpeedupExperiment {
                 hitRates[si] = (double) hits / lookups;
                 ratios[si] = IndexCacheSpeedupExperiment.median(q);
                 double offNs = IndexCacheSpeedupExperiment.median(o), swapNs = IndexCacheSpeedupExperiment.median(s);
-                report.append(String.format(Locale.ROOT, "| %s | %.1f%% | %.0f | %.0f | %.2fx | %+.0f |%n",
-                        share < 0 ? "0 (exact miss)" : share + "%", 100 * hitRates[si], offNs, swapNs, ratios[si], swapNs - offNs));
+                report.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %.1f%% | %.0f | %.0f | %.2fx | %+.0f |%n",
+                        share < 0 ? "0 (exact miss)" : share + "%",
+                        100 * hitRates[si],
+                        offNs,
+                        swapNs,
+                        ratios[si],
+                        swapNs - offNs));
             }
             System.out.println(report);
         }

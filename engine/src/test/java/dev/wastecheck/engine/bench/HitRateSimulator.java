@@ -2,7 +2,6 @@ package dev.wastecheck.engine.bench;
 
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.index.CacheRegion;
-
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
@@ -39,12 +38,20 @@ public final class HitRateSimulator {
         this.seed = seed;
         cdf = new double[n];
         double sum = 0;
-        for (int r = 0; r < n; r++) { sum += Math.pow(r + 1, -exponent); cdf[r] = sum; }
+        for (int r = 0; r < n; r++) {
+            sum += Math.pow(r + 1, -exponent);
+            cdf[r] = sum;
+        }
         for (int r = 0; r < n; r++) cdf[r] /= sum;
         keyOfRank = new int[n];
         for (int i = 0; i < n; i++) keyOfRank[i] = i;
         SplittableRandom rnd = new SplittableRandom(seed);
-        for (int i = n - 1; i > 0; i--) { int j = rnd.nextInt(i + 1); int t = keyOfRank[i]; keyOfRank[i] = keyOfRank[j]; keyOfRank[j] = t; }
+        for (int i = n - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int t = keyOfRank[i];
+            keyOfRank[i] = keyOfRank[j];
+            keyOfRank[j] = t;
+        }
     }
 
     /** The oracle's hit rate: the probability mass of the top cacheSize x N items. */
@@ -74,7 +81,10 @@ public final class HitRateSimulator {
         double sum = 0;
         for (int r = 0; r < n; r++) { // ranks in popularity order: a leaf takes its first cap
             int leaf = keyOfRank[r] / keysPerLeaf;
-            if (held[leaf] < cap) { held[leaf]++; sum += cdf[r] - (r == 0 ? 0 : cdf[r - 1]); }
+            if (held[leaf] < cap) {
+                held[leaf]++;
+                sum += cdf[r] - (r == 0 ? 0 : cdf[r - 1]);
+            }
         }
         return sum;
     }
@@ -82,7 +92,11 @@ public final class HitRateSimulator {
     private int draw(SplittableRandom r) {
         double u = r.nextDouble();
         int lo = 0, hi = n - 1;
-        while (lo < hi) { int mid = (lo + hi) >>> 1; if (cdf[mid] < u) lo = mid + 1; else hi = mid; }
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cdf[mid] < u) lo = mid + 1;
+            else hi = mid;
+        }
         return lo;
     }
 

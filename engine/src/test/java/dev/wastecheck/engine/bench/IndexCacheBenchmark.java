@@ -14,12 +14,11 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-import org.openjdk.jmh.annotations.*;
-import org.openjdk.jmh.infra.Blackhole;
-
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Fig. 2c: what the index cache buys when every page is already in the buffer pool, so the
@@ -60,9 +59,14 @@ public class IndexCacheBenchmark {
 
     /** Fills {@code rec} with revision {@code id}'s row (its {@code rev_id} being {@code revId}); the experiments share it. */
     static Record revision(Record rec, int id, long revId) {
-        return rec.setLong(0, revId).setLong(1, id / 7).setLong(2, id % 1000).setLong(REV_LEN, 100 + id % 5000)
-                .setLong(REV_TIMESTAMP, 20110101000000L + id).setLong(5, id & 1)
-                .setString(6, "edit comment " + id).setString(7, "sha1:" + Integer.toHexString(id * 31));
+        return rec.setLong(0, revId)
+                .setLong(1, id / 7)
+                .setLong(2, id % 1000)
+                .setLong(REV_LEN, 100 + id % 5000)
+                .setLong(REV_TIMESTAMP, 20110101000000L + id)
+                .setLong(5, id & 1)
+                .setString(6, "edit comment " + id)
+                .setString(7, "sha1:" + Integer.toHexString(id * 31));
     }
 
     @Param({"OFF", "SWAP"})
@@ -91,7 +95,12 @@ public class IndexCacheBenchmark {
         SplittableRandom r = new SplittableRandom(2011);
         int[] order = new int[N];
         for (int i = 0; i < N; i++) order[i] = i;
-        for (int i = N - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = order[i]; order[i] = order[j]; order[j] = t; }
+        for (int i = N - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
         Record rec = new Record(REVISION);
         keys = new byte[N][];
         for (int i = 0; i < N; i++) keys[i] = KeyEncoder.ofInt(i);
@@ -122,8 +131,16 @@ public class IndexCacheBenchmark {
 
     @TearDown(Level.Trial)
     public void report() {
-        System.out.printf(Locale.ROOT, "%n[fig2c] policy=%s hotShare=%d cacheSize=%.2f hit rate %.1f%% (%d hits, %d misses, %d latch busy)%n",
-                policy, hotShare, cacheSize, 100 * cache.hitRate(), cache.hits(), cache.misses(), cache.latchBusy());
+        System.out.printf(
+                Locale.ROOT,
+                "%n[fig2c] policy=%s hotShare=%d cacheSize=%.2f hit rate %.1f%% (%d hits, %d misses, %d latch busy)%n",
+                policy,
+                hotShare,
+                cacheSize,
+                100 * cache.hitRate(),
+                cache.hits(),
+                cache.misses(),
+                cache.latchBusy());
         device.close();
     }
 

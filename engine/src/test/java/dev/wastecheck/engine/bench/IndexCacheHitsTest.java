@@ -56,7 +56,10 @@ class IndexCacheHitsTest {
             }
             FieldSource row = heap.fieldSource(IndexCacheBenchmark.REV_LEN, IndexCacheBenchmark.REV_TIMESTAMP);
             KeyEncoder enc = new KeyEncoder();
-            checkHits(secondary, (pk, out) -> row.read(primary.lookup(enc.reset().appendInt((int) pk).toBytes()), out));
+            checkHits(
+                    secondary,
+                    (pk, out) -> row.read(
+                            primary.lookup(enc.reset().appendInt((int) pk).toBytes()), out));
         }
     }
 

@@ -34,8 +34,7 @@ import java.util.SplittableRandom;
  * <pre>./bench fig2c full</pre>
  */
 public final class IndexCacheSpeedupExperiment {
-    private IndexCacheSpeedupExperiment() {
-    }
+    private IndexCacheSpeedupExperiment() {}
 
     public static void main(String[] args) {
         boolean full = java.util.Arrays.asList(args).contains("full");
@@ -59,18 +58,26 @@ public final class IndexCacheSpeedupExperiment {
             byte[] out = new byte[12];
             for (int i = 0; i < 5 * n; i++) swap.lookup(keys[5 * r.nextInt(n / 5)], source, out); // fill the windows
 
-            StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+            StringBuilder report = new StringBuilder(String.format(
+                    Locale.ROOT,
                     "%d tuples, %d leaves, leaf fill %.1f%%, cache_size 0.12, %d paired rounds%n%n"
                             + "| hot share | hit rate | off ns/lookup | swap ns/lookup | speedup (median pair) | swap - off ns | ceiling: off / off without the heap read |%n|---|---|---|---|---|---|---|%n",
-                    n, tree.leafStats().leaves(), 100 * tree.leafStats().fill(), rounds));
-            int[] shares = full ? new int[]{-1, 0, 50, 80, 90, 95, 99, 100} : new int[]{-1, 100};
-            double[] hitRates = new double[shares.length], offNs = new double[shares.length], swapNs = new double[shares.length], ratios = new double[shares.length];
+                    n,
+                    tree.leafStats().leaves(),
+                    100 * tree.leafStats().fill(),
+                    rounds));
+            int[] shares = full ? new int[] {-1, 0, 50, 80, 90, 95, 99, 100} : new int[] {-1, 100};
+            double[] hitRates = new double[shares.length],
+                    offNs = new double[shares.length],
+                    swapNs = new double[shares.length],
+                    ratios = new double[shares.length];
             for (int si = 0; si < shares.length; si++) {
                 int share = shares[si];
                 int[] seq = sequence(share, n, r);
-                if (share >= 0) for (int w = 0; w < 3; w++) for (int k : seq) swap.lookup(keys[k], source, out); // steady state
+                if (share >= 0)
+                    for (int w = 0; w < 3; w++) for (int k : seq) swap.lookup(keys[k], source, out); // steady state
                 double[] o = new double[rounds], s = new double[rounds], q = new double[rounds], c = new double[rounds];
-                FieldSource none = (tid, into) -> { };
+                FieldSource none = (tid, into) -> {};
                 long hits = 0, lookups = 0;
                 for (int round = 0; round < rounds; round++) {
                     boolean offFirst = round % 2 == 0;
@@ -89,19 +96,34 @@ public final class IndexCacheSpeedupExperiment {
                 offNs[si] = median(o);
                 swapNs[si] = median(s);
                 ratios[si] = median(q);
-                report.append(String.format(Locale.ROOT, "| %s | %.1f%% | %.0f | %.0f | %.2fx | %+.0f | %.2fx |%n",
-                        share < 0 ? "0 (exact miss)" : share + "%", 100 * hitRates[si], offNs[si], swapNs[si], ratios[si], swapNs[si] - offNs[si], median(c)));
+                report.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %.1f%% | %.0f | %.0f | %.2fx | %+.0f | %.2fx |%n",
+                        share < 0 ? "0 (exact miss)" : share + "%",
+                        100 * hitRates[si],
+                        offNs[si],
+                        swapNs[si],
+                        ratios[si],
+                        swapNs[si] - offNs[si],
+                        median(c)));
             }
             // least squares line through (hit rate, swap ns / off ns): where it crosses 1 is break-even
             double sx = 0, sy = 0, sxx = 0, sxy = 0;
             for (int i = 0; i < shares.length; i++) {
                 double x = hitRates[i], y = 1 / ratios[i];
-                sx += x; sy += y; sxx += x * x; sxy += x * y;
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
             }
             int m = shares.length;
             double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx), icept = (sy - slope * sx) / m;
-            report.append(String.format(Locale.ROOT, "%nswap/off cost ratio ~ %.3f %+.3f x hit rate; break-even at %.1f%% hits%n",
-                    icept, slope, 100 * (1 - icept) / slope));
+            report.append(String.format(
+                    Locale.ROOT,
+                    "%nswap/off cost ratio ~ %.3f %+.3f x hit rate; break-even at %.1f%% hits%n",
+                    icept,
+                    slope,
+                    100 * (1 - icept) / slope));
             System.out.println(report);
         }
     }
@@ -114,7 +136,12 @@ public final class IndexCacheSpeedupExperiment {
         if (share < 0) {
             int[] cold = new int[n / 5 * 4];
             for (int i = 0, c = 0; i < n; i++) if (i % 5 != 0) cold[c++] = i;
-            for (int i = cold.length - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = cold[i]; cold[i] = cold[j]; cold[j] = t; }
+            for (int i = cold.length - 1; i > 0; i--) {
+                int j = r.nextInt(i + 1);
+                int t = cold[i];
+                cold[i] = cold[j];
+                cold[j] = t;
+            }
             return cold;
         }
         int[] seq = new int[Math.min(4 * n, 400_000) / 2];
@@ -141,7 +168,12 @@ public final class IndexCacheSpeedupExperiment {
     static int[] shuffled(int n, SplittableRandom r) {
         int[] a = new int[n];
         for (int i = 0; i < n; i++) a[i] = i;
-        for (int i = n - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = a[i]; a[i] = a[j]; a[j] = t; }
+        for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            int t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
         return a;
     }
 }

@@ -9,14 +9,13 @@ import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Page;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-import org.openjdk.jmh.annotations.*;
-import org.openjdk.jmh.infra.Blackhole;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * A one-column range scan over frozen Arrow blocks read in place, against the same records in NSM
@@ -39,13 +38,25 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx3g"})
 public class ArrowScanBenchmark {
     static final RecordSchema RECORD100 = RecordSchema.of(
-            Field.of("id", FieldType.INT64), Field.of("date", FieldType.INT32), Field.of("qty", FieldType.INT32),
-            Field.of("price", FieldType.FLOAT64), Field.of("discount", FieldType.FLOAT64), Field.of("tax", FieldType.FLOAT64),
-            Field.of("a", FieldType.INT64), Field.of("b", FieldType.INT64), Field.of("c", FieldType.INT32), Field.of("d", FieldType.INT32),
-            Field.of("e", FieldType.INT16), Field.of("f", FieldType.INT16), Field.of("kind", FieldType.INT8), Field.of("status", FieldType.INT8),
+            Field.of("id", FieldType.INT64),
+            Field.of("date", FieldType.INT32),
+            Field.of("qty", FieldType.INT32),
+            Field.of("price", FieldType.FLOAT64),
+            Field.of("discount", FieldType.FLOAT64),
+            Field.of("tax", FieldType.FLOAT64),
+            Field.of("a", FieldType.INT64),
+            Field.of("b", FieldType.INT64),
+            Field.of("c", FieldType.INT32),
+            Field.of("d", FieldType.INT32),
+            Field.of("e", FieldType.INT16),
+            Field.of("f", FieldType.INT16),
+            Field.of("kind", FieldType.INT8),
+            Field.of("status", FieldType.INT8),
             Field.varlen("note", false, 24));
     static final int DATE = 1;
     static final int FIRST_DATE = 8035, DATE_SPAN = 2526;
@@ -65,11 +76,20 @@ public class ArrowScanBenchmark {
     private long[] selection;
 
     static void fill(Record r, long i, Random random) {
-        r.setLong(0, i).setLong(1, (int) (FIRST_DATE + (i * 2654435761L) % DATE_SPAN)).setLong(2, 1 + random.nextInt(50))
-                .setDouble(3, random.nextInt(100_000) / 100.0).setDouble(4, random.nextInt(11) / 100.0)
-                .setDouble(5, random.nextInt(9) / 100.0).setLong(6, random.nextLong()).setLong(7, random.nextLong())
-                .setLong(8, random.nextInt()).setLong(9, random.nextInt()).setLong(10, (short) random.nextInt())
-                .setLong(11, (short) random.nextInt()).setLong(12, random.nextInt(8)).setLong(13, random.nextInt(3));
+        r.setLong(0, i)
+                .setLong(1, (int) (FIRST_DATE + (i * 2654435761L) % DATE_SPAN))
+                .setLong(2, 1 + random.nextInt(50))
+                .setDouble(3, random.nextInt(100_000) / 100.0)
+                .setDouble(4, random.nextInt(11) / 100.0)
+                .setDouble(5, random.nextInt(9) / 100.0)
+                .setLong(6, random.nextLong())
+                .setLong(7, random.nextLong())
+                .setLong(8, random.nextInt())
+                .setLong(9, random.nextInt())
+                .setLong(10, (short) random.nextInt())
+                .setLong(11, (short) random.nextInt())
+                .setLong(12, random.nextInt(8))
+                .setLong(13, random.nextInt(3));
         byte[] b = new byte[16 + random.nextInt(17)];
         for (int k = 0; k < b.length; k++) b[k] = (byte) ('a' + random.nextInt(26));
         r.setBytes(14, b, 0, b.length);
@@ -92,7 +112,9 @@ public class ArrowScanBenchmark {
             gc.run();
             if (layout.equals("ARROW_FROZEN")) new BlockTransformer(table, gc, 0, 8).freezeNow(gc, 50);
             selection = new long[table.layout().slots() / 64 + 1];
-            System.out.printf("%n[%s] %d blocks of %d slots%n", layout, table.blockCount(), table.layout().slots());
+            System.out.printf(
+                    "%n[%s] %d blocks of %d slots%n",
+                    layout, table.blockCount(), table.layout().slots());
             return;
         }
         page = Layout.valueOf(layout).newPage(RECORD100);

@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.block;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.txn.GarbageCollector;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.TransactionManager;
@@ -8,9 +10,6 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.VarlenEntry;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,8 +23,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The Arrow table against a simple model: a map from id to row, changed only by committed
@@ -137,7 +136,8 @@ class ArrowTableDifferentialTest {
         Map<Long, Record> model = new TreeMap<>();
         int next = 0;
         for (Snapshot s : snaps) {
-            while (next < commits.size() && commits.get(next).commitTs() <= s.startTs()) apply(model, commits.get(next++));
+            while (next < commits.size() && commits.get(next).commitTs() <= s.startTs())
+                apply(model, commits.get(next++));
             assertThat(s.rows()).as("snapshot at %d", s.startTs()).isEqualTo(model);
         }
         while (next < commits.size()) apply(model, commits.get(next++));
@@ -147,7 +147,9 @@ class ArrowTableDifferentialTest {
         assertThat(st.compactions()).as("compactions ran under the writers").isPositive();
         assertThat(st.moves()).isPositive();
         assertThat(st.frozen()).isPositive();
-        assertThat(snaps.stream().mapToLong(Snapshot::inPlaceBlocks).sum()).as("some scans read frozen blocks in place").isPositive();
+        assertThat(snaps.stream().mapToLong(Snapshot::inPlaceBlocks).sum())
+                .as("some scans read frozen blocks in place")
+                .isPositive();
         assertThat(deliberateAborts.get()).isPositive();
         assertThat(conflicts.get()).as("writers raced for the same tuples").isPositive();
 
@@ -158,13 +160,23 @@ class ArrowTableDifferentialTest {
         tm.commit(t);
         for (int i = 0; i < 3; i++) gc.run();
         long outOfLine = 0;
-        for (Record r : model.values()) if (!r.isNull(3) && r.length(3) > VarlenEntry.INLINE_THRESHOLD) outOfLine += r.length(3);
-        assertThat(table.heap().liveBytes()).as("every replaced, aborted, deleted or gathered value freed once").isEqualTo(outOfLine);
+        for (Record r : model.values())
+            if (!r.isNull(3) && r.length(3) > VarlenEntry.INLINE_THRESHOLD) outOfLine += r.length(3);
+        assertThat(table.heap().liveBytes())
+                .as("every replaced, aborted, deleted or gathered value freed once")
+                .isEqualTo(outOfLine);
         assertThat(tm.deferred().pending()).isZero();
     }
 
-    static void writerTransaction(TransactionManager tm, ArrowTable table, Random rnd, Map<Long, Long> idToSlot, AtomicLong nextId,
-                                  ConcurrentLinkedQueue<Committed> committed, AtomicLong deliberateAborts, AtomicLong conflicts) {
+    static void writerTransaction(
+            TransactionManager tm,
+            ArrowTable table,
+            Random rnd,
+            Map<Long, Long> idToSlot,
+            AtomicLong nextId,
+            ConcurrentLinkedQueue<Committed> committed,
+            AtomicLong deliberateAborts,
+            AtomicLong conflicts) {
         Transaction t = tm.begin();
         Map<Long, Record> effects = new LinkedHashMap<>();
         Map<Long, Long> inserted = new HashMap<>();
@@ -195,8 +207,10 @@ class ArrowTableDifferentialTest {
                 setString(next, rnd);
                 ok = table.update(t, slot, new int[] {3}, next);
             } else if (kind < 85) {
-                if (rnd.nextBoolean()) next.setNull(2); else next.setLong(2, rnd.nextLong());
-                if (rnd.nextBoolean()) next.setNull(4); else next.setLong(4, rnd.nextInt(2));
+                if (rnd.nextBoolean()) next.setNull(2);
+                else next.setLong(2, rnd.nextLong());
+                if (rnd.nextBoolean()) next.setNull(4);
+                else next.setLong(4, rnd.nextInt(2));
                 setString(next, rnd);
                 ok = table.update(t, slot, new int[] {2, 3, 4}, next);
             } else {
@@ -206,11 +220,22 @@ class ArrowTableDifferentialTest {
             if (ok) effects.put(id, next);
             else if (!t.mustAbort()) {
                 Block b = table.block(slot);
-                StringBuilder sb = new StringBuilder("slot " + dev.wastecheck.layouts.arrow.TupleSlot.toString(slot) + " kind " + kind + " me " + t + " block " + b);
+                StringBuilder sb = new StringBuilder("slot " + dev.wastecheck.layouts.arrow.TupleSlot.toString(slot)
+                        + " kind " + kind + " me " + t + " block " + b);
                 if (b != null) {
                     int off = dev.wastecheck.layouts.arrow.TupleSlot.offset(slot);
-                    sb.append(" alloc=").append(b.data.isAllocated(off)).append(" state=").append(b.state()).append(" removed=").append(b.removed).append(" chain:");
-                    for (VersionRecord v = b.versions.get(off); v != null; v = v.nextRecord()) sb.append(" ").append(v.kind).append(v.ownsVarlens ? "" : "(move)").append(v.txn());
+                    sb.append(" alloc=")
+                            .append(b.data.isAllocated(off))
+                            .append(" state=")
+                            .append(b.state())
+                            .append(" removed=")
+                            .append(b.removed)
+                            .append(" chain:");
+                    for (VersionRecord v = b.versions.get(off); v != null; v = v.nextRecord())
+                        sb.append(" ")
+                                .append(v.kind)
+                                .append(v.ownsVarlens ? "" : "(move)")
+                                .append(v.txn());
                 }
                 throw new AssertionError(sb.toString());
             }
@@ -236,8 +261,12 @@ class ArrowTableDifferentialTest {
         Map<Long, Record> rows = scan(table, t);
         long lo = rnd.nextInt(), hi = lo + (1L << 30);
         FrozenScan.Result count = FrozenScan.countBetween(table, t, 1, lo, hi);
-        long inRange = rows.values().stream().filter(r -> r.getLong(1) >= lo && r.getLong(1) <= hi).count();
-        assertThat(count.matches()).as("in-place and materialized counts in one snapshot").isEqualTo(inRange);
+        long inRange = rows.values().stream()
+                .filter(r -> r.getLong(1) >= lo && r.getLong(1) <= hi)
+                .count();
+        assertThat(count.matches())
+                .as("in-place and materialized counts in one snapshot")
+                .isEqualTo(inRange);
         tm.commit(t);
         return new Snapshot(t.startTs(), rows, count.blocksInPlace());
     }
@@ -261,9 +290,11 @@ class ArrowTableDifferentialTest {
 
     static Record randomRow(long id, Random rnd) {
         Record r = new Record(SCHEMA).setLong(0, id).setLong(1, rnd.nextInt());
-        if (rnd.nextInt(4) == 0) r.setNull(2); else r.setLong(2, rnd.nextLong());
+        if (rnd.nextInt(4) == 0) r.setNull(2);
+        else r.setLong(2, rnd.nextLong());
         setString(r, rnd);
-        if (rnd.nextInt(3) == 0) r.setNull(4); else r.setLong(4, rnd.nextInt(2));
+        if (rnd.nextInt(3) == 0) r.setNull(4);
+        else r.setLong(4, rnd.nextInt(2));
         return r;
     }
 

@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.block;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.txn.GarbageCollector;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.TransactionManager;
@@ -10,15 +12,12 @@ import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
 import dev.wastecheck.layouts.arrow.TupleSlot;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Snapshot isolation, first writer wins, rollback in place and pruning on one Arrow table (§3 of the paper). */
 class ArrowTableTest {
@@ -35,8 +34,10 @@ class ArrowTableTest {
 
     static Record row(long id, int qty, Boolean flag, String name) {
         Record r = new Record(SCHEMA).setLong(0, id).setLong(1, qty);
-        if (flag == null) r.setNull(2); else r.setLong(2, flag ? 1 : 0);
-        if (name == null) r.setNull(3); else r.setString(3, name);
+        if (flag == null) r.setNull(2);
+        else r.setLong(2, flag ? 1 : 0);
+        if (name == null) r.setNull(3);
+        else r.setString(3, name);
         return r;
     }
 
@@ -76,8 +77,10 @@ class ArrowTableTest {
     void theFirstWriterWinsAndTheSecondMustAbort() {
         long slot = insertCommitted(row(1, 10, false, "x"));
         Transaction t1 = tm.begin(), t2 = tm.begin();
-        assertThat(table.update(t1, slot, new int[] {1}, row(1, 11, false, "x"))).isTrue();
-        assertThat(table.update(t2, slot, new int[] {1}, row(1, 12, false, "x"))).isFalse();
+        assertThat(table.update(t1, slot, new int[] {1}, row(1, 11, false, "x")))
+                .isTrue();
+        assertThat(table.update(t2, slot, new int[] {1}, row(1, 12, false, "x")))
+                .isFalse();
         assertThat(t2.mustAbort()).isTrue();
         assertThat(tm.commit(t2)).isFalse();
         assertThat(tm.commit(t1)).isTrue();
@@ -85,9 +88,11 @@ class ArrowTableTest {
         Transaction t3 = tm.begin();
         Transaction old = tm.begin();
         Transaction t4 = tm.begin();
-        assertThat(table.update(t3, slot, new int[] {1}, row(1, 13, false, "x"))).isTrue();
+        assertThat(table.update(t3, slot, new int[] {1}, row(1, 13, false, "x")))
+                .isTrue();
         tm.commit(t3);
-        assertThat(table.update(t4, slot, new int[] {1}, row(1, 14, false, "x"))).isFalse();
+        assertThat(table.update(t4, slot, new int[] {1}, row(1, 14, false, "x")))
+                .isFalse();
         assertThat(read(old, slot).getLong(1)).as("old snapshot").isEqualTo(11);
         assertThat(readCommitted(slot).getLong(1)).isEqualTo(13);
     }
@@ -98,7 +103,8 @@ class ArrowTableTest {
         gc.run();
         long live = table.heap().liveBytes();
         Transaction t = tm.begin();
-        assertThat(table.update(t, slot, new int[] {1, 2, 3}, row(1, 99, true, "a replacement that is longer still"))).isTrue();
+        assertThat(table.update(t, slot, new int[] {1, 2, 3}, row(1, 99, true, "a replacement that is longer still")))
+                .isTrue();
         assertThat(table.heap().liveBytes()).isEqualTo(live + "a replacement that is longer still".length());
         tm.abort(t);
         Block b = table.block(slot);
@@ -123,14 +129,18 @@ class ArrowTableTest {
         gc.run();
         Block b = table.block(slot);
         int off = TupleSlot.offset(slot);
-        assertThat(chainLength(b, off)).as("the reader still needs three before-images").isEqualTo(3);
+        assertThat(chainLength(b, off))
+                .as("the reader still needs three before-images")
+                .isEqualTo(3);
         assertThat(read(reader, slot)).isEqualTo(row(1, 1, true, "first value of some length"));
         long liveWithOld = table.heap().liveBytes();
         tm.commit(reader);
         gc.run();
         assertThat(chainLength(b, off)).isZero();
         gc.run();
-        assertThat(table.heap().liveBytes()).as("three old values freed").isLessThan(liveWithOld)
+        assertThat(table.heap().liveBytes())
+                .as("three old values freed")
+                .isLessThan(liveWithOld)
                 .isEqualTo("value number 4 of some length".length());
         assertThat(readCommitted(slot)).isEqualTo(row(1, 4, true, "value number 4 of some length"));
     }
@@ -153,7 +163,9 @@ class ArrowTableTest {
         assertThat(read(early, slot)).isEqualTo(row(7, 70, false, "seven"));
         assertThat(readCommitted(slot)).isNull();
         Transaction late = tm.begin();
-        assertThat(table.update(late, slot, new int[] {1}, row(7, 71, false, "seven"))).as("nothing to update").isFalse();
+        assertThat(table.update(late, slot, new int[] {1}, row(7, 71, false, "seven")))
+                .as("nothing to update")
+                .isFalse();
         assertThat(late.mustAbort()).isFalse();
     }
 
@@ -183,7 +195,9 @@ class ArrowTableTest {
         assertThat(cold).isEmpty();
         gc.run(); // epoch 7: three epochs without a write
         assertThat(cold).containsExactly(full);
-        assertThat(table.blockCount()).as("the block still taking inserts is never watched").isEqualTo(2);
+        assertThat(table.blockCount())
+                .as("the block still taking inserts is never watched")
+                .isEqualTo(2);
     }
 
     @Test
@@ -192,7 +206,9 @@ class ArrowTableTest {
         int slots = table.layout().slots();
         List<Long> slotsInserted = new ArrayList<>();
         Transaction load = tm.begin();
-        for (int i = 0; i < slots * 4 + 10; i++) slotsInserted.add(table.insert(load, row(i, i % 100, i % 3 == 0 ? null : i % 2 == 0, i % 5 == 0 ? null : "name number " + i)));
+        for (int i = 0; i < slots * 4 + 10; i++)
+            slotsInserted.add(table.insert(
+                    load, row(i, i % 100, i % 3 == 0 ? null : i % 2 == 0, i % 5 == 0 ? null : "name number " + i)));
         tm.commit(load);
         Transaction del = tm.begin();
         for (int i = 0; i < slotsInserted.size(); i += 3) table.delete(del, slotsInserted.get(i));
@@ -205,7 +221,9 @@ class ArrowTableTest {
         }
         BlockTransformer.Stats s = transformer.stats();
         assertThat(s.compactions()).isEqualTo(1);
-        assertThat(s.emptied()).as("4 full blocks with a third deleted fit in 3 (2.67)").isEqualTo(1);
+        assertThat(s.emptied())
+                .as("4 full blocks with a third deleted fit in 3 (2.67)")
+                .isEqualTo(1);
         assertThat(s.frozen()).isEqualTo(3);
         assertThat(table.blockCount()).isEqualTo(4);
         assertThat(contents()).isEqualTo(expected);
@@ -238,7 +256,9 @@ class ArrowTableTest {
         Map<Long, Record> out = new TreeMap<>();
         table.scan(t, (slot, r) -> {
             Record copy = new Record(SCHEMA).copyFrom(r);
-            assertThat(out.put(copy.getLong(0), copy)).as("id %d twice", copy.getLong(0)).isNull();
+            assertThat(out.put(copy.getLong(0), copy))
+                    .as("id %d twice", copy.getLong(0))
+                    .isNull();
             return true;
         });
         tm.commit(t);

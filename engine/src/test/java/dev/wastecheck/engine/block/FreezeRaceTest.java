@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.block;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.txn.GarbageCollector;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.TransactionManager;
@@ -8,15 +10,12 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The races around a block's state (§4.3): in-place readers against writers (the counter latch and
@@ -25,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FreezeRaceTest {
     /** Two columns every writer sets to the same value in one update: a reader that sees them differ saw a write in progress. */
-    static final RecordSchema PAIR = RecordSchema.of(Field.of("id", FieldType.INT64), Field.of("left", FieldType.INT64), Field.of("right", FieldType.INT64));
+    static final RecordSchema PAIR = RecordSchema.of(
+            Field.of("id", FieldType.INT64), Field.of("left", FieldType.INT64), Field.of("right", FieldType.INT64));
 
     final TransactionManager tm = new TransactionManager();
     final GarbageCollector gc = new GarbageCollector(tm);
@@ -84,8 +84,12 @@ class FreezeRaceTest {
         writer.start();
         Thread.sleep(100);
         assertThat(done).as("still waiting").isFalse();
-        assertThat(b.data().getFixed(1, 5)).as("nothing written under the reader").isEqualTo(leftBefore);
-        assertThat(BlockAccess.tryEnterInPlace(b)).as("no new reader once the writer flipped it").isFalse();
+        assertThat(b.data().getFixed(1, 5))
+                .as("nothing written under the reader")
+                .isEqualTo(leftBefore);
+        assertThat(BlockAccess.tryEnterInPlace(b))
+                .as("no new reader once the writer flipped it")
+                .isFalse();
         BlockAccess.exitInPlace(b);
         writer.join();
         assertThat(done).isTrue();
@@ -102,7 +106,8 @@ class FreezeRaceTest {
             gc.run();
             transformer.runOnce();
         }
-        for (Block b : table.blocks()) assertThat(b.state()).as("cooled, not frozen, while it runs").isEqualTo(ArrowBlock.COOLING);
+        for (Block b : table.blocks())
+            assertThat(b.state()).as("cooled, not frozen, while it runs").isEqualTo(ArrowBlock.COOLING);
         tm.commit(early);
         for (int i = 0; i < 3; i++) {
             gc.run();
@@ -129,7 +134,9 @@ class FreezeRaceTest {
             transformer.runOnce();
         }
         assertThat(transformer.stats().preempted()).isEqualTo(1);
-        assertThat(b.state()).as("preempted, then cold again and frozen").isIn(ArrowBlock.HOT, ArrowBlock.COOLING, ArrowBlock.FROZEN);
+        assertThat(b.state())
+                .as("preempted, then cold again and frozen")
+                .isIn(ArrowBlock.HOT, ArrowBlock.COOLING, ArrowBlock.FROZEN);
         for (int i = 0; i < 5; i++) {
             gc.run();
             transformer.runOnce();
@@ -157,7 +164,8 @@ class FreezeRaceTest {
                             }
                             try {
                                 ArrowBlock d = b.data();
-                                for (int i = 0; i < d.numRecords(); i++) if (d.getFixed(1, i) != d.getFixed(2, i)) torn.incrementAndGet();
+                                for (int i = 0; i < d.numRecords(); i++)
+                                    if (d.getFixed(1, i) != d.getFixed(2, i)) torn.incrementAndGet();
                                 inPlace.incrementAndGet();
                             } finally {
                                 BlockAccess.exitInPlace(b);
@@ -184,6 +192,8 @@ class FreezeRaceTest {
         assertThat(torn.get()).isZero();
         assertThat(inPlace.get()).isPositive();
         assertThat(misses.get()).isPositive();
-        assertThat(transformer.stats().frozen()).as("blocks froze again under the writer").isGreaterThan(table.blockCount());
+        assertThat(transformer.stats().frozen())
+                .as("blocks froze again under the writer")
+                .isGreaterThan(table.blockCount());
     }
 }

@@ -8,10 +8,9 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.BlockLayout;
-import org.openjdk.jmh.annotations.*;
-
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.*;
 
 /**
  * The gathering phase of the transformation on one 1 MB block (Li et al., VLDB 2020, §4.3 and
@@ -35,7 +34,9 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 public class GatherBenchmark {
     static final RecordSchema SCHEMA = RecordSchema.of(
             Field.of("id", FieldType.INT64),
@@ -61,7 +62,8 @@ public class GatherBenchmark {
     public void setUp() {
         tm = new TransactionManager();
         gc = new GarbageCollector(tm);
-        ArrowTable table = new ArrowTable("t", SCHEMA, tm, BlockLayout.DEFAULT_BLOCK_SIZE, ArrowTable.FreezeMode.valueOf(mode));
+        ArrowTable table =
+                new ArrowTable("t", SCHEMA, tm, BlockLayout.DEFAULT_BLOCK_SIZE, ArrowTable.FreezeMode.valueOf(mode));
         records = (int) (table.layout().slots() * (1 - empty));
         Random rnd = new Random(42);
         String[] pool = new String[Math.min(distinct, records)];
@@ -71,7 +73,8 @@ public class GatherBenchmark {
         long first = -1;
         for (int i = 0; i < records; i++) {
             r.setLong(0, i).setLong(1, rnd.nextInt(1000));
-            if (i % 50 == 0) r.setNull(2); else r.setString(2, pool[rnd.nextInt(pool.length)]);
+            if (i % 50 == 0) r.setNull(2);
+            else r.setString(2, pool[rnd.nextInt(pool.length)]);
             long slot = table.insert(t, r);
             if (first < 0) first = slot;
         }
@@ -80,7 +83,9 @@ public class GatherBenchmark {
         gc.run();
         block = table.block(first);
         freezer = new Freezer(table);
-        System.out.printf("%n[%s] %d of %d slots, %d distinct values%n", mode, records, table.layout().slots(), pool.length);
+        System.out.printf(
+                "%n[%s] %d of %d slots, %d distinct values%n",
+                mode, records, table.layout().slots(), pool.length);
     }
 
     static String randomText(Random rnd, int n) {

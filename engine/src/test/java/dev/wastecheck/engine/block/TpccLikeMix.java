@@ -7,7 +7,6 @@ import dev.wastecheck.layouts.Field;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,15 +34,29 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class TpccLikeMix {
     static final RecordSchema WAREHOUSE = schema("w_id:INT32", "w_ytd:FLOAT64", "w_tax:FLOAT64", "w_name:VARLEN");
-    static final RecordSchema DISTRICT = schema("d_key:INT64", "d_next_o_id:INT32", "d_ytd:FLOAT64", "d_tax:FLOAT64", "d_name:VARLEN");
-    static final RecordSchema CUSTOMER = schema("c_key:INT64", "c_balance:FLOAT64", "c_ytd_payment:FLOAT64", "c_payment_cnt:INT32",
-            "c_delivery_cnt:INT32", "c_last:VARLEN", "c_data:VARLEN");
+    static final RecordSchema DISTRICT =
+            schema("d_key:INT64", "d_next_o_id:INT32", "d_ytd:FLOAT64", "d_tax:FLOAT64", "d_name:VARLEN");
+    static final RecordSchema CUSTOMER = schema(
+            "c_key:INT64",
+            "c_balance:FLOAT64",
+            "c_ytd_payment:FLOAT64",
+            "c_payment_cnt:INT32",
+            "c_delivery_cnt:INT32",
+            "c_last:VARLEN",
+            "c_data:VARLEN");
     static final RecordSchema ITEM = schema("i_id:INT32", "i_price:FLOAT64", "i_name:VARLEN");
-    static final RecordSchema STOCK = schema("s_key:INT64", "s_quantity:INT32", "s_ytd:INT32", "s_order_cnt:INT32", "s_dist:VARLEN", "s_data:VARLEN");
-    static final RecordSchema ORDERS = schema("o_key:INT64", "o_c_id:INT32", "o_entry_d:INT64", "o_carrier_id:INT32?", "o_ol_cnt:INT32");
+    static final RecordSchema STOCK = schema(
+            "s_key:INT64", "s_quantity:INT32", "s_ytd:INT32", "s_order_cnt:INT32", "s_dist:VARLEN", "s_data:VARLEN");
+    static final RecordSchema ORDERS =
+            schema("o_key:INT64", "o_c_id:INT32", "o_entry_d:INT64", "o_carrier_id:INT32?", "o_ol_cnt:INT32");
     static final RecordSchema NEW_ORDER = schema("no_key:INT64");
-    static final RecordSchema ORDER_LINE = schema("ol_key:INT64", "ol_i_id:INT32", "ol_quantity:INT32", "ol_amount:FLOAT64",
-            "ol_delivery_d:INT64?", "ol_dist_info:VARLEN");
+    static final RecordSchema ORDER_LINE = schema(
+            "ol_key:INT64",
+            "ol_i_id:INT32",
+            "ol_quantity:INT32",
+            "ol_amount:FLOAT64",
+            "ol_delivery_d:INT64?",
+            "ol_dist_info:VARLEN");
     static final RecordSchema HISTORY = schema("h_c_key:INT64", "h_date:INT64", "h_amount:FLOAT64", "h_data:VARLEN");
 
     static RecordSchema schema(String... columns) {
@@ -141,11 +154,25 @@ final class TpccLikeMix {
         for (Indexed t : tables()) transformers.add(new BlockTransformer(t.table, gc, coldAfterEpochs, groupSize));
     }
 
-    static long dKey(int w, int d) { return w * 16L + d; }
-    static long cKey(int w, int d, int c) { return (dKey(w, d) << 20) | c; }
-    static long sKey(int w, int i) { return ((long) w << 24) | i; }
-    static long oKey(int w, int d, int o) { return (dKey(w, d) << 32) | o; }
-    static long olKey(int w, int d, int o, int n) { return (oKey(w, d, o) << 4) | n; }
+    static long dKey(int w, int d) {
+        return w * 16L + d;
+    }
+
+    static long cKey(int w, int d, int c) {
+        return (dKey(w, d) << 20) | c;
+    }
+
+    static long sKey(int w, int i) {
+        return ((long) w << 24) | i;
+    }
+
+    static long oKey(int w, int d, int o) {
+        return (dKey(w, d) << 32) | o;
+    }
+
+    static long olKey(int w, int d, int o, int n) {
+        return (oKey(w, d, o) << 4) | n;
+    }
 
     static String text(SplittableRandom r, int min, int max) {
         int n = min + r.nextInt(max - min + 1);
@@ -158,23 +185,51 @@ final class TpccLikeMix {
         SplittableRandom r = new SplittableRandom(seed);
         Transaction t = tm.begin();
         Record it = new Record(ITEM);
-        for (int i = 1; i <= items; i++) item.insert(t, it.setLong(0, i).setDouble(1, 1 + r.nextInt(10000) / 100.0).setString(2, text(r, 14, 24)));
+        for (int i = 1; i <= items; i++)
+            item.insert(
+                    t,
+                    it.setLong(0, i).setDouble(1, 1 + r.nextInt(10000) / 100.0).setString(2, text(r, 14, 24)));
         t = commitAndBegin(t);
         for (int w = 1; w <= warehouses; w++) {
-            warehouse.insert(t, new Record(WAREHOUSE).setLong(0, w).setDouble(1, 300000).setDouble(2, r.nextInt(2000) / 10000.0).setString(3, text(r, 6, 10)));
+            warehouse.insert(
+                    t,
+                    new Record(WAREHOUSE)
+                            .setLong(0, w)
+                            .setDouble(1, 300000)
+                            .setDouble(2, r.nextInt(2000) / 10000.0)
+                            .setString(3, text(r, 6, 10)));
             Record s = new Record(STOCK);
             for (int i = 1; i <= items; i++) {
-                stock.insert(t, s.setLong(0, sKey(w, i)).setLong(1, 10 + r.nextInt(91)).setLong(2, 0).setLong(3, 0)
-                        .setString(4, text(r, 24, 24)).setString(5, text(r, 26, 50)));
+                stock.insert(
+                        t,
+                        s.setLong(0, sKey(w, i))
+                                .setLong(1, 10 + r.nextInt(91))
+                                .setLong(2, 0)
+                                .setLong(3, 0)
+                                .setString(4, text(r, 24, 24))
+                                .setString(5, text(r, 26, 50)));
                 if (i % 10_000 == 0) t = commitAndBegin(t);
             }
             for (int d = 1; d <= 10; d++) {
-                district.insert(t, new Record(DISTRICT).setLong(0, dKey(w, d)).setLong(1, 1).setDouble(2, 30000)
-                        .setDouble(3, r.nextInt(2000) / 10000.0).setString(4, text(r, 6, 10)));
+                district.insert(
+                        t,
+                        new Record(DISTRICT)
+                                .setLong(0, dKey(w, d))
+                                .setLong(1, 1)
+                                .setDouble(2, 30000)
+                                .setDouble(3, r.nextInt(2000) / 10000.0)
+                                .setString(4, text(r, 6, 10)));
                 Record c = new Record(CUSTOMER);
                 for (int i = 1; i <= customers; i++) {
-                    customer.insert(t, c.setLong(0, cKey(w, d, i)).setDouble(1, -10).setDouble(2, 10).setLong(3, 1).setLong(4, 0)
-                            .setString(5, text(r, 8, 16)).setString(6, text(r, 100, 300)));
+                    customer.insert(
+                            t,
+                            c.setLong(0, cKey(w, d, i))
+                                    .setDouble(1, -10)
+                                    .setDouble(2, 10)
+                                    .setLong(3, 1)
+                                    .setLong(4, 0)
+                                    .setString(5, text(r, 8, 16))
+                                    .setString(6, text(r, 100, 300)));
                 }
                 t = commitAndBegin(t);
             }
@@ -200,15 +255,20 @@ final class TpccLikeMix {
         for (int i = 0; i < threads; i++) {
             int w = 1 + i % warehouses;
             SplittableRandom r = new SplittableRandom(seed * 31 + i);
-            workers.add(new Thread(() -> {
-                Worker k = new Worker(w, r);
-                long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-                while (!stop.get()) {
-                    if (k.next()) committed.incrementAndGet();
-                    else aborted.incrementAndGet();
-                }
-                cpu.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0);
-            }, "tpcc-" + i));
+            workers.add(new Thread(
+                    () -> {
+                        Worker k = new Worker(w, r);
+                        long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean()
+                                .getCurrentThreadCpuTime();
+                        while (!stop.get()) {
+                            if (k.next()) committed.incrementAndGet();
+                            else aborted.incrementAndGet();
+                        }
+                        cpu.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean()
+                                        .getCurrentThreadCpuTime()
+                                - cpu0);
+                    },
+                    "tpcc-" + i));
         }
         workers.forEach(Thread::start);
         Thread.sleep(millis);
@@ -221,8 +281,15 @@ final class TpccLikeMix {
     final class Worker {
         final int w;
         final SplittableRandom r;
-        final Record wh = new Record(WAREHOUSE), di = new Record(DISTRICT), cu = new Record(CUSTOMER), itr = new Record(ITEM),
-                st = new Record(STOCK), or = new Record(ORDERS), no = new Record(NEW_ORDER), ol = new Record(ORDER_LINE), hi = new Record(HISTORY);
+        final Record wh = new Record(WAREHOUSE),
+                di = new Record(DISTRICT),
+                cu = new Record(CUSTOMER),
+                itr = new Record(ITEM),
+                st = new Record(STOCK),
+                or = new Record(ORDERS),
+                no = new Record(NEW_ORDER),
+                ol = new Record(ORDER_LINE),
+                hi = new Record(HISTORY);
 
         Worker(int w, SplittableRandom r) {
             this.w = w;
@@ -248,20 +315,35 @@ final class TpccLikeMix {
 
         boolean newOrder(Transaction t) {
             int d = 1 + r.nextInt(10), c = 1 + r.nextInt(customers);
-            if (!warehouse.get(t, w, wh) || !district.get(t, dKey(w, d), di) || !customer.get(t, cKey(w, d, c), cu)) return false;
+            if (!warehouse.get(t, w, wh) || !district.get(t, dKey(w, d), di) || !customer.get(t, cKey(w, d, c), cu))
+                return false;
             int o = (int) di.getLong(1);
             if (!district.update(t, dKey(w, d), new int[] {1}, di.setLong(1, o + 1))) return false;
             int lines = 5 + r.nextInt(11);
-            orders.insert(t, or.setLong(0, oKey(w, d, o)).setLong(1, c).setLong(2, System.nanoTime()).setNull(3).setLong(4, lines));
+            orders.insert(
+                    t,
+                    or.setLong(0, oKey(w, d, o))
+                            .setLong(1, c)
+                            .setLong(2, System.nanoTime())
+                            .setNull(3)
+                            .setLong(4, lines));
             newOrder.insert(t, no.setLong(0, oKey(w, d, o)));
             for (int n = 1; n <= lines; n++) {
                 int i = 1 + r.nextInt(items), qty = 1 + r.nextInt(10);
                 if (!item.get(t, i, itr) || !stock.get(t, sKey(w, i), st)) return false;
                 long q = st.getLong(1);
-                st.setLong(1, q >= qty + 10 ? q - qty : q - qty + 91).setLong(2, st.getLong(2) + qty).setLong(3, st.getLong(3) + 1);
+                st.setLong(1, q >= qty + 10 ? q - qty : q - qty + 91)
+                        .setLong(2, st.getLong(2) + qty)
+                        .setLong(3, st.getLong(3) + 1);
                 if (!stock.update(t, sKey(w, i), new int[] {1, 2, 3}, st)) return false;
-                orderLine.insert(t, ol.setLong(0, olKey(w, d, o, n)).setLong(1, i).setLong(2, qty).setDouble(3, qty * itr.getDouble(1))
-                        .setNull(4).setBytes(5, st.bytes(4), 0, st.length(4)));
+                orderLine.insert(
+                        t,
+                        ol.setLong(0, olKey(w, d, o, n))
+                                .setLong(1, i)
+                                .setLong(2, qty)
+                                .setDouble(3, qty * itr.getDouble(1))
+                                .setNull(4)
+                                .setBytes(5, st.bytes(4), 0, st.length(4)));
             }
             long ck = cKey(w, d, c);
             t.onCommit(() -> {
@@ -276,11 +358,16 @@ final class TpccLikeMix {
         boolean payment(Transaction t) {
             int d = 1 + r.nextInt(10), c = 1 + r.nextInt(customers);
             double amount = 1 + r.nextInt(500000) / 100.0;
-            if (!warehouse.get(t, w, wh) || !warehouse.update(t, w, new int[] {1}, wh.setDouble(1, wh.getDouble(1) + amount))) return false;
-            if (!district.get(t, dKey(w, d), di) || !district.update(t, dKey(w, d), new int[] {2}, di.setDouble(2, di.getDouble(2) + amount))) return false;
+            if (!warehouse.get(t, w, wh)
+                    || !warehouse.update(t, w, new int[] {1}, wh.setDouble(1, wh.getDouble(1) + amount))) return false;
+            if (!district.get(t, dKey(w, d), di)
+                    || !district.update(t, dKey(w, d), new int[] {2}, di.setDouble(2, di.getDouble(2) + amount)))
+                return false;
             long ck = cKey(w, d, c);
             if (!customer.get(t, ck, cu)) return false;
-            cu.setDouble(1, cu.getDouble(1) - amount).setDouble(2, cu.getDouble(2) + amount).setLong(3, cu.getLong(3) + 1);
+            cu.setDouble(1, cu.getDouble(1) - amount)
+                    .setDouble(2, cu.getDouble(2) + amount)
+                    .setLong(3, cu.getLong(3) + 1);
             int[] cols = {1, 2, 3};
             if (r.nextInt(10) == 0) { // bad credit: the customer's data grows at the front (a variable-size update)
                 String data = ck + " " + amount + " " + cu.getString(6);
@@ -288,7 +375,12 @@ final class TpccLikeMix {
                 cols = new int[] {1, 2, 3, 6};
             }
             if (!customer.update(t, ck, cols, cu)) return false;
-            history.table.insert(t, hi.setLong(0, ck).setLong(1, historyKeys.incrementAndGet()).setDouble(2, amount).setString(3, text(r, 12, 24)));
+            history.table.insert(
+                    t,
+                    hi.setLong(0, ck)
+                            .setLong(1, historyKeys.incrementAndGet())
+                            .setDouble(2, amount)
+                            .setString(3, text(r, 12, 24)));
             return true;
         }
 
@@ -327,7 +419,11 @@ final class TpccLikeMix {
                 }
                 long ck = cKey(w, dd, (int) or.getLong(1));
                 if (!customer.get(t, ck, cu)) return false;
-                if (!customer.update(t, ck, new int[] {1, 4}, cu.setDouble(1, cu.getDouble(1) + total).setLong(4, cu.getLong(4) + 1))) return false;
+                if (!customer.update(
+                        t,
+                        ck,
+                        new int[] {1, 4},
+                        cu.setDouble(1, cu.getDouble(1) + total).setLong(4, cu.getLong(4) + 1))) return false;
             }
             return true;
         }

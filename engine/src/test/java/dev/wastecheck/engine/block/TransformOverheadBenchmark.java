@@ -39,7 +39,12 @@ public final class TransformOverheadBenchmark {
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         List<Double> off = new ArrayList<>(), on = new ArrayList<>(), pairRatios = new ArrayList<>();
         List<double[]> cpuOff = new ArrayList<>(), cpuOn = new ArrayList<>();
-        System.out.printf(Locale.ROOT, "TPC-C-like mix, %d workers, %d s per run, %d runs per configuration%n", threads, seconds, repeats);
+        System.out.printf(
+                Locale.ROOT,
+                "TPC-C-like mix, %d workers, %d s per run, %d runs per configuration%n",
+                threads,
+                seconds,
+                repeats);
         for (int rep = 0; rep < repeats; rep++) {
             boolean[] order = rep % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false};
             double[] pair = new double[2];
@@ -55,14 +60,29 @@ public final class TransformOverheadBenchmark {
         double mOff = median(off), mOn = median(on);
         System.out.printf(Locale.ROOT, "%nwithout transformation: median %.0f txn/s %s%n", mOff, off);
         System.out.printf(Locale.ROOT, "with transformation:    median %.0f txn/s %s%n", mOn, on);
-        System.out.printf(Locale.ROOT, "ratio with/without: %.3f (pairs %.3f .. %.3f), overhead %.1f%%%n", mOn / mOff,
-                pairRatios.stream().mapToDouble(d -> d).min().orElse(0), pairRatios.stream().mapToDouble(d -> d).max().orElse(0),
+        System.out.printf(
+                Locale.ROOT,
+                "ratio with/without: %.3f (pairs %.3f .. %.3f), overhead %.1f%%%n",
+                mOn / mOff,
+                pairRatios.stream().mapToDouble(d -> d).min().orElse(0),
+                pairRatios.stream().mapToDouble(d -> d).max().orElse(0),
                 100 * (1 - mOn / mOff));
-        double wOff = median(cpuOff.stream().map(c -> c[0]).toList()), bOff = median(cpuOff.stream().map(c -> c[1]).toList());
-        double wOn = median(cpuOn.stream().map(c -> c[0]).toList()), bOn = median(cpuOn.stream().map(c -> c[1]).toList());
-        System.out.printf(Locale.ROOT, "CPU per committed transaction (medians): without: workers %.1f us + collector %.2f us; "
-                + "with: workers %.1f us + collector and transformation %.2f us%n", wOff, bOff, wOn, bOn);
-        System.out.printf(Locale.ROOT, "transformation's CPU over the workers' and the collector's: %.1f%%%n", 100 * (bOn - bOff) / (wOff + bOff));
+        double wOff = median(cpuOff.stream().map(c -> c[0]).toList()),
+                bOff = median(cpuOff.stream().map(c -> c[1]).toList());
+        double wOn = median(cpuOn.stream().map(c -> c[0]).toList()),
+                bOn = median(cpuOn.stream().map(c -> c[1]).toList());
+        System.out.printf(
+                Locale.ROOT,
+                "CPU per committed transaction (medians): without: workers %.1f us + collector %.2f us; "
+                        + "with: workers %.1f us + collector and transformation %.2f us%n",
+                wOff,
+                bOff,
+                wOn,
+                bOn);
+        System.out.printf(
+                Locale.ROOT,
+                "transformation's CPU over the workers' and the collector's: %.1f%%%n",
+                100 * (bOn - bOff) / (wOff + bOff));
     }
 
     /** One run; {@code cpu} receives the workers' and the background thread's CPU microseconds per committed transaction. */
@@ -91,9 +111,20 @@ public final class TransformOverheadBenchmark {
             compactions += t.stats().compactions();
             moves += t.stats().moves();
         }
-        System.out.printf(Locale.ROOT, "  %-22s %8.0f txn/s, %d aborted, %d blocks (%d frozen, %d compactions, %d moves), %d MB; "
+        System.out.printf(
+                Locale.ROOT,
+                "  %-22s %8.0f txn/s, %d aborted, %d blocks (%d frozen, %d compactions, %d moves), %d MB; "
                         + "CPU per txn: workers %.1f us, background %.2f us%n",
-                transform ? "with transformation" : "without", tps, result[1], blocks, frozen, compactions, moves, memory >> 20, cpu[0], cpu[1]);
+                transform ? "with transformation" : "without",
+                tps,
+                result[1],
+                blocks,
+                frozen,
+                compactions,
+                moves,
+                memory >> 20,
+                cpu[0],
+                cpu[1]);
         return tps;
     }
 

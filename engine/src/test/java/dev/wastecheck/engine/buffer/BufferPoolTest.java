@@ -1,14 +1,13 @@
 package dev.wastecheck.engine.buffer;
 
-import dev.wastecheck.engine.file.DeviceModel;
-import dev.wastecheck.engine.file.StorageDevice;
-import org.junit.jupiter.api.Test;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.wastecheck.engine.file.DeviceModel;
+import dev.wastecheck.engine.file.StorageDevice;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 
 class BufferPoolTest {
 
@@ -62,8 +61,7 @@ class BufferPoolTest {
             for (int i = 0; i < 6; i++) pool.unpin(pool.newPage(), true);
             pool.flushAll();
             long written = dev.writes();
-            for (int round = 0; round < 3; round++)
-                for (long p = 0; p < 6; p++) pool.unpin(pool.pin(p), false);
+            for (int round = 0; round < 3; round++) for (long p = 0; p < 6; p++) pool.unpin(pool.pin(p), false);
             assertThat(dev.writes()).isEqualTo(written); // reading never writes
             Frame a = pool.pin(0);
             Frame b = pool.pin(0);
@@ -80,7 +78,9 @@ class BufferPoolTest {
             BufferPool pool = new BufferPool(dev, 2 * 512);
             pool.newPage();
             pool.newPage();
-            assertThatThrownBy(pool::newPage).isInstanceOf(IllegalStateException.class).hasMessageContaining("pinned");
+            assertThatThrownBy(pool::newPage)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("pinned");
         }
     }
 }

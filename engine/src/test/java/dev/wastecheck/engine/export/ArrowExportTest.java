@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.export;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.block.ArrowTable;
 import dev.wastecheck.engine.block.Block;
 import dev.wastecheck.engine.block.BlockAccess;
@@ -7,26 +9,6 @@ import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.TupleSlot;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightInfo;
-import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.Location;
-import org.apache.arrow.flight.Ticket;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.memory.util.MemoryUtil;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.SeekableReadChannel;
-import org.duckdb.DuckDBConnection;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.FileChannel;
@@ -38,8 +20,24 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.SeekableReadChannel;
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Frozen blocks read back by Arrow Java's own readers, by DuckDB through the C stream and over Flight, with the same rows (§5). */
 class ArrowExportTest {
@@ -62,21 +60,28 @@ class ArrowExportTest {
             while (r.loadNextBatch()) {
                 Block b = blocks.get(batch++);
                 long base = MemoryUtil.getByteBufferAddress(b.data().buffer());
-                assertThat(BlockAccess.readers(b)).as("the latch is held while the batch uses the block").isEqualTo(1);
+                assertThat(BlockAccess.readers(b))
+                        .as("the latch is held while the batch uses the block")
+                        .isEqualTo(1);
                 VectorSchemaRoot root = r.getVectorSchemaRoot();
                 for (int c = 0; c < 6; c++) {
                     long data = root.getVector(c).getDataBuffer().memoryAddress();
-                    assertThat(data).as("column %d values inside the block", c)
+                    assertThat(data)
+                            .as("column %d values inside the block", c)
                             .isEqualTo(base + b.data().layout().valuesOffset(c));
                 }
                 long names = root.getVector(6).getDataBuffer().memoryAddress();
-                assertThat(names).isEqualTo(MemoryUtil.getByteBufferAddress(b.frozenVarlen(6).buffer()) + b.frozenVarlen(6).valuesOffset());
+                assertThat(names)
+                        .isEqualTo(MemoryUtil.getByteBufferAddress(
+                                        b.frozenVarlen(6).buffer())
+                                + b.frozenVarlen(6).valuesOffset());
                 rows.addAll(ExportFixture.rows(root, r));
             }
             assertThat(r.inPlaceBatches()).isEqualTo(frozen);
             assertThat(r.snapshotBatches()).isZero();
         }
-        for (Block b : f.table.blocks()) assertThat(BlockAccess.readers(b)).as("released with the buffers").isZero();
+        for (Block b : f.table.blocks())
+            assertThat(BlockAccess.readers(b)).as("released with the buffers").isZero();
         assertThat(ExportFixture.sorted(rows)).isEqualTo(f.expected()).hasSize(2000 - 286);
     }
 
@@ -88,7 +93,8 @@ class ArrowExportTest {
         ArrowExport.Written w = ArrowExport.writeFile(allocator, f.table, file);
         assertThat(w.rows()).isEqualTo(1500 - 215);
         List<List<Object>> fromFile = new ArrayList<>();
-        try (FileChannel ch = FileChannel.open(file); ArrowFileReader reader = new ArrowFileReader(new SeekableReadChannel(ch), allocator)) {
+        try (FileChannel ch = FileChannel.open(file);
+                ArrowFileReader reader = new ArrowFileReader(new SeekableReadChannel(ch), allocator)) {
             while (reader.loadNextBatch()) fromFile.addAll(ExportFixture.rows(reader.getVectorSchemaRoot(), reader));
         }
         assertThat(ExportFixture.sorted(fromFile)).isEqualTo(f.expected());
@@ -99,10 +105,17 @@ class ArrowExportTest {
         ArrowExport.writeStream(allocator, d.table, out);
         List<List<Object>> fromStream = new ArrayList<>();
         try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator)) {
-            assertThat(reader.getVectorSchemaRoot().getSchema().getFields().get(6).getDictionary()).isNotNull();
+            assertThat(reader.getVectorSchemaRoot()
+                            .getSchema()
+                            .getFields()
+                            .get(6)
+                            .getDictionary())
+                    .isNotNull();
             while (reader.loadNextBatch()) fromStream.addAll(ExportFixture.rows(reader.getVectorSchemaRoot(), reader));
         }
-        assertThat(ExportFixture.sorted(fromStream)).as("one dictionary per block, replaced batch by batch").isEqualTo(d.expected());
+        assertThat(ExportFixture.sorted(fromStream))
+                .as("one dictionary per block, replaced batch by batch")
+                .isEqualTo(d.expected());
     }
 
     @Test
@@ -112,25 +125,32 @@ class ArrowExportTest {
             f.freeze();
             List<List<Object>> rows = new ArrayList<>();
             try (DuckDBConnection conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
-                 ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+                    ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
                 ArrowExport.toCStream(allocator, f.table, stream);
                 conn.registerArrowStream("orders", stream);
                 try (Statement st = conn.createStatement()) {
                     st.execute("CREATE TABLE copied AS SELECT * FROM orders");
                 }
-                try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM copied ORDER BY id")) {
+                try (Statement st = conn.createStatement();
+                        ResultSet rs = st.executeQuery("SELECT * FROM copied ORDER BY id")) {
                     while (rs.next()) {
                         List<Object> row = new ArrayList<>();
                         for (int c = 1; c <= 7; c++) {
                             Object o = rs.getObject(c);
-                            row.add(o == null || o instanceof String || o instanceof Boolean || o instanceof Double ? o : ((Number) o).longValue());
+                            row.add(
+                                    o == null || o instanceof String || o instanceof Boolean || o instanceof Double
+                                            ? o
+                                            : ((Number) o).longValue());
                         }
                         rows.add(row);
                     }
                 }
             }
             assertThat(rows).as(mode.name()).isEqualTo(f.expected()).hasSize(1200 - 172);
-            for (Block b : f.table.blocks()) assertThat(BlockAccess.readers(b)).as("DuckDB released every block").isZero();
+            for (Block b : f.table.blocks())
+                assertThat(BlockAccess.readers(b))
+                        .as("DuckDB released every block")
+                        .isZero();
         }
     }
 
@@ -143,7 +163,8 @@ class ArrowExportTest {
             // A writer commits after the export's snapshot began: the export must not see it.
             Transaction w = f.tm.begin();
             Record changed = new Record(ExportFixture.SCHEMA).setString(6, "changed after the snapshot");
-            assertThat(f.table.update(w, f.slots.get(1), new int[] {6}, changed)).isTrue();
+            assertThat(f.table.update(w, f.slots.get(1), new int[] {6}, changed))
+                    .isTrue();
             assertThat(f.table.delete(w, f.slots.get(2))).isTrue();
             f.tm.commit(w);
             while (r.loadNextBatch()) rows.addAll(ExportFixture.rows(r.getVectorSchemaRoot(), r));
@@ -174,8 +195,12 @@ class ArrowExportTest {
             writer.start();
             Thread.sleep(200);
             assertThat(written).as("the writer waits for the in-place reader").isFalse();
-            assertThat(b.state()).as("flipped to hot: no new in-place reader gets in").isEqualTo(ArrowBlock.HOT);
-            assertThat((Integer) r.getVectorSchemaRoot().getVector(1).getObject(1)).as("the batch is unchanged").isEqualTo(qtyBefore);
+            assertThat(b.state())
+                    .as("flipped to hot: no new in-place reader gets in")
+                    .isEqualTo(ArrowBlock.HOT);
+            assertThat((Integer) r.getVectorSchemaRoot().getVector(1).getObject(1))
+                    .as("the batch is unchanged")
+                    .isEqualTo(qtyBefore);
             while (r.loadNextBatch()) {
                 // moving on releases the first block
             }
@@ -194,7 +219,9 @@ class ArrowExportTest {
         ExportFixture f = new ExportFixture(16 << 10, mode, 1000);
         f.freeze();
         try (FlightServer server = FlightExport.serve(allocator, List.of(f.table), "127.0.0.1", 0);
-             FlightClient client = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.getPort())).build()) {
+                FlightClient client = FlightClient.builder(
+                                allocator, Location.forGrpcInsecure("127.0.0.1", server.getPort()))
+                        .build()) {
             List<FlightInfo> infos = new ArrayList<>();
             client.listFlights(org.apache.arrow.flight.Criteria.ALL).forEach(infos::add);
             assertThat(infos).hasSize(1);

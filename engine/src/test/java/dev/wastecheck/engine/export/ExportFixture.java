@@ -9,6 +9,13 @@ import dev.wastecheck.layouts.Field;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -17,14 +24,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryEncoder;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Random;
 
 /** A table of every field type, loaded, partly deleted and frozen; and its rows as plain values for comparison. */
 final class ExportFixture {
@@ -55,13 +54,20 @@ final class ExportFixture {
 
     static Record row(long id, Random rnd) {
         Record r = new Record(SCHEMA).setLong(0, id);
-        if (id % 11 == 0) r.setNull(1); else r.setLong(1, rnd.nextInt(2_000_000) - 1_000_000);
+        if (id % 11 == 0) r.setNull(1);
+        else r.setLong(1, rnd.nextInt(2_000_000) - 1_000_000);
         r.setDouble(2, rnd.nextInt(100_000) / 100.0);
-        if (id % 13 == 0) r.setNull(3); else r.setLong(3, rnd.nextBoolean() ? 1 : 0);
+        if (id % 13 == 0) r.setNull(3);
+        else r.setLong(3, rnd.nextBoolean() ? 1 : 0);
         r.setLong(4, rnd.nextInt(65536));
         r.setLong(5, rnd.nextInt(256) - 128);
         if (id % 17 == 0) r.setNull(6);
-        else r.setString(6, id % 3 == 0 ? "c" + (id % 40) : "customer name " + (id % 97) + " of some considerable length " + id);
+        else
+            r.setString(
+                    6,
+                    id % 3 == 0
+                            ? "c" + (id % 40)
+                            : "customer name " + (id % 97) + " of some considerable length " + id);
         return r;
     }
 

@@ -1,13 +1,12 @@
 package dev.wastecheck.engine.index;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The node prefix behind the PMNK: set by the first key, shortened by keys that share less of it. */
 class BTreePagePrefixTest {
@@ -33,7 +32,8 @@ class BTreePagePrefixTest {
     @Test
     void aKeySharingLessShortensThePrefixAndKeysOutsideItSortBeforeOrAfterEverything() {
         BTreePage p = leaf();
-        for (long v : new long[]{10, 20, 30}) p.insertAt(p.lowerBound(KeyEncoder.ofLong(v), 0, true), KeyEncoder.ofLong(v), v, 0);
+        for (long v : new long[] {10, 20, 30})
+            p.insertAt(p.lowerBound(KeyEncoder.ofLong(v), 0, true), KeyEncoder.ofLong(v), v, 0);
         assertThat(p.prefixLength()).isEqualTo(7);
         // outside the prefix, decided from the header: below every entry, above every entry
         assertThat(p.lowerBound(KeyEncoder.ofLong(-1), 0, true)).isZero();
@@ -44,7 +44,7 @@ class BTreePagePrefixTest {
         p.insertAt(p.lowerBound(KeyEncoder.ofLong(big), 0, true), KeyEncoder.ofLong(big), big, 0);
         assertThat(p.prefixLength()).isEqualTo(2); // 0x80 0x00 | 0x00 0x00 ... against 0x80 0x00 | 0x01 0x00 ...
         for (int i = 0; i < 4; i++) {
-            long v = new long[]{10, 20, 30, big}[i];
+            long v = new long[] {10, 20, 30, big}[i];
             assertThat(p.lowerBound(KeyEncoder.ofLong(v), 0, true)).isEqualTo(i);
             assertThat(p.compare(i, KeyEncoder.ofLong(v), 0, true)).isZero();
             assertThat(p.tid(i)).isEqualTo(v);
@@ -56,10 +56,14 @@ class BTreePagePrefixTest {
     void stringKeysLongerThanThePrefixCompareOnTheBytesAfterIt() {
         BTreePage p = leaf();
         String[] keys = {"revision:000012", "revision:000010", "revision:000011", "revision:0000", "revision:"};
-        for (String k : keys) p.insertAt(p.lowerBound(KeyEncoder.ofString(k), 0, true), KeyEncoder.ofString(k), k.length(), 0);
+        for (String k : keys)
+            p.insertAt(p.lowerBound(KeyEncoder.ofString(k), 0, true), KeyEncoder.ofString(k), k.length(), 0);
         assertThat(p.prefixLength()).isEqualTo(BTreePage.MAX_PREFIX); // "revision" is 8 bytes
         String[] sorted = {"revision:", "revision:0000", "revision:000010", "revision:000011", "revision:000012"};
-        for (int i = 0; i < sorted.length; i++) assertThat(p.compare(i, KeyEncoder.ofString(sorted[i]), 0, true)).as(sorted[i]).isZero();
+        for (int i = 0; i < sorted.length; i++)
+            assertThat(p.compare(i, KeyEncoder.ofString(sorted[i]), 0, true))
+                    .as(sorted[i])
+                    .isZero();
         assertThat(p.lowerBound(KeyEncoder.ofString("revision:00001"), 0, true)).isEqualTo(2);
         assertThat(p.lowerBound(KeyEncoder.ofString("revisio"), 0, true)).isZero();
         assertThat(p.lowerBound(KeyEncoder.ofString("rz"), 0, true)).isEqualTo(5);
@@ -74,16 +78,16 @@ class BTreePagePrefixTest {
     void shortKeysZeroBytesAndTidTiesSortAsBytesThenTid() {
         BTreePage p = leaf();
         byte[][] keys = {
-                {1, 2, 3, 4, 5, 6, 7, 8, 9},          // sets the prefix to 8 bytes
-                {1, 2, 3, 4, 5, 6, 7, 8},             // exactly the prefix: nothing after it, PMNK 0
-                {1, 2, 3, 4, 5, 6, 7, 8, 0},          // a zero byte after it: sorts after the shorter key
-                {1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 1}, // longer than prefix + 4, ties the PMNK of the one above
-                {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1},
-                {1, 2, 3, 4, 5, 6, 7},                // shorter than the prefix: shortens it to 7
+            {1, 2, 3, 4, 5, 6, 7, 8, 9}, // sets the prefix to 8 bytes
+            {1, 2, 3, 4, 5, 6, 7, 8}, // exactly the prefix: nothing after it, PMNK 0
+            {1, 2, 3, 4, 5, 6, 7, 8, 0}, // a zero byte after it: sorts after the shorter key
+            {1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 1}, // longer than prefix + 4, ties the PMNK of the one above
+            {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1},
+            {1, 2, 3, 4, 5, 6, 7}, // shorter than the prefix: shortens it to 7
         };
         // non-unique: two entries per key, tids 2 and 1 inserted in that order
         for (byte[] k : keys) {
-            for (long tid : new long[]{2, 1}) p.insertAt(p.lowerBound(k, tid, false), k, tid, 0);
+            for (long tid : new long[] {2, 1}) p.insertAt(p.lowerBound(k, tid, false), k, tid, 0);
         }
         assertThat(p.prefixLength()).isEqualTo(7);
         List<byte[]> sorted = new ArrayList<>(List.of(keys));

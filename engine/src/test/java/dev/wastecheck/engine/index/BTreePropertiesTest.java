@@ -1,15 +1,14 @@
 package dev.wastecheck.engine.index;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
 import dev.wastecheck.engine.file.TupleId;
+import java.util.*;
 import net.jqwik.api.*;
 import net.jqwik.api.constraints.IntRange;
-
-import java.util.*;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The B+tree against a TreeMap model: the same random inserts, deletes, lookups and range
@@ -18,13 +17,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BTreePropertiesTest {
 
-    enum Kind { INSERT, DELETE, LOOKUP, SCAN }
+    enum Kind {
+        INSERT,
+        DELETE,
+        LOOKUP,
+        SCAN
+    }
 
     record Op(Kind kind, int key, int key2, int tid) {}
 
     /** Key families: each maps an int to an encoded key. */
     enum Family {
-        INT { byte[] key(int i) { return KeyEncoder.ofInt(i - 500); } },
+        INT {
+            byte[] key(int i) {
+                return KeyEncoder.ofInt(i - 500);
+            }
+        },
         /**
          * 8-byte integers, most of small magnitude (whose sign-flipped encodings share their
          * first 4 bytes, 0x80000000 or 0x7FFFFFFF, so nodes keep a long common prefix) and every
@@ -32,21 +40,38 @@ class BTreePropertiesTest {
          * keys outside other nodes' prefixes. All keys are 8 bytes: the tie-breaking byte
          * compares are the STRING and COMPOSITE families' job.
          */
-        LONG { byte[] key(int i) { return KeyEncoder.ofLong(i % 10 == 0 ? (long) (i - 500) << 40 : i - 500); } },
+        LONG {
+            byte[] key(int i) {
+                return KeyEncoder.ofLong(i % 10 == 0 ? (long) (i - 500) << 40 : i - 500);
+            }
+        },
         /** strings sharing long prefixes, so PMNK prefixes tie and full compares decide. */
-        STRING { byte[] key(int i) { return KeyEncoder.ofString("user:" + "x".repeat(i % 7) + (i % 3 == 0 ? "\0" : "") + i); } },
+        STRING {
+            byte[] key(int i) {
+                return KeyEncoder.ofString("user:" + "x".repeat(i % 7) + (i % 3 == 0 ? "\0" : "") + i);
+            }
+        },
         /** composite (string, int): city name then id. */
-        COMPOSITE { byte[] key(int i) { return new KeyEncoder().appendString(new String[]{"", "a", "ab", "ab\0", "b"}[i % 5]).appendInt(i / 5 - 60).toBytes(); } };
+        COMPOSITE {
+            byte[] key(int i) {
+                return new KeyEncoder()
+                        .appendString(new String[] {"", "a", "ab", "ab\0", "b"}[i % 5])
+                        .appendInt(i / 5 - 60)
+                        .toBytes();
+            }
+        };
+
         abstract byte[] key(int i);
     }
 
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<Op> op = Combinators.combine(
-                Arbitraries.of(Kind.INSERT, Kind.INSERT, Kind.INSERT, Kind.DELETE, Kind.LOOKUP, Kind.SCAN),
-                Arbitraries.integers().between(0, 999),
-                Arbitraries.integers().between(0, 999),
-                Arbitraries.integers().between(0, 30)).as(Op::new);
+                        Arbitraries.of(Kind.INSERT, Kind.INSERT, Kind.INSERT, Kind.DELETE, Kind.LOOKUP, Kind.SCAN),
+                        Arbitraries.integers().between(0, 999),
+                        Arbitraries.integers().between(0, 999),
+                        Arbitraries.integers().between(0, 30))
+                .as(Op::new);
         return op.list().ofMinSize(1).ofMaxSize(1500);
     }
 
@@ -73,7 +98,10 @@ class BTreePropertiesTest {
                         byte[] hi = family.key(op.key2());
                         List<Long> got = new ArrayList<>();
                         tree.scan(k, hi, false, (key, t) -> got.add(t));
-                        List<Long> want = KeyEncoder.compare(k, hi) <= 0 ? new ArrayList<>(model.subMap(k, true, hi, false).values()) : List.of();
+                        List<Long> want = KeyEncoder.compare(k, hi) <= 0
+                                ? new ArrayList<>(
+                                        model.subMap(k, true, hi, false).values())
+                                : List.of();
                         assertThat(got).isEqualTo(want);
                     }
                 }
@@ -100,14 +128,17 @@ class BTreePropertiesTest {
                 long tid = TupleId.of(op.key2(), op.tid());
                 switch (op.kind()) {
                     case INSERT -> {
-                        if (model.add(new Entry(k, tid))) assertThat(tree.insert(k, tid)).isTrue();
+                        if (model.add(new Entry(k, tid)))
+                            assertThat(tree.insert(k, tid)).isTrue();
                     }
                     case DELETE -> assertThat(tree.delete(k, tid)).isEqualTo(model.remove(new Entry(k, tid)));
                     case LOOKUP -> {
                         List<Long> got = new ArrayList<>();
                         tree.scan(k, k, true, (key, t) -> got.add(t));
-                        List<Long> want = model.subSet(new Entry(k, -1), true, new Entry(k, Long.MAX_VALUE), true)
-                                .stream().map(Entry::tid).toList();
+                        List<Long> want =
+                                model.subSet(new Entry(k, -1), true, new Entry(k, Long.MAX_VALUE), true).stream()
+                                        .map(Entry::tid)
+                                        .toList();
                         assertThat(got).isEqualTo(want);
                     }
                     case SCAN -> {
@@ -115,7 +146,9 @@ class BTreePropertiesTest {
                         List<Long> got = new ArrayList<>();
                         tree.scan(k, hi, true, (key, t) -> got.add(t));
                         List<Long> want = KeyEncoder.compare(k, hi) <= 0
-                                ? model.subSet(new Entry(k, -1), true, new Entry(hi, Long.MAX_VALUE), true).stream().map(Entry::tid).toList()
+                                ? model.subSet(new Entry(k, -1), true, new Entry(hi, Long.MAX_VALUE), true).stream()
+                                        .map(Entry::tid)
+                                        .toList()
                                 : List.of();
                         assertThat(got).isEqualTo(want);
                     }
@@ -126,7 +159,8 @@ class BTreePropertiesTest {
     }
 
     @Property(tries = 20)
-    void encodedKeysSortLikeTheirValues(@ForAll List<@IntRange(min = -1000, max = 1000) Integer> ints, @ForAll List<String> strings) {
+    void encodedKeysSortLikeTheirValues(
+            @ForAll List<@IntRange(min = -1000, max = 1000) Integer> ints, @ForAll List<String> strings) {
         List<Integer> sortedInts = new ArrayList<>(ints);
         Collections.sort(sortedInts);
         List<Integer> byKey = new ArrayList<>(ints);
@@ -134,7 +168,8 @@ class BTreePropertiesTest {
         assertThat(byKey).isEqualTo(sortedInts);
         // strings: encoded order is UTF-8 byte order, i.e. code-point order
         List<String> byCodePoint = new ArrayList<>(strings);
-        byCodePoint.sort((x, y) -> Arrays.compare(x.codePoints().toArray(), y.codePoints().toArray()));
+        byCodePoint.sort((x, y) ->
+                Arrays.compare(x.codePoints().toArray(), y.codePoints().toArray()));
         List<String> byEncoded = new ArrayList<>(strings);
         byEncoded.sort((x, y) -> KeyEncoder.compare(KeyEncoder.ofString(x), KeyEncoder.ofString(y)));
         assertThat(byEncoded).isEqualTo(byCodePoint);

@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.index;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
@@ -10,8 +12,6 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -19,8 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The index cache never returns a stale value: readers, writers and a key inserter run
@@ -39,7 +38,7 @@ class IndexCacheConcurrencyTest {
 
     @Test
     void readersNeverSeeAStaleOrTornValueWhileWritersUpdate() throws Exception {
-        for (CachePolicy policy : new CachePolicy[]{CachePolicy.SWAP, CachePolicy.SHRINK}) run(policy, 20_000, 6_000);
+        for (CachePolicy policy : new CachePolicy[] {CachePolicy.SWAP, CachePolicy.SHRINK}) run(policy, 20_000, 6_000);
     }
 
     /** Runs until each reader has done {@code lookupsPerReader} lookups, or {@code maxMillis} passed. */
@@ -53,7 +52,12 @@ class IndexCacheConcurrencyTest {
             Random shuffle = new Random(11);
             int[] order = new int[N];
             for (int i = 0; i < N; i++) order[i] = i;
-            for (int i = N - 1; i > 0; i--) { int j = shuffle.nextInt(i + 1); int t = order[i]; order[i] = order[j]; order[j] = t; }
+            for (int i = N - 1; i > 0; i--) {
+                int j = shuffle.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
             for (int k : order) {
                 tids[k] = heap.insert(rec.setLong(0, k).setLong(1, 0).setLong(2, 7));
                 tree.insert(KeyEncoder.ofInt(k), tids[k]);
@@ -78,7 +82,7 @@ class IndexCacheConcurrencyTest {
                         if (k % writers != me) continue; // each tuple has one writer: versions are sequential
                         long v = started.get(k) + 1;
                         started.set(k, v);
-                        heap.setLongs(tids[k], new int[]{1, 2}, new long[]{v, v * 31 + 7});
+                        heap.setLongs(tids[k], new int[] {1, 2}, new long[] {v, v * 31 + 7});
                         cache.tupleUpdated(tids[k]);
                         committed.set(k, v);
                     }
@@ -97,9 +101,12 @@ class IndexCacheConcurrencyTest {
                         long ceiling = started.get(k);
                         long v = HeapFile.decode(out, 0, 8), check = HeapFile.decode(out, 8, 8);
                         if (tid != tids[k]) failures.add("key " + k + " -> " + TupleId.toString(tid));
-                        else if (v < floor) failures.add("stale: key " + k + " version " + v + " after " + floor + " was committed");
-                        else if (v > ceiling) failures.add("key " + k + " version " + v + " never written (max " + ceiling + ")");
-                        else if (check != v * 31 + 7) failures.add("torn: key " + k + " version " + v + " check " + check);
+                        else if (v < floor)
+                            failures.add("stale: key " + k + " version " + v + " after " + floor + " was committed");
+                        else if (v > ceiling)
+                            failures.add("key " + k + " version " + v + " never written (max " + ceiling + ")");
+                        else if (check != v * 31 + 7)
+                            failures.add("torn: key " + k + " version " + v + " check " + check);
                         n++;
                     }
                     reads[me] = n;

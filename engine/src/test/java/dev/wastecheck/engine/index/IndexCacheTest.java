@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.index;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
@@ -10,13 +12,10 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class IndexCacheTest {
     static final RecordSchema SCHEMA = RecordSchema.of(
@@ -30,16 +29,26 @@ class IndexCacheTest {
     final BTree tree = new BTree(pool, true);
     final AtomicLong heapReads = new AtomicLong();
     final FieldSource fields = heap.fieldSource(VIEWS, LEN);
-    final FieldSource counted = (tid, out) -> { heapReads.incrementAndGet(); fields.read(tid, out); };
+    final FieldSource counted = (tid, out) -> {
+        heapReads.incrementAndGet();
+        fields.read(tid, out);
+    };
 
     @AfterEach
-    void close() { dev.close(); }
+    void close() {
+        dev.close();
+    }
 
     void load(int n, long seed) {
         int[] keys = new int[n];
         for (int i = 0; i < n; i++) keys[i] = i;
         Random r = new Random(seed);
-        for (int i = n - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = keys[i]; keys[i] = keys[j]; keys[j] = t; }
+        for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            int t = keys[i];
+            keys[i] = keys[j];
+            keys[j] = t;
+        }
         Record rec = new Record(SCHEMA);
         for (int k : keys) insert(k, rec);
     }
@@ -49,8 +58,13 @@ class IndexCacheTest {
         assertThat(tree.insert(KeyEncoder.ofInt(k), heap.insert(rec))).isTrue();
     }
 
-    long views(byte[] out) { return HeapFile.decode(out, 0, 8); }
-    long len(byte[] out) { return HeapFile.decode(out, 8, 4); }
+    long views(byte[] out) {
+        return HeapFile.decode(out, 0, 8);
+    }
+
+    long len(byte[] out) {
+        return HeapFile.decode(out, 8, 4);
+    }
 
     @Test
     void aRepeatedLookupIsAnsweredFromTheLeafWithoutTouchingTheHeap() {
@@ -93,17 +107,17 @@ class IndexCacheTest {
         cache.lookup(key, counted, out);
         assertThat(cache.hits()).isEqualTo(1);
 
-        heap.setLongs(tid, new int[]{VIEWS}, new long[]{42});
+        heap.setLongs(tid, new int[] {VIEWS}, new long[] {42});
         cache.tupleUpdated(tid);
         cache.lookup(key, counted, out);
         assertThat(views(out)).isEqualTo(42);
 
-        heap.setLongs(tid, new int[]{VIEWS}, new long[]{43});
+        heap.setLongs(tid, new int[] {VIEWS}, new long[] {43});
         cache.keyRangeUpdated(KeyEncoder.ofInt(1000), KeyEncoder.ofInt(2000));
         cache.lookup(key, counted, out);
         assertThat(views(out)).isEqualTo(43);
 
-        heap.setLongs(tid, new int[]{VIEWS}, new long[]{44});
+        heap.setLongs(tid, new int[] {VIEWS}, new long[] {44});
         cache.anyUpdated();
         cache.lookup(key, counted, out);
         assertThat(views(out)).isEqualTo(44);
@@ -118,7 +132,7 @@ class IndexCacheTest {
         byte[] out = new byte[12];
         byte[] key = KeyEncoder.ofInt(77);
         long tid = cache.lookup(key, counted, out);
-        heap.setLongs(tid, new int[]{VIEWS}, new long[]{-1});
+        heap.setLongs(tid, new int[] {VIEWS}, new long[] {-1});
         cache.tupleUpdated(tid);
         for (int i = 0; i < 10_000; i++) cache.tupleUpdated(TupleId.of(999_999, 1)); // the ring forgets the first
         cache.lookup(key, counted, out);
@@ -135,7 +149,9 @@ class IndexCacheTest {
         Record rec = new Record(SCHEMA);
         for (int i = 0; i < 40_000; i++) {
             if (i % 4 == 0) insert(n + i, rec);
-            if (i % 8 == 0 && i >= 8) assertThat(tree.delete(KeyEncoder.ofInt(n + i - 8), TupleId.NONE)).isTrue(); // half the new keys go again
+            if (i % 8 == 0 && i >= 8)
+                assertThat(tree.delete(KeyEncoder.ofInt(n + i - 8), TupleId.NONE))
+                        .isTrue(); // half the new keys go again
             int k = (int) (n * Math.pow(r.nextDouble(), 4));
             assertThat(cache.lookup(KeyEncoder.ofInt(k), counted, out)).isNotEqualTo(TupleId.NONE);
             assertThat(views(out)).isEqualTo(1000L * k);
@@ -168,16 +184,25 @@ class IndexCacheTest {
                 IndexCache cache = new IndexCache(t, 8, CachePolicy.SWAP, 1.0);
                 String suffix = "x".repeat(pad);
                 int n = 0;
-                while (t.leafStats().freeBytes() >= BTreePage.cellSize(KeyEncoder.ofString(n + suffix).length, true) + BTreePage.DIR_ENTRY_SIZE) {
+                while (t.leafStats().freeBytes()
+                        >= BTreePage.cellSize(KeyEncoder.ofString(n + suffix).length, true)
+                                + BTreePage.DIR_ENTRY_SIZE) {
                     t.insert(KeyEncoder.ofString(n + suffix), n);
                     views[n] = n;
                     n++;
-                    for (int q = 0; q < n; q++) cache.lookup(KeyEncoder.ofString(q + suffix), source, out); // cache every key
+                    for (int q = 0; q < n; q++)
+                        cache.lookup(KeyEncoder.ofString(q + suffix), source, out); // cache every key
                     if (cache.occupancy().capacitySlots() == 0) emptyWindows++;
-                    for (int q = 0; q < n; q++) { views[q]++; cache.tupleUpdated(q); }
                     for (int q = 0; q < n; q++) {
-                        assertThat(cache.lookup(KeyEncoder.ofString(q + suffix), source, out)).isEqualTo(q);
-                        assertThat(HeapFile.decode(out, 0, 8)).as("pad %d, %d keys, key %d", pad, n, q).isEqualTo(views[q]);
+                        views[q]++;
+                        cache.tupleUpdated(q);
+                    }
+                    for (int q = 0; q < n; q++) {
+                        assertThat(cache.lookup(KeyEncoder.ofString(q + suffix), source, out))
+                                .isEqualTo(q);
+                        assertThat(HeapFile.decode(out, 0, 8))
+                                .as("pad %d, %d keys, key %d", pad, n, q)
+                                .isEqualTo(views[q]);
                     }
                 }
                 assertThat(t.leafStats().leaves()).isEqualTo(1);

@@ -1,16 +1,15 @@
 package dev.wastecheck.engine.index;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
 import dev.wastecheck.engine.file.TupleId;
-import org.junit.jupiter.api.Test;
-
 import java.util.Locale;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * How much a B+tree's natural free space can cache: for 8 KB leaves of 4-byte keys built by
@@ -28,11 +27,21 @@ class LeafFreeSpaceTest {
             int[] keys = new int[n];
             for (int i = 0; i < n; i++) keys[i] = i;
             Random r = new Random(7);
-            for (int i = n - 1; i > 0; i--) { int j = r.nextInt(i + 1); int t = keys[i]; keys[i] = keys[j]; keys[j] = t; }
+            for (int i = n - 1; i > 0; i--) {
+                int j = r.nextInt(i + 1);
+                int t = keys[i];
+                keys[i] = keys[j];
+                keys[j] = t;
+            }
             for (int k : keys) tree.insert(KeyEncoder.ofInt(k), TupleId.of(k, 0));
             BTree.LeafStats stats = tree.leafStats();
-            StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
-                    "leaves %d, fill %.1f%%, free %d B (%.1f B per key)%n", stats.leaves(), 100 * stats.fill(), stats.freeBytes(), (double) stats.freeBytes() / n));
+            StringBuilder report = new StringBuilder(String.format(
+                    Locale.ROOT,
+                    "leaves %d, fill %.1f%%, free %d B (%.1f B per key)%n",
+                    stats.leaves(),
+                    100 * stats.fill(),
+                    stats.freeBytes(),
+                    (double) stats.freeBytes() / n));
             double[] shares = new double[3];
             int[] fieldBytes = {4, 8, 12};
             for (int i = 0; i < fieldBytes.length; i++) {
@@ -49,7 +58,12 @@ class LeafFreeSpaceTest {
                     pool.unpin(f, false);
                 }
                 shares[i] = (double) slots / n;
-                report.append(String.format(Locale.ROOT, "items of %d B (%d B of fields): room for %.1f%% of the tuples%n", item, fieldBytes[i], 100 * shares[i]));
+                report.append(String.format(
+                        Locale.ROOT,
+                        "items of %d B (%d B of fields): room for %.1f%% of the tuples%n",
+                        item,
+                        fieldBytes[i],
+                        100 * shares[i]));
             }
             System.out.print(report);
             assertThat(stats.fill()).isBetween(0.64, 0.74);
@@ -69,7 +83,10 @@ class LeafFreeSpaceTest {
             boolean leaf = p.isLeaf();
             long next = p.link();
             pool.unpin(f, false);
-            if (leaf) { first[0] = page; return first[0]; }
+            if (leaf) {
+                first[0] = page;
+                return first[0];
+            }
             page = next;
         }
     }

@@ -1,11 +1,11 @@
 package dev.wastecheck.engine.metrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class DeviceTimeTest {
 

@@ -1,11 +1,11 @@
 package dev.wastecheck.engine.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.layouts.Layout;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReplayConfigTest {
     private static final ReplayConfig BASE = ReplayConfig.defaults(64L << 20);
@@ -21,7 +21,9 @@ class ReplayConfigTest {
         ReplayConfig hot = ReplayConfig.parse("layout=arrow,freeze=off", BASE);
         assertThat(hot.freeze()).isFalse();
         assertThat(hot.describe()).startsWith("layout=arrow,freeze=off,cache=off");
-        assertThat(ReplayConfig.parse("layout=pax", a).arrow()).as("another layout leaves Arrow").isFalse();
+        assertThat(ReplayConfig.parse("layout=pax", a).arrow())
+                .as("another layout leaves Arrow")
+                .isFalse();
         assertThat(BASE.arrowStorage()).isNull();
     }
 
@@ -31,17 +33,24 @@ class ReplayConfigTest {
         assertThat(a.arrow()).isTrue();
         assertThat(a.design("revision").tight()).isNotEmpty();
         // every table's description names the blocks, not the pages they replace
-        assertThat(a.describe()).startsWith("layout=arrow,freeze=off,cache=off,cluster=partition")
+        assertThat(a.describe())
+                .startsWith("layout=arrow,freeze=off,cache=off,cluster=partition")
                 .contains("; revision: layout=arrow,freeze=off,cache=off,cluster=partition,tight=on");
-        assertThatThrownBy(() -> ReplayConfig.parse("revision.layout=arrow", BASE)).hasMessageContaining("applies to every table");
-        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,split=cold", BASE)).hasMessageContaining("split applies to pages");
-        assertThat(ReplayConfig.parse("layout=arrow", BASE).withMemory(4L << 20).arrow()).isTrue();
-        assertThat(ReplayConfig.parse("layout=arrow,layout=pax", BASE).arrow()).as("the last layout wins").isFalse();
+        assertThatThrownBy(() -> ReplayConfig.parse("revision.layout=arrow", BASE))
+                .hasMessageContaining("applies to every table");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,split=cold", BASE))
+                .hasMessageContaining("split applies to pages");
+        assertThat(ReplayConfig.parse("layout=arrow", BASE).withMemory(4L << 20).arrow())
+                .isTrue();
+        assertThat(ReplayConfig.parse("layout=arrow,layout=pax", BASE).arrow())
+                .as("the last layout wins")
+                .isFalse();
     }
 
     @Test
     void keysOverrideTheBaselineAndTheRestIsKept() {
-        ReplayConfig c = ReplayConfig.parse("layout=HPL, cache=swap,cache_size=25%,cluster=0.54,tight=on,memory=4M,page_size=16K", BASE);
+        ReplayConfig c = ReplayConfig.parse(
+                "layout=HPL, cache=swap,cache_size=25%,cluster=0.54,tight=on,memory=4M,page_size=16K", BASE);
         assertThat(c.layout()).isEqualTo(Layout.HPL);
         assertThat(c.cache()).isEqualTo(CachePolicy.SWAP);
         assertThat(c.cacheSize()).isEqualTo(0.25);
@@ -61,10 +70,13 @@ class ReplayConfigTest {
 
     @Test
     void mistakesSayWhatWasExpected() {
-        assertThatThrownBy(() -> ReplayConfig.parse("layout=columnar", BASE)).hasMessageContaining("expected nsm, pax, hpl or arrow");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=columnar", BASE))
+                .hasMessageContaining("expected nsm, pax, hpl or arrow");
         assertThatThrownBy(() -> ReplayConfig.parse("freeze=on", BASE)).hasMessageContaining("layout=arrow only");
-        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,cold_after=-3", BASE)).hasMessageContaining("a number of events");
-        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,freeze=maybe", BASE)).hasMessageContaining("expected on or off");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,cold_after=-3", BASE))
+                .hasMessageContaining("a number of events");
+        assertThatThrownBy(() -> ReplayConfig.parse("layout=arrow,freeze=maybe", BASE))
+                .hasMessageContaining("expected on or off");
         assertThatThrownBy(() -> ReplayConfig.parse("cache_size=2", BASE)).hasMessageContaining("fraction from 0 to 1");
         assertThatThrownBy(() -> ReplayConfig.parse("colour=red", BASE)).hasMessageContaining("--config key 'colour'");
         assertThatThrownBy(() -> ReplayConfig.parse("memory", BASE)).hasMessageContaining("expected KEY=VALUE");
@@ -74,16 +86,23 @@ class ReplayConfigTest {
 
     @Test
     void aTableKeySetsOneTableAndTightTakesClasses() {
-        ReplayConfig c = ReplayConfig.parse("cluster=partition,revision.tight=int+time,text.split=cold,revision.promote=2,tight=dict", BASE);
+        ReplayConfig c = ReplayConfig.parse(
+                "cluster=partition,revision.tight=int+time,text.split=cold,revision.promote=2,tight=dict", BASE);
         assertThat(c.design("page").partition()).isTrue();
         assertThat(c.design("page").tightLabel()).isEqualTo("dict");
-        assertThat(c.design("REVISION").tight()).containsExactly(dev.wastecheck.engine.table.TableDesign.TightClass.INT,
-                dev.wastecheck.engine.table.TableDesign.TightClass.TIME);
+        assertThat(c.design("REVISION").tight())
+                .containsExactly(
+                        dev.wastecheck.engine.table.TableDesign.TightClass.INT,
+                        dev.wastecheck.engine.table.TableDesign.TightClass.TIME);
         assertThat(c.design("revision").promoteAfter()).isEqualTo(2);
-        assertThat(c.design("revision").partition()).as("keys for every table apply first").isTrue();
+        assertThat(c.design("revision").partition())
+                .as("keys for every table apply first")
+                .isTrue();
         assertThat(c.design("text").split().mode()).isEqualTo("cold");
-        assertThat(c.describe()).contains("; revision: layout=nsm,cache=off,cluster=partition,promote=2,tight=int+time")
-                .contains("; text: ").contains("split=cold");
+        assertThat(c.describe())
+                .contains("; revision: layout=nsm,cache=off,cluster=partition,promote=2,tight=int+time")
+                .contains("; text: ")
+                .contains("split=cold");
         assertThatThrownBy(() -> ReplayConfig.parse("revision.memory=4M", BASE)).hasMessageContaining("TABLE.KEY");
         assertThatThrownBy(() -> ReplayConfig.parse("tight=ints", BASE)).hasMessageContaining("int, dict, time, bool");
         assertThatThrownBy(() -> ReplayConfig.parse("demote_after=-3", BASE)).hasMessageContaining("expected a count");

@@ -1,25 +1,25 @@
 package dev.wastecheck.engine.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.cluster.Clusterer;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.Database;
-import dev.wastecheck.engine.table.IndexSpec;
 import dev.wastecheck.engine.table.HotColdUpkeep;
+import dev.wastecheck.engine.table.IndexSpec;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.engine.table.TableSpec;
-import dev.wastecheck.model.access.Bound;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Bound;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,8 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The replay executor returns the same results under every configuration: layouts, index cache,
@@ -39,14 +38,21 @@ class ReplayerTest {
     private static final int ROWS = 3000;
 
     private static TableSpec pageSpec() {
-        return new TableSpec("page", List.of(
-                new ColumnSpec("page_id", FieldType.INT64, false, false),
-                new ColumnSpec("page_namespace", FieldType.INT32, false, false),
-                new ColumnSpec("page_title", FieldType.VARLEN, false, false),
-                new ColumnSpec("page_latest", FieldType.INT32, false, false),
-                new ColumnSpec("page_note", FieldType.VARLEN, true, true)),
-                List.of(new IndexSpec("PRIMARY", List.of("page_id"), true, List.of("page_latest")),
-                        new IndexSpec("name_title", List.of("page_namespace", "page_title"), true, List.of("page_id", "page_latest")),
+        return new TableSpec(
+                "page",
+                List.of(
+                        new ColumnSpec("page_id", FieldType.INT64, false, false),
+                        new ColumnSpec("page_namespace", FieldType.INT32, false, false),
+                        new ColumnSpec("page_title", FieldType.VARLEN, false, false),
+                        new ColumnSpec("page_latest", FieldType.INT32, false, false),
+                        new ColumnSpec("page_note", FieldType.VARLEN, true, true)),
+                List.of(
+                        new IndexSpec("PRIMARY", List.of("page_id"), true, List.of("page_latest")),
+                        new IndexSpec(
+                                "name_title",
+                                List.of("page_namespace", "page_title"),
+                                true,
+                                List.of("page_id", "page_latest")),
                         new IndexSpec("ns", List.of("page_namespace"), false)));
     }
 
@@ -55,7 +61,9 @@ class ReplayerTest {
         Map<Long, Object[]> m = new LinkedHashMap<>();
         Random rnd = new Random(7);
         for (long id = 1; id <= ROWS; id++) {
-            String note = rnd.nextInt(10) == 0 ? null : "n".repeat(rnd.nextInt(10) == 0 ? 3000 + rnd.nextInt(20000) : rnd.nextInt(40));
+            String note = rnd.nextInt(10) == 0
+                    ? null
+                    : "n".repeat(rnd.nextInt(10) == 0 ? 3000 + rnd.nextInt(20000) : rnd.nextInt(40));
             m.put(id, new Object[] {id, (long) (id % 4), "Title_" + id, id * 10, note});
         }
         return m;
@@ -65,7 +73,10 @@ class ReplayerTest {
         Table t = db.table("page");
         Record r = new Record(t.schema());
         for (Object[] row : model.values()) {
-            r.setLong(0, (Long) row[0]).setLong(1, (Long) row[1]).setString(2, (String) row[2]).setLong(3, (Long) row[3]);
+            r.setLong(0, (Long) row[0])
+                    .setLong(1, (Long) row[1])
+                    .setString(2, (String) row[2])
+                    .setLong(3, (Long) row[3]);
             if (row[4] == null) r.setNull(4);
             else r.setString(4, (String) row[4]);
             t.insert(t.main(), r);
@@ -76,13 +87,38 @@ class ReplayerTest {
         Map<String, String> key = new LinkedHashMap<>();
         key.put("page_namespace", Long.toString(ns));
         key.put("page_title", title);
-        return new AccessEvent("page", Operation.POINT_LOOKUP, "name_title", key, List.of("page_namespace", "page_title"), projected,
-                Set.of(), Set.of(), Set.of(), Map.of(), 1, -1, 0);
+        return new AccessEvent(
+                "page",
+                Operation.POINT_LOOKUP,
+                "name_title",
+                key,
+                List.of("page_namespace", "page_title"),
+                projected,
+                Set.of(),
+                Set.of(),
+                Set.of(),
+                Map.of(),
+                1,
+                -1,
+                0);
     }
 
     private static AccessEvent byId(Operation op, long id, Set<String> projected, Map<String, String> values) {
-        return new AccessEvent("page", op, "PRIMARY", Map.of("page_id", Long.toString(id)), List.of("page_id"), projected, Set.of(),
-                values.keySet(), Set.of(), Map.of(), 1, -1, 0, values);
+        return new AccessEvent(
+                "page",
+                op,
+                "PRIMARY",
+                Map.of("page_id", Long.toString(id)),
+                List.of("page_id"),
+                projected,
+                Set.of(),
+                values.keySet(),
+                Set.of(),
+                Map.of(),
+                1,
+                -1,
+                0,
+                values);
     }
 
     private static List<AccessEvent> workload(Map<Long, Object[]> model) {
@@ -97,8 +133,20 @@ class ReplayerTest {
             } else if (kind < 75) {
                 out.add(byId(Operation.POINT_LOOKUP, id, Set.of("page_title", "page_note", "page_latest"), Map.of()));
             } else if (kind < 80) {
-                out.add(new AccessEvent("page", Operation.RANGE, "ns", Map.of("page_namespace", Long.toString(id % 4)),
-                        List.of("page_namespace"), Set.of("page_id"), Set.of(), Set.of(), Set.of(), Map.of(), 1, -1, 0));
+                out.add(new AccessEvent(
+                        "page",
+                        Operation.RANGE,
+                        "ns",
+                        Map.of("page_namespace", Long.toString(id % 4)),
+                        List.of("page_namespace"),
+                        Set.of("page_id"),
+                        Set.of(),
+                        Set.of(),
+                        Set.of(),
+                        Map.of(),
+                        1,
+                        -1,
+                        0));
             } else if (kind < 90) {
                 out.add(byId(Operation.UPDATE, id, Set.of(), Map.of("page_latest", Long.toString(id * 10 + i))));
             } else if (kind < 94) {
@@ -111,8 +159,21 @@ class ReplayerTest {
                 v.put("page_title", "New_" + next);
                 v.put("page_latest", "5");
                 v.put("page_note", null);
-                out.add(new AccessEvent("page", Operation.INSERT, "PRIMARY", Map.of("page_id", Long.toString(next)), List.of("page_id"),
-                        Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), 1, -1, 0, v));
+                out.add(new AccessEvent(
+                        "page",
+                        Operation.INSERT,
+                        "PRIMARY",
+                        Map.of("page_id", Long.toString(next)),
+                        List.of("page_id"),
+                        Set.of(),
+                        Set.of(),
+                        Set.of(),
+                        Set.of(),
+                        Map.of(),
+                        1,
+                        -1,
+                        0,
+                        v));
                 out.add(lookupByTitle(1, "New_" + next, Set.of("page_id", "page_latest")));
                 next++;
             } else if (kind < 98) {
@@ -172,8 +233,13 @@ class ReplayerTest {
                 }
                 case INSERT -> {
                     long id = Long.parseLong(e.values().get("page_id"));
-                    m.put(id, new Object[] {id, Long.parseLong(e.values().get("page_namespace")), e.values().get("page_title"),
-                        Long.parseLong(e.values().get("page_latest")), null});
+                    m.put(id, new Object[] {
+                        id,
+                        Long.parseLong(e.values().get("page_namespace")),
+                        e.values().get("page_title"),
+                        Long.parseLong(e.values().get("page_latest")),
+                        null
+                    });
                     count(d, 1);
                 }
                 default -> throw new AssertionError();
@@ -189,14 +255,19 @@ class ReplayerTest {
         d.endRow();
     }
 
-    private static RunResult run(Layout layout, CachePolicy cache, String cluster, long memory, List<AccessEvent> events,
-                                 Map<Long, Object[]> model) {
+    private static RunResult run(
+            Layout layout,
+            CachePolicy cache,
+            String cluster,
+            long memory,
+            List<AccessEvent> events,
+            Map<Long, Object[]> model) {
         try (Database db = new Database(List.of(pageSpec()), layout, cache, 1.0, 8192, memory, DeviceModel.NVME)) {
             load(db, model);
             Map<String, Long> moved = Map.of();
             if (cluster.equals("partition")) moved = Clusterer.partition(db, events);
             else if (!cluster.equals("none")) moved = Clusterer.relocate(db, events, Double.parseDouble(cluster));
-            return new Replayer(db).run(layout + "/" + cache + "/" + cluster, "", events, 0.1, 0, moved, n -> { });
+            return new Replayer(db).run(layout + "/" + cache + "/" + cluster, "", events, 0.1, 0, moved, n -> {});
         }
     }
 
@@ -212,15 +283,19 @@ class ReplayerTest {
                         RunResult r = run(layout, cache, cluster, memory, events, model);
                         assertThat(r.executed()).isEqualTo(events.size());
                         for (int i = 0; i < events.size(); i++) {
-                            assertThat(r.digests()[i]).as("%s memory %d: event %d %s", r.config(), memory, i, events.get(i)).isEqualTo(want[i]);
+                            assertThat(r.digests()[i])
+                                    .as("%s memory %d: event %d %s", r.config(), memory, i, events.get(i))
+                                    .isEqualTo(want[i]);
                         }
-                        // About 3 in 4 title lookups can hit: an update of page_latest invalidates the item, and the next
+                        // About 3 in 4 title lookups can hit: an update of page_latest invalidates the item, and the
+                        // next
                         // lookup misses and caches it again. With a 12-frame pool, evicted leaves lose their items
                         // (cache writes never dirty a page), so only some survive.
                         if (cache != CachePolicy.OFF) {
                             assertThat(r.cacheHitRate()).as(r.config()).isGreaterThan(memory > (1 << 20) ? 0.6 : 0.04);
                         }
-                        if (!cluster.equals("none")) assertThat(r.moved().get("page")).isPositive();
+                        if (!cluster.equals("none"))
+                            assertThat(r.moved().get("page")).isPositive();
                     }
                 }
             }
@@ -235,19 +310,28 @@ class ReplayerTest {
         for (boolean freeze : List.of(false, true)) {
             for (CachePolicy cache : List.of(CachePolicy.OFF, CachePolicy.SWAP)) {
                 for (String cluster : List.of("none", "partition")) {
-                    // 16 KB blocks (about 200 pages each) so that the table has full blocks to freeze; cold after 5 events.
+                    // 16 KB blocks (about 200 pages each) so that the table has full blocks to freeze; cold after 5
+                    // events.
                     ArrowStorage arrow = new ArrowStorage(freeze, 5, 16 << 10);
-                    try (Database db = new Database(List.of(pageSpec()), Layout.NSM, cache, 1.0, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
+                    try (Database db = new Database(
+                            List.of(pageSpec()), Layout.NSM, cache, 1.0, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
                         load(db, model);
-                        Map<String, Long> moved = cluster.equals("partition") ? Clusterer.partition(db, events) : Map.of();
-                        RunResult r = new Replayer(db).run("arrow", "", events, 0.1, 0, moved, n -> { });
+                        Map<String, Long> moved =
+                                cluster.equals("partition") ? Clusterer.partition(db, events) : Map.of();
+                        RunResult r = new Replayer(db).run("arrow", "", events, 0.1, 0, moved, n -> {});
                         for (int i = 0; i < events.size(); i++) {
-                            assertThat(r.digests()[i]).as("arrow freeze=%s cache=%s cluster=%s: event %d %s", freeze, cache, cluster, i, events.get(i))
+                            assertThat(r.digests()[i])
+                                    .as(
+                                            "arrow freeze=%s cache=%s cluster=%s: event %d %s",
+                                            freeze, cache, cluster, i, events.get(i))
                                     .isEqualTo(want[i]);
                         }
                         assertThat(r.heapBytes()).isEqualTo(arrow.bytes()).isPositive();
                         assertThat(r.memoryBytes()).isEqualTo((64L << 20) + arrow.bytes());
-                        if (freeze) assertThat(arrow.frozenBlocks()).as("cold blocks froze during the replay").isPositive();
+                        if (freeze)
+                            assertThat(arrow.frozenBlocks())
+                                    .as("cold blocks froze during the replay")
+                                    .isPositive();
                         else assertThat(arrow.frozenBlocks()).isZero();
                     }
                 }
@@ -267,9 +351,14 @@ class ReplayerTest {
         assertThat(plain.deviceUsPerQuery()).isGreaterThan(part.deviceUsPerQuery());
         // every touched page belongs to one structure
         for (RunResult r : List.of(plain, part)) {
-            assertThat(r.workingSetByStructure().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.workingSetBytes());
+            assertThat(r.workingSetByStructure().values().stream()
+                            .mapToLong(Long::longValue)
+                            .sum())
+                    .isEqualTo(r.workingSetBytes());
         }
-        assertThat(plain.workingSetByStructure()).containsKeys("page.heap", "page.index").doesNotContainKey("page.hot_heap");
+        assertThat(plain.workingSetByStructure())
+                .containsKeys("page.heap", "page.index")
+                .doesNotContainKey("page.hot_heap");
         assertThat(part.workingSetByStructure()).containsKeys("page.hot_heap", "page.hot_index");
     }
 
@@ -277,7 +366,8 @@ class ReplayerTest {
     void lookupsAnsweredFromTheCacheSkipTheHeap() {
         Map<Long, Object[]> model = model();
         List<AccessEvent> events = new ArrayList<>();
-        for (int i = 0; i < 4000; i++) events.add(lookupByTitle(1, "Title_" + (1 + 4 * (i % 50)), Set.of("page_id", "page_latest")));
+        for (int i = 0; i < 4000; i++)
+            events.add(lookupByTitle(1, "Title_" + (1 + 4 * (i % 50)), Set.of("page_id", "page_latest")));
         RunResult off = run(Layout.NSM, CachePolicy.OFF, "none", 64L << 20, events, model);
         RunResult swap = run(Layout.NSM, CachePolicy.SWAP, "none", 64L << 20, events, model);
         assertThat(swap.cacheHitRate()).isGreaterThan(0.95);
@@ -287,12 +377,25 @@ class ReplayerTest {
     }
 
     /** A design's run, learning at the split: the events before {@code measureFrom} train, the heat they count clusters. */
-    private static RunResult runDesign(TableDesign design, long memory, List<AccessEvent> events, int measureFrom, Map<Long, Object[]> model,
-                                       java.util.function.Consumer<Database> after) {
+    private static RunResult runDesign(
+            TableDesign design,
+            long memory,
+            List<AccessEvent> events,
+            int measureFrom,
+            Map<Long, Object[]> model,
+            java.util.function.Consumer<Database> after) {
         try (Database db = new Database(List.of(pageSpec()), n -> design, 8192, memory, DeviceModel.NVME)) {
             load(db, model);
-            RunResult r = new Replayer(db).run(design.describe(), "", events, measureFrom, 0, Map.of(),
-                    (heat, read) -> Clusterer.apply(db, heat, read), n -> { });
+            RunResult r = new Replayer(db)
+                    .run(
+                            design.describe(),
+                            "",
+                            events,
+                            measureFrom,
+                            0,
+                            Map.of(),
+                            (heat, read) -> Clusterer.apply(db, heat, read),
+                            n -> {});
             after.accept(db);
             return r;
         }
@@ -303,7 +406,10 @@ class ReplayerTest {
         Map<Long, Object[]> model = model();
         List<AccessEvent> events = workload(model);
         long[] want = expected(model, events);
-        TableDesign upkeep = TableDesign.BASELINE.with("cluster", "partition").with("demote_after", "40").with("promote", "1");
+        TableDesign upkeep = TableDesign.BASELINE
+                .with("cluster", "partition")
+                .with("demote_after", "40")
+                .with("promote", "1");
         // Each design once, most of them in a pool of 12 pages (evictions everywhere), one with every page in memory.
         Map<TableDesign, Long> designs = new LinkedHashMap<>();
         designs.put(upkeep, 96L << 10);
@@ -316,17 +422,25 @@ class ReplayerTest {
                 long[] moves = new long[2];
                 RunResult r = runDesign(d, memory, events, 1500, model, db -> {
                     HotColdUpkeep u = db.table("page").upkeep();
-                    if (u != null) { moves[0] = u.promoted(); moves[1] = u.demoted(); }
+                    if (u != null) {
+                        moves[0] = u.promoted();
+                        moves[1] = u.demoted();
+                    }
                 });
                 assertThat(r.executed()).isEqualTo(events.size());
                 for (int i = 0; i < events.size(); i++) {
-                    assertThat(r.digests()[i]).as("%s memory %d: event %d %s", d.describe(), memory, i, events.get(i)).isEqualTo(want[i]);
+                    assertThat(r.digests()[i])
+                            .as("%s memory %d: event %d %s", d.describe(), memory, i, events.get(i))
+                            .isEqualTo(want[i]);
                 }
                 if (d.demoteAfter() > 0) {
-                    // a span of 40 events demotes much of the hot set, and reads bring tuples back: both happened, many times
+                    // a span of 40 events demotes much of the hot set, and reads bring tuples back: both happened, many
+                    // times
                     assertThat(moves[0]).as("promoted, " + d.describe()).isGreaterThan(100);
                     assertThat(moves[1]).as("demoted, " + d.describe()).isGreaterThan(100);
-                    assertThat(r.upkeep()).containsEntry("page.promoted", moves[0]).containsEntry("page.demoted", moves[1]);
+                    assertThat(r.upkeep())
+                            .containsEntry("page.promoted", moves[0])
+                            .containsEntry("page.demoted", moves[1]);
                 }
                 if (!d.split().none()) assertThat(r.workingSetByStructure()).containsKey("page.apart_heap");
             }
@@ -338,7 +452,8 @@ class ReplayerTest {
         // Training reads ids 1..20; the held-out events read id 2999, a key no training event names, 500 times.
         Map<Long, Object[]> model = model();
         List<AccessEvent> events = new ArrayList<>();
-        for (int i = 0; i < 200; i++) events.add(byId(Operation.POINT_LOOKUP, 1 + i % 20, Set.of("page_latest"), Map.of()));
+        for (int i = 0; i < 200; i++)
+            events.add(byId(Operation.POINT_LOOKUP, 1 + i % 20, Set.of("page_latest"), Map.of()));
         int split = events.size();
         for (int i = 0; i < 500; i++) events.add(byId(Operation.POINT_LOOKUP, 2999, Set.of("page_latest"), Map.of()));
         Set<Long> learned = new HashSet<>();
@@ -347,15 +462,27 @@ class ReplayerTest {
         try (Database db = new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME)) {
             load(db, model);
             Table t = db.table("page");
-            RunResult r = new Replayer(db).run("split", "", events, split, 0, Map.of(), (heat, read) -> {
-                Record rec = new Record(t.schema());
-                heat.getOrDefault(t, new LinkedHashMap<>()).keySet().forEach(tid -> {
-                    t.read(t.main(), tid, rec);
-                    learned.add(rec.getLong(0));
-                });
-                return Clusterer.apply(db, heat, read);
-            }, n -> { });
-            heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))) != dev.wastecheck.engine.file.TupleId.NONE;
+            RunResult r = new Replayer(db)
+                    .run(
+                            "split",
+                            "",
+                            events,
+                            split,
+                            0,
+                            Map.of(),
+                            (heat, read) -> {
+                                Record rec = new Record(t.schema());
+                                heat.getOrDefault(t, new LinkedHashMap<>())
+                                        .keySet()
+                                        .forEach(tid -> {
+                                            t.read(t.main(), tid, rec);
+                                            learned.add(rec.getLong(0));
+                                        });
+                                return Clusterer.apply(db, heat, read);
+                            },
+                            n -> {});
+            heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999")))
+                    != dev.wastecheck.engine.file.TupleId.NONE;
             assertThat(r.moved()).containsEntry("page", 20L);
             assertThat(r.queries()).isEqualTo(500);
         }
@@ -366,15 +493,18 @@ class ReplayerTest {
             load(db, model);
             Clusterer.apply(db, new Replayer(db).heatOf(events));
             Table t = db.table("page");
-            assertThat(t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999")))).isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
+            assertThat(t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))))
+                    .isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
         }
     }
 
     @Test
     void aPromotedTupleKeepsAnswerableThroughItsOldId() {
         Map<Long, Object[]> model = model();
-        TableDesign promoteOnFirstRead = TableDesign.BASELINE.with("cluster", "partition").with("promote", "1");
-        try (Database db = new Database(List.of(pageSpec()), n -> promoteOnFirstRead, 8192, 64L << 20, DeviceModel.NVME)) {
+        TableDesign promoteOnFirstRead =
+                TableDesign.BASELINE.with("cluster", "partition").with("promote", "1");
+        try (Database db =
+                new Database(List.of(pageSpec()), n -> promoteOnFirstRead, 8192, 64L << 20, DeviceModel.NVME)) {
             load(db, model);
             Clusterer.apply(db, new LinkedHashMap<>());
             Table t = db.table("page");
@@ -386,7 +516,9 @@ class ReplayerTest {
             u.afterEvent();
             long hot = t.hot().tree(0).lookup(key);
             assertThat(hot).isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
-            assertThat(t.main().tree(0).lookup(key)).as("one copy only").isEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
+            assertThat(t.main().tree(0).lookup(key))
+                    .as("one copy only")
+                    .isEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
             assertThat(u.forwarding().resolve(false, cold)).isEqualTo(new HotColdUpkeep.Forwarding.Location(true, hot));
             Record r = new Record(t.schema());
             t.read(t.hot(), hot, r);
@@ -400,13 +532,28 @@ class ReplayerTest {
         Map<Long, Object[]> model = model();
         List<AccessEvent> events = new ArrayList<>();
         for (long lo = 0; lo < 30_000; lo += 2_500) {
-            events.add(new AccessEvent("page", Operation.SCAN, null, Map.of(), List.of(), Set.of("page_id", "page_title"), Set.of("page_latest"),
-                    Set.of(), Set.of(), Map.of(), 1, -1, 0, Map.of(), Map.of(),
-                    List.of(new Bound("page_latest", Long.toString(lo), false, Long.toString(lo + 700), true),
+            events.add(new AccessEvent(
+                    "page",
+                    Operation.SCAN,
+                    null,
+                    Map.of(),
+                    List.of(),
+                    Set.of("page_id", "page_title"),
+                    Set.of("page_latest"),
+                    Set.of(),
+                    Set.of(),
+                    Map.of(),
+                    1,
+                    -1,
+                    0,
+                    Map.of(),
+                    Map.of(),
+                    List.of(
+                            new Bound("page_latest", Long.toString(lo), false, Long.toString(lo + 700), true),
                             Bound.equal("page_namespace", "2"))));
         }
         for (Layout layout : List.of(Layout.NSM, Layout.PAX, Layout.HPL)) {
-            RunResult r = runDesign(TableDesign.BASELINE.withLayout(layout), 64L << 20, events, 0, model, db -> { });
+            RunResult r = runDesign(TableDesign.BASELINE.withLayout(layout), 64L << 20, events, 0, model, db -> {});
             for (int i = 0; i < events.size(); i++) {
                 long lo = 2_500L * i;
                 ResultDigest d = new ResultDigest();
@@ -426,32 +573,92 @@ class ReplayerTest {
 
     @Test
     void aKeyOnlyAJoinBindsRunsAsANestedLoopThroughItsDriver() {
-        TableSpec slots = new TableSpec("slots", List.of(new ColumnSpec("slot_revision_id", FieldType.INT64, false, false),
-                new ColumnSpec("slot_role_id", FieldType.INT32, false, false), new ColumnSpec("slot_content_id", FieldType.INT64, false, false)),
+        TableSpec slots = new TableSpec(
+                "slots",
+                List.of(
+                        new ColumnSpec("slot_revision_id", FieldType.INT64, false, false),
+                        new ColumnSpec("slot_role_id", FieldType.INT32, false, false),
+                        new ColumnSpec("slot_content_id", FieldType.INT64, false, false)),
                 List.of(new IndexSpec("PRIMARY", List.of("slot_revision_id", "slot_role_id"), true)));
-        TableSpec content = new TableSpec("content", List.of(new ColumnSpec("content_id", FieldType.INT64, false, false),
-                new ColumnSpec("content_size", FieldType.INT32, false, false)), List.of(new IndexSpec("PRIMARY", List.of("content_id"), true)));
-        try (Database db = new Database(List.of(slots, content), Layout.NSM, CachePolicy.OFF, 1, 8192, 16L << 20, DeviceModel.NVME)) {
+        TableSpec content = new TableSpec(
+                "content",
+                List.of(
+                        new ColumnSpec("content_id", FieldType.INT64, false, false),
+                        new ColumnSpec("content_size", FieldType.INT32, false, false)),
+                List.of(new IndexSpec("PRIMARY", List.of("content_id"), true)));
+        try (Database db = new Database(
+                List.of(slots, content), Layout.NSM, CachePolicy.OFF, 1, 8192, 16L << 20, DeviceModel.NVME)) {
             Table s = db.table("slots"), c = db.table("content");
             Record sr = new Record(s.schema()), cr = new Record(c.schema());
             for (long rev = 1; rev <= 100; rev++) {
-                for (int role = 1; role <= 2; role++) s.insert(s.main(), sr.setLong(0, rev).setLong(1, role).setLong(2, rev * 10 + role));
+                for (int role = 1; role <= 2; role++)
+                    s.insert(s.main(), sr.setLong(0, rev).setLong(1, role).setLong(2, rev * 10 + role));
             }
-            for (long id = 11; id <= 1002; id++) c.insert(c.main(), cr.setLong(0, id).setLong(1, id * 3));
-            // SELECT content_size FROM slots JOIN content ON slot_content_id = content_id WHERE slot_revision_id = 7: two events, one line
-            AccessEvent driver = new AccessEvent("slots", Operation.RANGE, "PRIMARY", Map.of("slot_revision_id", "7"), List.of("slot_revision_id"),
-                    Set.of(), Set.of("slot_revision_id"), Set.of(), Set.of("slot_content_id"), Map.of(), 1, 5, 9, Map.of(),
-                    Map.of("slot_content_id", "content.content_id"), List.of());
-            AccessEvent joined = new AccessEvent("content", Operation.POINT_LOOKUP, "PRIMARY", Map.of(), List.of("content_id"),
-                    Set.of("content_size"), Set.of(), Set.of(), Set.of("content_id"), Map.of(), 1, 5, 9, Map.of(),
-                    Map.of("content_id", "slots.slot_content_id"), List.of());
-            AccessEvent alone = new AccessEvent("content", Operation.POINT_LOOKUP, "PRIMARY", Map.of(), List.of("content_id"),
-                    Set.of("content_size"), Set.of(), Set.of(), Set.of("content_id"), Map.of(), 1, 6, 10, Map.of(),
-                    Map.of("content_id", "slots.slot_content_id"), List.of());
+            for (long id = 11; id <= 1002; id++)
+                c.insert(c.main(), cr.setLong(0, id).setLong(1, id * 3));
+            // SELECT content_size FROM slots JOIN content ON slot_content_id = content_id WHERE slot_revision_id = 7:
+            // two events, one line
+            AccessEvent driver = new AccessEvent(
+                    "slots",
+                    Operation.RANGE,
+                    "PRIMARY",
+                    Map.of("slot_revision_id", "7"),
+                    List.of("slot_revision_id"),
+                    Set.of(),
+                    Set.of("slot_revision_id"),
+                    Set.of(),
+                    Set.of("slot_content_id"),
+                    Map.of(),
+                    1,
+                    5,
+                    9,
+                    Map.of(),
+                    Map.of("slot_content_id", "content.content_id"),
+                    List.of());
+            AccessEvent joined = new AccessEvent(
+                    "content",
+                    Operation.POINT_LOOKUP,
+                    "PRIMARY",
+                    Map.of(),
+                    List.of("content_id"),
+                    Set.of("content_size"),
+                    Set.of(),
+                    Set.of(),
+                    Set.of("content_id"),
+                    Map.of(),
+                    1,
+                    5,
+                    9,
+                    Map.of(),
+                    Map.of("content_id", "slots.slot_content_id"),
+                    List.of());
+            AccessEvent alone = new AccessEvent(
+                    "content",
+                    Operation.POINT_LOOKUP,
+                    "PRIMARY",
+                    Map.of(),
+                    List.of("content_id"),
+                    Set.of("content_size"),
+                    Set.of(),
+                    Set.of(),
+                    Set.of("content_id"),
+                    Map.of(),
+                    1,
+                    6,
+                    10,
+                    Map.of(),
+                    Map.of("content_id", "slots.slot_content_id"),
+                    List.of());
             // the join's event comes first in the statement's order: its driver runs first all the same
-            RunResult r = new Replayer(db).recordJoins().run("join", "", List.of(joined, driver, alone), 0, 0, Map.of(), n -> { });
+            RunResult r = new Replayer(db)
+                    .recordJoins()
+                    .run("join", "", List.of(joined, driver, alone), 0, 0, Map.of(), n -> {});
             ResultDigest want = new ResultDigest();
-            for (long id : new long[] {71, 72}) { want.beginRow(); want.addLong(id * 3); want.endRow(); }
+            for (long id : new long[] {71, 72}) {
+                want.beginRow();
+                want.addLong(id * 3);
+                want.endRow();
+            }
             assertThat(r.digests()[0]).isEqualTo(want.value());
             assertThat(r.joinBindings().get(0)).containsExactly(List.of("71"), List.of("72"));
             assertThat(r.executed()).isEqualTo(2);

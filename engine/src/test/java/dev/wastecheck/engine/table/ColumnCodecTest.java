@@ -1,12 +1,11 @@
 package dev.wastecheck.engine.table;
 
-import dev.wastecheck.layouts.FieldType;
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.wastecheck.layouts.FieldType;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 
 /** Tight fields for text ("No Bits Left Behind" §2): each value prints back byte for byte, or is refused. */
 class ColumnCodecTest {
@@ -25,14 +24,21 @@ class ColumnCodecTest {
         for (String v : new String[] {"20160607193124", "19700101000000", "20000229235959", "00000000000000"}) {
             assertThat(back(t, v)).isEqualTo(v);
         }
-        assertThat(t.encode("20160607193124")).isGreaterThan(t.encode("20160607193123")); // order kept: ranges still work
+        assertThat(t.encode("20160607193124"))
+                .isGreaterThan(t.encode("20160607193123")); // order kept: ranges still work
         assertThat(t.encode("20150229000000")).as("no 29 February in 2015").isEqualTo(ColumnCodec.NONE);
         assertThat(t.encode("20160607246000")).isEqualTo(ColumnCodec.NONE);
         assertThat(t.encode("2016060719312")).as("13 digits").isEqualTo(ColumnCodec.NONE);
-        assertThat(t.encode("21100101000000")).as("past 2106 does not fit 4 bytes").isEqualTo(ColumnCodec.NONE);
-        assertThat(ColumnCodec.Timestamp.forRange("20160101000000", "20990101000000").field()).isEqualTo(FieldType.UINT32);
-        assertThat(ColumnCodec.Timestamp.forRange("20160101000000", "21200101000000").field())
-                .as("a latest value past 2100 leaves no room to grow in 4 bytes").isEqualTo(FieldType.INT64);
+        assertThat(t.encode("21100101000000"))
+                .as("past 2106 does not fit 4 bytes")
+                .isEqualTo(ColumnCodec.NONE);
+        assertThat(ColumnCodec.Timestamp.forRange("20160101000000", "20990101000000")
+                        .field())
+                .isEqualTo(FieldType.UINT32);
+        assertThat(ColumnCodec.Timestamp.forRange("20160101000000", "21200101000000")
+                        .field())
+                .as("a latest value past 2100 leaves no room to grow in 4 bytes")
+                .isEqualTo(FieldType.INT64);
         assertThat(ColumnCodec.Timestamp.forRange("abc", "20160101000000")).isNull();
     }
 
@@ -47,7 +53,9 @@ class ColumnCodecTest {
         assertThat(back(d, "2024-02-29")).isEqualTo("2024-02-29");
         assertThat(back(d, "0000-00-00")).isEqualTo("0000-00-00");
         assertThat(d.encode("2023-02-30")).isEqualTo(ColumnCodec.NONE);
-        assertThat(ColumnCodec.Date.forRange("1899-05-01", "2031-12-31").field()).as("before 1970: 4 bytes").isEqualTo(FieldType.INT32);
+        assertThat(ColumnCodec.Date.forRange("1899-05-01", "2031-12-31").field())
+                .as("before 1970: 4 bytes")
+                .isEqualTo(FieldType.INT32);
     }
 
     @Test
@@ -56,12 +64,15 @@ class ColumnCodecTest {
         assertThat(d.field()).isEqualTo(FieldType.UINT8);
         assertThat(back(d, "wikitext")).isEqualTo("wikitext");
         assertThat(d.encode("wikitext")).isEqualTo(d.encode("wikitext"));
-        assertThat(d.find("json".getBytes(StandardCharsets.UTF_8), 0, 4)).as("find does not add").isEqualTo(ColumnCodec.NONE);
+        assertThat(d.find("json".getBytes(StandardCharsets.UTF_8), 0, 4))
+                .as("find does not add")
+                .isEqualTo(ColumnCodec.NONE);
         byte[] binary = {0, (byte) 0xFF, 'a'};
         assertThat(d.decode(d.encode(binary, 0, 3))).containsExactly(binary);
         for (int i = d.size(); i < 256; i++) assertThat(d.encode("v" + i)).isNotEqualTo(ColumnCodec.NONE);
         assertThat(d.encode("one too many")).isEqualTo(ColumnCodec.NONE);
         assertThat(ColumnCodec.Dictionary.forDistinct(128).field()).isEqualTo(FieldType.UINT16);
-        assertThatThrownBy(() -> ColumnCodec.Dictionary.forDistinct(40_000)).hasMessageContaining("40000 distinct values");
+        assertThatThrownBy(() -> ColumnCodec.Dictionary.forDistinct(40_000))
+                .hasMessageContaining("40000 distinct values");
     }
 }

@@ -1,9 +1,9 @@
 package dev.wastecheck.engine.table;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.wastecheck.engine.index.KeyEncoder;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class PrefixFilterTest {
     @Test

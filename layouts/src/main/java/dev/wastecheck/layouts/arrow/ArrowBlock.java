@@ -1,7 +1,6 @@
 package dev.wastecheck.layouts.arrow;
 
 import dev.wastecheck.layouts.FieldType;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -77,7 +76,9 @@ public final class ArrowBlock {
     private final FieldType[] types;
 
     private ArrowBlock(BlockLayout layout, ByteBuffer buffer) {
-        if (buffer.capacity() != layout.blockSize()) throw new IllegalArgumentException("buffer of " + buffer.capacity() + " B for a block of " + layout.blockSize());
+        if (buffer.capacity() != layout.blockSize())
+            throw new IllegalArgumentException(
+                    "buffer of " + buffer.capacity() + " B for a block of " + layout.blockSize());
         if (!buffer.isDirect() || buffer.alignmentOffset(0, BlockLayout.ALIGNMENT) != 0) {
             throw new IllegalArgumentException("a block needs a direct, 8-byte aligned buffer");
         }
@@ -116,7 +117,8 @@ public final class ArrowBlock {
     /** The view of a block formatted with {@code layout}. */
     public static ArrowBlock wrap(BlockLayout layout, ByteBuffer buffer) {
         ArrowBlock b = new ArrowBlock(layout, buffer);
-        if (buffer.getInt(HDR_LAYOUT_TAG) != layout.tag()) throw new IllegalArgumentException("block was formatted with another layout");
+        if (buffer.getInt(HDR_LAYOUT_TAG) != layout.tag())
+            throw new IllegalArgumentException("block was formatted with another layout");
         return b;
     }
 
@@ -124,27 +126,48 @@ public final class ArrowBlock {
         for (int i = 0; i < layout.bitmapBytes(); i += 8) buf.putLong(offset + i, 0);
     }
 
-    public BlockLayout layout() { return layout; }
+    public BlockLayout layout() {
+        return layout;
+    }
     /** The block's memory: Arrow readers in place and exports wrap it. */
-    public ByteBuffer buffer() { return buf; }
-    public int slots() { return slots; }
+    public ByteBuffer buffer() {
+        return buf;
+    }
+
+    public int slots() {
+        return slots;
+    }
 
     // ---- header --------------------------------------------------------------------------
 
     /** The control word: {@link #state(long)} and {@link #readers(long)} together. */
-    public long control() { return (long) LONGS.getVolatile(buf, HDR_CONTROL); }
+    public long control() {
+        return (long) LONGS.getVolatile(buf, HDR_CONTROL);
+    }
 
     public boolean compareAndSetControl(long expected, long update) {
         return LONGS.compareAndSet(buf, HDR_CONTROL, expected, update);
     }
 
-    public static int state(long control) { return (int) (control >>> 32); }
-    public static int readers(long control) { return (int) control; }
-    public static long control(int state, int readers) { return ((long) state << 32) | (readers & 0xFFFF_FFFFL); }
+    public static int state(long control) {
+        return (int) (control >>> 32);
+    }
 
-    public int state() { return state(control()); }
+    public static int readers(long control) {
+        return (int) control;
+    }
 
-    public int insertHead() { return (int) INTS.getVolatile(buf, HDR_INSERT_HEAD); }
+    public static long control(int state, int readers) {
+        return ((long) state << 32) | (readers & 0xFFFF_FFFFL);
+    }
+
+    public int state() {
+        return state(control());
+    }
+
+    public int insertHead() {
+        return (int) INTS.getVolatile(buf, HDR_INSERT_HEAD);
+    }
 
     /** Takes the next never-used slot; -1 when the block is full. */
     public int claimSlot() {
@@ -164,10 +187,21 @@ public final class ArrowBlock {
     }
 
     /** Arrow length of a frozen block. */
-    public int numRecords() { return buf.getInt(HDR_NUM_RECORDS); }
-    public void setNumRecords(int n) { buf.putInt(HDR_NUM_RECORDS, n); }
-    public int nullCount(int column) { return buf.getInt(HDR_NULL_COUNTS + 4 * column); }
-    public void setNullCount(int column, int n) { buf.putInt(HDR_NULL_COUNTS + 4 * column, n); }
+    public int numRecords() {
+        return buf.getInt(HDR_NUM_RECORDS);
+    }
+
+    public void setNumRecords(int n) {
+        buf.putInt(HDR_NUM_RECORDS, n);
+    }
+
+    public int nullCount(int column) {
+        return buf.getInt(HDR_NULL_COUNTS + 4 * column);
+    }
+
+    public void setNullCount(int column, int n) {
+        buf.putInt(HDR_NULL_COUNTS + 4 * column, n);
+    }
 
     // ---- bitmaps ---------------------------------------------------------------------------
 
@@ -186,14 +220,29 @@ public final class ArrowBlock {
         }
     }
 
-    public boolean isAllocated(int slot) { return testBit(allocation, slot); }
-    public void setAllocated(int slot, boolean on) { setBit(allocation, slot, on); }
-    /** Word {@code word} of the allocation bitmap (slots 64*word .. 64*word+63). */
-    public long allocationWord(int word) { return buf.getLong(allocation + (word << 3)); }
+    public boolean isAllocated(int slot) {
+        return testBit(allocation, slot);
+    }
 
-    public boolean isValid(int column, int slot) { return testBit(validity[column], slot); }
-    public void setValid(int column, int slot, boolean on) { setBit(validity[column], slot, on); }
-    public long validityWord(int column, int word) { return buf.getLong(validity[column] + (word << 3)); }
+    public void setAllocated(int slot, boolean on) {
+        setBit(allocation, slot, on);
+    }
+    /** Word {@code word} of the allocation bitmap (slots 64*word .. 64*word+63). */
+    public long allocationWord(int word) {
+        return buf.getLong(allocation + (word << 3));
+    }
+
+    public boolean isValid(int column, int slot) {
+        return testBit(validity[column], slot);
+    }
+
+    public void setValid(int column, int slot, boolean on) {
+        setBit(validity[column], slot, on);
+    }
+
+    public long validityWord(int column, int word) {
+        return buf.getLong(validity[column] + (word << 3));
+    }
 
     // ---- values ----------------------------------------------------------------------------
 
@@ -204,36 +253,64 @@ public final class ArrowBlock {
     public long getFixed(int column, int slot) {
         int at = values[column];
         switch (types[column]) {
-            case BIT: return (buf.getLong(at + ((slot >>> 6) << 3)) >>> slot) & 1;
-            case INT8: return buf.get(at + slot);
-            case UINT8: return buf.get(at + slot) & 0xFFL;
-            case INT16: return buf.getShort(at + 2 * slot);
-            case UINT16: return buf.getShort(at + 2 * slot) & 0xFFFFL;
-            case INT32: return buf.getInt(at + 4 * slot);
-            case UINT32: return buf.getInt(at + 4 * slot) & 0xFFFF_FFFFL;
+            case BIT:
+                return (buf.getLong(at + ((slot >>> 6) << 3)) >>> slot) & 1;
+            case INT8:
+                return buf.get(at + slot);
+            case UINT8:
+                return buf.get(at + slot) & 0xFFL;
+            case INT16:
+                return buf.getShort(at + 2 * slot);
+            case UINT16:
+                return buf.getShort(at + 2 * slot) & 0xFFFFL;
+            case INT32:
+                return buf.getInt(at + 4 * slot);
+            case UINT32:
+                return buf.getInt(at + 4 * slot) & 0xFFFF_FFFFL;
             case INT64:
-            case FLOAT64: return buf.getLong(at + 8 * slot);
-            default: throw new IllegalStateException("column " + column + " is VARLEN");
+            case FLOAT64:
+                return buf.getLong(at + 8 * slot);
+            default:
+                throw new IllegalStateException("column " + column + " is VARLEN");
         }
     }
 
     public void putFixed(int column, int slot, long value) {
         int at = values[column];
         switch (types[column]) {
-            case BIT: setBit(at, slot, value != 0); break;
-            case INT8: case UINT8: buf.put(at + slot, (byte) value); break;
-            case INT16: case UINT16: buf.putShort(at + 2 * slot, (short) value); break;
-            case INT32: case UINT32: buf.putInt(at + 4 * slot, (int) value); break;
-            case INT64: case FLOAT64: buf.putLong(at + 8 * slot, value); break;
-            default: throw new IllegalStateException("column " + column + " is VARLEN");
+            case BIT:
+                setBit(at, slot, value != 0);
+                break;
+            case INT8:
+            case UINT8:
+                buf.put(at + slot, (byte) value);
+                break;
+            case INT16:
+            case UINT16:
+                buf.putShort(at + 2 * slot, (short) value);
+                break;
+            case INT32:
+            case UINT32:
+                buf.putInt(at + 4 * slot, (int) value);
+                break;
+            case INT64:
+            case FLOAT64:
+                buf.putLong(at + 8 * slot, value);
+                break;
+            default:
+                throw new IllegalStateException("column " + column + " is VARLEN");
         }
     }
 
     /** The first word of slot {@code slot}'s {@link VarlenEntry} (size and prefix). */
-    public long entryWord0(int column, int slot) { return buf.getLong(values[column] + 16 * slot); }
+    public long entryWord0(int column, int slot) {
+        return buf.getLong(values[column] + 16 * slot);
+    }
 
     /** The second word of the entry (pointer, or bytes 4..11 of an inline value). */
-    public long entryWord1(int column, int slot) { return buf.getLong(values[column] + 16 * slot + 8); }
+    public long entryWord1(int column, int slot) {
+        return buf.getLong(values[column] + 16 * slot + 8);
+    }
 
     public void putEntry(int column, int slot, long word0, long word1) {
         int at = values[column] + 16 * slot;

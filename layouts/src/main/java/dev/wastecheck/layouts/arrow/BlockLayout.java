@@ -2,7 +2,6 @@ package dev.wastecheck.layouts.arrow;
 
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.RecordSchema;
-
 import java.util.Arrays;
 
 /**
@@ -20,6 +19,7 @@ import java.util.Arrays;
 public final class BlockLayout {
     /** The paper's block: 1 MB. */
     public static final int DEFAULT_BLOCK_SIZE = 1 << 20;
+
     public static final int MIN_BLOCK_SIZE = 4 << 10;
     /** Every buffer starts on a multiple of this many bytes. */
     public static final int ALIGNMENT = 8;
@@ -66,7 +66,9 @@ public final class BlockLayout {
         headerSize = align(ArrowBlock.HDR_NULL_COUNTS + 4 * columns);
         long n = ((long) (blockSize - headerSize) * 8 / bitsPerSlot) & ~63L;
         slots = (int) Math.min(n, MAX_SLOTS);
-        if (slots < 64) throw new IllegalArgumentException("a " + blockSize + "-byte block holds fewer than 64 records of " + schema);
+        if (slots < 64)
+            throw new IllegalArgumentException(
+                    "a " + blockSize + "-byte block holds fewer than 64 records of " + schema);
         validityOffset = new int[columns];
         valuesOffset = new int[columns];
         valuesBytes = new int[columns];
@@ -88,29 +90,69 @@ public final class BlockLayout {
         return (n + ALIGNMENT - 1) & -ALIGNMENT;
     }
 
-    public RecordSchema schema() { return schema; }
-    public int blockSize() { return blockSize; }
-    public int headerSize() { return headerSize; }
+    public RecordSchema schema() {
+        return schema;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    public int headerSize() {
+        return headerSize;
+    }
     /** Tuple slots per block (a multiple of 64). */
-    public int slots() { return slots; }
-    public int columns() { return types.length; }
-    public FieldType type(int column) { return types[column]; }
+    public int slots() {
+        return slots;
+    }
+
+    public int columns() {
+        return types.length;
+    }
+
+    public FieldType type(int column) {
+        return types[column];
+    }
     /** Bytes per value in the values buffer: 0 for BIT (one bit each), 16 for VARLEN entries. */
-    public int width(int column) { return width[column]; }
-    public boolean isVarlen(int column) { return types[column].isVariable(); }
+    public int width(int column) {
+        return width[column];
+    }
+
+    public boolean isVarlen(int column) {
+        return types[column].isVariable();
+    }
     /** The VARLEN columns, in schema order. */
-    public int[] varlenColumns() { return varlenColumns.clone(); }
+    public int[] varlenColumns() {
+        return varlenColumns.clone();
+    }
     /** Bytes of one bitmap: one bit per slot. */
-    public int bitmapBytes() { return slots >>> 3; }
-    public int allocationOffset() { return allocationOffset; }
-    public int validityOffset(int column) { return validityOffset[column]; }
-    public int valuesOffset(int column) { return valuesOffset[column]; }
+    public int bitmapBytes() {
+        return slots >>> 3;
+    }
+
+    public int allocationOffset() {
+        return allocationOffset;
+    }
+
+    public int validityOffset(int column) {
+        return validityOffset[column];
+    }
+
+    public int valuesOffset(int column) {
+        return valuesOffset[column];
+    }
     /** Bytes of a column's values buffer in the block (the 16-byte entries for VARLEN). */
-    public int valuesBytes(int column) { return valuesBytes[column]; }
+    public int valuesBytes(int column) {
+        return valuesBytes[column];
+    }
     /** Bytes the header, bitmaps and buffers take; the rest of the block is unused slack. */
-    public int usedBytes() { return valuesOffset[types.length - 1] + valuesBytes[types.length - 1]; }
+    public int usedBytes() {
+        return valuesOffset[types.length - 1] + valuesBytes[types.length - 1];
+    }
     /** A value that differs between layouts with different columns or slot counts; kept in every block's header. */
-    int tag() { return tag; }
+    int tag() {
+        return tag;
+    }
 
     @Override
     public String toString() {

@@ -23,7 +23,10 @@ import java.nio.ByteBuffer;
  * holds under 2 GB, far above what 1 MB of records reference); a NULL record has an empty range.
  */
 public final class FrozenVarlen {
-    public enum Encoding { GATHERED, DICTIONARY }
+    public enum Encoding {
+        GATHERED,
+        DICTIONARY
+    }
 
     private final Encoding encoding;
     private final ByteBuffer buffer;
@@ -66,29 +69,70 @@ public final class FrozenVarlen {
         return new FrozenVarlen(Encoding.DICTIONARY, records, distinct, valueBytes);
     }
 
-    public Encoding encoding() { return encoding; }
-    public ByteBuffer buffer() { return buffer; }
-    public int records() { return records; }
-    /** Distinct values of a dictionary column; 0 when gathered. */
-    public int dictionarySize() { return dictionarySize; }
-    /** Where the int32 offsets start: of the records when gathered, of the dictionary's values otherwise. */
-    public int offsetsOffset() { return offsetsOffset; }
-    /** Bytes of the offsets buffer (n + 1 or d + 1 int32s). */
-    public int offsetsBytes() { return 4 * ((encoding == Encoding.GATHERED ? records : dictionarySize) + 1); }
-    public int valuesOffset() { return valuesOffset; }
-    public int valueBytes() { return valueBytes; }
-    /** Where the int32 dictionary indices start (0); only for a dictionary column. */
-    public int indicesOffset() { return 0; }
-    public int indicesBytes() { return 4 * records; }
+    public Encoding encoding() {
+        return encoding;
+    }
 
-    public int offset(int i) { return buffer.getInt(offsetsOffset + 4 * i); }
-    public void setOffset(int i, int value) { buffer.putInt(offsetsOffset + 4 * i, value); }
-    public int index(int record) { return buffer.getInt(4 * record); }
-    public void setIndex(int record, int value) { buffer.putInt(4 * record, value); }
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int records() {
+        return records;
+    }
+    /** Distinct values of a dictionary column; 0 when gathered. */
+    public int dictionarySize() {
+        return dictionarySize;
+    }
+    /** Where the int32 offsets start: of the records when gathered, of the dictionary's values otherwise. */
+    public int offsetsOffset() {
+        return offsetsOffset;
+    }
+    /** Bytes of the offsets buffer (n + 1 or d + 1 int32s). */
+    public int offsetsBytes() {
+        return 4 * ((encoding == Encoding.GATHERED ? records : dictionarySize) + 1);
+    }
+
+    public int valuesOffset() {
+        return valuesOffset;
+    }
+
+    public int valueBytes() {
+        return valueBytes;
+    }
+    /** Where the int32 dictionary indices start (0); only for a dictionary column. */
+    public int indicesOffset() {
+        return 0;
+    }
+
+    public int indicesBytes() {
+        return 4 * records;
+    }
+
+    public int offset(int i) {
+        return buffer.getInt(offsetsOffset + 4 * i);
+    }
+
+    public void setOffset(int i, int value) {
+        buffer.putInt(offsetsOffset + 4 * i, value);
+    }
+
+    public int index(int record) {
+        return buffer.getInt(4 * record);
+    }
+
+    public void setIndex(int record, int value) {
+        buffer.putInt(4 * record, value);
+    }
 
     /** The {@link VarlenHeap} chunk number the buffer is registered under (0 before). */
-    public int chunk() { return chunk; }
-    public void registered(int chunkNumber) { this.chunk = chunkNumber; }
+    public int chunk() {
+        return chunk;
+    }
+
+    public void registered(int chunkNumber) {
+        this.chunk = chunkNumber;
+    }
 
     /** The heap handle of byte {@code valueOffset} of the values region. */
     public long handle(int valueOffset) {
@@ -96,5 +140,7 @@ public final class FrozenVarlen {
     }
 
     /** Bytes of memory this column holds. */
-    public int capacity() { return buffer.capacity(); }
+    public int capacity() {
+        return buffer.capacity();
+    }
 }

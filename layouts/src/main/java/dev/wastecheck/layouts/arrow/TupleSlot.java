@@ -17,6 +17,7 @@ package dev.wastecheck.layouts.arrow;
 public final class TupleSlot {
     /** Bits of the offset: a 1 MB block holds fewer than 2^20 slots (at least one bit of data each). */
     public static final int OFFSET_BITS = 20;
+
     public static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
     /** No tuple. */
     public static final long NONE = -1L;

@@ -191,8 +191,12 @@ public final class VarlenHeap {
     }
 
     /** Bytes of all chunks still held (the heap's memory). */
-    public long reservedBytes() { return reserved.get(); }
+    public long reservedBytes() {
+        return reserved.get();
+    }
 
     /** Bytes of values still referenced by an entry or an undo record. */
-    public long liveBytes() { return live.get(); }
+    public long liveBytes() {
+        return live.get();
+    }
 }

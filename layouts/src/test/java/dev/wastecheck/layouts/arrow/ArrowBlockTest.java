@@ -1,17 +1,16 @@
 package dev.wastecheck.layouts.arrow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.wastecheck.layouts.Field;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.RecordSchema;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The block format of docs/arrow.md: geometry, bitmaps, entries, slots and the variable-length heap. */
 class ArrowBlockTest {
@@ -27,7 +26,9 @@ class ArrowBlockTest {
         BlockLayout l = new BlockLayout(ORDERS);
         // Bits per slot: allocation 1 + validity 5 + 64 + 32 + 1 + 16 + 128 = 247.
         int bits = 1 + 5 + 64 + 32 + 1 + 16 + 128;
-        assertThat(l.slots()).isEqualTo(((1 << 20) - l.headerSize()) * 8 / bits / 64 * 64).isEqualTo(33920);
+        assertThat(l.slots())
+                .isEqualTo(((1 << 20) - l.headerSize()) * 8 / bits / 64 * 64)
+                .isEqualTo(33920);
         assertThat(l.headerSize()).isEqualTo(48); // 24 + 5 null counts, rounded to 8
         assertThat(l.allocationOffset()).isEqualTo(l.headerSize());
         int expect = l.allocationOffset() + l.bitmapBytes();
@@ -75,8 +76,10 @@ class ArrowBlockTest {
             if (VarlenEntry.isInline(r0)) VarlenEntry.copyInline(r0, r1, back, 0);
             else heap.read(r1, back, 0, n);
             assertThat(back).isEqualTo(v);
-            if (n >= 4) assertThat(VarlenEntry.prefix(r0)).as("prefix: the first four bytes").isEqualTo(
-                    (v[0] & 0xFF) | (v[1] & 0xFF) << 8 | (v[2] & 0xFF) << 16 | (v[3] & 0xFF) << 24);
+            if (n >= 4)
+                assertThat(VarlenEntry.prefix(r0))
+                        .as("prefix: the first four bytes")
+                        .isEqualTo((v[0] & 0xFF) | (v[1] & 0xFF) << 8 | (v[2] & 0xFF) << 16 | (v[3] & 0xFF) << 24);
         }
         // The entry's bytes on the block: size, then the value from byte 4 when inline.
         byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
@@ -115,11 +118,15 @@ class ArrowBlockTest {
     void theControlWordHoldsStateAndReaderCountTogether() {
         ArrowBlock b = ArrowBlock.allocate(new BlockLayout(ORDERS, 4096));
         assertThat(b.state()).isEqualTo(ArrowBlock.HOT);
-        assertThat(b.compareAndSetControl(ArrowBlock.control(ArrowBlock.HOT, 0), ArrowBlock.control(ArrowBlock.FROZEN, 2))).isTrue();
+        assertThat(b.compareAndSetControl(
+                        ArrowBlock.control(ArrowBlock.HOT, 0), ArrowBlock.control(ArrowBlock.FROZEN, 2)))
+                .isTrue();
         assertThat(ArrowBlock.state(b.control())).isEqualTo(ArrowBlock.FROZEN);
         assertThat(ArrowBlock.readers(b.control())).isEqualTo(2);
-        assertThat(b.compareAndSetControl(ArrowBlock.control(ArrowBlock.FROZEN, 1), ArrowBlock.control(ArrowBlock.HOT, 1)))
-                .as("a stale reader count fails the swap").isFalse();
+        assertThat(b.compareAndSetControl(
+                        ArrowBlock.control(ArrowBlock.FROZEN, 1), ArrowBlock.control(ArrowBlock.HOT, 1)))
+                .as("a stale reader count fails the swap")
+                .isFalse();
     }
 
     @Test

@@ -33,7 +33,8 @@ public final class InterleavedScan {
             }
             for (int i = 1; i < args.length; i++) {
                 int r = Integer.parseInt(args[i]);
-                contenders.add(new Contender("HPL/" + r, new Table(shape, new HybridPage(shape.schema, r), pageSize).load(records, 42)));
+                contenders.add(new Contender(
+                        "HPL/" + r, new Table(shape, new HybridPage(shape.schema, r), pageSize).load(records, 42)));
             }
             contenders.add(new Contender("ARRAY", null));
             int k = contenders.size();
@@ -41,12 +42,14 @@ public final class InterleavedScan {
             for (int i = 0; i < records; i++) column[i] = Shape.date(i);
             long[] selection = new long[records / 64 + 1];
             long[][] nanos = new long[k][rounds];
-            for (int round = -20; round < rounds; round++) {         // 20 rounds of warm-up for the JIT
+            for (int round = -20; round < rounds; round++) { // 20 rounds of warm-up for the JIT
                 for (int c = 0; c < k; c++) {
-                    int l = (c + Math.floorMod(round, k)) % k;       // rotate the order every round
+                    int l = (c + Math.floorMod(round, k)) % k; // rotate the order every round
                     Table table = contenders.get(l).table();
                     long t0 = System.nanoTime();
-                    sink += table == null ? ArrayScan.scan(column, Shape.Q6_LO, Shape.Q6_HI, selection) : scan(table, shape, selection);
+                    sink += table == null
+                            ? ArrayScan.scan(column, Shape.Q6_LO, Shape.Q6_HI, selection)
+                            : scan(table, shape, selection);
                     long t = System.nanoTime() - t0;
                     if (round >= 0) nanos[l][round] = t;
                 }
@@ -58,7 +61,12 @@ public final class InterleavedScan {
                 median[l] = n[rounds / 2] / 1e3;
                 best[l] = n[0] / 1e3;
                 Table table = contenders.get(l).table();
-                System.out.printf("%-9s %-7s median %8.0f us   best %8.0f us%s%n", shape, contenders.get(l).name(), median[l], best[l],
+                System.out.printf(
+                        "%-9s %-7s median %8.0f us   best %8.0f us%s%n",
+                        shape,
+                        contenders.get(l).name(),
+                        median[l],
+                        best[l],
                         table == null ? "" : "   pages " + table.pages.size());
             }
             int nsm = 0, pax = 1, hpl = 2, array = k - 1;
@@ -73,7 +81,8 @@ public final class InterleavedScan {
     }
 
     private static void ratio(Shape shape, String name, double[] median, double[] best, int a, int b) {
-        System.out.printf("%-9s %-11s median %.2fx   best %.2fx%n", shape, name, median[b] / median[a], best[b] / best[a]);
+        System.out.printf(
+                "%-9s %-11s median %.2fx   best %.2fx%n", shape, name, median[b] / median[a], best[b] / best[a]);
     }
 
     private static long scan(Table table, Shape shape, long[] selection) {
@@ -81,7 +90,8 @@ public final class InterleavedScan {
         List<ByteBuffer> pages = table.pages;
         long matches = 0;
         for (int p = 0, n = pages.size(); p < n; p++) {
-            matches += page.wrap(pages.get(p), 0, table.pageSize).scanBetween(shape.dateField, Shape.Q6_LO, Shape.Q6_HI, selection);
+            matches += page.wrap(pages.get(p), 0, table.pageSize)
+                    .scanBetween(shape.dateField, Shape.Q6_LO, Shape.Q6_HI, selection);
         }
         return matches;
     }

@@ -64,8 +64,10 @@ public class OltpBenchmark {
             default -> throw new IllegalArgumentException("no workload " + workload);
         };
         @SuppressWarnings("unchecked")
-        Map<String, LongSupplier> ops = (Map<String, LongSupplier>) Class.forName("dev.wastecheck.layouts.bench.tpc." + name + "Workload")
-                .getConstructor(String.class, double.class, int.class).newInstance(layout, 0.0, pageSize);
+        Map<String, LongSupplier> ops =
+                (Map<String, LongSupplier>) Class.forName("dev.wastecheck.layouts.bench.tpc." + name + "Workload")
+                        .getConstructor(String.class, double.class, int.class)
+                        .newInstance(layout, 0.0, pageSize);
         run = ops.get(op);
         if (run == null) throw new IllegalArgumentException(workload + " has no operation " + op + ": " + ops.keySet());
         before = ops.get("_before");

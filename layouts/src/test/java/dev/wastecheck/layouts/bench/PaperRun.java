@@ -54,11 +54,20 @@ public final class PaperRun {
         int pageSize = Integer.parseInt(o.getOrDefault("page-size", "65536"));
         int rounds = Integer.parseInt(o.getOrDefault("rounds", "21"));
         double warmup = Double.parseDouble(o.getOrDefault("warmup", "3"));
-        List<String> workloads = List.of(o.getOrDefault("workloads", "capacity,tpch,tpcb,tpcc,record").split(","));
-        List<String> formats = List.of(o.getOrDefault("formats", "NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC").split(","));
+        List<String> workloads = List.of(
+                o.getOrDefault("workloads", "capacity,tpch,tpcb,tpcc,record").split(","));
+        List<String> formats = List.of(o.getOrDefault("formats", "NSM,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC")
+                .split(","));
         boolean warmTpch = o.containsKey("warm-tpch");
-        System.out.printf(Locale.ROOT, "# layouts-paper: sf %s, %d-byte pages, %d rounds, %s s warm-up a format and operation; %s; java %s; %d cpus%n",
-                sf, pageSize, rounds, warmup, String.join(",", formats), System.getProperty("java.version"),
+        System.out.printf(
+                Locale.ROOT,
+                "# layouts-paper: sf %s, %d-byte pages, %d rounds, %s s warm-up a format and operation; %s; java %s; %d cpus%n",
+                sf,
+                pageSize,
+                rounds,
+                warmup,
+                String.join(",", formats),
+                System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors());
         System.out.println("# load average at start: " + loadAverage());
         for (String workload : workloads) {
@@ -66,8 +75,9 @@ public final class PaperRun {
                 // Records per page, deterministic: no timing, no interleaving.
                 List<String> all = new ArrayList<>(formats);
                 all.add("HPL:nokey");
-                System.out.printf("%n## capacity (records per page on the same records)%n%n%s", dev.wastecheck.layouts.bench.tpc.Capacity
-                        .report(all, new int[] {8 << 10, pageSize}));
+                System.out.printf(
+                        "%n## capacity (records per page on the same records)%n%n%s",
+                        dev.wastecheck.layouts.bench.tpc.Capacity.report(all, new int[] {8 << 10, pageSize}));
                 continue;
             }
             List<String> names = new ArrayList<>(formats);
@@ -86,31 +96,45 @@ public final class PaperRun {
                     className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
                     prime = true;
                     break;
-                case "tpcb": className = "dev.wastecheck.layouts.bench.tpc.TpcbWorkload"; break;
-                case "tpcc": className = "dev.wastecheck.layouts.bench.tpc.TpccWorkload"; break;
-                case "record": className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload"; break;
-                default: throw new IllegalArgumentException("no workload '" + workload + "'");
+                case "tpcb":
+                    className = "dev.wastecheck.layouts.bench.tpc.TpcbWorkload";
+                    break;
+                case "tpcc":
+                    className = "dev.wastecheck.layouts.bench.tpc.TpccWorkload";
+                    break;
+                case "record":
+                    className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload";
+                    break;
+                default:
+                    throw new IllegalArgumentException("no workload '" + workload + "'");
             }
             List<Contender> contenders = new ArrayList<>();
             for (String format : names) {
                 long t0 = System.nanoTime();
-                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.bench.tpc.").loadClass(className);
+                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.bench.tpc.")
+                        .loadClass(className);
                 @SuppressWarnings("unchecked")
-                Map<String, LongSupplier> ops = (Map<String, LongSupplier>) c.getConstructor(String.class, double.class, int.class)
-                        .newInstance(format, sf, pageSize);
+                Map<String, LongSupplier> ops = (Map<String, LongSupplier>)
+                        c.getConstructor(String.class, double.class, int.class).newInstance(format, sf, pageSize);
                 contenders.add(new Contender(format, ops, ops.toString()));
-                System.out.printf(Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
+                System.out.printf(
+                        Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
             }
             long started = System.nanoTime();
             run(workload, contenders, rounds, warmup, cold, prime);
-            System.out.printf(Locale.ROOT, "# %s measured in %.0f s; load average now %s%n", workload, (System.nanoTime() - started) / 1e9,
+            System.out.printf(
+                    Locale.ROOT,
+                    "# %s measured in %.0f s; load average now %s%n",
+                    workload,
+                    (System.nanoTime() - started) / 1e9,
                     loadAverage());
         }
         System.out.println("# load average at end: " + loadAverage());
         if (sink == 42) System.out.println();
     }
 
-    private static void run(String workload, List<Contender> contenders, int rounds, double warmup, boolean cold, boolean prime) {
+    private static void run(
+            String workload, List<Contender> contenders, int rounds, double warmup, boolean cold, boolean prime) {
         Set<String> opNames = new LinkedHashSet<>();
         for (Contender c : contenders) for (String op : c.ops().keySet()) if (!op.startsWith("_")) opNames.add(op);
         int k = contenders.size();
@@ -138,11 +162,12 @@ public final class PaperRun {
             for (int i = 0; i < k; i++) {
                 int c = (i + round) % k;
                 LongSupplier before = contenders.get(c).ops().get("_before");
-                for (Map.Entry<String, LongSupplier> op : contenders.get(c).ops().entrySet()) {
+                for (Map.Entry<String, LongSupplier> op :
+                        contenders.get(c).ops().entrySet()) {
                     if (op.getKey().startsWith("_")) continue;
                     if (before != null) sink += before.getAsLong();
                     if (cold) evict();
-                    if (prime) sink += op.getValue().getAsLong();   // untimed: what the operation touches is in cache
+                    if (prime) sink += op.getValue().getAsLong(); // untimed: what the operation touches is in cache
                     long t0 = System.nanoTime();
                     sink += op.getValue().getAsLong();
                     times.get(op.getKey())[c][round] = (System.nanoTime() - t0) / 1e6;
@@ -159,12 +184,18 @@ public final class PaperRun {
                 times.put(op.substring(5) + " (net of logic)", net);
             }
         }
-        report(workload, contenders, times, cold ? "cold: caches flushed before each operation"
-                : prime ? "warm: each operation timed right after an untimed run of itself" : "warm");
+        report(
+                workload,
+                contenders,
+                times,
+                cold
+                        ? "cold: caches flushed before each operation"
+                        : prime ? "warm: each operation timed right after an untimed run of itself" : "warm");
     }
 
     /** Medians per format and operation, and per-round speed ratios against NSM and PAX. */
-    private static void report(String workload, List<Contender> contenders, Map<String, double[][]> times, String setting) {
+    private static void report(
+            String workload, List<Contender> contenders, Map<String, double[][]> times, String setting) {
         System.out.printf("%n## %s (%s)%n%n", workload, setting);
         StringBuilder head = new StringBuilder("| operation |");
         StringBuilder rule = new StringBuilder("|---|");
@@ -181,10 +212,15 @@ public final class PaperRun {
             String f = contenders.get(c).format();
             if (c != nsm && nsm >= 0 && c != array) ratios.add(new int[] {c, nsm});
             if (f.startsWith("HPL") && pax >= 0) ratios.add(new int[] {c, pax});
-            if ((f.equals("PAX") || f.equals("HPL") || f.equals("HPL:nokey")) && array >= 0) ratios.add(new int[] {c, array});
+            if ((f.equals("PAX") || f.equals("HPL") || f.equals("HPL:nokey")) && array >= 0)
+                ratios.add(new int[] {c, array});
         }
         for (int[] r : ratios) {
-            head.append(' ').append(contenders.get(r[0]).format()).append(" vs ").append(contenders.get(r[1]).format()).append(" |");
+            head.append(' ')
+                    .append(contenders.get(r[0]).format())
+                    .append(" vs ")
+                    .append(contenders.get(r[1]).format())
+                    .append(" |");
             rule.append("---|");
         }
         System.out.println(head);
@@ -199,33 +235,43 @@ public final class PaperRun {
             for (int[] r : ratios) {
                 int a = r[0], b = r[1];
                 double[] perRound = new double[t[a].length];
-                for (int i = 0; i < perRound.length; i++) perRound[i] = t[b][i] / t[a][i];   // speed of a relative to b
+                for (int i = 0; i < perRound.length; i++) perRound[i] = t[b][i] / t[a][i]; // speed of a relative to b
                 double[] q = quartiles(perRound);
-                line.append(Double.isNaN(q[1]) ? " - |" : String.format(Locale.ROOT, " %.2fx [%.2f-%.2f] |", q[1], q[0], q[2]));
+                line.append(
+                        Double.isNaN(q[1])
+                                ? " - |"
+                                : String.format(Locale.ROOT, " %.2fx [%.2f-%.2f] |", q[1], q[0], q[2]));
             }
             System.out.println(line);
         }
         System.out.println();
-        System.out.println("(times: median over the rounds; ratios: speed of the first over the second, median over the rounds "
-                + "of the ratio within each round [25th-75th percentile]; above 1 = the first is faster)");
+        System.out.println(
+                "(times: median over the rounds; ratios: speed of the first over the second, median over the rounds "
+                        + "of the ratio within each round [25th-75th percentile]; above 1 = the first is faster)");
     }
 
     private static String ms(double v) {
-        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
-                : String.format(Locale.ROOT, "%.3f", v);
+        return v >= 100
+                ? String.format(Locale.ROOT, "%.0f", v)
+                : v >= 10 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.3f", v);
     }
 
     private static int index(List<Contender> contenders, String format) {
-        for (int i = 0; i < contenders.size(); i++) if (contenders.get(i).format().equals(format)) return i;
+        for (int i = 0; i < contenders.size(); i++)
+            if (contenders.get(i).format().equals(format)) return i;
         return -1;
     }
 
     /** 25th, 50th and 75th percentile of the non-NaN values (NaN if none). */
     static double[] quartiles(double[] values) {
-        double[] v = Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        double[] v =
+                Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
         if (v.length == 0) return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        return new double[] {v[(v.length - 1) / 4], v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2,
-            v[(3 * (v.length - 1) + 3) / 4]};
+        return new double[] {
+            v[(v.length - 1) / 4],
+            v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2,
+            v[(3 * (v.length - 1) + 3) / 4]
+        };
     }
 
     /** Reads 64 MB, twice this machine's L3, so that the next operation starts from memory. */
@@ -246,7 +292,8 @@ public final class PaperRun {
     private static Map<String, String> options(String[] args) {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--")) throw new IllegalArgumentException("expected an option, got '" + args[i] + "'");
+            if (!args[i].startsWith("--"))
+                throw new IllegalArgumentException("expected an option, got '" + args[i] + "'");
             String key = args[i].substring(2);
             if (key.equals("warm-tpch")) o.put(key, "true");
             else if (i + 1 < args.length) o.put(key, args[++i]);

@@ -1,8 +1,8 @@
 package dev.wastecheck.layouts.bench;
 
-import dev.wastecheck.layouts.bench.tpc.Formats;
 import dev.wastecheck.layouts.Page;
 import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.bench.tpc.Formats;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -70,6 +70,7 @@ public class RecordBenchmark {
     private ByteBuffer[] insertPages;
     /** Per page, a random permutation of its slots: the order of point updates and deletes. */
     private int[][] order;
+
     private long[] selection;
     private int round;
     private long loadReorganizations;
@@ -88,7 +89,8 @@ public class RecordBenchmark {
         page = table.page;
         pages = table.pages;
         loaded = table.snapshot();
-        for (ByteBuffer b : pages) loadReorganizations += page.wrap(b, 0, pageSize).reorganizations();
+        for (ByteBuffer b : pages)
+            loadReorganizations += page.wrap(b, 0, pageSize).reorganizations();
         record = new Record(s.schema);
         selection = new long[table.maxPerPage() / 64 + 1];
         Random random = new Random(7);
@@ -110,7 +112,8 @@ public class RecordBenchmark {
             s.fill(toInsert[i], i, random);
         }
         insertPages = new ByteBuffer[pages.size() * 2];
-        for (int p = 0; p < insertPages.length; p++) insertPages[p] = ByteBuffer.allocate(pageSize).order(ByteOrder.LITTLE_ENDIAN);
+        for (int p = 0; p < insertPages.length; p++)
+            insertPages[p] = ByteBuffer.allocate(pageSize).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** The table as loaded, restored before each {@code delete} invocation (deleting a ghost is a no-op). */

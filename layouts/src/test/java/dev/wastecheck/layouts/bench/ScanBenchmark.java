@@ -109,6 +109,7 @@ public class ScanBenchmark {
     private Connection duck;
     /** Pages the table takes (printed at teardown: the capacity side of HPL's segment size). */
     private int pagesUsed;
+
     private PreparedStatement count;
 
     @Setup(Level.Trial)
@@ -124,15 +125,17 @@ public class ScanBenchmark {
                 duck = DriverManager.getConnection("jdbc:duckdb:");
                 try (Statement st = duck.createStatement()) {
                     st.execute("SET threads = 1");
-                    st.execute("CREATE TABLE t AS SELECT CAST(" + Shape.FIRST_DATE + " + (i * 2654435761) % " + Shape.DATE_SPAN
-                            + " AS INTEGER) AS d FROM range(" + records + ") r(i)");
+                    st.execute("CREATE TABLE t AS SELECT CAST(" + Shape.FIRST_DATE + " + (i * 2654435761) % "
+                            + Shape.DATE_SPAN + " AS INTEGER) AS d FROM range(" + records + ") r(i)");
                 }
                 count = duck.prepareStatement("SELECT count(*) FROM t WHERE d BETWEEN ? AND ?");
                 break;
             default:
                 Page flyweight = layout.equals("HPL") && segment != 0
-                        ? new HybridPage(s.schema, segment) : Formats.of(layout).apply(s.schema);
-                Table table = new Table(s, flyweight, pageSize).staggered(stagger).load(records, 42);
+                        ? new HybridPage(s.schema, segment)
+                        : Formats.of(layout).apply(s.schema);
+                Table table =
+                        new Table(s, flyweight, pageSize).staggered(stagger).load(records, 42);
                 pagesUsed = table.pages.size();
                 page = table.page;
                 pages = table.pages;
@@ -163,8 +166,12 @@ public class ScanBenchmark {
     @Benchmark
     public void scan(Blackhole bh) throws SQLException {
         switch (layout) {
-            case "ARRAY": bh.consume(scanArray()); return;
-            case "DUCKDB": bh.consume(scanDuckDb()); return;
+            case "ARRAY":
+                bh.consume(scanArray());
+                return;
+            case "DUCKDB":
+                bh.consume(scanDuckDb());
+                return;
             default:
                 long matches = 0;
                 int field = s.dateField;

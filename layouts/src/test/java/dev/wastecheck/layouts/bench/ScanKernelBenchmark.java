@@ -64,8 +64,13 @@ public class ScanKernelBenchmark {
     }
 
     /** ColumnScan's bounds: the range's start as an int, and how many values it holds. */
-    private int loInt() { return (int) lo; }
-    private long span1() { return hi - lo + 1; }
+    private int loInt() {
+        return (int) lo;
+    }
+
+    private long span1() {
+        return hi - lo + 1;
+    }
 
     /** The ARRAY baseline before. */
     @Benchmark

@@ -20,6 +20,7 @@ final class Table {
     int[] counts;
     /** Where each page starts in its buffer: 0, or staggered (see {@link #staggered}). */
     final List<Integer> offsets = new ArrayList<>();
+
     private int stagger;
 
     Table(Shape shape, Layout layout, int pageSize) {
@@ -86,7 +87,8 @@ final class Table {
     }
 
     void restore(byte[][] snapshot) {
-        for (int p = 0; p < snapshot.length; p++) System.arraycopy(snapshot[p], 0, pages.get(p).array(), 0, pageSize);
+        for (int p = 0; p < snapshot.length; p++)
+            System.arraycopy(snapshot[p], 0, pages.get(p).array(), 0, pageSize);
     }
 
     int maxPerPage() {

@@ -38,10 +38,23 @@ import java.util.Set;
  * @param bounds     the WHERE conjuncts comparing this table's columns with literals that do not bind the key
  *                   ({@code page_len < 100}, {@code rev_timestamp BETWEEN ...}): what a scan filters on
  */
-public record AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
-                          Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                          Map<String, Set<String>> functions, long count, long timeMillis, long line, Map<String, String> values,
-                          Map<String, String> joinKeys, List<Bound> bounds) {
+public record AccessEvent(
+        String table,
+        Operation operation,
+        String index,
+        Map<String, String> key,
+        List<String> keyColumns,
+        Set<String> projected,
+        Set<String> predicate,
+        Set<String> updated,
+        Set<String> joined,
+        Map<String, Set<String>> functions,
+        long count,
+        long timeMillis,
+        long line,
+        Map<String, String> values,
+        Map<String, String> joinKeys,
+        List<Bound> bounds) {
 
     public AccessEvent {
         joinKeys = joinKeys == null ? Map.of() : joinKeys;
@@ -49,18 +62,70 @@ public record AccessEvent(String table, Operation operation, String index, Map<S
     }
 
     /** An event with the values it assigns, no join keys and no bounds. */
-    public AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
-                       Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                       Map<String, Set<String>> functions, long count, long timeMillis, long line, Map<String, String> values) {
-        this(table, operation, index, key, keyColumns, projected, predicate, updated, joined, functions, count, timeMillis, line, values,
-                Map.of(), List.of());
+    public AccessEvent(
+            String table,
+            Operation operation,
+            String index,
+            Map<String, String> key,
+            List<String> keyColumns,
+            Set<String> projected,
+            Set<String> predicate,
+            Set<String> updated,
+            Set<String> joined,
+            Map<String, Set<String>> functions,
+            long count,
+            long timeMillis,
+            long line,
+            Map<String, String> values) {
+        this(
+                table,
+                operation,
+                index,
+                key,
+                keyColumns,
+                projected,
+                predicate,
+                updated,
+                joined,
+                functions,
+                count,
+                timeMillis,
+                line,
+                values,
+                Map.of(),
+                List.of());
     }
 
     /** An event that assigns no values (reads, deletes, or callers that do not track them). */
-    public AccessEvent(String table, Operation operation, String index, Map<String, String> key, List<String> keyColumns,
-                       Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                       Map<String, Set<String>> functions, long count, long timeMillis, long line) {
-        this(table, operation, index, key, keyColumns, projected, predicate, updated, joined, functions, count, timeMillis, line, Map.of());
+    public AccessEvent(
+            String table,
+            Operation operation,
+            String index,
+            Map<String, String> key,
+            List<String> keyColumns,
+            Set<String> projected,
+            Set<String> predicate,
+            Set<String> updated,
+            Set<String> joined,
+            Map<String, Set<String>> functions,
+            long count,
+            long timeMillis,
+            long line) {
+        this(
+                table,
+                operation,
+                index,
+                key,
+                keyColumns,
+                projected,
+                predicate,
+                updated,
+                joined,
+                functions,
+                count,
+                timeMillis,
+                line,
+                Map.of());
     }
 
     /** Whether {@link #key()} holds a value for every bound key column (so the tuple or range is known). */

@@ -6,5 +6,10 @@ package dev.wastecheck.model.access;
  * range); a scan binds no index prefix.
  */
 public enum Operation {
-    POINT_LOOKUP, RANGE, SCAN, INSERT, UPDATE, DELETE
+    POINT_LOOKUP,
+    RANGE,
+    SCAN,
+    INSERT,
+    UPDATE,
+    DELETE
 }

@@ -24,12 +24,12 @@ public final class ArrowSchemas {
     /** Metadata key of the declared type's text in each field. */
     public static final String DECLARED_TYPE = "wastecheck.declared_type";
 
-    private ArrowSchemas() {
-    }
+    private ArrowSchemas() {}
 
     /** The Arrow type that carries every value of a declared type unchanged. */
     public static ArrowType carrier(SqlType type) {
-        if (type.family() == TypeFamily.INTEGER && (type.intBits() < 64 || (type.intBits() == 64 && !type.unsigned()))) {
+        if (type.family() == TypeFamily.INTEGER
+                && (type.intBits() < 64 || (type.intBits() == 64 && !type.unsigned()))) {
             return new ArrowType.Int(64, true);
         }
         if (type.family().isBinary() || type.family() == TypeFamily.BIT) {
@@ -40,7 +40,11 @@ public final class ArrowSchemas {
 
     /** A nullable field of the given Arrow type carrying the column's declared type in its metadata. */
     public static Field field(String name, ColumnDef column, ArrowType type) {
-        return new Field(name, new FieldType(true, type, null, Map.of(DECLARED_TYPE, column.type().declared())), null);
+        return new Field(
+                name,
+                new FieldType(
+                        true, type, null, Map.of(DECLARED_TYPE, column.type().declared())),
+                null);
     }
 
     /** The table as an Arrow schema: one field per column, named as the column, in its carrier type. */

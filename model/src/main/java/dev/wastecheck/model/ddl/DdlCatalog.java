@@ -44,8 +44,8 @@ import net.sf.jsqlparser.statement.create.table.Index;
  * #parse}).
  */
 public final class DdlCatalog {
-    private static final Pattern CREATE_TYPE_ENUM = Pattern.compile(
-            "(?is)create\\s+type\\s+([\\w.\"]+)\\s+as\\s+enum\\s*\\((.*)\\)\\s*");
+    private static final Pattern CREATE_TYPE_ENUM =
+            Pattern.compile("(?is)create\\s+type\\s+([\\w.\"]+)\\s+as\\s+enum\\s*\\((.*)\\)\\s*");
     private static final Pattern CREATE_DOMAIN = Pattern.compile(
             "(?is)create\\s+domain\\s+([\\w.\"]+)\\s+(?:as\\s+)?(.+?)(\\s+(default|constraint|check|not|null|collate)\\b.*)?");
     private static final Pattern ADD_KEY = Pattern.compile(
@@ -72,6 +72,7 @@ public final class DdlCatalog {
     /** Statements that declare tables, their keys and the types their columns use; others are skipped unread. */
     private static final Pattern STARTS_DDL = Pattern.compile(
             "(?i)^(create\\s+(unlogged\\s+|temporary\\s+|temp\\s+)?table|create\\s+(unique\\s+)?index|alter\\s+table|create\\s+type|create\\s+domain)\\b");
+
     private static final Pattern BLOCK_COMMENT = Pattern.compile("(?s)/\\*.*?\\*/");
 
     /**
@@ -89,9 +90,12 @@ public final class DdlCatalog {
 
     public static DdlCatalog read(Path file, Dialect dialect) throws IOException {
         // lenient: a dump's blobs need not be UTF-8, and only its DDL matters here
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder), 1 << 20)) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder), 1 << 20)) {
             return read(in, file.toString(), dialect);
         }
     }
@@ -188,14 +192,17 @@ public final class DdlCatalog {
     public void accept(String text, String file, long line) {
         String head = text.length() > 64 ? text.substring(0, 64) : text;
         String lower = head.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
-        if (lower.startsWith("create table") || lower.startsWith("create unlogged table")
-                || lower.startsWith("create temporary table") || lower.startsWith("create temp table")) {
+        if (lower.startsWith("create table")
+                || lower.startsWith("create unlogged table")
+                || lower.startsWith("create temporary table")
+                || lower.startsWith("create temp table")) {
             createTable(text, file, line);
         } else if (lower.startsWith("create type")) {
             Matcher m = CREATE_TYPE_ENUM.matcher(text);
             if (m.matches()) {
                 List<String> values = TypeParser.quoted(m.group(2));
-                userTypes.put(Names.simpleName(m.group(1)),
+                userTypes.put(
+                        Names.simpleName(m.group(1)),
                         new SqlType("enum", TypeFamily.ENUM, 0, false, -1, -1, -1, values));
             }
         } else if (lower.startsWith("create domain")) {
@@ -208,7 +215,9 @@ public final class DdlCatalog {
         } else if (lower.startsWith("alter sequence")) {
             Matcher m = OWNED_BY.matcher(text);
             if (m.matches()) {
-                sequenceOwners.put(Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT), Names.simpleName(m.group(2)) + "." + Names.unquote(m.group(3)));
+                sequenceOwners.put(
+                        Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT),
+                        Names.simpleName(m.group(2)) + "." + Names.unquote(m.group(3)));
             }
         } else if (lower.startsWith("select") && lower.contains("setval")) {
             Matcher m = SETVAL.matcher(text);
@@ -216,7 +225,9 @@ public final class DdlCatalog {
                 // setval(seq, v, true): the next value is v + 1; with false, v itself.
                 java.math.BigInteger v = new java.math.BigInteger(m.group(2));
                 boolean called = m.group(3) == null || m.group(3).equalsIgnoreCase("true");
-                sequenceValues.put(Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT), called ? v.add(java.math.BigInteger.ONE) : v);
+                sequenceValues.put(
+                        Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT),
+                        called ? v.add(java.math.BigInteger.ONE) : v);
             }
         } else if (lower.startsWith("create index") || lower.startsWith("create unique index")) {
             Matcher m = CREATE_INDEX.matcher(text);
@@ -234,8 +245,13 @@ public final class DdlCatalog {
             Matcher m = CREATE_VIEW.matcher(text);
             if (m.lookingAt()) {
                 String name = Names.simpleName(m.group(2));
-                views.put(name.toLowerCase(Locale.ROOT), new ViewDef(Names.unquote(m.group(2).strip()), m.group(1) != null, text.strip(),
-                        new ArrayList<>()));
+                views.put(
+                        name.toLowerCase(Locale.ROOT),
+                        new ViewDef(
+                                Names.unquote(m.group(2).strip()),
+                                m.group(1) != null,
+                                text.strip(),
+                                new ArrayList<>()));
             }
         }
     }
@@ -248,8 +264,7 @@ public final class DdlCatalog {
      * @param text    the CREATE statement, as written
      * @param indexes CREATE INDEX statements on it (a materialized view's), as written
      */
-    public record ViewDef(String name, boolean materialized, String text, List<String> indexes) {
-    }
+    public record ViewDef(String name, boolean materialized, String text, List<String> indexes) {}
 
     private static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)create\\s+(?:or\\s+replace\\s+)?(?:(materialized)\\s+|recursive\\s+|temp\\s+|temporary\\s+)?view\\s+(?:if\\s+not\\s+exists\\s+)?([\\w.\"`]+)");
@@ -263,7 +278,8 @@ public final class DdlCatalog {
      *                database then names it: MySQL and MariaDB {@code table_ibfk_N}, N counting the table's unnamed keys)
      * @param actions its {@code ON DELETE ...} and {@code ON UPDATE ...} clauses as written, or ""
      */
-    public record ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns, String name, String actions) {
+    public record ForeignKey(
+            String table, List<String> columns, String refTable, List<String> refColumns, String name, String actions) {
         public ForeignKey(String table, List<String> columns, String refTable, List<String> refColumns) {
             this(table, columns, refTable, refColumns, null, "");
         }
@@ -286,7 +302,8 @@ public final class DdlCatalog {
             "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+add\\s+(?:constraint\\s+([\\w\"`]+)\\s+)?foreign\\s+key\\s*\\(([^)]*)\\)"
                     + "\\s*references\\s+([\\w.\"`]+)\\s*\\(([^)]*)\\).*");
     private static final Pattern PARTITION_BY = Pattern.compile("(?is)\\)\\s*partition\\s+by\\s+\\w+\\s*\\(");
-    private static final Pattern COLUMN_REFERENCES = Pattern.compile("(?i)\\breferences\\s+([\\w.\"`]+)\\s*(?:\\(([^)]*)\\))?");
+    private static final Pattern COLUMN_REFERENCES =
+            Pattern.compile("(?i)\\breferences\\s+([\\w.\"`]+)\\s*(?:\\(([^)]*)\\))?");
     private static final Pattern SEQUENCE_NAME = Pattern.compile("(?i)\\bsequence\\s+name\\s+([\\w.\"]+)");
     private static final Pattern OWNED_BY = Pattern.compile(
             "(?is)alter\\s+sequence\\s+([\\w.\"]+)\\s+owned\\s+by\\s+([\\w.\"]+)\\.([\\w\"]+)\\s*;?\\s*");
@@ -295,7 +312,8 @@ public final class DdlCatalog {
     private static final Pattern INHERITS = Pattern.compile("(?is)\\)\\s*inherits\\s*\\(([^)]*)\\)");
     private static final Pattern TABLE_AUTO_INCREMENT = Pattern.compile("(?i)\\bauto_increment\\s*=\\s*(\\d+)");
     private static final Pattern NEXTVAL = Pattern.compile("(?i)nextval\\s*\\(\\s*'([^']+)'");
-    private static final Pattern SETVAL = Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
+    private static final Pattern SETVAL =
+            Pattern.compile("(?i)setval\\s*\\(\\s*'([^']+)'\\s*,\\s*(\\d+)\\s*(?:,\\s*(true|false)\\s*)?\\)");
 
     private final List<ForeignKey> foreignKeys = new ArrayList<>();
     private static final Pattern INDEX_PREFIX = Pattern.compile("\\((\\d+)\\)$");
@@ -313,12 +331,14 @@ public final class DdlCatalog {
     public String rowFormatOf(String table) {
         return rowFormats.get(table.toLowerCase(Locale.ROOT));
     }
+
     private final Map<String, String> schemas = new java.util.HashMap<>();
 
     /** The schema a table's CREATE TABLE named ({@code public} in a pg_dump), or null when it named none. */
     public String schemaOf(String table) {
         return schemas.get(table.toLowerCase(Locale.ROOT));
     }
+
     private final Map<String, List<String>> partitionKeys = new java.util.HashMap<>();
     private final Map<String, java.math.BigInteger> tableCounters = new java.util.HashMap<>();
     private final Map<String, String> sequenceOwners = new java.util.HashMap<>();
@@ -343,7 +363,9 @@ public final class DdlCatalog {
         for (Map.Entry<String, java.math.BigInteger> e : tableCounters.entrySet()) {
             TableDef t = table(e.getKey());
             if (t != null) {
-                t.columns().stream().filter(ColumnDef::autoIncrement).findFirst()
+                t.columns().stream()
+                        .filter(ColumnDef::autoIncrement)
+                        .findFirst()
                         .ifPresent(c -> out.put((t.name() + "." + c.name()).toLowerCase(Locale.ROOT), e.getValue()));
             }
         }
@@ -371,20 +393,28 @@ public final class DdlCatalog {
                 if (primary) {
                     t.setPrimaryKey(cols);
                 }
-                t.addIndex(new IndexDef(m.group(2) == null ? (primary ? "PRIMARY" : "unique") : Names.unquote(m.group(2)), cols, true));
+                t.addIndex(new IndexDef(
+                        m.group(2) == null ? (primary ? "PRIMARY" : "unique") : Names.unquote(m.group(2)), cols, true));
             }
             return;
         }
         Matcher f = ADD_FOREIGN_KEY.matcher(text);
         if (f.matches()) {
-            foreignKeys.add(new ForeignKey(Names.simpleName(f.group(1)), names(f.group(3)), Names.simpleName(f.group(4)), names(f.group(5)),
-                    f.group(2) == null ? null : Names.unquote(f.group(2)), ForeignKey.actionsOf(text)));
+            foreignKeys.add(new ForeignKey(
+                    Names.simpleName(f.group(1)),
+                    names(f.group(3)),
+                    Names.simpleName(f.group(4)),
+                    names(f.group(5)),
+                    f.group(2) == null ? null : Names.unquote(f.group(2)),
+                    ForeignKey.actionsOf(text)));
             return;
         }
         Matcher seq = NEXTVAL.matcher(text);
         Matcher owner = SET_NEXTVAL.matcher(text);
         if (owner.matches() && seq.find()) {
-            sequenceOwners.put(Names.simpleName(seq.group(1)).toLowerCase(Locale.ROOT), Names.simpleName(owner.group(1)) + "." + Names.unquote(owner.group(2)));
+            sequenceOwners.put(
+                    Names.simpleName(seq.group(1)).toLowerCase(Locale.ROOT),
+                    Names.simpleName(owner.group(1)) + "." + Names.unquote(owner.group(2)));
         }
         Matcher s = SET_NEXTVAL.matcher(text);
         if (!s.matches()) {
@@ -397,7 +427,9 @@ public final class DdlCatalog {
             markAutoIncrement(Names.simpleName(s.group(1)), Names.unquote(s.group(2)));
             Matcher named = SEQUENCE_NAME.matcher(text);
             if (named.find()) { // GENERATED ... AS IDENTITY (SEQUENCE NAME x ...): its setval is the column's counter
-                sequenceOwners.put(Names.simpleName(named.group(1)).toLowerCase(Locale.ROOT), Names.simpleName(s.group(1)) + "." + Names.unquote(s.group(2)));
+                sequenceOwners.put(
+                        Names.simpleName(named.group(1)).toLowerCase(Locale.ROOT),
+                        Names.simpleName(s.group(1)) + "." + Names.unquote(s.group(2)));
             }
             return;
         }
@@ -446,14 +478,27 @@ public final class DdlCatalog {
             java.util.function.UnaryOperator<String> back = n -> originals.getOrDefault(n, n);
             List<ColumnDef> cols = new ArrayList<>();
             for (ColumnDef c : t.columns()) {
-                cols.add(new ColumnDef(back.apply(c.name()), c.type(), c.nullable(), c.autoIncrement(), c.defaultValue(), c.clauses()));
+                cols.add(new ColumnDef(
+                        back.apply(c.name()),
+                        c.type(),
+                        c.nullable(),
+                        c.autoIncrement(),
+                        c.defaultValue(),
+                        c.clauses()));
             }
             List<IndexDef> idx = new ArrayList<>();
             for (IndexDef i : t.indexes()) {
-                idx.add(new IndexDef(back.apply(i.name()), i.columns().stream().map(back).toList(), i.unique()));
+                idx.add(new IndexDef(
+                        back.apply(i.name()), i.columns().stream().map(back).toList(), i.unique()));
             }
             tables.remove(t.key());
-            put(new TableDef(back.apply(t.name()), cols, t.primaryKey().stream().map(back).toList(), idx, t.charset(), t.origin(),
+            put(new TableDef(
+                    back.apply(t.name()),
+                    cols,
+                    t.primaryKey().stream().map(back).toList(),
+                    idx,
+                    t.charset(),
+                    t.origin(),
                     t.ddlKnown()));
         }
     }
@@ -463,7 +508,7 @@ public final class DdlCatalog {
         int n = text.length();
         for (int i = 0; i < n; i++) {
             char c = text.charAt(i);
-            if (c == '\'' ) {
+            if (c == '\'') {
                 int e = i + 1;
                 while (e < n && !(text.charAt(e) == '\'' && (e + 1 >= n || text.charAt(e + 1) != '\''))) {
                     e += text.charAt(e) == '\'' ? 2 : 1;
@@ -515,7 +560,8 @@ public final class DdlCatalog {
             Matcher head = CHILD_NAME.matcher(own);
             String child = head.lookingAt() ? Names.simpleName(head.group(1)) : null;
             if (child != null && head.group(2) != null && parent != null) {
-                put(new TableDef(child, parent.columns(), List.of(), List.of(), parent.charset(), file + ":" + line, true));
+                put(new TableDef(
+                        child, parent.columns(), List.of(), List.of(), parent.charset(), file + ":" + line, true));
                 partitionParent.put(child.toLowerCase(Locale.ROOT), parent.name());
                 return;
             }
@@ -524,8 +570,11 @@ public final class DdlCatalog {
                 TableDef made = child == null ? null : table(child);
                 if (made != null) {
                     List<ColumnDef> all = new ArrayList<>(parent.columns());
-                    made.columns().stream().filter(c -> parent.column(c.name()).isEmpty()).forEach(all::add);
-                    put(new TableDef(made.name(), all, made.primaryKey(), made.indexes(), made.charset(), made.origin(), true));
+                    made.columns().stream()
+                            .filter(c -> parent.column(c.name()).isEmpty())
+                            .forEach(all::add);
+                    put(new TableDef(
+                            made.name(), all, made.primaryKey(), made.indexes(), made.charset(), made.origin(), true));
                     partitionParent.put(made.name().toLowerCase(Locale.ROOT), parent.name());
                 }
                 return;
@@ -545,19 +594,23 @@ public final class DdlCatalog {
                 }
                 ct = parseCreateTable(m.replaceFirst("$1" + quote + "$2" + quote + "$3"));
             } catch (JSQLParserException | RuntimeException e2) {
-                String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+                String reason = e.getMessage() == null
+                        ? e.toString()
+                        : e.getMessage().lines().findFirst().orElse("");
                 warnings.add(file + ":" + line + ": could not read CREATE TABLE (" + reason
                         + "); its rows, if any, are profiled as text");
                 return;
             }
         }
         if (ct == null) {
-            warnings.add(file + ":" + line + ": a CREATE TABLE without columns (CREATE TABLE ... AS or LIKE) was skipped");
+            warnings.add(
+                    file + ":" + line + ": a CREATE TABLE without columns (CREATE TABLE ... AS or LIKE) was skipped");
             return;
         }
         String name = Names.simpleName(ct.getTable().getName());
         if (ct.getTable().getSchemaName() != null) {
-            schemas.put(name.toLowerCase(Locale.ROOT), Names.unquote(ct.getTable().getSchemaName()));
+            schemas.put(
+                    name.toLowerCase(Locale.ROOT), Names.unquote(ct.getTable().getSchemaName()));
         }
         Matcher pkey = PARTITION_BY.matcher(text);
         if (pkey.find()) {
@@ -569,14 +622,16 @@ public final class DdlCatalog {
                 depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
             }
             List<String> names = new ArrayList<>();
-            Matcher id = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*|\"[^\"]+\"").matcher(text.substring(pkey.end(), Math.max(pkey.end(), end - 1)));
+            Matcher id = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*|\"[^\"]+\"")
+                    .matcher(text.substring(pkey.end(), Math.max(pkey.end(), end - 1)));
             while (id.find()) {
                 names.add(Names.unquote(id.group()));
             }
             partitionKeys.put(name.toLowerCase(Locale.ROOT), names);
         }
         if (ct.getTableOptionsStrings() != null) { // AUTO_INCREMENT=N, as the parser split the table options
-            Matcher counter = TABLE_AUTO_INCREMENT.matcher(String.join(" ", ct.getTableOptionsStrings()).replaceAll("\\s*=\\s*", "="));
+            Matcher counter = TABLE_AUTO_INCREMENT.matcher(
+                    String.join(" ", ct.getTableOptionsStrings()).replaceAll("\\s*=\\s*", "="));
             if (counter.find()) {
                 tableCounters.put(name.toLowerCase(Locale.ROOT), new java.math.BigInteger(counter.group(1)));
             }
@@ -591,8 +646,10 @@ public final class DdlCatalog {
             String typeText = typeText(cd.getColDataType(), specText);
             SqlType type = TypeParser.parse(typeText, dialect, userTypes);
             boolean notNull = specText.matches(".*\\bnot null\\b.*") || specText.contains("primary key");
-            boolean auto = specText.contains("auto_increment") || specText.contains("autoincrement")
-                    || specText.contains("nextval") || specText.contains("identity")
+            boolean auto = specText.contains("auto_increment")
+                    || specText.contains("autoincrement")
+                    || specText.contains("nextval")
+                    || specText.contains("identity")
                     || typeText.toLowerCase(Locale.ROOT).contains("serial");
             if (specText.contains("primary key")) {
                 pk.add(col);
@@ -600,11 +657,19 @@ public final class DdlCatalog {
             if (specText.matches(".*\\bunique\\b.*")) {
                 indexes.add(new IndexDef(col, List.of(col), true));
             }
-            columns.add(new ColumnDef(col, type, !notNull, auto, auto ? null : literalDefault(String.join(" ", specs)),
+            columns.add(new ColumnDef(
+                    col,
+                    type,
+                    !notNull,
+                    auto,
+                    auto ? null : literalDefault(String.join(" ", specs)),
                     String.join(" ", specs)));
             Matcher ref = COLUMN_REFERENCES.matcher(String.join(" ", specs));
             if (ref.find()) {
-                foreignKeys.add(new ForeignKey(name, List.of(col), Names.simpleName(ref.group(1)),
+                foreignKeys.add(new ForeignKey(
+                        name,
+                        List.of(col),
+                        Names.simpleName(ref.group(1)),
                         ref.group(2) == null ? List.of() : names(ref.group(2))));
             }
             Matcher seq = NEXTVAL.matcher(String.join(" ", specs));
@@ -623,13 +688,19 @@ public final class DdlCatalog {
                     cols.add(Names.unquote(c.replaceAll("\\(\\d+\\)$", "").trim()));
                 }
                 if (kind.contains("foreign")) {
-                    if (idx instanceof net.sf.jsqlparser.statement.create.table.ForeignKeyIndex fk && fk.getTable() != null) {
+                    if (idx instanceof net.sf.jsqlparser.statement.create.table.ForeignKeyIndex fk
+                            && fk.getTable() != null) {
                         List<String> refs = new ArrayList<>();
                         if (fk.getReferencedColumnNames() != null) {
                             fk.getReferencedColumnNames().forEach(c -> refs.add(Names.unquote(c.trim())));
                         }
                         String given = idx.getName() == null ? null : Names.unquote(idx.getName());
-                        foreignKeys.add(new ForeignKey(name, cols, Names.simpleName(fk.getTable().getName()), refs, given,
+                        foreignKeys.add(new ForeignKey(
+                                name,
+                                cols,
+                                Names.simpleName(fk.getTable().getName()),
+                                refs,
+                                given,
                                 ForeignKey.actionsOf(idx.toString())));
                     }
                     continue;
@@ -640,11 +711,20 @@ public final class DdlCatalog {
                     indexes.add(new IndexDef("PRIMARY", cols, true, prefixes, IndexDef.Kind.BTREE));
                 } else {
                     // MySQL's UNIQUE KEY `name` (...) arrives as a NamedConstraint whose name is its index name.
-                    String given = idx.getName() != null ? idx.getName()
-                            : idx instanceof net.sf.jsqlparser.statement.create.table.NamedConstraint nc ? nc.getIndexName() : null;
+                    String given = idx.getName() != null
+                            ? idx.getName()
+                            : idx instanceof net.sf.jsqlparser.statement.create.table.NamedConstraint nc
+                                    ? nc.getIndexName()
+                                    : null;
                     String idxName = given == null ? String.join("_", cols) : Names.unquote(given);
-                    indexes.add(new IndexDef(idxName, cols, kind.contains("unique"), prefixes, kind.contains("fulltext")
-                            ? IndexDef.Kind.FULLTEXT : kind.contains("spatial") ? IndexDef.Kind.SPATIAL : IndexDef.Kind.BTREE));
+                    indexes.add(new IndexDef(
+                            idxName,
+                            cols,
+                            kind.contains("unique"),
+                            prefixes,
+                            kind.contains("fulltext")
+                                    ? IndexDef.Kind.FULLTEXT
+                                    : kind.contains("spatial") ? IndexDef.Kind.SPATIAL : IndexDef.Kind.BTREE));
                 }
             }
         }
@@ -673,7 +753,9 @@ public final class DdlCatalog {
             }
         }
         if (ct.getPartitionOf() != null) {
-            partitionParent.put(name.toLowerCase(Locale.ROOT), Names.simpleName(ct.getPartitionOf().getName()));
+            partitionParent.put(
+                    name.toLowerCase(Locale.ROOT),
+                    Names.simpleName(ct.getPartitionOf().getName()));
         }
         put(new TableDef(name, columns, pk, indexes, charset, file + ":" + line, true));
     }
@@ -684,8 +766,11 @@ public final class DdlCatalog {
         // [name] quoting (SQL Server, Access) only when a bracket opens a name: with it on, the
         // parser reads PostgreSQL's text[] as plain text and an array column lost its [].
         boolean brackets = BRACKET_NAME.matcher(sql).find();
-        Statement st = CCJSqlParserUtil.parse(sql, p -> p.withSquareBracketQuotation(brackets)
-                .withBackslashEscapeCharacter(dialect == Dialect.MYSQL).withTimeOut(20_000));
+        Statement st = CCJSqlParserUtil.parse(
+                sql,
+                p -> p.withSquareBracketQuotation(brackets)
+                        .withBackslashEscapeCharacter(dialect == Dialect.MYSQL)
+                        .withTimeOut(20_000));
         if (!(st instanceof CreateTable ct)) {
             throw new JSQLParserException("not read as a CREATE TABLE");
         }
@@ -702,14 +787,18 @@ public final class DdlCatalog {
             sb.append("[]");
         }
         String typeSpec = t.toString().toLowerCase(Locale.ROOT);
-        if (typeSpec.contains("unsigned") || specText.matches(".*\\bunsigned\\b.*")
+        if (typeSpec.contains("unsigned")
+                || specText.matches(".*\\bunsigned\\b.*")
                 || (t.getSignedness() != null && t.getSignedness().toString().equalsIgnoreCase("unsigned"))) {
             sb.append(" unsigned");
         }
         if (t.isZerofill() || specText.contains("zerofill")) {
             sb.append(" zerofill");
         }
-        return sb.toString().replaceAll("\\s*\\(\\s*", "(").replaceAll("\\s*,\\s*", ",").replaceAll("\\s*\\)", ")");
+        return sb.toString()
+                .replaceAll("\\s*\\(\\s*", "(")
+                .replaceAll("\\s*,\\s*", ",")
+                .replaceAll("\\s*\\)", ")");
     }
 
     private static final Pattern DEFAULT_LITERAL = Pattern.compile(
@@ -730,7 +819,10 @@ public final class DdlCatalog {
     static List<String> names(String list) {
         List<String> out = new ArrayList<>();
         for (String part : list.split(",")) {
-            String p = part.trim().replaceAll("(?i)\\s+(asc|desc)$", "").replaceAll("\\(\\d+\\)$", "").trim();
+            String p = part.trim()
+                    .replaceAll("(?i)\\s+(asc|desc)$", "")
+                    .replaceAll("\\(\\d+\\)$", "")
+                    .trim();
             if (!p.isEmpty()) {
                 out.add(Names.unquote(p));
             }

@@ -10,7 +10,8 @@ package dev.wastecheck.model.schema;
  * @param clauses       what the DDL wrote after the type ({@code NOT NULL DEFAULT '' COMMENT 'x'}), as written;
  *                      empty when unknown (a MODIFY COLUMN must restate what it should keep)
  */
-public record ColumnDef(String name, SqlType type, boolean nullable, boolean autoIncrement, String defaultValue, String clauses) {
+public record ColumnDef(
+        String name, SqlType type, boolean nullable, boolean autoIncrement, String defaultValue, String clauses) {
     public ColumnDef {
         clauses = clauses == null ? "" : clauses;
     }

@@ -41,11 +41,12 @@ public enum Dialect {
      */
     public static Dialect ofScript(String lowerCaseHead) {
         String lower = lowerCaseHead;
-        int mysql = score(lower, 5, "mysqldump", "mariadb dump") + score(lower, 3, "engine=", "lock tables", "/*!40")
+        int mysql = score(lower, 5, "mysqldump", "mariadb dump")
+                + score(lower, 3, "engine=", "lock tables", "/*!40")
                 + score(lower, 2, "`", "auto_increment", " unsigned");
-        int pg = score(lower, 5, "postgresql database dump", "from stdin;") + score(lower, 3, "set search_path",
-                "\\connect", "\nc ", "\\c ", "owner to", "create sequence") + score(lower, 2, "nextval(", "character varying",
-                "::", " serial", "timestamp without time zone");
+        int pg = score(lower, 5, "postgresql database dump", "from stdin;")
+                + score(lower, 3, "set search_path", "\\connect", "\nc ", "\\c ", "owner to", "create sequence")
+                + score(lower, 2, "nextval(", "character varying", "::", " serial", "timestamp without time zone");
         int sqlite = score(lower, 4, "pragma ", "sqlite") + score(lower, 2, "begin transaction", "autoincrement", "[");
         if (pg > mysql && pg >= sqlite) {
             return POSTGRESQL;

@@ -14,11 +14,17 @@ public record IndexDef(String name, List<String> columns, boolean unique, List<I
     public static final String PRIMARY = "PRIMARY";
 
     /** What structure the index is. */
-    public enum Kind { BTREE, FULLTEXT, SPATIAL }
+    public enum Kind {
+        BTREE,
+        FULLTEXT,
+        SPATIAL
+    }
 
     public IndexDef {
         columns = List.copyOf(columns);
-        prefixes = prefixes == null || prefixes.size() != columns.size() ? Collections.nCopies(columns.size(), 0) : List.copyOf(prefixes);
+        prefixes = prefixes == null || prefixes.size() != columns.size()
+                ? Collections.nCopies(columns.size(), 0)
+                : List.copyOf(prefixes);
         kind = kind == null ? Kind.BTREE : kind;
     }
 

@@ -6,8 +6,7 @@ package dev.wastecheck.model.schema;
  * qualified with a schema or database.
  */
 public final class Names {
-    private Names() {
-    }
+    private Names() {}
 
     /**
      * A name without its quotes: {@code `t`}, {@code "t"} and {@code [t]} to {@code t}, a doubled

@@ -15,8 +15,15 @@ import java.util.Locale;
  * @param scale      DECIMAL scale, or -1
  * @param enumValues ENUM/SET members, empty otherwise
  */
-public record SqlType(String declared, TypeFamily family, int intBits, boolean unsigned,
-                      int length, int precision, int scale, List<String> enumValues) {
+public record SqlType(
+        String declared,
+        TypeFamily family,
+        int intBits,
+        boolean unsigned,
+        int length,
+        int precision,
+        int scale,
+        List<String> enumValues) {
 
     public SqlType {
         enumValues = List.copyOf(enumValues);

@@ -19,8 +19,14 @@ public final class TableDef {
     private final String origin;
     private final boolean ddlKnown;
 
-    public TableDef(String name, List<ColumnDef> columns, List<String> primaryKey, List<IndexDef> indexes,
-                    String charset, String origin, boolean ddlKnown) {
+    public TableDef(
+            String name,
+            List<ColumnDef> columns,
+            List<String> primaryKey,
+            List<IndexDef> indexes,
+            String charset,
+            String origin,
+            boolean ddlKnown) {
         this.name = name;
         this.columns = List.copyOf(columns);
         this.primaryKey = new ArrayList<>(primaryKey);
@@ -113,7 +119,9 @@ public final class TableDef {
 
     /** An index of {@link #allIndexes()} by name, ignoring case. */
     public Optional<IndexDef> index(String indexName) {
-        return allIndexes().stream().filter(i -> i.name().equalsIgnoreCase(indexName)).findFirst();
+        return allIndexes().stream()
+                .filter(i -> i.name().equalsIgnoreCase(indexName))
+                .findFirst();
     }
 
     public boolean isPrimaryKeyColumn(String column) {

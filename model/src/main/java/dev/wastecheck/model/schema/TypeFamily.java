@@ -2,11 +2,28 @@ package dev.wastecheck.model.schema;
 
 /** What a declared column type is, whatever the dialect spells it. */
 public enum TypeFamily {
-    BOOLEAN, INTEGER, DECIMAL, FLOAT, DOUBLE,
-    CHAR, VARCHAR, TEXT,
-    BINARY, VARBINARY, BLOB,
-    DATE, TIME, DATETIME, TIMESTAMP, YEAR,
-    ENUM, SET, JSON, UUID, BIT, OTHER;
+    BOOLEAN,
+    INTEGER,
+    DECIMAL,
+    FLOAT,
+    DOUBLE,
+    CHAR,
+    VARCHAR,
+    TEXT,
+    BINARY,
+    VARBINARY,
+    BLOB,
+    DATE,
+    TIME,
+    DATETIME,
+    TIMESTAMP,
+    YEAR,
+    ENUM,
+    SET,
+    JSON,
+    UUID,
+    BIT,
+    OTHER;
 
     /** Values arrive and are profiled as character or byte strings. */
     public boolean isString() {

@@ -16,8 +16,7 @@ public final class TypeParser {
     private static final Pattern SHAPE = Pattern.compile(
             "(?is)\\s*([a-z_][a-z0-9_ .\"]*?)\\s*(?:\\((.*)\\))?\\s*((?:unsigned|signed|zerofill|\\s)*)\\s*(\\[\\])?\\s*");
 
-    private TypeParser() {
-    }
+    private TypeParser() {}
 
     public static SqlType parse(String text, Dialect dialect) {
         return parse(text, dialect, Map.of());
@@ -53,8 +52,15 @@ public final class TypeParser {
         String unqualified = base.contains(".") ? base.substring(base.lastIndexOf('.') + 1) : base;
         SqlType alias = aliases.get(unqualified);
         if (alias != null) {
-            return new SqlType(declared, alias.family(), alias.intBits(), alias.unsigned(), alias.length(),
-                    alias.precision(), alias.scale(), alias.enumValues());
+            return new SqlType(
+                    declared,
+                    alias.family(),
+                    alias.intBits(),
+                    alias.unsigned(),
+                    alias.length(),
+                    alias.precision(),
+                    alias.scale(),
+                    alias.enumValues());
         }
         List<Integer> nums = numbers(args);
         int first = nums.isEmpty() ? -1 : nums.get(0);
@@ -86,16 +92,23 @@ public final class TypeParser {
             case "bit":
                 return new SqlType(declared, TypeFamily.BIT, 0, false, first < 0 ? 1 : first, -1, -1, List.of());
             case "decimal", "numeric", "dec", "fixed", "number":
-                return new SqlType(declared, TypeFamily.DECIMAL, 0, unsigned, -1,
+                return new SqlType(
+                        declared,
+                        TypeFamily.DECIMAL,
+                        0,
+                        unsigned,
+                        -1,
                         first < 0 ? (dialect == Dialect.MYSQL ? 10 : -1) : first,
-                        second < 0 ? (first < 0 && dialect != Dialect.MYSQL ? -1 : 0) : second, List.of());
+                        second < 0 ? (first < 0 && dialect != Dialect.MYSQL ? -1 : 0) : second,
+                        List.of());
             case "money":
                 return new SqlType(declared, TypeFamily.DECIMAL, 0, false, -1, 19, 2, List.of());
             case "float", "float4", "real":
                 if (unqualified.equals("float") && first > 24) {
                     return SqlType.of(declared, TypeFamily.DOUBLE);
                 }
-                if (dialect == Dialect.SQLITE || (unqualified.equals("float") && dialect == Dialect.POSTGRESQL && first < 0)) {
+                if (dialect == Dialect.SQLITE
+                        || (unqualified.equals("float") && dialect == Dialect.POSTGRESQL && first < 0)) {
                     return SqlType.of(declared, TypeFamily.DOUBLE); // SQLite REAL and PG bare float are 8 bytes
                 }
                 return SqlType.of(declared, TypeFamily.FLOAT);

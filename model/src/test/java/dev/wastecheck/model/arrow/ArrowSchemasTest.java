@@ -26,7 +26,8 @@ class ArrowSchemasTest {
                 );
                 """, Dialect.MYSQL).table("t");
         Schema s = ArrowSchemas.of(t);
-        assertThat(s.getFields()).extracting(f -> f.getName())
+        assertThat(s.getFields())
+                .extracting(f -> f.getName())
                 .containsExactly("id", "big", "huge", "price", "code", "hash", "flags", "born");
         ArrowType int64 = new ArrowType.Int(64, true);
         assertThat(s.findField("id").getType()).isEqualTo(int64);

@@ -61,20 +61,29 @@ class DdlCatalogTest {
         assertThat(s.tables()).extracting(TableDef::name).containsExactly("page", "user", "slots");
         TableDef page = s.table("PAGE").orElseThrow();
         assertThat(page.primaryKey()).containsExactly("page_id");
-        assertThat(page.index("page_name_title")).contains(new IndexDef("page_name_title", List.of("page_namespace", "page_title"), true));
+        assertThat(page.index("page_name_title"))
+                .contains(new IndexDef("page_name_title", List.of("page_namespace", "page_title"), true));
         assertThat(page.column("page_random").orElseThrow().type().declared()).isEqualTo("DOUBLE PRECISION unsigned");
         assertThat(page.column("page_touched").orElseThrow().type().declared()).isEqualTo("BINARY(14)");
         assertThat(page.column("page_touched").orElseThrow().type().family()).isEqualTo(TypeFamily.BINARY);
         assertThat(page.column("page_id").orElseThrow().autoIncrement()).isTrue();
         assertThat(s.table("slots").orElseThrow().primaryKey()).containsExactly("slot_revision_id", "slot_role_id");
         // a prefix length is not part of the key's identity
-        assertThat(s.table("user").orElseThrow().index("user_email").orElseThrow().columns()).containsExactly("user_email");
+        assertThat(s.table("user")
+                        .orElseThrow()
+                        .index("user_email")
+                        .orElseThrow()
+                        .columns())
+                .containsExactly("user_email");
     }
 
     @Test
     void theKeysATupleIsFoundThroughPutThePrimaryKeyFirst() {
-        TableDef page = DdlCatalog.parse(MEDIAWIKI_SCRIPT).schema().table("page").orElseThrow();
-        assertThat(page.allIndexes()).extracting(IndexDef::name).containsExactly("PRIMARY", "page_name_title", "page_len");
+        TableDef page =
+                DdlCatalog.parse(MEDIAWIKI_SCRIPT).schema().table("page").orElseThrow();
+        assertThat(page.allIndexes())
+                .extracting(IndexDef::name)
+                .containsExactly("PRIMARY", "page_name_title", "page_len");
         assertThat(page.uniqueKeys()).extracting(IndexDef::name).containsExactly("PRIMARY", "page_name_title");
         assertThat(page.index("primary").orElseThrow().columns()).containsExactly("page_id");
         assertThat(page.index("primary").orElseThrow().isPrimary()).isTrue();
@@ -115,8 +124,9 @@ class DdlCatalogTest {
         assertThat(catalog.dialect()).isEqualTo(Dialect.MYSQL);
         assertThat(catalog.warnings()).isEmpty();
         TableDef page = catalog.schema().table("page").orElseThrow();
-        assertThat(page.columnNames()).containsExactly("page_id", "page_namespace", "page_title", "page_touched", "page_len",
-                "page_content_model");
+        assertThat(page.columnNames())
+                .containsExactly(
+                        "page_id", "page_namespace", "page_title", "page_touched", "page_len", "page_content_model");
         assertThat(page.column("page_id").orElseThrow().type().declared()).isEqualTo("int(10) unsigned");
         assertThat(page.column("page_id").orElseThrow().type().unsigned()).isTrue();
         assertThat(page.column("page_touched").orElseThrow().nullable()).isFalse();
@@ -163,14 +173,16 @@ class DdlCatalogTest {
         assertThat(film.column("film_id").orElseThrow().autoIncrement()).isTrue();
         assertThat(film.column("rating").orElseThrow().type().family()).isEqualTo(TypeFamily.ENUM);
         assertThat(film.column("rating").orElseThrow().type().enumValues()).containsExactly("G", "PG", "R");
-        assertThat(film.column("special_features").orElseThrow().type().declared()).isEqualTo("text[]");
+        assertThat(film.column("special_features").orElseThrow().type().declared())
+                .isEqualTo("text[]");
         assertThat(film.index("idx_title").orElseThrow().columns()).containsExactly("title");
         assertThat(catalog.schemaOf("film")).isEqualTo("public");
     }
 
     @Test
     void aCreateTableItCannotReadIsAWarningNotAFailure() {
-        DdlCatalog catalog = DdlCatalog.parse("CREATE TABLE t (id int PRIMARY KEY);\nCREATE TABLE broken (a int,, b);\n", Dialect.MYSQL);
+        DdlCatalog catalog = DdlCatalog.parse(
+                "CREATE TABLE t (id int PRIMARY KEY);\nCREATE TABLE broken (a int,, b);\n", Dialect.MYSQL);
         assertThat(catalog.tables()).containsOnlyKeys("t");
         assertThat(catalog.warnings()).singleElement().asString().startsWith("<ddl>:2: could not read CREATE TABLE");
     }

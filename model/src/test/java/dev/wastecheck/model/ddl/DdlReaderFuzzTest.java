@@ -11,8 +11,9 @@ import dev.wastecheck.model.schema.Dialect;
  * with bad input; it never throws anything else and never hangs.
  */
 class DdlReaderFuzzTest {
-    private static final String[] HEADS = {"CREATE TABLE ", "CREATE TABLE t (", "ALTER TABLE ", "CREATE TYPE ", "CREATE INDEX ",
-        "CREATE VIEW v AS ", ""};
+    private static final String[] HEADS = {
+        "CREATE TABLE ", "CREATE TABLE t (", "ALTER TABLE ", "CREATE TYPE ", "CREATE INDEX ", "CREATE VIEW v AS ", ""
+    };
 
     @FuzzTest(maxDuration = "3s")
     void ddl(FuzzedDataProvider data) {

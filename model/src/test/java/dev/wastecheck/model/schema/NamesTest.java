@@ -26,9 +26,12 @@ class NamesTest {
 
     @Test
     void aScriptsDialectIsToldFromItsHead() {
-        assertThat(Dialect.ofScript("-- mysqldump 10.13\ncreate table `t` (id int unsigned) engine=innodb;")).isEqualTo(Dialect.MYSQL);
-        assertThat(Dialect.ofScript("-- postgresql database dump\ncopy public.t (id) from stdin;")).isEqualTo(Dialect.POSTGRESQL);
-        assertThat(Dialect.ofScript("pragma foreign_keys=off;\nbegin transaction;\ncreate table [t] (id integer);")).isEqualTo(Dialect.SQLITE);
+        assertThat(Dialect.ofScript("-- mysqldump 10.13\ncreate table `t` (id int unsigned) engine=innodb;"))
+                .isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.ofScript("-- postgresql database dump\ncopy public.t (id) from stdin;"))
+                .isEqualTo(Dialect.POSTGRESQL);
+        assertThat(Dialect.ofScript("pragma foreign_keys=off;\nbegin transaction;\ncreate table [t] (id integer);"))
+                .isEqualTo(Dialect.SQLITE);
         assertThat(Dialect.ofScript("create table t (id int);")).isEqualTo(Dialect.MYSQL);
     }
 }

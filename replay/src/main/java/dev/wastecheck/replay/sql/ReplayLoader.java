@@ -42,7 +42,8 @@ final class ReplayLoader {
 
     private ReplayLoader() {}
 
-    static Loaded load(SqlEngine engine, Connection source, Map<String, String> relations, DatabaseSchema schema) throws SQLException {
+    static Loaded load(SqlEngine engine, Connection source, Map<String, String> relations, DatabaseSchema schema)
+            throws SQLException {
         Connection target = open(engine);
         try {
             Map<String, ReplayTable> tables = new LinkedHashMap<>();
@@ -93,10 +94,12 @@ final class ReplayLoader {
     }
 
     /** The relation's columns and their kinds, from the source's result metadata. */
-    private static ReplayTable describe(Connection source, String name, String relation, List<String> primaryKey) throws SQLException {
+    private static ReplayTable describe(Connection source, String name, String relation, List<String> primaryKey)
+            throws SQLException {
         List<String> columns = new ArrayList<>();
         List<Kind> kinds = new ArrayList<>();
-        try (Statement st = source.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + relation + " AS wc_src LIMIT 0")) {
+        try (Statement st = source.createStatement();
+                ResultSet rs = st.executeQuery("SELECT * FROM " + relation + " AS wc_src LIMIT 0")) {
             ResultSetMetaData md = rs.getMetaData();
             for (int i = 1; i <= md.getColumnCount(); i++) {
                 columns.add(md.getColumnName(i));
@@ -111,32 +114,46 @@ final class ReplayLoader {
         StringBuilder sb = new StringBuilder("SELECT ");
         for (int i = 0; i < t.columns().size(); i++) {
             String c = ReplayTable.quote(t.columns().get(i));
-            sb.append(i == 0 ? "" : ", ").append("CAST(").append(c).append(" AS ").append(t.kinds().get(i).duckdbType).append(") AS ").append(c);
+            sb.append(i == 0 ? "" : ", ")
+                    .append("CAST(")
+                    .append(c)
+                    .append(" AS ")
+                    .append(t.kinds().get(i).duckdbType)
+                    .append(") AS ")
+                    .append(c);
         }
         return sb.append(" FROM ").append(relation).append(" AS wc_src").toString();
     }
 
     private static String createTable(SqlEngine engine, ReplayTable t) {
-        StringBuilder sb = new StringBuilder("CREATE TABLE ").append(ReplayTable.quote(t.name())).append(" (");
+        StringBuilder sb = new StringBuilder("CREATE TABLE ")
+                .append(ReplayTable.quote(t.name()))
+                .append(" (");
         for (int i = 0; i < t.columns().size(); i++) {
             Kind k = t.kinds().get(i);
-            sb.append(i == 0 ? "" : ", ").append(ReplayTable.quote(t.columns().get(i))).append(' ')
+            sb.append(i == 0 ? "" : ", ")
+                    .append(ReplayTable.quote(t.columns().get(i)))
+                    .append(' ')
                     .append(engine == SqlEngine.SQLITE ? k.sqliteType : k.duckdbType);
         }
         return sb.append(')').toString();
     }
 
-    private static void copyIntoSqlite(Connection source, String relation, ReplayTable t, Connection target) throws SQLException {
+    private static void copyIntoSqlite(Connection source, String relation, ReplayTable t, Connection target)
+            throws SQLException {
         execute(target, createTable(SqlEngine.SQLITE, t));
         int width = t.columns().size();
-        StringBuilder insert = new StringBuilder("INSERT INTO ").append(ReplayTable.quote(t.name())).append(" VALUES (");
+        StringBuilder insert = new StringBuilder("INSERT INTO ")
+                .append(ReplayTable.quote(t.name()))
+                .append(" VALUES (");
         for (int i = 0; i < width; i++) {
             insert.append(i == 0 ? "?" : ", ?");
         }
         insert.append(')');
         target.setAutoCommit(false);
-        try (Statement st = source.createStatement(); ResultSet rs = st.executeQuery(exportQuery(relation, t));
-             PreparedStatement ps = target.prepareStatement(insert.toString())) {
+        try (Statement st = source.createStatement();
+                ResultSet rs = st.executeQuery(exportQuery(relation, t));
+                PreparedStatement ps = target.prepareStatement(insert.toString())) {
             int pending = 0;
             while (rs.next()) {
                 for (int i = 0; i < width; i++) {
@@ -169,7 +186,9 @@ final class ReplayLoader {
         }
     }
 
-    private static void copyIntoDuckDb(Connection source, String relation, ReplayTable t, Connection target, Path parquet) throws SQLException, IOException {
+    private static void copyIntoDuckDb(
+            Connection source, String relation, ReplayTable t, Connection target, Path parquet)
+            throws SQLException, IOException {
         String file = "'" + parquet.toAbsolutePath().toString().replace("'", "''") + "'";
         execute(source, "COPY (" + exportQuery(relation, t) + ") TO " + file + " (FORMAT parquet)");
         execute(target, createTable(SqlEngine.DUCKDB, t));
@@ -189,7 +208,8 @@ final class ReplayLoader {
      * unique indexes as SQLite; should a version regress, that test fails rather than the numbers
      * silently changing.
      */
-    private static void createIndexes(SqlEngine engine, Connection target, ReplayTable t, TableDef ts, int tableNo) throws SQLException {
+    private static void createIndexes(SqlEngine engine, Connection target, ReplayTable t, TableDef ts, int tableNo)
+            throws SQLException {
         Map<List<String>, Boolean> indexes = new LinkedHashMap<>();
         for (IndexDef ix : ts.allIndexes()) {
             List<String> cols = new ArrayList<>();
@@ -208,9 +228,12 @@ final class ReplayLoader {
         int n = 0;
         for (Map.Entry<List<String>, Boolean> ix : indexes.entrySet()) {
             String name = ReplayTable.quote("wc_ix_" + tableNo + "_" + n++);
-            StringBuilder on = new StringBuilder(" ON ").append(ReplayTable.quote(t.name())).append(" (");
+            StringBuilder on = new StringBuilder(" ON ")
+                    .append(ReplayTable.quote(t.name()))
+                    .append(" (");
             for (int i = 0; i < ix.getKey().size(); i++) {
-                on.append(i == 0 ? "" : ", ").append(ReplayTable.quote(ix.getKey().get(i)));
+                on.append(i == 0 ? "" : ", ")
+                        .append(ReplayTable.quote(ix.getKey().get(i)));
             }
             on.append(')');
             if (ix.getValue()) {
@@ -234,7 +257,8 @@ final class ReplayLoader {
 
     private static void deleteTree(Path dir) {
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // a temporary folder left behind is not worth failing the replay for
         }

@@ -29,8 +29,21 @@ record ReplayTable(String name, List<String> columns, List<Kind> kinds, List<Str
         static Kind ofDuckDbType(String type) {
             String t = type.toUpperCase(Locale.ROOT);
             return switch (t) {
-                case "BIGINT", "INTEGER", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER", "USMALLINT", "UTINYINT", "HUGEINT", "INT8", "INT4",
-                     "INT2", "INT1", "LONG", "INT" -> INTEGER;
+                case "BIGINT",
+                        "INTEGER",
+                        "SMALLINT",
+                        "TINYINT",
+                        "UBIGINT",
+                        "UINTEGER",
+                        "USMALLINT",
+                        "UTINYINT",
+                        "HUGEINT",
+                        "INT8",
+                        "INT4",
+                        "INT2",
+                        "INT1",
+                        "LONG",
+                        "INT" -> INTEGER;
                 case "BLOB", "BYTEA", "VARBINARY", "BINARY" -> BLOB;
                 default -> TEXT;
             };

@@ -70,8 +70,14 @@ public final class SqlEngineReplay {
      *                  with the table's columns, in schema order, and all its rows
      * @param progress  told the number of events handled every 1,000 events and at the end; may be null
      */
-    public static SqlReplayResult run(SqlEngine engine, Connection source, Map<String, String> relations, DatabaseSchema schema,
-                                      List<AccessEvent> events, LongConsumer progress) throws SQLException {
+    public static SqlReplayResult run(
+            SqlEngine engine,
+            Connection source,
+            Map<String, String> relations,
+            DatabaseSchema schema,
+            List<AccessEvent> events,
+            LongConsumer progress)
+            throws SQLException {
         long loadStart = System.nanoTime();
         ReplayLoader.Loaded loaded = ReplayLoader.load(engine, source, relations, schema);
         long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
@@ -144,10 +150,20 @@ public final class SqlEngineReplay {
                 progress.accept(events.size());
             }
             boolean any = latency.getTotalCount() > 0;
-            return new SqlReplayResult(engine, queries, skipped, rows, elapsed, elapsed == 0 ? 0 : queries * 1e9 / elapsed,
-                    any ? latency.getValueAtPercentile(50) / 1e3 : 0, any ? latency.getValueAtPercentile(95) / 1e3 : 0,
-                    any ? latency.getValueAtPercentile(99) / 1e3 : 0, any ? latency.getMean() / 1e3 : 0,
-                    Arrays.copyOf(digests, (int) queries), loadMillis, executed);
+            return new SqlReplayResult(
+                    engine,
+                    queries,
+                    skipped,
+                    rows,
+                    elapsed,
+                    elapsed == 0 ? 0 : queries * 1e9 / elapsed,
+                    any ? latency.getValueAtPercentile(50) / 1e3 : 0,
+                    any ? latency.getValueAtPercentile(95) / 1e3 : 0,
+                    any ? latency.getValueAtPercentile(99) / 1e3 : 0,
+                    any ? latency.getMean() / 1e3 : 0,
+                    Arrays.copyOf(digests, (int) queries),
+                    loadMillis,
+                    executed);
         }
 
         /** The event as SQL, or null when it is skipped. */
@@ -165,19 +181,27 @@ public final class SqlEngineReplay {
                     }
                     StringBuilder sql = new StringBuilder("SELECT ");
                     for (int i = 0; i < result.length; i++) {
-                        sql.append(i == 0 ? "" : ", ").append(ReplayTable.quote(t.columns().get(result[i])));
+                        sql.append(i == 0 ? "" : ", ")
+                                .append(ReplayTable.quote(t.columns().get(result[i])));
                     }
                     sql.append(" FROM ").append(table);
                     List<Kind> kinds = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
                     return where(sql, " WHERE ", "", e, t, kinds, vals)
-                            ? new Plan(sql.toString(), true, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), kinds(t, result)) : null;
+                            ? new Plan(
+                                    sql.toString(),
+                                    true,
+                                    kinds.toArray(Kind[]::new),
+                                    vals.toArray(String[]::new),
+                                    kinds(t, result))
+                            : null;
                 }
                 case UPDATE -> {
                     if (!e.keyComplete() || e.values().isEmpty()) {
                         return null;
                     }
-                    StringBuilder sql = new StringBuilder("UPDATE ").append(table).append(" SET ");
+                    StringBuilder sql =
+                            new StringBuilder("UPDATE ").append(table).append(" SET ");
                     List<Kind> kinds = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
                     for (Map.Entry<String, String> v : e.values().entrySet()) {
@@ -185,18 +209,27 @@ public final class SqlEngineReplay {
                         if (at < 0) {
                             return null;
                         }
-                        sql.append(kinds.isEmpty() ? "" : ", ").append(ReplayTable.quote(t.columns().get(at))).append(" = ?");
+                        sql.append(kinds.isEmpty() ? "" : ", ")
+                                .append(ReplayTable.quote(t.columns().get(at)))
+                                .append(" = ?");
                         kinds.add(t.kinds().get(at));
                         vals.add(v.getValue());
                     }
                     return where(sql, " WHERE ", "", e, t, kinds, vals)
-                            ? new Plan(sql.toString(), false, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), null) : null;
+                            ? new Plan(
+                                    sql.toString(),
+                                    false,
+                                    kinds.toArray(Kind[]::new),
+                                    vals.toArray(String[]::new),
+                                    null)
+                            : null;
                 }
                 case INSERT -> {
                     if (e.values().isEmpty()) {
                         return null;
                     }
-                    StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (");
+                    StringBuilder sql =
+                            new StringBuilder("INSERT INTO ").append(table).append(" (");
                     List<Kind> cols = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
                     for (Map.Entry<String, String> v : e.values().entrySet()) {
@@ -204,12 +237,16 @@ public final class SqlEngineReplay {
                         if (at < 0) {
                             return null;
                         }
-                        sql.append(cols.isEmpty() ? "" : ", ").append(ReplayTable.quote(t.columns().get(at)));
+                        sql.append(cols.isEmpty() ? "" : ", ")
+                                .append(ReplayTable.quote(t.columns().get(at)));
                         cols.add(t.kinds().get(at));
                         vals.add(v.getValue());
                     }
-                    sql.append(") VALUES (").append("?, ".repeat(cols.size() - 1)).append("?)");
-                    return new Plan(sql.toString(), false, cols.toArray(Kind[]::new), vals.toArray(String[]::new), null);
+                    sql.append(") VALUES (")
+                            .append("?, ".repeat(cols.size() - 1))
+                            .append("?)");
+                    return new Plan(
+                            sql.toString(), false, cols.toArray(Kind[]::new), vals.toArray(String[]::new), null);
                 }
                 case DELETE -> {
                     if (!e.keyComplete()) {
@@ -219,7 +256,13 @@ public final class SqlEngineReplay {
                     List<Kind> kinds = new ArrayList<>();
                     List<String> vals = new ArrayList<>();
                     return where(sql, " WHERE ", "", e, t, kinds, vals)
-                            ? new Plan(sql.toString(), false, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), null) : null;
+                            ? new Plan(
+                                    sql.toString(),
+                                    false,
+                                    kinds.toArray(Kind[]::new),
+                                    vals.toArray(String[]::new),
+                                    null)
+                            : null;
                 }
                 default -> {
                     return null;
@@ -232,8 +275,14 @@ public final class SqlEngineReplay {
          * prefixed by {@code alias}; false when a column is not in the table or a bound compares an integer column
          * with text (the event is skipped, as our engine skips it).
          */
-        private static boolean where(StringBuilder sql, String first, String alias, AccessEvent e, ReplayTable t, List<Kind> kinds,
-                                     List<String> vals) {
+        private static boolean where(
+                StringBuilder sql,
+                String first,
+                String alias,
+                AccessEvent e,
+                ReplayTable t,
+                List<Kind> kinds,
+                List<String> vals) {
             String sep = first;
             for (String k : e.keyColumns()) {
                 if (!e.key().containsKey(k)) {
@@ -243,7 +292,10 @@ public final class SqlEngineReplay {
                 if (at < 0) {
                     return false;
                 }
-                sql.append(sep).append(alias).append(ReplayTable.quote(t.columns().get(at))).append(" = ?");
+                sql.append(sep)
+                        .append(alias)
+                        .append(ReplayTable.quote(t.columns().get(at)))
+                        .append(" = ?");
                 sep = " AND ";
                 kinds.add(t.kinds().get(at));
                 vals.add(e.key().get(k));
@@ -372,8 +424,10 @@ public final class SqlEngineReplay {
                     continue;
                 }
                 boolean keyed = de.index() != null && de.keyComplete();
-                boolean scan = de.index() == null && (de.operation() == Operation.SCAN || de.operation() == Operation.RANGE
-                        || de.operation() == Operation.POINT_LOOKUP);
+                boolean scan = de.index() == null
+                        && (de.operation() == Operation.SCAN
+                                || de.operation() == Operation.RANGE
+                                || de.operation() == Operation.POINT_LOOKUP);
                 if (!keyed && !scan) {
                     continue;
                 }
@@ -383,9 +437,14 @@ public final class SqlEngineReplay {
                 }
                 StringBuilder sql = new StringBuilder("SELECT ");
                 for (int r = 0; r < result.length; r++) {
-                    sql.append(r == 0 ? "" : ", ").append("t_.").append(ReplayTable.quote(t.columns().get(result[r])));
+                    sql.append(r == 0 ? "" : ", ")
+                            .append("t_.")
+                            .append(ReplayTable.quote(t.columns().get(result[r])));
                 }
-                sql.append(" FROM ").append(ReplayTable.quote(s.name())).append(" s_ JOIN ").append(ReplayTable.quote(t.name()))
+                sql.append(" FROM ")
+                        .append(ReplayTable.quote(s.name()))
+                        .append(" s_ JOIN ")
+                        .append(ReplayTable.quote(t.name()))
                         .append(" t_ ON ");
                 String sep = "";
                 for (Map.Entry<String, String> j : on.entrySet()) {
@@ -393,7 +452,10 @@ public final class SqlEngineReplay {
                     if (tc < 0 || sc < 0) {
                         return null;
                     }
-                    sql.append(sep).append("t_.").append(ReplayTable.quote(t.columns().get(tc))).append(" = s_.")
+                    sql.append(sep)
+                            .append("t_.")
+                            .append(ReplayTable.quote(t.columns().get(tc)))
+                            .append(" = s_.")
                             .append(ReplayTable.quote(s.columns().get(sc)));
                     sep = " AND ";
                 }
@@ -405,7 +467,12 @@ public final class SqlEngineReplay {
                 if (!where(sql, kinds.isEmpty() ? " WHERE " : " AND ", "t_.", e, t, kinds, vals)) {
                     return null;
                 }
-                return new Plan(sql.toString(), true, kinds.toArray(Kind[]::new), vals.toArray(String[]::new), kinds(t, result));
+                return new Plan(
+                        sql.toString(),
+                        true,
+                        kinds.toArray(Kind[]::new),
+                        vals.toArray(String[]::new),
+                        kinds(t, result));
             }
             return null;
         }

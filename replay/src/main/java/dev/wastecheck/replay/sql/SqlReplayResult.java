@@ -19,6 +19,17 @@ package dev.wastecheck.replay.sql;
  * @param executedEvents which events (by position in the list replayed) were executed
  * @param loadMillis    time to create, fill and index the engine's tables, not part of the replay
  */
-public record SqlReplayResult(SqlEngine engine, long queries, long skipped, long rows, long elapsedNanos,
-                              double throughputQps, double p50Us, double p95Us, double p99Us, double meanUs,
-                              long[] digests, long loadMillis, java.util.BitSet executedEvents) {}
+public record SqlReplayResult(
+        SqlEngine engine,
+        long queries,
+        long skipped,
+        long rows,
+        long elapsedNanos,
+        double throughputQps,
+        double p50Us,
+        double p95Us,
+        double p99Us,
+        double meanUs,
+        long[] digests,
+        long loadMillis,
+        java.util.BitSet executedEvents) {}

@@ -58,10 +58,13 @@ class SqlEngineReplayTest {
         source = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement st = source.createStatement()) {
             st.execute("CREATE TABLE person (id BIGINT, name VARCHAR, city VARCHAR, visits BIGINT)");
-            st.execute("INSERT INTO person VALUES (1, 'Thula', NULL, 5), (2, 'Bo', 'Oslo', 7), (5, 'Åsa', 'Oslo', NULL)");
-            st.execute("CREATE TABLE membership_raw (member_id BIGINT, group_id BIGINT, user_name BLOB, role VARCHAR, token BLOB)");
-            st.execute("INSERT INTO membership_raw VALUES (100, 10, 'ann'::BLOB, 'admin', '\\xAA\\x00\\xFF\\x41'::BLOB),"
-                    + " (101, 10, 'bob'::BLOB, NULL, NULL), (102, 20, 'ann'::BLOB, 'guest', 'x'::BLOB)");
+            st.execute(
+                    "INSERT INTO person VALUES (1, 'Thula', NULL, 5), (2, 'Bo', 'Oslo', 7), (5, 'Åsa', 'Oslo', NULL)");
+            st.execute(
+                    "CREATE TABLE membership_raw (member_id BIGINT, group_id BIGINT, user_name BLOB, role VARCHAR, token BLOB)");
+            st.execute(
+                    "INSERT INTO membership_raw VALUES (100, 10, 'ann'::BLOB, 'admin', '\\xAA\\x00\\xFF\\x41'::BLOB),"
+                            + " (101, 10, 'bob'::BLOB, NULL, NULL), (102, 20, 'ann'::BLOB, 'guest', 'x'::BLOB)");
         }
         RELATIONS.put("person", "person");
         // a parenthesized subquery, as the analyzer hands relations that are not plain tables
@@ -75,12 +78,15 @@ class SqlEngineReplayTest {
 
     /** The events of one statement, and whether the replay should run them. */
     private final List<AccessEvent> events = new ArrayList<>();
+
     private final List<Integer> executed = new ArrayList<>();
     private final AccessExtractor extractor = new AccessExtractor(SCHEMA);
 
     private int sql(String statement, boolean runs) {
         List<AccessEvent> ev = extractor.extract(statement, Dialect.MYSQL);
-        assertThat(ev).as("%s; unresolved: %s", statement, extractor.report().unresolvedReasons()).hasSize(1);
+        assertThat(ev)
+                .as("%s; unresolved: %s", statement, extractor.report().unresolvedReasons())
+                .hasSize(1);
         return add(ev.get(0), runs);
     }
 
@@ -142,11 +148,38 @@ class SqlEngineReplayTest {
         int badInsert = sql("INSERT INTO person (id, name) VALUES ('x9', 'bad')", true);
         int setNull = sql("UPDATE person SET city = NULL WHERE id = 3", true);
         int afterNull = sql("SELECT city, visits FROM person WHERE id = 3", true);
-        int keysOnly = add(new AccessEvent("membership", Operation.POINT_LOOKUP, "member_group_user",
-                Map.of("group_id", "20", "user_name", "ann"), List.of("group_id", "user_name"), Set.of(), Set.of(), Set.of(), Set.of(),
-                Map.of(), 1, -1, 0), true);
-        add(new AccessEvent("nowhere", Operation.POINT_LOOKUP, "PRIMARY", Map.of("id", "1"), List.of("id"), Set.of("id"), Set.of(),
-                Set.of(), Set.of(), Map.of(), 1, -1, 0), false);
+        int keysOnly = add(
+                new AccessEvent(
+                        "membership",
+                        Operation.POINT_LOOKUP,
+                        "member_group_user",
+                        Map.of("group_id", "20", "user_name", "ann"),
+                        List.of("group_id", "user_name"),
+                        Set.of(),
+                        Set.of(),
+                        Set.of(),
+                        Set.of(),
+                        Map.of(),
+                        1,
+                        -1,
+                        0),
+                true);
+        add(
+                new AccessEvent(
+                        "nowhere",
+                        Operation.POINT_LOOKUP,
+                        "PRIMARY",
+                        Map.of("id", "1"),
+                        List.of("id"),
+                        Set.of("id"),
+                        Set.of(),
+                        Set.of(),
+                        Set.of(),
+                        Map.of(),
+                        1,
+                        -1,
+                        0),
+                false);
 
         List<Long> progress = new ArrayList<>();
         SqlReplayResult lite = SqlEngineReplay.run(SqlEngine.SQLITE, source, RELATIONS, SCHEMA, events, progress::add);
@@ -164,16 +197,20 @@ class SqlEngineReplayTest {
         assertThat(progress).containsExactly((long) events.size());
 
         long[] d = lite.digests();
-        assertThat(d[thula]).as("selected in table column order: name, then the NULL city").isEqualTo(digest(row("Thula", null)));
+        assertThat(d[thula])
+                .as("selected in table column order: name, then the NULL city")
+                .isEqualTo(digest(row("Thula", null)));
         assertThat(d[ann]).isEqualTo(digest(row(100L, 10L, "ann".getBytes(StandardCharsets.UTF_8), "admin", TOKEN)));
         assertThat(d[rename]).isEqualTo(count(1));
         assertThat(d[renamed]).as("the update is visible").isEqualTo(digest(row("O'Brien")));
         assertThat(d[insert]).isEqualTo(count(1));
-        assertThat(d[oslo]).as("a range: the inserted row too, in any order")
+        assertThat(d[oslo])
+                .as("a range: the inserted row too, in any order")
                 .isEqualTo(digest(row(5L, "Åsa"), row(3L, "Zed"), row(2L, "Bo")));
         assertThat(d[delete]).isEqualTo(count(1));
         assertThat(d[deleted]).isZero();
-        assertThat(d[scan]).as("a scan: its bound, visits > 3, keeps O'Brien (6 visits); Zed has -1, Åsa NULL, Bo is deleted")
+        assertThat(d[scan])
+                .as("a scan: its bound, visits > 3, keeps O'Brien (6 visits); Zed has -1, Åsa NULL, Bo is deleted")
                 .isEqualTo(digest(row("O'Brien")));
         assertThat(d[badKey]).as("a non-integer literal matches nothing").isZero();
         assertThat(d[moveGroup]).as("an update of a unique key's column").isEqualTo(count(1));
@@ -182,27 +219,47 @@ class SqlEngineReplayTest {
         assertThat(d[badInsert]).isEqualTo(count(0));
         assertThat(d[setNull]).isEqualTo(count(1));
         assertThat(d[afterNull]).isEqualTo(digest(row(null, -1L)));
-        assertThat(d[keysOnly]).as("no projection: the key columns").isEqualTo(digest(row(20L, "ann".getBytes(StandardCharsets.UTF_8))));
+        assertThat(d[keysOnly])
+                .as("no projection: the key columns")
+                .isEqualTo(digest(row(20L, "ann".getBytes(StandardCharsets.UTF_8))));
         assertThat(lite.rows()).isEqualTo(duck.rows());
     }
 
     @Test
     void progressIsReportedEveryThousandEvents() throws SQLException {
         for (int i = 0; i < 2_500; i++) {
-            add(new AccessEvent("person", Operation.POINT_LOOKUP, "PRIMARY", Map.of("id", String.valueOf(i % 7)), List.of("id"),
-                    Set.of("name"), Set.of(), Set.of(), Set.of(), Map.of(), 1, -1, 0), true);
+            add(
+                    new AccessEvent(
+                            "person",
+                            Operation.POINT_LOOKUP,
+                            "PRIMARY",
+                            Map.of("id", String.valueOf(i % 7)),
+                            List.of("id"),
+                            Set.of("name"),
+                            Set.of(),
+                            Set.of(),
+                            Set.of(),
+                            Map.of(),
+                            1,
+                            -1,
+                            0),
+                    true);
         }
         List<Long> progress = new ArrayList<>();
-        SqlReplayResult r = SqlEngineReplay.run(SqlEngine.SQLITE, source, Map.of("person", "person"), SCHEMA, events, progress::add);
+        SqlReplayResult r = SqlEngineReplay.run(
+                SqlEngine.SQLITE, source, Map.of("person", "person"), SCHEMA, events, progress::add);
         assertThat(progress).containsExactly(1_000L, 2_000L, 2_500L);
         assertThat(r.queries()).isEqualTo(2_500);
-        assertThat(r.rows()).as("ids 1, 2 and 5 of each 7 in 357 full cycles; the 2,500th asks for id 0").isEqualTo(357L * 3);
+        assertThat(r.rows())
+                .as("ids 1, 2 and 5 of each 7 in 357 full cycles; the 2,500th asks for id 0")
+                .isEqualTo(357L * 3);
     }
 
     @Test
     void rowsThatBreakTheDeclaredKeyStillLoadAndAreAllFound() throws SQLException {
         int twice = sql("SELECT name FROM person WHERE id = 7", true);
-        Map<String, String> dup = Map.of("person", "(SELECT * FROM (VALUES (7, 'a', 'x', 1), (7, 'b', 'y', 2)) AS v(id, name, city, visits))");
+        Map<String, String> dup = Map.of(
+                "person", "(SELECT * FROM (VALUES (7, 'a', 'x', 1), (7, 'b', 'y', 2)) AS v(id, name, city, visits))");
         for (SqlEngine engine : SqlEngine.values()) {
             SqlReplayResult r = SqlEngineReplay.run(engine, source, dup, SCHEMA, events, null);
             assertThat(r.digests()[twice]).as("%s", engine).isEqualTo(digest(row("a"), row("b")));

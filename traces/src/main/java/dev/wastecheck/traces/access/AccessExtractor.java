@@ -37,10 +37,51 @@ import java.util.function.Consumer;
 public final class AccessExtractor {
     private static final int CACHE_LIMIT = 100_000;
     private static final int MAX_KEY_COMBINATIONS = 10_000;
-    private static final Set<String> NO_DATA = Set.of("BEGIN", "COMMIT", "ROLLBACK", "SET", "SHOW", "USE", "START", "SAVEPOINT",
-            "RELEASE", "DESCRIBE", "DESC", "EXPLAIN", "LOCK", "UNLOCK", "CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT", "REVOKE",
-            "ANALYZE", "VACUUM", "DISCARD", "DEALLOCATE", "PREPARE", "EXECUTE", "CALL", "DO", "RESET", "LISTEN", "NOTIFY",
-            "CHECKPOINT", "FLUSH", "KILL", "OPTIMIZE", "REPAIR", "END", "ABORT", "CLOSE", "FETCH", "DECLARE", "COPY", "XA", "HANDLER");
+    private static final Set<String> NO_DATA = Set.of(
+            "BEGIN",
+            "COMMIT",
+            "ROLLBACK",
+            "SET",
+            "SHOW",
+            "USE",
+            "START",
+            "SAVEPOINT",
+            "RELEASE",
+            "DESCRIBE",
+            "DESC",
+            "EXPLAIN",
+            "LOCK",
+            "UNLOCK",
+            "CREATE",
+            "DROP",
+            "ALTER",
+            "TRUNCATE",
+            "GRANT",
+            "REVOKE",
+            "ANALYZE",
+            "VACUUM",
+            "DISCARD",
+            "DEALLOCATE",
+            "PREPARE",
+            "EXECUTE",
+            "CALL",
+            "DO",
+            "RESET",
+            "LISTEN",
+            "NOTIFY",
+            "CHECKPOINT",
+            "FLUSH",
+            "KILL",
+            "OPTIMIZE",
+            "REPAIR",
+            "END",
+            "ABORT",
+            "CLOSE",
+            "FETCH",
+            "DECLARE",
+            "COPY",
+            "XA",
+            "HANDLER");
     private static final Set<String> DATA = Set.of("SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "VALUES", "(");
 
     private final DatabaseSchema schema;
@@ -132,7 +173,8 @@ public final class AccessExtractor {
         }
     }
 
-    private void emit(TableTemplate tt, List<String> literals, long count, long line, long time, Consumer<AccessEvent> sink) {
+    private void emit(
+            TableTemplate tt, List<String> literals, long count, long line, long time, Consumer<AccessEvent> sink) {
         if (tt.operation() == Operation.INSERT && !tt.insertRows().isEmpty()) {
             for (Map<String, ValueSource> row : tt.insertRows()) {
                 Map<String, String> key = new LinkedHashMap<>();
@@ -157,8 +199,14 @@ public final class AccessExtractor {
     }
 
     /** One event per combination of the key columns' values (an IN list on two key columns gives their product). */
-    private void emitCombinations(TableTemplate tt, List<List<ValueSource>> alternatives, List<String> literals, long count, long line,
-                                  long time, Consumer<AccessEvent> sink) {
+    private void emitCombinations(
+            TableTemplate tt,
+            List<List<ValueSource>> alternatives,
+            List<String> literals,
+            long count,
+            long line,
+            long time,
+            Consumer<AccessEvent> sink) {
         List<String> cols = tt.keyColumns();
         List<List<String>> values = new ArrayList<>();
         long combinations = 1;
@@ -216,7 +264,9 @@ public final class AccessExtractor {
 
     /** An UPDATE's literal SET values (empty for other operations); see {@link AccessEvent#values()}. */
     private static Map<String, String> setValues(TableTemplate tt, List<String> literals) {
-        return tt.operation() == Operation.UPDATE && !tt.setValues().isEmpty() ? values(tt.setValues(), literals) : Map.of();
+        return tt.operation() == Operation.UPDATE && !tt.setValues().isEmpty()
+                ? values(tt.setValues(), literals)
+                : Map.of();
     }
 
     /** Column to literal value; a NULL literal maps to null, an unknown parameter is left out. */
@@ -235,10 +285,32 @@ public final class AccessExtractor {
         return java.util.Collections.unmodifiableMap(out);
     }
 
-    private void event(TableTemplate tt, Map<String, String> key, Map<String, String> values, List<String> literals, long count,
-                       long line, long time, Consumer<AccessEvent> sink) {
-        AccessEvent e = new AccessEvent(tt.table(), tt.operation(), tt.index(), key, tt.keyColumns(), tt.projected(), tt.predicate(),
-                tt.updated(), tt.joined(), tt.functions(), count, time, line, values, tt.joinKeys(), bounds(tt, literals));
+    private void event(
+            TableTemplate tt,
+            Map<String, String> key,
+            Map<String, String> values,
+            List<String> literals,
+            long count,
+            long line,
+            long time,
+            Consumer<AccessEvent> sink) {
+        AccessEvent e = new AccessEvent(
+                tt.table(),
+                tt.operation(),
+                tt.index(),
+                key,
+                tt.keyColumns(),
+                tt.projected(),
+                tt.predicate(),
+                tt.updated(),
+                tt.joined(),
+                tt.functions(),
+                count,
+                time,
+                line,
+                values,
+                tt.joinKeys(),
+                bounds(tt, literals));
         report.events++;
         if (!e.keyComplete()) {
             report.eventsWithoutKey++;
@@ -251,7 +323,9 @@ public final class AccessExtractor {
         while (i < shape.length() && (Character.isLetter(shape.charAt(i)) || shape.charAt(i) == '_')) {
             i++;
         }
-        return i == 0 ? (shape.isEmpty() ? "" : shape.substring(0, 1)) : shape.substring(0, i).toUpperCase(Locale.ROOT);
+        return i == 0
+                ? (shape.isEmpty() ? "" : shape.substring(0, 1))
+                : shape.substring(0, i).toUpperCase(Locale.ROOT);
     }
 
     // ---- page requests: what MediaWiki asks the database for a view and an edit
@@ -270,14 +344,18 @@ public final class AccessExtractor {
     public List<String> mediaWikiStatements(PageRequest p) {
         List<String> out = new ArrayList<>();
         String title = quote(p.title());
-        out.add("SELECT page_id,page_latest FROM page WHERE page_namespace = " + p.namespace() + " AND page_title = " + title + " LIMIT 1");
-        boolean slots = schema.table("slots").isPresent() && schema.table("content").isPresent();
+        out.add("SELECT page_id,page_latest FROM page WHERE page_namespace = " + p.namespace() + " AND page_title = "
+                + title + " LIMIT 1");
+        boolean slots =
+                schema.table("slots").isPresent() && schema.table("content").isPresent();
         if (p.action() == PageRequest.Action.VIEW) {
             if (schema.table("revision").isPresent()) {
-                out.add("SELECT rev_id,rev_page,rev_actor,rev_timestamp,rev_len,rev_sha1 FROM revision WHERE rev_id = ?");
+                out.add(
+                        "SELECT rev_id,rev_page,rev_actor,rev_timestamp,rev_len,rev_sha1 FROM revision WHERE rev_id = ?");
             }
             if (slots) {
-                out.add("SELECT slot_revision_id,slot_content_id,content_size,content_address FROM slots JOIN content ON slot_content_id = content_id WHERE slot_revision_id = ?");
+                out.add(
+                        "SELECT slot_revision_id,slot_content_id,content_size,content_address FROM slots JOIN content ON slot_content_id = content_id WHERE slot_revision_id = ?");
             }
             if (schema.table("text").isPresent()) {
                 out.add("SELECT old_text,old_flags FROM text WHERE old_id = ?");
@@ -287,13 +365,15 @@ public final class AccessExtractor {
                 out.add("INSERT INTO text (old_id,old_text,old_flags) VALUES (?,?,?)");
             }
             if (slots) {
-                out.add("INSERT INTO content (content_id,content_size,content_sha1,content_model,content_address) VALUES (?,?,?,?,?)");
+                out.add(
+                        "INSERT INTO content (content_id,content_size,content_sha1,content_model,content_address) VALUES (?,?,?,?,?)");
             }
             if (schema.table("revision").isPresent()) {
                 out.add("INSERT INTO revision (rev_id,rev_page,rev_timestamp,rev_len) VALUES (?,?,?,?)");
             }
             if (slots) {
-                out.add("INSERT INTO slots (slot_revision_id,slot_role_id,slot_content_id,slot_origin) VALUES (?,?,?,?)");
+                out.add(
+                        "INSERT INTO slots (slot_revision_id,slot_role_id,slot_content_id,slot_origin) VALUES (?,?,?,?)");
             }
             out.add("UPDATE page SET page_latest = ?,page_touched = ?,page_len = ? WHERE page_id = ?");
         }

@@ -30,7 +30,9 @@ final class CalciteCatalog {
                 public RelDataType getRowType(RelDataTypeFactory f) {
                     RelDataTypeFactory.Builder b = f.builder();
                     for (ColumnDef c : t.columns()) {
-                        b.add(c.name(), f.createTypeWithNullability(type(f, c.type().declared()), true));
+                        b.add(
+                                c.name(),
+                                f.createTypeWithNullability(type(f, c.type().declared()), true));
                     }
                     return b.build();
                 }

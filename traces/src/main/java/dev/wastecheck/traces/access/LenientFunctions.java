@@ -24,8 +24,21 @@ final class LenientFunctions {
 
     static SqlOperatorTable table() {
         List<SqlOperator> ops = new ArrayList<>();
-        for (String n : new String[] {"YEAR", "MONTH", "DAY", "DAYOFMONTH", "DAYOFWEEK", "DAYOFYEAR", "HOUR", "MINUTE", "SECOND",
-                "WEEK", "QUARTER", "YEARWEEK", "TO_DAYS"}) {
+        for (String n : new String[] {
+            "YEAR",
+            "MONTH",
+            "DAY",
+            "DAYOFMONTH",
+            "DAYOFWEEK",
+            "DAYOFYEAR",
+            "HOUR",
+            "MINUTE",
+            "SECOND",
+            "WEEK",
+            "QUARTER",
+            "YEARWEEK",
+            "TO_DAYS"
+        }) {
             ops.add(fn(n, ReturnTypes.INTEGER_NULLABLE));
         }
         ops.add(fn("DATE", ReturnTypes.explicit(SqlTypeName.DATE)));
@@ -35,10 +48,14 @@ final class LenientFunctions {
         ops.add(fn("FROM_UNIXTIME", ReturnTypes.explicit(SqlTypeName.TIMESTAMP)));
         ops.add(fn("UNIX_TIMESTAMP", ReturnTypes.explicit(SqlTypeName.BIGINT)));
         // MySQL's conditional and comparison helpers, typed like their arguments
-        ops.add(SqlBasicFunction.create("IF", ReturnTypes.ARG1_NULLABLE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
-        ops.add(SqlBasicFunction.create("IFNULL", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
-        ops.add(SqlBasicFunction.create("GREATEST", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
-        ops.add(SqlBasicFunction.create("LEAST", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
+        ops.add(SqlBasicFunction.create(
+                "IF", ReturnTypes.ARG1_NULLABLE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
+        ops.add(SqlBasicFunction.create(
+                "IFNULL", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
+        ops.add(SqlBasicFunction.create(
+                "GREATEST", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
+        ops.add(SqlBasicFunction.create(
+                "LEAST", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
         return SqlOperatorTables.of(ops);
     }
 

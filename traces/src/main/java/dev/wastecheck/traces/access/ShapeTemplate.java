@@ -44,11 +44,22 @@ record ShapeTemplate(List<TableTemplate> tables) {
      *                        ({@code table.column})
      * @param bounds          WHERE conjuncts comparing a column with literals, other than the key's equalities
      */
-    record TableTemplate(String table, Operation operation, String index, List<String> keyColumns,
-                         List<List<ValueSource>> keyAlternatives, List<List<List<ValueSource>>> keyDisjuncts,
-                         List<Map<String, ValueSource>> insertRows, Map<String, ValueSource> setValues,
-                         Set<String> projected, Set<String> predicate, Set<String> updated, Set<String> joined,
-                         Map<String, Set<String>> functions, Map<String, String> joinKeys, List<BoundSource> bounds) {}
+    record TableTemplate(
+            String table,
+            Operation operation,
+            String index,
+            List<String> keyColumns,
+            List<List<ValueSource>> keyAlternatives,
+            List<List<List<ValueSource>>> keyDisjuncts,
+            List<Map<String, ValueSource>> insertRows,
+            Map<String, ValueSource> setValues,
+            Set<String> projected,
+            Set<String> predicate,
+            Set<String> updated,
+            Set<String> joined,
+            Map<String, Set<String>> functions,
+            Map<String, String> joinKeys,
+            List<BoundSource> bounds) {}
 
     /** A {@link dev.wastecheck.model.access.Bound} whose ends are filled from each statement's literals; null for an open end. */
     record BoundSource(String column, ValueSource lo, boolean loInclusive, ValueSource hi, boolean hiInclusive) {}

@@ -33,13 +33,28 @@ public final class StatementNormalizer {
         }
     }
 
-    private static final Set<String> DROP_WORDS = Set.of("SQL_NO_CACHE", "SQL_CACHE", "SQL_CALC_FOUND_ROWS", "HIGH_PRIORITY",
-            "SQL_BUFFER_RESULT", "SQL_SMALL_RESULT", "SQL_BIG_RESULT", "LOW_PRIORITY", "DELAYED");
-    private static final Pattern INDEX_HINT = Pattern.compile("\\s(USE|FORCE|IGNORE)\\s+(INDEX|KEY)(\\s+FOR\\s+(JOIN|ORDER BY|GROUP BY))?\\s*\\([^)]*\\)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TAIL_LOCK = Pattern.compile("\\s+(FOR\\s+UPDATE(\\s+(NOWAIT|SKIP LOCKED))?|FOR\\s+SHARE|LOCK\\s+IN\\s+SHARE\\s+MODE)\\s*$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern ON_DUP = Pattern.compile("\\s+ON\\s+DUPLICATE\\s+KEY\\s+UPDATE\\s.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final Pattern ON_CONFLICT = Pattern.compile("\\s+ON\\s+CONFLICT\\b.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final Pattern RETURNING = Pattern.compile("\\s+RETURNING\\s.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Set<String> DROP_WORDS = Set.of(
+            "SQL_NO_CACHE",
+            "SQL_CACHE",
+            "SQL_CALC_FOUND_ROWS",
+            "HIGH_PRIORITY",
+            "SQL_BUFFER_RESULT",
+            "SQL_SMALL_RESULT",
+            "SQL_BIG_RESULT",
+            "LOW_PRIORITY",
+            "DELAYED");
+    private static final Pattern INDEX_HINT = Pattern.compile(
+            "\\s(USE|FORCE|IGNORE)\\s+(INDEX|KEY)(\\s+FOR\\s+(JOIN|ORDER BY|GROUP BY))?\\s*\\([^)]*\\)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern TAIL_LOCK = Pattern.compile(
+            "\\s+(FOR\\s+UPDATE(\\s+(NOWAIT|SKIP LOCKED))?|FOR\\s+SHARE|LOCK\\s+IN\\s+SHARE\\s+MODE)\\s*$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern ON_DUP =
+            Pattern.compile("\\s+ON\\s+DUPLICATE\\s+KEY\\s+UPDATE\\s.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern ON_CONFLICT =
+            Pattern.compile("\\s+ON\\s+CONFLICT\\b.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern RETURNING =
+            Pattern.compile("\\s+RETURNING\\s.*$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
     /**
      * @param dialect the server whose lexical rules the statement follows, or null when the trace does not say
@@ -70,13 +85,15 @@ public final class StatementNormalizer {
                 space(out);
                 continue;
             }
-            if ((c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') || (c == '#' && (dialect == null || dialect == Dialect.MYSQL))) {
+            if ((c == '-' && i + 1 < n && sql.charAt(i + 1) == '-')
+                    || (c == '#' && (dialect == null || dialect == Dialect.MYSQL))) {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
                 space(out);
                 continue;
             }
-            if (c == '\'' || ((c == 'E' || c == 'e') && i + 1 < n && sql.charAt(i + 1) == '\'' && !identChar(prev(out)))
+            if (c == '\''
+                    || ((c == 'E' || c == 'e') && i + 1 < n && sql.charAt(i + 1) == '\'' && !identChar(prev(out)))
                     || ((c == 'N' || c == 'n') && i + 1 < n && sql.charAt(i + 1) == '\'' && !identChar(prev(out)))) {
                 boolean esc = backslash || c == 'E' || c == 'e';
                 if (c != '\'') {
@@ -87,7 +104,10 @@ public final class StatementNormalizer {
                 literal(out, literals, v.toString());
                 continue;
             }
-            if ((c == 'X' || c == 'x' || c == 'B' || c == 'b') && i + 1 < n && sql.charAt(i + 1) == '\'' && !identChar(prev(out))) {
+            if ((c == 'X' || c == 'x' || c == 'B' || c == 'b')
+                    && i + 1 < n
+                    && sql.charAt(i + 1) == '\''
+                    && !identChar(prev(out))) {
                 StringBuilder v = new StringBuilder();
                 i = readQuoted(sql, i + 1, '\'', false, v);
                 literal(out, literals, (c == 'X' || c == 'x' ? "0x" : "0b") + v);
@@ -142,7 +162,8 @@ public final class StatementNormalizer {
                 prevWord = "?";
                 continue;
             }
-            if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1)) && !identChar(prev(out)))) {
+            if (Character.isDigit(c)
+                    || (c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1)) && !identChar(prev(out)))) {
                 if (identChar(prev(out))) {
                     out.append(c);
                     i++;
@@ -172,7 +193,11 @@ public final class StatementNormalizer {
                     }
                 }
                 String number = sql.substring(start, i);
-                boolean limitArg = prevWord.equals("LIMIT") || prevWord.equals("OFFSET") || prevWord.equals("NEXT") || prevWord.equals("FIRST") || prevWord.equals("TOP")
+                boolean limitArg = prevWord.equals("LIMIT")
+                        || prevWord.equals("OFFSET")
+                        || prevWord.equals("NEXT")
+                        || prevWord.equals("FIRST")
+                        || prevWord.equals("TOP")
                         || (prevWord.equals(",") && prevPrevWord.equals("LIMITNUM"));
                 if (limitArg) {
                     out.append(number);
@@ -215,7 +240,9 @@ public final class StatementNormalizer {
                 }
                 boolean call = k < n && sql.charAt(k) == '(';
                 boolean afterDot = out.length() > 0 && out.charAt(out.length() - 1) == '.';
-                if (canonical != null && (!call || tableContext(prevWord)) && !(afterDot && !names.containsKey(word.toLowerCase(Locale.ROOT)))) {
+                if (canonical != null
+                        && (!call || tableContext(prevWord))
+                        && !(afterDot && !names.containsKey(word.toLowerCase(Locale.ROOT)))) {
                     out.append(quote).append(canonical).append(quote);
                 } else if (prevWord.equals("AS") && !call && !TYPE_NAMES.contains(upper)) {
                     // an alias may be a word Calcite reserves (AS count): quoted, it is just a name
@@ -255,13 +282,40 @@ public final class StatementNormalizer {
         return new Normalized(shape, literals, quote);
     }
 
-    private static final Set<String> REWRITE_WORDS = Set.of("INDEX", "KEY", "DUPLICATE", "CONFLICT", "RETURNING", "FOR", "LOCK");
+    private static final Set<String> REWRITE_WORDS =
+            Set.of("INDEX", "KEY", "DUPLICATE", "CONFLICT", "RETURNING", "FOR", "LOCK");
 
-    private static final Set<String> TYPE_NAMES = Set.of("DATE", "TIME", "TIMESTAMP", "DATETIME", "INTEGER", "INT", "BIGINT",
-            "SMALLINT", "TINYINT", "DECIMAL", "NUMERIC", "CHAR", "VARCHAR", "BINARY", "VARBINARY", "DOUBLE", "FLOAT", "REAL",
-            "SIGNED", "UNSIGNED", "BOOLEAN", "TEXT", "JSON", "INTERVAL", "CHARACTER", "BLOB", "NCHAR");
-    private static final Set<String> SIGN_AFTER = Set.of("AND", "OR", "NOT", "BETWEEN", "SELECT", "THEN", "ELSE", "WHEN", "VALUES",
-            "IN", "SET", "WHERE", "ON", "LIKE", "BY", "RETURN", "CASE", "DEFAULT");
+    private static final Set<String> TYPE_NAMES = Set.of(
+            "DATE",
+            "TIME",
+            "TIMESTAMP",
+            "DATETIME",
+            "INTEGER",
+            "INT",
+            "BIGINT",
+            "SMALLINT",
+            "TINYINT",
+            "DECIMAL",
+            "NUMERIC",
+            "CHAR",
+            "VARCHAR",
+            "BINARY",
+            "VARBINARY",
+            "DOUBLE",
+            "FLOAT",
+            "REAL",
+            "SIGNED",
+            "UNSIGNED",
+            "BOOLEAN",
+            "TEXT",
+            "JSON",
+            "INTERVAL",
+            "CHARACTER",
+            "BLOB",
+            "NCHAR");
+    private static final Set<String> SIGN_AFTER = Set.of(
+            "AND", "OR", "NOT", "BETWEEN", "SELECT", "THEN", "ELSE", "WHEN", "VALUES", "IN", "SET", "WHERE", "ON",
+            "LIKE", "BY", "RETURN", "CASE", "DEFAULT");
 
     /** Whether a '-' here is a sign (after an operator, an opening parenthesis, a comma or a keyword), not a subtraction. */
     private static boolean signContext(StringBuilder out, String prevWord) {
@@ -292,7 +346,11 @@ public final class StatementNormalizer {
     }
 
     private static boolean tableContext(String prevWord) {
-        return prevWord.equals("INTO") || prevWord.equals("TABLE") || prevWord.equals("FROM") || prevWord.equals("JOIN") || prevWord.equals("UPDATE");
+        return prevWord.equals("INTO")
+                || prevWord.equals("TABLE")
+                || prevWord.equals("FROM")
+                || prevWord.equals("JOIN")
+                || prevWord.equals("UPDATE");
     }
 
     /**
@@ -331,15 +389,16 @@ public final class StatementNormalizer {
             char c = s.charAt(i);
             if (backslash && c == '\\' && i + 1 < n) {
                 char e = s.charAt(i + 1);
-                value.append(switch (e) {
-                    case '0' -> '\0';
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    case 't' -> '\t';
-                    case 'b' -> '\b';
-                    case 'Z' -> (char) 0x1A;
-                    default -> e;
-                });
+                value.append(
+                        switch (e) {
+                            case '0' -> '\0';
+                            case 'n' -> '\n';
+                            case 'r' -> '\r';
+                            case 't' -> '\t';
+                            case 'b' -> '\b';
+                            case 'Z' -> (char) 0x1A;
+                            default -> e;
+                        });
                 i += 2;
                 continue;
             }

@@ -83,14 +83,23 @@ final class StatementResolver {
     }
 
     private static FrameworkConfig config(org.apache.calcite.schema.SchemaPlus root, Quoting quoting) {
-        SqlParser.Config parser = SqlParser.config().withQuoting(quoting).withQuotedCasing(Casing.UNCHANGED)
-                .withUnquotedCasing(Casing.UNCHANGED).withCaseSensitive(false).withConformance(SqlConformanceEnum.LENIENT);
+        SqlParser.Config parser = SqlParser.config()
+                .withQuoting(quoting)
+                .withQuotedCasing(Casing.UNCHANGED)
+                .withUnquotedCasing(Casing.UNCHANGED)
+                .withCaseSensitive(false)
+                .withConformance(SqlConformanceEnum.LENIENT);
         return Frameworks.newConfigBuilder()
                 .defaultSchema(root)
                 .parserConfig(parser)
-                .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withIdentifierExpansion(true).withConformance(SqlConformanceEnum.LENIENT))
-                .sqlToRelConverterConfig(SqlToRelConverter.config().withInSubQueryThreshold(Integer.MAX_VALUE).withExpand(true))
-                .operatorTable(org.apache.calcite.sql.util.SqlOperatorTables.chain(LenientFunctions.table(),
+                .sqlValidatorConfig(SqlValidator.Config.DEFAULT
+                        .withIdentifierExpansion(true)
+                        .withConformance(SqlConformanceEnum.LENIENT))
+                .sqlToRelConverterConfig(SqlToRelConverter.config()
+                        .withInSubQueryThreshold(Integer.MAX_VALUE)
+                        .withExpand(true))
+                .operatorTable(org.apache.calcite.sql.util.SqlOperatorTables.chain(
+                        LenientFunctions.table(),
                         SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
                                 EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.MYSQL, SqlLibrary.POSTGRESQL))))
                 .build();
@@ -116,7 +125,9 @@ final class StatementResolver {
 
     private static String reason(Throwable e) {
         Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t && (t.getMessage() == null || t.getMessage().startsWith("org.apache"))) {
+        while (t.getCause() != null
+                && t.getCause() != t
+                && (t.getMessage() == null || t.getMessage().startsWith("org.apache"))) {
             t = t.getCause();
         }
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
@@ -129,15 +140,19 @@ final class StatementResolver {
 
     // ---- INSERT ... VALUES and UPDATE ... SET: values are read from the statement before validation rewrites it
 
-    private record InsertShape(String table, List<Map<String, ValueSource>> rows, List<String> keyColumns, String index) {}
+    private record InsertShape(
+            String table, List<Map<String, ValueSource>> rows, List<String> keyColumns, String index) {}
 
     private record UpdateShape(String table, Map<String, ValueSource> set) {}
 
     private InsertShape insertShape(SqlInsert ins) throws UnresolvedStatementException {
-        SqlIdentifier target = (SqlIdentifier) (ins.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS
-                ? c.operand(0) : ins.getTargetTable());
+        SqlIdentifier target = (SqlIdentifier)
+                (ins.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS
+                        ? c.operand(0)
+                        : ins.getTargetTable());
         String name = target.names.get(target.names.size() - 1);
-        TableDef t = schema.table(name).orElseThrow(() -> new UnresolvedStatementException("Object '" + name + "' not found"));
+        TableDef t = schema.table(name)
+                .orElseThrow(() -> new UnresolvedStatementException("Object '" + name + "' not found"));
         List<String> columns = new ArrayList<>();
         SqlNodeList list = ins.getTargetColumnList();
         if (list == null) {
@@ -154,7 +169,9 @@ final class StatementResolver {
         SqlNode source = ins.getSource();
         if (source instanceof SqlBasicCall values && values.getKind() == SqlKind.VALUES) {
             for (SqlNode rowNode : values.getOperandList()) {
-                List<SqlNode> cells = rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW ? row.getOperandList() : List.of(rowNode);
+                List<SqlNode> cells = rowNode instanceof SqlCall row && row.getKind() == SqlKind.ROW
+                        ? row.getOperandList()
+                        : List.of(rowNode);
                 Map<String, ValueSource> row = new LinkedHashMap<>();
                 for (int i = 0; i < columns.size() && i < cells.size(); i++) {
                     ValueSource v = valueSource(cells.get(i));
@@ -170,7 +187,9 @@ final class StatementResolver {
 
     /** The SET columns of a single-table UPDATE whose right-hand side is a literal, a parameter or NULL; null for other forms. */
     private UpdateShape updateShape(SqlUpdate upd) {
-        SqlNode targetNode = upd.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS ? c.operand(0) : upd.getTargetTable();
+        SqlNode targetNode = upd.getTargetTable() instanceof SqlCall c && c.getKind() == SqlKind.AS
+                ? c.operand(0)
+                : upd.getTargetTable();
         if (!(targetNode instanceof SqlIdentifier target)) {
             return null;
         }
@@ -201,7 +220,9 @@ final class StatementResolver {
             return new ValueSource(p.getIndex(), null);
         }
         if (cell instanceof SqlLiteral lit) {
-            return lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL ? ValueSource.NULL : new ValueSource(-1, lit.toValue());
+            return lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL
+                    ? ValueSource.NULL
+                    : new ValueSource(-1, lit.toValue());
         }
         return null;
     }
@@ -275,7 +296,9 @@ final class StatementResolver {
         }
 
         private Acc acc(String table) {
-            return tables.computeIfAbsent(table.toLowerCase(java.util.Locale.ROOT), k -> new Acc(schema.table(table).orElseThrow()));
+            return tables.computeIfAbsent(
+                    table.toLowerCase(java.util.Locale.ROOT),
+                    k -> new Acc(schema.table(table).orElseThrow()));
         }
 
         private String tableName(RelOptTable t) {
@@ -413,9 +436,17 @@ final class StatementResolver {
                             var r = sarg.rangeSet.asRanges().iterator().next();
                             ValueSource lo = r.hasLowerBound() ? new ValueSource(-1, text(r.lowerEndpoint())) : null;
                             ValueSource hi = r.hasUpperBound() ? new ValueSource(-1, text(r.upperEndpoint())) : null;
-                            acc(o.table).bounds.add(new ShapeTemplate.BoundSource(o.column, lo,
-                                    r.hasLowerBound() && r.lowerBoundType() == com.google.common.collect.BoundType.CLOSED, hi,
-                                    r.hasUpperBound() && r.upperBoundType() == com.google.common.collect.BoundType.CLOSED));
+                            acc(o.table)
+                                    .bounds
+                                    .add(new ShapeTemplate.BoundSource(
+                                            o.column,
+                                            lo,
+                                            r.hasLowerBound()
+                                                    && r.lowerBoundType() == com.google.common.collect.BoundType.CLOSED,
+                                            hi,
+                                            r.hasUpperBound()
+                                                    && r.upperBoundType()
+                                                            == com.google.common.collect.BoundType.CLOSED));
                         }
                     }
                 }
@@ -431,8 +462,7 @@ final class StatementResolver {
                         }
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
 
@@ -492,7 +522,9 @@ final class StatementResolver {
             for (RexNode d : or.getOperands()) {
                 Map<String, List<ValueSource>> m = new LinkedHashMap<>();
                 for (RexNode c : RelOptUtil.conjunctions(d)) {
-                    String t = c instanceof RexCall cc && cc.getKind() == SqlKind.OR ? equalities(cc, ctx, m) : equality(c, ctx, m);
+                    String t = c instanceof RexCall cc && cc.getKind() == SqlKind.OR
+                            ? equalities(cc, ctx, m)
+                            : equality(c, ctx, m);
                     if (t == null || (table != null && !table.equals(t))) {
                         return;
                     }
@@ -542,7 +574,8 @@ final class StatementResolver {
             if (!(c instanceof RexCall eq)) {
                 return null;
             }
-            if (eq.getKind() == SqlKind.SEARCH && stripCast(eq.getOperands().get(0)) instanceof RexInputRef ref
+            if (eq.getKind() == SqlKind.SEARCH
+                    && stripCast(eq.getOperands().get(0)) instanceof RexInputRef ref
                     && eq.getOperands().get(1) instanceof RexLiteral lit) {
                 Sarg<?> sarg = lit.getValueAs(Sarg.class);
                 Origin o = origin(ctx, ref.getIndex());
@@ -587,13 +620,17 @@ final class StatementResolver {
                     if ((call.getOperator() instanceof SqlFunction && call.getKind() != SqlKind.CAST) || toDate) {
                         // DATE(x) arrives as CAST(x AS DATE); other casts are type coercion, not the query's intent
                         String name = toDate ? "DATE" : call.getOperator().getName();
-                        if (call.getKind() == SqlKind.EXTRACT && call.getOperands().get(0) instanceof RexLiteral flag) {
+                        if (call.getKind() == SqlKind.EXTRACT
+                                && call.getOperands().get(0) instanceof RexLiteral flag) {
                             name = String.valueOf(flag.getValue());
                         }
                         for (RexNode op : call.getOperands()) {
                             if (stripCast(op) instanceof RexInputRef ref) {
                                 for (Origin o : origins(ctx, ref.getIndex())) {
-                                    acc(o.table).functions.computeIfAbsent(o.column, k -> new LinkedHashSet<>()).add(name);
+                                    acc(o.table)
+                                            .functions
+                                            .computeIfAbsent(o.column, k -> new LinkedHashSet<>())
+                                            .add(name);
                                 }
                             }
                         }
@@ -631,7 +668,10 @@ final class StatementResolver {
             }
             for (RelColumnOrigin o : raw) {
                 RelOptTable t = o.getOriginTable();
-                String column = t.getRowType().getFieldList().get(o.getOriginColumnOrdinal()).getName();
+                String column = t.getRowType()
+                        .getFieldList()
+                        .get(o.getOriginColumnOrdinal())
+                        .getName();
                 out.add(new Origin(tableName(t), column, o.isDerived()));
             }
             return out;
@@ -678,10 +718,15 @@ final class StatementResolver {
                     int best = 0;
                     for (IndexDef ix : t.allIndexes()) {
                         int prefix = 0;
-                        while (prefix < ix.columns().size() && bound.contains(ix.columns().get(prefix))) {
+                        while (prefix < ix.columns().size()
+                                && bound.contains(ix.columns().get(prefix))) {
                             prefix++;
                         }
-                        int reach = prefix + (prefix < ix.columns().size() && a.range.contains(ix.columns().get(prefix)) ? 1 : 0);
+                        int reach = prefix
+                                + (prefix < ix.columns().size()
+                                                && a.range.contains(ix.columns().get(prefix))
+                                        ? 1
+                                        : 0);
                         if (reach > best || (reach == best && reach > 0 && prefix > keyColumns.size())) {
                             best = reach;
                             index = ix;
@@ -723,9 +768,22 @@ final class StatementResolver {
                     bounds.add(b);
                 }
             }
-            return new TableTemplate(t.name(), op, index == null ? null : index.name(), List.copyOf(keyColumns), alternatives, disjuncts, insertRows, setValues,
-                    ordered(a.projected), ordered(a.predicate), ordered(a.updated), ordered(a.joined), copy(a.functions),
-                    java.util.Collections.unmodifiableMap(new LinkedHashMap<>(a.joinKeys)), List.copyOf(bounds));
+            return new TableTemplate(
+                    t.name(),
+                    op,
+                    index == null ? null : index.name(),
+                    List.copyOf(keyColumns),
+                    alternatives,
+                    disjuncts,
+                    insertRows,
+                    setValues,
+                    ordered(a.projected),
+                    ordered(a.predicate),
+                    ordered(a.updated),
+                    ordered(a.joined),
+                    copy(a.functions),
+                    java.util.Collections.unmodifiableMap(new LinkedHashMap<>(a.joinKeys)),
+                    List.copyOf(bounds));
         }
     }
 

@@ -62,7 +62,8 @@ public final class Popularity {
                     v = -1;
                 }
                 if (v < 0) {
-                    throw new GeneratorInputException(file + ":" + lineNo + ": expected a non-negative count, found '" + abbreviate(t) + "'");
+                    throw new GeneratorInputException(
+                            file + ":" + lineNo + ": expected a non-negative count, found '" + abbreviate(t) + "'");
                 }
                 if (m == counts.length) {
                     counts = Arrays.copyOf(counts, m * 2);

@@ -36,8 +36,8 @@ import java.util.SplittableRandom;
  * about 1.2 GB.
  */
 public final class WikiGenerator {
-    private static final long T0 = 979_516_800L;          // 2001-01-15T00:00:00Z, Wikipedia's first day
-    private static final long T1 = 1_464_739_200L;        // 2016-06-01T00:00:00Z, the dump's date and the trace's start
+    private static final long T0 = 979_516_800L; // 2001-01-15T00:00:00Z, Wikipedia's first day
+    private static final long T1 = 1_464_739_200L; // 2016-06-01T00:00:00Z, the dump's date and the trace's start
     private static final int MAX_TEXT = 2 << 20;
     private static final int COMMENTS = 1000;
 
@@ -57,18 +57,32 @@ public final class WikiGenerator {
      * @param scanShare        share of requests that rebuild a special page by scanning the page table
      *                         (Special:ShortPages: the articles shorter than a length, no index on it)
      */
-    public record Config(long pages, long seed, double zipfExponent, Path popularityFile, long requests,
-                         double editShare, double watchlistShare, double revisionsMean, double revisionsMedian,
-                         int textMedianBytes, double textSigma, int maxInsertBytes, double scanShare) {
+    public record Config(
+            long pages,
+            long seed,
+            double zipfExponent,
+            Path popularityFile,
+            long requests,
+            double editShare,
+            double watchlistShare,
+            double revisionsMean,
+            double revisionsMedian,
+            int textMedianBytes,
+            double textSigma,
+            int maxInsertBytes,
+            double scanShare) {
         public Config {
             if (pages < 1 || pages > Integer.MAX_VALUE - 1) {
-                throw new GeneratorInputException("--scale: expected a number of pages from 1 to " + (Integer.MAX_VALUE - 1) + ", got " + pages);
+                throw new GeneratorInputException(
+                        "--scale: expected a number of pages from 1 to " + (Integer.MAX_VALUE - 1) + ", got " + pages);
             }
             if (revisionsMean < revisionsMedian || revisionsMedian < 1) {
-                throw new GeneratorInputException("revisions: expected mean >= median >= 1, got mean " + revisionsMean + ", median " + revisionsMedian);
+                throw new GeneratorInputException("revisions: expected mean >= median >= 1, got mean " + revisionsMean
+                        + ", median " + revisionsMedian);
             }
             if (editShare < 0 || watchlistShare < 0 || scanShare < 0 || editShare + watchlistShare + scanShare > 1) {
-                throw new GeneratorInputException("--edit-share, --watchlist-share, --scan-share: expected shares in [0,1] summing to at most 1");
+                throw new GeneratorInputException(
+                        "--edit-share, --watchlist-share, --scan-share: expected shares in [0,1] summing to at most 1");
             }
             if (requests < 0) {
                 throw new GeneratorInputException("--requests: expected a non-negative count, got " + requests);
@@ -80,42 +94,151 @@ public final class WikiGenerator {
         }
 
         public Config withZipfExponent(double s) {
-            return new Config(pages, seed, s, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    s,
+                    popularityFile,
+                    requests,
+                    editShare,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    maxInsertBytes,
+                    scanShare);
         }
 
         public Config withPopularityFile(Path f) {
-            return new Config(pages, seed, zipfExponent, f, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    f,
+                    requests,
+                    editShare,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    maxInsertBytes,
+                    scanShare);
         }
 
         public Config withRequests(long r) {
-            return new Config(pages, seed, zipfExponent, popularityFile, r, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    popularityFile,
+                    r,
+                    editShare,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    maxInsertBytes,
+                    scanShare);
         }
 
         public Config withEditShare(double e) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, e, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    popularityFile,
+                    requests,
+                    e,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    maxInsertBytes,
+                    scanShare);
         }
 
         public Config withWatchlistShare(double w) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, w, revisionsMean, revisionsMedian, textMedianBytes, textSigma, maxInsertBytes, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    popularityFile,
+                    requests,
+                    editShare,
+                    w,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    maxInsertBytes,
+                    scanShare);
         }
 
         public Config withTextMedianBytes(int b) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, b, textSigma, maxInsertBytes, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    popularityFile,
+                    requests,
+                    editShare,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    b,
+                    textSigma,
+                    maxInsertBytes,
+                    scanShare);
         }
 
         public Config withScanShare(double share) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian,
-                    textMedianBytes, textSigma, maxInsertBytes, share);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    popularityFile,
+                    requests,
+                    editShare,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    maxInsertBytes,
+                    share);
         }
 
         public Config withMaxInsertBytes(int b) {
-            return new Config(pages, seed, zipfExponent, popularityFile, requests, editShare, watchlistShare, revisionsMean, revisionsMedian, textMedianBytes, textSigma, b, scanShare);
+            return new Config(
+                    pages,
+                    seed,
+                    zipfExponent,
+                    popularityFile,
+                    requests,
+                    editShare,
+                    watchlistShare,
+                    revisionsMean,
+                    revisionsMedian,
+                    textMedianBytes,
+                    textSigma,
+                    b,
+                    scanShare);
         }
     }
 
     /** What was written: rows and bytes per table in dump order, and the trace's size. */
-    public record Result(Map<String, Long> rows, Map<String, Long> tableBytes, long dumpBytes, long traceBytes,
-                         long traceRequests, long traceStatements, long dumpNanos) {}
+    public record Result(
+            Map<String, Long> rows,
+            Map<String, Long> tableBytes,
+            long dumpBytes,
+            long traceBytes,
+            long traceRequests,
+            long traceStatements,
+            long dumpNanos) {}
 
     private final Config cfg;
     private final int pages;
@@ -147,7 +270,8 @@ public final class WikiGenerator {
             namespace[p] = (byte) (u < 0.70 ? 0 : u < 0.80 ? 1 : u < 0.88 ? 2 : u < 0.93 ? 3 : u < 0.97 ? 10 : 14);
         }
         if (revisions > Integer.MAX_VALUE - cfg.requests()) {
-            throw new GeneratorInputException("--scale: " + pages + " pages make more revisions than this generator numbers (2^31)");
+            throw new GeneratorInputException(
+                    "--scale: " + pages + " pages make more revisions than this generator numbers (2^31)");
         }
         // popularity is independent of revision counts: ranks go to pages in a random order
         rankToPage = new int[pages];
@@ -161,7 +285,9 @@ public final class WikiGenerator {
             rankToPage[i] = rankToPage[j];
             rankToPage[j] = t;
         }
-        popularity = cfg.popularityFile() != null ? Popularity.fromCounts(cfg.popularityFile(), pages) : Popularity.zipf(pages, cfg.zipfExponent());
+        popularity = cfg.popularityFile() != null
+                ? Popularity.fromCounts(cfg.popularityFile(), pages)
+                : Popularity.zipf(pages, cfg.zipfExponent());
     }
 
     public static DatabaseSchema schema() {
@@ -268,7 +394,13 @@ public final class WikiGenerator {
 
     private void writeContent(MysqlDumpWriter dump, SqlRow row) throws IOException {
         for (int r = 1; r <= revisions; r++) {
-            dump.row(row.begin().num(r).num(storedLength(r)).str(sha1(r)).num(1).str("tt:" + r).end());
+            dump.row(row.begin()
+                    .num(r)
+                    .num(storedLength(r))
+                    .str(sha1(r))
+                    .num(1)
+                    .str("tt:" + r)
+                    .end());
         }
     }
 
@@ -277,8 +409,19 @@ public final class WikiGenerator {
             long h = hash(2, p + 1);
             boolean redirect = namespace[p] == 0 && unit(h) < 0.08;
             String touched = timestamp(revisionTime(latest[p]));
-            row.begin().num(p + 1).num(namespace[p]).str(text.title(p + 1)).num(redirect ? 1 : 0).num(revCount[p] == 1 ? 1 : 0)
-                    .raw(random12(mix(h))).str(touched).str(touched).num(latest[p]).num(latestLen[p]).str("wikitext").nul();
+            row.begin()
+                    .num(p + 1)
+                    .num(namespace[p])
+                    .str(text.title(p + 1))
+                    .num(redirect ? 1 : 0)
+                    .num(revCount[p] == 1 ? 1 : 0)
+                    .raw(random12(mix(h)))
+                    .str(touched)
+                    .str(touched)
+                    .num(latest[p])
+                    .num(latestLen[p])
+                    .str("wikitext")
+                    .nul();
             dump.row(row.end());
         }
     }
@@ -290,8 +433,15 @@ public final class WikiGenerator {
         for (int r = 1; r <= revisions; r++) {
             int p = order.takeAt(draw.nextLong(order.total()));
             long h = hash(3, r);
-            row.begin().num(r).num(p + 1).num(commentOf(h)).num(actorOf(mix(h))).str(timestamp(revisionTime(r)))
-                    .num(unit(mix(h ^ 7)) < 0.3 ? 1 : 0).num(0).num(storedLength(r));
+            row.begin()
+                    .num(r)
+                    .num(p + 1)
+                    .num(commentOf(h))
+                    .num(actorOf(mix(h)))
+                    .str(timestamp(revisionTime(r)))
+                    .num(unit(mix(h ^ 7)) < 0.3 ? 1 : 0)
+                    .num(0)
+                    .num(storedLength(r));
             if (previous[p] == 0) {
                 row.num(0);
             } else {
@@ -325,10 +475,23 @@ public final class WikiGenerator {
             long registered = T0 + (long) (unit(h) * (T1 - T0));
             String reg = timestamp(registered);
             boolean email = unit(mix(h)) < 0.4;
-            row.begin().num(u).str(userName(u)).str("").str("x").str("").nul().str(email ? userName(u).toLowerCase() + "@example.org" : "")
-                    .str(timestamp(registered + (long) (unit(mix(h ^ 3)) * (T1 - registered)))).str(hex32(mix(h ^ 5)))
-                    .raw(email ? "'" + reg + "'" : "NULL").nul().nul().str(reg).num((long) Math.floor(Math.exp(3 * unit(mix(h ^ 9)) * 3)))
-                    .nul().num(0);
+            row.begin()
+                    .num(u)
+                    .str(userName(u))
+                    .str("")
+                    .str("x")
+                    .str("")
+                    .nul()
+                    .str(email ? userName(u).toLowerCase() + "@example.org" : "")
+                    .str(timestamp(registered + (long) (unit(mix(h ^ 3)) * (T1 - registered))))
+                    .str(hex32(mix(h ^ 5)))
+                    .raw(email ? "'" + reg + "'" : "NULL")
+                    .nul()
+                    .nul()
+                    .str(reg)
+                    .num((long) Math.floor(Math.exp(3 * unit(mix(h ^ 9)) * 3)))
+                    .nul()
+                    .num(0);
             dump.row(row.end());
         }
     }
@@ -375,8 +538,10 @@ public final class WikiGenerator {
             editCumulative[p] = sum;
         }
         try (Writer out = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 20)) {
-            String header = "-- wastecheck trace v1: one SQL statement per line, each prefixed by /* time */ (ISO-8601 UTC)\n"
-                    + "-- generated by wastecheck trace generate --scale " + pages + " --seed " + cfg.seed() + "\n";
+            String header =
+                    "-- wastecheck trace v1: one SQL statement per line, each prefixed by /* time */ (ISO-8601 UTC)\n"
+                            + "-- generated by wastecheck trace generate --scale " + pages + " --seed " + cfg.seed()
+                            + "\n";
             out.write(header);
             chars += header.length();
             for (long q = 0; q < cfg.requests(); q++) {
@@ -394,15 +559,22 @@ public final class WikiGenerator {
                 int ns = namespace[p];
                 String title = text.title(p + 1);
                 sb.setLength(0);
-                if (kind >= cfg.watchlistShare() + cfg.editShare() && kind < cfg.watchlistShare() + cfg.editShare() + cfg.scanShare()) {
+                if (kind >= cfg.watchlistShare() + cfg.editShare()
+                        && kind < cfg.watchlistShare() + cfg.editShare() + cfg.scanShare()) {
                     // Special:ShortPages rebuilt: every article shorter than a length, found by scanning the page table
-                    line(sb, time).append("SELECT page_id,page_namespace,page_title,page_len FROM page WHERE page_is_redirect = 0 AND page_len < ")
-                            .append(50 + rng.nextInt(450)).append(";\n");
+                    line(sb, time)
+                            .append(
+                                    "SELECT page_id,page_namespace,page_title,page_len FROM page WHERE page_is_redirect = 0 AND page_len < ")
+                            .append(50 + rng.nextInt(450))
+                            .append(";\n");
                     statements += 1;
                 } else if (kind < cfg.watchlistShare()) {
                     int user = 1 + (int) (users * Math.pow(rng.nextDouble(), 2));
-                    line(sb, time).append("SELECT wl_namespace,wl_title,wl_notificationtimestamp FROM watchlist WHERE wl_user = ")
-                            .append(user).append(";\n");
+                    line(sb, time)
+                            .append(
+                                    "SELECT wl_namespace,wl_title,wl_notificationtimestamp FROM watchlist WHERE wl_user = ")
+                            .append(user)
+                            .append(";\n");
                     statements += 1;
                 } else if (isEdit) {
                     long rev = nextRev++;
@@ -414,21 +586,69 @@ public final class WikiGenerator {
                     line(sb, time).append("SELECT actor_id FROM actor WHERE actor_name = ");
                     SqlRow.appendLiteral(sb, actor <= users ? userName(actor) : ipName(actor));
                     sb.append(" LIMIT 1;\n");
-                    line(sb, time).append("INSERT INTO text (old_id,old_text,old_flags) VALUES (").append(rev).append(',');
+                    line(sb, time)
+                            .append("INSERT INTO text (old_id,old_text,old_flags) VALUES (")
+                            .append(rev)
+                            .append(',');
                     SqlRow.appendLiteral(sb, corpusSlice(off, len));
                     sb.append(",'utf-8');\n");
-                    line(sb, time).append("INSERT INTO content (content_id,content_size,content_sha1,content_model,content_address) VALUES (")
-                            .append(rev).append(',').append(len).append(",'").append(sha1(rev)).append("',1,'tt:").append(rev).append("');\n");
-                    line(sb, time).append("INSERT INTO revision (rev_id,rev_page,rev_comment_id,rev_actor,rev_timestamp,rev_minor_edit,rev_deleted,rev_len,rev_parent_id,rev_sha1) VALUES (")
-                            .append(rev).append(',').append(p + 1).append(',').append(commentOf(hash(7, rev))).append(',').append(actor)
-                            .append(",'").append(ts).append("',0,0,").append(len).append(',').append(latest[p]).append(",'").append(sha1(rev)).append("');\n");
-                    line(sb, time).append("INSERT INTO slots (slot_revision_id,slot_role_id,slot_content_id,slot_origin) VALUES (")
-                            .append(rev).append(",1,").append(rev).append(',').append(rev).append(");\n");
-                    line(sb, time).append("UPDATE page SET page_latest = ").append(rev).append(",page_touched = '").append(ts)
-                            .append("',page_is_new = 0,page_len = ").append(len).append(" WHERE page_id = ").append(p + 1)
-                            .append(" AND page_latest = ").append(latest[p]).append(";\n");
-                    line(sb, time).append("UPDATE watchlist SET wl_notificationtimestamp = '").append(ts)
-                            .append("' WHERE wl_namespace = ").append(ns).append(" AND wl_title = ");
+                    line(sb, time)
+                            .append(
+                                    "INSERT INTO content (content_id,content_size,content_sha1,content_model,content_address) VALUES (")
+                            .append(rev)
+                            .append(',')
+                            .append(len)
+                            .append(",'")
+                            .append(sha1(rev))
+                            .append("',1,'tt:")
+                            .append(rev)
+                            .append("');\n");
+                    line(sb, time)
+                            .append(
+                                    "INSERT INTO revision (rev_id,rev_page,rev_comment_id,rev_actor,rev_timestamp,rev_minor_edit,rev_deleted,rev_len,rev_parent_id,rev_sha1) VALUES (")
+                            .append(rev)
+                            .append(',')
+                            .append(p + 1)
+                            .append(',')
+                            .append(commentOf(hash(7, rev)))
+                            .append(',')
+                            .append(actor)
+                            .append(",'")
+                            .append(ts)
+                            .append("',0,0,")
+                            .append(len)
+                            .append(',')
+                            .append(latest[p])
+                            .append(",'")
+                            .append(sha1(rev))
+                            .append("');\n");
+                    line(sb, time)
+                            .append(
+                                    "INSERT INTO slots (slot_revision_id,slot_role_id,slot_content_id,slot_origin) VALUES (")
+                            .append(rev)
+                            .append(",1,")
+                            .append(rev)
+                            .append(',')
+                            .append(rev)
+                            .append(");\n");
+                    line(sb, time)
+                            .append("UPDATE page SET page_latest = ")
+                            .append(rev)
+                            .append(",page_touched = '")
+                            .append(ts)
+                            .append("',page_is_new = 0,page_len = ")
+                            .append(len)
+                            .append(" WHERE page_id = ")
+                            .append(p + 1)
+                            .append(" AND page_latest = ")
+                            .append(latest[p])
+                            .append(";\n");
+                    line(sb, time)
+                            .append("UPDATE watchlist SET wl_notificationtimestamp = '")
+                            .append(ts)
+                            .append("' WHERE wl_namespace = ")
+                            .append(ns)
+                            .append(" AND wl_title = ");
                     SqlRow.appendLiteral(sb, title);
                     sb.append(" AND wl_notificationtimestamp IS NULL;\n");
                     statements += 8;
@@ -437,11 +657,21 @@ public final class WikiGenerator {
                 } else {
                     pageLookup(sb, time, ns, title);
                     int rev = latest[p];
-                    line(sb, time).append("SELECT rev_id,rev_page,rev_actor,rev_timestamp,rev_minor_edit,rev_len,rev_parent_id,rev_sha1 FROM revision WHERE rev_id = ")
-                            .append(rev).append(";\n");
-                    line(sb, time).append("SELECT slot_revision_id,slot_content_id,slot_origin,slot_role_id,content_size,content_sha1,content_address,content_model"
-                            + " FROM slots JOIN content ON slot_content_id = content_id WHERE slot_revision_id = ").append(rev).append(";\n");
-                    line(sb, time).append("SELECT old_text,old_flags FROM text WHERE old_id = ").append(rev).append(";\n");
+                    line(sb, time)
+                            .append(
+                                    "SELECT rev_id,rev_page,rev_actor,rev_timestamp,rev_minor_edit,rev_len,rev_parent_id,rev_sha1 FROM revision WHERE rev_id = ")
+                            .append(rev)
+                            .append(";\n");
+                    line(sb, time)
+                            .append(
+                                    "SELECT slot_revision_id,slot_content_id,slot_origin,slot_role_id,content_size,content_sha1,content_address,content_model"
+                                            + " FROM slots JOIN content ON slot_content_id = content_id WHERE slot_revision_id = ")
+                            .append(rev)
+                            .append(";\n");
+                    line(sb, time)
+                            .append("SELECT old_text,old_flags FROM text WHERE old_id = ")
+                            .append(rev)
+                            .append(";\n");
                     statements += 4;
                 }
                 out.append(sb);
@@ -456,7 +686,10 @@ public final class WikiGenerator {
     }
 
     private static void pageLookup(StringBuilder sb, String time, int ns, String title) {
-        line(sb, time).append("SELECT page_id,page_latest FROM page WHERE page_namespace = ").append(ns).append(" AND page_title = ");
+        line(sb, time)
+                .append("SELECT page_id,page_latest FROM page WHERE page_namespace = ")
+                .append(ns)
+                .append(" AND page_title = ");
         SqlRow.appendLiteral(sb, title);
         sb.append(" LIMIT 1;\n");
     }
@@ -477,7 +710,8 @@ public final class WikiGenerator {
 
     private int textLength(long rev) {
         double z = gaussian(hash(8, rev));
-        return (int) Math.max(16, Math.min(MAX_TEXT, Math.round(cfg.textMedianBytes() * Math.exp(cfg.textSigma() * z))));
+        return (int) Math.max(
+                16, Math.min(MAX_TEXT, Math.round(cfg.textMedianBytes() * Math.exp(cfg.textSigma() * z))));
     }
 
     /** The bytes of revision {@code rev}'s text as stored (drawn length, snapped to a character boundary). */

@@ -12,7 +12,9 @@ import java.util.SplittableRandom;
  */
 final class WikiText {
     static final int WORDS = 4096;
-    private static final String[] ONSETS = {"b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "st", "th", "ch"};
+    private static final String[] ONSETS = {
+        "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "st", "th", "ch"
+    };
     private static final String[] VOWELS = {"a", "e", "i", "o", "u", "ia", "ou", "ei"};
     private static final String[] GREEK = {"Αθήνα", "Ελλάδα", "Πόλη", "Ιστορία", "Όμηρος", "Θάλασσα"};
 
@@ -77,7 +79,11 @@ final class WikiText {
         while (sb.length() < (1 << 20)) {
             int p = r.nextInt(100);
             if (p < 3) {
-                sb.append("\n\n== ").append(cap(word(r))).append(' ').append(word(r)).append(" ==\n");
+                sb.append("\n\n== ")
+                        .append(cap(word(r)))
+                        .append(' ')
+                        .append(word(r))
+                        .append(" ==\n");
             } else if (p < 10) {
                 sb.append("[[").append(cap(word(r))).append('_').append(word(r)).append("]] ");
             } else if (p < 12) {

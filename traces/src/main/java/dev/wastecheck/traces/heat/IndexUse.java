@@ -57,7 +57,9 @@ public final class IndexUse {
         Map<String, Long> m = new HashMap<>();
         projections.forEach((set, n) -> set.forEach(c -> m.merge(c, n, Long::sum)));
         Map<String, Long> sorted = new LinkedHashMap<>();
-        m.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        m.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
     }
 

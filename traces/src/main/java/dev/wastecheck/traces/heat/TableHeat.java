@@ -45,8 +45,12 @@ public final class TableHeat {
         events += n;
         operations.merge(e.operation(), n, Long::sum);
         IndexDef ix = e.index() == null ? null : byName.get(e.index().toLowerCase(Locale.ROOT));
-        if (ix != null && ix.unique() && e.keyComplete() && e.keyColumns().size() == ix.columns().size()) {
-            tuples.computeIfAbsent(ix.name(), k -> new HashMap<>()).computeIfAbsent(e.keyValues(), k -> new long[1])[0] += n;
+        if (ix != null
+                && ix.unique()
+                && e.keyComplete()
+                && e.keyColumns().size() == ix.columns().size()) {
+            tuples.computeIfAbsent(ix.name(), k -> new HashMap<>())
+                    .computeIfAbsent(e.keyValues(), k -> new long[1])[0] += n;
         } else {
             eventsWithoutKey += n;
         }
@@ -100,7 +104,8 @@ public final class TableHeat {
     /** Per column referenced, counts by role; columns of the schema never referenced are absent. */
     public List<ColumnUse> columns() {
         List<ColumnUse> out = new ArrayList<>();
-        columnRoles.forEach((c, r) -> out.add(new ColumnUse(c, r[0], r[1], r[2], r[3], Map.copyOf(functions.getOrDefault(c, Map.of())))));
+        columnRoles.forEach((c, r) ->
+                out.add(new ColumnUse(c, r[0], r[1], r[2], r[3], Map.copyOf(functions.getOrDefault(c, Map.of())))));
         out.sort((a, b) -> Long.compare(b.total(), a.total()));
         return out;
     }
@@ -162,8 +167,13 @@ public final class TableHeat {
             total += c;
         }
         long population = tupleCount > 0 ? Math.max(tupleCount, counts.length) : counts.length;
-        return new SkewShares(population, counts.length, total, share(counts, total, population, 0.01),
-                share(counts, total, population, 0.05), share(counts, total, population, 0.10));
+        return new SkewShares(
+                population,
+                counts.length,
+                total,
+                share(counts, total, population, 0.01),
+                share(counts, total, population, 0.05),
+                share(counts, total, population, 0.10));
     }
 
     private static double share(long[] desc, long total, long population, double fraction) {
@@ -196,7 +206,8 @@ public final class TableHeat {
 
     /** The hottest keys that together take at least {@code coverage} of the keyed accesses (0.9: the hot set). */
     public Set<List<String>> hotKeys(String index, double coverage) {
-        List<Map.Entry<List<String>, long[]>> entries = new ArrayList<>(tuples.getOrDefault(index, Map.of()).entrySet());
+        List<Map.Entry<List<String>, long[]>> entries =
+                new ArrayList<>(tuples.getOrDefault(index, Map.of()).entrySet());
         entries.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
         long total = entries.stream().mapToLong(e -> e.getValue()[0]).sum();
         Set<List<String>> hot = new HashSet<>();

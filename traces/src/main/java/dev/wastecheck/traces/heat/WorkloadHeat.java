@@ -43,8 +43,10 @@ public final class WorkloadHeat {
     }
 
     public void add(AccessEvent e) {
-        TableHeat t = tables.computeIfAbsent(e.table().toLowerCase(Locale.ROOT),
-                k -> new TableHeat(schema.table(e.table()).orElseThrow(() -> new IllegalArgumentException("no table " + e.table() + " in the schema"))));
+        TableHeat t = tables.computeIfAbsent(
+                e.table().toLowerCase(Locale.ROOT),
+                k -> new TableHeat(schema.table(e.table())
+                        .orElseThrow(() -> new IllegalArgumentException("no table " + e.table() + " in the schema"))));
         t.add(e);
         events += e.count();
         operations.merge(e.operation(), e.count(), Long::sum);

@@ -15,10 +15,17 @@ final class GeneratorTraceReader extends TraceReader {
     /** {@code 2016-06-01T00:00:00.020Z} without DateTimeFormatter (the reader's hot path); anything else via Instant.parse. */
     static long parseInstant(String s) {
         int n = s.length();
-        if ((n == 24 || n == 20) && s.charAt(4) == '-' && s.charAt(7) == '-' && s.charAt(10) == 'T' && s.charAt(13) == ':'
-                && s.charAt(16) == ':' && s.charAt(n - 1) == 'Z' && (n == 20 || s.charAt(19) == '.')) {
+        if ((n == 24 || n == 20)
+                && s.charAt(4) == '-'
+                && s.charAt(7) == '-'
+                && s.charAt(10) == 'T'
+                && s.charAt(13) == ':'
+                && s.charAt(16) == ':'
+                && s.charAt(n - 1) == 'Z'
+                && (n == 20 || s.charAt(19) == '.')) {
             try {
-                long day = java.time.LocalDate.of(num(s, 0, 4), num(s, 5, 2), num(s, 8, 2)).toEpochDay();
+                long day = java.time.LocalDate.of(num(s, 0, 4), num(s, 5, 2), num(s, 8, 2))
+                        .toEpochDay();
                 long sec = day * 86_400 + num(s, 11, 2) * 3600L + num(s, 14, 2) * 60L + num(s, 17, 2);
                 return sec * 1000 + (n == 24 ? num(s, 20, 3) : 0);
             } catch (RuntimeException e) {

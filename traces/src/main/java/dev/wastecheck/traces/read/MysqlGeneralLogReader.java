@@ -35,7 +35,10 @@ final class MysqlGeneralLogReader extends TraceReader {
     }
 
     private static boolean header(String l) {
-        return l.contains(", Version: ") || l.startsWith("Tcp port:") || l.startsWith("Time ") || l.startsWith("Time\t");
+        return l.contains(", Version: ")
+                || l.startsWith("Tcp port:")
+                || l.startsWith("Time ")
+                || l.startsWith("Time\t");
     }
 
     @Override
@@ -81,7 +84,9 @@ final class MysqlGeneralLogReader extends TraceReader {
             if (t.indexOf('T') > 0) {
                 return Instant.parse(t.endsWith("Z") ? t : t + "Z").toEpochMilli();
             }
-            return LocalDateTime.parse(t.replaceAll("\\s+", " "), OLD).toInstant(ZoneOffset.UTC).toEpochMilli();
+            return LocalDateTime.parse(t.replaceAll("\\s+", " "), OLD)
+                    .toInstant(ZoneOffset.UTC)
+                    .toEpochMilli();
         } catch (RuntimeException e) {
             return -1;
         }

@@ -7,6 +7,10 @@ package dev.wastecheck.traces.read;
  * @param title     the title as stored in {@code page_title}: no namespace prefix, spaces as underscores
  * @param count     how many requests the record stands for (1 for a URL trace line)
  */
-public record PageRequest(int namespace, String title, Action action, long count, long line, long timeMillis) implements TraceRecord {
-    public enum Action { VIEW, EDIT }
+public record PageRequest(int namespace, String title, Action action, long count, long line, long timeMillis)
+        implements TraceRecord {
+    public enum Action {
+        VIEW,
+        EDIT
+    }
 }

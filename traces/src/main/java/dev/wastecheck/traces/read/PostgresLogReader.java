@@ -22,9 +22,11 @@ import java.util.regex.Pattern;
  * prefix's {@code %m}/{@code %t} stamp and taken as UTC.
  */
 final class PostgresLogReader extends TraceReader {
-    private static final Pattern ENTRY = Pattern.compile("^(.*?)\\b(LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DEBUG\\d?|DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  (.*)$");
+    private static final Pattern ENTRY = Pattern.compile(
+            "^(.*?)\\b(LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DEBUG\\d?|DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  (.*)$");
     private static final Pattern TIME = Pattern.compile("(\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?)");
-    private static final Pattern STATEMENT = Pattern.compile("^(?:duration: [\\d.]+ ms\\s+)?(statement|execute [^:]*): (.*)$", Pattern.DOTALL);
+    private static final Pattern STATEMENT =
+            Pattern.compile("^(?:duration: [\\d.]+ ms\\s+)?(statement|execute [^:]*): (.*)$", Pattern.DOTALL);
     private static final Pattern PARAM = Pattern.compile("\\$(\\d+) = ('(?:[^']|'')*'|NULL)");
     private static final Pattern DOLLAR = Pattern.compile("\\$(\\d+)(?!\\d)");
 
@@ -61,7 +63,9 @@ final class PostgresLogReader extends TraceReader {
             while ((next = readLine()) != null) {
                 if (next.startsWith("\t")) {
                     msg.append('\n').append(next, 1, next.length());
-                } else if (!ENTRY.matcher(next).matches() && !next.isBlank() && !TIME.matcher(next).lookingAt()) {
+                } else if (!ENTRY.matcher(next).matches()
+                        && !next.isBlank()
+                        && !TIME.matcher(next).lookingAt()) {
                     // PostgreSQL indents every continuation line of a message with a tab (elog.c,
                     // append_with_tabs): a line that is neither an entry nor indented is not part of
                     // the message. Counted, never glued onto the statement.
@@ -79,7 +83,8 @@ final class PostgresLogReader extends TraceReader {
                     while (p.find()) {
                         values.put(p.group(1), p.group(2));
                     }
-                    String sql = DOLLAR.matcher(pendingSql).replaceAll(r -> Matcher.quoteReplacement(values.getOrDefault(r.group(1), r.group())));
+                    String sql = DOLLAR.matcher(pendingSql)
+                            .replaceAll(r -> Matcher.quoteReplacement(values.getOrDefault(r.group(1), r.group())));
                     pendingSql = sql;
                     flush();
                     return true;
@@ -95,7 +100,10 @@ final class PostgresLogReader extends TraceReader {
                     pendingLine = line;
                     pendingTime = time;
                 } else {
-                    skip(text.startsWith("duration:") ? "duration of parse, bind or an earlier statement" : "LOG message without a statement");
+                    skip(
+                            text.startsWith("duration:")
+                                    ? "duration of parse, bind or an earlier statement"
+                                    : "LOG message without a statement");
                 }
             } else {
                 skip(level + " message");
@@ -124,7 +132,9 @@ final class PostgresLogReader extends TraceReader {
             return -1;
         }
         try {
-            return LocalDateTime.parse(t.group(1) + "T" + t.group(2)).toInstant(ZoneOffset.UTC).toEpochMilli();
+            return LocalDateTime.parse(t.group(1) + "T" + t.group(2))
+                    .toInstant(ZoneOffset.UTC)
+                    .toEpochMilli();
         } catch (RuntimeException e) {
             return -1;
         }

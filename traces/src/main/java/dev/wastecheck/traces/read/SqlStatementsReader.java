@@ -37,7 +37,10 @@ final class SqlStatementsReader extends TraceReader {
         long start = -1;
         String l;
         while ((l = readLine()) != null) {
-            if (text.length() == 0 && (l.isBlank() || l.stripLeading().startsWith("--") || l.stripLeading().startsWith("#"))) {
+            if (text.length() == 0
+                    && (l.isBlank()
+                            || l.stripLeading().startsWith("--")
+                            || l.stripLeading().startsWith("#"))) {
                 continue;
             }
             String lead = l.stripLeading();
@@ -45,11 +48,15 @@ final class SqlStatementsReader extends TraceReader {
                 bad(lineNo(), l, "a SQL statement (SELECT, INSERT, UPDATE, ...)");
                 continue;
             }
-            if (text.length() > 0 && endsWithSemicolon(text) && SqlStatements.startsStatement(lead, 0)
+            if (text.length() > 0
+                    && endsWithSemicolon(text)
+                    && SqlStatements.startsStatement(lead, 0)
                     && StatementSplitter.endsOpen(text.toString(), true)) {
                 // The previous statement ended its line with ';' inside an open quote, and this line
                 // starts a statement: a quote is missing there. It is the bad line; this one is read.
-                bad(start, text.substring(0, Math.min(text.length(), 120)).strip(),
+                bad(
+                        start,
+                        text.substring(0, Math.min(text.length(), 120)).strip(),
                         "a closing quote before the end of the statement's line");
                 text.setLength(0);
                 start = -1;
@@ -60,7 +67,10 @@ final class SqlStatementsReader extends TraceReader {
             text.append(l).append('\n');
             if (text.length() > MAX_STATEMENT_CHARS) {
                 // no terminating ';' in sight: not a statement file, or a runaway quote; stay bounded
-                bad(start, text.substring(0, 80), "a ';' within " + MAX_STATEMENT_CHARS / (1 << 20) + " MiB of a statement's start");
+                bad(
+                        start,
+                        text.substring(0, 80),
+                        "a ';' within " + MAX_STATEMENT_CHARS / (1 << 20) + " MiB of a statement's start");
                 text.setLength(0);
                 start = -1;
                 continue;

@@ -82,7 +82,8 @@ final class StatementSplitter {
     }
 
     private static boolean onlyComments(String t) {
-        String r = t.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)--.*$", "").strip();
+        String r =
+                t.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("(?m)--.*$", "").strip();
         return r.isEmpty();
     }
 }

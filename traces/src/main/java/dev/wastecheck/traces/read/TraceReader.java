@@ -88,7 +88,10 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
         for (int i = 0; i < head.length; i++) {
             int b = head[i] & 0xff;
             if (b == 0) {
-                throw new TraceFormatException(file, line, "a text trace (SQL, a server log, URLs or counts)",
+                throw new TraceFormatException(
+                        file,
+                        line,
+                        "a text trace (SQL, a server log, URLs or counts)",
                         "binary data (a NUL byte at offset " + i + ")");
             }
             if (b == '\n') {
@@ -98,7 +101,10 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
             }
         }
         if (head.length > 0 && control * 10 > head.length) {
-            throw new TraceFormatException(file, 1, "a text trace (SQL, a server log, URLs or counts)",
+            throw new TraceFormatException(
+                    file,
+                    1,
+                    "a text trace (SQL, a server log, URLs or counts)",
                     "binary data (" + control + " control bytes in the first " + head.length + ")");
         }
     }
@@ -115,12 +121,15 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     private static BufferedReader reader(Path file) throws IOException {
         InputStream s = raw(file);
         // lenient: logs carry whatever bytes clients sent; a malformed sequence becomes U+FFFD, not an error
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
         return new BufferedReader(new InputStreamReader(s, decoder), 1 << 20);
     }
 
-    private static final Pattern PG_ENTRY = Pattern.compile("\\b(LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DETAIL|HINT|STATEMENT|CONTEXT):  ");
+    private static final Pattern PG_ENTRY =
+            Pattern.compile("\\b(LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|INFO|DETAIL|HINT|STATEMENT|CONTEXT):  ");
     private static final Pattern WIKIBENCH = Pattern.compile("^\\d+ \\d+(\\.\\d+)? \\S+ (-|save)$");
     private static final Pattern PAGEVIEWS = Pattern.compile("^\\S+ \\S+ \\d+ \\d+$");
 
@@ -143,7 +152,9 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
             if (PG_ENTRY.matcher(l).find()) {
                 pg++;
             }
-            if (MysqlGeneralLogReader.ENTRY.matcher(l).matches() || l.contains(". started with:") || l.startsWith("Time                 Id Command")) {
+            if (MysqlGeneralLogReader.ENTRY.matcher(l).matches()
+                    || l.contains(". started with:")
+                    || l.startsWith("Time                 Id Command")) {
                 mysql++;
             }
             if (WIKIBENCH.matcher(l).matches()) {
@@ -236,9 +247,18 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     private void check() {
         if (bad.count() > 0 && bad.count() > options.maxBadFraction() * Math.max(1, lineNo)) {
             BadLines.Example first = bad.examples().get(0);
-            throw new TraceFormatException(file, first.line(), first.expected(),
-                    String.format(Locale.ROOT, "found '%s' (%d of %d lines bad, more than the %.4g%% allowed; format %s)",
-                            first.text(), bad.count(), lineNo, options.maxBadFraction() * 100, format()));
+            throw new TraceFormatException(
+                    file,
+                    first.line(),
+                    first.expected(),
+                    String.format(
+                            Locale.ROOT,
+                            "found '%s' (%d of %d lines bad, more than the %.4g%% allowed; format %s)",
+                            first.text(),
+                            bad.count(),
+                            lineNo,
+                            options.maxBadFraction() * 100,
+                            format()));
         }
     }
 
@@ -251,7 +271,8 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
                 }
             }
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
-            throw new TraceFormatException(file, lineNo, "more of the trace", "damaged gzip data (" + e.getMessage() + ")");
+            throw new TraceFormatException(
+                    file, lineNo, "more of the trace", "damaged gzip data (" + e.getMessage() + ")");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -259,10 +280,17 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
             finalChecked = true;
             check();
             if (emitted == 0) {
-                long skippedLines = skipped.values().stream().mapToLong(Long::longValue).sum();
-                throw new TraceFormatException(file, Math.max(1, lineNo), "statements or requests (" + format() + ")",
-                        lineNo == 0 ? "an empty file" : "none in " + lineNo + " lines" + (bad.count() > 0 ? ", " + bad.count()
-                                + " of them bad" : "") + (skippedLines > 0 ? ", " + skippedLines + " skipped: " + skipped : ""));
+                long skippedLines =
+                        skipped.values().stream().mapToLong(Long::longValue).sum();
+                throw new TraceFormatException(
+                        file,
+                        Math.max(1, lineNo),
+                        "statements or requests (" + format() + ")",
+                        lineNo == 0
+                                ? "an empty file"
+                                : "none in " + lineNo + " lines"
+                                        + (bad.count() > 0 ? ", " + bad.count() + " of them bad" : "")
+                                        + (skippedLines > 0 ? ", " + skippedLines + " skipped: " + skipped : ""));
             }
         }
         return !queue.isEmpty();
@@ -284,12 +312,24 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     // ---- helpers shared by the URL-based readers -------------------------------------------------
 
     private static final java.util.Map<String, Integer> NAMESPACES = java.util.Map.ofEntries(
-            java.util.Map.entry("talk", 1), java.util.Map.entry("user", 2), java.util.Map.entry("user_talk", 3),
-            java.util.Map.entry("wikipedia", 4), java.util.Map.entry("project", 4), java.util.Map.entry("wikipedia_talk", 5),
-            java.util.Map.entry("file", 6), java.util.Map.entry("image", 6), java.util.Map.entry("file_talk", 7),
-            java.util.Map.entry("mediawiki", 8), java.util.Map.entry("template", 10), java.util.Map.entry("template_talk", 11),
-            java.util.Map.entry("help", 12), java.util.Map.entry("category", 14), java.util.Map.entry("category_talk", 15),
-            java.util.Map.entry("portal", 100), java.util.Map.entry("special", -1), java.util.Map.entry("media", -2));
+            java.util.Map.entry("talk", 1),
+            java.util.Map.entry("user", 2),
+            java.util.Map.entry("user_talk", 3),
+            java.util.Map.entry("wikipedia", 4),
+            java.util.Map.entry("project", 4),
+            java.util.Map.entry("wikipedia_talk", 5),
+            java.util.Map.entry("file", 6),
+            java.util.Map.entry("image", 6),
+            java.util.Map.entry("file_talk", 7),
+            java.util.Map.entry("mediawiki", 8),
+            java.util.Map.entry("template", 10),
+            java.util.Map.entry("template_talk", 11),
+            java.util.Map.entry("help", 12),
+            java.util.Map.entry("category", 14),
+            java.util.Map.entry("category_talk", 15),
+            java.util.Map.entry("portal", 100),
+            java.util.Map.entry("special", -1),
+            java.util.Map.entry("media", -2));
 
     /** Namespace number and title of a decoded page name ({@code Talk:Foo bar} -> 1, {@code Foo_bar}); null title if not a page. */
     static Object[] pageName(String decoded) {

@@ -78,7 +78,13 @@ final class WikiBenchReader extends TraceReader {
                 skip("not a page: special or media namespace");
                 continue;
             }
-            emit(new PageRequest((Integer) name[0], (String) name[1], edit ? PageRequest.Action.EDIT : PageRequest.Action.VIEW, 1, lineNo(), time));
+            emit(new PageRequest(
+                    (Integer) name[0],
+                    (String) name[1],
+                    edit ? PageRequest.Action.EDIT : PageRequest.Action.VIEW,
+                    1,
+                    lineNo(),
+                    time));
             return true;
         }
         return false;

@@ -2,12 +2,12 @@ package dev.wastecheck.traces.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wastecheck.model.RealData;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
-import dev.wastecheck.model.RealData;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +127,8 @@ class CalciteResolutionTest {
     @Test
     @Tag("real-data")
     void theWholeMediaWikiSchemaResolvesTheSameStatements() throws IOException {
-        DatabaseSchema whole = DdlCatalog.read(RealData.file("mediawiki-schema/tables-generated.sql")).schema();
+        DatabaseSchema whole = DdlCatalog.read(RealData.file("mediawiki-schema/tables-generated.sql"))
+                .schema();
         assertThat(whole.tables()).hasSize(61);
         AccessExtractor x = new AccessExtractor(whole);
         for (String sql : new String[] {
@@ -135,21 +136,31 @@ class CalciteResolutionTest {
             "SELECT p.page_title, r.rev_timestamp, a.actor_name FROM page AS p JOIN revision r ON r.rev_page = p.page_id"
                     + " JOIN actor a ON a.actor_id = r.rev_actor WHERE p.page_namespace = 0 AND p.page_title = 'Athens'",
             "DELETE FROM watchlist WHERE wl_user = 5 AND wl_namespace = 0 AND wl_title = 'X'",
-            "SELECT user_name FROM user WHERE user_id = 3"}) {
+            "SELECT user_name FROM user WHERE user_id = 3"
+        }) {
             assertThat(x.extract(sql, Dialect.MYSQL)).as(sql).isEqualTo(mw.extract(sql, Dialect.MYSQL));
         }
         assertThat(x.report().unresolved()).isZero();
     }
 
     static AccessEvent only(List<AccessEvent> events, String table) {
-        List<AccessEvent> t = events.stream().filter(e -> e.table().equals(table)).toList();
-        assertThat(t).as("events on %s in %s; unresolved: %s", table, events, mw.report().unresolvedReasons()).hasSize(1);
+        List<AccessEvent> t =
+                events.stream().filter(e -> e.table().equals(table)).toList();
+        assertThat(t)
+                .as(
+                        "events on %s in %s; unresolved: %s",
+                        table, events, mw.report().unresolvedReasons())
+                .hasSize(1);
         return t.get(0);
     }
 
     @Test
     void benchBasePageByNamespaceAndTitle() {
-        AccessEvent e = only(mw.extract("SELECT * FROM page WHERE page_namespace = 0 AND page_title = 'Main_Page' LIMIT 1", Dialect.MYSQL), "page");
+        AccessEvent e = only(
+                mw.extract(
+                        "SELECT * FROM page WHERE page_namespace = 0 AND page_title = 'Main_Page' LIMIT 1",
+                        Dialect.MYSQL),
+                "page");
         assertThat(e.operation()).isEqualTo(Operation.POINT_LOOKUP);
         assertThat(e.index()).isEqualTo("page_name_title");
         assertThat(e.key()).containsExactly(Map.entry("page_namespace", "0"), Map.entry("page_title", "Main_Page"));
@@ -159,8 +170,10 @@ class CalciteResolutionTest {
 
     @Test
     void benchBasePageJoinRevisionOnLatest() {
-        List<AccessEvent> ev = mw.extract("SELECT * FROM page, revision WHERE page_id = rev_page AND rev_page = 17 AND page_id = 17"
-                + " AND rev_id = page_latest LIMIT 1", Dialect.MYSQL);
+        List<AccessEvent> ev = mw.extract(
+                "SELECT * FROM page, revision WHERE page_id = rev_page AND rev_page = 17 AND page_id = 17"
+                        + " AND rev_id = page_latest LIMIT 1",
+                Dialect.MYSQL);
         AccessEvent page = only(ev, "page");
         AccessEvent rev = only(ev, "revision");
         assertThat(page.operation()).isEqualTo(Operation.POINT_LOOKUP);
@@ -169,14 +182,18 @@ class CalciteResolutionTest {
         assertThat(rev.operation()).isEqualTo(Operation.POINT_LOOKUP);
         assertThat(rev.index()).isEqualTo("PRIMARY");
         assertThat(rev.joined()).containsExactlyInAnyOrder("rev_id", "rev_page");
-        assertThat(rev.keyComplete()).as("rev_id comes from page_latest, not a literal").isFalse();
+        assertThat(rev.keyComplete())
+                .as("rev_id comes from page_latest, not a literal")
+                .isFalse();
     }
 
     @Test
     void joinsWithAliasesResolveToTheirTables() {
-        List<AccessEvent> ev = mw.extract("SELECT p.page_title, r.rev_timestamp, a.actor_name FROM page AS p"
-                + " JOIN revision r ON r.rev_page = p.page_id JOIN actor a ON a.actor_id = r.rev_actor"
-                + " WHERE p.page_namespace = 0 AND p.page_title = 'Athens' ORDER BY r.rev_timestamp DESC LIMIT 50", Dialect.MYSQL);
+        List<AccessEvent> ev = mw.extract(
+                "SELECT p.page_title, r.rev_timestamp, a.actor_name FROM page AS p"
+                        + " JOIN revision r ON r.rev_page = p.page_id JOIN actor a ON a.actor_id = r.rev_actor"
+                        + " WHERE p.page_namespace = 0 AND p.page_title = 'Athens' ORDER BY r.rev_timestamp DESC LIMIT 50",
+                Dialect.MYSQL);
         assertThat(only(ev, "page").projected()).containsExactly("page_title");
         assertThat(only(ev, "page").operation()).isEqualTo(Operation.POINT_LOOKUP);
         AccessEvent rev = only(ev, "revision");
@@ -190,59 +207,90 @@ class CalciteResolutionTest {
 
     @Test
     void textByOldIdAndInListsGiveOneEventPerKey() {
-        List<AccessEvent> ev = mw.extract("SELECT old_text, old_flags FROM text WHERE old_id IN (101, 102, 103)", Dialect.MYSQL);
-        assertThat(ev).extracting(AccessEvent::key).containsExactly(Map.of("old_id", "101"), Map.of("old_id", "102"), Map.of("old_id", "103"));
+        List<AccessEvent> ev =
+                mw.extract("SELECT old_text, old_flags FROM text WHERE old_id IN (101, 102, 103)", Dialect.MYSQL);
+        assertThat(ev)
+                .extracting(AccessEvent::key)
+                .containsExactly(Map.of("old_id", "101"), Map.of("old_id", "102"), Map.of("old_id", "103"));
         assertThat(ev).allSatisfy(e -> {
             assertThat(e.operation()).isEqualTo(Operation.POINT_LOOKUP);
             assertThat(e.projected()).containsExactlyInAnyOrder("old_text", "old_flags");
         });
-        List<AccessEvent> titles = mw.extract("SELECT page_id FROM page WHERE page_namespace = 0 AND page_title IN ('A','B')", Dialect.MYSQL);
-        assertThat(titles).extracting(AccessEvent::key).containsExactly(
-                Map.of("page_namespace", "0", "page_title", "A"), Map.of("page_namespace", "0", "page_title", "B"));
+        List<AccessEvent> titles = mw.extract(
+                "SELECT page_id FROM page WHERE page_namespace = 0 AND page_title IN ('A','B')", Dialect.MYSQL);
+        assertThat(titles)
+                .extracting(AccessEvent::key)
+                .containsExactly(
+                        Map.of("page_namespace", "0", "page_title", "A"),
+                        Map.of("page_namespace", "0", "page_title", "B"));
     }
 
     @Test
     void linkBatchDisjunctionsGiveOneEventPerTitle() {
-        List<AccessEvent> ev = mw.extract("SELECT /* LinkBatch::doQuery */ page_id,page_namespace,page_title,page_len,page_is_redirect,page_latest"
-                + " FROM page WHERE (page_namespace = 0 AND page_title IN ('Athens','Sparta')) OR (page_namespace = 1 AND page_title = 'Athens')",
+        List<AccessEvent> ev = mw.extract(
+                "SELECT /* LinkBatch::doQuery */ page_id,page_namespace,page_title,page_len,page_is_redirect,page_latest"
+                        + " FROM page WHERE (page_namespace = 0 AND page_title IN ('Athens','Sparta')) OR (page_namespace = 1 AND page_title = 'Athens')",
                 Dialect.MYSQL);
         assertThat(ev).extracting(AccessEvent::operation).containsOnly(Operation.POINT_LOOKUP);
-        assertThat(ev).extracting(AccessEvent::key).containsExactly(
-                Map.of("page_namespace", "0", "page_title", "Athens"), Map.of("page_namespace", "0", "page_title", "Sparta"),
-                Map.of("page_namespace", "1", "page_title", "Athens"));
+        assertThat(ev)
+                .extracting(AccessEvent::key)
+                .containsExactly(
+                        Map.of("page_namespace", "0", "page_title", "Athens"),
+                        Map.of("page_namespace", "0", "page_title", "Sparta"),
+                        Map.of("page_namespace", "1", "page_title", "Athens"));
     }
 
     @Test
     void mysqlFunctionsReservedAliasesAndNegativeKeys() {
-        AccessEvent c = only(mw.extract("SELECT COUNT(*) AS count, IF(MAX(rev_len) > 10, 'big', 'small') AS size"
-                + " FROM revision WHERE rev_page = 3", Dialect.MYSQL), "revision");
+        AccessEvent c = only(
+                mw.extract(
+                        "SELECT COUNT(*) AS count, IF(MAX(rev_len) > 10, 'big', 'small') AS size"
+                                + " FROM revision WHERE rev_page = 3",
+                        Dialect.MYSQL),
+                "revision");
         assertThat(c.key()).containsExactly(Map.entry("rev_page", "3"));
         AccessEvent n = only(mw.extract("SELECT page_title FROM page WHERE page_id = -5", Dialect.MYSQL), "page");
         assertThat(n.key()).containsExactly(Map.entry("page_id", "-5"));
-        AccessEvent g = only(mw.extract("SELECT GREATEST(page_len, 10) FROM page WHERE page_id = 1 - 1", Dialect.MYSQL), "page");
+        AccessEvent g = only(
+                mw.extract("SELECT GREATEST(page_len, 10) FROM page WHERE page_id = 1 - 1", Dialect.MYSQL), "page");
         assertThat(g.projected()).containsExactly("page_len");
     }
 
     @Test
     void updatePageLatestWritesTheColumnsItSets() {
-        AccessEvent e = only(mw.extract("UPDATE page SET page_latest = 1234, page_touched = '20160601000000', page_is_new = 0,"
-                + " page_is_redirect = 0, page_len = 5120 WHERE page_id = 17", Dialect.MYSQL), "page");
+        AccessEvent e = only(
+                mw.extract(
+                        "UPDATE page SET page_latest = 1234, page_touched = '20160601000000', page_is_new = 0,"
+                                + " page_is_redirect = 0, page_len = 5120 WHERE page_id = 17",
+                        Dialect.MYSQL),
+                "page");
         assertThat(e.operation()).isEqualTo(Operation.UPDATE);
         assertThat(e.key()).containsExactly(Map.entry("page_id", "17"));
-        assertThat(e.updated()).containsExactlyInAnyOrder("page_latest", "page_touched", "page_is_new", "page_is_redirect", "page_len");
+        assertThat(e.updated())
+                .containsExactlyInAnyOrder(
+                        "page_latest", "page_touched", "page_is_new", "page_is_redirect", "page_len");
     }
 
     @Test
     void insertsAndDeletesCarryTheirKeys() {
-        List<AccessEvent> ins = mw.extract("INSERT INTO revision (rev_id,rev_page,rev_comment_id,rev_actor,rev_timestamp,rev_minor_edit,"
-                + "rev_deleted,rev_len,rev_parent_id,rev_sha1) VALUES (9001,17,1,2,'20160601000000',0,0,512,9000,'abc'),"
-                + "(9002,18,1,2,'20160601000001',0,0,10,0,'def')", Dialect.MYSQL);
+        List<AccessEvent> ins = mw.extract(
+                "INSERT INTO revision (rev_id,rev_page,rev_comment_id,rev_actor,rev_timestamp,rev_minor_edit,"
+                        + "rev_deleted,rev_len,rev_parent_id,rev_sha1) VALUES (9001,17,1,2,'20160601000000',0,0,512,9000,'abc'),"
+                        + "(9002,18,1,2,'20160601000001',0,0,10,0,'def')",
+                Dialect.MYSQL);
         assertThat(ins).extracting(AccessEvent::operation).containsOnly(Operation.INSERT);
-        assertThat(ins).extracting(AccessEvent::key).containsExactly(Map.of("rev_id", "9001"), Map.of("rev_id", "9002"));
-        AccessEvent del = only(mw.extract("DELETE FROM watchlist WHERE wl_user = 5 AND wl_namespace = 0 AND wl_title = 'X'", Dialect.MYSQL), "watchlist");
+        assertThat(ins)
+                .extracting(AccessEvent::key)
+                .containsExactly(Map.of("rev_id", "9001"), Map.of("rev_id", "9002"));
+        AccessEvent del = only(
+                mw.extract(
+                        "DELETE FROM watchlist WHERE wl_user = 5 AND wl_namespace = 0 AND wl_title = 'X'",
+                        Dialect.MYSQL),
+                "watchlist");
         assertThat(del.operation()).isEqualTo(Operation.DELETE);
         assertThat(del.index()).isEqualTo("wl_user");
-        assertThat(del.key()).containsExactly(Map.entry("wl_user", "5"), Map.entry("wl_namespace", "0"), Map.entry("wl_title", "X"));
+        assertThat(del.key())
+                .containsExactly(Map.entry("wl_user", "5"), Map.entry("wl_namespace", "0"), Map.entry("wl_title", "X"));
     }
 
     @Test
@@ -264,12 +312,20 @@ class CalciteResolutionTest {
 
     @Test
     void mysqlismsAreSmoothedAway() {
-        AccessEvent e = only(mw.extract("SELECT /* WikiPage::loadPageData */ SQL_NO_CACHE page_id FROM `page` FORCE INDEX (page_name_title)"
-                + " WHERE page_namespace = 0 AND page_title != 'X\\'s' LOCK IN SHARE MODE", Dialect.MYSQL), "page");
+        AccessEvent e = only(
+                mw.extract(
+                        "SELECT /* WikiPage::loadPageData */ SQL_NO_CACHE page_id FROM `page` FORCE INDEX (page_name_title)"
+                                + " WHERE page_namespace = 0 AND page_title != 'X\\'s' LOCK IN SHARE MODE",
+                        Dialect.MYSQL),
+                "page");
         assertThat(e.operation()).isEqualTo(Operation.RANGE);
         assertThat(e.key()).containsExactly(Map.entry("page_namespace", "0"));
-        AccessEvent ins = only(mw.extract("INSERT IGNORE INTO `watchlist` (wl_user,wl_namespace,wl_title) VALUES (1,0,'A')"
-                + " ON DUPLICATE KEY UPDATE wl_notificationtimestamp = NULL", Dialect.MYSQL), "watchlist");
+        AccessEvent ins = only(
+                mw.extract(
+                        "INSERT IGNORE INTO `watchlist` (wl_user,wl_namespace,wl_title) VALUES (1,0,'A')"
+                                + " ON DUPLICATE KEY UPDATE wl_notificationtimestamp = NULL",
+                        Dialect.MYSQL),
+                "watchlist");
         assertThat(ins.operation()).isEqualTo(Operation.INSERT);
         AccessEvent u = only(mw.extract("SELECT user_name FROM user WHERE user_id = 3", Dialect.MYSQL), "user");
         assertThat(u.key()).containsExactly(Map.entry("user_id", "3"));
@@ -277,28 +333,40 @@ class CalciteResolutionTest {
 
     @Test
     void functionsOnColumnsAreRecordedForGranularity() {
-        AccessEvent y = only(mw.extract("SELECT YEAR(rev_timestamp), COUNT(*) FROM revision GROUP BY YEAR(rev_timestamp)", Dialect.MYSQL), "revision");
+        AccessEvent y = only(
+                mw.extract(
+                        "SELECT YEAR(rev_timestamp), COUNT(*) FROM revision GROUP BY YEAR(rev_timestamp)",
+                        Dialect.MYSQL),
+                "revision");
         assertThat(y.operation()).isEqualTo(Operation.SCAN);
         assertThat(y.functions()).containsEntry("rev_timestamp", Set.of("YEAR"));
-        AccessEvent l = only(mw.extract("SELECT rev_id FROM revision WHERE LEFT(rev_timestamp, 8) = '20160601'", Dialect.MYSQL), "revision");
+        AccessEvent l = only(
+                mw.extract("SELECT rev_id FROM revision WHERE LEFT(rev_timestamp, 8) = '20160601'", Dialect.MYSQL),
+                "revision");
         assertThat(l.functions()).containsKey("rev_timestamp");
         assertThat(l.functions().get("rev_timestamp")).contains("LEFT");
-        AccessEvent s = only(mw.extract("SELECT SUBSTR(page_touched, 1, 4) FROM page WHERE page_id = 1", Dialect.MYSQL), "page");
+        AccessEvent s = only(
+                mw.extract("SELECT SUBSTR(page_touched, 1, 4) FROM page WHERE page_id = 1", Dialect.MYSQL), "page");
         assertThat(s.functions().get("page_touched")).contains("SUBSTRING");
-        AccessEvent d = only(mw.extract("SELECT COUNT(*) FROM revision WHERE DATE(rev_timestamp) = '2016-06-01'", Dialect.MYSQL), "revision");
+        AccessEvent d = only(
+                mw.extract("SELECT COUNT(*) FROM revision WHERE DATE(rev_timestamp) = '2016-06-01'", Dialect.MYSQL),
+                "revision");
         assertThat(d.functions().get("rev_timestamp")).contains("DATE");
     }
 
     @Test
     void subqueriesResolveTheirTablesToo() {
-        List<AccessEvent> ev = mw.extract("SELECT page_title FROM page WHERE page_id IN (SELECT rev_page FROM revision WHERE rev_actor = 5)", Dialect.MYSQL);
+        List<AccessEvent> ev = mw.extract(
+                "SELECT page_title FROM page WHERE page_id IN (SELECT rev_page FROM revision WHERE rev_actor = 5)",
+                Dialect.MYSQL);
         assertThat(only(ev, "revision").key()).containsExactly(Map.entry("rev_actor", "5"));
         assertThat(only(ev, "page").projected()).containsExactly("page_title");
     }
 
     @Test
     void whatCannotBeResolvedIsReportedNotGuessed() {
-        AccessExtractor x = new AccessExtractor(DdlCatalog.parse("CREATE TABLE t (id int primary key, v varchar(10));").schema());
+        AccessExtractor x = new AccessExtractor(DdlCatalog.parse("CREATE TABLE t (id int primary key, v varchar(10));")
+                .schema());
         assertThat(x.extract("SELECT v FROM nosuch WHERE id = 1", null)).isEmpty();
         assertThat(x.extract("SELECT nosuchcol FROM t WHERE id = 2", null)).isEmpty();
         assertThat(x.extract("SELECT nosuchcol FROM t WHERE id = 3", null)).isEmpty();
@@ -312,16 +380,21 @@ class CalciteResolutionTest {
         assertThat(r.unresolvedReasons()).hasSize(2);
         assertThat(r.unresolvedReasons().get(0).reason()).contains("nosuchcol");
         assertThat(r.unresolvedReasons().get(0).count()).isEqualTo(2);
-        assertThat(r.unresolvedReasons().get(0).examples()).extracting(ResolutionReport.Example::statement)
+        assertThat(r.unresolvedReasons().get(0).examples())
+                .extracting(ResolutionReport.Example::statement)
                 .containsExactly("SELECT nosuchcol FROM t WHERE id = 2", "SELECT nosuchcol FROM t WHERE id = 3");
         assertThat(r.unresolvedReasons().get(1).reason()).contains("nosuch");
     }
 
     @Test
     void statementsDifferingInLiteralsShareOneShape() {
-        AccessExtractor x = new AccessExtractor(DdlCatalog.parse("CREATE TABLE t (id int primary key, v varchar(10));").schema());
+        AccessExtractor x = new AccessExtractor(DdlCatalog.parse("CREATE TABLE t (id int primary key, v varchar(10));")
+                .schema());
         for (int i = 0; i < 1000; i++) {
-            assertThat(x.extract("SELECT v FROM t WHERE id = " + i, Dialect.MYSQL).get(0).key()).containsEntry("id", Integer.toString(i));
+            assertThat(x.extract("SELECT v FROM t WHERE id = " + i, Dialect.MYSQL)
+                            .get(0)
+                            .key())
+                    .containsEntry("id", Integer.toString(i));
         }
         assertThat(x.report().shapes()).isEqualTo(1);
         assertThat(x.report().shapeCacheHits()).isEqualTo(999);

@@ -35,8 +35,11 @@ class ElwikiSkewTest {
     @Test
     void aTraceDrawnFromElwikiReadCountsReproducesTheirSkew(@TempDir Path dir) throws IOException {
         Path counts = RealData.file("elwiki-2015-access-skew/readcount.txt");
-        WikiGenerator g = new WikiGenerator(WikiGenerator.Config.defaults(PAGES, 2015).withPopularityFile(counts)
-                .withRequests(100_000).withEditShare(0).withWatchlistShare(0));
+        WikiGenerator g = new WikiGenerator(WikiGenerator.Config.defaults(PAGES, 2015)
+                .withPopularityFile(counts)
+                .withRequests(100_000)
+                .withEditShare(0)
+                .withWatchlistShare(0));
         Path trace = dir.resolve("trace.log");
         g.generateTrace(trace);
         AccessExtractor x = new AccessExtractor(WikiGenerator.schema());
@@ -48,7 +51,9 @@ class ElwikiSkewTest {
         }
         assertThat(x.report().unresolved()).isZero();
         SkewShares s = heat.table("page").orElseThrow().skew("name_title", PAGES);
-        System.out.printf("elwiki-driven trace: hottest 1%% of pages %.4f, 10%% %.4f of %d reads%n", s.top1(), s.top10(), s.accesses());
+        System.out.printf(
+                "elwiki-driven trace: hottest 1%% of pages %.4f, 10%% %.4f of %d reads%n",
+                s.top1(), s.top10(), s.accesses());
         assertThat(s.accesses()).isEqualTo(100_000);
         assertThat(s.top1()).isCloseTo(0.518, within(0.01));
         assertThat(s.top10()).isCloseTo(0.869, within(0.02));

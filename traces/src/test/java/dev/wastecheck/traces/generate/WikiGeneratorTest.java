@@ -37,8 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WikiGeneratorTest {
     static final int PAGES = 1500;
+
     @TempDir
     static Path dir;
+
     static WikiGenerator generator;
     static WikiGenerator.Result result;
     static WorkloadHeat profile;
@@ -68,16 +70,28 @@ class WikiGeneratorTest {
             char[] buf = new char[4000];
             head = new String(buf, 0, in.read(buf));
         }
-        assertThat(head).startsWith("-- MySQL dump 10.13").contains("/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;")
-                .contains("DROP TABLE IF EXISTS `actor`;").contains("LOCK TABLES `actor` WRITE;");
+        assertThat(head)
+                .startsWith("-- MySQL dump 10.13")
+                .contains("/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;")
+                .contains("DROP TABLE IF EXISTS `actor`;")
+                .contains("LOCK TABLES `actor` WRITE;");
         DatabaseSchema schema = DdlCatalog.read(dir.resolve("dump.sql")).schema();
-        assertThat(schema.tables()).extracting(TableDef::name)
-                .containsExactly("actor", "comment", "content", "page", "revision", "slots", "text", "user", "watchlist");
+        assertThat(schema.tables())
+                .extracting(TableDef::name)
+                .containsExactly(
+                        "actor", "comment", "content", "page", "revision", "slots", "text", "user", "watchlist");
         TableDef page = schema.table("page").orElseThrow();
-        assertThat(page.index("name_title")).contains(new IndexDef("name_title", List.of("page_namespace", "page_title"), true));
+        assertThat(page.index("name_title"))
+                .contains(new IndexDef("name_title", List.of("page_namespace", "page_title"), true));
         assertThat(page.column("page_title").orElseThrow().type().declared()).isEqualTo("varbinary(255)");
         assertThat(page.column("page_id").orElseThrow().type().declared()).isEqualTo("int unsigned");
-        assertThat(schema.table("revision").orElseThrow().column("rev_timestamp").orElseThrow().type().declared()).isEqualTo("binary(14)");
+        assertThat(schema.table("revision")
+                        .orElseThrow()
+                        .column("rev_timestamp")
+                        .orElseThrow()
+                        .type()
+                        .declared())
+                .isEqualTo("binary(14)");
     }
 
     @Test
@@ -115,7 +129,9 @@ class WikiGeneratorTest {
         TableHeat rev = profile.table("revision").orElseThrow();
         long tuples = result.rows().get("revision") + rev.operations().getOrDefault(Operation.INSERT, 0L);
         SkewShares s = rev.skew("PRIMARY", tuples);
-        System.out.printf("revision skew over %d tuples: top1%% %.3f top5%% %.3f top10%% %.3f%n", tuples, s.top1(), s.top5(), s.top10());
+        System.out.printf(
+                "revision skew over %d tuples: top1%% %.3f top5%% %.3f top10%% %.3f%n",
+                tuples, s.top1(), s.top5(), s.top10());
         assertThat(s.top5()).isGreaterThanOrEqualTo(0.90);
     }
 
@@ -123,13 +139,20 @@ class WikiGeneratorTest {
     void hotRevisionsLieScatteredInInsertionOrder() {
         TableHeat rev = profile.table("revision").orElseThrow();
         Set<List<String>> hot = rev.hotKeys("PRIMARY", 0.9);
-        int rowBytes = (int) (result.tableBytes().get("revision") / result.rows().get("revision"));
+        int rowBytes =
+                (int) (result.tableBytes().get("revision") / result.rows().get("revision"));
         PageHotDensity density = new PageHotDensity(8192);
         for (long id = 1; id <= result.rows().get("revision"); id++) {
             density.row(hot.contains(List.of(Long.toString(id))), rowBytes);
         }
-        System.out.printf("revision hot set %d of %d rows, %d-byte rows; hot pages %d of %d; page hot-density %.4f%n",
-                density.hotRows(), density.rows(), rowBytes, density.pagesWithHot(), density.pages(), density.density());
+        System.out.printf(
+                "revision hot set %d of %d rows, %d-byte rows; hot pages %d of %d; page hot-density %.4f%n",
+                density.hotRows(),
+                density.rows(),
+                rowBytes,
+                density.pagesWithHot(),
+                density.pages(),
+                density.density());
         assertThat(density.hotRows()).isGreaterThan(100);
         assertThat(density.density()).isLessThanOrEqualTo(0.10);
     }
@@ -156,7 +179,10 @@ class WikiGeneratorTest {
 
     @Test
     void extendedInsertsStayUnderTheStatementLimit(@TempDir Path d) throws IOException {
-        new WikiGenerator(WikiGenerator.Config.defaults(60, 3).withTextMedianBytes(2000).withMaxInsertBytes(16_384)).generate(d);
+        new WikiGenerator(WikiGenerator.Config.defaults(60, 3)
+                        .withTextMedianBytes(2000)
+                        .withMaxInsertBytes(16_384))
+                .generate(d);
         long inserts = 0;
         try (BufferedReader in = Files.newBufferedReader(d.resolve("dump.sql"), StandardCharsets.UTF_8)) {
             String l;
@@ -165,7 +191,9 @@ class WikiGeneratorTest {
                     inserts++;
                     int rows = countTuples(l);
                     // a statement holds one row whatever its size, more rows only while under the limit
-                    assertThat(rows == 1 || l.getBytes(StandardCharsets.UTF_8).length + 1 <= 16_384).as("line of %d rows", rows).isTrue();
+                    assertThat(rows == 1 || l.getBytes(StandardCharsets.UTF_8).length + 1 <= 16_384)
+                            .as("line of %d rows", rows)
+                            .isTrue();
                 }
             }
         }
@@ -173,7 +201,8 @@ class WikiGeneratorTest {
     }
 
     static String sha(Path f) throws Exception {
-        return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)));
+        return java.util.HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)));
     }
 
     /** Rows per table in a mysqldump, counted by a quote-aware scan of its extended INSERTs. */

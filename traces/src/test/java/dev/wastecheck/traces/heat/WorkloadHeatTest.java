@@ -38,7 +38,9 @@ class WorkloadHeatTest {
         assertThat(s.top1()).isCloseTo(0.91, within(1e-9));
         assertThat(s.top5()).isCloseTo(0.95, within(1e-9));
         assertThat(s.top10()).isCloseTo(1.0, within(1e-9));
-        assertThat(t.skew("PRIMARY", 0).top10()).as("over the 10 keys touched: the hottest 1 key").isCloseTo(0.91, within(1e-9));
+        assertThat(t.skew("PRIMARY", 0).top10())
+                .as("over the 10 keys touched: the hottest 1 key")
+                .isCloseTo(0.91, within(1e-9));
         assertThat(t.hotKeys("PRIMARY", 0.9)).containsExactly(List.of("1"));
         assertThat(t.tupleCounts("by_name")).containsEntry(List.of("a"), 1L);
         assertThat(t.eventsWithoutKey()).isEqualTo(1);
@@ -48,9 +50,15 @@ class WorkloadHeatTest {
         assertThat(pk.answerableShare(Set.of("v"))).isCloseTo(0.91, within(1e-9));
         assertThat(pk.answerableShare(Set.of("v", "w"))).isEqualTo(1.0);
         assertThat(t.index("by_v").queries()).isEqualTo(1);
-        ColumnUse ts = t.columns().stream().filter(c -> c.column().equals("ts")).findFirst().orElseThrow();
+        ColumnUse ts = t.columns().stream()
+                .filter(c -> c.column().equals("ts"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ts.functions()).containsEntry("YEAR", 1L);
-        ColumnUse w = t.columns().stream().filter(c -> c.column().equals("w")).findFirst().orElseThrow();
+        ColumnUse w = t.columns().stream()
+                .filter(c -> c.column().equals("w"))
+                .findFirst()
+                .orElseThrow();
         assertThat(w.updated()).isEqualTo(1);
         assertThat(t.unreferencedColumns()).isEmpty();
     }
@@ -71,7 +79,9 @@ class WorkloadHeatTest {
     @Test
     void eventsAreCountedPerTable() {
         WorkloadHeat p = new WorkloadHeat(SCHEMA);
-        AccessEvent e = new AccessExtractor(SCHEMA).extract("SELECT v FROM t WHERE id = 1", Dialect.MYSQL).get(0);
+        AccessEvent e = new AccessExtractor(SCHEMA)
+                .extract("SELECT v FROM t WHERE id = 1", Dialect.MYSQL)
+                .get(0);
         p.add(e);
         assertThat(p.events()).isEqualTo(1);
         assertThat(p.tables()).hasSize(1);

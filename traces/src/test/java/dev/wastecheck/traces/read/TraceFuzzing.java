@@ -14,8 +14,7 @@ import java.nio.file.Path;
 final class TraceFuzzing {
     static final Path FILE = Path.of("fuzz.log");
 
-    private TraceFuzzing() {
-    }
+    private TraceFuzzing() {}
 
     interface Factory {
         TraceReader open(Path file, BufferedReader in, TraceReadOptions options);
@@ -24,7 +23,8 @@ final class TraceFuzzing {
     static void readAll(FuzzedDataProvider data, String firstLine, Factory factory) throws Exception {
         double maxBad = data.consumeBoolean() ? 1.0 : 0.01;
         String text = firstLine + "\n" + data.consumeRemainingAsString();
-        try (TraceReader r = factory.open(FILE, new BufferedReader(new StringReader(text)), new TraceReadOptions(maxBad, 50))) {
+        try (TraceReader r =
+                factory.open(FILE, new BufferedReader(new StringReader(text)), new TraceReadOptions(maxBad, 50))) {
             while (r.hasNext()) {
                 TraceRecord rec = r.next();
                 if (rec == null) {
@@ -40,5 +40,4 @@ final class TraceFuzzing {
             }
         }
     }
-
 }

@@ -47,12 +47,15 @@ class TraceReaderTest {
         try (TraceReader r = TraceReader.open(f)) {
             assertThat(r.format()).isEqualTo(TraceFormat.WIKIBENCH);
             List<TraceRecord> recs = readAll(r);
-            assertThat(recs).containsExactly(
-                    new PageRequest(0, "Main_Page", PageRequest.Action.VIEW, 1, 1, 1190146243303L),
-                    new PageRequest(1, "New_York_City", PageRequest.Action.VIEW, 1, 3, 1190146243320L),
-                    new PageRequest(0, "Αθήνα", PageRequest.Action.EDIT, 1, 4, 1190146243330L),
-                    new PageRequest(0, "Foo_bar", PageRequest.Action.VIEW, 1, 6, 1190146243350L));
-            assertThat(r.skipped()).containsEntry("not a page: media, skins or API", 1L).containsEntry("not a page: special or media namespace", 1L);
+            assertThat(recs)
+                    .containsExactly(
+                            new PageRequest(0, "Main_Page", PageRequest.Action.VIEW, 1, 1, 1190146243303L),
+                            new PageRequest(1, "New_York_City", PageRequest.Action.VIEW, 1, 3, 1190146243320L),
+                            new PageRequest(0, "Αθήνα", PageRequest.Action.EDIT, 1, 4, 1190146243330L),
+                            new PageRequest(0, "Foo_bar", PageRequest.Action.VIEW, 1, 6, 1190146243350L));
+            assertThat(r.skipped())
+                    .containsEntry("not a page: media, skins or API", 1L)
+                    .containsEntry("not a page: special or media namespace", 1L);
             assertThat(r.badLines().count()).isZero();
         }
     }
@@ -66,8 +69,15 @@ class TraceReaderTest {
         assertThat(view.get(1).operation()).isEqualTo(Operation.POINT_LOOKUP);
         assertThat(view.get(1).keyComplete()).isFalse();
         List<AccessEvent> edit = x.extract(new PageRequest(0, "O'Brien", PageRequest.Action.EDIT, 1, 2, -1));
-        assertThat(edit).extracting(AccessEvent::operation).containsExactly(Operation.POINT_LOOKUP, Operation.INSERT, Operation.INSERT,
-                Operation.INSERT, Operation.INSERT, Operation.UPDATE);
+        assertThat(edit)
+                .extracting(AccessEvent::operation)
+                .containsExactly(
+                        Operation.POINT_LOOKUP,
+                        Operation.INSERT,
+                        Operation.INSERT,
+                        Operation.INSERT,
+                        Operation.INSERT,
+                        Operation.UPDATE);
         assertThat(edit.get(5).updated()).contains("page_latest");
         assertThat(x.report().unresolved()).isZero();
     }
@@ -118,10 +128,14 @@ class TraceReaderTest {
             List<TraceRecord> recs = readAll(r);
             assertThat(recs).hasSize(2);
             SqlStatement s = (SqlStatement) recs.get(1);
-            assertThat(s.sql()).isEqualTo("SELECT page_id,page_latest FROM `page`\nWHERE page_namespace = 0 AND page_title = 'Main_Page' LIMIT 1");
+            assertThat(s.sql())
+                    .isEqualTo(
+                            "SELECT page_id,page_latest FROM `page`\nWHERE page_namespace = 0 AND page_title = 'Main_Page' LIMIT 1");
             assertThat(s.line()).isEqualTo(6);
             assertThat(s.dialect()).isEqualTo(Dialect.MYSQL);
-            assertThat(s.timeMillis()).isEqualTo(java.time.Instant.parse("2024-03-01T10:00:00.125Z").toEpochMilli());
+            assertThat(s.timeMillis())
+                    .isEqualTo(
+                            java.time.Instant.parse("2024-03-01T10:00:00.125Z").toEpochMilli());
         }
         Path v5 = write("general5.log", """
                 /usr/sbin/mysqld, Version: 5.5.53-0ubuntu0.14.04.1 ((Ubuntu)). started with:
@@ -137,7 +151,8 @@ class TraceReaderTest {
             List<TraceRecord> recs = readAll(r);
             assertThat(recs).hasSize(3);
             assertThat(((SqlStatement) recs.get(0)).sql()).startsWith("SELECT /* Title::getArticleID */");
-            assertThat(recs.get(0).timeMillis()).isEqualTo(java.time.Instant.parse("2017-04-15T12:00:01Z").toEpochMilli());
+            assertThat(recs.get(0).timeMillis())
+                    .isEqualTo(java.time.Instant.parse("2017-04-15T12:00:01Z").toEpochMilli());
             AccessExtractor x = new AccessExtractor(WikiGenerator.schema());
             List<AccessEvent> events = new ArrayList<>();
             recs.forEach(rec -> x.extract(rec, events::add));
@@ -158,8 +173,12 @@ class TraceReaderTest {
                 """);
         try (TraceReader r = TraceReader.open(f)) {
             assertThat(r.format()).isEqualTo(TraceFormat.SQL_STATEMENTS);
-            assertThat(readAll(r)).extracting(t -> ((SqlStatement) t).sql()).containsExactly("SELECT 1", "SELECT 'a;b'",
-                    "UPDATE page\n   SET page_touched = '20160101000000'\n WHERE page_id = 1");
+            assertThat(readAll(r))
+                    .extracting(t -> ((SqlStatement) t).sql())
+                    .containsExactly(
+                            "SELECT 1",
+                            "SELECT 'a;b'",
+                            "UPDATE page\n   SET page_touched = '20160101000000'\n WHERE page_id = 1");
         }
     }
 
@@ -167,7 +186,12 @@ class TraceReaderTest {
     void badLinesAreCountedAndPastTheThresholdTheRunFailsWithFileAndLine() throws IOException {
         StringBuilder sb = new StringBuilder();
         for (int i = 1; i <= 300; i++) {
-            sb.append(i).append(" 1190146243.").append(100 + i).append(" http://en.wikipedia.org/wiki/P").append(i).append(" -\n");
+            sb.append(i)
+                    .append(" 1190146243.")
+                    .append(100 + i)
+                    .append(" http://en.wikipedia.org/wiki/P")
+                    .append(i)
+                    .append(" -\n");
         }
         sb.append("garbage here\n");
         Path oneBad = write("one-bad.txt", sb.toString());
@@ -181,13 +205,15 @@ class TraceReaderTest {
         }
         Path manyBad = write("many-bad.txt", sb.toString());
         assertThatThrownBy(() -> {
-            try (TraceReader r = TraceReader.open(manyBad)) {
-                readAll(r);
-            }
-        }).isInstanceOf(TraceFormatException.class)
+                    try (TraceReader r = TraceReader.open(manyBad)) {
+                        readAll(r);
+                    }
+                })
+                .isInstanceOf(TraceFormatException.class)
                 .hasMessageContaining("many-bad.txt:301: expected 'counter timestamp url flag' with flag '-' or 'save'")
                 .hasMessageContaining("6 of 306 lines bad");
-        try (TraceReader r = TraceReader.open(manyBad, TraceReadOptions.defaults().withMaxBadFraction(0.05))) {
+        try (TraceReader r =
+                TraceReader.open(manyBad, TraceReadOptions.defaults().withMaxBadFraction(0.05))) {
             assertThat(readAll(r)).hasSize(300);
             assertThat(r.badLines().count()).isEqualTo(6);
         }
@@ -195,7 +221,10 @@ class TraceReaderTest {
 
     @Test
     void generatorTracesAreAlsoPlainStatementFiles(@TempDir Path g) throws IOException {
-        new WikiGenerator(WikiGenerator.Config.defaults(20, 1).withTextMedianBytes(50).withRequests(50)).generate(g);
+        new WikiGenerator(WikiGenerator.Config.defaults(20, 1)
+                        .withTextMedianBytes(50)
+                        .withRequests(50))
+                .generate(g);
         Path trace = g.resolve("trace.log");
         long statements;
         try (TraceReader r = TraceReader.open(trace)) {
@@ -208,7 +237,9 @@ class TraceReaderTest {
             assertThat(r.format()).isEqualTo(TraceFormat.SQL_STATEMENTS);
             List<TraceRecord> recs = readAll(r);
             assertThat(recs).hasSize((int) statements);
-            assertThat(recs.get(0).timeMillis()).isEqualTo(java.time.Instant.parse("2016-06-01T00:00:00Z").toEpochMilli() + (recs.get(0).timeMillis() % 100_000));
+            assertThat(recs.get(0).timeMillis())
+                    .isEqualTo(java.time.Instant.parse("2016-06-01T00:00:00Z").toEpochMilli()
+                            + (recs.get(0).timeMillis() % 100_000));
         }
     }
 }

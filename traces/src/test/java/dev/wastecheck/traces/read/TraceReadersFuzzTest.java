@@ -10,8 +10,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * all six.
  */
 class TraceReadersFuzzTest {
-    private record Target(String firstLine, TraceFuzzing.Factory reader) {
-    }
+    private record Target(String firstLine, TraceFuzzing.Factory reader) {}
 
     private static final Target[] TARGETS = {
         new Target("2024-01-01 10:00:00.000 UTC [42] LOG:  statement: SELECT 1;", PostgresLogReader::new),

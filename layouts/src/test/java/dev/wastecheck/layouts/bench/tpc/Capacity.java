@@ -23,9 +23,20 @@ public final class Capacity {
         Map<String, List<Record>> tables = new LinkedHashMap<>();
         List<Record> lineitem = new ArrayList<>(), orders = new ArrayList<>(), part = new ArrayList<>();
         new TpchGenerator(0.01, 42).generate(new TpchGenerator.Sink() {
-            @Override public void part(Record r) { part.add(new Record(r.schema()).copyFrom(r)); }
-            @Override public void order(Record r) { orders.add(new Record(r.schema()).copyFrom(r)); }
-            @Override public void lineitem(Record r) { lineitem.add(new Record(r.schema()).copyFrom(r)); }
+            @Override
+            public void part(Record r) {
+                part.add(new Record(r.schema()).copyFrom(r));
+            }
+
+            @Override
+            public void order(Record r) {
+                orders.add(new Record(r.schema()).copyFrom(r));
+            }
+
+            @Override
+            public void lineitem(Record r) {
+                lineitem.add(new Record(r.schema()).copyFrom(r));
+            }
         });
         tables.put("lineitem", lineitem);
         tables.put("orders", orders);
@@ -65,8 +76,13 @@ public final class Capacity {
         for (Map.Entry<String, List<Record>> t : tables.entrySet()) {
             RecordSchema schema = t.getValue().get(0).schema();
             for (int size : pageSizes) {
-                b.append("| ").append(t.getKey()).append(" | ").append(size >> 10).append(" KB |");
-                for (String f : formats) b.append(String.format(Locale.ROOT, " %.1f |", recordsPerPage(f, schema, t.getValue(), size)));
+                b.append("| ")
+                        .append(t.getKey())
+                        .append(" | ")
+                        .append(size >> 10)
+                        .append(" KB |");
+                for (String f : formats)
+                    b.append(String.format(Locale.ROOT, " %.1f |", recordsPerPage(f, schema, t.getValue(), size)));
                 b.append('\n');
             }
         }

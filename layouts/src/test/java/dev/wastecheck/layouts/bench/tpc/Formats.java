@@ -17,8 +17,10 @@ public final class Formats {
 
     public static Function<RecordSchema, Page> of(String name) {
         switch (name) {
-            case "NSM": return Layout.NSM::newPage;
-            case "PAX": return Layout.PAX::newPage;
+            case "NSM":
+                return Layout.NSM::newPage;
+            case "PAX":
+                return Layout.PAX::newPage;
             default:
         }
         if (!name.startsWith("HPL")) throw new IllegalArgumentException("no page format '" + name + "'");
@@ -31,7 +33,8 @@ public final class Formats {
             r = Integer.parseInt(rest.substring(slash + 1));
             rest = rest.substring(0, slash);
         }
-        HybridPage.Variant variant = rest.isEmpty() ? HybridPage.Variant.INCREMENTAL : HybridPage.Variant.valueOf(rest.substring(1));
+        HybridPage.Variant variant =
+                rest.isEmpty() ? HybridPage.Variant.INCREMENTAL : HybridPage.Variant.valueOf(rest.substring(1));
         int segment = r;
         return schema -> new HybridPage(schema, variant, segment, keys);
     }

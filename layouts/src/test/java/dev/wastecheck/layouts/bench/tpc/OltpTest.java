@@ -50,7 +50,10 @@ class OltpTest {
             long sum = c.run(null, 1_000) + c.run(Tpcc.Transaction.DELIVERY, 20);
             assertThat(c.consistencyViolation()).as("%s after the mix", format).isNull();
             assertThat(c.refusedUpdates).isZero();
-            for (long n : c.executed) assertThat(n).as("%s statements of each kind: update, read, insert, delete", format).isPositive();
+            for (long n : c.executed)
+                assertThat(n)
+                        .as("%s statements of each kind: update, read, insert, delete", format)
+                        .isPositive();
             long b = Tpcc.sum(c.customer, Tpcc.C_BALANCE, -1, 0), s = Tpcc.sum(c.stock, Tpcc.S_QUANTITY, -1, 0);
             if (checksum == null) {
                 checksum = sum;
@@ -62,7 +65,8 @@ class OltpTest {
             assertThat(s).as("%s stock", format).isEqualTo(stock);
             // reset() brings back the loaded database: the same transactions give the same answers.
             c.reset();
-            assertThat(c.run(null, 1_000) + c.run(Tpcc.Transaction.DELIVERY, 20)).isEqualTo(sum);
+            assertThat(c.run(null, 1_000) + c.run(Tpcc.Transaction.DELIVERY, 20))
+                    .isEqualTo(sum);
         }
     }
 }

@@ -46,14 +46,26 @@ public final class PageHeap {
         return this;
     }
 
-    public static long rid(int page, int slot) { return (long) page << 32 | slot; }
-    public static int ridPage(long rid) { return (int) (rid >>> 32); }
-    public static int ridSlot(long rid) { return (int) rid; }
+    public static long rid(int page, int slot) {
+        return (long) page << 32 | slot;
+    }
 
-    public int pageCount() { return pages; }
+    public static int ridPage(long rid) {
+        return (int) (rid >>> 32);
+    }
+
+    public static int ridSlot(long rid) {
+        return (int) rid;
+    }
+
+    public int pageCount() {
+        return pages;
+    }
 
     /** The most slots any page has had: what a selection or a vector for one page needs. */
-    public int maxSlots() { return maxSlots; }
+    public int maxSlots() {
+        return maxSlots;
+    }
 
     /** The flyweight, wrapping page {@code p}. */
     public Page page(int p) {
@@ -81,7 +93,8 @@ public final class PageHeap {
         }
         Page fresh = newPage();
         int slot = fresh.insert(r);
-        if (slot < 0) throw new IllegalStateException("a " + name + " record does not fit an empty " + pageSize + "-byte page");
+        if (slot < 0)
+            throw new IllegalStateException("a " + name + " record does not fit an empty " + pageSize + "-byte page");
         maxSlots = Math.max(maxSlots, slot + 1);
         return rid(pages - 1, slot);
     }
@@ -90,7 +103,9 @@ public final class PageHeap {
         int p = pages;
         int last = arenas.size() - 1;
         if (last < 0 || p >= arenaFirstPage.get(last) + arenas.get(last).capacity() / pageSize) {
-            int count = last < 0 ? 16 : Math.min(2 * arenas.get(last).capacity() / pageSize, Math.max(1, MAX_ARENA_BYTES / pageSize));
+            int count = last < 0
+                    ? 16
+                    : Math.min(2 * arenas.get(last).capacity() / pageSize, Math.max(1, MAX_ARENA_BYTES / pageSize));
             arenas.add(ByteBuffer.allocate(count * pageSize).order(ByteOrder.LITTLE_ENDIAN));
             arenaFirstPage.add(p);
         }
@@ -141,7 +156,8 @@ public final class PageHeap {
 
     /** Restores a {@link #snapshot()} (pages added since then are dropped). */
     public void restore(byte[][] snapshot, int pageCount) {
-        for (int a = 0; a < snapshot.length; a++) System.arraycopy(snapshot[a], 0, arenas.get(a).array(), 0, snapshot[a].length);
+        for (int a = 0; a < snapshot.length; a++)
+            System.arraycopy(snapshot[a], 0, arenas.get(a).array(), 0, snapshot[a].length);
         while (arenas.size() > snapshot.length) {
             arenas.remove(arenas.size() - 1);
             arenaFirstPage.remove(arenaFirstPage.size() - 1);

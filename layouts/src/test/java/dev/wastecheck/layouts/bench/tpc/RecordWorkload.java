@@ -87,8 +87,9 @@ public final class RecordWorkload extends LinkedHashMap<String, LongSupplier> {
             for (Record r : rows) rids += table.insert(r);
             return rids;
         });
-        description = String.format("%s: %d RECORD100 records in %d pages of %d bytes (%.1f a page)", format, RECORDS, pages, pageSize,
-                (double) RECORDS / pages);
+        description = String.format(
+                "%s: %d RECORD100 records in %d pages of %d bytes (%.1f a page)",
+                format, RECORDS, pages, pageSize, (double) RECORDS / pages);
     }
 
     @Override

@@ -13,6 +13,7 @@ public final class Statements {
     public static final int UPDATE = 1;
     /** A record (or the fields a statement needs) read out of its page. */
     public static final int CONSTRUCT = 2;
+
     public static final int INSERT = 4;
     public static final int DELETE = 8;
     public static final int NONE = 0;

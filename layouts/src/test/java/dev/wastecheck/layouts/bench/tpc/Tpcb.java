@@ -27,17 +27,27 @@ import java.util.function.Function;
 public final class Tpcb {
     public static final int ACCOUNTS_PER_BRANCH = 100_000, TELLERS_PER_BRANCH = 10;
     public static final int A_ID = 0, A_BRANCH = 1, A_BALANCE = 2, A_FILLER = 3;
-    public static final RecordSchema ACCOUNT = RecordSchema.of(Field.of("aid", FieldType.INT32), Field.of("bid", FieldType.INT32),
-            Field.of("abalance", FieldType.INT64), Field.varlen("filler", false, 84));
+    public static final RecordSchema ACCOUNT = RecordSchema.of(
+            Field.of("aid", FieldType.INT32),
+            Field.of("bid", FieldType.INT32),
+            Field.of("abalance", FieldType.INT64),
+            Field.varlen("filler", false, 84));
     public static final int T_ID = 0, T_BRANCH = 1, T_BALANCE = 2;
-    public static final RecordSchema TELLER = RecordSchema.of(Field.of("tid", FieldType.INT32), Field.of("bid", FieldType.INT32),
-            Field.of("tbalance", FieldType.INT64), Field.varlen("filler", false, 84));
+    public static final RecordSchema TELLER = RecordSchema.of(
+            Field.of("tid", FieldType.INT32),
+            Field.of("bid", FieldType.INT32),
+            Field.of("tbalance", FieldType.INT64),
+            Field.varlen("filler", false, 84));
     public static final int B_ID = 0, B_BALANCE = 1;
-    public static final RecordSchema BRANCH = RecordSchema.of(Field.of("bid", FieldType.INT32), Field.of("bbalance", FieldType.INT64),
-            Field.varlen("filler", false, 88));
+    public static final RecordSchema BRANCH = RecordSchema.of(
+            Field.of("bid", FieldType.INT32), Field.of("bbalance", FieldType.INT64), Field.varlen("filler", false, 88));
     public static final int H_TELLER = 0, H_BRANCH = 1, H_ACCOUNT = 2, H_DELTA = 3, H_TIME = 4;
-    public static final RecordSchema HISTORY = RecordSchema.of(Field.of("tid", FieldType.INT32), Field.of("bid", FieldType.INT32),
-            Field.of("aid", FieldType.INT32), Field.of("delta", FieldType.INT32), Field.of("mtime", FieldType.INT64),
+    public static final RecordSchema HISTORY = RecordSchema.of(
+            Field.of("tid", FieldType.INT32),
+            Field.of("bid", FieldType.INT32),
+            Field.of("aid", FieldType.INT32),
+            Field.of("delta", FieldType.INT32),
+            Field.of("mtime", FieldType.INT64),
             Field.varlen("filler", false, 22));
 
     public final PageHeap account, teller, branch, history;
@@ -54,7 +64,13 @@ public final class Tpcb {
     }
 
     /** With fewer accounts a branch than clause 4.2's 100,000 (for tests). */
-    public Tpcb(Function<RecordSchema, Page> format, int pageSize, int branches, int accountsPerBranch, int batch, long seed) {
+    public Tpcb(
+            Function<RecordSchema, Page> format,
+            int pageSize,
+            int branches,
+            int accountsPerBranch,
+            int batch,
+            long seed) {
         account = new PageHeap("account", format.apply(ACCOUNT), pageSize);
         teller = new PageHeap("teller", format.apply(TELLER), pageSize);
         branch = new PageHeap("branch", format.apply(BRANCH), pageSize);
@@ -67,15 +83,21 @@ public final class Tpcb {
         accountRid = new long[branches * accountsPerBranch];
         Record r = new Record(BRANCH);
         for (int b = 0; b < branches; b++) {
-            branchRid[b] = branch.insert(r.setLong(B_ID, b).setLong(B_BALANCE, 0).setBytes(2, filler, 0, 88));
+            branchRid[b] =
+                    branch.insert(r.setLong(B_ID, b).setLong(B_BALANCE, 0).setBytes(2, filler, 0, 88));
         }
         r = new Record(TELLER);
         for (int t = 0; t < tellerRid.length; t++) {
-            tellerRid[t] = teller.insert(r.setLong(T_ID, t).setLong(T_BRANCH, t / TELLERS_PER_BRANCH).setLong(T_BALANCE, 0).setBytes(3, filler, 0, 84));
+            tellerRid[t] = teller.insert(r.setLong(T_ID, t)
+                    .setLong(T_BRANCH, t / TELLERS_PER_BRANCH)
+                    .setLong(T_BALANCE, 0)
+                    .setBytes(3, filler, 0, 84));
         }
         r = new Record(ACCOUNT);
         for (int a = 0; a < accountRid.length; a++) {
-            accountRid[a] = account.insert(r.setLong(A_ID, a).setLong(A_BRANCH, a / accountsPerBranch).setLong(A_BALANCE, 0)
+            accountRid[a] = account.insert(r.setLong(A_ID, a)
+                    .setLong(A_BRANCH, a / accountsPerBranch)
+                    .setLong(A_BALANCE, 0)
                     .setBytes(A_FILLER, filler, 0, 84));
         }
         historyRow.setBytes(5, filler, 0, 22);
@@ -123,7 +145,11 @@ public final class Tpcb {
                 p.setLong(PageHeap.ridSlot(b), B_BALANCE, p.getLong(PageHeap.ridSlot(b), B_BALANCE) + d);
             }
             if ((m & Statements.INSERT) != 0) {
-                historyRow.setLong(H_TELLER, tid[i]).setLong(H_BRANCH, bid[i]).setLong(H_ACCOUNT, aid[i]).setLong(H_DELTA, d)
+                historyRow
+                        .setLong(H_TELLER, tid[i])
+                        .setLong(H_BRANCH, bid[i])
+                        .setLong(H_ACCOUNT, aid[i])
+                        .setLong(H_DELTA, d)
                         .setLong(H_TIME, time++);
                 history.insert(historyRow);
             }

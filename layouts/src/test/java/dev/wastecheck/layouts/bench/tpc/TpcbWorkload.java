@@ -26,8 +26,14 @@ public final class TpcbWorkload extends LinkedHashMap<String, LongSupplier> {
         put("stmt:select", () -> run(b, Statements.CONSTRUCT));
         put("stmt:insert", () -> run(b, Statements.INSERT));
         put("logic", () -> run(b, Statements.NONE));
-        description = String.format("%s: %d transactions a batch; account %d rows in %d pages, teller %d, branch %d", format, BATCH,
-                b.account.liveRecords(), b.account.pageCount(), b.teller.liveRecords(), b.branch.liveRecords());
+        description = String.format(
+                "%s: %d transactions a batch; account %d rows in %d pages, teller %d, branch %d",
+                format,
+                BATCH,
+                b.account.liveRecords(),
+                b.account.pageCount(),
+                b.teller.liveRecords(),
+                b.branch.liveRecords());
     }
 
     private static long run(Tpcb b, int mode) {

@@ -39,53 +39,130 @@ import java.util.function.Function;
 public final class Tpcc {
     public static final int DISTRICTS = 10, CUSTOMERS = 3000, ITEMS = 100_000, ORDERS = 3000, FIRST_NEW_ORDER = 2101;
 
-    public static final RecordSchema WAREHOUSE = RecordSchema.of(Field.of("w_id", INT16), Field.varlen("w_name", false, 8),
-            Field.varlen("w_street_1", false, 15), Field.varlen("w_street_2", false, 15), Field.varlen("w_city", false, 15),
-            Field.varlen("w_state", false, 2), Field.varlen("w_zip", false, 9), Field.of("w_tax", INT16), Field.of("w_ytd", INT64));
+    public static final RecordSchema WAREHOUSE = RecordSchema.of(
+            Field.of("w_id", INT16),
+            Field.varlen("w_name", false, 8),
+            Field.varlen("w_street_1", false, 15),
+            Field.varlen("w_street_2", false, 15),
+            Field.varlen("w_city", false, 15),
+            Field.varlen("w_state", false, 2),
+            Field.varlen("w_zip", false, 9),
+            Field.of("w_tax", INT16),
+            Field.of("w_ytd", INT64));
     static final int W_NAME = 1, W_TAX = 7, W_YTD = 8;
-    public static final RecordSchema DISTRICT = RecordSchema.of(Field.of("d_id", INT8), Field.of("d_w_id", INT16),
-            Field.varlen("d_name", false, 8), Field.varlen("d_street_1", false, 15), Field.varlen("d_street_2", false, 15),
-            Field.varlen("d_city", false, 15), Field.varlen("d_state", false, 2), Field.varlen("d_zip", false, 9),
-            Field.of("d_tax", INT16), Field.of("d_ytd", INT64), Field.of("d_next_o_id", INT32));
+    public static final RecordSchema DISTRICT = RecordSchema.of(
+            Field.of("d_id", INT8),
+            Field.of("d_w_id", INT16),
+            Field.varlen("d_name", false, 8),
+            Field.varlen("d_street_1", false, 15),
+            Field.varlen("d_street_2", false, 15),
+            Field.varlen("d_city", false, 15),
+            Field.varlen("d_state", false, 2),
+            Field.varlen("d_zip", false, 9),
+            Field.of("d_tax", INT16),
+            Field.of("d_ytd", INT64),
+            Field.of("d_next_o_id", INT32));
     static final int D_NAME = 2, D_TAX = 8, D_YTD = 9, D_NEXT_O_ID = 10;
-    public static final RecordSchema CUSTOMER = RecordSchema.of(Field.of("c_id", INT16), Field.of("c_d_id", INT8),
-            Field.of("c_w_id", INT16), Field.varlen("c_first", false, 12), Field.varlen("c_middle", false, 2),
-            Field.varlen("c_last", false, 12), Field.varlen("c_street_1", false, 15), Field.varlen("c_street_2", false, 15),
-            Field.varlen("c_city", false, 15), Field.varlen("c_state", false, 2), Field.varlen("c_zip", false, 9),
-            Field.varlen("c_phone", false, 16), Field.of("c_since", INT64), Field.varlen("c_credit", false, 2),
-            Field.of("c_credit_lim", INT32), Field.of("c_discount", INT16), Field.of("c_balance", INT64),
-            Field.of("c_ytd_payment", INT64), Field.of("c_payment_cnt", INT32), Field.of("c_delivery_cnt", INT32),
+    public static final RecordSchema CUSTOMER = RecordSchema.of(
+            Field.of("c_id", INT16),
+            Field.of("c_d_id", INT8),
+            Field.of("c_w_id", INT16),
+            Field.varlen("c_first", false, 12),
+            Field.varlen("c_middle", false, 2),
+            Field.varlen("c_last", false, 12),
+            Field.varlen("c_street_1", false, 15),
+            Field.varlen("c_street_2", false, 15),
+            Field.varlen("c_city", false, 15),
+            Field.varlen("c_state", false, 2),
+            Field.varlen("c_zip", false, 9),
+            Field.varlen("c_phone", false, 16),
+            Field.of("c_since", INT64),
+            Field.varlen("c_credit", false, 2),
+            Field.of("c_credit_lim", INT32),
+            Field.of("c_discount", INT16),
+            Field.of("c_balance", INT64),
+            Field.of("c_ytd_payment", INT64),
+            Field.of("c_payment_cnt", INT32),
+            Field.of("c_delivery_cnt", INT32),
             Field.varlen("c_data", false, 400));
-    static final int C_FIRST = 3, C_LAST = 5, C_CREDIT = 13, C_DISCOUNT = 15, C_BALANCE = 16, C_YTD_PAYMENT = 17,
-            C_PAYMENT_CNT = 18, C_DELIVERY_CNT = 19, C_DATA = 20;
-    public static final RecordSchema HISTORY = RecordSchema.of(Field.of("h_c_id", INT16), Field.of("h_c_d_id", INT8),
-            Field.of("h_c_w_id", INT16), Field.of("h_d_id", INT8), Field.of("h_w_id", INT16), Field.of("h_date", INT64),
-            Field.of("h_amount", INT32), Field.varlen("h_data", false, 18));
-    public static final RecordSchema NEW_ORDER = RecordSchema.of(Field.of("no_o_id", INT32), Field.of("no_d_id", INT8),
-            Field.of("no_w_id", INT16));
-    public static final RecordSchema ORDER = RecordSchema.of(Field.of("o_id", INT32), Field.of("o_d_id", INT8),
-            Field.of("o_w_id", INT16), Field.of("o_c_id", INT16), Field.of("o_entry_d", INT64), Field.nullable("o_carrier_id", INT8),
-            Field.of("o_ol_cnt", INT8), Field.of("o_all_local", INT8));
+    static final int C_FIRST = 3,
+            C_LAST = 5,
+            C_CREDIT = 13,
+            C_DISCOUNT = 15,
+            C_BALANCE = 16,
+            C_YTD_PAYMENT = 17,
+            C_PAYMENT_CNT = 18,
+            C_DELIVERY_CNT = 19,
+            C_DATA = 20;
+    public static final RecordSchema HISTORY = RecordSchema.of(
+            Field.of("h_c_id", INT16),
+            Field.of("h_c_d_id", INT8),
+            Field.of("h_c_w_id", INT16),
+            Field.of("h_d_id", INT8),
+            Field.of("h_w_id", INT16),
+            Field.of("h_date", INT64),
+            Field.of("h_amount", INT32),
+            Field.varlen("h_data", false, 18));
+    public static final RecordSchema NEW_ORDER =
+            RecordSchema.of(Field.of("no_o_id", INT32), Field.of("no_d_id", INT8), Field.of("no_w_id", INT16));
+    public static final RecordSchema ORDER = RecordSchema.of(
+            Field.of("o_id", INT32),
+            Field.of("o_d_id", INT8),
+            Field.of("o_w_id", INT16),
+            Field.of("o_c_id", INT16),
+            Field.of("o_entry_d", INT64),
+            Field.nullable("o_carrier_id", INT8),
+            Field.of("o_ol_cnt", INT8),
+            Field.of("o_all_local", INT8));
     static final int O_ID = 0, O_D_ID = 1, O_C_ID = 3, O_CARRIER_ID = 5, O_OL_CNT = 6;
-    public static final RecordSchema ORDER_LINE = RecordSchema.of(Field.of("ol_o_id", INT32), Field.of("ol_d_id", INT8),
-            Field.of("ol_w_id", INT16), Field.of("ol_number", INT8), Field.of("ol_i_id", INT32), Field.of("ol_supply_w_id", INT16),
-            Field.nullable("ol_delivery_d", INT64), Field.of("ol_quantity", INT8), Field.of("ol_amount", INT32),
+    public static final RecordSchema ORDER_LINE = RecordSchema.of(
+            Field.of("ol_o_id", INT32),
+            Field.of("ol_d_id", INT8),
+            Field.of("ol_w_id", INT16),
+            Field.of("ol_number", INT8),
+            Field.of("ol_i_id", INT32),
+            Field.of("ol_supply_w_id", INT16),
+            Field.nullable("ol_delivery_d", INT64),
+            Field.of("ol_quantity", INT8),
+            Field.of("ol_amount", INT32),
             Field.varlen("ol_dist_info", false, 24));
     static final int OL_O_ID = 0, OL_D_ID = 1, OL_I_ID = 4, OL_DELIVERY_D = 6, OL_AMOUNT = 8;
-    public static final RecordSchema ITEM = RecordSchema.of(Field.of("i_id", INT32), Field.of("i_im_id", INT32),
-            Field.varlen("i_name", false, 19), Field.of("i_price", INT32), Field.varlen("i_data", false, 38));
+    public static final RecordSchema ITEM = RecordSchema.of(
+            Field.of("i_id", INT32),
+            Field.of("i_im_id", INT32),
+            Field.varlen("i_name", false, 19),
+            Field.of("i_price", INT32),
+            Field.varlen("i_data", false, 38));
     static final int I_PRICE = 3;
-    public static final RecordSchema STOCK = RecordSchema.of(Field.of("s_i_id", INT32), Field.of("s_w_id", INT16),
-            Field.of("s_quantity", INT16), Field.varlen("s_dist_01", false, 24), Field.varlen("s_dist_02", false, 24),
-            Field.varlen("s_dist_03", false, 24), Field.varlen("s_dist_04", false, 24), Field.varlen("s_dist_05", false, 24),
-            Field.varlen("s_dist_06", false, 24), Field.varlen("s_dist_07", false, 24), Field.varlen("s_dist_08", false, 24),
-            Field.varlen("s_dist_09", false, 24), Field.varlen("s_dist_10", false, 24), Field.of("s_ytd", INT32),
-            Field.of("s_order_cnt", INT32), Field.of("s_remote_cnt", INT32), Field.varlen("s_data", false, 38));
+    public static final RecordSchema STOCK = RecordSchema.of(
+            Field.of("s_i_id", INT32),
+            Field.of("s_w_id", INT16),
+            Field.of("s_quantity", INT16),
+            Field.varlen("s_dist_01", false, 24),
+            Field.varlen("s_dist_02", false, 24),
+            Field.varlen("s_dist_03", false, 24),
+            Field.varlen("s_dist_04", false, 24),
+            Field.varlen("s_dist_05", false, 24),
+            Field.varlen("s_dist_06", false, 24),
+            Field.varlen("s_dist_07", false, 24),
+            Field.varlen("s_dist_08", false, 24),
+            Field.varlen("s_dist_09", false, 24),
+            Field.varlen("s_dist_10", false, 24),
+            Field.of("s_ytd", INT32),
+            Field.of("s_order_cnt", INT32),
+            Field.of("s_remote_cnt", INT32),
+            Field.varlen("s_data", false, 38));
     static final int S_QUANTITY = 2, S_YTD = 13, S_ORDER_CNT = 14;
 
     static final String[] SYLLABLES = {"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"};
 
-    public enum Transaction { NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL }
+    public enum Transaction {
+        NEW_ORDER,
+        PAYMENT,
+        ORDER_STATUS,
+        DELIVERY,
+        STOCK_LEVEL
+    }
 
     public final PageHeap warehouse, district, customer, history, newOrder, orders, orderLine, item, stock;
     public final List<PageHeap> tables;
@@ -100,10 +177,12 @@ public final class Tpcc {
     private final List<Map<String, int[]>> byLastName = new ArrayList<>();
     /** Per district, by order id: the order's RID (-1 if its insert did not run) and its lines' RIDs. */
     private long[][] orderRid = new long[DISTRICTS + 1][];
+
     private int[][] orderCustomer = new int[DISTRICTS + 1][];
     private long[][][] lineRids = new long[DISTRICTS + 1][][];
     /** Per district: order ids not yet delivered, oldest at newOrderHead, and their new-order RIDs. */
     private final int[][] newOrderIds = new int[DISTRICTS + 1][];
+
     private final long[][] newOrderRids = new long[DISTRICTS + 1][];
     private final int[] newOrderHead = new int[DISTRICTS + 1], newOrderTail = new int[DISTRICTS + 1];
     private final int[] nextOrderId = new int[DISTRICTS + 1];
@@ -119,6 +198,7 @@ public final class Tpcc {
 
     /** Which statements run ({@link Statements}). */
     public int mode = Statements.ALL;
+
     private SplittableRandom random;
     private long clock;
     /** Counts of statements executed, by kind (for the docs: what a transaction is made of). */
@@ -128,8 +208,12 @@ public final class Tpcc {
 
     private final Record row;
     private final Record customerRow = new Record(CUSTOMER), stockRow = new Record(STOCK), itemRow = new Record(ITEM);
-    private final Record warehouseRow = new Record(WAREHOUSE), districtRow = new Record(DISTRICT), orderRow = new Record(ORDER);
-    private final Record lineRow = new Record(ORDER_LINE), newOrderRow = new Record(NEW_ORDER), historyRow = new Record(HISTORY);
+    private final Record warehouseRow = new Record(WAREHOUSE),
+            districtRow = new Record(DISTRICT),
+            orderRow = new Record(ORDER);
+    private final Record lineRow = new Record(ORDER_LINE),
+            newOrderRow = new Record(NEW_ORDER),
+            historyRow = new Record(HISTORY);
     private final byte[] bytes = new byte[600];
     private final int[] items = new int[15], quantities = new int[15];
     private final int[] distinct = new int[20 * 15];
@@ -152,7 +236,8 @@ public final class Tpcc {
         nurandCId = r.nextInt(1024);
         nurandItem = r.nextInt(8192);
         row = new Record(WAREHOUSE);
-        warehouseRid = warehouse.insert(address(row, 1, r).setLong(0, 1).setLong(W_TAX, r.nextInt(2001)).setLong(W_YTD, 30_000_000));
+        warehouseRid = warehouse.insert(
+                address(row, 1, r).setLong(0, 1).setLong(W_TAX, r.nextInt(2001)).setLong(W_YTD, 30_000_000));
         for (int i = 1; i <= ITEMS; i++) {
             itemPrice[i] = 100 + r.nextInt(9_901);
             itemRow.setLong(0, i).setLong(1, 1 + r.nextInt(10_000)).setLong(I_PRICE, itemPrice[i]);
@@ -161,7 +246,12 @@ public final class Tpcc {
             itemRid[i] = item.insert(itemRow);
         }
         for (int i = 1; i <= ITEMS; i++) {
-            stockRow.setLong(0, i).setLong(1, 1).setLong(S_QUANTITY, 10 + r.nextInt(91)).setLong(S_YTD, 0).setLong(S_ORDER_CNT, 0).setLong(15, 0);
+            stockRow.setLong(0, i)
+                    .setLong(1, 1)
+                    .setLong(S_QUANTITY, 10 + r.nextInt(91))
+                    .setLong(S_YTD, 0)
+                    .setLong(S_ORDER_CNT, 0)
+                    .setLong(15, 0);
             for (int d = 0; d < 10; d++) astring(stockRow, 3 + d, r, 24, 24);
             data(stockRow, 16, r);
             stockRid[i] = stock.insert(stockRow);
@@ -172,7 +262,10 @@ public final class Tpcc {
             astring(districtR, D_NAME, r, 6, 10);
             for (int f = 3; f <= 5; f++) astring(districtR, f, r, 10, 20);
             districtR.setString(6, letters(r, 2)).setString(7, digits(r, 4) + "11111");
-            districtRid[d] = district.insert(districtR.setLong(D_TAX, r.nextInt(2001)).setLong(D_YTD, 3_000_000).setLong(D_NEXT_O_ID, ORDERS + 1));
+            districtRid[d] = district.insert(districtR
+                    .setLong(D_TAX, r.nextInt(2001))
+                    .setLong(D_YTD, 3_000_000)
+                    .setLong(D_NEXT_O_ID, ORDERS + 1));
             nextOrderId[d] = ORDERS + 1;
             Map<String, List<int[]>> names = new HashMap<>();
             for (int c = 1; c <= CUSTOMERS; c++) {
@@ -181,21 +274,44 @@ public final class Tpcc {
                 astring(customerRow, C_FIRST, r, 8, 16);
                 customerRow.setString(4, "OE").setString(C_LAST, last);
                 for (int f = 6; f <= 8; f++) astring(customerRow, f, r, 10, 20);
-                customerRow.setString(9, letters(r, 2)).setString(10, digits(r, 4) + "11111").setString(11, digits(r, 16));
+                customerRow
+                        .setString(9, letters(r, 2))
+                        .setString(10, digits(r, 4) + "11111")
+                        .setString(11, digits(r, 16));
                 badCredit[d][c] = r.nextInt(10) == 0;
-                customerRow.setLong(12, clock++).setString(C_CREDIT, badCredit[d][c] ? "BC" : "GC").setLong(14, 5_000_000)
-                        .setLong(C_DISCOUNT, r.nextInt(5_001)).setLong(C_BALANCE, -1_000).setLong(C_YTD_PAYMENT, 1_000)
-                        .setLong(C_PAYMENT_CNT, 1).setLong(C_DELIVERY_CNT, 0);
+                customerRow
+                        .setLong(12, clock++)
+                        .setString(C_CREDIT, badCredit[d][c] ? "BC" : "GC")
+                        .setLong(14, 5_000_000)
+                        .setLong(C_DISCOUNT, r.nextInt(5_001))
+                        .setLong(C_BALANCE, -1_000)
+                        .setLong(C_YTD_PAYMENT, 1_000)
+                        .setLong(C_PAYMENT_CNT, 1)
+                        .setLong(C_DELIVERY_CNT, 0);
                 astring(customerRow, C_DATA, r, 300, 500);
                 customerRid[d][c] = customer.insert(customerRow);
-                names.computeIfAbsent(last, k -> new ArrayList<>()).add(new int[] {c, Arrays.hashCode(customerRow.bytes(C_FIRST))});
-                historyRow.setLong(0, c).setLong(1, d).setLong(2, 1).setLong(3, d).setLong(4, 1).setLong(5, clock).setLong(6, 1_000);
+                names.computeIfAbsent(last, k -> new ArrayList<>())
+                        .add(new int[] {c, Arrays.hashCode(customerRow.bytes(C_FIRST))});
+                historyRow
+                        .setLong(0, c)
+                        .setLong(1, d)
+                        .setLong(2, 1)
+                        .setLong(3, d)
+                        .setLong(4, 1)
+                        .setLong(5, clock)
+                        .setLong(6, 1_000);
                 astring(historyRow, 7, r, 12, 24);
                 history.insert(historyRow);
             }
-            // Sorted by first name: the first name's hash stands for it (any fixed order works the same on every format).
+            // Sorted by first name: the first name's hash stands for it (any fixed order works the same on every
+            // format).
             Map<String, int[]> index = new HashMap<>();
-            names.forEach((k, v) -> index.put(k, v.stream().sorted((a, b) -> Integer.compare(a[1], b[1])).mapToInt(e -> e[0]).toArray()));
+            names.forEach((k, v) -> index.put(
+                    k,
+                    v.stream()
+                            .sorted((a, b) -> Integer.compare(a[1], b[1]))
+                            .mapToInt(e -> e[0])
+                            .toArray()));
             byLastName.add(index);
             orderRid[d] = new long[ORDERS + 1];
             orderCustomer[d] = new int[ORDERS + 1];
@@ -213,23 +329,38 @@ public final class Tpcc {
                 int c = permutation[o - 1];
                 int lines = 5 + r.nextInt(11);
                 boolean delivered = o < FIRST_NEW_ORDER;
-                orderRow.setLong(O_ID, o).setLong(O_D_ID, d).setLong(2, 1).setLong(O_C_ID, c).setLong(4, clock).setLong(O_OL_CNT, lines).setLong(7, 1);
-                if (delivered) orderRow.setLong(O_CARRIER_ID, 1 + r.nextInt(10)); else orderRow.setNull(O_CARRIER_ID);
+                orderRow.setLong(O_ID, o)
+                        .setLong(O_D_ID, d)
+                        .setLong(2, 1)
+                        .setLong(O_C_ID, c)
+                        .setLong(4, clock)
+                        .setLong(O_OL_CNT, lines)
+                        .setLong(7, 1);
+                if (delivered) orderRow.setLong(O_CARRIER_ID, 1 + r.nextInt(10));
+                else orderRow.setNull(O_CARRIER_ID);
                 orderRid[d][o] = orders.insert(orderRow);
                 orderCustomer[d][o] = c;
                 lastOrder[d][c] = o;
                 long[] rids = new long[lines];
                 for (int l = 0; l < lines; l++) {
-                    lineRow.setLong(OL_O_ID, o).setLong(OL_D_ID, d).setLong(2, 1).setLong(3, l + 1).setLong(OL_I_ID, 1 + r.nextInt(ITEMS))
-                            .setLong(5, 1).setLong(7, 5).setLong(OL_AMOUNT, delivered ? 0 : 1 + r.nextInt(999_999));
-                    if (delivered) lineRow.setLong(OL_DELIVERY_D, clock); else lineRow.setNull(OL_DELIVERY_D);
+                    lineRow.setLong(OL_O_ID, o)
+                            .setLong(OL_D_ID, d)
+                            .setLong(2, 1)
+                            .setLong(3, l + 1)
+                            .setLong(OL_I_ID, 1 + r.nextInt(ITEMS))
+                            .setLong(5, 1)
+                            .setLong(7, 5)
+                            .setLong(OL_AMOUNT, delivered ? 0 : 1 + r.nextInt(999_999));
+                    if (delivered) lineRow.setLong(OL_DELIVERY_D, clock);
+                    else lineRow.setNull(OL_DELIVERY_D);
                     astring(lineRow, 9, r, 24, 24);
                     rids[l] = orderLine.insert(lineRow);
                 }
                 lineRids[d][o] = rids;
                 if (!delivered) {
                     newOrderIds[d][newOrderTail[d]] = o;
-                    newOrderRids[d][newOrderTail[d]++] = newOrder.insert(newOrderRow.setLong(0, o).setLong(1, d).setLong(2, 1));
+                    newOrderRids[d][newOrderTail[d]++] = newOrder.insert(
+                            newOrderRow.setLong(0, o).setLong(1, d).setLong(2, 1));
                 }
             }
         }
@@ -349,18 +480,35 @@ public final class Tpcc {
         for (int i = 0; i < count; i++) {
             Transaction t = type;
             if (t == null) {
-                // Clause 5.2.3: at least 43% Payment, 4% each of Order-Status, Delivery, Stock-Level; the rest New-Order.
+                // Clause 5.2.3: at least 43% Payment, 4% each of Order-Status, Delivery, Stock-Level; the rest
+                // New-Order.
                 int x = random.nextInt(100);
-                t = x < 45 ? Transaction.NEW_ORDER : x < 88 ? Transaction.PAYMENT : x < 92 ? Transaction.ORDER_STATUS
-                        : x < 96 ? Transaction.DELIVERY : Transaction.STOCK_LEVEL;
+                t = x < 45
+                        ? Transaction.NEW_ORDER
+                        : x < 88
+                                ? Transaction.PAYMENT
+                                : x < 92
+                                        ? Transaction.ORDER_STATUS
+                                        : x < 96 ? Transaction.DELIVERY : Transaction.STOCK_LEVEL;
             }
             switch (t) {
-                case NEW_ORDER: sum += newOrder(); break;
-                case PAYMENT: sum += payment(); break;
-                case ORDER_STATUS: sum += orderStatus(); break;
-                case DELIVERY: sum += delivery(); break;
-                case STOCK_LEVEL: sum += stockLevel(); break;
-                default: throw new AssertionError(t);
+                case NEW_ORDER:
+                    sum += newOrder();
+                    break;
+                case PAYMENT:
+                    sum += payment();
+                    break;
+                case ORDER_STATUS:
+                    sum += orderStatus();
+                    break;
+                case DELIVERY:
+                    sum += delivery();
+                    break;
+                case STOCK_LEVEL:
+                    sum += stockLevel();
+                    break;
+                default:
+                    throw new AssertionError(t);
             }
         }
         return sum;
@@ -387,8 +535,14 @@ public final class Tpcc {
         long now = clock++;
         long rid = -1, noRid = -1;
         if (on(Statements.INSERT)) {
-            orderRow.setLong(O_ID, o).setLong(O_D_ID, d).setLong(2, 1).setLong(O_C_ID, c).setLong(4, now).setNull(O_CARRIER_ID)
-                    .setLong(O_OL_CNT, lines).setLong(7, 1);
+            orderRow.setLong(O_ID, o)
+                    .setLong(O_D_ID, d)
+                    .setLong(2, 1)
+                    .setLong(O_C_ID, c)
+                    .setLong(4, now)
+                    .setNull(O_CARRIER_ID)
+                    .setLong(O_OL_CNT, lines)
+                    .setLong(7, 1);
             rid = insert(orders, orderRow);
             noRid = insert(newOrder, newOrderRow.setLong(0, o).setLong(1, d).setLong(2, 1));
         }
@@ -418,8 +572,15 @@ public final class Tpcc {
             }
             rids[l] = -1;
             if (on(Statements.INSERT)) {
-                lineRow.setLong(OL_O_ID, o).setLong(OL_D_ID, d).setLong(2, 1).setLong(3, l + 1).setLong(OL_I_ID, i).setLong(5, 1)
-                        .setNull(OL_DELIVERY_D).setLong(7, q).setLong(OL_AMOUNT, (long) q * itemPrice[i]);
+                lineRow.setLong(OL_O_ID, o)
+                        .setLong(OL_D_ID, d)
+                        .setLong(2, 1)
+                        .setLong(3, l + 1)
+                        .setLong(OL_I_ID, i)
+                        .setLong(5, 1)
+                        .setNull(OL_DELIVERY_D)
+                        .setLong(7, q)
+                        .setLong(OL_AMOUNT, (long) q * itemPrice[i]);
                 lineRow.setBytes(9, bytes, 0, 24);
                 rids[l] = insert(orderLine, lineRow);
             }
@@ -483,7 +644,14 @@ public final class Tpcc {
             }
         }
         if (on(Statements.INSERT)) {
-            historyRow.setLong(0, c).setLong(1, d).setLong(2, 1).setLong(3, d).setLong(4, 1).setLong(5, clock).setLong(6, amount);
+            historyRow
+                    .setLong(0, c)
+                    .setLong(1, d)
+                    .setLong(2, 1)
+                    .setLong(3, d)
+                    .setLong(4, 1)
+                    .setLong(5, clock)
+                    .setLong(6, amount);
             historyRow.setBytes(7, bytes, 0, 18);
             insert(history, historyRow);
         }
@@ -613,10 +781,12 @@ public final class Tpcc {
             long next = readField(district, districtRid[d], D_NEXT_O_ID);
             long maxOrder = extreme(orders, O_ID, O_D_ID, d, true), maxNew = extreme(newOrder, 0, 1, d, true);
             if (next - 1 != maxOrder || (newOrderHead[d] < newOrderTail[d] && next - 1 != maxNew)) {
-                return "district " + d + ": D_NEXT_O_ID - 1 = " + (next - 1) + ", max(O_ID) = " + maxOrder + ", max(NO_O_ID) = " + maxNew;
+                return "district " + d + ": D_NEXT_O_ID - 1 = " + (next - 1) + ", max(O_ID) = " + maxOrder
+                        + ", max(NO_O_ID) = " + maxNew;
             }
             long count = sum(newOrder, -1, 1, d);
-            if (count > 0 && maxNew - extreme(newOrder, 0, 1, d, false) + 1 != count) return "district " + d + ": new-order ids not contiguous";
+            if (count > 0 && maxNew - extreme(newOrder, 0, 1, d, false) + 1 != count)
+                return "district " + d + ": new-order ids not contiguous";
             long lines = sum(orders, O_OL_CNT, O_D_ID, d), rows = sum(orderLine, -1, OL_D_ID, d);
             if (lines != rows) return "district " + d + ": sum(O_OL_CNT) " + lines + " != count(ORDER-LINE) " + rows;
         }

@@ -33,7 +33,13 @@ public final class TpccWorkload extends LinkedHashMap<String, LongSupplier> {
         put("stmt:delete", () -> run(c, null, MIX, Statements.DELETE));
         put("logic", () -> run(c, null, MIX, Statements.NONE));
         StringBuilder b = new StringBuilder(format).append(':');
-        for (PageHeap h : c.tables) b.append(' ').append(h.name).append(' ').append(h.liveRecords()).append('/').append(h.pageCount());
+        for (PageHeap h : c.tables)
+            b.append(' ')
+                    .append(h.name)
+                    .append(' ')
+                    .append(h.liveRecords())
+                    .append('/')
+                    .append(h.pageCount());
         description = b.append(" (rows/pages)").toString();
     }
 

@@ -24,9 +24,22 @@ import java.util.function.Function;
  * take part (Q12 compares l_shipmode, Q14 reads p_type).
  */
 public final class Tpch {
-    public static final int L_ORDERKEY = 0, L_PARTKEY = 1, L_SUPPKEY = 2, L_LINENUMBER = 3, L_QUANTITY = 4, L_EXTENDEDPRICE = 5,
-            L_DISCOUNT = 6, L_TAX = 7, L_RETURNFLAG = 8, L_LINESTATUS = 9, L_SHIPDATE = 10, L_COMMITDATE = 11, L_RECEIPTDATE = 12,
-            L_SHIPINSTRUCT = 13, L_SHIPMODE = 14, L_COMMENT = 15;
+    public static final int L_ORDERKEY = 0,
+            L_PARTKEY = 1,
+            L_SUPPKEY = 2,
+            L_LINENUMBER = 3,
+            L_QUANTITY = 4,
+            L_EXTENDEDPRICE = 5,
+            L_DISCOUNT = 6,
+            L_TAX = 7,
+            L_RETURNFLAG = 8,
+            L_LINESTATUS = 9,
+            L_SHIPDATE = 10,
+            L_COMMITDATE = 11,
+            L_RECEIPTDATE = 12,
+            L_SHIPINSTRUCT = 13,
+            L_SHIPMODE = 14,
+            L_COMMENT = 15;
     public static final RecordSchema LINEITEM = RecordSchema.of(
             Field.of("l_orderkey", FieldType.INT32),
             Field.of("l_partkey", FieldType.INT32),
@@ -45,8 +58,15 @@ public final class Tpch {
             Field.varlen("l_shipmode", false, 4),
             Field.varlen("l_comment", false, 27));
 
-    public static final int O_ORDERKEY = 0, O_CUSTKEY = 1, O_ORDERSTATUS = 2, O_TOTALPRICE = 3, O_ORDERDATE = 4,
-            O_ORDERPRIORITY = 5, O_CLERK = 6, O_SHIPPRIORITY = 7, O_COMMENT = 8;
+    public static final int O_ORDERKEY = 0,
+            O_CUSTKEY = 1,
+            O_ORDERSTATUS = 2,
+            O_TOTALPRICE = 3,
+            O_ORDERDATE = 4,
+            O_ORDERPRIORITY = 5,
+            O_CLERK = 6,
+            O_SHIPPRIORITY = 7,
+            O_COMMENT = 8;
     public static final RecordSchema ORDERS = RecordSchema.of(
             Field.of("o_orderkey", FieldType.INT32),
             Field.of("o_custkey", FieldType.INT32),
@@ -58,8 +78,15 @@ public final class Tpch {
             Field.of("o_shippriority", FieldType.INT8),
             Field.varlen("o_comment", false, 48));
 
-    public static final int P_PARTKEY = 0, P_NAME = 1, P_MFGR = 2, P_BRAND = 3, P_TYPE = 4, P_SIZE = 5, P_CONTAINER = 6,
-            P_RETAILPRICE = 7, P_COMMENT = 8;
+    public static final int P_PARTKEY = 0,
+            P_NAME = 1,
+            P_MFGR = 2,
+            P_BRAND = 3,
+            P_TYPE = 4,
+            P_SIZE = 5,
+            P_CONTAINER = 6,
+            P_RETAILPRICE = 7,
+            P_COMMENT = 8;
     public static final RecordSchema PART = RecordSchema.of(
             Field.of("p_partkey", FieldType.INT32),
             Field.varlen("p_name", false, 33),
@@ -76,20 +103,26 @@ public final class Tpch {
      * pages of the format {@code format} makes, passing every row to {@code also} too (a DuckDB
      * appender, a columnar copy) when it is not null.
      */
-    public static Tpch load(TpchGenerator generator, Function<RecordSchema, Page> format, int pageSize, TpchGenerator.Sink also) {
+    public static Tpch load(
+            TpchGenerator generator, Function<RecordSchema, Page> format, int pageSize, TpchGenerator.Sink also) {
         PageHeap lineitem = new PageHeap("lineitem", format.apply(LINEITEM), pageSize);
         PageHeap orders = new PageHeap("orders", format.apply(ORDERS), pageSize);
         PageHeap part = new PageHeap("part", format.apply(PART), pageSize);
         generator.generate(new TpchGenerator.Sink() {
-            @Override public void part(Record r) {
+            @Override
+            public void part(Record r) {
                 part.insert(r);
                 if (also != null) also.part(r);
             }
-            @Override public void order(Record r) {
+
+            @Override
+            public void order(Record r) {
                 orders.insert(r);
                 if (also != null) also.order(r);
             }
-            @Override public void lineitem(Record r) {
+
+            @Override
+            public void lineitem(Record r) {
                 lineitem.insert(r);
                 if (also != null) also.lineitem(r);
             }
@@ -164,7 +197,8 @@ public final class Tpch {
         /** A number that depends on every sum (what a benchmark consumes). */
         public long checksum() {
             long c = 0;
-            for (int g = 0; g < 6; g++) c += count[g] + sumQuantity[g] + sumBasePrice[g] + sumDiscPrice[g] + sumCharge[g] + sumDiscount[g];
+            for (int g = 0; g < 6; g++)
+                c += count[g] + sumQuantity[g] + sumBasePrice[g] + sumDiscPrice[g] + sumCharge[g] + sumDiscount[g];
             return c;
         }
     }
@@ -176,8 +210,17 @@ public final class Tpch {
     public Q1 q1() {
         Q1 q = new Q1();
         int[] fields = {L_RETURNFLAG, L_LINESTATUS, L_QUANTITY, L_EXTENDEDPRICE, L_DISCOUNT, L_TAX};
-        long[] flag = vectors[0], status = vectors[1], qty = vectors[2], price = vectors[3], disc = vectors[4], tax = vectors[5];
-        long[] count = q.count, sumQty = q.sumQuantity, sumBase = q.sumBasePrice, sumDisc = q.sumDiscPrice, sumCharge = q.sumCharge,
+        long[] flag = vectors[0],
+                status = vectors[1],
+                qty = vectors[2],
+                price = vectors[3],
+                disc = vectors[4],
+                tax = vectors[5];
+        long[] count = q.count,
+                sumQty = q.sumQuantity,
+                sumBase = q.sumBasePrice,
+                sumDisc = q.sumDiscPrice,
+                sumCharge = q.sumCharge,
                 sumDiscount = q.sumDiscount;
         for (int p = 0, pages = lineitem.pageCount(); p < pages; p++) {
             Page page = lineitem.page(p);
@@ -220,8 +263,11 @@ public final class Tpch {
         for (int p = 0, pages = lineitem.pageCount(); p < pages; p++) {
             if (ahead > 0 && p + ahead < pages) {
                 Page next = lineitem.page(p + ahead);
-                revenue += next.getLong(0, L_SHIPDATE) + next.getLong(0, L_DISCOUNT) + next.getLong(0, L_QUANTITY)
-                        + next.getLong(0, L_EXTENDEDPRICE) & 1;
+                revenue += next.getLong(0, L_SHIPDATE)
+                                + next.getLong(0, L_DISCOUNT)
+                                + next.getLong(0, L_QUANTITY)
+                                + next.getLong(0, L_EXTENDEDPRICE)
+                        & 1;
             }
             Page page = lineitem.page(p);
             if (page.scanBetween(L_SHIPDATE, Y1994, Y1995 - 1, selection) == 0) continue;

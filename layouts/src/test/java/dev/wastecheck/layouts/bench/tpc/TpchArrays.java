@@ -31,8 +31,11 @@ public final class TpchArrays implements TpchGenerator.Sink {
         STATUS_GROUP['O'] = 1;
     }
 
-    @Override public void part(Record r) {}
-    @Override public void order(Record r) {}
+    @Override
+    public void part(Record r) {}
+
+    @Override
+    public void order(Record r) {}
 
     @Override
     public void lineitem(Record r) {
@@ -56,7 +59,9 @@ public final class TpchArrays implements TpchGenerator.Sink {
         rows++;
     }
 
-    public int rows() { return rows; }
+    public int rows() {
+        return rows;
+    }
 
     /** Bit j set iff value j of the 64 (or fewer) from {@code first} is in the range starting at lo with span1 values. */
     private static long match(int[] c, int first, int count, int lo, long span1) {
@@ -105,7 +110,12 @@ public final class TpchArrays implements TpchGenerator.Sink {
     /** {@link Tpch#q1()} on the arrays: six columns gathered a word at a time, then the same aggregation. */
     public Tpch.Q1 q1() {
         Tpch.Q1 q = new Tpch.Q1();
-        long[] flag = vectors[0], status = vectors[1], qty = vectors[2], pr = vectors[3], disc = vectors[4], tx = vectors[5];
+        long[] flag = vectors[0],
+                status = vectors[1],
+                qty = vectors[2],
+                pr = vectors[3],
+                disc = vectors[4],
+                tx = vectors[5];
         long span = (long) Q1_SHIPDATE_MAX - Integer.MIN_VALUE + 1;
         for (int first = 0; first < rows; first += 64) {
             int count = Math.min(64, rows - first);

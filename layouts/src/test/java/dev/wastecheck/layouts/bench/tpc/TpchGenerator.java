@@ -42,7 +42,9 @@ public final class TpchGenerator {
     /** Receives the generated rows; each Record is reused for the next row. */
     public interface Sink {
         void part(Record r);
+
         void order(Record r);
+
         void lineitem(Record r);
     }
 
@@ -50,14 +52,100 @@ public final class TpchGenerator {
     static final int CURRENT_DATE = date(1995, 6, 17);
     static final int END_DATE = date(1998, 12, 31);
 
-    static final String[] COLORS = {"almond", "antique", "aquamarine", "azure", "beige", "bisque", "black", "blanched", "blue",
-        "blush", "brown", "burlywood", "burnished", "chartreuse", "chiffon", "chocolate", "coral", "cornflower", "cornsilk", "cream",
-        "cyan", "dark", "deep", "dim", "dodger", "drab", "firebrick", "floral", "forest", "frosted", "gainsboro", "ghost", "goldenrod",
-        "green", "grey", "honeydew", "hot", "indian", "ivory", "khaki", "lace", "lavender", "lawn", "lemon", "light", "lime", "linen",
-        "magenta", "maroon", "medium", "metallic", "midnight", "mint", "misty", "moccasin", "navajo", "navy", "olive", "orange",
-        "orchid", "pale", "papaya", "peach", "peru", "pink", "plum", "powder", "puff", "purple", "red", "rose", "rosy", "royal",
-        "saddle", "salmon", "sandy", "seashell", "sienna", "sky", "slate", "smoke", "snow", "spring", "steel", "tan", "thistle",
-        "tomato", "turquoise", "violet", "wheat", "white", "yellow"};
+    static final String[] COLORS = {
+        "almond",
+        "antique",
+        "aquamarine",
+        "azure",
+        "beige",
+        "bisque",
+        "black",
+        "blanched",
+        "blue",
+        "blush",
+        "brown",
+        "burlywood",
+        "burnished",
+        "chartreuse",
+        "chiffon",
+        "chocolate",
+        "coral",
+        "cornflower",
+        "cornsilk",
+        "cream",
+        "cyan",
+        "dark",
+        "deep",
+        "dim",
+        "dodger",
+        "drab",
+        "firebrick",
+        "floral",
+        "forest",
+        "frosted",
+        "gainsboro",
+        "ghost",
+        "goldenrod",
+        "green",
+        "grey",
+        "honeydew",
+        "hot",
+        "indian",
+        "ivory",
+        "khaki",
+        "lace",
+        "lavender",
+        "lawn",
+        "lemon",
+        "light",
+        "lime",
+        "linen",
+        "magenta",
+        "maroon",
+        "medium",
+        "metallic",
+        "midnight",
+        "mint",
+        "misty",
+        "moccasin",
+        "navajo",
+        "navy",
+        "olive",
+        "orange",
+        "orchid",
+        "pale",
+        "papaya",
+        "peach",
+        "peru",
+        "pink",
+        "plum",
+        "powder",
+        "puff",
+        "purple",
+        "red",
+        "rose",
+        "rosy",
+        "royal",
+        "saddle",
+        "salmon",
+        "sandy",
+        "seashell",
+        "sienna",
+        "sky",
+        "slate",
+        "smoke",
+        "snow",
+        "spring",
+        "steel",
+        "tan",
+        "thistle",
+        "tomato",
+        "turquoise",
+        "violet",
+        "wheat",
+        "white",
+        "yellow"
+    };
     static final String[] TYPE_1 = {"STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"};
     static final String[] TYPE_2 = {"ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"};
     static final String[] TYPE_3 = {"TIN", "NICKEL", "BRASS", "STEEL", "COPPER"};
@@ -67,25 +155,197 @@ public final class TpchGenerator {
     static final String[] INSTRUCTIONS = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
     static final String[] MODES = {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"};
 
-    private static final String[] NOUNS = {"foxes", "ideas", "theodolites", "pinto beans", "instructions", "dependencies", "excuses",
-        "platelets", "asymptotes", "courts", "dolphins", "multipliers", "sauternes", "warthogs", "frets", "dinos", "attainments",
-        "somas", "Tiresias", "patterns", "forges", "braids", "hockey players", "frays", "warhorses", "dugouts", "notornis",
-        "epitaphs", "pearls", "tithes", "waters", "orbits", "gifts", "sheaves", "depths", "sentiments", "decoys", "realms", "pains",
-        "grouches", "escapades", "requests", "accounts", "deposits", "packages"};
-    private static final String[] VERBS = {"sleep", "wake", "are", "cajole", "haggle", "nag", "use", "boost", "affix", "detect",
-        "integrate", "maintain", "nod", "was", "lose", "sublate", "solve", "thrash", "promise", "engage", "hinder", "print", "x-ray",
-        "breach", "eat", "grow", "impress", "mold", "poach", "serve", "run", "dazzle", "snooze", "doze", "unwind", "kindle", "play",
-        "hang", "believe", "doubt"};
-    private static final String[] ADJECTIVES = {"furious", "sly", "careful", "blithe", "quick", "fluffy", "slow", "quiet", "ruthless",
-        "thin", "close", "dogged", "daring", "brave", "stealthy", "permanent", "enticing", "idle", "busy", "regular", "final",
-        "ironic", "even", "bold", "silent"};
-    private static final String[] ADVERBS = {"sometimes", "always", "never", "furiously", "slyly", "carefully", "blithely", "quickly",
-        "fluffily", "slowly", "quietly", "ruthlessly", "thinly", "closely", "doggedly", "daringly", "bravely", "stealthily",
-        "permanently", "enticingly", "idly", "busily", "regularly", "finally", "ironically", "evenly", "boldly", "silently"};
-    private static final String[] PREPOSITIONS = {"about", "above", "according to", "across", "after", "against", "along",
-        "among", "around", "at", "atop", "before", "behind", "beneath", "beside", "between", "beyond", "by", "despite", "during",
-        "except", "for", "from", "inside", "instead of", "into", "near", "of", "on", "outside", "over", "past", "since", "through",
-        "throughout", "to", "toward", "under", "until", "upon", "without", "with", "within"};
+    private static final String[] NOUNS = {
+        "foxes",
+        "ideas",
+        "theodolites",
+        "pinto beans",
+        "instructions",
+        "dependencies",
+        "excuses",
+        "platelets",
+        "asymptotes",
+        "courts",
+        "dolphins",
+        "multipliers",
+        "sauternes",
+        "warthogs",
+        "frets",
+        "dinos",
+        "attainments",
+        "somas",
+        "Tiresias",
+        "patterns",
+        "forges",
+        "braids",
+        "hockey players",
+        "frays",
+        "warhorses",
+        "dugouts",
+        "notornis",
+        "epitaphs",
+        "pearls",
+        "tithes",
+        "waters",
+        "orbits",
+        "gifts",
+        "sheaves",
+        "depths",
+        "sentiments",
+        "decoys",
+        "realms",
+        "pains",
+        "grouches",
+        "escapades",
+        "requests",
+        "accounts",
+        "deposits",
+        "packages"
+    };
+    private static final String[] VERBS = {
+        "sleep",
+        "wake",
+        "are",
+        "cajole",
+        "haggle",
+        "nag",
+        "use",
+        "boost",
+        "affix",
+        "detect",
+        "integrate",
+        "maintain",
+        "nod",
+        "was",
+        "lose",
+        "sublate",
+        "solve",
+        "thrash",
+        "promise",
+        "engage",
+        "hinder",
+        "print",
+        "x-ray",
+        "breach",
+        "eat",
+        "grow",
+        "impress",
+        "mold",
+        "poach",
+        "serve",
+        "run",
+        "dazzle",
+        "snooze",
+        "doze",
+        "unwind",
+        "kindle",
+        "play",
+        "hang",
+        "believe",
+        "doubt"
+    };
+    private static final String[] ADJECTIVES = {
+        "furious",
+        "sly",
+        "careful",
+        "blithe",
+        "quick",
+        "fluffy",
+        "slow",
+        "quiet",
+        "ruthless",
+        "thin",
+        "close",
+        "dogged",
+        "daring",
+        "brave",
+        "stealthy",
+        "permanent",
+        "enticing",
+        "idle",
+        "busy",
+        "regular",
+        "final",
+        "ironic",
+        "even",
+        "bold",
+        "silent"
+    };
+    private static final String[] ADVERBS = {
+        "sometimes",
+        "always",
+        "never",
+        "furiously",
+        "slyly",
+        "carefully",
+        "blithely",
+        "quickly",
+        "fluffily",
+        "slowly",
+        "quietly",
+        "ruthlessly",
+        "thinly",
+        "closely",
+        "doggedly",
+        "daringly",
+        "bravely",
+        "stealthily",
+        "permanently",
+        "enticingly",
+        "idly",
+        "busily",
+        "regularly",
+        "finally",
+        "ironically",
+        "evenly",
+        "boldly",
+        "silently"
+    };
+    private static final String[] PREPOSITIONS = {
+        "about",
+        "above",
+        "according to",
+        "across",
+        "after",
+        "against",
+        "along",
+        "among",
+        "around",
+        "at",
+        "atop",
+        "before",
+        "behind",
+        "beneath",
+        "beside",
+        "between",
+        "beyond",
+        "by",
+        "despite",
+        "during",
+        "except",
+        "for",
+        "from",
+        "inside",
+        "instead of",
+        "into",
+        "near",
+        "of",
+        "on",
+        "outside",
+        "over",
+        "past",
+        "since",
+        "through",
+        "throughout",
+        "to",
+        "toward",
+        "under",
+        "until",
+        "upon",
+        "without",
+        "with",
+        "within"
+    };
     private static final String[] TERMINATORS = {".", ";", ":", "?", "!", "--"};
 
     public final double scaleFactor;
@@ -98,7 +358,8 @@ public final class TpchGenerator {
     private final byte[] text;
 
     public TpchGenerator(double scaleFactor, long seed) {
-        if (!(scaleFactor > 0 && scaleFactor <= 10)) throw new IllegalArgumentException("scale factor " + scaleFactor + " outside (0, 10]");
+        if (!(scaleFactor > 0 && scaleFactor <= 10))
+            throw new IllegalArgumentException("scale factor " + scaleFactor + " outside (0, 10]");
         this.scaleFactor = scaleFactor;
         this.seed = seed;
         parts = (int) Math.max(1, Math.round(200_000 * scaleFactor));
@@ -150,7 +411,9 @@ public final class TpchGenerator {
             r.setString(P_NAME, name.toString());
             r.setString(P_MFGR, "Manufacturer#" + m);
             r.setString(P_BRAND, "Brand#" + m + (1 + random.nextInt(5)));
-            r.setString(P_TYPE, TYPE_1[random.nextInt(6)] + " " + TYPE_2[random.nextInt(5)] + " " + TYPE_3[random.nextInt(5)]);
+            r.setString(
+                    P_TYPE,
+                    TYPE_1[random.nextInt(6)] + " " + TYPE_2[random.nextInt(5)] + " " + TYPE_3[random.nextInt(5)]);
             r.setLong(P_SIZE, 1 + random.nextInt(50));
             r.setString(P_CONTAINER, CONTAINER_1[random.nextInt(5)] + " " + CONTAINER_2[random.nextInt(8)]);
             r.setLong(P_RETAILPRICE, retailPriceCents(key));
@@ -174,7 +437,7 @@ public final class TpchGenerator {
             int key = orderKey(i);
             int orderDate = START_DATE + random.nextInt(lastOrderDate - START_DATE + 1);
             int count = 1 + random.nextInt(7);
-            long total = 0;   // in 1/10,000 of a cent
+            long total = 0; // in 1/10,000 of a cent
             int shippedBefore = 0;
             for (int l = 0; l < count; l++) {
                 Record li = lines[l];
@@ -189,11 +452,19 @@ public final class TpchGenerator {
                 int commitDate = orderDate + 30 + random.nextInt(61);
                 int receiptDate = shipDate + 1 + random.nextInt(30);
                 int price = quantity * retailPriceCents(partKey);
-                li.setLong(L_ORDERKEY, key).setLong(L_PARTKEY, partKey).setLong(L_SUPPKEY, suppKey).setLong(L_LINENUMBER, l + 1)
-                        .setLong(L_QUANTITY, quantity).setLong(L_EXTENDEDPRICE, price).setLong(L_DISCOUNT, discount).setLong(L_TAX, tax)
+                li.setLong(L_ORDERKEY, key)
+                        .setLong(L_PARTKEY, partKey)
+                        .setLong(L_SUPPKEY, suppKey)
+                        .setLong(L_LINENUMBER, l + 1)
+                        .setLong(L_QUANTITY, quantity)
+                        .setLong(L_EXTENDEDPRICE, price)
+                        .setLong(L_DISCOUNT, discount)
+                        .setLong(L_TAX, tax)
                         .setLong(L_RETURNFLAG, receiptDate <= CURRENT_DATE ? (random.nextBoolean() ? 'R' : 'A') : 'N')
                         .setLong(L_LINESTATUS, shipDate > CURRENT_DATE ? 'O' : 'F')
-                        .setLong(L_SHIPDATE, shipDate).setLong(L_COMMITDATE, commitDate).setLong(L_RECEIPTDATE, receiptDate);
+                        .setLong(L_SHIPDATE, shipDate)
+                        .setLong(L_COMMITDATE, commitDate)
+                        .setLong(L_RECEIPTDATE, receiptDate);
                 li.setString(L_SHIPINSTRUCT, INSTRUCTIONS[random.nextInt(4)]);
                 li.setString(L_SHIPMODE, MODES[random.nextInt(7)]);
                 text(li, L_COMMENT, random, 10, 43);
@@ -204,9 +475,12 @@ public final class TpchGenerator {
             do {
                 customer = 1 + random.nextInt(customers);
             } while (customer % 3 == 0 && customers >= 3);
-            order.setLong(O_ORDERKEY, key).setLong(O_CUSTKEY, customer)
+            order.setLong(O_ORDERKEY, key)
+                    .setLong(O_CUSTKEY, customer)
                     .setLong(O_ORDERSTATUS, shippedBefore == count ? 'F' : shippedBefore == 0 ? 'O' : 'P')
-                    .setLong(O_TOTALPRICE, (total + 5_000) / 10_000).setLong(O_ORDERDATE, orderDate).setLong(O_SHIPPRIORITY, 0);
+                    .setLong(O_TOTALPRICE, (total + 5_000) / 10_000)
+                    .setLong(O_ORDERDATE, orderDate)
+                    .setLong(O_SHIPPRIORITY, 0);
             order.setString(O_ORDERPRIORITY, PRIORITIES[random.nextInt(5)]);
             order.setString(O_CLERK, String.format("Clerk#%09d", 1 + random.nextInt(clerks)));
             text(order, O_COMMENT, random, 19, 78);
@@ -226,9 +500,14 @@ public final class TpchGenerator {
         StringBuilder b = new StringBuilder(size + 200);
         while (b.length() < size) {
             if (random.nextInt(3) == 0) b.append(pick(ADVERBS, random)).append(' ');
-            b.append(pick(ADJECTIVES, random)).append(' ').append(pick(NOUNS, random)).append(' ').append(pick(VERBS, random));
+            b.append(pick(ADJECTIVES, random))
+                    .append(' ')
+                    .append(pick(NOUNS, random))
+                    .append(' ')
+                    .append(pick(VERBS, random));
             if (random.nextBoolean()) b.append(' ').append(pick(ADVERBS, random));
-            if (random.nextBoolean()) b.append(' ').append(pick(PREPOSITIONS, random)).append(" the ").append(pick(NOUNS, random));
+            if (random.nextBoolean())
+                b.append(' ').append(pick(PREPOSITIONS, random)).append(" the ").append(pick(NOUNS, random));
             b.append(pick(TERMINATORS, random)).append(' ');
         }
         return b.substring(0, size).getBytes(StandardCharsets.US_ASCII);

@@ -35,23 +35,37 @@ class TpchTest {
     static void load() throws SQLException {
         duck = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement st = duck.createStatement()) {
-            st.execute("CREATE TABLE part (p_partkey INTEGER, p_name VARCHAR, p_mfgr VARCHAR, p_brand VARCHAR, p_type VARCHAR, "
-                    + "p_size TINYINT, p_container VARCHAR, p_retailprice INTEGER, p_comment VARCHAR)");
-            st.execute("CREATE TABLE orders (o_orderkey INTEGER, o_custkey INTEGER, o_orderstatus VARCHAR, o_totalprice INTEGER, "
-                    + "o_orderdate DATE, o_orderpriority VARCHAR, o_clerk VARCHAR, o_shippriority TINYINT, o_comment VARCHAR)");
-            st.execute("CREATE TABLE lineitem (l_orderkey INTEGER, l_partkey INTEGER, l_suppkey INTEGER, l_linenumber TINYINT, "
-                    + "l_quantity TINYINT, l_extendedprice INTEGER, l_discount TINYINT, l_tax TINYINT, l_returnflag VARCHAR, "
-                    + "l_linestatus VARCHAR, l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE, l_shipinstruct VARCHAR, "
-                    + "l_shipmode VARCHAR, l_comment VARCHAR)");
+            st.execute(
+                    "CREATE TABLE part (p_partkey INTEGER, p_name VARCHAR, p_mfgr VARCHAR, p_brand VARCHAR, p_type VARCHAR, "
+                            + "p_size TINYINT, p_container VARCHAR, p_retailprice INTEGER, p_comment VARCHAR)");
+            st.execute(
+                    "CREATE TABLE orders (o_orderkey INTEGER, o_custkey INTEGER, o_orderstatus VARCHAR, o_totalprice INTEGER, "
+                            + "o_orderdate DATE, o_orderpriority VARCHAR, o_clerk VARCHAR, o_shippriority TINYINT, o_comment VARCHAR)");
+            st.execute(
+                    "CREATE TABLE lineitem (l_orderkey INTEGER, l_partkey INTEGER, l_suppkey INTEGER, l_linenumber TINYINT, "
+                            + "l_quantity TINYINT, l_extendedprice INTEGER, l_discount TINYINT, l_tax TINYINT, l_returnflag VARCHAR, "
+                            + "l_linestatus VARCHAR, l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE, l_shipinstruct VARCHAR, "
+                            + "l_shipmode VARCHAR, l_comment VARCHAR)");
         }
         DuckDBConnection c = (DuckDBConnection) duck;
         try (DuckDBAppender part = c.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "part");
-             DuckDBAppender orders = c.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "orders");
-             DuckDBAppender lineitem = c.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "lineitem")) {
+                DuckDBAppender orders = c.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "orders");
+                DuckDBAppender lineitem = c.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "lineitem")) {
             nsm = Tpch.load(new TpchGenerator(SF, 42), Layout.NSM::newPage, 8192, new TpchGenerator.Sink() {
-                @Override public void part(Record r) { append(part, r); }
-                @Override public void order(Record r) { append(orders, r); }
-                @Override public void lineitem(Record r) { append(lineitem, r); }
+                @Override
+                public void part(Record r) {
+                    append(part, r);
+                }
+
+                @Override
+                public void order(Record r) {
+                    append(orders, r);
+                }
+
+                @Override
+                public void lineitem(Record r) {
+                    append(lineitem, r);
+                }
             });
         }
     }
@@ -64,16 +78,20 @@ class TpchTest {
             for (int f = 0; f < schema.fieldCount(); f++) {
                 String name = schema.field(f).name();
                 switch (schema.type(f)) {
-                    case VARLEN: a.append(r.getString(f)); break;
+                    case VARLEN:
+                        a.append(r.getString(f));
+                        break;
                     case INT8:
-                        if (name.endsWith("flag") || name.endsWith("status")) a.append(String.valueOf((char) r.getLong(f)));
+                        if (name.endsWith("flag") || name.endsWith("status"))
+                            a.append(String.valueOf((char) r.getLong(f)));
                         else a.append((byte) r.getLong(f));
                         break;
                     case INT32:
                         if (name.endsWith("date")) a.append(LocalDate.ofEpochDay(r.getLong(f)));
                         else a.append((int) r.getLong(f));
                         break;
-                    default: throw new AssertionError(schema.type(f));
+                    default:
+                        throw new AssertionError(schema.type(f));
                 }
             }
             a.endRow();
@@ -83,7 +101,8 @@ class TpchTest {
     }
 
     static long[] queryLongs(String sql) throws SQLException {
-        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = duck.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             int columns = rs.getMetaData().getColumnCount();
             java.util.List<Long> values = new java.util.ArrayList<>();
             while (rs.next()) for (int i = 1; i <= columns; i++) values.add(rs.getLong(i));
@@ -133,7 +152,8 @@ class TpchTest {
         formats.put("PAX", Layout.PAX::newPage);
         for (HybridPage.Variant v : HybridPage.Variant.values()) formats.put("HPL " + v, s -> new HybridPage(s, v));
         java.util.List<Tpch> tables = new java.util.ArrayList<>(java.util.List.of(nsm));
-        for (Function<RecordSchema, Page> f : formats.values()) tables.add(Tpch.load(new TpchGenerator(SF, 42), f, 8192, null));
+        for (Function<RecordSchema, Page> f : formats.values())
+            tables.add(Tpch.load(new TpchGenerator(SF, 42), f, 8192, null));
         tables.add(Tpch.load(new TpchGenerator(SF, 42), s -> new HybridPage(s), 64 << 10, null));
         for (Tpch t : tables) {
             String what = t.lineitem.page(0).layout() + " " + t.lineitem.pageSize;
@@ -174,15 +194,22 @@ class TpchTest {
         assertThat((double) q1.count[3] / selected).as("N/O").isCloseTo(2_920_374 / 5_916_591.0, within(0.01));
         assertThat((double) q1.count[4] / selected).as("R/F").isCloseTo(1_478_870 / 5_916_591.0, within(0.01));
         assertThat(q1.count[1] + q1.count[5]).as("A/O and R/O do not exist").isZero();
-        long qty = java.util.Arrays.stream(q1.sumQuantity).sum(), price = java.util.Arrays.stream(q1.sumBasePrice).sum();
+        long qty = java.util.Arrays.stream(q1.sumQuantity).sum(),
+                price = java.util.Arrays.stream(q1.sumBasePrice).sum();
         long disc = java.util.Arrays.stream(q1.sumDiscount).sum();
         assertThat((double) qty / selected).isCloseTo(25.5, within(0.3));
         // $38,250 is SF 1's: 25.5 times the mean p_retailprice of 200,000 parts, $1,499.50. The
         // (key / 10) mod 20001 term of the price formula grows with the part count, so at SF 0.01
         // (2,000 parts) the mean is that of their prices.
-        double meanRetail = java.util.stream.IntStream.rangeClosed(1, 200_000).map(TpchGenerator::retailPriceCents).average().orElseThrow();
+        double meanRetail = java.util.stream.IntStream.rangeClosed(1, 200_000)
+                .map(TpchGenerator::retailPriceCents)
+                .average()
+                .orElseThrow();
         assertThat(25.5 * meanRetail / 100).isCloseTo(38_250, within(38_250 * 0.002));
-        double meanHere = java.util.stream.IntStream.rangeClosed(1, 2_000).map(TpchGenerator::retailPriceCents).average().orElseThrow();
+        double meanHere = java.util.stream.IntStream.rangeClosed(1, 2_000)
+                .map(TpchGenerator::retailPriceCents)
+                .average()
+                .orElseThrow();
         assertThat(price / 100.0 / selected).isCloseTo(25.5 * meanHere / 100, within(25.5 * meanHere / 100 * 0.02));
         assertThat(disc / 100.0 / selected).isCloseTo(0.05, within(0.002));
         // Q6 sums prices, so its SF 1 revenue scales with the mean price too.
@@ -196,13 +223,21 @@ class TpchTest {
         long[] q14 = nsm.q14();
         assertThat(100.0 * q14[0] / q14[1]).isCloseTo(16.38, within(3.0));
         // Keys and derived values by the specification's rules.
-        assertThat(queryLongs("SELECT count(*) FROM orders WHERE o_custkey % 3 = 0 OR (o_orderkey - 1) % 32 >= 8")[0]).isZero();
+        assertThat(queryLongs("SELECT count(*) FROM orders WHERE o_custkey % 3 = 0 OR (o_orderkey - 1) % 32 >= 8")[0])
+                .isZero();
         assertThat(queryLongs("SELECT count(*) FROM lineitem, part WHERE l_partkey = p_partkey "
-                + "AND l_extendedprice <> l_quantity * p_retailprice")[0]).isZero();
-        assertThat(queryLongs("SELECT min(c), max(c) FROM (SELECT count(*) c FROM lineitem GROUP BY l_orderkey)")).containsExactly(1, 7);
-        assertThat(queryLongs("SELECT count(*) FROM orders WHERE o_orderstatus <> (SELECT CASE WHEN bool_and(l_linestatus = 'F') "
-                + "THEN 'F' WHEN bool_and(l_linestatus = 'O') THEN 'O' ELSE 'P' END FROM lineitem WHERE l_orderkey = o_orderkey)")[0]).isZero();
-        assertThat(queryLongs("SELECT count(DISTINCT p_type), count(DISTINCT p_container), min(p_size), max(p_size) FROM part"))
+                        + "AND l_extendedprice <> l_quantity * p_retailprice")[0])
+                .isZero();
+        assertThat(queryLongs("SELECT min(c), max(c) FROM (SELECT count(*) c FROM lineitem GROUP BY l_orderkey)"))
+                .containsExactly(1, 7);
+        assertThat(queryLongs(
+                        "SELECT count(*) FROM orders WHERE o_orderstatus <> (SELECT CASE WHEN bool_and(l_linestatus = 'F') "
+                                + "THEN 'F' WHEN bool_and(l_linestatus = 'O') THEN 'O' ELSE 'P' END FROM lineitem WHERE l_orderkey = o_orderkey)")[
+                        0])
+                .isZero();
+        assertThat(
+                        queryLongs(
+                                "SELECT count(DISTINCT p_type), count(DISTINCT p_container), min(p_size), max(p_size) FROM part"))
                 .containsExactly(150, 40, 1, 50);
     }
 }

@@ -33,9 +33,16 @@ public final class TpchWorkload extends LinkedHashMap<String, LongSupplier> {
                 return c[0] ^ c[1];
             });
             put("q6 read-ahead 1", () -> t.q6(1));
-            description = String.format("%s: lineitem %d rows in %d pages (%.1f a page), orders %d in %d, part %d in %d",
-                    format, t.lineitem.liveRecords(), t.lineitem.pageCount(), (double) t.lineitem.liveRecords() / t.lineitem.pageCount(),
-                    t.orders.liveRecords(), t.orders.pageCount(), t.part.liveRecords(), t.part.pageCount());
+            description = String.format(
+                    "%s: lineitem %d rows in %d pages (%.1f a page), orders %d in %d, part %d in %d",
+                    format,
+                    t.lineitem.liveRecords(),
+                    t.lineitem.pageCount(),
+                    (double) t.lineitem.liveRecords() / t.lineitem.pageCount(),
+                    t.orders.liveRecords(),
+                    t.orders.pageCount(),
+                    t.part.liveRecords(),
+                    t.part.pageCount());
         }
     }
 
