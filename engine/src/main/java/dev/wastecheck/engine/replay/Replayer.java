@@ -291,7 +291,10 @@ public final class Replayer {
             Map<String, Long> moved,
             Learner learner,
             LongConsumer progress) {
-        if (learner != null && measureFrom > 0) heat = new HashMap<>();
+        if (learner != null && measureFrom > 0) {
+            heat = new HashMap<>();
+            followMoves();
+        }
         BufferPool pool = db.pool();
         double leafFill = db.leafFill();
         Step[] steps = plan(events);
@@ -444,6 +447,7 @@ public final class Replayer {
     public Map<Table, LinkedHashMap<Long, Long>> heatOf(List<AccessEvent> events) {
         Step[] steps = plan(events);
         heat = new HashMap<>();
+        followMoves();
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
@@ -488,6 +492,21 @@ public final class Replayer {
             out.put(t, sorted);
         }
         return out;
+    }
+
+    /**
+     * While heat is counted by tuple id, Arrow compaction may move a counted tuple (§4.3): its count
+     * follows it, or clustering would later look for a tuple that is no longer there.
+     */
+    private void followMoves() {
+        for (Table t : db.tables()) {
+            t.onMainMove((from, to) -> {
+                Map<Long, Long> h = heat == null ? null : heat.get(t);
+                if (h == null) return;
+                Long n = h.remove(from);
+                if (n != null) h.merge(to, n, Long::sum);
+            });
+        }
     }
 
     /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */

@@ -527,18 +527,35 @@ public final class Table {
         return arrow == null && spec.columns().get(f).overflow();
     }
 
-    /** A tuple compaction moved from {@code from} to {@code to}: every index entry follows it. */
+    /** Told when compaction moves a tuple of the main partition (Arrow blocks), so that what holds tuple ids can follow. */
+    public interface MoveListener {
+        void moved(long from, long to);
+    }
+
+    private MoveListener mainMoves;
+
+    /** {@code listener} hears of every move compaction makes in the main partition from now on; null for none. */
+    public void onMainMove(MoveListener listener) {
+        this.mainMoves = listener;
+    }
+
+    /**
+     * A tuple compaction moved from {@code from} to {@code to}: every index entry follows it, and so
+     * do the hot/cold upkeep and whoever counts heat by tuple id (the replay's learner).
+     */
     private void moved(Part p, long from, long to) {
         Record r = new Record(schema);
         p.heap.read(to, r);
         for (int i = 0; i < keyFields.length; i++) {
             byte[] k = key(i, r);
-            if (k != null) {
+            if (k != null && p.trees[i] != null) { // a hot partition may leave an index out
                 p.trees[i].delete(k, from);
                 p.trees[i].insert(k, to);
             }
             if (p.caches[i] != null) p.caches[i].tupleUpdated(from);
         }
+        if (upkeep != null) upkeep.moved(p, from, to);
+        if (p == main && mainMoves != null) mainMoves.moved(from, to);
     }
 
     /** Reads the whole tuple (values brought back from overflow). */

@@ -339,6 +339,42 @@ class ReplayerTest {
         }
     }
 
+    /**
+     * Arrow blocks with a hot partition learned at the split: while the training events run,
+     * compaction moves tuples the learner has counted (the workload deletes, so blocks have gaps);
+     * the counts follow the moves, and the partition then moves the tuples where they are now.
+     * (Before, the learner kept the old ids and moving them failed: "no tuple at".)
+     */
+    @Test
+    void heatLearnedOnArrowBlocksFollowsCompactionMoves() {
+        Map<Long, Object[]> model = model();
+        List<AccessEvent> events = workload(model);
+        long[] want = expected(model, events);
+        TableDesign partition = TableDesign.BASELINE.with("cluster", "partition");
+        ArrowStorage arrow = new ArrowStorage(true, 2, 16 << 10);
+        try (Database db =
+                new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
+            load(db, model);
+            RunResult r = new Replayer(db)
+                    .run(
+                            "arrow, held out",
+                            "",
+                            events,
+                            events.size() / 2,
+                            0,
+                            Map.of(),
+                            (heat, read) -> Clusterer.apply(db, heat, read),
+                            n -> {});
+            assertThat(arrow.moves())
+                    .as("compaction moved tuples while the training ran")
+                    .isNotEmpty();
+            assertThat(r.moved()).containsKey("page");
+            for (int i = events.size() / 2; i < events.size(); i++) {
+                assertThat(r.digests()[i]).as("event %d %s", i, events.get(i)).isEqualTo(want[i]);
+            }
+        }
+    }
+
     @Test
     void aSmallPoolMissesAndClusteringShrinksTheWorkingSet() {
         Map<Long, Object[]> model = model();
