@@ -26,6 +26,7 @@ final class Ddl {
             String config) {
         Dialect dialect = src.session().dialect();
         List<String> out = new ArrayList<>();
+        boolean typeChanges = false;
         for (AutotuneReport.TableChoice c : choices) {
             TableDesign d = designs.get(c.table());
             TableDef def = src.schema().table(c.table()).orElse(null);
@@ -45,10 +46,11 @@ final class Ddl {
                                     : ""));
                     continue;
                 }
-                out.add((dialect == Dialect.POSTGRESQL
-                                ? "ALTER TABLE " + t + " ALTER COLUMN " + col + " TYPE " + type
-                                : "ALTER TABLE " + t + " MODIFY " + col + " " + type)
-                        + "; -- was " + change[1] + "; the engine stores it as " + change[3]);
+                // Not a bare ALTER: MODIFY would drop the column's NOT NULL, DEFAULT and the rest, and nothing would
+                // check the live rows first. tune writes that migration (restated columns, guards, a rollback).
+                out.add("-- " + def.name() + "." + change[0] + ": " + change[1] + " -> " + type
+                        + " (the engine stores it as " + change[3] + ")");
+                typeChanges = true;
             }
             if (!c.apart().isEmpty()) {
                 if (def.primaryKey().isEmpty()) {
@@ -85,6 +87,13 @@ final class Ddl {
                 out.add("-- " + def.name() + ": storage-engine settings, no DDL: " + String.join("; ", engine));
         }
         out.add("-- engine settings: wastecheck replay --config '" + config + "'");
+        if (typeChanges) {
+            out.add(
+                    0,
+                    "-- the type changes below: `wastecheck tune " + src.data()
+                            + "` writes their migration (each column"
+                            + " restated whole, a guard on the live rows, a rollback); the same types as analyze suggests");
+        }
         return out;
     }
 

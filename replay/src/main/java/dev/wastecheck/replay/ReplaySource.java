@@ -101,6 +101,11 @@ public final class ReplaySource implements AutoCloseable {
      * @param maxEvents keep at most this many events; 0 for all
      * @throws BadInputException when the files are missing or the trace has no event on the source's tables
      */
+    /** The source as the user named it. */
+    public Path data() {
+        return data;
+    }
+
     public static ReplaySource open(
             Path data, Path trace, List<String> tables, long maxEvents, Progress progress, Consumer<String> warnings)
             throws IOException, SQLException {
