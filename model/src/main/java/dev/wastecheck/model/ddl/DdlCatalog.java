@@ -644,7 +644,13 @@ public final class DdlCatalog {
             List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
             String specText = String.join(" ", specs).toLowerCase(Locale.ROOT);
             String typeText = typeText(cd.getColDataType(), specText);
-            SqlType type = TypeParser.parse(typeText, dialect, userTypes);
+            SqlType type;
+            try {
+                type = TypeParser.parse(typeText, dialect, userTypes);
+            } catch (IllegalArgumentException e) {
+                throw new dev.wastecheck.model.BadInputException(
+                        file + ":" + line + ": column " + col + " of CREATE TABLE: " + e.getMessage());
+            }
             boolean notNull = specText.matches(".*\\bnot null\\b.*") || specText.contains("primary key");
             boolean auto = specText.contains("auto_increment")
                     || specText.contains("autoincrement")

@@ -166,6 +166,13 @@ public final class TypeParser {
         for (String part : args.split(",")) {
             String p = part.trim();
             if (p.matches("\\d+")) {
+                // no engine takes a length, precision or scale beyond 2^31 - 1 (a fuzzer found the crash)
+                String digits = p.replaceFirst("^0+(?=\\d)", "");
+                if (digits.length() > 10 || Long.parseLong(digits) > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException(
+                            "type argument " + (p.length() > 20 ? p.substring(0, 20) + "..." : p)
+                                    + " is beyond any engine's limit (2147483647)");
+                }
                 out.add(Integer.parseInt(p));
             } else if (p.equalsIgnoreCase("max")) {
                 out.add(-1);

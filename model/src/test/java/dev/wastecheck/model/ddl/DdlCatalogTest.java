@@ -1,12 +1,14 @@
 package dev.wastecheck.model.ddl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.schema.TypeParser;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -75,6 +77,25 @@ class DdlCatalogTest {
                         .orElseThrow()
                         .columns())
                 .containsExactly("user_email");
+    }
+
+    /**
+     * The fuzzer's finding (DdlReaderFuzzTest, kept as its input): a type argument no engine takes,
+     * such as {@code t(999...9)}, was a NumberFormatException out of the DDL reader, exit 1. The
+     * type parser now refuses it, and the reader turns that into bad input naming file, line and
+     * column.
+     */
+    @Test
+    void aTypeArgumentBeyondAnyEnginesLimitIsRefusedNotACrash() {
+        String huge = "9".repeat(125);
+        assertThatThrownBy(() -> TypeParser.parse("varchar(" + huge + ")", Dialect.MYSQL))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("type argument 99999999999999999999... is beyond any engine's limit (2147483647)");
+        assertThatThrownBy(() -> TypeParser.parse("decimal(10," + "3".repeat(11) + ")", Dialect.POSTGRESQL))
+                .isInstanceOf(IllegalArgumentException.class);
+        // the largest an engine takes still reads, leading zeros and all
+        assertThat(TypeParser.parse("varchar(002147483647)", Dialect.MYSQL).length())
+                .isEqualTo(Integer.MAX_VALUE);
     }
 
     @Test
