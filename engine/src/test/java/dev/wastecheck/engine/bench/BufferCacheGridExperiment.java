@@ -67,14 +67,14 @@ public final class BufferCacheGridExperiment {
         System.out.printf(Locale.ROOT, "%-22s", "pool \\ cache_size");
         for (double c : cacheSizes) System.out.printf(Locale.ROOT, "%-30s", c == 0 ? "off" : String.valueOf(c));
         System.out.println();
-        long heapBytes = -1;
+        // every cell's pool is a share of the same size: the table loaded once, its heap and index pages
+        long dataBytes = dataBytes(spec);
         for (double share : poolShares) {
             double off = 0;
             StringBuilder line = new StringBuilder();
             String label = null;
             for (double c : cacheSizes) {
-                RunResult r = cell(spec, share, c, events, warm, heapBytes);
-                if (heapBytes < 0) heapBytes = r.heapBytes() + r.indexBytes();
+                RunResult r = cell(spec, share, c, events, warm, dataBytes);
                 if (c == 0) off = r.costPerQueryUs();
                 if (label == null) label = String.format(Locale.ROOT, "%.0f%% (%s)", 100 * share, mib(r.memoryBytes()));
                 line.append(String.format(
@@ -98,13 +98,27 @@ public final class BufferCacheGridExperiment {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
+    /** The table's heap and index bytes, loaded once with every page in the pool. */
+    private static long dataBytes(TableSpec spec) {
+        try (Database db = load(spec, 0, 64L << 20)) {
+            return db.heapBytes() + db.indexBytes();
+        }
+    }
+
     private static RunResult cell(
             TableSpec spec, double poolShare, double cacheSize, List<AccessEvent> events, int warm, long dataBytes) {
-        long data = dataBytes > 0 ? dataBytes : 40L << 20;
-        long memory = Math.max(16 * 8192, (long) (data * poolShare));
+        long memory = Math.max(16 * 8192, (long) (dataBytes * poolShare));
+        try (Database db = load(spec, cacheSize, memory)) {
+            return new Replayer(db).run("cell", "", events, warm, 0, Map.of(), n -> {});
+        }
+    }
+
+    /** A fresh database holding the table, loaded in random id order and flushed; the caller closes it. */
+    private static Database load(TableSpec spec, double cacheSize, long memory) {
         CachePolicy policy = cacheSize == 0 ? CachePolicy.OFF : CachePolicy.SWAP;
-        try (Database db = new Database(
-                List.of(spec), Layout.NSM, policy, cacheSize == 0 ? 1 : cacheSize, 8192, memory, DeviceModel.NVME)) {
+        Database db = new Database(
+                List.of(spec), Layout.NSM, policy, cacheSize == 0 ? 1 : cacheSize, 8192, memory, DeviceModel.NVME);
+        try {
             Table t = db.table("revision");
             Record r = new Record(t.schema());
             int[] ids = permutation(ROWS, 5);
@@ -121,7 +135,10 @@ public final class BufferCacheGridExperiment {
             }
             db.pool().flushAll();
             System.gc();
-            return new Replayer(db).run("cell", "", events, warm, 0, Map.of(), n -> {});
+            return db;
+        } catch (RuntimeException | Error e) {
+            db.close();
+            throw e;
         }
     }
 
