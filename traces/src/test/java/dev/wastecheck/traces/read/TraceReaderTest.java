@@ -219,6 +219,26 @@ class TraceReaderTest {
         }
     }
 
+    /** A fuzzer's finding: "/* *&#47; x;" closed its comment inside the opening and threw out of the reader. */
+    @Test
+    void aGeneratorTraceLineWhoseCommentHoldsNoTimeIsABadLine() throws IOException {
+        StringBuilder sb = new StringBuilder("-- wastecheck trace v1: one SQL statement per line\n");
+        for (int i = 1; i <= 200; i++) {
+            sb.append("/* 2016-06-01T00:00:00.0")
+                    .append(10 + i % 80)
+                    .append("Z */ SELECT 1 FROM page WHERE page_id = ")
+                    .append(i)
+                    .append(";\n");
+        }
+        sb.append("/* */ SELECT 1;\n");
+        Path f = write("no-time.log", sb.toString());
+        try (TraceReader r = TraceReader.open(f)) {
+            assertThat(readAll(r)).hasSize(200);
+            assertThat(r.badLines().count()).isEqualTo(1);
+            assertThat(r.badLines().examples().get(0).line()).isEqualTo(202);
+        }
+    }
+
     @Test
     void generatorTracesAreAlsoPlainStatementFiles(@TempDir Path g) throws IOException {
         new WikiGenerator(WikiGenerator.Config.defaults(20, 1)
