@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
@@ -768,12 +770,25 @@ public final class DdlCatalog {
 
     private static final Pattern BRACKET_NAME = Pattern.compile("\\[[A-Za-z_]");
 
+    /**
+     * The threads JSqlParser's timeout runs each parse on. Its plain {@code parse} makes and shuts
+     * down a thread per statement (two thirds of the time of a short CREATE TABLE); a cached pool
+     * reuses idle threads yet still starts a new one when a parse that overran its timeout has
+     * not yet noticed it was stopped, so one runaway statement never holds up the next.
+     */
+    private static final ExecutorService PARSER_THREADS = Executors.newCachedThreadPool(task -> {
+        Thread t = new Thread(task, "wastecheck-ddl-parser");
+        t.setDaemon(true);
+        return t;
+    });
+
     private CreateTable parseCreateTable(String sql) throws JSQLParserException {
         // [name] quoting (SQL Server, Access) only when a bracket opens a name: with it on, the
         // parser reads PostgreSQL's text[] as plain text and an array column lost its [].
         boolean brackets = BRACKET_NAME.matcher(sql).find();
         Statement st = CCJSqlParserUtil.parse(
                 sql,
+                PARSER_THREADS,
                 p -> p.withSquareBracketQuotation(brackets)
                         .withBackslashEscapeCharacter(dialect == Dialect.MYSQL)
                         .withTimeOut(20_000));
