@@ -77,6 +77,11 @@ final class MariaDbServer {
         return port;
     }
 
+    /** Where the server's own clients are ({@code mariadb}, {@code mariadb-dump}). */
+    Path clientDir() {
+        return dir.resolve("base/bin");
+    }
+
     /** A JDBC URL for {@code database} as root (no password), for the driver and for {@code tune --apply}. */
     String url(String database) {
         // TINYINT(1) and YEAR read as the numbers they hold, not as booleans and dates

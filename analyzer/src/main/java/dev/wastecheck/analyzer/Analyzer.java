@@ -8,6 +8,7 @@ import dev.wastecheck.analyzer.infer.TypeInference;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.DatabaseFileLoader;
 import dev.wastecheck.analyzer.load.DumpLoader;
+import dev.wastecheck.analyzer.load.LiveLoader;
 import dev.wastecheck.analyzer.load.LoadStats;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
@@ -20,9 +21,11 @@ import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.WorkloadReport;
+import dev.wastecheck.analyzer.source.LiveSource;
 import dev.wastecheck.analyzer.source.SourceDetector;
 import dev.wastecheck.analyzer.source.SourceDetector.DetectedFile;
 import dev.wastecheck.analyzer.source.SourceKind;
+import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.ddl.DdlCatalog;
@@ -87,14 +90,33 @@ public final class Analyzer {
      */
     public AnalysisReport analyze(List<Path> sources, List<Path> traces, Progress progress)
             throws IOException, SQLException {
+        checkTraces(traces);
+        // The workload's page hot-density needs the tables in the dump's physical order.
+        try (Session session = open(sources, !traces.isEmpty(), progress)) {
+            return session.report(traces, progress);
+        }
+    }
+
+    /** {@link #analyze(List, List, Progress)} or {@link #analyzeLive}, whichever the sources are. */
+    public AnalysisReport analyze(Sources sources, List<Path> traces, Progress progress)
+            throws IOException, SQLException {
+        return sources.live() != null
+                ? analyzeLive(sources.live(), System.getenv(), traces, progress)
+                : analyze(sources.files(), traces, progress);
+    }
+
+    /** {@link #open(List, boolean, Progress)} or {@link #openLive}, whichever the sources are. */
+    public Session open(Sources sources, boolean keepOrder, Progress progress) throws IOException, SQLException {
+        return sources.live() != null
+                ? openLive(sources.live(), System.getenv(), keepOrder, progress)
+                : open(sources.files(), keepOrder, progress);
+    }
+
+    private static void checkTraces(List<Path> traces) {
         for (Path t : traces) {
             if (!Files.isRegularFile(t)) {
                 throw new dev.wastecheck.analyzer.source.DumpFormatException(t + ": no such trace file");
             }
-        }
-        // The workload's page hot-density needs the tables in the dump's physical order.
-        try (Session session = open(sources, !traces.isEmpty(), progress)) {
-            return session.report(traces, progress);
         }
     }
 
@@ -140,22 +162,81 @@ public final class Analyzer {
                                 + "table in " + (files.size() == 1 ? "it" : "them")
                                 + "); expected a dump, a database file or data files");
             }
-            stats.checkMaxBad(
-                    loaded.values().stream().mapToLong(LoadedTable::rows).sum());
-            refreshDefinitions(loaded, catalog);
-            warnings.addAll(catalog.warnings());
-            warnings.addAll(stats.warnings());
-            return new Session(db, files, dialect, catalog, stats, loaded, warnings, started, System.nanoTime());
+            return session(
+                    db,
+                    files.stream().map(DetectedFile::name).toList(),
+                    dialect,
+                    catalog,
+                    stats,
+                    loaded,
+                    warnings,
+                    started);
         } catch (IOException | SQLException | RuntimeException e) {
             db.close();
             throw e;
         }
     }
 
+    /**
+     * Reads a live database: its schema from the server's catalog, its rows over one read-only
+     * session, into a profiling database that stays open.
+     *
+     * @param env where a password or user the URL lacks comes from ({@code System.getenv()})
+     */
+    public Session openLive(LiveSource source, Map<String, String> env, boolean keepOrder, Progress progress)
+            throws IOException, SQLException {
+        long started = System.nanoTime();
+        DdlCatalog catalog = new DdlCatalog(source.dialect());
+        LoadStats stats = new LoadStats();
+        stats.maxBad(maxBad);
+        Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
+        ProfilingDatabase db = new ProfilingDatabase(keepOrder ? profiling.keepingOrder() : profiling);
+        try (java.sql.Connection c = LiveLoader.connect(source, env)) {
+            new LiveLoader(db, stats, loaded).load(source, c, catalog, progress);
+            return session(
+                    db,
+                    List.of(source.display()),
+                    source.dialect(),
+                    catalog,
+                    stats,
+                    loaded,
+                    new ArrayList<>(),
+                    started);
+        } catch (IOException | SQLException | RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    /** {@link #openLive} then the report, as {@link #analyze(List, List, Progress)} does for files. */
+    public AnalysisReport analyzeLive(LiveSource source, Map<String, String> env, List<Path> traces, Progress progress)
+            throws IOException, SQLException {
+        checkTraces(traces);
+        try (Session session = openLive(source, env, !traces.isEmpty(), progress)) {
+            return session.report(traces, progress);
+        }
+    }
+
+    private Session session(
+            ProfilingDatabase db,
+            List<String> names,
+            Dialect dialect,
+            DdlCatalog catalog,
+            LoadStats stats,
+            Map<String, LoadedTable> loaded,
+            List<String> warnings,
+            long started) {
+        stats.checkMaxBad(loaded.values().stream().mapToLong(LoadedTable::rows).sum());
+        refreshDefinitions(loaded, catalog);
+        warnings.addAll(catalog.warnings());
+        warnings.addAll(stats.warnings());
+        return new Session(db, names, dialect, catalog, stats, loaded, warnings, started, System.nanoTime());
+    }
+
     /** Loaded sources in an open profiling database. Close it to free the database and its spill files. */
     public final class Session implements AutoCloseable {
         private final ProfilingDatabase db;
-        private final List<DetectedFile> files;
+        private final List<String> names;
         private final Dialect dialect;
         private final DdlCatalog catalog;
         private final LoadStats stats;
@@ -166,7 +247,7 @@ public final class Analyzer {
 
         Session(
                 ProfilingDatabase db,
-                List<DetectedFile> files,
+                List<String> names,
                 Dialect dialect,
                 DdlCatalog catalog,
                 LoadStats stats,
@@ -175,7 +256,7 @@ public final class Analyzer {
                 long started,
                 long loadedAt) {
             this.db = db;
-            this.files = files;
+            this.names = names;
             this.dialect = dialect;
             this.catalog = catalog;
             this.stats = stats;
@@ -268,7 +349,6 @@ public final class Analyzer {
             long declared =
                     tables.stream().mapToLong(TableReport::declaredBytes).sum();
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
-            List<String> names = files.stream().map(DetectedFile::name).toList();
             long inferredAt = System.nanoTime();
             WorkloadReport workload = null;
             if (!traces.isEmpty()) {

@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
 import dev.wastecheck.cli.render.TextRenderer;
@@ -27,6 +28,9 @@ import picocli.CommandLine.Spec;
             "Profiles every column of every table exactly and reports the bytes its declared types waste.",
             "SOURCE is a mysqldump or pg_dump (.sql, .gz), a SQL script, a SQLite or DuckDB database file, "
                     + "CSV, Parquet or JSON, or a folder of them. Formats are told from content, not names.",
+            "SOURCE can also be a live database, jdbc:postgresql://HOST/DB or jdbc:mariadb://HOST/DB (jdbc:mysql: too): "
+                    + "its schema comes from the server's catalog and its rows are read over one read-only session; "
+                    + "a password the URL lacks comes from PGPASSWORD or ~/.pgpass, or MYSQL_PWD.",
             ""
         },
         footer = {
@@ -35,6 +39,7 @@ import picocli.CommandLine.Spec;
             "  wastecheck analyze sakila-schema.sql sakila-data.sql",
             "  wastecheck analyze dumps/ --format json -o waste.json",
             "  wastecheck analyze app.sqlite --format markdown",
+            "  PGPASSWORD=... wastecheck analyze 'jdbc:postgresql://db.internal/shop?user=dba'",
             "  wastecheck analyze wiki/dump.sql --trace wiki/trace.log"
         })
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -45,8 +50,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         html
     }
 
-    @Parameters(arity = "1..*", paramLabel = "SOURCE", description = "Dump files, database files or folders.")
-    List<Path> sources;
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "SOURCE",
+            description = "Dump files, database files or folders, - for standard input, or one JDBC URL.")
+    List<String> sources;
 
     @Option(
             names = "--trace",
@@ -103,7 +111,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalysisReport report = new Analyzer(inference, profiling)
                 .maxBad(maxBad)
                 .notes(note -> err.println("wastecheck: " + note))
-                .analyze(sources, traces, out.progress());
+                .analyze(Sources.of(sources), traces, out.progress());
         write(report);
         long bad = report.tables().stream()
                 .mapToLong(t -> t.badRows() + t.badValues())

@@ -1,5 +1,6 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.analyzer.tune.Migration;
 import dev.wastecheck.analyzer.tune.MigrationRunner;
 import dev.wastecheck.analyzer.tune.SqlScript;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Spec;
             "  wastecheck tune wiki/dump.sql -o migration.sql",
             "  wastecheck tune pagila-schema.sql pagila-data.sql --dialect postgresql",
             "  wastecheck tune app.duckdb --format json",
+            "  wastecheck tune 'jdbc:postgresql://db.internal/shop?user=dba' -o migration.sql",
             "  wastecheck tune sakila.sql -o migration.sql --apply 'jdbc:mariadb://db/sakila?user=dba&password=...'"
         })
 public final class TuneCommand implements Callable<Integer> {
@@ -50,8 +52,8 @@ public final class TuneCommand implements Callable<Integer> {
     @Parameters(
             arity = "1..*",
             paramLabel = "SOURCE",
-            description = "Dump files, database files or folders, as for analyze.")
-    List<Path> sources;
+            description = "Dump files, database files or folders, or one JDBC URL, as for analyze.")
+    List<String> sources;
 
     @Option(
             names = "--dialect",
@@ -103,8 +105,8 @@ public final class TuneCommand implements Callable<Integer> {
         if (apply != null) {
             MigrationRunner.dialectOf(apply); // a URL tune cannot apply to fails before the work
         }
-        Tuner.Result r =
-                Tuner.tune(sources, traces, analysis.inference(), analysis.profiling(), wanted, out.progress());
+        Tuner.Result r = Tuner.tune(
+                Sources.of(sources), traces, analysis.inference(), analysis.profiling(), wanted, out.progress());
         SqlScript script = Migration.script(r);
         out.write(spec, w -> {
             if (format == Format.json) {

@@ -143,13 +143,35 @@ public final class DatabaseFileLoader {
     }
 
     private void loadSqliteRows(Connection sq, TableDef def, String file) throws SQLException, java.io.IOException {
-        LoadStats.TableStats tstats = stats.table(def.name());
-        // SQLite types values, not columns: everything travels as its text (or bytes) and the
-        // profiler checks it against the declared type.
-        ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, file, true);
-        int n = def.columns().size();
         try (Statement st = sq.createStatement();
                 ResultSet rs = st.executeQuery("SELECT * FROM " + ProfilingDatabase.quote(def.name()))) {
+            // SQLite types values, not columns: everything travels as its text (or bytes) and the
+            // profiler checks it against the declared type.
+            loadRows(rs, def, file, null, "the SQLite database is damaged or unreadable");
+        }
+    }
+
+    /**
+     * Streams a result set's rows into a new DuckDB table as Arrow batches and registers it.
+     *
+     * @param binary   per column, whether its values are bytes (read with getBytes) rather than
+     *                 text (getString), as a live server's column types say; null to go by each
+     *                 value's Java type and keep every value as text (SQLite)
+     * @param damaged  what a read error means, for the message
+     */
+    void loadRows(ResultSet rs, TableDef def, String file, boolean[] binary, String damaged)
+            throws SQLException, java.io.IOException {
+        LoadStats.TableStats tstats = stats.table(def.name());
+        ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, file, binary == null);
+        int n = def.columns().size();
+        boolean[] number = new boolean[n];
+        if (binary != null) {
+            java.sql.ResultSetMetaData md = rs.getMetaData();
+            for (int i = 0; i < n; i++) {
+                number[i] = isNumber(md.getColumnType(i + 1));
+            }
+        }
+        {
             ArrowReader reader = new ArrowReader(db.allocator()) {
                 boolean done;
                 long rowNo;
@@ -171,6 +193,10 @@ public final class DatabaseFileLoader {
                             }
                             rowNo++;
                             for (int i = 0; i < n; i++) {
+                                if (binary != null) {
+                                    liveValue(rs, i, binary[i], number[i], builder);
+                                    continue;
+                                }
                                 Object v = rs.getObject(i + 1);
                                 if (v == null) {
                                     builder.value(i, SqlScriptReader.NULL, null, 0, 0);
@@ -189,8 +215,8 @@ public final class DatabaseFileLoader {
                             builder.endRow(n, rowNo);
                         }
                     } catch (SQLException e) {
-                        throw new DumpFormatException(file + ": table " + def.name() + ", row " + (rowNo + 1)
-                                + ": the SQLite database is damaged or unreadable: " + e.getMessage());
+                        throw new DumpFormatException(file + ": table " + def.name() + ", row " + (rowNo + 1) + ": "
+                                + damaged + ": " + e.getMessage());
                     }
                     int rows = builder.rows();
                     builder.finishBatch();
@@ -219,6 +245,45 @@ public final class DatabaseFileLoader {
             }
             put(new LoadedTable(def, relation, count(relation), builder.storage()));
         }
+    }
+
+    private static void liveValue(ResultSet rs, int i, boolean binary, boolean number, ArrowRowBuilder builder)
+            throws SQLException {
+        byte[] b = binary ? rs.getBytes(i + 1) : null;
+        if (!binary) {
+            String s = rs.getString(i + 1);
+            b = s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+        }
+        if (b == null) {
+            builder.value(i, SqlScriptReader.NULL, null, 0, 0);
+        } else {
+            int kind = binary ? SqlScriptReader.BINARY : number ? SqlScriptReader.NUMBER : SqlScriptReader.STRING;
+            builder.value(i, kind, b, 0, b.length);
+        }
+    }
+
+    private static boolean isNumber(int jdbcType) {
+        return switch (jdbcType) {
+            case java.sql.Types.TINYINT,
+                    java.sql.Types.SMALLINT,
+                    java.sql.Types.INTEGER,
+                    java.sql.Types.BIGINT,
+                    java.sql.Types.DECIMAL,
+                    java.sql.Types.NUMERIC,
+                    java.sql.Types.REAL,
+                    java.sql.Types.FLOAT,
+                    java.sql.Types.DOUBLE -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether a live server's column type holds bytes rather than text. */
+    static boolean isBinary(int jdbcType) {
+        return switch (jdbcType) {
+            case java.sql.Types.BINARY, java.sql.Types.VARBINARY, java.sql.Types.LONGVARBINARY, java.sql.Types.BLOB ->
+                true;
+            default -> false;
+        };
     }
 
     // ------------------------------------------------------------------ DuckDB's own readers

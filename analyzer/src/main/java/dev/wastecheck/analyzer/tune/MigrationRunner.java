@@ -103,8 +103,8 @@ public final class MigrationRunner {
         }
     }
 
-    /** The URL without its password parameter, for messages. */
+    /** The URL without its password, for messages. */
     static String redacted(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return dev.wastecheck.analyzer.source.LiveSource.redacted(url);
     }
 }

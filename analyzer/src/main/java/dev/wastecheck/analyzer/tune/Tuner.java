@@ -235,6 +235,24 @@ public final class Tuner {
             Dialect dialect,
             Progress progress)
             throws java.io.IOException, SQLException {
+        return tune(
+                dev.wastecheck.analyzer.source.Sources.ofFiles(sources),
+                traces,
+                inference,
+                profiling,
+                dialect,
+                progress);
+    }
+
+    /** {@link #tune(List, List, InferenceOptions, ProfilingOptions, Dialect, Progress)} of files or a live database. */
+    public static Result tune(
+            dev.wastecheck.analyzer.source.Sources sources,
+            List<java.nio.file.Path> traces,
+            InferenceOptions inference,
+            ProfilingOptions profiling,
+            Dialect dialect,
+            Progress progress)
+            throws java.io.IOException, SQLException {
         for (java.nio.file.Path t : traces) {
             if (!java.nio.file.Files.isRegularFile(t)) {
                 throw new BadInputException(t + ": no such trace file");

@@ -1,0 +1,310 @@
+package dev.wastecheck.analyzer.load;
+
+import dev.wastecheck.analyzer.source.DumpFormatException;
+import dev.wastecheck.analyzer.source.LiveSource;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.TableDef;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A live PostgreSQL or MySQL/MariaDB database as a source: the schema from the server's own
+ * catalog, the rows read over one read-only session.
+ *
+ * <p>The catalog is turned into the DDL the engine's own dump tool would write ({@code SHOW
+ * CREATE TABLE} on MySQL and MariaDB; on PostgreSQL, what pg_dump writes: the table, its
+ * constraints as {@code ALTER TABLE ... ADD CONSTRAINT}, other indexes, enum types, each serial or
+ * identity column's sequence with its {@code setval}), read by the same {@link DdlCatalog} as a
+ * dump, so keys, foreign keys and auto-increment counters mean what they mean for a dump of the
+ * same database. The rows then stream into the profiling database table by table, in batches,
+ * with the driver's cursor (never a whole table in memory).
+ *
+ * <p>The session is read-only (the server refuses any write) and each statement has a time
+ * limit. Errors (a URL no server answers, a refused login, a table the user may not read) are
+ * bad input naming the URL without its password.
+ */
+public final class LiveLoader {
+    /** Longest a single statement of ours may run on the user's server. */
+    static final int STATEMENT_TIMEOUT_SECONDS = 3600;
+
+    private static final int FETCH_ROWS = 10_000;
+
+    private final ProfilingDatabase db;
+    private final LoadStats stats;
+    private final Map<String, LoadedTable> loaded;
+
+    public LiveLoader(ProfilingDatabase db, LoadStats stats, Map<String, LoadedTable> loaded) {
+        this.db = db;
+        this.stats = stats;
+        this.loaded = loaded;
+    }
+
+    /**
+     * Opens a read-only session on the source.
+     *
+     * @throws DumpFormatException when no server answers, the login is refused or the session
+     *     cannot be made read-only
+     */
+    public static Connection connect(LiveSource source, Map<String, String> env) {
+        Connection c;
+        try {
+            DriverManager.setLoginTimeout(30);
+            c = DriverManager.getConnection(source.driverUrl(), source.properties(env));
+        } catch (SQLException e) {
+            throw new DumpFormatException(source.display() + ": cannot connect: " + firstLine(e));
+        }
+        try {
+            c.setAutoCommit(false); // PostgreSQL's driver streams with a cursor only inside a transaction
+            c.setReadOnly(true);
+            try (Statement st = c.createStatement()) {
+                if (source.dialect() == Dialect.POSTGRESQL) {
+                    st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+                    st.execute("SET statement_timeout = '" + STATEMENT_TIMEOUT_SECONDS + "s'");
+                    c.commit(); // the transaction the SETs opened was read-write; the next one is not
+                } else {
+                    st.execute("SET SESSION TRANSACTION READ ONLY");
+                    timeoutMysql(st);
+                    c.commit();
+                }
+            }
+            return c;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new DumpFormatException(source.display() + ": cannot open a read-only session: " + firstLine(e));
+        }
+    }
+
+    private static void timeoutMysql(Statement st) throws SQLException {
+        try {
+            st.execute("SET SESSION max_statement_time = " + STATEMENT_TIMEOUT_SECONDS); // MariaDB
+        } catch (SQLException e) {
+            st.execute("SET SESSION max_execution_time = " + STATEMENT_TIMEOUT_SECONDS * 1000L); // MySQL
+        }
+    }
+
+    /** Reads the catalog into {@code catalog} and every table's rows into the profiling database. */
+    public void load(LiveSource source, Connection c, DdlCatalog catalog, Progress progress)
+            throws SQLException, IOException {
+        String where = source.display();
+        List<String[]> tables; // {name as the catalog spells it, qualified relation to select from}
+        try {
+            tables = source.dialect() == Dialect.POSTGRESQL
+                    ? postgresCatalog(c, catalog, where)
+                    : mysqlCatalog(c, catalog, where);
+        } catch (SQLException e) {
+            throw new DumpFormatException(where + ": cannot read the catalog: " + firstLine(e));
+        }
+        if (tables.isEmpty()) {
+            throw new DumpFormatException(where + ": the database holds no tables"
+                    + (source.dialect() == Dialect.POSTGRESQL
+                            ? " in its current schema (set ?currentSchema=...)"
+                            : ""));
+        }
+        DatabaseFileLoader rows = new DatabaseFileLoader(db, stats, loaded);
+        progress.begin("reading", tables.size());
+        int done = 0;
+        for (String[] t : tables) {
+            TableDef def = catalog.table(t[0]);
+            if (def == null) {
+                continue; // the catalog warned that it could not read the table's definition
+            }
+            try (Statement st = c.createStatement()) {
+                st.setFetchSize(FETCH_ROWS);
+                try (ResultSet rs = st.executeQuery("SELECT * FROM " + t[1])) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    if (md.getColumnCount() != def.columns().size()) {
+                        throw new DumpFormatException(where + ": table " + t[0] + " has " + md.getColumnCount()
+                                + " columns but its definition " + def.columns().size());
+                    }
+                    boolean[] binary = new boolean[md.getColumnCount()];
+                    for (int i = 0; i < binary.length; i++) {
+                        binary[i] = DatabaseFileLoader.isBinary(md.getColumnType(i + 1));
+                    }
+                    rows.loadRows(rs, def, where, binary, "the server stopped sending rows");
+                }
+            } catch (SQLException e) {
+                throw new DumpFormatException(where + ": cannot read table " + t[0] + ": " + firstLine(e));
+            }
+            progress.advance(++done);
+        }
+        c.rollback(); // nothing was written; end the read-only transaction
+        progress.end();
+    }
+
+    // ------------------------------------------------------------------ MySQL and MariaDB
+
+    private static List<String[]> mysqlCatalog(Connection c, DdlCatalog catalog, String where) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+                                + " AND table_type = 'BASE TABLE' ORDER BY table_name")) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        }
+        if (names.isEmpty() && currentDatabase(c) == null) {
+            throw new DumpFormatException(where + ": the URL names no database (jdbc:mariadb://host/DATABASE)");
+        }
+        List<String[]> out = new ArrayList<>();
+        int line = 1;
+        for (String name : names) {
+            String quoted = "`" + name.replace("`", "``") + "`";
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + quoted)) {
+                if (rs.next()) {
+                    catalog.accept(rs.getString(2), where, line++);
+                    out.add(new String[] {name, quoted});
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String currentDatabase(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    // ------------------------------------------------------------------ PostgreSQL
+
+    /**
+     * pg_dump's statements for the current schema's tables, from pg_catalog (names quoted by
+     * {@code quote_ident}, types spelled by {@code format_type}, constraints by
+     * {@code pg_get_constraintdef}, indexes by {@code pg_get_indexdef}).
+     */
+    private static List<String[]> postgresCatalog(Connection c, DdlCatalog catalog, String where) throws SQLException {
+        int[] line = {1};
+        // enum types first: columns of those types are read as their members
+        for (String[] e : rows(
+                c,
+                "SELECT quote_ident(t.typname), string_agg(quote_literal(e.enumlabel), ', ' ORDER BY e.enumsortorder)"
+                        + " FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid"
+                        + " JOIN pg_namespace n ON n.oid = t.typnamespace"
+                        + " WHERE n.nspname = current_schema() GROUP BY t.typname ORDER BY t.typname")) {
+            catalog.accept("CREATE TYPE " + e[0] + " AS ENUM (" + e[1] + ");", where, line[0]++);
+        }
+        List<String[]> tables = rows(
+                c,
+                "SELECT c.oid::text, c.relname, quote_ident(n.nspname) || '.' || quote_ident(c.relname),"
+                        + " quote_ident(c.relname)"
+                        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition"
+                        + " ORDER BY c.oid");
+        List<String> after = new ArrayList<>();
+        List<String[]> out = new ArrayList<>();
+        for (String[] t : tables) {
+            String oid = t[0];
+            String table = t[3];
+            List<String> cols = new ArrayList<>();
+            for (String[] a : rows(
+                    c,
+                    "SELECT quote_ident(a.attname), format_type(a.atttypid, a.atttypmod), a.attnotnull::text,"
+                            + " a.attidentity::text, pg_get_serial_sequence(" + literal(t[2]) + ", a.attname),"
+                            + " pg_get_expr(d.adbin, d.adrelid)"
+                            + " FROM pg_attribute a LEFT JOIN pg_attrdef d"
+                            + " ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+                            + " WHERE a.attrelid = " + oid + " AND a.attnum > 0 AND NOT a.attisdropped"
+                            + " ORDER BY a.attnum")) {
+                cols.add("    " + a[0] + " " + a[1] + ("true".equals(a[2]) ? " NOT NULL" : ""));
+                String seq = a[4];
+                if (seq != null) {
+                    String seqName = seq.contains(".") ? seq.substring(seq.lastIndexOf('.') + 1) : seq;
+                    if (a[3] != null && !a[3].isEmpty()) {
+                        after.add("ALTER TABLE ONLY " + table + " ALTER COLUMN " + a[0] + " ADD GENERATED "
+                                + ("a".equals(a[3]) ? "ALWAYS" : "BY DEFAULT") + " AS IDENTITY (SEQUENCE NAME "
+                                + seqName + ");");
+                    } else {
+                        after.add("ALTER TABLE ONLY " + table + " ALTER COLUMN " + a[0] + " SET DEFAULT nextval('"
+                                + seqName.replace("'", "''") + "'::regclass);");
+                        after.add("ALTER SEQUENCE " + seqName + " OWNED BY " + table + "." + a[0] + ";");
+                    }
+                    String[] value = sequenceValue(c, seq);
+                    if (value != null) {
+                        after.add("SELECT pg_catalog.setval('" + seqName.replace("'", "''") + "', " + value[0] + ", "
+                                + value[1] + ");");
+                    }
+                }
+            }
+            catalog.accept("CREATE TABLE " + table + " (\n" + String.join(",\n", cols) + "\n);", where, line[0]++);
+            for (String[] k : rows(
+                    c,
+                    "SELECT quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint"
+                            + " WHERE conrelid = " + oid + " AND contype IN ('p', 'u', 'f')"
+                            + " ORDER BY contype = 'f', conname")) {
+                after.add("ALTER TABLE ONLY " + table + " ADD CONSTRAINT " + k[0] + " " + k[1] + ";");
+            }
+            for (String[] i : rows(
+                    c,
+                    "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indrelid = " + oid
+                            + " AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)"
+                            + " ORDER BY i.indexrelid")) {
+                after.add(i[0] + ";");
+            }
+            out.add(new String[] {t[1], t[2]});
+        }
+        for (String s : after) {
+            catalog.accept(s, where, line[0]++);
+        }
+        return out;
+    }
+
+    /** A sequence's {@code last_value} and {@code is_called}, or null when this user may not read it. */
+    private static String[] sequenceValue(Connection c, String seq) throws SQLException {
+        java.sql.Savepoint before = c.setSavepoint();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT last_value::text, is_called::text FROM " + seq)) {
+            String[] out = rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
+            c.releaseSavepoint(before);
+            return out;
+        } catch (SQLException e) {
+            c.rollback(before); // the transaction goes on without it
+            return null;
+        }
+    }
+
+    private static List<String[]> rows(Connection c, String sql) throws SQLException {
+        List<String[]> out = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                String[] r = new String[n];
+                for (int i = 0; i < n; i++) {
+                    r[i] = rs.getString(i + 1);
+                }
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    private static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    static String firstLine(SQLException e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        return m.lines().findFirst().orElse(m).strip();
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // already failing with a better message
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.wastecheck.analyzer.source;
+
+import dev.wastecheck.model.schema.Dialect;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A live database named by a JDBC URL ({@code jdbc:postgresql:}, {@code jdbc:mariadb:},
+ * {@code jdbc:mysql:}): what it speaks, how to connect, and how to name it in messages without
+ * its password.
+ *
+ * <p>Credentials come from the URL ({@code ?user=u&password=p}, or {@code user:password@host});
+ * when the URL holds no password, from the environment each engine's own client reads
+ * ({@code PGPASSWORD} and {@code PGUSER}; {@code MYSQL_PWD} and {@code USER}), and for PostgreSQL
+ * from {@code ~/.pgpass} (or {@code PGPASSFILE}), which its driver reads itself. A password is
+ * never printed: {@link #display()} masks it.
+ *
+ * @param url     the URL as the user gave it
+ * @param dialect the engine the URL names
+ */
+public record LiveSource(String url, Dialect dialect) {
+
+    /** True for an argument that is a JDBC URL rather than a file. */
+    public static boolean isUrl(String arg) {
+        return arg.regionMatches(true, 0, "jdbc:", 0, 5);
+    }
+
+    /**
+     * @throws DumpFormatException for a URL of an engine that cannot be a live source (yet)
+     */
+    public static LiveSource parse(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("jdbc:postgresql:")) {
+            return new LiveSource(url, Dialect.POSTGRESQL);
+        }
+        if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) {
+            return new LiveSource(url, Dialect.MYSQL);
+        }
+        throw new DumpFormatException(redacted(url)
+                + ": expected a jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql: URL (a live source); "
+                + "other engines are read from their files or dumps");
+    }
+
+    /** The URL for messages and reports: any password replaced by {@code ***}. */
+    public String display() {
+        return redacted(url);
+    }
+
+    /** A URL with its password parameter and any {@code user:password@} part masked. */
+    public static String redacted(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("(//[^/@:]*:)[^/@]*@", "$1***@");
+    }
+
+    /**
+     * The URL the driver is given: MariaDB's driver takes {@code jdbc:mysql:} only when told to,
+     * and the protocol is the same.
+     */
+    public String driverUrl() {
+        return url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")
+                ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length())
+                : url;
+    }
+
+    /** Connection properties: the user and password the URL lacks, from the environment. */
+    public Properties properties(Map<String, String> env) {
+        Properties p = new Properties();
+        boolean hasUser = url.matches("(?is).*[?&;]user=.*") || url.matches("(?s)jdbc:\\w+://[^/@]+@.*");
+        boolean hasPassword = url.matches("(?is).*[?&;]password=.*") || url.matches("(?s)jdbc:\\w+://[^/@]*:[^/@]*@.*");
+        String userVar = dialect == Dialect.POSTGRESQL ? "PGUSER" : "USER";
+        String passwordVar = dialect == Dialect.POSTGRESQL ? "PGPASSWORD" : "MYSQL_PWD";
+        if (!hasUser && env.get(userVar) != null) {
+            p.setProperty("user", env.get(userVar));
+        }
+        if (!hasPassword && env.get(passwordVar) != null) {
+            p.setProperty("password", env.get(passwordVar));
+        }
+        if (dialect == Dialect.MYSQL) {
+            // TINYINT(1) and YEAR read as the numbers they hold, as mysqldump writes them
+            if (!url.toLowerCase(Locale.ROOT).contains("tinyint1isbit")) {
+                p.setProperty("tinyInt1isBit", "false");
+            }
+            if (!url.toLowerCase(Locale.ROOT).contains("yearisdatetype")) {
+                p.setProperty("yearIsDateType", "false");
+            }
+        }
+        return p;
+    }
+}
