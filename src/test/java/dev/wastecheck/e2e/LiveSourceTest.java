@@ -104,6 +104,52 @@ class LiveSourceTest {
     }
 
     @Test
+    void autotuneOnALiveMariaDbSeesTheWorkloadAsOnItsDump() throws Exception {
+        Path wiki = dir.resolve("wiki");
+        Cli.Result gen = Cli.run(
+                "trace",
+                "generate",
+                "--scale",
+                "60",
+                "--seed",
+                "8",
+                "--requests",
+                "1200",
+                "--text-median",
+                "40",
+                "-o",
+                wiki.toString());
+        assertThat(gen.exitCode()).as(gen.err()).isZero();
+        maria.createDatabase("live_wiki");
+        maria.load("live_wiki", wiki.resolve("dump.sql"));
+        JsonNode fromDump = autotune(wiki.resolve("dump.sql").toString(), wiki);
+        JsonNode live = autotune(maria.url("live_wiki"), wiki);
+        assertThat(live.get("train_events")).isEqualTo(fromDump.get("train_events"));
+        assertThat(live.get("held_out_events")).isEqualTo(fromDump.get("held_out_events"));
+        assertThat(live.get("recommended").get("tables"))
+                .isEqualTo(fromDump.get("recommended").get("tables"));
+    }
+
+    private static JsonNode autotune(String data, Path wiki) {
+        Cli.Result r = Cli.run(
+                "autotune",
+                "--data",
+                data,
+                "--trace",
+                wiki.resolve("trace.log").toString(),
+                "--memory",
+                "160K",
+                "-q",
+                "--format",
+                "json",
+                "--no-curve",
+                "--repeat",
+                "1");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return r.json();
+    }
+
+    @Test
     void theSessionIsReadOnly() throws Exception {
         try (Connection c = pg.createDatabase("live_ro");
                 Statement st = c.createStatement()) {

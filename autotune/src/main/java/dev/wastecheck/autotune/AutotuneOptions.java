@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * @param curve     also replay the finalists at half and twice the budget (the cost-against-memory plot)
  */
 public record AutotuneOptions(
-        Path data, Path trace, String memory, double train, long maxEvents, int repeat, boolean curve) {
+        String data, Path trace, String memory, double train, long maxEvents, int repeat, boolean curve) {
     public AutotuneOptions {
         if (!(train > 0 && train < 1)) throw new BadInputException("--train must be above 0 and below 1, got " + train);
         if (repeat < 1) throw new BadInputException("--repeat must be at least 1, got " + repeat);
@@ -23,7 +23,7 @@ public record AutotuneOptions(
 
     /** The command's defaults: learn on the first half, three repeats of the finalists, with the memory curve. */
     public static AutotuneOptions of(Path data, Path trace, String memory) {
-        return new AutotuneOptions(data, trace, memory, 0.5, 0, 3, true);
+        return new AutotuneOptions(data.toString(), trace, memory, 0.5, 0, 3, true);
     }
 
     public AutotuneOptions withTrain(double share) {

@@ -43,8 +43,8 @@ public final class AutotuneCommand implements Callable<Integer> {
             names = "--data",
             required = true,
             paramLabel = "SOURCE",
-            description = "The database: a dump, database file or folder (as analyze reads).")
-    Path data;
+            description = "The database: a dump, database file or folder, or a JDBC URL (as analyze reads).")
+    String data;
 
     @Option(
             names = "--trace",

@@ -31,7 +31,7 @@ import java.util.Map;
  *                         and 95% intervals
  */
 public record ReplayOptions(
-        Path data,
+        String data,
         Path trace,
         List<String> configs,
         String memory,
@@ -54,6 +54,11 @@ public record ReplayOptions(
 
     /** The command's defaults: one baseline run, 256 MB, all tables, a 10% warm-up after a JIT warm-up. */
     public static ReplayOptions of(Path data, Path trace) {
+        return of(data.toString(), trace);
+    }
+
+    /** {@link #of(Path, Path)} for a SOURCE given as text: a file, a folder or a JDBC URL. */
+    public static ReplayOptions of(String data, Path trace) {
         return new ReplayOptions(
                 data, trace, List.of(), "256M", List.of(), 0.1, true, 0, null, List.of(), Map.of(), 0, 1);
     }

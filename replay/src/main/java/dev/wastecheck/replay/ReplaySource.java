@@ -8,6 +8,7 @@ import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.analyzer.workload.WorkloadAnalysis;
 import dev.wastecheck.engine.cluster.Clusterer;
 import dev.wastecheck.engine.file.DeviceModel;
@@ -66,7 +67,7 @@ public final class ReplaySource implements AutoCloseable {
     private final DatabaseSchema schema;
     private final List<AccessEvent> events;
     private final long unresolved;
-    private final Path data;
+    private final String data;
     private final Progress progress;
     private final Consumer<String> warnings;
     private final Set<String> warned = new HashSet<>();
@@ -82,7 +83,7 @@ public final class ReplaySource implements AutoCloseable {
             DatabaseSchema schema,
             List<AccessEvent> events,
             long unresolved,
-            Path data,
+            String data,
             Progress progress,
             Consumer<String> warnings) {
         this.session = session;
@@ -101,18 +102,26 @@ public final class ReplaySource implements AutoCloseable {
      * @param maxEvents keep at most this many events; 0 for all
      * @throws BadInputException when the files are missing or the trace has no event on the source's tables
      */
-    /** The source as the user named it. */
-    public Path data() {
+    /** The source as the user named it (a URL without its password). */
+    public String data() {
         return data;
     }
 
     public static ReplaySource open(
-            Path data, Path trace, List<String> tables, long maxEvents, Progress progress, Consumer<String> warnings)
+            String source,
+            Path trace,
+            List<String> tables,
+            long maxEvents,
+            Progress progress,
+            Consumer<String> warnings)
             throws IOException, SQLException {
         if (!Files.isRegularFile(trace)) throw new BadInputException(trace + ": no such trace file");
-        if (!Files.exists(data)) throw new BadInputException(data + ": no such file or folder");
+        Sources sources = Sources.of(List.of(source));
+        if (sources.live() == null && !Files.exists(sources.files().get(0)))
+            throw new BadInputException(source + ": no such file or folder");
+        String data = sources.names().get(0);
         Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
-        Analyzer.Session session = analyzer.open(List.of(data), true, progress);
+        Analyzer.Session session = analyzer.open(sources, true, progress);
         try {
             DatabaseSchema schema = WorkloadAnalysis.schemaOf(session.tables().values());
             Set<String> only = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
