@@ -98,7 +98,7 @@ class LiveSourceTest {
         // the reference takes its key's type
         assertThat(Cli.column(live, "visit", "user_id").get("suggested_type"))
                 .isEqualTo(Cli.column(live, "user", "id").get("suggested_type"));
-        assertThat(Cli.column(live, "user", "m").get("declared_type").asText()).isEqualTo("mood");
+        assertThat(Cli.column(live, "user", "m").get("declared_type").asText()).isEqualTo("public.mood");
         assertThat(Cli.column(live, "user", "avatar").get("declared_type").asText())
                 .isEqualTo("bytea");
     }

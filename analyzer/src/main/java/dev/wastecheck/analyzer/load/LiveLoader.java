@@ -196,12 +196,30 @@ public final class LiveLoader {
                         + " WHERE n.nspname = current_schema() GROUP BY t.typname ORDER BY t.typname")) {
             catalog.accept("CREATE TYPE " + e[0] + " AS ENUM (" + e[1] + ");", where, line[0]++);
         }
+        // domains: a column of one is read as its base type, as a pg_dump's CREATE DOMAIN is
+        for (String[] d : rows(
+                c,
+                "SELECT quote_ident(t.typname), format_type(t.typbasetype, t.typtypmod),"
+                        + " (SELECT string_agg(' CONSTRAINT ' || quote_ident(k.conname) || ' '"
+                        + " || pg_get_constraintdef(k.oid), '' ORDER BY k.conname)"
+                        + " FROM pg_constraint k WHERE k.contypid = t.oid)"
+                        + " FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace"
+                        + " WHERE t.typtype = 'd' AND n.nspname = current_schema() ORDER BY t.typname")) {
+            catalog.accept(
+                    "CREATE DOMAIN " + d[0] + " AS " + d[1] + (d[2] == null ? "" : d[2]) + ";", where, line[0]++);
+        }
+        // partitioned tables and their partitions as pg_dump writes them: the parent with its
+        // PARTITION BY (and no rows of its own), each partition a table ATTACHed to it
         List<String[]> tables = rows(
                 c,
                 "SELECT c.oid::text, c.relname, quote_ident(n.nspname) || '.' || quote_ident(c.relname),"
-                        + " quote_ident(c.relname)"
+                        + " quote_ident(c.relname),"
+                        + " CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END,"
+                        + " (SELECT quote_ident(p.relname) FROM pg_inherits h JOIN pg_class p ON p.oid = h.inhparent"
+                        + "  WHERE h.inhrelid = c.oid AND c.relispartition),"
+                        + " CASE WHEN c.relispartition THEN pg_get_expr(c.relpartbound, c.oid) END"
                         + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                        + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition"
+                        + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
                         + " ORDER BY c.oid");
         List<String> after = new ArrayList<>();
         List<String[]> out = new ArrayList<>();
@@ -211,10 +229,16 @@ public final class LiveLoader {
             List<String> cols = new ArrayList<>();
             for (String[] a : rows(
                     c,
-                    "SELECT quote_ident(a.attname), format_type(a.atttypid, a.atttypmod), a.attnotnull::text,"
+                    // a type of the user's (enum, domain) schema-qualified, as pg_dump writes it
+                    "SELECT quote_ident(a.attname),"
+                            + " CASE WHEN tn.nspname NOT IN ('pg_catalog', 'information_schema')"
+                            + " AND format_type(a.atttypid, a.atttypmod) NOT LIKE '%.%'"
+                            + " THEN quote_ident(tn.nspname) || '.' ELSE '' END"
+                            + " || format_type(a.atttypid, a.atttypmod), a.attnotnull::text,"
                             + " a.attidentity::text, pg_get_serial_sequence(" + literal(t[2]) + ", a.attname),"
                             + " pg_get_expr(d.adbin, d.adrelid)"
-                            + " FROM pg_attribute a LEFT JOIN pg_attrdef d"
+                            + " FROM pg_attribute a JOIN pg_type ty ON ty.oid = a.atttypid"
+                            + " JOIN pg_namespace tn ON tn.oid = ty.typnamespace LEFT JOIN pg_attrdef d"
                             + " ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
                             + " WHERE a.attrelid = " + oid + " AND a.attnum > 0 AND NOT a.attisdropped"
                             + " ORDER BY a.attnum")) {
@@ -238,11 +262,18 @@ public final class LiveLoader {
                     }
                 }
             }
-            catalog.accept("CREATE TABLE " + table + " (\n" + String.join(",\n", cols) + "\n);", where, line[0]++);
+            catalog.accept(
+                    "CREATE TABLE " + table + " (\n" + String.join(",\n", cols) + "\n)"
+                            + (t[4] != null ? " PARTITION BY " + t[4] : "") + ";",
+                    where,
+                    line[0]++);
+            if (t[5] != null && t[6] != null) {
+                after.add("ALTER TABLE ONLY " + t[5] + " ATTACH PARTITION " + table + " " + t[6] + ";");
+            }
             for (String[] k : rows(
                     c,
                     "SELECT quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint"
-                            + " WHERE conrelid = " + oid + " AND contype IN ('p', 'u', 'f')"
+                            + " WHERE conrelid = " + oid + " AND contype IN ('p', 'u', 'f') AND conparentid = 0"
                             + " ORDER BY contype = 'f', conname")) {
                 after.add("ALTER TABLE ONLY " + table + " ADD CONSTRAINT " + k[0] + " " + k[1] + ";");
             }
@@ -250,10 +281,12 @@ public final class LiveLoader {
                     c,
                     "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indrelid = " + oid
                             + " AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)"
+                            + " AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = i.indexrelid)"
                             + " ORDER BY i.indexrelid")) {
                 after.add(i[0] + ";");
             }
-            out.add(new String[] {t[1], t[2]});
+            // a partitioned table's rows are its partitions', read from them
+            out.add(new String[] {t[1], (t[4] != null ? "ONLY " : "") + t[2]});
         }
         for (String s : after) {
             catalog.accept(s, where, line[0]++);
