@@ -192,8 +192,9 @@ public final class Analyzer {
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
         ProfilingDatabase db = new ProfilingDatabase(keepOrder ? profiling.keepingOrder() : profiling);
         try (java.sql.Connection c = LiveLoader.connect(source, env)) {
-            new LiveLoader(db, stats, loaded).load(source, c, catalog, progress);
-            return session(
+            LiveLoader live = new LiveLoader(db, stats, loaded);
+            live.load(source, c, catalog, progress);
+            Session s = session(
                     db,
                     List.of(source.display()),
                     source.dialect(),
@@ -202,6 +203,8 @@ public final class Analyzer {
                     loaded,
                     new ArrayList<>(),
                     started);
+            s.serverBytes = live.serverBytes();
+            return s;
         } catch (IOException | SQLException | RuntimeException e) {
             db.close();
             throw e;
@@ -237,6 +240,7 @@ public final class Analyzer {
     public final class Session implements AutoCloseable {
         private final ProfilingDatabase db;
         private final List<String> names;
+        private Map<String, Long> serverBytes = Map.of();
         private final Dialect dialect;
         private final DdlCatalog catalog;
         private final LoadStats stats;
@@ -370,17 +374,18 @@ public final class Analyzer {
                     .map(g -> g.members().stream().map(References.Col::toString).toList())
                     .toList();
             return new AnalysisReport(
-                    names,
-                    dialect.key(),
-                    tables,
-                    declared,
-                    tight,
-                    warnings,
-                    (loadedAt - started + now - profileStart) / 1_000_000,
-                    timings,
-                    workload,
-                    refs.links(),
-                    groups);
+                            names,
+                            dialect.key(),
+                            tables,
+                            declared,
+                            tight,
+                            warnings,
+                            (loadedAt - started + now - profileStart) / 1_000_000,
+                            timings,
+                            workload,
+                            refs.links(),
+                            groups)
+                    .withServerBytes(serverBytes);
         }
 
         @Override

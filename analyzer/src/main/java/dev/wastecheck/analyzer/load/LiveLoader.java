@@ -137,8 +137,40 @@ public final class LiveLoader {
             }
             progress.advance(++done);
         }
+        serverBytes = serverSizes(source.dialect(), c);
         c.rollback(); // nothing was written; end the read-only transaction
         progress.end();
+    }
+
+    private Map<String, Long> serverBytes = Map.of();
+
+    /** Each table's size as the server measures it, by lower-case name, after {@link #load}. */
+    public Map<String, Long> serverBytes() {
+        return serverBytes;
+    }
+
+    /**
+     * PostgreSQL's {@code pg_table_size} (heap, TOAST, free-space and visibility maps; indexes
+     * apart) or InnoDB's {@code data_length} (the clustered index, from the statistics the server
+     * keeps: refreshed by ANALYZE TABLE). Empty when this user may not see them.
+     */
+    private static Map<String, Long> serverSizes(Dialect dialect, Connection c) {
+        String sql = dialect == Dialect.POSTGRESQL
+                ? "SELECT c.relname, pg_table_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+                : "SELECT table_name, data_length FROM information_schema.tables"
+                        + " WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'";
+        Map<String, Long> out = new java.util.HashMap<>();
+        try {
+            for (String[] r : rows(c, sql)) {
+                if (r[1] != null) {
+                    out.put(r[0].toLowerCase(java.util.Locale.ROOT), Long.parseLong(r[1]));
+                }
+            }
+        } catch (SQLException e) {
+            return Map.of(); // sizes are a comparison, not the analysis
+        }
+        return out;
     }
 
     // ------------------------------------------------------------------ MySQL and MariaDB

@@ -25,7 +25,8 @@ public record AnalysisReport(
         java.util.Map<String, Long> timingsMillis,
         WorkloadReport workload,
         List<Reference> references,
-        List<List<String>> domains) {
+        List<List<String>> domains,
+        java.util.Map<String, Long> serverBytes) {
     /** What the advice rests on when no trace was given. */
     public static final String SNAPSHOT_ONLY =
             "the advice rests on the snapshot only: no trace (--trace) showed what the "
@@ -55,6 +56,54 @@ public record AnalysisReport(
                 List.of());
     }
 
+    public AnalysisReport(
+            List<String> sources,
+            String dialect,
+            List<TableReport> tables,
+            long declaredBytes,
+            long tightBytes,
+            List<String> warnings,
+            long elapsedMillis,
+            java.util.Map<String, Long> timingsMillis,
+            WorkloadReport workload,
+            List<Reference> references,
+            List<List<String>> domains) {
+        this(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                java.util.Map.of());
+    }
+
+    /**
+     * The report with each table's size as a live server measures it (PostgreSQL's
+     * {@code pg_table_size}: heap, TOAST and maps, no indexes; InnoDB's {@code data_length}: the
+     * clustered index), keyed by lower-case table name.
+     */
+    public AnalysisReport withServerBytes(java.util.Map<String, Long> bytes) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                bytes);
+    }
+
     public AnalysisReport {
         references = List.copyOf(references);
         domains = domains.stream().map(List::copyOf).toList();
@@ -62,6 +111,7 @@ public record AnalysisReport(
         sources = List.copyOf(sources);
         tables = List.copyOf(tables);
         warnings = List.copyOf(warnings);
+        serverBytes = java.util.Map.copyOf(serverBytes);
     }
 
     public long wastedBytes() {

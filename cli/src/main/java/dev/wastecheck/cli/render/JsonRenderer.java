@@ -37,6 +37,10 @@ public final class JsonRenderer {
             tn.put("rows", t.rows());
             tn.put("declared_bytes", t.declaredBytes());
             tn.put("tight_bytes", t.tightBytes());
+            Long server = r.serverBytes().get(t.name().toLowerCase(java.util.Locale.ROOT));
+            if (server != null) {
+                tn.put("server_bytes", server);
+            }
             AccessSummary a =
                     r.workload() == null ? null : r.workload().access().get(t.name());
             if (a != null) {
