@@ -76,6 +76,31 @@ class LiveSourceTest {
     }
 
     @Test
+    void tuneOfALivePostgresqlAppliesToItWithItsViewKept() throws Exception {
+        Path script = GuardFixture.postgres(dir);
+        try (Connection c = pg.createDatabase("live_tune")) {
+            TunePostgresTest.load(c, script);
+        }
+        String url = pg.url("live_tune");
+        Map<String, String> before;
+        try (Connection c = pg.connect("live_tune")) {
+            before = ServerValues.postgresSchema(c);
+        }
+        Path migration = dir.resolve("live-tune.sql");
+        Cli.Result r = Cli.run("tune", "-q", "-o", migration.toString(), "--apply", url, url);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(Files.readString(migration))
+                .contains("DROP VIEW", "heavy_orders")
+                .contains("ALTER COLUMN \"customer_id\" TYPE");
+        try (Connection c = pg.connect("live_tune")) {
+            Map<String, String> after = ServerValues.postgresSchema(c);
+            // the view over the narrowed key was dropped and made again as it was
+            assertThat(after.get("heavy_orders")).isEqualTo(before.get("heavy_orders"));
+            assertThat(after.get("orders")).isNotEqualTo(before.get("orders"));
+        }
+    }
+
+    @Test
     void aPostgresqlSerialCounterFarAheadOfItsRowsKeepsTheKeyWide() throws Exception {
         try (Connection c = pg.createDatabase("live_counter");
                 Statement st = c.createStatement()) {

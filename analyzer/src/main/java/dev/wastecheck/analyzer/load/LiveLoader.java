@@ -320,6 +320,28 @@ public final class LiveLoader {
             // a partitioned table's rows are its partitions', read from them
             out.add(new String[] {t[1], (t[4] != null ? "ONLY " : "") + t[2]});
         }
+        // views and materialized views, in the order they were made (one may read another), and
+        // the indexes of materialized views: tune drops and re-creates those over a changed column
+        for (String[] v : rows(
+                c,
+                "SELECT c.oid::text, quote_ident(n.nspname) || '.' || quote_ident(c.relname), c.relkind::text,"
+                        + " pg_get_viewdef(c.oid)"
+                        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE n.nspname = current_schema() AND c.relkind IN ('v', 'm') ORDER BY c.oid")) {
+            String body = v[3].strip();
+            if (body.endsWith(";")) {
+                body = body.substring(0, body.length() - 1);
+            }
+            boolean materialized = "m".equals(v[2]);
+            after.add("CREATE " + (materialized ? "MATERIALIZED " : "") + "VIEW " + v[1] + " AS\n" + body
+                    + (materialized ? "\n  WITH DATA" : "") + ";");
+            if (materialized) {
+                for (String[] i :
+                        rows(c, "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = " + v[0])) {
+                    after.add(i[0] + ";");
+                }
+            }
+        }
         for (String s : after) {
             catalog.accept(s, where, line[0]++);
         }
