@@ -29,8 +29,9 @@ import java.util.Map;
  * same database. The rows then stream into the profiling database table by table, in batches,
  * with the driver's cursor (never a whole table in memory).
  *
- * <p>The session is read-only (the server refuses any write) and each statement has a time
- * limit. Errors (a URL no server answers, a refused login, a table the user may not read) are
+ * <p>The session is read-only (the server refuses any write), reads every table in one
+ * repeatable-read transaction (one snapshot, so a key and its references agree), and each
+ * statement has a time limit. Errors (a URL no server answers, a refused login, a table the user may not read) are
  * bad input naming the URL without its password.
  */
 public final class LiveLoader {
@@ -66,6 +67,8 @@ public final class LiveLoader {
         try {
             c.setAutoCommit(false); // PostgreSQL's driver streams with a cursor only inside a transaction
             c.setReadOnly(true);
+            // every table read from one snapshot, as pg_dump and mysqldump --single-transaction read
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try (Statement st = c.createStatement()) {
                 if (source.dialect() == Dialect.POSTGRESQL) {
                     st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
