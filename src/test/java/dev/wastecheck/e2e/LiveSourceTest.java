@@ -70,6 +70,9 @@ class LiveSourceTest {
         JsonNode live = Cli.analyzeJson(pg.url("live_shop"));
         assertSameAdvice(live, fromScript);
         assertServerMeasured(live);
+        Cli.Result text = Cli.run("analyze", "-q", pg.url("live_shop"));
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).contains("on server").contains("jdbc:postgresql://");
     }
 
     @Test

@@ -120,13 +120,22 @@ public final class TextRenderer {
                 .number("declared")
                 .number("tight")
                 .number("waste");
+        // a live source: what the server measures for the table, beside the model's value bytes
+        boolean server = !r.serverBytes().isEmpty();
+        if (server) {
+            tt.number("on server");
+        }
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            tt.row(
-                    t.name(),
-                    Bytes.count(t.rows()),
-                    Bytes.human(t.declaredBytes()),
-                    Bytes.human(t.tightBytes()),
-                    Bytes.percent(t.wastedBytes(), t.declaredBytes()));
+            Long measured = r.serverBytes().get(t.name().toLowerCase(java.util.Locale.ROOT));
+            String[] cells = {
+                t.name(),
+                Bytes.count(t.rows()),
+                Bytes.human(t.declaredBytes()),
+                Bytes.human(t.tightBytes()),
+                Bytes.percent(t.wastedBytes(), t.declaredBytes()),
+                measured == null ? "-" : Bytes.human(measured)
+            };
+            tt.row(server ? cells : java.util.Arrays.copyOf(cells, 5));
         }
         tt.print(w, width);
         if (tables.size() > 10) {
