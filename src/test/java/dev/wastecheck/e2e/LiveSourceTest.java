@@ -101,6 +101,43 @@ class LiveSourceTest {
     }
 
     @Test
+    void tuneOfALiveMariaDbAppliesToItAcrossItsForeignKey() throws Exception {
+        maria.createDatabase("live_tune");
+        maria.load("live_tune", GuardFixture.mysql(dir));
+        String url = maria.url("live_tune");
+        Map<String, String> before = columnTypes(url);
+        Path migration = dir.resolve("live-tune-mariadb.sql");
+        Cli.Result r = Cli.run("tune", "-q", "-o", migration.toString(), "--apply", url, url);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(Files.readString(migration)).contains("DROP FOREIGN KEY `fk_orders_customer`");
+        Map<String, String> after = columnTypes(url);
+        // both ends of the key narrowed together, and the key is back
+        assertThat(after.get("orders.customer_id")).isNotEqualTo(before.get("orders.customer_id"));
+        assertThat(after.get("orders.customer_id")).isEqualTo(after.get("customer.customer_id"));
+        try (Connection c = maria.connect("live_tune");
+                Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery("SELECT count(*) FROM information_schema.referential_constraints"
+                                + " WHERE constraint_schema = 'live_tune'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
+    }
+
+    private static Map<String, String> columnTypes(String url) throws SQLException {
+        Map<String, String> out = new java.util.TreeMap<>();
+        try (Connection c = java.sql.DriverManager.getConnection(url);
+                Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT table_name, column_name, column_type"
+                        + " FROM information_schema.columns WHERE table_schema = DATABASE()")) {
+            while (rs.next()) {
+                out.put(rs.getString(1) + "." + rs.getString(2), rs.getString(3));
+            }
+        }
+        return out;
+    }
+
+    @Test
     void aPostgresqlSerialCounterFarAheadOfItsRowsKeepsTheKeyWide() throws Exception {
         try (Connection c = pg.createDatabase("live_counter");
                 Statement st = c.createStatement()) {
