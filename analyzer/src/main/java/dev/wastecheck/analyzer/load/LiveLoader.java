@@ -35,7 +35,12 @@ import java.util.Map;
  * bad input naming the URL without its password.
  */
 public final class LiveLoader {
-    /** Longest a single statement of ours may run on the user's server. */
+    /**
+     * Longest a single statement of ours may run on the user's server. PostgreSQL times each
+     * fetch of a cursor apart, so it bounds every statement; MySQL and MariaDB time a query until
+     * its last row is sent, so there it bounds the catalog queries and not the plain scans that
+     * read a table's rows (a large table may take longer to send, and a scan cannot run away).
+     */
     static final int STATEMENT_TIMEOUT_SECONDS = 3600;
 
     private static final int FETCH_ROWS = 10_000;
@@ -76,7 +81,7 @@ public final class LiveLoader {
                     c.commit(); // the transaction the SETs opened was read-write; the next one is not
                 } else {
                     st.execute("SET SESSION TRANSACTION READ ONLY");
-                    timeoutMysql(st);
+                    timeoutMysql(st, STATEMENT_TIMEOUT_SECONDS);
                     c.commit();
                 }
             }
@@ -87,11 +92,12 @@ public final class LiveLoader {
         }
     }
 
-    private static void timeoutMysql(Statement st) throws SQLException {
+    /** Sets the session's statement limit in seconds, 0 for none. */
+    private static void timeoutMysql(Statement st, int seconds) throws SQLException {
         try {
-            st.execute("SET SESSION max_statement_time = " + STATEMENT_TIMEOUT_SECONDS); // MariaDB
+            st.execute("SET SESSION max_statement_time = " + seconds); // MariaDB
         } catch (SQLException e) {
-            st.execute("SET SESSION max_execution_time = " + STATEMENT_TIMEOUT_SECONDS * 1000L); // MySQL
+            st.execute("SET SESSION max_execution_time = " + seconds * 1000L); // MySQL
         }
     }
 
@@ -112,6 +118,11 @@ public final class LiveLoader {
                     + (source.dialect() == Dialect.POSTGRESQL
                             ? " in its current schema (set ?currentSchema=...)"
                             : ""));
+        }
+        if (source.dialect() == Dialect.MYSQL) {
+            try (Statement st = c.createStatement()) {
+                timeoutMysql(st, 0);
+            }
         }
         DatabaseFileLoader rows = new DatabaseFileLoader(db, stats, loaded);
         progress.begin("reading", tables.size());
