@@ -95,6 +95,23 @@ public final class ColumnNames {
                         && !w.get(w.size() - 1).equals("id"));
     }
 
+    private static final Set<String> SIZE_LAST = Set.of("len", "size", "bytes", "octets", "filesize");
+
+    /**
+     * Named for the size of a payload ({@code rev_len}, {@code page_len}, {@code img_size},
+     * {@code content_length}, {@code Bytes}): a text's or a file's byte count, whose largest is set
+     * by what users store next (the next article, the next upload), not by the snapshot's. A lone
+     * {@code length} is left out: Sakila's {@code film.length} is minutes.
+     */
+    public static boolean isSize(String column) {
+        List<String> w = words(column);
+        if (w.isEmpty()) {
+            return false;
+        }
+        String lastWord = w.get(w.size() - 1);
+        return SIZE_LAST.contains(lastWord) || (lastWord.equals("length") && w.size() > 1);
+    }
+
     private static final Set<String> IDENTIFIER_WORDS = Set.of(
             "phone",
             "telephone",

@@ -226,6 +226,7 @@ public final class TypeInference {
                 || p.distinct < 2
                 || ColumnNames.isIdName(col.name())
                 || ColumnNames.isCounter(c.table().def().name(), col.name())
+                || ColumnNames.isSize(col.name())
                 || ColumnNames.isNamespace(col.name())) {
             return false;
         }
@@ -303,6 +304,12 @@ public final class TypeInference {
                     declared,
                     "a counter (named so): totals only grow, and the snapshot's maximum says little about next"
                             + " year's, so it keeps its declared width");
+        }
+        if (ColumnNames.isSize(col.name())) {
+            return kept(
+                    declared,
+                    "a size (named so): it counts a payload's bytes, and the next article or upload, not this"
+                            + " snapshot, sets its largest, so it keeps its declared width");
         }
         if (thin(p)) {
             return kept(declared, thinWhy(p));

@@ -104,6 +104,36 @@ class DbaRulesTest {
         assertThat(thin.max()).isEqualTo("25.86");
     }
 
+    /** An INT UNSIGNED column of {@code rows} distinct values from 16 to {@code max}. */
+    private static ColumnProfile integers(long rows, long max) {
+        ColumnProfile p = new ColumnProfile();
+        p.rows = rows;
+        p.nonNull = rows;
+        p.distinct = rows / 2;
+        p.minInt = BigInteger.valueOf(16);
+        p.maxInt = BigInteger.valueOf(max);
+        return p;
+    }
+
+    @Test
+    void aPayloadsSizeKeepsItsWidthWhileAnOrdinaryIntegerNarrows() {
+        ColumnDef revLen = col("rev_len", "int(10) unsigned", Dialect.MYSQL);
+        ColumnReport len = mysql.infer(table(revLen), revLen, integers(38_000, 30_000), null);
+        assertThat(len.suggestedType())
+                .as("a 70 KB article would not fit SMALLINT UNSIGNED")
+                .isEqualTo("int(10) unsigned");
+        assertThat(len.findings().get(0).detail()).contains("a size (named so)");
+        for (String name : List.of("img_size", "content_length", "Bytes", "page_len")) {
+            assertThat(ColumnNames.isSize(name)).as(name).isTrue();
+        }
+        // Sakila's film.length is minutes, and a plain integer of the same range narrows
+        assertThat(ColumnNames.isSize("length")).isFalse();
+        ColumnDef plain = col("rev_minor", "int(10) unsigned", Dialect.MYSQL);
+        assertThat(mysql.infer(table(plain), plain, integers(38_000, 30_000), null)
+                        .suggestedType())
+                .isEqualTo("SMALLINT UNSIGNED");
+    }
+
     @Test
     void aDoubleOfWholeValuesStaysADouble() {
         ColumnDef c = col("o_sortkey", "double", Dialect.MYSQL);
