@@ -18,6 +18,9 @@ abstract class AbstractPage implements Page {
     /** True while this page is the target of a rebuild: inserts must then not rewrite it again. */
     protected boolean rebuilding;
 
+    /** The predicates of a columnar {@link Page#scanAllBetween}, reused from call to call. */
+    protected final RangeConjunction conjunction = new RangeConjunction();
+
     private ByteBuffer scratchBuffer;
     private AbstractPage scratchPage;
     private Record scratchRecord;

@@ -21,9 +21,13 @@ import java.nio.ByteOrder;
  *
  * <p>Callers clamp [lo, hi] to the field type's range once per scan ({@link #clampLo},
  * {@link #span1}; an empty range selects nothing), so the per-value work is a load, a subtract,
- * a subtract, a shift and an OR.
+ * a subtract, a shift and an OR. One-byte values go eight at a time through one register
+ * ({@link #match64Bytes}).
+ *
+ * <p>Public only so that the benchmarks' plain-array ceilings can run the very same kernels on
+ * their arrays; the page formats are its real callers.
  */
-final class ColumnScan {
+public final class ColumnScan {
     private ColumnScan() {}
 
     /** Little-endian 8-byte reads straight from a heap buffer's array: one bounds check per two INT32 values. */
@@ -228,14 +232,42 @@ final class ColumnScan {
      * array baseline's loop is; before, each value was a ByteBuffer.get with its own checks.
      */
     static long matchInt8(byte[] a, int at, int count, int lo, long span1, boolean unsigned) {
+        if (at + 64 <= a.length) { // a partly filled last word too: 64 bytes read, the rest masked off
+            long bits = match64Bytes(a, at, lo, span1);
+            return count == 64 ? bits : bits & ((1L << count) - 1);
+        }
         long bits = 0;
         int mask = unsigned ? 0xFF : -1;
-        if (count == 64) {
-            for (int j = 0; j < 64; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
-        } else {
-            for (int j = 0; j < count; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
+        for (int j = 0; j < count; j++) bits |= inRange(a[at + j] & mask, lo, span1) << j;
+        return bits;
+    }
+
+    private static final long HIGH_BITS = 0x8080808080808080L, ONES = 0x0101010101010101L;
+
+    /**
+     * 64 one-byte values at {@code a[at..]}, eight to an 8-byte read, each eight tested at once in
+     * the register (SWAR): byte j is in range iff {@code (v - lo) mod 256 < span1}, which for a
+     * range clamped to the byte type (span1 <= 256 - (lo - type minimum)) is the same test as
+     * {@link #inRange} and holds for signed and unsigned bytes alike. Both subtractions are
+     * done per byte without borrows crossing bytes; the borrow out of each byte's second
+     * subtraction is its answer, and a multiplication gathers the eight answers into a byte.
+     */
+    public static long match64Bytes(byte[] a, int at, int lo, long span1) {
+        if (span1 >= 256) return -1L;
+        long l = (lo & 0xFFL) * ONES, s = span1 * ONES;
+        long bits = 0;
+        for (int j = 0; j < 64; j += 8) {
+            long x = (long) LONGS.get(a, at + j);
+            long d = subBytes(x, l);
+            long borrow = ((~d & s) | (~(d ^ s) & subBytes(d, s))) & HIGH_BITS;
+            bits |= (((borrow >>> 7) * 0x0102040810204080L) >>> 56) << j;
         }
         return bits;
+    }
+
+    /** Byte-wise x - y (mod 256 in each byte), with no borrow from one byte into the next. */
+    private static long subBytes(long x, long y) {
+        return ((x | HIGH_BITS) - (y & ~HIGH_BITS)) ^ ((x ^ ~y) & HIGH_BITS);
     }
 
     /** INT16/UINT16 from a heap buffer's array, four values to an 8-byte read where the array holds them. */

@@ -889,6 +889,119 @@ public final class HybridPage extends AbstractPage {
         return matches;
     }
 
+    /**
+     * The conjunction 64 slots of a segment at a time (fewer when a segment is shorter): the
+     * first field's values from the segment's column, the next field's only while a slot is
+     * still selected, so a segment's columns are read side by side. As in PAX, the first three
+     * predicates live in locals; a growing open segment goes block by block
+     * ({@link #conjunctionWord}).
+     */
+    @Override
+    public int scanAllBetween(int[] fields, long[] lo, long[] hi, long[] selection) {
+        if (fields.length == 0) throw new IllegalArgumentException("scanAllBetween needs one or more fields");
+        int n = slotCount();
+        RangeConjunction c = conjunction;
+        if (!c.prepare(this, buf, fields, lo, hi)) {
+            clearSelection(selection, n);
+            return 0;
+        }
+        int m = c.size;
+        int r = recordsPerSegment;
+        if (r < 64) clearSelection(selection, n);
+        for (int k = 0; k < m; k++) {
+            int f = c.field[k];
+            c.at[k] = c.type[k].isBit() ? bitOffset[f] : columnOffset[f];
+            c.nulls[k] = schema.nullable(f) ? nullOffset[f] : -1;
+            c.stride[k] = c.type[k].isBit() ? 8 : 64 * c.type[k].width; // bytes from one 64-slot word to the next
+        }
+        boolean ghosts = ghostCount() > 0;
+        byte[] array = buf.hasArray() ? buf.array() : null;
+        int arrayBase = array != null ? buf.arrayOffset() : 0;
+        FieldType t0 = c.type[0], t1 = m > 1 ? c.type[1] : null, t2 = m > 2 ? c.type[2] : null;
+        int k0 = c.kernel[0], k1 = c.kernel[1], k2 = c.kernel[2];
+        int at0 = c.at[0], at1 = c.at[1], at2 = c.at[2];
+        int st0 = c.stride[0], st1 = c.stride[1], st2 = c.stride[2];
+        int nl0 = c.nulls[0], nl1 = c.nulls[1], nl2 = c.nulls[2];
+        int l0 = c.lo32[0], l1 = c.lo32[1], l2 = c.lo32[2];
+        long s0 = c.span1[0], s1 = c.span1[1], s2 = c.span1[2];
+        long lo0 = c.lo[0], lo1 = c.lo[1], lo2 = c.lo[2], hi0 = c.hi[0], hi1 = c.hi[1], hi2 = c.hi[2];
+        int matches = 0;
+        int whole = Math.min(n, openFirst);
+        int seg = base + HEADER_SIZE;
+        int first = 0;
+        // Whole segments: each column a run at a fixed offset in its segment.
+        for (; first < whole; first += r, seg += segmentBytes) {
+            int inSeg = Math.min(r, n - first);
+            for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
+                int count = Math.min(64, inSeg - cc);
+                int nullAt = seg + (cc >>> 3);
+                long bits =
+                        ColumnScan.match(k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
+                if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
+                if (m > 1 && bits != 0) {
+                    bits &= ColumnScan.match(
+                            k1, buf, array, arrayBase, seg + at1 + w * st1, t1, count, l1, s1, lo1, hi1);
+                    if (nl1 >= 0) bits &= ~buf.getLong(nullAt + nl1);
+                    if (m > 2 && bits != 0) {
+                        bits &= ColumnScan.match(
+                                k2, buf, array, arrayBase, seg + at2 + w * st2, t2, count, l2, s2, lo2, hi2);
+                        if (nl2 >= 0) bits &= ~buf.getLong(nullAt + nl2);
+                        if (m > 3 && bits != 0)
+                            bits &= conjunctionWord(c, 3, seg, cc, w, count, false, array, arrayBase);
+                    }
+                }
+                if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (cc >>> 3));
+                matches += store(selection, first + cc, count, bits, r);
+            }
+        }
+        // The open segment: sealed (a run per column at its sealed offset) or growing (blocks).
+        for (; first < n; first += r, seg += segmentBytes) {
+            int inSeg = Math.min(r, n - first);
+            if (openSealed) for (int k = 0; k < m; k++) if (!c.type[k].isBit()) c.at[k] = sealedOffset[c.field[k]];
+            for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
+                int count = Math.min(64, inSeg - cc);
+                long bits = conjunctionWord(c, 0, seg, cc, w, count, !openSealed, array, arrayBase);
+                if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (cc >>> 3));
+                matches += store(selection, first + cc, count, bits, r);
+            }
+        }
+        return matches;
+    }
+
+    /** Predicates {@code from..} of a conjunction on one word ({@code count} slots from {@code cc}) of the segment at {@code seg}. */
+    private long conjunctionWord(
+            RangeConjunction c,
+            int from,
+            int seg,
+            int cc,
+            int w,
+            int count,
+            boolean growing,
+            byte[] array,
+            int arrayBase) {
+        long bits = -1L;
+        for (int k = from; k < c.size && bits != 0; k++) {
+            FieldType t = c.type[k];
+            if (growing && !t.isBit()) {
+                bits &= growingWord(seg, cc, count, c.field[k], t, c.lo[k], c.hi[k], c.lo32[k], c.span1[k]);
+            } else {
+                int at = seg + c.at[k] + w * c.stride[k];
+                bits &= ColumnScan.match(
+                        c.kernel[k], buf, array, arrayBase, at, t, count, c.lo32[k], c.span1[k], c.lo[k], c.hi[k]);
+            }
+            if (c.nulls[k] >= 0) bits &= ~buf.getLong(seg + c.nulls[k] + (cc >>> 3));
+        }
+        return bits;
+    }
+
+    /** Puts a word's matches for the {@code count} slots from {@code slot} into the selection; returns how many. */
+    private static int store(long[] selection, int slot, int count, long bits, int recordsPerSegment) {
+        if (count < 64) bits &= (1L << count) - 1;
+        if (recordsPerSegment >= 64) selection[slot >>> 6] = bits;
+        else selection[slot >>> 6] |= bits << (slot & 63);
+        return Long.bitCount(bits);
+    }
+
     /** One selection word of a growing open segment: block by block (a block holds 8 to 64 values). */
     private long growingWord(
             int seg, int c, int count, int field, FieldType t, long lo, long hi, int lo32, long span1) {

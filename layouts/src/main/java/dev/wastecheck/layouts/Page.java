@@ -120,6 +120,27 @@ public interface Page {
     }
 
     /**
+     * A conjunction of range predicates: sets bit {@code slot} of {@code selection} for every live
+     * record whose fields {@code fields[k]} are all non-null and within [{@code lo[k]},
+     * {@code hi[k]}], clears the others below {@link #slotCount()}, and returns the number of
+     * matches; what {@link #scanBetween} on the first field followed by {@link #refineBetween} on
+     * each other gives. The columnar formats override it to evaluate the whole conjunction a
+     * word (64 slots) at a time, reading the next field's 64 values only while some slot is
+     * still selected: one pass over the page's runs side by side, as a query engine's fused
+     * filter over plain arrays does, instead of one pass per predicate through the selection.
+     * NSM keeps this default, which is already its best loop: its refinements read only the
+     * selected records.
+     */
+    default int scanAllBetween(int[] fields, long[] lo, long[] hi, long[] selection) {
+        if (fields.length == 0 || fields.length != lo.length || fields.length != hi.length)
+            throw new IllegalArgumentException("scanAllBetween needs one or more fields, each with its lo and hi");
+        int matches = scanBetween(fields[0], lo[0], hi[0], selection);
+        for (int k = 1; k < fields.length && matches > 0; k++)
+            matches = refineBetween(fields[k], lo[k], hi[k], selection);
+        return matches;
+    }
+
+    /**
      * Reads fixed-size fields of the selected slots (bits below {@link #slotCount()}), in slot
      * order: value i of field {@code fields[k]} goes to {@code out[k][i]} (a NULL as 0, a BIT as
      * 0 or 1, a FLOAT64 as its raw bits). Returns the number of slots read; each {@code out[k]}

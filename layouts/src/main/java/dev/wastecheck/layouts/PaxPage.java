@@ -493,6 +493,77 @@ public final class PaxPage extends AbstractPage {
         return matches;
     }
 
+    /**
+     * The conjunction a word at a time: the first field's 64 values from its mini-page, then the
+     * next field's only while a slot of the word is still selected. The mini-pages are read side
+     * by side, so their runs stream together as a plain array's columns do. The first three
+     * predicates live in locals (what a query's filter usually has), so that the word loop keeps
+     * their bounds and run addresses in registers; any further ones are read from the
+     * conjunction's arrays.
+     */
+    @Override
+    public int scanAllBetween(int[] fields, long[] lo, long[] hi, long[] selection) {
+        if (fields.length == 0) throw new IllegalArgumentException("scanAllBetween needs one or more fields");
+        int n = slotCount();
+        RangeConjunction c = conjunction;
+        if (!c.prepare(this, buf, fields, lo, hi)) {
+            clearSelection(selection, n);
+            return 0;
+        }
+        int cap = capacity();
+        int m = c.size;
+        for (int k = 0; k < m; k++) {
+            c.at[k] = miniPage(c.field[k]);
+            c.nulls[k] = schema.nullable(c.field[k]) ? presence(c.field[k], cap) : -1;
+            c.stride[k] = c.type[k].isBit() ? 8 : 64 * c.type[k].width;
+        }
+        int ghosts = ghostCount() > 0 ? ghostBits() : -1; // without ghosts their bitmap is not read
+        byte[] array = buf.hasArray() ? buf.array() : null;
+        int arrayBase = array != null ? buf.arrayOffset() : 0;
+        FieldType t0 = c.type[0], t1 = m > 1 ? c.type[1] : null, t2 = m > 2 ? c.type[2] : null;
+        int k0 = c.kernel[0], k1 = c.kernel[1], k2 = c.kernel[2];
+        int at0 = c.at[0], at1 = c.at[1], at2 = c.at[2];
+        int st0 = c.stride[0], st1 = c.stride[1], st2 = c.stride[2];
+        int nl0 = c.nulls[0], nl1 = c.nulls[1], nl2 = c.nulls[2];
+        int l0 = c.lo32[0], l1 = c.lo32[1], l2 = c.lo32[2];
+        long s0 = c.span1[0], s1 = c.span1[1], s2 = c.span1[2];
+        long lo0 = c.lo[0], lo1 = c.lo[1], lo2 = c.lo[2], hi0 = c.hi[0], hi1 = c.hi[1], hi2 = c.hi[2];
+        int matches = 0;
+        for (int w = 0, words = (n + 63) >>> 6; w < words; w++) {
+            int count = Math.min(64, n - (w << 6));
+            long bits = ColumnScan.match(k0, buf, array, arrayBase, at0 + w * st0, t0, count, l0, s0, lo0, hi0);
+            if (count < 64) bits &= (1L << count) - 1;
+            if (nl0 >= 0) bits &= buf.getLong(nl0 + (w << 3));
+            if (m > 1 && bits != 0) {
+                bits &= ColumnScan.match(k1, buf, array, arrayBase, at1 + w * st1, t1, count, l1, s1, lo1, hi1);
+                if (nl1 >= 0) bits &= buf.getLong(nl1 + (w << 3));
+                if (m > 2 && bits != 0) {
+                    bits &= ColumnScan.match(k2, buf, array, arrayBase, at2 + w * st2, t2, count, l2, s2, lo2, hi2);
+                    if (nl2 >= 0) bits &= buf.getLong(nl2 + (w << 3));
+                    for (int k = 3; k < m && bits != 0; k++) {
+                        bits &= ColumnScan.match(
+                                c.kernel[k],
+                                buf,
+                                array,
+                                arrayBase,
+                                c.at[k] + w * c.stride[k],
+                                c.type[k],
+                                count,
+                                c.lo32[k],
+                                c.span1[k],
+                                c.lo[k],
+                                c.hi[k]);
+                        if (c.nulls[k] >= 0) bits &= buf.getLong(c.nulls[k] + (w << 3));
+                    }
+                }
+            }
+            if (ghosts >= 0) bits &= ~buf.getLong(ghosts + (w << 3));
+            selection[w] = bits;
+            matches += Long.bitCount(bits);
+        }
+        return matches;
+    }
+
     /** Field by field: each field's selected values from its mini-page, a word (64 slots) at a time. */
     @Override
     public int gather(long[] selection, int[] fields, long[][] out) {

@@ -107,6 +107,7 @@ class PageDifferentialTest {
         SCAN,
         SCAN_EQUALS,
         REFINE,
+        SCAN_ALL,
         GATHER,
         COMPACT
     }
@@ -125,6 +126,7 @@ class PageDifferentialTest {
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.SCAN)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.SCAN_EQUALS)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.REFINE)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.SCAN_ALL)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.GATHER)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.COMPACT)));
         return Combinators.combine(
@@ -311,6 +313,42 @@ class PageDifferentialTest {
                     int matches = page.refineBetween(f, lo, hi, sel);
                     assertThat(sel)
                             .as("refine %s in [%d, %d]", schema.field(f).name(), lo, hi)
+                            .isEqualTo(expected);
+                    assertThat(matches)
+                            .isEqualTo(Arrays.stream(expected)
+                                    .mapToInt(Long::bitCount)
+                                    .sum());
+                    break;
+                }
+                case SCAN_ALL: {
+                    // A conjunction of one to three scannable fields (a field may repeat), each
+                    // range around a value the page holds, so that some slots pass them all.
+                    int[] scannable = java.util.stream.IntStream.range(0, schema.fieldCount())
+                            .filter(g -> !schema.type(g).isVariable() && schema.type(g) != FieldType.FLOAT64)
+                            .toArray();
+                    if (scannable.length == 0) break;
+                    int m = 1 + random.nextInt(3);
+                    int[] fields = new int[m];
+                    long[] los = new long[m], his = new long[m];
+                    long[] expected = null;
+                    int s = model.liveSlot(op.pick());
+                    for (int k = 0; k < m; k++) {
+                        fields[k] = scannable[random.nextInt(scannable.length)];
+                        FieldType ft = schema.type(fields[k]);
+                        long around =
+                                s >= 0 && random.nextInt(3) != 0 ? model.value(s, fields[k]) : randomValue(ft, random);
+                        los[k] = around - random.nextInt(30);
+                        his[k] = around + random.nextInt(30);
+                        long[] matching = model.scanBetween(fields[k], los[k], his[k]);
+                        if (expected == null) expected = matching;
+                        else for (int w = 0; w < expected.length; w++) expected[w] &= matching[w];
+                    }
+                    long[] sel = randomSelection(random, page.slotCount()); // whatever was there is overwritten
+                    int matches = page.scanAllBetween(fields, los, his, sel);
+                    assertThat(sel)
+                            .as(
+                                    "scan all of %s in %s..%s",
+                                    Arrays.toString(fields), Arrays.toString(los), Arrays.toString(his))
                             .isEqualTo(expected);
                     assertThat(matches)
                             .isEqualTo(Arrays.stream(expected)

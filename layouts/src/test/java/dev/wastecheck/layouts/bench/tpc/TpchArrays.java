@@ -2,13 +2,15 @@ package dev.wastecheck.layouts.bench.tpc;
 
 import static dev.wastecheck.layouts.bench.tpc.Tpch.*;
 
+import dev.wastecheck.layouts.ColumnScan;
 import dev.wastecheck.layouts.Record;
 
 /**
  * The ceiling for TPC-H's scan queries in Java: lineitem's columns as plain arrays (one
  * {@code int[]} or {@code byte[]} per field, the whole table contiguous), and Q1 and Q6 with the
  * same vectorized steps as {@link Tpch} on pages: 64 rows to a selection word, the same
- * branch-free range test, refinements only where a word has a selected row, a gather of the
+ * branch-free range test (for one-byte columns the pages' own eight-at-a-time kernel), refinements
+ * only where a word has a selected row, a gather of the
  * selected values into the same vectors, the same aggregation. Only the storage differs: no
  * pages, no page headers, one run per column.
  */
@@ -74,13 +76,11 @@ public final class TpchArrays implements TpchGenerator.Sink {
         return bits;
     }
 
+    /** One-byte values: a full word through the pages' own kernel, eight values to a register ({@link ColumnScan#match64Bytes}). */
     private static long match(byte[] c, int first, int count, int lo, long span1) {
+        if (count == 64 && first + 64 <= c.length) return ColumnScan.match64Bytes(c, first, lo, span1);
         long bits = 0;
-        if (count == 64) {
-            for (int j = 0; j < 64; j++) bits |= ((Integer.toUnsignedLong(c[first + j] - lo) - span1) >>> 63) << j;
-        } else {
-            for (int j = 0; j < count; j++) bits |= ((Integer.toUnsignedLong(c[first + j] - lo) - span1) >>> 63) << j;
-        }
+        for (int j = 0; j < count; j++) bits |= ((Integer.toUnsignedLong(c[first + j] - lo) - span1) >>> 63) << j;
         return bits;
     }
 

@@ -159,6 +159,9 @@ class TpchTest {
             String what = t.lineitem.page(0).layout() + " " + t.lineitem.pageSize;
             assertThat(q1Rows(t.q1())).as("Q1 on %s", what).containsExactly(q1);
             assertThat(t.q6()).as("Q6 on %s", what).isEqualTo(q6[0]);
+            assertThat(t.q6Stepwise())
+                    .as("Q6 a predicate at a time on %s", what)
+                    .isEqualTo(q6[0]);
             assertThat(t.q12()).as("Q12 on %s", what).containsExactly(q12);
             assertThat(t.q14()).as("Q14 on %s", what).containsExactly(q14);
             assertThat(t.lineitem.liveRecords()).isEqualTo(queryLongs("SELECT count(*) FROM lineitem")[0]);

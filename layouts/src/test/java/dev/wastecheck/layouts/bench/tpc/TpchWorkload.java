@@ -6,7 +6,8 @@ import java.util.function.LongSupplier;
 /**
  * TPC-H's four queries on one format, as named operations for a benchmark driver: q1, q6, q12,
  * q14 (and for ARRAY, the plain-array ceiling, q1 and q6 only); "q6 read-ahead 1" is Q6 loading
- * the next page's four run starts first ({@link Tpch#q6(int)}). Each returns a number that
+ * the next page's four run starts first ({@link Tpch#q6(int)}); "q6-stepwise" is Q6 a predicate
+ * at a time through the selection bitmap ({@link Tpch#q6Stepwise()}). Each returns a number that
  * depends on the whole answer, for the driver to consume.
  */
 public final class TpchWorkload extends LinkedHashMap<String, LongSupplier> {
@@ -33,6 +34,7 @@ public final class TpchWorkload extends LinkedHashMap<String, LongSupplier> {
                 return c[0] ^ c[1];
             });
             put("q6 read-ahead 1", () -> t.q6(1));
+            put("q6-stepwise", t::q6Stepwise);
             description = String.format(
                     "%s: lineitem %d rows in %d pages (%.1f a page), orders %d in %d, part %d in %d",
                     format,
