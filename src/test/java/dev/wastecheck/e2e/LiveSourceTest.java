@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -170,6 +171,74 @@ class LiveSourceTest {
         assertThat(Cli.column(live, "user", "m").get("declared_type").asText()).isEqualTo("public.mood");
         assertThat(Cli.column(live, "user", "avatar").get("declared_type").asText())
                 .isEqualTo("bytea");
+    }
+
+    /**
+     * {@code --sample 10}: a tenth of the rows crosses the wire, the rest are never seen, yet no
+     * suggestion survives that a row outside the sample breaks. Each table holds 20,000 rows whose
+     * {@code level} is below 100 but for one row of 5 billion, whose {@code flag} is NULL but for
+     * one row, and whose {@code kind} is 7 but for one row: a 10% sample most likely misses each
+     * (and with the fixed seed, the same rows are drawn every run); the server's check must then
+     * withdraw the smallint, the "all NULL" and the "constant" the sample alone would claim.
+     */
+    @Test
+    void aSampledLiveDatabaseKeepsNoSuggestionARowOnTheServerBreaks() throws Exception {
+        String rows = "20000";
+        try (Connection c = pg.createDatabase("live_sample");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE reading (id serial PRIMARY KEY, sensor integer NOT NULL, level bigint NOT NULL,"
+                    + " flag integer, kind integer NOT NULL)");
+            st.execute("INSERT INTO reading (sensor, level, flag, kind) SELECT g % 50,"
+                    + " CASE WHEN g = 12345 THEN 5000000000 ELSE g % 100 END, CASE WHEN g = 777 THEN 1 END,"
+                    + " CASE WHEN g = 4321 THEN 8 ELSE 7 END FROM generate_series(1, " + rows + ") g");
+        }
+        maria.createDatabase("live_sample");
+        try (Connection c = maria.connect("live_sample");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE reading (id int AUTO_INCREMENT PRIMARY KEY, sensor int NOT NULL,"
+                    + " level bigint NOT NULL, flag int, kind int NOT NULL) ENGINE=InnoDB");
+            st.execute("INSERT INTO reading (sensor, level, flag, kind) SELECT seq % 50,"
+                    + " IF(seq = 12345, 5000000000, seq % 100), IF(seq = 777, 1, NULL), IF(seq = 4321, 8, 7)"
+                    + " FROM seq_1_to_" + rows);
+        }
+        for (String url : List.of(pg.url("live_sample"), maria.url("live_sample"))) {
+            Cli.Result r = Cli.run(
+                    "analyze", "--format", "json", "-q", "--min-rows", "0", "--key-floor", "2", "--sample", "10", url);
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            JsonNode live = r.json();
+            JsonNode reading = Cli.table(live, "reading");
+            assertThat(reading.get("rows").asLong()).as(url).isEqualTo(20_000); // the server's exact count
+            assertThat(reading.get("rows_profiled").asLong()).as(url).isBetween(1_500L, 2_500L);
+            assertThat(live.get("sample").get("percent").asDouble()).isEqualTo(10.0);
+            // what a value outside the sample breaks is withdrawn, saying why
+            JsonNode level = Cli.column(live, "reading", "level");
+            assertThat(level.get("suggested_type").asText()).as(url).startsWith("bigint");
+            assertThat(Cli.detail(level, "kept_declared"))
+                    .as(url)
+                    .contains("10% sample suggested")
+                    .contains("1 of the 20000 rows on the server do not fit it");
+            assertThat(Cli.kinds(Cli.column(live, "reading", "flag"))).as(url).doesNotContain("all_null");
+            assertThat(Cli.kinds(Cli.column(live, "reading", "kind"))).as(url).doesNotContain("constant");
+            assertThat(live.get("sample").get("withdrawn").asInt()).as(url).isGreaterThanOrEqualTo(3);
+            // what every row fits stays, with sizes scaled to the server's rows
+            JsonNode sensor = Cli.column(live, "reading", "sensor");
+            assertThat(sensor.get("suggested_type").asText().toLowerCase(java.util.Locale.ROOT))
+                    .as(url)
+                    .isIn("smallint", "tinyint", "tinyint unsigned");
+            assertThat(sensor.get("declared_bytes").asLong()).as(url).isBetween(60_000L, 100_000L);
+        }
+        Cli.Result text = Cli.run("analyze", "-q", "--sample", "10", pg.url("live_sample"));
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).contains("analyzed a 10% random sample of each table's rows (seed 1)");
+        // files are read whole
+        Path csv = dir.resolve("sample.csv");
+        Files.writeString(csv, "a,b\n1,x\n2,y\n");
+        Cli.Result file = Cli.run("analyze", "-q", "--sample", "10", csv.toString());
+        assertThat(file.exitCode()).isEqualTo(2);
+        assertThat(file.err()).contains("--sample").doesNotContain("Exception");
+        Cli.Result zero = Cli.run("analyze", "-q", "--sample", "0", pg.url("live_sample"));
+        assertThat(zero.exitCode()).isEqualTo(2);
+        assertThat(zero.err()).contains("--sample: expected a percentage");
     }
 
     @Test

@@ -55,6 +55,8 @@ public final class Analyzer {
 
     private java.util.function.Consumer<String> notes = note -> {};
     private double maxBad = 1.0;
+    private double samplePercent = 100;
+    private int sampleSeed = 1;
 
     public Analyzer(InferenceOptions inference, ProfilingOptions profiling) {
         this.inference = inference;
@@ -81,6 +83,26 @@ public final class Analyzer {
         return this;
     }
 
+    /**
+     * Reads a random {@code percent} of each table's rows from a live database instead of all of
+     * them (reproducible with the same {@code seed}); every suggested type is then checked against
+     * all rows on the server ({@link dev.wastecheck.analyzer.tune.SampleCheck}). Files are always
+     * read whole.
+     */
+    public Analyzer sample(double percent, int seed) {
+        if (!(percent > 0 && percent <= 100)) {
+            throw new dev.wastecheck.model.BadInputException(
+                    "--sample: expected a percentage above 0 and at most 100, found " + percent);
+        }
+        this.samplePercent = percent;
+        this.sampleSeed = seed;
+        return this;
+    }
+
+    private boolean sampling() {
+        return samplePercent < 100;
+    }
+
     public AnalysisReport analyze(List<Path> sources, Progress progress) throws IOException, SQLException {
         return analyze(sources, List.of(), progress);
     }
@@ -91,6 +113,10 @@ public final class Analyzer {
     public AnalysisReport analyze(List<Path> sources, List<Path> traces, Progress progress)
             throws IOException, SQLException {
         checkTraces(traces);
+        if (sampling()) {
+            throw new dev.wastecheck.analyzer.source.DumpFormatException(
+                    "--sample draws rows from a live database's tables (a jdbc: URL); files are read whole: drop --sample");
+        }
         // The workload's page hot-density needs the tables in the dump's physical order.
         try (Session session = open(sources, !traces.isEmpty(), progress)) {
             return session.report(traces, progress);
@@ -191,8 +217,13 @@ public final class Analyzer {
         stats.maxBad(maxBad);
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
         ProfilingDatabase db = new ProfilingDatabase(keepOrder ? profiling.keepingOrder() : profiling);
-        try (java.sql.Connection c = LiveLoader.connect(source, env)) {
+        java.sql.Connection c = null;
+        try {
+            c = LiveLoader.connect(source, env);
             LiveLoader live = new LiveLoader(db, stats, loaded);
+            if (sampling()) {
+                live.sample(samplePercent, sampleSeed).keepTransaction();
+            }
             live.load(source, c, catalog, progress);
             Session s = session(
                     db,
@@ -204,9 +235,18 @@ public final class Analyzer {
                     new ArrayList<>(),
                     started);
             s.serverBytes = live.serverBytes();
+            if (sampling()) {
+                s.server = c; // the sample's checks run in the same snapshot; the session closes it
+                s.relations = live.relations();
+            } else {
+                c.close();
+            }
             return s;
         } catch (IOException | SQLException | RuntimeException e) {
             db.close();
+            if (c != null) {
+                c.close();
+            }
             throw e;
         }
     }
@@ -241,6 +281,10 @@ public final class Analyzer {
         private final ProfilingDatabase db;
         private final List<String> names;
         private Map<String, Long> serverBytes = Map.of();
+        /** A sampled live session's connection, still in its read-only snapshot; else null. */
+        private java.sql.Connection server;
+
+        private Map<String, String> relations = Map.of();
         private final Dialect dialect;
         private final DdlCatalog catalog;
         private final LoadStats stats;
@@ -373,7 +417,7 @@ public final class Analyzer {
             List<List<String>> groups = refs.groups().stream()
                     .map(g -> g.members().stream().map(References.Col::toString).toList())
                     .toList();
-            return new AnalysisReport(
+            AnalysisReport report = new AnalysisReport(
                             names,
                             dialect.key(),
                             tables,
@@ -386,11 +430,44 @@ public final class Analyzer {
                             refs.links(),
                             groups)
                     .withServerBytes(serverBytes);
+            return checkSample(report, progress);
+        }
+
+        /** {@link #report} for a sampled live database: the sample's advice, checked against every row on the server. */
+        private AnalysisReport checkSample(AnalysisReport r, Progress progress) throws SQLException {
+            if (server == null) {
+                return r;
+            }
+            Map<String, TableDef> defs = new java.util.HashMap<>();
+            for (LoadedTable t : loaded.values()) {
+                defs.put(t.def().name().toLowerCase(java.util.Locale.ROOT), t.def());
+            }
+            progress.begin("checking the sample's advice on the server", 1);
+            try {
+                return dev.wastecheck.analyzer.tune.SampleCheck.apply(
+                        r, defs, relations, server, dialect, samplePercent, sampleSeed);
+            } catch (SQLException e) {
+                throw new dev.wastecheck.analyzer.source.DumpFormatException(names.get(0)
+                        + ": cannot check the sample's advice on the server: "
+                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            } finally {
+                progress.end();
+            }
         }
 
         @Override
         public void close() throws SQLException, IOException {
-            db.close();
+            try {
+                db.close();
+            } finally {
+                if (server != null) {
+                    try {
+                        server.rollback(); // read-only: nothing to keep
+                    } finally {
+                        server.close();
+                    }
+                }
+            }
         }
     }
 

@@ -88,6 +88,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "up to it are counted and reported (default: ${DEFAULT-VALUE}; 1 never fails).")
     double maxBad;
 
+    @Option(
+            names = "--sample",
+            paramLabel = "PERCENT",
+            description = "Live databases only: read a random PERCENT of each table's rows (row by row, the same rows "
+                    + "for the same --sample-seed) instead of all; every suggested type is then checked against all rows on the "
+                    + "server and withdrawn if any row does not fit; sizes are estimates scaled to the row counts (default: "
+                    + "every row).")
+    Double sample;
+
+    @Option(names = "--sample-seed", defaultValue = "1", description = "The sample's seed (default: ${DEFAULT-VALUE}).")
+    int seed;
+
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -108,8 +120,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!(maxBad >= 0 && maxBad <= 1)) {
             throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
         }
-        AnalysisReport report = new Analyzer(inference, profiling)
-                .maxBad(maxBad)
+        Analyzer analyzer = new Analyzer(inference, profiling);
+        if (sample != null) {
+            analyzer.sample(sample, seed);
+        }
+        AnalysisReport report = analyzer.maxBad(maxBad)
                 .notes(note -> err.println("wastecheck: " + note))
                 .analyze(Sources.of(sources), traces, out.progress());
         write(report);

@@ -48,11 +48,52 @@ public final class LiveLoader {
     private final ProfilingDatabase db;
     private final LoadStats stats;
     private final Map<String, LoadedTable> loaded;
+    private double samplePercent = 100;
+    private int sampleSeed;
+    private boolean keepTransaction;
+    /** Per table key: the relation its rows were read from, as the server names it. */
+    private final Map<String, String> relations = new java.util.LinkedHashMap<>();
 
     public LiveLoader(ProfilingDatabase db, LoadStats stats, Map<String, LoadedTable> loaded) {
         this.db = db;
         this.stats = stats;
         this.loaded = loaded;
+    }
+
+    /**
+     * Reads a {@code percent} random sample of each table's rows instead of all of them, drawn
+     * row by row and reproducibly from {@code seed}: PostgreSQL's {@code TABLESAMPLE BERNOULLI}
+     * with {@code REPEATABLE}, MySQL's and MariaDB's {@code RAND(seed)}. The server still reads
+     * every page (a block sample would skew small tables); what is saved is the transfer and the
+     * local load.
+     */
+    public LiveLoader sample(double percent, int seed) {
+        if (!(percent > 0 && percent <= 100)) throw new IllegalArgumentException("sample percent " + percent);
+        this.samplePercent = percent;
+        this.sampleSeed = seed;
+        return this;
+    }
+
+    /** Leaves the read-only transaction open after loading, so that later checks see the same snapshot. */
+    public LiveLoader keepTransaction() {
+        this.keepTransaction = true;
+        return this;
+    }
+
+    /** The relation each table's rows came from (keyed by {@link TableDef#key()}), for queries on the server. */
+    public Map<String, String> relations() {
+        return java.util.Collections.unmodifiableMap(relations);
+    }
+
+    /** The statement that reads a table's rows, or its sample. */
+    String rowQuery(Dialect dialect, String relation) {
+        if (samplePercent >= 100) return "SELECT * FROM " + relation;
+        String percent =
+                java.math.BigDecimal.valueOf(samplePercent).stripTrailingZeros().toPlainString();
+        return dialect == Dialect.POSTGRESQL
+                ? "SELECT * FROM " + relation + " TABLESAMPLE BERNOULLI (" + percent + ") REPEATABLE (" + sampleSeed
+                        + ")"
+                : "SELECT * FROM " + relation + " WHERE RAND(" + sampleSeed + ") * 100 < " + percent;
     }
 
     /**
@@ -134,7 +175,8 @@ public final class LiveLoader {
             }
             try (Statement st = c.createStatement()) {
                 st.setFetchSize(FETCH_ROWS);
-                try (ResultSet rs = st.executeQuery("SELECT * FROM " + t[1])) {
+                relations.put(def.key(), t[1]);
+                try (ResultSet rs = st.executeQuery(rowQuery(source.dialect(), t[1]))) {
                     ResultSetMetaData md = rs.getMetaData();
                     if (md.getColumnCount() != def.columns().size()) {
                         throw new DumpFormatException(where + ": table " + t[0] + " has " + md.getColumnCount()
@@ -152,7 +194,7 @@ public final class LiveLoader {
             progress.advance(++done);
         }
         serverBytes = serverSizes(source.dialect(), c);
-        c.rollback(); // nothing was written; end the read-only transaction
+        if (!keepTransaction) c.rollback(); // nothing was written; end the read-only transaction
         progress.end();
     }
 

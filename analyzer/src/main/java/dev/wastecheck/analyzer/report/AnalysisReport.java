@@ -13,6 +13,8 @@ import java.util.List;
  * @param references the columns found to hold another table's key values, with their evidence
  * @param domains    the groups of columns that take one type together: each key with its references,
  *                   and domains such as MediaWiki's namespaces ({@code table.column} names)
+ * @param serverBytes each table's size as a live server measures it, by lower-case table name
+ * @param sample     how a live database was sampled ({@code analyze --sample}), or null when every row was read
  */
 public record AnalysisReport(
         List<String> sources,
@@ -26,7 +28,25 @@ public record AnalysisReport(
         WorkloadReport workload,
         List<Reference> references,
         List<List<String>> domains,
-        java.util.Map<String, Long> serverBytes) {
+        java.util.Map<String, Long> serverBytes,
+        Sample sample) {
+    /**
+     * A sampled analysis of a live database: the profile and the advice came from a random
+     * {@code percent} of each table's rows, and then every suggested type and every "all NULL" or
+     * "constant" observation was checked against all rows on the server (only counts cross the
+     * wire). Sizes are the sample's scaled to the server's row counts.
+     *
+     * @param rowsProfiled per table (as the report names it) the rows the sample drew
+     * @param checked      suggested types and observations checked on the server
+     * @param withdrawn    of those, the ones some row on the server contradicted (the declared type stays)
+     */
+    public record Sample(
+            double percent, int seed, java.util.Map<String, Long> rowsProfiled, int checked, int withdrawn) {
+        public Sample {
+            rowsProfiled = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(rowsProfiled));
+        }
+    }
+
     /** What the advice rests on when no trace was given. */
     public static final String SNAPSHOT_ONLY =
             "the advice rests on the snapshot only: no trace (--trace) showed what the "
@@ -80,7 +100,8 @@ public record AnalysisReport(
                 workload,
                 references,
                 domains,
-                java.util.Map.of());
+                java.util.Map.of(),
+                null);
     }
 
     /**
@@ -101,7 +122,28 @@ public record AnalysisReport(
                 workload,
                 references,
                 domains,
-                bytes);
+                bytes,
+                sample);
+    }
+
+    /** The report with its tables replaced (totals recomputed) and how they were sampled. */
+    public AnalysisReport withSample(List<TableReport> sampledTables, List<String> moreWarnings, Sample how) {
+        List<String> w = new java.util.ArrayList<>(warnings);
+        w.addAll(moreWarnings);
+        return new AnalysisReport(
+                sources,
+                dialect,
+                sampledTables,
+                sampledTables.stream().mapToLong(TableReport::declaredBytes).sum(),
+                sampledTables.stream().mapToLong(TableReport::tightBytes).sum(),
+                w,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                how);
     }
 
     public AnalysisReport {

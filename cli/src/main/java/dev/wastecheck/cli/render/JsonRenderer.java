@@ -30,6 +30,13 @@ public final class JsonRenderer {
         ArrayNode sources = root.putArray("sources");
         r.sources().forEach(sources::add);
         root.put("dialect", r.dialect());
+        if (r.sample() != null) {
+            ObjectNode sn = root.putObject("sample");
+            sn.put("percent", r.sample().percent());
+            sn.put("seed", r.sample().seed());
+            sn.put("checked_on_server", r.sample().checked());
+            sn.put("withdrawn", r.sample().withdrawn());
+        }
         ArrayNode tables = root.putArray("tables");
         for (TableReport t : r.tables()) {
             ObjectNode tn = tables.addObject();
@@ -40,6 +47,9 @@ public final class JsonRenderer {
             Long server = r.serverBytes().get(t.name().toLowerCase(java.util.Locale.ROOT));
             if (server != null) {
                 tn.put("server_bytes", server);
+            }
+            if (r.sample() != null && r.sample().rowsProfiled().containsKey(t.name())) {
+                tn.put("rows_profiled", r.sample().rowsProfiled().get(t.name()));
             }
             AccessSummary a =
                     r.workload() == null ? null : r.workload().access().get(t.name());

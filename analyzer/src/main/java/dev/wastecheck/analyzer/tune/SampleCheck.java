@@ -1,0 +1,204 @@
+package dev.wastecheck.analyzer.tune;
+
+import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.TableDef;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What {@code analyze --sample} proves on the server before it reports: the profile and the
+ * advice came from a random part of each table, so a value outside the sample could break a
+ * suggested type. Each suggested type is checked against every row on the server with the
+ * predicate the migration's own guard uses ({@link LiveDataGuard}: true for a value the new
+ * type would not hold as it is); a column with any such row keeps its declared type, with the
+ * count as the reason. "All NULL" and "constant" are checked the same way; the other
+ * observations of the sample (duplicate columns, implicit ids) say that they rest on the
+ * sample. One query per table, in the session's snapshot; only counts cross the wire.
+ *
+ * <p>Sizes are the sample's, scaled by the table's rows on the server over the rows the
+ * sample drew (an estimate; the row counts are exact).
+ */
+public final class SampleCheck {
+    private SampleCheck() {}
+
+    /**
+     * @param defs      the tables' definitions, keyed by {@link TableDef#key()}
+     * @param relations per table key, the relation the sample was drawn from, as the server names it
+     */
+    public static AnalysisReport apply(
+            AnalysisReport report,
+            Map<String, TableDef> defs,
+            Map<String, String> relations,
+            Connection server,
+            Dialect dialect,
+            double percent,
+            int seed)
+            throws SQLException {
+        List<TableReport> out = new ArrayList<>();
+        Map<String, Long> profiled = new java.util.LinkedHashMap<>();
+        int checked = 0, withdrawn = 0;
+        List<String> warnings = new ArrayList<>();
+        String share = share(percent);
+        for (TableReport t : report.tables()) {
+            TableDef def = defs.get(t.name().toLowerCase(Locale.ROOT));
+            String relation = def == null ? null : relations.get(def.key());
+            profiled.put(t.name(), t.rows());
+            if (def == null || relation == null) {
+                out.add(t);
+                continue;
+            }
+            List<String> aggs = new ArrayList<>();
+            aggs.add("COUNT(*)");
+            // Per column: the index in aggs of its type check, all-NULL check, constant check (-1: none).
+            int n = t.columns().size();
+            int[] typeAt = new int[n], nullAt = new int[n], constAt = new int[n];
+            String[] failure = new String[n];
+            for (int i = 0; i < n; i++) {
+                typeAt[i] = nullAt[i] = constAt[i] = -1;
+                ColumnReport c = t.columns().get(i);
+                int index = columnIndex(def, c.name());
+                if (index < 0) continue;
+                ColumnDef col = def.columns().get(index);
+                String q =
+                        dialect == Dialect.POSTGRESQL ? Migration.quote(col.name()) : Migration.mysqlName(col.name());
+                if (!c.suggestedType().equals(c.declaredType())) {
+                    String bad;
+                    try {
+                        Conversion v = Conversion.of(def, index, col, c, dialect);
+                        bad = dialect == Dialect.POSTGRESQL
+                                ? LiveDataGuard.postgres(
+                                        v, q, col.type().family().isBinary() ? "convert_from(" + q + ", 'UTF8')" : q)
+                                : LiveDataGuard.mysql(v, q);
+                    } catch (Conversion.Unsupported e) {
+                        bad = null;
+                        failure[i] = "cannot be checked on the server (" + e.getMessage() + ")";
+                    }
+                    if (bad != null) {
+                        typeAt[i] = aggs.size();
+                        aggs.add("SUM(CASE WHEN " + bad + " THEN 1 ELSE 0 END)");
+                    }
+                    checked++;
+                }
+                if (c.has(FindingKind.ALL_NULL)) {
+                    nullAt[i] = aggs.size();
+                    aggs.add("COUNT(" + q + ")");
+                    checked++;
+                }
+                if (c.has(FindingKind.CONSTANT)) {
+                    constAt[i] = aggs.size();
+                    aggs.add("COUNT(DISTINCT " + q + ")");
+                    aggs.add("COUNT(" + q + ")");
+                    checked++;
+                }
+            }
+            long[] v = new long[aggs.size()];
+            try (Statement st = server.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT " + String.join(", ", aggs) + " FROM " + relation)) {
+                rs.next();
+                for (int k = 0; k < v.length; k++) v[k] = rs.getLong(k + 1);
+            }
+            long rows = v[0];
+            double scale = t.rows() == 0 ? 0 : (double) rows / t.rows();
+            List<ColumnReport> cols = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ColumnReport c = t.columns().get(i);
+                List<Finding> findings = new ArrayList<>();
+                String suggested = c.suggestedType();
+                long declared = Math.round(c.declaredBytes() * scale), tight = Math.round(c.tightBytes() * scale);
+                String why = failure[i];
+                if (why == null && typeAt[i] >= 0 && v[typeAt[i]] > 0) {
+                    why = v[typeAt[i]] + " of the " + rows + " rows on the server do not fit it";
+                }
+                if (why == null && t.rows() == 0 && rows > 0 && !suggested.equals(c.declaredType())) {
+                    why = "the sample drew none of the server's " + rows + " rows";
+                }
+                boolean withdraw = why != null && !suggested.equals(c.declaredType());
+                for (Finding f : c.findings()) {
+                    if (withdraw && !f.kind().semantic() && !f.kind().note()) continue; // the change itself
+                    if (f.kind() == FindingKind.ALL_NULL && nullAt[i] >= 0 && v[nullAt[i]] > 0) {
+                        withdrawn++;
+                        continue;
+                    }
+                    if (f.kind() == FindingKind.CONSTANT
+                            && constAt[i] >= 0
+                            && (v[constAt[i]] > 1 || (v[constAt[i] + 1] != rows) != (c.nulls() > 0))) {
+                        withdrawn++;
+                        continue;
+                    }
+                    String detail = f.detail().replace("in this snapshot", "in the " + share + " sample");
+                    if (f.kind() == FindingKind.ALL_NULL || f.kind() == FindingKind.CONSTANT) {
+                        detail += "; every row on the server agrees";
+                    } else if (f.kind().semantic()) {
+                        detail += " (seen in the sample only, not checked against every row)";
+                    }
+                    findings.add(new Finding(f.kind(), detail, Math.round(f.bytes() * scale)));
+                }
+                if (withdraw) {
+                    withdrawn++;
+                    findings.add(
+                            0,
+                            new Finding(
+                                    FindingKind.KEPT_DECLARED,
+                                    "the " + share + " sample suggested " + suggested + ", but " + why
+                                            + ": the declared type stays",
+                                    0));
+                    suggested = c.declaredType();
+                    tight = declared;
+                }
+                cols.add(new ColumnReport(
+                        c.name(),
+                        c.declaredType(),
+                        suggested,
+                        declared,
+                        tight,
+                        c.nulls(),
+                        c.distinct(),
+                        c.min(),
+                        c.max(),
+                        findings));
+            }
+            long tableDeclared = Math.round(t.declaredBytes() * scale);
+            long columnsSaved =
+                    cols.stream().mapToLong(ColumnReport::wastedBytes).sum();
+            out.add(new TableReport(
+                    t.name(),
+                    rows,
+                    tableDeclared,
+                    Math.max(0, tableDeclared - columnsSaved),
+                    cols,
+                    t.badRows(),
+                    t.badValues(),
+                    t.problems(),
+                    t.partitionOf(),
+                    t.badValuesByColumn()));
+        }
+        warnings.add("analyzed a " + share + " random sample of each table's rows (seed " + seed + "): "
+                + checked + " suggested types and observations were checked against every row on the server and "
+                + withdrawn + " withdrawn; sizes are the sample's scaled to the server's row counts");
+        return report.withSample(out, warnings, new AnalysisReport.Sample(percent, seed, profiled, checked, withdrawn));
+    }
+
+    private static int columnIndex(TableDef def, String name) {
+        for (int i = 0; i < def.columns().size(); i++) {
+            if (def.columns().get(i).name().equalsIgnoreCase(name)) return i;
+        }
+        return -1;
+    }
+
+    /** "10%", "0.5%". */
+    static String share(double percent) {
+        return java.math.BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString() + "%";
+    }
+}
