@@ -867,7 +867,7 @@ public final class HybridPage extends AbstractPage {
                 }
                 long bits;
                 if (growing) {
-                    bits = growingWord(seg, c, count, field, t, lo, hi, lo32, span1);
+                    bits = growingWord(seg, c, count, field, t, lo, hi, lo32, span1, kernel, array, arrayBase);
                 } else {
                     int at = seg + column + (isBit ? c >>> 3 : c * w);
                     bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
@@ -928,39 +928,44 @@ public final class HybridPage extends AbstractPage {
         int matches = 0;
         int whole = Math.min(n, openFirst);
         int seg = base + HEADER_SIZE;
-        int first = 0;
-        // Whole segments: each column a run at a fixed offset in its segment.
-        for (; first < whole; first += r, seg += segmentBytes) {
+        // Whole segments and a sealed open one (an INCREMENTAL page that filled is one sealed
+        // segment): each column a run at a fixed offset in the segment. A growing open segment
+        // goes block by block.
+        for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
+            boolean growing = false;
+            if (first >= whole) {
+                growing = !openSealed;
+                if (openSealed) {
+                    for (int k = 0; k < m; k++) if (!c.type[k].isBit()) c.at[k] = sealedOffset[c.field[k]];
+                    at0 = c.at[0];
+                    at1 = c.at[1];
+                    at2 = c.at[2];
+                }
+            }
             for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
                 int count = Math.min(64, inSeg - cc);
-                int nullAt = seg + (cc >>> 3);
-                long bits =
-                        ColumnScan.match(k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
-                if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
-                if (m > 1 && bits != 0) {
-                    bits &= ColumnScan.match(
-                            k1, buf, array, arrayBase, seg + at1 + w * st1, t1, count, l1, s1, lo1, hi1);
-                    if (nl1 >= 0) bits &= ~buf.getLong(nullAt + nl1);
-                    if (m > 2 && bits != 0) {
+                long bits;
+                if (growing) {
+                    bits = conjunctionWord(c, 0, seg, cc, w, count, true, array, arrayBase);
+                } else {
+                    int nullAt = seg + (cc >>> 3);
+                    bits = ColumnScan.match(
+                            k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
+                    if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
+                    if (m > 1 && bits != 0) {
                         bits &= ColumnScan.match(
-                                k2, buf, array, arrayBase, seg + at2 + w * st2, t2, count, l2, s2, lo2, hi2);
-                        if (nl2 >= 0) bits &= ~buf.getLong(nullAt + nl2);
-                        if (m > 3 && bits != 0)
-                            bits &= conjunctionWord(c, 3, seg, cc, w, count, false, array, arrayBase);
+                                k1, buf, array, arrayBase, seg + at1 + w * st1, t1, count, l1, s1, lo1, hi1);
+                        if (nl1 >= 0) bits &= ~buf.getLong(nullAt + nl1);
+                        if (m > 2 && bits != 0) {
+                            bits &= ColumnScan.match(
+                                    k2, buf, array, arrayBase, seg + at2 + w * st2, t2, count, l2, s2, lo2, hi2);
+                            if (nl2 >= 0) bits &= ~buf.getLong(nullAt + nl2);
+                            if (m > 3 && bits != 0)
+                                bits &= conjunctionWord(c, 3, seg, cc, w, count, false, array, arrayBase);
+                        }
                     }
                 }
-                if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (cc >>> 3));
-                matches += store(selection, first + cc, count, bits, r);
-            }
-        }
-        // The open segment: sealed (a run per column at its sealed offset) or growing (blocks).
-        for (; first < n; first += r, seg += segmentBytes) {
-            int inSeg = Math.min(r, n - first);
-            if (openSealed) for (int k = 0; k < m; k++) if (!c.type[k].isBit()) c.at[k] = sealedOffset[c.field[k]];
-            for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
-                int count = Math.min(64, inSeg - cc);
-                long bits = conjunctionWord(c, 0, seg, cc, w, count, !openSealed, array, arrayBase);
                 if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (cc >>> 3));
                 matches += store(selection, first + cc, count, bits, r);
             }
@@ -983,7 +988,19 @@ public final class HybridPage extends AbstractPage {
         for (int k = from; k < c.size && bits != 0; k++) {
             FieldType t = c.type[k];
             if (growing && !t.isBit()) {
-                bits &= growingWord(seg, cc, count, c.field[k], t, c.lo[k], c.hi[k], c.lo32[k], c.span1[k]);
+                bits &= growingWord(
+                        seg,
+                        cc,
+                        count,
+                        c.field[k],
+                        t,
+                        c.lo[k],
+                        c.hi[k],
+                        c.lo32[k],
+                        c.span1[k],
+                        c.kernel[k],
+                        array,
+                        arrayBase);
             } else {
                 int at = seg + c.at[k] + w * c.stride[k];
                 bits &= ColumnScan.match(
@@ -1004,17 +1021,27 @@ public final class HybridPage extends AbstractPage {
 
     /** One selection word of a growing open segment: block by block (a block holds 8 to 64 values). */
     private long growingWord(
-            int seg, int c, int count, int field, FieldType t, long lo, long hi, int lo32, long span1) {
+            int seg,
+            int c,
+            int count,
+            int field,
+            FieldType t,
+            long lo,
+            long hi,
+            int lo32,
+            long span1,
+            int kernel,
+            byte[] array,
+            int arrayBase) {
         int perBlock = 1 << blockShift[field];
         int[] blocks = growBlock[field];
         long bits = 0;
         for (int got = 0; got < count; got += perBlock) {
             int at = seg + blocks[(c + got) >>> blockShift[field]];
             int m = Math.min(perBlock, count - got);
-            long b = t == FieldType.INT64
-                    ? ColumnScan.matchInt64(buf, at, m, lo, hi)
-                    : ColumnScan.matchInt(buf, at, t, m, lo32, span1);
-            bits |= b << got;
+            // The array kernels read up to 64 values from at and keep the first m: a block's
+            // neighbours in the page are read and masked off, never selected.
+            bits |= ColumnScan.match(kernel, buf, array, arrayBase, at, t, m, lo32, span1, lo, hi) << got;
         }
         return bits;
     }
