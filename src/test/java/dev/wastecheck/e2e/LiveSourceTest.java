@@ -241,6 +241,41 @@ class LiveSourceTest {
         assertThat(zero.err()).contains("--sample: expected a percentage");
     }
 
+    /**
+     * With pgstattuple installed, a table's dead tuples and the free space in its pages are the
+     * server's own measurement beside the model: half of 20,000 rows deleted leave about half the
+     * heap dead (or, once autovacuum has run, free).
+     */
+    @Test
+    void pgstattupleMeasuresWhatALivePostgresqlHoldsBeyondTheRows() throws Exception {
+        try (Connection c = pg.createDatabase("live_space");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE EXTENSION pgstattuple");
+            st.execute("CREATE TABLE note (id integer PRIMARY KEY, body text NOT NULL)");
+            st.execute("INSERT INTO note SELECT g, repeat('x', 100) FROM generate_series(1, 20000) g");
+            st.execute("DELETE FROM note WHERE id % 2 = 0");
+        }
+        Cli.Result r = Cli.run("analyze", "--format", "json", "-q", pg.url("live_space"));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode note = Cli.table(r.json(), "note");
+        assertThat(note.get("rows").asLong()).isEqualTo(10_000);
+        long heap = note.get("server_bytes").asLong();
+        long beyond = note.get("server_dead_bytes").asLong()
+                + note.get("server_free_bytes").asLong();
+        assertThat(beyond).as("dead + free of %d", heap).isBetween(heap / 3, heap);
+        Cli.Result text = Cli.run("analyze", "-q", pg.url("live_space"));
+        assertThat(text.out()).contains("dead+free");
+        // without the extension the figures are simply absent
+        try (Connection c = pg.createDatabase("live_no_space");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE note (id integer PRIMARY KEY)");
+            st.execute("INSERT INTO note SELECT g FROM generate_series(1, 100) g");
+        }
+        JsonNode without = Cli.table(Cli.analyzeJson(pg.url("live_no_space")), "note");
+        assertThat(without.has("server_bytes")).isTrue();
+        assertThat(without.has("server_dead_bytes")).isFalse();
+    }
+
     @Test
     void autotuneOnALiveMariaDbSeesTheWorkloadAsOnItsDump() throws Exception {
         Path wiki = dir.resolve("wiki");

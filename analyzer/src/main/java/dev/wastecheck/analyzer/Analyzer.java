@@ -235,6 +235,11 @@ public final class Analyzer {
                     new ArrayList<>(),
                     started);
             s.serverBytes = live.serverBytes();
+            Map<String, dev.wastecheck.analyzer.report.AnalysisReport.ServerSpace> space = new java.util.HashMap<>();
+            live.serverSpace()
+                    .forEach((t, v) ->
+                            space.put(t, new dev.wastecheck.analyzer.report.AnalysisReport.ServerSpace(v[0], v[1])));
+            s.serverSpace = space;
             if (sampling()) {
                 s.server = c; // the sample's checks run in the same snapshot; the session closes it
                 s.relations = live.relations();
@@ -281,6 +286,7 @@ public final class Analyzer {
         private final ProfilingDatabase db;
         private final List<String> names;
         private Map<String, Long> serverBytes = Map.of();
+        private Map<String, AnalysisReport.ServerSpace> serverSpace = Map.of();
         /** A sampled live session's connection, still in its read-only snapshot; else null. */
         private java.sql.Connection server;
 
@@ -429,7 +435,8 @@ public final class Analyzer {
                             workload,
                             refs.links(),
                             groups)
-                    .withServerBytes(serverBytes);
+                    .withServerBytes(serverBytes)
+                    .withServerSpace(serverSpace);
             return checkSample(report, progress);
         }
 

@@ -194,11 +194,63 @@ public final class LiveLoader {
             progress.advance(++done);
         }
         serverBytes = serverSizes(source.dialect(), c);
+        if (source.dialect() == Dialect.POSTGRESQL) {
+            serverSpace = postgresSpace(c);
+        }
         if (!keepTransaction) c.rollback(); // nothing was written; end the read-only transaction
         progress.end();
     }
 
     private Map<String, Long> serverBytes = Map.of();
+    private Map<String, long[]> serverSpace = Map.of();
+
+    /**
+     * Per lower-case table name, {dead tuple bytes, free bytes} from PostgreSQL's
+     * {@code pgstattuple_approx} when the pgstattuple extension is installed and this user may
+     * call it; else empty. What the server holds beyond the rows: space VACUUM has not yet
+     * reclaimed, and free space inside pages that only VACUUM FULL or a rewrite returns.
+     */
+    public Map<String, long[]> serverSpace() {
+        return serverSpace;
+    }
+
+    /**
+     * {@code pgstattuple_approx} of each table: it skips the pages the visibility map marks
+     * all-visible (estimating their free space from the free-space map), so it reads far less
+     * than {@code pgstattuple}. A failure (no extension, no privilege) leaves the transaction as
+     * it was (a savepoint) and the report without these figures.
+     */
+    private static Map<String, long[]> postgresSpace(Connection c) {
+        Map<String, long[]> out = new java.util.HashMap<>();
+        java.sql.Savepoint before = null;
+        try {
+            List<String[]> ext = rows(
+                    c,
+                    "SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace"
+                            + " WHERE e.extname = 'pgstattuple'");
+            if (ext.isEmpty()) {
+                return Map.of();
+            }
+            before = c.setSavepoint();
+            for (String[] r : rows(
+                    c,
+                    "SELECT c.relname, s.dead_tuple_len::text, s.approx_free_space::text FROM pg_class c"
+                            + " JOIN pg_namespace n ON n.oid = c.relnamespace, LATERAL " + ext.get(0)[0]
+                            + ".pgstattuple_approx(c.oid) s WHERE n.nspname = current_schema() AND c.relkind = 'r'")) {
+                out.put(r[0].toLowerCase(java.util.Locale.ROOT), new long[] {Long.parseLong(r[1]), Long.parseLong(r[2])
+                });
+            }
+            c.releaseSavepoint(before);
+            return out;
+        } catch (SQLException | NumberFormatException e) {
+            try {
+                if (before != null) c.rollback(before);
+            } catch (SQLException ignored) {
+                // the transaction is read-only; a later statement will say if it is unusable
+            }
+            return Map.of();
+        }
+    }
 
     /** Each table's size as the server measures it, by lower-case name, after {@link #load}. */
     public Map<String, Long> serverBytes() {

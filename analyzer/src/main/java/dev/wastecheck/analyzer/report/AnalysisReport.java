@@ -15,6 +15,8 @@ import java.util.List;
  *                   and domains such as MediaWiki's namespaces ({@code table.column} names)
  * @param serverBytes each table's size as a live server measures it, by lower-case table name
  * @param sample     how a live database was sampled ({@code analyze --sample}), or null when every row was read
+ * @param serverSpace per lower-case table name, the dead and free bytes a live PostgreSQL holds
+ *                   (pgstattuple, when installed); empty otherwise
  */
 public record AnalysisReport(
         List<String> sources,
@@ -29,7 +31,14 @@ public record AnalysisReport(
         List<Reference> references,
         List<List<String>> domains,
         java.util.Map<String, Long> serverBytes,
-        Sample sample) {
+        Sample sample,
+        java.util.Map<String, ServerSpace> serverSpace) {
+    /**
+     * Space a table takes on the server beyond its live rows, by {@code pgstattuple_approx}:
+     * dead tuples VACUUM has not reclaimed yet, and free space inside the table's pages.
+     */
+    public record ServerSpace(long deadBytes, long freeBytes) {}
+
     /**
      * A sampled analysis of a live database: the profile and the advice came from a random
      * {@code percent} of each table's rows, and then every suggested type and every "all NULL" or
@@ -101,7 +110,8 @@ public record AnalysisReport(
                 references,
                 domains,
                 java.util.Map.of(),
-                null);
+                null,
+                java.util.Map.of());
     }
 
     /**
@@ -123,7 +133,27 @@ public record AnalysisReport(
                 references,
                 domains,
                 bytes,
-                sample);
+                sample,
+                serverSpace);
+    }
+
+    /** The report with what a live PostgreSQL's pgstattuple measures beyond the rows. */
+    public AnalysisReport withServerSpace(java.util.Map<String, ServerSpace> space) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                space);
     }
 
     /** The report with its tables replaced (totals recomputed) and how they were sampled. */
@@ -143,7 +173,8 @@ public record AnalysisReport(
                 references,
                 domains,
                 serverBytes,
-                how);
+                how,
+                serverSpace);
     }
 
     public AnalysisReport {
@@ -154,6 +185,7 @@ public record AnalysisReport(
         tables = List.copyOf(tables);
         warnings = List.copyOf(warnings);
         serverBytes = java.util.Map.copyOf(serverBytes);
+        serverSpace = java.util.Map.copyOf(serverSpace);
     }
 
     public long wastedBytes() {

@@ -48,6 +48,11 @@ public final class JsonRenderer {
             if (server != null) {
                 tn.put("server_bytes", server);
             }
+            AnalysisReport.ServerSpace space = r.serverSpace().get(t.name().toLowerCase(java.util.Locale.ROOT));
+            if (space != null) {
+                tn.put("server_dead_bytes", space.deadBytes());
+                tn.put("server_free_bytes", space.freeBytes());
+            }
             if (r.sample() != null && r.sample().rowsProfiled().containsKey(t.name())) {
                 tn.put("rows_profiled", r.sample().rowsProfiled().get(t.name()));
             }

@@ -122,20 +122,31 @@ public final class TextRenderer {
                 .number("waste");
         // a live source: what the server measures for the table, beside the model's value bytes
         boolean server = !r.serverBytes().isEmpty();
+        // and with pgstattuple, what it holds beyond the rows: dead tuples and free space in its pages
+        boolean space = !r.serverSpace().isEmpty();
         if (server) {
             tt.number("on server");
         }
+        if (space) {
+            tt.number("dead+free");
+        }
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            Long measured = r.serverBytes().get(t.name().toLowerCase(java.util.Locale.ROOT));
-            String[] cells = {
-                t.name(),
-                Bytes.count(t.rows()),
-                Bytes.human(t.declaredBytes()),
-                Bytes.human(t.tightBytes()),
-                Bytes.percent(t.wastedBytes(), t.declaredBytes()),
-                measured == null ? "-" : Bytes.human(measured)
-            };
-            tt.row(server ? cells : java.util.Arrays.copyOf(cells, 5));
+            String key = t.name().toLowerCase(java.util.Locale.ROOT);
+            Long measured = r.serverBytes().get(key);
+            AnalysisReport.ServerSpace s = r.serverSpace().get(key);
+            List<String> cells = new java.util.ArrayList<>(List.of(
+                    t.name(),
+                    Bytes.count(t.rows()),
+                    Bytes.human(t.declaredBytes()),
+                    Bytes.human(t.tightBytes()),
+                    Bytes.percent(t.wastedBytes(), t.declaredBytes())));
+            if (server) {
+                cells.add(measured == null ? "-" : Bytes.human(measured));
+            }
+            if (space) {
+                cells.add(s == null ? "-" : Bytes.human(s.deadBytes() + s.freeBytes()));
+            }
+            tt.row(cells.toArray(new String[0]));
         }
         tt.print(w, width);
         if (tables.size() > 10) {
