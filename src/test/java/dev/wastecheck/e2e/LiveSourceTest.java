@@ -276,6 +276,64 @@ class LiveSourceTest {
         assertThat(without.has("server_dead_bytes")).isFalse();
     }
 
+    /**
+     * {@code --server-workload}: the statements the server recorded (pg_stat_statements,
+     * performance_schema digests), with their counts, are the trace: a column no statement reads,
+     * filters on or writes is reported unused, one the workload reads is not.
+     */
+    @Test
+    void theWorkloadTheServerRecordedIsReadAsATrace() throws Exception {
+        try (Connection c = pg.createDatabase("live_workload");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE EXTENSION pg_stat_statements");
+            st.execute("CREATE TABLE page (page_id integer PRIMARY KEY, title text NOT NULL, touched integer NOT NULL,"
+                    + " notes text)");
+            st.execute("INSERT INTO page SELECT g, 'Page ' || g, g, NULL FROM generate_series(1, 2000) g");
+        }
+        maria.createDatabase("live_workload");
+        try (Connection c = maria.connect("live_workload");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE page (page_id int PRIMARY KEY, title varchar(100) NOT NULL, touched int NOT NULL,"
+                    + " notes text) ENGINE=InnoDB");
+            st.execute("INSERT INTO page SELECT seq, CONCAT('Page ', seq), seq, NULL FROM seq_1_to_2000");
+        }
+        for (String url : List.of(pg.url("live_workload"), maria.url("live_workload"))) {
+            try (Connection c = java.sql.DriverManager.getConnection(url);
+                    java.sql.PreparedStatement read = c.prepareStatement("SELECT title FROM page WHERE page_id = ?");
+                    java.sql.PreparedStatement write =
+                            c.prepareStatement("UPDATE page SET touched = touched + 1 WHERE page_id = ?")) {
+                for (int i = 1; i <= 300; i++) {
+                    read.setInt(1, i);
+                    read.executeQuery().close();
+                    if (i % 10 == 0) {
+                        write.setInt(1, i);
+                        write.executeUpdate();
+                    }
+                }
+            }
+            Cli.Result r = Cli.run("analyze", "--format", "json", "-q", "--server-workload", url);
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            JsonNode live = r.json();
+            JsonNode trace = live.get("traces").get(0);
+            assertThat(trace.get("file").asText())
+                    .as(url)
+                    .containsAnyOf("pg_stat_statements", "performance_schema")
+                    .doesNotContain("password");
+            assertThat(trace.get("statements").asLong()).as(url).isGreaterThanOrEqualTo(330);
+            assertThat(trace.get("resolved").asLong()).as(url).isGreaterThanOrEqualTo(330);
+            assertThat(Cli.kinds(Cli.column(live, "page", "notes"))).as(url).contains("unused_column");
+            assertThat(Cli.kinds(Cli.column(live, "page", "title"))).as(url).doesNotContain("unused_column");
+        }
+        // a server that records nothing says how to make it record
+        try (Connection c = pg.createDatabase("live_no_workload");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id integer PRIMARY KEY)");
+        }
+        Cli.Result none = Cli.run("analyze", "-q", "--server-workload", pg.url("live_no_workload"));
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).contains("CREATE EXTENSION pg_stat_statements").doesNotContain("Exception");
+    }
+
     @Test
     void autotuneOnALiveMariaDbSeesTheWorkloadAsOnItsDump() throws Exception {
         Path wiki = dir.resolve("wiki");

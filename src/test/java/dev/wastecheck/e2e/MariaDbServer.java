@@ -35,6 +35,7 @@ final class MariaDbServer {
         DBConfigurationBuilder c = DBConfigurationBuilder.newBuilder();
         c.setPort(0); // a free port: other test JVMs on this machine run their own server
         c.addArg("--user=root"); // the build runs as root, and mariadbd refuses root without it
+        c.addArg("--performance-schema=ON"); // statement digests, for analyze --server-workload
         c.setBaseDir(new File(dir.toFile(), "base"));
         c.setDataDir(new File(dir.toFile(), "data"));
         c.setTmpDir(new File(dir.toFile(), "tmp").getPath());

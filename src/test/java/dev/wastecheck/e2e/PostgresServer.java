@@ -16,7 +16,10 @@ final class PostgresServer {
     private final EmbeddedPostgres pg;
 
     private PostgresServer() throws Exception {
-        pg = EmbeddedPostgres.builder().start();
+        // pg_stat_statements loaded, so that a test can read a recorded workload (analyze --server-workload)
+        pg = EmbeddedPostgres.builder()
+                .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                .start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 pg.close();

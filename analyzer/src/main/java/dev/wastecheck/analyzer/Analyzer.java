@@ -9,6 +9,7 @@ import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.DatabaseFileLoader;
 import dev.wastecheck.analyzer.load.DumpLoader;
 import dev.wastecheck.analyzer.load.LiveLoader;
+import dev.wastecheck.analyzer.load.LiveWorkload;
 import dev.wastecheck.analyzer.load.LoadStats;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
@@ -56,6 +57,7 @@ public final class Analyzer {
     private java.util.function.Consumer<String> notes = note -> {};
     private double maxBad = 1.0;
     private double samplePercent = 100;
+    private boolean serverWorkload;
     private int sampleSeed = 1;
 
     public Analyzer(InferenceOptions inference, ProfilingOptions profiling) {
@@ -99,6 +101,15 @@ public final class Analyzer {
         return this;
     }
 
+    /**
+     * Also reads the workload a live server recorded (pg_stat_statements, performance_schema's
+     * statement digests) as a trace ({@link LiveWorkload}); files have none to read.
+     */
+    public Analyzer serverWorkload(boolean read) {
+        this.serverWorkload = read;
+        return this;
+    }
+
     private boolean sampling() {
         return samplePercent < 100;
     }
@@ -116,6 +127,11 @@ public final class Analyzer {
         if (sampling()) {
             throw new dev.wastecheck.analyzer.source.DumpFormatException(
                     "--sample draws rows from a live database's tables (a jdbc: URL); files are read whole: drop --sample");
+        }
+        if (serverWorkload) {
+            throw new dev.wastecheck.analyzer.source.DumpFormatException(
+                    "--server-workload reads what a live server recorded (a jdbc: URL); for files, give the workload's"
+                            + " statement log with --trace");
         }
         // The workload's page hot-density needs the tables in the dump's physical order.
         try (Session session = open(sources, !traces.isEmpty(), progress)) {
@@ -220,6 +236,9 @@ public final class Analyzer {
         java.sql.Connection c = null;
         try {
             c = LiveLoader.connect(source, env);
+            // before our own statements run, so that they are not part of it
+            List<LiveWorkload.Entry> recorded =
+                    serverWorkload ? LiveWorkload.read(c, source.dialect(), source.display()) : List.of();
             LiveLoader live = new LiveLoader(db, stats, loaded);
             if (sampling()) {
                 live.sample(samplePercent, sampleSeed).keepTransaction();
@@ -240,6 +259,22 @@ public final class Analyzer {
                     .forEach((t, v) ->
                             space.put(t, new dev.wastecheck.analyzer.report.AnalysisReport.ServerSpace(v[0], v[1])));
             s.serverSpace = space;
+            if (serverWorkload) {
+                Path dir = Files.createTempDirectory("wastecheck-server-workload");
+                Path file = dir.resolve("workload.sql");
+                long written = LiveWorkload.write(recorded, file);
+                s.serverTrace = file;
+                s.serverTraceName = LiveWorkload.sourceName(source.dialect()) + " of " + source.display() + " ("
+                        + recorded.size() + " statements, "
+                        + recorded.stream().mapToLong(LiveWorkload.Entry::calls).sum() + " calls"
+                        + (written
+                                        < recorded.stream()
+                                                .mapToLong(LiveWorkload.Entry::calls)
+                                                .sum()
+                                ? ", read as " + written + " in proportion"
+                                : "")
+                        + ")";
+            }
             if (sampling()) {
                 s.server = c; // the sample's checks run in the same snapshot; the session closes it
                 s.relations = live.relations();
@@ -260,7 +295,7 @@ public final class Analyzer {
     public AnalysisReport analyzeLive(LiveSource source, Map<String, String> env, List<Path> traces, Progress progress)
             throws IOException, SQLException {
         checkTraces(traces);
-        try (Session session = openLive(source, env, !traces.isEmpty(), progress)) {
+        try (Session session = openLive(source, env, !traces.isEmpty() || serverWorkload, progress)) {
             return session.report(traces, progress);
         }
     }
@@ -287,6 +322,10 @@ public final class Analyzer {
         private final List<String> names;
         private Map<String, Long> serverBytes = Map.of();
         private Map<String, AnalysisReport.ServerSpace> serverSpace = Map.of();
+        /** The server's recorded workload written as a trace ({@code --server-workload}), or null; and its name. */
+        private Path serverTrace;
+
+        private String serverTraceName;
         /** A sampled live session's connection, still in its read-only snapshot; else null. */
         private java.sql.Connection server;
 
@@ -405,11 +444,18 @@ public final class Analyzer {
             long tight = tables.stream().mapToLong(TableReport::tightBytes).sum();
             long inferredAt = System.nanoTime();
             WorkloadReport workload = null;
-            if (!traces.isEmpty()) {
-                progress.begin("trace", traces.size());
-                workload =
-                        dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(traces, db, loaded, tables, dialect);
+            List<Path> allTraces = new ArrayList<>(traces);
+            if (serverTrace != null) {
+                allTraces.add(serverTrace);
+            }
+            if (!allTraces.isEmpty()) {
+                progress.begin("trace", allTraces.size());
+                workload = dev.wastecheck.analyzer.workload.WorkloadAnalysis.analyze(
+                        allTraces, db, loaded, tables, dialect);
                 tables = workload.tables();
+                if (serverTrace != null) {
+                    workload = renamed(workload, serverTrace.toString(), serverTraceName);
+                }
                 progress.end();
             }
             long now = System.nanoTime();
@@ -440,6 +486,26 @@ public final class Analyzer {
             return checkSample(report, progress);
         }
 
+        /** The workload report with the trace read from {@code file} shown as {@code name}. */
+        private WorkloadReport renamed(WorkloadReport w, String file, String name) {
+            List<dev.wastecheck.analyzer.report.TraceSummary> summaries = new ArrayList<>();
+            for (dev.wastecheck.analyzer.report.TraceSummary t : w.traces()) {
+                summaries.add(
+                        t.file().equals(file)
+                                ? new dev.wastecheck.analyzer.report.TraceSummary(
+                                        name,
+                                        "server",
+                                        t.statements(),
+                                        t.resolved(),
+                                        t.unresolvedCount(),
+                                        t.events(),
+                                        t.badLines(),
+                                        t.unresolved())
+                                : t);
+            }
+            return new WorkloadReport(summaries, w.access(), w.indexes(), w.tables());
+        }
+
         /** {@link #report} for a sampled live database: the sample's advice, checked against every row on the server. */
         private AnalysisReport checkSample(AnalysisReport r, Progress progress) throws SQLException {
             if (server == null) {
@@ -466,6 +532,10 @@ public final class Analyzer {
         public void close() throws SQLException, IOException {
             try {
                 db.close();
+                if (serverTrace != null) {
+                    Files.deleteIfExists(serverTrace);
+                    Files.deleteIfExists(serverTrace.getParent());
+                }
             } finally {
                 if (server != null) {
                     try {

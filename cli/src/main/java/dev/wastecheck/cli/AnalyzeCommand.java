@@ -89,6 +89,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     double maxBad;
 
     @Option(
+            names = "--server-workload",
+            description =
+                    "Live databases only: also read the workload the server recorded, PostgreSQL's "
+                            + "pg_stat_statements or MySQL's and MariaDB's performance_schema statement digests, as a trace: "
+                            + "which columns it reads, filters on and writes, in what shares (no rows: the constants are gone).")
+    boolean serverWorkload;
+
+    @Option(
             names = "--sample",
             paramLabel = "PERCENT",
             description = "Live databases only: read a random PERCENT of each table's rows (row by row, the same rows "
@@ -124,6 +132,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (sample != null) {
             analyzer.sample(sample, seed);
         }
+        analyzer.serverWorkload(serverWorkload);
         AnalysisReport report = analyzer.maxBad(maxBad)
                 .notes(note -> err.println("wastecheck: " + note))
                 .analyze(Sources.of(sources), traces, out.progress());
