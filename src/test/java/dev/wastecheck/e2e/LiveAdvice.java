@@ -35,6 +35,49 @@ final class LiveAdvice {
     }
 
     /**
+     * {@code analyze --sample PERCENT} of the same server: it must run on a real schema (every
+     * suggestion's check is valid SQL there), count every table's rows exactly, and say how much
+     * it checked. Prints how often its suggested type equals the full read's (a sample may keep a
+     * declared type the full read narrows, or find too little evidence).
+     */
+    static JsonNode sampled(String url, JsonNode full, int percent) {
+        Cli.Result r = Cli.run("analyze", "--format", "json", "-q", "--sample", String.valueOf(percent), url);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode s = r.json();
+        Map<String, JsonNode> fullTables = new TreeMap<>();
+        full.get("tables").forEach(t -> fullTables.put(t.get("name").asText(), t));
+        int same = 0, columns = 0;
+        for (JsonNode t : s.get("tables")) {
+            JsonNode f = fullTables.get(t.get("name").asText());
+            assertThat(f).as(t.get("name").asText()).isNotNull();
+            assertThat(t.get("rows").asLong())
+                    .as(t.get("name").asText())
+                    .isEqualTo(f.get("rows").asLong());
+            Map<String, String> fullTypes = new TreeMap<>();
+            f.get("columns")
+                    .forEach(c -> fullTypes.put(
+                            c.get("name").asText(), c.get("suggested_type").asText()));
+            for (JsonNode c : t.get("columns")) {
+                columns++;
+                String fullType = fullTypes.get(c.get("name").asText());
+                if (c.get("suggested_type").asText().equals(fullType)) same++;
+                else
+                    System.out.printf(
+                            "SAMPLE DIFF %s.%s: full %s | sample %s: %s%n",
+                            t.get("name").asText(),
+                            c.get("name").asText(),
+                            fullType,
+                            c.get("suggested_type").asText(),
+                            Cli.kinds(c).contains("kept_declared") ? Cli.detail(c, "kept_declared") : Cli.kinds(c));
+            }
+        }
+        System.out.printf(
+                "SAMPLE %d%% of %s: %d of %d columns suggest what the full read does; %s%n",
+                percent, url.replaceAll("\\?.*", ""), same, columns, s.get("sample"));
+        return s;
+    }
+
+    /**
      * A type as the server spells it back: lower case, MySQL's integer display widths dropped,
      * NVARCHAR as varchar and NUMERIC as decimal (MariaDB stores them so; {@code SHOW CREATE
      * TABLE} says what the column is, the dump what its author wrote).

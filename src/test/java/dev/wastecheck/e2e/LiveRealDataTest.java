@@ -1,5 +1,6 @@
 package dev.wastecheck.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Map;
@@ -28,7 +29,9 @@ class LiveRealDataTest {
     void chinookOnMariaDb() throws Exception {
         Path script = Cli.data("chinook/Chinook_MySql.sql");
         maria.load(null, script);
-        LiveAdvice.compare(Cli.analyzeJson(maria.url("Chinook")), Cli.analyzeJson(script), Map.of());
+        JsonNode live = Cli.analyzeJson(maria.url("Chinook"));
+        LiveAdvice.compare(live, Cli.analyzeJson(script), Map.of());
+        LiveAdvice.sampled(maria.url("Chinook"), live, 20);
     }
 
     @Test
@@ -36,8 +39,10 @@ class LiveRealDataTest {
         Path schema = Cli.data("sakila-mv/sakila-mv-schema.sql");
         Path data = Cli.data("sakila-mv/sakila-mv-data.sql");
         maria.load(null, schema, data);
+        JsonNode live = Cli.analyzeJson(maria.url("sakila"));
+        LiveAdvice.sampled(maria.url("sakila"), live, 20);
         LiveAdvice.compare(
-                Cli.analyzeJson(maria.url("sakila")),
+                live,
                 Cli.analyzeJson(schema, data),
                 Map.of(
                         "film_text",
@@ -59,7 +64,9 @@ class LiveRealDataTest {
             files = s.sorted().toArray(Path[]::new);
         }
         maria.load(null, files);
-        LiveAdvice.compare(Cli.analyzeJson(maria.url("my_wiki")), Cli.analyzeJson(folder), Map.of());
+        JsonNode live = Cli.analyzeJson(maria.url("my_wiki"));
+        LiveAdvice.compare(live, Cli.analyzeJson(folder), Map.of());
+        LiveAdvice.sampled(maria.url("my_wiki"), live, 20);
     }
 
     @Test
@@ -68,7 +75,9 @@ class LiveRealDataTest {
         try (Connection c = pg.createDatabase("chinook_live")) {
             TunePostgresTest.load(c, script);
         }
-        LiveAdvice.compare(Cli.analyzeJson(pg.url("chinook_live")), Cli.analyzeJson(script), Map.of());
+        JsonNode live = Cli.analyzeJson(pg.url("chinook_live"));
+        LiveAdvice.compare(live, Cli.analyzeJson(script), Map.of());
+        LiveAdvice.sampled(pg.url("chinook_live"), live, 20);
     }
 
     @Test
@@ -79,6 +88,8 @@ class LiveRealDataTest {
             TunePostgresTest.load(c, schema);
             TunePostgresTest.load(c, data);
         }
-        LiveAdvice.compare(Cli.analyzeJson(pg.url("pagila_live")), Cli.analyzeJson(schema, data), Map.of());
+        JsonNode live = Cli.analyzeJson(pg.url("pagila_live"));
+        LiveAdvice.compare(live, Cli.analyzeJson(schema, data), Map.of());
+        LiveAdvice.sampled(pg.url("pagila_live"), live, 20);
     }
 }

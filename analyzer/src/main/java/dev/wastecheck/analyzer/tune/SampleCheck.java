@@ -46,35 +46,37 @@ public final class SampleCheck {
             double percent,
             int seed)
             throws SQLException {
-        List<TableReport> out = new ArrayList<>();
         Map<String, Long> profiled = new java.util.LinkedHashMap<>();
-        int checked = 0, withdrawn = 0;
-        List<String> warnings = new ArrayList<>();
+        int checked = 0;
         String share = share(percent);
+        // 1. Per table, one query on the server: its exact row count, and per column the
+        //    count of rows the suggested type would not hold, of non-NULL values (all-NULL),
+        //    of distinct values (constant).
+        Map<String, Long> serverRows = new java.util.HashMap<>();
+        Map<String, String> why = new java.util.HashMap<>(); // "table.column", lower case -> why the suggestion goes
+        Map<String, long[]> observed = new java.util.HashMap<>(); // -> {non-NULL, distinct} on the server
         for (TableReport t : report.tables()) {
+            profiled.put(t.name(), t.rows());
             TableDef def = defs.get(t.name().toLowerCase(Locale.ROOT));
             String relation = def == null ? null : relations.get(def.key());
-            profiled.put(t.name(), t.rows());
             if (def == null || relation == null) {
-                out.add(t);
                 continue;
             }
             List<String> aggs = new ArrayList<>();
             aggs.add("COUNT(*)");
-            // Per column: the index in aggs of its type check, all-NULL check, constant check (-1: none).
             int n = t.columns().size();
             int[] typeAt = new int[n], nullAt = new int[n], constAt = new int[n];
-            String[] failure = new String[n];
             for (int i = 0; i < n; i++) {
                 typeAt[i] = nullAt[i] = constAt[i] = -1;
                 ColumnReport c = t.columns().get(i);
                 int index = columnIndex(def, c.name());
                 if (index < 0) continue;
                 ColumnDef col = def.columns().get(index);
+                String key = key(t, c);
                 String q =
                         dialect == Dialect.POSTGRESQL ? Migration.quote(col.name()) : Migration.mysqlName(col.name());
                 if (!c.suggestedType().equals(c.declaredType())) {
-                    String bad;
+                    String bad = null;
                     try {
                         Conversion v = Conversion.of(def, index, col, c, dialect);
                         bad = dialect == Dialect.POSTGRESQL
@@ -82,8 +84,7 @@ public final class SampleCheck {
                                         v, q, col.type().family().isBinary() ? "convert_from(" + q + ", 'UTF8')" : q)
                                 : LiveDataGuard.mysql(v, q);
                     } catch (Conversion.Unsupported e) {
-                        bad = null;
-                        failure[i] = "cannot be checked on the server (" + e.getMessage() + ")";
+                        why.put(key, "it cannot be checked on the server (" + e.getMessage() + ")");
                     }
                     if (bad != null) {
                         typeAt[i] = aggs.size();
@@ -91,7 +92,7 @@ public final class SampleCheck {
                     }
                     checked++;
                 }
-                if (c.has(FindingKind.ALL_NULL)) {
+                if (c.has(FindingKind.ALL_NULL) || c.has(FindingKind.CONSTANT)) {
                     nullAt[i] = aggs.size();
                     aggs.add("COUNT(" + q + ")");
                     checked++;
@@ -99,8 +100,6 @@ public final class SampleCheck {
                 if (c.has(FindingKind.CONSTANT)) {
                     constAt[i] = aggs.size();
                     aggs.add("COUNT(DISTINCT " + q + ")");
-                    aggs.add("COUNT(" + q + ")");
-                    checked++;
                 }
             }
             long[] v = new long[aggs.size()];
@@ -110,30 +109,63 @@ public final class SampleCheck {
                 for (int k = 0; k < v.length; k++) v[k] = rs.getLong(k + 1);
             }
             long rows = v[0];
-            double scale = t.rows() == 0 ? 0 : (double) rows / t.rows();
-            List<ColumnReport> cols = new ArrayList<>();
+            serverRows.put(t.name(), rows);
             for (int i = 0; i < n; i++) {
                 ColumnReport c = t.columns().get(i);
+                String key = key(t, c);
+                if (typeAt[i] >= 0 && v[typeAt[i]] > 0) {
+                    why.put(key, v[typeAt[i]] + " of the " + rows + " rows on the server do not fit it");
+                } else if (t.rows() == 0 && rows > 0 && !c.suggestedType().equals(c.declaredType())) {
+                    why.putIfAbsent(key, "the sample drew none of the server's " + rows + " rows");
+                }
+                observed.put(
+                        key, new long[] {nullAt[i] >= 0 ? v[nullAt[i]] : -1, constAt[i] >= 0 ? v[constAt[i]] : -1});
+            }
+        }
+        // 2. Columns that take one type together (a key and its references, a domain) keep or
+        //    lose their suggestion together: a reference must never end up narrower than its key.
+        for (List<String> group : report.domains()) {
+            String failed = null;
+            for (String member : group) {
+                if (why.containsKey(member.toLowerCase(Locale.ROOT))) {
+                    failed = member;
+                    break;
+                }
+            }
+            if (failed == null) continue;
+            for (String member : group) {
+                why.putIfAbsent(
+                        member.toLowerCase(Locale.ROOT),
+                        "it takes one type with " + failed + ", whose suggestion a row on the server contradicts");
+            }
+        }
+        // 3. The report: withdrawn suggestions with their reason, observations the server
+        //    contradicts dropped, sizes scaled to the server's rows.
+        List<TableReport> out = new ArrayList<>();
+        int withdrawn = 0;
+        for (TableReport t : report.tables()) {
+            Long counted = serverRows.get(t.name());
+            if (counted == null) {
+                out.add(t);
+                continue;
+            }
+            long rows = counted;
+            double scale = t.rows() == 0 ? 0 : (double) rows / t.rows();
+            List<ColumnReport> cols = new ArrayList<>();
+            for (ColumnReport c : t.columns()) {
+                String key = key(t, c);
+                long[] seen = observed.getOrDefault(key, new long[] {-1, -1});
                 List<Finding> findings = new ArrayList<>();
                 String suggested = c.suggestedType();
                 long declared = Math.round(c.declaredBytes() * scale), tight = Math.round(c.tightBytes() * scale);
-                String why = failure[i];
-                if (why == null && typeAt[i] >= 0 && v[typeAt[i]] > 0) {
-                    why = v[typeAt[i]] + " of the " + rows + " rows on the server do not fit it";
-                }
-                if (why == null && t.rows() == 0 && rows > 0 && !suggested.equals(c.declaredType())) {
-                    why = "the sample drew none of the server's " + rows + " rows";
-                }
-                boolean withdraw = why != null && !suggested.equals(c.declaredType());
+                boolean withdraw = why.containsKey(key) && !suggested.equals(c.declaredType());
                 for (Finding f : c.findings()) {
                     if (withdraw && !f.kind().semantic() && !f.kind().note()) continue; // the change itself
-                    if (f.kind() == FindingKind.ALL_NULL && nullAt[i] >= 0 && v[nullAt[i]] > 0) {
+                    if (f.kind() == FindingKind.ALL_NULL && seen[0] > 0) {
                         withdrawn++;
                         continue;
                     }
-                    if (f.kind() == FindingKind.CONSTANT
-                            && constAt[i] >= 0
-                            && (v[constAt[i]] > 1 || (v[constAt[i] + 1] != rows) != (c.nulls() > 0))) {
+                    if (f.kind() == FindingKind.CONSTANT && (seen[1] > 1 || seen[0] != rows)) {
                         withdrawn++;
                         continue;
                     }
@@ -151,7 +183,7 @@ public final class SampleCheck {
                             0,
                             new Finding(
                                     FindingKind.KEPT_DECLARED,
-                                    "the " + share + " sample suggested " + suggested + ", but " + why
+                                    "the " + share + " sample suggested " + suggested + ", but " + why.get(key)
                                             + ": the declared type stays",
                                     0));
                     suggested = c.declaredType();
@@ -184,10 +216,15 @@ public final class SampleCheck {
                     t.partitionOf(),
                     t.badValuesByColumn()));
         }
-        warnings.add("analyzed a " + share + " random sample of each table's rows (seed " + seed + "): "
-                + checked + " suggested types and observations were checked against every row on the server and "
+        List<String> warnings = List.of("analyzed a " + share + " random sample of each table's rows (seed " + seed
+                + "): " + checked
+                + " suggested types and observations were checked against every row on the server and "
                 + withdrawn + " withdrawn; sizes are the sample's scaled to the server's row counts");
         return report.withSample(out, warnings, new AnalysisReport.Sample(percent, seed, profiled, checked, withdrawn));
+    }
+
+    private static String key(TableReport t, ColumnReport c) {
+        return (t.name() + "." + c.name()).toLowerCase(Locale.ROOT);
     }
 
     private static int columnIndex(TableDef def, String name) {
