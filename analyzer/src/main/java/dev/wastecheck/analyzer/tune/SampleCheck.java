@@ -34,8 +34,8 @@ public final class SampleCheck {
     private SampleCheck() {}
 
     /**
-     * @param defs      the tables' definitions, keyed by {@link TableDef#key()}
-     * @param relations per table key, the relation the sample was drawn from, as the server names it
+     * @param defs      the tables' definitions, keyed by lower-case table name (as the report names them)
+     * @param relations per {@link TableDef#key()}, the relation the sample was drawn from, as the server names it
      */
     public static AnalysisReport apply(
             AnalysisReport report,
