@@ -213,6 +213,10 @@ class LiveSourceTest {
             // what a value outside the sample breaks is withdrawn, saying why
             JsonNode level = Cli.column(live, "reading", "level");
             assertThat(level.get("suggested_type").asText()).as(url).startsWith("bigint");
+            assertThat(level.get("max").asText()).as(url).isEqualTo("5000000000"); // the server's, exact
+            assertThat(Cli.column(live, "reading", "flag").get("nulls").asLong())
+                    .as(url)
+                    .isEqualTo(19_999);
             assertThat(Cli.detail(level, "kept_declared"))
                     .as(url)
                     .contains("10% sample suggested")

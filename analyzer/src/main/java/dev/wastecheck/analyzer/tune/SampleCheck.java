@@ -27,8 +27,9 @@ import java.util.Map;
  * observations of the sample (duplicate columns, implicit ids) say that they rest on the
  * sample. One query per table, in the session's snapshot; only counts cross the wire.
  *
- * <p>Sizes are the sample's, scaled by the table's rows on the server over the rows the
- * sample drew (an estimate; the row counts are exact).
+ * <p>Row counts, each column's NULLs and each integer column's range are the server's, exact;
+ * sizes are the sample's scaled by the table's rows on the server over the rows the sample drew
+ * (an estimate); distinct counts are the sample's.
  */
 public final class SampleCheck {
     private SampleCheck() {}
@@ -55,6 +56,7 @@ public final class SampleCheck {
         Map<String, Long> serverRows = new java.util.HashMap<>();
         Map<String, String> why = new java.util.HashMap<>(); // "table.column", lower case -> why the suggestion goes
         Map<String, long[]> observed = new java.util.HashMap<>(); // -> {non-NULL, distinct} on the server
+        Map<String, String[]> range = new java.util.HashMap<>(); // -> an integer column's {min, max} on the server
         for (TableReport t : report.tables()) {
             profiled.put(t.name(), t.rows());
             TableDef def = defs.get(t.name().toLowerCase(Locale.ROOT));
@@ -65,9 +67,9 @@ public final class SampleCheck {
             List<String> aggs = new ArrayList<>();
             aggs.add("COUNT(*)");
             int n = t.columns().size();
-            int[] typeAt = new int[n], nullAt = new int[n], constAt = new int[n];
+            int[] typeAt = new int[n], nullAt = new int[n], constAt = new int[n], minAt = new int[n];
             for (int i = 0; i < n; i++) {
-                typeAt[i] = nullAt[i] = constAt[i] = -1;
+                typeAt[i] = nullAt[i] = constAt[i] = minAt[i] = -1;
                 ColumnReport c = t.columns().get(i);
                 int index = columnIndex(def, c.name());
                 if (index < 0) continue;
@@ -92,10 +94,17 @@ public final class SampleCheck {
                     }
                     checked++;
                 }
+                // every column's NULLs, and an integer's range, exactly (the report's figures then
+                // are the server's, not the sample's)
+                nullAt[i] = aggs.size();
+                aggs.add("COUNT(" + q + ")");
                 if (c.has(FindingKind.ALL_NULL) || c.has(FindingKind.CONSTANT)) {
-                    nullAt[i] = aggs.size();
-                    aggs.add("COUNT(" + q + ")");
                     checked++;
+                }
+                if (col.type().isInteger()) {
+                    minAt[i] = aggs.size();
+                    aggs.add(text("MIN(" + q + ")", dialect));
+                    aggs.add(text("MAX(" + q + ")", dialect));
                 }
                 if (c.has(FindingKind.CONSTANT)) {
                     constAt[i] = aggs.size();
@@ -103,10 +112,14 @@ public final class SampleCheck {
                 }
             }
             long[] v = new long[aggs.size()];
+            String[] texts = new String[aggs.size()];
             try (Statement st = server.createStatement();
                     ResultSet rs = st.executeQuery("SELECT " + String.join(", ", aggs) + " FROM " + relation)) {
                 rs.next();
-                for (int k = 0; k < v.length; k++) v[k] = rs.getLong(k + 1);
+                for (int k = 0; k < v.length; k++) {
+                    texts[k] = rs.getString(k + 1);
+                    v[k] = texts[k] == null || !texts[k].matches("-?\\d{1,18}") ? 0 : Long.parseLong(texts[k]);
+                }
             }
             long rows = v[0];
             serverRows.put(t.name(), rows);
@@ -116,10 +129,14 @@ public final class SampleCheck {
                 if (typeAt[i] >= 0 && v[typeAt[i]] > 0) {
                     why.put(key, v[typeAt[i]] + " of the " + rows + " rows on the server do not fit it");
                 } else if (t.rows() == 0 && rows > 0 && !c.suggestedType().equals(c.declaredType())) {
-                    why.putIfAbsent(key, "the sample drew none of the server's " + rows + " rows");
+                    why.putIfAbsent(
+                            key, "the sample drew none of the server's " + rows + (rows == 1 ? " row" : " rows"));
                 }
                 observed.put(
                         key, new long[] {nullAt[i] >= 0 ? v[nullAt[i]] : -1, constAt[i] >= 0 ? v[constAt[i]] : -1});
+                if (minAt[i] >= 0) {
+                    range.put(key, new String[] {texts[minAt[i]], texts[minAt[i] + 1]});
+                }
             }
         }
         // 2. Columns that take one type together (a key and its references, a domain) keep or
@@ -189,16 +206,27 @@ public final class SampleCheck {
                     suggested = c.declaredType();
                     tight = declared;
                 }
+                if (!withdraw && t.rows() == 0 && rows > 0 && suggested.equals(c.declaredType())) {
+                    findings.add(
+                            0,
+                            new Finding(
+                                    FindingKind.KEPT_DECLARED,
+                                    "the " + share + " sample drew none of the server's " + rows
+                                            + (rows == 1 ? " row" : " rows")
+                                            + ": nothing to judge by, the declared type stays",
+                                    0));
+                }
+                String[] minMax = range.getOrDefault(key, new String[] {c.min(), c.max()});
                 cols.add(new ColumnReport(
                         c.name(),
                         c.declaredType(),
                         suggested,
                         declared,
                         tight,
-                        c.nulls(),
+                        seen[0] >= 0 ? rows - seen[0] : c.nulls(),
                         c.distinct(),
-                        c.min(),
-                        c.max(),
+                        minMax[0],
+                        minMax[1],
                         findings));
             }
             long tableDeclared = Math.round(t.declaredBytes() * scale);
@@ -221,6 +249,11 @@ public final class SampleCheck {
                 + " suggested types and observations were checked against every row on the server and "
                 + withdrawn + " withdrawn; sizes are the sample's scaled to the server's row counts");
         return report.withSample(out, warnings, new AnalysisReport.Sample(percent, seed, profiled, checked, withdrawn));
+    }
+
+    /** An aggregate read back as text in the server's own spelling. */
+    private static String text(String aggregate, Dialect dialect) {
+        return dialect == Dialect.POSTGRESQL ? aggregate + "::text" : "CAST(" + aggregate + " AS CHAR)";
     }
 
     private static String key(TableReport t, ColumnReport c) {

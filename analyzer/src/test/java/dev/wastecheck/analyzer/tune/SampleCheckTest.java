@@ -68,6 +68,11 @@ class SampleCheckTest {
             assertThat(x.findings().get(0).detail()).contains("takes one type with b.y");
             assertThat(z.suggestedType()).isEqualTo("smallint");
             assertThat(w.has(FindingKind.ALL_NULL)).isFalse();
+            // NULLs and integer ranges are the server's, exact, not the sample's
+            assertThat(w.nulls()).isEqualTo(999);
+            assertThat(y.max()).isEqualTo("100000");
+            assertThat(z.min()).isEqualTo("0");
+            assertThat(z.max()).isEqualTo("6");
             assertThat(checked.table("a").rows()).isEqualTo(1000);
             assertThat(z.declaredBytes()).isEqualTo(4000); // 400 sampled bytes scaled to 1,000 rows
             assertThat(checked.sample().withdrawn()).isEqualTo(3);
