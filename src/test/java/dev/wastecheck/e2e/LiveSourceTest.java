@@ -328,6 +328,10 @@ class LiveSourceTest {
             assertThat(Cli.kinds(Cli.column(live, "page", "notes"))).as(url).contains("unused_column");
             assertThat(Cli.kinds(Cli.column(live, "page", "title"))).as(url).doesNotContain("unused_column");
         }
+        // with a sample too: the workload's row-level figures say they are the sample's
+        Cli.Result both = Cli.run("analyze", "-q", "--server-workload", "--sample", "50", pg.url("live_workload"));
+        assertThat(both.exitCode()).as(both.err()).isZero();
+        assertThat(both.out()).contains("matched against the sampled rows");
         // a server that records nothing says how to make it record
         try (Connection c = pg.createDatabase("live_no_workload");
                 Statement st = c.createStatement()) {

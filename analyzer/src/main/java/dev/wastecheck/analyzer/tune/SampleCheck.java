@@ -244,10 +244,15 @@ public final class SampleCheck {
                     t.partitionOf(),
                     t.badValuesByColumn()));
         }
-        List<String> warnings = List.of("analyzed a " + share + " random sample of each table's rows (seed " + seed
-                + "): " + checked
-                + " suggested types and observations were checked against every row on the server and "
-                + withdrawn + " withdrawn; sizes are the sample's scaled to the server's row counts");
+        List<String> warnings = new ArrayList<>();
+        warnings.add("analyzed a " + share + " random sample of each table's rows (seed " + seed + "): " + checked
+                + " suggested types and observations were checked against every row on the server and " + withdrawn
+                + " withdrawn; sizes are the sample's scaled to the server's row counts");
+        if (report.workload() != null) {
+            warnings.add("the trace was matched against the sampled rows: page hot-density and the hot rows found"
+                    + " are the sample's (most hot rows are not in it); column use, skew and index-cache fields are the"
+                    + " trace's own");
+        }
         return report.withSample(out, warnings, new AnalysisReport.Sample(percent, seed, profiled, checked, withdrawn));
     }
 
