@@ -256,6 +256,12 @@ public final class TextRenderer {
     }
 
     private static String keptReason(String detail) {
+        if (detail.contains("% sample suggested")) {
+            return "contradicted on the server";
+        }
+        if (detail.contains("% sample drew none")) {
+            return "not in the sample";
+        }
         if (detail.startsWith("too little evidence")) {
             return "too little evidence";
         }
