@@ -264,16 +264,11 @@ public final class Analyzer {
                 Path file = dir.resolve("workload.sql");
                 long written = LiveWorkload.write(recorded, file);
                 s.serverTrace = file;
+                long calls =
+                        recorded.stream().mapToLong(LiveWorkload.Entry::calls).sum();
                 s.serverTraceName = LiveWorkload.sourceName(source.dialect()) + " of " + source.display() + " ("
-                        + recorded.size() + " statements, "
-                        + recorded.stream().mapToLong(LiveWorkload.Entry::calls).sum() + " calls"
-                        + (written
-                                        < recorded.stream()
-                                                .mapToLong(LiveWorkload.Entry::calls)
-                                                .sum()
-                                ? ", read as " + written + " in proportion"
-                                : "")
-                        + ")";
+                        + recorded.size() + " statements, " + calls + " calls"
+                        + (written < calls ? ", read as " + written + " in proportion" : "") + ")";
             }
             if (sampling()) {
                 s.server = c; // the sample's checks run in the same snapshot; the session closes it
@@ -481,8 +476,7 @@ public final class Analyzer {
                             workload,
                             refs.links(),
                             groups)
-                    .withServerBytes(serverBytes)
-                    .withServerSpace(serverSpace);
+                    .withServer(serverBytes, serverSpace);
             return checkSample(report, progress);
         }
 

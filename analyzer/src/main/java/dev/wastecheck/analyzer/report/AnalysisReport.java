@@ -115,11 +115,12 @@ public record AnalysisReport(
     }
 
     /**
-     * The report with each table's size as a live server measures it (PostgreSQL's
-     * {@code pg_table_size}: heap, TOAST and maps, no indexes; InnoDB's {@code data_length}: the
-     * clustered index), keyed by lower-case table name.
+     * The report with what a live server measures of each table, keyed by lower-case table name:
+     * its size ({@code bytes}: PostgreSQL's {@code pg_table_size}, heap, TOAST and maps, no
+     * indexes; InnoDB's {@code data_length}, the clustered index) and, where pgstattuple is
+     * installed, the dead and free bytes beyond the rows ({@code space}).
      */
-    public AnalysisReport withServerBytes(java.util.Map<String, Long> bytes) {
+    public AnalysisReport withServer(java.util.Map<String, Long> bytes, java.util.Map<String, ServerSpace> space) {
         return new AnalysisReport(
                 sources,
                 dialect,
@@ -133,25 +134,6 @@ public record AnalysisReport(
                 references,
                 domains,
                 bytes,
-                sample,
-                serverSpace);
-    }
-
-    /** The report with what a live PostgreSQL's pgstattuple measures beyond the rows. */
-    public AnalysisReport withServerSpace(java.util.Map<String, ServerSpace> space) {
-        return new AnalysisReport(
-                sources,
-                dialect,
-                tables,
-                declaredBytes,
-                tightBytes,
-                warnings,
-                elapsedMillis,
-                timingsMillis,
-                workload,
-                references,
-                domains,
-                serverBytes,
                 sample,
                 space);
     }
