@@ -428,7 +428,7 @@ class LiveSourceTest {
 
         Cli.Result other = Cli.run("analyze", "-q", "jdbc:sqlserver://host;databaseName=x");
         assertThat(other.exitCode()).isEqualTo(2);
-        assertThat(other.err()).contains("expected a jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql: URL");
+        assertThat(other.err()).contains("expected a jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: or jdbc:trino: URL");
 
         Cli.Result mixed = Cli.run("analyze", "-q", pg.url("postgres"), "dump.sql");
         assertThat(mixed.exitCode()).isEqualTo(2);

@@ -16,6 +16,7 @@ import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.profile.Profiler;
+import dev.wastecheck.analyzer.profile.RowStore;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
@@ -58,6 +59,7 @@ public final class Analyzer {
     private double maxBad = 1.0;
     private double samplePercent = 100;
     private boolean serverWorkload;
+    private boolean fetchRows;
     private int sampleSeed = 1;
 
     public Analyzer(InferenceOptions inference, ProfilingOptions profiling) {
@@ -105,6 +107,11 @@ public final class Analyzer {
      * Also reads the workload a live server recorded (pg_stat_statements, performance_schema's
      * statement digests) as a trace ({@link LiveWorkload}); files have none to read.
      */
+    public Analyzer fetchRows(boolean fetch) {
+        this.fetchRows = fetch;
+        return this;
+    }
+
     public Analyzer serverWorkload(boolean read) {
         this.serverWorkload = read;
         return this;
@@ -286,12 +293,67 @@ public final class Analyzer {
         }
     }
 
-    /** {@link #openLive} then the report, as {@link #analyze(List, List, Progress)} does for files. */
+    /**
+     * The report of a live database. By default the profile runs inside the server, as queries in
+     * its dialect, and no row leaves it ({@link #openRemote}). The rows are read into the local
+     * profiling database instead ({@link #openLive}) when asked ({@link #fetchRows}), for a
+     * sample (checked on the server afterwards), and when traces are given: finding hot rows and
+     * their scatter needs the rows in the order the server keeps them.
+     */
     public AnalysisReport analyzeLive(LiveSource source, Map<String, String> env, List<Path> traces, Progress progress)
             throws IOException, SQLException {
         checkTraces(traces);
-        try (Session session = openLive(source, env, !traces.isEmpty() || serverWorkload, progress)) {
+        boolean remote = !fetchRows && traces.isEmpty() && !serverWorkload && !sampling();
+        if (!fetchRows && !remote) {
+            notes.accept("the rows are read into the local profiling database: "
+                    + (sampling() ? "--sample profiles a sample there" : "a trace's hot rows are found there"));
+        }
+        try (Session session = remote
+                ? openRemote(source, env, progress)
+                : openLive(source, env, !traces.isEmpty() || serverWorkload, progress)) {
             return session.report(traces, progress);
+        }
+    }
+
+    /**
+     * Reads a live database's catalog and leaves its rows where they are: the session's report
+     * profiles them with queries in the server's dialect, in one read-only snapshot, and only
+     * aggregates (and the few distinct values of ENUM candidates) come back.
+     */
+    public Session openRemote(LiveSource source, Map<String, String> env, Progress progress)
+            throws IOException, SQLException {
+        long started = System.nanoTime();
+        DdlCatalog catalog = new DdlCatalog(source.dialect());
+        LoadStats stats = new LoadStats();
+        Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
+        ProfilingDatabase db = new ProfilingDatabase(profiling);
+        java.sql.Connection c = null;
+        try {
+            c = LiveLoader.connect(source, env);
+            LiveLoader live = new LiveLoader(db, stats, loaded);
+            live.describe(source, c, catalog, source.profileDialect(), progress);
+            Session s = session(
+                    db,
+                    List.of(source.display()),
+                    source.dialect(),
+                    catalog,
+                    stats,
+                    loaded,
+                    new ArrayList<>(),
+                    started);
+            s.serverBytes = live.serverBytes();
+            Map<String, AnalysisReport.ServerSpace> space = new java.util.HashMap<>();
+            live.serverSpace().forEach((t, v) -> space.put(t, new AnalysisReport.ServerSpace(v[0], v[1])));
+            s.serverSpace = space;
+            s.rows = new RowStore(c, source.profileDialect(), true);
+            s.server = c; // closed with the session
+            return s;
+        } catch (SQLException | RuntimeException e) {
+            db.close();
+            if (c != null) {
+                c.close();
+            }
+            throw e;
         }
     }
 
@@ -314,6 +376,9 @@ public final class Analyzer {
     /** Loaded sources in an open profiling database. Close it to free the database and its spill files. */
     public final class Session implements AutoCloseable {
         private final ProfilingDatabase db;
+        /** Where the rows are queried: the profiling database, or the live server for a pushed-down profile. */
+        private RowStore rows;
+
         private final List<String> names;
         private Map<String, Long> serverBytes = Map.of();
         private Map<String, AnalysisReport.ServerSpace> serverSpace = Map.of();
@@ -344,6 +409,7 @@ public final class Analyzer {
                 long started,
                 long loadedAt) {
             this.db = db;
+            this.rows = RowStore.local(db);
             this.names = names;
             this.dialect = dialect;
             this.catalog = catalog;
@@ -404,7 +470,8 @@ public final class Analyzer {
         /** Profiles the loaded tables, infers types and, with traces, analyzes the workload. */
         public AnalysisReport report(List<Path> traces, Progress progress) throws IOException, SQLException {
             TypeInference types = new TypeInference(dialect, inference);
-            Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
+            Profiler profiler = new Profiler(
+                    rows.connection(), rows.sql(), dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
             List<TableReport> tables = new ArrayList<>();
             progress.begin("profiling", loaded.size());
             long profileStart = System.nanoTime();
@@ -417,13 +484,13 @@ public final class Analyzer {
             progress.end();
             long profiledAt = System.nanoTime();
             // References and domains first: a key, its references and a domain's columns take one type.
-            References refs = References.find(loaded.values(), profiles, catalog, db, types::wouldNarrowAlone);
+            References refs = References.find(loaded.values(), profiles, catalog, rows, types::wouldNarrowAlone);
             Map<String, IntegerPolicy.Verdict> verdicts =
                     new IntegerPolicy(dialect, inference).decide(refs, loaded.values(), profiles, catalog.counters());
             java.util.Set<String> keyParts = keyParts(loaded, catalog);
             for (LoadedTable t : loaded.values()) {
                 tables.add(tableReport(
-                        db,
+                        rows,
                         types,
                         t,
                         profiles.get(t.def().key()),
@@ -502,7 +569,7 @@ public final class Analyzer {
 
         /** {@link #report} for a sampled live database: the sample's advice, checked against every row on the server. */
         private AnalysisReport checkSample(AnalysisReport r, Progress progress) throws SQLException {
-            if (server == null) {
+            if (server == null || rows.remote()) {
                 return r;
             }
             Map<String, TableDef> defs = new java.util.HashMap<>();
@@ -618,7 +685,7 @@ public final class Analyzer {
     }
 
     private TableReport tableReport(
-            ProfilingDatabase db,
+            RowStore db,
             TypeInference types,
             LoadedTable t,
             List<ColumnProfile> profiles,
@@ -683,8 +750,7 @@ public final class Analyzer {
     }
 
     /** The distinct values of a short-list string column, when they are safe as ENUM members. */
-    private List<String> enumCandidate(ProfilingDatabase db, LoadedTable t, int i, ColumnProfile p)
-            throws SQLException {
+    private List<String> enumCandidate(RowStore db, LoadedTable t, int i, ColumnProfile p) throws SQLException {
         TypeFamily f = t.def().columns().get(i).type().family();
         if (!(f.isString() || f == TypeFamily.OTHER)
                 || p.distinct < 2
@@ -695,7 +761,7 @@ public final class Analyzer {
             return null;
         }
         String c = t.physicalColumn(i);
-        String s = t.storage()[i] == ColumnStorage.BYTES ? "CAST(" + c + " AS VARCHAR)" : c;
+        String s = t.storage()[i] == ColumnStorage.BYTES ? db.sql().bytesAsText(c) : c;
         List<String> values = new ArrayList<>();
         try (Statement st = db.connection().createStatement();
                 ResultSet rs = st.executeQuery("SELECT DISTINCT " + s + " AS v FROM " + t.relation() + " WHERE " + c
@@ -719,8 +785,7 @@ public final class Analyzer {
      * the same partition of rows under other names, like Pagila's {@code activebool} and {@code active}).
      */
     private static List<ColumnReport> duplicates(
-            ProfilingDatabase db, LoadedTable t, List<ColumnProfile> profiles, List<ColumnReport> columns)
-            throws SQLException {
+            RowStore db, LoadedTable t, List<ColumnProfile> profiles, List<ColumnReport> columns) throws SQLException {
         if (t.relation() == null || t.rows() < 2) {
             return columns;
         }
@@ -744,9 +809,10 @@ public final class Analyzer {
                 long pairs;
                 try (Statement st = db.connection().createStatement();
                         ResultSet rs = st.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + a + ", " + b
-                                + " FROM " + t.relation() + ")")) {
+                                + " FROM " + t.relation() + ")" + db.sql().alias("p"))) {
                     rs.next();
                     pairs = rs.getLong(1);
+                    RowStore.drain(rs);
                 }
                 long groups = pi.distinct + (pi.nulls() > 0 ? 1 : 0);
                 if (pairs == groups) {

@@ -97,6 +97,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
     boolean serverWorkload;
 
     @Option(
+            names = "--fetch-rows",
+            description = "Live databases only: read every row into the local profiling database and profile it there. "
+                    + "By default the profile runs inside the server as queries in its own SQL, and only aggregates "
+                    + "come back (a trace, --sample or --server-workload read the rows in any case).")
+    boolean fetchRows;
+
+    @Option(
             names = "--sample",
             paramLabel = "PERCENT",
             description = "Live databases only: read a random PERCENT of each table's rows (row by row, the same rows "
@@ -133,6 +140,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             analyzer.sample(sample, seed);
         }
         analyzer.serverWorkload(serverWorkload);
+        analyzer.fetchRows(fetchRows);
         AnalysisReport report = analyzer.maxBad(maxBad)
                 .notes(note -> err.println("wastecheck: " + note))
                 .analyze(Sources.of(sources), traces, out.progress());

@@ -105,8 +105,13 @@ public final class TuneCommand implements Callable<Integer> {
         if (apply != null) {
             MigrationRunner.dialectOf(apply); // a URL tune cannot apply to fails before the work
         }
-        Tuner.Result r = Tuner.tune(
-                Sources.of(sources), traces, analysis.inference(), analysis.profiling(), wanted, out.progress());
+        Sources from = Sources.of(sources);
+        if (from.live() != null && from.live().dialect() == Dialect.TRINO) {
+            throw new BadInputException(from.live().display()
+                    + ": tune writes migrations for PostgreSQL, MySQL/MariaDB and SQLite; Trino keeps no tables of its"
+                    + " own to migrate (analyze it to see what its connectors' tables waste)");
+        }
+        Tuner.Result r = Tuner.tune(from, traces, analysis.inference(), analysis.profiling(), wanted, out.progress());
         SqlScript script = Migration.script(r);
         out.write(spec, w -> {
             if (format == Format.json) {

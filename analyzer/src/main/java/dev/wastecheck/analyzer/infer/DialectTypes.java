@@ -53,7 +53,7 @@ public final class DialectTypes {
         return switch (dialect) {
             case MYSQL -> new int[] {1, 2, 3, 4, 8};
             case POSTGRESQL -> new int[] {2, 4, 8};
-            case DUCKDB -> new int[] {1, 2, 4, 8};
+            case DUCKDB, TRINO -> new int[] {1, 2, 4, 8};
             case SQLITE -> new int[] {8};
         };
     }
@@ -83,6 +83,13 @@ public final class DialectTypes {
                             case 4 -> "INTEGER";
                             default -> "BIGINT";
                         };
+            case TRINO ->
+                switch (bytes) {
+                    case 1 -> "tinyint";
+                    case 2 -> "smallint";
+                    case 4 -> "integer";
+                    default -> "bigint";
+                };
             case SQLITE -> "INTEGER";
         };
     }
@@ -90,7 +97,7 @@ public final class DialectTypes {
     public String timestamp() {
         return switch (dialect) {
             case MYSQL -> "DATETIME";
-            case POSTGRESQL -> "timestamp";
+            case POSTGRESQL, TRINO -> "timestamp";
             case DUCKDB -> "TIMESTAMP";
             case SQLITE -> "INTEGER";
         };
@@ -99,7 +106,7 @@ public final class DialectTypes {
     public String date() {
         return switch (dialect) {
             case MYSQL, DUCKDB -> "DATE";
-            case POSTGRESQL -> "date";
+            case POSTGRESQL, TRINO -> "date";
             case SQLITE -> "INTEGER";
         };
     }
@@ -107,7 +114,7 @@ public final class DialectTypes {
     public String uuid() {
         return switch (dialect) {
             case MYSQL -> "BINARY(16)";
-            case POSTGRESQL -> "uuid";
+            case POSTGRESQL, TRINO -> "uuid";
             case DUCKDB -> "UUID";
             case SQLITE -> "BLOB";
         };
@@ -116,20 +123,21 @@ public final class DialectTypes {
     public String bool() {
         return switch (dialect) {
             case MYSQL -> "TINYINT(1)";
-            case POSTGRESQL -> "boolean";
+            case POSTGRESQL, TRINO -> "boolean";
             case DUCKDB -> "BOOLEAN";
             case SQLITE -> "INTEGER";
         };
     }
 
     public String decimal(int precision, int scale) {
-        return (dialect == Dialect.POSTGRESQL ? "numeric" : "DECIMAL") + "(" + precision + "," + scale + ")";
+        return (dialect == Dialect.POSTGRESQL ? "numeric" : dialect == Dialect.TRINO ? "decimal" : "DECIMAL") + "("
+                + precision + "," + scale + ")";
     }
 
     public String floatType() {
         return switch (dialect) {
             case MYSQL, DUCKDB -> "FLOAT";
-            case POSTGRESQL -> "real";
+            case POSTGRESQL, TRINO -> "real";
             case SQLITE -> "REAL";
         };
     }
@@ -137,7 +145,7 @@ public final class DialectTypes {
     public String varchar(long chars) {
         return switch (dialect) {
             case MYSQL -> "VARCHAR(" + Math.max(1, chars) + ")";
-            case POSTGRESQL -> "varchar(" + Math.max(1, chars) + ")";
+            case POSTGRESQL, TRINO -> "varchar(" + Math.max(1, chars) + ")";
             case DUCKDB -> "VARCHAR";
             case SQLITE -> "TEXT";
         };
@@ -148,12 +156,12 @@ public final class DialectTypes {
         return switch (dialect) {
             case MYSQL, DUCKDB -> "ENUM(" + list + ")";
             case POSTGRESQL -> "enum type (" + list + ")";
-            case SQLITE -> "TEXT";
+            case SQLITE, TRINO -> "TEXT";
         };
     }
 
     public boolean hasEnum() {
-        return dialect != Dialect.SQLITE;
+        return dialect != Dialect.SQLITE && dialect != Dialect.TRINO;
     }
 
     public boolean hasFloat4() {

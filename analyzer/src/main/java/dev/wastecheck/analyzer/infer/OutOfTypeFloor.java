@@ -70,7 +70,7 @@ public final class OutOfTypeFloor {
                 if (!inferred) {
                     holds = dialect == Dialect.POSTGRESQL
                             ? "double precision"
-                            : dialect == Dialect.DUCKDB ? "DOUBLE" : "double";
+                            : dialect == Dialect.DUCKDB || dialect == Dialect.TRINO ? "DOUBLE" : "double";
                     bytes = model.fixed(p, 8);
                 }
                 why = "a 4-byte float ends at 3.4028235e38";

@@ -1,8 +1,9 @@
 package dev.wastecheck.analyzer.infer;
 
+import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
+import dev.wastecheck.analyzer.profile.RowStore;
 import dev.wastecheck.analyzer.report.Reference;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
@@ -111,7 +112,7 @@ public final class References {
             Collection<LoadedTable> tables,
             Map<String, List<ColumnProfile>> profiles,
             DdlCatalog catalog,
-            ProfilingDatabase db,
+            RowStore db,
             java.util.function.BiPredicate<Col, ColumnProfile> wouldNarrow)
             throws SQLException {
         References r = new References();
@@ -363,9 +364,9 @@ public final class References {
     }
 
     /** {distinct values of c, how many of them k holds, k's values within c's range}, exactly. */
-    private static long[] containment(ProfilingDatabase db, Col c, Col k, ColumnProfile p) throws SQLException {
-        String cv = "TRY_CAST(" + c.table().physicalColumn(c.index()) + " AS HUGEINT)";
-        String kv = "TRY_CAST(" + k.table().physicalColumn(k.index()) + " AS HUGEINT)";
+    private static long[] containment(RowStore db, Col c, Col k, ColumnProfile p) throws SQLException {
+        String cv = integer(db, c);
+        String kv = integer(db, k);
         String sql = "WITH c AS (SELECT DISTINCT " + cv + " AS v FROM "
                 + c.table().relation() + " WHERE " + cv + " IS NOT NULL),"
                 + " k AS (SELECT DISTINCT " + kv + " AS v FROM " + k.table().relation() + " WHERE " + kv
@@ -375,8 +376,19 @@ public final class References {
         try (Statement st = db.connection().createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
             rs.next();
-            return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
+            long[] out = {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
+            RowStore.drain(rs);
+            return out;
         }
+    }
+
+    /** A column's values as exact integers (NULL where a text is not one). */
+    private static String integer(RowStore db, Col c) {
+        String x = c.table().physicalColumn(c.index());
+        // a server's integer column is compared as it is; text and loaded values go through the cast
+        return db.remote() && c.table().storage()[c.index()] == ColumnStorage.INT64
+                ? x
+                : db.sql().tryInteger(x);
     }
 
     /** Key groups from the links (a reference to a reference joins its key's group), then the namespace domain. */

@@ -577,7 +577,7 @@ public final class TypeInference {
                 int precision = intDigits + scale;
                 long bytes = switch (dialect) {
                     case MYSQL -> model.fixed(p, StorageModel.mysqlDecimal(precision, scale));
-                    case DUCKDB -> model.fixed(p, StorageModel.duckDecimal(precision));
+                    case DUCKDB, TRINO -> model.fixed(p, StorageModel.duckDecimal(precision));
                     default -> model.fixed(p, 3 + 2L * ((p.decimalIntDigits + 3) / 4 + (scale + 3) / 4));
                 };
                 Choice c = new Choice(

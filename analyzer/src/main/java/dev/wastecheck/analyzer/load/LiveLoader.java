@@ -111,6 +111,15 @@ public final class LiveLoader {
             throw new DumpFormatException(source.display() + ": cannot connect: " + firstLine(e));
         }
         try {
+            if (source.dialect() == Dialect.TRINO) {
+                // a read-only transaction (the coordinator refuses any write in it) with a time limit
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET SESSION query_max_execution_time = '" + STATEMENT_TIMEOUT_SECONDS + "s'");
+                }
+                c.setReadOnly(true);
+                c.setAutoCommit(false);
+                return c;
+            }
             c.setAutoCommit(false); // PostgreSQL's driver streams with a cursor only inside a transaction
             c.setReadOnly(true);
             // every table read from one snapshot, as pg_dump and mysqldump --single-transaction read
@@ -146,20 +155,7 @@ public final class LiveLoader {
     public void load(LiveSource source, Connection c, DdlCatalog catalog, Progress progress)
             throws SQLException, IOException {
         String where = source.display();
-        List<String[]> tables; // {name as the catalog spells it, qualified relation to select from}
-        try {
-            tables = source.dialect() == Dialect.POSTGRESQL
-                    ? postgresCatalog(c, catalog, where)
-                    : mysqlCatalog(c, catalog, where);
-        } catch (SQLException e) {
-            throw new DumpFormatException(where + ": cannot read the catalog: " + firstLine(e));
-        }
-        if (tables.isEmpty()) {
-            throw new DumpFormatException(where + ": the database holds no tables"
-                    + (source.dialect() == Dialect.POSTGRESQL
-                            ? " in its current schema (set ?currentSchema=...)"
-                            : ""));
-        }
+        List<String[]> tables = catalog(source, c, catalog);
         if (source.dialect() == Dialect.MYSQL) {
             try (Statement st = c.createStatement()) {
                 timeoutMysql(st, 0);
@@ -199,6 +195,88 @@ public final class LiveLoader {
         }
         if (!keepTransaction) c.rollback(); // nothing was written; end the read-only transaction
         progress.end();
+    }
+
+    /**
+     * Reads the catalog into {@code catalog} and describes each table's rows where they are, on
+     * the server, for a profile that runs there ({@link dev.wastecheck.analyzer.profile.ProfileDialect}):
+     * each table becomes a derived relation of the server that presents its columns as the
+     * profiler expects them (integers as they are, byte strings as they are, every other value as
+     * its text, compared by code point), with its exact row count. No row is read; the
+     * transaction stays open, so every query of the profile reads the same snapshot.
+     */
+    public void describe(
+            LiveSource source,
+            Connection c,
+            DdlCatalog catalog,
+            dev.wastecheck.analyzer.profile.ProfileDialect sql,
+            Progress progress)
+            throws SQLException {
+        String where = source.display();
+        List<String[]> tables = catalog(source, c, catalog);
+        sql.prepare(c); // after the catalog: its DDL is read in the server's usual session settings
+        progress.begin("counting rows", tables.size());
+        int done = 0;
+        for (String[] t : tables) {
+            TableDef def = catalog.table(t[0]);
+            if (def == null) {
+                continue;
+            }
+            relations.put(def.key(), t[1]);
+            ColumnStorage[] storage = new ColumnStorage[def.columns().size()];
+            StringBuilder select = new StringBuilder("(SELECT ");
+            for (int i = 0; i < storage.length; i++) {
+                storage[i] = ColumnStorage.forDeclared(def.columns().get(i).type());
+                String col = sql.quote(def.columns().get(i).name());
+                select.append(i == 0 ? "" : ", ")
+                        .append(
+                                storage[i] == ColumnStorage.TEXT
+                                        ? sql.columnText(
+                                                col, def.columns().get(i).type())
+                                        : col)
+                        .append(" AS c")
+                        .append(i);
+            }
+            select.append(" FROM ").append(t[1]).append(")").append(sql.alias("r" + done));
+            long rows;
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT count(*) FROM " + t[1])) {
+                rs.next();
+                rows = rs.getLong(1);
+                dev.wastecheck.analyzer.profile.RowStore.drain(rs);
+            } catch (SQLException e) {
+                throw new DumpFormatException(where + ": cannot read table " + t[0] + ": " + firstLine(e));
+            }
+            loaded.put(def.key(), new LoadedTable(def, select.toString(), rows, storage));
+            progress.advance(++done);
+        }
+        serverBytes = serverSizes(source.dialect(), c);
+        if (source.dialect() == Dialect.POSTGRESQL) {
+            serverSpace = postgresSpace(c);
+        }
+        progress.end();
+    }
+
+    /** The catalog read into {@code catalog}; per table {name as the catalog spells it, qualified relation}. */
+    private static List<String[]> catalog(LiveSource source, Connection c, DdlCatalog catalog) throws SQLException {
+        String where = source.display();
+        List<String[]> tables;
+        try {
+            tables = switch (source.dialect()) {
+                case POSTGRESQL -> postgresCatalog(c, catalog, where);
+                case TRINO -> trinoCatalog(c, catalog, where);
+                default -> mysqlCatalog(c, catalog, where);
+            };
+        } catch (SQLException e) {
+            throw new DumpFormatException(where + ": cannot read the catalog: " + firstLine(e));
+        }
+        if (tables.isEmpty()) {
+            throw new DumpFormatException(where + ": the database holds no tables"
+                    + (source.dialect() == Dialect.POSTGRESQL
+                            ? " in its current schema (set ?currentSchema=...)"
+                            : ""));
+        }
+        return tables;
     }
 
     private Map<String, Long> serverBytes = Map.of();
@@ -263,6 +341,9 @@ public final class LiveLoader {
      * keeps: refreshed by ANALYZE TABLE). Empty when this user may not see them.
      */
     private static Map<String, Long> serverSizes(Dialect dialect, Connection c) {
+        if (dialect == Dialect.TRINO) {
+            return Map.of(); // Trino stores nothing itself; a lake's file sizes are the connector's
+        }
         String sql = dialect == Dialect.POSTGRESQL
                 ? "SELECT c.relname, pg_table_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                         + " WHERE n.nspname = current_schema() AND c.relkind = 'r'"
@@ -279,6 +360,51 @@ public final class LiveLoader {
             return Map.of(); // sizes are a comparison, not the analysis
         }
         return out;
+    }
+
+    // ------------------------------------------------------------------ Trino
+
+    /**
+     * The tables of the URL's schema from Trino's {@code information_schema}, written as the
+     * {@code CREATE TABLE} statements they amount to (Trino's types, nullability; a lake's tables
+     * declare no keys).
+     */
+    private static List<String[]> trinoCatalog(Connection c, DdlCatalog catalog, String where) throws SQLException {
+        if (c.getSchema() == null || c.getCatalog() == null) {
+            throw new DumpFormatException(
+                    where + ": the URL names no catalog and schema (jdbc:trino://host:port/CATALOG/SCHEMA)");
+        }
+        String schema = literal(c.getSchema());
+        List<String[]> out = new ArrayList<>();
+        int line = 1;
+        for (String[] t : rows(
+                c,
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = " + schema
+                        + " AND table_type = 'BASE TABLE' ORDER BY table_name")) {
+            StringBuilder ddl = new StringBuilder("CREATE TABLE " + trinoQuote(t[0]) + " (\n");
+            int n = 0;
+            for (String[] col : rows(
+                    c,
+                    "SELECT column_name, data_type, is_nullable FROM information_schema.columns"
+                            + " WHERE table_schema = " + schema + " AND table_name = " + literal(t[0])
+                            + " ORDER BY ordinal_position")) {
+                ddl.append(n++ > 0 ? ",\n" : "")
+                        .append("    ")
+                        .append(trinoQuote(col[0]))
+                        .append(' ')
+                        .append(col[1])
+                        .append("NO".equals(col[2]) ? " NOT NULL" : "");
+            }
+            catalog.accept(ddl.append("\n);").toString(), where, line++);
+            out.add(new String[] {
+                t[0], trinoQuote(c.getCatalog()) + "." + trinoQuote(c.getSchema()) + "." + trinoQuote(t[0])
+            });
+        }
+        return out;
+    }
+
+    private static String trinoQuote(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     // ------------------------------------------------------------------ MySQL and MariaDB

@@ -15,9 +15,13 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * Profiles a table with one DuckDB query: every aggregate of every column in a single full scan,
- * exact (count(DISTINCT), not an estimate). Like DuckDB's SUMMARIZE, but asking what the type
- * inference needs: canonical spellings that round-trip, null markers, storage-model sums.
+ * Profiles a table with aggregate queries: every aggregate of a column in a single scan, exact
+ * (count(DISTINCT), not an estimate). Like DuckDB's SUMMARIZE, but asking what the type inference
+ * needs: canonical spellings that round-trip, null markers, storage-model sums.
+ *
+ * <p>What is measured is described here once; a {@link ProfileDialect} spells it for the engine
+ * that holds the rows: the local DuckDB for files and dumps, or the live server itself
+ * (PostgreSQL, MariaDB, Trino), so that only the aggregates cross the wire.
  */
 public final class Profiler {
     /** Longest text value that the pattern checks look at (longer ones are not numbers or dates). */
@@ -26,16 +30,25 @@ public final class Profiler {
     public static final List<String> NULL_MARKERS =
             List.of("NA", "N/A", "NULL", "null", "\\N", "", "None", "nan", "NaN");
 
-    private final ProfilingDatabase db;
+    private final java.sql.Connection connection;
+    private final ProfileDialect sql;
     private final boolean postgres;
     private final boolean sqlite;
 
     /**
+     * Profiles the rows loaded into the local profiling database.
+     *
      * @param postgres also sum PostgreSQL's numeric storage sizes (only its storage model needs them)
      * @param sqlite   also sum SQLite's value-sized integer storage (likewise)
      */
     public Profiler(ProfilingDatabase db, boolean postgres, boolean sqlite) {
-        this.db = db;
+        this(db.connection(), ProfileDialect.DUCKDB, postgres, sqlite);
+    }
+
+    /** Profiles relations of the database behind {@code connection}, in its dialect. */
+    public Profiler(java.sql.Connection connection, ProfileDialect sql, boolean postgres, boolean sqlite) {
+        this.connection = connection;
+        this.sql = sql;
         this.postgres = postgres;
         this.sqlite = sqlite;
     }
@@ -52,7 +65,14 @@ public final class Profiler {
     private static final class Query {
         final List<Agg> aggs = new ArrayList<>();
         final java.util.Map<Integer, List<String>> derived = new java.util.TreeMap<>();
+        /** Whether a derived expression may name one before it (else each is written out where used). */
+        final boolean lateral;
+
         int column;
+
+        Query(ProfileDialect sql) {
+            this.lateral = sql.lateralAliases();
+        }
 
         void add(Agg a) {
             aggs.add(a);
@@ -63,8 +83,15 @@ public final class Profiler {
             column = i;
         }
 
-        /** A per-row expression computed once in the derived table; returns its alias. */
+        /**
+         * A per-row expression computed once in the derived table; returns its alias. Where the
+         * engine cannot name an earlier alias of the same list, the expression itself, written
+         * out where it is used (the engine's optimizer shares the common parts).
+         */
         String derive(String alias, String expr) {
+            if (!lateral) {
+                return expr.matches("[A-Za-z_][A-Za-z0-9_]*") ? expr : "(" + expr + ")";
+            }
             derived.computeIfAbsent(column, k -> new ArrayList<>()).add(expr + " AS " + alias);
             return alias;
         }
@@ -89,10 +116,10 @@ public final class Profiler {
         if (table.relation() == null || table.rows() == 0) {
             return out;
         }
-        Query aggs = new Query();
+        Query aggs = new Query(sql);
         for (int i = 0; i < cols.size(); i++) {
             aggs.column(i);
-            columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs, postgres, sqlite);
+            columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs);
         }
         run(table, aggs, out);
 
@@ -100,7 +127,7 @@ public final class Profiler {
         // for columns that are not wholly one of those (a timestamp column is not asked if it is
         // also a valid integer: the inference would take the timestamp anyway).
         for (boolean numeric : new boolean[] {false, true}) {
-            Query patterns = new Query();
+            Query patterns = new Query(sql);
             boolean any = false;
             for (int i = 0; i < cols.size(); i++) {
                 TypeFamily f = cols.get(i).type().family();
@@ -123,8 +150,8 @@ public final class Profiler {
                 boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
                 patterns.column(i);
                 String c = patterns.derive("c" + i, table.physicalColumn(i));
-                String s = bytes ? patterns.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
-                String len = patterns.derive("l" + i, bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")");
+                String s = bytes ? patterns.derive("s" + i, sql.bytesAsText(c)) : c;
+                String len = patterns.derive("l" + i, bytes ? sql.binaryLength(c) : sql.byteLength(c));
                 any |= patternAggregates(i, p, s, len, patterns, numeric);
             }
             if (any) {
@@ -135,20 +162,25 @@ public final class Profiler {
     }
 
     /**
-     * Runs the aggregates one column at a time: DuckDB scans a single column of an in-memory
-     * table cheaply, and one query per column keeps each query's distinct-count hash table
-     * alone (one query with every column's count(DISTINCT) was 1.6x slower on 11 M rows).
+     * Runs the aggregates one column at a time where a column scans apart cheaply (DuckDB's
+     * in-memory tables: one query per column also keeps each query's distinct-count hash table
+     * alone; one query with every column's count(DISTINCT) was 1.6x slower on 11 M rows), and
+     * all of a table's in one query on a server, which reads whole rows (or, for Trino, makes
+     * them) on every scan.
      */
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
         java.util.Map<Integer, List<Agg>> byColumn = new java.util.TreeMap<>();
         for (Agg a : aggs.aggs) {
             if (a.column() >= 0) {
-                byColumn.computeIfAbsent(a.column(), k -> new ArrayList<>()).add(a);
+                byColumn.computeIfAbsent(sql.scanPerColumn() ? a.column() : -1, k -> new ArrayList<>())
+                        .add(a);
             }
         }
         for (java.util.Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
-            List<String> derived = aggs.derived.getOrDefault(e.getKey(), List.of());
+            List<String> derived = e.getKey() < 0
+                    ? aggs.derived.values().stream().flatMap(List::stream).toList()
+                    : aggs.derived.getOrDefault(e.getKey(), List.of());
             StringBuilder sql = new StringBuilder("SELECT ");
             for (int i = 0; i < list.size(); i++) {
                 if (i > 0) {
@@ -164,15 +196,17 @@ public final class Profiler {
                         .append(String.join(",\n    ", derived))
                         .append("\n  FROM ")
                         .append(table.relation())
-                        .append(") AS d");
+                        .append(")")
+                        .append(this.sql.alias("d"));
             }
             long t0 = System.nanoTime();
-            try (Statement st = db.connection().createStatement();
+            try (Statement st = connection.createStatement();
                     ResultSet rs = st.executeQuery(sql.toString())) {
                 rs.next();
                 for (int i = 0; i < list.size(); i++) {
-                    list.get(i).setter().accept(out.get(e.getKey()), rs.getObject(i + 1));
+                    list.get(i).setter().accept(out.get(list.get(i).column()), rs.getObject(i + 1));
                 }
+                RowStore.drain(rs);
             }
             if (Boolean.getBoolean("wastecheck.logSql")) {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, sql);
@@ -180,14 +214,7 @@ public final class Profiler {
         }
     }
 
-    private static void columnAggregates(
-            int i,
-            ColumnDef col,
-            ColumnStorage storage,
-            String physical,
-            Query aggs,
-            boolean postgres,
-            boolean sqlite) {
+    private void columnAggregates(int i, ColumnDef col, ColumnStorage storage, String physical, Query aggs) {
         TypeFamily f = col.type().family();
         String c = aggs.derive("c" + i, physical);
         aggs.add(new Agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v)));
@@ -195,25 +222,25 @@ public final class Profiler {
         if (f == TypeFamily.INTEGER) {
             String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE
                     ? c
-                    : aggs.derive("n" + i, "TRY_CAST(" + c + " AS HUGEINT)");
-            integerAggregates(i, n, aggs, sqlite);
+                    : aggs.derive("n" + i, sql.tryInteger(c));
+            integerAggregates(i, n, aggs);
             if (storage == ColumnStorage.TEXT) {
                 aggs.add(new Agg(i, "count(" + c + ") - count(" + n + ")", (p, v) -> p.castFailures = asLong(v)));
-                textAggregates(i, c, aggs.derive("l" + i, "strlen(" + c + ")"), aggs);
+                textAggregates(i, c, aggs.derive("l" + i, sql.byteLength(c)), aggs);
             }
             return;
         }
         if (storage == ColumnStorage.NATIVE && !(f.isString() || f == TypeFamily.OTHER)) {
-            String s = aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)");
-            lengthAggregates(i, s, aggs.derive("l" + i, "strlen(" + s + ")"), aggs);
-            nativeAggregates(i, f, c, aggs);
+            String s = aggs.derive("s" + i, sql.text(c));
+            lengthAggregates(i, s, aggs.derive("l" + i, sql.byteLength(s)), aggs);
+            nativeAggregates(i, f, s, aggs);
             return;
         }
         boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
         boolean plainBytes = bytes
                 && !(f == TypeFamily.DECIMAL || f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE || f.isTemporal());
-        String s = bytes && !plainBytes ? aggs.derive("s" + i, "CAST(" + c + " AS VARCHAR)") : c;
-        String len = aggs.derive("l" + i, bytes ? "octet_length(" + c + ")" : "strlen(" + c + ")");
+        String s = bytes && !plainBytes ? aggs.derive("s" + i, sql.bytesAsText(c)) : c;
+        String len = aggs.derive("l" + i, bytes ? sql.binaryLength(c) : sql.byteLength(c));
         switch (f) {
             case DECIMAL -> {
                 lengthAggregates(i, s, len, aggs);
@@ -243,33 +270,29 @@ public final class Profiler {
      * of every value cost a third of the profile of a 1 GB dump). Trailing spaces are checked on
      * the few values an ENUM would list, not here.
      */
-    private static void bytesAggregates(int i, String c, String len, Query aggs) {
+    private void bytesAggregates(int i, String c, String len, Query aggs) {
         aggs.add(new Agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v)));
         aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v)));
         aggs.add(new Agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + len + " >= 127)", (p, v) -> p.long127 = asLong(v)));
-        aggs.add(new Agg(i, "left(CAST(min(" + c + ") AS VARCHAR), 60)", (p, v) -> p.minText = asString(v)));
-        aggs.add(new Agg(i, "left(CAST(max(" + c + ") AS VARCHAR), 60)", (p, v) -> p.maxText = asString(v)));
+        aggs.add(new Agg(i, sql.countIf(len + " >= 127"), (p, v) -> p.long127 = asLong(v)));
+        aggs.add(new Agg(i, sql.bytesShown("min(" + c + ")"), (p, v) -> p.minText = asString(v)));
+        aggs.add(new Agg(i, sql.bytesShown("max(" + c + ")"), (p, v) -> p.maxText = asString(v)));
         aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxChars = asLong(v)));
         String marker = aggs.derive(
                 "mk" + i,
-                "CASE WHEN " + len + " <= 4 THEN CAST(" + c + " AS VARCHAR) IN (" + markerList() + ") ELSE false END");
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + marker + ")", (p, v) -> p.markers = asLong(v)));
-        aggs.add(new Agg(i, "min(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMinLen = asLong(v)));
-        aggs.add(new Agg(i, "max(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMaxLen = asLong(v)));
+                "CASE WHEN " + len + " <= 4 THEN " + sql.bytesAsText(c) + " IN (" + markerList() + ") ELSE false END");
+        aggs.add(new Agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v)));
+        aggs.add(new Agg(i, sql.aggIf("min", len, "NOT " + marker), (p, v) -> p.realMinLen = asLong(v)));
+        aggs.add(new Agg(i, sql.aggIf("max", len, "NOT " + marker), (p, v) -> p.realMaxLen = asLong(v)));
         aggs.add(new Agg(
-                i,
-                "left(CAST(min(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
-                (p, v) -> p.realMinText = asString(v)));
+                i, sql.bytesShown(sql.aggIf("min", c, "NOT " + marker)), (p, v) -> p.realMinText = asString(v)));
         aggs.add(new Agg(
-                i,
-                "left(CAST(max(" + c + ") FILTER (WHERE NOT " + marker + ") AS VARCHAR), 60)",
-                (p, v) -> p.realMaxText = asString(v)));
+                i, sql.bytesShown(sql.aggIf("max", c, "NOT " + marker)), (p, v) -> p.realMaxText = asString(v)));
     }
 
-    private static void integerAggregates(int i, String n, Query aggs, boolean sqlite) {
-        aggs.add(new Agg(i, "CAST(min(" + n + ") AS VARCHAR)", (p, v) -> p.minInt = asBig(v)));
-        aggs.add(new Agg(i, "CAST(max(" + n + ") AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
+    private void integerAggregates(int i, String n, Query aggs) {
+        aggs.add(new Agg(i, sql.integerText("min(" + n + ")"), (p, v) -> p.minInt = asBig(v)));
+        aggs.add(new Agg(i, sql.integerText("max(" + n + ")"), (p, v) -> p.maxInt = asBig(v)));
         if (sqlite) {
             aggs.add(new Agg(i, "sum(" + sqliteIntSize(n) + ")", (p, v) -> p.sqliteIntBytes = asLong(v)));
         }
@@ -284,34 +307,28 @@ public final class Profiler {
                 + " WHEN " + n + " BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END";
     }
 
-    private static void lengthAggregates(int i, String s, String len, Query aggs) {
+    private void lengthAggregates(int i, String s, String len, Query aggs) {
         aggs.add(new Agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v)));
         aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v)));
         aggs.add(new Agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + len + " >= 127)", (p, v) -> p.long127 = asLong(v)));
-        aggs.add(new Agg(i, "left(min(" + s + "), 60)", (p, v) -> p.minText = asString(v)));
-        aggs.add(new Agg(i, "left(max(" + s + "), 60)", (p, v) -> p.maxText = asString(v)));
+        aggs.add(new Agg(i, sql.countIf(len + " >= 127"), (p, v) -> p.long127 = asLong(v)));
+        aggs.add(new Agg(i, sql.left("min(" + s + ")", 60), (p, v) -> p.minText = asString(v)));
+        aggs.add(new Agg(i, sql.left("max(" + s + ")", 60), (p, v) -> p.maxText = asString(v)));
     }
 
-    private static void textAggregates(int i, String s, String len, Query aggs) {
+    private void textAggregates(int i, String s, String len, Query aggs) {
         lengthAggregates(i, s, len, aggs);
-        aggs.add(new Agg(i, "max(length(" + s + "))", (p, v) -> p.maxChars = asLong(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE suffix(" + s + ", ' '))", (p, v) -> p.trailingSpace = asLong(v)));
+        aggs.add(new Agg(i, "max(" + sql.charLength(s) + ")", (p, v) -> p.maxChars = asLong(v)));
+        aggs.add(new Agg(i, sql.countIf(sql.endsWithSpace(s)), (p, v) -> p.trailingSpace = asLong(v)));
         // Every marker is at most 4 bytes long: the list is checked only for short values.
         String marker = aggs.derive(
                 "mk" + i, "CASE WHEN " + len + " <= 4 THEN " + s + " IN (" + markerList() + ") ELSE false END");
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + marker + ")", (p, v) -> p.markers = asLong(v)));
+        aggs.add(new Agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v)));
         // Bounds of the real (non-marker) values: they decide which pattern checks can succeed.
-        aggs.add(new Agg(i, "min(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMinLen = asLong(v)));
-        aggs.add(new Agg(i, "max(" + len + ") FILTER (WHERE NOT " + marker + ")", (p, v) -> p.realMaxLen = asLong(v)));
-        aggs.add(new Agg(
-                i,
-                "left(min(" + s + ") FILTER (WHERE NOT " + marker + "), 60)",
-                (p, v) -> p.realMinText = asString(v)));
-        aggs.add(new Agg(
-                i,
-                "left(max(" + s + ") FILTER (WHERE NOT " + marker + "), 60)",
-                (p, v) -> p.realMaxText = asString(v)));
+        aggs.add(new Agg(i, sql.aggIf("min", len, "NOT " + marker), (p, v) -> p.realMinLen = asLong(v)));
+        aggs.add(new Agg(i, sql.aggIf("max", len, "NOT " + marker), (p, v) -> p.realMaxLen = asLong(v)));
+        aggs.add(new Agg(i, sql.left(sql.aggIf("min", s, "NOT " + marker), 60), (p, v) -> p.realMinText = asString(v)));
+        aggs.add(new Agg(i, sql.left(sql.aggIf("max", s, "NOT " + marker), 60), (p, v) -> p.realMaxText = asString(v)));
     }
 
     /**
@@ -320,14 +337,11 @@ public final class Profiler {
      * that cannot succeed for every value is not run; its count stays 0, which is all the
      * inference needs to know.
      */
-    private static boolean patternAggregates(
-            int i, ColumnProfile p, String s, String len, Query aggs, boolean numeric) {
+    private boolean patternAggregates(int i, ColumnProfile p, String s, String len, Query aggs, boolean numeric) {
         boolean any = false;
         if (p.markers > 0 && !numeric) {
             aggs.add(new Agg(
-                    i,
-                    "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN (" + markerList() + "))",
-                    (q, v) -> q.markerKinds = asLong(v)));
+                    i, sql.countDistinctIf(s, s + " IN (" + markerList() + ")"), (q, v) -> q.markerKinds = asLong(v)));
             any = true;
         }
         long real = p.nonNull - p.markers;
@@ -341,83 +355,56 @@ public final class Profiler {
                 && p.realMaxLen <= PATTERN_MAX;
         boolean fixed = p.realMinLen == p.realMaxLen;
         if (numeric && startsNumeric && p.realMaxLen <= 20) {
-            String iv = aggs.derive("iv" + i, "CASE WHEN " + len + " <= 20 THEN TRY_CAST(" + s + " AS BIGINT) END");
-            String intOk = aggs.derive("fi" + i, "CAST(" + iv + " AS VARCHAR) = " + s);
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + intOk + ")", (q, v) -> q.intCanonical = asLong(v)));
-            aggs.add(new Agg(
-                    i,
-                    "CAST(min(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)",
-                    (q, v) -> q.strIntMin = asBig(v)));
-            aggs.add(new Agg(
-                    i,
-                    "CAST(max(" + iv + ") FILTER (WHERE " + intOk + ") AS VARCHAR)",
-                    (q, v) -> q.strIntMax = asBig(v)));
+            String iv = aggs.derive("iv" + i, "CASE WHEN " + len + " <= 20 THEN " + sql.tryBigint(s) + " END");
+            String intOk = aggs.derive("fi" + i, sql.text(iv) + " = " + s);
+            aggs.add(new Agg(i, sql.countIf(intOk), (q, v) -> q.intCanonical = asLong(v)));
+            aggs.add(new Agg(i, sql.integerText(sql.aggIf("min", iv, intOk)), (q, v) -> q.strIntMin = asBig(v)));
+            aggs.add(new Agg(i, sql.integerText(sql.aggIf("max", iv, intOk)), (q, v) -> q.strIntMax = asBig(v)));
             any = true;
         }
         if (numeric && startsNumeric) {
-            String decOk = aggs.derive("fd" + i, "regexp_full_match(" + s + ", '-?(0|[1-9][0-9]*)\\.[0-9]+')");
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + decOk + ")", (q, v) -> q.decimalCanonical = asLong(v)));
+            String decOk = aggs.derive("fd" + i, sql.fullMatch(s, "-?(0|[1-9][0-9]*)\\.[0-9]+"));
+            aggs.add(new Agg(i, sql.countIf(decOk), (q, v) -> q.decimalCanonical = asLong(v)));
             aggs.add(new Agg(
-                    i,
-                    "max(strlen(split_part(ltrim(" + s + ", '-'), '.', 1))) FILTER (WHERE " + decOk + ")",
-                    (q, v) -> q.decimalIntDigits = (int) asLong(v)));
+                    i, sql.aggIf("max", sql.integerDigits(s), decOk), (q, v) -> q.decimalIntDigits = (int) asLong(v)));
             aggs.add(new Agg(
-                    i,
-                    "min(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
-                    (q, v) -> q.decimalFracMin = (int) asLong(v)));
+                    i, sql.aggIf("min", sql.fractionDigits(s), decOk), (q, v) -> q.decimalFracMin = (int) asLong(v)));
             aggs.add(new Agg(
-                    i,
-                    "max(strlen(split_part(" + s + ", '.', 2))) FILTER (WHERE " + decOk + ")",
-                    (q, v) -> q.decimalFracMax = (int) asLong(v)));
+                    i, sql.aggIf("max", sql.fractionDigits(s), decOk), (q, v) -> q.decimalFracMax = (int) asLong(v)));
             any = true;
         }
         if (numeric && p.distinct <= 2 + (p.markers > 0 ? Profiler.NULL_MARKERS.size() : 0)) {
             String bools = "('true','false','TRUE','FALSE','t','f','yes','no','Y','N')";
-            aggs.add(
-                    new Agg(i, "count(*) FILTER (WHERE " + s + " IN " + bools + ")", (q, v) -> q.booleans = asLong(v)));
-            aggs.add(new Agg(
-                    i,
-                    "count(DISTINCT " + s + ") FILTER (WHERE " + s + " IN " + bools + ")",
-                    (q, v) -> q.booleanKinds = asLong(v)));
+            aggs.add(new Agg(i, sql.countIf(s + " IN " + bools), (q, v) -> q.booleans = asLong(v)));
+            aggs.add(new Agg(i, sql.countDistinctIf(s, s + " IN " + bools), (q, v) -> q.booleanKinds = asLong(v)));
             any = true;
         }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 10) {
-            String date = aggs.derive("fdt" + i, roundTrip(s, len, 10, "%Y-%m-%d"));
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + date + ")", (q, v) -> q.dates = asLong(v)));
+            String date = aggs.derive("fdt" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.DATE));
+            aggs.add(new Agg(i, sql.countIf(date), (q, v) -> q.dates = asLong(v)));
             any = true;
         }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 19) {
-            String iso = aggs.derive("fts" + i, roundTrip(s, len, 19, "%Y-%m-%d %H:%M:%S"));
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + iso + ")", (q, v) -> q.timestamps = asLong(v)));
-            aggs.add(new Agg(i, "min(" + s + ") FILTER (WHERE " + iso + ")", (q, v) -> q.timestampMin = asString(v)));
-            aggs.add(new Agg(i, "max(" + s + ") FILTER (WHERE " + iso + ")", (q, v) -> q.timestampMax = asString(v)));
+            String iso = aggs.derive("fts" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.TIMESTAMP));
+            aggs.add(new Agg(i, sql.countIf(iso), (q, v) -> q.timestamps = asLong(v)));
+            aggs.add(new Agg(i, sql.aggIf("min", s, iso), (q, v) -> q.timestampMin = asString(v)));
+            aggs.add(new Agg(i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v)));
             any = true;
         }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 14) {
             // MediaWiki's 14-character timestamps, YYYYMMDDHHMMSS.
-            String mw = aggs.derive("fmw" + i, roundTrip(s, len, 14, "%Y%m%d%H%M%S"));
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + mw + ")", (q, v) -> q.mwTimestamps = asLong(v)));
-            aggs.add(new Agg(i, "min(" + s + ") FILTER (WHERE " + mw + ")", (q, v) -> q.mwTimestampMin = asString(v)));
-            aggs.add(new Agg(i, "max(" + s + ") FILTER (WHERE " + mw + ")", (q, v) -> q.mwTimestampMax = asString(v)));
+            String mw = aggs.derive("fmw" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.COMPACT));
+            aggs.add(new Agg(i, sql.countIf(mw), (q, v) -> q.mwTimestamps = asLong(v)));
+            aggs.add(new Agg(i, sql.aggIf("min", s, mw), (q, v) -> q.mwTimestampMin = asString(v)));
+            aggs.add(new Agg(i, sql.aggIf("max", s, mw), (q, v) -> q.mwTimestampMax = asString(v)));
             any = true;
         }
         if (!numeric && fixed && p.realMaxLen == 36) {
-            String uuid = aggs.derive("fu" + i, roundTripUuid(s, len));
-            aggs.add(new Agg(i, "count(*) FILTER (WHERE " + uuid + ")", (q, v) -> q.uuids = asLong(v)));
+            String uuid = aggs.derive("fu" + i, sql.roundTripUuid(s, len));
+            aggs.add(new Agg(i, sql.countIf(uuid), (q, v) -> q.uuids = asLong(v)));
             any = true;
         }
         return any;
-    }
-
-    private static String roundTripUuid(String s, String len) {
-        return "CASE WHEN " + len + " = 36 THEN CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s
-                + " ELSE false END";
-    }
-
-    /** The value parses with the format and prints back to exactly the same text. */
-    private static String roundTrip(String s, String len, int width, String format) {
-        return "CASE WHEN " + len + " = " + width + " THEN strftime(try_strptime(" + s + ", '" + format + "'), '"
-                + format + "') = " + s + " ELSE false END";
     }
 
     /**
@@ -425,31 +412,29 @@ public final class Profiler {
      * (string splitting was 5x slower): the integer digits come from the largest magnitude, the
      * scale used from the smallest rounding that keeps every value.
      */
-    private static void decimalAggregates(int i, String s, Query aggs, boolean postgres) {
-        String d = aggs.derive("dd" + i, "TRY_CAST(trim(" + s + ") AS DECIMAL(38,10))");
+    private void decimalAggregates(int i, String s, Query aggs, boolean postgres) {
+        String d = aggs.derive("dd" + i, sql.tryDecimal("trim(" + s + ")"));
         aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
         // Digits after the point, trailing zeros dropped: "12.50" has scale 1, "12.00" and "100" scale 0.
         String t = aggs.derive("dt" + i, "trim(" + s + ")");
-        String scale = "CASE WHEN instr(" + t + ", '.') = 0 THEN 0 ELSE strlen(rtrim(" + t + ", '0')) - instr(" + t
-                + ", '.') END";
-        String sc = aggs.derive("ds" + i, scale);
+        String sc = aggs.derive("ds" + i, sql.usedScale(t));
         aggs.add(new Agg(i, "max(" + sc + ")", (p, v) -> p.usedScale = (int) asLong(v)));
         // The smallest and largest by value, in the dump's own spelling: as text '10.00' sorts before '9.91'.
-        aggs.add(new Agg(i, "arg_min(" + t + ", " + d + ")", (p, v) -> p.minNumber = asString(v)));
-        aggs.add(new Agg(i, "arg_max(" + t + ", " + d + ")", (p, v) -> p.maxNumber = asString(v)));
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + sc + " = 0)", (p, v) -> p.integral = asLong(v)));
-        aggs.add(new Agg(i, "CAST(CAST(min(trunc(" + d + ")) AS HUGEINT) AS VARCHAR)", (p, v) -> {
+        aggs.add(new Agg(i, sql.argMin(t, d), (p, v) -> p.minNumber = asString(v)));
+        aggs.add(new Agg(i, sql.argMax(t, d), (p, v) -> p.maxNumber = asString(v)));
+        aggs.add(new Agg(i, sql.countIf(sc + " = 0"), (p, v) -> p.integral = asLong(v)));
+        aggs.add(new Agg(i, sql.integerText("min(" + sql.truncate(d) + ")"), (p, v) -> {
             p.minInt = asBig(v);
             p.usedIntDigits = Math.max(p.usedIntDigits, digits(p.minInt));
         }));
-        aggs.add(new Agg(i, "CAST(CAST(max(trunc(" + d + ")) AS HUGEINT) AS VARCHAR)", (p, v) -> {
+        aggs.add(new Agg(i, sql.integerText("max(" + sql.truncate(d) + ")"), (p, v) -> {
             p.maxInt = asBig(v);
             p.usedIntDigits = Math.max(p.usedIntDigits, digits(p.maxInt));
         }));
         if (postgres) {
             // PostgreSQL numeric on disk: 1-byte short varlena header + 2-byte header + 2 bytes per base-10000 digit.
             String intDigits =
-                    "CASE WHEN abs(" + d + ") < 1 THEN 0 ELSE floor(log10(abs(CAST(" + d + " AS DOUBLE)))) + 1 END";
+                    "CASE WHEN abs(" + d + ") < 1 THEN 0 ELSE floor(log10(abs(" + sql.toDouble(d) + "))) + 1 END";
             aggs.add(new Agg(
                     i,
                     "sum(3 + 2 * (ceil((" + intDigits + ") / 4.0) + ceil(" + sc + " / 4.0)))",
@@ -461,69 +446,49 @@ public final class Profiler {
         return v == null || v.signum() == 0 ? 0 : v.abs().toString().length();
     }
 
-    private static void floatAggregates(int i, String s, Query aggs) {
-        String d = aggs.derive("fl" + i, "TRY_CAST(" + s + " AS DOUBLE)");
+    private void floatAggregates(int i, String s, Query aggs) {
+        String d = aggs.derive("fl" + i, sql.tryDouble(s));
         aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
-        aggs.add(new Agg(i, "arg_min(" + s + ", " + d + ")", (p, v) -> p.minNumber = asString(v)));
-        aggs.add(new Agg(i, "arg_max(" + s + ", " + d + ")", (p, v) -> p.maxNumber = asString(v)));
-        // TRY_CAST: a DOUBLE beyond FLOAT's range (3.4e38) does not round-trip, it is no error
-        aggs.add(new Agg(
-                i,
-                "count(*) FILTER (WHERE CAST(TRY_CAST(" + d + " AS FLOAT) AS DOUBLE) = " + d + ")",
-                (p, v) -> p.floatRoundTrip = asLong(v)));
-        String integral = d + " = trunc(" + d + ") AND abs(" + d + ") < 9007199254740992";
-        aggs.add(new Agg(i, "count(*) FILTER (WHERE " + integral + ")", (p, v) -> p.integral = asLong(v)));
-        aggs.add(new Agg(
-                i,
-                "CAST(CAST(min(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)",
-                (p, v) -> p.minInt = asBig(v)));
-        aggs.add(new Agg(
-                i,
-                "CAST(CAST(max(" + d + ") FILTER (WHERE " + integral + ") AS HUGEINT) AS VARCHAR)",
-                (p, v) -> p.maxInt = asBig(v)));
+        aggs.add(new Agg(i, sql.argMin(s, d), (p, v) -> p.minNumber = asString(v)));
+        aggs.add(new Agg(i, sql.argMax(s, d), (p, v) -> p.maxNumber = asString(v)));
+        aggs.add(new Agg(i, sql.countIf(sql.floatRoundTrips(d)), (p, v) -> p.floatRoundTrip = asLong(v)));
+        String integral = d + " = " + sql.truncate(d) + " AND abs(" + d + ") < 9007199254740992";
+        aggs.add(new Agg(i, sql.countIf(integral), (p, v) -> p.integral = asLong(v)));
+        aggs.add(new Agg(i, sql.integerText(sql.aggIf("min", d, integral)), (p, v) -> p.minInt = asBig(v)));
+        aggs.add(new Agg(i, sql.integerText(sql.aggIf("max", d, integral)), (p, v) -> p.maxInt = asBig(v)));
     }
 
-    private static void temporalAggregates(int i, TypeFamily f, String s, Query aggs) {
-        String cast = aggs.derive(
-                "tm" + i,
-                switch (f) {
-                    case DATE -> "TRY_CAST(" + s + " AS DATE)";
-                    case TIME -> "TRY_CAST(" + s + " AS TIME)";
-                    case YEAR -> "TRY_CAST(" + s + " AS INTEGER)";
-                    default -> "TRY_CAST(" + s + " AS TIMESTAMP)";
-                });
+    private void temporalAggregates(int i, TypeFamily f, String s, Query aggs) {
+        String cast = aggs.derive("tm" + i, sql.tryTemporal(s, f));
         aggs.add(new Agg(i, "count(" + s + ") - count(" + cast + ")", (p, v) -> p.castFailures = asLong(v)));
-        aggs.add(new Agg(i, "CAST(min(" + cast + ") AS VARCHAR)", (p, v) -> p.minTemporal = asString(v)));
-        aggs.add(new Agg(i, "CAST(max(" + cast + ") AS VARCHAR)", (p, v) -> p.maxTemporal = asString(v)));
+        aggs.add(new Agg(i, sql.temporalText("min(" + cast + ")"), (p, v) -> p.minTemporal = asString(v)));
+        aggs.add(new Agg(i, sql.temporalText("max(" + cast + ")"), (p, v) -> p.maxTemporal = asString(v)));
         if (f == TypeFamily.DATETIME || f == TypeFamily.TIMESTAMP) {
-            aggs.add(new Agg(
-                    i,
-                    "count(*) FILTER (WHERE " + cast + " = date_trunc('day', " + cast + "))",
-                    (p, v) -> p.midnight = asLong(v)));
+            aggs.add(new Agg(i, sql.countIf(sql.isMidnight(cast)), (p, v) -> p.midnight = asLong(v)));
         }
         if (f == TypeFamily.YEAR) {
-            aggs.add(new Agg(i, "CAST(min(" + cast + ") AS VARCHAR)", (p, v) -> p.minInt = asBig(v)));
-            aggs.add(new Agg(i, "CAST(max(" + cast + ") AS VARCHAR)", (p, v) -> p.maxInt = asBig(v)));
+            aggs.add(new Agg(i, sql.text("min(" + cast + ")"), (p, v) -> p.minInt = asBig(v)));
+            aggs.add(new Agg(i, sql.text("max(" + cast + ")"), (p, v) -> p.maxInt = asBig(v)));
         }
     }
 
     /** Typed columns DuckDB read itself (CSV, Parquet, DuckDB files). */
-    private static void nativeAggregates(int i, TypeFamily f, String c, Query aggs) {
+    private void nativeAggregates(int i, TypeFamily f, String s, Query aggs) {
         switch (f) {
-            case FLOAT, DOUBLE -> floatAggregates(i, "s" + i, aggs);
-            case DECIMAL -> decimalAggregates(i, "s" + i, aggs, false);
-            case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, "s" + i, aggs);
+            case FLOAT, DOUBLE -> floatAggregates(i, s, aggs);
+            case DECIMAL -> decimalAggregates(i, s, aggs, false);
+            case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, s, aggs);
             default -> {}
         }
     }
 
-    private static String markerList() {
+    private String markerList() {
         StringBuilder sb = new StringBuilder();
         for (String m : NULL_MARKERS) {
             if (sb.length() > 0) {
                 sb.append(',');
             }
-            sb.append(ProfilingDatabase.literal(m));
+            sb.append(sql.literal(m));
         }
         return sb.toString();
     }
@@ -546,6 +511,26 @@ public final class Profiler {
     }
 
     static String asString(Object v) {
+        if (v instanceof byte[] bytes) {
+            return shown(bytes);
+        }
         return v == null ? null : v.toString();
+    }
+
+    /**
+     * Bytes as DuckDB casts a BLOB to text, cut to 60 characters: printable ASCII as itself but
+     * for the backslash and quotes, every other byte as {@code \xHH}.
+     */
+    static String shown(byte[] bytes) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : bytes) {
+            int u = b & 0xff;
+            if (u >= 32 && u <= 126 && u != '\\' && u != '\'' && u != '"') {
+                sb.append((char) u);
+            } else {
+                sb.append(String.format("\\x%02X", u));
+            }
+        }
+        return sb.length() > 60 ? sb.substring(0, 60) : sb.toString();
     }
 }

@@ -7,14 +7,16 @@ import java.util.Properties;
 
 /**
  * A live database named by a JDBC URL ({@code jdbc:postgresql:}, {@code jdbc:mariadb:},
- * {@code jdbc:mysql:}): what it speaks, how to connect, and how to name it in messages without
- * its password.
+ * {@code jdbc:mysql:}, or {@code jdbc:trino://host:port/CATALOG/SCHEMA} for tables Trino reads
+ * from a data lake or another store): what it speaks, how to connect, and how to name it in
+ * messages without its password.
  *
  * <p>Credentials come from the URL ({@code ?user=u&password=p}, or {@code user:password@host});
  * when the URL holds no password, from the environment each engine's own client reads
- * ({@code PGPASSWORD} and {@code PGUSER}; {@code MYSQL_PWD} and {@code USER}), and for PostgreSQL
- * from {@code ~/.pgpass} (or {@code PGPASSFILE}), which its driver reads itself. A password is
- * never printed: {@link #display()} masks it.
+ * ({@code PGPASSWORD} and {@code PGUSER}; {@code MYSQL_PWD} and {@code USER};
+ * {@code TRINO_PASSWORD} and {@code TRINO_USER}, else {@code USER}), and for PostgreSQL from
+ * {@code ~/.pgpass} (or {@code PGPASSFILE}), which its driver reads itself. A password is never
+ * printed: {@link #display()} masks it.
  *
  * @param url     the URL as the user gave it
  * @param dialect the engine the URL names
@@ -37,9 +39,21 @@ public record LiveSource(String url, Dialect dialect) {
         if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) {
             return new LiveSource(url, Dialect.MYSQL);
         }
+        if (lower.startsWith("jdbc:trino:")) {
+            return new LiveSource(url, Dialect.TRINO);
+        }
         throw new DumpFormatException(redacted(url)
-                + ": expected a jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql: URL (a live source); "
+                + ": expected a jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: or jdbc:trino: URL (a live source); "
                 + "other engines are read from their files or dumps");
+    }
+
+    /** How the profile's queries are written for this server. */
+    public dev.wastecheck.analyzer.profile.ProfileDialect profileDialect() {
+        return switch (dialect) {
+            case POSTGRESQL -> dev.wastecheck.analyzer.profile.ProfileDialect.POSTGRESQL;
+            case TRINO -> dev.wastecheck.analyzer.profile.ProfileDialect.TRINO;
+            default -> dev.wastecheck.analyzer.profile.ProfileDialect.MARIADB;
+        };
     }
 
     /** The URL for messages and reports: any password replaced by {@code ***}. */
@@ -67,13 +81,26 @@ public record LiveSource(String url, Dialect dialect) {
         Properties p = new Properties();
         boolean hasUser = url.matches("(?is).*[?&;]user=.*") || url.matches("(?s)jdbc:\\w+://[^/@]+@.*");
         boolean hasPassword = url.matches("(?is).*[?&;]password=.*") || url.matches("(?s)jdbc:\\w+://[^/@]*:[^/@]*@.*");
-        String userVar = dialect == Dialect.POSTGRESQL ? "PGUSER" : "USER";
-        String passwordVar = dialect == Dialect.POSTGRESQL ? "PGPASSWORD" : "MYSQL_PWD";
+        String userVar = switch (dialect) {
+            case POSTGRESQL -> "PGUSER";
+            case TRINO -> "TRINO_USER";
+            default -> "USER";
+        };
+        String passwordVar = switch (dialect) {
+            case POSTGRESQL -> "PGPASSWORD";
+            case TRINO -> "TRINO_PASSWORD";
+            default -> "MYSQL_PWD";
+        };
         if (!hasUser && env.get(userVar) != null) {
             p.setProperty("user", env.get(userVar));
         }
         if (!hasPassword && env.get(passwordVar) != null) {
             p.setProperty("password", env.get(passwordVar));
+        }
+        if (dialect == Dialect.TRINO && !hasUser && p.getProperty("user") == null) {
+            // Trino asks every client for a user name (for access control and its query list)
+            String user = env.getOrDefault("USER", "wastecheck");
+            p.setProperty("user", user);
         }
         if (dialect == Dialect.MYSQL) {
             // TINYINT(1) and YEAR read as the numbers they hold, as mysqldump writes them

@@ -48,20 +48,20 @@ public final class StorageModel {
                         fixed(p, mysqlDecimal(t.precision() < 0 ? 10 : t.precision(), Math.max(0, t.scale())));
                     case POSTGRESQL -> p.pgNumericBytes > 0 ? p.pgNumericBytes : varlen(p);
                     case SQLITE -> fixed(p, 8);
-                    case DUCKDB -> fixed(p, duckDecimal(t.precision()));
+                    case DUCKDB, TRINO -> fixed(p, duckDecimal(t.precision()));
                 };
             case FLOAT -> fixed(p, dialect == Dialect.SQLITE ? 8 : 4);
             case DOUBLE -> fixed(p, 8);
             case DATE ->
                 switch (dialect) {
                     case MYSQL -> fixed(p, 3);
-                    case POSTGRESQL, DUCKDB -> fixed(p, 4);
+                    case POSTGRESQL, DUCKDB, TRINO -> fixed(p, 4);
                     case SQLITE -> varlen(p);
                 };
             case TIME ->
                 switch (dialect) {
                     case MYSQL -> fixed(p, 3);
-                    case POSTGRESQL, DUCKDB -> fixed(p, 8);
+                    case POSTGRESQL, DUCKDB, TRINO -> fixed(p, 8);
                     case SQLITE -> varlen(p);
                 };
             case DATETIME ->
@@ -80,7 +80,7 @@ public final class StorageModel {
 
     /** Bytes for {@code nonNull} values of a fixed width (DuckDB stores NULL slots too). */
     public long fixed(ColumnProfile p, long width) {
-        return (dialect == Dialect.DUCKDB ? p.rows : p.nonNull) * width;
+        return (dialect == Dialect.DUCKDB || dialect == Dialect.TRINO ? p.rows : p.nonNull) * width;
     }
 
     /** Integer width in bytes for a type of {@code bits}; SQLite integers are sized by value. */
@@ -117,7 +117,7 @@ public final class StorageModel {
             case MYSQL -> p.sumLen + p.nonNull + (mysqlShortLength(table, t) ? 0 : p.long127); // 1- or 2-byte length
             case POSTGRESQL -> p.sumLen + p.nonNull + 3 * p.long127;
             case SQLITE -> p.sumLen + p.nonNull + p.long127;
-            case DUCKDB -> 16 * p.rows + p.sumLen;
+            case DUCKDB, TRINO -> 16 * p.rows + p.sumLen;
         };
     }
 
@@ -178,7 +178,7 @@ public final class StorageModel {
         return switch (dialect) {
             case MYSQL -> members <= 255 ? 1 : 2;
             case POSTGRESQL -> 4;
-            case DUCKDB -> members <= 255 ? 1 : members <= 65535 ? 2 : 4;
+            case DUCKDB, TRINO -> members <= 255 ? 1 : members <= 65535 ? 2 : 4;
             case SQLITE -> 8;
         };
     }
@@ -187,7 +187,7 @@ public final class StorageModel {
     public int timestampWidth() {
         return switch (dialect) {
             case MYSQL -> 5; // DATETIME
-            case POSTGRESQL, DUCKDB -> 8;
+            case POSTGRESQL, DUCKDB, TRINO -> 8;
             case SQLITE -> 4; // INTEGER seconds since 1970, 4 bytes up to 2038
         };
     }
@@ -195,7 +195,7 @@ public final class StorageModel {
     public int dateWidth() {
         return switch (dialect) {
             case MYSQL -> 3;
-            case POSTGRESQL, DUCKDB -> 4;
+            case POSTGRESQL, DUCKDB, TRINO -> 4;
             case SQLITE -> 3; // INTEGER day number
         };
     }

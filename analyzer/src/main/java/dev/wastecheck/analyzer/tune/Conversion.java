@@ -245,7 +245,7 @@ public record Conversion(
                                 ? "(left(" + pgText(declared, "\u0001") + ", 8) || 'T' || right("
                                         + pgText(declared, "\u0001") + ", 6))::timestamp"
                                 : pgText(declared, "\u0001") + "::timestamp";
-                    case DUCKDB -> "strptime(CAST(\u0001 AS VARCHAR), '" + format + "')";
+                    case DUCKDB, TRINO -> "strptime(CAST(\u0001 AS VARCHAR), '" + format + "')";
                     default -> null; // MySQL reads both spellings as DATETIME literals
                 };
                 return new Conversion(
@@ -271,7 +271,7 @@ public record Conversion(
                         "strftime(\u0001, '%Y-%m-%d')",
                         switch (dialect) {
                             case POSTGRESQL -> pgText(declared, "\u0001") + "::date";
-                            case DUCKDB -> "CAST(\u0001 AS DATE)";
+                            case DUCKDB, TRINO -> "CAST(\u0001 AS DATE)";
                             default -> null;
                         });
             }
@@ -417,7 +417,7 @@ public record Conversion(
     private static String castUsing(Dialect dialect, String type) {
         return switch (dialect) {
             case POSTGRESQL -> "\u0001::" + type;
-            case DUCKDB -> "CAST(\u0001 AS " + type + ")";
+            case DUCKDB, TRINO -> "CAST(\u0001 AS " + type + ")";
             default -> null;
         };
     }

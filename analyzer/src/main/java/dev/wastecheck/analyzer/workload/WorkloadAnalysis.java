@@ -217,7 +217,7 @@ public final class WorkloadAnalysis {
             case MYSQL -> 16 * 1024;
             case POSTGRESQL -> 8 * 1024;
             case SQLITE -> 4 * 1024;
-            case DUCKDB -> 256 * 1024;
+            case DUCKDB, TRINO -> 256 * 1024;
         };
     }
 

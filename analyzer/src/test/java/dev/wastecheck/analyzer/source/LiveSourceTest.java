@@ -47,9 +47,13 @@ class LiveSourceTest {
         assertThatThrownBy(() -> Sources.of(List.of("jdbc:postgresql://db/shop", "a.sql")))
                 .isInstanceOf(DumpFormatException.class)
                 .hasMessageContaining("read alone");
-        assertThatThrownBy(() -> Sources.of(List.of("jdbc:trino://db/hive?password=x")))
+        assertThat(Sources.of(List.of("jdbc:trino://lake:8080/hive/sales"))
+                        .live()
+                        .dialect())
+                .isEqualTo(Dialect.TRINO);
+        assertThatThrownBy(() -> Sources.of(List.of("jdbc:sqlserver://db;databaseName=x;password=x")))
                 .isInstanceOf(DumpFormatException.class)
-                .hasMessageContaining("expected a jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql: URL")
+                .hasMessageContaining("expected a jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: or jdbc:trino: URL")
                 .hasMessageNotContaining("password=x");
     }
 }

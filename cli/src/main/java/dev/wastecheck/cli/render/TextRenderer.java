@@ -194,7 +194,7 @@ public final class TextRenderer {
                         r.warnings().size() - 10);
             }
         }
-        if (r.wastedBytes() > 0 && !r.dialect().equals("sqlite")) {
+        if (r.wastedBytes() > 0 && !r.dialect().equals("sqlite") && !r.dialect().equals("trino")) {
             w.println();
             String args = r.sources().stream()
                     .map(x -> x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")

@@ -12,7 +12,13 @@ public enum Dialect {
     MYSQL("MySQL (InnoDB)"),
     POSTGRESQL("PostgreSQL"),
     SQLITE("SQLite"),
-    DUCKDB("DuckDB");
+    DUCKDB("DuckDB"),
+    /**
+     * Trino over a data lake or other stores: it keeps no storage of its own, so sizes are
+     * modeled as columnar storage (DuckDB's), and suggestions are in Trino's types (no unsigned
+     * integers, no ENUM).
+     */
+    TRINO("Trino (sizes as columnar storage)");
 
     private final String label;
 

@@ -1,0 +1,28 @@
+package dev.wastecheck.analyzer.profile;
+
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import java.sql.Connection;
+
+/**
+ * Where a source's rows are queried: the local profiling database that holds loaded rows, or the
+ * live server that holds them itself, with the dialect its queries are written in. A table's
+ * {@link dev.wastecheck.analyzer.load.LoadedTable#relation()} names a relation of this store.
+ *
+ * @param remote true when the rows stay on the server (only aggregates and short lists come back)
+ */
+public record RowStore(Connection connection, ProfileDialect sql, boolean remote) {
+    /**
+     * Reads a result to its end. Trino cancels a query whose result is closed before its last
+     * page was fetched, and a cancelled query aborts the transaction it ran in.
+     */
+    public static void drain(java.sql.ResultSet rs) throws java.sql.SQLException {
+        while (rs.next()) {
+            // nothing more is expected
+        }
+    }
+
+    /** The rows loaded into the local DuckDB. */
+    public static RowStore local(ProfilingDatabase db) {
+        return new RowStore(db.connection(), ProfileDialect.DUCKDB, false);
+    }
+}
