@@ -9,7 +9,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -42,42 +41,36 @@ public final class TrinoBenchmark {
         String[] pushed = {"analyze", "--format", "json", "-q", url};
         String[] local = {"analyze", "--format", "json", "-q", dir.toString()};
         String[] fetched = {"analyze", "--format", "json", "-q", "--fetch-rows", url};
-        time(pushed);
-        time(local);
-        time(fetched);
+        CommandTimer.time(pushed);
+        CommandTimer.time(local);
+        CommandTimer.time(fetched);
         double[] p = new double[runs];
         double[] l = new double[runs];
         double[] f = new double[runs];
         for (int i = 0; i < runs; i++) {
-            p[i] = time(pushed);
-            l[i] = time(local);
-            f[i] = time(fetched);
+            p[i] = CommandTimer.time(pushed);
+            l[i] = CommandTimer.time(local);
+            f[i] = CommandTimer.time(fetched);
             System.err.printf("run %d: trino %.2f s, local duckdb %.2f s, fetch %.2f s%n", i + 1, p[i], l[i], f[i]);
         }
         System.out.printf(
                 Locale.ROOT,
                 "tpch.%s, %,d rows, %d runs each, alternating (median [min-max])%n"
-                        + "| analyze jdbc:trino (profile in Trino) | %.2f s [%.2f-%.2f] | %,.0f rows/s |%n"
-                        + "| analyze DIR of CSV (local DuckDB) | %.2f s [%.2f-%.2f] | %,.0f rows/s |%n"
-                        + "| analyze --fetch-rows jdbc:trino (rows to the client) | %.2f s [%.2f-%.2f] | %,.0f rows/s |%n"
+                        + "| analyze jdbc:trino (profile in Trino) | %s | %,.0f rows/s |%n"
+                        + "| analyze DIR of CSV (local DuckDB) | %s | %,.0f rows/s |%n"
+                        + "| analyze --fetch-rows jdbc:trino (rows to the client) | %s | %,.0f rows/s |%n"
                         + "trino / local: %.2fx the time; fetch / trino: %.2fx%n",
                 schema,
                 rows,
                 runs,
-                median(p),
-                min(p),
-                max(p),
-                rows / median(p),
-                median(l),
-                min(l),
-                max(l),
-                rows / median(l),
-                median(f),
-                min(f),
-                max(f),
-                rows / median(f),
-                median(p) / median(l),
-                median(f) / median(p));
+                CommandTimer.spread(p),
+                rows / CommandTimer.median(p),
+                CommandTimer.spread(l),
+                rows / CommandTimer.median(l),
+                CommandTimer.spread(f),
+                rows / CommandTimer.median(f),
+                CommandTimer.median(p) / CommandTimer.median(l),
+                CommandTimer.median(f) / CommandTimer.median(p));
         System.exit(0); // the Trino server is stopped by its shutdown hook
     }
 
@@ -130,28 +123,5 @@ public final class TrinoBenchmark {
             }
         }
         return total;
-    }
-
-    private static double time(String[] args) {
-        long t0 = System.nanoTime();
-        Cli.Result r = Cli.run(args);
-        if (r.exitCode() != 0) {
-            throw new IllegalStateException(String.join(" ", args) + " failed: " + r.err());
-        }
-        return (System.nanoTime() - t0) / 1e9;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-    }
-
-    private static double min(double[] v) {
-        return Arrays.stream(v).min().orElse(0);
-    }
-
-    private static double max(double[] v) {
-        return Arrays.stream(v).max().orElse(0);
     }
 }

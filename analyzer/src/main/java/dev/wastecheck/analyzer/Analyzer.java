@@ -260,12 +260,7 @@ public final class Analyzer {
                     loaded,
                     new ArrayList<>(),
                     started);
-            s.serverBytes = live.serverBytes();
-            Map<String, dev.wastecheck.analyzer.report.AnalysisReport.ServerSpace> space = new java.util.HashMap<>();
-            live.serverSpace()
-                    .forEach((t, v) ->
-                            space.put(t, new dev.wastecheck.analyzer.report.AnalysisReport.ServerSpace(v[0], v[1])));
-            s.serverSpace = space;
+            s.measuredBy(live);
             if (serverWorkload) {
                 Path dir = Files.createTempDirectory("wastecheck-server-workload");
                 Path file = dir.resolve("workload.sql");
@@ -341,10 +336,7 @@ public final class Analyzer {
                     loaded,
                     new ArrayList<>(),
                     started);
-            s.serverBytes = live.serverBytes();
-            Map<String, AnalysisReport.ServerSpace> space = new java.util.HashMap<>();
-            live.serverSpace().forEach((t, v) -> space.put(t, new AnalysisReport.ServerSpace(v[0], v[1])));
-            s.serverSpace = space;
+            s.measuredBy(live);
             s.rows = new RowStore(c, source.profileDialect(), true);
             s.server = c; // closed with the session
             return s;
@@ -467,6 +459,14 @@ public final class Analyzer {
             return sb.append(" FROM ").append(t.relation()).append(")").toString();
         }
 
+        /** The server's own sizes and space (pgstattuple) of the tables, as the live loader read them. */
+        private void measuredBy(LiveLoader live) {
+            serverBytes = live.serverBytes();
+            Map<String, AnalysisReport.ServerSpace> space = new java.util.HashMap<>();
+            live.serverSpace().forEach((t, v) -> space.put(t, new AnalysisReport.ServerSpace(v[0], v[1])));
+            serverSpace = space;
+        }
+
         /** Profiles the loaded tables, infers types and, with traces, analyzes the workload. */
         public AnalysisReport report(List<Path> traces, Progress progress) throws IOException, SQLException {
             TypeInference types = new TypeInference(dialect, inference);
@@ -478,7 +478,18 @@ public final class Analyzer {
             Map<String, List<ColumnProfile>> profiles = new java.util.LinkedHashMap<>();
             int done = 0;
             for (LoadedTable t : loaded.values()) {
-                profiles.put(t.def().key(), profiler.profile(t));
+                try {
+                    profiles.put(t.def().key(), profiler.profile(t));
+                } catch (SQLException e) {
+                    if (!rows.remote()) {
+                        throw e;
+                    }
+                    // the server's own failure (a time limit, its memory), said as the server said it
+                    throw new dev.wastecheck.analyzer.source.DumpFormatException(names.get(0)
+                            + ": the server could not run the profile of table "
+                            + t.def().name() + ": "
+                            + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+                }
                 progress.advance(++done);
             }
             progress.end();

@@ -64,8 +64,13 @@ public final class Profiler {
      */
     private static final class Query {
         final List<Agg> aggs = new ArrayList<>();
+        /** Per column, its derived expressions as {@code expr AS alias}, in the order made. */
         final java.util.Map<Integer, List<String>> derived = new java.util.TreeMap<>();
-        /** Whether a derived expression may name one before it (else each is written out where used). */
+        /** Per column, each derived expression's level (1 + the deepest level it names); {@link #lateral} false only. */
+        final java.util.Map<Integer, List<Integer>> levels = new java.util.TreeMap<>();
+
+        final java.util.Map<String, Integer> levelOf = new java.util.HashMap<>();
+        /** Whether a derived expression may name one before it in the same SELECT list (DuckDB). */
         final boolean lateral;
 
         int column;
@@ -85,15 +90,67 @@ public final class Profiler {
 
         /**
          * A per-row expression computed once in the derived table; returns its alias. Where the
-         * engine cannot name an earlier alias of the same list, the expression itself, written
-         * out where it is used (the engine's optimizer shares the common parts).
+         * engine cannot name an earlier alias of the same SELECT list, the expressions are
+         * computed in nested derived tables, one level per step of dependence (an expression on
+         * level 2 names aliases of level 1), so that each is still computed once a row.
          */
         String derive(String alias, String expr) {
-            if (!lateral) {
-                return expr.matches("[A-Za-z_][A-Za-z0-9_]*") ? expr : "(" + expr + ")";
+            if (!lateral && expr.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                return expr; // a column of the relation itself
             }
             derived.computeIfAbsent(column, k -> new ArrayList<>()).add(expr + " AS " + alias);
+            if (!lateral) {
+                int level = 1;
+                for (java.util.Map.Entry<String, Integer> e : levelOf.entrySet()) {
+                    if (java.util.regex.Pattern.compile("\\b" + e.getKey() + "\\b")
+                            .matcher(expr)
+                            .find()) {
+                        level = Math.max(level, e.getValue() + 1);
+                    }
+                }
+                levelOf.put(alias, level);
+                levels.computeIfAbsent(column, k -> new ArrayList<>()).add(level);
+            }
             return alias;
+        }
+
+        /**
+         * The FROM clause for the columns of one query: the relation itself, the derived table
+         * DuckDB computes in one list, or the nested levels of the other engines, each behind the
+         * dialect's fence (PostgreSQL would otherwise fold a level into its user and compute an
+         * expression once for each use).
+         */
+        String from(String relation, java.util.function.IntPredicate inGroup, ProfileDialect sql) {
+            if (lateral) {
+                List<String> list = new ArrayList<>();
+                derived.forEach((c, d) -> {
+                    if (inGroup.test(c)) {
+                        list.addAll(d);
+                    }
+                });
+                return list.isEmpty()
+                        ? relation
+                        : "(SELECT " + String.join(",\n    ", list) + "\n  FROM " + relation + ")" + sql.alias("d");
+            }
+            java.util.Map<Integer, List<String>> byLevel = new java.util.TreeMap<>();
+            derived.forEach((c, d) -> {
+                if (inGroup.test(c)) {
+                    for (int i = 0; i < d.size(); i++) {
+                        byLevel.computeIfAbsent(levels.get(c).get(i), k -> new ArrayList<>())
+                                .add(d.get(i));
+                    }
+                }
+            });
+            // the relation's columns (a server's text casts among them) computed once, then each level
+            String from = "(SELECT * FROM " + relation + sql.fence() + ")" + sql.alias("v0");
+            String previous = "v0";
+            for (java.util.Map.Entry<Integer, List<String>> e : byLevel.entrySet()) {
+                String name = "v" + e.getKey();
+                from = "(SELECT " + previous + ".*, " + String.join(",\n    ", e.getValue()) + "\n  FROM " + from
+                        + sql.fence() + ")" + sql.alias(name);
+                previous = name;
+            }
+            return from;
         }
 
         int size() {
@@ -162,25 +219,22 @@ public final class Profiler {
     }
 
     /**
-     * Runs the aggregates one column at a time where a column scans apart cheaply (DuckDB's
-     * in-memory tables: one query per column also keeps each query's distinct-count hash table
-     * alone; one query with every column's count(DISTINCT) was 1.6x slower on 11 M rows), and
-     * all of a table's in one query on a server, which reads whole rows (or, for Trino, makes
-     * them) on every scan.
+     * Runs the aggregates in groups of {@link ProfileDialect#columnsPerQuery} columns: one column
+     * a query in DuckDB's in-memory tables (each query's distinct-count hash table alone; one
+     * query with every column's count(DISTINCT) was 1.6x slower on 11 M rows), all of a table's
+     * in one query on a row store, which reads whole rows on every scan.
      */
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
         java.util.Map<Integer, List<Agg>> byColumn = new java.util.TreeMap<>();
         for (Agg a : aggs.aggs) {
             if (a.column() >= 0) {
-                byColumn.computeIfAbsent(sql.scanPerColumn() ? a.column() : -1, k -> new ArrayList<>())
+                byColumn.computeIfAbsent(a.column() / sql.columnsPerQuery(), k -> new ArrayList<>())
                         .add(a);
             }
         }
         for (java.util.Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
-            List<String> derived = e.getKey() < 0
-                    ? aggs.derived.values().stream().flatMap(List::stream).toList()
-                    : aggs.derived.getOrDefault(e.getKey(), List.of());
+            int group = e.getKey();
             StringBuilder sql = new StringBuilder("SELECT ");
             for (int i = 0; i < list.size(); i++) {
                 if (i > 0) {
@@ -188,17 +242,8 @@ public final class Profiler {
                 }
                 sql.append(list.get(i).sql());
             }
-            sql.append("\nFROM ");
-            if (derived.isEmpty()) {
-                sql.append(table.relation());
-            } else {
-                sql.append("(SELECT ")
-                        .append(String.join(",\n    ", derived))
-                        .append("\n  FROM ")
-                        .append(table.relation())
-                        .append(")")
-                        .append(this.sql.alias("d"));
-            }
+            sql.append("\nFROM ")
+                    .append(aggs.from(table.relation(), c -> c / this.sql.columnsPerQuery() == group, this.sql));
             long t0 = System.nanoTime();
             try (Statement st = connection.createStatement();
                     ResultSet rs = st.executeQuery(sql.toString())) {
