@@ -78,6 +78,26 @@ class TrinoSourceTest {
     }
 
     @Test
+    void arraysMapsAndRowsAreProfiledAsTheirJson() throws Exception {
+        try (Connection c = java.sql.DriverManager.getConnection(trino.url("memory", "default"), "test", null);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS nested AS SELECT CAST(n AS bigint) AS id,"
+                    + " ARRAY['a', CAST(n AS varchar)] AS tags, MAP(ARRAY['k'], ARRAY[n]) AS attrs,"
+                    + " CAST(ROW(n, n * 2.5) AS ROW(x integer, y double)) AS pos"
+                    + " FROM UNNEST(sequence(1, 300)) AS t(n)");
+        }
+        // judged on range alone (no evidence floor for 300 rows)
+        Cli.Result r = Cli.run("analyze", "--format", "json", "-q", "--min-rows", "0", trino.url("memory", "default"));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(Cli.table(r.json(), "nested").get("rows").asLong()).isEqualTo(300);
+        assertThat(Cli.column(r.json(), "nested", "pos").get("distinct").asLong())
+                .isEqualTo(300);
+        // the plain columns beside them are judged as ever (an id keeps the policy's room to grow)
+        assertThat(Cli.column(r.json(), "nested", "id").get("suggested_type").asText())
+                .isIn("smallint", "integer");
+    }
+
+    @Test
     void aUrlWithoutASchemaOrServerExitsTwoWithAClearMessage() {
         Cli.Result noSchema = Cli.run("analyze", "-q", "jdbc:trino://127.0.0.1:" + trino.port() + "/tpch");
         assertThat(noSchema.exitCode()).isEqualTo(2);

@@ -392,7 +392,8 @@ public final class LiveLoader {
                         .append("    ")
                         .append(trinoQuote(col[0]))
                         .append(' ')
-                        .append(col[1])
+                        // a row, map or array is profiled as its JSON text: declared so
+                        .append(col[1].matches("(?is)(array|map|row)\\s*\\(.*") ? "json" : col[1])
                         .append("NO".equals(col[2]) ? " NOT NULL" : "");
             }
             catalog.accept(ddl.append("\n);").toString(), where, line++);

@@ -565,6 +565,7 @@ public abstract class ProfileDialect {
         public void prepare(Connection c) throws SQLException {
             try (Statement st = c.createStatement()) {
                 st.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
+                st.execute("SET SESSION optimizer_switch = 'derived_merge=off'");
             }
         }
 
@@ -697,46 +698,31 @@ public abstract class ProfileDialect {
 
         /**
          * The text of the first row by number: a fixed-width image of the number that sorts as
-         * the number does (66 characters), then the text; the least such string, the image cut off.
-         * Exact for numbers of at most 55 integer and 10 fractional digits (DECIMAL(65,10)).
+         * the number does (the number moved by 10^54 so that none is negative, at ten fractional
+         * digits, zero-padded to 66 characters), then the text; the least such string, the image
+         * cut off. Exact for numbers under 10^54 in magnitude at ten fractional digits.
          */
         @Override
         public String argMin(String text, String number) {
-            return "SUBSTRING(MIN(CASE WHEN " + number + " IS NOT NULL THEN CONCAT(" + sortable(number, false) + ", "
-                    + text + ") END), 67)";
+            return "SUBSTRING(MIN(CASE WHEN " + number + " IS NOT NULL THEN CONCAT("
+                    + sortable(exact(number) + " + " + TEN_TO_54) + ", " + text + ") END), 67)";
         }
 
         @Override
         public String argMax(String text, String number) {
-            return "SUBSTRING(MIN(CASE WHEN " + number + " IS NOT NULL THEN CONCAT(" + sortable(number, true) + ", "
-                    + text + ") END), 67)";
+            return "SUBSTRING(MIN(CASE WHEN " + number + " IS NOT NULL THEN CONCAT("
+                    + sortable(TEN_TO_54 + " - " + exact(number)) + ", " + text + ") END), 67)";
         }
 
-        /**
-         * The sign, then the magnitude's 65 digits; a negative number's digits nine-complemented
-         * so that larger magnitudes sort first. Descending swaps the two.
-         */
-        private static String sortable(String number, boolean descending) {
-            String digits =
-                    "LPAD(REPLACE(CAST(ABS(CAST(" + number + " AS DECIMAL(65,10))) AS CHAR), '.', ''), 65, '0')";
-            String nines = digitsComplement(digits);
-            return descending
-                    ? "CASE WHEN " + number + " < 0 THEN CONCAT('1', " + digits + ") ELSE CONCAT('0', " + nines
-                            + ") END"
-                    : "CASE WHEN " + number + " < 0 THEN CONCAT('0', " + nines + ") ELSE CONCAT('1', " + digits
-                            + ") END";
+        /** 10^54 as an exact (DECIMAL) literal: {@code 1e54} would be a DOUBLE. */
+        private static final String TEN_TO_54 = "1" + "0".repeat(54);
+
+        private static String exact(String number) {
+            return "CAST(" + number + " AS DECIMAL(65,10))";
         }
 
-        private static String digitsComplement(String digits) {
-            String s = digits;
-            // each digit d becomes 9 - d: through letters, so that a replaced digit is not replaced again
-            for (int d = 0; d <= 9; d++) {
-                s = "REPLACE(" + s + ", '" + d + "', '" + (char) ('a' + 9 - d) + "')";
-            }
-            for (int d = 0; d <= 9; d++) {
-                s = "REPLACE(" + s + ", '" + (char) ('a' + d) + "', '" + d + "')";
-            }
-            return s;
+        private static String sortable(String positive) {
+            return "LPAD(CAST(CAST(" + positive + " AS DECIMAL(65,10)) AS CHAR), 66, '0')";
         }
 
         @Override
@@ -781,11 +767,18 @@ public abstract class ProfileDialect {
             return 4;
         }
 
-        /** A double or real as Java prints it ({@code 9987.71}, not {@code 9.98771E3}), as the JDBC driver hands it over. */
+        /**
+         * A double or real as Java prints it ({@code 9987.71}, not {@code 9.98771E3}), as the JDBC
+         * driver hands it over; a row, map or array as its JSON.
+         */
         @Override
         public String columnText(String column, dev.wastecheck.model.schema.SqlType type) {
             String t = type.declared().toLowerCase(java.util.Locale.ROOT).strip();
-            return t.equals("double") || t.equals("real") ? "format('%s', " + column + ")" : text(column);
+            if (t.equals("double") || t.equals("real")) {
+                return "format('%s', " + column + ")";
+            }
+            // a row, map or array (declared json by the catalog reader) has no cast to varchar: its JSON does
+            return t.equals("json") ? "json_format(CAST(" + column + " AS json))" : text(column);
         }
 
         @Override
