@@ -554,6 +554,12 @@ public abstract class ProfileDialect {
      * MariaDB (and MySQL 8): text converted to {@code utf8mb4} with a binary, no-pad collation;
      * filtered aggregates as {@code CASE}; backslashes in literals kept as written
      * ({@code NO_BACKSLASH_ESCAPES}, set by {@link #prepare} after the catalog is read).
+     *
+     * <p>MariaDB folds the nested derived tables into the query, so a derived value is computed
+     * once per use. {@code optimizer_switch='derived_merge=off'} would compute each once a row
+     * (25.8 s instead of 36.4 s on a 2 M-row table) by writing every level out as a temporary
+     * table of all the rows: on a production server's large table that is its size again in
+     * tmpdir, which a read-only analysis must not risk. It is not set.
      */
     private static final class MariaDb extends ProfileDialect {
         @Override
@@ -565,7 +571,6 @@ public abstract class ProfileDialect {
         public void prepare(Connection c) throws SQLException {
             try (Statement st = c.createStatement()) {
                 st.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
-                st.execute("SET SESSION optimizer_switch = 'derived_merge=off'");
             }
         }
 
