@@ -242,6 +242,9 @@ class LiveSourceTest {
         Cli.Result file = Cli.run("analyze", "-q", "--sample", "10", csv.toString());
         assertThat(file.exitCode()).isEqualTo(2);
         assertThat(file.err()).contains("--sample").doesNotContain("Exception");
+        Cli.Result fetch = Cli.run("analyze", "-q", "--fetch-rows", csv.toString());
+        assertThat(fetch.exitCode()).isEqualTo(2);
+        assertThat(fetch.err()).contains("--fetch-rows").doesNotContain("Exception");
         Cli.Result zero = Cli.run("analyze", "-q", "--sample", "0", pg.url("live_sample"));
         assertThat(zero.exitCode()).isEqualTo(2);
         assertThat(zero.err()).contains("--sample: expected a percentage");

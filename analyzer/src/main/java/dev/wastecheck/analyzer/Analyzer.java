@@ -140,6 +140,11 @@ public final class Analyzer {
                     "--server-workload reads what a live server recorded (a jdbc: URL); for files, give the workload's"
                             + " statement log with --trace");
         }
+        if (fetchRows) {
+            throw new dev.wastecheck.analyzer.source.DumpFormatException(
+                    "--fetch-rows reads a live database's rows (a jdbc: URL) instead of profiling them on the server;"
+                            + " files are always read here: drop --fetch-rows");
+        }
         // The workload's page hot-density needs the tables in the dump's physical order.
         try (Session session = open(sources, !traces.isEmpty(), progress)) {
             return session.report(traces, progress);
