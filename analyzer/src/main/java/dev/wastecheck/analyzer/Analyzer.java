@@ -256,16 +256,7 @@ public final class Analyzer {
                 live.sample(samplePercent, sampleSeed).keepTransaction();
             }
             live.load(source, c, catalog, progress);
-            Session s = session(
-                    db,
-                    List.of(source.display()),
-                    source.dialect(),
-                    catalog,
-                    stats,
-                    loaded,
-                    new ArrayList<>(),
-                    started);
-            s.measuredBy(live);
+            Session s = liveSession(db, source, catalog, stats, loaded, started, live);
             if (serverWorkload) {
                 Path dir = Files.createTempDirectory("wastecheck-server-workload");
                 Path file = dir.resolve("workload.sql");
@@ -332,16 +323,7 @@ public final class Analyzer {
             c = LiveLoader.connect(source, env);
             LiveLoader live = new LiveLoader(db, stats, loaded);
             live.describe(source, c, catalog, source.profileDialect(), progress);
-            Session s = session(
-                    db,
-                    List.of(source.display()),
-                    source.dialect(),
-                    catalog,
-                    stats,
-                    loaded,
-                    new ArrayList<>(),
-                    started);
-            s.measuredBy(live);
+            Session s = liveSession(db, source, catalog, stats, loaded, started, live);
             s.rows = new RowStore(c, source.profileDialect(), true);
             s.server = c; // closed with the session
             return s;
@@ -352,6 +334,21 @@ public final class Analyzer {
             }
             throw e;
         }
+    }
+
+    /** The session of a live source, with the server's own sizes the loader read. */
+    private Session liveSession(
+            ProfilingDatabase db,
+            LiveSource source,
+            DdlCatalog catalog,
+            LoadStats stats,
+            Map<String, LoadedTable> loaded,
+            long started,
+            LiveLoader live) {
+        Session s = session(
+                db, List.of(source.display()), source.dialect(), catalog, stats, loaded, new ArrayList<>(), started);
+        s.measuredBy(live);
+        return s;
     }
 
     private Session session(

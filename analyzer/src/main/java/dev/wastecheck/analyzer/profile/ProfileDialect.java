@@ -158,13 +158,28 @@ public abstract class ProfileDialect {
         return "trunc(" + d + ")";
     }
 
-    /** A number as a double. */
-    public String toDouble(String d) {
-        return "CAST(" + d + " AS DOUBLE)";
+    /** The engine's 4-byte and 8-byte floating-point types. */
+    protected String floatType() {
+        return "real";
     }
 
-    /** True when a double keeps its value as a 4-byte float. */
-    public abstract String floatRoundTrips(String d);
+    protected String doubleType() {
+        return "double";
+    }
+
+    /** A number as a double. */
+    public String toDouble(String d) {
+        return "CAST(" + d + " AS " + doubleType() + ")";
+    }
+
+    /**
+     * True when a double keeps its value as a 4-byte float; false beyond the float's range
+     * (3.4e38), where a cast would fail or overflow rather than answer.
+     */
+    public String floatRoundTrips(String d) {
+        return "CASE WHEN abs(" + d + ") <= 3.4028234663852886e38 THEN CAST(CAST(" + d + " AS " + floatType() + ") AS "
+                + doubleType() + ") = " + d + " ELSE false END";
+    }
 
     /** True when a timestamp is at midnight. */
     public String isMidnight(String ts) {
@@ -291,6 +306,11 @@ public abstract class ProfileDialect {
         @Override
         public String integerText(String n) {
             return "CAST(CAST(" + n + " AS HUGEINT) AS VARCHAR)";
+        }
+
+        @Override
+        protected String doubleType() {
+            return "DOUBLE";
         }
 
         @Override
@@ -478,14 +498,8 @@ public abstract class ProfileDialect {
         }
 
         @Override
-        public String toDouble(String d) {
-            return "CAST(" + d + " AS double precision)";
-        }
-
-        @Override
-        public String floatRoundTrips(String d) {
-            return "CASE WHEN abs(" + d + ") <= 3.4028234663852886e38 THEN CAST(CAST(" + d
-                    + " AS real) AS double precision) = " + d + " ELSE false END";
+        protected String doubleType() {
+            return "double precision";
         }
 
         @Override
@@ -670,9 +684,8 @@ public abstract class ProfileDialect {
         }
 
         @Override
-        public String floatRoundTrips(String d) {
-            return "CASE WHEN ABS(" + d + ") <= 3.4028234663852886e38 THEN CAST(CAST(" + d + " AS FLOAT) AS DOUBLE) = "
-                    + d + " ELSE false END";
+        protected String floatType() {
+            return "FLOAT";
         }
 
         @Override
@@ -845,17 +858,6 @@ public abstract class ProfileDialect {
         @Override
         public String truncate(String d) {
             return "truncate(" + d + ")";
-        }
-
-        @Override
-        public String toDouble(String d) {
-            return "CAST(" + d + " AS double)";
-        }
-
-        @Override
-        public String floatRoundTrips(String d) {
-            return "CASE WHEN abs(" + d + ") <= 3.4028234663852886e38 THEN CAST(CAST(" + d + " AS real) AS double) = "
-                    + d + " ELSE false END";
         }
 
         @Override
