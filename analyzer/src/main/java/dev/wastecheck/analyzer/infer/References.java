@@ -369,10 +369,13 @@ public final class References {
         String kv = integer(db, k);
         String sql = "WITH c AS (SELECT DISTINCT " + cv + " AS v FROM "
                 + c.table().relation() + " WHERE " + cv + " IS NOT NULL),"
+                // only the key's values within c's range can matter (c has no other): a key of
+                // 11.4 M rows and a column of 50,000 customers took 1.4 s with the whole key's
+                // distinct values, 0.1 s with those in range
                 + " k AS (SELECT DISTINCT " + kv + " AS v FROM " + k.table().relation() + " WHERE " + kv
-                + " IS NOT NULL)"
+                + " BETWEEN " + p.minInt + " AND " + p.maxInt + ")"
                 + " SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM c WHERE v IN (SELECT v FROM k)),"
-                + " (SELECT count(*) FROM k WHERE v BETWEEN " + p.minInt + " AND " + p.maxInt + ")";
+                + " (SELECT count(*) FROM k)";
         try (Statement st = db.connection().createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
             rs.next();

@@ -221,6 +221,15 @@ public abstract class ProfileDialect {
     }
 
     /**
+     * The exact count of distinct values of an integer column whose values all lie in
+     * {@code [min, max]}, as one bit a value in that range, or null where the engine has no such
+     * aggregate (then {@code count(DISTINCT)}, a hash table of the values, is used).
+     */
+    public String distinctIntegersByBits(String n, long min, long max) {
+        return null;
+    }
+
+    /**
      * How many columns one profile query takes: 1 where a column scans apart cheaply and a
      * query's distinct-count hash tables should stay few (DuckDB's columnar tables in memory);
      * every column of the table on a row store, which reads whole rows on each scan anyway.
@@ -370,6 +379,11 @@ public abstract class ProfileDialect {
         public String roundTripUuid(String s, String len) {
             return "CASE WHEN " + len + " = 36 THEN CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s
                     + " ELSE false END";
+        }
+
+        @Override
+        public String distinctIntegersByBits(String n, long min, long max) {
+            return "bit_count(bitstring_agg(CAST(" + n + " AS BIGINT), " + min + ", " + max + "))";
         }
 
         @Override

@@ -174,11 +174,15 @@ public final class Profiler {
             return out;
         }
         Query aggs = new Query(sql);
+        List<Integer> byBits = new ArrayList<>();
         for (int i = 0; i < cols.size(); i++) {
             aggs.column(i);
-            columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs);
+            columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs, byBits);
         }
         run(table, aggs, out);
+        for (int i : byBits) {
+            out.get(i).distinct = distinctIntegers(table, i, out.get(i));
+        }
 
         // Then what the strings hold: dates, timestamps and UUIDs first; numbers and booleans only
         // for columns that are not wholly one of those (a timestamp column is not asked if it is
@@ -259,11 +263,58 @@ public final class Profiler {
         }
     }
 
-    private void columnAggregates(int i, ColumnDef col, ColumnStorage storage, String physical, Query aggs) {
+    /**
+     * Integer columns stored as integers whose range is at most this many values times their
+     * rows (and at most {@link #BITS_MAX}) count their distinct values with one bit a value of
+     * the range, after the first query has found the range: 85 ms against 1.2-1.5 s for the
+     * hash table of {@code count(DISTINCT)} on 11.4 M keys, the same exact count.
+     */
+    static final long BITS_PER_ROW = 8;
+
+    /** The most bits of such a count: 32 MB, for each of the engine's threads. */
+    static final long BITS_MAX = 1L << 28;
+
+    private long distinctIntegers(LoadedTable table, int i, ColumnProfile p) throws SQLException {
+        if (p.nonNull == 0) {
+            return 0;
+        }
+        String c = table.physicalColumn(i);
+        String expr = "count(DISTINCT " + c + ")";
+        if (p.minInt != null && p.maxInt != null && p.minInt.bitLength() < 64 && p.maxInt.bitLength() < 64) {
+            BigInteger range = p.maxInt.subtract(p.minInt).add(BigInteger.ONE);
+            if (range.compareTo(BigInteger.valueOf(Math.min(BITS_MAX, Math.max(1 << 16, BITS_PER_ROW * p.nonNull))))
+                    <= 0) {
+                String bits = sql.distinctIntegersByBits(c, p.minInt.longValueExact(), p.maxInt.longValueExact());
+                expr = bits == null ? expr : bits;
+            }
+        }
+        String query = "SELECT " + expr + " FROM " + table.relation();
+        long t0 = System.nanoTime();
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery(query)) {
+            rs.next();
+            long n = asLong(rs.getObject(1));
+            RowStore.drain(rs);
+            if (Boolean.getBoolean("wastecheck.logSql")) {
+                System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, query);
+            }
+            return n;
+        }
+    }
+
+    private void columnAggregates(
+            int i, ColumnDef col, ColumnStorage storage, String physical, Query aggs, List<Integer> byBits) {
         TypeFamily f = col.type().family();
         String c = aggs.derive("c" + i, physical);
         aggs.add(new Agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v)));
-        aggs.add(new Agg(i, "count(DISTINCT " + c + ")", (p, v) -> p.distinct = asLong(v)));
+        boolean integers = f == TypeFamily.INTEGER
+                && (storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE)
+                && sql.distinctIntegersByBits("x", 0, 1) != null;
+        if (integers) {
+            byBits.add(i); // after the range is known
+        } else {
+            aggs.add(new Agg(i, "count(DISTINCT " + c + ")", (p, v) -> p.distinct = asLong(v)));
+        }
         if (f == TypeFamily.INTEGER) {
             String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE
                     ? c
