@@ -40,6 +40,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private final long[] autoIncrement;
     /** Per column, the check of its declared type's range, or null (none asked for, or nothing to check). */
     private DeclaredRange[] ranges;
+    /** Per column, the facts counted of the values stored, or null ({@link #countFacts}). */
+    private ColumnFacts[] facts;
 
     public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file) {
         this(table, stats, file, false);
@@ -94,6 +96,24 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 why + "; kept as read");
         stats.outOfType(
                 table.columns().get(col).name(), new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Counts {@link ColumnFacts} of the text and byte-string columns' stored values into
+     * {@code into} (one per column, created where null; kept across a table's runs), so that
+     * the profile need not scan them again for lengths and bounds.
+     */
+    public ColumnFacts[] countFacts(ColumnFacts[] into) {
+        facts = into != null ? into : new ColumnFacts[storage.length];
+        for (int i = 0; i < storage.length; i++) {
+            if (facts[i] == null && (storage[i] == ColumnStorage.TEXT || storage[i] == ColumnStorage.BYTES)) {
+                facts[i] = new ColumnFacts(
+                        storage[i] == ColumnStorage.BYTES,
+                        table.columns().get(i).type().family() == dev.wastecheck.model.schema.TypeFamily.DECIMAL,
+                        dev.wastecheck.analyzer.profile.Profiler.NULL_MARKERS);
+            }
+        }
+        return facts;
     }
 
     /** Starts numbering omitted auto-increment values after the given counters (a table's earlier runs). */
@@ -180,6 +200,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             col = mapping[index];
         }
         if (mapping != null) {
+            if (seen[col] && !direct && facts != null && facts[col] != null) {
+                facts[col].invalidate(); // a column named twice: the table keeps one of its values
+            }
             seen[col] = true; // only an INSERT with a column list can leave columns out
         }
         FieldVector v = vectors[col];
@@ -229,6 +252,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
             case BYTES -> {
                 ((VarBinaryVector) v).setSafe(row, b, off, len);
+                if (facts != null) {
+                    facts[col].add(b, off, len);
+                }
                 if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
                     String why = ranges[col].text(b, off, len);
                     if (why != null) {
@@ -245,11 +271,17 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
                 if (Utf8.isValid(b, off, len)) {
                     ((VarCharVector) v).setSafe(row, b, off, len);
+                    if (facts != null) {
+                        facts[col].add(b, off, len);
+                    }
                 } else {
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
                     byte[] recoded =
                             new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
                     ((VarCharVector) v).setSafe(row, recoded, 0, recoded.length);
+                    if (facts != null) {
+                        facts[col].add(recoded, 0, recoded.length);
+                    }
                     stats.recoded(table.columns().get(col).name());
                 }
             }
@@ -268,6 +300,14 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         int expected = mapping == null ? storage.length : mapping.length;
         if (count != expected) {
             stats.badRow(file, line, "a row of " + expected + " values for table " + table.name() + ", found " + count);
+            if (facts != null) {
+                // its values were counted, but the next row overwrites them: the profile asks SQL
+                for (ColumnFacts f : facts) {
+                    if (f != null) {
+                        f.invalidate();
+                    }
+                }
+            }
             clearRow();
             return;
         }

@@ -63,6 +63,8 @@ public final class DumpLoader {
     private final Map<String, LoadedTable> loaded;
     private final LongConsumer progress;
     private final Map<String, long[]> counters = new HashMap<>();
+    /** Per table, the facts its runs counted so far (the filler's alone). */
+    private final Map<String, ColumnFacts[]> facts = new HashMap<>();
 
     /**
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
@@ -86,7 +88,8 @@ public final class DumpLoader {
     private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {}
 
     /** Rows for a table follow. */
-    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage) implements Event {}
+    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage, ColumnFacts[] facts)
+            implements Event {}
 
     private record Batch(VectorSchemaRoot root) implements Event {}
 
@@ -182,7 +185,7 @@ public final class DumpLoader {
                 throw rethrow(stream.failure);
             }
             long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
-            loaded.put(start.def().key(), new LoadedTable(start.def(), relation, rows, start.storage()));
+            loaded.put(start.def().key(), new LoadedTable(start.def(), relation, rows, start.storage(), start.facts()));
         }
     }
 
@@ -338,8 +341,10 @@ public final class DumpLoader {
             }
             builder.setColumnOrder(columns);
             builder.continueCounters(counters.get(def.key()));
+            ColumnFacts[] counted = builder.countFacts(facts.get(def.key()));
+            facts.put(def.key(), counted);
             rows = 0;
-            put(queue, new RunStart(def, builder.schema(), builder.storage()));
+            put(queue, new RunStart(def, builder.schema(), builder.storage(), counted));
         }
 
         void fill(TokenChunk chunk) throws InterruptedException {

@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.profile;
 
+import dev.wastecheck.analyzer.load.ColumnFacts;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
@@ -55,7 +56,26 @@ public final class Profiler {
 
     private interface Setter extends BiConsumer<ColumnProfile, Object> {}
 
-    private record Agg(int column, String sql, Setter setter) {}
+    /**
+     * One aggregate of a column: its SQL, and where the result goes. {@code known}, when not
+     * null, gives the very value the SQL would return, from what the loader counted
+     * ({@link ColumnFacts}); then no SQL runs for it.
+     */
+    private record Agg(int column, String sql, Setter setter, java.util.function.Supplier<Object> known) {
+        Agg(int column, String sql, Setter setter) {
+            this(column, sql, setter, null);
+        }
+    }
+
+    /** The aggregate, or the loader's value of it when {@code facts} holds one. */
+    private static Agg agg(
+            int column,
+            String sql,
+            Setter setter,
+            ColumnFacts facts,
+            java.util.function.Function<ColumnFacts, Object> f) {
+        return new Agg(column, sql, setter, facts == null ? null : () -> f.apply(facts));
+    }
 
     /**
      * The profiling query: aggregates over a derived table that computes each column's text,
@@ -177,7 +197,7 @@ public final class Profiler {
         List<Integer> byBits = new ArrayList<>();
         for (int i = 0; i < cols.size(); i++) {
             aggs.column(i);
-            columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs, byBits);
+            columnAggregates(i, cols.get(i), table.storage()[i], table.physicalColumn(i), aggs, byBits, table.facts(i));
         }
         run(table, aggs, out);
         for (int i : byBits) {
@@ -213,7 +233,7 @@ public final class Profiler {
                 String c = patterns.derive("c" + i, table.physicalColumn(i));
                 String s = bytes ? patterns.derive("s" + i, sql.bytesAsText(c)) : c;
                 String len = patterns.derive("l" + i, bytes ? sql.binaryLength(c) : sql.byteLength(c));
-                any |= patternAggregates(i, p, s, len, patterns, numeric);
+                any |= patternAggregates(i, p, s, len, patterns, numeric, table.facts(i));
             }
             if (any) {
                 run(table, patterns, out);
@@ -231,7 +251,9 @@ public final class Profiler {
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
         java.util.Map<Integer, List<Agg>> byColumn = new java.util.TreeMap<>();
         for (Agg a : aggs.aggs) {
-            if (a.column() >= 0) {
+            if (a.known() != null) {
+                a.setter().accept(out.get(a.column()), a.known().get());
+            } else if (a.column() >= 0) {
                 byColumn.computeIfAbsent(a.column() / sql.columnsPerQuery(), k -> new ArrayList<>())
                         .add(a);
             }
@@ -303,10 +325,17 @@ public final class Profiler {
     }
 
     private void columnAggregates(
-            int i, ColumnDef col, ColumnStorage storage, String physical, Query aggs, List<Integer> byBits) {
+            int i,
+            ColumnDef col,
+            ColumnStorage storage,
+            String physical,
+            Query aggs,
+            List<Integer> byBits,
+            ColumnFacts facts) {
         TypeFamily f = col.type().family();
         String c = aggs.derive("c" + i, physical);
-        aggs.add(new Agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v)));
+        ColumnFacts known = facts;
+        aggs.add(agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v), known, ColumnFacts::nonNull));
         boolean integers = f == TypeFamily.INTEGER
                 && (storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE)
                 && sql.distinctIntegersByBits("x", 0, 1) != null;
@@ -322,13 +351,13 @@ public final class Profiler {
             integerAggregates(i, n, aggs);
             if (storage == ColumnStorage.TEXT) {
                 aggs.add(new Agg(i, "count(" + c + ") - count(" + n + ")", (p, v) -> p.castFailures = asLong(v)));
-                textAggregates(i, c, aggs.derive("l" + i, sql.byteLength(c)), aggs);
+                textAggregates(i, c, aggs.derive("l" + i, sql.byteLength(c)), aggs, known);
             }
             return;
         }
         if (storage == ColumnStorage.NATIVE && !(f.isString() || f == TypeFamily.OTHER)) {
             String s = aggs.derive("s" + i, sql.text(c));
-            lengthAggregates(i, s, aggs.derive("l" + i, sql.byteLength(s)), aggs);
+            lengthAggregates(i, s, aggs.derive("l" + i, sql.byteLength(s)), aggs, null);
             nativeAggregates(i, f, s, aggs);
             return;
         }
@@ -337,24 +366,26 @@ public final class Profiler {
                 && !(f == TypeFamily.DECIMAL || f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE || f.isTemporal());
         String s = bytes && !plainBytes ? aggs.derive("s" + i, sql.bytesAsText(c)) : c;
         String len = aggs.derive("l" + i, bytes ? sql.binaryLength(c) : sql.byteLength(c));
+        // the loader's counts hold for text as stored and for plain bytes (not for bytes shown as text)
+        ColumnFacts lengths = bytes && !plainBytes ? null : known;
         switch (f) {
             case DECIMAL -> {
-                lengthAggregates(i, s, len, aggs);
-                decimalAggregates(i, s, aggs, postgres);
+                lengthAggregates(i, s, len, aggs, lengths);
+                decimalAggregates(i, s, aggs, postgres, lengths);
             }
             case FLOAT, DOUBLE -> {
-                lengthAggregates(i, s, len, aggs);
+                lengthAggregates(i, s, len, aggs, lengths);
                 floatAggregates(i, s, aggs);
             }
             case DATE, DATETIME, TIMESTAMP, TIME, YEAR -> {
-                lengthAggregates(i, s, len, aggs);
+                lengthAggregates(i, s, len, aggs, lengths);
                 temporalAggregates(i, f, s, aggs);
             }
             default -> {
                 if (bytes) {
-                    bytesAggregates(i, c, len, aggs);
+                    bytesAggregates(i, c, len, aggs, lengths);
                 } else {
-                    textAggregates(i, s, len, aggs);
+                    textAggregates(i, s, len, aggs, lengths);
                 }
             }
         }
@@ -366,24 +397,45 @@ public final class Profiler {
      * of every value cost a third of the profile of a 1 GB dump). Trailing spaces are checked on
      * the few values an ENUM would list, not here.
      */
-    private void bytesAggregates(int i, String c, String len, Query aggs) {
-        aggs.add(new Agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v)));
-        aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v)));
-        aggs.add(new Agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v)));
-        aggs.add(new Agg(i, sql.countIf(len + " >= 127"), (p, v) -> p.long127 = asLong(v)));
-        aggs.add(new Agg(i, sql.bytesShown("min(" + c + ")"), (p, v) -> p.minText = asString(v)));
-        aggs.add(new Agg(i, sql.bytesShown("max(" + c + ")"), (p, v) -> p.maxText = asString(v)));
-        aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxChars = asLong(v)));
-        String marker = aggs.derive(
-                "mk" + i,
-                "CASE WHEN " + len + " <= 4 THEN " + sql.bytesAsText(c) + " IN (" + markerList() + ") ELSE false END");
-        aggs.add(new Agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v)));
-        aggs.add(new Agg(i, sql.aggIf("min", len, "NOT " + marker), (p, v) -> p.realMinLen = asLong(v)));
-        aggs.add(new Agg(i, sql.aggIf("max", len, "NOT " + marker), (p, v) -> p.realMaxLen = asLong(v)));
-        aggs.add(new Agg(
-                i, sql.bytesShown(sql.aggIf("min", c, "NOT " + marker)), (p, v) -> p.realMinText = asString(v)));
-        aggs.add(new Agg(
-                i, sql.bytesShown(sql.aggIf("max", c, "NOT " + marker)), (p, v) -> p.realMaxText = asString(v)));
+    private void bytesAggregates(int i, String c, String len, Query aggs, ColumnFacts k) {
+        aggs.add(agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v), k, ColumnFacts::minLen));
+        aggs.add(agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v), k, ColumnFacts::maxLen));
+        aggs.add(agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v), k, ColumnFacts::sumLen));
+        aggs.add(agg(i, sql.countIf(len + " >= 127"), (p, v) -> p.long127 = asLong(v), k, ColumnFacts::long127));
+        aggs.add(agg(i, sql.bytesShown("min(" + c + ")"), (p, v) -> p.minText = asString(v), k, ColumnFacts::minText));
+        aggs.add(agg(i, sql.bytesShown("max(" + c + ")"), (p, v) -> p.maxText = asString(v), k, ColumnFacts::maxText));
+        aggs.add(agg(i, "max(" + len + ")", (p, v) -> p.maxChars = asLong(v), k, ColumnFacts::maxChars));
+        String marker = k != null
+                ? "false"
+                : aggs.derive(
+                        "mk" + i,
+                        "CASE WHEN " + len + " <= 4 THEN " + sql.bytesAsText(c) + " IN (" + markerList()
+                                + ") ELSE false END");
+        aggs.add(agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v), k, ColumnFacts::markers));
+        aggs.add(agg(
+                i,
+                sql.aggIf("min", len, "NOT " + marker),
+                (p, v) -> p.realMinLen = asLong(v),
+                k,
+                ColumnFacts::realMinLen));
+        aggs.add(agg(
+                i,
+                sql.aggIf("max", len, "NOT " + marker),
+                (p, v) -> p.realMaxLen = asLong(v),
+                k,
+                ColumnFacts::realMaxLen));
+        aggs.add(agg(
+                i,
+                sql.bytesShown(sql.aggIf("min", c, "NOT " + marker)),
+                (p, v) -> p.realMinText = asString(v),
+                k,
+                ColumnFacts::realMinText));
+        aggs.add(agg(
+                i,
+                sql.bytesShown(sql.aggIf("max", c, "NOT " + marker)),
+                (p, v) -> p.realMaxText = asString(v),
+                k,
+                ColumnFacts::realMaxText));
     }
 
     private void integerAggregates(int i, String n, Query aggs) {
@@ -403,28 +455,55 @@ public final class Profiler {
                 + " WHEN " + n + " BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END";
     }
 
-    private void lengthAggregates(int i, String s, String len, Query aggs) {
-        aggs.add(new Agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v)));
-        aggs.add(new Agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v)));
-        aggs.add(new Agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v)));
-        aggs.add(new Agg(i, sql.countIf(len + " >= 127"), (p, v) -> p.long127 = asLong(v)));
-        aggs.add(new Agg(i, sql.left("min(" + s + ")", 60), (p, v) -> p.minText = asString(v)));
-        aggs.add(new Agg(i, sql.left("max(" + s + ")", 60), (p, v) -> p.maxText = asString(v)));
+    private void lengthAggregates(int i, String s, String len, Query aggs, ColumnFacts k) {
+        aggs.add(agg(i, "min(" + len + ")", (p, v) -> p.minLen = asLong(v), k, ColumnFacts::minLen));
+        aggs.add(agg(i, "max(" + len + ")", (p, v) -> p.maxLen = asLong(v), k, ColumnFacts::maxLen));
+        aggs.add(agg(i, "sum(" + len + ")", (p, v) -> p.sumLen = asLong(v), k, ColumnFacts::sumLen));
+        aggs.add(agg(i, sql.countIf(len + " >= 127"), (p, v) -> p.long127 = asLong(v), k, ColumnFacts::long127));
+        aggs.add(agg(i, sql.left("min(" + s + ")", 60), (p, v) -> p.minText = asString(v), k, ColumnFacts::minText));
+        aggs.add(agg(i, sql.left("max(" + s + ")", 60), (p, v) -> p.maxText = asString(v), k, ColumnFacts::maxText));
     }
 
-    private void textAggregates(int i, String s, String len, Query aggs) {
-        lengthAggregates(i, s, len, aggs);
-        aggs.add(new Agg(i, "max(" + sql.charLength(s) + ")", (p, v) -> p.maxChars = asLong(v)));
-        aggs.add(new Agg(i, sql.countIf(sql.endsWithSpace(s)), (p, v) -> p.trailingSpace = asLong(v)));
+    private void textAggregates(int i, String s, String len, Query aggs, ColumnFacts k) {
+        lengthAggregates(i, s, len, aggs, k);
+        aggs.add(agg(i, "max(" + sql.charLength(s) + ")", (p, v) -> p.maxChars = asLong(v), k, ColumnFacts::maxChars));
+        aggs.add(agg(
+                i,
+                sql.countIf(sql.endsWithSpace(s)),
+                (p, v) -> p.trailingSpace = asLong(v),
+                k,
+                ColumnFacts::trailingSpace));
         // Every marker is at most 4 bytes long: the list is checked only for short values.
-        String marker = aggs.derive(
-                "mk" + i, "CASE WHEN " + len + " <= 4 THEN " + s + " IN (" + markerList() + ") ELSE false END");
-        aggs.add(new Agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v)));
+        String marker = k != null
+                ? "false"
+                : aggs.derive(
+                        "mk" + i, "CASE WHEN " + len + " <= 4 THEN " + s + " IN (" + markerList() + ") ELSE false END");
+        aggs.add(agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v), k, ColumnFacts::markers));
         // Bounds of the real (non-marker) values: they decide which pattern checks can succeed.
-        aggs.add(new Agg(i, sql.aggIf("min", len, "NOT " + marker), (p, v) -> p.realMinLen = asLong(v)));
-        aggs.add(new Agg(i, sql.aggIf("max", len, "NOT " + marker), (p, v) -> p.realMaxLen = asLong(v)));
-        aggs.add(new Agg(i, sql.left(sql.aggIf("min", s, "NOT " + marker), 60), (p, v) -> p.realMinText = asString(v)));
-        aggs.add(new Agg(i, sql.left(sql.aggIf("max", s, "NOT " + marker), 60), (p, v) -> p.realMaxText = asString(v)));
+        aggs.add(agg(
+                i,
+                sql.aggIf("min", len, "NOT " + marker),
+                (p, v) -> p.realMinLen = asLong(v),
+                k,
+                ColumnFacts::realMinLen));
+        aggs.add(agg(
+                i,
+                sql.aggIf("max", len, "NOT " + marker),
+                (p, v) -> p.realMaxLen = asLong(v),
+                k,
+                ColumnFacts::realMaxLen));
+        aggs.add(agg(
+                i,
+                sql.left(sql.aggIf("min", s, "NOT " + marker), 60),
+                (p, v) -> p.realMinText = asString(v),
+                k,
+                ColumnFacts::realMinText));
+        aggs.add(agg(
+                i,
+                sql.left(sql.aggIf("max", s, "NOT " + marker), 60),
+                (p, v) -> p.realMaxText = asString(v),
+                k,
+                ColumnFacts::realMaxText));
     }
 
     /**
@@ -433,7 +512,8 @@ public final class Profiler {
      * that cannot succeed for every value is not run; its count stays 0, which is all the
      * inference needs to know.
      */
-    private boolean patternAggregates(int i, ColumnProfile p, String s, String len, Query aggs, boolean numeric) {
+    private boolean patternAggregates(
+            int i, ColumnProfile p, String s, String len, Query aggs, boolean numeric, ColumnFacts k) {
         boolean any = false;
         if (p.markers > 0 && !numeric) {
             aggs.add(new Agg(
@@ -489,10 +569,23 @@ public final class Profiler {
         }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 14) {
             // MediaWiki's 14-character timestamps, YYYYMMDDHHMMSS.
-            String mw = aggs.derive("fmw" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.COMPACT));
-            aggs.add(new Agg(i, sql.countIf(mw), (q, v) -> q.mwTimestamps = asLong(v)));
-            aggs.add(new Agg(i, sql.aggIf("min", s, mw), (q, v) -> q.mwTimestampMin = asString(v)));
-            aggs.add(new Agg(i, sql.aggIf("max", s, mw), (q, v) -> q.mwTimestampMax = asString(v)));
+            // (the loader checks each 14-byte value as it fills it in: ColumnFacts.compactTimestamp)
+            String mw = k != null
+                    ? null
+                    : aggs.derive("fmw" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.COMPACT));
+            aggs.add(agg(i, sql.countIf(mw), (q, v) -> q.mwTimestamps = asLong(v), k, ColumnFacts::mwTimestamps));
+            aggs.add(agg(
+                    i,
+                    sql.aggIf("min", s, mw),
+                    (q, v) -> q.mwTimestampMin = asString(v),
+                    k,
+                    ColumnFacts::mwTimestampMin));
+            aggs.add(agg(
+                    i,
+                    sql.aggIf("max", s, mw),
+                    (q, v) -> q.mwTimestampMax = asString(v),
+                    k,
+                    ColumnFacts::mwTimestampMax));
             any = true;
         }
         if (!numeric && fixed && p.realMaxLen == 36) {
@@ -508,7 +601,19 @@ public final class Profiler {
      * (string splitting was 5x slower): the integer digits come from the largest magnitude, the
      * scale used from the smallest rounding that keeps every value.
      */
-    private void decimalAggregates(int i, String s, Query aggs, boolean postgres) {
+    private void decimalAggregates(int i, String s, Query aggs, boolean postgres, ColumnFacts k) {
+        if (k != null && k.decimalFacts() && !postgres) {
+            // every value a plain decimal: the loader's figures are the cast's (PostgreSQL's
+            // numeric sizes, a logarithm a row, stay in SQL)
+            aggs.add(agg(i, null, (p, v) -> p.castFailures = asLong(v), k, ColumnFacts::castFailures));
+            aggs.add(agg(i, null, (p, v) -> p.usedScale = (int) asLong(v), k, ColumnFacts::usedScale));
+            aggs.add(agg(i, null, (p, v) -> p.minNumber = asString(v), k, ColumnFacts::minNumber));
+            aggs.add(agg(i, null, (p, v) -> p.maxNumber = asString(v), k, ColumnFacts::maxNumber));
+            aggs.add(agg(i, null, (p, v) -> p.integral = asLong(v), k, ColumnFacts::integral));
+            aggs.add(agg(i, null, (p, v) -> minWhole(p, asBig(v)), k, ColumnFacts::minWhole));
+            aggs.add(agg(i, null, (p, v) -> maxWhole(p, asBig(v)), k, ColumnFacts::maxWhole));
+            return;
+        }
         String d = aggs.derive("dd" + i, sql.tryDecimal("trim(" + s + ")"));
         aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
         // Digits after the point, trailing zeros dropped: "12.50" has scale 1, "12.00" and "100" scale 0.
@@ -519,14 +624,8 @@ public final class Profiler {
         aggs.add(new Agg(i, sql.argMin(t, d), (p, v) -> p.minNumber = asString(v)));
         aggs.add(new Agg(i, sql.argMax(t, d), (p, v) -> p.maxNumber = asString(v)));
         aggs.add(new Agg(i, sql.countIf(sc + " = 0"), (p, v) -> p.integral = asLong(v)));
-        aggs.add(new Agg(i, sql.integerText("min(" + sql.truncate(d) + ")"), (p, v) -> {
-            p.minInt = asBig(v);
-            p.usedIntDigits = Math.max(p.usedIntDigits, digits(p.minInt));
-        }));
-        aggs.add(new Agg(i, sql.integerText("max(" + sql.truncate(d) + ")"), (p, v) -> {
-            p.maxInt = asBig(v);
-            p.usedIntDigits = Math.max(p.usedIntDigits, digits(p.maxInt));
-        }));
+        aggs.add(new Agg(i, sql.integerText("min(" + sql.truncate(d) + ")"), (p, v) -> minWhole(p, asBig(v))));
+        aggs.add(new Agg(i, sql.integerText("max(" + sql.truncate(d) + ")"), (p, v) -> maxWhole(p, asBig(v))));
         if (postgres) {
             // PostgreSQL numeric on disk: 1-byte short varlena header + 2-byte header + 2 bytes per base-10000 digit.
             String intDigits =
@@ -536,6 +635,16 @@ public final class Profiler {
                     "sum(3 + 2 * (ceil((" + intDigits + ") / 4.0) + ceil(" + sc + " / 4.0)))",
                     (p, v) -> p.pgNumericBytes = asLong(v)));
         }
+    }
+
+    private static void minWhole(ColumnProfile p, BigInteger v) {
+        p.minInt = v;
+        p.usedIntDigits = Math.max(p.usedIntDigits, digits(v));
+    }
+
+    private static void maxWhole(ColumnProfile p, BigInteger v) {
+        p.maxInt = v;
+        p.usedIntDigits = Math.max(p.usedIntDigits, digits(v));
     }
 
     private static int digits(BigInteger v) {
@@ -572,7 +681,7 @@ public final class Profiler {
     private void nativeAggregates(int i, TypeFamily f, String s, Query aggs) {
         switch (f) {
             case FLOAT, DOUBLE -> floatAggregates(i, s, aggs);
-            case DECIMAL -> decimalAggregates(i, s, aggs, false);
+            case DECIMAL -> decimalAggregates(i, s, aggs, false, null);
             case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, s, aggs);
             default -> {}
         }
@@ -613,20 +722,8 @@ public final class Profiler {
         return v == null ? null : v.toString();
     }
 
-    /**
-     * Bytes as DuckDB casts a BLOB to text, cut to 60 characters: printable ASCII as itself but
-     * for the backslash and quotes, every other byte as {@code \xHH}.
-     */
+    /** Bytes as DuckDB casts a BLOB to text, cut to 60 characters ({@link ColumnFacts#shownBlob}). */
     static String shown(byte[] bytes) {
-        StringBuilder sb = new StringBuilder();
-        for (byte b : bytes) {
-            int u = b & 0xff;
-            if (u >= 32 && u <= 126 && u != '\\' && u != '\'' && u != '"') {
-                sb.append((char) u);
-            } else {
-                sb.append(String.format("\\x%02X", u));
-            }
-        }
-        return sb.length() > 60 ? sb.substring(0, 60) : sb.toString();
+        return ColumnFacts.shownBlob(bytes);
     }
 }

@@ -1,0 +1,421 @@
+package dev.wastecheck.analyzer.load;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a text or byte-string column's values say about their lengths and bounds, counted while
+ * the loader fills them in, so that the profile need not scan the column again for it: the
+ * same figures as the profile's SQL (byte and character lengths, min and max by byte order,
+ * trailing spaces, null markers), of exactly the values stored.
+ *
+ * <p>A table's facts are dropped ({@link #valid} false) when a row could have left values the
+ * table does not keep (a row of the wrong width, a column named twice); the profile then asks
+ * SQL, as for any other source.
+ */
+public final class ColumnFacts {
+    /** The spellings of null markers, as the profile's list has them. */
+    private final byte[][] markerSpellings;
+
+    private final boolean bytes;
+    private boolean valid = true;
+    /** Whether the values are a DECIMAL's text, whose numeric facts are counted too. */
+    private final boolean decimal;
+    /** False once a value is not in the plain decimal spelling the facts below are exact for. */
+    private boolean decimalValid;
+
+    long nonNull;
+    long minLen = Long.MAX_VALUE;
+    long maxLen = -1;
+    long sumLen;
+    long long127;
+    long maxChars = -1;
+    long trailingSpace;
+    long markers;
+    long realMinLen = Long.MAX_VALUE;
+    long realMaxLen = -1;
+    private byte[] min;
+    private byte[] max;
+    private byte[] realMin;
+    private byte[] realMax;
+
+    // 14-digit MediaWiki timestamps (YYYYMMDDHHMMSS) that a timestamp parse prints back the same
+    long mwTimestamps;
+    private byte[] mwMin;
+    private byte[] mwMax;
+
+    // plain decimals -?D{1,18}(.D{1,10})?: exact in the profile's DECIMAL(38,10) and in two longs
+    long usedScale;
+    long integral;
+    private long minWhole = Long.MAX_VALUE;
+    private long minFraction;
+    private byte[] minNumber;
+    private long maxWhole = Long.MIN_VALUE;
+    private long maxFraction;
+    private byte[] maxNumber;
+    /** Of the current value, set by {@link #plainDecimal}: whole part and fraction in 10^-10, signed alike. */
+    private long whole;
+
+    private long fraction;
+    private int scale;
+
+    /**
+     * @param bytes   a byte string (BLOB): shown as DuckDB casts a BLOB to text, lengths in bytes
+     * @param markers the null-marker spellings the profile counts
+     */
+    public ColumnFacts(boolean bytes, List<String> markers) {
+        this(bytes, false, markers);
+    }
+
+    /** @param decimal the text of a DECIMAL column: also the numeric facts of its plain spellings */
+    public ColumnFacts(boolean bytes, boolean decimal, List<String> markers) {
+        this.bytes = bytes;
+        this.decimal = decimal && !bytes;
+        this.decimalValid = this.decimal;
+        this.markerSpellings =
+                markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+    }
+
+    public boolean bytes() {
+        return bytes;
+    }
+
+    public boolean valid() {
+        return valid;
+    }
+
+    void invalidate() {
+        valid = false;
+    }
+
+    /** A value stored (not NULL): {@code b[off, off+len)}, valid UTF-8 unless a byte string. */
+    void add(byte[] b, int off, int len) {
+        nonNull++;
+        sumLen += len;
+        if (len < minLen) {
+            minLen = len;
+        }
+        if (len > maxLen) {
+            maxLen = len;
+        }
+        if (len >= 127) {
+            long127++;
+        }
+        if (bytes) {
+            maxChars = maxLen;
+        } else {
+            if (len > maxChars) { // a character takes at least a byte: shorter values cannot beat it
+                long chars = 0;
+                for (int i = off, end = off + len; i < end; i++) {
+                    if ((b[i] & 0xc0) != 0x80) {
+                        chars++;
+                    }
+                }
+                maxChars = Math.max(maxChars, chars);
+            }
+            if (len > 0 && b[off + len - 1] == ' ') {
+                trailingSpace++;
+            }
+        }
+        if (len == 14 && compactTimestamp(b, off)) {
+            mwTimestamps++;
+            if (mwMin == null || less(b, off, len, mwMin)) {
+                mwMin = Arrays.copyOfRange(b, off, off + len);
+            }
+            if (mwMax == null || less(mwMax, b, off, len)) {
+                mwMax = Arrays.copyOfRange(b, off, off + len);
+            }
+        }
+        if (decimalValid) {
+            addDecimal(b, off, len);
+        }
+        if (min == null || less(b, off, len, min)) {
+            min = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (max == null || less(max, b, off, len)) {
+            max = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (len <= 4 && isMarker(b, off, len)) {
+            markers++;
+            return;
+        }
+        if (len < realMinLen) {
+            realMinLen = len;
+        }
+        if (len > realMaxLen) {
+            realMaxLen = len;
+        }
+        if (realMin == null || less(b, off, len, realMin)) {
+            realMin = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (realMax == null || less(realMax, b, off, len)) {
+            realMax = Arrays.copyOfRange(b, off, off + len);
+        }
+    }
+
+    /**
+     * Whether 14 bytes are a timestamp YYYYMMDDHHMMSS that DuckDB's
+     * {@code strftime(try_strptime(s, '%Y%m%d%H%M%S'), '%Y%m%d%H%M%S')} gives back unchanged:
+     * digits only, a real day of the proleptic Gregorian calendar (year 0000 included, a leap
+     * year), hours to 23, minutes and seconds to 59.
+     */
+    static boolean compactTimestamp(byte[] b, int off) {
+        for (int i = off; i < off + 14; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return false;
+            }
+        }
+        int year = (b[off] - '0') * 1000 + (b[off + 1] - '0') * 100 + (b[off + 2] - '0') * 10 + (b[off + 3] - '0');
+        int month = (b[off + 4] - '0') * 10 + (b[off + 5] - '0');
+        int day = (b[off + 6] - '0') * 10 + (b[off + 7] - '0');
+        int hour = (b[off + 8] - '0') * 10 + (b[off + 9] - '0');
+        int minute = (b[off + 10] - '0') * 10 + (b[off + 11] - '0');
+        int second = (b[off + 12] - '0') * 10 + (b[off + 13] - '0');
+        if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) {
+            return false;
+        }
+        boolean leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        int days = switch (month) {
+            case 2 -> leap ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+        return day <= days;
+    }
+
+    /**
+     * A DECIMAL's text: its scale once trailing zeros are dropped, whether it is whole, the
+     * least and greatest by value. The first value not spelled {@code -?D{1,18}(.D{1,10})?}
+     * (spaces, a sign +, an exponent, more digits than two longs hold) leaves the numeric facts
+     * to SQL, whose cast decides those.
+     */
+    private void addDecimal(byte[] b, int off, int len) {
+        if (!plainDecimal(b, off, len)) {
+            decimalValid = false;
+            return;
+        }
+        usedScale = Math.max(usedScale, scale);
+        if (scale == 0) {
+            integral++;
+        }
+        int c = minNumber == null ? -1 : compare(whole, fraction, minWhole, minFraction);
+        if (c < 0 || c == 0 && less(b, off, len, minNumber)) {
+            minWhole = whole;
+            minFraction = fraction;
+            minNumber = Arrays.copyOfRange(b, off, off + len);
+        }
+        c = maxNumber == null ? 1 : compare(whole, fraction, maxWhole, maxFraction);
+        if (c > 0 || c == 0 && less(b, off, len, maxNumber)) {
+            maxWhole = whole;
+            maxFraction = fraction;
+            maxNumber = Arrays.copyOfRange(b, off, off + len);
+        }
+    }
+
+    private static int compare(long w1, long f1, long w2, long f2) {
+        int c = Long.compare(w1, w2);
+        return c != 0 ? c : Long.compare(f1, f2);
+    }
+
+    /** Parses a plain decimal into {@link #whole}, {@link #fraction} and {@link #scale}. */
+    private boolean plainDecimal(byte[] b, int off, int len) {
+        int i = off;
+        int end = off + len;
+        boolean negative = i < end && b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        int start = i;
+        long w = 0;
+        for (; i < end && b[i] >= '0' && b[i] <= '9'; i++) {
+            w = w * 10 + (b[i] - '0');
+        }
+        if (i == start || i - start > 18) {
+            return false;
+        }
+        long f = 0;
+        int digits = 0;
+        int lastNonZero = 0;
+        if (i < end) {
+            if (b[i] != '.' || i + 1 == end || end - i - 1 > 10) {
+                return false;
+            }
+            for (i++; i < end; i++) {
+                if (b[i] < '0' || b[i] > '9') {
+                    return false;
+                }
+                digits++;
+                f = f * 10 + (b[i] - '0');
+                if (b[i] != '0') {
+                    lastNonZero = digits;
+                }
+            }
+            for (int k = digits; k < 10; k++) {
+                f *= 10;
+            }
+        }
+        whole = negative ? -w : w;
+        fraction = negative ? -f : f;
+        scale = lastNonZero;
+        return true;
+    }
+
+    /** Whether a value is one of the markers: as text for text, as DuckDB shows a BLOB for bytes. */
+    private boolean isMarker(byte[] b, int off, int len) {
+        for (byte[] m : markerSpellings) {
+            if (m.length == len && Arrays.equals(b, off, off + len, m, 0, len)) {
+                // a BLOB's text is its bytes where they are printable ASCII but for \ ' and ":
+                // every marker is such but "\N", whose backslash DuckDB shows as \x5C
+                return !bytes || shownBlob(m).equals(new String(m, StandardCharsets.UTF_8));
+            }
+        }
+        return false;
+    }
+
+    private static boolean less(byte[] b, int off, int len, byte[] than) {
+        return Arrays.compareUnsigned(b, off, off + len, than, 0, than.length) < 0;
+    }
+
+    private static boolean less(byte[] a, byte[] b, int off, int len) {
+        return Arrays.compareUnsigned(a, 0, a.length, b, off, off + len) < 0;
+    }
+
+    public long nonNull() {
+        return nonNull;
+    }
+
+    /** Null, as SQL's min of no rows. */
+    public Long minLen() {
+        return nonNull == 0 ? null : minLen;
+    }
+
+    public Long maxLen() {
+        return nonNull == 0 ? null : maxLen;
+    }
+
+    public Long sumLen() {
+        return nonNull == 0 ? null : sumLen;
+    }
+
+    public long long127() {
+        return long127;
+    }
+
+    public Long maxChars() {
+        return nonNull == 0 ? null : maxChars;
+    }
+
+    public long trailingSpace() {
+        return trailingSpace;
+    }
+
+    public long markers() {
+        return markers;
+    }
+
+    public Long realMinLen() {
+        return realMax == null ? null : realMinLen;
+    }
+
+    public Long realMaxLen() {
+        return realMax == null ? null : realMaxLen;
+    }
+
+    public long mwTimestamps() {
+        return mwTimestamps;
+    }
+
+    /** The least of the MediaWiki timestamps, or null (as SQL's min of no rows). */
+    public String mwTimestampMin() {
+        return mwMin == null ? null : new String(mwMin, StandardCharsets.US_ASCII);
+    }
+
+    public String mwTimestampMax() {
+        return mwMax == null ? null : new String(mwMax, StandardCharsets.US_ASCII);
+    }
+
+    /** Whether the numeric facts of a DECIMAL's text hold: every value plainly spelled. */
+    public boolean decimalFacts() {
+        return decimalValid;
+    }
+
+    /** Values a cast to DECIMAL(38,10) rejects: none, since all are plain. */
+    public long castFailures() {
+        return 0;
+    }
+
+    public Long usedScale() {
+        return nonNull == 0 ? null : usedScale;
+    }
+
+    public long integral() {
+        return integral;
+    }
+
+    /** The spelling of the least value (of equal values, the least spelling). */
+    public String minNumber() {
+        return minNumber == null ? null : new String(minNumber, StandardCharsets.US_ASCII);
+    }
+
+    public String maxNumber() {
+        return maxNumber == null ? null : new String(maxNumber, StandardCharsets.US_ASCII);
+    }
+
+    /** The least whole part (the value cut toward zero), as integer text. */
+    public String minWhole() {
+        return minNumber == null ? null : Long.toString(minWhole);
+    }
+
+    public String maxWhole() {
+        return maxNumber == null ? null : Long.toString(maxWhole);
+    }
+
+    /** The least value, shown as the profile shows it: its first 60 characters. */
+    public String minText() {
+        return shown(min);
+    }
+
+    public String maxText() {
+        return shown(max);
+    }
+
+    public String realMinText() {
+        return shown(realMin);
+    }
+
+    public String realMaxText() {
+        return shown(realMax);
+    }
+
+    private String shown(byte[] v) {
+        if (v == null) {
+            return null;
+        }
+        if (bytes) {
+            return shownBlob(v);
+        }
+        String s = new String(v, StandardCharsets.UTF_8);
+        return s.codePointCount(0, s.length()) <= 60 ? s : s.substring(0, s.offsetByCodePoints(0, 60));
+    }
+
+    /**
+     * Bytes as DuckDB casts a BLOB to text, cut to 60 characters: printable ASCII as itself but
+     * for the backslash and quotes, every other byte as {@code \xHH}.
+     */
+    public static String shownBlob(byte[] bytes) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : bytes) {
+            int u = b & 0xff;
+            if (u >= 32 && u <= 126 && u != '\\' && u != '\'' && u != '"') {
+                sb.append((char) u);
+            } else {
+                sb.append(String.format("\\x%02X", u));
+            }
+            if (sb.length() >= 60) {
+                break;
+            }
+        }
+        return sb.length() > 60 ? sb.substring(0, 60) : sb.toString();
+    }
+}

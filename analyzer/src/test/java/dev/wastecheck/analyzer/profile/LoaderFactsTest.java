@@ -1,0 +1,279 @@
+package dev.wastecheck.analyzer.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wastecheck.analyzer.load.ColumnFacts;
+import dev.wastecheck.analyzer.load.DumpLoader;
+import dev.wastecheck.analyzer.load.LoadStats;
+import dev.wastecheck.analyzer.load.LoadedTable;
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.load.ProfilingOptions;
+import dev.wastecheck.analyzer.source.SqlScriptReader;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.Dialect;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lengths and bounds the loader counts while filling Arrow ({@link ColumnFacts}) stand in for
+ * the profile's SQL: on hostile values (multi-byte text cut at 60 characters, bytes that are not
+ * UTF-8, null markers as text and as bytes, trailing spaces, long values, defaults of omitted
+ * columns, a table's rows over several INSERT runs), every field of every column's profile is
+ * the same as the one DuckDB computes from the loaded table.
+ */
+class LoaderFactsTest {
+    private static final String[] PIECES = {
+        "a",
+        "B",
+        "z",
+        " ",
+        "  ",
+        "0",
+        "9",
+        "-",
+        ".",
+        "é",
+        "ü",
+        "日本",
+        "€",
+        "😀",
+        "\\\\",
+        "\\'",
+        "\\n",
+        "\\t",
+        "NA",
+        "NULL",
+        "null",
+        "\\\\N",
+        "None",
+        "nan",
+        "NaN",
+        "N/A",
+        "x".repeat(70),
+        "ä".repeat(65),
+        ",",
+        "(",
+        ")",
+        ";"
+    };
+
+    @Test
+    void hostileTextAndBytesProfileAlikeFromFactsAndFromSql() throws Exception {
+        Random r = new Random(20261127);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `t` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `name` varchar(300) DEFAULT 'NA',\n"
+                        + "  `code` char(8) DEFAULT NULL,\n  `raw` varbinary(300) DEFAULT NULL,\n"
+                        + "  `price` decimal(10,2) DEFAULT NULL,\n  `day` date DEFAULT NULL,\n"
+                        + "  `big` bigint unsigned DEFAULT NULL,\n  `never` varchar(10) DEFAULT NULL,\n"
+                        + "  PRIMARY KEY (`id`)\n);\n");
+        for (int run = 0; run < 3; run++) {
+            // runs of one table split by another table's DDL: the loader appends them
+            write(dump, "INSERT INTO `t` VALUES ");
+            for (int row = 0; row < 400; row++) {
+                write(
+                        dump,
+                        (row > 0 ? "," : "") + "(" + (run * 1000 + row) + "," + text(r) + "," + code(r) + "," + bytes(r)
+                                + "," + price(r) + "," + day(r) + "," + big(r) + ",NULL)");
+            }
+            write(dump, ";\n");
+            // a column list that leaves name to its DEFAULT and id to AUTO_INCREMENT
+            write(dump, "INSERT INTO `t` (`code`,`raw`) VALUES ('  ',_binary 'NA'),('NULL',0x5C4E),('','');\n");
+            // the greatest name, 72 characters of 2 and 4 bytes: shown cut to 60 characters
+            write(
+                    dump,
+                    "INSERT INTO `t` (`id`,`name`) VALUES (" + (run + 5000) + ",'" + "😀".repeat(5 + run)
+                            + "ä".repeat(67) + "');\n");
+            write(dump, "CREATE TABLE `u" + run + "` (`x` int);\n");
+        }
+        // Latin-1 bytes that are not UTF-8: recoded, and profiled as recoded
+        dump.write("INSERT INTO `t` VALUES (99999,'caf".getBytes(StandardCharsets.ISO_8859_1));
+        dump.write(new byte[] {(byte) 0xe9, (byte) 0xff});
+        write(dump, " ','x',NULL,NULL,NULL,NULL,NULL);\n");
+
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            Map<String, LoadedTable> loaded = load(db, dump.toByteArray());
+            LoadedTable t = loaded.get("t");
+            assertThat(t.rows()).isEqualTo(3 * 404 + 1);
+            for (int i = 1; i <= 7; i++) {
+                assertThat(t.facts(i)).as("facts of column %d", i).isNotNull();
+            }
+            assertSameProfiles(db, t);
+        }
+    }
+
+    /**
+     * Plain decimals (the loader's numeric facts: scale, whole parts, least and greatest) and
+     * 14-digit timestamps as text and as bytes, including days that do not exist, hour 24,
+     * second 60, year 0000 and a digit replaced by a letter: the loader's count of those a
+     * timestamp parse prints back the same, and their least and greatest, are DuckDB's.
+     */
+    @Test
+    void plainDecimalsAndCompactTimestampsProfileAlike() throws Exception {
+        Random r = new Random(14);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `m` (`amount` decimal(12,2) NOT NULL, `wide` decimal(30,10) DEFAULT NULL,"
+                        + " `ts` binary(14) DEFAULT NULL, `tt` char(14) DEFAULT NULL);\nINSERT INTO `m` VALUES ");
+        for (int row = 0; row < 3000; row++) {
+            String amount = (r.nextInt(4) == 0 ? "-" : "") + r.nextInt(r.nextBoolean() ? 10 : 100_000_000) + "."
+                    + String.format("%02d", r.nextInt(100));
+            String wide = r.nextInt(10) == 0
+                    ? "NULL"
+                    : (r.nextBoolean() ? "-" : "") + (Math.abs(r.nextLong()) % 1_000_000_000_000_000_000L) + "."
+                            + String.format("%010d", r.nextInt(1_000_000_000));
+            write(dump, (row > 0 ? "," : "") + "(" + amount + "," + wide + ",'" + stamp(r) + "','" + stamp(r) + "')");
+        }
+        // leap days of century years (0000, 0400 and 2000 have one; 0100, 1900 and 2100 not) and
+        // the 31st of 30-day months
+        for (String year : new String[] {"0000", "0100", "0400", "1900", "2000", "2023", "2024", "2100", "9999"}) {
+            for (String day : new String[] {"0228", "0229", "0230", "0431", "1231"}) {
+                write(dump, ",(1.00,NULL,'" + year + day + "235959','" + year + day + "000000')");
+            }
+        }
+        write(dump, ";\n");
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable m = load(db, dump.toByteArray()).get("m");
+            assertThat(m.facts(0).decimalFacts()).isTrue();
+            assertThat(m.facts(1).decimalFacts()).isTrue();
+            assertThat(m.facts(2).mwTimestamps()).isBetween(100L, 2900L);
+            List<ColumnProfile> p = new Profiler(db, false, false).profile(m);
+            assertThat(p.get(2).mwTimestamps).isEqualTo(m.facts(2).mwTimestamps()); // the check ran
+            assertThat(p.get(3).mwTimestamps).isEqualTo(m.facts(3).mwTimestamps());
+            assertSameProfiles(db, m);
+        }
+    }
+
+    private static String stamp(Random r) {
+        if (r.nextInt(3) > 0) { // mostly real ones, the rest at and past every field's edge
+            return String.format(
+                    "%04d%02d%02d%02d%02d%02d",
+                    r.nextInt(10_000),
+                    1 + r.nextInt(12),
+                    1 + r.nextInt(28),
+                    r.nextInt(24),
+                    r.nextInt(60),
+                    r.nextInt(60));
+        }
+        String s = String.format(
+                "%04d%02d%02d%02d%02d%02d",
+                r.nextBoolean() ? r.nextInt(10_000) : 400 * r.nextInt(25) + (r.nextBoolean() ? 0 : 100),
+                r.nextInt(14),
+                r.nextInt(33),
+                r.nextInt(26),
+                r.nextInt(62),
+                r.nextInt(62));
+        if (r.nextInt(10) == 0) {
+            int at = 1 + r.nextInt(13); // not first: a column starting with a letter is not asked
+            s = s.substring(0, at) + "x" + s.substring(at + 1);
+        }
+        return s;
+    }
+
+    @Test
+    void aRowOfTheWrongWidthLeavesTheProfileToSql() throws Exception {
+        String dump = "CREATE TABLE t (a varchar(10), b varchar(10));\n"
+                + "INSERT INTO t VALUES ('zzz','y'),('only one'),('a','b');\n";
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable t = load(db, dump.getBytes(StandardCharsets.UTF_8)).get("t");
+            // the short row's 'only one' sat in the slot the next row took: no facts, SQL decides
+            assertThat(t.facts(0)).isNull();
+            List<ColumnProfile> p = new Profiler(db, false, false).profile(t);
+            assertThat(p.get(0).maxText).isEqualTo("zzz");
+            assertThat(p.get(0).minText).isEqualTo("a");
+            assertSameProfiles(db, t);
+        }
+    }
+
+    private static Map<String, LoadedTable> load(ProfilingDatabase db, byte[] dump) throws Exception {
+        DdlCatalog catalog = new DdlCatalog(Dialect.MYSQL);
+        Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
+        try (SqlScriptReader reader = new SqlScriptReader(new ByteArrayInputStream(dump), "hostile.sql", true)) {
+            new DumpLoader(db, catalog, new LoadStats(), loaded, pos -> {}).load(reader);
+        }
+        return loaded;
+    }
+
+    /** Every public field of every column's profile, from the loader's facts and from SQL alone. */
+    private static void assertSameProfiles(ProfilingDatabase db, LoadedTable t) throws Exception {
+        // without PostgreSQL's numeric sizes the decimal facts stand in for SQL; with them, SQL runs
+        assertSameProfiles(db, t, false);
+        assertSameProfiles(db, t, true);
+    }
+
+    private static void assertSameProfiles(ProfilingDatabase db, LoadedTable t, boolean postgres) throws Exception {
+        Profiler profiler = new Profiler(db, postgres, false);
+        List<ColumnProfile> withFacts = profiler.profile(t);
+        List<ColumnProfile> bySql = profiler.profile(new LoadedTable(t.def(), t.relation(), t.rows(), t.storage()));
+        for (int i = 0; i < withFacts.size(); i++) {
+            for (Field f : ColumnProfile.class.getFields()) {
+                if (Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                assertThat(f.get(withFacts.get(i)))
+                        .as("%s.%s", t.def().columns().get(i).name(), f.getName())
+                        .isEqualTo(f.get(bySql.get(i)));
+            }
+        }
+    }
+
+    private static String text(Random r) {
+        if (r.nextInt(10) == 0) {
+            return "NULL";
+        }
+        StringBuilder sb = new StringBuilder("'");
+        int n = r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            sb.append(PIECES[r.nextInt(PIECES.length)]);
+        }
+        return sb.append("'").toString();
+    }
+
+    private static String code(Random r) {
+        String[] codes = {"'NA'", "'N/A'", "''", "'AB'", "'AB '", "'\\\\N'", "NULL", "'ÿ'", "'zz'"};
+        return codes[r.nextInt(codes.length)];
+    }
+
+    private static String bytes(Random r) {
+        if (r.nextInt(8) == 0) {
+            return "NULL";
+        }
+        StringBuilder sb = new StringBuilder("0x");
+        int n = r.nextInt(4) == 0 ? 130 + r.nextInt(20) : r.nextInt(6);
+        for (int i = 0; i < n; i++) {
+            // printable letters (some spell markers), quotes, backslashes, and any other byte
+            String printable = "NAul\\'\" ";
+            int b = r.nextInt(3) == 0 ? printable.charAt(r.nextInt(printable.length())) : r.nextInt(256);
+            sb.append(String.format("%02X", b));
+        }
+        return n == 0 ? "''" : sb.toString();
+    }
+
+    private static String price(Random r) {
+        String[] p = {"'12.50'", "'0.00'", "'-3.1'", "'abc'", "'1e3'", "NULL", "'99999999.99'", "' 7.25'"};
+        return p[r.nextInt(p.length)];
+    }
+
+    private static String day(Random r) {
+        String[] d = {"'2024-02-29'", "'2023-02-29'", "'0000-00-00'", "NULL", "'2026-11-27'", "'NA'"};
+        return d[r.nextInt(d.length)];
+    }
+
+    private static String big(Random r) {
+        String[] b = {"18446744073709551615", "0", "NULL", "'12'", "42"};
+        return b[r.nextInt(b.length)];
+    }
+
+    private static void write(ByteArrayOutputStream out, String s) {
+        out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+}
