@@ -373,6 +373,18 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 return Long.MIN_VALUE;
             }
         }
+        if (end - i <= 18) {
+            // up to 18 digits cannot overflow: no division a digit
+            long acc = 0;
+            for (; i < end; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    return Long.MIN_VALUE;
+                }
+                acc = acc * 10 + d;
+            }
+            return neg ? -acc : acc;
+        }
         long acc = 0;
         for (; i < end; i++) {
             int d = b[i] - '0';

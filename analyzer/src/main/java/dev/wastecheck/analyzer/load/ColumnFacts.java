@@ -17,6 +17,8 @@ import java.util.List;
 public final class ColumnFacts {
     /** The spellings of null markers, as the profile's list has them. */
     private final byte[][] markerSpellings;
+    /** Bytes some marker starts with. */
+    private final boolean[] markerStart = new boolean[256];
 
     private final boolean bytes;
     private boolean valid = true;
@@ -75,6 +77,11 @@ public final class ColumnFacts {
         this.decimalValid = this.decimal;
         this.markerSpellings =
                 markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+        for (byte[] m : markerSpellings) {
+            if (m.length > 0) {
+                markerStart[m[0] & 0xff] = true;
+            }
+        }
     }
 
     public boolean bytes() {
@@ -91,6 +98,14 @@ public final class ColumnFacts {
 
     /** A value stored (not NULL): {@code b[off, off+len)}, valid UTF-8 unless a byte string. */
     void add(byte[] b, int off, int len) {
+        boolean marker = len <= 4 && isMarker(b, off, len);
+        if (marker && markers++ == 0) {
+            // until the first marker the real values were all the values: their bounds part here
+            realMin = min;
+            realMax = max;
+            realMinLen = minLen;
+            realMaxLen = maxLen;
+        }
         nonNull++;
         sumLen += len;
         if (len < minLen) {
@@ -136,9 +151,8 @@ public final class ColumnFacts {
         if (max == null || less(max, b, off, len)) {
             max = Arrays.copyOfRange(b, off, off + len);
         }
-        if (len <= 4 && isMarker(b, off, len)) {
-            markers++;
-            return;
+        if (marker || markers == 0) {
+            return; // no marker yet: the real values' bounds are min and max (see the getters)
         }
         if (len < realMinLen) {
             realMinLen = len;
@@ -161,10 +175,9 @@ public final class ColumnFacts {
      * year), hours to 23, minutes and seconds to 59.
      */
     static boolean compactTimestamp(byte[] b, int off) {
-        for (int i = off; i < off + 14; i++) {
-            if (b[i] < '0' || b[i] > '9') {
-                return false;
-            }
+        // all 14 bytes digits: two overlapping words
+        if (!eightDigits((long) WORDS.get(b, off)) || !eightDigits((long) WORDS.get(b, off + 6))) {
+            return false;
         }
         int year = (b[off] - '0') * 1000 + (b[off + 1] - '0') * 100 + (b[off + 2] - '0') * 10 + (b[off + 3] - '0');
         int month = (b[off + 4] - '0') * 10 + (b[off + 5] - '0');
@@ -182,6 +195,16 @@ public final class ColumnFacts {
             default -> 31;
         };
         return day <= days;
+    }
+
+    /**
+     * Whether each byte of {@code w} is an ASCII digit: its high nibble is 3, and still 3 after
+     * adding 6 (so at most 0x39). A carry out of a byte happens only from a byte whose high
+     * nibble is not 3, which fails the first test anyway.
+     */
+    static boolean eightDigits(long w) {
+        return ((w & 0xF0F0F0F0F0F0F0F0L) | (((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) >>> 4))
+                == 0x3333333333333333L;
     }
 
     /**
@@ -263,6 +286,9 @@ public final class ColumnFacts {
 
     /** Whether a value is one of the markers: as text for text, as DuckDB shows a BLOB for bytes. */
     private boolean isMarker(byte[] b, int off, int len) {
+        if (len > 0 && !markerStart[b[off] & 0xff]) {
+            return false; // most short values ('paid', 'DE') start with no marker's first byte
+        }
         for (byte[] m : markerSpellings) {
             if (m.length == len && Arrays.equals(b, off, off + len, m, 0, len)) {
                 // a BLOB's text is its bytes where they are printable ASCII but for \ ' and ":
@@ -273,13 +299,41 @@ public final class ColumnFacts {
         return false;
     }
 
+    /** Whether {@code b[off, off+len)} sorts before {@code than}, byte by byte unsigned, a prefix first. */
     private static boolean less(byte[] b, int off, int len, byte[] than) {
-        return Arrays.compareUnsigned(b, off, off + len, than, 0, than.length) < 0;
+        return compare(b, off, len, than) < 0;
     }
 
     private static boolean less(byte[] a, byte[] b, int off, int len) {
-        return Arrays.compareUnsigned(a, 0, a.length, b, off, off + len) < 0;
+        return compare(b, off, len, a) > 0;
     }
+
+    /**
+     * Unsigned byte order, eight bytes a step: cheaper on short values than the library's call,
+     * which took half the filler's time in facts.
+     */
+    private static int compare(byte[] b, int off, int len, byte[] other) {
+        int n = Math.min(len, other.length);
+        int i = 0;
+        for (; i + 8 <= n; i += 8) { // eight bytes a step, as big-endian numbers
+            long x = (long) WORDS.get(b, off + i);
+            long y = (long) WORDS.get(other, i);
+            if (x != y) {
+                return Long.compareUnsigned(x, y);
+            }
+        }
+        for (; i < n; i++) {
+            int x = b[off + i] & 0xff;
+            int y = other[i] & 0xff;
+            if (x != y) {
+                return x - y;
+            }
+        }
+        return len - other.length;
+    }
+
+    private static final java.lang.invoke.VarHandle WORDS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
     public long nonNull() {
         return nonNull;
@@ -315,11 +369,11 @@ public final class ColumnFacts {
     }
 
     public Long realMinLen() {
-        return realMax == null ? null : realMinLen;
+        return markers == 0 ? minLen() : realMax == null ? null : realMinLen;
     }
 
     public Long realMaxLen() {
-        return realMax == null ? null : realMaxLen;
+        return markers == 0 ? maxLen() : realMax == null ? null : realMaxLen;
     }
 
     public long mwTimestamps() {
@@ -381,11 +435,11 @@ public final class ColumnFacts {
     }
 
     public String realMinText() {
-        return shown(realMin);
+        return shown(markers == 0 ? min : realMin);
     }
 
     public String realMaxText() {
-        return shown(realMax);
+        return shown(markers == 0 ? max : realMax);
     }
 
     private String shown(byte[] v) {

@@ -25,10 +25,22 @@ final class DeclaredRange {
     private final SqlType type;
     private final byte[][] members;
     private final boolean mysql;
+    /** The integer range the type holds (the whole long for 64 bits, but no negatives if unsigned). */
+    private final long intMin;
+
+    private final long intMax;
 
     DeclaredRange(SqlType type, boolean mysql) {
         this.type = type;
         this.mysql = mysql;
+        int bits = type.intBits();
+        if (bits <= 0 || bits >= 64) {
+            intMin = type.unsigned() ? 0 : Long.MIN_VALUE; // a BIGINT UNSIGNED beyond 2^63 travels as text
+            intMax = Long.MAX_VALUE;
+        } else {
+            intMin = type.unsigned() ? 0 : -(1L << (bits - 1));
+            intMax = type.unsigned() ? (1L << bits) - 1 : (1L << (bits - 1)) - 1;
+        }
         List<String> values = type.enumValues();
         members = new byte[values.size()][];
         for (int i = 0; i < members.length; i++) {
@@ -53,13 +65,14 @@ final class DeclaredRange {
 
     /** For an integer column loaded as BIGINT: why {@code v} does not fit, or null. */
     String integer(long v) {
+        if (v >= intMin && v <= intMax) {
+            return null;
+        }
         int bits = type.intBits();
         if (bits <= 0 || bits >= 64) {
-            return type.unsigned() && v < 0 ? outside() : null;
+            return outside();
         }
-        long min = type.unsigned() ? 0 : -(1L << (bits - 1));
-        long max = type.unsigned() ? (1L << bits) - 1 : (1L << (bits - 1)) - 1;
-        return v < min || v > max ? outside() + " (" + min + " to " + max + ")" : null;
+        return outside() + " (" + intMin + " to " + intMax + ")";
     }
 
     /** For a value kept as text or bytes: why it does not fit, or null. */

@@ -195,6 +195,13 @@ public final class SqlScriptReader implements Closeable {
      * closing {@code *}{@code /} later, so its content reads as code (a current MySQL runs it).
      */
     private void skipSpace() throws IOException {
+        // Rows are written value,value: most calls find a value's first byte and stop there.
+        if (pos < lim) {
+            int c = buf[pos] & 0xff;
+            if (c > ' ' && c != '-' && c != '/' && c != '*') {
+                return;
+            }
+        }
         while (true) {
             int c = peek();
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
@@ -803,6 +810,15 @@ public final class SqlScriptReader implements Closeable {
                 return BINARY;
             }
             while (true) {
+                // digits and points straight from the buffer; the rest byte by byte below
+                int p = pos;
+                while (p < lim && (buf[p] >= '0' && buf[p] <= '9' || buf[p] == '.')) {
+                    p++;
+                }
+                if (p > pos) {
+                    appendBytes(buf, pos, p - pos);
+                    pos = p;
+                }
                 int d = peek();
                 if (isDigit(d)
                         || d == '.'
