@@ -200,6 +200,7 @@ public final class AnalyzeBenchmark {
                     "-o",
                     Path.of(args[0]).resolveSibling("report.json").toString()));
             a.addAll(Arrays.asList(args));
+            dev.wastecheck.cli.Main.settings(a.toArray(new String[0])); // as the real entry point makes them
             int code = dev.wastecheck.cli.Main.run(
                     a.toArray(new String[0]),
                     new java.io.PrintWriter(System.out, true),

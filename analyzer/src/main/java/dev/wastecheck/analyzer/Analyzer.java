@@ -473,7 +473,8 @@ public final class Analyzer {
         public AnalysisReport report(List<Path> traces, Progress progress) throws IOException, SQLException {
             TypeInference types = new TypeInference(dialect, inference);
             Profiler profiler = new Profiler(
-                    rows.connection(), rows.sql(), dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
+                            rows.connection(), rows.sql(), dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE)
+                    .exactDistinctBelow(4L * inference.enumMax());
             List<TableReport> tables = new ArrayList<>();
             progress.begin("profiling", loaded.size());
             long profileStart = System.nanoTime();
@@ -851,7 +852,8 @@ public final class Analyzer {
                                     cj.distinct(),
                                     cj.min(),
                                     cj.max(),
-                                    f));
+                                    f,
+                                    cj.distinctEstimated()));
                     already[j] = true;
                     break;
                 }

@@ -64,6 +64,15 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        settings(args);
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * The JVM-wide settings a process running {@code args} makes before anything loads Netty or
+     * Arrow (the benchmark's child process calls it as {@link #main} does).
+     */
+    public static void settings(String[] args) {
         // Netty 4.2 (under arrow-memory-netty) turns sun.misc.Unsafe off on Java 25+ unless the JVM was
         // started with --sun-misc-unsafe-memory-access=allow, which the launchers pass but a jar's
         // manifest cannot: `java -jar wastecheck.jar` would then fail in Arrow's first allocation.
@@ -81,7 +90,6 @@ public final class Main implements Runnable {
                 && System.getProperty("arrow.enable_unsafe_memory_access") == null) {
             System.setProperty("arrow.enable_unsafe_memory_access", "true");
         }
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs the command line in-process: what the tests call, so they run the real command. */

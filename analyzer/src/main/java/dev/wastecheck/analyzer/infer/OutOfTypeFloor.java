@@ -121,6 +121,7 @@ public final class OutOfTypeFloor {
                 r.distinct(),
                 r.min(),
                 r.max(),
-                findings);
+                findings,
+                r.distinctEstimated());
     }
 }

@@ -162,7 +162,8 @@ public final class TypeInference {
                 p.distinct,
                 minOf(p, t),
                 maxOf(p, t),
-                findings);
+                findings,
+                p.distinctEstimated);
     }
 
     // ------------------------------------------------------------------ integers

@@ -10,6 +10,11 @@ public final class ColumnProfile {
     public long rows;
     public long nonNull;
     public long distinct;
+    /**
+     * {@code distinct} is a HyperLogLog estimate: a large count that no decision depends on
+     * ({@link Profiler}'s screen), where the exact count would cost a hash table of every value.
+     */
+    public boolean distinctEstimated;
     /** Non-null values that do not read as the declared type (e.g. text in a SQLite INTEGER column). */
     public long castFailures;
 

@@ -230,6 +230,15 @@ public abstract class ProfileDialect {
     }
 
     /**
+     * An estimate of the distinct values of {@code c} from a sketch (a fraction of the exact
+     * count's cost), or null where the engine's estimate is not used: the profile screens
+     * large columns with it and counts exactly only where a decision depends on the count.
+     */
+    public String approxDistinct(String c) {
+        return null;
+    }
+
+    /**
      * How many columns one profile query takes: 1 where a column scans apart cheaply and a
      * query's distinct-count hash tables should stay few (DuckDB's columnar tables in memory);
      * every column of the table on a row store, which reads whole rows on each scan anyway.
@@ -379,6 +388,11 @@ public abstract class ProfileDialect {
         public String roundTripUuid(String s, String len) {
             return "CASE WHEN " + len + " = 36 THEN CAST(TRY_CAST(" + s + " AS UUID) AS VARCHAR) = " + s
                     + " ELSE false END";
+        }
+
+        @Override
+        public String approxDistinct(String c) {
+            return "approx_count_distinct(" + c + ")";
         }
 
         @Override

@@ -7,6 +7,8 @@ import java.util.List;
  *
  * @param suggestedType the tightest lossless type in the source's dialect (the declared type when none is tighter)
  * @param tightBytes    bytes under the suggested type, same storage model as {@code declaredBytes}
+ * @param distinctEstimated {@code distinct} is a HyperLogLog estimate, not a count: a large
+ *                      distinct count no decision depends on (the profile's screen)
  */
 public record ColumnReport(
         String name,
@@ -18,9 +20,25 @@ public record ColumnReport(
         long distinct,
         String min,
         String max,
-        List<Finding> findings) {
+        List<Finding> findings,
+        boolean distinctEstimated) {
     public ColumnReport {
         findings = List.copyOf(findings);
+    }
+
+    /** An exact distinct count. */
+    public ColumnReport(
+            String name,
+            String declaredType,
+            String suggestedType,
+            long declaredBytes,
+            long tightBytes,
+            long nulls,
+            long distinct,
+            String min,
+            String max,
+            List<Finding> findings) {
+        this(name, declaredType, suggestedType, declaredBytes, tightBytes, nulls, distinct, min, max, findings, false);
     }
 
     public long wastedBytes() {

@@ -227,7 +227,8 @@ public final class SampleCheck {
                         c.distinct(),
                         minMax[0],
                         minMax[1],
-                        findings));
+                        findings,
+                        c.distinctEstimated()));
             }
             long tableDeclared = Math.round(t.declaredBytes() * scale);
             long columnsSaved =

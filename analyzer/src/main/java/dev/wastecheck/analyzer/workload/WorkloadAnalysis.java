@@ -332,7 +332,8 @@ public final class WorkloadAnalysis {
                     c.distinct(),
                     c.min(),
                     c.max(),
-                    f));
+                    f,
+                    c.distinctEstimated()));
         }
         return new TableReport(
                 report.name(),

@@ -99,6 +99,9 @@ public final class JsonRenderer {
                 cn.put("tight_bytes", c.tightBytes());
                 cn.put("nulls", c.nulls());
                 cn.put("distinct", c.distinct());
+                if (c.distinctEstimated()) {
+                    cn.put("distinct_estimated", true); // a sketch's estimate: no decision rests on it
+                }
                 cn.put("min", c.min());
                 cn.put("max", c.max());
                 TableReport.BadValues bv = t.badValues(c.name());

@@ -60,7 +60,7 @@ public final class MarkdownRenderer {
                         Bytes.count(c.declaredBytes()),
                         Bytes.count(c.tightBytes()),
                         Bytes.count(c.nulls()),
-                        Bytes.count(c.distinct()),
+                        (c.distinctEstimated() ? "~" : "") + Bytes.count(c.distinct()),
                         findings);
             }
             if (!t.problems().isEmpty()) {
