@@ -15,6 +15,12 @@ import java.util.List;
  * SQL, as for any other source.
  */
 public final class ColumnFacts {
+    /**
+     * Distinct values a column may have for the loader to count them exactly itself: a short
+     * list (a status, a country code) then needs no distinct count in SQL at all.
+     */
+    static final int FEW = 256;
+
     /** The spellings of null markers, as the profile's list has them. */
     private final byte[][] markerSpellings;
     /** Bytes some marker starts with. */
@@ -41,6 +47,11 @@ public final class ColumnFacts {
     private byte[] max;
     private byte[] realMin;
     private byte[] realMax;
+
+    /** The values of a column of at most {@link #FEW} distinct ones (open addressing), or null past that. */
+    private byte[][] few = new byte[2 * FEW][];
+
+    private int fewCount;
 
     // 14-digit MediaWiki timestamps (YYYYMMDDHHMMSS) that a timestamp parse prints back the same
     long mwTimestamps;
@@ -133,6 +144,9 @@ public final class ColumnFacts {
                 trailingSpace++;
             }
         }
+        if (few != null) {
+            addFew(b, off, len);
+        }
         if (len == 14 && compactTimestamp(b, off)) {
             mwTimestamps++;
             if (mwMin == null || less(b, off, len, mwMin)) {
@@ -166,6 +180,34 @@ public final class ColumnFacts {
         if (realMax == null || less(realMax, b, off, len)) {
             realMax = Arrays.copyOfRange(b, off, off + len);
         }
+    }
+
+    private void addFew(byte[] b, int off, int len) {
+        int h = 0;
+        for (int i = off, end = off + len; i < end; i++) {
+            h = 31 * h + b[i];
+        }
+        int mask = few.length - 1;
+        for (int at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
+            byte[] e = few[at];
+            if (e == null) {
+                if (fewCount == FEW) {
+                    few = null; // more than a short list: SQL counts them
+                } else {
+                    few[at] = Arrays.copyOfRange(b, off, off + len);
+                    fewCount++;
+                }
+                return;
+            }
+            if (e.length == len && Arrays.equals(e, 0, len, b, off, off + len)) {
+                return;
+            }
+        }
+    }
+
+    /** The exact number of distinct values, or null when there are more than {@link #FEW}. */
+    public Long fewDistinct() {
+        return few == null ? null : (long) fewCount;
     }
 
     /**

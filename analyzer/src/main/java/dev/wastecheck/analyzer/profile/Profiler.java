@@ -415,6 +415,9 @@ public final class Profiler {
                 && sql.distinctIntegersByBits("x", 0, 1) != null;
         if (integers) {
             byBits.add(i); // after the range is known
+        } else if (known != null && known.fewDistinct() != null) {
+            // a short list: the loader counted its values exactly
+            aggs.add(agg(i, null, (p, v) -> p.distinct = asLong(v), known, ColumnFacts::fewDistinct));
         } else if (screened != null && f != TypeFamily.INTEGER && sql.approxDistinct(c) != null) {
             aggs.add(new Agg(i, sql.approxDistinct(c), (p, v) -> {
                 p.distinct = asLong(v);
