@@ -99,14 +99,16 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     }
 
     /**
-     * Counts {@link ColumnFacts} of the text and byte-string columns' stored values into
+     * Counts {@link ColumnFacts} of the columns' stored values into
      * {@code into} (one per column, created where null; kept across a table's runs), so that
      * the profile need not scan them again for lengths and bounds.
      */
     public ColumnFacts[] countFacts(ColumnFacts[] into) {
         facts = into != null ? into : new ColumnFacts[storage.length];
         for (int i = 0; i < storage.length; i++) {
-            if (facts[i] == null && (storage[i] == ColumnStorage.TEXT || storage[i] == ColumnStorage.BYTES)) {
+            if (facts[i] == null && storage[i] == ColumnStorage.INT64) {
+                facts[i] = ColumnFacts.integers();
+            } else if (facts[i] == null) {
                 facts[i] = new ColumnFacts(
                         storage[i] == ColumnStorage.BYTES,
                         table.columns().get(i).type().family() == dev.wastecheck.model.schema.TypeFamily.DECIMAL,
@@ -240,6 +242,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     }
                 }
                 ((BigIntVector) v).setSafe(row, parsed);
+                if (facts != null) {
+                    facts[col].addLong(parsed);
+                }
                 if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
                     String why = ranges[col].integer(parsed);
                     if (why != null) {
@@ -330,6 +335,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         ColumnDef c = table.columns().get(col);
         if (c.autoIncrement() && storage[col] == ColumnStorage.INT64) {
             ((BigIntVector) vectors[col]).setSafe(row, ++autoIncrement[col]);
+            if (facts != null) {
+                facts[col].addLong(autoIncrement[col]);
+            }
         } else if (c.defaultValue() != null) {
             byte[] b = c.defaultValue().getBytes(StandardCharsets.UTF_8);
             seen[col] = true;

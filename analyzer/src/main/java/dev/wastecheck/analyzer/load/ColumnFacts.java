@@ -48,6 +48,19 @@ public final class ColumnFacts {
     private byte[] realMin;
     private byte[] realMax;
 
+    // a BIGINT column: its bounds, and its values as bits over the words [bitsLowWord, + bits.length)
+    // while that range stays within BITS_MAX (one bit a value, as DuckDB's bitstring_agg)
+    private long intMin = Long.MAX_VALUE;
+    private long intMax = Long.MIN_VALUE;
+    private long[] bits;
+    /** The first word of the bits: values 64 * bitsLowWord on (in words, far from the long's ends). */
+    private long bitsLowWord;
+
+    private boolean bitsGaveUp;
+
+    /** The widest range of integers counted as bits: 2 MB a column. */
+    static final long BITS_MAX = 1L << 24;
+
     /** The values of a column of at most {@link #FEW} distinct ones (open addressing), or null past that. */
     private byte[][] few = new byte[2 * FEW][];
 
@@ -79,6 +92,13 @@ public final class ColumnFacts {
      */
     public ColumnFacts(boolean bytes, List<String> markers) {
         this(bytes, false, markers);
+    }
+
+    /** Facts of a BIGINT column: its count, bounds and (while their range is narrow) distinct values. */
+    public static ColumnFacts integers() {
+        ColumnFacts f = new ColumnFacts(false, false, List.of());
+        f.few = null;
+        return f;
     }
 
     /** @param decimal the text of a DECIMAL column: also the numeric facts of its plain spellings */
@@ -208,6 +228,77 @@ public final class ColumnFacts {
     /** The exact number of distinct values, or null when there are more than {@link #FEW}. */
     public Long fewDistinct() {
         return few == null ? null : (long) fewCount;
+    }
+
+    /** An integer value stored (a BIGINT column's facts hold only these). */
+    void addLong(long v) {
+        nonNull++;
+        if (v < intMin) {
+            intMin = v;
+        }
+        if (v > intMax) {
+            intMax = v;
+        }
+        long[] b = bits;
+        if (b != null) {
+            long word = (v >> 6) - bitsLowWord; // v >> 6: the word, rounding down for negatives too
+            if (word >= 0 && word < b.length) {
+                b[(int) word] |= 1L << v; // a long shifts by the low six bits of v
+                return;
+            }
+        }
+        if (bitsGaveUp) {
+            return;
+        }
+        if (b == null) {
+            bitsLowWord = v >> 6;
+            bits = new long[64];
+        } else if (!growBits(v)) {
+            return;
+        }
+        bits[(int) ((v >> 6) - bitsLowWord)] |= 1L << v;
+    }
+
+    /** Widens the bits to take {@code v}, doubling toward it; false past {@link #BITS_MAX}. */
+    private boolean growBits(long v) {
+        // all in words of 64 values, which stay far from the long's ends
+        long lowWord = bitsLowWord;
+        long highWord = lowWord + bits.length;
+        long vWord = v >> 6;
+        long need = Math.max(highWord, vWord + 1) - Math.min(lowWord, vWord);
+        if (need > BITS_MAX / 64) {
+            bitsGaveUp = true;
+            bits = null;
+            return false;
+        }
+        long words = Math.min(Math.max(need, 2L * bits.length), BITS_MAX / 64);
+        long newLowWord = vWord < lowWord ? highWord - words : lowWord; // the room goes where v went
+        long[] grown = new long[(int) words];
+        System.arraycopy(bits, 0, grown, (int) (lowWord - newLowWord), bits.length);
+        bits = grown;
+        bitsLowWord = newLowWord;
+        return true;
+    }
+
+    /** The exact distinct count of a BIGINT column's values, or null when their range was too wide. */
+    public Long integerDistinct() {
+        if (bits == null) {
+            return bitsGaveUp ? null : 0L;
+        }
+        long n = 0;
+        for (long w : bits) {
+            n += Long.bitCount(w);
+        }
+        return n;
+    }
+
+    /** A BIGINT column's least value as integer text, or null (no values). */
+    public String intMin() {
+        return nonNull == 0 ? null : Long.toString(intMin);
+    }
+
+    public String intMax() {
+        return nonNull == 0 ? null : Long.toString(intMax);
     }
 
     /**

@@ -332,6 +332,11 @@ public final class Profiler {
         if (p.nonNull == 0) {
             return 0;
         }
+        if (table.storage()[i] == ColumnStorage.INT64
+                && table.facts(i) != null
+                && table.facts(i).integerDistinct() != null) {
+            return table.facts(i).integerDistinct(); // the loader's bits
+        }
         String c = table.physicalColumn(i);
         String expr = "count(DISTINCT " + c + ")";
         if (p.minInt != null && p.maxInt != null && p.minInt.bitLength() < 64 && p.maxInt.bitLength() < 64) {
@@ -431,7 +436,7 @@ public final class Profiler {
             String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE
                     ? c
                     : aggs.derive("n" + i, sql.tryInteger(c));
-            integerAggregates(i, n, aggs);
+            integerAggregates(i, n, aggs, storage == ColumnStorage.INT64 ? known : null);
             if (storage == ColumnStorage.TEXT) {
                 aggs.add(new Agg(i, "count(" + c + ") - count(" + n + ")", (p, v) -> p.castFailures = asLong(v)));
                 textAggregates(i, c, aggs.derive("l" + i, sql.byteLength(c)), aggs, known);
@@ -521,9 +526,9 @@ public final class Profiler {
                 ColumnFacts::realMaxText));
     }
 
-    private void integerAggregates(int i, String n, Query aggs) {
-        aggs.add(new Agg(i, sql.integerText("min(" + n + ")"), (p, v) -> p.minInt = asBig(v)));
-        aggs.add(new Agg(i, sql.integerText("max(" + n + ")"), (p, v) -> p.maxInt = asBig(v)));
+    private void integerAggregates(int i, String n, Query aggs, ColumnFacts k) {
+        aggs.add(agg(i, sql.integerText("min(" + n + ")"), (p, v) -> p.minInt = asBig(v), k, ColumnFacts::intMin));
+        aggs.add(agg(i, sql.integerText("max(" + n + ")"), (p, v) -> p.maxInt = asBig(v), k, ColumnFacts::intMax));
         if (sqlite) {
             aggs.add(new Agg(i, "sum(" + sqliteIntSize(n) + ")", (p, v) -> p.sqliteIntBytes = asLong(v)));
         }

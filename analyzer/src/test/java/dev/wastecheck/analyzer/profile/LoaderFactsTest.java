@@ -179,6 +179,42 @@ class LoaderFactsTest {
         return s;
     }
 
+    /**
+     * Integer columns: the loader's count, bounds and distinct values as bits (grown up and
+     * down as values arrive, given up past 2^24 values of range) against DuckDB's.
+     */
+    @Test
+    void integersCountedAsBitsProfileAlike() throws Exception {
+        Random r = new Random(64);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `n` (`small` int, `down` bigint, `extreme` bigint, `words` int,"
+                        + " `fits` int, `wide` int, `nearmin` bigint);\nINSERT INTO `n` VALUES ");
+        for (int row = 0; row < 5000; row++) {
+            String extreme = row == 7 ? "9223372036854775807" : row == 8 ? "-9223372036854775808" : "" + row;
+            String[] words = {"TRUE", "FALSE", "'abc'", "NULL", "'12'", "-3", "0x0102"};
+            write(
+                    dump,
+                    (row > 0 ? "," : "") + "(" + (r.nextInt(10_001) - 5000) + "," + (1_000_000 - 97 * row) + ","
+                            + extreme + "," + words[r.nextInt(words.length)] + ","
+                            + (row % 2 == 0 ? 0 : row == 1 ? 16_777_215 : r.nextInt(1000)) + ","
+                            + (row == 3 ? 16_777_216 : r.nextInt(1000)) + ","
+                            + (Long.MIN_VALUE + (row == 0 ? 9999 : r.nextInt(10_000))) + ")");
+        }
+        write(dump, ";\n");
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable n = load(db, dump.toByteArray()).get("n");
+            assertThat(n.facts(0).integerDistinct()).isNotNull();
+            assertThat(n.facts(1).integerDistinct()).isEqualTo(5000L);
+            assertThat(n.facts(2).integerDistinct()).isNull(); // the whole long range: SQL counts
+            assertThat(n.facts(4).integerDistinct()).isNotNull(); // 0 to 2^24 - 1: just fits
+            assertThat(n.facts(5).integerDistinct()).isNull(); // 0 to 2^24: does not
+            assertThat(n.facts(6).integerDistinct()).isNotNull(); // grown down to the long's least
+            assertSameProfiles(db, n);
+        }
+    }
+
     @Test
     void aRowOfTheWrongWidthLeavesTheProfileToSql() throws Exception {
         String dump = "CREATE TABLE t (a varchar(10), b varchar(10));\n"
