@@ -776,12 +776,18 @@ public final class Analyzer {
         }
         String c = t.physicalColumn(i);
         String s = t.storage()[i] == ColumnStorage.BYTES ? db.sql().bytesAsText(c) : c;
-        List<String> values = new ArrayList<>();
-        try (Statement st = db.connection().createStatement();
-                ResultSet rs = st.executeQuery("SELECT DISTINCT " + s + " AS v FROM " + t.relation() + " WHERE " + c
-                        + " IS NOT NULL ORDER BY v")) {
-            while (rs.next()) {
-                values.add(rs.getString(1));
+        // a short list the loader kept (text, in DuckDB's byte order), else the table's
+        List<String> values = t.facts(i) != null && t.storage()[i] == ColumnStorage.TEXT
+                ? t.facts(i).fewValues()
+                : null;
+        if (values == null) {
+            values = new ArrayList<>();
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery("SELECT DISTINCT " + s + " AS v FROM " + t.relation() + " WHERE " + c
+                            + " IS NOT NULL ORDER BY v")) {
+                while (rs.next()) {
+                    values.add(rs.getString(1));
+                }
             }
         }
         long caseless = values.stream()

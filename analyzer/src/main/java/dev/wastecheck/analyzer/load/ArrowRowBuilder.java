@@ -183,10 +183,15 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     @Override
     public void value(int index, int kind, byte[] b, int off, int len) {
-        value(index, kind, b, off, len, false);
+        value(index, kind, b, off, len, false, false);
     }
 
-    private void value(int index, int kind, byte[] b, int off, int len, boolean direct) {
+    @Override
+    public void value(int index, int kind, byte[] b, int off, int len, boolean ascii) {
+        value(index, kind, b, off, len, false, ascii);
+    }
+
+    private void value(int index, int kind, byte[] b, int off, int len, boolean direct, boolean ascii) {
         int col;
         if (direct) {
             col = index;
@@ -274,10 +279,10 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         outOfType(col, why, b, off, len);
                     }
                 }
-                if (Utf8.isValid(b, off, len)) {
+                if (ascii || Utf8.isValid(b, off, len)) {
                     ((VarCharVector) v).setSafe(row, b, off, len);
                     if (facts != null) {
-                        facts[col].add(b, off, len);
+                        facts[col].add(b, off, len, ascii);
                     }
                 } else {
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
@@ -341,7 +346,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         } else if (c.defaultValue() != null) {
             byte[] b = c.defaultValue().getBytes(StandardCharsets.UTF_8);
             seen[col] = true;
-            value(col, SqlScriptReader.STRING, b, 0, b.length, true);
+            value(col, SqlScriptReader.STRING, b, 0, b.length, true, false);
             return;
         } else {
             vectors[col].setNull(row);

@@ -129,6 +129,11 @@ public final class ColumnFacts {
 
     /** A value stored (not NULL): {@code b[off, off+len)}, valid UTF-8 unless a byte string. */
     void add(byte[] b, int off, int len) {
+        add(b, off, len, false);
+    }
+
+    /** {@code ascii}: every byte is below 0x80, so it has as many characters as bytes. */
+    void add(byte[] b, int off, int len, boolean ascii) {
         boolean marker = len <= 4 && isMarker(b, off, len);
         if (marker && markers++ == 0) {
             // until the first marker the real values were all the values: their bounds part here
@@ -151,7 +156,9 @@ public final class ColumnFacts {
         if (bytes) {
             maxChars = maxLen;
         } else {
-            if (len > maxChars) { // a character takes at least a byte: shorter values cannot beat it
+            if (len > maxChars && ascii) {
+                maxChars = len;
+            } else if (len > maxChars) { // a character takes at least a byte: shorter values cannot beat it
                 long chars = 0;
                 for (int i = off, end = off + len; i < end; i++) {
                     if ((b[i] & 0xc0) != 0x80) {
@@ -223,6 +230,21 @@ public final class ColumnFacts {
                 return;
             }
         }
+    }
+
+    /**
+     * The distinct values of a text column of at most {@link #FEW} of them, in byte order (as
+     * DuckDB orders text), or null (more of them, or a byte string).
+     */
+    public List<String> fewValues() {
+        if (few == null || bytes) {
+            return null;
+        }
+        return java.util.Arrays.stream(few)
+                .filter(java.util.Objects::nonNull)
+                .sorted(Arrays::compareUnsigned)
+                .map(v -> new String(v, StandardCharsets.UTF_8))
+                .toList();
     }
 
     /** The exact number of distinct values, or null when there are more than {@link #FEW}. */

@@ -17,13 +17,14 @@ import java.util.Arrays;
  *  calls[i], bits 63..62    61..32             31..0
  *           +---------+------------------+-------------------+
  *  LINE     |   00    |    line (62 bits, whole word)         |  the builder's atLine(line)
- *  VALUE    |   01    |  index (30 bits) | kind<<24 | length   |  value(index, kind, data[at, at+length))
+ *  VALUE    |   01    |  index (30 bits) | kind<<24 | length   |  value(index, kind, data[at, at+length), ascii)
  *  END      |   10    |  count (30 bits) |   (next word: line) |  endRow(count, line): two words
  *           +---------+------------------+-------------------+
  *  data:  [value 0's bytes][value 1's bytes]...   (VALUE calls consume it in order)
  * </pre>
  *
- * Lengths are below 2^24 bytes here: a longer value is recorded as a call of its own
+ * A kind's top bit (0x80) says the tokenizer saw only ASCII bytes. Lengths are below 2^24
+ * bytes here: a longer value is recorded as a call of its own
  * ({@link #BIG}) whose length takes the whole low word.
  */
 final class TokenChunk implements SqlScriptReader.ValueSink {
@@ -40,6 +41,9 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
 
     private static final long TAG = 3L << 62;
 
+    /** The kind's top bit: the tokenizer saw only ASCII bytes. */
+    private static final int ASCII = 0x80;
+
     private long[] calls = new long[ROWS * 12];
     private int ncalls;
     private byte[] data = new byte[BYTES + (BYTES >> 2)];
@@ -53,11 +57,17 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
 
     @Override
     public void value(int index, int kind, byte[] bytes, int off, int len) {
-        if (len < (1 << 24) && kind >= 0 && kind < 256) {
-            add(VALUE | ((long) index << 32) | ((long) kind << 24) | len);
+        value(index, kind, bytes, off, len, false);
+    }
+
+    @Override
+    public void value(int index, int kind, byte[] bytes, int off, int len, boolean ascii) {
+        int k = kind | (ascii ? ASCII : 0);
+        if (len < (1 << 24) && kind >= 0 && kind < ASCII) {
+            add(VALUE | ((long) index << 32) | ((long) k << 24) | len);
         } else {
             add(BIG | ((long) index << 32));
-            add(kind);
+            add(k);
             add(len);
         }
         if (nbytes + len > data.length) {
@@ -115,15 +125,16 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
                 sink.atLine(w);
             } else if (tag == VALUE) {
                 int len = (int) (w & 0xFFFFFF);
-                sink.value((int) ((w >>> 32) & 0x3FFFFFFF), (int) ((w >>> 24) & 0xFF), data, at, len);
+                int k = (int) ((w >>> 24) & 0xFF);
+                sink.value((int) ((w >>> 32) & 0x3FFFFFFF), k & ~ASCII, data, at, len, (k & ASCII) != 0);
                 at += len;
             } else if (tag == END) {
                 sink.endRow((int) ((w >>> 32) & 0x3FFFFFFF), calls[++i]);
             } else {
                 int index = (int) ((w >>> 32) & 0x3FFFFFFF);
-                int kind = (int) calls[++i];
+                int k = (int) calls[++i];
                 int len = (int) calls[++i];
-                sink.value(index, kind, data, at, len);
+                sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
                 at += len;
             }
         }

@@ -40,6 +40,15 @@ public final class SqlScriptReader implements Closeable {
         /** Value number {@code index} of the current row; {@code bytes[off, off+len)} is valid only during the call. */
         void value(int index, int kind, byte[] bytes, int off, int len);
 
+        /**
+         * As {@link #value(int, int, byte[], int, int)}, with what the tokenizer saw while it read
+         * the value: {@code ascii} when every byte is below 0x80 (so it is valid UTF-8 without
+         * a second look); false says nothing.
+         */
+        default void value(int index, int kind, byte[] bytes, int off, int len, boolean ascii) {
+            value(index, kind, bytes, off, len);
+        }
+
         /** The row ended after {@code count} values. */
         void endRow(int count, long line);
     }
@@ -750,11 +759,14 @@ public final class SqlScriptReader implements Closeable {
                 int kind = readValue();
                 skipSpace();
                 int d = peek();
+                // a number's bytes are ASCII by its grammar; a quoted string's, if none had the high bit
+                boolean ascii = kind == NUMBER || kind == STRING && valueBits >= 0;
                 if (d != ',' && d != ')') {
                     kind = readExpressionTail(kind);
                     d = peek();
+                    ascii = false;
                 }
-                sink.value(index++, kind, value, 0, valueLen);
+                sink.value(index++, kind, value, 0, valueLen, ascii);
                 read();
                 if (d == ')') {
                     sink.endRow(index, rowLine);
@@ -787,6 +799,7 @@ public final class SqlScriptReader implements Closeable {
 
     private int readValue() throws IOException {
         valueLen = 0;
+        valueBits = 0;
         int c = peek();
         switch (c) {
             case '\'':
@@ -1006,6 +1019,7 @@ public final class SqlScriptReader implements Closeable {
             byte[] b = buf;
             int i = start;
             int newlines = 0;
+            int bits = 0;
             while (i < end) {
                 byte x = b[i];
                 if (x == quote || (x == '\\' && escapes)) {
@@ -1014,8 +1028,10 @@ public final class SqlScriptReader implements Closeable {
                 if (x == '\n') {
                     newlines++;
                 }
+                bits |= x; // negative once a byte has the high bit
                 i++;
             }
+            valueBits |= bits;
             if (i > start) {
                 appendBytes(b, start, i - start);
                 pos = i;
@@ -1050,10 +1066,16 @@ public final class SqlScriptReader implements Closeable {
                     append('\\');
                     append(d);
                 }
-                default -> append(d);
+                default -> {
+                    append(d);
+                    valueBits |= (byte) d;
+                }
             }
         }
     }
+
+    /** The bytes of the quoted text read into {@code value}, OR-ed as signed bytes: negative if any is not ASCII. */
+    private int valueBits;
 
     private void append(int b) {
         if (valueLen == value.length) {

@@ -107,6 +107,17 @@ class LoaderFactsTest {
                 assertThat(t.facts(i)).as("facts of column %d", i).isNotNull();
             }
             assertSameProfiles(db, t);
+            // a short list's values, as an ENUM would list them: DuckDB's distinct values in its order
+            assertThat(t.facts(2).fewValues()).isNotNull();
+            List<String> sql = new java.util.ArrayList<>();
+            try (var st = db.connection().createStatement();
+                    var rs = st.executeQuery(
+                            "SELECT DISTINCT c2 AS v FROM " + t.relation() + " WHERE c2 IS NOT NULL ORDER BY v")) {
+                while (rs.next()) {
+                    sql.add(rs.getString(1));
+                }
+            }
+            assertThat(t.facts(2).fewValues()).containsExactlyElementsOf(sql);
         }
     }
 
