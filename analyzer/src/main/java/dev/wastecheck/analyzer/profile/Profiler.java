@@ -410,10 +410,9 @@ public final class Profiler {
             Query aggs,
             List<Integer> byBits,
             List<Integer> screened,
-            ColumnFacts facts) {
+            ColumnFacts known) {
         TypeFamily f = col.type().family();
         String c = aggs.derive("c" + i, physical);
-        ColumnFacts known = facts;
         aggs.add(agg(i, "count(" + c + ")", (p, v) -> p.nonNull = asLong(v), known, ColumnFacts::nonNull));
         boolean integers = f == TypeFamily.INTEGER
                 && (storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE)
