@@ -492,37 +492,7 @@ public final class Profiler {
         aggs.add(agg(i, sql.bytesShown("min(" + c + ")"), (p, v) -> p.minText = asString(v), k, ColumnFacts::minText));
         aggs.add(agg(i, sql.bytesShown("max(" + c + ")"), (p, v) -> p.maxText = asString(v), k, ColumnFacts::maxText));
         aggs.add(agg(i, "max(" + len + ")", (p, v) -> p.maxChars = asLong(v), k, ColumnFacts::maxChars));
-        String marker = k != null
-                ? "false"
-                : aggs.derive(
-                        "mk" + i,
-                        "CASE WHEN " + len + " <= 4 THEN " + sql.bytesAsText(c) + " IN (" + markerList()
-                                + ") ELSE false END");
-        aggs.add(agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v), k, ColumnFacts::markers));
-        aggs.add(agg(
-                i,
-                sql.aggIf("min", len, "NOT " + marker),
-                (p, v) -> p.realMinLen = asLong(v),
-                k,
-                ColumnFacts::realMinLen));
-        aggs.add(agg(
-                i,
-                sql.aggIf("max", len, "NOT " + marker),
-                (p, v) -> p.realMaxLen = asLong(v),
-                k,
-                ColumnFacts::realMaxLen));
-        aggs.add(agg(
-                i,
-                sql.bytesShown(sql.aggIf("min", c, "NOT " + marker)),
-                (p, v) -> p.realMinText = asString(v),
-                k,
-                ColumnFacts::realMinText));
-        aggs.add(agg(
-                i,
-                sql.bytesShown(sql.aggIf("max", c, "NOT " + marker)),
-                (p, v) -> p.realMaxText = asString(v),
-                k,
-                ColumnFacts::realMaxText));
+        realBounds(i, c, len, sql.bytesAsText(c), sql::bytesShown, aggs, k);
     }
 
     private void integerAggregates(int i, String n, Query aggs, ColumnFacts k) {
@@ -560,13 +530,29 @@ public final class Profiler {
                 (p, v) -> p.trailingSpace = asLong(v),
                 k,
                 ColumnFacts::trailingSpace));
+        realBounds(i, s, len, s, x -> sql.left(x, 60), aggs, k);
+    }
+
+    /**
+     * The null markers among a column's values ({@code markerText}, as text, is one of the list)
+     * and the bounds of the other, real values, which decide the pattern checks that can
+     * succeed; {@code shown} spells a least or greatest value for the report.
+     */
+    private void realBounds(
+            int i,
+            String value,
+            String len,
+            String markerText,
+            java.util.function.UnaryOperator<String> shown,
+            Query aggs,
+            ColumnFacts k) {
         // Every marker is at most 4 bytes long: the list is checked only for short values.
         String marker = k != null
                 ? "false"
                 : aggs.derive(
-                        "mk" + i, "CASE WHEN " + len + " <= 4 THEN " + s + " IN (" + markerList() + ") ELSE false END");
+                        "mk" + i,
+                        "CASE WHEN " + len + " <= 4 THEN " + markerText + " IN (" + markerList() + ") ELSE false END");
         aggs.add(agg(i, sql.countIf(marker), (p, v) -> p.markers = asLong(v), k, ColumnFacts::markers));
-        // Bounds of the real (non-marker) values: they decide which pattern checks can succeed.
         aggs.add(agg(
                 i,
                 sql.aggIf("min", len, "NOT " + marker),
@@ -581,13 +567,13 @@ public final class Profiler {
                 ColumnFacts::realMaxLen));
         aggs.add(agg(
                 i,
-                sql.left(sql.aggIf("min", s, "NOT " + marker), 60),
+                shown.apply(sql.aggIf("min", value, "NOT " + marker)),
                 (p, v) -> p.realMinText = asString(v),
                 k,
                 ColumnFacts::realMinText));
         aggs.add(agg(
                 i,
-                sql.left(sql.aggIf("max", s, "NOT " + marker), 60),
+                shown.apply(sql.aggIf("max", value, "NOT " + marker)),
                 (p, v) -> p.realMaxText = asString(v),
                 k,
                 ColumnFacts::realMaxText));
