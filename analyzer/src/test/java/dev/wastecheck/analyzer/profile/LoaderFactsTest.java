@@ -226,6 +226,28 @@ class LoaderFactsTest {
         }
     }
 
+    /** A value past 2^24 bytes travels from the reader to the filler as a call of its own (TokenChunk's BIG). */
+    @Test
+    void aValueOfSeventeenMegabytesArrivesWhole() throws Exception {
+        int big = 17 << 20;
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(dump, "CREATE TABLE `b` (`id` int, `body` longtext);\nINSERT INTO `b` VALUES (1,'short'),(2,'");
+        write(dump, "é".repeat(big / 2) + "x");
+        write(dump, "'),(3,NULL),(4,'end');\n");
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable b = load(db, dump.toByteArray()).get("b");
+            assertThat(b.rows()).isEqualTo(4);
+            try (var st = db.connection().createStatement();
+                    var rs = st.executeQuery("SELECT strlen(c1), length(c1) FROM " + b.relation() + " WHERE c0 = 2")) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(big + 1);
+                assertThat(rs.getLong(2)).isEqualTo(big / 2 + 1);
+            }
+            assertThat(b.facts(1).maxLen()).isEqualTo(big + 1L);
+            assertSameProfiles(db, b);
+        }
+    }
+
     @Test
     void aRowOfTheWrongWidthLeavesTheProfileToSql() throws Exception {
         String dump = "CREATE TABLE t (a varchar(10), b varchar(10));\n"
