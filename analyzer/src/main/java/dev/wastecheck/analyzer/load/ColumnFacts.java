@@ -36,8 +36,6 @@ public final class ColumnFacts {
 
     private final boolean bytes;
     private boolean valid = true;
-    /** Whether the values are a DECIMAL's text, whose numeric facts are counted too. */
-    private final boolean decimal;
     /** False once a value is not in the plain decimal spelling the facts below are exact for. */
     private boolean decimalValid;
 
@@ -112,8 +110,7 @@ public final class ColumnFacts {
     /** @param decimal the text of a DECIMAL column: also the numeric facts of its plain spellings */
     public ColumnFacts(boolean bytes, boolean decimal, List<String> markers) {
         this.bytes = bytes;
-        this.decimal = decimal && !bytes;
-        this.decimalValid = this.decimal;
+        this.decimalValid = decimal && !bytes; // a DECIMAL's text: its numeric facts are counted too
         this.markerSpellings =
                 markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
         for (byte[] m : markerSpellings) {
