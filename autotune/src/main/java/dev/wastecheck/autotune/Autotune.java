@@ -183,6 +183,19 @@ public final class Autotune {
                 if (theirs < own) chosen.put(t, u);
             }
 
+            // Hot by reference: a rule reads other tables (page.page_latest names the hot revisions), so it is tried
+            // jointly, once the tables' designs are chosen: each of the two designs with hot=refs on every table it
+            // partitions, against itself without, all tables in one pool on every held-out event.
+            TableDesign uniformRefs = uniform.partition() ? uniform.with("hot", "refs") : null;
+            Map<String, TableDesign> chosenRefs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            chosen.forEach((t, d) -> chosenRefs.put(t, d.partition() ? d.with("hot", "refs") : d));
+            if (uniformRefs != null
+                    && hotByReference("uniform", uniform, Map.of(), uniformRefs, Map.of(), events, split))
+                uniform = uniformRefs;
+            if (!chosenRefs.equals(chosen)
+                    && hotByReference("recommended", uniform, chosen, uniform, chosenRefs, events, split))
+                chosen.putAll(chosenRefs);
+
             // Finalists, jointly, on every held-out event, interleaved repeats.
             ReplayConfig uni = new ReplayConfig("best uniform", uniform, Map.of(), memory, pageSize);
             // Tables the search did not tune (no held-out event) keep the uniform design, as in the uniform finalist:
@@ -715,7 +728,8 @@ public final class Autotune {
                 0,
                 Map.of(),
                 Map.of(),
-                0);
+                0,
+                List.of());
     }
 
     // ---- the report -----------------------------------------------------------------------------
@@ -829,6 +843,58 @@ public final class Autotune {
                 null,
                 null));
         return wins ? arrow.withLabel(pages.label()) : null;
+    }
+
+    /**
+     * Replays a configuration with and without {@code hot=refs} jointly on every held-out event and logs the
+     * comparison (with the rules learned); true when hot=refs costs less (modeled) and returns the same results.
+     */
+    private boolean hotByReference(
+            String what,
+            TableDesign design,
+            Map<String, TableDesign> tables,
+            TableDesign refsDesign,
+            Map<String, TableDesign> refsTables,
+            List<AccessEvent> events,
+            int split)
+            throws IOException, SQLException {
+        int pageSize = ReplayConfig.DEFAULT_PAGE_SIZE;
+        ReplayConfig plain = new ReplayConfig(what, design, tables, memory, pageSize);
+        ReplayConfig refs = new ReplayConfig(what + ", hot=refs", refsDesign, refsTables, memory, pageSize);
+        RunResult a = src.run(plain, what + " (against hot=refs)", training, events, split, device, Map.of());
+        RunResult b = src.run(refs, what + ", hot=refs", training, events, split, device, Map.of());
+        jointRuns += 2;
+        double ma = modeledUs(a), mb = modeledUs(b);
+        boolean same = Replay.mismatches(a, b) == 0;
+        boolean wins = mb < ma && same && !b.hotRules().isEmpty();
+        String rules = b.hotRules().isEmpty()
+                ? "no rule was confirmed by the training's second half"
+                : "rules: " + String.join("; ", b.hotRules());
+        log.add(new AutotuneReport.Evaluation(
+                what.equals("uniform") ? "uniform" : "all tables",
+                "hot=refs",
+                configLine(refs),
+                1.0,
+                b.queries(),
+                mb,
+                b.costPerQueryUs(),
+                b.workingSetBytes(),
+                b.bufferHitRate(),
+                b.cacheHitRate(),
+                wins ? "chosen" : "rejected",
+                String.format(
+                        Locale.ROOT,
+                        "%.2f µs/query against %.2f without hot=refs (working set %s against %s), jointly on all"
+                                + " the held-out events%s; %s",
+                        mb,
+                        ma,
+                        mib(b.workingSetBytes()),
+                        mib(a.workingSetBytes()),
+                        same ? "" : "; RESULTS DIFFER, not kept",
+                        rules),
+                null,
+                null));
+        return wins;
     }
 
     private static String mib(long bytes) {

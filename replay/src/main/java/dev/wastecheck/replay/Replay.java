@@ -201,7 +201,8 @@ public final class Replay {
                 Stats.medianCi95(speedups),
                 r.skippedByReason(),
                 r.deviceReads(),
-                r.upkeep());
+                r.upkeep(),
+                r.hotRules());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

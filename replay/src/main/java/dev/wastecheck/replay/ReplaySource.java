@@ -426,7 +426,7 @@ public final class ReplaySource implements AutoCloseable {
             Map<String, Long> moved = Map.of();
             if (!inline && Clusterer.clusters(db)) {
                 var heat = replayer.heatOf(training);
-                moved = Clusterer.apply(db, heat, replayer.indexesRead());
+                moved = Clusterer.apply(db, heat, replayer.indexesRead(), replayer.readLate());
             }
             db.pool().flushAll();
             long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
@@ -442,7 +442,9 @@ public final class ReplaySource implements AutoCloseable {
                     measureFrom,
                     loadMillis,
                     moved,
-                    inline && Clusterer.clusters(db) ? (heat, read) -> Clusterer.apply(db, heat, read) : null,
+                    inline && Clusterer.clusters(db)
+                            ? (heat, read) -> Clusterer.apply(db, heat, read, replayer.readLate())
+                            : null,
                     progress::advance);
             progress.end();
             return r;

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param skippedByReason  measured events skipped, per reason
  * @param deviceReads      page reads (buffer-pool misses) of the measured events, first repeat
  * @param upkeep           the hot partitions' upkeep, per table: promoted and demoted tuples
+ * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described
  */
 public record RunReport(
         String config,
@@ -61,7 +62,8 @@ public record RunReport(
         double[] speedupCi95,
         Map<String, Long> skippedByReason,
         long deviceReads,
-        Map<String, Long> upkeep) {
+        Map<String, Long> upkeep,
+        java.util.List<String> hotRules) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

@@ -122,6 +122,8 @@ public final class ReplayRenderer {
         x.skippedByReason().forEach(skipped::put);
         ObjectNode upkeep = n.putObject("hot_partition_upkeep");
         x.upkeep().forEach(upkeep::put);
+        ArrayNode rules = n.putArray("hot_rules");
+        x.hotRules().forEach(rules::add);
         return n;
     }
 
@@ -238,6 +240,7 @@ public final class ReplayRenderer {
             if (r.mismatches().get(i) > 0)
                 sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
             Wrap.print(w, sb.toString(), width, "  ", "    ");
+            for (String rule : x.hotRules()) Wrap.print(w, "rule " + rule, width, "    ", "      ");
             String ws = largest(x, 4);
             if (!ws.isEmpty()) Wrap.print(w, "working set: " + ws, width, "    ", "      ");
         }
@@ -310,6 +313,7 @@ public final class ReplayRenderer {
                     + (r.mismatches().get(i) > 0
                             ? ", **" + r.mismatches().get(i) + " results differ from the baseline**"
                             : "")
+                    + (x.hotRules().isEmpty() ? "" : "; hot by rule: " + String.join("; ", x.hotRules()))
                     + (x.workingSetByStructure().isEmpty()
                             ? ""
                             : "; working set: " + largest(x, 6).replace(Wrap.NBSP, ' ')));

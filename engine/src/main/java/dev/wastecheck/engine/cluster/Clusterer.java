@@ -98,10 +98,33 @@ public final class Clusterer {
      */
     public static Map<String, Long> apply(
             Database db, Map<Table, LinkedHashMap<Long, Long>> heat, Map<Table, boolean[]> indexesRead) {
+        return apply(db, heat, indexesRead, null);
+    }
+
+    /**
+     * @param lateFirst per table, the tuples only the second half of the training read (for the rules of
+     *                  {@code hot=refs}, {@link HotRules}); null when unknown (no rule is learned)
+     */
+    public static Map<String, Long> apply(
+            Database db,
+            Map<Table, LinkedHashMap<Long, Long>> heat,
+            Map<Table, boolean[]> indexesRead,
+            Map<Table, java.util.Set<Long>> lateFirst) {
         Map<String, Long> moved = new LinkedHashMap<>();
+        // Rules first: they read every table as the training left it, before any tuple moves.
+        List<Table> byReference = new java.util.ArrayList<>();
+        for (Table t : db.tables()) if (t.design().partition() && t.design().byReference()) byReference.add(t);
+        HotRules.Learned rules = HotRules.learn(db, heat, lateFirst == null ? Map.of() : lateFirst, byReference);
+        if (!byReference.isEmpty())
+            db.noteHotRules(rules.rules().stream().map(HotRules.Rule::describe).toList());
         for (Table t : db.tables()) {
             var design = t.design();
             LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());
+            List<Long> extra = rules.extra().get(t);
+            if (extra != null && !extra.isEmpty()) {
+                h = new LinkedHashMap<>(h);
+                for (long tid : extra) h.putIfAbsent(tid, 0L);
+            }
             if (design.partition()) {
                 boolean[] keep = indexesRead == null ? null : indexesRead.getOrDefault(t, new boolean[t.indexCount()]);
                 long n = toHotPartition(t, h, keep);

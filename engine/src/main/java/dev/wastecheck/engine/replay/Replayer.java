@@ -15,7 +15,6 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -58,6 +57,13 @@ public final class Replayer {
      * join binds, updates; not scans, which read everything, nor inserts), or null when not counting.
      */
     private Map<Table, Map<Long, Long>> heat;
+    /**
+     * While counting heat: per table, the tuples first read in the second half of the counted events (their
+     * ids followed as {@link #heat}'s are), the reads a rule learned on the first half should have foreseen.
+     */
+    private Map<Table, java.util.Set<Long>> lateFirst;
+    /** While counting heat: the event being counted, and the first event of the second half. */
+    private int heatEvent, heatMid;
     /** While counting heat: per table, the indexes reads, updates and deletes went through. */
     private final Map<Table, boolean[]> indexesRead = new HashMap<>();
     /** With {@link #recordJoins}: per event whose key a join binds, the key literals of each lookup it made. */
@@ -278,6 +284,14 @@ public final class Replayer {
     }
 
     /**
+     * Per table, the tuple ids (of the main partition, as the last heat counted left them) that the
+     * second half of those events read first: no event of the first half read them.
+     */
+    public Map<Table, java.util.Set<Long>> readLate() {
+        return lateFirst == null ? Map.of() : lateFirst;
+    }
+
+    /**
      * Replays {@code events}; the events before {@code measureFrom} are the training part: they run
      * unmeasured while the reads per tuple are counted, and then {@code learner} (when not null)
      * reorganizes the database from those counts before the first measured event.
@@ -293,6 +307,8 @@ public final class Replayer {
             LongConsumer progress) {
         if (learner != null && measureFrom > 0) {
             heat = new HashMap<>();
+            lateFirst = new HashMap<>();
+            heatMid = measureFrom / 2;
             followMoves();
         }
         BufferPool pool = db.pool();
@@ -311,6 +327,7 @@ public final class Replayer {
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
+            heatEvent = i;
             if (i == warm && heat != null) {
                 Map<Table, LinkedHashMap<Long, Long>> learned = sortedHeat(heat);
                 heat = null;
@@ -436,7 +453,8 @@ public final class Replayer {
                 device.writes(),
                 upkeep,
                 joinBindings == null ? Map.of() : joinBindings,
-                arrow == null ? 0 : arrow.tupleAccesses());
+                arrow == null ? 0 : arrow.tupleAccesses(),
+                db.hotRules());
     }
 
     /**
@@ -447,10 +465,13 @@ public final class Replayer {
     public Map<Table, LinkedHashMap<Long, Long>> heatOf(List<AccessEvent> events) {
         Step[] steps = plan(events);
         heat = new HashMap<>();
+        lateFirst = new HashMap<>();
+        heatMid = events.size() / 2;
         followMoves();
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
+            heatEvent = i;
             if (i > groupEnd) {
                 groupEnd = i;
                 while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1)))
@@ -501,18 +522,37 @@ public final class Replayer {
     private void followMoves() {
         for (Table t : db.tables()) {
             t.onMainMove((from, to) -> {
-                Map<Long, Long> h = heat == null ? null : heat.get(t);
-                if (h == null) return;
-                Long n = h.remove(from);
-                if (n != null) h.merge(to, n, Long::sum);
+                moveHeat(t, from, to);
             });
         }
     }
 
+    /** A counted tuple of the main partition got a new id: its count (and its first read) follow it. */
+    private void moveHeat(Table t, long from, long to) {
+        Map<Long, Long> h = heat == null ? null : heat.get(t);
+        if (h == null) return;
+        Long n = h.remove(from);
+        if (n != null) h.merge(to, n, Long::sum);
+        java.util.Set<Long> late = lateFirst.get(t);
+        if (late != null && late.remove(from)) late.add(to);
+    }
+
+    /** A counted tuple was deleted: it has no heat, and clustering must not bring it back. */
+    private void dropHeat(Table t, long tid) {
+        if (heat == null || !heat.containsKey(t)) return;
+        heat.get(t).remove(tid);
+        java.util.Set<Long> late = lateFirst.get(t);
+        if (late != null) late.remove(tid);
+    }
+
     /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */
     private void countHeat(Table t, Table.Part p, long tid, long weight) {
-        if (heat != null && p == t.main())
-            heat.computeIfAbsent(t, k -> new HashMap<>()).merge(tid, weight, Long::sum);
+        if (heat != null && p == t.main()) {
+            Long before = heat.computeIfAbsent(t, k -> new HashMap<>()).putIfAbsent(tid, weight);
+            if (before != null) heat.get(t).put(tid, before + weight);
+            else if (heatEvent >= heatMid)
+                lateFirst.computeIfAbsent(t, k -> new java.util.HashSet<>()).add(tid);
+        }
     }
 
     private void startMeasuring(BufferPool pool) {
@@ -770,13 +810,7 @@ public final class Replayer {
     }
 
     private static String literal(Table t, int f, Record r) {
-        if (r.isNull(f)) return null;
-        ColumnCodec codec = t.codec(f);
-        if (codec != null) return new String(codec.decode(r.getLong(f)), StandardCharsets.UTF_8);
-        FieldType type = t.schema().type(f);
-        if (type.isVariable()) return new String(r.bytes(f), 0, r.length(f), StandardCharsets.UTF_8);
-        if (type == FieldType.FLOAT64) return Double.toString(r.getDouble(f));
-        return Long.toString(r.getLong(f));
+        return dev.wastecheck.engine.table.Values.literal(t, f, r);
     }
 
     /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
@@ -944,9 +978,7 @@ public final class Replayer {
             long n = 0;
             for (long[] m : matches(t, ix, key, whole, filter)) {
                 t.delete(part(t, m[0]), m[1], scratchRecord(t));
-                // a deleted tuple has no heat: clustering must not bring it back
-                if (heat != null && m[0] == 0 && heat.containsKey(t))
-                    heat.get(t).remove(m[1]);
+                if (m[0] == 0) dropHeat(t, m[1]);
                 n++;
             }
             return n;
@@ -967,13 +999,7 @@ public final class Replayer {
             if (tid != TupleId.NONE) {
                 n++;
                 if (up != null) up.read(p, tid);
-                if (heat != null && tid != m[1] && p == t.main()) {
-                    Long before = heat.getOrDefault(t, Map.of()).get(m[1]);
-                    if (before != null) {
-                        heat.get(t).remove(m[1]);
-                        heat.get(t).put(tid, before);
-                    }
-                }
+                if (tid != m[1] && p == t.main()) moveHeat(t, m[1], tid);
                 countHeat(t, p, tid, 1);
             }
         }

@@ -35,6 +35,8 @@ import java.util.Map;
  *                         it looked up (the leading key columns in index order)
  * @param blockAccesses    with {@code layout=arrow}: tuples the measured events read or wrote in Arrow blocks (in memory,
  *                         so neither pins nor device reads); 0 on pages
+ * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described (empty when none
+ *                         was kept)
  */
 public record RunResult(
         String config,
@@ -68,4 +70,5 @@ public record RunResult(
         long deviceWrites,
         Map<String, Long> upkeep,
         Map<Integer, List<List<String>>> joinBindings,
-        long blockAccesses) {}
+        long blockAccesses,
+        List<String> hotRules) {}

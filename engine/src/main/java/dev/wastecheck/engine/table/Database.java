@@ -89,6 +89,17 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    private java.util.List<String> hotRules = java.util.List.of();
+
+    /** The rules {@code hot=refs} learned for this database's hot partitions ({@link dev.wastecheck.engine.cluster.HotRules}), described. */
+    public java.util.List<String> hotRules() {
+        return hotRules;
+    }
+
+    public void noteHotRules(java.util.List<String> rules) {
+        hotRules = java.util.List.copyOf(rules);
+    }
+
     public StorageDevice device() {
         return device;
     }

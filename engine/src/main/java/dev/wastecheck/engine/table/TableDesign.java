@@ -23,6 +23,9 @@ import java.util.Set;
  *                        events moves to the cold partition; 0 never
  * @param promoteAfter    with a partition: a cold tuple read this many times while its decayed heat lasts
  *                        moves to the hot partition; 0 never
+ * @param byReference     with a partition ({@code hot=refs}): the hot partition also takes the tuples a rule learned
+ *                        from the training's reads selects by reference ({@link dev.wastecheck.engine.cluster.HotRules}),
+ *                        such as the latest revision of every page, read or not
  */
 public record TableDesign(
         Layout layout,
@@ -33,11 +36,12 @@ public record TableDesign(
         Set<TightClass> tight,
         Split split,
         long demoteAfter,
-        int promoteAfter) {
+        int promoteAfter,
+        boolean byReference) {
 
     /** The declared design: NSM, no cache, no clustering, declared types, one heap. */
     public static final TableDesign BASELINE = new TableDesign(
-            Layout.NSM, CachePolicy.OFF, 1.0, 0, false, EnumSet.noneOf(TightClass.class), Split.NONE, 0, 0);
+            Layout.NSM, CachePolicy.OFF, 1.0, 0, false, EnumSet.noneOf(TightClass.class), Split.NONE, 0, 0, false);
 
     public TableDesign {
         tight = tight.isEmpty() ? EnumSet.noneOf(TightClass.class) : EnumSet.copyOf(tight);
@@ -100,7 +104,7 @@ public record TableDesign(
     /** Whether {@code key} is one of the keys {@link #with} takes. */
     public static boolean isKey(String key) {
         return switch (key) {
-            case "layout", "cache", "cache_size", "cluster", "tight", "split", "demote_after", "promote" -> true;
+            case "layout", "cache", "cache_size", "cluster", "tight", "split", "demote_after", "promote", "hot" -> true;
             default -> false;
         };
     }
@@ -139,7 +143,8 @@ public record TableDesign(
                         tight,
                         split,
                         demoteAfter,
-                        promoteAfter);
+                        promoteAfter,
+                        byReference);
             case "cache_size" ->
                 new TableDesign(
                         layout,
@@ -150,12 +155,15 @@ public record TableDesign(
                         tight,
                         split,
                         demoteAfter,
-                        promoteAfter);
+                        promoteAfter,
+                        byReference);
             case "cluster" -> {
                 if (v.equals("none"))
-                    yield new TableDesign(layout, cache, cacheSize, 0, false, tight, split, demoteAfter, promoteAfter);
+                    yield new TableDesign(
+                            layout, cache, cacheSize, 0, false, tight, split, demoteAfter, promoteAfter, byReference);
                 if (v.equals("partition"))
-                    yield new TableDesign(layout, cache, cacheSize, 0, true, tight, split, demoteAfter, promoteAfter);
+                    yield new TableDesign(
+                            layout, cache, cacheSize, 0, true, tight, split, demoteAfter, promoteAfter, byReference);
                 yield new TableDesign(
                         layout,
                         cache,
@@ -165,7 +173,8 @@ public record TableDesign(
                         tight,
                         split,
                         demoteAfter,
-                        promoteAfter);
+                        promoteAfter,
+                        byReference);
             }
             case "tight" ->
                 new TableDesign(
@@ -177,7 +186,8 @@ public record TableDesign(
                         tightClasses(value),
                         split,
                         demoteAfter,
-                        promoteAfter);
+                        promoteAfter,
+                        byReference);
             case "split" ->
                 new TableDesign(
                         layout,
@@ -188,7 +198,8 @@ public record TableDesign(
                         tight,
                         Split.parse(value),
                         demoteAfter,
-                        promoteAfter);
+                        promoteAfter,
+                        byReference);
             case "demote_after" ->
                 new TableDesign(
                         layout,
@@ -199,25 +210,51 @@ public record TableDesign(
                         tight,
                         split,
                         count("demote_after", v),
-                        promoteAfter);
+                        promoteAfter,
+                        byReference);
             case "promote" ->
-                new TableDesign(layout, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, (int)
-                        Math.min(Integer.MAX_VALUE, count("promote", v)));
+                new TableDesign(
+                        layout,
+                        cache,
+                        cacheSize,
+                        clusterFraction,
+                        partition,
+                        tight,
+                        split,
+                        demoteAfter,
+                        (int) Math.min(Integer.MAX_VALUE, count("promote", v)),
+                        byReference);
+            case "hot" ->
+                new TableDesign(
+                        layout,
+                        cache,
+                        cacheSize,
+                        clusterFraction,
+                        partition,
+                        tight,
+                        split,
+                        demoteAfter,
+                        promoteAfter,
+                        switch (v) {
+                            case "read" -> false;
+                            case "refs" -> true;
+                            default -> throw new IllegalArgumentException("hot=" + value + ": expected read or refs");
+                        });
             default -> throw new IllegalArgumentException("--config key '" + key + "': expected one of " + KEYS);
         };
     }
 
     /** The keys {@link #with} takes, for messages. */
-    public static final String KEYS = "layout, cache, cache_size, cluster, tight, split, demote_after, promote";
+    public static final String KEYS = "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
-                l, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter);
+                l, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter, byReference);
     }
 
     public TableDesign withSplit(Split s) {
         return new TableDesign(
-                layout, cache, cacheSize, clusterFraction, partition, tight, s, demoteAfter, promoteAfter);
+                layout, cache, cacheSize, clusterFraction, partition, tight, s, demoteAfter, promoteAfter, byReference);
     }
 
     /** {@code on} (every class), {@code off}, or classes joined by {@code +}: {@code int+dict}. */
@@ -280,6 +317,7 @@ public record TableDesign(
         b.append(",cluster=").append(clusterLabel());
         if (partition && demoteAfter > 0) b.append(",demote_after=").append(demoteAfter);
         if (partition && promoteAfter > 0) b.append(",promote=").append(promoteAfter);
+        if (partition && byReference) b.append(",hot=refs");
         b.append(",tight=").append(tightLabel());
         if (!split.none()) b.append(",split=").append(split.label());
         return b.toString();

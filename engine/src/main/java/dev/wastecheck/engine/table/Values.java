@@ -8,6 +8,17 @@ import java.nio.charset.StandardCharsets;
 public final class Values {
     private Values() {}
 
+    /** A stored value as the literal a trace would write for it (codes decoded), or null for NULL. */
+    public static String literal(Table t, int f, Record r) {
+        if (r.isNull(f)) return null;
+        ColumnCodec codec = t.codec(f);
+        if (codec != null) return new String(codec.decode(r.getLong(f)), StandardCharsets.UTF_8);
+        FieldType type = t.schema().type(f);
+        if (type.isVariable()) return new String(r.bytes(f), 0, r.length(f), StandardCharsets.UTF_8);
+        if (type == FieldType.FLOAT64) return Double.toString(r.getDouble(f));
+        return Long.toString(r.getLong(f));
+    }
+
     /** The integer a literal spells exactly (an optional minus and decimal digits), or null. */
     public static Long parseLong(String s) {
         int n = s.length();

@@ -1,0 +1,435 @@
+package dev.wastecheck.engine.cluster;
+
+import dev.wastecheck.engine.table.Database;
+import dev.wastecheck.engine.table.Table;
+import dev.wastecheck.engine.table.Values;
+import dev.wastecheck.layouts.FieldType;
+import dev.wastecheck.layouts.Record;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Hot tuples by reference: a rule, learned from the training's reads, that names the hot tuples
+ * the training never read ("No Bits Left Behind" §3.1).
+ *
+ * <p>A hot partition filled with the tuples the training read keeps the next reads of those tuples
+ * off cold pages, but not the reads of tuples it never saw: on a wiki, a page first viewed after
+ * the split reads its latest revision from the cold partition, one cold page per lookup, and such
+ * lookups are 5-10% of a held-out half (docs/benchmarks.md, "Where the working set goes"). What the
+ * paper partitions by is not "read last week" but a property of the data: a revision is hot
+ * because a page's {@code page_latest} points to it. This class finds such properties and keeps
+ * the ones the training's reads confirm.
+ *
+ * <p><b>References</b> are found in the data, not the schema: a column {@code A.c} refers to a
+ * table {@code B} when at least {@value #CONTAINED} of its values are values of a single-column
+ * unique integer key of {@code B} (a value {@code prefix:digits}, as MediaWiki's
+ * {@code content_address = 'tt:123'}, refers by its digits). Chance containment (small numbers
+ * in a dense key) is harmless: a rule it makes selects tuples nobody reads and is rejected below.
+ *
+ * <p><b>Rules</b> for a partitioned table {@code T}, each selecting a set of its tuples:
+ * <ul>
+ *   <li><b>referenced by</b> {@code A.c}: the tuples whose key some row of {@code A} names
+ *       ({@code page.page_latest} selects the latest revision of every page);</li>
+ *   <li><b>referenced by hot</b> {@code A.c}: the tuples whose key a hot tuple of {@code A} names
+ *       ({@code content} referenced by the hot {@code slots});</li>
+ *   <li><b>referencing hot</b> {@code B} by {@code T.c}: the tuples whose {@code c} names a hot
+ *       tuple of {@code B} ({@code slots} of the hot revisions).</li>
+ * </ul>
+ * A rule is kept when the training's reads confirm it: the selected tuples took at least
+ * {@value #MIN_COVERAGE} of the table's training reads, are at most {@value #MAX_SHARE} of its
+ * tuples, and are read at least {@value #MIN_LIFT} times as often as the table's average tuple.
+ * Each table keeps its best rule (most reads covered; fewer tuples on a tie); a table's hot set is
+ * then what the training read plus what its rule selects, and since "hot" feeds the other rules,
+ * rules are evaluated again until no hot set changes. Only training reads and the database as the
+ * training left it are used: no held-out event can select a tuple.
+ */
+public final class HotRules {
+    /** Share of a column's values that must be keys of the referenced table. */
+    static final double CONTAINED = 0.9;
+
+    static final double MIN_COVERAGE = 0.5;
+    static final double MAX_SHARE = 0.5;
+    static final double MIN_LIFT = 4;
+    /** Longest string column looked at as a reference ({@code prefix:digits}); longer ones are text. */
+    private static final int MAX_REF_CHARS = 64;
+
+    private static final long NOT_A_NUMBER = Long.MIN_VALUE;
+
+    private HotRules() {}
+
+    /**
+     * A rule kept for a table.
+     *
+     * @param table    the partitioned table
+     * @param kind     {@code referenced by}, {@code referenced by hot} or {@code referencing hot}
+     * @param via      the reference, {@code A.c -> B.k}
+     * @param selected tuples the rule selects
+     * @param added    of those, tuples the training did not read
+     * @param rows     tuples of the table
+     * @param coverage of the tuples that only the second half of the training read, the share the rule selected
+     *                 when learned on the first half
+     */
+    public record Rule(String table, String kind, String via, long selected, long added, long rows, double coverage) {
+        public String describe() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s: hot when %s %s: %,d of %,d tuples (%.1f%%), %,d of them not read in training; learned on the training's"
+                            + " first half, it foresaw %.1f%% of the tuples its second half read first",
+                    table,
+                    kind,
+                    via,
+                    selected,
+                    rows,
+                    100.0 * selected / Math.max(1, rows),
+                    added,
+                    100 * coverage);
+        }
+    }
+
+    /**
+     * What the rules add.
+     *
+     * @param extra per table, the tuple ids of its main partition the rule selects beyond those with heat, in key order
+     * @param rules the rules kept
+     */
+    public record Learned(Map<Table, List<Long>> extra, List<Rule> rules) {}
+
+    /** One table's tuples, their integer-valued columns, and its single-column unique integer keys. */
+    private static final class Snapshot {
+        final Table table;
+        final long[] tids;
+        final int rows;
+        /** Field numbers of the columns kept, and their values per tuple ({@link #NOT_A_NUMBER} when none). */
+        final int[] fields;
+
+        final long[][] values;
+        /** Column position in {@link #fields} to a map from key value to tuple position, for unique keys. */
+        final Map<Integer, Map<Long, Integer>> keys = new LinkedHashMap<>();
+
+        /** Tuples the training read; of them, those its first half read; those only its second half read. */
+        final BitSet read, early, late;
+
+        BitSet hot;
+
+        Snapshot(Table t, Map<Long, Long> h, java.util.Set<Long> lateFirst) {
+            table = t;
+            List<Long> ids = new ArrayList<>();
+            t.forEachTuple(t.main(), tid -> {
+                ids.add(tid);
+                return true;
+            });
+            rows = ids.size();
+            tids = new long[rows];
+            for (int i = 0; i < rows; i++) tids[i] = ids.get(i);
+            // Candidate columns: integers, and short strings that may spell one (as a number or prefix:digits).
+            List<Integer> cand = new ArrayList<>();
+            for (int f = 0; f < t.schema().fieldCount(); f++) {
+                FieldType type = t.schema().type(f);
+                if (type == FieldType.FLOAT64 || type.isBit()) continue;
+                if (t.spec().columns().get(f).overflow()) continue;
+                cand.add(f);
+            }
+            int[] all = cand.stream().mapToInt(Integer::intValue).toArray();
+            long[][] vals = new long[all.length][rows];
+            boolean[] keep = new boolean[all.length];
+            int[] nonNull = new int[all.length], numeric = new int[all.length];
+            Record r = new Record(t.schema());
+            for (int i = 0; i < rows; i++) {
+                t.project(t.main(), tids[i], all, r);
+                for (int k = 0; k < all.length; k++) {
+                    long v = value(t, all[k], r);
+                    vals[k][i] = v;
+                    if (!r.isNull(all[k])) nonNull[k]++;
+                    if (v != NOT_A_NUMBER) numeric[k]++;
+                }
+            }
+            int kept = 0;
+            for (int k = 0; k < all.length; k++) {
+                keep[k] = nonNull[k] > 0 && numeric[k] >= CONTAINED * nonNull[k];
+                if (keep[k]) kept++;
+            }
+            fields = new int[kept];
+            values = new long[kept][];
+            for (int k = 0, j = 0; k < all.length; k++) {
+                if (!keep[k]) continue;
+                fields[j] = all[k];
+                values[j++] = vals[k];
+            }
+            for (int ix = 0; ix < t.indexCount(); ix++) {
+                int[] kf = t.keyFields(ix);
+                if (!t.unique(ix) || kf.length != 1) continue;
+                int col = column(kf[0]);
+                if (col < 0 || keys.containsKey(col)) continue;
+                Map<Long, Integer> m = new HashMap<>(rows * 2);
+                for (int i = 0; i < rows; i++) if (values[col][i] != NOT_A_NUMBER) m.put(values[col][i], i);
+                keys.put(col, m);
+            }
+            read = new BitSet(rows);
+            late = new BitSet(rows);
+            if (h != null && !h.isEmpty()) {
+                Map<Long, Integer> pos = new HashMap<>(rows * 2);
+                for (int i = 0; i < rows; i++) pos.put(tids[i], i);
+                for (Long tid : h.keySet()) {
+                    Integer i = pos.get(tid);
+                    if (i == null) continue;
+                    read.set(i);
+                    if (lateFirst != null && lateFirst.contains(tid)) late.set(i);
+                }
+            }
+            early = (BitSet) read.clone();
+            early.andNot(late);
+            hot = early;
+        }
+
+        int column(int field) {
+            for (int k = 0; k < fields.length; k++) if (fields[k] == field) return k;
+            return -1;
+        }
+
+        String name(int col) {
+            return table.name() + "." + table.spec().columns().get(fields[col]).name();
+        }
+    }
+
+    /** The integer a field's value names: the number itself, a string of digits, or the digits of {@code prefix:digits}. */
+    private static long value(Table t, int f, Record r) {
+        if (r.isNull(f)) return NOT_A_NUMBER;
+        FieldType type = t.schema().type(f);
+        if (!type.isVariable() && t.codec(f) == null) return r.getLong(f);
+        String s = Values.literal(t, f, r);
+        if (s == null || s.isEmpty() || s.length() > MAX_REF_CHARS) return NOT_A_NUMBER;
+        int colon = s.indexOf(':');
+        String digits = s;
+        if (colon > 0) {
+            for (int i = 0; i < colon; i++) if (!Character.isLetterOrDigit(s.charAt(i))) return NOT_A_NUMBER;
+            digits = s.substring(colon + 1);
+        }
+        Long v = Values.parseLong(digits);
+        return v == null || v == NOT_A_NUMBER ? NOT_A_NUMBER : v;
+    }
+
+    /** A reference found in the data: {@code from.values[col]} names keys of {@code to} (column {@code key}). */
+    private record Edge(Snapshot from, int col, Snapshot to, int key) {
+        String via() {
+            return from.name(col) + " -> " + to.name(key);
+        }
+
+        /** Whether the column's name contains the referenced table's name (singular or not) or its key's. */
+        boolean named() {
+            String c = from.table.spec().columns().get(from.fields[col]).name().toLowerCase(Locale.ROOT);
+            String t = to.table.name().toLowerCase(Locale.ROOT);
+            String k = to.table.spec().columns().get(to.fields[key]).name().toLowerCase(Locale.ROOT);
+            String singular = t.endsWith("s") ? t.substring(0, t.length() - 1) : t;
+            return c.contains(singular) || c.contains(k);
+        }
+    }
+
+    /**
+     * Learns the rules for {@code targets} (partitioned tables that take tuples by reference) from the training's
+     * heat, over every table of {@code db} as the training left it.
+     *
+     * @param heat      per table, the tuple ids of its main partition the training read
+     * @param lateFirst per table, those of them that only the second half of the training read
+     */
+    public static Learned learn(
+            Database db,
+            Map<Table, ? extends Map<Long, Long>> heat,
+            Map<Table, ? extends java.util.Set<Long>> lateFirst,
+            List<Table> targets) {
+        if (targets.isEmpty()) return new Learned(Map.of(), List.of());
+        List<Snapshot> snaps = new ArrayList<>();
+        Map<Table, Snapshot> byTable = new HashMap<>();
+        List<Table> tables = new ArrayList<>(db.tables());
+        tables.sort(java.util.Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
+        for (Table t : tables) {
+            Snapshot s = new Snapshot(t, heat.get(t), lateFirst.get(t));
+            snaps.add(s);
+            byTable.put(t, s);
+        }
+        List<Edge> edges = new ArrayList<>();
+        for (Snapshot a : snaps) {
+            for (int c = 0; c < a.fields.length; c++) {
+                for (Snapshot b : snaps) {
+                    for (Map.Entry<Integer, Map<Long, Integer>> k : b.keys.entrySet()) {
+                        if (a == b && k.getKey() == c) continue;
+                        if (contained(a.values[c], k.getValue())) edges.add(new Edge(a, c, b, k.getKey()));
+                    }
+                }
+            }
+        }
+        List<Snapshot> tgt = new ArrayList<>();
+        for (Table t : tables) {
+            Snapshot s = byTable.get(t);
+            if (targets.contains(t) && s.late.cardinality() >= MIN_EVIDENCE) tgt.add(s);
+        }
+        // Choose: each rule is scored on the training's second half, with hot sets from its first half (what the
+        // first half read, plus what the rules chosen so far select): the share of the tuples first read in the
+        // second half that it foresaw. Rules feed each other through the hot sets, so evaluate until none changes
+        // (a chain of k tables takes k rounds).
+        Map<Snapshot, Choice> chosen = new LinkedHashMap<>();
+        Map<String, BitSet> fixed = new HashMap<>();
+        for (int round = 0; round <= tgt.size(); round++) {
+            boolean changed = false;
+            for (Snapshot t : tgt) {
+                Choice best = null;
+                for (Edge e : edges) {
+                    if (e.to == t) {
+                        best = better(t, e, Kind.REFERENCED, fixed, best);
+                        if (e.from != t && tgt.contains(e.from))
+                            best = better(t, e, Kind.REFERENCED_BY_HOT, fixed, best);
+                    }
+                    if (e.from == t && e.to != t && tgt.contains(e.to))
+                        best = better(t, e, Kind.REFERENCING_HOT, fixed, best);
+                }
+                BitSet next = (BitSet) t.early.clone();
+                if (best != null) next.or(best.selected);
+                if (!next.equals(t.hot)) {
+                    t.hot = next;
+                    changed = true;
+                }
+                if (best != null) chosen.put(t, best);
+                else chosen.remove(t);
+            }
+            if (!changed) break;
+        }
+        // Apply: the chosen rules again, now with every tuple the training read as the seed.
+        for (Snapshot t : tgt) t.hot = (BitSet) t.read.clone();
+        for (int round = 0; round <= tgt.size(); round++) {
+            boolean changed = false;
+            for (Snapshot t : tgt) {
+                Choice c = chosen.get(t);
+                if (c == null) continue;
+                BitSet next = (BitSet) t.read.clone();
+                next.or(select(c.edge, c.kind, fixed));
+                if (!next.equals(t.hot)) {
+                    t.hot = next;
+                    changed = true;
+                }
+            }
+            if (!changed) break;
+        }
+        Map<Table, List<Long>> extra = new LinkedHashMap<>();
+        List<Rule> rules = new ArrayList<>();
+        for (Snapshot t : tgt) {
+            Choice c = chosen.get(t);
+            if (c == null) continue;
+            List<Long> add = new ArrayList<>();
+            for (int i = t.hot.nextSetBit(0); i >= 0; i = t.hot.nextSetBit(i + 1))
+                if (!t.read.get(i)) add.add(t.tids[i]);
+            extra.put(t.table, add);
+            Rule r = c.rule;
+            long selected = select(c.edge, c.kind, fixed).cardinality();
+            rules.add(new Rule(r.table(), r.kind(), r.via(), selected, add.size(), r.rows(), r.coverage()));
+        }
+        return new Learned(extra, rules);
+    }
+
+    /** Tuples first read in the second half of the training below which a table gets no rule: too little evidence. */
+    static final int MIN_EVIDENCE = 20;
+
+    private enum Kind {
+        REFERENCED("referenced by"),
+        REFERENCED_BY_HOT("referenced by hot"),
+        REFERENCING_HOT("referencing hot");
+
+        final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    /** A rule and the tuples it selects. */
+    private record Choice(Rule rule, Edge edge, Kind kind, BitSet selected) {}
+
+    /** The tuples a rule selects, of the edge's target ({@code referenced}) or source ({@code referencing hot}). */
+    private static BitSet select(Edge e, Kind kind, Map<String, BitSet> fixed) {
+        return switch (kind) {
+            // independent of the hot sets: computed once
+            case REFERENCED -> fixed.computeIfAbsent(e.via(), k -> referenced(e, null));
+            case REFERENCED_BY_HOT -> referenced(e, e.from.hot);
+            case REFERENCING_HOT -> referencing(e);
+        };
+    }
+
+    /** {@code best}, or this rule when the training confirms it and it scores higher. */
+    private static Choice better(Snapshot t, Edge e, Kind kind, Map<String, BitSet> fixed, Choice best) {
+        BitSet sel = select(e, kind, fixed);
+        int n = sel.cardinality();
+        if (n == 0) return best;
+        BitSet foreseen = (BitSet) sel.clone();
+        foreseen.and(t.late);
+        double coverage = (double) foreseen.cardinality() / t.late.cardinality(), share = (double) n / t.rows;
+        if (coverage < MIN_COVERAGE || share > MAX_SHARE || coverage < MIN_LIFT * share) return best;
+        // What it foresees, less what it costs: a rule that selects half the table to foresee a little more loses.
+        // On a tie (keys that happen to be equal in two tables select the same tuples), the reference whose column
+        // names the table it refers to reads better in the report: slot_revision_id -> revision, not -> content.
+        double score = coverage - share;
+        if (best != null) {
+            double bestScore = best.rule.coverage() - (double) best.rule.selected() / t.rows;
+            if (score < bestScore || (score == bestScore && (!e.named() || best.edge.named()))) return best;
+        }
+        return new Choice(new Rule(t.table.name(), kind.label, e.via(), n, 0, t.rows, coverage), e, kind, sel);
+    }
+
+    /** The tuples of {@code e.to} whose key some row of {@code e.from} (of {@code only}, when given) names. */
+    private static BitSet referenced(Edge e, BitSet only) {
+        BitSet out = new BitSet(e.to.rows);
+        Map<Long, Integer> key = e.to.keys.get(e.key);
+        long[] v = e.from.values[e.col];
+        if (only == null) {
+            for (long x : v) {
+                Integer i = key.get(x);
+                if (i != null) out.set(i);
+            }
+        } else {
+            for (int r = only.nextSetBit(0); r >= 0; r = only.nextSetBit(r + 1)) {
+                Integer i = key.get(v[r]);
+                if (i != null) out.set(i);
+            }
+        }
+        return out;
+    }
+
+    /** The tuples of {@code e.from} whose column names a hot tuple of {@code e.to}. */
+    private static BitSet referencing(Edge e) {
+        BitSet out = new BitSet(e.from.rows);
+        Map<Long, Integer> key = e.to.keys.get(e.key);
+        long[] v = e.from.values[e.col];
+        for (int r = 0; r < v.length; r++) {
+            Integer i = key.get(v[r]);
+            if (i != null && e.to.hot.get(i)) out.set(r);
+        }
+        return out;
+    }
+
+    /** Whether at least {@link #CONTAINED} of a column's values (and at least two distinct ones) are keys. */
+    private static boolean contained(long[] values, Map<Long, Integer> keys) {
+        long nonNull = 0, in = 0;
+        long first = NOT_A_NUMBER;
+        boolean two = false;
+        // A sample first: most pairs fail on their first values.
+        int probe = Math.min(values.length, 2000);
+        for (int i = 0; i < probe; i++) {
+            if (values[i] == NOT_A_NUMBER) continue;
+            nonNull++;
+            if (keys.containsKey(values[i])) in++;
+        }
+        if (nonNull == 0 || in < CONTAINED * nonNull) return false;
+        nonNull = 0;
+        in = 0;
+        for (long x : values) {
+            if (x == NOT_A_NUMBER) continue;
+            nonNull++;
+            if (keys.containsKey(x)) in++;
+            if (first == NOT_A_NUMBER) first = x;
+            else if (x != first) two = true;
+        }
+        return two && in >= CONTAINED * nonNull;
+    }
+}
