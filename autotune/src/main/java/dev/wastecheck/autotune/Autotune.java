@@ -186,26 +186,30 @@ public final class Autotune {
             // Hot by reference: a rule reads other tables (page.page_latest names the hot revisions), so it is tried
             // jointly, once the tables' designs are chosen: each of the two designs with hot=refs on every table it
             // partitions, against itself without, all tables in one pool on every held-out event.
+            // The run of the design kept is the finalist's first repeat.
             TableDesign uniformRefs = uniform.partition() ? uniform.with("hot", "refs") : null;
             Map<String, TableDesign> chosenRefs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             chosen.forEach((t, d) -> chosenRefs.put(t, d.partition() ? d.with("hot", "refs") : d));
-            if (uniformRefs != null
-                    && hotByReference("uniform", uniform, Map.of(), uniformRefs, Map.of(), events, split))
-                uniform = uniformRefs;
-            if (!chosenRefs.equals(chosen)
-                    && hotByReference("recommended", uniform, chosen, uniform, chosenRefs, events, split))
-                chosen.putAll(chosenRefs);
+            Joint uniJoint = null, recJoint = null;
+            if (uniformRefs != null) {
+                uniJoint = hotByReference("uniform", uniform, Map.of(), uniformRefs, Map.of(), events, split);
+                if (uniJoint.refs()) uniform = uniformRefs;
+            }
+            if (!chosenRefs.equals(chosen)) {
+                recJoint = hotByReference(
+                        "recommended",
+                        uniform,
+                        perTable(chosen, uniform),
+                        uniform,
+                        perTable(chosenRefs, uniform),
+                        events,
+                        split);
+                if (recJoint.refs()) chosen.putAll(chosenRefs);
+            }
 
             // Finalists, jointly, on every held-out event, interleaved repeats.
             ReplayConfig uni = new ReplayConfig("best uniform", uniform, Map.of(), memory, pageSize);
-            // Tables the search did not tune (no held-out event) keep the uniform design, as in the uniform finalist:
-            // when every table chose the uniform design, the two finalists are the same configuration.
-            Map<String, TableDesign> perTable = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-            for (Map.Entry<String, TableDesign> c : chosen.entrySet()) {
-                TableDesign u = canonical(c.getKey(), uniform, false);
-                if (u == null) u = canonicalIgnoringPrune(c.getKey(), uniform);
-                if (!c.getValue().equals(u)) perTable.put(c.getKey(), c.getValue());
-            }
+            Map<String, TableDesign> perTable = perTable(chosen, uniform);
             ReplayConfig arrowUni = arrowCandidate(uni, events, split);
             if (arrowUni != null) uni = arrowUni;
             ReplayConfig rec = new ReplayConfig("recommended", uniform, perTable, memory, pageSize);
@@ -213,10 +217,15 @@ public final class Autotune {
             List<List<RunResult>> results = new ArrayList<>();
             for (int i = 0; i < finals.size(); i++) results.add(new ArrayList<>());
             results.get(0).add(baseRun);
+            // Runs made already of exactly a finalist's configuration are its first repeat.
+            if (uniJoint != null && uniJoint.config().equals(uni))
+                results.get(1).add(uniJoint.run());
+            if (recJoint != null && recJoint.config().equals(rec))
+                results.get(2).add(recJoint.run());
             for (int r = 0; r < o.repeat(); r++) {
                 for (int k = 0; k < finals.size(); k++) {
                     int i = (k + r) % finals.size();
-                    if (r == 0 && i == 0) continue; // the baseline's first run is the one above
+                    if (r == 0 && !results.get(i).isEmpty()) continue; // the first run is one made above
                     ReplayConfig cfg = finals.get(i);
                     results.get(i)
                             .add(src.run(
@@ -849,7 +858,26 @@ public final class Autotune {
      * Replays a configuration with and without {@code hot=refs} jointly on every held-out event and logs the
      * comparison (with the rules learned); true when hot=refs costs less (modeled) and returns the same results.
      */
-    private boolean hotByReference(
+    /**
+     * The recommendation's per-table designs: those that differ from the uniform design. Tables the search did not
+     * tune (no held-out event) keep the uniform design, as in the uniform finalist: when every table chose the uniform
+     * design, the two finalists are the same configuration.
+     */
+    private Map<String, TableDesign> perTable(Map<String, TableDesign> chosen, TableDesign uniform)
+            throws IOException, SQLException {
+        Map<String, TableDesign> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (Map.Entry<String, TableDesign> c : chosen.entrySet()) {
+            TableDesign u = canonical(c.getKey(), uniform, false);
+            if (u == null) u = canonicalIgnoringPrune(c.getKey(), uniform);
+            if (!c.getValue().equals(u)) out.put(c.getKey(), c.getValue());
+        }
+        return out;
+    }
+
+    /** A joint comparison's outcome: whether hot=refs was kept, and the run of the configuration kept. */
+    private record Joint(boolean refs, ReplayConfig config, RunResult run) {}
+
+    private Joint hotByReference(
             String what,
             TableDesign design,
             Map<String, TableDesign> tables,
@@ -859,8 +887,9 @@ public final class Autotune {
             int split)
             throws IOException, SQLException {
         int pageSize = ReplayConfig.DEFAULT_PAGE_SIZE;
-        ReplayConfig plain = new ReplayConfig(what, design, tables, memory, pageSize);
-        ReplayConfig refs = new ReplayConfig(what + ", hot=refs", refsDesign, refsTables, memory, pageSize);
+        String label = what.equals("uniform") ? "best uniform" : "recommended";
+        ReplayConfig plain = new ReplayConfig(label, design, tables, memory, pageSize);
+        ReplayConfig refs = new ReplayConfig(label, refsDesign, refsTables, memory, pageSize);
         RunResult a = src.run(plain, what + " (against hot=refs)", training, events, split, device, Map.of());
         RunResult b = src.run(refs, what + ", hot=refs", training, events, split, device, Map.of());
         jointRuns += 2;
@@ -894,7 +923,7 @@ public final class Autotune {
                         rules),
                 null,
                 null));
-        return wins;
+        return wins ? new Joint(true, refs, b) : new Joint(false, plain, a);
     }
 
     private static String mib(long bytes) {

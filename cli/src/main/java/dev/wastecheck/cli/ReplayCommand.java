@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
             "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
             "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
             "  split=none|cold|updates|COL+COL  demote_after=N  promote=N",
+            "  hot=read|refs (with cluster=partition: refs adds the tuples a rule",
+            "  learned from the training selects by reference)",
             "  memory=SIZE  page_size=4K|8K|16K|32K",
             "  with layout=arrow: freeze=on|off  cold_after=N (events without a",
             "  write before a block freezes)",

@@ -40,13 +40,15 @@ import java.util.Map;
  *   <li><b>referencing hot</b> {@code B} by {@code T.c}: the tuples whose {@code c} names a hot
  *       tuple of {@code B} ({@code slots} of the hot revisions).</li>
  * </ul>
- * A rule is kept when the training's reads confirm it: the selected tuples took at least
- * {@value #MIN_COVERAGE} of the table's training reads, are at most {@value #MAX_SHARE} of its
- * tuples, and are read at least {@value #MIN_LIFT} times as often as the table's average tuple.
- * Each table keeps its best rule (most reads covered; fewer tuples on a tie); a table's hot set is
- * then what the training read plus what its rule selects, and since "hot" feeds the other rules,
- * rules are evaluated again until no hot set changes. Only training reads and the database as the
- * training left it are used: no held-out event can select a tuple.
+ * A rule is scored on the training alone, the way the split scores a design: with the hot sets of
+ * the training's first half, which share of the tuples its second half read first (that the first
+ * half never read) does the rule select? It is kept when it foresees at least
+ * {@value #MIN_COVERAGE} of them, selects at most {@value #MAX_SHARE} of the table, and foresees at
+ * least {@value #MIN_LIFT} times its share of the table; each table keeps its best (foreseen minus
+ * share), and with fewer than {@value #MIN_EVIDENCE} such tuples a table gets no rule. Since "hot"
+ * feeds the other rules, they are evaluated again until no hot set changes; the rules chosen are
+ * then applied with everything the training read as the seed. Only training events and the
+ * database as the training left it are used: no held-out event can select a tuple.
  */
 public final class HotRules {
     /** Share of a column's values that must be keys of the referenced table. */
@@ -55,6 +57,8 @@ public final class HotRules {
     static final double MIN_COVERAGE = 0.5;
     static final double MAX_SHARE = 0.5;
     static final double MIN_LIFT = 4;
+    /** Tuples first read in the second half of the training below which a table gets no rule: too little evidence. */
+    static final int MIN_EVIDENCE = 20;
     /** Longest string column looked at as a reference ({@code prefix:digits}); longer ones are text. */
     private static final int MAX_REF_CHARS = 64;
 
@@ -328,9 +332,6 @@ public final class HotRules {
         }
         return new Learned(extra, rules);
     }
-
-    /** Tuples first read in the second half of the training below which a table gets no rule: too little evidence. */
-    static final int MIN_EVIDENCE = 20;
 
     private enum Kind {
         REFERENCED("referenced by"),
