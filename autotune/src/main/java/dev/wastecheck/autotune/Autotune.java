@@ -895,10 +895,9 @@ public final class Autotune {
         jointRuns += 2;
         double ma = modeledUs(a), mb = modeledUs(b);
         boolean same = Replay.mismatches(a, b) == 0;
-        boolean wins = mb < ma && same && !b.hotRules().isEmpty();
-        String rules = b.hotRules().isEmpty()
-                ? "no rule was confirmed by the training's second half"
-                : "rules: " + String.join("; ", b.hotRules());
+        // with no rule kept the two are the same design, and the same cost does not win
+        boolean wins = mb < ma && same;
+        String rules = b.hotRules().isEmpty() ? "no rule learned" : String.join("; ", b.hotRules());
         log.add(new AutotuneReport.Evaluation(
                 what.equals("uniform") ? "uniform" : "all tables",
                 "hot=refs",

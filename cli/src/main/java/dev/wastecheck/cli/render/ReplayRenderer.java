@@ -240,7 +240,7 @@ public final class ReplayRenderer {
             if (r.mismatches().get(i) > 0)
                 sb.append("; ").append(r.mismatches().get(i)).append(" RESULTS DIFFER FROM THE BASELINE");
             Wrap.print(w, sb.toString(), width, "  ", "    ");
-            for (String rule : x.hotRules()) Wrap.print(w, "rule " + rule, width, "    ", "      ");
+            for (String rule : x.hotRules()) Wrap.print(w, "hot=refs " + rule, width, "    ", "      ");
             String ws = largest(x, 4);
             if (!ws.isEmpty()) Wrap.print(w, "working set: " + ws, width, "    ", "      ");
         }

@@ -115,8 +115,7 @@ public final class Clusterer {
         List<Table> byReference = new java.util.ArrayList<>();
         for (Table t : db.tables()) if (t.design().partition() && t.design().byReference()) byReference.add(t);
         HotRules.Learned rules = HotRules.learn(db, heat, lateFirst == null ? Map.of() : lateFirst, byReference);
-        if (!byReference.isEmpty())
-            db.noteHotRules(rules.rules().stream().map(HotRules.Rule::describe).toList());
+        if (!byReference.isEmpty()) db.noteHotRules(rules.describe());
         for (Table t : db.tables()) {
             var design = t.design();
             LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());

@@ -100,8 +100,17 @@ public final class HotRules {
      *
      * @param extra per table, the tuple ids of its main partition the rule selects beyond those with heat, in key order
      * @param rules the rules kept
+     * @param none  for each table that asked for a rule and got none, why (in table order)
      */
-    public record Learned(Map<Table, List<Long>> extra, List<Rule> rules) {}
+    public record Learned(Map<Table, List<Long>> extra, List<Rule> rules, List<String> none) {
+        /** The rules described, then the tables without one: what a report lists. */
+        public List<String> describe() {
+            List<String> out = new ArrayList<>();
+            for (Rule r : rules) out.add(r.describe());
+            out.addAll(none);
+            return out;
+        }
+    }
 
     /** One table's tuples, their integer-valued columns, and its single-column unique integer keys. */
     private static final class Snapshot {
@@ -245,7 +254,7 @@ public final class HotRules {
             Map<Table, ? extends Map<Long, Long>> heat,
             Map<Table, ? extends java.util.Set<Long>> lateFirst,
             List<Table> targets) {
-        if (targets.isEmpty()) return new Learned(Map.of(), List.of());
+        if (targets.isEmpty()) return new Learned(Map.of(), List.of(), List.of());
         List<Snapshot> snaps = new ArrayList<>();
         Map<Table, Snapshot> byTable = new HashMap<>();
         List<Table> tables = new ArrayList<>(db.tables());
@@ -330,7 +339,30 @@ public final class HotRules {
             long selected = select(c.edge, c.kind, fixed).cardinality();
             rules.add(new Rule(r.table(), r.kind(), r.via(), selected, add.size(), r.rows(), r.coverage()));
         }
-        return new Learned(extra, rules);
+        List<String> none = new ArrayList<>();
+        for (Table table : tables) {
+            if (!targets.contains(table)) continue;
+            Snapshot t = byTable.get(table);
+            int late = t.late.cardinality();
+            if (!tgt.contains(t))
+                none.add(String.format(
+                        Locale.ROOT,
+                        "%s: no rule: the training's second half read %,d tuples its first half had not (at least %d"
+                                + " are needed to judge one)",
+                        table.name(),
+                        late,
+                        MIN_EVIDENCE));
+            else if (!chosen.containsKey(t))
+                none.add(String.format(
+                        Locale.ROOT,
+                        "%s: no rule: of the %,d tuples the training's second half read first, no reference foresaw"
+                                + " %.0f%% while selecting at most %.0f%% of the table",
+                        table.name(),
+                        late,
+                        100 * MIN_COVERAGE,
+                        100 * MAX_SHARE));
+        }
+        return new Learned(extra, rules, none);
     }
 
     private enum Kind {

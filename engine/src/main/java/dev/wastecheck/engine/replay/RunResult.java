@@ -35,8 +35,8 @@ import java.util.Map;
  *                         it looked up (the leading key columns in index order)
  * @param blockAccesses    with {@code layout=arrow}: tuples the measured events read or wrote in Arrow blocks (in memory,
  *                         so neither pins nor device reads); 0 on pages
- * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described (empty when none
- *                         was kept)
+ * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described, and for each
+ *                         partitioned table that got none, why
  */
 public record RunResult(
         String config,
