@@ -227,6 +227,40 @@ class ReplayTest {
     }
 
     @Test
+    void hotByReferenceLearnsThatTheLatestRevisionIsHotAndKeepsTheResults() {
+        // Held out: the views of pages first seen after the split read their latest revision from the cold partition
+        // under cluster=partition; with hot=refs a rule learned on the training (page_latest names the hot revisions)
+        // puts every page's latest revision in the hot partition.
+        JsonNode r = replay(
+                "--config",
+                "layout=nsm",
+                "--config",
+                "cluster=partition",
+                "--config",
+                "cluster=partition,hot=refs",
+                "--train",
+                "0.5",
+                "--memory",
+                "2M",
+                "--check");
+        JsonNode read = r.get("runs").get(1), refs = r.get("runs").get(2);
+        assertThat(read.get("hot_rules").size()).isZero();
+        List<String> rules = new java.util.ArrayList<>();
+        refs.get("hot_rules").forEach(n -> rules.add(n.asText()));
+        assertThat(rules)
+                .anySatisfy(x -> assertThat(x)
+                        .startsWith("revision: hot when referenced by page.page_latest -> revision.rev_id: 2,000 of"));
+        assertThat(rules).anySatisfy(x -> assertThat(x).startsWith("slots: hot when referencing hot"));
+        assertThat(refs.get("results_differing").asLong()).isZero();
+        assertThat(refs.get("tuples_moved").get("revision").asLong())
+                .isGreaterThan(read.get("tuples_moved").get("revision").asLong());
+        assertThat(refs.get("device_reads").asLong())
+                .isLessThan(read.get("device_reads").asLong());
+        assertThat(refs.get("working_set_bytes").asLong())
+                .isLessThan(read.get("working_set_bytes").asLong());
+    }
+
+    @Test
     void aSplitTraceWithRepeatsReportsIntervalsAndSkipsNothing() throws Exception {
         JsonNode r = replay(
                 "--config",
