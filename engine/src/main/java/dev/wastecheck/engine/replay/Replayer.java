@@ -481,12 +481,15 @@ public final class Replayer {
             }
             AccessEvent e = events.get(i);
             Operation op = e.operation();
+            // Updates and deletes are not run, but the indexes they go through must stay in a hot partition, as when
+            // the training runs them: without its index, an update by a secondary key scans the partition's heap.
+            Table target = db.table(e.table());
+            if (target != null) noteIndex(target, e);
             boolean read = op == Operation.POINT_LOOKUP || op == Operation.RANGE;
             if (!read || (steps[i].kind != Kind.KEY && steps[i].kind != Kind.JOIN)) continue;
             if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null)
                 runDriver(events, steps, steps[i].driver, driven, i);
-            Table t = db.table(e.table());
-            noteIndex(t, e);
+            Table t = target;
             digest.reset();
             Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
             if (steps[i].kind == Kind.KEY) read(t, e, steps[i], collect);

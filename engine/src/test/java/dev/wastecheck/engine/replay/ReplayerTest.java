@@ -535,6 +535,39 @@ class ReplayerTest {
     }
 
     @Test
+    void theOraclesHotPartitionKeepsTheIndexesItsUpdatesGoThrough() {
+        // An update by the non-unique "ns" index, learned by the oracle's heat pass (which runs only reads): the hot
+        // partition must keep "ns", or the update would scan the hot heap. The training run of a split keeps it too.
+        List<AccessEvent> events = new ArrayList<>();
+        for (int i = 0; i < 50; i++) events.add(byId(Operation.POINT_LOOKUP, 1 + i, Set.of("page_latest"), Map.of()));
+        events.add(new AccessEvent(
+                "page",
+                Operation.UPDATE,
+                "ns",
+                Map.of("page_namespace", "2"),
+                List.of("page_namespace"),
+                Set.of(),
+                Set.of(),
+                Set.of("page_latest"),
+                Set.of(),
+                Map.of(),
+                1,
+                -1,
+                0,
+                Map.of("page_latest", "7")));
+        TableDesign partition = TableDesign.BASELINE.with("cluster", "partition");
+        try (Database db = new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME)) {
+            load(db, model());
+            Replayer replayer = new Replayer(db);
+            Clusterer.apply(db, replayer.heatOf(events), replayer.indexesRead());
+            Table t = db.table("page");
+            assertThat(t.hot().tree(t.indexNamed("ns")))
+                    .as("the hot partition's copy of ns")
+                    .isNotNull();
+        }
+    }
+
+    @Test
     void aPromotedTupleKeepsAnswerableThroughItsOldId() {
         Map<Long, Object[]> model = model();
         TableDesign promoteOnFirstRead =
