@@ -63,6 +63,8 @@ public final class HotRules {
     private static final int MAX_REF_CHARS = 64;
 
     private static final long NOT_A_NUMBER = Long.MIN_VALUE;
+    /** Tuples a table's columns are screened on before any is read whole. */
+    private static final int SAMPLE = 256;
 
     private HotRules() {}
 
@@ -147,7 +149,7 @@ public final class HotRules {
                 if (t.spec().columns().get(f).overflow()) continue;
                 cand.add(f);
             }
-            int[] all = cand.stream().mapToInt(Integer::intValue).toArray();
+            int[] all = screen(t, cand.stream().mapToInt(Integer::intValue).toArray());
             long[][] vals = new long[all.length][rows];
             boolean[] keep = new boolean[all.length];
             int[] nonNull = new int[all.length], numeric = new int[all.length];
@@ -197,6 +199,27 @@ public final class HotRules {
             early = (BitSet) read.clone();
             early.andNot(late);
             hot = early;
+        }
+
+        /**
+         * The candidate columns whose first {@value #SAMPLE} values are numbers often enough to refer (a title, a SHA-1
+         * or a timestamp is not): read whole only those.
+         */
+        private int[] screen(Table t, int[] cand) {
+            int n = Math.min(rows, SAMPLE);
+            int[] nonNull = new int[cand.length], numeric = new int[cand.length];
+            Record r = new Record(t.schema());
+            for (int i = 0; i < n; i++) {
+                t.project(t.main(), tids[i], cand, r);
+                for (int k = 0; k < cand.length; k++) {
+                    if (r.isNull(cand[k])) continue;
+                    nonNull[k]++;
+                    if (value(t, cand[k], r) != NOT_A_NUMBER) numeric[k]++;
+                }
+            }
+            List<Integer> out = new ArrayList<>();
+            for (int k = 0; k < cand.length; k++) if (numeric[k] >= CONTAINED * nonNull[k]) out.add(cand[k]);
+            return out.stream().mapToInt(Integer::intValue).toArray();
         }
 
         int column(int field) {
