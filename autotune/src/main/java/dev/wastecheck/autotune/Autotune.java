@@ -191,11 +191,15 @@ public final class Autotune {
             Map<String, TableDesign> chosenRefs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             chosen.forEach((t, d) -> chosenRefs.put(t, d.partition() ? d.with("hot", "refs") : d));
             Joint uniJoint = null, recJoint = null;
+            TableDesign uniformBefore = uniform;
             if (uniformRefs != null) {
                 uniJoint = hotByReference("uniform", uniform, Map.of(), uniformRefs, Map.of(), events, split);
                 if (uniJoint.refs()) uniform = uniformRefs;
             }
-            if (!chosenRefs.equals(chosen)) {
+            // When every table chose the uniform design, the recommendation is the uniform design: nothing to compare.
+            boolean sameAsUniform = perTable(chosen, uniformBefore).isEmpty();
+            if (sameAsUniform && uniJoint != null && uniJoint.refs()) chosen.putAll(chosenRefs);
+            if (!sameAsUniform && !chosenRefs.equals(chosen)) {
                 recJoint = hotByReference(
                         "recommended",
                         uniform,
@@ -757,11 +761,23 @@ public final class Autotune {
                 c.arrow()
                         ? c.describe(c.design()) + ",memory=" + ReplayConfig.sizeLabel(c.memoryBytes())
                         : c.design().describe());
+        Map<String, String> shared = c.design().settings();
         for (Map.Entry<String, TableDesign> t : c.tables().entrySet()) {
             if (t.getValue().equals(c.design())) continue;
-            for (String kv : t.getValue().describe().split(",")) {
-                if (c.arrow() && kv.startsWith("layout=")) continue; // Arrow blocks hold every table
-                b.append(',').append(t.getKey()).append('.').append(kv);
+            // A table's keys apply on top of the shared design: a key its own description leaves out (a default such
+            // as hot=read or demote_after=0) is written when the shared design sets it otherwise.
+            java.util.Set<String> described = new java.util.HashSet<>();
+            for (String kv : t.getValue().describe().split(",")) described.add(kv.substring(0, kv.indexOf('=')));
+            for (Map.Entry<String, String> kv : t.getValue().settings().entrySet()) {
+                String k = kv.getKey();
+                if (!described.contains(k) && kv.getValue().equals(shared.get(k))) continue;
+                if (c.arrow() && k.equals("layout")) continue; // Arrow blocks hold every table
+                b.append(',')
+                        .append(t.getKey())
+                        .append('.')
+                        .append(k)
+                        .append('=')
+                        .append(kv.getValue());
             }
         }
         return b.toString();
@@ -855,10 +871,6 @@ public final class Autotune {
     }
 
     /**
-     * Replays a configuration with and without {@code hot=refs} jointly on every held-out event and logs the
-     * comparison (with the rules learned); true when hot=refs costs less (modeled) and returns the same results.
-     */
-    /**
      * The recommendation's per-table designs: those that differ from the uniform design. Tables the search did not
      * tune (no held-out event) keep the uniform design, as in the uniform finalist: when every table chose the uniform
      * design, the two finalists are the same configuration.
@@ -877,6 +889,10 @@ public final class Autotune {
     /** A joint comparison's outcome: whether hot=refs was kept, and the run of the configuration kept. */
     private record Joint(boolean refs, ReplayConfig config, RunResult run) {}
 
+    /**
+     * Replays a configuration with and without {@code hot=refs} jointly on every held-out event and logs the
+     * comparison (with the rules learned); hot=refs is kept when it costs less (modeled) and returns the same results.
+     */
     private Joint hotByReference(
             String what,
             TableDesign design,

@@ -114,8 +114,10 @@ public final class Clusterer {
         // Rules first: they read every table as the training left it, before any tuple moves.
         List<Table> byReference = new java.util.ArrayList<>();
         for (Table t : db.tables()) if (t.design().partition() && t.design().byReference()) byReference.add(t);
-        HotRules.Learned rules = HotRules.learn(db, heat, lateFirst == null ? Map.of() : lateFirst, byReference);
-        if (!byReference.isEmpty()) db.noteHotRules(rules.describe());
+        HotRules.Learned rules = lateFirst == null
+                ? new HotRules.Learned(Map.of(), List.of(), List.of())
+                : HotRules.learn(db, heat, lateFirst, byReference);
+        if (!byReference.isEmpty() && lateFirst != null) db.noteHotRules(rules.describe());
         for (Table t : db.tables()) {
             var design = t.design();
             LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());

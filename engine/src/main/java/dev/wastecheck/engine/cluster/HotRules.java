@@ -178,6 +178,8 @@ public final class HotRules {
             for (int ix = 0; ix < t.indexCount(); ix++) {
                 int[] kf = t.keyFields(ix);
                 if (!t.unique(ix) || kf.length != 1) continue;
+                // an integer key only: a string key of digits ('007', 'tt:7') would not map to its values one to one
+                if (t.schema().type(kf[0]).isVariable() || t.codec(kf[0]) != null) continue;
                 int col = column(kf[0]);
                 if (col < 0 || keys.containsKey(col)) continue;
                 Map<Long, Integer> m = new HashMap<>(rows * 2);
@@ -283,6 +285,7 @@ public final class HotRules {
         List<Table> tables = new ArrayList<>(db.tables());
         tables.sort(java.util.Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
         for (Table t : tables) {
+            if (t.indexCount() == 0) continue; // no key to refer to, and no index to visit its tuples by
             Snapshot s = new Snapshot(t, heat.get(t), lateFirst.get(t));
             snaps.add(s);
             byTable.put(t, s);
@@ -298,10 +301,12 @@ public final class HotRules {
                 }
             }
         }
+        // Rules are learned for the targets with enough evidence; any partitioned table's hot set can feed them.
         List<Snapshot> tgt = new ArrayList<>();
-        for (Table t : tables) {
-            Snapshot s = byTable.get(t);
-            if (targets.contains(t) && s.late.cardinality() >= MIN_EVIDENCE) tgt.add(s);
+        java.util.Set<Snapshot> partitioned = new java.util.HashSet<>();
+        for (Snapshot s : snaps) {
+            if (s.table.design().partition()) partitioned.add(s);
+            if (targets.contains(s.table) && s.late.cardinality() >= MIN_EVIDENCE) tgt.add(s);
         }
         // Choose: each rule is scored on the training's second half, with hot sets from its first half (what the
         // first half read, plus what the rules chosen so far select): the share of the tuples first read in the
@@ -316,10 +321,10 @@ public final class HotRules {
                 for (Edge e : edges) {
                     if (e.to == t) {
                         best = better(t, e, Kind.REFERENCED, fixed, best);
-                        if (e.from != t && tgt.contains(e.from))
+                        if (e.from != t && partitioned.contains(e.from))
                             best = better(t, e, Kind.REFERENCED_BY_HOT, fixed, best);
                     }
-                    if (e.from == t && e.to != t && tgt.contains(e.to))
+                    if (e.from == t && e.to != t && partitioned.contains(e.to))
                         best = better(t, e, Kind.REFERENCING_HOT, fixed, best);
                 }
                 BitSet next = (BitSet) t.early.clone();
@@ -334,7 +339,7 @@ public final class HotRules {
             if (!changed) break;
         }
         // Apply: the chosen rules again, now with every tuple the training read as the seed.
-        for (Snapshot t : tgt) t.hot = (BitSet) t.read.clone();
+        for (Snapshot t : partitioned) t.hot = (BitSet) t.read.clone();
         for (int round = 0; round <= tgt.size(); round++) {
             boolean changed = false;
             for (Snapshot t : tgt) {
@@ -364,7 +369,7 @@ public final class HotRules {
         }
         List<String> none = new ArrayList<>();
         for (Table table : tables) {
-            if (!targets.contains(table)) continue;
+            if (!targets.contains(table) || !byTable.containsKey(table)) continue;
             Snapshot t = byTable.get(table);
             int late = t.late.cardinality();
             if (!tgt.contains(t))

@@ -62,6 +62,8 @@ public final class Replayer {
      * ids followed as {@link #heat}'s are), the reads a rule learned on the first half should have foreseen.
      */
     private Map<Table, java.util.Set<Long>> lateFirst;
+    /** While counting heat: per table, the tuples inserted in the second half of the counted events. */
+    private Map<Table, java.util.Set<Long>> lateInserted;
     /** While counting heat: the event being counted, and the first event of the second half. */
     private int heatEvent, heatMid;
     /** While counting heat: per table, the indexes reads, updates and deletes went through. */
@@ -285,7 +287,8 @@ public final class Replayer {
 
     /**
      * Per table, the tuple ids (of the main partition, as the last heat counted left them) that the
-     * second half of those events read first: no event of the first half read them.
+     * second half of those events read first: no event of the first half read them, and no event of
+     * the second half inserted them.
      */
     public Map<Table, java.util.Set<Long>> readLate() {
         return lateFirst == null ? Map.of() : lateFirst;
@@ -308,6 +311,7 @@ public final class Replayer {
         if (learner != null && measureFrom > 0) {
             heat = new HashMap<>();
             lateFirst = new HashMap<>();
+            lateInserted = new HashMap<>();
             heatMid = measureFrom / 2;
             followMoves();
         }
@@ -466,6 +470,7 @@ public final class Replayer {
         Step[] steps = plan(events);
         heat = new HashMap<>();
         lateFirst = new HashMap<>();
+        lateInserted = new HashMap<>();
         heatMid = events.size() / 2;
         followMoves();
         Map<Integer, List<String[]>> driven = new HashMap<>();
@@ -538,6 +543,8 @@ public final class Replayer {
         if (n != null) h.merge(to, n, Long::sum);
         java.util.Set<Long> late = lateFirst.get(t);
         if (late != null && late.remove(from)) late.add(to);
+        java.util.Set<Long> inserted = lateInserted.get(t);
+        if (inserted != null && inserted.remove(from)) inserted.add(to);
     }
 
     /** A counted tuple was deleted: it has no heat, and clustering must not bring it back. */
@@ -546,6 +553,8 @@ public final class Replayer {
         heat.get(t).remove(tid);
         java.util.Set<Long> late = lateFirst.get(t);
         if (late != null) late.remove(tid);
+        java.util.Set<Long> inserted = lateInserted.get(t);
+        if (inserted != null) inserted.remove(tid);
     }
 
     /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */
@@ -553,7 +562,8 @@ public final class Replayer {
         if (heat != null && p == t.main()) {
             Long before = heat.computeIfAbsent(t, k -> new HashMap<>()).putIfAbsent(tid, weight);
             if (before != null) heat.get(t).put(tid, before + weight);
-            else if (heatEvent >= heatMid)
+            else if (heatEvent >= heatMid
+                    && !lateInserted.getOrDefault(t, java.util.Set.of()).contains(tid))
                 lateFirst.computeIfAbsent(t, k -> new java.util.HashSet<>()).add(tid);
         }
     }
@@ -1040,6 +1050,10 @@ public final class Replayer {
             }
         }
         Table.Part p = t.hot() != null ? t.hot() : t.main();
-        countRow(t.insert(p, r) == TupleId.NONE ? 0 : 1);
+        long tid = t.insert(p, r);
+        countRow(tid == TupleId.NONE ? 0 : 1);
+        // A tuple inserted in the second half of the counted events is no evidence for a rule: inserts go hot anyway.
+        if (tid != TupleId.NONE && heat != null && p == t.main() && heatEvent >= heatMid)
+            lateInserted.computeIfAbsent(t, k -> new java.util.HashSet<>()).add(tid);
     }
 }

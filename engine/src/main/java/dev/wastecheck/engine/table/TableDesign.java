@@ -308,6 +308,25 @@ public record TableDesign(
         return partition ? "partition" : clusterFraction > 0 ? trim(clusterFraction) : "none";
     }
 
+    /**
+     * Every key {@link #with} takes and its value here, in {@link #describe}'s order, those it leaves out
+     * (their defaults) included: what a table's settings must spell out when they sit on top of a shared
+     * design that sets them otherwise.
+     */
+    public java.util.LinkedHashMap<String, String> settings() {
+        java.util.LinkedHashMap<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("layout", layout.name().toLowerCase(Locale.ROOT));
+        m.put("cache", cache.name().toLowerCase(Locale.ROOT));
+        m.put("cache_size", trim(cacheSize));
+        m.put("cluster", clusterLabel());
+        m.put("demote_after", String.valueOf(demoteAfter));
+        m.put("promote", String.valueOf(promoteAfter));
+        m.put("hot", byReference ? "refs" : "read");
+        m.put("tight", tightLabel());
+        m.put("split", split.label());
+        return m;
+    }
+
     /** Every setting as {@code --config} keys, in a fixed order (the same design always reads the same). */
     public String describe() {
         StringBuilder b = new StringBuilder();

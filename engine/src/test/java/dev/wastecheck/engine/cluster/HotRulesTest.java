@@ -34,6 +34,8 @@ class HotRulesTest {
 
     private static List<TableSpec> specs() {
         return List.of(
+                // a table with no index at all (a heap-only log): nothing refers to it, and learning must skip it
+                new TableSpec("log", List.of(new ColumnSpec("log_page", FieldType.INT64, false, false)), List.of()),
                 new TableSpec(
                         "page",
                         List.of(
@@ -69,6 +71,9 @@ class HotRulesTest {
             r.setLong(0, p).setLong(1, latest[p]).setString(2, "Title_" + p);
             page.insert(page.main(), r);
         }
+        Table log = db.table("log");
+        Record l = new Record(log.schema());
+        for (int p = 1; p <= 50; p++) log.insert(log.main(), l.setLong(0, p));
         Record v = new Record(rev.schema());
         for (int p = 1; p <= PAGES; p++) {
             for (int k = 0; k < REVS; k++) {

@@ -1,0 +1,42 @@
+package dev.wastecheck.autotune;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wastecheck.engine.replay.ReplayConfig;
+import dev.wastecheck.engine.table.TableDesign;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The recommendation's {@code --config} line replays the designs that were measured, table keys on top of shared ones. */
+class ConfigLineTest {
+    @Test
+    void aTableKeepsTheDefaultsTheSharedDesignSetsOtherwise() {
+        TableDesign shared = TableDesign.BASELINE
+                .with("cluster", "partition")
+                .with("hot", "refs")
+                .with("demote_after", "5000")
+                .with("cache", "swap")
+                .with("cache_size", "0.3");
+        TableDesign revision = TableDesign.BASELINE.with("cluster", "partition").with("layout", "pax");
+        TableDesign actor = TableDesign.BASELINE;
+        ReplayConfig c =
+                new ReplayConfig("recommended", shared, Map.of("revision", revision, "actor", actor), 16L << 20, 8192);
+        String line = Autotune.configLine(c);
+        assertThat(line).contains("revision.hot=read", "revision.demote_after=0", "revision.cache=off");
+        ReplayConfig back = ReplayConfig.parse(line, ReplayConfig.defaults(16L << 20));
+        assertThat(back.design()).isEqualTo(shared);
+        assertThat(back.design("revision")).isEqualTo(revision);
+        assertThat(back.design("actor")).isEqualTo(actor);
+        assertThat(back.design("page")).isEqualTo(shared);
+    }
+
+    @Test
+    void hotByReferenceIsKeptWhicheverKeyComesFirst() {
+        TableDesign a = TableDesign.BASELINE.with("hot", "refs").with("cluster", "partition");
+        TableDesign b = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
+        assertThat(a).isEqualTo(b);
+        assertThat(a.describe()).contains("cluster=partition,hot=refs");
+        // without a partition the key changes nothing the design describes
+        assertThat(TableDesign.BASELINE.with("hot", "refs").describe()).isEqualTo(TableDesign.BASELINE.describe());
+    }
+}
