@@ -63,6 +63,8 @@ public final class HotRules {
     private static final int MAX_REF_CHARS = 64;
 
     private static final long NOT_A_NUMBER = Long.MIN_VALUE;
+    /** Scores (foreseen minus share) closer than this are a tie, broken by the plainer rule. */
+    static final double TIE = 0.01;
     /** Tuples a table's columns are screened on before any is read whole. */
     private static final int SAMPLE = 256;
 
@@ -152,14 +154,26 @@ public final class HotRules {
             int[] all = screen(t, cand.stream().mapToInt(Integer::intValue).toArray());
             long[][] vals = new long[all.length][rows];
             boolean[] keep = new boolean[all.length];
+            // plain: every value is an integer written as Long.toString writes it (a BIGINT UNSIGNED key is stored as
+            // its digits), so that the column can serve as a key: values and numbers map one to one
+            boolean[] plainCol = new boolean[all.length];
+            java.util.Arrays.fill(plainCol, true);
             int[] nonNull = new int[all.length], numeric = new int[all.length];
             Record r = new Record(t.schema());
             for (int i = 0; i < rows; i++) {
                 t.project(t.main(), tids[i], all, r);
                 for (int k = 0; k < all.length; k++) {
-                    long v = value(t, all[k], r);
+                    int f = all[k];
+                    long v;
+                    if (r.isNull(f)) v = NOT_A_NUMBER;
+                    else if (!t.schema().type(f).isVariable() && t.codec(f) == null) v = r.getLong(f);
+                    else {
+                        String lit = Values.literal(t, f, r);
+                        v = number(lit);
+                        if (plainCol[k] && (v == NOT_A_NUMBER || !lit.equals(Long.toString(v)))) plainCol[k] = false;
+                    }
                     vals[k][i] = v;
-                    if (!r.isNull(all[k])) nonNull[k]++;
+                    if (!r.isNull(f)) nonNull[k]++;
                     if (v != NOT_A_NUMBER) numeric[k]++;
                 }
             }
@@ -170,18 +184,19 @@ public final class HotRules {
             }
             fields = new int[kept];
             values = new long[kept][];
+            boolean[] plain = new boolean[kept];
             for (int k = 0, j = 0; k < all.length; k++) {
                 if (!keep[k]) continue;
                 fields[j] = all[k];
+                plain[j] = plainCol[k];
                 values[j++] = vals[k];
             }
             for (int ix = 0; ix < t.indexCount(); ix++) {
                 int[] kf = t.keyFields(ix);
                 if (!t.unique(ix) || kf.length != 1) continue;
-                // an integer key only: a string key of digits ('007', 'tt:7') would not map to its values one to one
-                if (t.schema().type(kf[0]).isVariable() || t.codec(kf[0]) != null) continue;
                 int col = column(kf[0]);
-                if (col < 0 || keys.containsKey(col)) continue;
+                // an integer key, or digits spelling one exactly: '007' or 'tt:7' would not map to a number one to one
+                if (col < 0 || !plain[col] || keys.containsKey(col)) continue;
                 Map<Long, Integer> m = new HashMap<>(rows * 2);
                 for (int i = 0; i < rows; i++) if (values[col][i] != NOT_A_NUMBER) m.put(values[col][i], i);
                 keys.put(col, m);
@@ -239,7 +254,11 @@ public final class HotRules {
         if (r.isNull(f)) return NOT_A_NUMBER;
         FieldType type = t.schema().type(f);
         if (!type.isVariable() && t.codec(f) == null) return r.getLong(f);
-        String s = Values.literal(t, f, r);
+        return number(Values.literal(t, f, r));
+    }
+
+    /** The integer a literal names: a string of digits, or the digits of {@code prefix:digits}. */
+    private static long number(String s) {
         if (s == null || s.isEmpty() || s.length() > MAX_REF_CHARS) return NOT_A_NUMBER;
         int colon = s.indexOf(':');
         String digits = s;
@@ -428,12 +447,20 @@ public final class HotRules {
         double coverage = (double) foreseen.cardinality() / t.late.cardinality(), share = (double) n / t.rows;
         if (coverage < MIN_COVERAGE || share > MAX_SHARE || coverage < MIN_LIFT * share) return best;
         // What it foresees, less what it costs: a rule that selects half the table to foresee a little more loses.
-        // On a tie (keys that happen to be equal in two tables select the same tuples), the reference whose column
-        // names the table it refers to reads better in the report: slot_revision_id -> revision, not -> content.
+        // Within a point of each other, the plainer rule wins, since a DBA reads it: "referenced by" (the data alone)
+        // before a rule through another table's hot set; then a reference whose column names the table it refers to
+        // (slot_revision_id -> revision rather than keys that happen to be equal in two tables); then the score.
         double score = coverage - share;
         if (best != null) {
             double bestScore = best.rule.coverage() - (double) best.rule.selected() / t.rows;
-            if (score < bestScore || (score == bestScore && (!e.named() || best.edge.named()))) return best;
+            if (Math.abs(score - bestScore) > TIE) {
+                if (score < bestScore) return best;
+            } else {
+                int c = Integer.compare(kind.ordinal(), best.kind.ordinal());
+                if (c == 0) c = Boolean.compare(best.edge.named(), e.named());
+                if (c == 0) c = Double.compare(bestScore, score);
+                if (c >= 0) return best;
+            }
         }
         return new Choice(new Rule(t.table.name(), kind.label, e.via(), n, 0, t.rows, coverage), e, kind, sel);
     }
