@@ -112,136 +112,52 @@ public record TableDesign(
     /** This design with one {@code --config} key changed; IllegalArgumentException with a message a user can act on. */
     public TableDesign with(String key, String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);
-        return switch (key) {
+        Layout l = layout;
+        CachePolicy c = cache;
+        double size = cacheSize, fraction = clusterFraction;
+        boolean part = partition, refs = byReference;
+        Set<TightClass> t = tight;
+        Split sp = split;
+        long demote = demoteAfter;
+        int promote = promoteAfter;
+        switch (key) {
             case "layout" ->
-                withLayout(
-                        switch (v) {
-                            case "nsm" -> Layout.NSM;
-                            case "pax" -> Layout.PAX;
-                            case "hpl" -> Layout.HPL;
-                            // ReplayConfig takes layout=arrow for the whole database; a table's design is of pages
-                            case "arrow" ->
-                                throw new IllegalArgumentException(
-                                        "layout=arrow applies to every table (one Arrow storage), not to one table's design");
-                            default ->
-                                throw new IllegalArgumentException(
-                                        "layout=" + value + ": expected nsm, pax, hpl or arrow");
-                        });
+                l = switch (v) {
+                    case "nsm" -> Layout.NSM;
+                    case "pax" -> Layout.PAX;
+                    case "hpl" -> Layout.HPL;
+                    // ReplayConfig takes layout=arrow for the whole database; a table's design is of pages
+                    case "arrow" ->
+                        throw new IllegalArgumentException(
+                                "layout=arrow applies to every table (one Arrow storage), not to one table's design");
+                    default ->
+                        throw new IllegalArgumentException("layout=" + value + ": expected nsm, pax, hpl or arrow");
+                };
             case "cache" ->
-                new TableDesign(
-                        layout,
-                        switch (v) {
-                            case "off" -> CachePolicy.OFF;
-                            case "swap" -> CachePolicy.SWAP;
-                            case "shrink" -> CachePolicy.SHRINK;
-                            default ->
-                                throw new IllegalArgumentException("cache=" + value + ": expected off, swap or shrink");
-                        },
-                        cacheSize,
-                        clusterFraction,
-                        partition,
-                        tight,
-                        split,
-                        demoteAfter,
-                        promoteAfter,
-                        byReference);
-            case "cache_size" ->
-                new TableDesign(
-                        layout,
-                        cache,
-                        fraction("cache_size", v),
-                        clusterFraction,
-                        partition,
-                        tight,
-                        split,
-                        demoteAfter,
-                        promoteAfter,
-                        byReference);
+                c = switch (v) {
+                    case "off" -> CachePolicy.OFF;
+                    case "swap" -> CachePolicy.SWAP;
+                    case "shrink" -> CachePolicy.SHRINK;
+                    default -> throw new IllegalArgumentException("cache=" + value + ": expected off, swap or shrink");
+                };
+            case "cache_size" -> size = fraction("cache_size", v);
             case "cluster" -> {
-                if (v.equals("none"))
-                    yield new TableDesign(
-                            layout, cache, cacheSize, 0, false, tight, split, demoteAfter, promoteAfter, byReference);
-                if (v.equals("partition"))
-                    yield new TableDesign(
-                            layout, cache, cacheSize, 0, true, tight, split, demoteAfter, promoteAfter, byReference);
-                yield new TableDesign(
-                        layout,
-                        cache,
-                        cacheSize,
-                        fraction("cluster", v),
-                        false,
-                        tight,
-                        split,
-                        demoteAfter,
-                        promoteAfter,
-                        byReference);
+                part = v.equals("partition");
+                fraction = v.equals("none") || part ? 0 : fraction("cluster", v);
             }
-            case "tight" ->
-                new TableDesign(
-                        layout,
-                        cache,
-                        cacheSize,
-                        clusterFraction,
-                        partition,
-                        tightClasses(value),
-                        split,
-                        demoteAfter,
-                        promoteAfter,
-                        byReference);
-            case "split" ->
-                new TableDesign(
-                        layout,
-                        cache,
-                        cacheSize,
-                        clusterFraction,
-                        partition,
-                        tight,
-                        Split.parse(value),
-                        demoteAfter,
-                        promoteAfter,
-                        byReference);
-            case "demote_after" ->
-                new TableDesign(
-                        layout,
-                        cache,
-                        cacheSize,
-                        clusterFraction,
-                        partition,
-                        tight,
-                        split,
-                        count("demote_after", v),
-                        promoteAfter,
-                        byReference);
-            case "promote" ->
-                new TableDesign(
-                        layout,
-                        cache,
-                        cacheSize,
-                        clusterFraction,
-                        partition,
-                        tight,
-                        split,
-                        demoteAfter,
-                        (int) Math.min(Integer.MAX_VALUE, count("promote", v)),
-                        byReference);
+            case "tight" -> t = tightClasses(value);
+            case "split" -> sp = Split.parse(value);
+            case "demote_after" -> demote = count("demote_after", v);
+            case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
-                new TableDesign(
-                        layout,
-                        cache,
-                        cacheSize,
-                        clusterFraction,
-                        partition,
-                        tight,
-                        split,
-                        demoteAfter,
-                        promoteAfter,
-                        switch (v) {
-                            case "read" -> false;
-                            case "refs" -> true;
-                            default -> throw new IllegalArgumentException("hot=" + value + ": expected read or refs");
-                        });
+                refs = switch (v) {
+                    case "read" -> false;
+                    case "refs" -> true;
+                    default -> throw new IllegalArgumentException("hot=" + value + ": expected read or refs");
+                };
             default -> throw new IllegalArgumentException("--config key '" + key + "': expected one of " + KEYS);
-        };
+        }
+        return new TableDesign(l, c, size, fraction, part, t, sp, demote, promote, refs);
     }
 
     /** The keys {@link #with} takes, for messages. */
