@@ -90,7 +90,7 @@ public final class Analyzer {
     /**
      * Reads a random {@code percent} of each table's rows from a live database instead of all of
      * them (reproducible with the same {@code seed}); every suggested type is then checked against
-     * all rows on the server ({@link dev.wastecheck.analyzer.tune.SampleCheck}). Files are always
+     * all rows on the server ({@link dev.wastecheck.analyzer.check.SampleCheck}). Files are always
      * read whole.
      */
     public Analyzer sample(double percent, int seed) {
@@ -592,7 +592,7 @@ public final class Analyzer {
             }
             progress.begin("checking the sample's advice on the server", 1);
             try {
-                return dev.wastecheck.analyzer.tune.SampleCheck.apply(
+                return dev.wastecheck.analyzer.check.SampleCheck.apply(
                         r, defs, relations, server, dialect, samplePercent, sampleSeed);
             } catch (SQLException e) {
                 throw new dev.wastecheck.analyzer.source.DumpFormatException(names.get(0)

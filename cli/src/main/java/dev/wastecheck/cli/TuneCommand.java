@@ -1,15 +1,15 @@
 package dev.wastecheck.cli;
 
 import dev.wastecheck.analyzer.source.Sources;
-import dev.wastecheck.analyzer.tune.Migration;
-import dev.wastecheck.analyzer.tune.MigrationRunner;
-import dev.wastecheck.analyzer.tune.SqlScript;
-import dev.wastecheck.analyzer.tune.Tuner;
 import dev.wastecheck.cli.render.SqlComments;
 import dev.wastecheck.cli.render.TuneJsonRenderer;
 import dev.wastecheck.cli.render.Wrap;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.tune.Migration;
+import dev.wastecheck.tune.MigrationRunner;
+import dev.wastecheck.tune.SqlScript;
+import dev.wastecheck.tune.Tuner;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.wastecheck.analyzer.tune.Tuner;
+import dev.wastecheck.tune.Tuner;
 import java.io.PrintWriter;
 
 /** {@code wastecheck tune --format json}: what the check on the tuned copy found. A contract (docs/json.md). */

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

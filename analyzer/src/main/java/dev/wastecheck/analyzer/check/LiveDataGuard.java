@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.schema.Dialect;
@@ -23,11 +23,11 @@ import java.util.stream.Collectors;
  * <p>Each check is a predicate over the live column, true for a value that does not fit, in
  * the migration's own dialect.
  */
-final class LiveDataGuard {
+public final class LiveDataGuard {
     private LiveDataGuard() {}
 
     /** The new type's integer range, or null when the target is no integer type. */
-    static BigInteger[] integerRange(Conversion c, Dialect dialect) {
+    public static BigInteger[] integerRange(Conversion c, Dialect dialect) {
         SqlType t = TypeParser.parse(c.target(), dialect);
         if (!t.isInteger() || c.kind() == FindingKind.LOW_CARDINALITY) {
             return null;
@@ -67,7 +67,7 @@ final class LiveDataGuard {
      * value the new type would not hold as it is, or null when no value of the declared type can
      * fail (a widening). NULL values make it NULL, which counts as fitting.
      */
-    static String mysql(Conversion c, String col) {
+    public static String mysql(Conversion c, String col) {
         SqlType declared = c.column().type();
         SqlType target = TypeParser.parse(c.target(), Dialect.MYSQL);
         BigInteger[] range = integerRange(c, Dialect.MYSQL);
@@ -123,7 +123,7 @@ final class LiveDataGuard {
     }
 
     /** PostgreSQL: as {@link #mysql}, over {@code col} (a quoted column); {@code text} is the column as text. */
-    static String postgres(Conversion c, String col, String text) {
+    public static String postgres(Conversion c, String col, String text) {
         SqlType declared = c.column().type();
         BigInteger[] range = integerRange(c, Dialect.POSTGRESQL);
         if (range != null) {
@@ -194,18 +194,23 @@ final class LiveDataGuard {
     }
 
     /** An ENUM change's members, from its DuckDB type. */
-    static List<String> enumMembers(Conversion c) {
+    public static List<String> enumMembers(Conversion c) {
         String d = c.duckType();
         return TypeParser.quoted(d.substring(d.indexOf('(') + 1, d.lastIndexOf(')')));
     }
 
+    /** A MySQL identifier in backquotes, a backquote inside doubled. */
+    public static String mysqlName(String name) {
+        return '`' + name.replace("`", "``") + '`';
+    }
+
     /** A MySQL string literal that reads back exactly under the default sql_mode (backslash escapes on). */
-    static String mysqlLiteral(String s) {
+    public static String mysqlLiteral(String s) {
         return "'" + s.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
     /** A short description of the new type for the stop message. */
-    static String typeName(Conversion c) {
+    public static String typeName(Conversion c) {
         String t = c.target();
         return t.length() > 40 ? t.substring(0, 37) + "..." : t.toUpperCase(Locale.ROOT);
     }

@@ -1,5 +1,6 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.analyzer.check;
 
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
@@ -75,8 +76,9 @@ public final class SampleCheck {
                 if (index < 0) continue;
                 ColumnDef col = def.columns().get(index);
                 String key = key(t, c);
-                String q =
-                        dialect == Dialect.POSTGRESQL ? Migration.quote(col.name()) : Migration.mysqlName(col.name());
+                String q = dialect == Dialect.POSTGRESQL
+                        ? ProfilingDatabase.quote(col.name())
+                        : LiveDataGuard.mysqlName(col.name());
                 if (!c.suggestedType().equals(c.declaredType())) {
                     String bad = null;
                     try {

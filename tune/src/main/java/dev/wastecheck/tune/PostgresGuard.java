@@ -1,8 +1,10 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
+import dev.wastecheck.analyzer.check.Conversion;
+import dev.wastecheck.analyzer.check.LiveDataGuard;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.tune.SqlScript.Role;
 import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.tune.SqlScript.Role;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

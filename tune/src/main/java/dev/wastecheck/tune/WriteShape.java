@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

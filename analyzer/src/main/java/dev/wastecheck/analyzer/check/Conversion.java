@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
@@ -56,7 +56,7 @@ public record Conversion(
      */
     public static final String VALUE = "\u0001";
 
-    static String apply(String template, String value) {
+    public static String apply(String template, String value) {
         return template.replace(VALUE, value);
     }
 
@@ -65,7 +65,7 @@ public record Conversion(
      * loaded value) and {@code tuned} (the same value in the new type) differ in NULL-ness, or
      * in the declared type's terms.
      */
-    String mismatch(String original, String tuned) {
+    public String mismatch(String original, String tuned) {
         return "(" + original + " IS NULL) <> (" + tuned + " IS NULL) OR (" + original + " IS NOT NULL AND ("
                 + apply(originalKey, original) + " IS NULL OR " + apply(tunedKey, tuned) + " IS DISTINCT FROM "
                 + apply(originalKey, original) + "))";
@@ -366,7 +366,7 @@ public record Conversion(
     }
 
     /** The narrowest signed integer type of the dialect holding every value of unsigned {@code t}, or null. */
-    static SqlType signedHolding(SqlType t, Dialect dialect) {
+    public static SqlType signedHolding(SqlType t, Dialect dialect) {
         int[] widths = dialect == Dialect.MYSQL ? new int[] {1, 2, 3, 4, 8} : new int[] {1, 2, 4, 8};
         dev.wastecheck.analyzer.infer.DialectTypes types = new dev.wastecheck.analyzer.infer.DialectTypes(dialect);
         for (int w : widths) {
@@ -387,7 +387,7 @@ public record Conversion(
     }
 
     /** A numeric value in a type that holds it exactly: HUGEINT, a wide DECIMAL at the declared scale, or DOUBLE. */
-    static String numberKey(SqlType declared) {
+    public static String numberKey(SqlType declared) {
         return switch (declared.family()) {
             case INTEGER -> "TRY_CAST(\u0001 AS HUGEINT)";
             case FLOAT, DOUBLE -> "TRY_CAST(\u0001 AS DOUBLE)";
@@ -402,7 +402,7 @@ public record Conversion(
     }
 
     /** The serial pseudo-types name a type only in CREATE TABLE: an ALTER takes the integer they stand for. */
-    static String ddlType(String suggested, Dialect dialect) {
+    public static String ddlType(String suggested, Dialect dialect) {
         if (dialect != Dialect.POSTGRESQL) {
             return suggested;
         }
@@ -422,7 +422,7 @@ public record Conversion(
         };
     }
 
-    static String duckInteger(SqlType t) {
+    public static String duckInteger(SqlType t) {
         String base = switch (t.intBits()) {
             case 8 -> "TINYINT";
             case 16 -> "SMALLINT";
@@ -434,7 +434,7 @@ public record Conversion(
     }
 
     /** A PostgreSQL enum type takes a name: the table's and the column's. */
-    static String enumTypeName(String table, String column) {
+    public static String enumTypeName(String table, String column) {
         String raw = table + "_" + column;
         String name = raw.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
         if (!name.equals(raw) || name.length() > 50) {
@@ -447,7 +447,7 @@ public record Conversion(
     }
 
     /** A member as an accent- and case-insensitive collation compares it. */
-    static String folded(String s) {
+    public static String folded(String s) {
         return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD)
                 .replaceAll("\\p{M}", "")
                 .toLowerCase(Locale.ROOT)

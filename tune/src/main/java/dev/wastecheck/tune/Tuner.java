@@ -1,6 +1,7 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.Analyzer;
+import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.model.schema.ColumnDef;
 import java.util.ArrayList;

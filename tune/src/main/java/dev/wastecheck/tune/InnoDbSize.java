@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.load.ColumnStorage;

@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,13 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
+import dev.wastecheck.analyzer.check.Conversion;
+import dev.wastecheck.analyzer.check.LiveDataGuard;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.FindingKind;
-import dev.wastecheck.analyzer.tune.SqlScript.Role;
 import dev.wastecheck.model.Bytes;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.tune.SqlScript.Role;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -278,9 +280,5 @@ public final class Migration {
 
     static String quote(String name) {
         return ProfilingDatabase.quote(name);
-    }
-
-    static String mysqlName(String name) {
-        return '`' + name.replace("`", "``") + '`';
     }
 }

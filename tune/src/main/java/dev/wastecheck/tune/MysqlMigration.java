@@ -1,11 +1,14 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
-import static dev.wastecheck.analyzer.tune.Migration.mysqlName;
+import static dev.wastecheck.analyzer.check.LiveDataGuard.mysqlName;
 
-import dev.wastecheck.analyzer.tune.SqlScript.Role;
+import dev.wastecheck.analyzer.check.Conversion;
+import dev.wastecheck.analyzer.check.LiveDataGuard;
+import dev.wastecheck.analyzer.check.MysqlClauses;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.tune.SqlScript.Role;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,7 +65,7 @@ final class MysqlMigration {
     }
 
     private static String names(List<String> cols) {
-        return cols.stream().map(Migration::mysqlName).collect(Collectors.joining(", "));
+        return cols.stream().map(LiveDataGuard::mysqlName).collect(Collectors.joining(", "));
     }
 
     private static String key(String table, String column) {

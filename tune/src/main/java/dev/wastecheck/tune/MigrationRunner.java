@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.tune;
+package dev.wastecheck.tune;
 
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.Dialect;
