@@ -1,23 +1,23 @@
 package dev.wastecheck.cli;
 
-import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.cli.render.SqlComments;
 import dev.wastecheck.cli.render.TuneJsonRenderer;
 import dev.wastecheck.cli.render.Wrap;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.Dialect;
-import dev.wastecheck.tune.Migration;
-import dev.wastecheck.tune.MigrationRunner;
-import dev.wastecheck.tune.SqlScript;
-import dev.wastecheck.tune.Tuner;
+import dev.wastecheck.tune.Tune;
+import dev.wastecheck.tune.TuneOptions;
+import dev.wastecheck.tune.TuneReport;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -88,148 +88,55 @@ public final class TuneCommand implements Callable<Integer> {
             description = "A trace whose INSERT, UPDATE and DELETE statements are "
                     + "replayed in DuckDB against the tuned types: a change under which a traced write would fail, round or cut is "
                     + "left out, with the statement. Without one the advice rests on the snapshot only.")
-    List<Path> traces = new java.util.ArrayList<>();
+    List<Path> traces = new ArrayList<>();
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     OutputOptions out = new OutputOptions();
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        Dialect wanted = parseDialect(dialect);
-        if (apply != null) {
-            MigrationRunner.dialectOf(apply); // a URL tune cannot apply to fails before the work
-        }
-        Sources from = Sources.of(sources);
-        if (from.live() != null && from.live().dialect() == Dialect.TRINO) {
-            throw new BadInputException(from.live().display()
-                    + ": tune writes migrations for PostgreSQL, MySQL/MariaDB and SQLite; Trino keeps no tables of its"
-                    + " own to migrate (analyze it to see what its connectors' tables waste)");
-        }
-        Tuner.Result r = Tuner.tune(from, traces, analysis.inference(), analysis.profiling(), wanted, out.progress());
-        SqlScript script = Migration.script(r);
+        PrintWriter err = spec.commandLine().getErr();
+        TuneOptions options = new TuneOptions(
+                sources,
+                traces,
+                analysis.inference(),
+                analysis.profiling(),
+                parseDialect(dialect),
+                format == Format.sql ? out.output : null,
+                apply);
+        TuneReport report = Tune.run(options, out.progress(), note -> err.println("wastecheck: " + note));
         out.write(spec, w -> {
             if (format == Format.json) {
-                TuneJsonRenderer.write(r, w);
+                TuneJsonRenderer.write(report.result(), w);
             } else {
                 // the statements as applied; only the comments are re-flowed to the terminal's width
-                java.io.StringWriter sql = new java.io.StringWriter();
+                StringWriter sql = new StringWriter();
                 PrintWriter sw = new PrintWriter(sql);
-                script.print(sw);
+                report.script().print(sw);
                 sw.flush();
                 SqlComments.print(sql.toString(), w, out.width());
             }
         });
-        PrintWriter err = spec.commandLine().getErr();
-        SqlScript rollback = Migration.rollback(r);
-        Path rollbackFile = null;
-        if (rollback != null && out.output != null && format == Format.sql) {
-            rollbackFile = rollbackPath(out.output);
-            Files.writeString(rollbackFile, rollback.toString(), StandardCharsets.UTF_8);
-            err.println("wastecheck: wrote " + rollbackFile + " (puts the declared types back)");
+        if (report.rollbackFile() != null) {
+            err.println("wastecheck: wrote " + report.rollbackFile() + " (puts the declared types back)");
         }
-        int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
-        int left = Migration.leftOut(r).size();
         int width = Main.terminal(spec).width();
-        Wrap.print(
-                err,
-                String.format(
-                        Locale.ROOT,
-                        "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d %s left out%s",
-                        applied,
-                        applied == 1 ? "change" : "changes",
-                        r.rowsChecked(),
-                        r.bytesBefore(),
-                        r.bytesAfter(),
-                        Migration.ratio(r.bytesBefore(), r.bytesAfter()),
-                        left,
-                        left == 1 ? "suggestion" : "suggestions",
-                        left > 0 ? " (the migration ends with why)" : ""),
-                width,
-                "",
-                "  ");
-        if (r.workload() != null) {
-            Wrap.print(err, "wastecheck tune: " + r.workload().describe(), width, "", "  ");
-            r.workload().unreplayedExamples().forEach(x -> Wrap.print(err, "  not replayed: " + x, width, "", "    "));
+        for (String line : report.summary()) {
+            // a line indented by spaces continues the one before: its own wrapped lines go two further in
+            String indent = " ".repeat(line.length() - line.stripLeading().length() + 2);
+            Wrap.print(err, line, width, "", indent);
         }
-        long[] heap = r.heapTotal();
-        if (heap != null) {
-            Wrap.print(
-                    err,
-                    String.format(
-                            Locale.ROOT,
-                            "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)",
-                            heap[0],
-                            heap[1],
-                            Migration.ratio(heap[0], heap[1])),
-                    width,
-                    "",
-                    "  ");
-        }
-        long[] innodb = r.innodbTotal();
-        if (innodb != null) {
-            Wrap.print(
-                    err,
-                    String.format(
-                            Locale.ROOT,
-                            "wastecheck tune: InnoDB data and indexes, as OPTIMIZE TABLE leaves them: %d -> %d bytes (%s)",
-                            innodb[0],
-                            innodb[1],
-                            Migration.ratio(innodb[0], innodb[1])),
-                    width,
-                    "",
-                    "  ");
-        }
-        if (apply != null) {
-            return apply(r, script, rollbackFile, err);
+        if (report.applied() != null) {
+            report.applied().messages().forEach(err::println);
+            return report.applied().succeeded() ? Main.EXIT_OK : Main.EXIT_CHECK_FAILED;
         }
         return Main.EXIT_OK;
-    }
-
-    /** {@code --apply}: the printed statements on the live database; exit 3 when one fails. */
-    private int apply(Tuner.Result r, SqlScript script, Path rollbackFile, PrintWriter err) {
-        if (!script.hasChanges()) {
-            err.println("wastecheck tune: --apply: the migration changes nothing; nothing to apply");
-            return Main.EXIT_OK;
-        }
-        MigrationRunner.Outcome o = MigrationRunner.apply(script, r.dialect(), apply);
-        int total = script.statements().size();
-        if (o.succeeded()) {
-            err.printf(
-                    Locale.ROOT,
-                    "wastecheck tune: applied: %d statements, %d changes, on %s%n",
-                    o.executed(),
-                    o.changesApplied(),
-                    r.dialect().label());
-            return Main.EXIT_OK;
-        }
-        String first = o.failed().sql().lines().findFirst().orElse("");
-        err.println("wastecheck: --apply stopped at statement " + (o.executed() + 1) + " of " + total + " (" + first
-                + (o.failed().sql().contains("\n") ? " ..." : "") + "): " + o.error());
-        if (o.changesApplied() == 0) {
-            err.println("wastecheck: nothing was changed"
-                    + (o.stoppedByGuard() ? ": the live database no longer fits the migration" : ""));
-        } else {
-            err.println(
-                    "wastecheck: " + o.changesApplied()
-                            + " changes were applied before it (MySQL commits each ALTER TABLE); "
-                            + (rollbackFile != null
-                                    ? rollbackFile + " puts the declared types back"
-                                    : "`wastecheck tune ... -o migration.sql` writes migration.rollback.sql, which puts the declared types back"));
-        }
-        return Main.EXIT_CHECK_FAILED;
-    }
-
-    /** {@code migration.sql} -> {@code migration.rollback.sql}. */
-    static Path rollbackPath(Path output) {
-        String name = output.getFileName().toString();
-        String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
-        return output.resolveSibling(base + ".rollback.sql");
     }
 
     static Dialect parseDialect(String s) {

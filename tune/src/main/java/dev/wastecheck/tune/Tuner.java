@@ -254,12 +254,28 @@ public final class Tuner {
             Dialect dialect,
             Progress progress)
             throws java.io.IOException, SQLException {
+        return tune(sources, traces, inference, profiling, dialect, progress, note -> {});
+    }
+
+    /**
+     * @param notes told what was guessed about the inputs (a format read from content, a file skipped)
+     */
+    public static Result tune(
+            dev.wastecheck.analyzer.source.Sources sources,
+            List<java.nio.file.Path> traces,
+            InferenceOptions inference,
+            ProfilingOptions profiling,
+            Dialect dialect,
+            Progress progress,
+            java.util.function.Consumer<String> notes)
+            throws java.io.IOException, SQLException {
         for (java.nio.file.Path t : traces) {
             if (!java.nio.file.Files.isRegularFile(t)) {
                 throw new BadInputException(t + ": no such trace file");
             }
         }
-        try (Analyzer.Session session = new Analyzer(inference, profiling).open(sources, false, progress)) {
+        try (Analyzer.Session session =
+                new Analyzer(inference, profiling).notes(notes).open(sources, false, progress)) {
             Dialect source = session.dialect();
             if (source == Dialect.SQLITE) {
                 throw new BadInputException(

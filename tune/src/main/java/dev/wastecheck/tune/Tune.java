@@ -1,0 +1,145 @@
+package dev.wastecheck.tune;
+
+import dev.wastecheck.analyzer.source.Sources;
+import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.schema.Dialect;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * {@code wastecheck tune} as a library: the migration that gives every column its tightest
+ * lossless type, each change checked on every row of a tuned copy ({@link Tuner}), written in the
+ * source's dialect ({@link Migration}), its rollback beside it, and, when asked, run on a live
+ * database ({@link MigrationRunner}). It renders nothing: the command prints the script or its
+ * JSON and the summary this returns.
+ */
+public final class Tune {
+    private Tune() {}
+
+    /**
+     * @param warnings told what was guessed about the inputs (a format read from content, a file
+     *                 skipped), one sentence each, as analyze tells them
+     */
+    public static TuneReport run(TuneOptions options, Progress progress, Consumer<String> warnings)
+            throws IOException, SQLException {
+        if (options.apply() != null) {
+            MigrationRunner.dialectOf(options.apply()); // a URL tune cannot apply to fails before the work
+        }
+        Sources from = Sources.of(options.sources());
+        if (from.live() != null && from.live().dialect() == Dialect.TRINO) {
+            throw new BadInputException(from.live().display()
+                    + ": tune writes migrations for PostgreSQL, MySQL/MariaDB and SQLite; Trino keeps no tables of its"
+                    + " own to migrate (analyze it to see what its connectors' tables waste)");
+        }
+        Tuner.Result r = Tuner.tune(
+                from,
+                options.traces(),
+                options.inference(),
+                options.profiling(),
+                options.dialect(),
+                progress,
+                warnings);
+        SqlScript script = Migration.script(r);
+        SqlScript rollback = Migration.rollback(r);
+        Path rollbackFile = null;
+        if (rollback != null && options.migrationFile() != null) {
+            rollbackFile = rollbackPath(options.migrationFile());
+            Files.writeString(rollbackFile, rollback.toString(), StandardCharsets.UTF_8);
+        }
+        TuneReport.Applied applied = options.apply() == null ? null : apply(r, script, rollbackFile, options.apply());
+        return new TuneReport(r, script, rollbackFile, summary(r), applied);
+    }
+
+    /** {@code migration.sql} -> {@code migration.rollback.sql}. */
+    public static Path rollbackPath(Path migrationFile) {
+        String name = migrationFile.getFileName().toString();
+        String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
+        return migrationFile.resolveSibling(base + ".rollback.sql");
+    }
+
+    /** What was changed and measured, one sentence each; lines indented by spaces continue the one before. */
+    static List<String> summary(Tuner.Result r) {
+        List<String> out = new ArrayList<>();
+        int applied = r.tables().stream().mapToInt(t -> t.applied().size()).sum();
+        int left = Migration.leftOut(r).size();
+        out.add(String.format(
+                Locale.ROOT,
+                "wastecheck tune: %d %s, checked on every row (%d rows); bytes %d -> %d (%s); %d %s left out%s",
+                applied,
+                applied == 1 ? "change" : "changes",
+                r.rowsChecked(),
+                r.bytesBefore(),
+                r.bytesAfter(),
+                Migration.ratio(r.bytesBefore(), r.bytesAfter()),
+                left,
+                left == 1 ? "suggestion" : "suggestions",
+                left > 0 ? " (the migration ends with why)" : ""));
+        if (r.workload() != null) {
+            out.add("wastecheck tune: " + r.workload().describe());
+            r.workload().unreplayedExamples().forEach(x -> out.add("  not replayed: " + x));
+        }
+        long[] heap = r.heapTotal();
+        if (heap != null) {
+            out.add(String.format(
+                    Locale.ROOT,
+                    "wastecheck tune: PostgreSQL heap, alignment and pages included: %d -> %d bytes (%s)",
+                    heap[0],
+                    heap[1],
+                    Migration.ratio(heap[0], heap[1])));
+        }
+        long[] innodb = r.innodbTotal();
+        if (innodb != null) {
+            out.add(String.format(
+                    Locale.ROOT,
+                    "wastecheck tune: InnoDB data and indexes, as OPTIMIZE TABLE leaves them: %d -> %d bytes (%s)",
+                    innodb[0],
+                    innodb[1],
+                    Migration.ratio(innodb[0], innodb[1])));
+        }
+        return out;
+    }
+
+    /** {@code --apply}: the printed statements on the live database, stopping at the first that fails. */
+    private static TuneReport.Applied apply(Tuner.Result r, SqlScript script, Path rollbackFile, String url) {
+        if (!script.hasChanges()) {
+            return new TuneReport.Applied(
+                    true, List.of("wastecheck tune: --apply: the migration changes nothing; nothing to apply"));
+        }
+        MigrationRunner.Outcome o = MigrationRunner.apply(script, r.dialect(), url);
+        int total = script.statements().size();
+        if (o.succeeded()) {
+            return new TuneReport.Applied(
+                    true,
+                    List.of(String.format(
+                            Locale.ROOT,
+                            "wastecheck tune: applied: %d statements, %d changes, on %s",
+                            o.executed(),
+                            o.changesApplied(),
+                            r.dialect().label())));
+        }
+        List<String> out = new ArrayList<>();
+        String first = o.failed().sql().lines().findFirst().orElse("");
+        out.add("wastecheck: --apply stopped at statement " + (o.executed() + 1) + " of " + total + " (" + first
+                + (o.failed().sql().contains("\n") ? " ..." : "") + "): " + o.error());
+        if (o.changesApplied() == 0) {
+            out.add("wastecheck: nothing was changed"
+                    + (o.stoppedByGuard() ? ": the live database no longer fits the migration" : ""));
+        } else {
+            out.add("wastecheck: " + o.changesApplied()
+                    + " changes were applied before it (MySQL commits each ALTER TABLE); "
+                    + (rollbackFile != null
+                            ? rollbackFile + " puts the declared types back"
+                            : "`wastecheck tune ... -o migration.sql` writes migration.rollback.sql, which puts the"
+                                    + " declared types back"));
+        }
+        return new TuneReport.Applied(false, out);
+    }
+}
