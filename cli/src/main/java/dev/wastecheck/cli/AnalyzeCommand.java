@@ -1,10 +1,11 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.analyzer.AnalyzeOptions;
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.LoadOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
-import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
 import dev.wastecheck.cli.render.TextRenderer;
@@ -135,15 +136,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!(maxBad >= 0 && maxBad <= 1)) {
             throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
         }
-        Analyzer analyzer = new Analyzer(inference, profiling);
-        if (sample != null) {
-            analyzer.sample(sample, seed);
-        }
-        analyzer.serverWorkload(serverWorkload);
-        analyzer.fetchRows(fetchRows);
-        AnalysisReport report = analyzer.maxBad(maxBad)
-                .notes(note -> err.println("wastecheck: " + note))
-                .analyze(Sources.of(sources), traces, out.progress());
+        LoadOptions load =
+                new LoadOptions(profiling, maxBad, sample != null ? sample : 100, seed, serverWorkload, fetchRows);
+        AnalysisReport report = Analyzer.run(
+                new AnalyzeOptions(sources, traces, inference, load),
+                out.progress(),
+                note -> err.println("wastecheck: " + note));
         write(report);
         long bad = report.tables().stream()
                 .mapToLong(t -> t.badRows() + t.badValues())

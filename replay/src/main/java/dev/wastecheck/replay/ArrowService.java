@@ -2,6 +2,7 @@ package dev.wastecheck.replay;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
@@ -66,7 +67,7 @@ public final class ArrowService implements AutoCloseable {
         try {
             List<ArrowTable> tables = new ArrayList<>();
             Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
-            try (Analyzer.Session session = analyzer.open(List.of(data), true, progress)) {
+            try (LoadedSource session = analyzer.open(List.of(data), true, progress)) {
                 for (LoadedTable t : session.tables().values()) {
                     String rel = session.namedRelation(t);
                     if (rel == null) continue;

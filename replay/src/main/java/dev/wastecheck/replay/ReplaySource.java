@@ -3,6 +3,7 @@ package dev.wastecheck.replay;
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ColumnStorage;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
@@ -63,7 +64,7 @@ import org.duckdb.DuckDBResultSet;
  * events and measures those from {@code measureFrom} on.
  */
 public final class ReplaySource implements AutoCloseable {
-    private final Analyzer.Session session;
+    private final LoadedSource session;
     private final DatabaseSchema schema;
     private final List<AccessEvent> events;
     private final long unresolved;
@@ -79,7 +80,7 @@ public final class ReplaySource implements AutoCloseable {
     private final Map<List<AccessEvent>, WorkloadHeat> heats = new IdentityHashMap<>();
 
     private ReplaySource(
-            Analyzer.Session session,
+            LoadedSource session,
             DatabaseSchema schema,
             List<AccessEvent> events,
             long unresolved,
@@ -121,7 +122,7 @@ public final class ReplaySource implements AutoCloseable {
             throw new BadInputException(source + ": no such file or folder");
         String data = sources.names().get(0);
         Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
-        Analyzer.Session session = analyzer.open(sources, true, progress);
+        LoadedSource session = analyzer.open(sources, true, progress);
         try {
             DatabaseSchema schema = WorkloadAnalysis.schemaOf(session.tables().values());
             Set<String> only = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
@@ -165,7 +166,7 @@ public final class ReplaySource implements AutoCloseable {
         return schema;
     }
 
-    public Analyzer.Session session() {
+    public LoadedSource session() {
         return session;
     }
 
@@ -189,7 +190,9 @@ public final class ReplaySource implements AutoCloseable {
 
     /** The analyzer's profile and type inference of every table (no trace): what tight types come from. */
     public synchronized AnalysisReport types() throws IOException, SQLException {
-        if (types == null) types = session.report(List.of(), progress);
+        if (types == null)
+            types = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults())
+                    .report(session, List.of(), progress);
         return types;
     }
 

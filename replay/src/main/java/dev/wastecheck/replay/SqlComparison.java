@@ -1,6 +1,6 @@
 package dev.wastecheck.replay;
 
-import dev.wastecheck.analyzer.Analyzer;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.model.Progress;
@@ -20,7 +20,7 @@ final class SqlComparison {
 
     static ReplayReport.SqlRun run(
             String engine,
-            Analyzer.Session session,
+            LoadedSource session,
             DatabaseSchema schema,
             List<AccessEvent> events,
             RunResult first,

@@ -1,7 +1,7 @@
 package dev.wastecheck.tune;
 
-import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.load.ColumnStorage;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.storage.StorageModel;
@@ -90,7 +90,7 @@ final class InnoDbSize {
      */
     static Map<String, long[]> estimate(
             ProfilingDatabase db,
-            Analyzer.Session session,
+            LoadedSource session,
             List<Tuner.TableResult> results,
             Map<String, String> copies,
             Progress progress)

@@ -4,6 +4,8 @@ import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ColumnStorage;
+import dev.wastecheck.analyzer.load.LoadOptions;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
@@ -274,8 +276,8 @@ public final class Tuner {
                 throw new BadInputException(t + ": no such trace file");
             }
         }
-        try (Analyzer.Session session =
-                new Analyzer(inference, profiling).notes(notes).open(sources, false, progress)) {
+        Analyzer analyzer = new Analyzer(inference, LoadOptions.of(profiling), notes);
+        try (LoadedSource session = analyzer.open(sources, false, progress)) {
             Dialect source = session.dialect();
             if (source == Dialect.SQLITE) {
                 throw new BadInputException(
@@ -289,12 +291,12 @@ public final class Tuner {
                         + "'s dialect: a migration runs on the database the data came from (--dialect " + source.key()
                         + "); translating a schema to another engine is not what tune does");
             }
-            AnalysisReport report = session.report(List.of(), progress);
+            AnalysisReport report = analyzer.report(session, List.of(), progress);
             return tune(session, report, inference.idHeadroom(), traces, progress);
         }
     }
 
-    public static Result tune(Analyzer.Session session, AnalysisReport report, Progress progress) throws SQLException {
+    public static Result tune(LoadedSource session, AnalysisReport report, Progress progress) throws SQLException {
         try {
             return tune(
                     session,
@@ -312,7 +314,7 @@ public final class Tuner {
      *                   must keep as much below the new type's maximum
      */
     public static Result tune(
-            Analyzer.Session session,
+            LoadedSource session,
             AnalysisReport report,
             double idHeadroom,
             List<java.nio.file.Path> traces,
@@ -335,7 +337,7 @@ public final class Tuner {
     }
 
     private static Result tune(
-            Analyzer.Session session,
+            LoadedSource session,
             AnalysisReport report,
             double idHeadroom,
             List<java.nio.file.Path> traces,
@@ -480,7 +482,7 @@ public final class Tuner {
      */
     private static long[] heap(
             ProfilingDatabase db,
-            Analyzer.Session session,
+            LoadedSource session,
             AnalysisReport report,
             TableResult t,
             java.util.Map<String, String> copies)
@@ -617,7 +619,7 @@ public final class Tuner {
      * later fails to restore, a key whose sides differ.
      */
     static List<TableResult> keepKeysTogether(
-            List<TableResult> tables, Analyzer.Session session, AnalysisReport report, List<Skipped> skipped) {
+            List<TableResult> tables, LoadedSource session, AnalysisReport report, List<Skipped> skipped) {
         Dialect dialect = session.dialect();
         List<String[]> links = new ArrayList<>();
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {

@@ -1,8 +1,8 @@
 package dev.wastecheck.tune;
 
-import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.load.ColumnStorage;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.Progress;
@@ -76,7 +76,7 @@ final class WorkloadVeto {
 
     static Outcome replay(
             List<Path> traces,
-            Analyzer.Session session,
+            LoadedSource session,
             List<Tuner.TableResult> tables,
             java.util.function.Function<String, String> rootOf,
             Progress progress)
@@ -263,7 +263,7 @@ final class WorkloadVeto {
      */
     private static void scan(
             List<Path> traces,
-            Analyzer.Session session,
+            LoadedSource session,
             StatementNormalizer normalizer,
             Map<String, Target> targets,
             WriteVisitor visitor,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
@@ -44,8 +45,8 @@ class TunerTest {
         Path dump = dir.resolve("t.sql");
         Files.writeString(dump, DUMP);
         Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
-        try (Analyzer.Session session = analyzer.open(List.of(dump), false, Progress.NONE)) {
-            AnalysisReport report = session.report(List.of(), Progress.NONE);
+        try (LoadedSource session = analyzer.open(List.of(dump), false, Progress.NONE)) {
+            AnalysisReport report = analyzer.report(session, List.of(), Progress.NONE);
             // What a careless inference might say: each loses at least one row's value.
             AnalysisReport wrong = suggest(
                     report,

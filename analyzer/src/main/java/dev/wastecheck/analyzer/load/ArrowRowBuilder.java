@@ -112,7 +112,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 facts[i] = new ColumnFacts(
                         storage[i] == ColumnStorage.BYTES,
                         table.columns().get(i).type().family() == dev.wastecheck.model.schema.TypeFamily.DECIMAL,
-                        dev.wastecheck.analyzer.profile.Profiler.NULL_MARKERS);
+                        NullMarkers.SPELLINGS);
             }
         }
         return facts;

@@ -199,7 +199,7 @@ public final class LiveLoader {
 
     /**
      * Reads the catalog into {@code catalog} and describes each table's rows where they are, on
-     * the server, for a profile that runs there ({@link dev.wastecheck.analyzer.profile.ProfileDialect}):
+     * the server, for a profile that runs there ({@link dev.wastecheck.analyzer.sql.ProfileDialect}):
      * each table becomes a derived relation of the server that presents its columns as the
      * profiler expects them (integers as they are, byte strings as they are, every other value as
      * its text, compared by code point), with its exact row count. No row is read; the
@@ -209,7 +209,7 @@ public final class LiveLoader {
             LiveSource source,
             Connection c,
             DdlCatalog catalog,
-            dev.wastecheck.analyzer.profile.ProfileDialect sql,
+            dev.wastecheck.analyzer.sql.ProfileDialect sql,
             Progress progress)
             throws SQLException {
         String where = source.display();
@@ -243,7 +243,7 @@ public final class LiveLoader {
                     ResultSet rs = st.executeQuery("SELECT count(*) FROM " + t[1])) {
                 rs.next();
                 rows = rs.getLong(1);
-                dev.wastecheck.analyzer.profile.RowStore.drain(rs);
+                dev.wastecheck.analyzer.sql.RowStore.drain(rs);
             } catch (SQLException e) {
                 throw new DumpFormatException(where + ": cannot read table " + t[0] + ": " + firstLine(e));
             }

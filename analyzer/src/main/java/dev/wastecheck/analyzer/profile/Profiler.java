@@ -3,7 +3,10 @@ package dev.wastecheck.analyzer.profile;
 import dev.wastecheck.analyzer.load.ColumnFacts;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
+import dev.wastecheck.analyzer.load.NullMarkers;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.sql.ProfileDialect;
+import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import java.math.BigDecimal;
@@ -27,9 +30,6 @@ import java.util.function.BiConsumer;
 public final class Profiler {
     /** Longest text value that the pattern checks look at (longer ones are not numbers or dates). */
     static final int PATTERN_MAX = 40;
-    /** Spellings counted as null markers rather than real values. */
-    public static final List<String> NULL_MARKERS =
-            List.of("NA", "N/A", "NULL", "null", "\\N", "", "None", "nan", "NaN");
 
     private final java.sql.Connection connection;
     private final ProfileDialect sql;
@@ -622,7 +622,7 @@ public final class Profiler {
                     i, sql.aggIf("max", sql.fractionDigits(s), decOk), (q, v) -> q.decimalFracMax = (int) asLong(v)));
             any = true;
         }
-        if (numeric && p.distinct <= 2 + (p.markers > 0 ? Profiler.NULL_MARKERS.size() : 0)) {
+        if (numeric && p.distinct <= 2 + (p.markers > 0 ? NullMarkers.SPELLINGS.size() : 0)) {
             String bools = "('true','false','TRUE','FALSE','t','f','yes','no','Y','N')";
             aggs.add(new Agg(i, sql.countIf(s + " IN " + bools), (q, v) -> q.booleans = asLong(v)));
             aggs.add(new Agg(i, sql.countDistinctIf(s, s + " IN " + bools), (q, v) -> q.booleanKinds = asLong(v)));
@@ -762,7 +762,7 @@ public final class Profiler {
 
     private String markerList() {
         StringBuilder sb = new StringBuilder();
-        for (String m : NULL_MARKERS) {
+        for (String m : NullMarkers.SPELLINGS) {
             if (sb.length() > 0) {
                 sb.append(',');
             }

@@ -48,11 +48,11 @@ public record LiveSource(String url, Dialect dialect) {
     }
 
     /** How the profile's queries are written for this server. */
-    public dev.wastecheck.analyzer.profile.ProfileDialect profileDialect() {
+    public dev.wastecheck.analyzer.sql.ProfileDialect profileDialect() {
         return switch (dialect) {
-            case POSTGRESQL -> dev.wastecheck.analyzer.profile.ProfileDialect.POSTGRESQL;
-            case TRINO -> dev.wastecheck.analyzer.profile.ProfileDialect.TRINO;
-            default -> dev.wastecheck.analyzer.profile.ProfileDialect.MARIADB;
+            case POSTGRESQL -> dev.wastecheck.analyzer.sql.ProfileDialect.POSTGRESQL;
+            case TRINO -> dev.wastecheck.analyzer.sql.ProfileDialect.TRINO;
+            default -> dev.wastecheck.analyzer.sql.ProfileDialect.MARIADB;
         };
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
+import dev.wastecheck.analyzer.sql.ProfileDialect;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
-package dev.wastecheck.analyzer.profile;
+package dev.wastecheck.analyzer.sql;
 
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import java.sql.Connection;
 
 /**
@@ -21,8 +20,8 @@ public record RowStore(Connection connection, ProfileDialect sql, boolean remote
         }
     }
 
-    /** The rows loaded into the local DuckDB. */
-    public static RowStore local(ProfilingDatabase db) {
-        return new RowStore(db.connection(), ProfileDialect.DUCKDB, false);
+    /** The rows loaded into the local DuckDB, over its connection. */
+    public static RowStore local(Connection duckdb) {
+        return new RowStore(duckdb, ProfileDialect.DUCKDB, false);
     }
 }

@@ -1,0 +1,21 @@
+package dev.wastecheck.analyzer;
+
+import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.LoadOptions;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What to analyze and how: {@code wastecheck analyze}'s options, as values.
+ *
+ * @param sources   dump files, database files or folders, or one JDBC URL
+ * @param traces    query traces to read the workload from; empty for none
+ * @param inference the type policy (headroom, ENUM size, evidence)
+ * @param load      how the sources are read (the profiling database, bad rows, a live source's sample)
+ */
+public record AnalyzeOptions(List<String> sources, List<Path> traces, InferenceOptions inference, LoadOptions load) {
+    public AnalyzeOptions {
+        sources = List.copyOf(sources);
+        traces = List.copyOf(traces);
+    }
+}
