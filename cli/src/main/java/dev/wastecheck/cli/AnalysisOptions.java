@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.model.BadInputException;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
 
 /** The options every command that profiles a source shares (analyze, tune): type inference and the profiling database. */
@@ -110,6 +111,6 @@ final class AnalysisOptions {
     }
 
     /** What DuckDB's memory_limit takes: a number with a unit (B, KB, MB, GB, TB, KiB ... TiB), or a share of RAM. */
-    private static final java.util.regex.Pattern MEMORY_LIMIT = java.util.regex.Pattern.compile(
-            "(?i)(\\d+(\\.\\d+)?\\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib|k|m|g|t)?|\\d+(\\.\\d+)?%)");
+    private static final Pattern MEMORY_LIMIT =
+            Pattern.compile("(?i)(\\d+(\\.\\d+)?\\s*(b|bytes|kb|mb|gb|tb|kib|mib|gib|tib|k|m|g|t)?|\\d+(\\.\\d+)?%)");
 }

@@ -6,6 +6,7 @@ import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.LoadOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.cli.render.HtmlRenderer;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
 import dev.wastecheck.cli.render.TextRenderer;
@@ -13,6 +14,7 @@ import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -65,7 +67,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                         + "PostgreSQL log, WikiBench URLs, pageview counts, or the generator's): adds access skew, page hot-density, "
                         + "partitioning, index-cache fields, unused columns and granularity. Repeatable."
             })
-    List<Path> traces = new java.util.ArrayList<>();
+    List<Path> traces = new ArrayList<>();
 
     @Option(
             names = "--format",
@@ -160,7 +162,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         switch (format) {
             case json -> JsonRenderer.write(report, w);
             case markdown -> MarkdownRenderer.write(report, w);
-            case html -> dev.wastecheck.cli.render.HtmlRenderer.write(report, w, top);
+            case html -> HtmlRenderer.write(report, w, top);
             default -> TextRenderer.write(report, w, top, out.width());
         }
         w.flush();

@@ -1,10 +1,16 @@
 package dev.wastecheck.cli;
 
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -92,7 +98,7 @@ public final class Main implements Runnable {
         }
         if (args.length > 0 && args[0].equals("analyze")) {
             // DuckDB's library loads (0.5 s) while the command line is parsed and the sources read
-            dev.wastecheck.analyzer.load.ProfilingDatabase.preload();
+            ProfilingDatabase.preload();
         }
     }
 
@@ -144,8 +150,7 @@ public final class Main implements Runnable {
 
     static int report(Exception e, PrintWriter err, boolean debug) {
         Throwable cause = e;
-        while ((cause instanceof java.io.UncheckedIOException
-                        || cause instanceof java.util.concurrent.CompletionException)
+        while ((cause instanceof UncheckedIOException || cause instanceof CompletionException)
                 && cause.getCause() != null) {
             cause = cause.getCause();
         }
@@ -157,10 +162,10 @@ public final class Main implements Runnable {
         } else if (cause instanceof NoSuchFileException nsf) {
             code = EXIT_BAD_INPUT;
             message = nsf.getFile() + ": no such file";
-        } else if (cause instanceof java.nio.file.AccessDeniedException ad) {
+        } else if (cause instanceof AccessDeniedException ad) {
             code = EXIT_BAD_INPUT;
             message = ad.getFile() + ": permission denied";
-        } else if (cause instanceof java.nio.file.FileSystemException fs) {
+        } else if (cause instanceof FileSystemException fs) {
             code = EXIT_BAD_INPUT;
             message = fs.getFile() + ": "
                     + (fs.getReason() == null ? fs.getClass().getSimpleName() : fs.getReason());
@@ -194,7 +199,7 @@ public final class Main implements Runnable {
                 if (in == null) {
                     throw new IOException("version.properties is not in the build: run the build through Maven");
                 }
-                java.util.Properties p = new java.util.Properties();
+                Properties p = new Properties();
                 p.load(in);
                 return p.getProperty("version");
             }

@@ -2,6 +2,7 @@ package dev.wastecheck.cli;
 
 import dev.wastecheck.cli.render.ReplayRenderer;
 import dev.wastecheck.cli.render.TuningHtml;
+import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.replay.Replay;
 import dev.wastecheck.replay.ReplayOptions;
 import dev.wastecheck.replay.ReplayReport;
@@ -177,12 +178,10 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         if (maxEvents < 0) {
-            throw new dev.wastecheck.model.BadInputException(
-                    "--max-events: expected 0 (all) or more, found " + maxEvents);
+            throw new BadInputException("--max-events: expected 0 (all) or more, found " + maxEvents);
         }
         if (deviceReadMicros != null && !(deviceReadMicros > 0)) {
-            throw new dev.wastecheck.model.BadInputException(
-                    "--device-read-us: expected a latency above 0, found " + deviceReadMicros);
+            throw new BadInputException("--device-read-us: expected a latency above 0, found " + deviceReadMicros);
         }
         ReplayOptions options = new ReplayOptions(
                 data,

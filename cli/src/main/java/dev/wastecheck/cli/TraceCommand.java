@@ -9,6 +9,7 @@ import dev.wastecheck.traces.TraceStats;
 import dev.wastecheck.traces.generate.WikiGenerator;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,7 +149,7 @@ public final class TraceCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            java.io.PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = spec.commandLine().getErr();
             if (scale <= 0) {
                 throw new BadInputException("--scale: expected a number of pages above 0, found " + scale);
             }
@@ -185,7 +186,7 @@ public final class TraceCommand implements Callable<Integer> {
                     c = c.withPopularityFile(popularity);
                 }
                 WikiGenerator.Result r = new WikiGenerator(c).generate(dir);
-                java.io.PrintWriter out = spec.commandLine().getOut();
+                PrintWriter out = spec.commandLine().getOut();
                 if (format == Format.json) {
                     TraceGenerateRenderer.json(r, dir, scale, seed, out);
                 } else {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The access-skew curve of each table ("No Bits Left Behind" §3.1: 99% of revision reads hit 5%
@@ -19,7 +20,7 @@ public final class AccessSkew {
     private AccessSkew() {}
 
     /** Per table with keyed accesses: points {share of tuples, share of accesses}; {@code rows} gives a table's rows. */
-    public static Map<String, List<double[]>> of(WorkloadHeat heat, java.util.function.ToLongFunction<String> rows) {
+    public static Map<String, List<double[]>> of(WorkloadHeat heat, ToLongFunction<String> rows) {
         Map<String, List<double[]>> out = new LinkedHashMap<>();
         for (TableHeat th : heat.tables()) {
             String ix = th.heatIndex();

@@ -21,6 +21,8 @@ import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -77,7 +79,7 @@ public final class EngineSchemas {
                 tr,
                 cacheFieldsOf(report, t.def().name()),
                 dialect,
-                tight ? java.util.EnumSet.allOf(TightClass.class) : java.util.EnumSet.noneOf(TightClass.class),
+                tight ? EnumSet.allOf(TightClass.class) : EnumSet.noneOf(TightClass.class),
                 pageSize);
     }
 
@@ -152,14 +154,14 @@ public final class EngineSchemas {
 
     /** The analyzer's ranking for each index of a table (lower-case index name), most useful first. */
     static Map<String, List<String>> cacheFieldsOf(AnalysisReport report, String table) {
-        Map<String, List<String>> out = new java.util.HashMap<>();
+        Map<String, List<String>> out = new HashMap<>();
         if (report == null || report.workload() == null) return out;
         return cacheFieldsOf(report.workload().indexes(), table);
     }
 
     /** The ranking of the given advice for each index of a table (lower-case index name). */
     public static Map<String, List<String>> cacheFieldsOf(List<IndexCacheAdvice> advice, String table) {
-        Map<String, List<String>> out = new java.util.HashMap<>();
+        Map<String, List<String>> out = new HashMap<>();
         for (IndexCacheAdvice a : advice) {
             if (a.table().equalsIgnoreCase(table)) {
                 out.put(
@@ -215,7 +217,7 @@ public final class EngineSchemas {
 
     /** The analyzer's suggestion as a plain field, when storing it is exact and its class is on; else {@code fallback}. */
     static FieldType tight(ColumnReport cr, SqlType declared, FieldType fallback, Dialect dialect) {
-        return tight(cr, declared, fallback, dialect, java.util.EnumSet.allOf(TightClass.class));
+        return tight(cr, declared, fallback, dialect, EnumSet.allOf(TightClass.class));
     }
 
     static FieldType tight(

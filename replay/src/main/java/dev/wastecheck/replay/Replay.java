@@ -7,6 +7,7 @@ import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.ResultDigest;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import java.util.function.Consumer;
  * With {@code repeat} every configuration runs that many times, interleaved (the order rotates
  * each round), and each run reports the median cost with a 95% interval, and its speedup as the
  * median of the baseline's cost over its own, repeat by repeat. Every run's results are compared
- * with the first run's, event by event, by their {@link dev.wastecheck.model.access.ResultDigest}s;
+ * with the first run's, event by event, by their {@link ResultDigest}s;
  * with {@code compare}, SQLite and DuckDB replay the same events from the same rows.
  */
 public final class Replay {

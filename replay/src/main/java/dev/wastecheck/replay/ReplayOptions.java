@@ -1,5 +1,6 @@
 package dev.wastecheck.replay;
 
+import dev.wastecheck.model.BadInputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,7 +46,7 @@ public record ReplayOptions(
         double train,
         int repeat) {
     public ReplayOptions {
-        if (repeat < 1) throw new dev.wastecheck.model.BadInputException("--repeat must be at least 1, got " + repeat);
+        if (repeat < 1) throw new BadInputException("--repeat must be at least 1, got " + repeat);
         configs = List.copyOf(configs);
         tables = List.copyOf(tables);
         compare = List.copyOf(compare);

@@ -38,6 +38,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -46,6 +48,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -233,7 +236,7 @@ public final class ReplaySource implements AutoCloseable {
         Map<String, long[]> out = new HashMap<>();
         for (LoadedTable t : session.tables().values()) {
             long[] len = new long[t.def().columns().size()];
-            java.util.Arrays.fill(len, -1);
+            Arrays.fill(len, -1);
             if (t.relation() != null) {
                 StringBuilder sql = new StringBuilder("SELECT ");
                 boolean any = false;
@@ -361,7 +364,7 @@ public final class ReplaySource implements AutoCloseable {
             throws IOException, SQLException {
         Set<String> touched = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (AccessEvent e : events) touched.add(e.table());
-        Map<String, TableDesign> designs = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        Map<String, TableDesign> designs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         List<TableSpec> specs = new ArrayList<>();
         for (LoadedTable t : session.tables().values()) {
             String name = t.def().name();
@@ -474,16 +477,16 @@ public final class ReplaySource implements AutoCloseable {
                 tr,
                 Map.of(),
                 session.dialect(),
-                java.util.EnumSet.noneOf(TableDesign.TightClass.class),
-                dev.wastecheck.engine.replay.ReplayConfig.DEFAULT_PAGE_SIZE);
+                EnumSet.noneOf(TableDesign.TightClass.class),
+                ReplayConfig.DEFAULT_PAGE_SIZE);
         TableSpec on = EngineSchemas.spec(
                 t,
                 maxLengths(),
                 tr,
                 Map.of(),
                 session.dialect(),
-                java.util.EnumSet.allOf(TableDesign.TightClass.class),
-                dev.wastecheck.engine.replay.ReplayConfig.DEFAULT_PAGE_SIZE);
+                EnumSet.allOf(TableDesign.TightClass.class),
+                ReplayConfig.DEFAULT_PAGE_SIZE);
         List<String[]> out = new ArrayList<>();
         for (int i = 0; i < off.columns().size(); i++) {
             var a = off.columns().get(i);

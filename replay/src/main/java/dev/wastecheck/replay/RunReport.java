@@ -1,5 +1,6 @@
 package dev.wastecheck.replay;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,7 +64,7 @@ public record RunReport(
         Map<String, Long> skippedByReason,
         long deviceReads,
         Map<String, Long> upkeep,
-        java.util.List<String> hotRules) {
+        List<String> hotRules) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

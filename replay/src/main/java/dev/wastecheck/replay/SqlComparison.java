@@ -10,6 +10,7 @@ import dev.wastecheck.replay.sql.SqlEngine;
 import dev.wastecheck.replay.sql.SqlEngineReplay;
 import dev.wastecheck.replay.sql.SqlReplayResult;
 import java.sql.SQLException;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,7 @@ final class SqlComparison {
     /** Events both executed whose results differ; each event executed by one side only counts as a difference too. */
     private static long mismatches(RunResult first, SqlReplayResult r) {
         long[] ours = first.digests();
-        java.util.BitSet executed = r.executedEvents();
+        BitSet executed = r.executedEvents();
         long n = 0;
         int j = 0;
         for (int i = 0; i < ours.length; i++) {

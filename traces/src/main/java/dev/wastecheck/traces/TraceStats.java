@@ -9,11 +9,13 @@ import dev.wastecheck.traces.heat.TableHeat;
 import dev.wastecheck.traces.heat.WorkloadHeat;
 import dev.wastecheck.traces.read.BadLines;
 import dev.wastecheck.traces.read.TraceFormat;
+import dev.wastecheck.traces.read.TraceFormatException;
 import dev.wastecheck.traces.read.TraceReadOptions;
 import dev.wastecheck.traces.read.TraceReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -51,7 +53,7 @@ public final class TraceStats {
     /**
      * Reads and resolves a whole trace and counts its heat.
      *
-     * @throws dev.wastecheck.traces.read.TraceFormatException past the allowed share of bad lines
+     * @throws TraceFormatException past the allowed share of bad lines
      */
     public static TraceStats compute(Path trace, DatabaseSchema schema, TraceReadOptions options) throws IOException {
         return compute(trace, schema, options, Progress.NONE);
@@ -122,8 +124,7 @@ public final class TraceStats {
                 out.add(new Column(t.name(), c));
             }
         }
-        out.sort(java.util.Comparator.comparingLong((Column c) -> c.use().total())
-                .reversed());
+        out.sort(Comparator.comparingLong((Column c) -> c.use().total()).reversed());
         return out;
     }
 

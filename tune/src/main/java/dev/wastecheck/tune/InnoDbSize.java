@@ -15,6 +15,7 @@ import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -285,7 +286,7 @@ final class InnoDbSize {
         }
         long[] pages = new long[2];
         if (t.relation() == null || t.rows() == 0) {
-            java.util.Arrays.fill(pages, (long) PAGE * (1 + secondary.size())); // each index is its root page
+            Arrays.fill(pages, (long) PAGE * (1 + secondary.size())); // each index is its root page
             return pages;
         }
         String from =
@@ -536,7 +537,7 @@ final class InnoDbSize {
         if (rowId) {
             return RECORD_HEADER + ROW_ID + CHILD_PAGE_NO;
         }
-        return record(keyFields, java.util.Arrays.copyOf(len, keyFields.size()), nullable) + CHILD_PAGE_NO;
+        return record(keyFields, Arrays.copyOf(len, keyFields.size()), nullable) + CHILD_PAGE_NO;
     }
 
     /** One level of a B+tree being filled by the bulk load: records go onto the page until the next would not fit. */

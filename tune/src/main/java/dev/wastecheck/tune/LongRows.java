@@ -1,5 +1,6 @@
 package dev.wastecheck.tune;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,6 +9,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBResultSet;
 
 /**
  * The rows of a DuckDB query whose columns are all BIGINT, one by one, read through DuckDB's Arrow
@@ -26,8 +28,7 @@ final class LongRows {
             throws SQLException {
         try (Statement st = conn.createStatement();
                 ResultSet rs = st.executeQuery(sql);
-                ArrowReader reader =
-                        (ArrowReader) ((org.duckdb.DuckDBResultSet) rs).arrowExportStream(allocator, 1 << 16)) {
+                ArrowReader reader = (ArrowReader) ((DuckDBResultSet) rs).arrowExportStream(allocator, 1 << 16)) {
             long[] row = new long[columns];
             boolean[] nulls = new boolean[columns];
             BigIntVector[] vectors = new BigIntVector[columns];
@@ -44,7 +45,7 @@ final class LongRows {
                     consumer.accept(row, nulls);
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new SQLException("reading the rows of " + sql + ": " + e.getMessage(), e);
         }
     }

@@ -10,6 +10,7 @@ import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.tune.SqlScript.Role;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -174,7 +175,7 @@ public final class Migration {
         PostgresGuard.liveData(r, s);
         PostgresGuard.views(views, s);
         List<DdlCatalog.ViewDef> reversed = new ArrayList<>(views);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         for (DdlCatalog.ViewDef v : reversed) {
             // No CASCADE: an object over the view that the dump does not re-create (a function
             // returning its rows) must stop the migration, not vanish with it.

@@ -1,5 +1,6 @@
 package dev.wastecheck.tune;
 
+import dev.wastecheck.analyzer.source.LiveSource;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.Dialect;
 import java.sql.Connection;
@@ -105,6 +106,6 @@ public final class MigrationRunner {
 
     /** The URL without its password, for messages. */
     static String redacted(String url) {
-        return dev.wastecheck.analyzer.source.LiveSource.redacted(url);
+        return LiveSource.redacted(url);
     }
 }

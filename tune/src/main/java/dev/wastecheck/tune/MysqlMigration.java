@@ -5,18 +5,23 @@ import static dev.wastecheck.analyzer.check.LiveDataGuard.mysqlName;
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.LiveDataGuard;
 import dev.wastecheck.analyzer.check.MysqlClauses;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.tune.SqlScript.Role;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -88,7 +93,7 @@ final class MysqlMigration {
      */
     static List<Key> keysOverChanges(Tuner.Result r) {
         Set<String> changed = changed(r);
-        Map<String, Integer> unnamed = new java.util.HashMap<>();
+        Map<String, Integer> unnamed = new HashMap<>();
         List<Key> out = new ArrayList<>();
         for (DdlCatalog.ForeignKey fk : r.foreignKeys()) {
             String name = fk.name() != null
@@ -237,8 +242,7 @@ final class MysqlMigration {
      * {@code @wastecheck_stop}; {@code finding} gives a changed column's {@code IF(...)} message
      * expression, or null when the column needs no check.
      */
-    private static void scan(
-            Tuner.Result r, SqlScript s, java.util.function.BiFunction<String, Conversion, String> finding) {
+    private static void scan(Tuner.Result r, SqlScript s, BiFunction<String, Conversion, String> finding) {
         for (Tuner.TableResult t : r.tables()) {
             List<String> found = new ArrayList<>();
             for (Tuner.Checked c : t.applied()) {
@@ -261,7 +265,7 @@ final class MysqlMigration {
         for (Tuner.TableResult t : r.tables()) {
             for (Tuner.Checked c : t.applied()) {
                 Conversion v = c.conversion();
-                BigInteger[] range = LiveDataGuard.integerRange(v, dev.wastecheck.model.schema.Dialect.MYSQL);
+                BigInteger[] range = LiveDataGuard.integerRange(v, Dialect.MYSQL);
                 if (range == null || !v.column().autoIncrement()) {
                     continue;
                 }
@@ -396,7 +400,7 @@ final class MysqlMigration {
             boolean toShortString = col.type().family().isString()
                     && length > 0
                     && col.type().family() != TypeFamily.TEXT
-                    && v.kind() != dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP;
+                    && v.kind() != FindingKind.STRING_HOLDS_TIMESTAMP;
             String bad = "CHAR_LENGTH(CAST(" + mysqlName(col.name()) + " AS CHAR)) > " + length;
             return !toShortString
                     ? null
@@ -451,8 +455,8 @@ final class MysqlMigration {
             SqlScript s,
             String table,
             List<Tuner.Checked> changes,
-            java.util.function.Function<Tuner.Checked, String> definition,
-            java.util.function.Function<Tuner.Checked, String> note) {
+            Function<Tuner.Checked, String> definition,
+            Function<Tuner.Checked, String> note) {
         StringBuilder sql = new StringBuilder("ALTER TABLE " + mysqlName(table));
         for (int i = 0; i < changes.size(); i++) {
             Tuner.Checked c = changes.get(i);
@@ -469,7 +473,6 @@ final class MysqlMigration {
 
     /** A string of 14 digits (YYYYMMDDHHMMSS) turned into a DATETIME. */
     private static boolean compactTimestamp(Conversion v) {
-        return v.kind() == dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP
-                && v.tunedKey().contains("%Y%m%d%H%M%S");
+        return v.kind() == FindingKind.STRING_HOLDS_TIMESTAMP && v.tunedKey().contains("%Y%m%d%H%M%S");
     }
 }

@@ -1,8 +1,13 @@
 package dev.wastecheck.tune;
 
 import dev.wastecheck.model.schema.SqlType;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A PostgreSQL table's heap, estimated row by row from its values the way PostgreSQL lays them
@@ -160,13 +165,9 @@ final class PgHeap {
      * value's length; the layout is walked here, row by row, since each value's padding depends
      * on where the one before ended.
      */
-    static long[] heapBytes(
-            java.sql.Connection conn,
-            org.apache.arrow.memory.BufferAllocator allocator,
-            List<Variant> variants,
-            String from)
-            throws java.sql.SQLException {
-        java.util.Map<String, Integer> select = new java.util.LinkedHashMap<>();
+    static long[] heapBytes(Connection conn, BufferAllocator allocator, List<Variant> variants, String from)
+            throws SQLException {
+        Map<String, Integer> select = new LinkedHashMap<>();
         int[][] column = new int[variants.size()][];
         for (int k = 0; k < variants.size(); k++) {
             Variant var = variants.get(k);

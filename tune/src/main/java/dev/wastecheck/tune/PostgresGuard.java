@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.LiveDataGuard;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.tune.SqlScript.Role;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class PostgresGuard {
                             + LiveDataGuard.typeName(v).replace("'", "''") + ", first ' || left(min((" + col
                             + ")::text) FILTER (WHERE " + bad + "), 40) END");
                 }
-                BigInteger[] range = LiveDataGuard.integerRange(v, dev.wastecheck.model.schema.Dialect.POSTGRESQL);
+                BigInteger[] range = LiveDataGuard.integerRange(v, Dialect.POSTGRESQL);
                 if (range != null && v.column().autoIncrement()) {
                     body.add("  seq := pg_get_serial_sequence(" + ProfilingDatabase.literal(table) + ", "
                             + ProfilingDatabase.literal(v.column().name()) + ");");

@@ -1,6 +1,7 @@
 package dev.wastecheck.tune;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,7 +84,7 @@ public final class SqlScript {
 
     @Override
     public String toString() {
-        java.io.StringWriter out = new java.io.StringWriter();
+        StringWriter out = new StringWriter();
         print(new PrintWriter(out));
         return out.toString();
     }

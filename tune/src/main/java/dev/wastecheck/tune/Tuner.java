@@ -15,21 +15,44 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.Names;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * {@code wastecheck tune}: turns an analysis into verified changes of type ("No Bits Left
@@ -133,10 +156,10 @@ public final class Tuner {
             List<TableResult> tables,
             List<Skipped> skipped,
             List<DdlCatalog.ViewDef> views,
-            java.util.Map<String, long[]> heap,
-            java.util.Map<String, String> schemas,
+            Map<String, long[]> heap,
+            Map<String, String> schemas,
             List<DdlCatalog.ForeignKey> foreignKeys,
-            java.util.Map<String, long[]> innodb,
+            Map<String, long[]> innodb,
             Workload workload) {
         /** What the advice rests on: the snapshot only, or the snapshot and the trace's replayed writes. */
         public String basis() {
@@ -145,7 +168,7 @@ public final class Tuner {
 
         /** The schema the dump named a table in, or null. */
         public String schemaOf(String table) {
-            return schemas.get(table.toLowerCase(java.util.Locale.ROOT));
+            return schemas.get(table.toLowerCase(Locale.ROOT));
         }
 
         /** PostgreSQL: the changed tables' heap bytes before and after, or null for other dialects. */
@@ -217,12 +240,12 @@ public final class Tuner {
      *                           other than the source's
      */
     public static Result tune(
-            List<java.nio.file.Path> sources,
+            List<Path> sources,
             InferenceOptions inference,
             ProfilingOptions profiling,
             Dialect dialect,
             Progress progress)
-            throws java.io.IOException, SQLException {
+            throws IOException, SQLException {
         return tune(sources, List.of(), inference, profiling, dialect, progress);
     }
 
@@ -231,31 +254,25 @@ public final class Tuner {
      *               tuned types: a change under which a traced write would fail or change is left out
      */
     public static Result tune(
-            List<java.nio.file.Path> sources,
-            List<java.nio.file.Path> traces,
+            List<Path> sources,
+            List<Path> traces,
             InferenceOptions inference,
             ProfilingOptions profiling,
             Dialect dialect,
             Progress progress)
-            throws java.io.IOException, SQLException {
-        return tune(
-                dev.wastecheck.analyzer.source.Sources.ofFiles(sources),
-                traces,
-                inference,
-                profiling,
-                dialect,
-                progress);
+            throws IOException, SQLException {
+        return tune(Sources.ofFiles(sources), traces, inference, profiling, dialect, progress);
     }
 
     /** {@link #tune(List, List, InferenceOptions, ProfilingOptions, Dialect, Progress)} of files or a live database. */
     public static Result tune(
-            dev.wastecheck.analyzer.source.Sources sources,
-            List<java.nio.file.Path> traces,
+            Sources sources,
+            List<Path> traces,
             InferenceOptions inference,
             ProfilingOptions profiling,
             Dialect dialect,
             Progress progress)
-            throws java.io.IOException, SQLException {
+            throws IOException, SQLException {
         return tune(sources, traces, inference, profiling, dialect, progress, note -> {});
     }
 
@@ -263,16 +280,16 @@ public final class Tuner {
      * @param notes told what was guessed about the inputs (a format read from content, a file skipped)
      */
     public static Result tune(
-            dev.wastecheck.analyzer.source.Sources sources,
-            List<java.nio.file.Path> traces,
+            Sources sources,
+            List<Path> traces,
             InferenceOptions inference,
             ProfilingOptions profiling,
             Dialect dialect,
             Progress progress,
-            java.util.function.Consumer<String> notes)
-            throws java.io.IOException, SQLException {
-        for (java.nio.file.Path t : traces) {
-            if (!java.nio.file.Files.isRegularFile(t)) {
+            Consumer<String> notes)
+            throws IOException, SQLException {
+        for (Path t : traces) {
+            if (!Files.isRegularFile(t)) {
                 throw new BadInputException(t + ": no such trace file");
             }
         }
@@ -298,14 +315,9 @@ public final class Tuner {
 
     public static Result tune(LoadedSource session, AnalysisReport report, Progress progress) throws SQLException {
         try {
-            return tune(
-                    session,
-                    report,
-                    dev.wastecheck.analyzer.infer.InferenceOptions.DEFAULT_ID_HEADROOM,
-                    List.of(),
-                    progress);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e); // no trace is read
+            return tune(session, report, InferenceOptions.DEFAULT_ID_HEADROOM, List.of(), progress);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // no trace is read
         }
     }
 
@@ -314,19 +326,15 @@ public final class Tuner {
      *                   must keep as much below the new type's maximum
      */
     public static Result tune(
-            LoadedSource session,
-            AnalysisReport report,
-            double idHeadroom,
-            List<java.nio.file.Path> traces,
-            Progress progress)
-            throws SQLException, java.io.IOException {
+            LoadedSource session, AnalysisReport report, double idHeadroom, List<Path> traces, Progress progress)
+            throws SQLException, IOException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
         List<TableResult> tables = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         StorageModel model = new StorageModel(dialect);
         Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
-        java.util.Map<String, String> copies = new java.util.HashMap<>();
+        Map<String, String> copies = new HashMap<>();
         try {
             return tune(session, report, idHeadroom, traces, progress, db, tables, skipped, model, profiler, copies);
         } finally {
@@ -340,15 +348,15 @@ public final class Tuner {
             LoadedSource session,
             AnalysisReport report,
             double idHeadroom,
-            List<java.nio.file.Path> traces,
+            List<Path> traces,
             Progress progress,
             ProfilingDatabase db,
             List<TableResult> tables,
             List<Skipped> skipped,
             StorageModel model,
             Profiler profiler,
-            java.util.Map<String, String> copies)
-            throws SQLException, java.io.IOException {
+            Map<String, String> copies)
+            throws SQLException, IOException {
         Dialect dialect = session.dialect();
         progress.begin("verifying", session.tables().size());
         int done = 0;
@@ -425,10 +433,10 @@ public final class Tuner {
             merged = drop(
                     merged,
                     (t, c) -> o.vetoes()
-                            .get((t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
+                            .get((t.name() + "." + c.conversion().column().name()).toLowerCase(Locale.ROOT)),
                     skipped);
             workload = new Workload(
-                    traces.stream().map(java.nio.file.Path::toString).toList(),
+                    traces.stream().map(Path::toString).toList(),
                     o.writes(),
                     o.replayed(),
                     o.unreplayedCount(),
@@ -437,7 +445,7 @@ public final class Tuner {
         }
         merged = keepKeysTogether(merged, session, report, skipped);
         List<DdlCatalog.ViewDef> views = List.of();
-        java.util.Map<String, long[]> heap = new java.util.LinkedHashMap<>();
+        Map<String, long[]> heap = new LinkedHashMap<>();
         if (dialect == Dialect.POSTGRESQL) {
             views = viewsOver(session.views(), merged);
             merged = noEnumUnderAView(merged, views, skipped);
@@ -452,16 +460,15 @@ public final class Tuner {
             }
             progress.end();
         }
-        java.util.Map<String, String> schemas = new java.util.HashMap<>();
+        Map<String, String> schemas = new HashMap<>();
         for (TableResult t : merged) {
             String schema = session.catalog().schemaOf(t.name());
             if (schema != null) {
-                schemas.put(t.name().toLowerCase(java.util.Locale.ROOT), schema);
+                schemas.put(t.name().toLowerCase(Locale.ROOT), schema);
             }
         }
-        java.util.Map<String, long[]> innodb = dialect == Dialect.MYSQL
-                ? InnoDbSize.estimate(db, session, merged, copies, progress)
-                : java.util.Map.of();
+        Map<String, long[]> innodb =
+                dialect == Dialect.MYSQL ? InnoDbSize.estimate(db, session, merged, copies, progress) : Map.of();
         return new Result(
                 dialect,
                 report.sources(),
@@ -485,7 +492,7 @@ public final class Tuner {
             LoadedSource session,
             AnalysisReport report,
             TableResult t,
-            java.util.Map<String, String> copies)
+            Map<String, String> copies)
             throws SQLException {
         long[] out = new long[3];
         for (LoadedTable part : session.tables().values()) {
@@ -522,8 +529,7 @@ public final class Tuner {
             for (int i = 0; i < after.size(); i++) {
                 order.add(i);
             }
-            order.sort(java.util.Comparator.comparingInt(
-                            (Integer i) -> after.get(i).length() < 0 ? 1 : 0)
+            order.sort(Comparator.comparingInt((Integer i) -> after.get(i).length() < 0 ? 1 : 0)
                     .thenComparingInt(i -> -after.get(i).align())
                     .thenComparingInt(i -> -after.get(i).length()));
             long[] heap = PgHeap.heapBytes(
@@ -551,9 +557,7 @@ public final class Tuner {
 
     /** Drops the applied changes {@code reason} names (non-null), listing each as left out with it. */
     private static List<TableResult> drop(
-            List<TableResult> tables,
-            java.util.function.BiFunction<TableResult, Checked, String> reason,
-            List<Skipped> skipped) {
+            List<TableResult> tables, BiFunction<TableResult, Checked, String> reason, List<Skipped> skipped) {
         List<TableResult> out = new ArrayList<>();
         for (TableResult t : tables) {
             List<Checked> keep = new ArrayList<>();
@@ -581,22 +585,22 @@ public final class Tuner {
      */
     static List<TableResult> keepCounterRoom(
             List<TableResult> tables,
-            java.util.Map<String, java.math.BigInteger> counters,
+            Map<String, BigInteger> counters,
             double idHeadroom,
             Dialect dialect,
             List<Skipped> skipped) {
         return drop(
                 tables,
                 (t, c) -> {
-                    java.math.BigInteger next = counters.get(
-                            (t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT));
+                    BigInteger next = counters.get(
+                            (t.name() + "." + c.conversion().column().name()).toLowerCase(Locale.ROOT));
                     SqlType type = TypeParser.parse(c.conversion().target(), dialect);
                     if (next == null || !type.isInteger()) {
                         return null;
                     }
-                    java.math.BigInteger needed = new java.math.BigDecimal(next)
-                            .multiply(java.math.BigDecimal.valueOf(idHeadroom))
-                            .setScale(0, java.math.RoundingMode.UP)
+                    BigInteger needed = new BigDecimal(next)
+                            .multiply(BigDecimal.valueOf(idHeadroom))
+                            .setScale(0, RoundingMode.UP)
                             .toBigInteger();
                     return needed.compareTo(type.intMax()) <= 0
                             ? null
@@ -625,51 +629,49 @@ public final class Tuner {
         for (DdlCatalog.ForeignKey fk : session.catalog().foreignKeys()) {
             List<String> refs = fk.refColumns();
             if (refs.isEmpty()) { // REFERENCES t: t's primary key
-                dev.wastecheck.model.schema.TableDef ref = session.catalog().table(fk.refTable());
+                TableDef ref = session.catalog().table(fk.refTable());
                 refs = ref == null ? List.of() : ref.primaryKey();
             }
             for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
                 links.add(new String[] {fk.table() + "." + fk.columns().get(i), fk.refTable() + "." + refs.get(i)});
             }
         }
-        java.util.Map<String, String> declared = new java.util.HashMap<>();
+        Map<String, String> declared = new HashMap<>();
         for (TableReport t : report.tables()) {
             for (ColumnReport c : t.columns()) {
-                declared.put(
-                        rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT), c.declaredType());
+                declared.put(rooted(report, t.name() + "." + c.name()).toLowerCase(Locale.ROOT), c.declaredType());
             }
         }
         // Every member of a group with a suggestion must be applied, or none is.
-        List<java.util.Set<String>> groups = new ArrayList<>();
-        java.util.Map<String, String> suggested = new java.util.HashMap<>();
+        List<Set<String>> groups = new ArrayList<>();
+        Map<String, String> suggested = new HashMap<>();
         for (TableReport t : report.tables()) {
             for (ColumnReport c : t.columns()) {
                 if (!c.suggestedType().equals(c.declaredType())) {
                     suggested.put(
-                            rooted(report, t.name() + "." + c.name()).toLowerCase(java.util.Locale.ROOT),
-                            c.suggestedType());
+                            rooted(report, t.name() + "." + c.name()).toLowerCase(Locale.ROOT), c.suggestedType());
                 }
             }
         }
         for (List<String> g : report.domains()) {
-            java.util.Set<String> members = new java.util.LinkedHashSet<>();
-            g.forEach(m -> members.add(rooted(report, m).toLowerCase(java.util.Locale.ROOT)));
+            Set<String> members = new LinkedHashSet<>();
+            g.forEach(m -> members.add(rooted(report, m).toLowerCase(Locale.ROOT)));
             groups.add(members);
         }
         while (true) {
-            java.util.Map<String, String> target = new java.util.HashMap<>();
+            Map<String, String> target = new HashMap<>();
             for (TableResult t : tables) {
                 for (Checked c : t.applied()) {
                     target.put(
-                            (t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT),
+                            (t.name() + "." + c.conversion().column().name()).toLowerCase(Locale.ROOT),
                             c.conversion().target());
                 }
             }
-            java.util.Map<String, String> conflicts = new java.util.HashMap<>();
+            Map<String, String> conflicts = new HashMap<>();
             for (String[] l : links) {
                 // A partition's columns change with its partitioned table's.
-                String a = rooted(report, simple(l[0])).toLowerCase(java.util.Locale.ROOT);
-                String b = rooted(report, simple(l[1])).toLowerCase(java.util.Locale.ROOT);
+                String a = rooted(report, simple(l[0])).toLowerCase(Locale.ROOT);
+                String b = rooted(report, simple(l[1])).toLowerCase(Locale.ROOT);
                 if (!target.containsKey(a) && !target.containsKey(b)) {
                     continue;
                 }
@@ -688,7 +690,7 @@ public final class Tuner {
                                     + ": both sides of a key change together or not at all");
                 }
             }
-            for (java.util.Set<String> g : groups) {
+            for (Set<String> g : groups) {
                 String missing = g.stream()
                         .filter(m -> suggested.containsKey(m) && !target.containsKey(m))
                         .findFirst()
@@ -711,15 +713,14 @@ public final class Tuner {
             tables = drop(
                     tables,
                     (t, c) -> conflicts.get(
-                            (t.name() + "." + c.conversion().column().name()).toLowerCase(java.util.Locale.ROOT)),
+                            (t.name() + "." + c.conversion().column().name()).toLowerCase(Locale.ROOT)),
                     skipped);
         }
     }
 
     private static String simple(String tableDotColumn) {
         int dot = tableDotColumn.lastIndexOf('.');
-        return dev.wastecheck.model.schema.Names.simpleName(tableDotColumn.substring(0, dot))
-                + tableDotColumn.substring(dot);
+        return Names.simpleName(tableDotColumn.substring(0, dot)) + tableDotColumn.substring(dot);
     }
 
     /** Two type spellings name the same type: the same integer width and sign, or the same text. */
@@ -733,7 +734,7 @@ public final class Tuner {
     }
 
     private static String norm(String type) {
-        return type.toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ").trim();
+        return type.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").trim();
     }
 
     /**
@@ -747,17 +748,15 @@ public final class Tuner {
                 (t, c) -> {
                     // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
                     // uuid or enum there has no operator for them. Numbers and times compare across widths.
-                    dev.wastecheck.model.schema.TypeFamily f =
-                            c.conversion().column().type().family();
-                    if (!(f.isString() || f == dev.wastecheck.model.schema.TypeFamily.OTHER)) {
+                    TypeFamily f = c.conversion().column().type().family();
+                    if (!(f.isString() || f == TypeFamily.OTHER)) {
                         return null;
                     }
                     for (DdlCatalog.ViewDef v : views) {
-                        if (mentionsAny(v.text(), java.util.Set.of(t.name().toLowerCase(java.util.Locale.ROOT)))
+                        if (mentionsAny(v.text(), Set.of(t.name().toLowerCase(Locale.ROOT)))
                                 && mentionsAny(
                                         v.text(),
-                                        java.util.Set.of(
-                                                c.conversion().column().name().toLowerCase(java.util.Locale.ROOT)))) {
+                                        Set.of(c.conversion().column().name().toLowerCase(Locale.ROOT)))) {
                             return "view " + v.name() + " reads it, and its definition compares it as text, which "
                                     + c.conversion().target() + " has no operator for";
                         }
@@ -796,21 +795,20 @@ public final class Tuner {
 
     /** The views that read a changed table, or a view that does, in the dump's order. */
     static List<DdlCatalog.ViewDef> viewsOver(List<DdlCatalog.ViewDef> all, List<TableResult> tables) {
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (TableResult t : tables) {
             if (!t.applied().isEmpty()) {
-                names.add(t.name().toLowerCase(java.util.Locale.ROOT));
+                names.add(t.name().toLowerCase(Locale.ROOT));
             }
         }
-        java.util.Set<DdlCatalog.ViewDef> chosen = new java.util.LinkedHashSet<>();
+        Set<DdlCatalog.ViewDef> chosen = new LinkedHashSet<>();
         boolean grew = !names.isEmpty();
         while (grew) {
             grew = false;
             for (DdlCatalog.ViewDef v : all) {
                 if (!chosen.contains(v) && mentionsAny(v.text(), names)) {
                     chosen.add(v);
-                    names.add(dev.wastecheck.model.schema.Names.simpleName(v.name())
-                            .toLowerCase(java.util.Locale.ROOT));
+                    names.add(Names.simpleName(v.name()).toLowerCase(Locale.ROOT));
                     grew = true;
                 }
             }
@@ -819,10 +817,9 @@ public final class Tuner {
     }
 
     /** Whether a view's text names one of the tables (a word match: naming one too many only re-creates a view). */
-    private static boolean mentionsAny(String text, java.util.Set<String> names) {
-        String lower = text.toLowerCase(java.util.Locale.ROOT);
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*").matcher(lower);
+    private static boolean mentionsAny(String text, Set<String> names) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        Matcher m = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*").matcher(lower);
         while (m.find()) {
             if (names.contains(m.group())) {
                 return true;
@@ -837,28 +834,28 @@ public final class Tuner {
      */
     static List<TableResult> mergePartitions(
             AnalysisReport report, DdlCatalog catalog, List<TableResult> tables, List<Skipped> skipped) {
-        java.util.Map<String, List<TableResult>> byParent = new java.util.LinkedHashMap<>();
+        Map<String, List<TableResult>> byParent = new LinkedHashMap<>();
         List<TableResult> out = new ArrayList<>();
-        java.util.Set<String> parents = new java.util.HashSet<>();
+        Set<String> parents = new HashSet<>();
         for (TableReport t : report.tables()) {
             String root = rootOf(report, t.name());
             if (root != null) {
-                parents.add(root.toLowerCase(java.util.Locale.ROOT));
+                parents.add(root.toLowerCase(Locale.ROOT));
             }
         }
         for (TableResult t : tables) {
             String parent = rootOf(report, t.name());
-            if (parent == null && parents.contains(t.name().toLowerCase(java.util.Locale.ROOT))) {
+            if (parent == null && parents.contains(t.name().toLowerCase(Locale.ROOT))) {
                 parent = t.name(); // an inheritance parent's own rows: its ALTER reaches its children too
             }
             if (parent == null) {
                 out.add(t);
             } else {
-                byParent.computeIfAbsent(parent.toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>())
+                byParent.computeIfAbsent(parent.toLowerCase(Locale.ROOT), k -> new ArrayList<>())
                         .add(t);
             }
         }
-        for (java.util.Map.Entry<String, List<TableResult>> e : byParent.entrySet()) {
+        for (Map.Entry<String, List<TableResult>> e : byParent.entrySet()) {
             String parent = report.tables().stream()
                     .map(TableReport::name)
                     .filter(n -> n.equalsIgnoreCase(e.getKey()))
@@ -870,12 +867,12 @@ public final class Tuner {
                                     || e.getKey().equalsIgnoreCase(t.name())))
                     .map(TableReport::name)
                     .toList();
-            java.util.Set<String> keyColumns = new java.util.HashSet<>();
+            Set<String> keyColumns = new HashSet<>();
             for (TableReport t : report.tables()) {
                 if (t.name().equalsIgnoreCase(e.getKey()) || e.getKey().equalsIgnoreCase(rootOf(report, t.name()))) {
                     catalog.partitionKeys()
-                            .getOrDefault(t.name().toLowerCase(java.util.Locale.ROOT), List.of())
-                            .forEach(k -> keyColumns.add(k.toLowerCase(java.util.Locale.ROOT)));
+                            .getOrDefault(t.name().toLowerCase(Locale.ROOT), List.of())
+                            .forEach(k -> keyColumns.add(k.toLowerCase(Locale.ROOT)));
                 }
             }
             List<TableResult> parts = e.getValue();
@@ -884,7 +881,7 @@ public final class Tuner {
                     .filter(t -> partitions.contains(t.name()))
                     .mapToLong(TableReport::declaredBytes)
                     .sum();
-            java.util.Map<String, List<Checked>> byColumn = new java.util.LinkedHashMap<>();
+            Map<String, List<Checked>> byColumn = new LinkedHashMap<>();
             for (TableResult p : parts) {
                 for (Checked c : p.changes()) {
                     byColumn.computeIfAbsent(c.conversion().column().name(), k -> new ArrayList<>())
@@ -892,7 +889,7 @@ public final class Tuner {
                 }
             }
             List<Checked> merged = new ArrayList<>();
-            for (java.util.Map.Entry<String, List<Checked>> col : byColumn.entrySet()) {
+            for (Map.Entry<String, List<Checked>> col : byColumn.entrySet()) {
                 List<Checked> cs = col.getValue();
                 Checked first = cs.get(0);
                 boolean everyPartition = cs.size() == partitions.size();
@@ -906,11 +903,11 @@ public final class Tuner {
                                                 .target()
                                                 .equals(first.conversion().target())));
                 boolean lossless = cs.stream().allMatch(Checked::lossless);
-                boolean key = keyColumns.contains(col.getKey().toLowerCase(java.util.Locale.ROOT));
+                boolean key = keyColumns.contains(col.getKey().toLowerCase(Locale.ROOT));
                 if (everyPartition && same && lossless && !key) {
                     Conversion c = first.conversion();
                     if (c.kind() == FindingKind.LOW_CARDINALITY
-                            && !c.target().toLowerCase(java.util.Locale.ROOT).startsWith("enum")) {
+                            && !c.target().toLowerCase(Locale.ROOT).startsWith("enum")) {
                         String name = Conversion.enumTypeName(parent, c.column().name());
                         c = new Conversion(
                                 c.index(),
@@ -943,7 +940,7 @@ public final class Tuner {
                                                             .map(c -> c.conversion()
                                                                     .target())
                                                             .distinct()
-                                                            .collect(java.util.stream.Collectors.joining(", "))
+                                                            .collect(Collectors.joining(", "))
                                                     + "): a partitioned table's column takes one"
                                             : "not every partition can take "
                                                     + first.conversion().target();
@@ -968,7 +965,7 @@ public final class Tuner {
             TableReport tr,
             List<Conversion> conversions,
             List<Skipped> skipped,
-            java.util.Map<String, String> copies)
+            Map<String, String> copies)
             throws SQLException {
         // A column's DEFAULT is a value too: a change that cannot carry it would break inserts
         // that omit the column.
@@ -1094,7 +1091,7 @@ public final class Tuner {
             return checked;
         }
         ColumnStorage[] storage = new ColumnStorage[tunedCols.size()];
-        java.util.Arrays.fill(storage, ColumnStorage.NATIVE);
+        Arrays.fill(storage, ColumnStorage.NATIVE);
         TableDef def = new TableDef(
                 t.def().name(),
                 tunedCols,

@@ -20,14 +20,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
 
 /**
  * The workload decides where it can: every INSERT, UPDATE and DELETE of a trace is replayed, in
@@ -78,7 +82,7 @@ final class WorkloadVeto {
             List<Path> traces,
             LoadedSource session,
             List<Tuner.TableResult> tables,
-            java.util.function.Function<String, String> rootOf,
+            Function<String, String> rootOf,
             Progress progress)
             throws IOException, SQLException {
         ProfilingDatabase db = session.database();
@@ -105,7 +109,7 @@ final class WorkloadVeto {
         }
         targets.values().forEach(t -> names.add(t.table()));
         StatementNormalizer normalizer = new StatementNormalizer(names);
-        Map<String, List<String>> columnsOf = new java.util.HashMap<>();
+        Map<String, List<String>> columnsOf = new HashMap<>();
         for (Target t : targets.values()) {
             columnsOf.put(
                     t.table().toLowerCase(Locale.ROOT),
@@ -116,7 +120,7 @@ final class WorkloadVeto {
         Map<String, List<String[]>> written = new LinkedHashMap<>();
         Set<String> stateful = new HashSet<>();
         Counts counts = new Counts();
-        Map<String, Long> checkedAsWritten = new java.util.HashMap<>();
+        Map<String, Long> checkedAsWritten = new HashMap<>();
         // Pass 1: every write on a changed table. A literal written into a changed column is
         // checked as written, without running anything; a table where some write computes a
         // changed column (credit = credit + 40), or that a write changes in a way the shape does
@@ -174,7 +178,7 @@ final class WorkloadVeto {
             db.execute("CREATE SCHEMA " + SCHEMA);
             // One prepared statement per shape: a trace repeats a few shapes with other literals,
             // and DuckDB's planning is most of a short statement's cost.
-            Map<String, PreparedStatement> prepared = new java.util.HashMap<>();
+            Map<String, PreparedStatement> prepared = new HashMap<>();
             try {
                 for (String name : stateful) {
                     createCopy(db, targets.get(name));
@@ -212,7 +216,7 @@ final class WorkloadVeto {
         }
         List<Veto> vetoes = check(db, targets, written);
         // The vetoing statements' text, read back from the trace by position.
-        Map<Integer, String> text = new java.util.HashMap<>();
+        Map<Integer, String> text = new HashMap<>();
         if (!vetoes.isEmpty()) {
             Set<Integer> wanted = new HashSet<>();
             vetoes.forEach(v -> wanted.add(v.statement()));
@@ -447,8 +451,7 @@ final class WorkloadVeto {
             }
             db.execute(ddl.append(")").toString());
             try {
-                try (org.duckdb.DuckDBAppender app =
-                        db.connection().createAppender(org.duckdb.DuckDBConnection.DEFAULT_SCHEMA, table)) {
+                try (DuckDBAppender app = db.connection().createAppender(DuckDBConnection.DEFAULT_SCHEMA, table)) {
                     for (String[] row : rows) {
                         app.beginRow();
                         app.append(Long.parseLong(row[0]));

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -33,7 +34,7 @@ record WriteShape(String table, List<Map<String, Integer>> rows, boolean fromQue
      * @param tableColumns the table's columns in declared order, for an INSERT without a column list
      * @return null when the shape is not a plain INSERT ... VALUES, INSERT ... SELECT or UPDATE ... SET
      */
-    static WriteShape parse(String shape, char quote, java.util.function.Function<String, List<String>> tableColumns) {
+    static WriteShape parse(String shape, char quote, Function<String, List<String>> tableColumns) {
         List<String> tokens = tokens(shape, quote);
         if (tokens.size() < 4) {
             return null;

@@ -1,14 +1,18 @@
 package dev.wastecheck.analyzer.check;
 
+import dev.wastecheck.analyzer.infer.DialectTypes;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
+import java.math.BigInteger;
+import java.text.Normalizer;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -114,8 +118,8 @@ public record Conversion(
                     // type, but as a migration it would break every query that adds, sums or
                     // compares the column with a number (quantity = 1 has no boolean operator):
                     // tune takes the narrowest integer, which keeps them all.
-                    suggested = new dev.wastecheck.analyzer.infer.DialectTypes(dialect)
-                            .narrowestInteger(java.math.BigInteger.ZERO, java.math.BigInteger.ONE)
+                    suggested = new DialectTypes(dialect)
+                            .narrowestInteger(BigInteger.ZERO, BigInteger.ONE)
                             .name();
                     if (TypeParser.parse(suggested, dialect).intBits() >= declared.intBits() && declared.isInteger()) {
                         throw new Unsupported(
@@ -350,7 +354,7 @@ public record Conversion(
 
     /** DuckDB refuses to change a column under a key, or any column of a table with an index. */
     private static void duckdbConstraints(TableDef def, ColumnDef col) throws Unsupported {
-        for (dev.wastecheck.model.schema.IndexDef ix : def.indexes()) {
+        for (IndexDef ix : def.indexes()) {
             boolean key = ix.name().equals("PRIMARY KEY")
                     || ix.name().equals("UNIQUE")
                     || ix.name().equals("FOREIGN KEY");
@@ -368,7 +372,7 @@ public record Conversion(
     /** The narrowest signed integer type of the dialect holding every value of unsigned {@code t}, or null. */
     public static SqlType signedHolding(SqlType t, Dialect dialect) {
         int[] widths = dialect == Dialect.MYSQL ? new int[] {1, 2, 3, 4, 8} : new int[] {1, 2, 4, 8};
-        dev.wastecheck.analyzer.infer.DialectTypes types = new dev.wastecheck.analyzer.infer.DialectTypes(dialect);
+        DialectTypes types = new DialectTypes(dialect);
         for (int w : widths) {
             if (w * 8 > t.intBits()) {
                 return SqlType.integer(types.integerName(w, false), w * 8, false);
@@ -448,7 +452,7 @@ public record Conversion(
 
     /** A member as an accent- and case-insensitive collation compares it. */
     public static String folded(String s) {
-        return java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD)
+        return Normalizer.normalize(s, Normalizer.Form.NFD)
                 .replaceAll("\\p{M}", "")
                 .toLowerCase(Locale.ROOT)
                 .stripTrailing();

@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.check;
 
+import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
@@ -138,9 +139,7 @@ public final class LiveDataGuard {
         }
         if (c.kind() == FindingKind.LOW_CARDINALITY) {
             return text + " NOT IN ("
-                    + enumMembers(c).stream()
-                            .map(dev.wastecheck.analyzer.load.ProfilingDatabase::literal)
-                            .collect(Collectors.joining(", "))
+                    + enumMembers(c).stream().map(ProfilingDatabase::literal).collect(Collectors.joining(", "))
                     + ")";
         }
         SqlType target = TypeParser.parse(c.target(), Dialect.POSTGRESQL);

@@ -1,9 +1,11 @@
 package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -63,10 +65,8 @@ public final class MysqlClauses {
 
     /** The clauses that give a column back its declared definition (a rollback's MODIFY COLUMN to the declared type). */
     public static String restatedAsDeclared(ColumnDef col) {
-        dev.wastecheck.model.schema.TypeFamily f = col.type().family();
-        boolean text = (f.isString() && !f.isBinary())
-                || f == dev.wastecheck.model.schema.TypeFamily.ENUM
-                || f == dev.wastecheck.model.schema.TypeFamily.SET;
+        TypeFamily f = col.type().family();
+        boolean text = (f.isString() && !f.isBinary()) || f == TypeFamily.ENUM || f == TypeFamily.SET;
         return restated(col, text, col.autoIncrement() ? null : col.defaultValue());
     }
 
@@ -94,8 +94,8 @@ public final class MysqlClauses {
         return String.join(" ", out);
     }
 
-    private static java.util.Optional<String> find(Pattern p, String s) {
+    private static Optional<String> find(Pattern p, String s) {
         Matcher m = p.matcher(s);
-        return m.find() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 }

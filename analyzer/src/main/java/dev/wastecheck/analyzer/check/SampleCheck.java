@@ -9,11 +9,14 @@ import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.TableDef;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,16 +51,16 @@ public final class SampleCheck {
             double percent,
             int seed)
             throws SQLException {
-        Map<String, Long> profiled = new java.util.LinkedHashMap<>();
+        Map<String, Long> profiled = new LinkedHashMap<>();
         int checked = 0;
         String share = share(percent);
         // 1. Per table, one query on the server: its exact row count, and per column the
         //    count of rows the suggested type would not hold, of non-NULL values (all-NULL),
         //    of distinct values (constant).
-        Map<String, Long> serverRows = new java.util.HashMap<>();
-        Map<String, String> why = new java.util.HashMap<>(); // "table.column", lower case -> why the suggestion goes
-        Map<String, long[]> observed = new java.util.HashMap<>(); // -> {non-NULL, distinct} on the server
-        Map<String, String[]> range = new java.util.HashMap<>(); // -> an integer column's {min, max} on the server
+        Map<String, Long> serverRows = new HashMap<>();
+        Map<String, String> why = new HashMap<>(); // "table.column", lower case -> why the suggestion goes
+        Map<String, long[]> observed = new HashMap<>(); // -> {non-NULL, distinct} on the server
+        Map<String, String[]> range = new HashMap<>(); // -> an integer column's {min, max} on the server
         for (TableReport t : report.tables()) {
             profiled.put(t.name(), t.rows());
             TableDef def = defs.get(t.name().toLowerCase(Locale.ROOT));
@@ -277,6 +280,6 @@ public final class SampleCheck {
 
     /** "10%", "0.5%". */
     static String share(double percent) {
-        return java.math.BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString() + "%";
+        return BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString() + "%";
     }
 }

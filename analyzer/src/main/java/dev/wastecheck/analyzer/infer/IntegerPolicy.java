@@ -9,6 +9,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -64,7 +65,7 @@ public final class IntegerPolicy {
      */
     public Map<String, Verdict> decide(
             References refs,
-            java.util.Collection<LoadedTable> tables,
+            Collection<LoadedTable> tables,
             Map<String, List<ColumnProfile>> profiles,
             Map<String, BigInteger> counters) {
         Map<String, Verdict> out = new HashMap<>();

@@ -9,6 +9,7 @@ import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -84,16 +85,14 @@ public final class OutOfTypeFloor {
             case ENUM, SET -> {
                 List<String> members = new ArrayList<>(t.enumValues());
                 for (String v : values) {
-                    for (String m : t.family() == dev.wastecheck.model.schema.TypeFamily.SET
-                            ? v.split(",")
-                            : new String[] {v}) {
+                    for (String m : t.family() == TypeFamily.SET ? v.split(",") : new String[] {v}) {
                         if (!members.contains(m) && !m.isEmpty()) {
                             members.add(m);
                         }
                     }
                 }
                 if (dialect == Dialect.MYSQL && values.size() < 16) {
-                    holds = (t.family() == dev.wastecheck.model.schema.TypeFamily.SET ? "set" : "enum")
+                    holds = (t.family() == TypeFamily.SET ? "set" : "enum")
                             + types.enumOf(members).substring(4);
                     bytes = r.tightBytes();
                 }

@@ -7,7 +7,9 @@ import dev.wastecheck.analyzer.report.Reference;
 import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Names;
 import dev.wastecheck.model.schema.TableDef;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,11 +17,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -113,7 +118,7 @@ public final class References {
             Map<String, List<ColumnProfile>> profiles,
             DdlCatalog catalog,
             RowStore db,
-            java.util.function.BiPredicate<Col, ColumnProfile> wouldNarrow)
+            BiPredicate<Col, ColumnProfile> wouldNarrow)
             throws SQLException {
         References r = new References();
         Map<String, Col> byId = new LinkedHashMap<>();
@@ -134,7 +139,7 @@ public final class References {
             }
         }
         Map<String, Col> keyByName = new HashMap<>();
-        Set<String> sharedNames = new java.util.HashSet<>();
+        Set<String> sharedNames = new HashSet<>();
         for (Col k : keyOfTable.values()) {
             String n = k.def().name().toLowerCase(Locale.ROOT);
             if (keyByName.putIfAbsent(n, k) != null) {
@@ -152,11 +157,9 @@ public final class References {
                 refs = ref == null ? List.of() : ref.primaryKey();
             }
             for (int i = 0; i < Math.min(fk.columns().size(), refs.size()); i++) {
-                Col from = byId.get((dev.wastecheck.model.schema.Names.simpleName(fk.table()) + "."
-                                + fk.columns().get(i))
-                        .toLowerCase(Locale.ROOT));
-                Col to = byId.get((dev.wastecheck.model.schema.Names.simpleName(fk.refTable()) + "." + refs.get(i))
-                        .toLowerCase(Locale.ROOT));
+                Col from = byId.get(
+                        (Names.simpleName(fk.table()) + "." + fk.columns().get(i)).toLowerCase(Locale.ROOT));
+                Col to = byId.get((Names.simpleName(fk.refTable()) + "." + refs.get(i)).toLowerCase(Locale.ROOT));
                 if (from != null
                         && to != null
                         && from.def().type().isInteger()
@@ -224,8 +227,7 @@ public final class References {
                 if (x[1] != x[0]) {
                     continue;
                 }
-                double span =
-                        new java.math.BigDecimal(p.maxInt.subtract(p.minInt).add(BigInteger.ONE)).doubleValue();
+                double span = new BigDecimal(p.maxInt.subtract(p.minInt).add(BigInteger.ONE)).doubleValue();
                 double density = Math.min(1.0, x[2] / span);
                 double chance = Math.pow(density, x[0]);
                 if (chance < bestChance) {
@@ -397,7 +399,7 @@ public final class References {
     /** Key groups from the links (a reference to a reference joins its key's group), then the namespace domain. */
     private void group(Map<String, Col> byId, Map<String, Col> keyOfTable) {
         Map<String, String> parent = new HashMap<>();
-        java.util.function.UnaryOperator<String> root = new java.util.function.UnaryOperator<>() {
+        UnaryOperator<String> root = new UnaryOperator<>() {
             @Override
             public String apply(String x) {
                 String p = parent.getOrDefault(x, x);

@@ -1,9 +1,12 @@
 package dev.wastecheck.analyzer.infer;
 
+import dev.wastecheck.analyzer.load.ColumnStorage;
+import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.Reference;
 import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
@@ -15,6 +18,8 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The tightest lossless type for a column, from its exact profile ("No Bits Left Behind" §2:
@@ -65,8 +70,7 @@ public final class TypeInference {
      * @param reference the key this column refers to, or null
      * @param keyPart   in a primary, unique or foreign key
      */
-    public record Context(
-            IntegerPolicy.Verdict verdict, dev.wastecheck.analyzer.report.Reference reference, boolean keyPart) {
+    public record Context(IntegerPolicy.Verdict verdict, Reference reference, boolean keyPart) {
         public static final Context NONE = new Context(null, null, false);
     }
 
@@ -86,20 +90,16 @@ public final class TypeInference {
         if (!col.type().isInteger() || !(isKey(col, table) || ColumnNames.isIdName(col.name()))) {
             return new Context(null, null, isKey(col, table));
         }
-        dev.wastecheck.analyzer.load.LoadedTable t = new dev.wastecheck.analyzer.load.LoadedTable(
-                table,
-                null,
-                p.rows,
-                new dev.wastecheck.analyzer.load.ColumnStorage[table.columns().size()]);
+        LoadedTable t = new LoadedTable(
+                table, null, p.rows, new ColumnStorage[table.columns().size()]);
         List<ColumnProfile> ps = new ArrayList<>();
         for (ColumnDef c : table.columns()) {
             ps.add(c == col ? p : new ColumnProfile());
         }
         References none = References.none();
-        java.util.Map<String, IntegerPolicy.Verdict> v = new IntegerPolicy(dialect, options)
-                .decide(none, List.of(t), java.util.Map.of(table.key(), ps), java.util.Map.of());
-        return new Context(
-                v.get((table.name() + "." + col.name()).toLowerCase(java.util.Locale.ROOT)), null, isKey(col, table));
+        Map<String, IntegerPolicy.Verdict> v =
+                new IntegerPolicy(dialect, options).decide(none, List.of(t), Map.of(table.key(), ps), Map.of());
+        return new Context(v.get((table.name() + "." + col.name()).toLowerCase(Locale.ROOT)), null, isKey(col, table));
     }
 
     public ColumnReport infer(TableDef table, ColumnDef col, ColumnProfile p, List<String> enumValues, Context ctx) {
@@ -149,7 +149,7 @@ public final class TypeInference {
                     0));
         }
         if (ctx.reference() != null) {
-            dev.wastecheck.analyzer.report.Reference r = ctx.reference();
+            Reference r = ctx.reference();
             findings.add(new Finding(FindingKind.REFERENCES, "refers to " + r.to() + " (" + r.describe() + ")", 0));
         }
         return new ColumnReport(
@@ -357,7 +357,7 @@ public final class TypeInference {
     private Choice serialSpelling(ColumnDef col, Choice c) {
         if (c == null
                 || dialect != Dialect.POSTGRESQL
-                || !col.type().declared().toLowerCase(java.util.Locale.ROOT).contains("serial")) {
+                || !col.type().declared().toLowerCase(Locale.ROOT).contains("serial")) {
             return null;
         }
         String name = switch (c.type()) {

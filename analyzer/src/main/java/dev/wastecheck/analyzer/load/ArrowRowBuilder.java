@@ -1,11 +1,14 @@
 package dev.wastecheck.analyzer.load;
 
+import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.arrow.ArrowSchemas;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -111,7 +114,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             } else if (facts[i] == null) {
                 facts[i] = new ColumnFacts(
                         storage[i] == ColumnStorage.BYTES,
-                        table.columns().get(i).type().family() == dev.wastecheck.model.schema.TypeFamily.DECIMAL,
+                        table.columns().get(i).type().family() == TypeFamily.DECIMAL,
                         NullMarkers.SPELLINGS);
             }
         }
@@ -147,9 +150,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         for (int i = 0; i < mapping.length; i++) {
             mapping[i] = table.columnIndex(columns.get(i));
             if (mapping[i] < 0) {
-                throw new dev.wastecheck.analyzer.source.DumpFormatException(
-                        file + ": rows for table " + table.name() + " name column " + columns.get(i)
-                                + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
+                throw new DumpFormatException(file + ": rows for table " + table.name() + " name column "
+                        + columns.get(i) + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
             }
         }
     }
@@ -327,7 +329,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     omitted(i);
                 }
             }
-            java.util.Arrays.fill(seen, false);
+            Arrays.fill(seen, false);
         }
         row++;
     }
@@ -363,7 +365,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 vectors[i].setNull(row);
             }
         }
-        java.util.Arrays.fill(seen, false);
+        Arrays.fill(seen, false);
     }
 
     /** Capacity check: vectors grow by doubling, so keep batches to a bounded number of bytes. */

@@ -1,8 +1,12 @@
 package dev.wastecheck.analyzer.load;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a column's values say, counted while the loader fills them in, so that the profile need
@@ -245,8 +249,8 @@ public final class ColumnFacts {
         if (few == null || bytes) {
             return null;
         }
-        return java.util.Arrays.stream(few)
-                .filter(java.util.Objects::nonNull)
+        return Arrays.stream(few)
+                .filter(Objects::nonNull)
                 .sorted(Arrays::compareUnsigned)
                 .map(v -> new String(v, StandardCharsets.UTF_8))
                 .toList();
@@ -492,8 +496,7 @@ public final class ColumnFacts {
         return len - other.length;
     }
 
-    private static final java.lang.invoke.VarHandle WORDS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     public long nonNull() {
         return nonNull;

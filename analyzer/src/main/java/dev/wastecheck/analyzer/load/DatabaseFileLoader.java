@@ -1,6 +1,7 @@
 package dev.wastecheck.analyzer.load;
 
 import dev.wastecheck.analyzer.source.DumpFormatException;
+import dev.wastecheck.analyzer.source.SourceDetector;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
@@ -8,22 +9,30 @@ import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeParser;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.sqlite.SQLiteConfig;
 
 /**
  * Database files and typed files: SQLite through sqlite-jdbc (rows streamed into DuckDB as Arrow
@@ -47,8 +56,8 @@ public final class DatabaseFileLoader {
      * corrupted page or a header claiming pages the file does not have is exit 2 naming the
      * file and what SQLite found, never an internal error halfway through a table.
      */
-    public void loadSqlite(Path file, String name) throws SQLException, java.io.IOException {
-        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+    public void loadSqlite(Path file, String name) throws SQLException, IOException {
+        SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         try (Connection sq =
                 DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties())) {
@@ -80,7 +89,7 @@ public final class DatabaseFileLoader {
         }
     }
 
-    private void readSqlite(Connection sq, Path file, String display) throws SQLException, java.io.IOException {
+    private void readSqlite(Connection sq, Path file, String display) throws SQLException, IOException {
         {
             List<String> names = new ArrayList<>();
             try (Statement st = sq.createStatement();
@@ -142,7 +151,7 @@ public final class DatabaseFileLoader {
         return new TableDef(name, cols, pk, indexes, null, file, true);
     }
 
-    private void loadSqliteRows(Connection sq, TableDef def, String file) throws SQLException, java.io.IOException {
+    private void loadSqliteRows(Connection sq, TableDef def, String file) throws SQLException, IOException {
         try (Statement st = sq.createStatement();
                 ResultSet rs = st.executeQuery("SELECT * FROM " + ProfilingDatabase.quote(def.name()))) {
             // SQLite types values, not columns: everything travels as its text (or bytes) and the
@@ -160,13 +169,13 @@ public final class DatabaseFileLoader {
      * @param damaged  what a read error means, for the message
      */
     void loadRows(ResultSet rs, TableDef def, String file, boolean[] binary, String damaged)
-            throws SQLException, java.io.IOException {
+            throws SQLException, IOException {
         LoadStats.TableStats tstats = stats.table(def.name());
         ArrowRowBuilder builder = new ArrowRowBuilder(def, tstats, file, binary == null);
         int n = def.columns().size();
         boolean[] number = new boolean[n];
         if (binary != null) {
-            java.sql.ResultSetMetaData md = rs.getMetaData();
+            ResultSetMetaData md = rs.getMetaData();
             for (int i = 0; i < n; i++) {
                 number[i] = isNumber(md.getColumnType(i + 1));
             }
@@ -177,7 +186,7 @@ public final class DatabaseFileLoader {
                 long rowNo;
 
                 @Override
-                public boolean loadNextBatch() throws java.io.IOException {
+                public boolean loadNextBatch() throws IOException {
                     prepareLoadNextBatch();
                     if (done) {
                         return false;
@@ -264,15 +273,15 @@ public final class DatabaseFileLoader {
 
     private static boolean isNumber(int jdbcType) {
         return switch (jdbcType) {
-            case java.sql.Types.TINYINT,
-                    java.sql.Types.SMALLINT,
-                    java.sql.Types.INTEGER,
-                    java.sql.Types.BIGINT,
-                    java.sql.Types.DECIMAL,
-                    java.sql.Types.NUMERIC,
-                    java.sql.Types.REAL,
-                    java.sql.Types.FLOAT,
-                    java.sql.Types.DOUBLE -> true;
+            case Types.TINYINT,
+                    Types.SMALLINT,
+                    Types.INTEGER,
+                    Types.BIGINT,
+                    Types.DECIMAL,
+                    Types.NUMERIC,
+                    Types.REAL,
+                    Types.FLOAT,
+                    Types.DOUBLE -> true;
             default -> false;
         };
     }
@@ -280,8 +289,7 @@ public final class DatabaseFileLoader {
     /** Whether a live server's column type holds bytes rather than text. */
     static boolean isBinary(int jdbcType) {
         return switch (jdbcType) {
-            case java.sql.Types.BINARY, java.sql.Types.VARBINARY, java.sql.Types.LONGVARBINARY, java.sql.Types.BLOB ->
-                true;
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> true;
             default -> false;
         };
     }
@@ -371,7 +379,7 @@ public final class DatabaseFileLoader {
      * not a bad row: the column is read again as text.
      */
     public void loadCsv(Path file, String display, String name, boolean gzip) throws SQLException {
-        java.util.Set<String> asText = new java.util.LinkedHashSet<>();
+        Set<String> asText = new LinkedHashSet<>();
         boolean latin1 = false;
         for (int attempt = 0; ; attempt++) {
             String relation = db.nextRelationName();
@@ -401,8 +409,8 @@ public final class DatabaseFileLoader {
             } catch (SQLException e) {
                 throw new DumpFormatException(display + ": DuckDB's CSV reader could not read it: " + firstLine(e));
             }
-            java.util.Map<Long, String> badLines = new java.util.TreeMap<>();
-            java.util.Set<String> castColumns = new java.util.LinkedHashSet<>();
+            Map<Long, String> badLines = new TreeMap<>();
+            Set<String> castColumns = new LinkedHashSet<>();
             boolean encoding = false;
             try (Statement st = db.connection().createStatement();
                     ResultSet rs = st.executeQuery(
@@ -427,7 +435,7 @@ public final class DatabaseFileLoader {
                 continue;
             }
             LoadStats.TableStats ts = stats.table(name);
-            for (java.util.Map.Entry<Long, String> b : badLines.entrySet()) {
+            for (Map.Entry<Long, String> b : badLines.entrySet()) {
                 ts.badRow(
                         display,
                         b.getKey(),
@@ -447,8 +455,7 @@ public final class DatabaseFileLoader {
      * (DuckDB's reader accepts a trailing comma), and nesting deeper than 64 levels is refused
      * before any reader recurses into it. Nested objects and arrays are profiled as their JSON text.
      */
-    public void loadJson(dev.wastecheck.analyzer.source.SourceDetector.DetectedFile f, String name)
-            throws java.io.IOException, SQLException {
+    public void loadJson(SourceDetector.DetectedFile f, String name) throws IOException, SQLException {
         String format = JsonCheck.check(f);
         loadFile(f.path(), f.name(), "read_json", ", format = '" + format + "'", name, f.gzip());
     }
@@ -508,7 +515,7 @@ public final class DatabaseFileLoader {
         }
         TableDef def = new TableDef(name, cols, List.of(), List.of(), null, origin, true);
         ColumnStorage[] storage = new ColumnStorage[cols.size()];
-        java.util.Arrays.fill(storage, ColumnStorage.NATIVE);
+        Arrays.fill(storage, ColumnStorage.NATIVE);
         put(new LoadedTable(def, relation, count(relation), storage));
     }
 

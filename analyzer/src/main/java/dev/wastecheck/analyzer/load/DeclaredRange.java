@@ -4,7 +4,11 @@ import dev.wastecheck.model.schema.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.YearMonth;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Whether a value from a dump fits the type its column declares: {@code 300} does not fit a
@@ -198,7 +202,7 @@ final class DeclaredRange {
             return true; // MySQL's error member, index 0
         }
         for (byte[] m : members) {
-            if (java.util.Arrays.equals(m, 0, m.length, b, off, off + len)) {
+            if (Arrays.equals(m, 0, m.length, b, off, off + len)) {
                 return true;
             }
         }
@@ -282,7 +286,7 @@ final class DeclaredRange {
         if (month < 1 || month > 12 || day < 1) {
             return 0;
         }
-        return day <= java.time.YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth() ? 1 : 0;
+        return day <= YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth() ? 1 : 0;
     }
 
     private static int digits(byte[] b, int off, int n) {
@@ -304,7 +308,7 @@ final class DeclaredRange {
      * outside the type; MySQL's zero parts are in it. A spelling this does not recognize is left
      * to the profile, whose cast counts it.
      */
-    private static final java.util.regex.Pattern DATE_TIME = java.util.regex.Pattern.compile(
+    private static final Pattern DATE_TIME = Pattern.compile(
             "(\\d{1,6})[-/.](\\d{1,2})[-/.](\\d{1,2})(?:[ T](\\d{1,2}):(\\d{1,2})(?::(\\d{1,2}))?(?:\\.\\d*)?)?\\s*"
                     + "([+-]\\d{1,2}(?::?\\d{2})?|Z| BC| [A-Za-z/_+-]+)?");
 
@@ -325,7 +329,7 @@ final class DeclaredRange {
             return fast == 1;
         }
         String s = new String(b, off, len, StandardCharsets.US_ASCII).trim();
-        java.util.regex.Matcher m = DATE_TIME.matcher(s);
+        Matcher m = DATE_TIME.matcher(s);
         if (!m.matches()) {
             return true; // not a spelling judged here
         }
@@ -346,6 +350,6 @@ final class DeclaredRange {
         if (month < 1 || month > 12 || day < 1) {
             return false;
         }
-        return day <= java.time.YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth();
+        return day <= YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth();
     }
 }

@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
@@ -336,8 +337,8 @@ public final class DumpLoader {
         void startRun(TableDef def, List<String> columns) throws InterruptedException {
             this.def = def;
             builder = new ArrowRowBuilder(def, stats.table(def.name()), file);
-            if (catalog.dialect() != dev.wastecheck.model.schema.Dialect.SQLITE) {
-                builder.checkDeclaredTypes(catalog.dialect() == dev.wastecheck.model.schema.Dialect.MYSQL);
+            if (catalog.dialect() != Dialect.SQLITE) {
+                builder.checkDeclaredTypes(catalog.dialect() == Dialect.MYSQL);
             }
             builder.setColumnOrder(columns);
             builder.continueCounters(counters.get(def.key()));

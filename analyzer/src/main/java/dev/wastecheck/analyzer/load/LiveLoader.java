@@ -2,19 +2,27 @@ package dev.wastecheck.analyzer.load;
 
 import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.LiveSource;
+import dev.wastecheck.analyzer.sql.ProfileDialect;
+import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.TableDef;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -52,7 +60,7 @@ public final class LiveLoader {
     private int sampleSeed;
     private boolean keepTransaction;
     /** Per table key: the relation its rows were read from, as the server names it. */
-    private final Map<String, String> relations = new java.util.LinkedHashMap<>();
+    private final Map<String, String> relations = new LinkedHashMap<>();
 
     public LiveLoader(ProfilingDatabase db, LoadStats stats, Map<String, LoadedTable> loaded) {
         this.db = db;
@@ -82,14 +90,13 @@ public final class LiveLoader {
 
     /** The relation each table's rows came from (keyed by {@link TableDef#key()}), for queries on the server. */
     public Map<String, String> relations() {
-        return java.util.Collections.unmodifiableMap(relations);
+        return Collections.unmodifiableMap(relations);
     }
 
     /** The statement that reads a table's rows, or its sample. */
     String rowQuery(Dialect dialect, String relation) {
         if (samplePercent >= 100) return "SELECT * FROM " + relation;
-        String percent =
-                java.math.BigDecimal.valueOf(samplePercent).stripTrailingZeros().toPlainString();
+        String percent = BigDecimal.valueOf(samplePercent).stripTrailingZeros().toPlainString();
         return dialect == Dialect.POSTGRESQL
                 ? "SELECT * FROM " + relation + " TABLESAMPLE BERNOULLI (" + percent + ") REPEATABLE (" + sampleSeed
                         + ")"
@@ -199,18 +206,13 @@ public final class LiveLoader {
 
     /**
      * Reads the catalog into {@code catalog} and describes each table's rows where they are, on
-     * the server, for a profile that runs there ({@link dev.wastecheck.analyzer.sql.ProfileDialect}):
+     * the server, for a profile that runs there ({@link ProfileDialect}):
      * each table becomes a derived relation of the server that presents its columns as the
      * profiler expects them (integers as they are, byte strings as they are, every other value as
      * its text, compared by code point), with its exact row count. No row is read; the
      * transaction stays open, so every query of the profile reads the same snapshot.
      */
-    public void describe(
-            LiveSource source,
-            Connection c,
-            DdlCatalog catalog,
-            dev.wastecheck.analyzer.sql.ProfileDialect sql,
-            Progress progress)
+    public void describe(LiveSource source, Connection c, DdlCatalog catalog, ProfileDialect sql, Progress progress)
             throws SQLException {
         String where = source.display();
         List<String[]> tables = catalog(source, c, catalog);
@@ -243,7 +245,7 @@ public final class LiveLoader {
                     ResultSet rs = st.executeQuery("SELECT count(*) FROM " + t[1])) {
                 rs.next();
                 rows = rs.getLong(1);
-                dev.wastecheck.analyzer.sql.RowStore.drain(rs);
+                RowStore.drain(rs);
             } catch (SQLException e) {
                 throw new DumpFormatException(where + ": cannot read table " + t[0] + ": " + firstLine(e));
             }
@@ -299,8 +301,8 @@ public final class LiveLoader {
      * it was (a savepoint) and the report without these figures.
      */
     private static Map<String, long[]> postgresSpace(Connection c) {
-        Map<String, long[]> out = new java.util.HashMap<>();
-        java.sql.Savepoint before = null;
+        Map<String, long[]> out = new HashMap<>();
+        Savepoint before = null;
         try {
             List<String[]> ext = rows(
                     c,
@@ -315,8 +317,7 @@ public final class LiveLoader {
                     "SELECT c.relname, s.dead_tuple_len::text, s.approx_free_space::text FROM pg_class c"
                             + " JOIN pg_namespace n ON n.oid = c.relnamespace, LATERAL " + ext.get(0)[0]
                             + ".pgstattuple_approx(c.oid) s WHERE n.nspname = current_schema() AND c.relkind = 'r'")) {
-                out.put(r[0].toLowerCase(java.util.Locale.ROOT), new long[] {Long.parseLong(r[1]), Long.parseLong(r[2])
-                });
+                out.put(r[0].toLowerCase(Locale.ROOT), new long[] {Long.parseLong(r[1]), Long.parseLong(r[2])});
             }
             c.releaseSavepoint(before);
             return out;
@@ -349,11 +350,11 @@ public final class LiveLoader {
                         + " WHERE n.nspname = current_schema() AND c.relkind = 'r'"
                 : "SELECT table_name, data_length FROM information_schema.tables"
                         + " WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'";
-        Map<String, Long> out = new java.util.HashMap<>();
+        Map<String, Long> out = new HashMap<>();
         try {
             for (String[] r : rows(c, sql)) {
                 if (r[1] != null) {
-                    out.put(r[0].toLowerCase(java.util.Locale.ROOT), Long.parseLong(r[1]));
+                    out.put(r[0].toLowerCase(Locale.ROOT), Long.parseLong(r[1]));
                 }
             }
         } catch (SQLException e) {
@@ -585,7 +586,7 @@ public final class LiveLoader {
 
     /** A sequence's {@code last_value} and {@code is_called}, or null when this user may not read it. */
     private static String[] sequenceValue(Connection c, String seq) throws SQLException {
-        java.sql.Savepoint before = c.setSavepoint();
+        Savepoint before = c.setSavepoint();
         try (Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT last_value::text, is_called::text FROM " + seq)) {
             String[] out = rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;

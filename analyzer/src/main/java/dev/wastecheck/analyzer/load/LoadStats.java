@@ -1,9 +1,13 @@
 package dev.wastecheck.analyzer.load;
 
+import dev.wastecheck.model.BadInputException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** What loading saw that the report must tell: bad rows and values, with where they were. */
 public final class LoadStats {
@@ -54,18 +58,18 @@ public final class LoadStats {
                     first = t.firstBadRow;
                 }
             }
-            throw new dev.wastecheck.model.BadInputException(first
+            throw new BadInputException(first
                     + String.format(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             " (%d bad of %d rows read, more than the %s allowed by --max-bad; pass --max-bad 1 to count them and go on)",
                             bad,
                             goodRows + bad,
-                            maxBad == 0 ? "none" : String.format(java.util.Locale.ROOT, "%.4g%%", maxBad * 100)));
+                            maxBad == 0 ? "none" : String.format(Locale.ROOT, "%.4g%%", maxBad * 100)));
         }
     }
 
     public TableStats table(String name) {
-        return tables.computeIfAbsent(name.toLowerCase(java.util.Locale.ROOT), k -> new TableStats());
+        return tables.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new TableStats());
     }
 
     public Map<String, TableStats> tables() {
@@ -125,18 +129,18 @@ public final class LoadStats {
             }
         }
 
-        private final Map<String, java.util.Set<String>> outOfType = new LinkedHashMap<>();
+        private final Map<String, Set<String>> outOfType = new LinkedHashMap<>();
 
         /** A value outside its column's declared type; up to 16 distinct ones are kept per column. */
         void outOfType(String column, String value) {
-            java.util.Set<String> s = outOfType.computeIfAbsent(column, k -> new java.util.LinkedHashSet<>());
+            Set<String> s = outOfType.computeIfAbsent(column, k -> new LinkedHashSet<>());
             if (s.size() < 16) {
                 s.add(value);
             }
         }
 
         /** Per column, distinct values outside the declared type (at most 16; more when the set is full). */
-        public Map<String, java.util.Set<String>> outOfTypeValues() {
+        public Map<String, Set<String>> outOfTypeValues() {
             return outOfType;
         }
 

@@ -1,11 +1,14 @@
 package dev.wastecheck.analyzer.load;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** UTF-8 validation without allocating (DuckDB rejects invalid UTF-8 in VARCHAR). */
 final class Utf8 {
     private Utf8() {}
 
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     static boolean isValid(byte[] b, int off, int len) {
         int i = off;

@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.profile;
 
+import java.lang.reflect.Field;
 import java.math.BigInteger;
 
 /**
@@ -87,7 +88,7 @@ public final class ColumnProfile {
     /** A field-by-field copy. */
     public ColumnProfile copy() {
         ColumnProfile c = new ColumnProfile();
-        for (java.lang.reflect.Field f : ColumnProfile.class.getFields()) {
+        for (Field f : ColumnProfile.class.getFields()) {
             try {
                 f.set(c, f.get(this));
             } catch (IllegalAccessException e) {

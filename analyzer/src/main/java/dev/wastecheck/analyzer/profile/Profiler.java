@@ -11,12 +11,21 @@ import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 /**
  * Profiles a table with aggregate queries: every aggregate of a column in a single scan, exact
@@ -31,7 +40,7 @@ public final class Profiler {
     /** Longest text value that the pattern checks look at (longer ones are not numbers or dates). */
     static final int PATTERN_MAX = 40;
 
-    private final java.sql.Connection connection;
+    private final Connection connection;
     private final ProfileDialect sql;
     private final boolean postgres;
     private final boolean sqlite;
@@ -66,7 +75,7 @@ public final class Profiler {
     }
 
     /** Profiles relations of the database behind {@code connection}, in its dialect. */
-    public Profiler(java.sql.Connection connection, ProfileDialect sql, boolean postgres, boolean sqlite) {
+    public Profiler(Connection connection, ProfileDialect sql, boolean postgres, boolean sqlite) {
         this.connection = connection;
         this.sql = sql;
         this.postgres = postgres;
@@ -80,19 +89,14 @@ public final class Profiler {
      * null, gives the very value the SQL would return, from what the loader counted
      * ({@link ColumnFacts}); then no SQL runs for it.
      */
-    private record Agg(int column, String sql, Setter setter, java.util.function.Supplier<Object> known) {
+    private record Agg(int column, String sql, Setter setter, Supplier<Object> known) {
         Agg(int column, String sql, Setter setter) {
             this(column, sql, setter, null);
         }
     }
 
     /** The aggregate, or the loader's value of it when {@code facts} holds one. */
-    private static Agg agg(
-            int column,
-            String sql,
-            Setter setter,
-            ColumnFacts facts,
-            java.util.function.Function<ColumnFacts, Object> f) {
+    private static Agg agg(int column, String sql, Setter setter, ColumnFacts facts, Function<ColumnFacts, Object> f) {
         return new Agg(column, sql, setter, facts == null ? null : () -> f.apply(facts));
     }
 
@@ -104,11 +108,11 @@ public final class Profiler {
     private static final class Query {
         final List<Agg> aggs = new ArrayList<>();
         /** Per column, its derived expressions as {@code expr AS alias}, in the order made. */
-        final java.util.Map<Integer, List<String>> derived = new java.util.TreeMap<>();
+        final Map<Integer, List<String>> derived = new TreeMap<>();
         /** Per column, each derived expression's level (1 + the deepest level it names); {@link #lateral} false only. */
-        final java.util.Map<Integer, List<Integer>> levels = new java.util.TreeMap<>();
+        final Map<Integer, List<Integer>> levels = new TreeMap<>();
 
-        final java.util.Map<String, Integer> levelOf = new java.util.HashMap<>();
+        final Map<String, Integer> levelOf = new HashMap<>();
         /** Whether a derived expression may name one before it in the same SELECT list (DuckDB). */
         final boolean lateral;
 
@@ -140,8 +144,8 @@ public final class Profiler {
             derived.computeIfAbsent(column, k -> new ArrayList<>()).add(expr + " AS " + alias);
             if (!lateral) {
                 int level = 1;
-                for (java.util.Map.Entry<String, Integer> e : levelOf.entrySet()) {
-                    if (java.util.regex.Pattern.compile("\\b" + e.getKey() + "\\b")
+                for (Map.Entry<String, Integer> e : levelOf.entrySet()) {
+                    if (Pattern.compile("\\b" + e.getKey() + "\\b")
                             .matcher(expr)
                             .find()) {
                         level = Math.max(level, e.getValue() + 1);
@@ -159,7 +163,7 @@ public final class Profiler {
          * dialect's fence (PostgreSQL would otherwise fold a level into its user and compute an
          * expression once for each use).
          */
-        String from(String relation, java.util.function.IntPredicate inGroup, ProfileDialect sql) {
+        String from(String relation, IntPredicate inGroup, ProfileDialect sql) {
             if (lateral) {
                 List<String> list = new ArrayList<>();
                 derived.forEach((c, d) -> {
@@ -171,7 +175,7 @@ public final class Profiler {
                         ? relation
                         : "(SELECT " + String.join(",\n    ", list) + "\n  FROM " + relation + ")" + sql.alias("d");
             }
-            java.util.Map<Integer, List<String>> byLevel = new java.util.TreeMap<>();
+            Map<Integer, List<String>> byLevel = new TreeMap<>();
             derived.forEach((c, d) -> {
                 if (inGroup.test(c)) {
                     for (int i = 0; i < d.size(); i++) {
@@ -183,7 +187,7 @@ public final class Profiler {
             // the relation's columns (a server's text casts among them) computed once, then each level
             String from = "(SELECT * FROM " + relation + sql.fence() + ")" + sql.alias("v0");
             String previous = "v0";
-            for (java.util.Map.Entry<Integer, List<String>> e : byLevel.entrySet()) {
+            for (Map.Entry<Integer, List<String>> e : byLevel.entrySet()) {
                 String name = "v" + e.getKey();
                 from = "(SELECT " + previous + ".*, " + String.join(",\n    ", e.getValue()) + "\n  FROM " + from
                         + sql.fence() + ")" + sql.alias(name);
@@ -281,7 +285,7 @@ public final class Profiler {
      * in one query on a row store, which reads whole rows on every scan.
      */
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
-        java.util.Map<Integer, List<Agg>> byColumn = new java.util.TreeMap<>();
+        Map<Integer, List<Agg>> byColumn = new TreeMap<>();
         for (Agg a : aggs.aggs) {
             if (a.known() != null) {
                 a.setter().accept(out.get(a.column()), a.known().get());
@@ -290,7 +294,7 @@ public final class Profiler {
                         .add(a);
             }
         }
-        for (java.util.Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
+        for (Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
             int group = e.getKey();
             StringBuilder sql = new StringBuilder("SELECT ");
@@ -543,7 +547,7 @@ public final class Profiler {
             String value,
             String len,
             String markerText,
-            java.util.function.UnaryOperator<String> shown,
+            UnaryOperator<String> shown,
             Query aggs,
             ColumnFacts k) {
         // Every marker is at most 4 bytes long: the list is checked only for short values.

@@ -1,6 +1,10 @@
 package dev.wastecheck.analyzer.report;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything {@code wastecheck analyze} found, ready for any renderer.
@@ -26,13 +30,13 @@ public record AnalysisReport(
         long tightBytes,
         List<String> warnings,
         long elapsedMillis,
-        java.util.Map<String, Long> timingsMillis,
+        Map<String, Long> timingsMillis,
         WorkloadReport workload,
         List<Reference> references,
         List<List<String>> domains,
-        java.util.Map<String, Long> serverBytes,
+        Map<String, Long> serverBytes,
         Sample sample,
-        java.util.Map<String, ServerSpace> serverSpace) {
+        Map<String, ServerSpace> serverSpace) {
     /**
      * Space a table takes on the server beyond its live rows, by {@code pgstattuple_approx}:
      * dead tuples VACUUM has not reclaimed yet, and free space inside the table's pages.
@@ -49,10 +53,9 @@ public record AnalysisReport(
      * @param checked      suggested types and observations checked on the server
      * @param withdrawn    of those, the ones some row on the server contradicted (the declared type stays)
      */
-    public record Sample(
-            double percent, int seed, java.util.Map<String, Long> rowsProfiled, int checked, int withdrawn) {
+    public record Sample(double percent, int seed, Map<String, Long> rowsProfiled, int checked, int withdrawn) {
         public Sample {
-            rowsProfiled = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(rowsProfiled));
+            rowsProfiled = Collections.unmodifiableMap(new LinkedHashMap<>(rowsProfiled));
         }
     }
 
@@ -69,7 +72,7 @@ public record AnalysisReport(
             long tightBytes,
             List<String> warnings,
             long elapsedMillis,
-            java.util.Map<String, Long> timingsMillis,
+            Map<String, Long> timingsMillis,
             WorkloadReport workload) {
         this(
                 sources,
@@ -93,7 +96,7 @@ public record AnalysisReport(
             long tightBytes,
             List<String> warnings,
             long elapsedMillis,
-            java.util.Map<String, Long> timingsMillis,
+            Map<String, Long> timingsMillis,
             WorkloadReport workload,
             List<Reference> references,
             List<List<String>> domains) {
@@ -109,9 +112,9 @@ public record AnalysisReport(
                 workload,
                 references,
                 domains,
-                java.util.Map.of(),
+                Map.of(),
                 null,
-                java.util.Map.of());
+                Map.of());
     }
 
     /**
@@ -120,7 +123,7 @@ public record AnalysisReport(
      * indexes; InnoDB's {@code data_length}, the clustered index) and, where pgstattuple is
      * installed, the dead and free bytes beyond the rows ({@code space}).
      */
-    public AnalysisReport withServer(java.util.Map<String, Long> bytes, java.util.Map<String, ServerSpace> space) {
+    public AnalysisReport withServer(Map<String, Long> bytes, Map<String, ServerSpace> space) {
         return new AnalysisReport(
                 sources,
                 dialect,
@@ -140,7 +143,7 @@ public record AnalysisReport(
 
     /** The report with its tables replaced (totals recomputed) and how they were sampled. */
     public AnalysisReport withSample(List<TableReport> sampledTables, List<String> moreWarnings, Sample how) {
-        List<String> w = new java.util.ArrayList<>(warnings);
+        List<String> w = new ArrayList<>(warnings);
         w.addAll(moreWarnings);
         return new AnalysisReport(
                 sources,
@@ -162,12 +165,12 @@ public record AnalysisReport(
     public AnalysisReport {
         references = List.copyOf(references);
         domains = domains.stream().map(List::copyOf).toList();
-        timingsMillis = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timingsMillis));
+        timingsMillis = Collections.unmodifiableMap(new LinkedHashMap<>(timingsMillis));
         sources = List.copyOf(sources);
         tables = List.copyOf(tables);
         warnings = List.copyOf(warnings);
-        serverBytes = java.util.Map.copyOf(serverBytes);
-        serverSpace = java.util.Map.copyOf(serverSpace);
+        serverBytes = Map.copyOf(serverBytes);
+        serverSpace = Map.copyOf(serverSpace);
     }
 
     public long wastedBytes() {

@@ -1,6 +1,7 @@
 package dev.wastecheck.analyzer.report;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A table's verdict.
@@ -20,11 +21,11 @@ public record TableReport(
         long badValues,
         List<String> problems,
         String partitionOf,
-        java.util.Map<String, BadValues> badValuesByColumn) {
+        Map<String, BadValues> badValuesByColumn) {
     public TableReport {
         columns = List.copyOf(columns);
         problems = List.copyOf(problems);
-        badValuesByColumn = java.util.Map.copyOf(badValuesByColumn);
+        badValuesByColumn = Map.copyOf(badValuesByColumn);
     }
 
     public TableReport(
@@ -37,17 +38,7 @@ public record TableReport(
             long badValues,
             List<String> problems,
             String partitionOf) {
-        this(
-                name,
-                rows,
-                declaredBytes,
-                tightBytes,
-                columns,
-                badRows,
-                badValues,
-                problems,
-                partitionOf,
-                java.util.Map.of());
+        this(name, rows, declaredBytes, tightBytes, columns, badRows, badValues, problems, partitionOf, Map.of());
     }
 
     /**

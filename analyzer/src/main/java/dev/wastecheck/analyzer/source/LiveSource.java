@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.source;
 
+import dev.wastecheck.analyzer.sql.ProfileDialect;
 import dev.wastecheck.model.schema.Dialect;
 import java.util.Locale;
 import java.util.Map;
@@ -48,11 +49,11 @@ public record LiveSource(String url, Dialect dialect) {
     }
 
     /** How the profile's queries are written for this server. */
-    public dev.wastecheck.analyzer.sql.ProfileDialect profileDialect() {
+    public ProfileDialect profileDialect() {
         return switch (dialect) {
-            case POSTGRESQL -> dev.wastecheck.analyzer.sql.ProfileDialect.POSTGRESQL;
-            case TRINO -> dev.wastecheck.analyzer.sql.ProfileDialect.TRINO;
-            default -> dev.wastecheck.analyzer.sql.ProfileDialect.MARIADB;
+            case POSTGRESQL -> ProfileDialect.POSTGRESQL;
+            case TRINO -> ProfileDialect.TRINO;
+            default -> ProfileDialect.MARIADB;
         };
     }
 

@@ -3,6 +3,7 @@ package dev.wastecheck.analyzer.source;
 import dev.wastecheck.model.SqlStatements;
 import dev.wastecheck.model.schema.Dialect;
 import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -33,7 +35,7 @@ public final class SourceDetector {
     public static final String STDIN = "<stdin>";
 
     /** Words a SQL statement starts with ({@link SqlStatements#WORDS}). */
-    public static final java.util.Set<String> STATEMENT_WORDS = SqlStatements.WORDS;
+    public static final Set<String> STATEMENT_WORDS = SqlStatements.WORDS;
 
     private SourceDetector() {}
 
@@ -407,7 +409,7 @@ public final class SourceDetector {
     }
 
     /** Counts the bytes read from disk, for progress over compressed input. */
-    private static final class CountingInputStream extends java.io.FilterInputStream {
+    private static final class CountingInputStream extends FilterInputStream {
         private final AtomicLong count;
 
         CountingInputStream(InputStream in, AtomicLong count) {

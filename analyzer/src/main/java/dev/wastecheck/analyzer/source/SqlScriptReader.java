@@ -1,12 +1,17 @@
 package dev.wastecheck.analyzer.source;
 
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A streaming reader of SQL scripts as dump tools write them: mysqldump, plain pg_dump, and the
@@ -136,7 +141,7 @@ public final class SqlScriptReader implements Closeable {
             pos = 0;
         }
         if (need > buf.length) {
-            buf = java.util.Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+            buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
         }
         while (lim - pos < need) {
             int n = in.read(buf, lim, buf.length - lim);
@@ -408,7 +413,7 @@ public final class SqlScriptReader implements Closeable {
     }
 
     private String readRestOfLine() throws IOException {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         int c;
         while ((c = peek()) != -1 && c != '\n') {
             out.write(read());
@@ -421,7 +426,7 @@ public final class SqlScriptReader implements Closeable {
      * comments are unwrapped.
      */
     private String readStatementText(long startLine) throws IOException {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(256);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         while (true) {
             int c = peek();
             if (c == -1) {
@@ -469,12 +474,12 @@ public final class SqlScriptReader implements Closeable {
         return out.toString(StandardCharsets.UTF_8).trim();
     }
 
-    private static int lastByte(java.io.ByteArrayOutputStream out) {
+    private static int lastByte(ByteArrayOutputStream out) {
         byte[] b = out.toByteArray();
         return b.length == 0 ? ' ' : b[b.length - 1] & 0xff;
     }
 
-    private void copyQuoted(java.io.ByteArrayOutputStream out, int quote, long startLine) throws IOException {
+    private void copyQuoted(ByteArrayOutputStream out, int quote, long startLine) throws IOException {
         long openedAt = line;
         out.write(read());
         int from = out.size();
@@ -505,9 +510,9 @@ public final class SqlScriptReader implements Closeable {
     }
 
     /** Statements a dump writes at the start of a line; a quoted string holding ";\n" and one of them swallowed it. */
-    private static final java.util.regex.Pattern SWALLOWED = java.util.regex.Pattern.compile(
+    private static final Pattern SWALLOWED = Pattern.compile(
             ";[ \t\r]*\n[ \t\r]*(insert\s+into|create\s+table|copy\s|drop\s+table|lock\s+tables|unlock\s+tables|alter\s+table)",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE);
 
     /**
      * A string that ran over a line end, past a ';', into what a dump writes as its next
@@ -516,7 +521,7 @@ public final class SqlScriptReader implements Closeable {
      */
     private void checkSwallowed(byte[] b, int from, int to, int quote, long openedAt) {
         String text = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
-        java.util.regex.Matcher m = SWALLOWED.matcher(text);
+        Matcher m = SWALLOWED.matcher(text);
         if (m.find()) {
             long at = openedAt
                     + text.substring(0, m.start(1))
@@ -531,7 +536,7 @@ public final class SqlScriptReader implements Closeable {
         }
     }
 
-    private void copyDollarQuoted(java.io.ByteArrayOutputStream out, long startLine) throws IOException {
+    private void copyDollarQuoted(ByteArrayOutputStream out, long startLine) throws IOException {
         // $tag$ ... $tag$ (PostgreSQL function bodies); a lone $ or $1 is just copied.
         int i = 1;
         while (true) {
@@ -995,7 +1000,7 @@ public final class SqlScriptReader implements Closeable {
         }
         if (hi >= 0) {
             // An odd number of digits: MySQL pads on the left.
-            byte[] copy = java.util.Arrays.copyOf(value, valueLen);
+            byte[] copy = Arrays.copyOf(value, valueLen);
             valueLen = 0;
             int carry = hi;
             append(carry);
@@ -1079,7 +1084,7 @@ public final class SqlScriptReader implements Closeable {
 
     private void append(int b) {
         if (valueLen == value.length) {
-            value = java.util.Arrays.copyOf(value, value.length * 2);
+            value = Arrays.copyOf(value, value.length * 2);
         }
         value[valueLen++] = (byte) b;
     }
@@ -1092,7 +1097,7 @@ public final class SqlScriptReader implements Closeable {
 
     private void appendBytes(byte[] src, int off, int len) {
         if (valueLen + len > value.length) {
-            value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, valueLen + len));
+            value = Arrays.copyOf(value, Math.max(value.length * 2, valueLen + len));
         }
         System.arraycopy(src, off, value, valueLen, len);
         valueLen += len;
@@ -1160,7 +1165,7 @@ public final class SqlScriptReader implements Closeable {
                 read();
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         statementLine = startLine;
         return new Copy(tableName(parts), cols, startLine);

@@ -1,9 +1,11 @@
 package dev.wastecheck.analyzer.sql;
 
+import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 
 /**
  * How one engine spells what the profile measures. The {@link Profiler} describes each column's
@@ -75,7 +77,7 @@ public abstract class ProfileDialect {
      * A server column's values as their text, as the server's own client would print them (and
      * so as a dump holds them), compared by code point.
      */
-    public String columnText(String column, dev.wastecheck.model.schema.SqlType type) {
+    public String columnText(String column, SqlType type) {
         return text(column);
     }
 
@@ -451,8 +453,8 @@ public abstract class ProfileDialect {
          * text would trim it): through the type's own output function.
          */
         @Override
-        public String columnText(String column, dev.wastecheck.model.schema.SqlType type) {
-            String t = type.declared().toLowerCase(java.util.Locale.ROOT).strip();
+        public String columnText(String column, SqlType type) {
+            String t = type.declared().toLowerCase(Locale.ROOT).strip();
             boolean fixed = (t.startsWith("char") || t.startsWith("character") || t.startsWith("bpchar"))
                     && !t.contains("varying");
             return fixed ? "textin(bpcharout(" + column + ")) COLLATE \"C\"" : text(column);
@@ -818,8 +820,8 @@ public abstract class ProfileDialect {
          * driver hands it over; a row, map or array as its JSON.
          */
         @Override
-        public String columnText(String column, dev.wastecheck.model.schema.SqlType type) {
-            String t = type.declared().toLowerCase(java.util.Locale.ROOT).strip();
+        public String columnText(String column, SqlType type) {
+            String t = type.declared().toLowerCase(Locale.ROOT).strip();
             if (t.equals("double") || t.equals("real")) {
                 return "format('%s', " + column + ")";
             }
@@ -869,7 +871,7 @@ public abstract class ProfileDialect {
 
         @Override
         public String tryTemporal(String s, TypeFamily f) {
-            return "try_cast(" + s + " AS " + temporalType(f).toLowerCase(java.util.Locale.ROOT) + ")";
+            return "try_cast(" + s + " AS " + temporalType(f).toLowerCase(Locale.ROOT) + ")";
         }
 
         @Override

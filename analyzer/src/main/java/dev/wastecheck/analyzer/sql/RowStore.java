@@ -1,11 +1,14 @@
 package dev.wastecheck.analyzer.sql;
 
+import dev.wastecheck.analyzer.load.LoadedTable;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 /**
  * Where a source's rows are queried: the local profiling database that holds loaded rows, or the
  * live server that holds them itself, with the dialect its queries are written in. A table's
- * {@link dev.wastecheck.analyzer.load.LoadedTable#relation()} names a relation of this store.
+ * {@link LoadedTable#relation()} names a relation of this store.
  *
  * @param remote true when the rows stay on the server (only aggregates and short lists come back)
  */
@@ -14,7 +17,7 @@ public record RowStore(Connection connection, ProfileDialect sql, boolean remote
      * Reads a result to its end. Trino cancels a query whose result is closed before its last
      * page was fetched, and a cancelled query aborts the transaction it ran in.
      */
-    public static void drain(java.sql.ResultSet rs) throws java.sql.SQLException {
+    public static void drain(ResultSet rs) throws SQLException {
         while (rs.next()) {
             // nothing more is expected
         }

@@ -5,6 +5,7 @@ import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
+import java.math.BigInteger;
 import java.util.Locale;
 
 /**
@@ -89,7 +90,7 @@ public final class StorageModel {
     }
 
     /** Bytes for integers stored in a type {@code bytes} wide, or by SQLite's value-sized encoding. */
-    public long integerBytes(ColumnProfile p, int bytes, java.math.BigInteger min, java.math.BigInteger max) {
+    public long integerBytes(ColumnProfile p, int bytes, BigInteger min, BigInteger max) {
         if (dialect == Dialect.SQLITE) {
             // Upper bound: every value sized like the largest magnitude (docs/analyze.md).
             long mag = Math.max(

@@ -15,6 +15,7 @@ import dev.wastecheck.analyzer.report.TraceSummary;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The JSON report. Its keys are a contract (DESIGN.md, docs/json.md): snake_case, extended but
@@ -44,11 +45,11 @@ public final class JsonRenderer {
             tn.put("rows", t.rows());
             tn.put("declared_bytes", t.declaredBytes());
             tn.put("tight_bytes", t.tightBytes());
-            Long server = r.serverBytes().get(t.name().toLowerCase(java.util.Locale.ROOT));
+            Long server = r.serverBytes().get(t.name().toLowerCase(Locale.ROOT));
             if (server != null) {
                 tn.put("server_bytes", server);
             }
-            AnalysisReport.ServerSpace space = r.serverSpace().get(t.name().toLowerCase(java.util.Locale.ROOT));
+            AnalysisReport.ServerSpace space = r.serverSpace().get(t.name().toLowerCase(Locale.ROOT));
             if (space != null) {
                 tn.put("server_dead_bytes", space.deadBytes());
                 tn.put("server_free_bytes", space.freeBytes());
@@ -158,7 +159,7 @@ public final class JsonRenderer {
             rn.put("column", ref.column());
             rn.put("key_table", ref.keyTable());
             rn.put("key_column", ref.keyColumn());
-            rn.put("evidence", ref.evidence().name().toLowerCase(java.util.Locale.ROOT));
+            rn.put("evidence", ref.evidence().name().toLowerCase(Locale.ROOT));
             if (ref.distinct() >= 0) {
                 rn.put("found", ref.found());
                 rn.put("distinct", ref.distinct());

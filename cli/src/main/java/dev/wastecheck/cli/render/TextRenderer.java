@@ -1,11 +1,15 @@
 package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /** The terminal report: one screen, largest waste first; the other formats have every column. */
@@ -131,10 +135,10 @@ public final class TextRenderer {
             tt.number("dead+free");
         }
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            String key = t.name().toLowerCase(java.util.Locale.ROOT);
+            String key = t.name().toLowerCase(Locale.ROOT);
             Long measured = r.serverBytes().get(key);
             AnalysisReport.ServerSpace s = r.serverSpace().get(key);
-            List<String> cells = new java.util.ArrayList<>(List.of(
+            List<String> cells = new ArrayList<>(List.of(
                     t.name(),
                     Bytes.count(t.rows()),
                     Bytes.human(t.declaredBytes()),
@@ -209,7 +213,7 @@ public final class TextRenderer {
         if (!r.references().isEmpty()) {
             Map<String, Long> by = r.references().stream()
                     .collect(Collectors.groupingBy(
-                            x -> x.evidence().name().toLowerCase(), java.util.TreeMap::new, Collectors.counting()));
+                            x -> x.evidence().name().toLowerCase(), TreeMap::new, Collectors.counting()));
             long keys = r.references().stream()
                     .map(x -> x.to().toLowerCase())
                     .distinct()
@@ -230,11 +234,11 @@ public final class TextRenderer {
                     "",
                     "  ");
         }
-        Map<String, Long> kept = new java.util.TreeMap<>();
+        Map<String, Long> kept = new TreeMap<>();
         for (TableReport t : r.tables()) {
             for (var c : t.columns()) {
                 for (var f : c.findings()) {
-                    if (f.kind() == dev.wastecheck.analyzer.report.FindingKind.KEPT_DECLARED) {
+                    if (f.kind() == FindingKind.KEPT_DECLARED) {
                         kept.merge(keptReason(f.detail()), 1L, Long::sum);
                     }
                 }

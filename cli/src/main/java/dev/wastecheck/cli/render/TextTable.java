@@ -3,6 +3,7 @@ package dev.wastecheck.cli.render;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -35,7 +36,7 @@ public final class TextTable {
     private final List<Column> columns = new ArrayList<>();
     private final List<String[]> rows = new ArrayList<>();
     /** Per row (the header first), a line of text printed under it across the whole width, or null. */
-    private final List<String> notes = new ArrayList<>(java.util.Collections.singletonList(null));
+    private final List<String> notes = new ArrayList<>(Collections.singletonList(null));
 
     private String indent = "";
     private boolean fold;

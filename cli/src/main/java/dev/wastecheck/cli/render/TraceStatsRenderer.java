@@ -13,6 +13,7 @@ import dev.wastecheck.traces.heat.TableHeat;
 import dev.wastecheck.traces.read.BadLines;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -276,7 +277,7 @@ public final class TraceStatsRenderer {
     }
 
     private static String[] append(String[] cells, String last) {
-        String[] out = java.util.Arrays.copyOf(cells, cells.length + 1);
+        String[] out = Arrays.copyOf(cells, cells.length + 1);
         out[cells.length] = last;
         return out;
     }

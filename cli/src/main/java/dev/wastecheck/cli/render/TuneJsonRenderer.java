@@ -5,14 +5,16 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.tune.Tuner;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Map;
 
 /** {@code wastecheck tune --format json}: what the check on the tuned copy found. A contract (docs/json.md). */
 public final class TuneJsonRenderer {
     private TuneJsonRenderer() {}
 
     /** What was checked and measured, for scripts: keys documented in docs/json.md. */
-    public static void write(Tuner.Result r, PrintWriter w) throws java.io.IOException {
+    public static void write(Tuner.Result r, PrintWriter w) throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("dialect", r.dialect().key());
@@ -93,7 +95,7 @@ public final class TuneJsonRenderer {
             ArrayNode list = all.putArray("tables");
             long before = 0;
             long after = 0;
-            for (java.util.Map.Entry<String, long[]> e : r.innodb().entrySet()) {
+            for (Map.Entry<String, long[]> e : r.innodb().entrySet()) {
                 ObjectNode tn = list.addObject();
                 tn.put("name", e.getKey());
                 tn.put("bytes_before", e.getValue()[0]);

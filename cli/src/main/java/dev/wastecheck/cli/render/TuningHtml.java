@@ -12,6 +12,8 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The HTML pages of {@code replay --format html} and {@code autotune --format html}: one
@@ -191,8 +193,7 @@ public final class TuningHtml {
     }
 
     private static double cacheSize(String settings) {
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("cache_size=([0-9.]+)").matcher(settings);
+        Matcher m = Pattern.compile("cache_size=([0-9.]+)").matcher(settings);
         return m.find() ? Double.parseDouble(m.group(1)) : 1.0;
     }
 

@@ -1,5 +1,7 @@
 package dev.wastecheck.model.access;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * An order-independent 64-bit digest of a query's result rows, so that two engines that
  * execute the same access event (our storage engine under any configuration, SQLite, DuckDB)
@@ -73,7 +75,7 @@ public final class ResultDigest {
     }
 
     public void addString(String s) {
-        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
         addBytes(b, 0, b.length);
     }
 

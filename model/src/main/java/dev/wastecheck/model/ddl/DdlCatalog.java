@@ -1,5 +1,6 @@
 package dev.wastecheck.model.ddl;
 
+import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
@@ -15,11 +16,15 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
@@ -35,7 +41,9 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
 import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.create.table.NamedConstraint;
 
 /**
  * The tables a script declares, read from its DDL statements: {@code CREATE TABLE} through
@@ -225,11 +233,10 @@ public final class DdlCatalog {
             Matcher m = SETVAL.matcher(text);
             if (m.find()) {
                 // setval(seq, v, true): the next value is v + 1; with false, v itself.
-                java.math.BigInteger v = new java.math.BigInteger(m.group(2));
+                BigInteger v = new BigInteger(m.group(2));
                 boolean called = m.group(3) == null || m.group(3).equalsIgnoreCase("true");
                 sequenceValues.put(
-                        Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT),
-                        called ? v.add(java.math.BigInteger.ONE) : v);
+                        Names.simpleName(m.group(1)).toLowerCase(Locale.ROOT), called ? v.add(BigInteger.ONE) : v);
             }
         } else if (lower.startsWith("create index") || lower.startsWith("create unique index")) {
             Matcher m = CREATE_INDEX.matcher(text);
@@ -271,7 +278,7 @@ public final class DdlCatalog {
     private static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)create\\s+(?:or\\s+replace\\s+)?(?:(materialized)\\s+|recursive\\s+|temp\\s+|temporary\\s+)?view\\s+(?:if\\s+not\\s+exists\\s+)?([\\w.\"`]+)");
 
-    private final Map<String, ViewDef> views = new java.util.LinkedHashMap<>();
+    private final Map<String, ViewDef> views = new LinkedHashMap<>();
 
     /**
      * A declared foreign key: {@code table(columns) REFERENCES refTable(refColumns)}.
@@ -321,8 +328,8 @@ public final class DdlCatalog {
     private static final Pattern INDEX_PREFIX = Pattern.compile("\\((\\d+)\\)$");
     private static final Pattern TABLE_ENGINE = Pattern.compile("(?i)\\bengine=`?(\\w+)");
     private static final Pattern TABLE_ROW_FORMAT = Pattern.compile("(?i)\\brow_format=`?(\\w+)");
-    private final Map<String, String> engines = new java.util.HashMap<>();
-    private final Map<String, String> rowFormats = new java.util.HashMap<>();
+    private final Map<String, String> engines = new HashMap<>();
+    private final Map<String, String> rowFormats = new HashMap<>();
 
     /** MySQL: the storage engine a table's CREATE TABLE named ({@code InnoDB}, {@code MyISAM}), or null when it named none. */
     public String engineOf(String table) {
@@ -334,17 +341,17 @@ public final class DdlCatalog {
         return rowFormats.get(table.toLowerCase(Locale.ROOT));
     }
 
-    private final Map<String, String> schemas = new java.util.HashMap<>();
+    private final Map<String, String> schemas = new HashMap<>();
 
     /** The schema a table's CREATE TABLE named ({@code public} in a pg_dump), or null when it named none. */
     public String schemaOf(String table) {
         return schemas.get(table.toLowerCase(Locale.ROOT));
     }
 
-    private final Map<String, List<String>> partitionKeys = new java.util.HashMap<>();
-    private final Map<String, java.math.BigInteger> tableCounters = new java.util.HashMap<>();
-    private final Map<String, String> sequenceOwners = new java.util.HashMap<>();
-    private final Map<String, java.math.BigInteger> sequenceValues = new java.util.HashMap<>();
+    private final Map<String, List<String>> partitionKeys = new HashMap<>();
+    private final Map<String, BigInteger> tableCounters = new HashMap<>();
+    private final Map<String, String> sequenceOwners = new HashMap<>();
+    private final Map<String, BigInteger> sequenceValues = new HashMap<>();
 
     public List<ForeignKey> foreignKeys() {
         return List.copyOf(foreignKeys);
@@ -352,7 +359,7 @@ public final class DdlCatalog {
 
     /** The columns a partitioned table is partitioned by, keyed by lower-case table name. */
     public Map<String, List<String>> partitionKeys() {
-        return java.util.Collections.unmodifiableMap(partitionKeys);
+        return Collections.unmodifiableMap(partitionKeys);
     }
 
     /**
@@ -360,9 +367,9 @@ public final class DdlCatalog {
      * {@code table.column}: MySQL's AUTO_INCREMENT=N table option, or a PostgreSQL sequence's
      * setval. It can lie far beyond the column's largest value (deleted rows).
      */
-    public Map<String, java.math.BigInteger> counters() {
-        Map<String, java.math.BigInteger> out = new java.util.HashMap<>();
-        for (Map.Entry<String, java.math.BigInteger> e : tableCounters.entrySet()) {
+    public Map<String, BigInteger> counters() {
+        Map<String, BigInteger> out = new HashMap<>();
+        for (Map.Entry<String, BigInteger> e : tableCounters.entrySet()) {
             TableDef t = table(e.getKey());
             if (t != null) {
                 t.columns().stream()
@@ -371,10 +378,10 @@ public final class DdlCatalog {
                         .ifPresent(c -> out.put((t.name() + "." + c.name()).toLowerCase(Locale.ROOT), e.getValue()));
             }
         }
-        for (Map.Entry<String, java.math.BigInteger> e : sequenceValues.entrySet()) {
+        for (Map.Entry<String, BigInteger> e : sequenceValues.entrySet()) {
             String owner = sequenceOwners.get(e.getKey());
             if (owner != null) {
-                out.merge(owner.toLowerCase(Locale.ROOT), e.getValue(), java.math.BigInteger::max);
+                out.merge(owner.toLowerCase(Locale.ROOT), e.getValue(), BigInteger::max);
             }
         }
         return out;
@@ -465,19 +472,19 @@ public final class DdlCatalog {
      * put back afterwards, so the table keeps its exact name and columns.
      */
     private void createTable(String text, String file, long line) {
-        Map<String, String> originals = new java.util.HashMap<>();
+        Map<String, String> originals = new HashMap<>();
         String masked = maskOddNames(text, originals);
         if (originals.isEmpty()) {
             createTableAsWritten(text, file, line);
             return;
         }
-        Set<String> before = new java.util.HashSet<>(tables.keySet());
+        Set<String> before = new HashSet<>(tables.keySet());
         createTableAsWritten(masked, file, line);
         for (TableDef t : new ArrayList<>(tables.values())) {
             if (before.contains(t.key())) {
                 continue;
             }
-            java.util.function.UnaryOperator<String> back = n -> originals.getOrDefault(n, n);
+            UnaryOperator<String> back = n -> originals.getOrDefault(n, n);
             List<ColumnDef> cols = new ArrayList<>();
             for (ColumnDef c : t.columns()) {
                 cols.add(new ColumnDef(
@@ -635,7 +642,7 @@ public final class DdlCatalog {
             Matcher counter = TABLE_AUTO_INCREMENT.matcher(
                     String.join(" ", ct.getTableOptionsStrings()).replaceAll("\\s*=\\s*", "="));
             if (counter.find()) {
-                tableCounters.put(name.toLowerCase(Locale.ROOT), new java.math.BigInteger(counter.group(1)));
+                tableCounters.put(name.toLowerCase(Locale.ROOT), new BigInteger(counter.group(1)));
             }
         }
         List<ColumnDef> columns = new ArrayList<>();
@@ -650,7 +657,7 @@ public final class DdlCatalog {
             try {
                 type = TypeParser.parse(typeText, dialect, userTypes);
             } catch (IllegalArgumentException e) {
-                throw new dev.wastecheck.model.BadInputException(
+                throw new BadInputException(
                         file + ":" + line + ": column " + col + " of CREATE TABLE: " + e.getMessage());
             }
             boolean notNull = specText.matches(".*\\bnot null\\b.*") || specText.contains("primary key");
@@ -696,8 +703,7 @@ public final class DdlCatalog {
                     cols.add(Names.unquote(c.replaceAll("\\(\\d+\\)$", "").trim()));
                 }
                 if (kind.contains("foreign")) {
-                    if (idx instanceof net.sf.jsqlparser.statement.create.table.ForeignKeyIndex fk
-                            && fk.getTable() != null) {
+                    if (idx instanceof ForeignKeyIndex fk && fk.getTable() != null) {
                         List<String> refs = new ArrayList<>();
                         if (fk.getReferencedColumnNames() != null) {
                             fk.getReferencedColumnNames().forEach(c -> refs.add(Names.unquote(c.trim())));
@@ -721,9 +727,7 @@ public final class DdlCatalog {
                     // MySQL's UNIQUE KEY `name` (...) arrives as a NamedConstraint whose name is its index name.
                     String given = idx.getName() != null
                             ? idx.getName()
-                            : idx instanceof net.sf.jsqlparser.statement.create.table.NamedConstraint nc
-                                    ? nc.getIndexName()
-                                    : null;
+                            : idx instanceof NamedConstraint nc ? nc.getIndexName() : null;
                     String idxName = given == null ? String.join("_", cols) : Names.unquote(given);
                     indexes.add(new IndexDef(
                             idxName,

@@ -1,5 +1,6 @@
 package dev.wastecheck.model.schema;
 
+import dev.wastecheck.model.ddl.DdlCatalog;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,7 @@ import java.util.Optional;
 /**
  * The tables of one database, in declaration order, found by name case-insensitively: what a
  * trace's statements are resolved against and what a replay loads. Built from a {@link
- * dev.wastecheck.model.ddl.DdlCatalog} (dump DDL), from the tables a source loaded, or by the
+ * DdlCatalog} (dump DDL), from the tables a source loaded, or by the
  * generator from its own DDL.
  */
 public final class DatabaseSchema {

@@ -1,5 +1,6 @@
 package dev.wastecheck.model.schema;
 
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,9 +39,9 @@ public record SqlType(
     }
 
     /** Largest value an integer type can hold. */
-    public java.math.BigInteger intMax() {
+    public BigInteger intMax() {
         int bits = unsigned ? intBits : intBits - 1;
-        return java.math.BigInteger.ONE.shiftLeft(bits).subtract(java.math.BigInteger.ONE);
+        return BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
     }
 
     public boolean isInteger() {

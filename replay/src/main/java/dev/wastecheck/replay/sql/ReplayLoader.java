@@ -15,7 +15,9 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -162,7 +164,7 @@ final class ReplayLoader {
                         case INTEGER -> {
                             long v = rs.getLong(p);
                             if (rs.wasNull()) {
-                                ps.setNull(p, java.sql.Types.BIGINT);
+                                ps.setNull(p, Types.BIGINT);
                             } else {
                                 ps.setLong(p, v);
                             }
@@ -257,8 +259,7 @@ final class ReplayLoader {
 
     private static void deleteTree(Path dir) {
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder())
-                    .forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // a temporary folder left behind is not worth failing the replay for
         }

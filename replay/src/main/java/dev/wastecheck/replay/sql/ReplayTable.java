@@ -1,5 +1,6 @@
 package dev.wastecheck.replay.sql;
 
+import java.sql.Types;
 import java.util.List;
 import java.util.Locale;
 
@@ -11,9 +12,9 @@ record ReplayTable(String name, List<String> columns, List<Kind> kinds, List<Str
 
     /** How a column is stored, bound and digested: SQLite INTEGER / TEXT / BLOB, DuckDB BIGINT / VARCHAR / BLOB. */
     enum Kind {
-        INTEGER("INTEGER", "BIGINT", java.sql.Types.BIGINT),
-        TEXT("TEXT", "VARCHAR", java.sql.Types.VARCHAR),
-        BLOB("BLOB", "BLOB", java.sql.Types.BLOB);
+        INTEGER("INTEGER", "BIGINT", Types.BIGINT),
+        TEXT("TEXT", "VARCHAR", Types.VARCHAR),
+        BLOB("BLOB", "BLOB", Types.BLOB);
 
         final String sqliteType;
         final String duckdbType;

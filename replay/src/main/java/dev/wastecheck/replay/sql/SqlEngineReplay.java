@@ -1,6 +1,7 @@
 package dev.wastecheck.replay.sql;
 
 import dev.wastecheck.model.access.AccessEvent;
+import dev.wastecheck.model.access.Bound;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
 import dev.wastecheck.model.schema.DatabaseSchema;
@@ -12,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +43,7 @@ import org.HdrHistogram.Histogram;
  *       <s's event's key and bounds> AND <t's literal key columns and bounds>}, s being the statement's
  *       other table, as our engine runs it: a nested loop through s's matching rows.</li>
  * </ul>
- * Every read, update and delete also filters on the event's {@link dev.wastecheck.model.access.Bound}s.
+ * Every read, update and delete also filters on the event's {@link Bound}s.
  * Everything else (keys bound by unknown parameters, tables not loaded, columns the table lacks, a
  * bound comparing a number column with text) is skipped and counted. An event stands for one
  * execution whatever its {@code count}.
@@ -105,7 +107,7 @@ public final class SqlEngineReplay {
         SqlReplayResult replay(List<AccessEvent> events, LongConsumer progress, long loadMillis) throws SQLException {
             Histogram latency = new Histogram(3);
             long[] digests = new long[events.size()];
-            java.util.BitSet executed = new java.util.BitSet(events.size());
+            BitSet executed = new BitSet(events.size());
             long queries = 0;
             long skipped = 0;
             long rows = 0;
@@ -300,7 +302,7 @@ public final class SqlEngineReplay {
                 kinds.add(t.kinds().get(at));
                 vals.add(e.key().get(k));
             }
-            for (dev.wastecheck.model.access.Bound b : e.bounds()) {
+            for (Bound b : e.bounds()) {
                 int at = t.column(b.column());
                 if (at < 0) {
                     return false;

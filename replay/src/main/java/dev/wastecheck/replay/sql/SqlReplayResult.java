@@ -1,5 +1,8 @@
 package dev.wastecheck.replay.sql;
 
+import dev.wastecheck.model.access.ResultDigest;
+import java.util.BitSet;
+
 /**
  * What replaying a trace's access events on one engine measured.
  *
@@ -15,7 +18,7 @@ package dev.wastecheck.replay.sql;
  * @param p95Us         95th percentile latency, in microseconds
  * @param p99Us         99th percentile latency, in microseconds
  * @param meanUs        mean latency, in microseconds
- * @param digests       per executed event, in event order, its {@link dev.wastecheck.model.access.ResultDigest}
+ * @param digests       per executed event, in event order, its {@link ResultDigest}
  * @param executedEvents which events (by position in the list replayed) were executed
  * @param loadMillis    time to create, fill and index the engine's tables, not part of the replay
  */
@@ -32,4 +35,4 @@ public record SqlReplayResult(
         double meanUs,
         long[] digests,
         long loadMillis,
-        java.util.BitSet executedEvents) {}
+        BitSet executedEvents) {}

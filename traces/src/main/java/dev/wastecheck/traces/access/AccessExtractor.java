@@ -12,6 +12,7 @@ import dev.wastecheck.traces.read.PageRequest;
 import dev.wastecheck.traces.read.SqlStatement;
 import dev.wastecheck.traces.read.TraceRecord;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -282,7 +283,7 @@ public final class AccessExtractor {
                 }
             }
         }
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     private void event(

@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What access extraction made of a trace: statements resolved, statements that carry no data
@@ -90,10 +94,10 @@ public final class ResolutionReport {
         if (resolved > 0 || unresolved() == 0) {
             return null;
         }
-        java.util.Set<String> tables = new java.util.TreeSet<>();
-        java.util.regex.Pattern p = java.util.regex.Pattern.compile("(?:Object|Table) '([^']+)' not found");
+        Set<String> tables = new TreeSet<>();
+        Pattern p = Pattern.compile("(?:Object|Table) '([^']+)' not found");
         for (String reason : unresolvedCounts.keySet()) {
-            java.util.regex.Matcher m = p.matcher(reason);
+            Matcher m = p.matcher(reason);
             while (m.find() && tables.size() < 5) {
                 tables.add(m.group(1));
             }

@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.access;
 
+import dev.wastecheck.model.access.Bound;
 import dev.wastecheck.model.access.Operation;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,6 @@ record ShapeTemplate(List<TableTemplate> tables) {
             Map<String, String> joinKeys,
             List<BoundSource> bounds) {}
 
-    /** A {@link dev.wastecheck.model.access.Bound} whose ends are filled from each statement's literals; null for an open end. */
+    /** A {@link Bound} whose ends are filled from each statement's literals; null for an open end. */
     record BoundSource(String column, ValueSource lo, boolean loInclusive, ValueSource hi, boolean hiInclusive) {}
 }

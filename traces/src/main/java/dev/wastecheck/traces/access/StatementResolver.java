@@ -1,5 +1,6 @@
 package dev.wastecheck.traces.access;
 
+import com.google.common.collect.BoundType;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.IndexDef;
@@ -8,10 +9,12 @@ import dev.wastecheck.traces.access.ShapeTemplate.TableTemplate;
 import dev.wastecheck.traces.access.ShapeTemplate.ValueSource;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.avatica.util.Casing;
@@ -37,6 +40,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -51,6 +55,8 @@ import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.fun.SqlLibrary;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -82,7 +88,7 @@ final class StatementResolver {
         this.doubleQuote = config(root, Quoting.DOUBLE_QUOTE);
     }
 
-    private static FrameworkConfig config(org.apache.calcite.schema.SchemaPlus root, Quoting quoting) {
+    private static FrameworkConfig config(SchemaPlus root, Quoting quoting) {
         SqlParser.Config parser = SqlParser.config()
                 .withQuoting(quoting)
                 .withQuotedCasing(Casing.UNCHANGED)
@@ -98,7 +104,7 @@ final class StatementResolver {
                 .sqlToRelConverterConfig(SqlToRelConverter.config()
                         .withInSubQueryThreshold(Integer.MAX_VALUE)
                         .withExpand(true))
-                .operatorTable(org.apache.calcite.sql.util.SqlOperatorTables.chain(
+                .operatorTable(SqlOperatorTables.chain(
                         LenientFunctions.table(),
                         SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
                                 EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.MYSQL, SqlLibrary.POSTGRESQL))))
@@ -220,9 +226,7 @@ final class StatementResolver {
             return new ValueSource(p.getIndex(), null);
         }
         if (cell instanceof SqlLiteral lit) {
-            return lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL
-                    ? ValueSource.NULL
-                    : new ValueSource(-1, lit.toValue());
+            return lit.getTypeName() == SqlTypeName.NULL ? ValueSource.NULL : new ValueSource(-1, lit.toValue());
         }
         return null;
     }
@@ -297,7 +301,7 @@ final class StatementResolver {
 
         private Acc acc(String table) {
             return tables.computeIfAbsent(
-                    table.toLowerCase(java.util.Locale.ROOT),
+                    table.toLowerCase(Locale.ROOT),
                     k -> new Acc(schema.table(table).orElseThrow()));
         }
 
@@ -441,12 +445,9 @@ final class StatementResolver {
                                     .add(new ShapeTemplate.BoundSource(
                                             o.column,
                                             lo,
-                                            r.hasLowerBound()
-                                                    && r.lowerBoundType() == com.google.common.collect.BoundType.CLOSED,
+                                            r.hasLowerBound() && r.lowerBoundType() == BoundType.CLOSED,
                                             hi,
-                                            r.hasUpperBound()
-                                                    && r.upperBoundType()
-                                                            == com.google.common.collect.BoundType.CLOSED));
+                                            r.hasUpperBound() && r.upperBoundType() == BoundType.CLOSED));
                         }
                     }
                 }
@@ -615,8 +616,8 @@ final class StatementResolver {
             e.accept(new RexShuttle() {
                 @Override
                 public RexNode visitCall(RexCall call) {
-                    boolean toDate = call.getKind() == SqlKind.CAST
-                            && call.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE;
+                    boolean toDate =
+                            call.getKind() == SqlKind.CAST && call.getType().getSqlTypeName() == SqlTypeName.DATE;
                     if ((call.getOperator() instanceof SqlFunction && call.getKind() != SqlKind.CAST) || toDate) {
                         // DATE(x) arrives as CAST(x AS DATE); other casts are type coercion, not the query's intent
                         String name = toDate ? "DATE" : call.getOperator().getName();
@@ -782,20 +783,20 @@ final class StatementResolver {
                     ordered(a.updated),
                     ordered(a.joined),
                     copy(a.functions),
-                    java.util.Collections.unmodifiableMap(new LinkedHashMap<>(a.joinKeys)),
+                    Collections.unmodifiableMap(new LinkedHashMap<>(a.joinKeys)),
                     List.copyOf(bounds));
         }
     }
 
     /** Immutable, in the order the plan named them (Set.copyOf would reorder per JVM run). */
     private static Set<String> ordered(Set<String> s) {
-        return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(s));
+        return Collections.unmodifiableSet(new LinkedHashSet<>(s));
     }
 
     private static Map<String, Set<String>> copy(Map<String, Set<String>> m) {
         Map<String, Set<String>> out = new LinkedHashMap<>();
         m.forEach((k, v) -> out.put(k, ordered(v)));
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     private static RexNode stripCast(RexNode n) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -551,7 +552,7 @@ public final class WikiGenerator {
                 boolean isEdit = kind >= cfg.watchlistShare() && kind < cfg.watchlistShare() + cfg.editShare();
                 int p;
                 if (isEdit) {
-                    int at = java.util.Arrays.binarySearch(editCumulative, rng.nextLong(sum) + 1);
+                    int at = Arrays.binarySearch(editCumulative, rng.nextLong(sum) + 1);
                     p = at >= 0 ? at : -at - 1;
                 } else {
                     p = rankToPage[popularity.rank(rng.nextDouble())];

@@ -1,6 +1,9 @@
 package dev.wastecheck.traces.generate;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -24,7 +27,7 @@ final class WikiText {
 
     WikiText(long seed) {
         SplittableRandom r = new SplittableRandom(0x5eedL);
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (int i = 0; i < WORDS; i++) {
             StringBuilder w = new StringBuilder();
             int syllables = 2 + (i % 3 == 0 ? 1 : 0) + (i % 11 == 0 ? 1 : 0);
@@ -40,7 +43,7 @@ final class WikiText {
             } else if (i % 89 == 3) {
                 word = GREEK[(i / 89) % GREEK.length] + word;
             }
-            if (!seen.add(word.toLowerCase(java.util.Locale.ROOT))) {
+            if (!seen.add(word.toLowerCase(Locale.ROOT))) {
                 i--; // titles and user names must stay unique: draw this word again
                 continue;
             }

@@ -5,6 +5,7 @@ import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -195,7 +196,7 @@ public final class TableHeat {
         for (long[] v : m.values()) {
             c[i++] = v[0];
         }
-        java.util.Arrays.sort(c);
+        Arrays.sort(c);
         for (int a = 0, b = c.length - 1; a < b; a++, b--) {
             long t = c[a];
             c[a] = c[b];

@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 
 /** {@code trace generate}'s format: {@code -- } comment lines, then {@code /* 2016-06-01T00:00:00.020Z *&#47; STATEMENT;} per line. */
@@ -24,8 +25,8 @@ final class GeneratorTraceReader extends TraceReader {
                 && s.charAt(n - 1) == 'Z'
                 && (n == 20 || s.charAt(19) == '.')) {
             try {
-                long day = java.time.LocalDate.of(num(s, 0, 4), num(s, 5, 2), num(s, 8, 2))
-                        .toEpochDay();
+                long day =
+                        LocalDate.of(num(s, 0, 4), num(s, 5, 2), num(s, 8, 2)).toEpochDay();
                 long sec = day * 86_400 + num(s, 11, 2) * 3600L + num(s, 14, 2) * 60L + num(s, 17, 2);
                 return sec * 1000 + (n == 24 ? num(s, 20, 3) : 0);
             } catch (RuntimeException e) {

@@ -1,22 +1,29 @@
 package dev.wastecheck.traces.read;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
  * Reads a trace file of any supported {@link TraceFormat}, detected from its first lines (gzip
@@ -45,7 +52,7 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     private String pushedBack;
     private boolean eof;
     private boolean finalChecked;
-    private final java.util.Map<String, Long> skipped = new java.util.LinkedHashMap<>();
+    private final Map<String, Long> skipped = new LinkedHashMap<>();
 
     protected TraceReader(Path file, BufferedReader in, TraceReadOptions options) {
         this.file = file;
@@ -80,7 +87,7 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
         byte[] head;
         try (InputStream s = raw(file)) {
             head = s.readNBytes(64 << 10);
-        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+        } catch (ZipException | EOFException e) {
             throw new TraceFormatException(file, 1, "a text trace", "damaged gzip data (" + e.getMessage() + ")");
         }
         int control = 0;
@@ -110,7 +117,7 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     }
 
     private static InputStream raw(Path file) throws IOException {
-        java.io.BufferedInputStream s = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        BufferedInputStream s = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
         s.mark(2);
         int b0 = s.read();
         int b1 = s.read();
@@ -123,8 +130,8 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
         // lenient: logs carry whatever bytes clients sent; a malformed sequence becomes U+FFFD, not an error
         var decoder = StandardCharsets.UTF_8
                 .newDecoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
         return new BufferedReader(new InputStreamReader(s, decoder), 1 << 20);
     }
 
@@ -196,8 +203,8 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
     }
 
     /** Well-formed lines that hold no request this tool models (images, special pages, connects), by reason. */
-    public java.util.Map<String, Long> skipped() {
-        return java.util.Map.copyOf(skipped);
+    public Map<String, Long> skipped() {
+        return Map.copyOf(skipped);
     }
 
     protected void skip(String reason) {
@@ -270,7 +277,7 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
                     eof = true;
                 }
             }
-        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+        } catch (ZipException | EOFException e) {
             throw new TraceFormatException(
                     file, lineNo, "more of the trace", "damaged gzip data (" + e.getMessage() + ")");
         } catch (IOException e) {
@@ -311,25 +318,25 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
 
     // ---- helpers shared by the URL-based readers -------------------------------------------------
 
-    private static final java.util.Map<String, Integer> NAMESPACES = java.util.Map.ofEntries(
-            java.util.Map.entry("talk", 1),
-            java.util.Map.entry("user", 2),
-            java.util.Map.entry("user_talk", 3),
-            java.util.Map.entry("wikipedia", 4),
-            java.util.Map.entry("project", 4),
-            java.util.Map.entry("wikipedia_talk", 5),
-            java.util.Map.entry("file", 6),
-            java.util.Map.entry("image", 6),
-            java.util.Map.entry("file_talk", 7),
-            java.util.Map.entry("mediawiki", 8),
-            java.util.Map.entry("template", 10),
-            java.util.Map.entry("template_talk", 11),
-            java.util.Map.entry("help", 12),
-            java.util.Map.entry("category", 14),
-            java.util.Map.entry("category_talk", 15),
-            java.util.Map.entry("portal", 100),
-            java.util.Map.entry("special", -1),
-            java.util.Map.entry("media", -2));
+    private static final Map<String, Integer> NAMESPACES = Map.ofEntries(
+            Map.entry("talk", 1),
+            Map.entry("user", 2),
+            Map.entry("user_talk", 3),
+            Map.entry("wikipedia", 4),
+            Map.entry("project", 4),
+            Map.entry("wikipedia_talk", 5),
+            Map.entry("file", 6),
+            Map.entry("image", 6),
+            Map.entry("file_talk", 7),
+            Map.entry("mediawiki", 8),
+            Map.entry("template", 10),
+            Map.entry("template_talk", 11),
+            Map.entry("help", 12),
+            Map.entry("category", 14),
+            Map.entry("category_talk", 15),
+            Map.entry("portal", 100),
+            Map.entry("special", -1),
+            Map.entry("media", -2));
 
     /** Namespace number and title of a decoded page name ({@code Talk:Foo bar} -> 1, {@code Foo_bar}); null title if not a page. */
     static Object[] pageName(String decoded) {
@@ -353,7 +360,7 @@ public abstract class TraceReader implements Iterator<TraceRecord>, Closeable {
 
     static String urlDecode(String s) {
         try {
-            return java.net.URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return null;
         }
