@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code wastecheck autotune} end to end: DESIGN.md's JSON contract, the text and the HTML page, and bad options. */
+/** {@code wastecheck autotune} end to end: the JSON contract (docs/json.md), the text and the HTML page, and bad options. */
 class AutotuneTest {
     @TempDir
     static Path dir;

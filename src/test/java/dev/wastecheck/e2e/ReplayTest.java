@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code wastecheck replay} end to end on a generated wiki: every configuration returns the
- * baseline's results (and SQLite's and DuckDB's), the JSON keeps DESIGN.md's contract, and with a
+ * baseline's results (and SQLite's and DuckDB's), the JSON keeps its contract (docs/json.md), and with a
  * memory budget far below the revision table, clustering and a hot partition cut the cost of
  * revision lookups in the order the paper reports (Fig. 3: 54% clustered < 100% < partition).
  */

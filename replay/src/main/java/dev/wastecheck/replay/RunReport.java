@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * What one configuration's replay measured, for the renderers (the replay JSON's run object,
- * DESIGN.md). The engine's per-event result digests stay behind: they are compared inside the
+ * docs/json.md). The engine's per-event result digests stay behind: they are compared inside the
  * replay ({@link ReplayReport#mismatches()}).
  *
  * @param queries          access events executed and measured (after the warm-up share)

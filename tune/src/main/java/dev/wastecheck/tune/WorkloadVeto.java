@@ -410,7 +410,7 @@ final class WorkloadVeto {
             }
             return null;
         } catch (SQLException e) {
-            // DuckDB closes a statement after an error (STACK.md 5): the next of this shape prepares anew.
+            // DuckDB closes a statement after an error: the next of this shape prepares anew.
             PreparedStatement failed = prepared.remove(sql);
             if (failed != null) {
                 try {

@@ -63,7 +63,7 @@ public final class ProfilingDatabase implements AutoCloseable {
         Files.createDirectories(base);
         this.dir = Files.createTempDirectory(base, "wastecheck-");
         Properties props = new Properties();
-        // Offline machines cannot download extensions: fail fast instead of hanging (STACK.md 6).
+        // Offline machines cannot download extensions: fail fast instead of hanging.
         props.setProperty("autoinstall_known_extensions", "false");
         props.setProperty("autoload_known_extensions", "false");
         // In memory, spilling to the private folder past the memory limit: a file-backed database
@@ -104,7 +104,7 @@ public final class ProfilingDatabase implements AutoCloseable {
         return "wc_stream_" + (streams++);
     }
 
-    /** Runs one statement on a fresh JDBC Statement (DuckDB closes a Statement after any error, STACK.md 5). */
+    /** Runs one statement on a fresh JDBC Statement (DuckDB closes a Statement after any error). */
     public void execute(String sql) throws SQLException {
         try (Statement st = conn.createStatement()) {
             st.execute(sql);

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What a finding is about. Each kind has a short stable word ({@link #key()}, also its {@link
- * #toString()}), which is what the JSON contract (DESIGN.md, docs/json.md), the text report and the
+ * #toString()}), which is what the JSON contract (docs/json.md), the text report and the
  * migration's comments print. Encoding kinds say a narrower type holds the values; semantic kinds
  * ("No Bits Left Behind" §2.2) say what a column is rather than how it is encoded.
  */

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The autotune report in text and JSON. JSON keys are the contract of DESIGN.md ({@code
+ * The autotune report in text and JSON. JSON keys are a contract (docs/json.md) ({@code
  * train_events}, {@code held_out_events}, {@code memory_bytes}, {@code baseline}, {@code
  * best_uniform}, {@code recommended} with {@code tables[]}, {@code candidates[]}, each run with the
  * replay's keys, measured on the held-out events only); keys beyond it are additions, documented in

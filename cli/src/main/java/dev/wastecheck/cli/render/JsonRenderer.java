@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The JSON report. Its keys are a contract (DESIGN.md, docs/json.md): snake_case, extended but
+ * The JSON report. Its keys are a contract (docs/json.md): snake_case, extended but
  * never renamed.
  */
 public final class JsonRenderer {

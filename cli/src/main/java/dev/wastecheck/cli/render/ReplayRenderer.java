@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The replay report in text, JSON and Markdown. JSON keys are the contract of DESIGN.md
+ * The replay report in text, JSON and Markdown. JSON keys are a contract (docs/json.md)
  * ({@code runs[]} with {@code config}, {@code queries}, ... {@code speedup_vs_first}); keys beyond
  * it are additions, documented in docs/replay.md.
  */
@@ -76,7 +76,7 @@ public final class ReplayRenderer {
         return root;
     }
 
-    /** One run as the replay JSON's run object (DESIGN.md contract keys, then additions), into {@code n}. */
+    /** One run as the replay JSON's run object (the contract's keys, then additions), into {@code n}. */
     public static ObjectNode runJson(ObjectNode n, RunReport x, RunReport first, long mismatches) {
         n.put("config", x.config());
         n.put("settings", x.settings());

@@ -13,7 +13,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A table's schema as Arrow (DESIGN.md: rows travel as Arrow batches). Each column travels in the
+ * A table's schema as Arrow (rows travel between modules as Arrow batches). Each column travels in the
  * Arrow type that carries every value of its declared type without loss: a 64-bit signed integer
  * for integers that fit one, bytes for byte strings and bit strings, and UTF-8 text for
  * everything else, exactly as the source wrote it (DECIMAL digits, dates, {@code '007'}), so the

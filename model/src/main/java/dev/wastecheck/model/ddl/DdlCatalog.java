@@ -47,7 +47,7 @@ import net.sf.jsqlparser.statement.create.table.NamedConstraint;
 
 /**
  * The tables a script declares, read from its DDL statements: {@code CREATE TABLE} through
- * JSqlParser (Calcite cannot read dump DDL, STACK.md), and the few statements pg_dump uses to add
+ * JSqlParser (Calcite's parser does not read dump DDL: engine-specific column options, table options, COMMENTs), and the few statements pg_dump uses to add
  * keys, sequences, domains and enum types after the fact, by pattern. The one DDL reader of the
  * project: the analyzer feeds it the statements its dump reader streams ({@link #accept}); a trace's
  * schema file, the generator's DDL and tests read whole scripts ({@link #read(Path)}, {@link

@@ -87,7 +87,7 @@ final class ReplayLoader {
             return DriverManager.getConnection("jdbc:sqlite::memory:");
         }
         Properties props = new Properties();
-        // Offline machines cannot download extensions (STACK.md 6); Parquet is built in.
+        // Offline machines cannot download extensions; Parquet is built in.
         props.setProperty("autoinstall_known_extensions", "false");
         Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
         // One thread, as SQLite and our engine run: the replay compares engines, not core counts.
@@ -250,7 +250,7 @@ final class ReplayLoader {
         }
     }
 
-    /** One statement on a fresh Statement (DuckDB closes a Statement after any error, STACK.md 5). */
+    /** One statement on a fresh Statement (DuckDB closes a Statement after any error). */
     static void execute(Connection c, String sql) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute(sql);

@@ -554,7 +554,7 @@ public final class SqlEngineReplay {
                 changed = ps.executeUpdate();
             } catch (SQLException rejected) {
                 // a constraint the statement breaks: it changed nothing. DuckDB closes a statement
-                // after an error (STACK.md 5), so prepare it afresh next time.
+                // after an error, so prepare it afresh next time.
                 statements.remove(plan.sql).close();
                 changed = 0;
             }

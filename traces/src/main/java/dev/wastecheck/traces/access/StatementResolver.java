@@ -67,7 +67,7 @@ import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
 
 /**
- * Resolves a statement shape with Calcite, the way STACK.md pitfall 2 prescribes: the schema is
+ * Resolves a statement shape with Calcite, asking the plan rather than parsing strings: the schema is
  * registered as Calcite tables, the statement is validated with identifier expansion and converted
  * to a relational plan, and then the plan is asked, never the SQL text: {@link
  * RelMetadataQuery#getColumnOrigins} for what each output and each condition input is,
