@@ -1,11 +1,11 @@
 package dev.wastecheck.analyzer.load;
 
 import dev.wastecheck.analyzer.source.DumpFormatException;
-import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.arrow.ArrowSchemas;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.sql.SqlScriptReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,13 +2,13 @@ package dev.wastecheck.analyzer.load;
 
 import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.SourceDetector;
-import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeParser;
+import dev.wastecheck.model.sql.SqlScriptReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

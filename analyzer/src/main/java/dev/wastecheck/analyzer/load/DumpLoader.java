@@ -1,13 +1,13 @@
 package dev.wastecheck.analyzer.load;
 
 import dev.wastecheck.analyzer.source.DumpFormatException;
-import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.sql.SqlScriptReader;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.wastecheck.analyzer.load;
 
-import dev.wastecheck.analyzer.source.SqlScriptReader;
+import dev.wastecheck.model.sql.SqlScriptReader;
 import java.util.Arrays;
 
 /**

@@ -1,6 +1,7 @@
 package dev.wastecheck.analyzer.source;
 
 import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.sql.SqlScriptReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 

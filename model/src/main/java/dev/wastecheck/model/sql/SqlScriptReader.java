@@ -1,5 +1,7 @@
-package dev.wastecheck.analyzer.source;
+package dev.wastecheck.model.sql;
 
+import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.SqlStatements;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -343,7 +345,7 @@ public final class SqlScriptReader implements Closeable {
         }
     }
 
-    /** Whether the cursor is at a word that starts a SQL statement ({@link SourceDetector#STATEMENT_WORDS}), or a '('. */
+    /** Whether the cursor is at a word that starts a SQL statement ({@link SqlStatements#WORDS}), or a '('. */
     private boolean atStatementStart() throws IOException {
         if (peek() == '(') {
             return true;
@@ -354,7 +356,7 @@ public final class SqlScriptReader implements Closeable {
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
                 w.append((char) Character.toLowerCase(c));
             } else {
-                return !isIdentChar(c) && SourceDetector.STATEMENT_WORDS.contains(w.toString());
+                return !isIdentChar(c) && SqlStatements.WORDS.contains(w.toString());
             }
         }
         return false;
@@ -1331,8 +1333,8 @@ public final class SqlScriptReader implements Closeable {
         return "'" + (char) c + "'";
     }
 
-    private DumpFormatException error(long at, String expected, String found) {
-        return new DumpFormatException(file, at, expected, found);
+    private BadInputException error(long at, String expected, String found) {
+        return new BadInputException(file, at, expected, found);
     }
 
     @Override

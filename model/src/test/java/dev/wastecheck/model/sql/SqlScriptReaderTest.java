@@ -1,8 +1,9 @@
-package dev.wastecheck.analyzer.source;
+package dev.wastecheck.model.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.wastecheck.model.BadInputException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -148,10 +149,10 @@ class SqlScriptReaderTest {
     void errorsNameTheLineWhereTheProblemStarts() {
         assertThatThrownBy(
                         () -> insertRows("CREATE TABLE t (a text);\n\nINSERT INTO t VALUES ('never closed);\n", true))
-                .isInstanceOf(DumpFormatException.class)
+                .isInstanceOf(BadInputException.class)
                 .hasMessage("t.sql:3: expected a closing ', found the end of the file");
         assertThatThrownBy(() -> insertRows("INSERT INTO t VALUES (1) (2);", true))
-                .isInstanceOf(DumpFormatException.class)
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("t.sql:1: expected ',' between rows or the end of the INSERT, found '('");
     }
 
