@@ -49,22 +49,84 @@ public record ReplayConfig(
         tables = java.util.Collections.unmodifiableMap(m);
     }
 
-    /** A configuration on pages (not {@code layout=arrow}). */
-    public ReplayConfig(
-            String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize) {
-        this(label, design, tables, memoryBytes, pageSize, false, true, DEFAULT_COLD_AFTER);
+    /** The baseline: every table as declared ({@link TableDesign#BASELINE}) in a pool of {@code memoryBytes}. */
+    public static ReplayConfig defaults(long memoryBytes) {
+        return builder("baseline", memoryBytes).build();
     }
 
-    public static ReplayConfig defaults(long memoryBytes) {
-        return new ReplayConfig(
-                "baseline",
-                TableDesign.BASELINE,
-                Map.of(),
-                memoryBytes,
-                DEFAULT_PAGE_SIZE,
-                false,
-                true,
-                DEFAULT_COLD_AFTER);
+    /**
+     * A configuration from its parts, each named: every table in {@link TableDesign#BASELINE} on
+     * {@link #DEFAULT_PAGE_SIZE} pages unless set, Arrow blocks (when asked for) freezing after
+     * {@link #DEFAULT_COLD_AFTER} events.
+     */
+    public static Builder builder(String label, long memoryBytes) {
+        return new Builder(label, memoryBytes);
+    }
+
+    /** A builder that starts from this configuration. */
+    public Builder toBuilder() {
+        Builder b =
+                new Builder(label, memoryBytes).design(design).tables(tables).pageSize(pageSize);
+        b.arrow = arrow;
+        b.freeze = freeze;
+        b.coldAfter = coldAfter;
+        return b;
+    }
+
+    /** Builds a {@link ReplayConfig} one named part at a time. */
+    public static final class Builder {
+        private String label;
+        private TableDesign design = TableDesign.BASELINE;
+        private Map<String, TableDesign> tables = Map.of();
+        private long memoryBytes;
+        private int pageSize = DEFAULT_PAGE_SIZE;
+        private boolean arrow;
+        private boolean freeze = true;
+        private long coldAfter = DEFAULT_COLD_AFTER;
+
+        private Builder(String label, long memoryBytes) {
+            this.label = label;
+            this.memoryBytes = memoryBytes;
+        }
+
+        public Builder label(String l) {
+            label = l;
+            return this;
+        }
+
+        /** The design of every table {@link #tables} does not name. */
+        public Builder design(TableDesign d) {
+            design = d;
+            return this;
+        }
+
+        /** Per table (case-insensitive), its own design. */
+        public Builder tables(Map<String, TableDesign> t) {
+            tables = t;
+            return this;
+        }
+
+        public Builder memory(long bytes) {
+            memoryBytes = bytes;
+            return this;
+        }
+
+        public Builder pageSize(int bytes) {
+            pageSize = bytes;
+            return this;
+        }
+
+        /** Heaps in Arrow-native blocks ({@code layout=arrow}), frozen when cold after {@code coldAfter} events or never. */
+        public Builder arrowBlocks(boolean freezeWhenCold, long coldAfterEvents) {
+            arrow = true;
+            freeze = freezeWhenCold;
+            coldAfter = coldAfterEvents;
+            return this;
+        }
+
+        public ReplayConfig build() {
+            return new ReplayConfig(label, design, tables, memoryBytes, pageSize, arrow, freeze, coldAfter);
+        }
     }
 
     /** The design of one table. */
@@ -106,11 +168,11 @@ public record ReplayConfig(
 
     /** This configuration with another label. */
     public ReplayConfig withLabel(String l) {
-        return new ReplayConfig(l, design, tables, memoryBytes, pageSize, arrow, freeze, coldAfter);
+        return toBuilder().label(l).build();
     }
 
     public ReplayConfig withMemory(long bytes) {
-        return new ReplayConfig(label, design, tables, bytes, pageSize, arrow, freeze, coldAfter);
+        return toBuilder().memory(bytes).build();
     }
 
     /** Parses {@code KEY=VAL,...} over {@code base}; throws IllegalArgumentException with a message a user can act on. */
