@@ -9,6 +9,7 @@ import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.replay.ReplayConfig;
 import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.engine.table.TableDesign;
+import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.replay.Replay;
 import dev.wastecheck.replay.ReplaySource;
@@ -156,8 +157,11 @@ final class Finalists {
                 .pageSize(pageSize)
                 .build();
         Map<String, TableDesign> perTable = candidates.perTable(chosen, uniform);
+        // With Arrow blocks, each table's figures and statements are those of the page design the blocks replace.
+        TableDesign uniPages = onPages(uni.design());
         ReplayConfig arrowUni = arrowCandidate(uni);
         if (arrowUni != null) uni = arrowUni;
+        else uniPages = uni.design();
         ReplayConfig rec = ReplayConfig.builder("recommended", memory)
                 .design(uniform)
                 .tables(perTable)
@@ -199,7 +203,7 @@ final class Finalists {
                     t,
                     switch (choice.pick()) {
                         case PER_TABLE -> chosen.get(t);
-                        case UNIFORM -> uni.design();
+                        case UNIFORM -> uniPages;
                         case BASELINE -> TableDesign.BASELINE;
                     });
         List<TableChoice> choices = new ArrayList<>();
@@ -294,12 +298,10 @@ final class Finalists {
      * @return the Arrow configuration when it wins, else null (the log says why)
      */
     private ReplayConfig arrowCandidate(ReplayConfig pages) throws IOException, SQLException {
-        TableDesign d =
-                pages.design().split().none() ? pages.design() : pages.design().with("split", "none");
+        TableDesign d = onPages(pages.design());
         ReplayConfig sizing = ReplayConfig.builder("best uniform, arrow", memory)
-                .design(d)
+                .design(d.withLayout(Layout.ARROW))
                 .pageSize(pages.pageSize())
-                .arrowBlocks(true, ReplayConfig.DEFAULT_COLD_AFTER)
                 .build();
         RunResult probe = joint(sizing, "layout=arrow (sizing its blocks)");
         long blocks = Math.max(0, probe.memoryBytes() - memory);
@@ -413,6 +415,11 @@ final class Finalists {
                 null,
                 null));
         return wins ? new Joint(true, refs, b) : new Joint(false, plain, a);
+    }
+
+    /** A pages design as Arrow blocks can replace it: Arrow keeps one store per partition, so no vertical split. */
+    private static TableDesign onPages(TableDesign d) {
+        return d.split().none() ? d : d.with("split", "none");
     }
 
     private static String mib(long bytes) {
