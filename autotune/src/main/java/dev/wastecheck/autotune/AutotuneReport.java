@@ -74,7 +74,7 @@ public record AutotuneReport(
      * One candidate replayed: {@code table} alone (or "uniform" summed over every table) in {@code design}, on the first
      * {@code prefix} of the held-out events.
      *
-     * @param status   {@code chosen}, {@code kept} (survived its step, lost later), or {@code rejected}
+     * @param status   chosen, kept (survived a rung, lost later), or rejected
      * @param reason   why it was rejected (its modeled cost against the winner's on the same prefix)
      * @param run      the replay's measurements (null for a uniform design, a sum over tables)
      * @param baseline the table's baseline design replayed the same way, the run's speedup is against
@@ -90,7 +90,7 @@ public record AutotuneReport(
             long workingSetBytes,
             double bufferHitRate,
             double cacheHitRate,
-            String status,
+            CandidateStatus status,
             String reason,
             RunReport run,
             RunReport baseline) {}

@@ -60,14 +60,15 @@ class AutotuneTest {
                 .isEqualTo(first.heldOutEvents());
         assertThat(first.tables()).extracting(AutotuneReport.TableChoice::table).contains("revision", "page", "text");
         assertThat(first.evaluations())
-                .filteredOn(e -> e.status().equals("rejected") && !e.step().equals("layout=arrow"))
+                .filteredOn(
+                        e -> e.status() == CandidateStatus.REJECTED && !e.step().equals("layout=arrow"))
                 .isNotEmpty()
                 .allSatisfy(e -> assertThat(e.reason()).contains("µs/query against"));
         // Arrow blocks are one candidate for the whole database; 1 MB blocks per table do not fit a 192K budget
         assertThat(first.evaluations())
                 .filteredOn(e -> e.step().equals("layout=arrow"))
                 .singleElement()
-                .satisfies(e -> assertThat(e.status()).isEqualTo("rejected"))
+                .satisfies(e -> assertThat(e.status()).isEqualTo(CandidateStatus.REJECTED))
                 .satisfies(e -> assertThat(e.reason())
                         .contains("of the 0.2 MiB budget, leaving the buffer pool less than two pages"));
         assertThat(first.recommended().config()).doesNotContain("arrow");

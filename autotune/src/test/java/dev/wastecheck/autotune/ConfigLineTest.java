@@ -19,9 +19,11 @@ class ConfigLineTest {
                 .with("cache_size", "0.3");
         TableDesign revision = TableDesign.BASELINE.with("cluster", "partition").with("layout", "pax");
         TableDesign actor = TableDesign.BASELINE;
-        ReplayConfig c =
-                new ReplayConfig("recommended", shared, Map.of("revision", revision, "actor", actor), 16L << 20, 8192);
-        String line = Autotune.configLine(c);
+        ReplayConfig c = ReplayConfig.builder("recommended", 16L << 20)
+                .design(shared)
+                .tables(Map.of("revision", revision, "actor", actor))
+                .build();
+        String line = Finalists.configLine(c);
         assertThat(line).contains("revision.hot=read", "revision.demote_after=0", "revision.cache=off");
         ReplayConfig back = ReplayConfig.parse(line, ReplayConfig.defaults(16L << 20));
         assertThat(back.design()).isEqualTo(shared);

@@ -11,7 +11,8 @@ import java.util.function.ToLongFunction;
 /**
  * The access-skew curve of each table ("No Bits Left Behind" §3.1: 99% of revision reads hit 5%
  * of tuples): the share of the keyed accesses that go to the hottest x of the table's tuples, for
- * x from 0.1% to 100%, counted through the index most accesses use.
+ * x from 0.1% to 100%, counted through the index most accesses use, by {@link TableHeat#hottestShares}
+ * (the computation behind {@code analyze}'s 1%, 5% and 10% shares).
  */
 public final class AccessSkew {
     /** The shares of the table's tuples the curve is drawn at. */
@@ -25,21 +26,11 @@ public final class AccessSkew {
         for (TableHeat th : heat.tables()) {
             String ix = th.heatIndex();
             if (ix == null) continue;
-            long[] counts = th.tupleCounts(ix).values().stream()
-                    .mapToLong(Long::longValue)
-                    .sorted()
-                    .toArray();
-            if (counts.length == 0) continue;
-            long total = 0;
-            for (long c : counts) total += c;
-            long population = Math.max(rows.applyAsLong(th.name()), counts.length);
+            long tuples = rows.applyAsLong(th.name());
+            if (th.skew(ix, tuples).keys() == 0) continue;
+            double[] shares = th.hottestShares(ix, tuples, AT);
             List<double[]> points = new ArrayList<>();
-            for (double x : AT) {
-                long k = (long) Math.ceil(x * population);
-                long sum = 0;
-                for (int i = counts.length - 1, n = 0; i >= 0 && n < k; i--, n++) sum += counts[i];
-                points.add(new double[] {x, total == 0 ? 0 : (double) sum / total});
-            }
+            for (int i = 0; i < AT.length; i++) points.add(new double[] {AT[i], shares[i]});
             out.put(th.name(), points);
         }
         return out;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.autotune.AutotuneReport;
+import dev.wastecheck.autotune.CandidateStatus;
 import dev.wastecheck.model.Bytes;
 import dev.wastecheck.replay.RunReport;
 import java.io.IOException;
@@ -74,7 +75,7 @@ public final class AutotuneRenderer {
             n.put("step", e.step());
             n.put("held_out_prefix", e.prefix());
             n.put("modeled_us_per_query", e.modeledUs());
-            n.put("status", e.status());
+            n.put("status", e.status().label());
             if (!e.reason().isEmpty()) n.put("reason", e.reason());
         }
         ArrayNode pruned = root.putArray("pruned");
@@ -224,7 +225,7 @@ public final class AutotuneRenderer {
         }
         w.println();
         long rejected = r.evaluations().stream()
-                .filter(e -> e.status().equals("rejected"))
+                .filter(e -> e.status() == CandidateStatus.REJECTED)
                 .count();
         Wrap.print(
                 w,
@@ -234,7 +235,8 @@ public final class AutotuneRenderer {
                 "",
                 "  ");
         r.evaluations().stream()
-                .filter(e -> e.status().equals("rejected") && !e.table().equals("uniform"))
+                .filter(e ->
+                        e.status() == CandidateStatus.REJECTED && !e.table().equals("uniform"))
                 .sorted((a, b) -> Double.compare(b.modeledUs(), a.modeledUs()))
                 .limit(8)
                 .forEach(e -> Wrap.print(w, e.table() + " " + e.design() + ": " + e.reason(), width, "  ", "      "));

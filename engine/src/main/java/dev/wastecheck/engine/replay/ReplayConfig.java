@@ -1,8 +1,10 @@
 package dev.wastecheck.engine.replay;
 
+import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.layouts.Layout;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -23,9 +25,8 @@ import java.util.TreeMap;
  * @param design      the design of every table the configuration does not name
  * @param tables      per table (case-insensitive), its own design
  * @param memoryBytes the buffer pool's budget
- * @param arrow       heaps in Arrow-native blocks in memory ({@code layout=arrow}, docs/arrow.md) instead of pages of
- *                    each design's layout; the indexes stay B+trees in the buffer pool
- * @param freeze      with {@code arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay runs
+ * @param freeze      with {@code layout=arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay
+ *                    runs
  * @param coldAfter   with {@code freeze}: events without a write after which a full block is cold
  */
 public record ReplayConfig(
@@ -34,7 +35,6 @@ public record ReplayConfig(
         Map<String, TableDesign> tables,
         long memoryBytes,
         int pageSize,
-        boolean arrow,
         boolean freeze,
         long coldAfter) {
 
@@ -46,25 +46,99 @@ public record ReplayConfig(
     public ReplayConfig {
         Map<String, TableDesign> m = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         m.putAll(tables);
-        tables = java.util.Collections.unmodifiableMap(m);
+        tables = Collections.unmodifiableMap(m);
     }
 
-    /** A configuration on pages (not {@code layout=arrow}). */
-    public ReplayConfig(
-            String label, TableDesign design, Map<String, TableDesign> tables, long memoryBytes, int pageSize) {
-        this(label, design, tables, memoryBytes, pageSize, false, true, DEFAULT_COLD_AFTER);
+    /**
+     * Whether the heaps are Arrow-native blocks in memory ({@code layout=arrow}, docs/arrow.md)
+     * instead of pages; the indexes stay B+trees in the buffer pool. The shared design says so for
+     * every table: a table's own design cannot choose Arrow alone.
+     */
+    public boolean arrow() {
+        return design.layout() == Layout.ARROW;
     }
 
+    /** The baseline: every table as declared ({@link TableDesign#BASELINE}) in a pool of {@code memoryBytes}. */
     public static ReplayConfig defaults(long memoryBytes) {
-        return new ReplayConfig(
-                "baseline",
-                TableDesign.BASELINE,
-                Map.of(),
-                memoryBytes,
-                DEFAULT_PAGE_SIZE,
-                false,
-                true,
-                DEFAULT_COLD_AFTER);
+        return builder("baseline", memoryBytes).build();
+    }
+
+    /**
+     * A configuration from its parts, each named: every table in {@link TableDesign#BASELINE} on
+     * {@link #DEFAULT_PAGE_SIZE} pages unless set, Arrow blocks (when asked for) freezing after
+     * {@link #DEFAULT_COLD_AFTER} events.
+     */
+    public static Builder builder(String label, long memoryBytes) {
+        return new Builder(label, memoryBytes);
+    }
+
+    /** A builder that starts from this configuration. */
+    public Builder toBuilder() {
+        return new Builder(label, memoryBytes)
+                .design(design)
+                .tables(tables)
+                .pageSize(pageSize)
+                .freeze(freeze)
+                .coldAfter(coldAfter);
+    }
+
+    /** Builds a {@link ReplayConfig} one named part at a time. */
+    public static final class Builder {
+        private String label;
+        private TableDesign design = TableDesign.BASELINE;
+        private Map<String, TableDesign> tables = Map.of();
+        private long memoryBytes;
+        private int pageSize = DEFAULT_PAGE_SIZE;
+        private boolean freeze = true;
+        private long coldAfter = DEFAULT_COLD_AFTER;
+
+        private Builder(String label, long memoryBytes) {
+            this.label = label;
+            this.memoryBytes = memoryBytes;
+        }
+
+        public Builder label(String l) {
+            label = l;
+            return this;
+        }
+
+        /** The design of every table {@link #tables} does not name. */
+        public Builder design(TableDesign d) {
+            design = d;
+            return this;
+        }
+
+        /** Per table (case-insensitive), its own design. */
+        public Builder tables(Map<String, TableDesign> t) {
+            tables = t;
+            return this;
+        }
+
+        public Builder memory(long bytes) {
+            memoryBytes = bytes;
+            return this;
+        }
+
+        public Builder pageSize(int bytes) {
+            pageSize = bytes;
+            return this;
+        }
+
+        /** With {@code layout=arrow}: whether cold blocks freeze to canonical Arrow while the replay runs. */
+        public Builder freeze(boolean on) {
+            freeze = on;
+            return this;
+        }
+
+        /** With {@code layout=arrow}: events without a write after which a full block is cold. */
+        public Builder coldAfter(long events) {
+            coldAfter = events;
+            return this;
+        }
+
+        public ReplayConfig build() {
+            return new ReplayConfig(label, design, tables, memoryBytes, pageSize, freeze, coldAfter);
+        }
     }
 
     /** The design of one table. */
@@ -106,11 +180,11 @@ public record ReplayConfig(
 
     /** This configuration with another label. */
     public ReplayConfig withLabel(String l) {
-        return new ReplayConfig(l, design, tables, memoryBytes, pageSize, arrow, freeze, coldAfter);
+        return toBuilder().label(l).build();
     }
 
     public ReplayConfig withMemory(long bytes) {
-        return new ReplayConfig(label, design, tables, bytes, pageSize, arrow, freeze, coldAfter);
+        return toBuilder().memory(bytes).build();
     }
 
     /** Parses {@code KEY=VAL,...} over {@code base}; throws IllegalArgumentException with a message a user can act on. */
@@ -131,7 +205,7 @@ public record ReplayConfig(
         tables.putAll(base.tables);
         long memory = base.memoryBytes;
         int pageSize = base.pageSize;
-        boolean arrow = base.arrow, freeze = base.freeze;
+        boolean freeze = base.freeze;
         long coldAfter = base.coldAfter;
         // Keys for every table first, so that "revision.cluster=none,cluster=partition" means what it says in any
         // order.
@@ -155,16 +229,6 @@ public record ReplayConfig(
                     if (coldAfter < 0)
                         throw new IllegalArgumentException(
                                 "cold_after=" + e.getValue() + ": expected a number of events (0 or more)");
-                }
-                case "layout" -> {
-                    if (v.equals("arrow")) {
-                        arrow = true;
-                    } else {
-                        arrow = false;
-                        design = design.with(k, e.getValue());
-                        for (Map.Entry<String, TableDesign> t : tables.entrySet())
-                            t.setValue(t.getValue().with(k, e.getValue()));
-                    }
                 }
                 case "page_size" -> {
                     long s = parseSize("page_size", e.getValue());
@@ -201,6 +265,7 @@ public record ReplayConfig(
             }
             tables.put(table, tables.getOrDefault(table, design).with(key, e.getValue()));
         }
+        boolean arrow = design.layout() == Layout.ARROW;
         if (memory < 2L * pageSize)
             throw new IllegalArgumentException("memory=" + memory + " B holds fewer than two pages");
         if (!arrow && (kv.containsKey("freeze") || kv.containsKey("cold_after"))) {
@@ -215,19 +280,12 @@ public record ReplayConfig(
                     "--config '" + spec + "': split applies to pages (nsm, pax, hpl), not to layout=arrow");
         }
         return new ReplayConfig(
-                spec.trim().isEmpty() ? base.label : spec.trim(),
-                design,
-                tables,
-                memory,
-                pageSize,
-                arrow,
-                freeze,
-                coldAfter);
+                spec.trim().isEmpty() ? base.label : spec.trim(), design, tables, memory, pageSize, freeze, coldAfter);
     }
 
     /** The Arrow-native storage this configuration asks for (a new one per database), or null for pages. */
-    public dev.wastecheck.engine.block.ArrowStorage arrowStorage() {
-        return arrow ? new dev.wastecheck.engine.block.ArrowStorage(freeze, coldAfter) : null;
+    public ArrowStorage arrowStorage() {
+        return arrow() ? new ArrowStorage(freeze, coldAfter) : null;
     }
 
     /** {@code 64M}, {@code 1G}, {@code 512k}, {@code 8192}: bytes. */
@@ -272,7 +330,7 @@ public record ReplayConfig(
     /** A table design's description under this configuration: Arrow blocks named where they replace the design's pages. */
     public String describe(TableDesign d) {
         String s = d.describe();
-        if (!arrow) return s;
+        if (!arrow()) return s;
         int at = s.indexOf("layout=");
         int end = s.indexOf(',', at);
         return s.substring(0, at) + "layout=arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off")

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
@@ -52,24 +53,10 @@ public final class Replayer {
     private final Map<Table, Record> records = new HashMap<>();
     private final Map<Table, Record> scratch = new HashMap<>();
     private long rowsReturned;
-    /**
-     * While training: reads per tuple id of each table's main partition (lookups, ranges, keys a
-     * join binds, updates; not scans, which read everything, nor inserts), or null when not counting.
-     */
-    private Map<Table, Map<Long, Long>> heat;
-    /**
-     * While counting heat: per table, the tuples first read in the second half of the counted events (their
-     * ids followed as {@link #heat}'s are), the reads a rule learned on the first half should have foreseen.
-     */
-    private Map<Table, java.util.Set<Long>> lateFirst;
-    /** While counting heat: per table, the tuples inserted in the second half of the counted events. */
-    private Map<Table, java.util.Set<Long>> lateInserted;
-    /** While counting heat: the event being counted, and the first event of the second half. */
-    private int heatEvent, heatMid;
-    /** While counting heat: per table, the indexes reads, updates and deletes went through. */
-    private final Map<Table, boolean[]> indexesRead = new HashMap<>();
-    /** With {@link #recordJoins}: per event whose key a join binds, the key literals of each lookup it made. */
-    private Map<Integer, List<List<String>>> joinBindings;
+    /** The reads per tuple of a training (lookups, ranges, keys a join binds, updates). */
+    private final TrainingHeat heat = new TrainingHeat();
+    /** With {@link #recordJoins}: the keys each join-bound event looked up, else null. */
+    private JoinBindings joinBindings;
 
     public Replayer(Database db) {
         this.db = db;
@@ -80,7 +67,7 @@ public final class Replayer {
      * so that a table's events can be replayed without the tables that drove them (autotune's per-table search).
      */
     public Replayer recordJoins() {
-        joinBindings = new HashMap<>();
+        joinBindings = new JoinBindings();
         return this;
     }
 
@@ -282,7 +269,7 @@ public final class Replayer {
 
     /** The indexes the events counted so far went through (by {@link #heatOf} or a run's training), per table. */
     public Map<Table, boolean[]> indexesRead() {
-        return indexesRead;
+        return heat.indexesRead();
     }
 
     /**
@@ -290,8 +277,8 @@ public final class Replayer {
      * second half of those events read first: no event of the first half read them, and no event of
      * the second half inserted them.
      */
-    public Map<Table, java.util.Set<Long>> readLate() {
-        return lateFirst == null ? Map.of() : lateFirst;
+    public Map<Table, Set<Long>> readLate() {
+        return heat.readLate();
     }
 
     /**
@@ -308,13 +295,7 @@ public final class Replayer {
             Map<String, Long> moved,
             Learner learner,
             LongConsumer progress) {
-        if (learner != null && measureFrom > 0) {
-            heat = new HashMap<>();
-            lateFirst = new HashMap<>();
-            lateInserted = new HashMap<>();
-            heatMid = measureFrom / 2;
-            followMoves();
-        }
+        if (learner != null && measureFrom > 0) heat.start(db, measureFrom / 2);
         BufferPool pool = db.pool();
         double leafFill = db.leafFill();
         Step[] steps = plan(events);
@@ -331,12 +312,11 @@ public final class Replayer {
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
-            heatEvent = i;
-            if (i == warm && heat != null) {
-                Map<Table, LinkedHashMap<Long, Long>> learned = sortedHeat(heat);
-                heat = null;
+            heat.at(i);
+            if (i == warm && heat.counting()) {
+                Map<Table, LinkedHashMap<Long, Long>> learned = heat.finish();
                 Map<String, Long> all = new LinkedHashMap<>(moved);
-                learner.learn(learned, indexesRead).forEach((k, v) -> all.merge(k, v, Long::sum));
+                learner.learn(learned, heat.indexesRead()).forEach((k, v) -> all.merge(k, v, Long::sum));
                 moved = all;
             }
             if (i == warm) startMeasuring(pool);
@@ -456,7 +436,7 @@ public final class Replayer {
                 device.reads(),
                 device.writes(),
                 upkeep,
-                joinBindings == null ? Map.of() : joinBindings,
+                joinBindings == null ? Map.of() : joinBindings.byEvent(),
                 arrow == null ? 0 : arrow.tupleAccesses(),
                 db.hotRules());
     }
@@ -468,15 +448,11 @@ public final class Replayer {
      */
     public Map<Table, LinkedHashMap<Long, Long>> heatOf(List<AccessEvent> events) {
         Step[] steps = plan(events);
-        heat = new HashMap<>();
-        lateFirst = new HashMap<>();
-        lateInserted = new HashMap<>();
-        heatMid = events.size() / 2;
-        followMoves();
+        heat.start(db, events.size() / 2);
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
-            heatEvent = i;
+            heat.at(i);
             if (i > groupEnd) {
                 groupEnd = i;
                 while (groupEnd + 1 < events.size() && sameStatement(events.get(i), events.get(groupEnd + 1)))
@@ -489,7 +465,7 @@ public final class Replayer {
             // Updates and deletes are not run, but the indexes they go through must stay in a hot partition, as when
             // the training runs them: without its index, an update by a secondary key scans the partition's heap.
             Table target = db.table(e.table());
-            if (target != null) noteIndex(target, e);
+            if (target != null) heat.noteIndex(target, e);
             boolean read = op == Operation.POINT_LOOKUP || op == Operation.RANGE;
             if (!read || (steps[i].kind != Kind.KEY && steps[i].kind != Kind.JOIN)) continue;
             if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null)
@@ -501,71 +477,7 @@ public final class Replayer {
             else join(t, e, steps[i], driven.get(steps[i].driver), i);
             if (collect != null) driven.put(i, collect.rows);
         }
-        Map<Table, LinkedHashMap<Long, Long>> out = sortedHeat(heat);
-        heat = null;
-        return out;
-    }
-
-    /** Counted reads, each table's tuples hottest first (ties by tuple id), tables by name: the same run moves the same tuples. */
-    private static Map<Table, LinkedHashMap<Long, Long>> sortedHeat(Map<Table, Map<Long, Long>> counts) {
-        Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
-        List<Table> tables = new ArrayList<>(counts.keySet());
-        tables.sort(java.util.Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
-        for (Table t : tables) {
-            LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
-            counts.get(t).entrySet().stream()
-                    .sorted(Map.Entry.<Long, Long>comparingByValue()
-                            .reversed()
-                            .thenComparing(Map.Entry.comparingByKey()))
-                    .forEach(x -> sorted.put(x.getKey(), x.getValue()));
-            out.put(t, sorted);
-        }
-        return out;
-    }
-
-    /**
-     * While heat is counted by tuple id, Arrow compaction may move a counted tuple (§4.3): its count
-     * follows it, or clustering would later look for a tuple that is no longer there.
-     */
-    private void followMoves() {
-        for (Table t : db.tables()) {
-            t.onMainMove((from, to) -> {
-                moveHeat(t, from, to);
-            });
-        }
-    }
-
-    /** A counted tuple of the main partition got a new id: its count (and its first read) follow it. */
-    private void moveHeat(Table t, long from, long to) {
-        Map<Long, Long> h = heat == null ? null : heat.get(t);
-        if (h == null) return;
-        Long n = h.remove(from);
-        if (n != null) h.merge(to, n, Long::sum);
-        java.util.Set<Long> late = lateFirst.get(t);
-        if (late != null && late.remove(from)) late.add(to);
-        java.util.Set<Long> inserted = lateInserted.get(t);
-        if (inserted != null && inserted.remove(from)) inserted.add(to);
-    }
-
-    /** A counted tuple was deleted: it has no heat, and clustering must not bring it back. */
-    private void dropHeat(Table t, long tid) {
-        if (heat == null || !heat.containsKey(t)) return;
-        heat.get(t).remove(tid);
-        java.util.Set<Long> late = lateFirst.get(t);
-        if (late != null) late.remove(tid);
-        java.util.Set<Long> inserted = lateInserted.get(t);
-        if (inserted != null) inserted.remove(tid);
-    }
-
-    /** Counts a read of a tuple when heat is being counted (main partition only: what clustering moves). */
-    private void countHeat(Table t, Table.Part p, long tid, long weight) {
-        if (heat != null && p == t.main()) {
-            Long before = heat.computeIfAbsent(t, k -> new HashMap<>()).putIfAbsent(tid, weight);
-            if (before != null) heat.get(t).put(tid, before + weight);
-            else if (heatEvent >= heatMid
-                    && !lateInserted.getOrDefault(t, java.util.Set.of()).contains(tid))
-                lateFirst.computeIfAbsent(t, k -> new java.util.HashSet<>()).add(tid);
-        }
+        return heat.finish();
     }
 
     private void startMeasuring(BufferPool pool) {
@@ -640,17 +552,10 @@ public final class Replayer {
                 db.table(events.get(driver).table()).schema().fieldCount());
     }
 
-    private void noteIndex(Table t, AccessEvent e) {
-        if (heat == null || e.index() == null || e.operation() == Operation.INSERT || e.operation() == Operation.SCAN)
-            return;
-        int ix = t.indexNamed(e.index());
-        if (ix >= 0) indexesRead.computeIfAbsent(t, k -> new boolean[k.indexCount()])[ix] = true;
-    }
-
     private long execute(
             AccessEvent e, Step s, Map<Integer, List<String[]>> driven, int i, List<AccessEvent> events, Step[] steps) {
         Table t = db.table(e.table());
-        noteIndex(t, e);
+        heat.noteIndex(t, e);
         HotColdUpkeep up = t.upkeep();
         if (up != null) up.tick();
         digest.reset();
@@ -771,7 +676,7 @@ public final class Replayer {
                 long tid = c.lookup(key, fieldSource(p, t, ix), out);
                 if (tid != TupleId.NONE) {
                     if (up != null) up.read(p, tid);
-                    countHeat(t, p, tid, 1);
+                    heat.read(t, p, tid);
                     digestFromCache(t, ix, fields, literals, out);
                     return;
                 }
@@ -785,7 +690,7 @@ public final class Replayer {
             t.project(p, tid, read, r);
             if (filter != null && !filter.matches(r)) return true;
             if (up != null) up.read(p, tid);
-            countHeat(t, p, tid, 1);
+            heat.read(t, p, tid);
             digestRow(t, fields, r);
             if (collect != null) collect.rows.add(values(t, collect, r));
             return true;
@@ -828,8 +733,7 @@ public final class Replayer {
 
     /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
     private void join(Table t, AccessEvent e, Step s, List<String[]> driverRows, int event) {
-        List<List<String>> record =
-                joinBindings == null ? null : joinBindings.computeIfAbsent(event, k -> new ArrayList<>());
+        if (joinBindings != null) joinBindings.begin(event);
         int ix = t.indexNamed(e.index());
         List<String> cols = t.spec().indexes().get(ix).columns();
         boolean modify = e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE;
@@ -848,7 +752,7 @@ public final class Replayer {
                 literals.add(v);
             }
             if (nullKey) continue; // NULL equals nothing
-            if (record != null) record.add(List.copyOf(literals));
+            if (joinBindings != null) joinBindings.lookup(event, literals);
             byte[] key = t.keyOfLiterals(ix, literals);
             if (key == null) continue;
             boolean whole = literals.size() == cols.size();
@@ -991,7 +895,7 @@ public final class Replayer {
             long n = 0;
             for (long[] m : matches(t, ix, key, whole, filter)) {
                 t.delete(part(t, m[0]), m[1], scratchRecord(t));
-                if (m[0] == 0) dropHeat(t, m[1]);
+                if (m[0] == 0) heat.deleted(t, m[1]);
                 n++;
             }
             return n;
@@ -1012,8 +916,8 @@ public final class Replayer {
             if (tid != TupleId.NONE) {
                 n++;
                 if (up != null) up.read(p, tid);
-                if (tid != m[1] && p == t.main()) moveHeat(t, m[1], tid);
-                countHeat(t, p, tid, 1);
+                if (tid != m[1] && p == t.main()) heat.moved(t, m[1], tid);
+                heat.read(t, p, tid);
             }
         }
         return n;
@@ -1052,8 +956,6 @@ public final class Replayer {
         Table.Part p = t.hot() != null ? t.hot() : t.main();
         long tid = t.insert(p, r);
         countRow(tid == TupleId.NONE ? 0 : 1);
-        // A tuple inserted in the second half of the counted events is no evidence for a rule: inserts go hot anyway.
-        if (tid != TupleId.NONE && heat != null && p == t.main() && heatEvent >= heatMid)
-            lateInserted.computeIfAbsent(t, k -> new java.util.HashSet<>()).add(tid);
+        if (tid != TupleId.NONE) heat.inserted(t, p, tid);
     }
 }

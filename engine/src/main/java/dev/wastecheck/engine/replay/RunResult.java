@@ -1,6 +1,7 @@
 package dev.wastecheck.engine.replay;
 
 import dev.wastecheck.engine.metrics.LatencyRecorder;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 
@@ -62,7 +63,7 @@ public record RunResult(
         long replayMillis,
         Map<String, Long> moved,
         long[] digests,
-        java.util.BitSet executedEvents,
+        BitSet executedEvents,
         Map<String, Long> workingSetByStructure,
         Map<String, Long> skippedByReason,
         long pins,
@@ -71,4 +72,43 @@ public record RunResult(
         Map<String, Long> upkeep,
         Map<Integer, List<List<String>>> joinBindings,
         long blockAccesses,
-        List<String> hotRules) {}
+        List<String> hotRules) {
+
+    /** A run that measured nothing: no event, no byte, no time. */
+    public static RunResult empty() {
+        return new RunResult(
+                "",
+                "",
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                new LatencyRecorder().summary(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                Map.of(),
+                new long[0],
+                new BitSet(),
+                Map.of(),
+                Map.of(),
+                0,
+                0,
+                0,
+                Map.of(),
+                Map.of(),
+                0,
+                List.of());
+    }
+}

@@ -151,6 +151,8 @@ public final class Table {
         this.pool = pool;
         this.design = design;
         this.arrow = arrow;
+        if (design.layout() == Layout.ARROW && arrow == null)
+            throw new IllegalArgumentException(spec.name() + ": layout=arrow needs the database's Arrow storage");
         this.layout = design.layout();
         this.policy = design.cache();
         this.cacheSize = design.cacheSize();

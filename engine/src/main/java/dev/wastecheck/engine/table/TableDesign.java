@@ -12,7 +12,8 @@ import java.util.Set;
  * The physical design of one table: what {@code replay --config} sets for every table (or, with a
  * {@code TABLE.} prefix, for one) and what {@code autotune} searches per table.
  *
- * @param layout          the heap's page format
+ * @param layout          the heap's page format, or Arrow blocks ({@link Layout#ARROW}: one storage for the whole
+ *                        database, so {@code ReplayConfig} sets it for every table or none)
  * @param cache           the index cache in the leaves' free space ("No Bits Left Behind" §2.1)
  * @param cacheSize       at most this share of a leaf's tuples is cached
  * @param clusterFraction the share of the accessed tuples relocated to the heap's end, hottest first (§3.1); 0 for none
@@ -126,10 +127,7 @@ public record TableDesign(
                     case "nsm" -> Layout.NSM;
                     case "pax" -> Layout.PAX;
                     case "hpl" -> Layout.HPL;
-                    // ReplayConfig takes layout=arrow for the whole database; a table's design is of pages
-                    case "arrow" ->
-                        throw new IllegalArgumentException(
-                                "layout=arrow applies to every table (one Arrow storage), not to one table's design");
+                    case "arrow" -> Layout.ARROW;
                     default ->
                         throw new IllegalArgumentException("layout=" + value + ": expected nsm, pax, hpl or arrow");
                 };

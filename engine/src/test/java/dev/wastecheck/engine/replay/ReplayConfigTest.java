@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.layouts.Layout;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +26,19 @@ class ReplayConfigTest {
                 .as("another layout leaves Arrow")
                 .isFalse();
         assertThat(BASE.arrowStorage()).isNull();
+    }
+
+    @Test
+    void layoutArrowIsALayoutValueEveryTableGets() {
+        ReplayConfig a = ReplayConfig.parse("revision.tight=on,layout=arrow", BASE);
+        assertThat(a.design().layout()).isEqualTo(Layout.ARROW);
+        assertThat(a.design("revision").layout()).isEqualTo(Layout.ARROW);
+        assertThat(a.design().describe()).startsWith("layout=arrow,cache=off");
+        assertThat(ReplayConfig.builder("built", 64L << 20)
+                        .design(TableDesign.BASELINE.with("layout", "arrow"))
+                        .build())
+                .isEqualTo(ReplayConfig.parse("layout=arrow", BASE).withLabel("built"));
+        assertThatThrownBy(() -> Layout.ARROW.newPage(null)).hasMessageContaining("not pages");
     }
 
     @Test

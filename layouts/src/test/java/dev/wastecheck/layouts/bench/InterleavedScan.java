@@ -28,7 +28,7 @@ public final class InterleavedScan {
         int records = 1 << 18, pageSize = 65536;
         for (Shape shape : Shape.values()) {
             List<Contender> contenders = new ArrayList<>();
-            for (Layout layout : Layout.values()) {
+            for (Layout layout : Layout.PAGES) {
                 contenders.add(new Contender(layout.name(), new Table(shape, layout, pageSize).load(records, 42)));
             }
             for (int i = 1; i < args.length; i++) {

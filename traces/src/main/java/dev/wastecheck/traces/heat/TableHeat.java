@@ -167,26 +167,46 @@ public final class TableHeat {
         for (long c : counts) {
             total += c;
         }
-        long population = tupleCount > 0 ? Math.max(tupleCount, counts.length) : counts.length;
-        return new SkewShares(
-                population,
-                counts.length,
-                total,
-                share(counts, total, population, 0.01),
-                share(counts, total, population, 0.05),
-                share(counts, total, population, 0.10));
+        double[] shares = hottestShares(counts, total, population(counts, tupleCount), 0.01, 0.05, 0.10);
+        return new SkewShares(population(counts, tupleCount), counts.length, total, shares[0], shares[1], shares[2]);
     }
 
-    private static double share(long[] desc, long total, long population, double fraction) {
+    /**
+     * The access-skew curve through {@code index} ("No Bits Left Behind" §3.1): for each of
+     * {@code fractions} of the table's tuples, the share of the keyed accesses its hottest tuples
+     * take; the same computation as {@link #skew(String, long)}'s 1%, 5% and 10%.
+     *
+     * @param tupleCount as for {@link #skew(String, long)}
+     */
+    public double[] hottestShares(String index, long tupleCount, double... fractions) {
+        long[] counts = sortedCounts(index);
+        long total = 0;
+        for (long c : counts) {
+            total += c;
+        }
+        return hottestShares(counts, total, population(counts, tupleCount), fractions);
+    }
+
+    /** The tuples the shares are of: the table's rows when known (and not fewer than the keys accessed), else the keys. */
+    private static long population(long[] counts, long tupleCount) {
+        return tupleCount > 0 ? Math.max(tupleCount, counts.length) : counts.length;
+    }
+
+    /** For each fraction, the share of {@code total} the hottest {@code ceil(fraction * population)} keys take. */
+    private static double[] hottestShares(long[] desc, long total, long population, double... fractions) {
+        double[] out = new double[fractions.length];
         if (total == 0) {
-            return 0;
+            return out;
         }
-        long k = (long) Math.ceil(fraction * population);
-        long sum = 0;
-        for (int i = 0; i < desc.length && i < k; i++) {
-            sum += desc[i];
+        for (int f = 0; f < fractions.length; f++) {
+            long k = (long) Math.ceil(fractions[f] * population);
+            long sum = 0;
+            for (int i = 0; i < desc.length && i < k; i++) {
+                sum += desc[i];
+            }
+            out[f] = (double) sum / total;
         }
-        return (double) sum / total;
+        return out;
     }
 
     private long[] sortedCounts(String index) {

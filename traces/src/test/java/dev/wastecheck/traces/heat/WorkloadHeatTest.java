@@ -41,6 +41,12 @@ class WorkloadHeatTest {
         assertThat(t.skew("PRIMARY", 0).top10())
                 .as("over the 10 keys touched: the hottest 1 key")
                 .isCloseTo(0.91, within(1e-9));
+        assertThat(t.hottestShares("PRIMARY", 100, 0.01, 0.05, 0.10, 0.001, 1.0))
+                .as("the curve is the same computation as the shares")
+                .containsExactly(s.top1(), s.top5(), s.top10(), 0.91, 1.0);
+        assertThat(t.hottestShares("by_v", 100, 0.5))
+                .as("no keyed access: no share")
+                .containsExactly(0.0);
         assertThat(t.hotKeys("PRIMARY", 0.9)).containsExactly(List.of("1"));
         assertThat(t.tupleCounts("by_name")).containsEntry(List.of("a"), 1L);
         assertThat(t.eventsWithoutKey()).isEqualTo(1);
