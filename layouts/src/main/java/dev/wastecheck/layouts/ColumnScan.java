@@ -172,6 +172,66 @@ public final class ColumnScan {
         }
     }
 
+    /**
+     * Like {@link #match} for the {@code count} values of one block of an HPL segment that grows
+     * by cache lines (§5.1): only the block's own values are read (a 64-value read would pull in
+     * the neighbouring blocks of other fields). A block of 1-, 2- and 4-byte values holds a
+     * multiple of 8, 4 and 2 of them, so the 8-byte reads below never leave it; the values past
+     * {@code count} are masked off.
+     */
+    static long matchBlock(
+            int kernel,
+            ByteBuffer buf,
+            byte[] array,
+            int arrayBase,
+            int at,
+            FieldType t,
+            int count,
+            int lo32,
+            long span1,
+            long lo,
+            long hi) {
+        if (count == 64) return match(kernel, buf, array, arrayBase, at, t, 64, lo32, span1, lo, hi);
+        long bits = 0;
+        int a = arrayBase + at;
+        switch (kernel) {
+            case K_INT32_ARRAY:
+                for (int j = 0; j < count; j += 2) {
+                    long pair = (long) LONGS.get(array, a + (j << 2));
+                    bits |= (inRange((int) pair, lo32, span1) | inRange((int) (pair >>> 32), lo32, span1) << 1) << j;
+                }
+                break;
+            case K_INT8_ARRAY:
+            case K_UINT8_ARRAY:
+                if (span1 >= 256) return (1L << count) - 1;
+                for (int j = 0; j < count; j += 8)
+                    bits |= matchEightBytes((long) LONGS.get(array, a + j), lo32, span1) << j;
+                break;
+            case K_INT16_ARRAY:
+            case K_UINT16_ARRAY:
+                boolean unsigned = kernel == K_UINT16_ARRAY;
+                for (int j = 0; j < count; j += 4) {
+                    long x = (long) LONGS.get(array, a + (j << 1));
+                    for (int k = 0; k < 4; k++) {
+                        int v = unsigned ? (int) (x >>> (k << 4)) & 0xFFFF : (short) (x >>> (k << 4));
+                        bits |= inRange(v, lo32, span1) << (j + k);
+                    }
+                }
+                break;
+            default:
+                return match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
+        }
+        return bits & ((1L << count) - 1);
+    }
+
+    /** Eight one-byte values of {@code x} tested at once (as in {@link #match64Bytes}): bit k for byte k. */
+    private static long matchEightBytes(long x, int lo, long span1) {
+        long l = (lo & 0xFFL) * ONES, s = span1 * ONES;
+        long d = subBytes(x, l);
+        long borrow = ((~d & s) | (~(d ^ s) & subBytes(d, s))) & HIGH_BITS;
+        return ((borrow >>> 7) * 0x0102040810204080L) >>> 56;
+    }
+
     /** Bit j set iff INT32 value j of the 64 at {@code a[at..]} (little-endian) is in range. */
     static long match64Int32(byte[] a, int at, int lo, long span1) {
         long bits = 0;

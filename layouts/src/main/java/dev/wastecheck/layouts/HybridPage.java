@@ -1,145 +1,155 @@
 package dev.wastecheck.layouts;
 
 /**
- * The hybrid page layout (Graefe et al., HPL-2012-240): records are grouped into
- * <em>segments</em> of {@code R} consecutive slots, and inside a segment each field is a column,
- * as in PAX. Segments are allocated from the front of the page, variable-size values from the
- * back, so the page keeps a single pool of free space like NSM and never reorganizes on an
- * insert or a growing value (the PAX cost, §2). Three variants of that idea, parameters of this
- * one class ({@link Variant}), differ in R and in how a segment takes its space:
+ * The hybrid page layout of Graefe, Petrov, Ivanov, Marinov (HPL-2012-240), its three variants
+ * as §3-§5 define them. As in PAX, an aligned cache line holds values of one field only; as in
+ * NSM, the page has two allocation spaces growing towards each other, one pool of free space
+ * between them (§3.1): <em>segments</em> of fixed-size values grow up from the header, variable-
+ * size values grow down from the page's end, in any order (§3.1, "without regard to the record
+ * or the field"). A segment holds the fixed-size values of R consecutive records, each field a
+ * column of R values. The unit of space is {@code U} bytes: a cache line (64, the line of both
+ * machines of §6), or a block of lines for read-ahead (§4.1: 4 x 64 = 256); 8 draws Figure 6.
  *
  * <ul>
- *   <li>{@link Variant#SIMPLISTIC} (§3): R of at most 64 records, each segment allocated whole
- *       when the one before it is full.</li>
- *   <li>{@link Variant#RIGID} (§4): R sized by blocks of cache lines for read-ahead (§4.1), up to
- *       256 records, each segment allocated whole: a page is full when the next whole segment
- *       does not fit, however small the record.</li>
- *   <li>{@link Variant#INCREMENTAL} (§5, the default): the last segment is <em>open</em>: each
- *       of its columns grows by one cache-line block when it fills, taken from the single free
- *       pool, so a full page wastes at most a block per column instead of up to a whole segment.
- *       When the open segment reaches R records (or the page refuses an insert) its blocks are
- *       <em>sealed</em>: moved, inside the bytes the segment already has, into one contiguous run
- *       per column, the layout a scan reads fastest. Since a large R costs no space here, R is
- *       the records a page holds: a full page is one sealed segment.</li>
+ *   <li>{@link Variant#SIMPLISTIC} (§3): R = U, "the number of records per segment is equal to
+ *       the number of bytes per cache line" (§3.1), so a field of w bytes takes w units of each
+ *       segment. No ghost bits, no null bits, no bit fields: §3.1 "assumes that each field is at
+ *       least one byte" and "ignores null values and ghost records". A segment is allocated
+ *       whole when the one before it is full (§3.1: space grows "one segment at a time").</li>
+ *   <li>{@link Variant#RIGID} (§4): R = 8U, the bits of a unit: 512 records at U = 64, 2,048 at
+ *       U = 256 (§4.3), because each segment starts with a unit of ghost bits (§4.3) and each
+ *       bit-size field (null bits §4.4, BIT fields) takes a unit of R bits. Allocated whole; a
+ *       page that cannot hold one segment cannot be formatted (§4.5: "a single page could not
+ *       even hold a single segment").</li>
+ *   <li>{@link Variant#INCREMENTAL} (§5, the default): a full segment is a rigid one (same R,
+ *       same size, §5), but the last segment of a page grows: each field's column takes one
+ *       block of {@code lcm(width, U)} bytes at a time (a unit, or the few contiguous units a
+ *       12-byte reference needs, §5.1 "contiguous cache lines are allocated to the fields one at
+ *       a time"), from the page's one pool of free space, when a record needs it. Opening a
+ *       segment takes a unit for every bit-size field and a block for every column, which holds
+ *       U / (largest width) records (§5.1); each further block is taken when the first record
+ *       that needs it is inserted. So a page wastes at most a block per column (§5.1: "never
+ *       more than a cache line per fixed-size field") and uses a full segment only "where the
+ *       space is available" (§5.4).</li>
  * </ul>
  *
- * The paper's text for §3-§5 was not available offline (docs/benchmarks.md, issue 15): the
- * variants follow the paper's section structure as issue 15 describes it, and the details
- * (R's limits, sealing) are this implementation's.
+ * <p>Where the text leaves a choice open, this implementation takes:
+ * <ol>
+ *   <li>A VARLEN field's offset and size are one fixed-size field (§3.1 allows "pairs of offset
+ *       and size ... as a single fixed-size field"), followed by a poor man's normalized key of
+ *       4 bytes (§4.2; §5.2: "our implementation adds a third fixed-size field"): 8 bytes on
+ *       pages up to 64 KB. So the record of §3's running example (a 4-byte identifier, a 1-byte
+ *       age, a name) has 4 + 1 + 8 = 13 bytes of fixed-size fields, the paper's count, and a
+ *       page without keys has 9, Figure 6's (4 + 1 + 2 + 2).</li>
+ *   <li>Null bits are a bitmap per nullable field, a unit of R bits at the head of the segment,
+ *       in RIGID as in INCREMENTAL. Figure 6 and §5.1 draw them so ("bitmaps for Null values";
+ *       the allocation "starting with the ghost bits and the null bits"); §4.4 pursues a bitmap
+ *       per record as a fixed-size field instead. One head for both variants keeps §5's "each
+ *       full segment has the same size as a rigid segment" literal, and lets a scan drop 64
+ *       records' NULLs with one load.</li>
+ *   <li>Columns in table order (Figure 6: "ordered as in the table definition"); BIT fields are
+ *       bit-size fields in the head.</li>
+ *   <li>A full INCREMENTAL segment keeps its blocks where they grew: §5 moves nothing, and the
+ *       next segment starts right after it.</li>
+ *   <li>SIMPLISTIC refuses a schema with BIT or nullable fields, and deletes (its records have
+ *       no ghost bit to set); {@link #compact} still reclaims dead VARLEN bytes.</li>
+ * </ol>
  *
  * <pre>
  *  offset                                   page
  *  0                         +--------------------------------------------------+
  *  HDR_RECORD_COUNT       0  | int  records, ghosts included                     |
- *  HDR_GHOST_COUNT        4  | int  ghosts                                       |
- *  HDR_SEGMENT_COUNT      8  | int  segments allocated, the open one included    |
- *  HDR_HEAP_START        12  | int  lowest VARLEN value byte (= page size empty)  |
- *  HDR_FRAGMENTED        16  | int  dead VARLEN bytes (replaced or shrunk values) |
- *  HDR_REORGS            20  | int  page rewrites forced by inserts and updates  |
- *  HDR_RECORDS_PER_SEG   24  | int  R, records per segment (a power of two)      |
- *  HDR_VARIANT           28  | int  Variant ordinal                              |
- *  HDR_OPEN              32  | int  the last segment: OPEN_NONE (whole, or no    |
- *                            |      segment), OPEN_GROWING, OPEN_SEALED          |
- *  HDR_KEYS              36  | int  1 = VARLEN references carry the normalized   |
+ *  HDR_GHOST_COUNT        4  | int  ghosts (0 in SIMPLISTIC)                      |
+ *  HDR_HEAP_START         8  | int  lowest VARLEN value byte (= page size empty)  |
+ *  HDR_FRAGMENTED        12  | int  dead VARLEN bytes (replaced or shrunk values) |
+ *  HDR_REORGS            16  | int  page rewrites forced by inserts and updates  |
+ *  HDR_RECORDS_PER_SEG   20  | int  R                                            |
+ *  HDR_VARIANT           24  | int  Variant ordinal                              |
+ *  HDR_UNIT              28  | int  U, bytes of the unit of space                 |
+ *  HDR_KEYS              32  | int  1 = VARLEN references carry the normalized   |
  *                            |      key (the default), 0 = they do not           |
  *  HEADER_SIZE           64  +--------------------------------------------------+  one cache line
  *  HEADER_SIZE               | segment 0: segmentBytes (drawn below)            |
  *  + k*segmentBytes          | segment 1 ...  growing up --&gt;                     |
- *                            | [INCREMENTAL: the open segment, openBytes(j) for  |
- *                            |  its j &lt; R records]                             |
+ *                            | [INCREMENTAL: the last segment takes openBytes[j] |
+ *                            |  for its j &lt; R records]                          |
  *                            +--------------------------------------------------+
- *                            |        free space (freeBytes): one pool            |
+ *                            |        free space (freeBytes): one pool (§3.1)     |
  *  HDR_HEAP_START            +--------------------------------------------------+
  *                            | &lt;-- growing down   VARLEN values, any order       |
  *  page size                 +--------------------------------------------------+
  * </pre>
  *
- * A whole segment of R records (offsets from its start; every region rounded up to
- * {@code align}: a 64-byte cache line when R &gt;= 64, else 8 bytes):
+ * A segment of R records, offsets from its start:
  *
  * <pre>
- *  SEG_GHOST_BITS     0        ghost bits, 1 = deleted (§4.3)       R bits, in 8-byte words
- *  nullOffset[f]               null bits of each nullable field, 1 = NULL (§4.4)
- *  bitOffset[f]                values of each BIT field
- *  headBytes                   (the bit regions above, rounded up to align: the "head")
- *  columnOffset[f]             each whole-byte fixed field, widest first: R * width bytes
- *  columnOffset[v]             each VARLEN field's fixed part (§4.2): R entries of
- *                              vrefSize bytes; pages up to 64 KB (NARROW_VREF_SIZE = 8):
- *                                VREF_OFFSET        +0 u16  value offset in the page (0 if empty)
- *                                NARROW_VREF_LENGTH +2 u16  value length
- *                                NARROW_VREF_PNK    +4 int  poor man's normalized key
- *                              larger pages (WIDE_VREF_SIZE = 12):
- *                                VREF_OFFSET        +0 int  value offset in the page (0 if empty)
- *                                WIDE_VREF_LENGTH   +4 int  value length
- *                                WIDE_VREF_PNK      +8 int  poor man's normalized key
- *                              (the key: the value's first 4 bytes, big-endian, zero-padded)
- *                              Without keys (HDR_KEYS = 0) a reference is 4 or 8 bytes: offset
- *                              and length only, PAX's 4 bytes a value on pages up to 64 KB.
- * </pre>
+ *  SIMPLISTIC (§3.1), R = U:
+ *  columnOffset[f]             each non-BIT field in table order: R * width bytes (width units)
+ *                              §3.1's example, U = 64 (id INT32, age INT8, name VARLEN):
+ *                              id 0 (4 lines), age 256 (1), name's reference 320 (8):
+ *                              segmentBytes = 13 lines = 832; record 145 in segment 2 at 1,664,
+ *                              position 145 % 64 = 17, its id at 1,664 + 17 * 4 = 1,732
  *
- * The open segment of INCREMENTAL (R &gt;= 64) has the same head, sized for R records. A column
- * of width w grows in <em>blocks</em> of {@code blockBytes = w * 64 / gcd(w, 64)} bytes (one
- * cache line of 64/w values; three lines of 16 values for a 12-byte reference); inserting the
- * j-th record of the segment appends, in column order, a block to every column whose last block
- * is full ({@code j % valuesPerBlock == 0}). While OPEN_GROWING, block k of field f is at
- * {@code growBlock[f][k]}; the segment takes {@code openBytes[j]} bytes for j records. Sealing
- * permutes the same blocks into one run per column ({@code sealedOffset[f]}, each column
- * {@code ceil(j / valuesPerBlock) * blockBytes}): the same bytes, so sealing and unsealing (the
- * next insert into a sealed open segment) need no free space. At j = R the sealed layout is the
- * whole segment's.
+ *  RIGID (§4), R = 8U:
+ *  SEG_GHOST_BITS     0        ghost bits, 1 = deleted (§4.3)        R bits = one unit
+ *  nullOffset[f]               null bits of each nullable field (§4.4), one unit each
+ *  bitOffset[f]                values of each BIT field, one unit each
+ *  headBytes                   = (1 + nullable fields + BIT fields) * U
+ *  columnOffset[f]             each non-BIT field in table order: R * width bytes
+ *                              §4.3's example: U = 64: 512 / 8 + 512 * 13 = 6,720 bytes;
+ *                              U = 256: 2,048 / 8 + 2,048 * 13 = 26,880 bytes
  *
- * <pre>
- *  open segment, OPEN_GROWING, schema (INT64 a, INT32 b, INT8 c), R = 64, all 64 records:
- *  head | a0 b0 c0 | a1 | a2 b1 | a3 | a4 b2 | a5 | a6 b3 | a7 |     one block = one cache line
- *         record 0   8    16      24   32      40   48      56     (the record that took them)
+ *  INCREMENTAL (§5), R = 8U: the same head, then the columns' blocks in the order the records
+ *  need them: inserting record j of the segment appends, in column order, a block to every
+ *  column f with j % valuesPerBlock[f] == 0. Block k of f is at growBlock[f][k].
+ *  (INT64 a, INT32 b, INT8 c), U = 64, R = 512, no NULLs: the head is one unit of ghost bits;
+ *  head | a0 b0 c0 | a1 | a2 b1 | a3 | a4 b2 | a5 | a6 b3 | a7 | a8 b4 c1 | ...  one block = one line
+ *         record 0   8    16      24   32      40   48      56   64
  *  (a block of a holds 8 values, of b 16, of c 64: block k of a holds records 8k .. 8k+7)
- *  sealed: head | a0 a1 a2 a3 a4 a5 a6 a7 | b0 b1 b2 b3 | c0 |
+ *
+ *  A VARLEN field's entry in its column (§3.1, §4.2); pages up to 64 KB (NARROW_VREF_SIZE = 8):
+ *    VREF_OFFSET        +0 u16  value offset in the page (0 if empty)
+ *    NARROW_VREF_LENGTH +2 u16  value length
+ *    NARROW_VREF_PNK    +4 int  poor man's normalized key
+ *  larger pages (WIDE_VREF_SIZE = 12):
+ *    VREF_OFFSET        +0 int  value offset in the page (0 if empty)
+ *    WIDE_VREF_LENGTH   +4 int  value length
+ *    WIDE_VREF_PNK      +8 int  poor man's normalized key
+ *  (the key: the value's first 4 bytes, big-endian, zero-padded.) Without keys (HDR_KEYS = 0)
+ *  an entry is 4 or 8 bytes, offset and length only.
  * </pre>
  *
- * <p>R: SIMPLISTIC and RIGID follow §4.1 (segments sized by blocks of cache lines, for
- * read-ahead): the largest power of two up to 64 or 256 whose segment, with its records'
- * expected VARLEN values, takes at most 1/{@value #SEGMENT_SHARE} of the page (R = 256 for
- * ~100-byte records in 64 KB pages: a 4-byte column is a run of 16 cache lines), at least 8.
- * INCREMENTAL: the smallest power of two from 64 to {@value #MAX_RECORDS_PER_SEGMENT} at or above
- * the records the page is expected to hold (1,024 for TPC-H lineitem in 64 KB pages), because
- * each segment's runs cost a scan a miss that no prefetcher anticipates (docs/benchmarks.md,
- * issue 15) and its open segment makes a large R free in space. A fixed R can be given instead. The VARLEN fixed part lets an equality scan reject most
- * values on length and normalized key without touching the value bytes; its offset and length
- * take two bytes each where the page size allows (SQLite's cell pointers do the same).
+ * The VARLEN entry lets an equality scan reject most values on length and normalized key without
+ * touching the value bytes (§4.2).
  */
 public final class HybridPage extends AbstractPage {
-    /** HPL's designs (§3-§5): how large a segment is and how it takes its space (class comment). */
+    /** HPL's designs (§3-§5): how many records a segment holds and how it takes its space (class comment). */
     public enum Variant {
-        /** §3: segments of at most 64 records, allocated whole. */
-        SIMPLISTIC(64),
-        /** §4: segments sized by blocks of cache lines for read-ahead (§4.1), allocated whole. */
-        RIGID(256),
-        /** §5: the last segment grows by cache-line blocks per column, sealed when full; R = a page's records. */
-        INCREMENTAL(MAX_RECORDS_PER_SEGMENT);
-
-        /** The largest R the page-size rule chooses. */
-        final int maxChosenR;
-
-        Variant(int maxChosenR) {
-            this.maxChosenR = maxChosenR;
-        }
+        /** §3: R = U records a segment, no ghost or null bits, segments allocated whole. */
+        SIMPLISTIC,
+        /** §4: R = 8U records a segment (the bits of a unit), ghost and null bits, allocated whole. */
+        RIGID,
+        /** §5: a rigid segment that grows a block per column at a time from the page's free pool. */
+        INCREMENTAL
     }
 
     static final int HDR_RECORD_COUNT = 0;
     static final int HDR_GHOST_COUNT = 4;
-    static final int HDR_SEGMENT_COUNT = 8;
-    static final int HDR_HEAP_START = 12;
-    static final int HDR_FRAGMENTED = 16;
-    static final int HDR_REORGS = 20;
-    static final int HDR_RECORDS_PER_SEG = 24;
-    static final int HDR_VARIANT = 28;
-    static final int HDR_OPEN = 32;
-    static final int HDR_KEYS = 36;
+    static final int HDR_HEAP_START = 8;
+    static final int HDR_FRAGMENTED = 12;
+    static final int HDR_REORGS = 16;
+    static final int HDR_RECORDS_PER_SEG = 20;
+    static final int HDR_VARIANT = 24;
+    static final int HDR_UNIT = 28;
+    static final int HDR_KEYS = 32;
     static final int HEADER_SIZE = 64;
-    static final int OPEN_NONE = 0;
-    static final int OPEN_GROWING = 1;
-    static final int OPEN_SEALED = 2;
-    static final int CACHE_LINE = 64;
+    /** The unit of space by default: a cache line of both machines of §6. */
+    public static final int CACHE_LINE = 64;
+    /** §4.1's block of four cache lines, for read-ahead. */
+    public static final int READ_AHEAD_BLOCK = 4 * CACHE_LINE;
+
+    static final int MIN_UNIT = 8;
+    static final int MAX_UNIT = READ_AHEAD_BLOCK;
     static final int SEG_GHOST_BITS = 0;
     static final int VREF_OFFSET = 0;
     static final int NARROW_VREF_SIZE = 8;
@@ -153,26 +163,23 @@ public final class HybridPage extends AbstractPage {
     /** The largest page whose offsets and lengths fit two unsigned bytes. */
     static final int NARROW_PAGE_LIMIT = 1 << 16;
 
-    static final int MIN_RECORDS_PER_SEGMENT = 8;
-    static final int MAX_RECORDS_PER_SEGMENT = 4096;
-    /** A segment and its records' expected VARLEN values take at most 1/SEGMENT_SHARE of the page. */
-    static final int SEGMENT_SHARE = 2;
+    /** Kinds of field, precomputed so a record's fields are read without asking the schema. */
+    private static final int K_FIXED = 0, K_VAR = 1, K_BIT = 2;
 
-    private static final int NO_OPEN = Integer.MAX_VALUE;
-
-    /** The variant {@link #format} gives a page; a wrapped page keeps its own (from its header). */
+    /** The variant, unit and keys {@link #format} gives a page; a wrapped page keeps its own (from its header). */
     private final Variant formatVariant;
-    /** 0 = choose R from the page size (§4.1); otherwise the R every formatted page gets. */
-    private final int fixedRecordsPerSegment;
-    /** Whether formatted pages keep a normalized key in each VARLEN reference (§4.2). */
-    private final boolean formatKeys;
-    /** Columns in segment order: whole-byte fixed fields widest first, then VARLEN references. */
-    private final int[] columns;
-    /** VARLEN bytes a record is expected to have (the fields' expected lengths): sizes R. */
-    private final int expectedVarBytes;
 
-    // Geometry of the wrapped page (variant, R, reference size), recomputed only when they change.
+    private final int formatUnit;
+    private final boolean formatKeys;
+    /** Non-BIT fields in table order: the segment's columns. */
+    private final int[] columns;
+
+    private final int[] kind;
+
+    // Geometry of the wrapped page, recomputed only when variant, unit, keys or page size change.
     private Variant variant;
+    private int unit;
+    private boolean runs;
     private int recordsPerSegment;
     private int segmentShift;
     private int segmentMask;
@@ -183,50 +190,35 @@ public final class HybridPage extends AbstractPage {
     private boolean keys;
     private int vrefLength;
     private int vrefPnk;
+    private int geometryPageSize = -1;
     /** Bytes a value of field f takes in its column: the type's width, vrefSize for VARLEN, 0 for BIT. */
     private final int[] width;
-
+    /** Offset in a segment of field f's null bitmap, or -1 if f is not nullable. */
     private final int[] nullOffset;
+
     private final int[] bitOffset;
+    /** SIMPLISTIC and RIGID: offset in a segment of field f's column. */
     private final int[] columnOffset;
-    /** INCREMENTAL: log2 of the values a block of field f holds; a block's bytes; block k's offset while growing. */
+    /** INCREMENTAL: log2 of the values a block of field f holds, that count - 1, a block's bytes, block k's offset. */
     private final int[] blockShift;
 
+    private final int[] blockMask;
     private final int[] blockBytes;
     private int[][] growBlock;
-    /** INCREMENTAL: bytes the open segment takes for j records (0 for j = 0). */
+    /** INCREMENTAL: bytes a segment takes for j records (0 for j = 0; segmentBytes for j = R). */
     private int[] openBytes;
 
-    // The open segment of the wrapped page (INCREMENTAL only).
-    /** First slot of the open segment, or NO_OPEN. */
-    private int openFirst = NO_OPEN;
-
-    private boolean openSealed;
-    /** Column offsets of a sealed open segment of {@link #sealedFor} records. */
-    private final int[] sealedOffset;
-
-    private int sealedFor = -1;
-    private byte[] sealScratch;
-
     public HybridPage(RecordSchema schema) {
-        this(schema, Variant.INCREMENTAL, 0);
-    }
-
-    /** @param recordsPerSegment R for the INCREMENTAL variant, a power of two from 64 to 4096, or 0 to choose it per page size */
-    public HybridPage(RecordSchema schema, int recordsPerSegment) {
-        this(schema, Variant.INCREMENTAL, recordsPerSegment);
+        this(schema, Variant.INCREMENTAL, CACHE_LINE, true);
     }
 
     public HybridPage(RecordSchema schema, Variant variant) {
-        this(schema, variant, 0);
+        this(schema, variant, CACHE_LINE, true);
     }
 
-    /**
-     * @param recordsPerSegment R, a power of two from 8 (64 for INCREMENTAL) to 4096, or 0 to
-     *                          choose it per page size (§4.1)
-     */
-    public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment) {
-        this(schema, variant, recordsPerSegment, true);
+    /** @param unitBytes U, the unit of space: a power of two from 8 to 256 (64: a cache line; 256: §4.1's read-ahead block) */
+    public HybridPage(RecordSchema schema, Variant variant, int unitBytes) {
+        this(schema, variant, unitBytes, true);
     }
 
     /**
@@ -234,35 +226,37 @@ public final class HybridPage extends AbstractPage {
      *                       (§4.2: equality scans decide most values on the reference alone), at 4
      *                       bytes a value; without them a reference is as long as PAX's end offset
      */
-    public HybridPage(RecordSchema schema, Variant variant, int recordsPerSegment, boolean normalizedKeys) {
+    public HybridPage(RecordSchema schema, Variant variant, int unitBytes, boolean normalizedKeys) {
         super(schema);
-        int min = variant == Variant.INCREMENTAL ? CACHE_LINE : MIN_RECORDS_PER_SEGMENT;
-        if (recordsPerSegment != 0
-                && (Integer.bitCount(recordsPerSegment) != 1
-                        || recordsPerSegment < min
-                        || recordsPerSegment > MAX_RECORDS_PER_SEGMENT)) {
-            throw new IllegalArgumentException("records per segment of " + variant + " must be a power of two in ["
-                    + min + ", " + MAX_RECORDS_PER_SEGMENT + "]: " + recordsPerSegment);
+        if (Integer.bitCount(unitBytes) != 1 || unitBytes < MIN_UNIT || unitBytes > MAX_UNIT) {
+            throw new IllegalArgumentException(
+                    "the unit of space must be a power of two in [" + MIN_UNIT + ", " + MAX_UNIT + "]: " + unitBytes);
+        }
+        if (variant == Variant.SIMPLISTIC && (schema.nullableCount() > 0 || schema.bitCount() > 0)) {
+            throw new IllegalArgumentException("the simplistic hybrid layout (§3.1) has no null values and no bit"
+                    + " fields; " + schema + " has " + schema.nullableCount() + " nullable and " + schema.bitCount()
+                    + " BIT fields");
         }
         this.formatVariant = variant;
-        this.fixedRecordsPerSegment = recordsPerSegment;
+        this.formatUnit = unitBytes;
         this.formatKeys = normalizedKeys;
-        int[] bytes = schema.byteFieldsWidestFirst();
-        columns = new int[bytes.length + schema.varCount()];
-        System.arraycopy(bytes, 0, columns, 0, bytes.length);
-        for (int v = 0; v < schema.varCount(); v++) columns[bytes.length + v] = schema.varField(v);
-        int expected = 0;
-        for (int v = 0; v < schema.varCount(); v++)
-            expected += schema.field(schema.varField(v)).expectedLength();
-        expectedVarBytes = expected;
         int n = schema.fieldCount();
+        kind = new int[n];
+        int c = 0;
+        for (int f = 0; f < n; f++) {
+            FieldType t = schema.type(f);
+            kind[f] = t.isBit() ? K_BIT : t.isVariable() ? K_VAR : K_FIXED;
+            if (!t.isBit()) c++;
+        }
+        columns = new int[c];
+        for (int f = 0, i = 0; f < n; f++) if (!schema.type(f).isBit()) columns[i++] = f;
         width = new int[n];
         nullOffset = new int[n];
         bitOffset = new int[n];
         columnOffset = new int[n];
         blockShift = new int[n];
+        blockMask = new int[n];
         blockBytes = new int[n];
-        sealedOffset = new int[n];
     }
 
     @Override
@@ -272,7 +266,7 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     protected AbstractPage newSibling() {
-        return new HybridPage(schema, variant, recordsPerSegment, keys);
+        return new HybridPage(schema, variant, unit, keys);
     }
 
     // ---------------------------------------------------------------- geometry
@@ -281,60 +275,58 @@ public final class HybridPage extends AbstractPage {
         return (pageSize <= NARROW_PAGE_LIMIT ? NARROW_VREF_SIZE : WIDE_VREF_SIZE) - (keys ? 0 : PNK_SIZE);
     }
 
-    /** Bytes of a whole segment of r records of {@code v} on a page of {@code size} bytes (geometry unchanged). */
-    private int segmentBytesFor(Variant v, int r, int size) {
-        int align = r >= CACHE_LINE ? CACHE_LINE : 8;
-        int vref = vrefSizeFor(size, formatKeys);
-        int at = roundUp((1 + schema.nullableCount() + schema.bitCount()) * (roundUp(r, 64) / 8), align);
-        for (int f : columns) at += roundUp(r * (schema.type(f).isVariable() ? vref : schema.type(f).width), align);
-        return at;
+    /** R of a variant at unit U: §3.1 a record per byte of the unit, §4.3 and §5 a record per bit. */
+    static int recordsPerSegment(Variant v, int unit) {
+        return v == Variant.SIMPLISTIC ? unit : 8 * unit;
     }
 
-    /** Sets the geometry for a page of variant v, R = r and keys or not at the bound page size; cheap when unchanged. */
-    private void geometry(Variant v, int r, boolean withKeys) {
-        int vref = vrefSizeFor(pageSize, withKeys);
-        if (v == variant && r == recordsPerSegment && vref == vrefSize && withKeys == keys) return;
+    /** Sets the geometry for a page of variant v, unit u and keys or not at the bound page size; cheap when unchanged. */
+    private void geometry(Variant v, int u, boolean withKeys) {
+        if (v == variant && u == unit && withKeys == keys && pageSize == geometryPageSize) return;
         variant = v;
+        unit = u;
+        keys = withKeys;
+        geometryPageSize = pageSize;
+        runs = v != Variant.INCREMENTAL;
+        int r = recordsPerSegment(v, u);
         recordsPerSegment = r;
         segmentShift = Integer.numberOfTrailingZeros(r);
         segmentMask = r - 1;
-        vrefSize = vref;
-        keys = withKeys;
+        vrefSize = vrefSizeFor(pageSize, withKeys);
         narrow = pageSize <= NARROW_PAGE_LIMIT;
         vrefLength = narrow ? NARROW_VREF_LENGTH : WIDE_VREF_LENGTH;
         vrefPnk = narrow ? NARROW_VREF_PNK : WIDE_VREF_PNK;
-        int align = r >= CACHE_LINE ? CACHE_LINE : 8;
-        int bitRegion = roundUp(r, 64) / 8;
-        int at = SEG_GHOST_BITS + bitRegion;
-        for (int i = 0; i < schema.nullableCount(); i++, at += bitRegion) nullOffset[schema.nullableField(i)] = at;
-        for (int i = 0; i < schema.bitCount(); i++, at += bitRegion) bitOffset[schema.bitField(i)] = at;
-        headBytes = roundUp(at, align);
-        at = headBytes;
+        // The head (§4.3, §4.4): a unit of R bits for the ghosts, each nullable field, each BIT field.
+        int at = v == Variant.SIMPLISTIC ? 0 : SEG_GHOST_BITS + u;
+        java.util.Arrays.fill(nullOffset, -1);
+        for (int i = 0; i < schema.nullableCount(); i++, at += u) nullOffset[schema.nullableField(i)] = at;
+        for (int i = 0; i < schema.bitCount(); i++, at += u) bitOffset[schema.bitField(i)] = at;
+        headBytes = at;
         for (int f : columns) {
-            width[f] = schema.type(f).isVariable() ? vref : schema.type(f).width;
+            width[f] = kind[f] == K_VAR ? vrefSize : schema.type(f).width;
             columnOffset[f] = at;
-            at += roundUp(r * width[f], align);
+            at += r * width[f]; // a multiple of U: R is U or 8U
         }
         segmentBytes = at;
-        sealedFor = -1;
-        if (v == Variant.INCREMENTAL) schedule(r);
+        if (!runs) schedule(r);
     }
 
-    /** INCREMENTAL: the order in which an open segment's columns take their blocks (class comment). */
+    /** INCREMENTAL: where each column's blocks go as the records of a segment need them (§5.1; class comment). */
     private void schedule(int r) {
         growBlock = new int[schema.fieldCount()][];
         openBytes = new int[r + 1];
         for (int f : columns) {
             int w = width[f];
-            int values = CACHE_LINE / gcd(w, CACHE_LINE);
+            int values = unit / gcd(w, unit);
             blockShift[f] = Integer.numberOfTrailingZeros(values);
+            blockMask[f] = values - 1;
             blockBytes[f] = values * w;
             growBlock[f] = new int[r >>> blockShift[f]];
         }
         int at = headBytes;
         for (int j = 0; j < r; j++) {
             for (int f : columns) {
-                if ((j & ((1 << blockShift[f]) - 1)) == 0) {
+                if ((j & blockMask[f]) == 0) {
                     growBlock[f][j >>> blockShift[f]] = at;
                     at += blockBytes[f];
                 }
@@ -342,83 +334,30 @@ public final class HybridPage extends AbstractPage {
             openBytes[j + 1] = at;
         }
         if (at != segmentBytes)
-            throw new AssertionError(
-                    "open segment of " + r + " records takes " + at + " bytes, a whole one " + segmentBytes);
+            throw new AssertionError("a grown segment of " + r + " records takes " + at + " bytes, a rigid one "
+                    + segmentBytes + " (§5: they must be equal)");
     }
 
     private static int gcd(int a, int b) {
         return b == 0 ? a : gcd(b, a % b);
     }
 
-    /** Column offsets of a sealed open segment of j records: each column ceil(j / values per block) blocks. */
-    private void sealedGeometry(int j) {
-        if (j == sealedFor) return;
-        int at = headBytes;
-        for (int f : columns) {
-            sealedOffset[f] = at;
-            at += ((j + (1 << blockShift[f]) - 1) >>> blockShift[f]) * blockBytes[f];
-        }
-        sealedFor = j;
-    }
-
-    /** Reads the open segment's state from the header. */
-    private void openState() {
-        int state = variant == Variant.INCREMENTAL ? buf.getInt(base + HDR_OPEN) : OPEN_NONE;
-        if (state == OPEN_NONE) {
-            openFirst = NO_OPEN;
-            return;
-        }
-        openFirst = (segmentCount() - 1) << segmentShift;
-        openSealed = state == OPEN_SEALED;
-        if (openSealed) sealedGeometry(slotCount() - openFirst);
-    }
-
-    /**
-     * R for a page of {@code size} bytes. SIMPLISTIC and RIGID: the largest power of two up to the
-     * variant's limit whose segment and its records' expected VARLEN values take at most
-     * size/SEGMENT_SHARE, at least 8. INCREMENTAL: the smallest power of two (64 to 4096) at or
-     * above the records the page is expected to hold, so that a full page is one sealed segment:
-     * one run per column, as in PAX. A segment's runs cost a scan a miss each that no prefetcher
-     * anticipates (docs/benchmarks.md, issue 15), and INCREMENTAL, unlike RIGID, pays no space
-     * for a large R: its open segment takes its blocks as it fills.
-     */
-    private int chooseRecordsPerSegment(int size) {
-        if (fixedRecordsPerSegment != 0) return fixedRecordsPerSegment;
-        if (formatVariant == Variant.INCREMENTAL) {
-            long bits = 1 + schema.nullableCount() + schema.bitCount() + 8L * expectedVarBytes;
-            for (int f : columns)
-                bits += 8L * (schema.type(f).isVariable() ? vrefSizeFor(size, formatKeys) : schema.type(f).width);
-            long records = 8L * (size - HEADER_SIZE) / bits;
-            int r = CACHE_LINE;
-            while (r < records && r < MAX_RECORDS_PER_SEGMENT) r <<= 1;
-            return r;
-        }
-        int min = MIN_RECORDS_PER_SEGMENT;
-        int r = formatVariant.maxChosenR;
-        while (r > min && segmentBytesFor(formatVariant, r, size) + (long) r * expectedVarBytes > size / SEGMENT_SHARE)
-            r >>= 1;
-        return r;
-    }
-
     @Override
     protected void initialize() {
-        int r = chooseRecordsPerSegment(pageSize);
         buf.putInt(base + HDR_RECORD_COUNT, 0);
         buf.putInt(base + HDR_GHOST_COUNT, 0);
-        buf.putInt(base + HDR_SEGMENT_COUNT, 0);
         buf.putInt(base + HDR_HEAP_START, pageSize);
         buf.putInt(base + HDR_FRAGMENTED, 0);
         buf.putInt(base + HDR_REORGS, 0);
-        buf.putInt(base + HDR_RECORDS_PER_SEG, r);
+        buf.putInt(base + HDR_RECORDS_PER_SEG, recordsPerSegment(formatVariant, formatUnit));
         buf.putInt(base + HDR_VARIANT, formatVariant.ordinal());
-        buf.putInt(base + HDR_OPEN, OPEN_NONE);
+        buf.putInt(base + HDR_UNIT, formatUnit);
         buf.putInt(base + HDR_KEYS, formatKeys ? 1 : 0);
-        geometry(formatVariant, r, formatKeys);
-        openFirst = NO_OPEN;
-        int first = formatVariant == Variant.INCREMENTAL ? openBytes[1] : segmentBytes;
-        if (HEADER_SIZE + first > pageSize) {
-            throw new IllegalArgumentException("a " + formatVariant + " segment of " + r + " " + schema
-                    + " records does not fit a " + pageSize + "-byte page");
+        geometry(formatVariant, formatUnit, formatKeys);
+        if (HEADER_SIZE + allocatedFor(1) > pageSize) {
+            throw new IllegalArgumentException("a " + formatVariant + " segment of " + recordsPerSegment + " " + schema
+                    + " records (" + allocatedFor(1) + " bytes at U = " + formatUnit + ") does not fit a " + pageSize
+                    + "-byte page (§4.5)");
         }
     }
 
@@ -426,29 +365,42 @@ public final class HybridPage extends AbstractPage {
     protected void wrapped() {
         geometry(
                 Variant.values()[buf.getInt(base + HDR_VARIANT)],
-                buf.getInt(base + HDR_RECORDS_PER_SEG),
+                buf.getInt(base + HDR_UNIT),
                 buf.getInt(base + HDR_KEYS) != 0);
-        openState();
     }
 
     public Variant variant() {
         return variant;
     }
 
+    /** R, the records a (full) segment holds. */
     public int recordsPerSegment() {
         return recordsPerSegment;
     }
+
+    /** U, the unit of space in bytes. */
+    public int unitBytes() {
+        return unit;
+    }
+
+    /** Bytes of a full segment (the same for RIGID and INCREMENTAL at the same U, §5). */
+    public int segmentBytes() {
+        return segmentBytes;
+    }
+
+    /** Bytes of a segment's bit-size fields: ghost bits, null bitmaps, BIT fields (0 in SIMPLISTIC). */
+    public int headBytes() {
+        return headBytes;
+    }
+
+    /** Segment bytes the first {@code m} records take (what a page of m records allocates, §3.1, §5.3). */
+    public int segmentBytesFor(int m) {
+        return allocatedFor(m);
+    }
+
     /** Whether VARLEN references carry normalized keys. */
     public boolean normalizedKeys() {
         return keys;
-    }
-    /** Records of the open (last, partly filled) segment of an INCREMENTAL page, else 0. */
-    public int openRecords() {
-        return openFirst == NO_OPEN ? 0 : slotCount() - openFirst;
-    }
-    /** Whether the open segment's blocks are sealed into one run per column. */
-    public boolean openSegmentSealed() {
-        return openFirst != NO_OPEN && openSealed;
     }
 
     @Override
@@ -471,10 +423,6 @@ public final class HybridPage extends AbstractPage {
         buf.putInt(base + HDR_REORGS, count);
     }
 
-    private int segmentCount() {
-        return buf.getInt(base + HDR_SEGMENT_COUNT);
-    }
-
     private int heapStart() {
         return buf.getInt(base + HDR_HEAP_START);
     }
@@ -487,35 +435,25 @@ public final class HybridPage extends AbstractPage {
         buf.putInt(base + HDR_FRAGMENTED, fragmented() + delta);
     }
 
-    /** Bytes the allocated segments take. */
-    private int allocatedSegmentBytes() {
-        int segments = segmentCount();
-        if (openFirst == NO_OPEN) return segments * segmentBytes;
-        return (segments - 1) * segmentBytes + openBytes[slotCount() - openFirst];
+    /**
+     * Segment bytes m records take, from slot 0: whole segments (§3.1, §4), or for INCREMENTAL
+     * the full segments and the blocks the last one's records need (§5.3's record count to size).
+     */
+    private int allocatedFor(int m) {
+        if (runs) return ((m + segmentMask) >>> segmentShift) * segmentBytes;
+        return (m >>> segmentShift) * segmentBytes + openBytes[m & segmentMask];
     }
 
-    /** Segment bytes {@code m} records take when packed from slot 0 (what a compaction to m records needs). */
-    private int packedSegmentBytes(int m) {
-        if (variant == Variant.INCREMENTAL) return (m >>> segmentShift) * segmentBytes + openBytes[m & segmentMask];
-        return ((m + segmentMask) >>> segmentShift) * segmentBytes;
-    }
-
-    /** Absolute index of the segment holding {@code slot}. */
+    /** Absolute index of the segment holding {@code slot}: §3.1's integer division and multiplication. */
     private int segment(int slot) {
         return base + HEADER_SIZE + (slot >>> segmentShift) * segmentBytes;
     }
 
     /** Absolute index of the value (or VARLEN reference) of field {@code f} of {@code slot}, in segment {@code seg}. */
     private int valueAt(int seg, int slot, int f) {
-        int j = slot & segmentMask;
-        if (slot < openFirst) return seg + columnOffset[f] + j * width[f];
-        if (openSealed) return seg + sealedOffset[f] + j * width[f];
-        return growingValueAt(seg, j, f);
-    }
-
-    /** A value in a growing open segment: in block j / (values a block holds) of its column (out of the accessors' fast path). */
-    private int growingValueAt(int seg, int j, int f) {
-        return seg + growBlock[f][j >>> blockShift[f]] + (j & ((1 << blockShift[f]) - 1)) * width[f];
+        int j = slot & segmentMask; // §3.1: the position in the segment, slot % R
+        if (runs) return seg + columnOffset[f] + j * width[f];
+        return seg + growBlock[f][j >>> blockShift[f]] + (j & blockMask[f]) * width[f];
     }
 
     // ---------------------------------------------------------------- VARLEN references
@@ -552,120 +490,50 @@ public final class HybridPage extends AbstractPage {
     @Override
     public boolean isGhost(int slot) {
         checkSlot(slot);
-        return bit(segment(slot) + SEG_GHOST_BITS, slot & segmentMask);
+        return variant != Variant.SIMPLISTIC && bit(segment(slot) + SEG_GHOST_BITS, slot & segmentMask);
     }
 
     @Override
     public int insert(Record r) {
         int var = r.varBytes();
-        int need = segmentBytesNeeded(slotCount());
+        int n = slotCount();
+        int need = allocatedFor(n + 1) - allocatedFor(n);
         if (freeBytes() < need + var) {
             int reclaim = rebuilding ? 0 : fragmented() + ghostVarBytes();
             if (reclaim > 0 && freeBytes() + reclaim >= need + var) {
                 rebuild(false, -1, null, null, true); // reclaim dead VARLEN bytes; slots stay
-                need = segmentBytesNeeded(slotCount());
             }
-            if (freeBytes() < need + var) {
-                // The page is full: seal the open segment for the scans that follow (the same bytes).
-                if (!rebuilding && openFirst != NO_OPEN && !openSealed) seal();
-                return -1;
-            }
-        }
-        int n = slotCount();
-        if (variant == Variant.INCREMENTAL) {
-            if (openFirst == NO_OPEN) {
-                openSegment(n);
-            } else if (openSealed) {
-                unseal();
-            }
-        } else if ((n & segmentMask) == 0) {
-            allocateWholeSegment();
+            if (freeBytes() < need + var) return -1;
         }
         int seg = segment(n);
         int j = n & segmentMask;
-        for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
-            FieldType t = schema.type(f);
-            if (r.isNull(f)) setBit(seg + nullOffset[f], j, true);
-            if (t.isBit()) {
-                setBit(seg + bitOffset[f], j, r.getLong(f) != 0);
-            } else if (t.isVariable()) {
-                int len = r.length(f);
-                int off = 0;
-                if (len > 0) {
-                    off = heapStart() - len;
-                    putBytes(base + off, r.bytes(f), 0, len);
-                    buf.putInt(base + HDR_HEAP_START, off);
+        // A new segment's head starts clear (§4.3: no ghosts, no NULLs); values are written before they are read.
+        if (j == 0 && headBytes > 0) zero(seg, headBytes);
+        int[] kinds = kind;
+        for (int f = 0, nf = kinds.length; f < nf; f++) {
+            int no = nullOffset[f];
+            if (no >= 0 && r.isNull(f)) setBit(seg + no, j, true);
+            switch (kinds[f]) {
+                case K_BIT:
+                    setBit(seg + bitOffset[f], j, r.getLong(f) != 0);
+                    break;
+                case K_VAR: {
+                    int len = r.length(f);
+                    int off = 0;
+                    if (len > 0) {
+                        off = heapStart() - len;
+                        putBytes(base + off, r.bytes(f), 0, len);
+                        buf.putInt(base + HDR_HEAP_START, off);
+                    }
+                    putRef(valueAt(seg, n, f), off, len, normalizedKey(r.bytes(f), 0, len));
+                    break;
                 }
-                putRef(valueAt(seg, n, f), off, len, normalizedKey(r.bytes(f), 0, len));
-            } else {
-                writeFixed(valueAt(seg, n, f), f, r.getLong(f));
+                default:
+                    writeFixed(valueAt(seg, n, f), f, r.getLong(f));
             }
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
-        if (openFirst != NO_OPEN && j == segmentMask) {
-            seal(); // R records: the open segment becomes whole
-            buf.putInt(base + HDR_OPEN, OPEN_NONE);
-            openFirst = NO_OPEN;
-        }
         return n;
-    }
-
-    /** Segment bytes the record in slot n needs before it can be written: a new segment or new blocks. */
-    private int segmentBytesNeeded(int n) {
-        int j = n & segmentMask;
-        if (variant == Variant.INCREMENTAL) return openBytes[j + 1] - openBytes[j];
-        return j == 0 ? segmentBytes : 0;
-    }
-
-    private void allocateWholeSegment() {
-        int k = segmentCount();
-        buf.putInt(base + HDR_SEGMENT_COUNT, k + 1);
-        // Values are written before they are read; only the bit regions must start clear.
-        zero(base + HEADER_SIZE + k * segmentBytes, headBytes);
-    }
-
-    /** INCREMENTAL: opens a segment for slot n, with the head only (its blocks come record by record). */
-    private void openSegment(int n) {
-        int k = segmentCount();
-        buf.putInt(base + HDR_SEGMENT_COUNT, k + 1);
-        buf.putInt(base + HDR_OPEN, OPEN_GROWING);
-        openFirst = n;
-        openSealed = false;
-        zero(base + HEADER_SIZE + k * segmentBytes, headBytes);
-    }
-
-    /** Moves the open segment's blocks into one run per column (class comment); no free space needed. */
-    private void seal() {
-        int j = slotCount() - openFirst;
-        sealedGeometry(j);
-        permute(j, true);
-        openSealed = true;
-        buf.putInt(base + HDR_OPEN, OPEN_SEALED);
-    }
-
-    /** The inverse of {@link #seal}, before a sealed open segment takes another record. */
-    private void unseal() {
-        int j = slotCount() - openFirst;
-        sealedGeometry(j);
-        permute(j, false);
-        openSealed = false;
-        buf.putInt(base + HDR_OPEN, OPEN_GROWING);
-    }
-
-    /** Copies each column block of the j-record open segment from its growing place to its sealed one, or back. */
-    private void permute(int j, boolean toSealed) {
-        int seg = segment(openFirst);
-        int bytes = openBytes[j] - headBytes;
-        if (sealScratch == null || sealScratch.length < bytes) sealScratch = new byte[segmentBytes];
-        getBytesAt(seg + headBytes, sealScratch, 0, bytes);
-        for (int f : columns) {
-            int bb = blockBytes[f];
-            for (int k = 0, blocks = (j + (1 << blockShift[f]) - 1) >>> blockShift[f]; k < blocks; k++) {
-                int grown = growBlock[f][k], sealed = sealedOffset[f] + k * bb;
-                if (toSealed) putBytes(seg + sealed, sealScratch, grown - headBytes, bb);
-                else putBytes(seg + grown, sealScratch, sealed - headBytes, bb);
-            }
-        }
     }
 
     /** §4.2: the first 4 bytes of a value, big-endian and zero-padded, so that comparing keys compares prefixes. */
@@ -686,29 +554,35 @@ public final class HybridPage extends AbstractPage {
     }
 
     /**
-     * The whole record: one column entry per field of one segment. Where the segment's columns
-     * are (whole, sealed or growing) is decided once per record, not per field.
+     * The whole record: one entry per field, each from its own column of one segment. The
+     * segment is found once per record; each field's address is the segment, its column or
+     * block, and the position (§3.1), from arrays this page computed once, not from the schema.
      */
     @Override
     public void read(int slot, Record into) {
         checkSlot(slot);
         int seg = segment(slot);
         int j = slot & segmentMask;
-        int[] columns = slot < openFirst ? columnOffset : openSealed ? sealedOffset : null;
-        for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
-            FieldType t = schema.type(f);
-            if (schema.nullable(f) && bit(seg + nullOffset[f], j)) {
+        int[] kinds = kind, nulls = nullOffset, widths = width;
+        for (int f = 0, nf = kinds.length; f < nf; f++) {
+            int no = nulls[f];
+            if (no >= 0 && bit(seg + no, j)) {
                 into.setNullRaw(f);
-            } else if (t.isBit()) {
+                continue;
+            }
+            int k = kinds[f];
+            if (k == K_BIT) {
                 into.setRaw(f, bit(seg + bitOffset[f], j) ? 1 : 0);
+                continue;
+            }
+            int at = runs
+                    ? seg + columnOffset[f] + j * widths[f]
+                    : seg + growBlock[f][j >>> blockShift[f]] + (j & blockMask[f]) * widths[f];
+            if (k == K_VAR) {
+                int len = refLength(at);
+                getBytesAt(base + refOffset(at), into.buffer(f, len), 0, len);
             } else {
-                int at = columns != null ? seg + columns[f] + j * width[f] : growingValueAt(seg, j, f);
-                if (t.isVariable()) {
-                    int len = refLength(at);
-                    getBytesAt(base + refOffset(at), into.buffer(f, len), 0, len);
-                } else {
-                    into.setRaw(f, readFixed(at, f));
-                }
+                into.setRaw(f, readFixed(at, f));
             }
         }
     }
@@ -716,19 +590,20 @@ public final class HybridPage extends AbstractPage {
     @Override
     public boolean isNull(int slot, int field) {
         checkSlot(slot);
-        return schema.nullable(field) && bit(segment(slot) + nullOffset[field], slot & segmentMask);
+        int no = nullOffset[field];
+        return no >= 0 && bit(segment(slot) + no, slot & segmentMask);
     }
 
     @Override
     public long getLong(int slot, int field) {
         checkSlot(slot);
         int seg = segment(slot);
-        if (!schema.type(field).isFixedBytes()) return bitValue(seg, slot, field);
+        if (kind[field] != K_FIXED) return bitValue(seg, slot, field);
         return readFixed(valueAt(seg, slot, field), field);
     }
 
     private long bitValue(int seg, int slot, int field) {
-        if (schema.type(field).isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        if (kind[field] == K_VAR) throw new IllegalArgumentException("field " + field + " is VARLEN");
         return bit(seg + bitOffset[field], slot & segmentMask) ? 1 : 0;
     }
 
@@ -749,17 +624,19 @@ public final class HybridPage extends AbstractPage {
         return len;
     }
 
+    /** In place (§6: a single-field update writes one value in its column; nothing else moves). */
     @Override
     public void setLong(int slot, int field, long value) {
         checkSlot(slot);
         int seg = segment(slot);
-        if (schema.type(field).isFixedBytes()) writeFixed(valueAt(seg, slot, field), field, value);
+        if (kind[field] == K_FIXED) writeFixed(valueAt(seg, slot, field), field, value);
         else setBitValue(seg, slot, field, value);
-        if (schema.nullable(field)) setBit(seg + nullOffset[field], slot & segmentMask, false);
+        int no = nullOffset[field];
+        if (no >= 0) setBit(seg + no, slot & segmentMask, false);
     }
 
     private void setBitValue(int seg, int slot, int field, long value) {
-        if (schema.type(field).isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        if (kind[field] == K_VAR) throw new IllegalArgumentException("field " + field + " is VARLEN");
         setBit(seg + bitOffset[field], slot & segmentMask, value != 0);
     }
 
@@ -767,7 +644,7 @@ public final class HybridPage extends AbstractPage {
     public void setNull(int slot, int field) {
         checkSlot(slot);
         checkNullable(field);
-        if (schema.type(field).isVariable()) setBytes(slot, field, EMPTY, 0, 0);
+        if (kind[field] == K_VAR) setBytes(slot, field, EMPTY, 0, 0);
         setBit(segment(slot) + nullOffset[field], slot & segmentMask, true);
     }
 
@@ -792,13 +669,17 @@ public final class HybridPage extends AbstractPage {
         }
         if (length > 0) putBytes(base + off, src, offset, length);
         putRef(ref, off, length, normalizedKey(src, offset, length));
-        if (schema.nullable(field)) setBit(segment(slot) + nullOffset[field], slot & segmentMask, false);
+        int no = nullOffset[field];
+        if (no >= 0) setBit(segment(slot) + no, slot & segmentMask, false);
         return true;
     }
 
+    /** §4.3: a ghost bit in the segment's first unit. SIMPLISTIC has none (§3.1 ignores ghost records). */
     @Override
     public void delete(int slot) {
         checkSlot(slot);
+        if (variant == Variant.SIMPLISTIC)
+            throw new UnsupportedOperationException("the simplistic hybrid layout (§3.1) has no ghost records");
         int ghosts = segment(slot) + SEG_GHOST_BITS;
         int j = slot & segmentMask;
         if (bit(ghosts, j)) return;
@@ -819,9 +700,10 @@ public final class HybridPage extends AbstractPage {
     }
 
     /**
-     * The scan of one column: a run per whole segment (and one for a sealed open segment), 64
-     * values to a selection word through ColumnScan's kernels; a growing open segment block by
-     * block. {@code refine}: only words with a selected slot are read, and the result is ANDed.
+     * The scan of one column (§3.3: each line read holds values of this field only): in
+     * SIMPLISTIC and RIGID a run per segment, 64 values to a selection word through ColumnScan's
+     * kernels; in INCREMENTAL block by block. {@code refine}: only words with a selected slot
+     * are read, and the result is ANDed.
      */
     private int filter(int field, long lo, long hi, long[] selection, boolean refine) {
         checkScannable(field);
@@ -837,23 +719,18 @@ public final class HybridPage extends AbstractPage {
         int lo32 = intRange ? ColumnScan.clampLo(t, lo) : 0;
         long span1 = intRange ? ColumnScan.span1(t, lo, hi) : 0;
         boolean ghosts = ghostCount() > 0; // without ghosts the ghost bits need not be read at all
-        int nulls = schema.nullable(field) ? nullOffset[field] : -1;
+        int nulls = nullOffset[field];
         boolean isBit = t.isBit();
+        boolean blocks = !isBit && !runs;
         int w = width[field];
         int kernel = ColumnScan.kernel(t, buf);
         byte[] array = buf.hasArray() ? buf.array() : null;
         int arrayBase = array != null ? buf.arrayOffset() : 0;
         int matches = 0;
-        int whole = Math.min(n, openFirst);
         int seg = base + HEADER_SIZE;
-        int column = isBit ? bitOffset[field] : columnOffset[field];
+        int column = isBit ? bitOffset[field] : runs ? columnOffset[field] : -1;
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
-            boolean growing = false;
-            if (first >= whole) { // the open segment
-                if (!isBit) column = openSealed ? sealedOffset[field] : -1;
-                growing = !isBit && !openSealed;
-            }
             for (int c = 0; c < inSeg; c += 64) {
                 int slot = first + c;
                 int word = slot >>> 6;
@@ -866,8 +743,8 @@ public final class HybridPage extends AbstractPage {
                     if (current == 0) continue;
                 }
                 long bits;
-                if (growing) {
-                    bits = growingWord(seg, c, count, field, t, lo, hi, lo32, span1, kernel, array, arrayBase);
+                if (blocks) {
+                    bits = blockWord(seg, c, count, field, t, lo, hi, lo32, span1, kernel, array, arrayBase);
                 } else {
                     int at = seg + column + (isBit ? c >>> 3 : c * w);
                     bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
@@ -893,8 +770,7 @@ public final class HybridPage extends AbstractPage {
      * The conjunction 64 slots of a segment at a time (fewer when a segment is shorter): the
      * first field's values from the segment's column, the next field's only while a slot is
      * still selected, so a segment's columns are read side by side. As in PAX, the first three
-     * predicates live in locals; a growing open segment goes block by block
-     * ({@link #conjunctionWord}).
+     * predicates live in locals; INCREMENTAL goes block by block ({@link #conjunctionWord}).
      */
     @Override
     public int scanAllBetween(int[] fields, long[] lo, long[] hi, long[] selection) {
@@ -910,8 +786,8 @@ public final class HybridPage extends AbstractPage {
         if (r < 64) clearSelection(selection, n);
         for (int k = 0; k < m; k++) {
             int f = c.field[k];
-            c.at[k] = c.type[k].isBit() ? bitOffset[f] : columnOffset[f];
-            c.nulls[k] = schema.nullable(f) ? nullOffset[f] : -1;
+            c.at[k] = c.type[k].isBit() ? bitOffset[f] : runs ? columnOffset[f] : -1;
+            c.nulls[k] = nullOffset[f];
             c.stride[k] = c.type[k].isBit() ? 8 : 64 * c.type[k].width; // bytes from one 64-slot word to the next
         }
         boolean ghosts = ghostCount() > 0;
@@ -926,28 +802,14 @@ public final class HybridPage extends AbstractPage {
         long s0 = c.span1[0], s1 = c.span1[1], s2 = c.span1[2];
         long lo0 = c.lo[0], lo1 = c.lo[1], lo2 = c.lo[2], hi0 = c.hi[0], hi1 = c.hi[1], hi2 = c.hi[2];
         int matches = 0;
-        int whole = Math.min(n, openFirst);
         int seg = base + HEADER_SIZE;
-        // Whole segments and a sealed open one (an INCREMENTAL page that filled is one sealed
-        // segment): each column a run at a fixed offset in the segment. A growing open segment
-        // goes block by block.
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
-            boolean growing = false;
-            if (first >= whole) {
-                growing = !openSealed;
-                if (openSealed) {
-                    for (int k = 0; k < m; k++) if (!c.type[k].isBit()) c.at[k] = sealedOffset[c.field[k]];
-                    at0 = c.at[0];
-                    at1 = c.at[1];
-                    at2 = c.at[2];
-                }
-            }
             for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
                 int count = Math.min(64, inSeg - cc);
                 long bits;
-                if (growing) {
-                    bits = conjunctionWord(c, 0, seg, cc, w, count, true, array, arrayBase);
+                if (!runs) {
+                    bits = conjunctionWord(c, 0, seg, cc, w, count, array, arrayBase);
                 } else {
                     int nullAt = seg + (cc >>> 3);
                     bits = ColumnScan.match(
@@ -961,8 +823,7 @@ public final class HybridPage extends AbstractPage {
                             bits &= ColumnScan.match(
                                     k2, buf, array, arrayBase, seg + at2 + w * st2, t2, count, l2, s2, lo2, hi2);
                             if (nl2 >= 0) bits &= ~buf.getLong(nullAt + nl2);
-                            if (m > 3 && bits != 0)
-                                bits &= conjunctionWord(c, 3, seg, cc, w, count, false, array, arrayBase);
+                            if (m > 3 && bits != 0) bits &= conjunctionWord(c, 3, seg, cc, w, count, array, arrayBase);
                         }
                     }
                 }
@@ -975,20 +836,12 @@ public final class HybridPage extends AbstractPage {
 
     /** Predicates {@code from..} of a conjunction on one word ({@code count} slots from {@code cc}) of the segment at {@code seg}. */
     private long conjunctionWord(
-            RangeConjunction c,
-            int from,
-            int seg,
-            int cc,
-            int w,
-            int count,
-            boolean growing,
-            byte[] array,
-            int arrayBase) {
+            RangeConjunction c, int from, int seg, int cc, int w, int count, byte[] array, int arrayBase) {
         long bits = -1L;
         for (int k = from; k < c.size && bits != 0; k++) {
             FieldType t = c.type[k];
-            if (growing && !t.isBit()) {
-                bits &= growingWord(
+            if (!runs && !t.isBit()) {
+                bits &= blockWord(
                         seg,
                         cc,
                         count,
@@ -1019,8 +872,8 @@ public final class HybridPage extends AbstractPage {
         return Long.bitCount(bits);
     }
 
-    /** One selection word of a growing open segment: block by block (a block holds 8 to 64 values). */
-    private long growingWord(
+    /** INCREMENTAL: one selection word, block by block (a block holds 8 to 256 values, §5.1). */
+    private long blockWord(
             int seg,
             int c,
             int count,
@@ -1033,15 +886,19 @@ public final class HybridPage extends AbstractPage {
             int kernel,
             byte[] array,
             int arrayBase) {
-        int perBlock = 1 << blockShift[field];
+        int shift = blockShift[field];
+        int perBlock = 1 << shift;
         int[] blocks = growBlock[field];
+        if (perBlock >= 64) {
+            // The word's 64 values lie in one block.
+            int at = seg + blocks[c >>> shift] + (c & blockMask[field]) * width[field];
+            return ColumnScan.matchBlock(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
+        }
         long bits = 0;
         for (int got = 0; got < count; got += perBlock) {
-            int at = seg + blocks[(c + got) >>> blockShift[field]];
+            int at = seg + blocks[(c + got) >>> shift];
             int m = Math.min(perBlock, count - got);
-            // The array kernels read up to 64 values from at and keep the first m: a block's
-            // neighbours in the page are read and masked off, never selected.
-            bits |= ColumnScan.match(kernel, buf, array, arrayBase, at, t, m, lo32, span1, lo, hi) << got;
+            bits |= ColumnScan.matchBlock(kernel, buf, array, arrayBase, at, t, m, lo32, span1, lo, hi) << got;
         }
         return bits;
     }
@@ -1056,15 +913,14 @@ public final class HybridPage extends AbstractPage {
             FieldType t = schema.type(f);
             if (t.isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
             long[] o = out[k];
-            boolean nullable = schema.nullable(f);
+            boolean nullable = nullOffset[f] >= 0;
             int i = 0;
             for (int w = 0; w < words; w++) {
                 long bits = selection[w];
                 if (bits == 0) continue;
                 int first = w << 6;
                 if (first + 64 > n) bits &= (1L << (n - first)) - 1;
-                int seg = segment(first);
-                if (t.isBit() || nullable) {
+                if (t.isBit() || nullable || recordsPerSegment < 64) {
                     // Per value: the bit regions are per segment, and a segment may be shorter than a word.
                     for (; bits != 0; bits &= bits - 1) {
                         int slot = first + Long.numberOfTrailingZeros(bits);
@@ -1073,14 +929,22 @@ public final class HybridPage extends AbstractPage {
                         else
                             o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : readFixed(valueAt(s, slot, f), f);
                     }
-                } else if (recordsPerSegment >= 64 && (first < openFirst || openSealed)) {
+                } else if (runs) {
                     // The word's 64 slots are one run of one segment: values at a fixed stride.
-                    int run = valueAt(seg, first, f);
-                    i = ColumnScan.gatherRun(buf, run, t, bits, o, i);
+                    i = ColumnScan.gatherRun(buf, valueAt(segment(first), first, f), t, bits, o, i);
                 } else {
-                    for (; bits != 0; bits &= bits - 1) {
-                        int slot = first + Long.numberOfTrailingZeros(bits);
-                        o[i++] = readFixed(valueAt(segment(slot), slot, f), f);
+                    // Block by block: each block's values at a fixed stride.
+                    int seg = segment(first), j = first & segmentMask;
+                    int shift = blockShift[f], per = 1 << shift;
+                    if (per >= 64) {
+                        i = ColumnScan.gatherRun(buf, valueAt(seg, first, f), t, bits, o, i);
+                    } else {
+                        long blockBits = (1L << per) - 1;
+                        for (int got = 0; got < 64 && (bits >>> got) != 0; got += per) {
+                            long b = (bits >>> got) & blockBits;
+                            if (b != 0)
+                                i = ColumnScan.gatherRun(buf, seg + growBlock[f][(j + got) >>> shift], t, b, o, i);
+                        }
                     }
                 }
             }
@@ -1111,13 +975,13 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     public int freeBytes() {
-        return heapStart() - HEADER_SIZE - allocatedSegmentBytes();
+        return heapStart() - HEADER_SIZE - allocatedFor(slotCount());
     }
 
     @Override
     public int reclaimableBytes() {
         // A ghost's column entries come back only once compaction packs the live records: whole
-        // segments, and for INCREMENTAL the blocks of the open segment.
-        return fragmented() + ghostVarBytes() + Math.max(0, allocatedSegmentBytes() - packedSegmentBytes(liveCount()));
+        // segments, and for INCREMENTAL the blocks of the last one.
+        return fragmented() + ghostVarBytes() + Math.max(0, allocatedFor(slotCount()) - allocatedFor(liveCount()));
     }
 }

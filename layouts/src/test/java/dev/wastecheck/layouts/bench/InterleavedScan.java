@@ -34,7 +34,9 @@ public final class InterleavedScan {
             for (int i = 1; i < args.length; i++) {
                 int r = Integer.parseInt(args[i]);
                 contenders.add(new Contender(
-                        "HPL/" + r, new Table(shape, new HybridPage(shape.schema, r), pageSize).load(records, 42)));
+                        "HPL/U" + r,
+                        new Table(shape, new HybridPage(shape.schema, HybridPage.Variant.INCREMENTAL, r), pageSize)
+                                .load(records, 42)));
             }
             contenders.add(new Contender("ARRAY", null));
             int k = contenders.size();

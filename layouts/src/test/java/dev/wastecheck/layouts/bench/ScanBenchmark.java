@@ -70,13 +70,12 @@ public class ScanBenchmark {
     public int pageSize;
 
     /**
-     * HPL's records per segment R; 0 = chosen per page size (INCREMENTAL: the records a page
-     * holds, 1,024 for both shapes in 64 KB pages, so a full page is one sealed segment). A
-     * smaller R makes the column runs shorter: more segment starts, each a cache miss no
-     * prefetcher anticipates. (INCREMENTAL's capacity does not depend on R.)
+     * HPL's unit of space U in bytes (HPL-2012-240 §4.1, §5.1): 64 (a cache line, R = 512) or
+     * 256 (a read-ahead block of four lines, R = 2,048); a column of the INCREMENTAL layout grows
+     * a unit at a time, so U is also how many bytes of a column a scan reads in one run.
      */
-    @Param({"0"})
-    public int segment;
+    @Param({"64"})
+    public int unit;
 
     /**
      * Bytes by which page p starts (p % 16) * stagger into its buffer; 0 = at the start. An
@@ -131,8 +130,8 @@ public class ScanBenchmark {
                 count = duck.prepareStatement("SELECT count(*) FROM t WHERE d BETWEEN ? AND ?");
                 break;
             default:
-                Page flyweight = layout.equals("HPL") && segment != 0
-                        ? new HybridPage(s.schema, segment)
+                Page flyweight = layout.equals("HPL")
+                        ? new HybridPage(s.schema, HybridPage.Variant.INCREMENTAL, unit)
                         : Formats.of(layout).apply(s.schema);
                 Table table =
                         new Table(s, flyweight, pageSize).staggered(stagger).load(records, 42);
@@ -160,7 +159,7 @@ public class ScanBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws SQLException {
         if (duck != null) duck.close();
-        if (pagesUsed > 0) System.out.println("\n[" + layout + " " + shape + " R=" + segment + "] pages: " + pagesUsed);
+        if (pagesUsed > 0) System.out.println("\n[" + layout + " " + shape + " U=" + unit + "] pages: " + pagesUsed);
     }
 
     @Benchmark

@@ -2,15 +2,18 @@ package dev.wastecheck.layouts.bench.tpc;
 
 import dev.wastecheck.layouts.HybridPage;
 import dev.wastecheck.layouts.Layout;
+import dev.wastecheck.layouts.NsmPage;
 import dev.wastecheck.layouts.Page;
 import dev.wastecheck.layouts.RecordSchema;
 import java.util.function.Function;
 
 /**
- * Page formats by name, as the benchmarks' {@code layout} parameter spells them: NSM, PAX, HPL
- * (the INCREMENTAL variant, R per page size), HPL-RIGID, HPL-SIMPLISTIC, HPL-INCREMENTAL, and any
- * HPL variant with a fixed R: HPL/1024, HPL-RIGID/64; ":nokey" drops the normalized keys from
- * HPL's VARLEN references (HPL:nokey, HPL/1024:nokey).
+ * Page formats by name, as the benchmarks' {@code layout} parameter spells them: NSM (fixed-size
+ * fields updated in place), NSM-SHORE (HPL-2012-240 §6's Shore-MT: an update replaces the whole
+ * record), PAX, HPL (the INCREMENTAL variant at a 64-byte cache line, R = 512), HPL-RIGID,
+ * HPL-SIMPLISTIC, HPL-INCREMENTAL, and any variant with another unit of space U: HPL/256
+ * (§4.1's read-ahead block of four lines, R = 2,048), HPL-RIGID/256; ":nokey" drops the
+ * normalized keys from HPL's VARLEN references (HPL:nokey, HPL/256:nokey).
  */
 public final class Formats {
     private Formats() {}
@@ -19,6 +22,8 @@ public final class Formats {
         switch (name) {
             case "NSM":
                 return Layout.NSM::newPage;
+            case "NSM-SHORE":
+                return s -> new NsmPage(s, NsmPage.Update.REPLACE_RECORD);
             case "PAX":
                 return Layout.PAX::newPage;
             default:
@@ -27,15 +32,15 @@ public final class Formats {
         String rest = name.substring(3);
         boolean keys = !rest.endsWith(":nokey");
         if (!keys) rest = rest.substring(0, rest.length() - ":nokey".length());
-        int r = 0;
+        int u = HybridPage.CACHE_LINE;
         int slash = rest.indexOf('/');
         if (slash >= 0) {
-            r = Integer.parseInt(rest.substring(slash + 1));
+            u = Integer.parseInt(rest.substring(slash + 1));
             rest = rest.substring(0, slash);
         }
         HybridPage.Variant variant =
                 rest.isEmpty() ? HybridPage.Variant.INCREMENTAL : HybridPage.Variant.valueOf(rest.substring(1));
-        int segment = r;
-        return schema -> new HybridPage(schema, variant, segment, keys);
+        int unit = u;
+        return schema -> new HybridPage(schema, variant, unit, keys);
     }
 }
