@@ -193,6 +193,8 @@ final class TpccLikeMix {
     final Indexed warehouse, district, customer, item, stock, orders, newOrder, orderLine, history;
     final List<BlockTransformer> transformers = new ArrayList<>();
     final AtomicLong historyKeys = new AtomicLong();
+    /** Commit callbacks fired: a client told its transaction is durable (§3.4; at once without a log). */
+    final AtomicLong durable = new AtomicLong();
     /** Per district: the orders not yet delivered, oldest first (the home worker's own). */
     final ArrayDeque<Integer>[] undelivered;
     /** Per customer: the last order it placed. */
@@ -387,7 +389,7 @@ final class TpccLikeMix {
                 tm.abort(t);
                 return false;
             }
-            return tm.commit(t);
+            return tm.commit(t, durable::incrementAndGet);
         }
 
         /** The body of one transaction of the mix, chosen at random, inside {@code t}; false if it must abort. */
