@@ -15,20 +15,26 @@ import dev.wastecheck.engine.txn.TransactionManager;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.arrow.ArrowSchemas;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.TableDef;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.duckdb.DuckDBResultSet;
 
 /**
@@ -71,8 +77,7 @@ public final class ArrowService implements AutoCloseable {
                 for (LoadedTable t : session.tables().values()) {
                     String rel = session.namedRelation(t);
                     if (rel == null) continue;
-                    ArrowTable table =
-                            load(session.database(), allocator, t.def().name(), rel, tm, gc, mode);
+                    ArrowTable table = load(session.database(), allocator, t.def(), rel, tm, gc, mode, info);
                     int frozen = new BlockTransformer(table, gc, 0, 8).freezeNow(gc, 100);
                     info.accept(table.name() + ": " + t.rows() + " rows in " + table.blockCount() + " blocks (" + frozen
                             + " frozen)");
@@ -108,31 +113,89 @@ public final class ArrowService implements AutoCloseable {
         }
     }
 
-    /** Reads a relation through DuckDB's Arrow export into a new table; columns with no engine type are read as text. */
+    /**
+     * Reads a relation through DuckDB's Arrow export into a new table. Integer columns are read at
+     * their declared width ({@link ArrowSchemas#tight}: an {@code INT} as Arrow int32, not the int64
+     * the profiler carries it in), unless a value does not fit, when the column keeps the carrier and
+     * {@code info} says so; columns with no engine type are read as text.
+     */
+    private static ArrowTable load(
+            ProfilingDatabase db,
+            BufferAllocator allocator,
+            TableDef def,
+            String rel,
+            TransactionManager tm,
+            GarbageCollector gc,
+            ArrowTable.FreezeMode mode,
+            Consumer<String> info)
+            throws IOException, SQLException {
+        String name = def.name();
+        Map<String, ColumnDef> declared = new HashMap<>();
+        for (ColumnDef c : def.columns()) declared.put(c.name(), c);
+        List<String> cols = new ArrayList<>(), names = new ArrayList<>(), narrow = new ArrayList<>();
+        try (Statement st = db.connection().createStatement();
+                DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery("SELECT * FROM " + rel + " LIMIT 0");
+                ArrowReader probe = (ArrowReader) rs.arrowExportStream(allocator, 1)) {
+            for (Field f : probe.getVectorSchemaRoot().getSchema().getFields()) {
+                String q = ProfilingDatabase.quote(f.getName());
+                ColumnDef c = declared.get(f.getName());
+                ArrowType want = c == null ? null : ArrowSchemas.tight(c.type());
+                String n = want == null || f.getType().equals(want) ? null : duckDbInteger(want);
+                boolean supported = ArrowImport.fieldType(f.getType()) != null;
+                cols.add(supported ? q : "CAST(" + q + " AS VARCHAR) AS " + q);
+                names.add(f.getName());
+                narrow.add(n);
+            }
+        }
+        // A value that does not fit its declared width (a lenient dump) keeps the column at the carrier.
+        List<String> checks = new ArrayList<>();
+        for (int i = 0; i < cols.size(); i++) {
+            if (narrow.get(i) == null) continue;
+            String q = ProfilingDatabase.quote(names.get(i));
+            checks.add("count(*) FILTER (WHERE " + q + " IS NOT NULL AND TRY_CAST(" + q + " AS " + narrow.get(i)
+                    + ") IS NULL)");
+        }
+        if (!checks.isEmpty()) {
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery("SELECT " + String.join(", ", checks) + " FROM " + rel)) {
+                rs.next();
+                for (int i = 0, k = 1; i < cols.size(); i++) {
+                    if (narrow.get(i) == null) continue;
+                    long misfits = rs.getLong(k++);
+                    String q = ProfilingDatabase.quote(names.get(i));
+                    if (misfits == 0) {
+                        cols.set(i, "CAST(" + q + " AS " + narrow.get(i) + ") AS " + q);
+                    } else {
+                        info.accept(name + "." + names.get(i) + ": " + misfits + " values do not fit "
+                                + declared.get(names.get(i)).type().declared() + "; served as 64-bit integers");
+                    }
+                }
+            }
+        }
+        return load(db, allocator, name, "SELECT " + String.join(", ", cols) + " FROM " + rel, tm, gc, mode);
+    }
+
+    /** DuckDB's name of an Arrow integer type, or null for another type. */
+    private static String duckDbInteger(ArrowType t) {
+        if (!(t instanceof ArrowType.Int i)) return null;
+        String base = switch (i.getBitWidth()) {
+            case 8 -> "TINYINT";
+            case 16 -> "SMALLINT";
+            case 32 -> "INTEGER";
+            default -> "BIGINT";
+        };
+        return i.getIsSigned() ? base : "U" + base;
+    }
+
     private static ArrowTable load(
             ProfilingDatabase db,
             BufferAllocator allocator,
             String name,
-            String rel,
+            String select,
             TransactionManager tm,
             GarbageCollector gc,
             ArrowTable.FreezeMode mode)
             throws IOException, SQLException {
-        String select = "SELECT * FROM " + rel;
-        try (Statement st = db.connection().createStatement();
-                DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery(select + " LIMIT 0");
-                ArrowReader probe = (ArrowReader) rs.arrowExportStream(allocator, 1)) {
-            Schema s = probe.getVectorSchemaRoot().getSchema();
-            List<String> cols = new ArrayList<>();
-            boolean cast = false;
-            for (Field f : s.getFields()) {
-                String q = ProfilingDatabase.quote(f.getName());
-                boolean supported = ArrowImport.fieldType(f.getType()) != null;
-                cols.add(supported ? q : "CAST(" + q + " AS VARCHAR) AS " + q);
-                cast |= !supported;
-            }
-            if (cast) select = "SELECT " + String.join(", ", cols) + " FROM " + rel;
-        }
         try (Statement st = db.connection().createStatement();
                 DuckDBResultSet rs = (DuckDBResultSet) st.executeQuery(select);
                 ArrowReader reader = (ArrowReader) rs.arrowExportStream(allocator, 8192)) {

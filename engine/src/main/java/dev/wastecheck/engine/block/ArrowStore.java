@@ -48,11 +48,7 @@ public final class ArrowStore implements TupleStore {
 
     @Override
     public long rows() {
-        long n = 0;
-        for (Block b : table.blocks()) {
-            for (int w = 0; w < b.data.slots() >>> 6; w++) n += Long.bitCount(b.data.allocationWord(w));
-        }
-        return n;
+        return table.liveTuples();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.block;
 
+import dev.wastecheck.engine.log.RedoBuffer;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.TransactionManager;
 import dev.wastecheck.layouts.Record;
@@ -61,6 +62,8 @@ public final class ArrowTable {
     private volatile Block insertion;
     private volatile int liveBlocks;
     private volatile TupleMoveListener moveListener = TupleMoveListener.NONE;
+    /** The table's identifier in the write-ahead log, or -1 while its writes are not logged (§3.4). */
+    private volatile int logId = -1;
     /** The 4 KB pages of blocks and heap chunks operations touched, while someone measures a working set; else null. */
     private volatile WorkingSet workingSet;
 
@@ -115,6 +118,24 @@ public final class ArrowTable {
     /** Whether VARLEN column {@code column} holds bytes rather than text. */
     public boolean isBinary(int column) {
         return binary.get(column);
+    }
+
+    /**
+     * Logs this table's writes under identifier {@code id}: each insert, update, delete and compaction
+     * move appends its physical after-image, addressed by TupleSlot, to the writing transaction's redo
+     * buffer (§3.4). -1 stops logging (recovery replays without logging again).
+     */
+    public void logAs(int id) {
+        logId = id;
+    }
+
+    public int logId() {
+        return logId;
+    }
+
+    /** The writing transaction's redo buffer if this table is logged and logging is on; else null. */
+    private RedoBuffer redo(Transaction txn) {
+        return logId < 0 ? null : txn.redo();
     }
 
     public void setMoveListener(TupleMoveListener l) {
@@ -234,6 +255,18 @@ public final class ArrowTable {
         }
     }
 
+    /**
+     * Tuples present in the newest version: the allocation bits set in every block. Exact for a table
+     * no transaction is writing (a served, frozen one); otherwise it counts uncommitted inserts too.
+     */
+    public long liveTuples() {
+        long n = 0;
+        for (Block b : blocks()) {
+            for (int w = 0; w < b.data.slots() >>> 6; w++) n += Long.bitCount(b.data.allocationWord(w));
+        }
+        return n;
+    }
+
     public int blockCount() {
         return liveBlocks;
     }
@@ -274,7 +307,10 @@ public final class ArrowTable {
             txn.addUndo(rec);
             for (int c = 0; c < schema.fieldCount(); c++) writeValue(b, off, c, r);
             b.data.setAllocated(off, true);
-            return TupleSlot.of(b.id, off);
+            long slot = TupleSlot.of(b.id, off);
+            RedoBuffer redo = redo(txn);
+            if (redo != null) redo.insert(logId, slot, r);
+            return slot;
         }
     }
 
@@ -291,6 +327,8 @@ public final class ArrowTable {
         VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.UPDATE, true, columns.clone());
         if (!install(txn, b, off, rec)) return false;
         for (int c : columns) writeValue(b, off, c, values);
+        RedoBuffer redo = redo(txn);
+        if (redo != null) redo.update(logId, slot, columns, values);
         return true;
     }
 
@@ -334,6 +372,8 @@ public final class ArrowTable {
         VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.DELETE, ownsVarlens, varlenColumns);
         if (!install(txn, b, off, rec)) return false;
         b.data.setAllocated(off, false);
+        RedoBuffer redo = redo(txn);
+        if (redo != null) redo.delete(logId, slot);
         return true;
     }
 
@@ -362,6 +402,13 @@ public final class ArrowTable {
         for (int c = 0; c < schema.fieldCount(); c++)
             writeRaw(tb, to2, c, scratch.w0[c], scratch.w1[c], scratch.valid[c]);
         tb.data.setAllocated(to2, true);
+        RedoBuffer redo = redo(txn);
+        if (redo != null) {
+            // A move is an insert at the gap and a delete of the original, as recovery replays it.
+            Record image = new Record(schema);
+            toRecord(scratch, image);
+            redo.insert(logId, to, image);
+        }
         if (!delete(txn, from, false)) {
             txn.setMustAbort();
             return false;

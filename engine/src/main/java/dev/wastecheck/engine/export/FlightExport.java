@@ -4,6 +4,7 @@ import dev.wastecheck.engine.block.ArrowTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightDescriptor;
@@ -87,7 +88,7 @@ public final class FlightExport extends NoOpFlightProducer {
      */
     private void streamDecoded(ArrowTable t, TableArrowReader reader, ServerStreamListener listener)
             throws IOException {
-        try (VectorSchemaRoot out = VectorSchemaRoot.create(ArrowSchemas.plain(t), allocator)) {
+        try (VectorSchemaRoot out = VectorSchemaRoot.create(TableArrowReader.plainSchemaOf(t), allocator)) {
             listener.start(out);
             VectorSchemaRoot in = reader.getVectorSchemaRoot();
             while (reader.loadNextBatch()) {
@@ -126,14 +127,17 @@ public final class FlightExport extends NoOpFlightProducer {
     }
 
     private FlightInfo info(ArrowTable t, FlightDescriptor descriptor) {
-        long bytes = t.memoryBytes();
-        Schema schema = t.freezeMode() == ArrowTable.FreezeMode.DICTIONARY ? ArrowSchemas.plain(t) : ArrowSchemas.of(t);
+        Schema schema = t.freezeMode() == ArrowTable.FreezeMode.DICTIONARY
+                ? TableArrowReader.plainSchemaOf(t)
+                : TableArrowReader.schemaOf(t);
+        // The counts a client plans with: the tuples in the newest version, and the bytes the blocks
+        // and their values take (what the stream moves, give or take the IPC framing).
         return new FlightInfo(
                 schema,
                 descriptor,
-                java.util.List.of(new FlightEndpoint(new Ticket(t.name().getBytes(StandardCharsets.UTF_8)))),
-                bytes,
-                -1);
+                List.of(new FlightEndpoint(new Ticket(t.name().getBytes(StandardCharsets.UTF_8)))),
+                t.memoryBytes(),
+                t.liveTuples());
     }
 
     /** Reads a whole stream and counts its rows (a client helper for tests and the benchmark). */

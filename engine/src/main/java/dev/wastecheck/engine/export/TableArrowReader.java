@@ -6,9 +6,11 @@ import dev.wastecheck.engine.block.BlockAccess;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
+import dev.wastecheck.model.arrow.ArrowSchemas;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +36,10 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowDictionaryBatch;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -71,7 +77,51 @@ public final class TableArrowReader extends ArrowReader {
 
     @Override
     protected Schema readSchema() {
-        return ArrowSchemas.of(table);
+        return schemaOf(table);
+    }
+
+    /**
+     * The Arrow schema of an {@link ArrowTable}: each field type as the block stores it (types mapped
+     * by the project's one {@link ArrowSchemas}), so that a frozen block's buffers are the vectors'
+     * buffers as they are. VARLEN columns are Utf8 (text) or Binary; in a table that freezes by
+     * dictionary (§4.4) they are dictionary-encoded with int32 indices and the dictionary id is the
+     * column's position.
+     */
+    public static Schema schemaOf(ArrowTable table) {
+        return schemaOf(table, table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY);
+    }
+
+    /** The schema with every VARLEN column as plain Utf8 or Binary, dictionary or not. */
+    public static Schema plainSchemaOf(ArrowTable table) {
+        return schemaOf(table, false);
+    }
+
+    private static Schema schemaOf(ArrowTable table, boolean dictionary) {
+        RecordSchema s = table.schema();
+        List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < s.fieldCount(); c++) {
+            dev.wastecheck.layouts.Field f = s.field(c);
+            DictionaryEncoding enc = dictionary && f.type().isVariable()
+                    ? new DictionaryEncoding(c, true, ArrowSchemas.integer(32, true))
+                    : null;
+            fields.add(ArrowSchemas.field(f.name(), f.nullable(), arrowType(f.type(), table.isBinary(c)), enc));
+        }
+        return new Schema(fields);
+    }
+
+    static ArrowType arrowType(FieldType t, boolean binary) {
+        return switch (t) {
+            case BIT -> ArrowType.Bool.INSTANCE;
+            case INT8 -> ArrowSchemas.integer(8, true);
+            case INT16 -> ArrowSchemas.integer(16, true);
+            case INT32 -> ArrowSchemas.integer(32, true);
+            case INT64 -> ArrowSchemas.integer(64, true);
+            case UINT8 -> ArrowSchemas.integer(8, false);
+            case UINT16 -> ArrowSchemas.integer(16, false);
+            case UINT32 -> ArrowSchemas.integer(32, false);
+            case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case VARLEN -> binary ? ArrowType.Binary.INSTANCE : ArrowType.Utf8.INSTANCE;
+        };
     }
 
     /** Batches handed over from frozen blocks without a copy. */

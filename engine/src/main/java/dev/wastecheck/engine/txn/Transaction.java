@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.txn;
 
+import dev.wastecheck.engine.log.LogManager;
+import dev.wastecheck.engine.log.RedoBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,10 +31,36 @@ public final class Transaction {
     private boolean mustAbort;
     private List<Runnable> onCommit;
     private List<Runnable> onAbort;
+    private List<Runnable> onDurable;
+    /** The log this transaction's writes go to, or null when logging is off. */
+    private final LogManager log;
+    /** Its redo records (§3.4), taken from the log's segment pool at the first write; null until then. */
+    RedoBuffer redo;
 
-    Transaction(long startTs, long sequence) {
+    Transaction(long startTs, long sequence, LogManager log) {
         this.startTs = startTs;
         this.sequence = sequence;
+        this.log = log;
+    }
+
+    /**
+     * The redo buffer this transaction's writes append their after-images to, or null when logging is
+     * off (Li et al., VLDB 2020, §3.4: "each transaction maintains a redo buffer for physical
+     * after-images").
+     */
+    public RedoBuffer redo() {
+        if (redo == null && log != null) redo = log.newBuffer(sequence);
+        return redo;
+    }
+
+    /** The log manager of this transaction, or null. */
+    LogManager log() {
+        return log;
+    }
+
+    /** The begin sequence: unique, the transaction's identifier in the log. */
+    public long sequence() {
+        return sequence;
     }
 
     public long startTs() {
@@ -105,6 +133,27 @@ public final class Transaction {
     public void onAbort(Runnable action) {
         if (onAbort == null) onAbort = new ArrayList<>(2);
         onAbort.add(action);
+    }
+
+    /**
+     * Runs {@code action} once the commit is durable: after the log manager's force that wrote this
+     * transaction's COMMIT record (for a read-only transaction, the force after it entered the flush
+     * queue); at once when logging is off. Never after an abort. A result goes to a client only from
+     * here (§3.4).
+     */
+    public void onDurable(Runnable action) {
+        if (onDurable == null) onDurable = new ArrayList<>(1);
+        onDurable.add(action);
+    }
+
+    void runDurable() {
+        List<Runnable> actions = onDurable;
+        onDurable = null;
+        if (actions != null) for (Runnable a : actions) a.run();
+    }
+
+    boolean hasDurableCallbacks() {
+        return onDurable != null;
     }
 
     void runCallbacks(boolean committed) {

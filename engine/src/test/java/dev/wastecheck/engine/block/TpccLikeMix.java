@@ -70,8 +70,50 @@ final class TpccLikeMix {
         return new RecordSchema(fields);
     }
 
+    /** The nine tables, for an {@link ArrowDatabase} (the order is their identifier in the log). */
+    static List<ArrowDatabase.TableDef> tableDefs() {
+        return List.of(
+                new ArrowDatabase.TableDef("warehouse", WAREHOUSE),
+                new ArrowDatabase.TableDef("district", DISTRICT),
+                new ArrowDatabase.TableDef("customer", CUSTOMER),
+                new ArrowDatabase.TableDef("item", ITEM),
+                new ArrowDatabase.TableDef("stock", STOCK),
+                new ArrowDatabase.TableDef("orders", ORDERS),
+                new ArrowDatabase.TableDef("new_order", NEW_ORDER),
+                new ArrowDatabase.TableDef("order_line", ORDER_LINE),
+                new ArrowDatabase.TableDef("history", HISTORY));
+    }
+
+    /** Learns each write a transaction makes, by key (the crash test's record of what it committed). */
+    interface Effects {
+        void inserted(Indexed t, Record r);
+
+        void updated(Indexed t, long key, int[] columns, Record values);
+
+        void deleted(Indexed t, long key);
+    }
+
+    /** Column {@code c} of {@code r} as text: ~ for NULL, the long (raw bits of a double) or hex bytes. */
+    static String render(Record r, int c) {
+        if (r.isNull(c)) return "~";
+        if (!r.schema().type(c).isVariable()) return Long.toString(r.getLong(c));
+        StringBuilder sb = new StringBuilder(2 * r.length(c) + 1).append('x');
+        for (int i = 0; i < r.length(c); i++) sb.append(String.format("%02x", r.bytes(c)[i] & 0xFF));
+        return sb.toString();
+    }
+
+    /** Every column of {@code r}, comma-separated. */
+    static String render(Record r) {
+        StringBuilder sb = new StringBuilder();
+        for (int c = 0; c < r.schema().fieldCount(); c++)
+            sb.append(c == 0 ? "" : ",").append(render(r, c));
+        return sb.toString();
+    }
+
+    volatile Effects effects;
+
     /** One table and its primary-key index. */
-    static final class Indexed {
+    final class Indexed {
         final ArrowTable table;
         final Map<Long, Long> index = new ConcurrentHashMap<>();
 
@@ -86,11 +128,36 @@ final class TpccLikeMix {
             });
         }
 
+        String name() {
+            return table.name();
+        }
+
+        /** Fills the index from the table (after recovery: indexes are not logged, they are rebuilt). */
+        void rebuildIndex() {
+            index.clear();
+            Transaction t = tm.begin();
+            table.scan(t, (slot, r) -> {
+                if (index.put(r.getLong(0), slot) != null)
+                    throw new IllegalStateException(name() + ": key " + r.getLong(0) + " twice");
+                return true;
+            });
+            tm.commit(t);
+        }
+
         long insert(Transaction t, Record r) {
             long slot = table.insert(t, r);
             long key = r.getLong(0);
             t.onCommit(() -> index.put(key, slot));
+            Effects e = effects;
+            if (e != null) e.inserted(this, r);
             return slot;
+        }
+
+        /** An insert into a table without a key index (HISTORY). */
+        void append(Transaction t, Record r) {
+            table.insert(t, r);
+            Effects e = effects;
+            if (e != null) e.inserted(this, r);
         }
 
         /** Reads the row with {@code key} into {@code into}; false if absent from the index or the snapshot. */
@@ -101,30 +168,48 @@ final class TpccLikeMix {
 
         boolean update(Transaction t, long key, int[] columns, Record values) {
             Long slot = index.get(key);
-            return slot != null && table.update(t, slot, columns, values);
+            if (slot == null || !table.update(t, slot, columns, values)) return false;
+            Effects e = effects;
+            if (e != null) e.updated(this, key, columns, values);
+            return true;
         }
 
         boolean delete(Transaction t, long key) {
             Long slot = index.get(key);
             if (slot == null || !table.delete(t, slot)) return false;
             t.onCommit(() -> index.remove(key, slot));
+            Effects e = effects;
+            if (e != null) e.deleted(this, key);
             return true;
         }
     }
 
-    final TransactionManager tm = new TransactionManager();
-    final GarbageCollector gc = new GarbageCollector(tm);
+    final TransactionManager tm;
+    final GarbageCollector gc;
+    /** The durable database the tables live in, or null (in memory, no log). */
+    final ArrowDatabase db;
+
     final int warehouses, items, customers;
     final Indexed warehouse, district, customer, item, stock, orders, newOrder, orderLine, history;
     final List<BlockTransformer> transformers = new ArrayList<>();
     final AtomicLong historyKeys = new AtomicLong();
+    /** Commit callbacks fired: a client told its transaction is durable (§3.4; at once without a log). */
+    final AtomicLong durable = new AtomicLong();
     /** Per district: the orders not yet delivered, oldest first (the home worker's own). */
     final ArrayDeque<Integer>[] undelivered;
     /** Per customer: the last order it placed. */
     final Map<Long, Integer> lastOrder = new ConcurrentHashMap<>();
 
-    @SuppressWarnings("unchecked")
     TpccLikeMix(int warehouses, int items, int customers) {
+        this(warehouses, items, customers, null);
+    }
+
+    /** The mix on the tables of {@code db} (opened with {@link #tableDefs()}); in memory if null. */
+    @SuppressWarnings("unchecked")
+    TpccLikeMix(int warehouses, int items, int customers, ArrowDatabase db) {
+        this.db = db;
+        this.tm = db == null ? new TransactionManager() : db.transactions();
+        this.gc = db == null ? new GarbageCollector(tm) : db.gc();
         this.warehouses = warehouses;
         this.items = items;
         this.customers = customers;
@@ -142,7 +227,7 @@ final class TpccLikeMix {
     }
 
     private Indexed table(String name, RecordSchema s) {
-        return new Indexed(new ArrowTable(name, s, tm));
+        return new Indexed(db == null ? new ArrowTable(name, s, tm) : db.table(name));
     }
 
     List<Indexed> tables() {
@@ -298,19 +383,23 @@ final class TpccLikeMix {
 
         /** One transaction of the mix; true when it committed. */
         boolean next() {
-            int k = r.nextInt(100);
             Transaction t = tm.begin();
-            boolean ok;
-            if (k < 45) ok = newOrder(t);
-            else if (k < 88) ok = payment(t);
-            else if (k < 92) ok = orderStatus(t);
-            else if (k < 96) ok = delivery(t);
-            else ok = stockLevel(t);
+            boolean ok = step(t);
             if (!ok || t.mustAbort()) {
                 tm.abort(t);
                 return false;
             }
-            return tm.commit(t);
+            return tm.commit(t, durable::incrementAndGet);
+        }
+
+        /** The body of one transaction of the mix, chosen at random, inside {@code t}; false if it must abort. */
+        boolean step(Transaction t) {
+            int k = r.nextInt(100);
+            if (k < 45) return newOrder(t);
+            if (k < 88) return payment(t);
+            if (k < 92) return orderStatus(t);
+            if (k < 96) return delivery(t);
+            return stockLevel(t);
         }
 
         boolean newOrder(Transaction t) {
@@ -375,7 +464,7 @@ final class TpccLikeMix {
                 cols = new int[] {1, 2, 3, 6};
             }
             if (!customer.update(t, ck, cols, cu)) return false;
-            history.table.insert(
+            history.append(
                     t,
                     hi.setLong(0, ck)
                             .setLong(1, historyKeys.incrementAndGet())

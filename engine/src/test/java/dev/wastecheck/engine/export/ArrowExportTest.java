@@ -225,6 +225,7 @@ class ArrowExportTest {
             List<FlightInfo> infos = new ArrayList<>();
             client.listFlights(org.apache.arrow.flight.Criteria.ALL).forEach(infos::add);
             assertThat(infos).hasSize(1);
+            assertThat(infos.get(0).getRecords()).isEqualTo(f.expected().size());
             List<List<Object>> rows = new ArrayList<>();
             try (FlightStream s = client.getStream(new Ticket("orders".getBytes(StandardCharsets.UTF_8)))) {
                 while (s.next()) rows.addAll(ExportFixture.rows(s.getRoot(), s.getDictionaryProvider()));

@@ -1,0 +1,197 @@
+package dev.wastecheck.engine.log;
+
+import dev.wastecheck.layouts.FieldType;
+import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.RecordSchema;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The bytes of the write-ahead log and of checkpoints (Li et al., "Mainlining Databases", VLDB 2020,
+ * §3.4): physical after-images of tuples addressed by their {@code TupleSlot}, framed as records with
+ * a length and a checksum each. No log sequence numbers: the order that counts is the commit
+ * timestamp in each transaction's COMMIT record, and the log manager writes COMMIT records in that
+ * order. All integers little-endian.
+ *
+ * <pre>
+ * Log file                                  Checkpoint file
+ * +0  MAGIC    8 bytes "WCLOG\0\0\1"        +0  MAGIC    8 bytes "WCCKPT\0\1"
+ * +8  VERSION  int32 (1)                    +8  VERSION  int32 (1)
+ * +12 RESERVED int32 (0)                    +12 RESERVED int32 (0)
+ * +16 records ... to the end of the file    +16 TABLE records, TUPLE records, one END record
+ *
+ * One record (FILE_HEADER_SIZE = 16, RECORD_HEADER_SIZE = 17)
+ *  0        4          8                16    17
+ * +--------+----------+----------------+-----+---------------------------------+
+ * | LENGTH | CHECKSUM | TXN            | TYPE| payload (LENGTH - 17 bytes)     |
+ * | int32  | int32    | int64          | int8|                                 |
+ * +--------+----------+----------------+-----+---------------------------------+
+ *   LENGTH   bytes of the whole record, header included
+ *   CHECKSUM CRC32C of bytes [8, LENGTH) of the record (TXN, TYPE, payload)
+ *   TXN      begin sequence of the writing transaction (unique per run of the log); 0 in checkpoints
+ *
+ * payload by TYPE
+ *   INSERT     1  TABLE int32 | SLOT int64 | image of every column
+ *   UPDATE     2  TABLE int32 | SLOT int64 | COLUMNS int16 n | n x column int16 | image of those n columns
+ *   DELETE     3  TABLE int32 | SLOT int64
+ *   COMMIT     4  COMMIT_TS int64
+ *   ABORT      5  (empty: only written when part of the transaction's records reached the log early)
+ *   CHECKPOINT 6  CHECKPOINT_TS int64 (the checkpoint file checkpoint-CHECKPOINT_TS.ckp is complete and forced)
+ *   TUPLE      7  TABLE int32 | SLOT int64 | image of every column           (checkpoint files only)
+ *   TABLE      8  TABLE int32 | COLUMNS int16 | NAME_LENGTH int16 | NAME utf-8 (checkpoint files only)
+ *   END        9  CHECKPOINT_TS int64 | TUPLES int64                        (checkpoint files only)
+ *
+ * image of k columns
+ * +----------------------+------------------------------------------------------------+
+ * | NULLS ceil(k/8) bytes | per non-null column in order: fixed -> its width in bytes   |
+ * | bit i set: column i   | (BIT: 1 byte); VARLEN -> LENGTH int32 then LENGTH bytes     |
+ * | is NULL               |                                                             |
+ * +----------------------+------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>The fixed values are the column's physical width, as the block stores them (§3.2), not 8 bytes
+ * each: the log is an after-image of the block's values, not of Java's longs.
+ */
+public final class LogFormat {
+    private LogFormat() {}
+
+    public static final long LOG_MAGIC = 0x01_00_00_47_4F_4C_43_57L; // "WCLOG\0\0\1" little-endian
+    public static final long CHECKPOINT_MAGIC = 0x01_00_54_50_4B_43_43_57L; // "WCCKPT\0\1"
+    public static final int VERSION = 1;
+    public static final int FILE_HEADER_SIZE = 16;
+
+    public static final int LENGTH = 0;
+    public static final int CHECKSUM = 4;
+    public static final int TXN = 8;
+    public static final int TYPE = 16;
+    public static final int RECORD_HEADER_SIZE = 17;
+
+    public static final byte INSERT = 1;
+    public static final byte UPDATE = 2;
+    public static final byte DELETE = 3;
+    public static final byte COMMIT = 4;
+    public static final byte ABORT = 5;
+    public static final byte CHECKPOINT = 6;
+    public static final byte TUPLE = 7;
+    public static final byte TABLE = 8;
+    public static final byte END = 9;
+
+    /** Payload offsets of INSERT, UPDATE, DELETE, TUPLE (relative to the payload). */
+    public static final int TABLE_ID = 0;
+
+    public static final int SLOT = 4;
+    public static final int IMAGE = 12;
+
+    static String typeName(byte type) {
+        return switch (type) {
+            case INSERT -> "INSERT";
+            case UPDATE -> "UPDATE";
+            case DELETE -> "DELETE";
+            case COMMIT -> "COMMIT";
+            case ABORT -> "ABORT";
+            case CHECKPOINT -> "CHECKPOINT";
+            case TUPLE -> "TUPLE";
+            case TABLE -> "TABLE";
+            case END -> "END";
+            default -> "type " + type;
+        };
+    }
+
+    static boolean knownType(byte type) {
+        return type >= INSERT && type <= END;
+    }
+
+    /** A file header: MAGIC, VERSION, RESERVED. */
+    static ByteBuffer fileHeader(long magic) {
+        ByteBuffer b = ByteBuffer.allocate(FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(magic).putInt(VERSION).putInt(0).flip();
+        return b;
+    }
+
+    /** Bytes of one column's value in an image; the value is non-null. */
+    static int valueSize(Record r, int c) {
+        FieldType t = r.schema().type(c);
+        return t.isVariable() ? 4 + r.length(c) : Math.max(1, t.width);
+    }
+
+    /** Bytes of the image of {@code columns} (all columns if null). */
+    static int imageSize(Record r, int[] columns) {
+        int k = columns == null ? r.schema().fieldCount() : columns.length;
+        int n = (k + 7) >>> 3;
+        for (int i = 0; i < k; i++) {
+            int c = columns == null ? i : columns[i];
+            if (!r.isNull(c)) n += valueSize(r, c);
+        }
+        return n;
+    }
+
+    /** Writes the image of {@code columns} (all if null) of {@code r} at the buffer's position. */
+    static void putImage(ByteBuffer b, Record r, int[] columns) {
+        int k = columns == null ? r.schema().fieldCount() : columns.length;
+        int nulls = b.position();
+        for (int i = 0; i < (k + 7) >>> 3; i++) b.put((byte) 0);
+        for (int i = 0; i < k; i++) {
+            int c = columns == null ? i : columns[i];
+            if (r.isNull(c)) {
+                b.put(nulls + (i >>> 3), (byte) (b.get(nulls + (i >>> 3)) | (1 << (i & 7))));
+                continue;
+            }
+            FieldType t = r.schema().type(c);
+            if (t.isVariable()) {
+                b.putInt(r.length(c));
+                b.put(r.bytes(c), 0, r.length(c));
+            } else {
+                long v = r.getLong(c);
+                switch (Math.max(1, t.width)) {
+                    case 1 -> b.put((byte) v);
+                    case 2 -> b.putShort((short) v);
+                    case 4 -> b.putInt((int) v);
+                    default -> b.putLong(v);
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads an image of {@code columns} (all if null) into {@code into} from the buffer's position.
+     * Signed values are sign-extended, UINT values zero-extended, as {@link FieldType} carries them.
+     */
+    public static void getImage(ByteBuffer b, RecordSchema s, int[] columns, Record into) {
+        int k = columns == null ? s.fieldCount() : columns.length;
+        int nulls = b.position();
+        b.position(nulls + ((k + 7) >>> 3));
+        for (int i = 0; i < k; i++) {
+            int c = columns == null ? i : columns[i];
+            if ((b.get(nulls + (i >>> 3)) & (1 << (i & 7))) != 0) {
+                into.setNull(c);
+                continue;
+            }
+            FieldType t = s.type(c);
+            if (t.isVariable()) {
+                int n = b.getInt();
+                if (n < 0 || n > b.remaining()) throw new IllegalArgumentException("value of " + n + " bytes");
+                b.get(into.buffer(c, n), 0, n);
+                continue;
+            }
+            long v = switch (Math.max(1, t.width)) {
+                case 1 -> t.isUnsigned() || t.isBit() ? b.get() & 0xFFL : b.get();
+                case 2 -> t.isUnsigned() ? b.getShort() & 0xFFFFL : b.getShort();
+                case 4 -> t.isUnsigned() ? b.getInt() & 0xFFFF_FFFFL : b.getInt();
+                default -> b.getLong();
+            };
+            into.setLong(c, v);
+        }
+    }
+
+    /** Writes LENGTH and CHECKSUM of the record that starts at {@code start} and ends at the position. */
+    static void seal(ByteBuffer b, int start, CRC32C crc) {
+        int end = b.position();
+        b.putInt(start + LENGTH, end - start);
+        crc.reset();
+        ByteBuffer body = b.duplicate();
+        body.position(start + TXN).limit(end);
+        crc.update(body);
+        b.putInt(start + CHECKSUM, (int) crc.getValue());
+    }
+}

@@ -1,0 +1,157 @@
+package dev.wastecheck.engine.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads the records of a log or checkpoint file ({@link LogFormat}) in order, and stops at the first
+ * one that is not whole: a length that runs past the end of the file or below a header (a torn
+ * write), a checksum that does not match (a torn or damaged page), or an unknown type. It never
+ * hands out part of a record; {@link #validEnd()} is where the last whole record ends and {@link
+ * #damage()} says what was found there, if anything.
+ *
+ * <p>The file is read into memory page by page as needed through one buffer; records are handed out
+ * as a view of that buffer, valid until the next call to {@link #next()}.
+ */
+public final class LogReader implements AutoCloseable {
+    private final Path file;
+    private final FileChannel channel;
+    private final long size;
+    private final CRC32C crc = new CRC32C();
+    private ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    /** File offset of buf[0]. */
+    private long bufStart;
+
+    private long offset;
+    private long validEnd;
+    private String damage;
+    private byte type;
+    private long txn;
+    private ByteBuffer payload;
+    private long recordOffset;
+
+    /** Opens {@code file}, checking the file header against {@code magic}. */
+    public LogReader(Path file, long magic) throws IOException {
+        this.file = file;
+        this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        this.size = channel.size();
+        buf.limit(0);
+        if (size < LogFormat.FILE_HEADER_SIZE) {
+            damage = "file of " + size + " bytes has no whole header";
+            offset = validEnd = 0;
+            return;
+        }
+        ByteBuffer h = read(0, LogFormat.FILE_HEADER_SIZE);
+        long m = h.getLong(0);
+        int version = h.getInt(8);
+        if (m != magic)
+            throw new IOException(file + ": not a " + (magic == LogFormat.LOG_MAGIC ? "log" : "checkpoint")
+                    + " file (magic " + Long.toHexString(m) + ")");
+        if (version != LogFormat.VERSION)
+            throw new IOException(file + ": format version " + version + ", expected " + LogFormat.VERSION);
+        offset = validEnd = LogFormat.FILE_HEADER_SIZE;
+    }
+
+    /** Moves to the next whole record; false at the end of the file or at damage. */
+    public boolean next() throws IOException {
+        if (damage != null || offset >= size) return false;
+        long left = size - offset;
+        if (left < LogFormat.RECORD_HEADER_SIZE)
+            return damaged("a record header cut after " + left + " of " + LogFormat.RECORD_HEADER_SIZE + " bytes");
+        ByteBuffer h = read(offset, LogFormat.RECORD_HEADER_SIZE);
+        int p = h.position();
+        int length = h.getInt(p + LogFormat.LENGTH);
+        if (length < LogFormat.RECORD_HEADER_SIZE)
+            return damaged("a record length of " + length + " bytes, less than its header");
+        if (length > left)
+            return damaged(
+                    "a record of " + length + " bytes with only " + left + " left (a torn write, or a damaged length)");
+        ByteBuffer r = read(offset, length);
+        p = r.position();
+        crc.reset();
+        ByteBuffer body = r.duplicate();
+        body.position(p + LogFormat.TXN).limit(p + length);
+        crc.update(body);
+        if ((int) crc.getValue() != r.getInt(p + LogFormat.CHECKSUM))
+            return damaged("a checksum mismatch in a record of " + length + " bytes");
+        byte t = r.get(p + LogFormat.TYPE);
+        if (!LogFormat.knownType(t)) return damaged("unknown record type " + t);
+        type = t;
+        txn = r.getLong(p + LogFormat.TXN);
+        payload = r.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        payload.position(p + LogFormat.RECORD_HEADER_SIZE).limit(p + length);
+        payload = payload.slice().order(ByteOrder.LITTLE_ENDIAN);
+        recordOffset = offset;
+        offset += length;
+        validEnd = offset;
+        return true;
+    }
+
+    private boolean damaged(String what) {
+        damage = file.getFileName() + ": stopped at byte " + offset + " of " + size + ": " + what;
+        return false;
+    }
+
+    /** {@code n} bytes at file offset {@code at}, from the buffer's position. */
+    private ByteBuffer read(long at, int n) throws IOException {
+        if (at < bufStart || at + n > bufStart + buf.limit()) {
+            if (n > buf.capacity()) buf = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+            buf.clear();
+            bufStart = at;
+            while (buf.hasRemaining()) {
+                int k = channel.read(buf, bufStart + buf.position());
+                if (k < 0) break;
+            }
+            buf.flip();
+        }
+        buf.position((int) (at - bufStart));
+        return buf;
+    }
+
+    public byte type() {
+        return type;
+    }
+
+    public String typeName() {
+        return LogFormat.typeName(type);
+    }
+
+    /** The writing transaction's begin sequence. */
+    public long txn() {
+        return txn;
+    }
+
+    /** The record's payload, little-endian, positioned at its start; valid until the next {@link #next()}. */
+    public ByteBuffer payload() {
+        return payload;
+    }
+
+    /** File offset of the current record. */
+    public long recordOffset() {
+        return recordOffset;
+    }
+
+    /** Where the last whole record ends (the file header's end if there is none). */
+    public long validEnd() {
+        return validEnd;
+    }
+
+    /** What stopped the reader before the end of the file, or null if it read to the end. */
+    public String damage() {
+        return damage;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
