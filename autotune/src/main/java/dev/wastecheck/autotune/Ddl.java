@@ -76,7 +76,8 @@ final class Ddl {
             List<String> engine = new ArrayList<>();
             if (!c.layout().equals("nsm")) engine.add("layout=" + c.layout());
             if (d.cache() != CachePolicy.OFF)
-                engine.add("an index cache in the leaves' free space (" + String.join(", ", c.cacheFields()) + ")");
+                engine.add("an index cache in the leaves' free space"
+                        + (c.cacheFields().isEmpty() ? "" : " (" + String.join(", ", c.cacheFields()) + ")"));
             if (d.partition())
                 engine.add("a hot partition"
                         + (d.demoteAfter() > 0

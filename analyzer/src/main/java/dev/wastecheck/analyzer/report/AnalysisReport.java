@@ -62,7 +62,7 @@ public record AnalysisReport(
     /** What the advice rests on when no trace was given. */
     public static final String SNAPSHOT_ONLY =
             "the advice rests on the snapshot only: no trace (--trace) showed what the "
-                    + "workload writes, so ranges, ENUM members and lengths are the dump's, with the headroom the policy leaves";
+                    + "workload writes, so ranges, ENUM members and lengths are the snapshot's, with the headroom the policy leaves";
 
     public AnalysisReport(
             List<String> sources,

@@ -126,6 +126,7 @@ public final class SourceDetector {
             throw new DumpFormatException("standard input is given twice as a SOURCE; it can be read once");
         }
         List<DetectedFile> out = new ArrayList<>();
+        java.util.Set<Path> fromFolder = new java.util.HashSet<>();
         boolean stdinTaken = false;
         for (Path arg : args) {
             if (arg.toString().equals("-") || !Files.isRegularFile(arg) && isStandardInput(arg)) {
@@ -142,6 +143,7 @@ public final class SourceDetector {
                 for (Path f : files) {
                     out.add(detect(f));
                 }
+                fromFolder.addAll(files);
             } else if (Files.isRegularFile(arg)) {
                 out.add(detect(arg));
             } else if (Files.exists(arg)) {
@@ -153,6 +155,7 @@ public final class SourceDetector {
                 throw new DumpFormatException(arg + ": no such file or folder");
             }
         }
+        SourceSet.check(out, fromFolder); // the same dump twice, two dialects, a stray file in a folder
         for (DetectedFile f : out) {
             if (f.stream() != null || f.name().equals(STDIN) || !f.nameSaysKind()) {
                 notes.accept(f.name() + ": read as " + describe(f) + " (" + f.reason() + ")");
@@ -311,6 +314,10 @@ public final class SourceDetector {
                     word.isEmpty()
                             ? "it starts with SQL comments"
                             : "its first statement starts with " + word.toUpperCase(Locale.ROOT));
+        }
+        if (startsWith(head, 0, "PGDMP")) {
+            throw new DumpFormatException(name + ": a pg_dump archive in its custom format (pg_dump -Fc); wastecheck "
+                    + "reads plain SQL: pg_restore -f - " + name + " | wastecheck analyze -");
         }
         int nul = indexOf(head, (byte) 0);
         if (nul >= 0) {

@@ -25,6 +25,7 @@ public record Sources(List<Path> files, LiveSource live) {
         List<Path> files = new ArrayList<>();
         LiveSource live = null;
         for (String a : args) {
+            SourceSet.refuseClientUrl(a); // postgresql://...: "did you mean jdbc:postgresql://...?"
             if (LiveSource.isUrl(a)) {
                 if (live != null || !files.isEmpty()) {
                     throw new DumpFormatException(LiveSource.redacted(a)

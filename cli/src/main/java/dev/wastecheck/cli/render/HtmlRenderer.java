@@ -44,13 +44,14 @@ public final class HtmlRenderer {
         w.println(
                 ".k{display:inline-block;background:#eef;border-radius:3px;padding:0 .35em;margin-right:.3em;font-size:.85em}");
         w.println(
-                ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:360px}");
+                ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:360px}"
+                        + ".fine{font-size:.9em;color:#555}");
         w.println("</style></head><body>");
         w.println("<h1>wastecheck analyze</h1>");
         w.printf(
-                "<p>%d tables, %s rows, dialect %s. Declared <b>%s</b>, tight <b>%s</b>: <b class=\"s\">%s wasted (%s)</b> in column encodings.</p>%n",
-                r.tables().size(),
-                Bytes.count(r.rows()),
+                "<p>%s, %s, dialect %s. Declared <b>%s</b>, tight <b>%s</b>: <b class=\"s\">%s wasted (%s)</b> in column encodings.</p>%n",
+                ReportFacts.count(r.tables().size(), "table"),
+                ReportFacts.count(r.rows(), "row"),
                 esc(r.dialect()),
                 Bytes.human(r.declaredBytes()),
                 Bytes.human(r.tightBytes()),
@@ -59,6 +60,12 @@ public final class HtmlRenderer {
         w.println("<p>Sources: "
                 + r.sources().stream().map(s -> "<code>" + esc(s) + "</code>").collect(Collectors.joining(", "))
                 + "</p>");
+        w.println("<p>Evidence: " + esc(r.basis()) + ".</p>");
+        String next = TextRenderer.nextStep(r);
+        if (next != null) {
+            w.println("<p>Next: <code>" + esc(next.substring(0, next.indexOf(" writes "))) + "</code>"
+                    + esc(next.substring(next.indexOf(" writes "))) + "</p>");
+        }
 
         w.println("<div class=\"charts\">");
         w.println(
@@ -70,16 +77,28 @@ public final class HtmlRenderer {
         }
         w.println("</div>");
 
+        boolean server = !r.serverBytes().isEmpty();
+        boolean space = !r.serverSpace().isEmpty();
         w.println(
-                "<h2>Tables</h2><table><tr><th>table</th><th class=n>rows</th><th class=n>declared</th><th class=n>tight</th><th class=n>waste</th></tr>");
+                "<h2>Tables</h2><table><tr><th>table</th><th class=n>rows</th><th class=n>declared</th><th class=n>tight</th>"
+                        + "<th class=n>waste</th>" + (server ? "<th class=n>on server</th>" : "")
+                        + (space ? "<th class=n>dead+free</th>" : "") + "</tr>");
         for (TableReport t : ReportFacts.tablesByWaste(r)) {
+            String key = t.name().toLowerCase(java.util.Locale.ROOT);
+            Long measured = r.serverBytes().get(key);
+            AnalysisReport.ServerSpace sp = r.serverSpace().get(key);
             w.printf(
-                    "<tr><td>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td></tr>%n",
+                    "<tr><td>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td>%s%s</tr>%n",
                     esc(t.name()),
                     Bytes.count(t.rows()),
                     Bytes.human(t.declaredBytes()),
                     Bytes.human(t.tightBytes()),
-                    Bytes.percent(t.wastedBytes(), t.declaredBytes()));
+                    Bytes.percent(t.wastedBytes(), t.declaredBytes()),
+                    server ? "<td class=n>" + (measured == null ? "-" : Bytes.human(measured)) + "</td>" : "",
+                    space
+                            ? "<td class=n>" + (sp == null ? "-" : Bytes.human(sp.deadBytes() + sp.freeBytes()))
+                                    + "</td>"
+                            : "");
         }
         w.println("</table>");
 
@@ -103,6 +122,20 @@ public final class HtmlRenderer {
         }
         w.println("</table>");
 
+        if (cols.size() > top) {
+            w.printf(
+                    "<p>... and %s (<code>--top N</code>, or <code>--format markdown|json</code> for all).</p>%n",
+                    ReportFacts.count(cols.size() - top, "more column"));
+        }
+        String refs = TextRenderer.referencesLine(r);
+        String kept = TextRenderer.keptLine(r);
+        if (refs != null || kept != null) {
+            w.println("<ul class=notes>");
+            if (refs != null) w.println("<li>" + esc(refs) + "</li>");
+            if (kept != null) w.println("<li>" + esc(kept) + "</li>");
+            w.println("</ul>");
+        }
+
         List<ReportFacts.Semantic> semantic = ReportFacts.semanticFindings(r);
         if (!semantic.isEmpty()) {
             w.println(
@@ -117,21 +150,62 @@ public final class HtmlRenderer {
             w.println("</table>");
         }
         if (r.workload() != null) {
-            w.println(
-                    "<h2>Workload</h2><table><tr><th>table</th><th class=n>accesses</th><th class=n>hottest 1%</th><th class=n>5%</th>"
-                            + "<th class=n>10%</th><th class=n>page hot-density</th></tr>");
-            for (Map.Entry<String, AccessSummary> e : r.workload().access().entrySet()) {
-                AccessSummary a = e.getValue();
-                w.printf(
-                        "<tr><td>%s</td><td class=n>%s</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td><td class=n>%s</td></tr>%n",
-                        esc(e.getKey()),
-                        Bytes.count(a.events()),
-                        100 * a.shareTop1(),
-                        100 * a.shareTop5(),
-                        100 * a.shareTop10(),
-                        a.hotRowsPlaced() > 0 ? String.format("%.1f%%", 100 * a.pageHotDensity()) : "n/a");
+            w.println("<h2>Workload</h2><ul>");
+            for (var t : r.workload().traces()) {
+                w.println("<li>" + esc(TextRenderer.traceLine(t)) + "</li>");
+                t.unresolved().stream().limit(3).forEach(u -> w.println("<li>unresolved: " + esc(u) + "</li>"));
             }
+            w.println("</ul>");
+            w.println("<table><tr><th>table</th><th class=n>accesses</th><th class=n>hottest 1%</th><th class=n>5%</th>"
+                    + "<th class=n>10%</th><th class=n>hot rows</th><th class=n>page hot-density</th>"
+                    + "<th class=n>hot partition</th></tr>");
+            r.workload().access().entrySet().stream()
+                    .sorted((a, b) ->
+                            Long.compare(b.getValue().events(), a.getValue().events()))
+                    .forEach(e -> {
+                        AccessSummary a = e.getValue();
+                        w.printf(
+                                "<tr><td>%s</td><td class=n>%s</td><td class=n>%.1f%%</td><td class=n>%.1f%%</td>"
+                                        + "<td class=n>%.1f%%</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td></tr>%n",
+                                esc(e.getKey()),
+                                Bytes.count(a.events()),
+                                100 * a.shareTop1(),
+                                100 * a.shareTop5(),
+                                100 * a.shareTop10(),
+                                Bytes.count(a.hotRows()),
+                                a.hotRowsPlaced() > 0 ? String.format("%.1f%%", 100 * a.pageHotDensity()) : "-",
+                                Bytes.human(a.hotBytes() + a.hotIndexBytes()));
+                    });
             w.println("</table>");
+            w.println(
+                    "<p class=fine>hottest N%: share of keyed accesses on the hottest N% of rows; page hot-density: share"
+                            + " of hot rows on pages holding any, in the dump's order; hot partition: a partition of the rows taking"
+                            + " 90% of accesses, with its index.</p>");
+            List<String> cache = TextRenderer.cacheLines(r);
+            if (!cache.isEmpty()) {
+                w.println("<h2>Fields worth caching in index leaves</h2><ul>");
+                cache.forEach(x -> w.println("<li>" + esc(x) + "</li>"));
+                w.println("</ul>");
+            }
+        }
+        Map<String, Integer> counts = ReportFacts.findingCounts(r);
+        if (!counts.isEmpty()) {
+            w.println("<p>Findings: "
+                    + esc(counts.entrySet().stream()
+                            .map(e -> e.getKey() + " " + e.getValue())
+                            .collect(Collectors.joining(", ")))
+                    + "</p>");
+        }
+        long badRows = r.tables().stream().mapToLong(TableReport::badRows).sum();
+        long badValues = r.tables().stream().mapToLong(TableReport::badValues).sum();
+        if (badRows + badValues > 0) {
+            w.println("<h2>Bad input</h2><p>"
+                    + esc(ReportFacts.count(badRows, "bad row") + " and " + ReportFacts.count(badValues, "bad value"))
+                    + " were counted, not dropped silently:</p><ul>");
+            r.tables().stream()
+                    .flatMap(t -> t.problems().stream().map(p -> t.name() + ": " + p))
+                    .forEach(p -> w.println("<li>" + esc(p) + "</li>"));
+            w.println("</ul>");
         }
         if (!r.warnings().isEmpty()) {
             w.println("<h2>Warnings</h2><ul>");
@@ -150,13 +224,27 @@ public final class HtmlRenderer {
         w.println("<script>");
         w.println("""
                 const f = JSON.parse(document.getElementById('figures').textContent);
-                const kib = v => (v / 1024).toLocaleString(undefined, {maximumFractionDigits: 1}) + ' KiB';
+                // drawn at once, never mid-flight: a screenshot or a print shows the figures the tables give
+                Chart.defaults.animation = false;
+                const human = v => v < 1024 ? v + ' B' : v < 1048576 ? +(v / 1024).toFixed(1) + ' KiB'
+                  : v < 1073741824 ? +(v / 1048576).toFixed(1) + ' MiB' : +(v / 1073741824).toFixed(1) + ' GiB';
+                // byte sizes on a logarithmic axis: ticks at powers of two (64 KiB, 128 KiB), at most eight of them,
+                // instead of Chart.js's 1-9 x 10^n, whose labels piled up and read 48.8 KiB, 97.7 KiB
+                const binaryTicks = scale => {
+                  const lo = Math.max(1, scale.min), hi = scale.max;
+                  const a = Math.floor(Math.log2(lo)), b = Math.ceil(Math.log2(hi)), step = Math.max(1, Math.ceil((b - a) / 7));
+                  const ticks = [];
+                  for (let e = a; e <= b; e += step) { const v = Math.pow(2, e); if (v >= lo && v <= hi) ticks.push({value: v}); }
+                  scale.ticks = ticks;
+                };
                 new Chart(document.getElementById('bytes'), {type: 'bar',
                   data: {labels: f.tables, datasets: [{label: 'declared', data: f.declared, backgroundColor: '#c9c9d6'},
                                                       {label: 'tight', data: f.tight, backgroundColor: '#2e8b57'}]},
+                  // sizes span orders of magnitude: on a linear axis the small tables would not show at all
                   options: {indexAxis: 'y', maintainAspectRatio: false,
-                            scales: {x: {ticks: {callback: kib}}},
-                            plugins: {tooltip: {callbacks: {label: c => c.dataset.label + ': ' + kib(c.raw)}}}}});
+                            scales: {x: {type: 'logarithmic', title: {display: true, text: 'bytes (logarithmic)'},
+                                         afterBuildTicks: binaryTicks, ticks: {callback: human}}},
+                            plugins: {tooltip: {callbacks: {label: c => c.dataset.label + ': ' + human(c.raw)}}}}});
                 new Chart(document.getElementById('kinds'), {type: 'bar',
                   data: {labels: f.kinds, datasets: [{label: 'columns', data: f.kindCounts, backgroundColor: '#4f6fb3'}]},
                   options: {indexAxis: 'y', maintainAspectRatio: false, plugins: {legend: {display: false}}}});

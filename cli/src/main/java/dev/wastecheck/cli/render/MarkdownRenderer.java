@@ -16,9 +16,9 @@ public final class MarkdownRenderer {
         w.println("# wastecheck analyze");
         w.println();
         w.printf(
-                "%d tables, %s rows, dialect %s. Declared **%s**, tight **%s**: **%s wasted (%s)** in column encodings.%n",
-                r.tables().size(),
-                Bytes.count(r.rows()),
+                "%s, %s, dialect %s. Declared **%s**, tight **%s**: **%s wasted (%s)** in column encodings.%n",
+                ReportFacts.count(r.tables().size(), "table"),
+                ReportFacts.count(r.rows(), "row"),
                 r.dialect(),
                 Bytes.human(r.declaredBytes()),
                 Bytes.human(r.tightBytes()),

@@ -71,4 +71,13 @@ final class ReportFacts {
         t.sort(Comparator.comparingLong(TableReport::wastedBytes).reversed().thenComparing(TableReport::name));
         return t;
     }
+
+    /** {@code 1 table}, {@code 2 tables}: a count with its noun. */
+    static String count(long n, String singular, String plural) {
+        return dev.wastecheck.model.Bytes.count(n) + " " + (n == 1 ? singular : plural);
+    }
+
+    static String count(long n, String singular) {
+        return count(n, singular, singular + "s");
+    }
 }

@@ -1,15 +1,11 @@
 package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
-import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /** The terminal report: one screen, largest waste first; the other formats have every column. */
@@ -29,9 +25,9 @@ public final class TextRenderer {
         Wrap.print(
                 w,
                 String.format(
-                        "wastecheck analyze: %d tables, %s rows, %s (%s), %.1f s",
-                        r.tables().size(),
-                        Bytes.count(r.rows()),
+                        "wastecheck analyze: %s, %s, %s (%s), %.1f s",
+                        ReportFacts.count(r.tables().size(), "table"),
+                        ReportFacts.count(r.rows(), "row"),
                         r.sources().size() == 1
                                 ? r.sources().get(0)
                                 : r.sources().size() + " files",
@@ -85,8 +81,8 @@ public final class TextRenderer {
                 Wrap.print(
                         w,
                         String.format(
-                                "... and %d more columns (--top N, or --format markdown|json for all)",
-                                cols.size() - top),
+                                "... and %s (--top N, or --format markdown|json for all)",
+                                ReportFacts.count(cols.size() - top, "more column")),
                         width,
                         "",
                         "    ");
@@ -135,10 +131,10 @@ public final class TextRenderer {
             tt.number("dead+free");
         }
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            String key = t.name().toLowerCase(Locale.ROOT);
+            String key = t.name().toLowerCase(java.util.Locale.ROOT);
             Long measured = r.serverBytes().get(key);
             AnalysisReport.ServerSpace s = r.serverSpace().get(key);
-            List<String> cells = new ArrayList<>(List.of(
+            List<String> cells = new java.util.ArrayList<>(List.of(
                     t.name(),
                     Bytes.count(t.rows()),
                     Bytes.human(t.declaredBytes()),
@@ -181,7 +177,8 @@ public final class TextRenderer {
             Wrap.print(
                     w,
                     String.format(
-                            "%d bad rows and %d bad values were counted, not dropped silently:", badRows, badValues),
+                            "%s and %s were counted, not dropped silently:",
+                            ReportFacts.count(badRows, "bad row"), ReportFacts.count(badValues, "bad value")),
                     width);
             r.tables().stream()
                     .flatMap(t -> t.problems().stream().map(p -> t.name() + ": " + p))
@@ -198,65 +195,123 @@ public final class TextRenderer {
                         r.warnings().size() - 10);
             }
         }
-        if (r.wastedBytes() > 0 && !r.dialect().equals("sqlite") && !r.dialect().equals("trino")) {
+        String next = nextStep(r);
+        if (next != null) {
             w.println();
-            String args = r.sources().stream()
-                    .map(x -> x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")
-                    .collect(Collectors.joining(" "));
-            Wrap.print(
-                    w, "wastecheck tune " + args + " writes the migration, each change checked on every row.", width);
+            Wrap.print(w, next, width);
         }
+    }
+
+    /**
+     * The command that writes the migration for what this report found, or null when there is
+     * nothing to migrate (or the source's engine has no migration). Standard input cannot be named
+     * again: the same input piped to {@code tune -} is.
+     */
+    static String nextStep(AnalysisReport r) {
+        if (r.wastedBytes() <= 0 || r.dialect().equals("sqlite") || r.dialect().equals("trino")) {
+            return null;
+        }
+        boolean stdin = r.sources().contains("<stdin>");
+        String args = r.sources().stream()
+                .map(x ->
+                        x.equals("<stdin>") ? "-" : x.matches("[\\w./:+-]+") ? x : "'" + x.replace("'", "'\\''") + "'")
+                .collect(Collectors.joining(" "));
+        return "wastecheck tune " + args + " writes the migration, each change checked on every row"
+                + (stdin ? " (give it the same input on standard input)." : ".");
     }
 
     /** How many columns refer to keys, and why the declared types stay where they do. */
     private static void notes(AnalysisReport r, PrintWriter w, int width) {
-        if (!r.references().isEmpty()) {
-            Map<String, Long> by = r.references().stream()
-                    .collect(Collectors.groupingBy(
-                            x -> x.evidence().name().toLowerCase(), TreeMap::new, Collectors.counting()));
-            long keys = r.references().stream()
-                    .map(x -> x.to().toLowerCase())
-                    .distinct()
-                    .count();
+        String refs = referencesLine(r);
+        if (refs != null) {
             w.println();
-            Wrap.print(
-                    w,
-                    String.format(
-                            "references: %d columns refer to %d keys (%s); each takes its key's type, and they"
-                                    + " change together",
-                            r.references().size(),
-                            keys,
-                            by.entrySet().stream()
-                                    .map(e -> (e.getKey().equals("declared") ? "declared" : "by " + e.getKey()) + " "
-                                            + e.getValue())
-                                    .collect(Collectors.joining(", "))),
-                    width,
-                    "",
-                    "  ");
+            Wrap.print(w, refs, width, "", "  ");
         }
-        Map<String, Long> kept = new TreeMap<>();
+        String kept = keptLine(r);
+        if (kept != null) {
+            Wrap.print(w, kept, width, "", "  ");
+        }
+    }
+
+    /** "references: 3 columns refer to 2 keys (...)", or null when no column refers to a key. */
+    static String referencesLine(AnalysisReport r) {
+        if (r.references().isEmpty()) {
+            return null;
+        }
+        Map<String, Long> by = r.references().stream()
+                .collect(Collectors.groupingBy(
+                        x -> x.evidence().name().toLowerCase(), java.util.TreeMap::new, Collectors.counting()));
+        long keys = r.references().stream()
+                .map(x -> x.to().toLowerCase())
+                .distinct()
+                .count();
+        int n = r.references().size();
+        return String.format(
+                "references: %s %s to %s (%s); each takes its key's type, and they change together",
+                ReportFacts.count(n, "column"),
+                n == 1 ? "refers" : "refer",
+                ReportFacts.count(keys, "key"),
+                by.entrySet().stream()
+                        .map(e ->
+                                (e.getKey().equals("declared") ? "declared" : "by " + e.getKey()) + " " + e.getValue())
+                        .collect(Collectors.joining(", ")));
+    }
+
+    /** "kept as declared: 4 columns (too little evidence 3, counters 1); ...", or null when none was. */
+    static String keptLine(AnalysisReport r) {
+        Map<String, Long> kept = new java.util.TreeMap<>();
         for (TableReport t : r.tables()) {
             for (var c : t.columns()) {
                 for (var f : c.findings()) {
-                    if (f.kind() == FindingKind.KEPT_DECLARED) {
+                    if (f.kind() == dev.wastecheck.analyzer.report.FindingKind.KEPT_DECLARED) {
                         kept.merge(keptReason(f.detail()), 1L, Long::sum);
                     }
                 }
             }
         }
-        if (!kept.isEmpty()) {
-            Wrap.print(
-                    w,
-                    String.format(
-                            "kept as declared: %d columns (%s); --format json says why for each",
-                            kept.values().stream().mapToLong(x -> x).sum(),
-                            kept.entrySet().stream()
-                                    .map(e -> e.getKey() + " " + e.getValue())
-                                    .collect(Collectors.joining(", "))),
-                    width,
-                    "",
-                    "  ");
+        if (kept.isEmpty()) {
+            return null;
         }
+        return String.format(
+                "kept as declared: %s (%s); --format json says why for each",
+                ReportFacts.count(kept.values().stream().mapToLong(x -> x).sum(), "column"),
+                kept.entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue())
+                        .collect(Collectors.joining(", ")));
+    }
+
+    /** One line per index with fields worth caching in its leaves ("No Bits Left Behind" §2.1.2). */
+    static List<String> cacheLines(AnalysisReport r) {
+        List<String> out = new java.util.ArrayList<>();
+        if (r.workload() == null) {
+            return out;
+        }
+        for (var ia : r.workload().indexes()) {
+            if (ia.cacheableFields().isEmpty()) {
+                continue;
+            }
+            out.add(String.format(
+                    "cache in %s.%s (%s): %s",
+                    ia.table(),
+                    ia.index(),
+                    String.join(",", ia.columns()),
+                    ia.cacheableFields().stream()
+                            .map(f -> String.format("%s (%.0f%% answered)", f.column(), 100 * f.answerableShare()))
+                            .collect(Collectors.joining(", "))));
+        }
+        return out;
+    }
+
+    /** "trace FILE (format): N statements, ..." per trace read. */
+    static String traceLine(dev.wastecheck.analyzer.report.TraceSummary t) {
+        return String.format(
+                "trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses",
+                t.file(),
+                t.format(),
+                Bytes.count(t.statements()),
+                Bytes.count(t.resolved()),
+                Bytes.count(t.unresolvedCount()),
+                Bytes.count(t.events()));
     }
 
     private static String keptReason(String detail) {
@@ -311,19 +366,7 @@ public final class TextRenderer {
     private static void workload(AnalysisReport r, PrintWriter w, int width) {
         w.println();
         for (var t : r.workload().traces()) {
-            Wrap.print(
-                    w,
-                    String.format(
-                            "trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses",
-                            t.file(),
-                            t.format(),
-                            Bytes.count(t.statements()),
-                            Bytes.count(t.resolved()),
-                            Bytes.count(t.unresolvedCount()),
-                            Bytes.count(t.events())),
-                    width,
-                    "",
-                    "  ");
+            Wrap.print(w, traceLine(t), width, "", "  ");
             t.unresolved().stream().limit(3).forEach(u -> Wrap.print(w, "unresolved: " + u, width, "  ", "    "));
         }
         TextTable tt = new TextTable()
@@ -359,24 +402,8 @@ public final class TextRenderer {
                 width,
                 "",
                 " ");
-        for (var ia : r.workload().indexes()) {
-            if (ia.cacheableFields().isEmpty()) {
-                continue;
-            }
-            Wrap.print(
-                    w,
-                    String.format(
-                            "cache in %s.%s (%s): %s",
-                            ia.table(),
-                            ia.index(),
-                            String.join(",", ia.columns()),
-                            ia.cacheableFields().stream()
-                                    .map(f -> String.format(
-                                            "%s (%.0f%% answered)", f.column(), 100 * f.answerableShare()))
-                                    .collect(Collectors.joining(", "))),
-                    width,
-                    "",
-                    "  ");
+        for (String line : cacheLines(r)) {
+            Wrap.print(w, line, width, "", "  ");
         }
     }
 

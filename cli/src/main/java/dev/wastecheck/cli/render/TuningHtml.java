@@ -82,32 +82,55 @@ public final class TuningHtml {
                 Bytes.count(r.heldOutEvents()),
                 Bytes.human(r.memoryBytes()),
                 HtmlRenderer.esc(r.data()));
-        if (r.fallback() != null) w.println("<p><b>Note:</b> " + HtmlRenderer.esc(r.fallback()) + "</p>");
         w.println(
                 "<h2>Finalists (all tables together, every held-out event)</h2><table><tr><th>design</th><th class=n>cost/query</th>"
-                        + "<th class=n>95% interval</th><th class=n>speedup</th><th class=n>working set</th><th class=n>buffer hit</th>"
-                        + "<th class=n>cache hit</th><th class=n>memory</th></tr>");
+                        + "<th class=n>95% interval</th><th class=n>speedup</th><th class=n>modeled µs/query</th>"
+                        + "<th class=n>working set</th><th class=n>buffer hit</th><th class=n>cache hit</th><th class=n>memory</th></tr>");
         for (AutotuneReport.Finalist fin : List.of(r.baseline(), r.bestUniform(), r.recommended()))
-            row(w, fin.name(), fin.run(), base);
+            row(w, fin.name(), fin.run(), base, f(fin.modeledUs()));
         w.println("</table>");
+        w.println(
+                "<p class=fine>cost/query is measured: the engine's time per held-out query, with the modeled device time of"
+                        + " buffer-pool misses; modeled µs/query is what the search compares (docs/autotune.md), the figures the"
+                        + " note and the per-table rows give.</p>");
+        // the note compares modeled costs: say so, or it reads as contradicting the measured column beside it
+        if (r.fallback() != null)
+            w.println("<p><b>Note</b> (modeled µs/query, as in the finalists' modeled column): "
+                    + HtmlRenderer.esc(r.fallback()) + "</p>");
         w.println("<p>Recommended: <code>" + HtmlRenderer.esc(r.recommended().config()) + "</code></p>");
         charts(w);
         w.println(
-                "<h2>Per table</h2><table><tr><th>table</th><th>design</th><th class=n>modeled µs/query</th><th class=n>its baseline</th>"
-                        + "<th>kept apart</th><th>cached</th></tr>");
+                "<h2>Per table</h2><table class=fixed><colgroup><col style=\"width:10%\"><col style=\"width:30%\"><col style=\"width:9%\">"
+                        + "<col style=\"width:9%\"><col style=\"width:12%\"><col style=\"width:12%\"><col style=\"width:18%\"></colgroup>"
+                        + "<tr><th>table</th><th>design</th><th class=n>modeled µs/query</th><th class=n>its baseline</th>"
+                        + "<th>kept apart</th><th>cached</th><th>note</th></tr>");
+        boolean uniform = r.recommended().config().equals(r.bestUniform().config());
         for (AutotuneReport.TableChoice t : r.tables()) {
             w.printf(
-                    "<tr><td>%s</td><td><code>%s</code></td><td class=n>%.2f</td><td class=n>%.2f</td><td>%s</td><td>%s</td></tr>%n",
+                    "<tr><td>%s</td><td><code>%s</code></td><td class=n>%.2f</td><td class=n>%.2f</td><td>%s</td><td>%s</td><td>%s</td></tr>%n",
                     HtmlRenderer.esc(t.table()),
                     HtmlRenderer.esc(t.design()),
                     t.modeledUs(),
                     t.baselineModeledUs(),
                     HtmlRenderer.esc(String.join(", ", t.apart())),
-                    HtmlRenderer.esc(String.join(", ", t.cacheFields())));
+                    HtmlRenderer.esc(String.join(", ", t.cacheFields())),
+                    HtmlRenderer.esc(worseNote(t, uniform)));
         }
         w.println("</table>");
+        long chosen = r.evaluations().stream()
+                .filter(e -> e.status().equals("chosen"))
+                .count();
+        long kept =
+                r.evaluations().stream().filter(e -> e.status().equals("kept")).count();
+        // ~120 rows: folded by default, so that the page reads as the report; a click opens them
+        w.printf(
+                "<h2>Candidates</h2><details><summary>%d replayed: %d chosen, %d kept (survived their step, lost later), %d rejected"
+                        + " (show)</summary>%n",
+                r.evaluations().size(), chosen, kept, r.evaluations().size() - chosen - kept);
         w.println(
-                "<h2>Candidates</h2><table><tr><th>table</th><th>step</th><th>design</th><th class=n>held-out share</th>"
+                "<table class=fixed><colgroup><col style=\"width:9%\"><col style=\"width:7%\"><col style=\"width:26%\">"
+                        + "<col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:34%\"></colgroup>"
+                        + "<tr><th>table</th><th>step</th><th>design</th><th class=n>held-out share</th>"
                         + "<th class=n>modeled µs/query</th><th>status</th><th>why</th></tr>");
         for (AutotuneReport.Evaluation e : r.evaluations()) {
             w.printf(
@@ -120,7 +143,7 @@ public final class TuningHtml {
                     e.status(),
                     HtmlRenderer.esc(e.reason()));
         }
-        w.println("</table>");
+        w.println("</table></details>");
         if (!r.pruned().isEmpty()) {
             w.println("<h2>Pruned without a replay</h2><table><tr><th>table</th><th>candidate</th><th>why</th></tr>");
             for (AutotuneReport.Pruned p : r.pruned()) {
@@ -154,14 +177,39 @@ public final class TuningHtml {
         tail(w, f);
     }
 
+    /**
+     * Why a table's recommended design models slower than that table's baseline, both replayed
+     * alone: the recommendation is chosen for the tables together, not for each (empty when not slower).
+     */
+    static String worseNote(AutotuneReport.TableChoice t, boolean uniform) {
+        if (!(t.modeledUs() > t.baselineModeledUs())) {
+            return "";
+        }
+        return String.format(
+                Locale.ROOT,
+                "slower alone than its baseline (%.2f against %.2f µs/query): %s",
+                t.modeledUs(),
+                t.baselineModeledUs(),
+                uniform
+                        ? "the one design recommended for every table costs least for all of them together, not for"
+                                + " this one"
+                        : "the designs were chosen for all tables together under one buffer pool, not for this table alone");
+    }
+
     private static void row(PrintWriter w, String name, RunReport x, RunReport base) {
+        row(w, name, x, base, null);
+    }
+
+    /** @param modeled the finalist's modeled µs/query (a column of autotune's table only), or null */
+    private static void row(PrintWriter w, String name, RunReport x, RunReport base, String modeled) {
         w.printf(
-                "<tr><td>%s</td><td class=n>%s µs</td><td class=n>%s</td><td class=n>%sx</td><td class=n>%s</td><td class=n>%s</td>"
+                "<tr><td>%s</td><td class=n>%s µs</td><td class=n>%s</td><td class=n>%sx</td>%s<td class=n>%s</td><td class=n>%s</td>"
                         + "<td class=n>%s</td><td class=n>%s</td></tr>%n",
                 HtmlRenderer.esc(name),
                 f(x.costPerQueryUs()),
                 x.repeats() > 1 ? f(x.costPerQueryUsCi95()[0]) + " - " + f(x.costPerQueryUsCi95()[1]) : "one run",
                 f(ReplayRenderer.speedup(base, x)),
+                modeled == null ? "" : "<td class=n>" + modeled + "</td>",
                 Bytes.human(x.workingSetBytes()),
                 pct(x.bufferHitRate()),
                 x.cacheHitRate() == 0 ? "-" : pct(x.cacheHitRate()),
@@ -208,7 +256,10 @@ public final class TuningHtml {
                 "h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em}table{border-collapse:collapse;width:100%;margin:.5em 0}");
         w.println("th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}");
         w.println(
-                "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}pre{background:#f6f6f6;padding:.8em;overflow-x:auto}");
+                "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em;overflow-wrap:anywhere}"
+                        + "pre{background:#f6f6f6;padding:.8em;white-space:pre-wrap;overflow-wrap:anywhere}"
+                        + "table.fixed{table-layout:fixed}td{overflow-wrap:anywhere}.fine{font-size:.9em;color:#555}"
+                        + "summary{cursor:pointer}");
         w.println(
                 ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1.5em}.chart{position:relative;height:340px}");
         w.println("</style></head><body>");
@@ -231,10 +282,26 @@ public final class TuningHtml {
                   backgroundColor: colors[i % colors.length], showLine: true,
                   data: g[k].slice().sort((a, b) => a[x] - b[x]).map(r => ({x: r[x], y: r[y]}))}));
                 const mib = v => (v / 1048576).toLocaleString(undefined, {maximumFractionDigits: 1}) + ' MiB';
+                // drawn at once, never mid-flight: a screenshot or a print shows the figures the tables give
+                Chart.defaults.animation = false;
+                // on a logarithmic axis a label at 1, 2 and 5 of each power only: the others piled on top of each other
+                const round = v => { const m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9)); return [1, 2, 5].some(k => Math.abs(m - k) < 1e-6); };
+                const human = v => v < 1024 ? v + ' B' : v < 1048576 ? +(v / 1024).toFixed(1) + ' KiB'
+                  : v < 1073741824 ? +(v / 1048576).toFixed(1) + ' MiB' : +(v / 1073741824).toFixed(1) + ' GiB';
+                // byte sizes on a logarithmic axis: ticks at powers of two (64 KiB, 128 KiB), at most eight of them,
+                // instead of Chart.js's 1-9 x 10^n, whose labels piled up and read 48.8 KiB, 97.7 KiB
+                const binaryTicks = scale => {
+                  const lo = Math.max(1, scale.min), hi = scale.max;
+                  const a = Math.floor(Math.log2(lo)), b = Math.ceil(Math.log2(hi)), step = Math.max(1, Math.ceil((b - a) / 7));
+                  const ticks = [];
+                  for (let e = a; e <= b; e += step) { const v = Math.pow(2, e); if (v >= lo && v <= hi) ticks.push({value: v}); }
+                  scale.ticks = ticks;
+                };
                 new Chart(document.getElementById('memory'), {type: 'scatter',
                   data: {datasets: lines(groups(f.memory, 'config'), 'memory', 'cost')},
-                  options: {maintainAspectRatio: false, scales: {x: {type: 'logarithmic', ticks: {callback: mib}, title: {display: true, text: 'buffer pool'}},
-                    y: {type: 'logarithmic', title: {display: true, text: 'µs per query'}}}}});
+                  options: {maintainAspectRatio: false, scales: {x: {type: 'logarithmic', afterBuildTicks: binaryTicks, ticks: {maxRotation: 0, callback: human},
+                    title: {display: true, text: 'buffer pool'}},
+                    y: {type: 'logarithmic', ticks: {callback: v => round(v) ? v : null}, title: {display: true, text: 'µs per query'}}}}});
                 new Chart(document.getElementById('cache'), {type: 'scatter',
                   data: {datasets: lines(groups(f.cache, 'table'), 'size', 'hit')},
                   options: {maintainAspectRatio: false, scales: {x: {min: 0, max: 1, title: {display: true, text: 'cache size (share of a leaf\\'s tuples)'}},

@@ -660,6 +660,9 @@ public final class DdlCatalog {
                 throw new BadInputException(
                         file + ":" + line + ": column " + col + " of CREATE TABLE: " + e.getMessage());
             }
+            // JSqlParser takes any word for a type or a clause: a typo would pass unseen (ColumnClauses)
+            ColumnClauses.checkType(col, typeText, type, dialect, userTypes.keySet(), text, file, line);
+            ColumnClauses.check(col, specs, text, file, line);
             boolean notNull = specText.matches(".*\\bnot null\\b.*") || specText.contains("primary key");
             boolean auto = specText.contains("auto_increment")
                     || specText.contains("autoincrement")
