@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.SqlScriptReader;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
@@ -129,6 +130,9 @@ public final class DumpLoader {
             drain(queue);
         }
         for (TableDef t : catalog.tables().values()) {
+            if (catalog.dialect() == Dialect.MYSQL) {
+                MysqlIdentifiers.check(t);
+            }
             loaded.computeIfAbsent(t.key(), k -> LoadedTable.empty(t));
         }
     }
@@ -334,6 +338,9 @@ public final class DumpLoader {
         }
 
         void startRun(TableDef def, List<String> columns) throws InterruptedException {
+            if (catalog.dialect() == Dialect.MYSQL) {
+                MysqlIdentifiers.check(def);
+            }
             this.def = def;
             builder = new ArrowRowBuilder(def, stats.table(def.name()), file);
             if (catalog.dialect() != dev.wastecheck.model.schema.Dialect.SQLITE) {
