@@ -438,6 +438,21 @@ class HostileInputTest {
             reads(new String[] {"--max-bad", "1", p.toString()}, table("ragged", 2, 1, 0));
             refuses(analyze(p), p + ":3:", "too many columns");
         }));
+        cases.add(test("a CSV quote opened at row 100 and never closed is refused at its line", () -> {
+            StringBuilder sb = new StringBuilder("id,name,v\n");
+            for (int i = 1; i < 300; i++) {
+                sb.append(i)
+                        .append(i == 100 ? ",\"unterminated," : ",name" + i + ",")
+                        .append(i)
+                        .append('\n');
+            }
+            Path p = write("rows/openquote.csv", sb.toString());
+            refuses(analyze(p), p + ":101:", "closing quote", "never closed");
+        }));
+        cases.add(test("CSV quotes across lines, doubled, and a quote inside a bare value read", () -> {
+            Path p = write("rows/quotes.csv", "a,b\n1,\"x \"\"y\"\"\nz\"\n2,5'11\"\n3, \"spaced\"\n");
+            reads(new String[] {p.toString()}, table("quotes", 3, 0, 0));
+        }));
         cases.add(test("a CSV value that does not fit the sniffed type reads the column as text", () -> {
             StringBuilder sb = new StringBuilder("a,b\n");
             for (int i = 0; i < 25_000; i++) {
@@ -560,6 +575,18 @@ class HostileInputTest {
         cases.add(test("JSON cut short", () -> {
             Path p = write("rows/cutjson.json", "[{\"a\":1},{\"a\":");
             refuses(analyze(p), p + ":1:");
+        }));
+        cases.add(test("a JSON file that is a bare number is refused, not read as CSV", () -> {
+            Path p = write("rows/scalar.json", "42\n");
+            refuses(analyze(p), p + ":1:", "expected a JSON array of objects", "a bare JSON number");
+        }));
+        cases.add(test("a JSON file of bare strings is refused", () -> {
+            Path p = write("rows/strings.jsonl", "\"a\"\n\"b\"\n");
+            refuses(analyze(p), p + ":1:", "a bare JSON string");
+        }));
+        cases.add(test("a .json file holding CSV is read as CSV, as its content says", () -> {
+            Path p = write("rows/csvjson.json", "a,b\n1,2\n3,4\n");
+            reads(new String[] {p.toString()}, table("csvjson", 2, 0, 0));
         }));
         cases.add(test("an empty JSON array", () -> {
             Path p = write("rows/emptyarr.json", "[]");
@@ -791,6 +818,27 @@ class HostileInputTest {
                         .containsExactly("or`der", "from", "ç;l");
             }));
         }
+        cases.add(test("MySQL: a 300-character table name is refused (MySQL's limit is 64)", () -> {
+            String name = "t".repeat(300);
+            Path p = write(
+                    "names/long-table.sql",
+                    "-- MySQL dump 10.13\nCREATE TABLE `" + name + "` (`id` int);\nINSERT INTO `" + name
+                            + "` VALUES (1),(2);\n");
+            refuses(analyze(p), p + ":2:", "at most 64 characters", "one of 300 characters");
+        }));
+        cases.add(test("MySQL: a 65-character column name is refused", () -> {
+            Path p = write(
+                    "names/long-column.sql", "-- MySQL dump 10.13\nCREATE TABLE `t` (`" + "c".repeat(65) + "` int);\n");
+            refuses(analyze(p), p + ":2:", "column name of at most 64", "one of 65 characters");
+        }));
+        cases.add(test("MySQL: 64-character names, the limit, are read", () -> {
+            String name = "é".repeat(64);
+            Path p = write(
+                    "names/long64.sql",
+                    "-- MySQL dump 10.13\nCREATE TABLE `" + name + "` (`" + "c".repeat(64) + "` int);\nINSERT INTO `"
+                            + name + "` VALUES (1),(2);\n");
+            reads(new String[] {p.toString()}, table(name, 2, 0, 0));
+        }));
         String[][] pgNames = {
             {"a double quote in a table name", "\"a\"\"b\"", "a\"b"},
             {"a semicolon in a table name", "\"x;y\"", "x;y"},

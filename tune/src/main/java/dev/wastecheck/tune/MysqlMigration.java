@@ -6,6 +6,7 @@ import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.LiveDataGuard;
 import dev.wastecheck.analyzer.check.MysqlClauses;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.profile.IsoTimestamps;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
@@ -194,6 +195,20 @@ final class MysqlMigration {
             }
             s.blank();
             s.comment(Migration.tableLine(r, t));
+            for (Tuner.Checked c : changes) {
+                String iso = isoTimestamp(c.conversion());
+                if (iso != null) {
+                    // MariaDB reads no offset in a DATETIME literal: cut it (the same on every value, checked
+                    // above), and the T, so that MODIFY reads the rest
+                    String col = mysqlName(c.conversion().column().name());
+                    int keep =
+                            IsoTimestamps.width(iso) - IsoTimestamps.offset(iso).length();
+                    s.statement(
+                            Role.CHANGE,
+                            "UPDATE " + mysqlName(t.name()) + " SET " + col + " = REPLACE(LEFT(" + col + ", " + keep
+                                    + "), 'T', ' ') WHERE " + col + " IS NOT NULL;");
+                }
+            }
             modify(
                     s,
                     t.name(),
@@ -418,6 +433,20 @@ final class MysqlMigration {
             s.comment(t.name());
             for (Tuner.Checked c : changes) {
                 Conversion v = c.conversion();
+                String iso = isoTimestamp(v);
+                if (iso != null) {
+                    // A DATETIME prints as 'YYYY-MM-DD HH:MM:SS[.ffffff]'; the ISO text comes back through DATE_FORMAT.
+                    String col = mysqlName(v.column().name());
+                    s.statement(
+                            Role.CHANGE,
+                            "ALTER TABLE " + mysqlName(t.name()) + " MODIFY COLUMN " + col + " VARCHAR("
+                                    + Math.max(26, IsoTimestamps.width(iso)) + ") "
+                                    + (v.column().nullable() ? "NULL" : "NOT NULL") + ";");
+                    s.statement(
+                            Role.CHANGE,
+                            "UPDATE " + mysqlName(t.name()) + " SET " + col + " = DATE_FORMAT(" + col + ", '"
+                                    + IsoTimestamps.mysqlFormat(iso) + "') WHERE " + col + " IS NOT NULL;");
+                }
                 if (compactTimestamp(v)) {
                     // A DATETIME prints as 'YYYY-MM-DD HH:MM:SS'; the dump's 14-digit text comes back through
                     // DATE_FORMAT.
@@ -469,6 +498,21 @@ final class MysqlMigration {
             }
         }
         s.statement(Role.CHANGE, sql.toString(), note.apply(changes.get(changes.size() - 1)));
+    }
+
+    /** The DuckDB format of an ISO-8601 text turned into a DATETIME, or null. */
+    private static String isoTimestamp(Conversion v) {
+        if (v.kind() != dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP) {
+            return null;
+        }
+        String key = v.tunedKey();
+        int at = key.indexOf("strftime(");
+        if (at < 0) {
+            return null;
+        }
+        int q = key.indexOf('\'', at);
+        String format = key.substring(q + 1, key.indexOf('\'', q + 1));
+        return format.equals("%Y-%m-%d %H:%M:%S") || format.equals("%Y%m%d%H%M%S") ? null : format;
     }
 
     /** A string of 14 digits (YYYYMMDDHHMMSS) turned into a DATETIME. */

@@ -2,6 +2,7 @@ package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.infer.DialectTypes;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.profile.IsoTimestamps;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.schema.ColumnDef;
@@ -241,6 +242,27 @@ public record Conversion(
                         castUsing(dialect, suggested));
             }
             case STRING_HOLDS_TIMESTAMP -> {
+                String iso = IsoTimestamps.fromFinding(report.findings().get(0).detail());
+                if (iso != null) {
+                    // ISO-8601 text: PostgreSQL reads the T and a Z or +00:00 itself; MySQL gets
+                    // the offset cut first (MysqlMigration), then reads the rest as a DATETIME literal
+                    boolean zone = !IsoTimestamps.offset(iso).isEmpty();
+                    return new Conversion(
+                            index,
+                            col,
+                            kind,
+                            suggested,
+                            "TIMESTAMP",
+                            "TRY_STRPTIME(" + text + ", '" + iso + "')",
+                            text,
+                            "strftime(\u0001, '" + iso + "')",
+                            switch (dialect) {
+                                case POSTGRESQL ->
+                                    pgText(declared, "\u0001") + (zone ? "::timestamptz" : "::timestamp");
+                                case DUCKDB, TRINO -> "strptime(CAST(\u0001 AS VARCHAR), '" + iso + "')";
+                                default -> null;
+                            });
+                }
                 boolean compact = report.findings().get(0).detail().contains("YYYYMMDDHHMMSS");
                 String format = compact ? "%Y%m%d%H%M%S" : "%Y-%m-%d %H:%M:%S";
                 String using = switch (dialect) {

@@ -1,6 +1,7 @@
 package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.profile.IsoTimestamps;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
@@ -162,6 +163,12 @@ public final class LiveDataGuard {
                 String format = timeFormat(c);
                 if (format == null) {
                     return col + " <> date_trunc('day', " + col + ")";
+                }
+                if (IsoTimestamps.offset(format).length() > 0 || format.contains("T") || format.contains(".%")) {
+                    String parsed = c.using().replace(Conversion.VALUE, col);
+                    String back = IsoTimestamps.offset(format).isEmpty() ? parsed : parsed + " AT TIME ZONE 'UTC'";
+                    return "CASE WHEN " + text + " ~ '" + IsoTimestamps.regex(format) + "' THEN to_char(" + back + ", '"
+                            + IsoTimestamps.postgresFormat(format) + "') <> " + text + " ELSE true END";
                 }
                 return switch (format) {
                     case "%Y%m%d%H%M%S" ->

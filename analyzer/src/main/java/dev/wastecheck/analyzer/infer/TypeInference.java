@@ -3,6 +3,7 @@ package dev.wastecheck.analyzer.infer;
 import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
+import dev.wastecheck.analyzer.profile.IsoTimestamps;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
@@ -432,12 +433,32 @@ public final class TypeInference {
                             model.fixed(p, 4),
                             new Finding(
                                     FindingKind.NARROW_FLOAT,
-                                    "every value survives a round trip through a 4-byte float exactly",
+                                    "every value survives a round trip through a 4-byte float exactly" + wholeNote(p),
                                     0)),
                     declared);
             return c != null && thin(p) ? kept(declared, thinWhy(p)) : c;
         }
         return null;
+    }
+
+    /**
+     * Whole numbers in a DOUBLE, often with NULLs, are what pandas writes for an integer column
+     * with missing values (NaN makes it float64, and to_sql declares DOUBLE): say which integer
+     * type would hold them and why it is not suggested: both servers round a later 2.5 assigned to
+     * an integer column, without an error (MySQL even in strict mode; PostgreSQL's assignment cast).
+     */
+    private String wholeNote(ColumnProfile p) {
+        if (p.nonNull == 0 || p.integral != p.nonNull || p.minInt == null || p.maxInt == null) {
+            return "";
+        }
+        DialectTypes.IntegerType it = types.narrowestInteger(p.minInt, p.maxInt, false);
+        return "; every value is a whole number (" + p.minInt + " to " + p.maxInt
+                + (p.nulls() > 0
+                        ? ", with " + p.nulls() + " NULLs: the shape pandas writes for integers with missing values"
+                        : "")
+                + ")" + (it == null ? "" : ", which " + it.name() + " would hold")
+                + ", but an integer type is not suggested for a float: a fractional value written later would be"
+                + " rounded into it without an error; declare it an integer where the column counts things";
     }
 
     private Choice dateOnly(ColumnDef col, ColumnProfile p, long declared) {
@@ -511,7 +532,23 @@ public final class TypeInference {
                     return timeNamed || !thin(p) ? c : kept(declared, thinWhy(p));
                 }
             }
-            if (p.timestamps == real) {
+            String isoType = p.timestampFormat == null ? null : IsoTimestamps.type(dialect, p.timestampFormat);
+            if (p.timestamps == real && isoType != null) {
+                Choice c = new Choice(
+                        isoType,
+                        model.fixed(p, IsoTimestamps.width(dialect, p.timestampFormat)),
+                        new Finding(
+                                FindingKind.STRING_HOLDS_TIMESTAMP,
+                                "all " + real + " values are ISO-8601 timestamps '"
+                                        + IsoTimestamps.pattern(p.timestampFormat) + "' (" + p.timestampMin + " to "
+                                        + p.timestampMax + ")" + markerNote
+                                        + IsoTimestamps.meaning(dialect, p.timestampFormat),
+                                0));
+                if (c.bytes() < declared) {
+                    return timeNamed || !thin(p) ? c : kept(declared, thinWhy(p));
+                }
+            }
+            if (p.timestamps == real && p.timestampFormat == null) {
                 Choice c = new Choice(
                         types.timestamp(),
                         model.fixed(p, model.timestampWidth()),

@@ -8,7 +8,6 @@ import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeParser;
-import dev.wastecheck.model.sql.SqlScriptReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -378,7 +377,8 @@ public final class DatabaseFileLoader {
      * the type DuckDB's sniffer chose from its sample ({@code hello} below 30,000 integers) is
      * not a bad row: the column is read again as text.
      */
-    public void loadCsv(Path file, String display, String name, boolean gzip) throws SQLException {
+    public void loadCsv(Path file, String display, String name, boolean gzip) throws SQLException, IOException {
+        CsvQuotes.check(file, display, gzip);
         Set<String> asText = new LinkedHashSet<>();
         boolean latin1 = false;
         for (int attempt = 0; ; attempt++) {

@@ -130,6 +130,9 @@ public final class DumpLoader {
             drain(queue);
         }
         for (TableDef t : catalog.tables().values()) {
+            if (catalog.dialect() == Dialect.MYSQL) {
+                MysqlIdentifiers.check(t);
+            }
             loaded.computeIfAbsent(t.key(), k -> LoadedTable.empty(t));
         }
     }
@@ -335,6 +338,9 @@ public final class DumpLoader {
         }
 
         void startRun(TableDef def, List<String> columns) throws InterruptedException {
+            if (catalog.dialect() == Dialect.MYSQL) {
+                MysqlIdentifiers.check(def);
+            }
             this.def = def;
             builder = new ArrowRowBuilder(def, stats.table(def.name()), file);
             if (catalog.dialect() != Dialect.SQLITE) {

@@ -61,6 +61,9 @@ public final class ColumnProfile {
     public long timestamps;
     public String timestampMin;
     public String timestampMax;
+    /** The {@link IsoTimestamps} format {@link #timestamps} counts, or null for {@code YYYY-MM-DD HH:MM:SS}. */
+    public String timestampFormat;
+
     public long mwTimestamps;
     public String mwTimestampMin;
     public String mwTimestampMax;

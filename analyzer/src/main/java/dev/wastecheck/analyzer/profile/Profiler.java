@@ -644,6 +644,19 @@ public final class Profiler {
             aggs.add(new Agg(i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v)));
             any = true;
         }
+        String isoFormat = numeric || !startsNumeric || !fixed ? null : IsoTimestamps.format(p.realMinText);
+        String isoCheck = isoFormat == null ? null : sql.roundTripIsoTimestamp(s, len, isoFormat);
+        if (isoCheck != null && p.realMaxLen == IsoTimestamps.width(isoFormat)) {
+            // ISO-8601 text (2013-01-01T10:00:00Z): counted in the spelling of the least value
+            String iso = aggs.derive("fiso" + i, isoCheck);
+            aggs.add(new Agg(i, sql.countIf(iso), (q, v) -> {
+                q.timestamps = asLong(v);
+                q.timestampFormat = isoFormat;
+            }));
+            aggs.add(new Agg(i, sql.aggIf("min", s, iso), (q, v) -> q.timestampMin = asString(v)));
+            aggs.add(new Agg(i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v)));
+            any = true;
+        }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 14) {
             // MediaWiki's 14-character timestamps, YYYYMMDDHHMMSS.
             // (the loader checks each 14-byte value as it fills it in: ColumnFacts.compactTimestamp)

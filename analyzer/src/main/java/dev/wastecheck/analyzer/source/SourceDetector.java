@@ -329,6 +329,7 @@ public final class SourceDetector {
                     + ": not a format wastecheck reads (expected a SQL dump, a SQLite "
                     + "or DuckDB database, Parquet, CSV or JSON; found binary data, a NUL byte at offset " + nul + ")");
         }
+        JsonScalars.refuse(text.substring(i), name);
         return new Kind(
                 SourceKind.CSV,
                 false,

@@ -217,6 +217,15 @@ public abstract class ProfileDialect {
      */
     public abstract String roundTripTime(String s, String len, TimeFormat format);
 
+    /**
+     * True when {@code s} is an ISO-8601 timestamp that prints back as itself in {@code format}
+     * (an {@link IsoTimestamps} format); null where the dialect does not check them (the servers'
+     * pushed-down profiles, which keep to {@link TimeFormat}).
+     */
+    public String roundTripIsoTimestamp(String s, String len, String format) {
+        return null;
+    }
+
     /** True when the text, 36 bytes long, is a UUID as a UUID type prints it (lower-case hex). */
     public String roundTripUuid(String s, String len) {
         return "CASE WHEN " + len + " = 36 THEN " + fullMatch(s, UUID) + " ELSE false END";
@@ -384,6 +393,12 @@ public abstract class ProfileDialect {
             };
             return "CASE WHEN " + len + " = " + f.width + " THEN strftime(try_strptime(" + s + ", '" + fmt + "'), '"
                     + fmt + "') = " + s + " ELSE false END";
+        }
+
+        @Override
+        public String roundTripIsoTimestamp(String s, String len, String format) {
+            return "CASE WHEN " + len + " = " + IsoTimestamps.width(format) + " THEN strftime(try_strptime(" + s + ", '"
+                    + format + "'), '" + format + "') = " + s + " ELSE false END";
         }
 
         @Override
