@@ -6,7 +6,7 @@ import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.LiveDataGuard;
 import dev.wastecheck.analyzer.check.MysqlClauses;
 import dev.wastecheck.analyzer.report.FindingKind;
-import dev.wastecheck.analyzer.profile.IsoTimestamps;
+import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;

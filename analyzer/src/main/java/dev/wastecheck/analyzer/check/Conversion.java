@@ -2,9 +2,9 @@ package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.infer.DialectTypes;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.profile.IsoTimestamps;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;

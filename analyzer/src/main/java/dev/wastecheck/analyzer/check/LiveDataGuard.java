@@ -1,8 +1,8 @@
 package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.profile.IsoTimestamps;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;

@@ -8,6 +8,7 @@ import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeParser;
+import dev.wastecheck.model.sql.SqlScriptReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.profile;
 
+import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import java.lang.reflect.Field;
 import java.math.BigInteger;
 

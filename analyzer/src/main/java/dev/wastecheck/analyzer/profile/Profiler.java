@@ -5,6 +5,7 @@ import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.NullMarkers;
 import dev.wastecheck.analyzer.load.ProfilingDatabase;
+import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.analyzer.sql.ProfileDialect;
 import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.model.schema.ColumnDef;

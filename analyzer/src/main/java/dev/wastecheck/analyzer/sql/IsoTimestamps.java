@@ -1,4 +1,4 @@
-package dev.wastecheck.analyzer.profile;
+package dev.wastecheck.analyzer.sql;
 
 import dev.wastecheck.model.schema.Dialect;
 
