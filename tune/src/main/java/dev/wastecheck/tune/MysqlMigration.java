@@ -502,7 +502,7 @@ final class MysqlMigration {
 
     /** The DuckDB format of an ISO-8601 text turned into a DATETIME, or null. */
     private static String isoTimestamp(Conversion v) {
-        if (v.kind() != dev.wastecheck.analyzer.report.FindingKind.STRING_HOLDS_TIMESTAMP) {
+        if (v.kind() != FindingKind.STRING_HOLDS_TIMESTAMP) {
             return null;
         }
         String key = v.tunedKey();

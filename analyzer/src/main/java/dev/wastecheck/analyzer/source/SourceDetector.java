@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -126,7 +127,7 @@ public final class SourceDetector {
             throw new DumpFormatException("standard input is given twice as a SOURCE; it can be read once");
         }
         List<DetectedFile> out = new ArrayList<>();
-        java.util.Set<Path> fromFolder = new java.util.HashSet<>();
+        Set<Path> fromFolder = new HashSet<>();
         boolean stdinTaken = false;
         for (Path arg : args) {
             if (arg.toString().equals("-") || !Files.isRegularFile(arg) && isStandardInput(arg)) {

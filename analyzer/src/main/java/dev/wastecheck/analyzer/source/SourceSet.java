@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -144,7 +145,7 @@ public final class SourceSet {
     }
 
     private static boolean header(DetectedFile f, Pattern header) throws IOException {
-        try (InputStream in = f.open(new java.util.concurrent.atomic.AtomicLong())) {
+        try (InputStream in = f.open(new AtomicLong())) {
             byte[] head = in.readNBytes(4096);
             return header.matcher(new String(head, StandardCharsets.UTF_8)).find();
         }

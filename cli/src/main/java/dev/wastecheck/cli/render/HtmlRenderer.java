@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -84,7 +85,7 @@ public final class HtmlRenderer {
                         + "<th class=n>waste</th>" + (server ? "<th class=n>on server</th>" : "")
                         + (space ? "<th class=n>dead+free</th>" : "") + "</tr>");
         for (TableReport t : ReportFacts.tablesByWaste(r)) {
-            String key = t.name().toLowerCase(java.util.Locale.ROOT);
+            String key = t.name().toLowerCase(Locale.ROOT);
             Long measured = r.serverBytes().get(key);
             AnalysisReport.ServerSpace sp = r.serverSpace().get(key);
             w.printf(

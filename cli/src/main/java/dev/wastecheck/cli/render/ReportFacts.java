@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.model.Bytes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -74,7 +75,7 @@ final class ReportFacts {
 
     /** {@code 1 table}, {@code 2 tables}: a count with its noun. */
     static String count(long n, String singular, String plural) {
-        return dev.wastecheck.model.Bytes.count(n) + " " + (n == 1 ? singular : plural);
+        return Bytes.count(n) + " " + (n == 1 ? singular : plural);
     }
 
     static String count(long n, String singular) {

@@ -1,11 +1,16 @@
 package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.report.TraceSummary;
 import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /** The terminal report: one screen, largest waste first; the other formats have every column. */
@@ -131,10 +136,10 @@ public final class TextRenderer {
             tt.number("dead+free");
         }
         for (TableReport t : tables.subList(0, Math.min(10, tables.size()))) {
-            String key = t.name().toLowerCase(java.util.Locale.ROOT);
+            String key = t.name().toLowerCase(Locale.ROOT);
             Long measured = r.serverBytes().get(key);
             AnalysisReport.ServerSpace s = r.serverSpace().get(key);
-            List<String> cells = new java.util.ArrayList<>(List.of(
+            List<String> cells = new ArrayList<>(List.of(
                     t.name(),
                     Bytes.count(t.rows()),
                     Bytes.human(t.declaredBytes()),
@@ -240,7 +245,7 @@ public final class TextRenderer {
         }
         Map<String, Long> by = r.references().stream()
                 .collect(Collectors.groupingBy(
-                        x -> x.evidence().name().toLowerCase(), java.util.TreeMap::new, Collectors.counting()));
+                        x -> x.evidence().name().toLowerCase(), TreeMap::new, Collectors.counting()));
         long keys = r.references().stream()
                 .map(x -> x.to().toLowerCase())
                 .distinct()
@@ -259,11 +264,11 @@ public final class TextRenderer {
 
     /** "kept as declared: 4 columns (too little evidence 3, counters 1); ...", or null when none was. */
     static String keptLine(AnalysisReport r) {
-        Map<String, Long> kept = new java.util.TreeMap<>();
+        Map<String, Long> kept = new TreeMap<>();
         for (TableReport t : r.tables()) {
             for (var c : t.columns()) {
                 for (var f : c.findings()) {
-                    if (f.kind() == dev.wastecheck.analyzer.report.FindingKind.KEPT_DECLARED) {
+                    if (f.kind() == FindingKind.KEPT_DECLARED) {
                         kept.merge(keptReason(f.detail()), 1L, Long::sum);
                     }
                 }
@@ -282,7 +287,7 @@ public final class TextRenderer {
 
     /** One line per index with fields worth caching in its leaves ("No Bits Left Behind" §2.1.2). */
     static List<String> cacheLines(AnalysisReport r) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         if (r.workload() == null) {
             return out;
         }
@@ -303,7 +308,7 @@ public final class TextRenderer {
     }
 
     /** "trace FILE (format): N statements, ..." per trace read. */
-    static String traceLine(dev.wastecheck.analyzer.report.TraceSummary t) {
+    static String traceLine(TraceSummary t) {
         return String.format(
                 "trace %s (%s): %s statements, %s resolved, %s unresolved, %s accesses",
                 t.file(),
