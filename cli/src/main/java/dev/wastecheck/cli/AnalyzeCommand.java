@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
 import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -115,6 +117,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--sample-seed", defaultValue = "1", description = "The sample's seed (default: ${DEFAULT-VALUE}).")
     int seed;
 
+    @Option(
+            names = "--dependencies",
+            paramLabel = "auto|on|off",
+            defaultValue = "auto",
+            description = "Functional dependencies X -> Y (X of one or two columns) and what normalizing Y out saves:"
+                    + " auto searches tables of up to 250,000 rows, on also larger ones on a sample of that many rows"
+                    + " (each dependency checked on every row; about 2 s a large table), off none (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String dependencies;
+
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -141,6 +153,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         analyzer.serverWorkload(serverWorkload);
         analyzer.fetchRows(fetchRows);
+        analyzer.dependencies(FunctionalDependencies.Options.defaults().withMode(dependencyMode()));
         AnalysisReport report = analyzer.maxBad(maxBad)
                 .notes(note -> err.println("wastecheck: " + note))
                 .analyze(Sources.of(sources), traces, out.progress());
@@ -152,6 +165,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
             err.println("wastecheck: " + bad + " bad rows or values were counted; the report lists where");
         }
         return Main.EXIT_OK;
+    }
+
+    private FunctionalDependencies.Mode dependencyMode() {
+        return switch (dependencies.toLowerCase(Locale.ROOT)) {
+            case "auto" -> FunctionalDependencies.Mode.AUTO;
+            case "on" -> FunctionalDependencies.Mode.ON;
+            case "off" -> FunctionalDependencies.Mode.OFF;
+            default ->
+                throw new BadInputException("--dependencies: expected auto, on or off, found '" + dependencies + "'");
+        };
     }
 
     private void write(AnalysisReport report) throws IOException {
