@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The access-skew curve of each table ("No Bits Left Behind" §3.1: 99% of revision reads hit 5%
- * of tuples): the share of the keyed accesses that go to the hottest x of the table's tuples, for
+ * The access-skew curve of each table ("No Bits Left Behind" §1: 99% of the revision table's accesses hit 5%
+ * of its tuples): the share of the keyed accesses that go to the hottest x of the table's tuples, for
  * x from 0.1% to 100%, counted through the index most accesses use.
  */
 public final class AccessSkew {
