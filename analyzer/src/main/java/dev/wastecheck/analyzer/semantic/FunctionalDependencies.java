@@ -169,11 +169,9 @@ public final class FunctionalDependencies {
                         (int) Math.min(t.rows(), options.maxRows()),
                         deadline);
         List<DependencySearch.Dependency> exact = new ArrayList<>();
-        for (DependencySearch.Dependency d : found.exact()) {
-            DependencySearch.Dependency checked = checked(t, d);
-            if (checked != null) {
-                exact.add(checked);
-            }
+        for (int from = 0; from < found.exact().size(); from += CHECKS_PER_QUERY) {
+            exact.addAll(checked(
+                    t, found.exact().subList(from, Math.min(found.exact().size(), from + CHECKS_PER_QUERY))));
         }
         String note = found.stoppedAt() == null
                 ? null
@@ -230,24 +228,46 @@ public final class FunctionalDependencies {
         return out;
     }
 
+    /** Dependencies checked by one aggregate query (one scan of the table). */
+    static final int CHECKS_PER_QUERY = 64;
+
     /**
      * X -> Y checked on the values themselves (not their hashes) and on every row (not a sample),
-     * with the evidence counted there; null when it does not hold.
+     * with the evidence counted there: one scan for a batch, each distinct count asked once. Those
+     * that hold.
      */
-    private DependencySearch.Dependency checked(LoadedTable t, DependencySearch.Dependency d) throws SQLException {
-        List<String> x = physicalList(t, d.lhs());
-        String y = t.physicalColumn(t.def().columnIndex(d.rhs()));
-        List<String> xy = new ArrayList<>(x);
-        xy.add(y);
-        try (Statement st = db.createStatement();
-                ResultSet rs = st.executeQuery("SELECT count(DISTINCT " + tuple(x) + "), count(DISTINCT " + tuple(xy)
-                        + "), count(DISTINCT " + tuple(y) + "), count(*) FROM " + t.relation())) {
-            rs.next();
-            long lhs = rs.getLong(1);
-            return lhs == rs.getLong(2)
-                    ? new DependencySearch.Dependency(d.lhs(), d.rhs(), rs.getLong(4), lhs, rs.getLong(3), 0)
-                    : null;
+    private List<DependencySearch.Dependency> checked(LoadedTable t, List<DependencySearch.Dependency> ds)
+            throws SQLException {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        List<int[]> asks = new ArrayList<>();
+        for (DependencySearch.Dependency d : ds) {
+            List<String> x = physicalList(t, d.lhs());
+            String y = t.physicalColumn(t.def().columnIndex(d.rhs()));
+            List<String> xy = new ArrayList<>(x);
+            xy.add(y);
+            int[] ask = new int[3];
+            int k = 0;
+            for (String e : List.of(tuple(x), tuple(xy), tuple(y))) {
+                ask[k++] = counts.computeIfAbsent("count(DISTINCT " + e + ")", c -> counts.size() + 2);
+            }
+            asks.add(ask);
         }
+        List<DependencySearch.Dependency> out = new ArrayList<>();
+        try (Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT count(*), " + String.join(", ", counts.keySet()) + " FROM " + t.relation())) {
+            rs.next();
+            for (int i = 0; i < ds.size(); i++) {
+                DependencySearch.Dependency d = ds.get(i);
+                int[] ask = asks.get(i);
+                long lhs = rs.getLong(ask[0]);
+                if (lhs == rs.getLong(ask[1])) {
+                    out.add(new DependencySearch.Dependency(
+                            d.lhs(), d.rhs(), rs.getLong(1), lhs, rs.getLong(ask[2]), 0));
+                }
+            }
+        }
+        return out;
     }
 
     private static List<String> physicalList(LoadedTable t, List<String> names) {
