@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -162,12 +163,15 @@ public final class FunctionalDependencies {
                                     + " it finds on every row",
                     ms(start));
         }
-        DependencySearch.Result found = options.strategy() == Strategy.AGGREGATES
-                ? aggregateSearch(t, candidates, keyParts, deadline)
-                : DependencySearch.search(
-                        columns(t, candidates, keyParts, sampled),
-                        (int) Math.min(t.rows(), options.maxRows()),
-                        deadline);
+        DependencySearch.Result found;
+        if (options.strategy() == Strategy.AGGREGATES) {
+            found = aggregateSearch(t, candidates, keyParts, deadline);
+        } else {
+            List<DependencySearch.Column> codes = columns(t, candidates, keyParts, sampled);
+            // the budget is the search's: reading the codes is bounded by maxRows instead
+            deadline = System.nanoTime() + options.perTable().toNanos();
+            found = DependencySearch.search(codes, codes.get(0).codes().length, deadline);
+        }
         List<DependencySearch.Dependency> exact = new ArrayList<>();
         for (int from = 0; from < found.exact().size(); from += CHECKS_PER_QUERY) {
             exact.addAll(checked(
@@ -189,7 +193,9 @@ public final class FunctionalDependencies {
     /** Each candidate column's values as dense codes, read in one scan. */
     private List<DependencySearch.Column> columns(
             LoadedTable t, List<Integer> candidates, Set<String> keyParts, boolean sampled) throws SQLException {
-        int rows = (int) Math.min(t.rows(), options.maxRows());
+        // a sample takes whole vectors of rows (DuckDB's system sampling reads only those), about
+        // maxRows of them; a reservoir sample would scan the whole table
+        int rows = (int) (sampled ? options.maxRows() + options.maxRows() / 2 + 4096 : t.rows());
         int n = candidates.size();
         int[][] codes = new int[n][rows];
         LongIntMap[] maps = new LongIntMap[n];
@@ -205,7 +211,10 @@ public final class FunctionalDependencies {
         }
         sql.append(" FROM ").append(t.relation());
         if (sampled) {
-            sql.append(" USING SAMPLE reservoir(").append(rows).append(" ROWS) REPEATABLE (1)");
+            sql.append(String.format(
+                    Locale.ROOT,
+                    " USING SAMPLE %.6f%% (system, 1)",
+                    Math.min(100.0, 100.0 * options.maxRows() / t.rows())));
         }
         int r = 0;
         try (Statement st = db.createStatement();
@@ -215,6 +224,11 @@ public final class FunctionalDependencies {
                     codes[j][r] = maps[j].codeOf(rs.getLong(j + 1));
                 }
                 r++;
+            }
+        }
+        if (r < rows) {
+            for (int j = 0; j < n; j++) {
+                codes[j] = Arrays.copyOf(codes[j], r);
             }
         }
         List<DependencySearch.Column> out = new ArrayList<>();
