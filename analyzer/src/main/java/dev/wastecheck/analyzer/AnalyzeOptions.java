@@ -2,6 +2,7 @@ package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.LoadOptions;
+import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -12,10 +13,21 @@ import java.util.List;
  * @param traces    query traces to read the workload from; empty for none
  * @param inference the type policy (headroom, ENUM size, evidence)
  * @param load      how the sources are read (the profiling database, bad rows, a live source's sample)
+ * @param dependencies how the functional-dependency search runs ("No Bits Left Behind" §4.2)
  */
-public record AnalyzeOptions(List<String> sources, List<Path> traces, InferenceOptions inference, LoadOptions load) {
+public record AnalyzeOptions(
+        List<String> sources,
+        List<Path> traces,
+        InferenceOptions inference,
+        LoadOptions load,
+        FunctionalDependencies.Options dependencies) {
     public AnalyzeOptions {
         sources = List.copyOf(sources);
         traces = List.copyOf(traces);
+    }
+
+    /** With the default dependency search. */
+    public AnalyzeOptions(List<String> sources, List<Path> traces, InferenceOptions inference, LoadOptions load) {
+        this(sources, traces, inference, load, FunctionalDependencies.Options.defaults());
     }
 }

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 
 /**
  * The search behind {@code wastecheck autotune}: a physical design per table ("No Bits Left
- * Behind" §2-3), learned on the first part of a trace and scored by replaying the rest.
+ * Behind" §2-4), learned on the first part of a trace and scored by replaying the rest.
  *
  * <p><b>Split.</b> The trace splits in time ({@code train}, default the first half). Everything
  * a design learns (tuple heat for clustering and the hot partition, the fields worth caching,
@@ -68,7 +68,7 @@ import java.util.function.Consumer;
  */
 public final class Autotune {
     /**
-     * Modeled engine time of one pin of a resident page, in microseconds: Fig. 2c measured an
+     * Modeled engine time of one pin of a resident page, in microseconds: our Fig. 2c experiment measured an
      * in-memory lookup of the engine at about 1 µs for a root-to-leaf descent and a heap page,
      * and 0.6 µs without the heap page (docs/benchmarks.md), so a pin costs a few tenths of a µs.
      */

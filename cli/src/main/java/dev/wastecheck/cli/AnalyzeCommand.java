@@ -6,6 +6,7 @@ import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.load.LoadOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
 import dev.wastecheck.cli.render.HtmlRenderer;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
@@ -16,6 +17,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -118,6 +120,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--sample-seed", defaultValue = "1", description = "The sample's seed (default: ${DEFAULT-VALUE}).")
     int seed;
 
+    @Option(
+            names = "--dependencies",
+            paramLabel = "auto|on|off",
+            defaultValue = "auto",
+            description = "Functional dependencies X -> Y (X of one or two columns) and what normalizing Y out saves:"
+                    + " auto searches tables of up to 250,000 rows, on also larger ones on a sample of that many rows"
+                    + " (each dependency checked on every row; about 2 s a large table), off none (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String dependencies;
+
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -141,7 +153,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         LoadOptions load =
                 new LoadOptions(profiling, maxBad, sample != null ? sample : 100, seed, serverWorkload, fetchRows);
         AnalysisReport report = Analyzer.run(
-                new AnalyzeOptions(sources, traces, inference, load),
+                new AnalyzeOptions(
+                        sources,
+                        traces,
+                        inference,
+                        load,
+                        FunctionalDependencies.Options.defaults().withMode(dependencyMode())),
                 out.progress(),
                 note -> err.println("wastecheck: " + note));
         write(report);
@@ -152,6 +169,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
             err.println("wastecheck: " + bad + " bad rows or values were counted; the report lists where");
         }
         return Main.EXIT_OK;
+    }
+
+    private FunctionalDependencies.Mode dependencyMode() {
+        return switch (dependencies.toLowerCase(Locale.ROOT)) {
+            case "auto" -> FunctionalDependencies.Mode.AUTO;
+            case "on" -> FunctionalDependencies.Mode.ON;
+            case "off" -> FunctionalDependencies.Mode.OFF;
+            default ->
+                throw new BadInputException("--dependencies: expected auto, on or off, found '" + dependencies + "'");
+        };
     }
 
     private void write(AnalysisReport report) throws IOException {

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * The access-skew curve of each table ("No Bits Left Behind" §3.1: 99% of revision reads hit 5%
- * of tuples): the share of the keyed accesses that go to the hottest x of the table's tuples, for
- * x from 0.1% to 100%, counted through the index most accesses use, by {@link TableHeat#hottestShares}
- * (the computation behind {@code analyze}'s 1%, 5% and 10% shares).
+ * The access-skew curve of each table ("No Bits Left Behind" §1: 99% of the revision table's
+ * accesses hit 5% of its tuples): the share of the keyed accesses that go to the hottest x of the
+ * table's tuples, for x from 0.1% to 100%, counted through the index most accesses use, by
+ * {@link TableHeat#hottestShares} (the computation behind {@code analyze}'s 1%, 5% and 10% shares).
  */
 public final class AccessSkew {
     /** The shares of the table's tuples the curve is drawn at. */

@@ -205,7 +205,7 @@ public final class ReplaySource implements AutoCloseable {
     }
 
     /**
-     * The fields worth caching for each index of each table, by the analyzer's rule (§2.1.2: the
+     * The fields worth caching for each index of each table, by the analyzer's rule (§2.1.4: the
      * fields that with the key answer the most reads through the index, leaving out often updated
      * and large ones), counted on {@code training} only.
      */

@@ -56,7 +56,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code wastecheck tune}: turns an analysis into verified changes of type ("No Bits Left
- * Behind" §2, encoding waste). For every table with suggestions it builds a tuned copy in the
+ * Behind" §4, encoding waste). For every table with suggestions it builds a tuned copy in the
  * profiling database, with each changed column in its new type, and reads every row of the copy
  * back against the original: a change enters the migration only when no value of any row
  * differs in the declared type's terms. The copy is then profiled like the original, so the bytes

@@ -23,7 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The tightest lossless type for a column, from its exact profile ("No Bits Left Behind" §2:
+ * The tightest lossless type for a column, from its exact profile ("No Bits Left Behind" §4.1:
  * encoding waste). The rules, in the order they are tried, and why each is lossless, are in
  * docs/analyze.md. The one invariant: a suggestion never loses or changes a value. Where a
  * narrower type would, the declared type stays and a finding says why.

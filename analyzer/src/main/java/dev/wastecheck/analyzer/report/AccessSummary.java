@@ -3,7 +3,7 @@ package dev.wastecheck.analyzer.report;
 import java.util.Map;
 
 /**
- * How a table is accessed ("No Bits Left Behind" §3.1, §4.1).
+ * How a table is accessed ("No Bits Left Behind" §3.1).
  *
  * @param heatIndex       the unique index through which tuple heat is counted
  * @param shareTop1       share of keyed accesses that go to the hottest 1% of the table's tuples (likewise 5%, 10%)

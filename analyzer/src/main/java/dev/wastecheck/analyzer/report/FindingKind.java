@@ -6,7 +6,7 @@ import java.util.Locale;
  * What a finding is about. Each kind has a short stable word ({@link #key()}, also its {@link
  * #toString()}), which is what the JSON contract (docs/json.md), the text report and the
  * migration's comments print. Encoding kinds say a narrower type holds the values; semantic kinds
- * ("No Bits Left Behind" §2.2) say what a column is rather than how it is encoded.
+ * ("No Bits Left Behind" §4.2) say what a column is rather than how it is encoded.
  */
 public enum FindingKind {
     // encoding: a tighter type holds every value
@@ -37,7 +37,11 @@ public enum FindingKind {
     DUPLICATE_COLUMN(true),
     IMPLICIT_ID(true),
     FUNCTIONAL_DEPENDENCY(true),
+    /** A dependency a handful of rows break, with those rows: a note, never a change (§4.2). */
+    NEAR_DEPENDENCY(true),
     UNUSED_COLUMN(true),
+    /** A large field never read, only projected or compared by equality, with what zstd saves on it (§4.1). */
+    COMPRESSION_CANDIDATE(true),
     GRANULARITY(true);
 
     private final boolean semantic;
@@ -64,7 +68,7 @@ public enum FindingKind {
      * values refer to ({@code references}). Notes save no bytes and ask for no change.
      */
     public boolean note() {
-        return this == KEPT_DECLARED || this == REFERENCES;
+        return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY;
     }
 
     /** A string-typed column whose values are all of another type. */

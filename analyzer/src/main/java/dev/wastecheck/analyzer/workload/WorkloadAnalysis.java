@@ -11,6 +11,7 @@ import dev.wastecheck.analyzer.report.IndexCacheAdvice;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import dev.wastecheck.analyzer.report.WorkloadReport;
+import dev.wastecheck.analyzer.semantic.CompressionCandidates;
 import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
@@ -46,9 +47,9 @@ import java.util.Set;
 public final class WorkloadAnalysis {
     /** The hot set: the hottest tuples that together take this share of the keyed accesses. */
     public static final double HOT_COVERAGE = 0.9;
-    /** A field updated by more than this share of a table's accesses is not worth caching (§2.1.2). */
+    /** A field updated by more than this share of a table's accesses is not worth caching (§2.1.4). */
     static final double UPDATE_SHARE_LIMIT = 0.05;
-    /** B+tree leaves fill to about 68% under random inserts (§2.1.1); index sizes assume it. */
+    /** B+tree leaves fill to about 68% under random inserts (§1, §2.1, citing Yao); index sizes assume it. */
     static final double LEAF_FILL = 0.68;
 
     private static final Set<String> COARSENING = Set.of(
@@ -116,6 +117,7 @@ public final class WorkloadAnalysis {
         Map<String, AccessSummary> access = new LinkedHashMap<>();
         List<IndexCacheAdvice> indexes = new ArrayList<>();
         List<TableReport> updated = new ArrayList<>();
+        CompressionCandidates compression = new CompressionCandidates(db.connection(), dialect);
         for (TableReport report : tables) {
             LoadedTable lt = loaded.get(report.name().toLowerCase(Locale.ROOT));
             TableHeat tp = byTable.get(report.name().toLowerCase(Locale.ROOT));
@@ -125,7 +127,7 @@ public final class WorkloadAnalysis {
             }
             access.put(report.name(), accessOf(db, lt, report, tp, dialect));
             indexes.addAll(cacheAdvice(report, tp));
-            updated.add(withColumnFindings(report, tp));
+            updated.add(compression.addFindings(lt, withColumnFindings(report, tp), tp));
         }
         return new WorkloadReport(summaries, access, indexes, updated);
     }
@@ -222,7 +224,7 @@ public final class WorkloadAnalysis {
     }
 
     /**
-     * The paper's two heuristics (§2.1.2): cache the fields that, with the key, answer the most
+     * The paper's two heuristics (§2.1.4): cache the fields that, with the key, answer the most
      * queries through the index, most projected first; leave out fields that are updated often,
      * since every update would invalidate the cached copies.
      */

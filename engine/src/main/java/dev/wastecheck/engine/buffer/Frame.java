@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
  * claimed; a lock-free pin checks it after pinning and backs out if the frame holds another page.
  *
  * <p>{@link #tryLatch()} takes a short page latch for in-page structures that many readers may
- * write at once (the index cache region, §2.1 "Latching"); it never waits: a caller that finds
+ * write at once (the index cache region, §2.1.3 "Latching"); it never waits: a caller that finds
  * it busy gives up. It is one CAS on this object, whose line the pin has just written (a
  * {@code ReentrantLock} had cost a tryLock and an unlock on two objects of their own).
  */

@@ -3,7 +3,7 @@ package dev.wastecheck.engine.index;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The index cache's consistency log (§2.1 "Consistency"): every update that may change a
+ * The index cache's consistency log (§2.1.2 "Efficient Consistency Enforcement"): every update that may change a
  * cached field increments the index's cache sequence number (CSN) and logs its predicate.
  * Each leaf records the CSN up to which its cached items are known to be current; a leaf that
  * is behind applies the predicates logged since, invalidating the items they match, before it

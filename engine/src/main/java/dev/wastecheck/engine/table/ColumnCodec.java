@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * How a column whose values arrive as text is stored in an integer field and printed back: the
- * tight types of "No Bits Left Behind" §2 that are not plain integers. A codec is exact or it
+ * tight types of "No Bits Left Behind" §4.1 that are not plain integers. A codec is exact or it
  * refuses: {@link #encode} returns {@link #NONE} for any value whose code would not print back the
  * same bytes, and the caller then stops the load (or fails the event) rather than store a near
  * value.

@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * Fig. 2c in the paper's setting: MySQL/InnoDB, where a table is clustered on its primary key and
+ * Fig. 2c on InnoDB's access path (the paper names no engine), where a table is clustered on its primary key and
  * a secondary index stores the primary key, not a tuple address. A lookup through a secondary
  * index then descends a second B+tree (the clustered primary index) to reach the row; the index
  * cache in the secondary index's leaves saves that whole second descent, not one page read.

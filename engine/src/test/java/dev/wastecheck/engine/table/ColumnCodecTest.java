@@ -7,7 +7,7 @@ import dev.wastecheck.layouts.FieldType;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** Tight fields for text ("No Bits Left Behind" §2): each value prints back byte for byte, or is refused. */
+/** Tight fields for text ("No Bits Left Behind" §4.1): each value prints back byte for byte, or is refused. */
 class ColumnCodecTest {
     private static String back(ColumnCodec c, String v) {
         long code = c.encode(v);

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The reads that used an index (bound its key or a key prefix by equality) and what they projected:
- * the input to the paper's index caching (§4.1), which keeps hot tuples' frequently projected fields
+ * the input to the paper's index caching (§2.1), which keeps hot tuples' frequently projected fields
  * in the index's free leaf space so that key plus cached fields answer a query without the heap.
  */
 public final class IndexUse {

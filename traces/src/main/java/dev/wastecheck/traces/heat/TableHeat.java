@@ -30,6 +30,7 @@ public final class TableHeat {
     private final Map<String, long[]> columnRoles = new LinkedHashMap<>();
     private final Map<String, Map<String, Long>> functions = new LinkedHashMap<>();
     private final Map<String, IndexUse> indexes = new LinkedHashMap<>();
+    private final Map<String, Long> otherComparisons = new HashMap<>();
     /** The table's indexes by lower-case name (the first of a name), looked up once per event. */
     private final Map<String, IndexDef> byName = new HashMap<>();
 
@@ -63,6 +64,9 @@ public final class TableHeat {
         }
         for (String c : e.predicate()) {
             role(c)[1] += n;
+            if (!comparedByEquality(e, c)) {
+                otherComparisons.merge(c, n, Long::sum);
+            }
         }
         for (String c : e.updated()) {
             role(c)[2] += n;
@@ -74,6 +78,32 @@ public final class TableHeat {
             Map<String, Long> m = functions.computeIfAbsent(c, k -> new LinkedHashMap<>());
             fns.forEach(f -> m.merge(f, n, Long::sum));
         });
+    }
+
+    /**
+     * The statement compares the column only by equality: it binds an index key column, an equality
+     * join binds it, or its WHERE conjuncts are all {@code c = literal}; no function is applied to it.
+     * Such a column can stay compressed when compared ("No Bits Left Behind" §4.1).
+     */
+    private static boolean comparedByEquality(AccessEvent e, String c) {
+        if (e.functions().containsKey(c)) {
+            return false;
+        }
+        boolean equal = e.keyColumns().contains(c) || e.joinKeys().containsKey(c);
+        for (var b : e.bounds()) {
+            if (b.column().equals(c)) {
+                if (!b.isEquality()) {
+                    return false;
+                }
+                equal = true;
+            }
+        }
+        return equal;
+    }
+
+    /** Predicate references that compare the column other than by equality (ranges, LIKE, functions, ...). */
+    public long otherComparisons(String column) {
+        return otherComparisons.getOrDefault(column, 0L);
     }
 
     private long[] role(String column) {
