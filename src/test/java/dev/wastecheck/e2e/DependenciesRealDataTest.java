@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.semantic.DependencySearch;
@@ -115,12 +116,12 @@ class DependenciesRealDataTest {
     void sakilaIsNormalizedAndLondonIsInTwoCountries() throws Exception {
         assertThat(all(sakila, "functional_dependency")).isEmpty();
         List<String> found = new ArrayList<>();
-        try (Analyzer.Session s = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults())
-                .open(
-                        List.of(data("sakila-mv/sakila-mv-schema.sql"), data("sakila-mv/sakila-mv-data.sql")),
-                        false,
-                        Progress.NONE)) {
-            AnalysisReport r = s.report(List.of(), Progress.NONE);
+        Analyzer analyzer = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults());
+        try (LoadedSource s = analyzer.open(
+                List.of(data("sakila-mv/sakila-mv-schema.sql"), data("sakila-mv/sakila-mv-data.sql")),
+                false,
+                Progress.NONE)) {
+            AnalysisReport r = analyzer.report(s, List.of(), Progress.NONE);
             FunctionalDependencies fd =
                     FunctionalDependencies.on(s.database(), s.dialect(), FunctionalDependencies.Options.defaults());
             for (String table : List.of("city", "payment")) {

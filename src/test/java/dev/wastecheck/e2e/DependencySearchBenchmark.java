@@ -2,6 +2,8 @@ package dev.wastecheck.e2e;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.load.LoadOptions;
+import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
@@ -64,10 +66,13 @@ public final class DependencySearchBenchmark {
         if (!only.get(0).isEmpty()) {
             configs.keySet().removeIf(k -> only.stream().noneMatch(k::startsWith));
         }
-        try (Analyzer.Session s = new Analyzer(InferenceOptions.defaults(), ProfilingOptions.defaults())
-                .dependencies(FunctionalDependencies.Options.defaults().withMode(Mode.OFF))
-                .open(List.of(source), false, Progress.NONE)) {
-            AnalysisReport r = s.report(List.of(), Progress.NONE);
+        Analyzer analyzer = new Analyzer(
+                InferenceOptions.defaults(),
+                LoadOptions.of(ProfilingOptions.defaults()),
+                FunctionalDependencies.Options.defaults().withMode(Mode.OFF),
+                note -> {});
+        try (LoadedSource s = analyzer.open(List.of(source), false, Progress.NONE)) {
+            AnalysisReport r = analyzer.report(s, List.of(), Progress.NONE);
             long rows = r.tables().stream().mapToLong(TableReport::rows).sum();
             System.out.printf(
                     Locale.ROOT,
