@@ -1,6 +1,7 @@
 package dev.wastecheck.e2e;
 
 import dev.wastecheck.engine.block.ArrowTable;
+import dev.wastecheck.engine.block.Block;
 import dev.wastecheck.engine.block.BlockTransformer;
 import dev.wastecheck.engine.export.ArrowExport;
 import dev.wastecheck.engine.export.FlightExport;
@@ -12,6 +13,8 @@ import dev.wastecheck.layouts.Field;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
+import dev.wastecheck.layouts.arrow.ArrowBlock;
+import dev.wastecheck.layouts.arrow.TupleSlot;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -65,7 +68,8 @@ import org.postgresql.PGConnection;
  * way is discarded); the Arrow ways reading fewer bytes than they claim (the checksum); DuckDB's
  * first-use costs (its connection is opened before timing).
  *
- * <p>Run: {@code ./bench arrow export [ROWS] [RUNS]} (default 1,000,000 rows, 3 runs).
+ * <p>Run: {@code ./bench arrow export [ROWS] [RUNS] [HOT_SHARES]} (default 1,000,000 rows, 3 runs;
+ * {@code HOT_SHARES}, e.g. {@code 0,1,5,10,20,40,60,80,100}, adds Fig. 15's sweep: {@link #hotSweep}).
  */
 public final class ArrowExportBenchmark {
     static final RecordSchema SCHEMA = RecordSchema.of(
@@ -160,7 +164,70 @@ public final class ArrowExportBenchmark {
                             e.getValue());
                 }
                 System.out.printf(Locale.ROOT, "checksum %d over %d rows%n", expected, rows);
+                if (args.length > 2) hotSweep(args[2], allocator, table, tm, gc, client, wire, runs, expected);
             }
+        }
+    }
+
+    /**
+     * §6.3 Fig. 15: export speed against the share of hot blocks. Blocks are thawed, in table order,
+     * by a write that changes no value (one tuple's qty set to itself), until {@code share}% of them
+     * are hot; a hot block is materialized at the snapshot instead of handed over. Each share: the
+     * in-process consumer and Flight, {@code runs} times alternating, medians, against the
+     * PostgreSQL wire protocol's median measured above (which the share does not change).
+     */
+    static void hotSweep(
+            String shares,
+            BufferAllocator allocator,
+            ArrowTable table,
+            TransactionManager tm,
+            GarbageCollector gc,
+            FlightClient client,
+            double wireMillis,
+            int runs,
+            long expected)
+            throws Exception {
+        List<Block> blocks = table.blocks();
+        System.out.printf(Locale.ROOT, "%n%% hot  hot blocks  in-process ms  vs pg wire  flight ms  vs pg wire%n");
+        int thawed = 0;
+        Record r = new Record(SCHEMA);
+        for (String sh : shares.split(",")) {
+            int want = (int) Math.round(blocks.size() * Integer.parseInt(sh.strip()) / 100.0);
+            Transaction t = tm.begin();
+            for (; thawed < want; thawed++) {
+                long slot = TupleSlot.of(blocks.get(thawed).id(), 0);
+                if (!table.select(t, slot, r) || !table.update(t, slot, new int[] {1}, r))
+                    throw new IllegalStateException("could not thaw " + blocks.get(thawed));
+            }
+            tm.commit(t);
+            for (int i = 0; i < 3; i++) gc.run();
+            List<Double> inProcess = new ArrayList<>(), flight = new ArrayList<>();
+            for (int run = 0; run <= runs; run++) {
+                long t0 = System.nanoTime();
+                long a = arrowInProcess(allocator, table);
+                double ms = (System.nanoTime() - t0) / 1e6;
+                t0 = System.nanoTime();
+                long f = flight(client);
+                double fms = (System.nanoTime() - t0) / 1e6;
+                if (a != expected || f != expected) throw new IllegalStateException("checksum changed at " + sh + "%");
+                if (run > 0) {
+                    inProcess.add(ms);
+                    flight.add(fms);
+                }
+            }
+            long hot = table.blocks().stream()
+                    .filter(b -> b.state() != ArrowBlock.FROZEN)
+                    .count();
+            double m = median(inProcess), fm = median(flight);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%5s  %10d  %13.1f  %9.1fx  %9.1f  %9.1fx%n",
+                    sh.strip(),
+                    hot,
+                    m,
+                    wireMillis / m,
+                    fm,
+                    wireMillis / fm);
         }
     }
 

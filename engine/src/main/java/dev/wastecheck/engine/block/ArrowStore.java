@@ -20,12 +20,19 @@ public final class ArrowStore implements TupleStore {
     private final TransactionManager tm;
     private final RecordSchema schema;
     private final Record scratch;
+    /** The copy a read rolls back along the version chain; the replay is one thread. */
+    private final RawRow raw;
+    /** Every field, for whole-tuple reads. */
+    private final int[] all;
 
     ArrowStore(ArrowTable table) {
         this.table = table;
         this.tm = table.transactions();
         this.schema = table.schema();
         this.scratch = new Record(schema);
+        this.raw = new RawRow(schema.fieldCount());
+        this.all = new int[schema.fieldCount()];
+        for (int i = 0; i < all.length; i++) all[i] = i;
     }
 
     public ArrowTable table() {
@@ -62,16 +69,17 @@ public final class ArrowStore implements TupleStore {
 
     @Override
     public void read(long tid, Record into) {
-        Transaction t = tm.begin();
-        boolean found = table.select(t, tid, into);
-        tm.commit(t);
-        if (!found) throw new IllegalStateException(table.name() + ": no tuple at " + TupleSlot.toString(tid));
-        touch(tid);
+        project(tid, all, into, null);
     }
 
+    /** Reads only {@code fields}, as the page formats' projection does: no copy of the other columns. */
     @Override
     public void project(long tid, int[] fields, Record into, byte[] scratchBytes) {
-        read(tid, into);
+        Transaction t = tm.begin();
+        boolean found = table.select(t, tid, fields, into, raw);
+        tm.commit(t);
+        if (!found) throw new IllegalStateException(table.name() + ": no tuple at " + TupleSlot.toString(tid));
+        table.touchFields(tid, fields);
     }
 
     @Override

@@ -429,6 +429,41 @@ public final class ArrowTable {
         return true;
     }
 
+    /**
+     * Reads {@code fields} of the tuple at {@code slot} as {@code txn} sees it into {@code into} (the
+     * other fields of {@code into} are left as they were), with {@code scratch} as the copy to roll
+     * back: no allocation, and no copy of a column nobody asked for (a long text beside the key).
+     */
+    boolean select(Transaction txn, long slot, int[] fields, Record into, RawRow scratch) {
+        Block b = block(slot);
+        int off = TupleSlot.offset(slot);
+        if (b == null || off >= b.data.insertHead()) return false;
+        scratch.present = b.data.isAllocated(off);
+        for (int c : fields) copyRaw(b, off, c, scratch);
+        VarHandle.acquireFence();
+        VersionRecord u = b.versions.get(off);
+        while (u != null && !txn.sees(u.txn())) {
+            u.applyTo(scratch);
+            u = u.nextRecord();
+        }
+        if (!scratch.present) return false;
+        for (int c : fields) toRecord(scratch, c, into);
+        return true;
+    }
+
+    /** Records the pages of {@code fields} of tuple {@code slot} (and its allocation bit) in the working set. */
+    public void touchFields(long slot, int[] fields) {
+        WorkingSet ws = workingSet;
+        if (ws == null) return;
+        ws.tuples++;
+        int b = TupleSlot.block(slot), off = TupleSlot.offset(slot);
+        ws.touchBlock(b, layout.allocationOffset() + (off >>> 3));
+        for (int c : fields) {
+            ws.touchBlock(b, layout.validityOffset(c) + (off >>> 3));
+            ws.touchBlock(b, layout.valuesOffset(c) + (layout.width(c) == 0 ? off >>> 3 : off * layout.width(c)));
+        }
+    }
+
     /** Visits the tuples of a scan. */
     @FunctionalInterface
     public interface TupleVisitor {
@@ -505,22 +540,24 @@ public final class ArrowTable {
 
     /** Turns a raw row into values, following variable-length pointers into the heap. */
     void toRecord(RawRow row, Record into) {
-        for (int c = 0; c < row.w0.length; c++) {
-            if (!row.valid[c]) {
-                into.setNull(c);
-            } else if (layout.isVarlen(c)) {
-                int n = VarlenEntry.size(row.w0[c]);
-                byte[] dst = into.buffer(c, n);
-                if (VarlenEntry.isInline(row.w0[c])) {
-                    VarlenEntry.copyInline(row.w0[c], row.w1[c], dst, 0);
-                } else {
-                    heap.read(row.w1[c], dst, 0, n);
-                    WorkingSet ws = workingSet;
-                    if (ws != null) ws.touchValue(row.w1[c], n);
-                }
+        for (int c = 0; c < row.w0.length; c++) toRecord(row, c, into);
+    }
+
+    private void toRecord(RawRow row, int c, Record into) {
+        if (!row.valid[c]) {
+            into.setNull(c);
+        } else if (layout.isVarlen(c)) {
+            int n = VarlenEntry.size(row.w0[c]);
+            byte[] dst = into.buffer(c, n);
+            if (VarlenEntry.isInline(row.w0[c])) {
+                VarlenEntry.copyInline(row.w0[c], row.w1[c], dst, 0);
             } else {
-                into.setLong(c, row.w0[c]);
+                heap.read(row.w1[c], dst, 0, n);
+                WorkingSet ws = workingSet;
+                if (ws != null) ws.touchValue(row.w1[c], n);
             }
+        } else {
+            into.setLong(c, row.w0[c]);
         }
     }
 

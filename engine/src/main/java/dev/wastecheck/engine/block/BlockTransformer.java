@@ -70,6 +70,11 @@ public final class BlockTransformer {
         return observer;
     }
 
+    /** Blocks waiting in the transformation's queues: cold ones to compact, cooled ones to freeze (§6.1 Fig. 10). */
+    public int queued() {
+        return cold.size() + cooled.size();
+    }
+
     /** Hands a block to the transformation as if the observer had found it cold. */
     public void enqueue(Block b) {
         cold.add(b);

@@ -23,7 +23,8 @@ import java.util.Locale;
  * second; the configurations alternate (off, on, then on, off, ...) so that both see the same drift
  * in the machine's load; the result is the ratio of medians with the range of the ratios of
  * neighbouring pairs. Each logged run also prints the group size (commits per force), the log bytes
- * per transaction and the log manager thread's CPU per transaction.
+ * per transaction and the log manager thread's CPU per transaction; every run prints the workers'
+ * CPU per transaction, a figure the machine's other load moves less than throughput.
  *
  * <p>What would make it lie: a log on tmpfs, where a force costs nothing (the directory is under the
  * working directory's {@code target/}, on disk); a machine whose other load changes between runs
@@ -87,15 +88,21 @@ public final class LoggingOverheadBenchmark {
             }
             double tps = result[0] / (double) seconds;
             if (log == null) {
-                System.out.printf(Locale.ROOT, "  logging off %8.0f txn/s, %d aborted%n", tps, result[1]);
+                System.out.printf(
+                        Locale.ROOT,
+                        "  logging off %8.0f txn/s, %d aborted; workers' CPU %.1f us per txn%n",
+                        tps,
+                        result[1],
+                        result[2] / 1e3 / Math.max(1, result[0]));
             } else {
                 long forces = log.forces() - forces0, bytes = log.bytesWritten() - bytes0;
                 System.out.printf(
                         Locale.ROOT,
-                        "  logging on  %8.0f txn/s, %d aborted; %d forces (%.1f commits per force), %.0f log bytes"
-                                + " and %.1f us of log manager CPU per txn, %d callbacks%n",
+                        "  logging on  %8.0f txn/s, %d aborted; workers' CPU %.1f us per txn; %d forces (%.1f commits"
+                                + " per force), %.0f log bytes and %.1f us of log manager CPU per txn, %d callbacks%n",
                         tps,
                         result[1],
+                        result[2] / 1e3 / Math.max(1, result[0]),
                         forces,
                         result[0] / (double) Math.max(1, forces),
                         bytes / (double) Math.max(1, result[0]),
