@@ -746,16 +746,20 @@ class HostileInputTest {
             reads(new String[] {dir.resolve("fold/mixed").toString()}, table("t", 2, 0, 0));
             assertThat(Cli.run(analyze(dir.resolve("fold/mixed"))).err()).contains("sub: skipped");
         }));
-        cases.add(test("MySQL and PostgreSQL dumps in one folder are refused", () -> {
-            write("fold/dialects/a.sql", bytes(dir.resolve("orders.sql")));
-            write(
-                    "fold/dialects/b.sql",
-                    new String(bytes(dir.resolve("orders.pg.sql")), StandardCharsets.UTF_8)
-                            .replace("public.orders", "public.orders_pg")
-                            .replace("orders_pkey", "orders_pg_pkey"));
-            // one report is one database in one dialect: a mixed folder is refused, naming both files
-            refuses(analyze(dir.resolve("fold/dialects")), "a.sql is a MySQL dump", "b.sql a PostgreSQL dump");
-        }));
+        cases.add(test(
+                "MySQL and PostgreSQL dumps in one folder are refused (issue 31: one database, one dialect)", () -> {
+                    write("fold/dialects/a.sql", bytes(dir.resolve("orders.sql")));
+                    write(
+                            "fold/dialects/b.sql",
+                            new String(bytes(dir.resolve("orders.pg.sql")), StandardCharsets.UTF_8)
+                                    .replace("public.orders", "public.orders_pg")
+                                    .replace("orders_pkey", "orders_pg_pkey"));
+                    refuses(
+                            analyze(dir.resolve("fold/dialects")),
+                            "a.sql is a MySQL dump",
+                            "b.sql a PostgreSQL dump",
+                            "one at a time");
+                }));
         cases.add(test("an empty folder", () -> {
             Files.createDirectories(dir.resolve("fold/empty"));
             refuses(analyze(dir.resolve("fold/empty")), "fold/empty", "no data files");

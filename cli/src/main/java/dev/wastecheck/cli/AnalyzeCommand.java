@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
             "  wastecheck analyze sakila-schema.sql sakila-data.sql",
             "  wastecheck analyze dumps/ --format json -o waste.json",
             "  wastecheck analyze app.sqlite --format markdown",
-            "  PGPASSWORD=... wastecheck analyze 'jdbc:postgresql://db.internal/shop?user=dba'",
+            "  PGPASSWORD=... wastecheck analyze \\",
+            "      'jdbc:postgresql://db.internal/shop?user=dba'",
             "  wastecheck analyze wiki/dump.sql --trace wiki/trace.log"
         })
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -58,16 +59,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(
             arity = "1..*",
             paramLabel = "SOURCE",
-            description = "Dump files, database files or folders, - for standard input, or one JDBC URL.")
+            description =
+                    "Dumps (mysqldump, pg_dump, SQL, .gz), SQLite or DuckDB files, CSV, Parquet, JSON, folders of "
+                            + "them, - for standard input, or one JDBC URL (jdbc:postgresql://HOST/DB, jdbc:mariadb://HOST/DB).")
     List<String> sources;
 
     @Option(
             names = "--trace",
             paramLabel = "FILE",
             description = {
-                "A query trace (SQL statements, MySQL general log, "
-                        + "PostgreSQL log, WikiBench URLs, pageview counts, or the generator's): adds access skew, page hot-density, "
-                        + "partitioning, index-cache fields, unused columns and granularity. Repeatable."
+                "A query trace: adds access skew, page hot-density, partitioning, index-cache fields, unused columns "
+                        + "and granularity. SQL statements, MySQL general log, PostgreSQL log, WikiBench URLs, pageview "
+                        + "counts, or the generator's. Repeatable."
             })
     List<Path> traces = new ArrayList<>();
 
@@ -88,16 +91,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
             names = "--max-bad",
             defaultValue = "0.01",
             paramLabel = "FRACTION",
-            description = "Share of rows that may be bad "
-                    + "(the wrong number of values, a rejected CSV row, text between statements) before reading fails; bad rows "
-                    + "up to it are counted and reported (default: ${DEFAULT-VALUE}; 1 never fails).")
+            description =
+                    "Share of rows that may be bad before reading fails (default: ${DEFAULT-VALUE}; 1 never fails). "
+                            + "Bad rows (the wrong number of values, a rejected CSV row, text between statements) up to it are "
+                            + "counted and reported.")
     double maxBad;
 
     @Option(
             names = "--server-workload",
             description =
-                    "Live databases only: also read the workload the server recorded, PostgreSQL's "
-                            + "pg_stat_statements or MySQL's and MariaDB's performance_schema statement digests, as a trace: "
+                    "Live databases only: also read the workload the server recorded, as a trace. PostgreSQL's "
+                            + "pg_stat_statements or MySQL's and MariaDB's performance_schema statement digests: "
                             + "which columns it reads, filters on and writes, in what shares (no rows: the constants are gone).")
     boolean serverWorkload;
 
@@ -111,10 +115,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(
             names = "--sample",
             paramLabel = "PERCENT",
-            description = "Live databases only: read a random PERCENT of each table's rows (row by row, the same rows "
-                    + "for the same --sample-seed) instead of all; every suggested type is then checked against all rows on the "
-                    + "server and withdrawn if any row does not fit; sizes are estimates scaled to the row counts (default: "
-                    + "every row).")
+            description = "Live databases only: read a random PERCENT of each table's rows (default: every row). "
+                    + "Row by row, the same rows for the same --sample-seed; every suggested type is then checked against "
+                    + "all rows on the server and withdrawn if any row does not fit; sizes are estimates scaled to the row "
+                    + "counts.")
     Double sample;
 
     @Option(names = "--sample-seed", defaultValue = "1", description = "The sample's seed (default: ${DEFAULT-VALUE}).")

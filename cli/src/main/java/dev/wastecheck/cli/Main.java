@@ -8,8 +8,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -123,7 +125,9 @@ public final class Main implements Runnable {
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // --help as wide as the terminal (picocli takes 55 at least); past 100 columns lines get hard to read
-        cl.setUsageHelpWidth(Math.max(55, Math.min(100, main.terminal.width())));
+        int helpWidth = Math.max(55, Math.min(100, main.terminal.width()));
+        cl.setUsageHelpWidth(helpWidth);
+        HelpLayout.install(cl, helpWidth);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             boolean debug = parseResult.hasMatchedOption("--debug")
                     || parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--debug"));
@@ -134,6 +138,9 @@ public final class Main implements Runnable {
             w.println("wastecheck: " + e.getMessage());
             // "Did you mean: wastecheck analyze?" for a mistyped command, "Possible solutions: --format" for an option
             CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
+            // picocli suggests by shared prefixes only (--trac gets --trace, --fromat nothing), and a missing
+            // required option hides a mistyped one: every unknown --name of the command gets its nearest
+            suggestMistyped(e, a, w);
             w.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
             return EXIT_BAD_INPUT;
         });
@@ -141,6 +148,56 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * For every {@code --name} among the arguments that the failing command does not know: the
+     * option one or two edits away ({@code --fromat}: {@code --format}), unless picocli already
+     * suggested it.
+     */
+    private static void suggestMistyped(CommandLine.ParameterException e, String[] args, PrintWriter w) {
+        CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
+        Set<String> known = spec.optionsMap().keySet();
+        List<String> suggested = e instanceof CommandLine.UnmatchedArgumentException u ? u.getSuggestions() : List.of();
+        for (String arg : args) {
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (!name.startsWith("--") || name.length() < 4 || known.contains(name)) {
+                continue;
+            }
+            String best = null;
+            int bestDistance = Integer.MAX_VALUE;
+            for (String k : known) {
+                int d = distance(name, k);
+                if (d < bestDistance) {
+                    best = k;
+                    bestDistance = d;
+                }
+            }
+            if (best != null && bestDistance <= (name.length() > 6 ? 2 : 1) && !suggested.contains(best)) {
+                w.println("Unknown option " + name + ": did you mean " + best + "?");
+            }
+        }
+    }
+
+    /** Edits (insert, delete, change, swap of neighbours) from {@code a} to {@code b}. */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** The terminal of the command line {@code spec} belongs to. */

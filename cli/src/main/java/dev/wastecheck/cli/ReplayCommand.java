@@ -36,19 +36,11 @@ import picocli.CommandLine.Spec;
             "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
             "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
             "  split=none|cold|updates|COL+COL  demote_after=N  promote=N",
-            "  hot=read|refs (with cluster=partition: refs adds the tuples a rule",
-            "  learned from the training selects by reference)",
-            "  memory=SIZE  page_size=4K|8K|16K|32K",
-            "  with layout=arrow: freeze=on|off  cold_after=N (events without a",
-            "  write before a block freezes)",
-            "  TABLE.KEY=VAL sets one table (revision.cluster=partition)",
+            "  hot=read|refs  memory=SIZE  page_size=4K|8K|16K|32K",
+            "  freeze=on|off  cold_after=N (layout=arrow)",
+            "  TABLE.KEY=VAL sets one table: revision.cluster=partition",
             "",
             "Examples:",
-            "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
-            "      --config layout=nsm --config cache=swap",
-            "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
-            "      --tables revision --memory 4M --config cluster=none \\",
-            "      --config cluster=0.54 --config cluster=1 --config cluster=partition",
             "  wastecheck replay --data wiki/dump.sql --trace wiki/trace.log \\",
             "      --train 0.5 --repeat 5 --config tight=off \\",
             "      --config tight=on,cluster=partition,demote_after=20000",
@@ -110,28 +102,33 @@ public final class ReplayCommand implements Callable<Integer> {
             defaultValue = "true",
             fallbackValue = "true",
             description =
-                    "Replay up to 50,000 events once on the first configuration, unmeasured, so that the first (baseline) "
-                            + "run does not pay for the JIT compiling the engine (default: on).")
+                    "Replay up to 50,000 events once first, unmeasured (default: on). So that the first (baseline) "
+                            + "run does not pay for the JIT compiling the engine.")
     boolean jitWarmup;
 
     @Option(
             names = "--train",
             defaultValue = "0",
             paramLabel = "FRACTION",
-            description = "Learn clustering, hot partitions, cached "
-                    + "fields and vertical splits from the first FRACTION of the trace (in time) and measure only the rest (default: 0, "
-                    + "learn from every event: an oracle).")
+            description =
+                    "Learn designs from the first FRACTION of the trace, measure the rest (default: 0: an oracle). "
+                            + "Clustering, hot partitions, cached fields and vertical splits are learned from the events before "
+                            + "the split (in time); with 0 they are learned from every event.")
     double train;
 
     @Option(
             names = "--repeat",
             defaultValue = "1",
             paramLabel = "N",
-            description = "Run every configuration N times, interleaved; "
-                    + "report medians with 95%% intervals and paired speedups (default: ${DEFAULT-VALUE}).")
+            description = "Run every configuration N times, interleaved (default: ${DEFAULT-VALUE}). "
+                    + "The report gives medians with 95%% intervals and paired speedups.")
     int repeat;
 
-    @Option(names = "--max-events", defaultValue = "0", description = "Replay at most this many events (default: all).")
+    @Option(
+            names = "--max-events",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = "Replay at most this many events (default: all).")
     long maxEvents;
 
     @Option(
@@ -144,22 +141,22 @@ public final class ReplayCommand implements Callable<Integer> {
             names = "--compare",
             split = ",",
             paramLabel = "ENGINE",
-            description = "Also replay the same events on sqlite and/or duckdb "
-                    + "(in memory, prepared statements, the same indexes) and report throughput ratios.")
+            description = "Also replay the events on sqlite and/or duckdb. In memory, with prepared statements and the "
+                    + "same indexes; the report gives throughput ratios.")
     List<String> compare = new ArrayList<>();
 
     @Option(
             names = "--cache-fields",
             paramLabel = "TABLE.INDEX=COL+COL",
             description =
-                    "Fields the index cache keeps for this "
-                            + "index, instead of the analyzer's ranking (e.g. page.name_title=page_id+page_latest); repeatable.")
+                    "Fields the index cache keeps for this index; repeatable. Instead of the analyzer's ranking, e.g. "
+                            + "page.name_title=page_id+page_latest.")
     Map<String, String> cacheFields = new LinkedHashMap<>();
 
     @Option(
             names = "--check",
-            description = "Fail (exit 3) unless every configuration, and every --compare engine, returns the "
-                    + "baseline's result for every event.")
+            description = "Fail (exit 3) unless every configuration returns the baseline's result for every event. "
+                    + "Every --compare engine too.")
     boolean check;
 
     @Option(

@@ -35,7 +35,7 @@ final class TerminalProgress implements Progress {
     private volatile long firstNanos;
     private volatile long firstDone = -1;
 
-    private TerminalProgress(int width) {
+    TerminalProgress(int width) {
         this.width = width;
     }
 
@@ -43,10 +43,27 @@ final class TerminalProgress implements Progress {
         return !quiet && Terminal.isTerminal(2) ? new TerminalProgress(terminal.stderrWidth()) : Progress.NONE;
     }
 
+    /** Longest task label: a replay's whole configuration squeezed the bar to {@code [ ]} and cut its count. */
+    private static final int LABEL_MAX = 24;
+
+    /** Phases begun so far, for "step N". */
+    private int phase;
+
+    /** Replays begun so far (autotune replays once per candidate), and when the first began. */
+    private int replays;
+
+    private long firstReplayNanos;
+
     @Override
     public void begin(String task, long total) {
         end();
         firstDone = -1;
+        String label = label(task);
+        if (total >= 0 && total <= 1 && !task.startsWith("replay") && !task.startsWith("loading")) {
+            // one unit of work (one trace file) says nothing until it is done: an open-ended bar that
+            // shows the time going by moves where "0/1 traces" stood still for seconds
+            total = -1;
+        }
         PrintStream err = System.err;
         // the bar one column short of the terminal, so that it never wraps (a wrapped bar is redrawn on a new line each
         // time)
@@ -57,7 +74,7 @@ final class TerminalProgress implements Progress {
             }
         };
         ProgressBarBuilder b = new ProgressBarBuilder()
-                .setTaskName(task)
+                .setTaskName(label)
                 .setInitialMax(total)
                 .setStyle(ProgressBarStyle.ASCII)
                 .setConsumer(consumer)
@@ -66,7 +83,8 @@ final class TerminalProgress implements Progress {
                 .continuousUpdate()
                 .setEtaFunction(this::eta);
         if (task.equals("reading")) {
-            b.setUnit(" MB", 1 << 20)
+            long unit = byteUnit(total);
+            b.setUnit(unit == 1 << 20 ? " MB" : unit == 1 << 10 ? " KB" : " B", unit)
                     .showSpeed(new DecimalFormat("0.0", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         } else if (task.startsWith("loading")) {
             b.setUnit(" rows", 1);
@@ -80,6 +98,36 @@ final class TerminalProgress implements Progress {
             b.setUnit(" tables", 1);
         }
         bar = b.build();
+    }
+
+    /** Bytes in the unit the size calls for: a 0.4 MB dump read "0/0 MB" in megabytes. */
+    static long byteUnit(long total) {
+        return total >= 10L << 20 ? 1L << 20 : total >= 10L << 10 ? 1L << 10 : 1;
+    }
+
+    /**
+     * What the bar is called: "step N: " and the task for the phases of a command (reading,
+     * profiling, trace); for replays, which autotune runs one per candidate, "run N" with the time
+     * since the first and the configuration cut short (the report names each in full).
+     */
+    String label(String task) {
+        if (task.startsWith("replay ") || task.startsWith("loading ")) {
+            if (task.startsWith("replay ")) {
+                if (replays++ == 0) {
+                    firstReplayNanos = System.nanoTime();
+                }
+            }
+            long seconds = replays == 0 ? 0 : (System.nanoTime() - firstReplayNanos) / 1_000_000_000L;
+            String what = task.startsWith("replay ") ? "replay" : "load";
+            String config = task.substring(task.indexOf(' ') + 1);
+            String head = "run " + Math.max(1, replays) + ", " + seconds / 60 + "m"
+                    + String.format(Locale.ROOT, "%02d", seconds % 60) + "s: " + what + " ";
+            int room = Math.max(4, LABEL_MAX + 12 - head.length());
+            return head + (config.length() > room ? config.substring(0, room - 1) + "~" : config);
+        }
+        phase++;
+        String name = task.length() > LABEL_MAX ? task.substring(0, LABEL_MAX - 1) + "~" : task;
+        return "step " + phase + ": " + name;
     }
 
     @Override

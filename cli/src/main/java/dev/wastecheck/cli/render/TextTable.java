@@ -22,8 +22,12 @@ public final class TextTable {
     static final int MIN_TEXT_WIDTH = 12;
 
     private static final String GAP = "  ";
-    /** Where a cell may break besides spaces: names ({@code table.column}, {@code rev_id}), lists, paths. */
-    private static final String BREAK_AFTER = ",._/";
+    /**
+     * Where a cell may break besides spaces: between a table and its column ({@code table.column}),
+     * in lists and paths; never inside a name ({@code rev_content_model} stays whole: a column is
+     * not narrowed below its longest name, see {@link #fit}).
+     */
+    private static final String BREAK_AFTER = ",./";
 
     private enum Kind {
         TEXT,
@@ -134,7 +138,7 @@ public final class TextTable {
             int widest = -1;
             for (int c = 0; c < widths.length; c++) {
                 if (columns.get(c).kind() == Kind.TEXT
-                        && widths[c] > Math.min(natural[c], MIN_TEXT_WIDTH)
+                        && widths[c] > Math.max(Math.min(natural[c], MIN_TEXT_WIDTH), longestPiece(c))
                         && (widest < 0 || widths[c] > widths[widest])) {
                     widest = c;
                 }
@@ -145,6 +149,27 @@ public final class TextTable {
             widths[widest]--;
         }
         return widths;
+    }
+
+    /** The longest part of column {@code c}'s cells that no break may split: a name, a number. */
+    private int longestPiece(int c) {
+        int longest = 0;
+        for (String[] r : rows) {
+            int run = 0;
+            for (int i = 0; i < r[c].length(); i++) {
+                char ch = r[c].charAt(i);
+                if (ch == ' ') {
+                    run = 0;
+                    continue;
+                }
+                run++;
+                longest = Math.max(longest, run);
+                if (BREAK_AFTER.indexOf(ch) >= 0) {
+                    run = 0;
+                }
+            }
+        }
+        return longest;
     }
 
     private int total(int[] widths) {

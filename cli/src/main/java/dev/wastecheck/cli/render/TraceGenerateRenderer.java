@@ -3,6 +3,7 @@ package dev.wastecheck.cli.render;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.wastecheck.model.Bytes;
 import dev.wastecheck.traces.generate.WikiGenerator;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,11 +20,16 @@ public final class TraceGenerateRenderer {
 
     private TraceGenerateRenderer() {}
 
-    /** One line per table: its name and the rows written, in dump order. */
+    /** One line per table under a header: its name, the rows written and their bytes in the dump, in dump order. */
     public static void text(WikiGenerator.Result r, PrintWriter out) {
+        TextTable t = new TextTable().text("table").number("rows").number("bytes in the dump");
         for (Map.Entry<String, Long> e : r.rows().entrySet()) {
-            out.printf(Locale.ROOT, "%-10s %d%n", e.getKey(), e.getValue());
+            t.row(
+                    e.getKey(),
+                    Bytes.count(e.getValue()),
+                    Bytes.human(r.tableBytes().getOrDefault(e.getKey(), 0L)));
         }
+        t.print(out, 80);
     }
 
     public static ObjectNode toJson(WikiGenerator.Result r, Path dir, long scale, long seed) {

@@ -51,6 +51,23 @@ class TextTableTest {
     }
 
     @Test
+    void aNarrowTableBreaksANameOnlyBetweenTableAndColumn() {
+        TextTable t = new TextTable()
+                .text("column")
+                .text("why")
+                .number("saves")
+                .row("revision.rev_content_model", "string_holds_integer", "5.86 KiB");
+        String out = print(t, 40);
+        // at 40 columns it cannot fit whole: the name breaks after its dot, never inside rev_content_model
+        assertThat(out).contains("rev_content_model").contains("string_holds_integer");
+        assertThat(out.lines()
+                        .filter(l -> l.startsWith("revision."))
+                        .findFirst()
+                        .orElseThrow())
+                .startsWith("revision. ");
+    }
+
+    @Test
     void aNoteGoesUnderItsRowAcrossTheWholeWidth() {
         TextTable t = new TextTable()
                 .text("column")
