@@ -10,14 +10,12 @@ import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
-import java.io.BufferedReader;
+import dev.wastecheck.model.sql.SqlScriptReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,11 +81,9 @@ public final class DdlCatalog {
     private static final Pattern STARTS_DDL = Pattern.compile(
             "(?i)^(create\\s+(unlogged\\s+|temporary\\s+|temp\\s+)?table|create\\s+(unique\\s+)?index|alter\\s+table|create\\s+type|create\\s+domain)\\b");
 
-    private static final Pattern BLOCK_COMMENT = Pattern.compile("(?s)/\\*.*?\\*/");
-
     /**
      * Every declaration of a script file: a schema script or a whole dump, whose rows are passed
-     * over line by line without being kept (one pass, memory for the DDL only). The dialect is the
+     * over without being kept (one pass, memory for the DDL only). The dialect is the
      * one the file's first 64 KB show ({@link Dialect#ofScript}).
      */
     public static DdlCatalog read(Path file) throws IOException {
@@ -99,13 +95,7 @@ public final class DdlCatalog {
     }
 
     public static DdlCatalog read(Path file, Dialect dialect) throws IOException {
-        // lenient: a dump's blobs need not be UTF-8, and only its DDL matters here
-        var decoder = StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder), 1 << 20)) {
+        try (InputStream in = Files.newInputStream(file)) {
             return read(in, file.toString(), dialect);
         }
     }
@@ -119,54 +109,45 @@ public final class DdlCatalog {
     /** Every declaration of a script held in a string. */
     public static DdlCatalog parse(String script, Dialect dialect) {
         try {
-            return read(new BufferedReader(new StringReader(script)), "<ddl>", dialect);
+            return read(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)), "<ddl>", dialect);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Collects the DDL statements of a script, each from a line that starts one to a line that
-     * ends with a semicolon (as dump tools and schema scripts write them), comments removed, and
-     * hands each to {@link #accept}.
+     * Collects the DDL statements of a script as {@link SqlScriptReader} splits them (the reader
+     * analyze loads dumps with: quotes, comments, DELIMITER and COPY blocks as the dump tools
+     * write them), passing over rows without keeping them, and hands each statement that
+     * declares a table, an index or a type to {@link #accept}.
      */
-    private static DdlCatalog read(BufferedReader in, String file, Dialect dialect) throws IOException {
+    private static DdlCatalog read(InputStream in, String file, Dialect dialect) throws IOException {
         DdlCatalog catalog = new DdlCatalog(dialect);
-        StringBuilder statement = null;
-        long start = 0;
-        long lineNo = 0;
-        String line;
-        while ((line = in.readLine()) != null) {
-            lineNo++;
-            if (statement == null) {
-                String t = BLOCK_COMMENT.matcher(line).replaceAll("").trim();
-                if (!STARTS_DDL.matcher(t).find()) {
-                    continue;
+        try (SqlScriptReader reader = new SqlScriptReader(in, file, dialect == Dialect.MYSQL)) {
+            for (SqlScriptReader.Statement st = reader.next(); st != null; st = reader.next()) {
+                if (st instanceof SqlScriptReader.Other other) {
+                    if (STARTS_DDL.matcher(other.text()).find()) {
+                        catalog.accept(other.text(), file, other.line());
+                    }
+                } else if (st instanceof SqlScriptReader.Insert) {
+                    reader.skipInsert();
+                } else if (st instanceof SqlScriptReader.Copy) {
+                    while (reader.nextCopyRow(NO_ROWS)) {
+                        // rows are not declarations
+                    }
                 }
-                statement = new StringBuilder();
-                start = lineNo;
-            } else if (line.stripLeading().startsWith("--")) {
-                continue;
             }
-            statement.append(line).append('\n');
-            if (line.stripTrailing().endsWith(";")) {
-                catalog.acceptScriptStatement(statement, file, start);
-                statement = null;
-            }
-        }
-        if (statement != null) {
-            catalog.acceptScriptStatement(statement, file, start);
         }
         return catalog;
     }
 
-    private void acceptScriptStatement(StringBuilder statement, String file, long line) {
-        String s = BLOCK_COMMENT.matcher(statement).replaceAll("").strip();
-        if (s.endsWith(";")) {
-            s = s.substring(0, s.length() - 1).strip();
-        }
-        accept(s, file, line);
-    }
+    private static final SqlScriptReader.ValueSink NO_ROWS = new SqlScriptReader.ValueSink() {
+        @Override
+        public void value(int index, int kind, byte[] bytes, int off, int len) {}
+
+        @Override
+        public void endRow(int count, long line) {}
+    };
 
     /** The tables declared so far, as a schema. */
     public DatabaseSchema schema() {
