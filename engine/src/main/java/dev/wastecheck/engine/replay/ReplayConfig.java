@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One configuration of a replay, as {@code --config KEY=VAL,...} gives it (DESIGN.md, command-line
- * contract): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
+ * One configuration of a replay, as {@code --config KEY=VAL,...} gives it (the command line's
+ * contract, docs/replay.md): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
  * {@code cluster=none|FRACTION|partition}, {@code tight=on|off|CLASS+CLASS}, {@code split=none|cold|updates|COL+COL},
  * {@code demote_after=N}, {@code promote=N}, {@code hot=read|refs}, {@code memory=SIZE}, {@code page_size=SIZE}, and for
  * {@code layout=arrow} {@code freeze=on|off} and {@code cold_after=N}. Keys not given keep the defaults. A

@@ -1,21 +1,26 @@
 package dev.wastecheck.engine.replay;
 
+import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
+import dev.wastecheck.engine.index.FieldSource;
 import dev.wastecheck.engine.index.IndexCache;
 import dev.wastecheck.engine.metrics.DeviceTime;
 import dev.wastecheck.engine.metrics.LatencyRecorder;
 import dev.wastecheck.engine.table.ColumnCodec;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.HotColdUpkeep;
+import dev.wastecheck.engine.table.IndexSpec;
 import dev.wastecheck.engine.table.Table;
+import dev.wastecheck.engine.table.Values;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -300,7 +305,7 @@ public final class Replayer {
         double leafFill = db.leafFill();
         Step[] steps = plan(events);
         long[] digests = new long[events.size()];
-        java.util.BitSet executedEvents = new java.util.BitSet(events.size());
+        BitSet executedEvents = new BitSet(events.size());
         LatencyRecorder latency = new LatencyRecorder();
         int warm = Math.max(0, Math.min(events.size(), measureFrom));
         long executed = 0, skipped = 0, measured = 0, engineNanos = 0;
@@ -308,7 +313,7 @@ public final class Replayer {
         Map<String, Long> skippedBy = new TreeMap<>();
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
-        dev.wastecheck.engine.block.ArrowStorage arrow = db.arrow();
+        ArrowStorage arrow = db.arrow();
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
@@ -399,7 +404,7 @@ public final class Replayer {
         double pagesPerQuery = measured == 0 ? 0 : (double) pins / measured;
         if (arrow != null && !arrow.moves().isEmpty()) {
             // Compaction relocates tuples too (§4.3): they count with the clustering's.
-            Map<String, Long> all = new java.util.LinkedHashMap<>(moved);
+            Map<String, Long> all = new LinkedHashMap<>(moved);
             arrow.moves().forEach((t, n) -> all.merge(t, n, Long::sum));
             moved = all;
         }
@@ -632,7 +637,7 @@ public final class Replayer {
             }
         }
         if (count == 0) {
-            int pk = t.indexNamed(dev.wastecheck.engine.table.IndexSpec.PRIMARY);
+            int pk = t.indexNamed(IndexSpec.PRIMARY);
             return pk >= 0 ? t.keyFields(pk).clone() : new int[] {0};
         }
         int[] out = new int[count];
@@ -728,7 +733,7 @@ public final class Replayer {
     }
 
     private static String literal(Table t, int f, Record r) {
-        return dev.wastecheck.engine.table.Values.literal(t, f, r);
+        return Values.literal(t, f, r);
     }
 
     /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
@@ -777,13 +782,13 @@ public final class Replayer {
     }
 
     private final Map<IndexCache, byte[]> cacheBuffers = new HashMap<>();
-    private final Map<IndexCache, dev.wastecheck.engine.index.FieldSource> sources = new HashMap<>();
+    private final Map<IndexCache, FieldSource> sources = new HashMap<>();
 
     private byte[] cacheOut(IndexCache c) {
         return cacheBuffers.computeIfAbsent(c, k -> new byte[k.fieldBytes()]);
     }
 
-    private dev.wastecheck.engine.index.FieldSource fieldSource(Table.Part p, Table t, int ix) {
+    private FieldSource fieldSource(Table.Part p, Table t, int ix) {
         IndexCache c = p.cache(ix);
         return sources.computeIfAbsent(c, k -> p.heap().fieldSource(t.cacheFields(ix)));
     }

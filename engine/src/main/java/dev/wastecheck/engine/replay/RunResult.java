@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one configuration's replay measured (the replay JSON's run object, DESIGN.md).
+ * What one configuration's replay measured: the figures of the replay JSON's run object
+ * (docs/replay.md), and the per-event digests {@code --check} compares.
  *
  * @param queries          access events executed and measured (after the warm-up share)
  * @param executed         access events executed in all, warm-up included

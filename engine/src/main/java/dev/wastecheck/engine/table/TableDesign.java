@@ -4,6 +4,7 @@ import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.layouts.Layout;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -227,8 +228,8 @@ public record TableDesign(
      * (their defaults) included: what a table's settings must spell out when they sit on top of a shared
      * design that sets them otherwise.
      */
-    public java.util.LinkedHashMap<String, String> settings() {
-        java.util.LinkedHashMap<String, String> m = new java.util.LinkedHashMap<>();
+    public LinkedHashMap<String, String> settings() {
+        LinkedHashMap<String, String> m = new LinkedHashMap<>();
         m.put("layout", layout.name().toLowerCase(Locale.ROOT));
         m.put("cache", cache.name().toLowerCase(Locale.ROOT));
         m.put("cache_size", trim(cacheSize));

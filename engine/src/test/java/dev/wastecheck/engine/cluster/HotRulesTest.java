@@ -17,6 +17,7 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -146,7 +147,7 @@ class HotRulesTest {
         // second half of the training keeps meeting pages its first half never read: the evidence a rule is scored on.
         List<Integer> pages = new ArrayList<>();
         for (int p = 1; p <= 300; p++) pages.add(p);
-        java.util.Collections.shuffle(pages, new Random(5));
+        Collections.shuffle(pages, new Random(5));
         Random rnd = new Random(7);
         for (int i = 0; i < 300; i++) {
             view(events, pages.get(i), latest);

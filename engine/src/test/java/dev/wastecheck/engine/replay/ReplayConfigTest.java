@@ -105,9 +105,7 @@ class ReplayConfigTest {
         assertThat(c.design("page").partition()).isTrue();
         assertThat(c.design("page").tightLabel()).isEqualTo("dict");
         assertThat(c.design("REVISION").tight())
-                .containsExactly(
-                        dev.wastecheck.engine.table.TableDesign.TightClass.INT,
-                        dev.wastecheck.engine.table.TableDesign.TightClass.TIME);
+                .containsExactly(TableDesign.TightClass.INT, TableDesign.TightClass.TIME);
         assertThat(c.design("revision").promoteAfter()).isEqualTo(2);
         assertThat(c.design("revision").partition())
                 .as("keys for every table apply first")

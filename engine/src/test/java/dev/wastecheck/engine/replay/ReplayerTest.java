@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.cluster.Clusterer;
 import dev.wastecheck.engine.file.DeviceModel;
+import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.Database;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -419,7 +421,7 @@ class ReplayerTest {
             List<AccessEvent> events,
             int measureFrom,
             Map<Long, Object[]> model,
-            java.util.function.Consumer<Database> after) {
+            Consumer<Database> after) {
         try (Database db = new Database(List.of(pageSpec()), n -> design, 8192, memory, DeviceModel.NVME)) {
             load(db, model);
             RunResult r = new Replayer(db)
@@ -517,8 +519,7 @@ class ReplayerTest {
                                 return Clusterer.apply(db, heat, read);
                             },
                             n -> {});
-            heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999")))
-                    != dev.wastecheck.engine.file.TupleId.NONE;
+            heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))) != TupleId.NONE;
             assertThat(r.moved()).containsEntry("page", 20L);
             assertThat(r.queries()).isEqualTo(500);
         }
@@ -530,7 +531,7 @@ class ReplayerTest {
             Clusterer.apply(db, new Replayer(db).heatOf(events));
             Table t = db.table("page");
             assertThat(t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))))
-                    .isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
+                    .isNotEqualTo(TupleId.NONE);
         }
     }
 
@@ -584,10 +585,8 @@ class ReplayerTest {
             u.read(t.main(), cold);
             u.afterEvent();
             long hot = t.hot().tree(0).lookup(key);
-            assertThat(hot).isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
-            assertThat(t.main().tree(0).lookup(key))
-                    .as("one copy only")
-                    .isEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
+            assertThat(hot).isNotEqualTo(TupleId.NONE);
+            assertThat(t.main().tree(0).lookup(key)).as("one copy only").isEqualTo(TupleId.NONE);
             assertThat(u.forwarding().resolve(false, cold)).isEqualTo(new HotColdUpkeep.Forwarding.Location(true, hot));
             Record r = new Record(t.schema());
             t.read(t.hot(), hot, r);
