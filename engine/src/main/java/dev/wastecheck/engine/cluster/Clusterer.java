@@ -1,6 +1,6 @@
 package dev.wastecheck.engine.cluster;
 
-import dev.wastecheck.engine.replay.BoundKey;
+import dev.wastecheck.engine.exec.BoundKey;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.layouts.Record;

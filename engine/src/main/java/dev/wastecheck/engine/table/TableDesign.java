@@ -14,7 +14,7 @@ import java.util.Set;
  * {@code TABLE.} prefix, for one) and what {@code autotune} searches per table.
  *
  * @param layout          the heap's page format, or Arrow blocks ({@link Layout#ARROW}: one storage for the whole
- *                        database, so {@code ReplayConfig} sets it for every table or none)
+ *                        database, so {@code EngineConfig} sets it for every table or none)
  * @param cache           the index cache in the leaves' free space ("No Bits Left Behind" §2.1)
  * @param cacheSize       at most this share of a leaf's tuples is cached
  * @param clusterFraction the share of the accessed tuples relocated to the heap's end, hottest first (§3.1); 0 for none

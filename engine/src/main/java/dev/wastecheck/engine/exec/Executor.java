@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.buffer.BufferPool;
@@ -30,7 +30,9 @@ import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
 /**
- * Executes access events against a {@link Database}: the replay executor. What runs:
+ * Executes access events against a {@link Database}: the engine's executor (the {@code replay}
+ * module runs the experiment around it: loading a source per configuration, repeats, checks and
+ * reports). What runs:
  * <ul>
  *   <li>lookups and ranges through the B+tree with the statement's key or key prefix (answered
  *       from the index cache when the projection is covered by the key and cached fields);</li>
@@ -42,7 +44,7 @@ import java.util.function.LongConsumer;
  *   <li>updates and deletes of the matching tuples, inserts of the given values.</li>
  * </ul>
  * Every read is filtered by the event's other {@link dev.wastecheck.model.access.Bound}s. What the
- * trace cannot pin down is skipped and counted per reason ({@link RunResult#skippedByReason()}).
+ * trace cannot pin down is skipped and counted per reason ({@link ExecutionResult#skippedByReason()}).
  *
  * <p>Each executed event's result is reduced to a {@link ResultDigest}, so that configurations
  * (and SQLite and DuckDB) can be checked against one another event by event.
@@ -52,7 +54,7 @@ import java.util.function.LongConsumer;
  * a warm-up share, or with a train/held-out split the training events, after which the buffer
  * pool and the hot partitions are what the training left.
  */
-public final class Replayer {
+public final class Executor {
     private final Database db;
     private final ResultDigest digest = new ResultDigest();
     private final Map<Table, Record> records = new HashMap<>();
@@ -63,15 +65,15 @@ public final class Replayer {
     /** With {@link #recordJoins}: the keys each join-bound event looked up, else null. */
     private JoinBindings joinBindings;
 
-    public Replayer(Database db) {
+    public Executor(Database db) {
         this.db = db;
     }
 
     /**
-     * Makes {@link #run} record the keys each join-bound event looked up ({@link RunResult#joinBindings()}),
+     * Makes {@link #run} record the keys each join-bound event looked up ({@link ExecutionResult#joinBindings()}),
      * so that a table's events can be replayed without the tables that drove them (autotune's per-table search).
      */
-    public Replayer recordJoins() {
+    public Executor recordJoins() {
         joinBindings = new JoinBindings();
         return this;
     }
@@ -225,7 +227,7 @@ public final class Replayer {
      *
      * @param progress receives the number of events done, every 4,096
      */
-    public RunResult run(
+    public ExecutionResult run(
             String label,
             String settings,
             List<AccessEvent> events,
@@ -247,7 +249,7 @@ public final class Replayer {
      * Replays {@code events}, measuring from event {@code measureFrom} on (the events before it run
      * unmeasured: a warm-up, or the training part of a split trace).
      */
-    public RunResult run(
+    public ExecutionResult run(
             String label,
             String settings,
             List<AccessEvent> events,
@@ -291,7 +293,7 @@ public final class Replayer {
      * unmeasured while the reads per tuple are counted, and then {@code learner} (when not null)
      * reorganizes the database from those counts before the first measured event.
      */
-    public RunResult run(
+    public ExecutionResult run(
             String label,
             String settings,
             List<AccessEvent> events,
@@ -410,7 +412,7 @@ public final class Replayer {
         }
         // Arrow blocks live in memory beside the buffer pool, which keeps the indexes.
         long memory = pool.memoryBytes() + (arrow == null ? 0 : arrow.bytes());
-        return new RunResult(
+        return new ExecutionResult(
                 label,
                 settings,
                 measured,
