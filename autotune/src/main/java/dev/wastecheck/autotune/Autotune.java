@@ -3,9 +3,9 @@ package dev.wastecheck.autotune;
 import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.autotune.AutotuneReport.CachePoint;
 import dev.wastecheck.autotune.AutotuneReport.Evaluation;
+import dev.wastecheck.engine.exec.EngineConfig;
+import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.engine.file.DeviceModel;
-import dev.wastecheck.engine.replay.ReplayConfig;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
@@ -77,7 +77,7 @@ public final class Autotune {
     private Autotune() {}
 
     /** The modeled cost per query of a run: device time plus {@link #PIN_US} per pin. */
-    public static double modeledUs(RunResult r) {
+    public static double modeledUs(ExecutionResult r) {
         // A tuple read in an Arrow block (layout=arrow) costs what a pin of the heap page holding it costs on pages:
         // both are memory touched under a latch, and counting neither would favour the blocks for free.
         double blockAccesses = r.queries() == 0 ? 0 : (double) r.blockAccesses() / r.queries();
@@ -94,8 +94,8 @@ public final class Autotune {
         long started = System.nanoTime();
         long memory;
         try {
-            memory = ReplayConfig.parseSize("--memory", o.memory());
-            ReplayConfig.parse("", ReplayConfig.defaults(memory)); // checks the budget holds two pages
+            memory = EngineConfig.parseSize("--memory", o.memory());
+            EngineConfig.parse("", EngineConfig.defaults(memory)); // checks the budget holds two pages
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
@@ -106,8 +106,8 @@ public final class Autotune {
             List<AccessEvent> training = events.subList(0, at);
 
             // The baseline, jointly: the yardstick, each table's share of its working set, and the keys joins bound.
-            ReplayConfig base = ReplayConfig.defaults(memory).withLabel("baseline");
-            RunResult baseRun = src.run(base, "baseline", training, events, at, device, Map.of(), true);
+            EngineConfig base = EngineConfig.defaults(memory).withLabel("baseline");
+            ExecutionResult baseRun = src.run(base, "baseline", training, events, at, device, Map.of(), true);
             long oneReplay = baseRun.loadMillis() + baseRun.replayMillis();
             TraceSplit split = TraceSplit.of(
                     events,
@@ -116,7 +116,7 @@ public final class Autotune {
                     baseRun.workingSetByStructure(),
                     (table, index) -> indexColumns(src, table, index),
                     memory,
-                    ReplayConfig.DEFAULT_PAGE_SIZE);
+                    EngineConfig.DEFAULT_PAGE_SIZE);
 
             CandidateLog log = new CandidateLog();
             Candidates candidates = new Candidates(src, split, log);

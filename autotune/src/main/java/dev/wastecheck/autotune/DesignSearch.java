@@ -1,7 +1,7 @@
 package dev.wastecheck.autotune;
 
 import dev.wastecheck.autotune.AutotuneReport.Evaluation;
-import dev.wastecheck.engine.replay.RunResult;
+import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.replay.Replay;
 import dev.wastecheck.replay.RunReport;
@@ -190,11 +190,12 @@ final class DesignSearch {
             String reason)
             throws IOException, SQLException {
         Screening.Score e = table.equals("uniform") ? null : screening.screened(table, d, prefix);
-        RunResult r = e == null ? null : e.run();
+        ExecutionResult r = e == null ? null : e.run();
         RunReport run = r == null || r.queries() == 0 ? null : Replay.report(List.of(r), List.of(r));
         RunReport base = null;
         if (run != null) {
-            RunResult b = screening.screen(table, TableDesign.BASELINE, prefix).run();
+            ExecutionResult b =
+                    screening.screen(table, TableDesign.BASELINE, prefix).run();
             base = Replay.report(List.of(b), List.of(b));
             run = Replay.report(List.of(r), List.of(b));
         }

@@ -4,10 +4,10 @@ import dev.wastecheck.autotune.AutotuneReport.CurvePoint;
 import dev.wastecheck.autotune.AutotuneReport.Evaluation;
 import dev.wastecheck.autotune.AutotuneReport.Finalist;
 import dev.wastecheck.autotune.AutotuneReport.TableChoice;
+import dev.wastecheck.engine.exec.EngineConfig;
+import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.index.CachePolicy;
-import dev.wastecheck.engine.replay.ReplayConfig;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.model.access.AccessEvent;
@@ -46,7 +46,7 @@ final class Finalists {
     record Choice(Pick pick, String fallback) {}
 
     /** A joint comparison's outcome: whether hot=refs was kept, and the run of the configuration kept. */
-    private record Joint(boolean refs, ReplayConfig config, RunResult run) {}
+    private record Joint(boolean refs, EngineConfig config, ExecutionResult run) {}
 
     /** The finalists as measured, and what the report says of the recommendation. */
     record Outcome(
@@ -120,8 +120,9 @@ final class Finalists {
      * @param base    the baseline's configuration
      * @param baseRun the baseline's joint run: the finalists' yardstick and its first repeat
      */
-    Outcome run(DesignSearch.Designs designs, ReplayConfig base, RunResult baseRun) throws IOException, SQLException {
-        int pageSize = ReplayConfig.DEFAULT_PAGE_SIZE;
+    Outcome run(DesignSearch.Designs designs, EngineConfig base, ExecutionResult baseRun)
+            throws IOException, SQLException {
+        int pageSize = EngineConfig.DEFAULT_PAGE_SIZE;
         TableDesign uniform = designs.uniform();
         Map<String, TableDesign> chosen = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         chosen.putAll(designs.perTable());
@@ -152,25 +153,25 @@ final class Finalists {
             if (recJoint.refs()) chosen.putAll(chosenRefs);
         }
 
-        ReplayConfig uni = ReplayConfig.builder("best uniform", memory)
+        EngineConfig uni = EngineConfig.builder("best uniform", memory)
                 .design(uniform)
                 .pageSize(pageSize)
                 .build();
         Map<String, TableDesign> perTable = candidates.perTable(chosen, uniform);
         // With Arrow blocks, each table's figures and statements are those of the page design the blocks replace.
         TableDesign uniPages = onPages(uni.design());
-        ReplayConfig arrowUni = arrowCandidate(uni);
+        EngineConfig arrowUni = arrowCandidate(uni);
         if (arrowUni != null) uni = arrowUni;
         else uniPages = uni.design();
-        ReplayConfig rec = ReplayConfig.builder("recommended", memory)
+        EngineConfig rec = EngineConfig.builder("recommended", memory)
                 .design(uniform)
                 .tables(perTable)
                 .pageSize(pageSize)
                 .build();
 
         // The finalists, on every held-out event, interleaved repeats (the order rotates each round).
-        List<ReplayConfig> finals = List.of(base, uni, rec);
-        List<List<RunResult>> results = new ArrayList<>();
+        List<EngineConfig> finals = List.of(base, uni, rec);
+        List<List<ExecutionResult>> results = new ArrayList<>();
         for (int i = 0; i < finals.size(); i++) results.add(new ArrayList<>());
         results.get(0).add(baseRun);
         // Runs made already of exactly a finalist's configuration are its first repeat.
@@ -180,7 +181,7 @@ final class Finalists {
             for (int k = 0; k < finals.size(); k++) {
                 int i = (k + r) % finals.size();
                 if (r == 0 && !results.get(i).isEmpty()) continue; // the first run is one made above
-                ReplayConfig cfg = finals.get(i);
+                EngineConfig cfg = finals.get(i);
                 results.get(i).add(joint(cfg, cfg.label() + (options.repeat() > 1 ? " #" + (r + 1) : "")));
             }
         }
@@ -191,7 +192,7 @@ final class Finalists {
         int recIndex = choice.pick().ordinal(); // BASELINE 0, UNIFORM 1, PER_TABLE 2: the finalists' order
         Finalist fBase = finalist("baseline", base.describe(), results.get(0), results.get(0), baseRun);
         Finalist fUni = finalist("best uniform", uni.describe(), results.get(1), results.get(0), baseRun);
-        ReplayConfig recommendedCfg = finals.get(recIndex);
+        EngineConfig recommendedCfg = finals.get(recIndex);
         Finalist fRec =
                 finalist("recommended", configLine(recommendedCfg), results.get(recIndex), results.get(0), baseRun);
 
@@ -223,25 +224,25 @@ final class Finalists {
     }
 
     /** One joint replay: every table in one pool, the training unmeasured, every held-out event measured. */
-    private RunResult joint(ReplayConfig cfg, String label) throws IOException, SQLException {
+    private ExecutionResult joint(EngineConfig cfg, String label) throws IOException, SQLException {
         jointRuns++;
         return src.run(cfg, label, split.trainingEvents(), split.events(), split.split(), device, Map.of());
     }
 
     /** The finalists' cost against the budget: the runs at the budget, and with the curve at half and twice it. */
-    private List<CurvePoint> curve(List<ReplayConfig> configs, List<List<RunResult>> results, int recIndex)
+    private List<CurvePoint> curve(List<EngineConfig> configs, List<List<ExecutionResult>> results, int recIndex)
             throws IOException, SQLException {
         List<CurvePoint> curve = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
-            RunResult r = results.get(i == 2 ? recIndex : i).get(0);
+            ExecutionResult r = results.get(i == 2 ? recIndex : i).get(0);
             curve.add(new CurvePoint(
                     configs.get(i).label(), memory, Autotune.modeledUs(r), r.costPerQueryUs(), r.workingSetBytes()));
         }
         if (options.curve()) {
             for (long m : new long[] {memory / 2, memory * 2}) {
-                if (m < 2L * ReplayConfig.DEFAULT_PAGE_SIZE) continue;
-                for (ReplayConfig c : configs) {
-                    RunResult r = joint(c.withMemory(m), c.label() + " at " + ReplayConfig.sizeLabel(m));
+                if (m < 2L * EngineConfig.DEFAULT_PAGE_SIZE) continue;
+                for (EngineConfig c : configs) {
+                    ExecutionResult r = joint(c.withMemory(m), c.label() + " at " + EngineConfig.sizeLabel(m));
                     curve.add(new CurvePoint(
                             c.label(), m, Autotune.modeledUs(r), r.costPerQueryUs(), r.workingSetBytes()));
                 }
@@ -252,18 +253,22 @@ final class Finalists {
     }
 
     private static Finalist finalist(
-            String name, String config, List<RunResult> runs, List<RunResult> baseline, RunResult base0) {
+            String name,
+            String config,
+            List<ExecutionResult> runs,
+            List<ExecutionResult> baseline,
+            ExecutionResult base0) {
         RunReport report = Replay.report(runs, baseline);
         return new Finalist(
                 name, config, report, Autotune.modeledUs(runs.get(0)), Replay.mismatches(base0, runs.get(0)));
     }
 
     /** A configuration as {@code replay --config} takes it: the common design, then each table's own keys. */
-    static String configLine(ReplayConfig c) {
+    static String configLine(EngineConfig c) {
         // with Arrow blocks the pool is what the blocks leave of the budget: the line says so
         StringBuilder b = new StringBuilder(
                 c.arrow()
-                        ? c.describe(c.design()) + ",memory=" + ReplayConfig.sizeLabel(c.memoryBytes())
+                        ? c.describe(c.design()) + ",memory=" + EngineConfig.sizeLabel(c.memoryBytes())
                         : c.design().describe());
         Map<String, String> shared = c.design().settings();
         for (Map.Entry<String, TableDesign> t : c.tables().entrySet()) {
@@ -297,13 +302,13 @@ final class Finalists {
      *
      * @return the Arrow configuration when it wins, else null (the log says why)
      */
-    private ReplayConfig arrowCandidate(ReplayConfig pages) throws IOException, SQLException {
+    private EngineConfig arrowCandidate(EngineConfig pages) throws IOException, SQLException {
         TableDesign d = onPages(pages.design());
-        ReplayConfig sizing = ReplayConfig.builder("best uniform, arrow", memory)
+        EngineConfig sizing = EngineConfig.builder("best uniform, arrow", memory)
                 .design(d.withLayout(Layout.ARROW))
                 .pageSize(pages.pageSize())
                 .build();
-        RunResult probe = joint(sizing, "layout=arrow (sizing its blocks)");
+        ExecutionResult probe = joint(sizing, "layout=arrow (sizing its blocks)");
         long blocks = Math.max(0, probe.memoryBytes() - memory);
         long pool = memory - blocks;
         String described = sizing.describe(d);
@@ -326,9 +331,9 @@ final class Finalists {
                     null));
             return null;
         }
-        ReplayConfig arrow = sizing.withMemory(pool);
-        RunResult a = joint(arrow, "layout=arrow");
-        RunResult p = joint(pages, "best uniform on pages (against layout=arrow)");
+        EngineConfig arrow = sizing.withMemory(pool);
+        ExecutionResult a = joint(arrow, "layout=arrow");
+        ExecutionResult p = joint(pages, "best uniform on pages (against layout=arrow)");
         double ma = Autotune.modeledUs(a), mp = Autotune.modeledUs(p);
         // Elsewhere counts decide (the same recommendation on any machine, twice). Here the model, where a tuple
         // touched in a block counts as a pin, misses what the blocks cost per access (a transaction and a version
@@ -375,16 +380,16 @@ final class Finalists {
             Map<String, TableDesign> refsTables)
             throws IOException, SQLException {
         String label = what.equals("uniform") ? "best uniform" : "recommended";
-        ReplayConfig plain = ReplayConfig.builder(label, memory)
+        EngineConfig plain = EngineConfig.builder(label, memory)
                 .design(design)
                 .tables(tables)
                 .build();
-        ReplayConfig refs = ReplayConfig.builder(label, memory)
+        EngineConfig refs = EngineConfig.builder(label, memory)
                 .design(refsDesign)
                 .tables(refsTables)
                 .build();
-        RunResult a = joint(plain, what + " (against hot=refs)");
-        RunResult b = joint(refs, what + ", hot=refs");
+        ExecutionResult a = joint(plain, what + " (against hot=refs)");
+        ExecutionResult b = joint(refs, what + ", hot=refs");
         double ma = Autotune.modeledUs(a), mb = Autotune.modeledUs(b);
         boolean same = Replay.mismatches(a, b) == 0;
         // with no rule kept the two are the same design, and the same cost does not win
@@ -427,7 +432,7 @@ final class Finalists {
     }
 
     /** @param arrow the recommended configuration when it keeps the heaps in Arrow blocks, else null */
-    private TableChoice choice(String t, TableDesign d, ReplayConfig arrow) throws IOException, SQLException {
+    private TableChoice choice(String t, TableDesign d, EngineConfig arrow) throws IOException, SQLException {
         List<AccessEvent> training = split.trainingEvents();
         TableDesign resolved = src.resolveSplit(t, d, training);
         Map<String, List<String>> advice = src.cacheAdvice(training).getOrDefault(t.toLowerCase(Locale.ROOT), Map.of());

@@ -1,8 +1,8 @@
 package dev.wastecheck.autotune;
 
+import dev.wastecheck.engine.exec.EngineConfig;
+import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.engine.file.DeviceModel;
-import dev.wastecheck.engine.replay.ReplayConfig;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.engine.table.TableDesign;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.access.AccessEvent;
@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  */
 final class Screening {
     /** A screened candidate: the run, and its modeled cost per query ({@link Autotune#modeledUs}). */
-    record Score(RunResult run, double modeled) {}
+    record Score(ExecutionResult run, double modeled) {}
 
     private final ReplaySource src;
     private final DeviceModel device;
@@ -51,11 +51,11 @@ final class Screening {
         List<AccessEvent> evs = new ArrayList<>(train.size() + n);
         evs.addAll(train);
         evs.addAll(held.subList(0, n));
-        ReplayConfig cfg = ReplayConfig.builder(
+        EngineConfig cfg = EngineConfig.builder(
                         table + ": " + d.describe(), split.shares().get(table))
                 .tables(Map.of(table, d))
                 .build();
-        RunResult r;
+        ExecutionResult r;
         long t0 = System.nanoTime();
         try {
             r = src.screen(
@@ -68,7 +68,7 @@ final class Screening {
         } catch (BadInputException lossy) {
             // A design whose tight types cannot hold a value of the table: it is no candidate.
             warnings.accept("autotune: " + table + " " + d.describe() + " rejected: " + lossy.getMessage());
-            Score bad = new Score(RunResult.empty(), Double.MAX_VALUE);
+            Score bad = new Score(ExecutionResult.empty(), Double.MAX_VALUE);
             screened.put(k, bad);
             return bad;
         }

@@ -2,7 +2,7 @@ package dev.wastecheck.autotune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.engine.replay.ReplayConfig;
+import dev.wastecheck.engine.exec.EngineConfig;
 import dev.wastecheck.engine.table.TableDesign;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,13 +19,13 @@ class ConfigLineTest {
                 .with("cache_size", "0.3");
         TableDesign revision = TableDesign.BASELINE.with("cluster", "partition").with("layout", "pax");
         TableDesign actor = TableDesign.BASELINE;
-        ReplayConfig c = ReplayConfig.builder("recommended", 16L << 20)
+        EngineConfig c = EngineConfig.builder("recommended", 16L << 20)
                 .design(shared)
                 .tables(Map.of("revision", revision, "actor", actor))
                 .build();
         String line = Finalists.configLine(c);
         assertThat(line).contains("revision.hot=read", "revision.demote_after=0", "revision.cache=off");
-        ReplayConfig back = ReplayConfig.parse(line, ReplayConfig.defaults(16L << 20));
+        EngineConfig back = EngineConfig.parse(line, EngineConfig.defaults(16L << 20));
         assertThat(back.design()).isEqualTo(shared);
         assertThat(back.design("revision")).isEqualTo(revision);
         assertThat(back.design("actor")).isEqualTo(actor);

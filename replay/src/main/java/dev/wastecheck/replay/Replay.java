@@ -1,9 +1,9 @@
 package dev.wastecheck.replay;
 
 import dev.wastecheck.analyzer.load.LoadedTable;
+import dev.wastecheck.engine.exec.EngineConfig;
+import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.engine.file.DeviceModel;
-import dev.wastecheck.engine.replay.ReplayConfig;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
@@ -68,7 +68,7 @@ public final class Replay {
                 throw new BadInputException("--compare " + c + ": expected sqlite or duckdb");
             }
         }
-        List<ReplayConfig> runs = parseConfigs(o.memory(), o.runs());
+        List<EngineConfig> runs = parseConfigs(o.memory(), o.runs());
         DeviceModel device =
                 o.deviceReadMicros() == null ? DeviceModel.NVME : DeviceModel.ofReadMicros(o.deviceReadMicros());
         Map<String, Long> timings = new LinkedHashMap<>();
@@ -86,12 +86,12 @@ public final class Replay {
                 List<AccessEvent> head = events.subList(0, Math.min(events.size(), JIT_WARMUP_EVENTS));
                 src.run(runs.get(0), "jit warm-up", head, head, head.size(), device, chosen);
             }
-            List<List<RunResult>> results = new ArrayList<>();
+            List<List<ExecutionResult>> results = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) results.add(new ArrayList<>());
             for (int r = 0; r < o.repeat(); r++) {
                 for (int k = 0; k < runs.size(); k++) {
                     int i = (k + r) % runs.size(); // interleaved: each round starts one configuration later
-                    ReplayConfig cfg = runs.get(i);
+                    EngineConfig cfg = runs.get(i);
                     String label = cfg.label().isEmpty() ? "baseline" : cfg.label();
                     results.get(i)
                             .add(src.run(
@@ -105,7 +105,7 @@ public final class Replay {
                 }
             }
             List<Long> mismatches = new ArrayList<>();
-            for (List<RunResult> rs : results)
+            for (List<ExecutionResult> rs : results)
                 mismatches.add(mismatches(results.get(0).get(0), rs.get(0)));
             List<ReplayReport.SqlRun> sql = new ArrayList<>();
             for (String engine : o.compare()) {
@@ -119,7 +119,7 @@ public final class Replay {
             }
             timings.put("total", ms(t0));
             List<RunReport> reports = new ArrayList<>();
-            for (List<RunResult> rs : results) reports.add(report(rs, results.get(0)));
+            for (List<ExecutionResult> rs : results) reports.add(report(rs, results.get(0)));
             Map<String, Long> rows = new LinkedHashMap<>();
             for (LoadedTable t : src.session().tables().values())
                 rows.put(t.def().name().toLowerCase(Locale.ROOT), t.rows());
@@ -146,12 +146,12 @@ public final class Replay {
     }
 
     /** The configurations, the first the baseline; a bad one is a BadInputException naming it. */
-    static List<ReplayConfig> parseConfigs(String memory, List<String> configs) {
-        List<ReplayConfig> runs = new ArrayList<>();
+    static List<EngineConfig> parseConfigs(String memory, List<String> configs) {
+        List<EngineConfig> runs = new ArrayList<>();
         try {
-            long memoryBytes = ReplayConfig.parseSize("--memory", memory);
-            ReplayConfig base = ReplayConfig.defaults(memoryBytes);
-            for (String c : configs) runs.add(ReplayConfig.parse(c, base));
+            long memoryBytes = EngineConfig.parseSize("--memory", memory);
+            EngineConfig base = EngineConfig.defaults(memoryBytes);
+            for (String c : configs) runs.add(EngineConfig.parse(c, base));
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
@@ -166,10 +166,12 @@ public final class Replay {
      * A configuration's repeats as the renderers see them: the first repeat's measurements, the
      * median cost with its interval, and the speedup over the baseline's repeat of the same round.
      */
-    public static RunReport report(List<RunResult> repeats, List<RunResult> baseline) {
-        RunResult r = repeats.get(0);
-        double[] costs = repeats.stream().mapToDouble(RunResult::costPerQueryUs).toArray();
-        double[] base = baseline.stream().mapToDouble(RunResult::costPerQueryUs).toArray();
+    public static RunReport report(List<ExecutionResult> repeats, List<ExecutionResult> baseline) {
+        ExecutionResult r = repeats.get(0);
+        double[] costs =
+                repeats.stream().mapToDouble(ExecutionResult::costPerQueryUs).toArray();
+        double[] base =
+                baseline.stream().mapToDouble(ExecutionResult::costPerQueryUs).toArray();
         double[] speedups = Stats.ratios(base, costs);
         var l = r.latencyUs();
         return new RunReport(
@@ -207,7 +209,7 @@ public final class Replay {
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */
-    public static long mismatches(RunResult base, RunResult other) {
+    public static long mismatches(ExecutionResult base, ExecutionResult other) {
         long n = 0;
         for (int i = 0; i < base.digests().length; i++) {
             if (base.digests()[i] != other.digests()[i]

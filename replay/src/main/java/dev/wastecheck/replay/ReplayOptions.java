@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * @param data             the database: a dump, database file or folder (as analyze reads)
  * @param trace            the workload: any trace format analyze --trace reads
- * @param configs          configurations ({@code KEY=VAL,...}, engine's {@code ReplayConfig} keys), the first the
+ * @param configs          configurations ({@code KEY=VAL,...}, engine's {@code EngineConfig} keys), the first the
  *                         baseline; empty for one run of the defaults
  * @param memory           buffer-pool budget ({@code 256M}) of every configuration that sets no {@code memory=}
  * @param tables           replay only the events on these tables; empty for all

@@ -12,11 +12,11 @@ import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.analyzer.workload.WorkloadAnalysis;
 import dev.wastecheck.engine.cluster.Clusterer;
+import dev.wastecheck.engine.exec.EngineConfig;
+import dev.wastecheck.engine.exec.ExecutionResult;
+import dev.wastecheck.engine.exec.Executor;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.index.CachePolicy;
-import dev.wastecheck.engine.replay.ReplayConfig;
-import dev.wastecheck.engine.replay.Replayer;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.engine.table.TableDesign;
@@ -315,8 +315,8 @@ public final class ReplaySource implements AutoCloseable {
      * @param userCacheFields {@code --cache-fields} ("table.index" to columns), replacing the learned
      *                        advice when not empty
      */
-    public RunResult run(
-            ReplayConfig cfg,
+    public ExecutionResult run(
+            EngineConfig cfg,
             String label,
             List<AccessEvent> training,
             List<AccessEvent> events,
@@ -331,8 +331,8 @@ public final class ReplaySource implements AutoCloseable {
      * A run whose measured time does not matter (a search scores it on counted misses and pins): it
      * skips the garbage collection that keeps a measured run's latencies clean.
      */
-    public RunResult screen(
-            ReplayConfig cfg,
+    public ExecutionResult screen(
+            EngineConfig cfg,
             String label,
             List<AccessEvent> training,
             List<AccessEvent> events,
@@ -350,10 +350,10 @@ public final class ReplaySource implements AutoCloseable {
     private boolean screening;
 
     /**
-     * @param recordJoins record the keys each join-bound event looked up ({@link RunResult#joinBindings()})
+     * @param recordJoins record the keys each join-bound event looked up ({@link ExecutionResult#joinBindings()})
      */
-    public RunResult run(
-            ReplayConfig cfg,
+    public ExecutionResult run(
+            EngineConfig cfg,
             String label,
             List<AccessEvent> training,
             List<AccessEvent> events,
@@ -423,7 +423,7 @@ public final class ReplaySource implements AutoCloseable {
                 before += t.rows();
             }
             progress.end();
-            Replayer replayer = new Replayer(db);
+            Executor replayer = new Executor(db);
             if (recordJoins) replayer.recordJoins();
             // Training events that precede the measured ones run first, on the design without its clustering, and
             // their reads are the heat the clustering learns at the split. Otherwise (the oracle: training is every
@@ -441,7 +441,7 @@ public final class ReplaySource implements AutoCloseable {
             // (a screening run, scored on counts alone, skips it).
             if (!screening) System.gc();
             progress.begin("replay " + label, events.size());
-            RunResult r = replayer.run(
+            ExecutionResult r = replayer.run(
                     label,
                     cfg.describe(),
                     events,
@@ -478,7 +478,7 @@ public final class ReplaySource implements AutoCloseable {
                 Map.of(),
                 session.dialect(),
                 EnumSet.noneOf(TableDesign.TightClass.class),
-                ReplayConfig.DEFAULT_PAGE_SIZE);
+                EngineConfig.DEFAULT_PAGE_SIZE);
         TableSpec on = EngineSchemas.spec(
                 t,
                 maxLengths(),
@@ -486,7 +486,7 @@ public final class ReplaySource implements AutoCloseable {
                 Map.of(),
                 session.dialect(),
                 EnumSet.allOf(TableDesign.TightClass.class),
-                ReplayConfig.DEFAULT_PAGE_SIZE);
+                EngineConfig.DEFAULT_PAGE_SIZE);
         List<String[]> out = new ArrayList<>();
         for (int i = 0; i < off.columns().size(); i++) {
             var a = off.columns().get(i);

@@ -2,7 +2,7 @@ package dev.wastecheck.replay;
 
 import dev.wastecheck.analyzer.load.LoadedSource;
 import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.engine.replay.RunResult;
+import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.schema.DatabaseSchema;
@@ -24,7 +24,7 @@ final class SqlComparison {
             LoadedSource session,
             DatabaseSchema schema,
             List<AccessEvent> events,
-            RunResult first,
+            ExecutionResult first,
             Progress progress)
             throws SQLException {
         Map<String, String> relations = new LinkedHashMap<>();
@@ -55,7 +55,7 @@ final class SqlComparison {
     }
 
     /** Events both executed whose results differ; each event executed by one side only counts as a difference too. */
-    private static long mismatches(RunResult first, SqlReplayResult r) {
+    private static long mismatches(ExecutionResult first, SqlReplayResult r) {
         long[] ours = first.digests();
         BitSet executed = r.executedEvents();
         long n = 0;

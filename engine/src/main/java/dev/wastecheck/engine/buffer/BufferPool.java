@@ -2,6 +2,7 @@ package dev.wastecheck.engine.buffer;
 
 import dev.wastecheck.engine.file.StorageDevice;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -204,11 +205,11 @@ public final class BufferPool implements AutoCloseable {
         return n;
     }
     /** Set while tracking; pins then take the locked path, as BitSet is not thread-safe. */
-    private volatile java.util.BitSet touched;
+    private volatile BitSet touched;
 
     /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
     public synchronized void trackTouched() {
-        touched = new java.util.BitSet();
+        touched = new BitSet();
     }
 
     /** Whether page {@code pageNo} was pinned since {@link #trackTouched()}. */

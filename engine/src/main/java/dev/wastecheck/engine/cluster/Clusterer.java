@@ -1,15 +1,18 @@
 package dev.wastecheck.engine.cluster;
 
-import dev.wastecheck.engine.replay.BoundKey;
+import dev.wastecheck.engine.exec.BoundKey;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Access-based clustering, "No Bits Left Behind" §3.1: the tuples a workload reads are few and
@@ -48,8 +51,8 @@ public final class Clusterer {
         Map<Table, LinkedHashMap<Long, Long>> out = new LinkedHashMap<>();
         // Tables in name order: page numbers are handed out in the order tuples move, and the same run should give the
         // same pages.
-        List<Map.Entry<Table, Map<Long, Long>>> tables = new java.util.ArrayList<>(counts.entrySet());
-        tables.sort(java.util.Comparator.comparing(en -> en.getKey().name(), String.CASE_INSENSITIVE_ORDER));
+        List<Map.Entry<Table, Map<Long, Long>>> tables = new ArrayList<>(counts.entrySet());
+        tables.sort(Comparator.comparing(en -> en.getKey().name(), String.CASE_INSENSITIVE_ORDER));
         for (Map.Entry<Table, Map<Long, Long>> en : tables) {
             LinkedHashMap<Long, Long> sorted = new LinkedHashMap<>();
             en.getValue().entrySet().stream()
@@ -109,10 +112,10 @@ public final class Clusterer {
             Database db,
             Map<Table, LinkedHashMap<Long, Long>> heat,
             Map<Table, boolean[]> indexesRead,
-            Map<Table, java.util.Set<Long>> lateFirst) {
+            Map<Table, Set<Long>> lateFirst) {
         Map<String, Long> moved = new LinkedHashMap<>();
         // Rules first: they read every table as the training left it, before any tuple moves.
-        List<Table> byReference = new java.util.ArrayList<>();
+        List<Table> byReference = new ArrayList<>();
         for (Table t : db.tables()) if (t.design().partition() && t.design().byReference()) byReference.add(t);
         HotRules.Learned rules = lateFirst == null
                 ? new HotRules.Learned(Map.of(), List.of(), List.of())

@@ -6,12 +6,16 @@ import dev.wastecheck.engine.table.Values;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Hot tuples by reference: a rule, learned from the training's reads, that names the hot tuples
@@ -133,7 +137,7 @@ public final class HotRules {
 
         BitSet hot;
 
-        Snapshot(Table t, Map<Long, Long> h, java.util.Set<Long> lateFirst) {
+        Snapshot(Table t, Map<Long, Long> h, Set<Long> lateFirst) {
             table = t;
             List<Long> ids = new ArrayList<>();
             t.forEachTuple(t.main(), tid -> {
@@ -157,7 +161,7 @@ public final class HotRules {
             // plain: every value is an integer written as Long.toString writes it (a BIGINT UNSIGNED key is stored as
             // its digits), so that the column can serve as a key: values and numbers map one to one
             boolean[] plainCol = new boolean[all.length];
-            java.util.Arrays.fill(plainCol, true);
+            Arrays.fill(plainCol, true);
             int[] nonNull = new int[all.length], numeric = new int[all.length];
             Record r = new Record(t.schema());
             for (int i = 0; i < rows; i++) {
@@ -296,13 +300,13 @@ public final class HotRules {
     public static Learned learn(
             Database db,
             Map<Table, ? extends Map<Long, Long>> heat,
-            Map<Table, ? extends java.util.Set<Long>> lateFirst,
+            Map<Table, ? extends Set<Long>> lateFirst,
             List<Table> targets) {
         if (targets.isEmpty()) return new Learned(Map.of(), List.of(), List.of());
         List<Snapshot> snaps = new ArrayList<>();
         Map<Table, Snapshot> byTable = new HashMap<>();
         List<Table> tables = new ArrayList<>(db.tables());
-        tables.sort(java.util.Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
+        tables.sort(Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
         for (Table t : tables) {
             if (t.indexCount() == 0) continue; // no key to refer to, and no index to visit its tuples by
             Snapshot s = new Snapshot(t, heat.get(t), lateFirst.get(t));
@@ -322,7 +326,7 @@ public final class HotRules {
         }
         // Rules are learned for the targets with enough evidence; any partitioned table's hot set can feed them.
         List<Snapshot> tgt = new ArrayList<>();
-        java.util.Set<Snapshot> partitioned = new java.util.HashSet<>();
+        Set<Snapshot> partitioned = new HashSet<>();
         for (Snapshot s : snaps) {
             if (s.table.design().partition()) partitioned.add(s);
             if (targets.contains(s.table) && s.late.cardinality() >= MIN_EVIDENCE) tgt.add(s);

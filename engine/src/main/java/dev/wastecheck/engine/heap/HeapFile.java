@@ -10,7 +10,9 @@ import dev.wastecheck.layouts.Page;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 /**
  * A table stored as a heap file: records appended to pages of the buffer pool in one of the
@@ -210,7 +212,7 @@ public final class HeapFile implements TupleStore {
      * reads one column's values side by side and NSM reads every record. The visitor runs after
      * the page is unpinned and returns false to stop.
      */
-    public void scan(int field, long lo, long hi, byte[] equal, java.util.function.LongPredicate visitor) {
+    public void scan(int field, long lo, long hi, byte[] equal, LongPredicate visitor) {
         long[] numbers = pageNumbers();
         long[] selection = new long[8];
         for (long pg : numbers) {
@@ -222,7 +224,7 @@ public final class HeapFile implements TupleStore {
                     slots = p.slotCount();
                     if (selection.length < (slots + 63) / 64) selection = new long[(slots + 63) / 64];
                     if (field < 0) {
-                        java.util.Arrays.fill(selection, 0, (slots + 63) / 64, 0L);
+                        Arrays.fill(selection, 0, (slots + 63) / 64, 0L);
                         for (int s = 0; s < slots; s++) if (!p.isGhost(s)) selection[s >>> 6] |= 1L << (s & 63);
                     } else if (equal != null) {
                         p.scanEquals(field, equal, selection);

@@ -8,6 +8,7 @@ import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongPredicate;
 
@@ -172,7 +173,7 @@ public final class VerticalStore implements TupleStore {
     @Override
     public long[] pageNumbers() {
         long[] a = near.pageNumbers(), b = apart.pageNumbers();
-        long[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        long[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

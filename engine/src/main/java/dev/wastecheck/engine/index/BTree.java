@@ -3,6 +3,8 @@ package dev.wastecheck.engine.index;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.TupleId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -43,7 +45,7 @@ public final class BTree {
     }
 
     private long pages;
-    private final java.util.List<Long> pageNumbers = new java.util.ArrayList<>();
+    private final List<Long> pageNumbers = new ArrayList<>();
 
     private Frame newNode() {
         pages++;

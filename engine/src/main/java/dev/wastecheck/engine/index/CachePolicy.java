@@ -1,5 +1,7 @@
 package dev.wastecheck.engine.index;
 
+import java.util.Locale;
+
 /** How an index uses its leaves' free space (replay's {@code cache=} key). */
 public enum CachePolicy {
     /** No index cache: every lookup that needs a non-key field reads the heap. */
@@ -13,6 +15,6 @@ public enum CachePolicy {
     SHRINK;
 
     public static CachePolicy parse(String s) {
-        return valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
+        return valueOf(s.trim().toUpperCase(Locale.ROOT));
     }
 }

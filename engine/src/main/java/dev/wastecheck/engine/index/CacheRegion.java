@@ -1,6 +1,7 @@
 package dev.wastecheck.engine.index;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
@@ -154,7 +155,7 @@ public final class CacheRegion {
         if (first >= end || !mayContain(tid)) return -1;
         long tag = tid + 1;
         long[] f = acc;
-        java.util.Arrays.fill(f, 0);
+        Arrays.fill(f, 0);
         int lo = stable, hi = stable + 1;
         while (lo >= first || hi < end) {
             if (lo >= first) {
@@ -266,10 +267,10 @@ public final class CacheRegion {
             invalidate(tids[0]);
             return;
         }
-        java.util.Arrays.sort(tids, 0, n);
+        Arrays.sort(tids, 0, n);
         for (int s = liveLo; s < liveHi; s++) {
             long t = b.getLong(off(s));
-            if (t != 0 && java.util.Arrays.binarySearch(tids, 0, n, t - 1) >= 0) b.putLong(off(s), 0);
+            if (t != 0 && Arrays.binarySearch(tids, 0, n, t - 1) >= 0) b.putLong(off(s), 0);
         }
     }
 

@@ -2,6 +2,8 @@ package dev.wastecheck.engine.index;
 
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.TupleId;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -48,7 +50,7 @@ public final class IndexCache {
          * Where items go and which periphery slot Shrink overwrites: seeded, so that one thread's
          * replay of the same events places the same items (autotune picks the same design twice).
          */
-        final java.util.SplittableRandom random = new java.util.SplittableRandom(0x9E3779B97F4A7C15L);
+        final SplittableRandom random = new SplittableRandom(0x9E3779B97F4A7C15L);
     }
 
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
@@ -182,7 +184,7 @@ public final class IndexCache {
         }
     }
 
-    private void shrinkTick(BTreePage leaf, CacheRegion r, java.util.SplittableRandom random) {
+    private void shrinkTick(BTreePage leaf, CacheRegion r, SplittableRandom random) {
         if (random.nextInt(shrinkPeriod) == 0) {
             leaf.setCacheTrim(r.trimOne(leaf.cacheTrim()));
             r.wrapLeaf(leaf, itemSize, cacheSize);
@@ -229,7 +231,7 @@ public final class IndexCache {
         public void visit(UpdateLog.Predicate p) {
             if (clear) return;
             if (p instanceof UpdateLog.TupleUpdated t) {
-                if (count == tids.length) tids = java.util.Arrays.copyOf(tids, 2 * count);
+                if (count == tids.length) tids = Arrays.copyOf(tids, 2 * count);
                 tids[count++] = t.tid();
             } else if (!(p instanceof UpdateLog.KeyRangeUpdated k) || overlaps(leaf, k)) {
                 clear = true;

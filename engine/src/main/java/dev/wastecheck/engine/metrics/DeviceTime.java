@@ -4,8 +4,9 @@ import dev.wastecheck.engine.file.StorageDevice;
 
 /**
  * The device time a run's buffer-pool misses and write-backs would cost on the device model,
- * kept apart from measured latency (DESIGN.md, replay flow): a snapshot of the device counters
- * at the start of a run, and the difference at its end.
+ * kept apart from measured latency (the engine runs in memory; what a miss would cost on a disk
+ * is a model, reported beside the measured time, never added into it): a snapshot of the device
+ * counters at the start of a run, and the difference at its end.
  */
 public final class DeviceTime {
     private final StorageDevice device;

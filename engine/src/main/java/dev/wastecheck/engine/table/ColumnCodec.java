@@ -2,6 +2,8 @@ package dev.wastecheck.engine.table;
 
 import dev.wastecheck.layouts.FieldType;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -172,7 +174,7 @@ public abstract class ColumnCodec {
             if (p == null) return NONE;
             if (allZero(p)) return 0;
             if (!validDate(p[0], p[1], p[2]) || p[3] > 23 || p[4] > 59 || p[5] > 59) return NONE;
-            long days = java.time.LocalDate.of(p[0], p[1], p[2]).toEpochDay();
+            long days = LocalDate.of(p[0], p[1], p[2]).toEpochDay();
             long code = days * 86_400 + p[3] * 3600L + p[4] * 60L + p[5] + 1;
             return field().fits(code) ? code : NONE;
         }
@@ -184,7 +186,7 @@ public abstract class ColumnCodec {
                 long s = code - 1;
                 long days = Math.floorDiv(s, 86_400);
                 long sec = Math.floorMod(s, 86_400);
-                java.time.LocalDate d = java.time.LocalDate.ofEpochDay(days);
+                LocalDate d = LocalDate.ofEpochDay(days);
                 p[0] = d.getYear();
                 p[1] = d.getMonthValue();
                 p[2] = d.getDayOfMonth();
@@ -222,7 +224,7 @@ public abstract class ColumnCodec {
             Date probe = new Date(FieldType.INT32);
             long lo = probe.encode(min), hi = probe.encode(max);
             if (lo == NONE || hi == NONE) return null;
-            boolean small = lo >= 0 && hi <= java.time.LocalDate.of(2100, 1, 1).toEpochDay() + 1;
+            boolean small = lo >= 0 && hi <= LocalDate.of(2100, 1, 1).toEpochDay() + 1;
             return new Date(small ? FieldType.UINT16 : FieldType.INT32);
         }
 
@@ -233,7 +235,7 @@ public abstract class ColumnCodec {
             if (y < 0 || m < 0 || d < 0) return NONE;
             if (y == 0 && m == 0 && d == 0) return 0;
             if (!validDate(y, m, d)) return NONE;
-            long day = java.time.LocalDate.of(y, m, d).toEpochDay();
+            long day = LocalDate.of(y, m, d).toEpochDay();
             long code = day >= 0 ? day + 1 : day; // 0 stays the zero date
             return field().fits(code) ? code : NONE;
         }
@@ -241,7 +243,7 @@ public abstract class ColumnCodec {
         @Override
         public byte[] decode(long code) {
             if (code == 0) return "0000-00-00".getBytes(StandardCharsets.US_ASCII);
-            java.time.LocalDate d = java.time.LocalDate.ofEpochDay(code > 0 ? code - 1 : code);
+            LocalDate d = LocalDate.ofEpochDay(code > 0 ? code - 1 : code);
             return String.format("%04d-%02d-%02d", d.getYear(), d.getMonthValue(), d.getDayOfMonth())
                     .getBytes(StandardCharsets.US_ASCII);
         }
@@ -302,7 +304,7 @@ public abstract class ColumnCodec {
     /** A 1..9999 year, 1..12 month and a day the month has. */
     private static boolean validDate(int y, int m, int d) {
         if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-        return d <= java.time.YearMonth.of(y, m).lengthOfMonth();
+        return d <= YearMonth.of(y, m).lengthOfMonth();
     }
 
     /** The decimal number {@code n} ASCII digits spell, or -1. */

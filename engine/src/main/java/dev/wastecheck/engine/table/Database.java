@@ -4,13 +4,16 @@ import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
+import dev.wastecheck.engine.heap.VerticalStore;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.layouts.Layout;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The engine's database for one configuration: tables over one buffer pool (the memory budget)
@@ -58,7 +61,7 @@ public final class Database implements AutoCloseable {
     /** Tables each of its own design ({@code designs} gives a table's by its name), on pages. */
     public Database(
             List<TableSpec> specs,
-            java.util.function.Function<String, TableDesign> designs,
+            Function<String, TableDesign> designs,
             int pageSize,
             long memoryBytes,
             DeviceModel model) {
@@ -73,7 +76,7 @@ public final class Database implements AutoCloseable {
      */
     public Database(
             List<TableSpec> specs,
-            java.util.function.Function<String, TableDesign> designs,
+            Function<String, TableDesign> designs,
             int pageSize,
             long memoryBytes,
             DeviceModel model,
@@ -89,15 +92,15 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private java.util.List<String> hotRules = java.util.List.of();
+    private List<String> hotRules = List.of();
 
     /** The rules {@code hot=refs} learned for this database's hot partitions ({@link dev.wastecheck.engine.cluster.HotRules}), described. */
-    public java.util.List<String> hotRules() {
+    public List<String> hotRules() {
         return hotRules;
     }
 
-    public void noteHotRules(java.util.List<String> rules) {
-        hotRules = java.util.List.copyOf(rules);
+    public void noteHotRules(List<String> rules) {
+        hotRules = List.copyOf(rules);
     }
 
     public StorageDevice device() {
@@ -171,12 +174,12 @@ public final class Database implements AutoCloseable {
      * {@code table.heap}, {@code table.index}, {@code table.overflow}, and {@code table.hot_heap},
      * {@code table.hot_index} for a hot partition; structures with no touched page are left out.
      */
-    public java.util.Map<String, Long> touchedBytesByStructure() {
-        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+    public Map<String, Long> touchedBytesByStructure() {
+        Map<String, Long> out = new LinkedHashMap<>();
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
                 String prefix = t.name() + (p == t.main() ? "." : ".hot_");
-                if (p.heap() instanceof dev.wastecheck.engine.heap.VerticalStore v) {
+                if (p.heap() instanceof VerticalStore v) {
                     put(out, prefix + "heap", v.near().pageNumbers());
                     put(out, prefix + "apart_heap", v.apart().pageNumbers());
                 } else {
@@ -197,7 +200,7 @@ public final class Database implements AutoCloseable {
         return out;
     }
 
-    private void put(java.util.Map<String, Long> out, String key, long[] pages) {
+    private void put(Map<String, Long> out, String key, long[] pages) {
         long n = 0;
         for (long pg : pages) if (pool.touched(pg)) n++;
         if (n > 0) out.merge(key, n * pool.pageSize(), Long::sum);

@@ -3,6 +3,9 @@ package dev.wastecheck.engine.table;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.buffer.Frame;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Values too long for a record (a wiki page's text, a blob) kept out of line, in a chain of
@@ -51,7 +54,7 @@ public final class OverflowStore {
         return pages;
     }
 
-    private final java.util.List<Long> pageNumbers = new java.util.ArrayList<>();
+    private final List<Long> pageNumbers = new ArrayList<>();
 
     /** The overflow pages' numbers. */
     public synchronized long[] pageNumbers() {
@@ -65,7 +68,7 @@ public final class OverflowStore {
     /** Stores {@code len} bytes and writes their 17-byte reference into {@code ref} at {@code refOff}. */
     public synchronized void store(byte[] src, int off, int len, byte[] ref, int refOff) {
         if (current == NO_PAGE || position == pageSize) newPage();
-        ByteBuffer r = ByteBuffer.wrap(ref, refOff, REF_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer r = ByteBuffer.wrap(ref, refOff, REF_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         r.put(OUT_OF_LINE).putLong(current).putInt(position).putInt(len);
         bytes += len;
         int done = 0;
@@ -90,7 +93,7 @@ public final class OverflowStore {
         if (current != NO_PAGE) {
             Frame prev = pool.pin(current);
             synchronized (prev) {
-                prev.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, page);
+                prev.buffer().order(ByteOrder.LITTLE_ENDIAN).putLong(0, page);
             }
             pool.unpin(prev, true);
         }
@@ -102,12 +105,12 @@ public final class OverflowStore {
 
     /** Length of the value a reference at {@code ref[refOff]} names. */
     public static int length(byte[] ref, int refOff) {
-        return ByteBuffer.wrap(ref).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(refOff + 13);
+        return ByteBuffer.wrap(ref).order(ByteOrder.LITTLE_ENDIAN).getInt(refOff + 13);
     }
 
     /** Copies the referenced value into {@code dst}, which must hold {@link #length} bytes. */
     public void read(byte[] ref, int refOff, byte[] dst) {
-        ByteBuffer r = ByteBuffer.wrap(ref).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer r = ByteBuffer.wrap(ref).order(ByteOrder.LITTLE_ENDIAN);
         long page = r.getLong(refOff + 1);
         int pos = r.getInt(refOff + 9);
         int len = r.getInt(refOff + 13);
@@ -116,7 +119,7 @@ public final class OverflowStore {
             if (pos == pageSize) {
                 Frame f = pool.pin(page);
                 synchronized (f) {
-                    page = f.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0);
+                    page = f.buffer().order(ByteOrder.LITTLE_ENDIAN).getLong(0);
                 }
                 pool.unpin(f, false);
                 pos = HEADER;

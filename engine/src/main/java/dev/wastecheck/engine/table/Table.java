@@ -9,6 +9,7 @@ import dev.wastecheck.engine.heap.TupleStore;
 import dev.wastecheck.engine.heap.VerticalStore;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
+import dev.wastecheck.engine.index.FieldSource;
 import dev.wastecheck.engine.index.IndexCache;
 import dev.wastecheck.engine.index.KeyEncoder;
 import dev.wastecheck.layouts.Field;
@@ -79,7 +80,7 @@ public final class Table {
         final TupleStore heap;
         final BTree[] trees;
         final IndexCache[] caches;
-        final dev.wastecheck.engine.index.FieldSource[] sources;
+        final FieldSource[] sources;
 
         Part() {
             this(null);
@@ -97,7 +98,7 @@ public final class Table {
             }
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
-            sources = new dev.wastecheck.engine.index.FieldSource[trees.length];
+            sources = new FieldSource[trees.length];
             for (int i = 0; i < trees.length; i++) {
                 if (indexed != null
                         && !indexed[i]
@@ -123,7 +124,7 @@ public final class Table {
             return caches[index];
         }
 
-        dev.wastecheck.engine.index.FieldSource source(int index) {
+        FieldSource source(int index) {
             return sources[index];
         }
     }

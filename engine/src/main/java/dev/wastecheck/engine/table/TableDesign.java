@@ -4,6 +4,7 @@ import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.layouts.Layout;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -13,7 +14,7 @@ import java.util.Set;
  * {@code TABLE.} prefix, for one) and what {@code autotune} searches per table.
  *
  * @param layout          the heap's page format, or Arrow blocks ({@link Layout#ARROW}: one storage for the whole
- *                        database, so {@code ReplayConfig} sets it for every table or none)
+ *                        database, so {@code EngineConfig} sets it for every table or none)
  * @param cache           the index cache in the leaves' free space ("No Bits Left Behind" §2.1)
  * @param cacheSize       at most this share of a leaf's tuples is cached
  * @param clusterFraction the share of the accessed tuples relocated to the heap's end, hottest first (§3.1); 0 for none
@@ -227,8 +228,8 @@ public record TableDesign(
      * (their defaults) included: what a table's settings must spell out when they sit on top of a shared
      * design that sets them otherwise.
      */
-    public java.util.LinkedHashMap<String, String> settings() {
-        java.util.LinkedHashMap<String, String> m = new java.util.LinkedHashMap<>();
+    public LinkedHashMap<String, String> settings() {
+        LinkedHashMap<String, String> m = new LinkedHashMap<>();
         m.put("layout", layout.name().toLowerCase(Locale.ROOT));
         m.put("cache", cache.name().toLowerCase(Locale.ROOT));
         m.put("cache_size", trim(cacheSize));

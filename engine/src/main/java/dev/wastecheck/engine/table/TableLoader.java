@@ -17,7 +17,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
- * Loads a table's rows from Arrow batches (the interchange format of DESIGN.md: the analyzer's
+ * Loads a table's rows from Arrow batches (Arrow is the modules' interchange format: the analyzer's
  * DuckDB exports them, the engine turns them into records of its page layouts). Columns match
  * the {@link TableSpec} by position. Every value is converted to its column's field type
  * losslessly or the load stops with {@link LossyValueException}: an integer outside a narrow

@@ -1,9 +1,9 @@
 package dev.wastecheck.engine.bench;
 
+import dev.wastecheck.engine.exec.ExecutionResult;
+import dev.wastecheck.engine.exec.Executor;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.index.CachePolicy;
-import dev.wastecheck.engine.replay.Replayer;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.IndexSpec;
@@ -74,7 +74,7 @@ public final class BufferCacheGridExperiment {
             StringBuilder line = new StringBuilder();
             String label = null;
             for (double c : cacheSizes) {
-                RunResult r = cell(spec, share, c, events, warm, dataBytes);
+                ExecutionResult r = cell(spec, share, c, events, warm, dataBytes);
                 if (c == 0) off = r.costPerQueryUs();
                 if (label == null) label = String.format(Locale.ROOT, "%.0f%% (%s)", 100 * share, mib(r.memoryBytes()));
                 line.append(String.format(
@@ -105,11 +105,11 @@ public final class BufferCacheGridExperiment {
         }
     }
 
-    private static RunResult cell(
+    private static ExecutionResult cell(
             TableSpec spec, double poolShare, double cacheSize, List<AccessEvent> events, int warm, long dataBytes) {
         long memory = Math.max(16 * 8192, (long) (dataBytes * poolShare));
         try (Database db = load(spec, cacheSize, memory)) {
-            return new Replayer(db).run("cell", "", events, warm, 0, Map.of(), n -> {});
+            return new Executor(db).run("cell", "", events, warm, 0, Map.of(), n -> {});
         }
     }
 

@@ -2,10 +2,10 @@ package dev.wastecheck.engine.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wastecheck.engine.exec.ExecutionResult;
+import dev.wastecheck.engine.exec.Executor;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.TupleId;
-import dev.wastecheck.engine.replay.Replayer;
-import dev.wastecheck.engine.replay.RunResult;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.IndexSpec;
@@ -17,6 +17,7 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -107,7 +108,7 @@ class HotRulesTest {
         out.add(lookup("revision", "rev_id", latest[page]));
     }
 
-    private record Outcome(RunResult run, List<String> rules, boolean[] hot) {}
+    private record Outcome(ExecutionResult run, List<String> rules, boolean[] hot) {}
 
     /**
      * Runs {@code events} with the training before {@code split}; returns the run, the rules, and for each probe
@@ -118,8 +119,8 @@ class HotRulesTest {
         Function<String, TableDesign> designs = n -> n.equals("revision") ? d : TableDesign.BASELINE;
         try (Database db = new Database(specs(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
             load(db, latest);
-            Replayer replayer = new Replayer(db);
-            RunResult r = replayer.run(
+            Executor replayer = new Executor(db);
+            ExecutionResult r = replayer.run(
                     hot,
                     "",
                     events,
@@ -146,7 +147,7 @@ class HotRulesTest {
         // second half of the training keeps meeting pages its first half never read: the evidence a rule is scored on.
         List<Integer> pages = new ArrayList<>();
         for (int p = 1; p <= 300; p++) pages.add(p);
-        java.util.Collections.shuffle(pages, new Random(5));
+        Collections.shuffle(pages, new Random(5));
         Random rnd = new Random(7);
         for (int i = 0; i < 300; i++) {
             view(events, pages.get(i), latest);

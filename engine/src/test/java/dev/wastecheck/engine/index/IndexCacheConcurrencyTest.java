@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,7 +119,7 @@ class IndexCacheConcurrencyTest {
                 for (int k = N; !stop.get() && k < 10 * N; k++) {
                     long tid = heap.insert(own.setLong(0, k).setLong(1, 0).setLong(2, 7));
                     tree.insert(KeyEncoder.ofInt(k), tid);
-                    if (k % 16 == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000); // leave readers room
+                    if (k % 16 == 0) LockSupport.parkNanos(20_000); // leave readers room
                 }
             }));
             threads.forEach(Thread::start);

@@ -84,21 +84,21 @@ public final class SqlEngineReplay {
         ReplayLoader.Loaded loaded = ReplayLoader.load(engine, source, relations, schema);
         long loadMillis = (System.nanoTime() - loadStart) / 1_000_000;
         try (Connection c = loaded.connection()) {
-            return new Replayer(engine, c, loaded.tables()).replay(events, progress, loadMillis);
+            return new Executor(engine, c, loaded.tables()).replay(events, progress, loadMillis);
         }
     }
 
     /** One event as SQL: its text, the values to bind and their columns' kinds, and the kinds of the columns a SELECT returns. */
     private record Plan(String sql, boolean query, Kind[] bindKinds, String[] bindValues, Kind[] resultKinds) {}
 
-    private static final class Replayer {
+    private static final class Executor {
         private final SqlEngine engine;
         private final Connection connection;
         private final Map<String, ReplayTable> tables;
         private final Map<String, PreparedStatement> statements = new HashMap<>();
         private final ResultDigest digest = new ResultDigest();
 
-        Replayer(SqlEngine engine, Connection connection, Map<String, ReplayTable> tables) {
+        Executor(SqlEngine engine, Connection connection, Map<String, ReplayTable> tables) {
             this.engine = engine;
             this.connection = connection;
             this.tables = tables;

@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import java.util.ArrayList;
 import java.util.HashMap;

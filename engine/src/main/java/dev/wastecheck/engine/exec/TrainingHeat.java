@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.Table;
@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * The reads per tuple a training makes, what clustering and the hot partition learn from ("No Bits
- * Left Behind" §3.1: tuple heat from the workload). The {@link Replayer} reports every read of a
+ * Left Behind" §3.1: tuple heat from the workload). The {@link Executor} reports every read of a
  * tuple, every move, delete and insert while counting; this class keeps the counts by tuple id of
  * each table's main partition (what clustering moves), and two things the hot-by-reference rules
  * score themselves on:

@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.index.CachePolicy;
@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One configuration of a replay, as {@code --config KEY=VAL,...} gives it (DESIGN.md, command-line
- * contract): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
+ * The engine's configuration for one run: each table's physical design, the buffer pool's
+ * budget, the page size, and Arrow blocks' freezing. {@code replay --config KEY=VAL,...} gives it
+ * (the command line's contract, docs/replay.md): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
  * {@code cluster=none|FRACTION|partition}, {@code tight=on|off|CLASS+CLASS}, {@code split=none|cold|updates|COL+COL},
  * {@code demote_after=N}, {@code promote=N}, {@code hot=read|refs}, {@code memory=SIZE}, {@code page_size=SIZE}, and for
  * {@code layout=arrow} {@code freeze=on|off} and {@code cold_after=N}. Keys not given keep the defaults. A
@@ -29,7 +30,7 @@ import java.util.TreeMap;
  *                    runs
  * @param coldAfter   with {@code freeze}: events without a write after which a full block is cold
  */
-public record ReplayConfig(
+public record EngineConfig(
         String label,
         TableDesign design,
         Map<String, TableDesign> tables,
@@ -43,7 +44,7 @@ public record ReplayConfig(
     /** Events without a write after which a block is cold (one GC epoch per event). */
     public static final long DEFAULT_COLD_AFTER = 1000;
 
-    public ReplayConfig {
+    public EngineConfig {
         Map<String, TableDesign> m = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         m.putAll(tables);
         tables = Collections.unmodifiableMap(m);
@@ -59,7 +60,7 @@ public record ReplayConfig(
     }
 
     /** The baseline: every table as declared ({@link TableDesign#BASELINE}) in a pool of {@code memoryBytes}. */
-    public static ReplayConfig defaults(long memoryBytes) {
+    public static EngineConfig defaults(long memoryBytes) {
         return builder("baseline", memoryBytes).build();
     }
 
@@ -82,7 +83,7 @@ public record ReplayConfig(
                 .coldAfter(coldAfter);
     }
 
-    /** Builds a {@link ReplayConfig} one named part at a time. */
+    /** Builds a {@link EngineConfig} one named part at a time. */
     public static final class Builder {
         private String label;
         private TableDesign design = TableDesign.BASELINE;
@@ -136,8 +137,8 @@ public record ReplayConfig(
             return this;
         }
 
-        public ReplayConfig build() {
-            return new ReplayConfig(label, design, tables, memoryBytes, pageSize, freeze, coldAfter);
+        public EngineConfig build() {
+            return new EngineConfig(label, design, tables, memoryBytes, pageSize, freeze, coldAfter);
         }
     }
 
@@ -179,16 +180,16 @@ public record ReplayConfig(
     }
 
     /** This configuration with another label. */
-    public ReplayConfig withLabel(String l) {
+    public EngineConfig withLabel(String l) {
         return toBuilder().label(l).build();
     }
 
-    public ReplayConfig withMemory(long bytes) {
+    public EngineConfig withMemory(long bytes) {
         return toBuilder().memory(bytes).build();
     }
 
     /** Parses {@code KEY=VAL,...} over {@code base}; throws IllegalArgumentException with a message a user can act on. */
-    public static ReplayConfig parse(String spec, ReplayConfig base) {
+    public static EngineConfig parse(String spec, EngineConfig base) {
         Map<String, String> kv = new LinkedHashMap<>();
         for (String part : spec.split(",")) {
             String p = part.trim();
@@ -279,7 +280,7 @@ public record ReplayConfig(
             throw new IllegalArgumentException(
                     "--config '" + spec + "': split applies to pages (nsm, pax, hpl), not to layout=arrow");
         }
-        return new ReplayConfig(
+        return new EngineConfig(
                 spec.trim().isEmpty() ? base.label : spec.trim(), design, tables, memory, pageSize, freeze, coldAfter);
     }
 

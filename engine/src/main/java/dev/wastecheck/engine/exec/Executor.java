@@ -1,21 +1,26 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
+import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
+import dev.wastecheck.engine.index.FieldSource;
 import dev.wastecheck.engine.index.IndexCache;
 import dev.wastecheck.engine.metrics.DeviceTime;
 import dev.wastecheck.engine.metrics.LatencyRecorder;
 import dev.wastecheck.engine.table.ColumnCodec;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.HotColdUpkeep;
+import dev.wastecheck.engine.table.IndexSpec;
 import dev.wastecheck.engine.table.Table;
+import dev.wastecheck.engine.table.Values;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +30,9 @@ import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
 /**
- * Executes access events against a {@link Database}: the replay executor. What runs:
+ * Executes access events against a {@link Database}: the engine's executor (the {@code replay}
+ * module runs the experiment around it: loading a source per configuration, repeats, checks and
+ * reports). What runs:
  * <ul>
  *   <li>lookups and ranges through the B+tree with the statement's key or key prefix (answered
  *       from the index cache when the projection is covered by the key and cached fields);</li>
@@ -37,7 +44,7 @@ import java.util.function.LongConsumer;
  *   <li>updates and deletes of the matching tuples, inserts of the given values.</li>
  * </ul>
  * Every read is filtered by the event's other {@link dev.wastecheck.model.access.Bound}s. What the
- * trace cannot pin down is skipped and counted per reason ({@link RunResult#skippedByReason()}).
+ * trace cannot pin down is skipped and counted per reason ({@link ExecutionResult#skippedByReason()}).
  *
  * <p>Each executed event's result is reduced to a {@link ResultDigest}, so that configurations
  * (and SQLite and DuckDB) can be checked against one another event by event.
@@ -47,7 +54,7 @@ import java.util.function.LongConsumer;
  * a warm-up share, or with a train/held-out split the training events, after which the buffer
  * pool and the hot partitions are what the training left.
  */
-public final class Replayer {
+public final class Executor {
     private final Database db;
     private final ResultDigest digest = new ResultDigest();
     private final Map<Table, Record> records = new HashMap<>();
@@ -58,15 +65,15 @@ public final class Replayer {
     /** With {@link #recordJoins}: the keys each join-bound event looked up, else null. */
     private JoinBindings joinBindings;
 
-    public Replayer(Database db) {
+    public Executor(Database db) {
         this.db = db;
     }
 
     /**
-     * Makes {@link #run} record the keys each join-bound event looked up ({@link RunResult#joinBindings()}),
+     * Makes {@link #run} record the keys each join-bound event looked up ({@link ExecutionResult#joinBindings()}),
      * so that a table's events can be replayed without the tables that drove them (autotune's per-table search).
      */
-    public Replayer recordJoins() {
+    public Executor recordJoins() {
         joinBindings = new JoinBindings();
         return this;
     }
@@ -220,7 +227,7 @@ public final class Replayer {
      *
      * @param progress receives the number of events done, every 4,096
      */
-    public RunResult run(
+    public ExecutionResult run(
             String label,
             String settings,
             List<AccessEvent> events,
@@ -242,7 +249,7 @@ public final class Replayer {
      * Replays {@code events}, measuring from event {@code measureFrom} on (the events before it run
      * unmeasured: a warm-up, or the training part of a split trace).
      */
-    public RunResult run(
+    public ExecutionResult run(
             String label,
             String settings,
             List<AccessEvent> events,
@@ -286,7 +293,7 @@ public final class Replayer {
      * unmeasured while the reads per tuple are counted, and then {@code learner} (when not null)
      * reorganizes the database from those counts before the first measured event.
      */
-    public RunResult run(
+    public ExecutionResult run(
             String label,
             String settings,
             List<AccessEvent> events,
@@ -300,7 +307,7 @@ public final class Replayer {
         double leafFill = db.leafFill();
         Step[] steps = plan(events);
         long[] digests = new long[events.size()];
-        java.util.BitSet executedEvents = new java.util.BitSet(events.size());
+        BitSet executedEvents = new BitSet(events.size());
         LatencyRecorder latency = new LatencyRecorder();
         int warm = Math.max(0, Math.min(events.size(), measureFrom));
         long executed = 0, skipped = 0, measured = 0, engineNanos = 0;
@@ -308,7 +315,7 @@ public final class Replayer {
         Map<String, Long> skippedBy = new TreeMap<>();
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
-        dev.wastecheck.engine.block.ArrowStorage arrow = db.arrow();
+        ArrowStorage arrow = db.arrow();
         Map<Integer, List<String[]>> driven = new HashMap<>();
         int groupEnd = -1;
         for (int i = 0; i < events.size(); i++) {
@@ -399,13 +406,13 @@ public final class Replayer {
         double pagesPerQuery = measured == 0 ? 0 : (double) pins / measured;
         if (arrow != null && !arrow.moves().isEmpty()) {
             // Compaction relocates tuples too (§4.3): they count with the clustering's.
-            Map<String, Long> all = new java.util.LinkedHashMap<>(moved);
+            Map<String, Long> all = new LinkedHashMap<>(moved);
             arrow.moves().forEach((t, n) -> all.merge(t, n, Long::sum));
             moved = all;
         }
         // Arrow blocks live in memory beside the buffer pool, which keeps the indexes.
         long memory = pool.memoryBytes() + (arrow == null ? 0 : arrow.bytes());
-        return new RunResult(
+        return new ExecutionResult(
                 label,
                 settings,
                 measured,
@@ -632,7 +639,7 @@ public final class Replayer {
             }
         }
         if (count == 0) {
-            int pk = t.indexNamed(dev.wastecheck.engine.table.IndexSpec.PRIMARY);
+            int pk = t.indexNamed(IndexSpec.PRIMARY);
             return pk >= 0 ? t.keyFields(pk).clone() : new int[] {0};
         }
         int[] out = new int[count];
@@ -728,7 +735,7 @@ public final class Replayer {
     }
 
     private static String literal(Table t, int f, Record r) {
-        return dev.wastecheck.engine.table.Values.literal(t, f, r);
+        return Values.literal(t, f, r);
     }
 
     /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
@@ -777,13 +784,13 @@ public final class Replayer {
     }
 
     private final Map<IndexCache, byte[]> cacheBuffers = new HashMap<>();
-    private final Map<IndexCache, dev.wastecheck.engine.index.FieldSource> sources = new HashMap<>();
+    private final Map<IndexCache, FieldSource> sources = new HashMap<>();
 
     private byte[] cacheOut(IndexCache c) {
         return cacheBuffers.computeIfAbsent(c, k -> new byte[k.fieldBytes()]);
     }
 
-    private dev.wastecheck.engine.index.FieldSource fieldSource(Table.Part p, Table t, int ix) {
+    private FieldSource fieldSource(Table.Part p, Table t, int ix) {
         IndexCache c = p.cache(ix);
         return sources.computeIfAbsent(c, k -> p.heap().fieldSource(t.cacheFields(ix)));
     }

@@ -1,10 +1,11 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.cluster.Clusterer;
 import dev.wastecheck.engine.file.DeviceModel;
+import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.index.CachePolicy;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.Database;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * clustering, hot partition, a buffer pool far smaller than the data, and long values out of line.
  * The expected results come from a plain in-memory model of the table, not from the engine.
  */
-class ReplayerTest {
+class ExecutorTest {
     private static final int ROWS = 3000;
 
     private static TableSpec pageSpec() {
@@ -255,7 +257,7 @@ class ReplayerTest {
         d.endRow();
     }
 
-    private static RunResult run(
+    private static ExecutionResult run(
             Layout layout,
             CachePolicy cache,
             String cluster,
@@ -267,7 +269,7 @@ class ReplayerTest {
             Map<String, Long> moved = Map.of();
             if (cluster.equals("partition")) moved = Clusterer.partition(db, events);
             else if (!cluster.equals("none")) moved = Clusterer.relocate(db, events, Double.parseDouble(cluster));
-            return new Replayer(db).run(layout + "/" + cache + "/" + cluster, "", events, 0.1, 0, moved, n -> {});
+            return new Executor(db).run(layout + "/" + cache + "/" + cluster, "", events, 0.1, 0, moved, n -> {});
         }
     }
 
@@ -280,7 +282,7 @@ class ReplayerTest {
             for (CachePolicy cache : List.of(CachePolicy.OFF, CachePolicy.SWAP, CachePolicy.SHRINK)) {
                 for (String cluster : List.of("none", "0.5", "partition")) {
                     for (long memory : List.of(64L << 20, 96L << 10)) {
-                        RunResult r = run(layout, cache, cluster, memory, events, model);
+                        ExecutionResult r = run(layout, cache, cluster, memory, events, model);
                         assertThat(r.executed()).isEqualTo(events.size());
                         for (int i = 0; i < events.size(); i++) {
                             assertThat(r.digests()[i])
@@ -318,7 +320,7 @@ class ReplayerTest {
                         load(db, model);
                         Map<String, Long> moved =
                                 cluster.equals("partition") ? Clusterer.partition(db, events) : Map.of();
-                        RunResult r = new Replayer(db).run("arrow", "", events, 0.1, 0, moved, n -> {});
+                        ExecutionResult r = new Executor(db).run("arrow", "", events, 0.1, 0, moved, n -> {});
                         for (int i = 0; i < events.size(); i++) {
                             assertThat(r.digests()[i])
                                     .as(
@@ -355,7 +357,7 @@ class ReplayerTest {
         try (Database db =
                 new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
             load(db, model);
-            RunResult r = new Replayer(db)
+            ExecutionResult r = new Executor(db)
                     .run(
                             "arrow, held out",
                             "",
@@ -380,13 +382,13 @@ class ReplayerTest {
         Map<Long, Object[]> model = model();
         List<AccessEvent> reads = new ArrayList<>();
         for (AccessEvent e : workload(model)) if (e.operation() == Operation.POINT_LOOKUP) reads.add(e);
-        RunResult plain = run(Layout.NSM, CachePolicy.OFF, "none", 96L << 10, reads, model);
-        RunResult part = run(Layout.NSM, CachePolicy.OFF, "partition", 96L << 10, reads, model);
+        ExecutionResult plain = run(Layout.NSM, CachePolicy.OFF, "none", 96L << 10, reads, model);
+        ExecutionResult part = run(Layout.NSM, CachePolicy.OFF, "partition", 96L << 10, reads, model);
         assertThat(plain.bufferHitRate()).isLessThan(part.bufferHitRate());
         assertThat(part.workingSetBytes()).isLessThan(plain.workingSetBytes());
         assertThat(plain.deviceUsPerQuery()).isGreaterThan(part.deviceUsPerQuery());
         // every touched page belongs to one structure
-        for (RunResult r : List.of(plain, part)) {
+        for (ExecutionResult r : List.of(plain, part)) {
             assertThat(r.workingSetByStructure().values().stream()
                             .mapToLong(Long::longValue)
                             .sum())
@@ -404,8 +406,8 @@ class ReplayerTest {
         List<AccessEvent> events = new ArrayList<>();
         for (int i = 0; i < 4000; i++)
             events.add(lookupByTitle(1, "Title_" + (1 + 4 * (i % 50)), Set.of("page_id", "page_latest")));
-        RunResult off = run(Layout.NSM, CachePolicy.OFF, "none", 64L << 20, events, model);
-        RunResult swap = run(Layout.NSM, CachePolicy.SWAP, "none", 64L << 20, events, model);
+        ExecutionResult off = run(Layout.NSM, CachePolicy.OFF, "none", 64L << 20, events, model);
+        ExecutionResult swap = run(Layout.NSM, CachePolicy.SWAP, "none", 64L << 20, events, model);
         assertThat(swap.cacheHitRate()).isGreaterThan(0.95);
         assertThat(swap.pagesPerQuery()).isLessThan(off.pagesPerQuery() - 0.9); // no heap page pinned on a hit
         assertThat(swap.digests()).isEqualTo(off.digests());
@@ -413,16 +415,16 @@ class ReplayerTest {
     }
 
     /** A design's run, learning at the split: the events before {@code measureFrom} train, the heat they count clusters. */
-    private static RunResult runDesign(
+    private static ExecutionResult runDesign(
             TableDesign design,
             long memory,
             List<AccessEvent> events,
             int measureFrom,
             Map<Long, Object[]> model,
-            java.util.function.Consumer<Database> after) {
+            Consumer<Database> after) {
         try (Database db = new Database(List.of(pageSpec()), n -> design, 8192, memory, DeviceModel.NVME)) {
             load(db, model);
-            RunResult r = new Replayer(db)
+            ExecutionResult r = new Executor(db)
                     .run(
                             design.describe(),
                             "",
@@ -456,7 +458,7 @@ class ReplayerTest {
             TableDesign d = dm.getKey();
             for (long memory : List.of(dm.getValue())) {
                 long[] moves = new long[2];
-                RunResult r = runDesign(d, memory, events, 1500, model, db -> {
+                ExecutionResult r = runDesign(d, memory, events, 1500, model, db -> {
                     HotColdUpkeep u = db.table("page").upkeep();
                     if (u != null) {
                         moves[0] = u.promoted();
@@ -498,7 +500,7 @@ class ReplayerTest {
         try (Database db = new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME)) {
             load(db, model);
             Table t = db.table("page");
-            RunResult r = new Replayer(db)
+            ExecutionResult r = new Executor(db)
                     .run(
                             "split",
                             "",
@@ -517,8 +519,7 @@ class ReplayerTest {
                                 return Clusterer.apply(db, heat, read);
                             },
                             n -> {});
-            heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999")))
-                    != dev.wastecheck.engine.file.TupleId.NONE;
+            heldOutKeyHot[0] = t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))) != TupleId.NONE;
             assertThat(r.moved()).containsEntry("page", 20L);
             assertThat(r.queries()).isEqualTo(500);
         }
@@ -527,10 +528,10 @@ class ReplayerTest {
         // The oracle (learning from every event) does put it in the hot partition: the test can tell the two apart.
         try (Database db = new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME)) {
             load(db, model);
-            Clusterer.apply(db, new Replayer(db).heatOf(events));
+            Clusterer.apply(db, new Executor(db).heatOf(events));
             Table t = db.table("page");
             assertThat(t.hot().tree(0).lookup(t.keyOfLiterals(0, List.of("2999"))))
-                    .isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
+                    .isNotEqualTo(TupleId.NONE);
         }
     }
 
@@ -558,7 +559,7 @@ class ReplayerTest {
         TableDesign partition = TableDesign.BASELINE.with("cluster", "partition");
         try (Database db = new Database(List.of(pageSpec()), n -> partition, 8192, 64L << 20, DeviceModel.NVME)) {
             load(db, model());
-            Replayer replayer = new Replayer(db);
+            Executor replayer = new Executor(db);
             Clusterer.apply(db, replayer.heatOf(events), replayer.indexesRead());
             Table t = db.table("page");
             assertThat(t.hot().tree(t.indexNamed("ns")))
@@ -584,10 +585,8 @@ class ReplayerTest {
             u.read(t.main(), cold);
             u.afterEvent();
             long hot = t.hot().tree(0).lookup(key);
-            assertThat(hot).isNotEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
-            assertThat(t.main().tree(0).lookup(key))
-                    .as("one copy only")
-                    .isEqualTo(dev.wastecheck.engine.file.TupleId.NONE);
+            assertThat(hot).isNotEqualTo(TupleId.NONE);
+            assertThat(t.main().tree(0).lookup(key)).as("one copy only").isEqualTo(TupleId.NONE);
             assertThat(u.forwarding().resolve(false, cold)).isEqualTo(new HotColdUpkeep.Forwarding.Location(true, hot));
             Record r = new Record(t.schema());
             t.read(t.hot(), hot, r);
@@ -622,7 +621,8 @@ class ReplayerTest {
                             Bound.equal("page_namespace", "2"))));
         }
         for (Layout layout : List.of(Layout.NSM, Layout.PAX, Layout.HPL)) {
-            RunResult r = runDesign(TableDesign.BASELINE.withLayout(layout), 64L << 20, events, 0, model, db -> {});
+            ExecutionResult r =
+                    runDesign(TableDesign.BASELINE.withLayout(layout), 64L << 20, events, 0, model, db -> {});
             for (int i = 0; i < events.size(); i++) {
                 long lo = 2_500L * i;
                 ResultDigest d = new ResultDigest();
@@ -719,7 +719,7 @@ class ReplayerTest {
                     Map.of("content_id", "slots.slot_content_id"),
                     List.of());
             // the join's event comes first in the statement's order: its driver runs first all the same
-            RunResult r = new Replayer(db)
+            ExecutionResult r = new Executor(db)
                     .recordJoins()
                     .run("join", "", List.of(joined, driver, alone), 0, 0, Map.of(), n -> {});
             ResultDigest want = new ResultDigest();

@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.model.access.AccessEvent;

@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.wastecheck.engine.replay;
+package dev.wastecheck.engine.exec;
 
 import dev.wastecheck.engine.metrics.LatencyRecorder;
 import java.util.BitSet;
@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one configuration's replay measured (the replay JSON's run object, DESIGN.md).
+ * What the {@link Executor} measured in one run of events under one {@link EngineConfig}: the
+ * figures of the replay JSON's run object (docs/replay.md; the {@code replay} module's
+ * {@code RunReport} is these figures over repeats, without the digests), and the per-event
+ * digests {@code --check} compares.
  *
  * @param queries          access events executed and measured (after the warm-up share)
  * @param executed         access events executed in all, warm-up included
@@ -39,7 +42,7 @@ import java.util.Map;
  * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described, and for each
  *                         partitioned table that got none, why
  */
-public record RunResult(
+public record ExecutionResult(
         String config,
         String settings,
         long queries,
@@ -75,8 +78,8 @@ public record RunResult(
         List<String> hotRules) {
 
     /** A run that measured nothing: no event, no byte, no time. */
-    public static RunResult empty() {
-        return new RunResult(
+    public static ExecutionResult empty() {
+        return new ExecutionResult(
                 "",
                 "",
                 0,
