@@ -27,11 +27,12 @@ import java.util.Locale;
  * cache for one side only (the first run of each is discarded), or other load on the machine
  * (the runs alternate so both see it).
  *
- * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb|mariadb-dump]} (default 1024 MB, 3
+ * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb|mariadb-dump|SHAPE]} (default 1024 MB, 3
  * runs each; {@code mariadb} adds the anchor of a real MariaDB loading the dump and running
  * PROCEDURE ANALYSE; {@code mariadb-dump} analyzes instead the dump a real MariaDB's own
  * {@code mariadb-dump} writes of the same rows, once loaded: its header, its session settings,
- * its extended INSERTs as the server spells them).
+ * its extended INSERTs as the server spells them). A SHAPE of {@link ShapeDumps} ({@code pandas},
+ * {@code orm}, {@code text}, {@code mediawiki}) measures that shape instead of the orders table.
  */
 public final class AnalyzeBenchmark {
 
@@ -41,10 +42,21 @@ public final class AnalyzeBenchmark {
         Path dir =
                 Path.of(System.getProperty("bench.dir", "target/bench-analyze")).toAbsolutePath();
         Files.createDirectories(dir);
-        Path sql = dir.resolve("orders-" + mb + "mb.sql");
-        Path csv = dir.resolve("orders-" + mb + "mb.csv");
+        String shape = args.length > 2 && ShapeDumps.SHAPES.contains(args[2]) ? args[2] : "orders";
+        Path sql = dir.resolve(shape + "-" + mb + "mb.sql");
+        Path csv = dir.resolve(shape + "-" + mb + "mb.csv");
         long rows = SyntheticDump.rowsFor(mb << 20);
-        if (!Files.exists(sql) || !Files.exists(csv)) {
+        if (!shape.equals("orders")) {
+            // another tool's shape (ShapeDumps): the same rows as a mysqldump and as CSV
+            if (!Files.exists(sql) || !Files.exists(csv)) {
+                System.err.printf("generating the %s shape (%d MB of mysqldump) in %s%n", shape, mb, dir);
+                rows = ShapeDumps.write(shape, mb << 20, sql, csv);
+            } else {
+                try (var lines = Files.lines(csv)) {
+                    rows = lines.count() - 1;
+                }
+            }
+        } else if (!Files.exists(sql) || !Files.exists(csv)) {
             System.err.printf("generating %d rows (%d MB of mysqldump) in %s%n", rows, mb, dir);
             SyntheticDump.writeMysqldump(sql, rows, 42);
             SyntheticDump.writeCsv(csv, rows, 42);
@@ -67,14 +79,15 @@ public final class AnalyzeBenchmark {
             ours[i] = a.seconds;
             peakHeap = Math.max(peakHeap, a.peakHeap);
             System.err.printf(
-                    "run %d: duckdb csv+summarize %.2f s, wastecheck analyze %.2f s (%s)%n",
-                    i + 1, duck[i], ours[i], a.output);
+                    "run %d: duckdb csv+summarize %.2f s, wastecheck analyze %.2f s, peak heap %.0f MB (%s)%n",
+                    i + 1, duck[i], ours[i], a.peakHeap / 1e6, a.output);
         }
         double d = median(duck);
         double o = median(ours);
         System.out.printf(
                 Locale.ROOT,
-                "| %d MB dump, %,d rows | %.2f s | %.2f s | **%.2fx** | %.0f MB |%n",
+                "| %s | %d MB dump, %,d rows | %.2f s | %.2f s | **%.2fx** | %.0f MB |%n",
+                shape,
                 mb,
                 rows,
                 o,
