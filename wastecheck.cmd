@@ -11,6 +11,7 @@ if not exist "%JAR%" (
   pushd "%HERE%"
   call mvnw.cmd -q -B -DskipTests -Dasciidoctor.skip=true -pl cli -am install 1>&2
   popd
+  if exist "%HERE%cli\target\wastecheck.jsa" del "%HERE%cli\target\wastecheck.jsa"
 )
 if not exist "%JAR%" (
   echo wastecheck: the build failed; run mvnw.cmd -pl cli -am install to see why 1>&2
@@ -30,6 +31,16 @@ rem arrow-memory-netty reads memory through sun.misc.Unsafe, which JDK 17 would 
 set "FLAGS=--add-opens=java.base/java.nio=ALL-UNNAMED"
 if %MAJOR% GEQ 22 set "FLAGS=%FLAGS% --enable-native-access=ALL-UNNAMED"
 if %MAJOR% GEQ 24 set "FLAGS=%FLAGS% --sun-misc-unsafe-memory-access=allow"
+
+rem AppCDS, as ./wastecheck does: the classes a start loads, recorded once by a run on the example dump
+rem (again after the build above; the JVM itself ignores an archive of another jar or Java, silently).
+set "JSA=%HERE%cli\target\wastecheck.jsa"
+set "QUIET=-Xlog:cds=off -Xlog:cds+dynamic=off -Xlog:class+path=off"
+if not "%WASTECHECK_CDS%"=="0" if not exist "%JSA%" if exist "%HERE%examples\wiki\dump.sql" (
+  echo wastecheck: recording the classes a start loads, for faster starts ^(once per build^)... 1>&2
+  "%JAVA%" %FLAGS% %QUIET% "-XX:ArchiveClassesAtExit=%JSA%" -jar "%JAR%" analyze -q --format json "%HERE%examples\wiki\dump.sql" >nul 2>&1
+)
+if not "%WASTECHECK_CDS%"=="0" if exist "%JSA%" set "FLAGS=%FLAGS% %QUIET% -XX:SharedArchiveFile="%JSA%""
 
 "%JAVA%" %FLAGS% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
 exit /b %ERRORLEVEL%

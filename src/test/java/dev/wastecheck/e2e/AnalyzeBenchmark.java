@@ -27,11 +27,12 @@ import java.util.Locale;
  * cache for one side only (the first run of each is discarded), or other load on the machine
  * (the runs alternate so both see it).
  *
- * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb|mariadb-dump]} (default 1024 MB, 3
+ * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb|mariadb-dump|SHAPE]} (default 1024 MB, 3
  * runs each; {@code mariadb} adds the anchor of a real MariaDB loading the dump and running
  * PROCEDURE ANALYSE; {@code mariadb-dump} analyzes instead the dump a real MariaDB's own
  * {@code mariadb-dump} writes of the same rows, once loaded: its header, its session settings,
- * its extended INSERTs as the server spells them).
+ * its extended INSERTs as the server spells them). A SHAPE of {@link ShapeDumps} ({@code pandas},
+ * {@code orm}, {@code text}, {@code mediawiki}) measures that shape instead of the orders table.
  */
 public final class AnalyzeBenchmark {
 
@@ -41,10 +42,21 @@ public final class AnalyzeBenchmark {
         Path dir =
                 Path.of(System.getProperty("bench.dir", "target/bench-analyze")).toAbsolutePath();
         Files.createDirectories(dir);
-        Path sql = dir.resolve("orders-" + mb + "mb.sql");
-        Path csv = dir.resolve("orders-" + mb + "mb.csv");
+        String shape = args.length > 2 && ShapeDumps.SHAPES.contains(args[2]) ? args[2] : "orders";
+        Path sql = dir.resolve(shape + "-" + mb + "mb.sql");
+        Path csv = dir.resolve(shape + "-" + mb + "mb.csv");
         long rows = SyntheticDump.rowsFor(mb << 20);
-        if (!Files.exists(sql) || !Files.exists(csv)) {
+        if (!shape.equals("orders")) {
+            // another tool's shape (ShapeDumps): the same rows as a mysqldump and as CSV
+            if (!Files.exists(sql) || !Files.exists(csv)) {
+                System.err.printf("generating the %s shape (%d MB of mysqldump) in %s%n", shape, mb, dir);
+                rows = ShapeDumps.write(shape, mb << 20, sql, csv);
+            } else {
+                try (var lines = Files.lines(csv)) {
+                    rows = lines.count() - 1;
+                }
+            }
+        } else if (!Files.exists(sql) || !Files.exists(csv)) {
             System.err.printf("generating %d rows (%d MB of mysqldump) in %s%n", rows, mb, dir);
             SyntheticDump.writeMysqldump(sql, rows, 42);
             SyntheticDump.writeCsv(csv, rows, 42);
@@ -60,26 +72,41 @@ public final class AnalyzeBenchmark {
         child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
         double[] duck = new double[runs];
         double[] ours = new double[runs];
+        double[] duckCpu = new double[runs];
+        double[] oursCpu = new double[runs];
         long peakHeap = 0;
         for (int i = 0; i < runs; i++) {
-            duck[i] = child(DuckDbSummarize.class, csv.toString()).seconds;
+            Run b = child(DuckDbSummarize.class, csv.toString());
+            duck[i] = b.seconds;
+            duckCpu[i] = b.cpuSeconds;
             Run a = child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
             ours[i] = a.seconds;
+            oursCpu[i] = a.cpuSeconds;
             peakHeap = Math.max(peakHeap, a.peakHeap);
             System.err.printf(
-                    "run %d: duckdb csv+summarize %.2f s, wastecheck analyze %.2f s (%s)%n",
-                    i + 1, duck[i], ours[i], a.output);
+                    "run %d: duckdb csv+summarize %.2f s (cpu %.2f s), wastecheck analyze %.2f s (cpu %.2f s),"
+                            + " peak heap %.0f MB (%s)%n",
+                    i + 1, duck[i], duckCpu[i], ours[i], oursCpu[i], a.peakHeap / 1e6, a.output);
         }
         double d = median(duck);
         double o = median(ours);
         System.out.printf(
                 Locale.ROOT,
-                "| %d MB dump, %,d rows | %.2f s | %.2f s | **%.2fx** | %.0f MB |%n",
+                "| %s | %d MB dump, %,d rows | %.2f s (%.2f-%.2f) | %.2f s (%.2f-%.2f) | **%.2fx** | cpu %.2f s / %.2f s:"
+                        + " **%.2fx** | %.0f MB |%n",
+                shape,
                 mb,
                 rows,
                 o,
+                min(ours),
+                max(ours),
                 d,
+                min(duck),
+                max(duck),
                 o / d,
+                median(oursCpu),
+                median(duckCpu),
+                median(oursCpu) / median(duckCpu),
                 peakHeap / 1e6);
         boolean anchor = args.length > 2 && args[2].equals("mariadb");
         if (anchor) {
@@ -170,7 +197,7 @@ public final class AnalyzeBenchmark {
                 m / analyzeSeconds);
     }
 
-    private record Run(double seconds, long peakHeap, String output) {}
+    private record Run(double seconds, long peakHeap, String output, double cpuSeconds) {}
 
     private static Run child(Class<?> main, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -193,7 +220,11 @@ public final class AnalyzeBenchmark {
             throw new IllegalStateException(main.getSimpleName() + " failed with exit " + code + ": " + out);
         }
         long peak = 0;
+        double cpu = 0;
         for (String line : out.split("\n")) {
+            if (line.startsWith("cpu_ns=")) {
+                cpu = Long.parseLong(line.substring("cpu_ns=".length()).trim()) / 1e9;
+            }
             if (line.startsWith("peak_heap_bytes=")) {
                 peak = Long.parseLong(
                         line.substring("peak_heap_bytes=".length()).trim());
@@ -202,7 +233,27 @@ public final class AnalyzeBenchmark {
         return new Run(
                 seconds,
                 peak,
-                out.lines().filter(l -> !l.startsWith("peak_heap")).reduce("", (a, b) -> a + b));
+                out.lines()
+                        .filter(l -> !l.startsWith("peak_heap") && !l.startsWith("cpu_ns"))
+                        .reduce("", (a, b) -> a + b),
+                cpu);
+    }
+
+    /**
+     * The process's CPU time, all its threads (the JVM's and DuckDB's native ones): on a machine
+     * shared with other work, wall time measures the scheduler as much as the program.
+     */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static double min(double[] v) {
+        return Arrays.stream(v).min().orElse(0);
+    }
+
+    private static double max(double[] v) {
+        return Arrays.stream(v).max().orElse(0);
     }
 
     private static double median(double[] v) {
@@ -223,6 +274,7 @@ public final class AnalyzeBenchmark {
                     n++;
                 }
                 System.out.println("summarized " + n + " columns");
+                System.out.println("cpu_ns=" + cpuNanos());
             }
         }
     }
@@ -250,6 +302,7 @@ public final class AnalyzeBenchmark {
                 }
             }
             System.out.println("peak_heap_bytes=" + peak);
+            System.out.println("cpu_ns=" + cpuNanos());
             System.exit(code);
         }
     }

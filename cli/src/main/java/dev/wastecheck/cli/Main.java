@@ -72,6 +72,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        DuckDbLibrary.unpackOnce(); // before settings() starts DuckDB's preload
         settings(args);
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }

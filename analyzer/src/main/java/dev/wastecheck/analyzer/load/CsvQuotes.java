@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * field that starts with {@code "} runs to the next {@code "} not doubled, across line breaks.
  * One such quote left open makes every later line part of one field; DuckDB's sniffer then picks
  * "no quoting" for the whole file and loads every row, the quote kept as a character of the value
- * (measured on DuckDB 1.4: 299 of 299 rows, no reject). Since no reading of the rows after it is
+ * (measured with duckdb_jdbc 2.0.0.1: 299 of 299 rows, no reject). Since no reading of the rows after it is
  * right, the file is refused at the line the quote opened, as a SQL script that ends inside a
  * string is (docs/inputs.md).
  *
