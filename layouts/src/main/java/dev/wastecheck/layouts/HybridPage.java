@@ -832,6 +832,10 @@ public final class HybridPage extends AbstractPage {
         int l0 = c.lo32[0], l1 = c.lo32[1], l2 = c.lo32[2];
         long s0 = c.span1[0], s1 = c.span1[1], s2 = c.span1[2];
         long lo0 = c.lo[0], lo1 = c.lo[1], lo2 = c.lo[2], hi0 = c.hi[0], hi1 = c.hi[1], hi2 = c.hi[2];
+        int f0 = c.field[0], f1 = m > 1 ? c.field[1] : -1, f2 = m > 2 ? c.field[2] : -1;
+        boolean wideBlocks = !runs;
+        for (int k = 0; k < Math.min(m, 3); k++)
+            if (!c.type[k].isBit() && blockShift[c.field[k]] < 6) wideBlocks = false;
         int matches = 0;
         int seg = base + HEADER_SIZE;
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
@@ -839,10 +843,17 @@ public final class HybridPage extends AbstractPage {
             for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
                 int count = Math.min(64, inSeg - cc);
                 long bits;
-                if (!runs) {
+                if (!runs && !wideBlocks) {
                     bits = conjunctionWord(c, 0, seg, cc, w, count, array, arrayBase);
                 } else {
                     int nullAt = seg + (cc >>> 3);
+                    if (!runs) {
+                        // INCREMENTAL with blocks of 64 values or more (U = 256): the word's values of
+                        // each of the first three fields lie in one block; the same kernels as a run.
+                        at0 = wordStart(seg, f0, cc) - seg - w * st0;
+                        if (m > 1) at1 = wordStart(seg, f1, cc) - seg - w * st1;
+                        if (m > 2) at2 = wordStart(seg, f2, cc) - seg - w * st2;
+                    }
                     bits = ColumnScan.match(
                             k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
                     if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
@@ -863,6 +874,12 @@ public final class HybridPage extends AbstractPage {
             }
         }
         return matches;
+    }
+
+    /** INCREMENTAL: absolute index of the first of the 64 values from segment position cc of field f (a BIT field's word of bits). */
+    private int wordStart(int seg, int f, int cc) {
+        if (kind[f] == K_BIT) return seg + bitOffset[f] + (cc >>> 3);
+        return seg + growBlock[f][cc >>> blockShift[f]] + (cc & blockMask[f]) * width[f];
     }
 
     /** Predicates {@code from..} of a conjunction on one word ({@code count} slots from {@code cc}) of the segment at {@code seg}. */
