@@ -148,6 +148,16 @@ public final class HybridPage extends AbstractPage {
     /** §4.1's block of four cache lines, for read-ahead. */
     public static final int READ_AHEAD_BLOCK = 4 * CACHE_LINE;
 
+    /**
+     * U chosen when a page is formatted: §4.1's block ({@link #READ_AHEAD_BLOCK}, R = 2,048: §5.1
+     * and §5.3 work the incremental layout with "2K bits at a time") where a segment's first
+     * allocation (a unit for every bit-size field and every column) takes at most a quarter of
+     * the page, else a cache line. The quarter is this implementation's choice: with it a 32 KB
+     * page of TPC-H lineitem (16 columns, 4.3 KB opened) and a 64 KB page of TPC-C customer (21
+     * columns) take the block, a 4 KB page of either the line.
+     */
+    public static final int CHOOSE_UNIT = 0;
+
     static final int MIN_UNIT = 8;
     static final int MAX_UNIT = READ_AHEAD_BLOCK;
     static final int SEG_GHOST_BITS = 0;
@@ -208,15 +218,20 @@ public final class HybridPage extends AbstractPage {
     /** INCREMENTAL: bytes a segment takes for j records (0 for j = 0; segmentBytes for j = R). */
     private int[] openBytes;
 
+    /** INCREMENTAL with U chosen per page ({@link #CHOOSE_UNIT}). */
     public HybridPage(RecordSchema schema) {
-        this(schema, Variant.INCREMENTAL, CACHE_LINE, true);
+        this(schema, Variant.INCREMENTAL, CHOOSE_UNIT, true);
     }
 
+    /** U chosen per page for INCREMENTAL ({@link #CHOOSE_UNIT}), a cache line for the others. */
     public HybridPage(RecordSchema schema, Variant variant) {
-        this(schema, variant, CACHE_LINE, true);
+        this(schema, variant, variant == Variant.INCREMENTAL ? CHOOSE_UNIT : CACHE_LINE, true);
     }
 
-    /** @param unitBytes U, the unit of space: a power of two from 8 to 256 (64: a cache line; 256: §4.1's read-ahead block) */
+    /**
+     * @param unitBytes U, the unit of space: a power of two from 8 to 256 (64: a cache line; 256:
+     *                  §4.1's read-ahead block), or {@link #CHOOSE_UNIT} (INCREMENTAL only)
+     */
     public HybridPage(RecordSchema schema, Variant variant, int unitBytes) {
         this(schema, variant, unitBytes, true);
     }
@@ -228,7 +243,10 @@ public final class HybridPage extends AbstractPage {
      */
     public HybridPage(RecordSchema schema, Variant variant, int unitBytes, boolean normalizedKeys) {
         super(schema);
-        if (Integer.bitCount(unitBytes) != 1 || unitBytes < MIN_UNIT || unitBytes > MAX_UNIT) {
+        if (unitBytes == CHOOSE_UNIT && variant != Variant.INCREMENTAL)
+            throw new IllegalArgumentException("only the incremental variant chooses its unit per page");
+        if (unitBytes != CHOOSE_UNIT
+                && (Integer.bitCount(unitBytes) != 1 || unitBytes < MIN_UNIT || unitBytes > MAX_UNIT)) {
             throw new IllegalArgumentException(
                     "the unit of space must be a power of two in [" + MIN_UNIT + ", " + MAX_UNIT + "]: " + unitBytes);
         }
@@ -266,7 +284,7 @@ public final class HybridPage extends AbstractPage {
 
     @Override
     protected AbstractPage newSibling() {
-        return new HybridPage(schema, variant, unit, keys);
+        return new HybridPage(schema, variant, unit, keys); // the rewritten page keeps this page's U
     }
 
     // ---------------------------------------------------------------- geometry
@@ -342,21 +360,34 @@ public final class HybridPage extends AbstractPage {
         return b == 0 ? a : gcd(b, a % b);
     }
 
+    /** U for a page of this schema and size ({@link #CHOOSE_UNIT}). */
+    private int unitFor(int size) {
+        if (formatUnit != CHOOSE_UNIT) return formatUnit;
+        int opened = (1 + schema.nullableCount() + schema.bitCount()) * READ_AHEAD_BLOCK;
+        int vref = vrefSizeFor(size, formatKeys);
+        for (int f : columns) {
+            int w = kind[f] == K_VAR ? vref : schema.type(f).width;
+            opened += READ_AHEAD_BLOCK / gcd(w, READ_AHEAD_BLOCK) * w;
+        }
+        return opened <= size / 4 ? READ_AHEAD_BLOCK : CACHE_LINE;
+    }
+
     @Override
     protected void initialize() {
+        int u = unitFor(pageSize);
         buf.putInt(base + HDR_RECORD_COUNT, 0);
         buf.putInt(base + HDR_GHOST_COUNT, 0);
         buf.putInt(base + HDR_HEAP_START, pageSize);
         buf.putInt(base + HDR_FRAGMENTED, 0);
         buf.putInt(base + HDR_REORGS, 0);
-        buf.putInt(base + HDR_RECORDS_PER_SEG, recordsPerSegment(formatVariant, formatUnit));
+        buf.putInt(base + HDR_RECORDS_PER_SEG, recordsPerSegment(formatVariant, u));
         buf.putInt(base + HDR_VARIANT, formatVariant.ordinal());
-        buf.putInt(base + HDR_UNIT, formatUnit);
+        buf.putInt(base + HDR_UNIT, u);
         buf.putInt(base + HDR_KEYS, formatKeys ? 1 : 0);
-        geometry(formatVariant, formatUnit, formatKeys);
+        geometry(formatVariant, u, formatKeys);
         if (HEADER_SIZE + allocatedFor(1) > pageSize) {
             throw new IllegalArgumentException("a " + formatVariant + " segment of " + recordsPerSegment + " " + schema
-                    + " records (" + allocatedFor(1) + " bytes at U = " + formatUnit + ") does not fit a " + pageSize
+                    + " records (" + allocatedFor(1) + " bytes at U = " + u + ") does not fit a " + pageSize
                     + "-byte page (§4.5)");
         }
     }
@@ -801,6 +832,10 @@ public final class HybridPage extends AbstractPage {
         int l0 = c.lo32[0], l1 = c.lo32[1], l2 = c.lo32[2];
         long s0 = c.span1[0], s1 = c.span1[1], s2 = c.span1[2];
         long lo0 = c.lo[0], lo1 = c.lo[1], lo2 = c.lo[2], hi0 = c.hi[0], hi1 = c.hi[1], hi2 = c.hi[2];
+        int f0 = c.field[0], f1 = m > 1 ? c.field[1] : -1, f2 = m > 2 ? c.field[2] : -1;
+        boolean wideBlocks = !runs;
+        for (int k = 0; k < Math.min(m, 3); k++)
+            if (!c.type[k].isBit() && blockShift[c.field[k]] < 6) wideBlocks = false;
         int matches = 0;
         int seg = base + HEADER_SIZE;
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
@@ -808,10 +843,17 @@ public final class HybridPage extends AbstractPage {
             for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
                 int count = Math.min(64, inSeg - cc);
                 long bits;
-                if (!runs) {
+                if (!runs && !wideBlocks) {
                     bits = conjunctionWord(c, 0, seg, cc, w, count, array, arrayBase);
                 } else {
                     int nullAt = seg + (cc >>> 3);
+                    if (!runs) {
+                        // INCREMENTAL with blocks of 64 values or more (U = 256): the word's values of
+                        // each of the first three fields lie in one block; the same kernels as a run.
+                        at0 = wordStart(seg, f0, cc) - seg - w * st0;
+                        if (m > 1) at1 = wordStart(seg, f1, cc) - seg - w * st1;
+                        if (m > 2) at2 = wordStart(seg, f2, cc) - seg - w * st2;
+                    }
                     bits = ColumnScan.match(
                             k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
                     if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
@@ -832,6 +874,12 @@ public final class HybridPage extends AbstractPage {
             }
         }
         return matches;
+    }
+
+    /** INCREMENTAL: absolute index of the first of the 64 values from segment position cc of field f (a BIT field's word of bits). */
+    private int wordStart(int seg, int f, int cc) {
+        if (kind[f] == K_BIT) return seg + bitOffset[f] + (cc >>> 3);
+        return seg + growBlock[f][cc >>> blockShift[f]] + (cc & blockMask[f]) * width[f];
     }
 
     /** Predicates {@code from..} of a conjunction on one word ({@code count} slots from {@code cc}) of the segment at {@code seg}. */

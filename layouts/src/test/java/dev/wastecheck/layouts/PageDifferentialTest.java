@@ -29,7 +29,8 @@ class PageDifferentialTest {
     /**
      * Every format and parameter a page can have: NSM (both update rules), PAX, and each HPL
      * variant at a cache line (U = 64) and at §4.1's 256-byte read-ahead block, INCREMENTAL also
-     * without normalized keys and at U = 8 (R = 64: many segments on a large page).
+     * with U chosen per page (the default), without normalized keys and at U = 8 (R = 64: many
+     * segments on a large page).
      */
     enum Format {
         NSM,
@@ -56,6 +57,7 @@ class PageDifferentialTest {
          */
         Page newPage(RecordSchema schema, int pageSize) {
             if (!name().startsWith("HPL")) return withUnit(schema, 0);
+            if (this == HPL_INCREMENTAL) return withUnit(schema, HybridPage.CHOOSE_UNIT); // U per page
             int unit = this == HPL_INCREMENTAL_LINE8
                     ? 8
                     : name().endsWith("BLOCK") ? HybridPage.READ_AHEAD_BLOCK : HybridPage.CACHE_LINE;

@@ -26,8 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * restored) runs before every invocation, so each invocation does the same work.
  *
  * <p>Ratios to read: HPL/NSM for updates and deletes (the paper: HPL "updates almost as fast as
- * the update-optimized NSM layout"; issue 15 quotes +5% and +15% for HPL over NSM on single-field
- * updates and deletes) and for record construction (~10% slower). What would make it lie: an
+ * the update-optimized NSM layout"; §6.2 and §6.3: single-field updates about 5% and deletes
+ * about 15% faster on HPL than on Shore-MT's NSM, which replaces whole records on update:
+ * layout NSM-SHORE) and for record construction (§6.3: about 10% slower). What would make it lie: an
  * invocation that finds the work done (a second delete of a ghost is free, a full history table
  * grows): {@code _before} restores; a table that fits the cache in one format and not in another
  * ({@code record}'s 0.9 MB fits every format; TPC-B's 10 MB account table fits L3; TPC-C's

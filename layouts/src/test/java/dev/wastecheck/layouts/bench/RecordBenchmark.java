@@ -31,7 +31,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Which cache holds the table decides these ratios as much as the layout does: with the
  * default 8,192 records (0.9 MB in NSM) every layout's working set is in cache, the setting of
- * the paper's update and delete comparisons (issue 15: +5% and +15% for HPL over NSM); with
+ * the paper's update and delete comparisons (§6.2, §6.3: +5% and +15% for HPL over NSM); with
  * {@code -p records=262144} (27 MB in NSM) random point updates of NSM miss where PAX's and HPL's
  * 1 MB column hits, and the ratio measures that instead. {@link PaperRun}'s {@code record}
  * workload runs the in-cache operations interleaved.

@@ -55,7 +55,11 @@ public final class Capacity {
     /** Average records per page when the rows fill pages of the format (the last, partly filled page left out). */
     public static double recordsPerPage(String format, RecordSchema schema, List<Record> rows, int pageSize) {
         PageHeap heap = new PageHeap("capacity", Formats.of(format).apply(schema), pageSize);
-        for (Record r : rows) heap.insert(r);
+        try {
+            for (Record r : rows) heap.insert(r);
+        } catch (IllegalArgumentException segmentLargerThanPage) {
+            return Double.NaN; // a rigid segment that does not fit the page (§4.5)
+        }
         int full = heap.pageCount() - 1;
         if (full < 1) return Double.NaN;
         long records = 0;

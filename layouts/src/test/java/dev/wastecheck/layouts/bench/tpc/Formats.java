@@ -10,9 +10,10 @@ import java.util.function.Function;
 /**
  * Page formats by name, as the benchmarks' {@code layout} parameter spells them: NSM (fixed-size
  * fields updated in place), NSM-SHORE (HPL-2012-240 §6's Shore-MT: an update replaces the whole
- * record), PAX, HPL (the INCREMENTAL variant at a 64-byte cache line, R = 512), HPL-RIGID,
- * HPL-SIMPLISTIC, HPL-INCREMENTAL, and any variant with another unit of space U: HPL/256
- * (§4.1's read-ahead block of four lines, R = 2,048), HPL-RIGID/256; ":nokey" drops the
+ * record), PAX, HPL (the INCREMENTAL variant, its unit of space U chosen per page:
+ * HybridPage.CHOOSE_UNIT), HPL-RIGID and HPL-SIMPLISTIC (U = a 64-byte line), and any variant
+ * with a given U: HPL/64 (R = 512), HPL/256 (§4.1's read-ahead block, R = 2,048),
+ * HPL-RIGID/256; ":nokey" drops the
  * normalized keys from HPL's VARLEN references (HPL:nokey, HPL/256:nokey).
  */
 public final class Formats {
@@ -32,8 +33,8 @@ public final class Formats {
         String rest = name.substring(3);
         boolean keys = !rest.endsWith(":nokey");
         if (!keys) rest = rest.substring(0, rest.length() - ":nokey".length());
-        int u = HybridPage.CACHE_LINE;
         int slash = rest.indexOf('/');
+        int u = rest.isEmpty() || rest.equals("-INCREMENTAL") ? HybridPage.CHOOSE_UNIT : HybridPage.CACHE_LINE;
         if (slash >= 0) {
             u = Integer.parseInt(rest.substring(slash + 1));
             rest = rest.substring(0, slash);

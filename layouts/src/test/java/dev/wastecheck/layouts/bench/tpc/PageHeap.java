@@ -30,6 +30,8 @@ public final class PageHeap {
     private int maxSlots;
     /** A page stops taking records once this share of it is used (1 = until it refuses one). */
     private double fillFactor = 1;
+    /** A page takes at most this many records (HPL-2012-240 §6 scaled records per page in every layout). */
+    private int maxRecordsPerPage = Integer.MAX_VALUE;
 
     public PageHeap(String name, Page flyweight, int pageSize) {
         this.name = name;
@@ -43,6 +45,16 @@ public final class PageHeap {
      */
     public PageHeap fillFactor(double factor) {
         this.fillFactor = factor;
+        return this;
+    }
+
+    /**
+     * At most {@code records} a page, in every format alike: §6 of HPL-2012-240 "scaled the
+     * number of records per page in all page layouts to 204 records for the 'line item' table,
+     * 256 records for the 'orders' table, and 199 records for the 'part' table" on 32 KB pages.
+     */
+    public PageHeap maxRecordsPerPage(int records) {
+        this.maxRecordsPerPage = records;
         return this;
     }
 
@@ -84,7 +96,9 @@ public final class PageHeap {
 
     /** Appends a record to the last page, or to a new page when the last one refuses it; returns its RID. */
     public long insert(Record r) {
-        if (pages > 0 && (fillFactor >= 1 || page(pages - 1).fill() < fillFactor)) {
+        if (pages > 0
+                && (fillFactor >= 1 || page(pages - 1).fill() < fillFactor)
+                && page(pages - 1).slotCount() < maxRecordsPerPage) {
             int slot = page(pages - 1).insert(r);
             if (slot >= 0) {
                 maxSlots = Math.max(maxSlots, slot + 1);

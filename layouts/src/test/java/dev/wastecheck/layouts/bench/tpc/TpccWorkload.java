@@ -32,6 +32,20 @@ public final class TpccWorkload extends LinkedHashMap<String, LongSupplier> {
         put("stmt:insert", () -> run(c, null, MIX, Statements.INSERT));
         put("stmt:delete", () -> run(c, null, MIX, Statements.DELETE));
         put("logic", () -> run(c, null, MIX, Statements.NONE));
+        // Figures 9-12 of HPL-2012-240: a transaction's statements by kind (r, u, i, d), each
+        // alone, net of the transaction's own logic (PaperRun subtracts "<transaction> logic").
+        put("new_order stmt:construct", () -> run(c, Tpcc.Transaction.NEW_ORDER, 400, Statements.CONSTRUCT));
+        put("new_order stmt:update", () -> run(c, Tpcc.Transaction.NEW_ORDER, 400, Statements.UPDATE));
+        put("new_order stmt:insert", () -> run(c, Tpcc.Transaction.NEW_ORDER, 400, Statements.INSERT));
+        put("new_order logic", () -> run(c, Tpcc.Transaction.NEW_ORDER, 400, Statements.NONE));
+        put("payment stmt:construct", () -> run(c, Tpcc.Transaction.PAYMENT, 400, Statements.CONSTRUCT));
+        put("payment stmt:update", () -> run(c, Tpcc.Transaction.PAYMENT, 400, Statements.UPDATE));
+        put("payment stmt:insert", () -> run(c, Tpcc.Transaction.PAYMENT, 400, Statements.INSERT));
+        put("payment logic", () -> run(c, Tpcc.Transaction.PAYMENT, 400, Statements.NONE));
+        put("delivery stmt:delete", () -> run(c, Tpcc.Transaction.DELIVERY, 40, Statements.DELETE));
+        put("delivery stmt:construct", () -> run(c, Tpcc.Transaction.DELIVERY, 40, Statements.CONSTRUCT));
+        put("delivery stmt:update", () -> run(c, Tpcc.Transaction.DELIVERY, 40, Statements.UPDATE));
+        put("delivery logic", () -> run(c, Tpcc.Transaction.DELIVERY, 40, Statements.NONE));
         StringBuilder b = new StringBuilder(format).append(':');
         for (PageHeap h : c.tables)
             b.append(' ')

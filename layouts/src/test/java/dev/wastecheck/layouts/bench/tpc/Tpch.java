@@ -105,9 +105,28 @@ public final class Tpch {
      */
     public static Tpch load(
             TpchGenerator generator, Function<RecordSchema, Page> format, int pageSize, TpchGenerator.Sink also) {
+        return load(generator, format, pageSize, also, null);
+    }
+
+    /**
+     * As {@link #load(TpchGenerator, Function, int, TpchGenerator.Sink)}, with at most
+     * {@code perPage[0..2]} lineitem, orders and part records a page when {@code perPage} is
+     * given (HPL-2012-240 §6: 204, 256 and 199 on 32 KB pages, {@link #PAPER_RECORDS_PER_PAGE}).
+     */
+    public static Tpch load(
+            TpchGenerator generator,
+            Function<RecordSchema, Page> format,
+            int pageSize,
+            TpchGenerator.Sink also,
+            int[] perPage) {
         PageHeap lineitem = new PageHeap("lineitem", format.apply(LINEITEM), pageSize);
         PageHeap orders = new PageHeap("orders", format.apply(ORDERS), pageSize);
         PageHeap part = new PageHeap("part", format.apply(PART), pageSize);
+        if (perPage != null) {
+            lineitem.maxRecordsPerPage(perPage[0]);
+            orders.maxRecordsPerPage(perPage[1]);
+            part.maxRecordsPerPage(perPage[2]);
+        }
         generator.generate(new TpchGenerator.Sink() {
             @Override
             public void part(Record r) {
@@ -129,6 +148,9 @@ public final class Tpch {
         });
         return new Tpch(lineitem, orders, part, TpchGenerator.orderKeyLimit(generator.orders), generator.parts + 1);
     }
+
+    /** HPL-2012-240 §6: records per 32 KB page of lineitem, orders and part in every layout. */
+    public static final int[] PAPER_RECORDS_PER_PAGE = {204, 256, 199};
 
     public static int date(int year, int month, int day) {
         return (int) LocalDate.of(year, month, day).toEpochDay();
