@@ -236,6 +236,9 @@ public final class Analyzer {
         if (!rows.remote()) { // §4.2 on the loaded rows; a pushed-down profile leaves them on the server
             tables = FunctionalDependencies.on(source.database(), dialect, dependencies)
                     .addFindings(loaded, tables, warnings);
+        } else if (dependencies.mode() != FunctionalDependencies.Mode.OFF) {
+            warnings.add("functional dependencies were not searched: the profile ran inside the server and"
+                    + " its rows stayed there; --fetch-rows reads them here and searches them");
         }
         long dependenciesMs = (System.nanoTime() - dependenciesStart) / 1_000_000;
         long declared = tables.stream().mapToLong(TableReport::declaredBytes).sum();
