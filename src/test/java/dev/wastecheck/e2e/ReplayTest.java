@@ -81,6 +81,29 @@ class ReplayTest {
                         + runs.get(1).get("heap_bytes").asLong());
     }
 
+    /**
+     * {@code log=on}: every operation logged and forced (Li et al., VLDB 2020, §3.4) changes no result
+     * (that the log reads back, and its directory goes, is {@code ArrowStorageLogTest}'s).
+     */
+    @Test
+    void arrowBlocksWithAWriteAheadLogReturnTheBaselinesResults() {
+        JsonNode runs = replay(
+                        "--config",
+                        "layout=nsm",
+                        "--config",
+                        "layout=arrow,freeze=off,log=on",
+                        "--max-events",
+                        "4000",
+                        "--check")
+                .get("runs");
+        assertThat(runs).hasSize(2);
+        assertThat(runs.get(1).get("settings").asText()).startsWith("layout=arrow,freeze=off,log=on");
+        assertThat(runs.get(1).get("results_differing").asLong()).isZero();
+        assertThat(runs.get(1).get("rows_returned").asLong())
+                .isPositive()
+                .isEqualTo(runs.get(0).get("rows_returned").asLong());
+    }
+
     @Test
     void everyConfigurationAndEngineReturnsTheBaselinesResults() {
         JsonNode r = replay(
@@ -188,6 +211,9 @@ class ReplayTest {
                 .contains("layout=columnar")
                 .contains("expected nsm, pax, hpl or arrow")
                 .doesNotContain("Exception");
+        r = Cli.run("replay", "--data", data, "--trace", trace, "--config", "layout=nsm,log=on");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("log applies to layout=arrow only").doesNotContain("Exception");
         r = Cli.run("replay", "--data", data, "--trace", trace, "--config", "memory=lots");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("memory=lots");

@@ -24,9 +24,16 @@ public final class ArrowStore implements TupleStore {
     private final RawRow raw;
     /** Every field, for whole-tuple reads. */
     private final int[] all;
+    /** Every operation's commit callback with logging on (its result is released after the force, §3.4), else null. */
+    private final Runnable release;
 
     ArrowStore(ArrowTable table) {
+        this(table, null);
+    }
+
+    ArrowStore(ArrowTable table, Runnable release) {
         this.table = table;
+        this.release = release;
         this.tm = table.transactions();
         this.schema = table.schema();
         this.scratch = new Record(schema);
@@ -62,7 +69,7 @@ public final class ArrowStore implements TupleStore {
     public long insert(Record r) {
         Transaction t = tm.begin();
         long slot = table.insert(t, r);
-        tm.commit(t);
+        tm.commit(t, release);
         touch(slot);
         return slot;
     }
@@ -77,7 +84,7 @@ public final class ArrowStore implements TupleStore {
     public void project(long tid, int[] fields, Record into, byte[] scratchBytes) {
         Transaction t = tm.begin();
         boolean found = table.select(t, tid, fields, into, raw);
-        tm.commit(t);
+        tm.commit(t, release);
         if (!found) throw new IllegalStateException(table.name() + ": no tuple at " + TupleSlot.toString(tid));
         table.touchFields(tid, fields);
     }
@@ -86,7 +93,7 @@ public final class ArrowStore implements TupleStore {
     public void delete(long tid) {
         Transaction t = tm.begin();
         boolean done = table.delete(t, tid);
-        if (!tm.commit(t) || !done)
+        if (!tm.commit(t, release) || !done)
             throw new IllegalStateException(table.name() + ": could not delete " + TupleSlot.toString(tid));
         touch(tid);
     }
@@ -112,7 +119,7 @@ public final class ArrowStore implements TupleStore {
     private void update(long tid, int[] fields, Record values) {
         Transaction t = tm.begin();
         boolean done = table.update(t, tid, fields, values);
-        if (!tm.commit(t) || !done)
+        if (!tm.commit(t, release) || !done)
             throw new IllegalStateException(table.name() + ": could not update " + TupleSlot.toString(tid));
         touch(tid);
     }

@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * (the command line's contract, docs/replay.md): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
  * {@code cluster=none|FRACTION|partition}, {@code tight=on|off|CLASS+CLASS}, {@code split=none|cold|updates|COL+COL},
  * {@code demote_after=N}, {@code promote=N}, {@code hot=read|refs}, {@code memory=SIZE}, {@code page_size=SIZE}, and for
- * {@code layout=arrow} {@code freeze=on|off} and {@code cold_after=N}. Keys not given keep the defaults. A
+ * {@code layout=arrow} {@code freeze=on|off}, {@code cold_after=N} and {@code log=on|off}. Keys not given keep the defaults. A
  * table key prefixed with a table's name applies to that table only:
  * {@code cluster=partition,revision.tight=on,text.split=cold}; that is how {@code autotune}'s per-table
  * recommendation replays. {@code layout=arrow} is a setting of the whole database (one Arrow storage with
@@ -29,6 +29,9 @@ import java.util.TreeMap;
  * @param freeze      with {@code layout=arrow}: cold blocks are compacted and frozen to canonical Arrow while the replay
  *                    runs
  * @param coldAfter   with {@code freeze}: events without a write after which a full block is cold
+ * @param log         with {@code layout=arrow}: the tables live in an {@link ArrowStorage} whose transactions are
+ *                    logged (Li et al., VLDB 2020, §3.4) to a write-ahead log in a temporary directory, forced with
+ *                    group commit, removed after the run
  */
 public record EngineConfig(
         String label,
@@ -37,7 +40,8 @@ public record EngineConfig(
         long memoryBytes,
         int pageSize,
         boolean freeze,
-        long coldAfter) {
+        long coldAfter,
+        boolean log) {
 
     public static final long DEFAULT_MEMORY = 256L << 20;
     public static final int DEFAULT_PAGE_SIZE = 8 << 10;
@@ -80,7 +84,8 @@ public record EngineConfig(
                 .tables(tables)
                 .pageSize(pageSize)
                 .freeze(freeze)
-                .coldAfter(coldAfter);
+                .coldAfter(coldAfter)
+                .log(log);
     }
 
     /** Builds a {@link EngineConfig} one named part at a time. */
@@ -92,6 +97,7 @@ public record EngineConfig(
         private int pageSize = DEFAULT_PAGE_SIZE;
         private boolean freeze = true;
         private long coldAfter = DEFAULT_COLD_AFTER;
+        private boolean log;
 
         private Builder(String label, long memoryBytes) {
             this.label = label;
@@ -137,8 +143,14 @@ public record EngineConfig(
             return this;
         }
 
+        /** With {@code layout=arrow}: whether transactions are logged to a write-ahead log and forced (§3.4). */
+        public Builder log(boolean on) {
+            log = on;
+            return this;
+        }
+
         public EngineConfig build() {
-            return new EngineConfig(label, design, tables, memoryBytes, pageSize, freeze, coldAfter);
+            return new EngineConfig(label, design, tables, memoryBytes, pageSize, freeze, coldAfter, log);
         }
     }
 
@@ -208,6 +220,7 @@ public record EngineConfig(
         int pageSize = base.pageSize;
         boolean freeze = base.freeze;
         long coldAfter = base.coldAfter;
+        boolean log = base.log;
         // Keys for every table first, so that "revision.cluster=none,cluster=partition" means what it says in any
         // order.
         for (Map.Entry<String, String> e : kv.entrySet()) {
@@ -220,6 +233,11 @@ public record EngineConfig(
                     if (v.equals("on") || v.equals("true")) freeze = true;
                     else if (v.equals("off") || v.equals("false")) freeze = false;
                     else throw new IllegalArgumentException("freeze=" + e.getValue() + ": expected on or off");
+                }
+                case "log" -> {
+                    if (v.equals("on") || v.equals("true")) log = true;
+                    else if (v.equals("off") || v.equals("false")) log = false;
+                    else throw new IllegalArgumentException("log=" + e.getValue() + ": expected on or off");
                 }
                 case "cold_after" -> {
                     try {
@@ -242,7 +260,7 @@ public record EngineConfig(
                 default -> {
                     if (!TableDesign.isKey(k)) {
                         throw new IllegalArgumentException("--config key '" + k + "': expected " + TableDesign.KEYS
-                                + ", memory, page_size, freeze or cold_after (or TABLE.KEY for one table)");
+                                + ", memory, page_size, freeze, cold_after or log (or TABLE.KEY for one table)");
                     }
                     design = design.with(k, e.getValue());
                     // a key for every table overrides what earlier configurations set per table
@@ -273,6 +291,12 @@ public record EngineConfig(
             throw new IllegalArgumentException(
                     "--config '" + spec + "': freeze and cold_after apply to layout=arrow only");
         }
+        if (!arrow && kv.containsKey("log")) {
+            // pages have no write-ahead log in this engine: the log of §3.4 is the Arrow storage's
+            throw new IllegalArgumentException("--config '" + spec
+                    + "': log applies to layout=arrow only (pages have no write-ahead log); add layout=arrow"
+                    + " or drop log");
+        }
         if (arrow
                 && (!design.split().none()
                         || tables.values().stream().anyMatch(d -> !d.split().none()))) {
@@ -281,12 +305,23 @@ public record EngineConfig(
                     "--config '" + spec + "': split applies to pages (nsm, pax, hpl), not to layout=arrow");
         }
         return new EngineConfig(
-                spec.trim().isEmpty() ? base.label : spec.trim(), design, tables, memory, pageSize, freeze, coldAfter);
+                spec.trim().isEmpty() ? base.label : spec.trim(),
+                design,
+                tables,
+                memory,
+                pageSize,
+                freeze,
+                coldAfter,
+                log);
     }
 
-    /** The Arrow-native storage this configuration asks for (a new one per database), or null for pages. */
+    /**
+     * The Arrow-native storage this configuration asks for (a new one per database), or null for pages.
+     * With {@code log=on} it logs to a new temporary directory that closing it removes.
+     */
     public ArrowStorage arrowStorage() {
-        return arrow() ? new ArrowStorage(freeze, coldAfter) : null;
+        if (!arrow()) return null;
+        return log ? ArrowStorage.logged(freeze, coldAfter) : new ArrowStorage(freeze, coldAfter);
     }
 
     /** {@code 64M}, {@code 1G}, {@code 512k}, {@code 8192}: bytes. */
@@ -335,7 +370,7 @@ public record EngineConfig(
         int at = s.indexOf("layout=");
         int end = s.indexOf(',', at);
         return s.substring(0, at) + "layout=arrow,freeze=" + (freeze ? "on,cold_after=" + coldAfter : "off")
-                + (end < 0 ? "" : s.substring(end));
+                + (log ? ",log=on" : "") + (end < 0 ? "" : s.substring(end));
     }
 
     /** {@code 4M}, {@code 1536K}: the size as the fewest digits say it exactly (or in MiB, rounded, above 1 GiB). */

@@ -208,6 +208,11 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
-        device.close();
+        try {
+            device.close();
+        } finally {
+            // layout=arrow,log=on: the last force, then the log's temporary directory goes
+            if (arrow != null) arrow.close();
+        }
     }
 }
