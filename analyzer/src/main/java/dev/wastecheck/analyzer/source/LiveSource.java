@@ -19,10 +19,25 @@ import java.util.Properties;
  * {@code ~/.pgpass} (or {@code PGPASSFILE}), which its driver reads itself. A password is never
  * printed: {@link #display()} masks it.
  *
+ * <p>MariaDB and MySQL servers are reached over a Unix socket with the driver's own option,
+ * {@code jdbc:mariadb://localhost/DB?localSocket=/run/mysqld/mysqld.sock} (the driver opens it
+ * through JNA). PostgreSQL sockets are refused with what to use instead ({@link #POSTGRESQL_SOCKET}).
+ *
  * @param url     the URL as the user gave it
  * @param dialect the engine the URL names
  */
 public record LiveSource(String url, Dialect dialect) {
+
+    /**
+     * Why a PostgreSQL Unix socket is refused: pgjdbc reaches one only through junixsocket's
+     * {@code AFUNIXSocketFactory}, a native library per platform that wastecheck does not bundle.
+     * MariaDB and MySQL sockets ({@code localSocket=}) work: their driver opens them itself.
+     */
+    static final String POSTGRESQL_SOCKET = "PostgreSQL over a Unix socket is not supported (its driver needs "
+            + "junixsocket, which wastecheck does not bundle); connect over TCP instead: "
+            + "jdbc:postgresql://localhost:5432/DB (PostgreSQL's default listen_addresses is localhost), "
+            + "or forward the socket to a local port: socat TCP-LISTEN:15432,bind=127.0.0.1,fork "
+            + "UNIX-CONNECT:/var/run/postgresql/.s.PGSQL.5432 and use jdbc:postgresql://127.0.0.1:15432/DB";
 
     /** True for an argument that is a JDBC URL rather than a file. */
     public static boolean isUrl(String arg) {
@@ -35,6 +50,9 @@ public record LiveSource(String url, Dialect dialect) {
     public static LiveSource parse(String url) {
         String lower = url.toLowerCase(Locale.ROOT);
         if (lower.startsWith("jdbc:postgresql:")) {
+            if (lower.contains("org.newsclub") || lower.matches("(?s).*[?&]host=/.*")) {
+                throw new DumpFormatException(redacted(url) + ": " + POSTGRESQL_SOCKET);
+            }
             return new LiveSource(url, Dialect.POSTGRESQL);
         }
         if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) {
