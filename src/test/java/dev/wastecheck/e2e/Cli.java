@@ -2,6 +2,8 @@ package dev.wastecheck.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.cli.Main;
 import dev.wastecheck.model.RealData;
 import java.io.PrintWriter;
@@ -52,6 +54,23 @@ final class Cli {
                 .filter(t -> t.get("name").asText().equalsIgnoreCase(name))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no table " + name + " in the report"));
+    }
+
+    /**
+     * A column's report without the functional-dependency findings, which only a profile of rows
+     * read into the local DuckDB searches: a profile pushed into a server or Trino leaves the rows
+     * there and says so in a warning (docs/analyze.md).
+     */
+    static JsonNode withoutDependencies(JsonNode column) {
+        ObjectNode c = column.deepCopy();
+        ArrayNode findings = c.putArray("findings");
+        for (JsonNode f : column.get("findings")) {
+            String kind = f.get("kind").asText();
+            if (!kind.equals("functional_dependency") && !kind.equals("near_dependency")) {
+                findings.add(f);
+            }
+        }
+        return c;
     }
 
     static JsonNode column(JsonNode report, String table, String column) {

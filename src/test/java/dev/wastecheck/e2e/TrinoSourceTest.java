@@ -45,11 +45,18 @@ class TrinoSourceTest {
                     .isEqualTo(Cli.table(local, table).get("rows"));
             for (JsonNode col : Cli.table(local, table).get("columns")) {
                 String name = col.get("name").asText();
-                assertThat(Cli.column(remote, table, name))
+                assertThat(Cli.withoutDependencies(Cli.column(remote, table, name)))
                         .as(table + "." + name)
-                        .isEqualTo(col);
+                        .isEqualTo(Cli.withoutDependencies(col));
             }
         }
+        // the dependency search runs on rows read here only, and the pushed-down report says so;
+        // on them it finds what TPC-H's generator does: a line item is open ('O') or finished
+        // ('F') by its ship date alone
+        assertThat(remote.get("warnings").toString()).contains("functional dependencies were not searched");
+        assertThat(Cli.column(local, "lineitem", "linestatus").toString())
+                .contains("functional_dependency")
+                .contains("determined by (shipdate)");
         // TPC-H at scale 0.01: 60,175 line items over 15,000 orders
         assertThat(Cli.table(remote, "lineitem").get("rows").asLong()).isEqualTo(60_175);
         assertThat(Cli.table(remote, "orders").get("rows").asLong()).isEqualTo(15_000);
