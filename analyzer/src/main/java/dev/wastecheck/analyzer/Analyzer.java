@@ -505,20 +505,7 @@ public final class Analyzer {
                                     + " other today (a copy kept on purpose, such as an invoice's billing address, is an observation,"
                                     + " not advice to drop it)",
                             0));
-                    out.set(
-                            j,
-                            new ColumnReport(
-                                    cj.name(),
-                                    cj.declaredType(),
-                                    cj.suggestedType(),
-                                    cj.declaredBytes(),
-                                    cj.tightBytes(),
-                                    cj.nulls(),
-                                    cj.distinct(),
-                                    cj.min(),
-                                    cj.max(),
-                                    f,
-                                    cj.distinctEstimated()));
+                    out.set(j, cj.withFindings(f));
                     already[j] = true;
                     break;
                 }

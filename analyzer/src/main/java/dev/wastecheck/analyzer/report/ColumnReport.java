@@ -41,6 +41,22 @@ public record ColumnReport(
         this(name, declaredType, suggestedType, declaredBytes, tightBytes, nulls, distinct, min, max, findings, false);
     }
 
+    /** The same verdict with these findings. */
+    public ColumnReport withFindings(List<Finding> findings) {
+        return new ColumnReport(
+                name,
+                declaredType,
+                suggestedType,
+                declaredBytes,
+                tightBytes,
+                nulls,
+                distinct,
+                min,
+                max,
+                findings,
+                distinctEstimated);
+    }
+
     public long wastedBytes() {
         return Math.max(0, declaredBytes - tightBytes);
     }

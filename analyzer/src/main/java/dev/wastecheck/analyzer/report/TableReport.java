@@ -28,6 +28,21 @@ public record TableReport(
         badValuesByColumn = Map.copyOf(badValuesByColumn);
     }
 
+    /** The same table with these columns' verdicts (findings added by a later pass). */
+    public TableReport withColumns(List<ColumnReport> columns) {
+        return new TableReport(
+                name,
+                rows,
+                declaredBytes,
+                tightBytes,
+                columns,
+                badRows,
+                badValues,
+                problems,
+                partitionOf,
+                badValuesByColumn);
+    }
+
     public TableReport(
             String name,
             long rows,

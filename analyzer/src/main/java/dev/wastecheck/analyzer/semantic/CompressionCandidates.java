@@ -110,34 +110,13 @@ public final class CompressionCandidates {
                             + " with zstd (" + percent(m.zstdSaved(), m.rawBytes()) + " saved), " + m.lz4Bytes()
                             + " with LZ4 (" + percent(m.lz4Saved(), m.rawBytes()) + ")",
                     m.zstdSaved()));
-            cols.add(new ColumnReport(
-                    c.name(),
-                    c.declaredType(),
-                    c.suggestedType(),
-                    c.declaredBytes(),
-                    c.tightBytes(),
-                    c.nulls(),
-                    c.distinct(),
-                    c.min(),
-                    c.max(),
-                    f,
-                    c.distinctEstimated()));
+            cols.add(c.withFindings(f));
             changed = true;
         }
         if (!changed) {
             return report;
         }
-        return new TableReport(
-                report.name(),
-                report.rows(),
-                report.declaredBytes(),
-                report.tightBytes(),
-                cols,
-                report.badRows(),
-                report.badValues(),
-                report.problems(),
-                report.partitionOf(),
-                report.badValuesByColumn());
+        return report.withColumns(cols);
     }
 
     private static String percent(long part, long whole) {

@@ -516,30 +516,9 @@ public final class FunctionalDependencies {
             }
             List<Finding> f = new ArrayList<>(c.findings());
             f.addAll(more);
-            cols.add(new ColumnReport(
-                    c.name(),
-                    c.declaredType(),
-                    c.suggestedType(),
-                    c.declaredBytes(),
-                    c.tightBytes(),
-                    c.nulls(),
-                    c.distinct(),
-                    c.min(),
-                    c.max(),
-                    f,
-                    c.distinctEstimated()));
+            cols.add(c.withFindings(f));
         }
-        return new TableReport(
-                report.name(),
-                report.rows(),
-                report.declaredBytes(),
-                report.tightBytes(),
-                cols,
-                report.badRows(),
-                report.badValues(),
-                report.problems(),
-                report.partitionOf(),
-                report.badValuesByColumn());
+        return report.withColumns(cols);
     }
 
     /** The values of X with more than one Y, each Y with its rows, the rarest first: the rows that break X -> Y. */

@@ -324,29 +324,8 @@ public final class WorkloadAnalysis {
                             0));
                 }
             }
-            cols.add(new ColumnReport(
-                    c.name(),
-                    c.declaredType(),
-                    c.suggestedType(),
-                    c.declaredBytes(),
-                    c.tightBytes(),
-                    c.nulls(),
-                    c.distinct(),
-                    c.min(),
-                    c.max(),
-                    f,
-                    c.distinctEstimated()));
+            cols.add(c.withFindings(f));
         }
-        return new TableReport(
-                report.name(),
-                report.rows(),
-                report.declaredBytes(),
-                report.tightBytes(),
-                cols,
-                report.badRows(),
-                report.badValues(),
-                report.problems(),
-                report.partitionOf(),
-                report.badValuesByColumn());
+        return report.withColumns(cols);
     }
 }
