@@ -44,8 +44,8 @@ class ArchitectureTest {
 
     @Test
     void everyModuleIsImported() {
-        for (String module :
-                List.of("model", "layouts", "engine", "traces", "analyzer", "tune", "replay", "autotune", "cli")) {
+        for (String module : List.of(
+                "model", "layouts", "engine", "traces", "sources", "analyzer", "tune", "replay", "autotune", "cli")) {
             assertThat(classes.stream().anyMatch(c -> c.getPackageName().startsWith("dev.wastecheck." + module)))
                     .as(module)
                     .isTrue();
@@ -67,6 +67,8 @@ class ArchitectureTest {
                 .definedBy("dev.wastecheck.replay..")
                 .layer("analyzer")
                 .definedBy("dev.wastecheck.analyzer..")
+                .layer("sources")
+                .definedBy("dev.wastecheck.sources..")
                 .layer("engine")
                 .definedBy("dev.wastecheck.engine..")
                 .layer("traces")
@@ -76,15 +78,17 @@ class ArchitectureTest {
                 .layer("model")
                 .definedBy("dev.wastecheck.model..")
                 .whereLayer("cli")
-                .mayOnlyAccessLayers("tune", "autotune", "replay", "analyzer", "traces", "model")
+                .mayOnlyAccessLayers("tune", "autotune", "replay", "analyzer", "sources", "traces", "model")
                 .whereLayer("tune")
-                .mayOnlyAccessLayers("analyzer", "traces", "model")
+                .mayOnlyAccessLayers("analyzer", "sources", "traces", "model")
                 .whereLayer("autotune")
-                .mayOnlyAccessLayers("replay", "analyzer", "engine", "layouts", "traces", "model")
+                .mayOnlyAccessLayers("replay", "sources", "engine", "layouts", "traces", "model")
                 .whereLayer("replay")
-                .mayOnlyAccessLayers("analyzer", "engine", "layouts", "traces", "model")
+                .mayOnlyAccessLayers("analyzer", "sources", "engine", "layouts", "traces", "model")
                 .whereLayer("analyzer")
-                .mayOnlyAccessLayers("traces", "model")
+                .mayOnlyAccessLayers("sources", "traces", "model")
+                .whereLayer("sources")
+                .mayOnlyAccessLayers("model")
                 .whereLayer("engine")
                 .mayOnlyAccessLayers("layouts", "model")
                 .whereLayer("traces")
@@ -98,7 +102,19 @@ class ArchitectureTest {
 
     /** Inside one module, every package is a slice, its root package included, and no two use each other. */
     @ParameterizedTest
-    @ValueSource(strings = {"model", "layouts", "engine", "traces", "analyzer", "tune", "replay", "autotune", "cli"})
+    @ValueSource(
+            strings = {
+                "model",
+                "layouts",
+                "engine",
+                "traces",
+                "sources",
+                "analyzer",
+                "tune",
+                "replay",
+                "autotune",
+                "cli"
+            })
     void noPackageCycleInsideAModule(String module) {
         String root = "dev.wastecheck." + module;
         slices().assignedFrom(packagesOf(root))
@@ -129,7 +145,7 @@ class ArchitectureTest {
      * top. Strings, comments and the package and import lines are not code.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"model", "traces", "analyzer", "tune", "replay", "cli"})
+    @ValueSource(strings = {"model", "traces", "sources", "analyzer", "tune", "replay", "cli"})
     void noInlineQualifiedNames(String module) throws IOException {
         Path sources = repository().resolve(module).resolve("src/main/java");
         List<String> found = new ArrayList<>();

@@ -3,8 +3,8 @@ package dev.wastecheck.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.wastecheck.analyzer.load.LiveLoader;
-import dev.wastecheck.analyzer.source.LiveSource;
+import dev.wastecheck.sources.LiveSource;
+import dev.wastecheck.sources.load.LiveLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

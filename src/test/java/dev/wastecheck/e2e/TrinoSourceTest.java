@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.wastecheck.analyzer.load.LiveLoader;
-import dev.wastecheck.analyzer.source.LiveSource;
+import dev.wastecheck.sources.LiveSource;
+import dev.wastecheck.sources.load.LiveLoader;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
-import dev.wastecheck.analyzer.load.LoadOptions;
 import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
+import dev.wastecheck.sources.load.LoadOptions;
 import java.nio.file.Path;
 import java.util.List;
 

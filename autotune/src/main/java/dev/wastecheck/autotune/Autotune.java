@@ -1,6 +1,5 @@
 package dev.wastecheck.autotune;
 
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.autotune.AutotuneReport.CachePoint;
 import dev.wastecheck.autotune.AutotuneReport.Evaluation;
 import dev.wastecheck.engine.exec.EngineConfig;
@@ -12,6 +11,7 @@ import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.replay.AccessSkew;
 import dev.wastecheck.replay.ReplaySource;
+import dev.wastecheck.sources.load.LoadedTable;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;

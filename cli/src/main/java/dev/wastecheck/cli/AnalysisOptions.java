@@ -1,8 +1,8 @@
 package dev.wastecheck.cli;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.sources.load.ProfilingOptions;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Option;

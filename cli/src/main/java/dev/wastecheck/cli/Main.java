@@ -1,7 +1,7 @@
 package dev.wastecheck.cli;
 
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,7 +1,5 @@
 package dev.wastecheck.replay;
 
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.CachedField;
 import dev.wastecheck.analyzer.report.ColumnReport;
@@ -20,6 +18,8 @@ import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedTable;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;

@@ -1,6 +1,5 @@
 package dev.wastecheck.replay;
 
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.engine.exec.EngineConfig;
 import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.engine.file.DeviceModel;
@@ -8,6 +7,7 @@ import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.ResultDigest;
+import dev.wastecheck.sources.load.LoadedTable;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;

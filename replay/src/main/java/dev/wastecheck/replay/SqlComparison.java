@@ -1,7 +1,5 @@
 package dev.wastecheck.replay;
 
-import dev.wastecheck.analyzer.load.LoadedSource;
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.engine.exec.ExecutionResult;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.access.AccessEvent;
@@ -9,6 +7,8 @@ import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.replay.sql.SqlEngine;
 import dev.wastecheck.replay.sql.SqlEngineReplay;
 import dev.wastecheck.replay.sql.SqlReplayResult;
+import dev.wastecheck.sources.load.LoadedSource;
+import dev.wastecheck.sources.load.LoadedTable;
 import java.sql.SQLException;
 import java.util.BitSet;
 import java.util.LinkedHashMap;

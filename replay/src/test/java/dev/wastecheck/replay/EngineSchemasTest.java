@@ -2,7 +2,6 @@ package dev.wastecheck.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.analyzer.load.ColumnStorage;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
@@ -10,6 +9,7 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeParser;
+import dev.wastecheck.sources.load.ColumnStorage;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,5 @@
 package dev.wastecheck.tune;
 
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedSource;
-import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.ddl.DdlCatalog;
@@ -13,6 +9,10 @@ import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedSource;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;

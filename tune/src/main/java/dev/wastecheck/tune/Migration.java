@@ -2,11 +2,11 @@ package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.LiveDataGuard;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.model.Bytes;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import dev.wastecheck.tune.SqlScript.Role;
 import java.io.PrintWriter;
 import java.util.ArrayList;

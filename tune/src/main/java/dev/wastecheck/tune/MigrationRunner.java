@@ -1,8 +1,8 @@
 package dev.wastecheck.tune;
 
-import dev.wastecheck.analyzer.source.LiveSource;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.LiveSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -2,9 +2,9 @@ package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.LiveDataGuard;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import dev.wastecheck.tune.SqlScript.Role;
 import java.math.BigInteger;
 import java.util.ArrayList;

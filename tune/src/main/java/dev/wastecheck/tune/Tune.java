@@ -1,9 +1,9 @@
 package dev.wastecheck.tune;
 
-import dev.wastecheck.analyzer.source.Sources;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.Sources;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

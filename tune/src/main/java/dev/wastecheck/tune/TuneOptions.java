@@ -1,8 +1,8 @@
 package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.infer.InferenceOptions;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.load.ProfilingOptions;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,14 +1,14 @@
 package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.check.Conversion;
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedSource;
-import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedSource;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import dev.wastecheck.traces.access.StatementNormalizer;
 import dev.wastecheck.traces.read.SqlStatement;
 import dev.wastecheck.traces.read.TraceReader;

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
-import dev.wastecheck.analyzer.load.LoadedSource;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.Progress;
+import dev.wastecheck.sources.load.LoadedSource;
+import dev.wastecheck.sources.load.ProfilingOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

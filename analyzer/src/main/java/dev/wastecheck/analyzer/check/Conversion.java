@@ -1,10 +1,8 @@
 package dev.wastecheck.analyzer.check;
 
 import dev.wastecheck.analyzer.infer.DialectTypes;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
-import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
@@ -12,6 +10,8 @@ import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
+import dev.wastecheck.sources.load.ProfilingDatabase;
+import dev.wastecheck.sources.sql.IsoTimestamps;
 import java.math.BigInteger;
 import java.text.Normalizer;
 import java.util.List;

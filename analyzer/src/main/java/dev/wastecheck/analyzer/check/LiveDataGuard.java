@@ -1,12 +1,12 @@
 package dev.wastecheck.analyzer.check;
 
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.FindingKind;
-import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.schema.TypeParser;
+import dev.wastecheck.sources.load.ProfilingDatabase;
+import dev.wastecheck.sources.sql.IsoTimestamps;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,5 @@
 package dev.wastecheck.analyzer.check;
 
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
@@ -9,6 +8,7 @@ import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,9 +1,9 @@
 package dev.wastecheck.analyzer.infer;
 
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.load.LoadedTable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

@@ -1,14 +1,14 @@
 package dev.wastecheck.analyzer.infer;
 
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.Reference;
-import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Names;
 import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.RowStore;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;

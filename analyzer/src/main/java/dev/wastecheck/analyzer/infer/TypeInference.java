@@ -1,19 +1,19 @@
 package dev.wastecheck.analyzer.infer;
 
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.Reference;
-import dev.wastecheck.analyzer.sql.IsoTimestamps;
 import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.sql.IsoTimestamps;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

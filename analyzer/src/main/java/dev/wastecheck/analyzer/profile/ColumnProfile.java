@@ -1,6 +1,6 @@
 package dev.wastecheck.analyzer.profile;
 
-import dev.wastecheck.analyzer.sql.IsoTimestamps;
+import dev.wastecheck.sources.sql.IsoTimestamps;
 import java.lang.reflect.Field;
 import java.math.BigInteger;
 

@@ -1,15 +1,15 @@
 package dev.wastecheck.analyzer.profile;
 
-import dev.wastecheck.analyzer.load.ColumnFacts;
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.NullMarkers;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.sql.IsoTimestamps;
-import dev.wastecheck.analyzer.sql.ProfileDialect;
-import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.sources.load.ColumnFacts;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.NullMarkers;
+import dev.wastecheck.sources.load.ProfilingDatabase;
+import dev.wastecheck.sources.load.RowStore;
+import dev.wastecheck.sources.sql.IsoTimestamps;
+import dev.wastecheck.sources.sql.ProfileDialect;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;

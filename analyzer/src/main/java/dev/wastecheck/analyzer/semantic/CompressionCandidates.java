@@ -1,13 +1,13 @@
 package dev.wastecheck.analyzer.semantic;
 
 import com.github.luben.zstd.Zstd;
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedTable;
 import dev.wastecheck.traces.heat.ColumnUse;
 import dev.wastecheck.traces.heat.TableHeat;
 import io.airlift.compress.lz4.Lz4Compressor;

@@ -1,8 +1,5 @@
 package dev.wastecheck.analyzer.semantic;
 
-import dev.wastecheck.analyzer.load.ColumnStorage;
-import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
@@ -10,6 +7,9 @@ import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.sources.load.ColumnStorage;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,7 +1,5 @@
 package dev.wastecheck.analyzer.workload;
 
-import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
 import dev.wastecheck.analyzer.report.AccessSummary;
 import dev.wastecheck.analyzer.report.CachedField;
 import dev.wastecheck.analyzer.report.ColumnReport;
@@ -16,6 +14,8 @@ import dev.wastecheck.model.schema.DatabaseSchema;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.ProfilingDatabase;
 import dev.wastecheck.traces.TraceStats;
 import dev.wastecheck.traces.heat.ColumnUse;
 import dev.wastecheck.traces.heat.IndexUse;

@@ -3,12 +3,12 @@ package dev.wastecheck.analyzer.infer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.Analyzer;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.Reference;
 import dev.wastecheck.model.Progress;
+import dev.wastecheck.sources.load.ProfilingOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

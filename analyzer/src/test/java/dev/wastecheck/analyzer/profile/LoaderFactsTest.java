@@ -2,15 +2,15 @@ package dev.wastecheck.analyzer.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.analyzer.load.ColumnFacts;
-import dev.wastecheck.analyzer.load.DumpLoader;
-import dev.wastecheck.analyzer.load.LoadStats;
-import dev.wastecheck.analyzer.load.LoadedTable;
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.sql.SqlScriptReader;
+import dev.wastecheck.sources.load.ColumnFacts;
+import dev.wastecheck.sources.load.DumpLoader;
+import dev.wastecheck.sources.load.LoadStats;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.ProfilingDatabase;
+import dev.wastecheck.sources.load.ProfilingOptions;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Field;

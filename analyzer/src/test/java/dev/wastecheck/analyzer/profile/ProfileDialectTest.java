@@ -2,9 +2,9 @@ package dev.wastecheck.analyzer.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wastecheck.analyzer.load.ProfilingDatabase;
-import dev.wastecheck.analyzer.load.ProfilingOptions;
-import dev.wastecheck.analyzer.sql.ProfileDialect;
+import dev.wastecheck.sources.load.ProfilingDatabase;
+import dev.wastecheck.sources.load.ProfilingOptions;
+import dev.wastecheck.sources.sql.ProfileDialect;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,426 @@
+package dev.wastecheck.sources.load;
+
+import dev.wastecheck.model.arrow.ArrowSchemas;
+import dev.wastecheck.model.schema.ColumnDef;
+import dev.wastecheck.model.schema.TableDef;
+import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.model.sql.SqlScriptReader;
+import dev.wastecheck.sources.DumpFormatException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Turns the values a {@link SqlScriptReader} hands out into rows of an Arrow batch, one column
+ * vector per declared column. Integer columns become BIGINT (parsed here, once), byte-string
+ * columns BLOB, everything else UTF-8 text that DuckDB casts while profiling, so that
+ * {@code '007'} stays {@code '007'} until the profiler decides what it is.
+ *
+ * <p>Rows whose value count does not match the table are not dropped silently: they are counted
+ * in {@link LoadStats} with where they were.
+ */
+public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
+    private final TableDef table;
+    private final Schema schema;
+    private final ColumnStorage[] storage;
+    private final LoadStats.TableStats stats;
+    private final String file;
+    private VectorSchemaRoot root;
+    private FieldVector[] vectors;
+    private int[] mapping;
+    private int row;
+    private long bytes;
+    private final boolean[] seen;
+    private final long[] autoIncrement;
+    /** Per column, the check of its declared type's range, or null (none asked for, or nothing to check). */
+    private DeclaredRange[] ranges;
+    /** Per column, the facts counted of the values stored, or null ({@link #countFacts}). */
+    private ColumnFacts[] facts;
+
+    public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file) {
+        this(table, stats, file, false);
+    }
+
+    /**
+     * @param textOnly keep every value as its text (or bytes), whatever the declared type: for
+     *                 SQLite, where a column's type does not bind its values
+     */
+    public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file, boolean textOnly) {
+        this.table = table;
+        this.stats = stats;
+        this.file = file;
+        List<Field> fields = new ArrayList<>();
+        storage = new ColumnStorage[table.columns().size()];
+        for (int i = 0; i < storage.length; i++) {
+            ColumnDef c = table.columns().get(i);
+            storage[i] = ColumnStorage.forDeclared(c.type());
+            if (textOnly && storage[i] == ColumnStorage.INT64) {
+                storage[i] = ColumnStorage.TEXT;
+            }
+            ArrowType type = switch (storage[i]) {
+                case INT64 -> new ArrowType.Int(64, true);
+                case BYTES -> ArrowType.Binary.INSTANCE;
+                default -> ArrowType.Utf8.INSTANCE;
+            };
+            fields.add(ArrowSchemas.field("c" + i, c, type));
+        }
+        schema = new Schema(fields);
+        seen = new boolean[storage.length];
+        autoIncrement = new long[storage.length];
+    }
+
+    /**
+     * Counts values outside their column's declared type ({@link DeclaredRange}) as bad values,
+     * keeping them as read: for dumps of servers whose types bind their values (MySQL,
+     * PostgreSQL), not SQLite, where a column's type is only an affinity.
+     */
+    public void checkDeclaredTypes(boolean mysql) {
+        ranges = new DeclaredRange[storage.length];
+        for (int i = 0; i < ranges.length; i++) {
+            ranges[i] = DeclaredRange.of(table.columns().get(i).type(), mysql);
+        }
+    }
+
+    private void outOfType(int col, String why, byte[] b, int off, int len) {
+        stats.badValue(
+                table.columns().get(col).name(),
+                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8) + (len > 40 ? "..." : ""),
+                file,
+                currentLine,
+                why + "; kept as read");
+        stats.outOfType(
+                table.columns().get(col).name(), new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Counts {@link ColumnFacts} of the columns' stored values into
+     * {@code into} (one per column, created where null; kept across a table's runs), so that
+     * the profile need not scan them again for lengths and bounds.
+     */
+    public ColumnFacts[] countFacts(ColumnFacts[] into) {
+        facts = into != null ? into : new ColumnFacts[storage.length];
+        for (int i = 0; i < storage.length; i++) {
+            if (facts[i] == null && storage[i] == ColumnStorage.INT64) {
+                facts[i] = ColumnFacts.integers();
+            } else if (facts[i] == null) {
+                facts[i] = new ColumnFacts(
+                        storage[i] == ColumnStorage.BYTES,
+                        table.columns().get(i).type().family() == TypeFamily.DECIMAL,
+                        NullMarkers.SPELLINGS);
+            }
+        }
+        return facts;
+    }
+
+    /** Starts numbering omitted auto-increment values after the given counters (a table's earlier runs). */
+    public void continueCounters(long[] counters) {
+        if (counters != null && counters.length == autoIncrement.length) {
+            System.arraycopy(counters, 0, autoIncrement, 0, counters.length);
+        }
+    }
+
+    public long[] counters() {
+        return autoIncrement.clone();
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    public ColumnStorage[] storage() {
+        return storage;
+    }
+
+    /** Columns of the INSERT or COPY that feeds the next rows, or null for all in declared order. */
+    public void setColumnOrder(List<String> columns) {
+        if (columns == null) {
+            mapping = null;
+            return;
+        }
+        mapping = new int[columns.size()];
+        for (int i = 0; i < mapping.length; i++) {
+            mapping[i] = table.columnIndex(columns.get(i));
+            if (mapping[i] < 0) {
+                throw new DumpFormatException(file + ": rows for table " + table.name() + " name column "
+                        + columns.get(i) + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
+            }
+        }
+    }
+
+    /** Starts a batch in freshly allocated vectors (the previous buffers may still be read by DuckDB). */
+    public void startBatch(VectorSchemaRoot target) {
+        root = target;
+        root.allocateNew();
+        vectors = root.getFieldVectors().toArray(new FieldVector[0]);
+        row = 0;
+        bytes = 0;
+    }
+
+    public VectorSchemaRoot root() {
+        return root;
+    }
+
+    public int rows() {
+        return row;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Seals the batch. */
+    public void finishBatch() {
+        root.setRowCount(row);
+        root = null;
+    }
+
+    @Override
+    public void value(int index, int kind, byte[] b, int off, int len) {
+        value(index, kind, b, off, len, false, false);
+    }
+
+    @Override
+    public void value(int index, int kind, byte[] b, int off, int len, boolean ascii) {
+        value(index, kind, b, off, len, false, ascii);
+    }
+
+    private void value(int index, int kind, byte[] b, int off, int len, boolean direct, boolean ascii) {
+        int col;
+        if (direct) {
+            col = index;
+        } else if (mapping == null) {
+            col = index;
+            if (col >= storage.length) {
+                return; // counted at endRow
+            }
+        } else {
+            if (index >= mapping.length) {
+                return;
+            }
+            col = mapping[index];
+        }
+        if (mapping != null) {
+            if (seen[col] && !direct && facts != null && facts[col] != null) {
+                facts[col].invalidate(); // a column named twice: the table keeps one of its values
+            }
+            seen[col] = true; // only an INSERT with a column list can leave columns out
+        }
+        FieldVector v = vectors[col];
+        if (kind == SqlScriptReader.NULL) {
+            v.setNull(row);
+            return;
+        }
+        bytes += len;
+        switch (storage[col]) {
+            case INT64 -> {
+                long parsed;
+                if (kind == SqlScriptReader.WORD
+                        && len == 4
+                        && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("true")) {
+                    parsed = 1;
+                } else if (kind == SqlScriptReader.WORD
+                        && len == 5
+                        && new String(b, off, len, StandardCharsets.US_ASCII).equalsIgnoreCase("false")) {
+                    parsed = 0;
+                } else if (kind == SqlScriptReader.BINARY && len <= 8) {
+                    parsed = 0;
+                    for (int i = 0; i < len; i++) {
+                        parsed = (parsed << 8) | (b[off + i] & 0xff);
+                    }
+                } else {
+                    parsed = parseLong(b, off, len);
+                    if (parsed == Long.MIN_VALUE && !isMinLong(b, off, len)) {
+                        stats.badValue(
+                                table.columns().get(col).name(),
+                                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8),
+                                file,
+                                currentLine);
+                        v.setNull(row);
+                        return;
+                    }
+                }
+                ((BigIntVector) v).setSafe(row, parsed);
+                if (facts != null) {
+                    facts[col].addLong(parsed);
+                }
+                if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
+                    String why = ranges[col].integer(parsed);
+                    if (why != null) {
+                        outOfType(col, why, b, off, len);
+                    }
+                }
+                if (parsed > autoIncrement[col]) {
+                    autoIncrement[col] = parsed; // MySQL's next AUTO_INCREMENT is max + 1
+                }
+            }
+            case BYTES -> {
+                ((VarBinaryVector) v).setSafe(row, b, off, len);
+                if (facts != null) {
+                    facts[col].add(b, off, len);
+                }
+                if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
+                    String why = ranges[col].text(b, off, len);
+                    if (why != null) {
+                        outOfType(col, why, b, off, len);
+                    }
+                }
+            }
+            default -> {
+                if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
+                    String why = ranges[col].text(b, off, len);
+                    if (why != null) {
+                        outOfType(col, why, b, off, len);
+                    }
+                }
+                if (ascii || Utf8.isValid(b, off, len)) {
+                    ((VarCharVector) v).setSafe(row, b, off, len);
+                    if (facts != null) {
+                        facts[col].add(b, off, len, ascii);
+                    }
+                } else {
+                    // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
+                    byte[] recoded =
+                            new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
+                    ((VarCharVector) v).setSafe(row, recoded, 0, recoded.length);
+                    if (facts != null) {
+                        facts[col].add(recoded, 0, recoded.length);
+                    }
+                    stats.recoded(table.columns().get(col).name());
+                }
+            }
+        }
+    }
+
+    private long currentLine;
+
+    /** The line the current row started on, for messages. */
+    public void atLine(long line) {
+        this.currentLine = line;
+    }
+
+    @Override
+    public void endRow(int count, long line) {
+        int expected = mapping == null ? storage.length : mapping.length;
+        if (count != expected) {
+            stats.badRow(file, line, "a row of " + expected + " values for table " + table.name() + ", found " + count);
+            if (facts != null) {
+                // its values were counted, but the next row overwrites them: the profile asks SQL
+                for (ColumnFacts f : facts) {
+                    if (f != null) {
+                        f.invalidate();
+                    }
+                }
+            }
+            clearRow();
+            return;
+        }
+        if (mapping != null) {
+            for (int i = 0; i < storage.length; i++) {
+                if (!seen[i]) {
+                    omitted(i);
+                }
+            }
+            Arrays.fill(seen, false);
+        }
+        row++;
+    }
+
+    /**
+     * A column the INSERT did not name gets what the database would give it: the next number
+     * of an auto-increment key, the column's literal DEFAULT, or NULL.
+     */
+    private void omitted(int col) {
+        ColumnDef c = table.columns().get(col);
+        if (c.autoIncrement() && storage[col] == ColumnStorage.INT64) {
+            ((BigIntVector) vectors[col]).setSafe(row, ++autoIncrement[col]);
+            if (facts != null) {
+                facts[col].addLong(autoIncrement[col]);
+            }
+        } else if (c.defaultValue() != null) {
+            byte[] b = c.defaultValue().getBytes(StandardCharsets.UTF_8);
+            seen[col] = true;
+            value(col, SqlScriptReader.STRING, b, 0, b.length, true, false);
+            return;
+        } else {
+            vectors[col].setNull(row);
+        }
+    }
+
+    /** A bad row's values stay in the slot the next row overwrites; with a column list, clear what it set. */
+    private void clearRow() {
+        if (mapping == null) {
+            return;
+        }
+        for (int i = 0; i < storage.length; i++) {
+            if (seen[i]) {
+                vectors[i].setNull(row);
+            }
+        }
+        Arrays.fill(seen, false);
+    }
+
+    /** Capacity check: vectors grow by doubling, so keep batches to a bounded number of bytes. */
+    public boolean full(int maxRows, long maxBytes) {
+        return row >= maxRows || bytes >= maxBytes;
+    }
+
+    /** Parses a decimal integer; {@link Long#MIN_VALUE} on anything else (check {@link #isMinLong}). */
+    static long parseLong(byte[] b, int off, int len) {
+        if (len == 0 || len > 20) {
+            return Long.MIN_VALUE;
+        }
+        int i = off;
+        int end = off + len;
+        boolean neg = false;
+        if (b[i] == '-' || b[i] == '+') {
+            neg = b[i] == '-';
+            i++;
+            if (i == end) {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (end - i <= 18) {
+            // up to 18 digits cannot overflow: no division a digit
+            long acc = 0;
+            for (; i < end; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    return Long.MIN_VALUE;
+                }
+                acc = acc * 10 + d;
+            }
+            return neg ? -acc : acc;
+        }
+        long acc = 0;
+        for (; i < end; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                return Long.MIN_VALUE;
+            }
+            if (acc < (Long.MIN_VALUE + d) / 10) {
+                return Long.MIN_VALUE; // overflow
+            }
+            acc = acc * 10 - d; // accumulate negatively: covers Long.MIN_VALUE
+        }
+        if (neg) {
+            return acc;
+        }
+        if (acc == Long.MIN_VALUE) {
+            return Long.MIN_VALUE;
+        }
+        return -acc;
+    }
+
+    private static boolean isMinLong(byte[] b, int off, int len) {
+        return new String(b, off, len, StandardCharsets.US_ASCII).equals("-9223372036854775808");
+    }
+}

@@ -1,0 +1,638 @@
+package dev.wastecheck.sources.load;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a column's values say, counted while the loader fills them in, so that the profile need
+ * not scan the column again for it: the same figures as the profile's SQL, of exactly the
+ * values stored (the profile's {@code LoaderFactsTest} compares every one with DuckDB's).
+ *
+ * <ul>
+ *   <li>text and byte strings: byte and character lengths, min and max by byte order, trailing
+ *       spaces, null markers and the real values' bounds; the values themselves while there
+ *       are at most {@link #FEW} of them; 14-byte MediaWiki timestamps;
+ *   <li>a DECIMAL's text, while every value is plainly spelled: scale, whole parts, the
+ *       spellings of the least and greatest;
+ *   <li>integers: count, bounds, and the distinct values as bits while their range is narrow.
+ * </ul>
+ *
+ * <p>A table's facts are dropped ({@link #valid} false) when a row could have left values the
+ * table does not keep (a row of the wrong width, a column named twice); the profile then asks
+ * SQL, as for any other source.
+ */
+public final class ColumnFacts {
+    /**
+     * Distinct values a column may have for the loader to count them exactly itself: a short
+     * list (a status, a country code) then needs no distinct count in SQL at all.
+     */
+    static final int FEW = 256;
+
+    /** The spellings of null markers, as the profile's list has them. */
+    private final byte[][] markerSpellings;
+    /** Bytes some marker starts with. */
+    private final boolean[] markerStart = new boolean[256];
+
+    private final boolean bytes;
+    private boolean valid = true;
+    /** False once a value is not in the plain decimal spelling the facts below are exact for. */
+    private boolean decimalValid;
+
+    long nonNull;
+    long minLen = Long.MAX_VALUE;
+    long maxLen = -1;
+    long sumLen;
+    long long127;
+    long maxChars = -1;
+    long trailingSpace;
+    long markers;
+    long realMinLen = Long.MAX_VALUE;
+    long realMaxLen = -1;
+    private byte[] min;
+    private byte[] max;
+    private byte[] realMin;
+    private byte[] realMax;
+
+    // a BIGINT column: its bounds, and its values as bits over the words [bitsLowWord, + bits.length)
+    // while that range stays within BITS_MAX (one bit a value, as DuckDB's bitstring_agg)
+    private long intMin = Long.MAX_VALUE;
+    private long intMax = Long.MIN_VALUE;
+    private long[] bits;
+    /** The first word of the bits: values 64 * bitsLowWord on (in words, far from the long's ends). */
+    private long bitsLowWord;
+
+    private boolean bitsGaveUp;
+
+    /** The widest range of integers counted as bits: 2 MB a column. */
+    static final long BITS_MAX = 1L << 24;
+
+    /** The values of a column of at most {@link #FEW} distinct ones (open addressing), or null past that. */
+    private byte[][] few = new byte[2 * FEW][];
+
+    private int fewCount;
+
+    // 14-digit MediaWiki timestamps (YYYYMMDDHHMMSS) that a timestamp parse prints back the same
+    long mwTimestamps;
+    private byte[] mwMin;
+    private byte[] mwMax;
+
+    // plain decimals -?D{1,18}(.D{1,10})?: exact in the profile's DECIMAL(38,10) and in two longs
+    long usedScale;
+    long integral;
+    private long minWhole = Long.MAX_VALUE;
+    private long minFraction;
+    private byte[] minNumber;
+    private long maxWhole = Long.MIN_VALUE;
+    private long maxFraction;
+    private byte[] maxNumber;
+    /** Of the current value, set by {@link #plainDecimal}: whole part and fraction in 10^-10, signed alike. */
+    private long whole;
+
+    private long fraction;
+    private int scale;
+
+    /**
+     * @param bytes   a byte string (BLOB): shown as DuckDB casts a BLOB to text, lengths in bytes
+     * @param markers the null-marker spellings the profile counts
+     */
+    public ColumnFacts(boolean bytes, List<String> markers) {
+        this(bytes, false, markers);
+    }
+
+    /** Facts of a BIGINT column: its count, bounds and (while their range is narrow) distinct values. */
+    public static ColumnFacts integers() {
+        ColumnFacts f = new ColumnFacts(false, false, List.of());
+        f.few = null;
+        return f;
+    }
+
+    /** @param decimal the text of a DECIMAL column: also the numeric facts of its plain spellings */
+    public ColumnFacts(boolean bytes, boolean decimal, List<String> markers) {
+        this.bytes = bytes;
+        this.decimalValid = decimal && !bytes; // a DECIMAL's text: its numeric facts are counted too
+        this.markerSpellings =
+                markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+        for (byte[] m : markerSpellings) {
+            if (m.length > 0) {
+                markerStart[m[0] & 0xff] = true;
+            }
+        }
+    }
+
+    public boolean bytes() {
+        return bytes;
+    }
+
+    public boolean valid() {
+        return valid;
+    }
+
+    void invalidate() {
+        valid = false;
+    }
+
+    /** A value stored (not NULL): {@code b[off, off+len)}, valid UTF-8 unless a byte string. */
+    void add(byte[] b, int off, int len) {
+        add(b, off, len, false);
+    }
+
+    /** {@code ascii}: every byte is below 0x80, so it has as many characters as bytes. */
+    void add(byte[] b, int off, int len, boolean ascii) {
+        boolean marker = len <= 4 && isMarker(b, off, len);
+        if (marker && markers++ == 0) {
+            // until the first marker the real values were all the values: their bounds part here
+            realMin = min;
+            realMax = max;
+            realMinLen = minLen;
+            realMaxLen = maxLen;
+        }
+        nonNull++;
+        sumLen += len;
+        if (len < minLen) {
+            minLen = len;
+        }
+        if (len > maxLen) {
+            maxLen = len;
+        }
+        if (len >= 127) {
+            long127++;
+        }
+        if (bytes) {
+            maxChars = maxLen;
+        } else {
+            if (len > maxChars && ascii) {
+                maxChars = len;
+            } else if (len > maxChars) { // a character takes at least a byte: shorter values cannot beat it
+                long chars = 0;
+                for (int i = off, end = off + len; i < end; i++) {
+                    if ((b[i] & 0xc0) != 0x80) {
+                        chars++;
+                    }
+                }
+                maxChars = Math.max(maxChars, chars);
+            }
+            if (len > 0 && b[off + len - 1] == ' ') {
+                trailingSpace++;
+            }
+        }
+        if (few != null) {
+            addFew(b, off, len);
+        }
+        if (len == 14 && compactTimestamp(b, off)) {
+            mwTimestamps++;
+            if (mwMin == null || less(b, off, len, mwMin)) {
+                mwMin = Arrays.copyOfRange(b, off, off + len);
+            }
+            if (mwMax == null || less(mwMax, b, off, len)) {
+                mwMax = Arrays.copyOfRange(b, off, off + len);
+            }
+        }
+        if (decimalValid) {
+            addDecimal(b, off, len);
+        }
+        if (min == null || less(b, off, len, min)) {
+            min = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (max == null || less(max, b, off, len)) {
+            max = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (marker || markers == 0) {
+            return; // no marker yet: the real values' bounds are min and max (see the getters)
+        }
+        if (len < realMinLen) {
+            realMinLen = len;
+        }
+        if (len > realMaxLen) {
+            realMaxLen = len;
+        }
+        if (realMin == null || less(b, off, len, realMin)) {
+            realMin = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (realMax == null || less(realMax, b, off, len)) {
+            realMax = Arrays.copyOfRange(b, off, off + len);
+        }
+    }
+
+    private void addFew(byte[] b, int off, int len) {
+        int h = 0;
+        for (int i = off, end = off + len; i < end; i++) {
+            h = 31 * h + b[i];
+        }
+        int mask = few.length - 1;
+        for (int at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
+            byte[] e = few[at];
+            if (e == null) {
+                if (fewCount == FEW) {
+                    few = null; // more than a short list: SQL counts them
+                } else {
+                    few[at] = Arrays.copyOfRange(b, off, off + len);
+                    fewCount++;
+                }
+                return;
+            }
+            if (e.length == len && Arrays.equals(e, 0, len, b, off, off + len)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The distinct values of a text column of at most {@link #FEW} of them, in byte order (as
+     * DuckDB orders text), or null (more of them, or a byte string).
+     */
+    public List<String> fewValues() {
+        if (few == null || bytes) {
+            return null;
+        }
+        return Arrays.stream(few)
+                .filter(Objects::nonNull)
+                .sorted(Arrays::compareUnsigned)
+                .map(v -> new String(v, StandardCharsets.UTF_8))
+                .toList();
+    }
+
+    /** The exact number of distinct values, or null when there are more than {@link #FEW}. */
+    public Long fewDistinct() {
+        return few == null ? null : (long) fewCount;
+    }
+
+    /** An integer value stored (a BIGINT column's facts hold only these). */
+    void addLong(long v) {
+        nonNull++;
+        if (v < intMin) {
+            intMin = v;
+        }
+        if (v > intMax) {
+            intMax = v;
+        }
+        long[] b = bits;
+        if (b != null) {
+            long word = (v >> 6) - bitsLowWord; // v >> 6: the word, rounding down for negatives too
+            if (word >= 0 && word < b.length) {
+                b[(int) word] |= 1L << v; // a long shifts by the low six bits of v
+                return;
+            }
+        }
+        if (bitsGaveUp) {
+            return;
+        }
+        if (b == null) {
+            bitsLowWord = v >> 6;
+            bits = new long[64];
+        } else if (!growBits(v)) {
+            return;
+        }
+        bits[(int) ((v >> 6) - bitsLowWord)] |= 1L << v;
+    }
+
+    /** Widens the bits to take {@code v}, doubling toward it; false past {@link #BITS_MAX}. */
+    private boolean growBits(long v) {
+        // all in words of 64 values, which stay far from the long's ends
+        long lowWord = bitsLowWord;
+        long highWord = lowWord + bits.length;
+        long vWord = v >> 6;
+        long need = Math.max(highWord, vWord + 1) - Math.min(lowWord, vWord);
+        if (need > BITS_MAX / 64) {
+            bitsGaveUp = true;
+            bits = null;
+            return false;
+        }
+        long words = Math.min(Math.max(need, 2L * bits.length), BITS_MAX / 64);
+        long newLowWord = vWord < lowWord ? highWord - words : lowWord; // the room goes where v went
+        long[] grown = new long[(int) words];
+        System.arraycopy(bits, 0, grown, (int) (lowWord - newLowWord), bits.length);
+        bits = grown;
+        bitsLowWord = newLowWord;
+        return true;
+    }
+
+    /** The exact distinct count of a BIGINT column's values, or null when their range was too wide. */
+    public Long integerDistinct() {
+        if (bits == null) {
+            return bitsGaveUp ? null : 0L;
+        }
+        long n = 0;
+        for (long w : bits) {
+            n += Long.bitCount(w);
+        }
+        return n;
+    }
+
+    /** A BIGINT column's least value as integer text, or null (no values). */
+    public String intMin() {
+        return nonNull == 0 ? null : Long.toString(intMin);
+    }
+
+    public String intMax() {
+        return nonNull == 0 ? null : Long.toString(intMax);
+    }
+
+    /**
+     * Whether 14 bytes are a timestamp YYYYMMDDHHMMSS that DuckDB's
+     * {@code strftime(try_strptime(s, '%Y%m%d%H%M%S'), '%Y%m%d%H%M%S')} gives back unchanged:
+     * digits only, a real day of the proleptic Gregorian calendar (year 0000 included, a leap
+     * year), hours to 23, minutes and seconds to 59.
+     */
+    static boolean compactTimestamp(byte[] b, int off) {
+        // all 14 bytes digits: two overlapping words
+        if (!eightDigits((long) WORDS.get(b, off)) || !eightDigits((long) WORDS.get(b, off + 6))) {
+            return false;
+        }
+        int year = (b[off] - '0') * 1000 + (b[off + 1] - '0') * 100 + (b[off + 2] - '0') * 10 + (b[off + 3] - '0');
+        int month = (b[off + 4] - '0') * 10 + (b[off + 5] - '0');
+        int day = (b[off + 6] - '0') * 10 + (b[off + 7] - '0');
+        int hour = (b[off + 8] - '0') * 10 + (b[off + 9] - '0');
+        int minute = (b[off + 10] - '0') * 10 + (b[off + 11] - '0');
+        int second = (b[off + 12] - '0') * 10 + (b[off + 13] - '0');
+        if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) {
+            return false;
+        }
+        boolean leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        int days = switch (month) {
+            case 2 -> leap ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+        return day <= days;
+    }
+
+    /**
+     * Whether each byte of {@code w} is an ASCII digit: its high nibble is 3, and still 3 after
+     * adding 6 (so at most 0x39). A carry out of a byte happens only from a byte whose high
+     * nibble is not 3, which fails the first test anyway.
+     */
+    static boolean eightDigits(long w) {
+        return ((w & 0xF0F0F0F0F0F0F0F0L) | (((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) >>> 4))
+                == 0x3333333333333333L;
+    }
+
+    /**
+     * A DECIMAL's text: its scale once trailing zeros are dropped, whether it is whole, the
+     * least and greatest by value. The first value not spelled {@code -?D{1,18}(.D{1,10})?}
+     * (spaces, a sign +, an exponent, more digits than two longs hold) leaves the numeric facts
+     * to SQL, whose cast decides those.
+     */
+    private void addDecimal(byte[] b, int off, int len) {
+        if (!plainDecimal(b, off, len)) {
+            decimalValid = false;
+            return;
+        }
+        usedScale = Math.max(usedScale, scale);
+        if (scale == 0) {
+            integral++;
+        }
+        int c = minNumber == null ? -1 : compare(whole, fraction, minWhole, minFraction);
+        if (c < 0 || c == 0 && less(b, off, len, minNumber)) {
+            minWhole = whole;
+            minFraction = fraction;
+            minNumber = Arrays.copyOfRange(b, off, off + len);
+        }
+        c = maxNumber == null ? 1 : compare(whole, fraction, maxWhole, maxFraction);
+        if (c > 0 || c == 0 && less(b, off, len, maxNumber)) {
+            maxWhole = whole;
+            maxFraction = fraction;
+            maxNumber = Arrays.copyOfRange(b, off, off + len);
+        }
+    }
+
+    private static int compare(long w1, long f1, long w2, long f2) {
+        int c = Long.compare(w1, w2);
+        return c != 0 ? c : Long.compare(f1, f2);
+    }
+
+    /** Parses a plain decimal into {@link #whole}, {@link #fraction} and {@link #scale}. */
+    private boolean plainDecimal(byte[] b, int off, int len) {
+        int i = off;
+        int end = off + len;
+        boolean negative = i < end && b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        int start = i;
+        long w = 0;
+        for (; i < end && b[i] >= '0' && b[i] <= '9'; i++) {
+            w = w * 10 + (b[i] - '0');
+        }
+        if (i == start || i - start > 18) {
+            return false;
+        }
+        long f = 0;
+        int digits = 0;
+        int lastNonZero = 0;
+        if (i < end) {
+            if (b[i] != '.' || i + 1 == end || end - i - 1 > 10) {
+                return false;
+            }
+            for (i++; i < end; i++) {
+                if (b[i] < '0' || b[i] > '9') {
+                    return false;
+                }
+                digits++;
+                f = f * 10 + (b[i] - '0');
+                if (b[i] != '0') {
+                    lastNonZero = digits;
+                }
+            }
+            for (int k = digits; k < 10; k++) {
+                f *= 10;
+            }
+        }
+        whole = negative ? -w : w;
+        fraction = negative ? -f : f;
+        scale = lastNonZero;
+        return true;
+    }
+
+    /** Whether a value is one of the markers: as text for text, as DuckDB shows a BLOB for bytes. */
+    private boolean isMarker(byte[] b, int off, int len) {
+        if (len > 0 && !markerStart[b[off] & 0xff]) {
+            return false; // most short values ('paid', 'DE') start with no marker's first byte
+        }
+        for (byte[] m : markerSpellings) {
+            if (m.length == len && Arrays.equals(b, off, off + len, m, 0, len)) {
+                // a BLOB's text is its bytes where they are printable ASCII but for \ ' and ":
+                // every marker is such but "\N", whose backslash DuckDB shows as \x5C
+                return !bytes || shownBlob(m).equals(new String(m, StandardCharsets.UTF_8));
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code b[off, off+len)} sorts before {@code than}, byte by byte unsigned, a prefix first. */
+    private static boolean less(byte[] b, int off, int len, byte[] than) {
+        return compare(b, off, len, than) < 0;
+    }
+
+    private static boolean less(byte[] a, byte[] b, int off, int len) {
+        return compare(b, off, len, a) > 0;
+    }
+
+    /**
+     * Unsigned byte order, eight bytes a step: cheaper on short values than the library's call,
+     * which took half the filler's time in facts.
+     */
+    private static int compare(byte[] b, int off, int len, byte[] other) {
+        int n = Math.min(len, other.length);
+        int i = 0;
+        for (; i + 8 <= n; i += 8) { // eight bytes a step, as big-endian numbers
+            long x = (long) WORDS.get(b, off + i);
+            long y = (long) WORDS.get(other, i);
+            if (x != y) {
+                return Long.compareUnsigned(x, y);
+            }
+        }
+        for (; i < n; i++) {
+            int x = b[off + i] & 0xff;
+            int y = other[i] & 0xff;
+            if (x != y) {
+                return x - y;
+            }
+        }
+        return len - other.length;
+    }
+
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    public long nonNull() {
+        return nonNull;
+    }
+
+    /** Null, as SQL's min of no rows. */
+    public Long minLen() {
+        return nonNull == 0 ? null : minLen;
+    }
+
+    public Long maxLen() {
+        return nonNull == 0 ? null : maxLen;
+    }
+
+    public Long sumLen() {
+        return nonNull == 0 ? null : sumLen;
+    }
+
+    public long long127() {
+        return long127;
+    }
+
+    public Long maxChars() {
+        return nonNull == 0 ? null : maxChars;
+    }
+
+    public long trailingSpace() {
+        return trailingSpace;
+    }
+
+    public long markers() {
+        return markers;
+    }
+
+    public Long realMinLen() {
+        return markers == 0 ? minLen() : realMax == null ? null : realMinLen;
+    }
+
+    public Long realMaxLen() {
+        return markers == 0 ? maxLen() : realMax == null ? null : realMaxLen;
+    }
+
+    public long mwTimestamps() {
+        return mwTimestamps;
+    }
+
+    /** The least of the MediaWiki timestamps, or null (as SQL's min of no rows). */
+    public String mwTimestampMin() {
+        return mwMin == null ? null : new String(mwMin, StandardCharsets.US_ASCII);
+    }
+
+    public String mwTimestampMax() {
+        return mwMax == null ? null : new String(mwMax, StandardCharsets.US_ASCII);
+    }
+
+    /** Whether the numeric facts of a DECIMAL's text hold: every value plainly spelled. */
+    public boolean decimalFacts() {
+        return decimalValid;
+    }
+
+    /** Values a cast to DECIMAL(38,10) rejects: none, since all are plain. */
+    public long castFailures() {
+        return 0;
+    }
+
+    public Long usedScale() {
+        return nonNull == 0 ? null : usedScale;
+    }
+
+    public long integral() {
+        return integral;
+    }
+
+    /** The spelling of the least value (of equal values, the least spelling). */
+    public String minNumber() {
+        return minNumber == null ? null : new String(minNumber, StandardCharsets.US_ASCII);
+    }
+
+    public String maxNumber() {
+        return maxNumber == null ? null : new String(maxNumber, StandardCharsets.US_ASCII);
+    }
+
+    /** The least whole part (the value cut toward zero), as integer text. */
+    public String minWhole() {
+        return minNumber == null ? null : Long.toString(minWhole);
+    }
+
+    public String maxWhole() {
+        return maxNumber == null ? null : Long.toString(maxWhole);
+    }
+
+    /** The least value, shown as the profile shows it: its first 60 characters. */
+    public String minText() {
+        return shown(min);
+    }
+
+    public String maxText() {
+        return shown(max);
+    }
+
+    public String realMinText() {
+        return shown(markers == 0 ? min : realMin);
+    }
+
+    public String realMaxText() {
+        return shown(markers == 0 ? max : realMax);
+    }
+
+    private String shown(byte[] v) {
+        if (v == null) {
+            return null;
+        }
+        if (bytes) {
+            return shownBlob(v);
+        }
+        String s = new String(v, StandardCharsets.UTF_8);
+        return s.codePointCount(0, s.length()) <= 60 ? s : s.substring(0, s.offsetByCodePoints(0, 60));
+    }
+
+    /**
+     * Bytes as DuckDB casts a BLOB to text, cut to 60 characters: printable ASCII as itself but
+     * for the backslash and quotes, every other byte as {@code \xHH}.
+     */
+    public static String shownBlob(byte[] bytes) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : bytes) {
+            int u = b & 0xff;
+            if (u >= 32 && u <= 126 && u != '\\' && u != '\'' && u != '"') {
+                sb.append((char) u);
+            } else {
+                sb.append(String.format("\\x%02X", u));
+            }
+            if (sb.length() >= 60) {
+                break;
+            }
+        }
+        return sb.length() > 60 ? sb.substring(0, 60) : sb.toString();
+    }
+}
