@@ -181,8 +181,8 @@ public final class Tune {
                 });
             }
         }
-        if (columns.isEmpty()) {
-            return r;
+        if (columns.isEmpty() || MigrationRunner.dialectOf(url) != r.dialect()) {
+            return r; // nothing to look up, or a URL of another engine, which apply refuses with why
         }
         Map<String, String> live = MigrationRunner.liveTypes(url, r.dialect(), columns);
         List<Tuner.TableResult> tables = new ArrayList<>();

@@ -425,7 +425,7 @@ public final class Tuner {
                             cr.name(),
                             cr.declaredType(),
                             cr.suggestedType(),
-                            d.note(),
+                            d.reason(),
                             d.representation()));
                 } else {
                     conversions.add(d.conversion());

@@ -36,6 +36,14 @@ import java.util.Set;
  */
 public record TuneDecision(Conversion conversion, boolean representation, String note) {
 
+    /** How analyze opens the note of a change tune cannot apply; tune's own list is headed "Left out" already. */
+    private static final String LEFT_OUT = "tune leaves it out: ";
+
+    /** The note as tune's "Left out" list gives it: without the words its heading already says. */
+    public String reason() {
+        return note != null && note.startsWith(LEFT_OUT) ? note.substring(LEFT_OUT.length()) : note;
+    }
+
     /** {@code --representation all}: every change of representation. */
     public static final String ALL = "all";
 
@@ -54,7 +62,7 @@ public record TuneDecision(Conversion conversion, boolean representation, String
             try {
                 return new TuneDecision(Conversion.of(def, index, col, report, dialect, false), false, null);
             } catch (Conversion.Unsupported e) {
-                return new TuneDecision(null, false, "tune leaves it out: " + e.getMessage());
+                return new TuneDecision(null, false, LEFT_OUT + e.getMessage());
             }
         }
         if (allowed) {
@@ -64,7 +72,7 @@ public record TuneDecision(Conversion conversion, boolean representation, String
                         true,
                         "applied as " + option + " asked: " + reads + ", so the application must change with it");
             } catch (Conversion.Unsupported e) {
-                return new TuneDecision(null, true, "tune leaves it out: " + e.getMessage());
+                return new TuneDecision(null, true, LEFT_OUT + e.getMessage());
             }
         }
         if (report.suggestedType().toLowerCase(Locale.ROOT).startsWith("bool")) {
