@@ -112,7 +112,7 @@ class AdviceTest {
                 UPDATE account SET touched = NOW(6) + INTERVAL 1 SECOND WHERE id = 11;
                 """);
 
-        Cli.Result plain = Cli.run("tune", "-q", dump.toString());
+        Cli.Result plain = Cli.run("tune", "-q", "--representation", "account.touched", dump.toString());
         assertThat(plain.exitCode()).as(plain.err()).isZero();
         assertThat(plain.out())
                 .contains(
@@ -122,7 +122,8 @@ class AdviceTest {
                         "MODIFY COLUMN `touched` DATETIME NOT NULL",
                         "MODIFY COLUMN `score` TINYINT NOT NULL");
 
-        Cli.Result r = Cli.run("tune", "-q", dump.toString(), "--trace", trace.toString());
+        Cli.Result r = Cli.run(
+                "tune", "-q", "--representation", "account.touched", dump.toString(), "--trace", trace.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         // the left-out list is a comment re-flowed to the width: its items are read with their continuation lines
         // joined

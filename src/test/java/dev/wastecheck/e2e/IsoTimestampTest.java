@@ -106,7 +106,7 @@ class IsoTimestampTest {
         server.load("iso_ev", dump);
         List<String> before = rowsMariaDb(server, "SELECT CONCAT_WS('|', id, IFNULL(z, 'NULL'), us, t, uz) FROM ev");
         Path migration = dir.resolve("migration.sql");
-        Cli.Result sql = Cli.run("tune", "-q", "-o", migration.toString(), dump.toString());
+        Cli.Result sql = Cli.run("tune", "-q", "--representation", "all", "-o", migration.toString(), dump.toString());
         assertThat(sql.exitCode()).as(sql.err()).isZero();
         MariaDbServer.ClientRun run = server.source("iso_ev", null, migration);
         assertThat(run.exitCode())
@@ -142,7 +142,7 @@ class IsoTimestampTest {
         assertThat(Cli.column(r, "ev", "t").get("suggested_type").asText()).isEqualTo("timestamp");
         assertThat(finding(Cli.column(r, "ev", "off"))).isNull();
 
-        Cli.Result tune = Cli.run("tune", "-q", dump.toString());
+        Cli.Result tune = Cli.run("tune", "-q", "--representation", "all", dump.toString());
         assertThat(tune.exitCode()).as(tune.err()).isZero();
         String migration = tune.out();
         PostgresServer pg = PostgresServer.get();

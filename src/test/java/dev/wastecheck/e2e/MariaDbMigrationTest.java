@@ -44,11 +44,11 @@ class MariaDbMigrationTest {
     static void start() throws Exception {
         server = MariaDbServer.get();
         shop = GuardFixture.mysql(shared);
-        Cli.Result json = Cli.run("tune", "-q", "--format", "json", shop.toString());
+        Cli.Result json = Cli.run("tune", "-q", "--representation", "all", "--format", "json", shop.toString());
         assertThat(json.exitCode()).as(json.err()).isZero();
         shopTune = json.json();
         Path migration = shared.resolve("shop-migration.sql");
-        Cli.Result sql = Cli.run("tune", "-q", "-o", migration.toString(), shop.toString());
+        Cli.Result sql = Cli.run("tune", "-q", "--representation", "all", "-o", migration.toString(), shop.toString());
         assertThat(sql.exitCode()).as(sql.err()).isZero();
         shopMigration = Files.readString(migration);
     }

@@ -37,10 +37,10 @@ class PostgresGuardTest {
     static void start() throws Exception {
         pg = PostgresServer.get();
         shop = GuardFixture.postgres(shared);
-        Cli.Result json = Cli.run("tune", "-q", "--format", "json", shop.toString());
+        Cli.Result json = Cli.run("tune", "-q", "--representation", "all", "--format", "json", shop.toString());
         assertThat(json.exitCode()).as(json.err()).isZero();
         tune = json.json();
-        Cli.Result sql = Cli.run("tune", "-q", shop.toString());
+        Cli.Result sql = Cli.run("tune", "-q", "--representation", "all", shop.toString());
         assertThat(sql.exitCode()).as(sql.err()).isZero();
         migration = sql.out();
         assertThat(migration).startsWith("-- wastecheck tune: a migration for PostgreSQL");

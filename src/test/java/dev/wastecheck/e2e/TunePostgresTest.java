@@ -37,7 +37,7 @@ class TunePostgresTest {
      * estimate), so they lower the evidence threshold and the key floor that keep the default advice
      * from touching these small databases' keys (docs/analyze.md, "Growth").
      */
-    static final List<String> MECHANICS = List.of("--min-rows", "0", "--key-floor", "2");
+    static final List<String> MECHANICS = List.of("--min-rows", "0", "--key-floor", "2", "--representation", "all");
 
     /** A fresh database on the JVM's server. */
     static Connection database(String name) throws SQLException {

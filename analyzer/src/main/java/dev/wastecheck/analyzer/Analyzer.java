@@ -1,6 +1,7 @@
 package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.check.SampleCheck;
+import dev.wastecheck.analyzer.check.TuneDecision;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.infer.IntegerPolicy;
 import dev.wastecheck.analyzer.infer.OutOfTypeFloor;
@@ -283,7 +284,12 @@ public final class Analyzer {
                         refs.links(),
                         groups)
                 .withServer(source.serverBytes(), serverSpace(source));
-        return checkSample(source, report, progress);
+        // What tune will do with each suggestion, decided here once, so both reports say the same.
+        Map<String, TableDef> defs = new HashMap<>();
+        for (LoadedTable t : loaded.values()) {
+            defs.put(t.def().name().toLowerCase(Locale.ROOT), t.def());
+        }
+        return TuneDecision.annotate(checkSample(source, report, progress), defs, dialect, inference.representation());
     }
 
     /** The workload report with the trace read from {@code file} shown as {@code name}. */

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -90,6 +91,14 @@ public final class TuneCommand implements Callable<Integer> {
                     + "left out, with the statement. Without one the advice rests on the snapshot only.")
     List<Path> traces = new ArrayList<>();
 
+    @Option(
+            names = "--representation",
+            paramLabel = "COLUMNS",
+            split = ",",
+            description = "Also apply these changes of what the application reads (TABLE.COLUMN,... or all): "
+                    + "text to a number or time, 0/1 to boolean. Left out by default.")
+    List<String> representation = new ArrayList<>();
+
     @Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
@@ -105,7 +114,10 @@ public final class TuneCommand implements Callable<Integer> {
         TuneOptions options = new TuneOptions(
                 sources,
                 traces,
-                analysis.inference(),
+                analysis.inference()
+                        .withRepresentation(representation.stream()
+                                .map(c -> c.strip().toLowerCase(Locale.ROOT))
+                                .collect(Collectors.toSet())),
                 analysis.profiling(),
                 parseDialect(dialect),
                 format == Format.sql ? out.output : null,

@@ -44,6 +44,12 @@ public final class Migration {
             case POSTGRESQL -> postgres(r, s);
             default -> duckdb(r, s);
         }
+        List<String> altered = altered(r);
+        if (!altered.isEmpty()) {
+            s.blank();
+            s.comment("Not as analyze suggested, or changing what the application reads:");
+            altered.forEach(l -> s.comment("  " + l));
+        }
         List<String> left = leftOut(r);
         if (!left.isEmpty()) {
             s.blank();
@@ -54,14 +60,87 @@ public final class Migration {
     }
 
     /**
-     * The script that puts the dump's declared types back after the migration ran, or null when the
-     * dialect needs none: MySQL only (PostgreSQL's and DuckDB's run in one transaction).
+     * The script that puts the dump's declared types back after the migration ran (and committed),
+     * or null when there is nothing to put back: MySQL and PostgreSQL (DuckDB files are copied
+     * before a migration more easily than reversed).
      */
     public static SqlScript rollback(Tuner.Result r) {
-        return r.dialect() == Dialect.MYSQL
-                        && r.tables().stream().anyMatch(t -> !t.applied().isEmpty())
-                ? MysqlMigration.rollback(r)
-                : null;
+        if (r.tables().stream().allMatch(t -> t.applied().isEmpty())) {
+            return null;
+        }
+        return switch (r.dialect()) {
+            case MYSQL -> MysqlMigration.rollback(r);
+            case POSTGRESQL -> postgresRollback(r);
+            default -> null;
+        };
+    }
+
+    /**
+     * PostgreSQL's rollback, in one transaction like the migration: the views over the changed
+     * tables dropped, each changed column given its declared type back through the inverse of its
+     * conversion (an enum or a number read back as its text, a timestamp printed in the text's own
+     * format, a boolean as 0 and 1), the enum types the migration created dropped, the views
+     * re-created from the dump's definitions.
+     */
+    static SqlScript postgresRollback(Tuner.Result r) {
+        SqlScript s = new SqlScript();
+        s.comment("wastecheck tune: the rollback of the migration for PostgreSQL, from "
+                + String.join(", ", r.sources()));
+        s.comment(
+                "It puts back the types the dump declared, for the columns the migration changed, in one transaction.");
+        s.statement(Role.SETUP, "BEGIN;");
+        List<String> locked = r.tables().stream()
+                .filter(t -> !t.applied().isEmpty())
+                .map(t -> pgTable(t.name(), r.schemaOf(t.name())))
+                .toList();
+        s.statement(Role.SETUP, "LOCK TABLE " + String.join(", ", locked) + " IN ACCESS EXCLUSIVE MODE;");
+        List<DdlCatalog.ViewDef> reversed = new ArrayList<>(r.views());
+        Collections.reverse(reversed);
+        for (DdlCatalog.ViewDef v : reversed) {
+            s.statement(
+                    Role.CHANGE, "DROP " + (v.materialized() ? "MATERIALIZED VIEW" : "VIEW") + " " + v.name() + ";");
+        }
+        List<String> enums = new ArrayList<>();
+        for (Tuner.TableResult t : r.tables()) {
+            if (t.applied().isEmpty()) {
+                continue;
+            }
+            s.blank();
+            s.comment(t.name());
+            StringBuilder sql = new StringBuilder("ALTER TABLE " + pgTable(t.name(), r.schemaOf(t.name())));
+            List<String> clauses = new ArrayList<>();
+            for (Tuner.Checked c : t.applied()) {
+                Conversion v = c.conversion();
+                String col = quote(v.column().name());
+                if (c.defaultValue() != null) {
+                    clauses.add("ALTER COLUMN " + col + " DROP DEFAULT");
+                }
+                clauses.add("ALTER COLUMN " + col + " TYPE " + v.column().type().declared() + " USING "
+                        + PostgresRollback.back(v, col));
+                if (c.defaultValue() != null) {
+                    clauses.add("ALTER COLUMN " + col + " SET DEFAULT "
+                            + ProfilingDatabase.literal(v.column().defaultValue()));
+                }
+                if (v.kind() == FindingKind.LOW_CARDINALITY) {
+                    enums.add(quote(v.target()));
+                }
+            }
+            sql.append("\n  ").append(String.join(",\n  ", clauses));
+            s.columnChange(sql.toString(), "", t.applied().size());
+        }
+        for (String e : enums) {
+            s.statement(Role.CHANGE, "DROP TYPE " + e + ";");
+        }
+        s.blank();
+        for (DdlCatalog.ViewDef v : r.views()) {
+            s.statement(Role.CHANGE, terminated(v.text()));
+            v.indexes().forEach(i -> s.statement(Role.CHANGE, terminated(i)));
+            if (v.materialized() && v.text().toLowerCase(Locale.ROOT).matches("(?s).*with\\s+no\\s+data\\s*;?\\s*$")) {
+                s.statement(Role.CHANGE, "REFRESH MATERIALIZED VIEW " + v.name() + ";");
+            }
+        }
+        s.statement(Role.RESTORE, "COMMIT;");
+        return s;
     }
 
     private static void header(Tuner.Result r, SqlScript s) {
@@ -100,13 +179,26 @@ public final class Migration {
                         ? "no suggestion left out."
                         : left.size() + (left.size() == 1 ? " suggestion" : " suggestions")
                                 + " left out, listed at the end."));
-        if (r.tables().stream()
-                .flatMap(t -> t.applied().stream())
-                .anyMatch(c -> c.conversion().kind().stringHolds())) {
-            s.comment(
-                    "The string_holds_* changes turn text into numbers, dates or times: queries that apply string functions or LIKE");
-            s.comment("to those columns must change with them.");
+        if (!r.altered().isEmpty()) {
+            s.comment(r.altered().size() + (r.altered().size() == 1 ? " change differs" : " changes differ")
+                    + " from analyze's suggestion or change" + (r.altered().size() == 1 ? "s" : "")
+                    + " what the application reads (--representation), listed at the end.");
         }
+        long representation =
+                r.skipped().stream().filter(Tuner.Skipped::representation).count();
+        if (representation > 0) {
+            s.comment(representation + (representation == 1 ? " suggestion changes" : " suggestions change")
+                    + " what the application reads (text to a number or time, 0/1 to boolean): left out by default,");
+            s.comment("applied by --representation TABLE.COLUMN,... (or all) once the application reads the new type.");
+        }
+    }
+
+    /** The changes that differ from analyze's suggestion or change what the application reads, one line each. */
+    public static List<String> altered(Tuner.Result r) {
+        return r.altered().stream()
+                .map(a -> a.table() + "." + a.column() + " " + a.declaredType() + " -> " + a.suggestedType() + ": "
+                        + a.why())
+                .toList();
     }
 
     /** The suggestions not in the migration, one line each. */
@@ -242,7 +334,7 @@ public final class Migration {
         for (int i = 0; i < lines.size(); i++) {
             sql.append("\n  ").append(lines.get(i)[0]).append(i + 1 < lines.size() ? "," + lines.get(i)[1] : "");
         }
-        s.statement(Role.CHANGE, sql.toString(), lines.get(lines.size() - 1)[1]);
+        s.columnChange(sql.toString(), lines.get(lines.size() - 1)[1], changes.size());
     }
 
     private static void duckdb(Tuner.Result r, SqlScript s) {
@@ -257,11 +349,11 @@ public final class Migration {
                 Conversion v = c.conversion();
                 String col = quote(v.column().name());
                 String using = v.using() == null ? "" : " USING " + v.using().replace(Conversion.VALUE, col);
-                s.statement(
-                        Role.CHANGE,
+                s.columnChange(
                         "ALTER TABLE " + qualified(t.name()) + " ALTER COLUMN " + col + " SET DATA TYPE " + v.target()
                                 + using,
-                        note(c));
+                        note(c),
+                        1);
             }
         }
         s.blank();

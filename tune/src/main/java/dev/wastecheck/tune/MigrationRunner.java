@@ -5,10 +5,14 @@ import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.sources.LiveSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code tune --apply JDBC_URL}: runs the migration's own statements, the very ones it prints,
@@ -23,7 +27,8 @@ public final class MigrationRunner {
      * What running the script did.
      *
      * @param executed       statements that ran
-     * @param changesApplied CHANGE statements that ran (and, on MySQL, stay applied)
+     * @param changesApplied column changes of the statements that ran (and, on MySQL, stay applied): the
+     *                       summary's count when all ran
      * @param failed         the statement that failed, or null when all ran
      * @param error          the database's message for it
      */
@@ -88,12 +93,46 @@ public final class MigrationRunner {
                     return new Outcome(executed, dialect == Dialect.POSTGRESQL ? 0 : changes, s, e.getMessage());
                 }
                 executed++;
-                changes += s.role() == SqlScript.Role.CHANGE ? 1 : 0;
+                changes += s.role() == SqlScript.Role.CHANGE ? s.columns() : 0;
             }
         } catch (SQLException e) {
             throw new BadInputException("--apply " + redacted(url) + ": " + e.getMessage());
         }
         return new Outcome(executed, changes, null, null);
+    }
+
+    /**
+     * The live type of each column, as the server spells it ({@code format_type} on PostgreSQL,
+     * {@code COLUMN_TYPE} on MySQL), keyed by lower-case {@code table.column}; a column the
+     * database does not have is absent.
+     *
+     * @param columns each {table, schema or null, column}
+     */
+    public static Map<String, String> liveTypes(String url, Dialect dialect, List<String[]> columns) {
+        String jdbc = url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")
+                ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length())
+                : url;
+        Map<String, String> out = new HashMap<>();
+        String sql = dialect == Dialect.POSTGRESQL
+                ? "SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a"
+                        + " WHERE a.attrelid = to_regclass(?) AND a.attname = ? AND NOT a.attisdropped"
+                : "SELECT COLUMN_TYPE FROM information_schema.COLUMNS"
+                        + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?";
+        try (Connection c = DriverManager.getConnection(jdbc);
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            for (String[] col : columns) {
+                ps.setString(1, dialect == Dialect.POSTGRESQL ? Migration.pgTable(col[0], col[1]) : col[0]);
+                ps.setString(2, col[2]);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getString(1) != null) {
+                        out.put((col[0] + "." + col[2]).toLowerCase(Locale.ROOT), rs.getString(1));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new BadInputException("--apply " + redacted(url) + ": cannot connect: " + e.getMessage());
+        }
+        return out;
     }
 
     private static void rollbackQuietly(Connection c) {

@@ -130,8 +130,13 @@ final class MysqlMigration {
 
     /** The statement that fails, with what the guard found, when it found anything; the client stops there. */
     private static void stopIfFound(SqlScript s) {
+        // Said plainly first: the client prints this row before the error below, which is only the
+        // means of stopping (ERROR 1366 ... for column wastecheck_guard.nothing_was_changed).
         s.statement(
-                Role.GUARD, "SELECT @wastecheck_stop AS wastecheck_stop FROM DUAL WHERE @wastecheck_stop IS NOT NULL;");
+                Role.GUARD,
+                "SELECT CONCAT('wastecheck: the live database no longer fits this migration, so it stops here and"
+                        + " nothing was changed (the ERROR 1366 that follows is how it stops): ', @wastecheck_stop)"
+                        + " AS wastecheck_guard FROM DUAL WHERE @wastecheck_stop IS NOT NULL;");
         // MySQL has no SIGNAL outside stored programs: a strict-mode INSERT of the finding's text into
         // an integer column fails, and its error message carries the text.
         s.statement(Role.GUARD, "CREATE TEMPORARY TABLE wastecheck_guard (nothing_was_changed INT NOT NULL);");
@@ -497,7 +502,7 @@ final class MysqlMigration {
                 sql.append(",").append(note.apply(c));
             }
         }
-        s.statement(Role.CHANGE, sql.toString(), note.apply(changes.get(changes.size() - 1)));
+        s.columnChange(sql.toString(), note.apply(changes.get(changes.size() - 1)), changes.size());
     }
 
     /** The DuckDB format of an ISO-8601 text turned into a DATETIME, or null. */

@@ -28,8 +28,14 @@ public final class SqlScript {
      *
      * @param sql      what runs: the statement without its terminating semicolon (comments inside it included)
      * @param trailing a comment printed after the semicolon, or ""
+     * @param columns  the column changes it makes (an ALTER TABLE of three columns: 3), so that
+     *                 {@code --apply} counts what the summary counts
      */
-    public record Statement(String sql, Role role, String trailing) {
+    public record Statement(String sql, Role role, String trailing, int columns) {
+        public Statement(String sql, Role role, String trailing) {
+            this(sql, role, trailing, 0);
+        }
+
         /** The statement as printed: terminated, its comment after. */
         public String text() {
             return sql + ";" + trailing;
@@ -56,11 +62,20 @@ public final class SqlScript {
 
     /** A statement with a comment printed after its semicolon ({@code " -- int, narrow_integer"}). */
     public SqlScript statement(Role role, String sql, String trailing) {
+        return add(role, sql, trailing, 0);
+    }
+
+    /** A {@link Role#CHANGE} that changes {@code columns} columns' types. */
+    public SqlScript columnChange(String sql, String trailing, int columns) {
+        return add(Role.CHANGE, sql, trailing, columns);
+    }
+
+    private SqlScript add(Role role, String sql, String trailing, int columns) {
         String s = sql.strip();
         if (s.endsWith(";")) {
             s = s.substring(0, s.length() - 1).stripTrailing();
         }
-        parts.add(new Statement(s, role, trailing));
+        parts.add(new Statement(s, role, trailing, columns));
         return this;
     }
 

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -82,6 +83,18 @@ public final class Tune {
                 left,
                 left == 1 ? "suggestion" : "suggestions",
                 left > 0 ? " (the migration ends with why)" : ""));
+        for (String a : Migration.altered(r)) {
+            out.add("wastecheck tune: " + a);
+        }
+        long representation =
+                r.skipped().stream().filter(Tuner.Skipped::representation).count();
+        if (representation > 0) {
+            out.add("wastecheck tune: " + representation
+                    + (representation == 1 ? " suggestion changes" : " suggestions change")
+                    + " what the application reads and " + (representation == 1 ? "is" : "are")
+                    + " left out by default: --representation TABLE.COLUMN,... (or all) applies "
+                    + (representation == 1 ? "it" : "them"));
+        }
         if (r.workload() != null) {
             out.add("wastecheck tune: " + r.workload().describe());
             r.workload().unreplayedExamples().forEach(x -> out.add("  not replayed: " + x));
@@ -107,25 +120,37 @@ public final class Tune {
         return out;
     }
 
-    /** {@code --apply}: the printed statements on the live database, stopping at the first that fails. */
+    /**
+     * {@code --apply}: the printed statements on the live database, stopping at the first that
+     * fails. A change the database already has (the column is of the new type: an earlier run
+     * applied it) is said to be "already applied" and left out of what runs, so a second
+     * {@code --apply} of the same migration does nothing and says why.
+     */
     private static TuneReport.Applied apply(Tuner.Result r, SqlScript script, Path rollbackFile, String url) {
+        List<String> out = new ArrayList<>();
+        Tuner.Result pending = withoutApplied(r, url, out);
+        if (pending != r) {
+            script = Migration.script(pending);
+            r = pending;
+        }
         if (!script.hasChanges()) {
-            return new TuneReport.Applied(
-                    true, List.of("wastecheck tune: --apply: the migration changes nothing; nothing to apply"));
+            out.add("wastecheck tune: --apply: "
+                    + (out.isEmpty() ? "the migration changes nothing" : "every change is already applied")
+                    + "; nothing to apply");
+            return new TuneReport.Applied(true, out);
         }
         MigrationRunner.Outcome o = MigrationRunner.apply(script, r.dialect(), url);
         int total = script.statements().size();
         if (o.succeeded()) {
-            return new TuneReport.Applied(
-                    true,
-                    List.of(String.format(
-                            Locale.ROOT,
-                            "wastecheck tune: applied: %d statements, %d changes, on %s",
-                            o.executed(),
-                            o.changesApplied(),
-                            r.dialect().label())));
+            out.add(String.format(
+                    Locale.ROOT,
+                    "wastecheck tune: applied: %d statements, %d %s, on %s",
+                    o.executed(),
+                    o.changesApplied(),
+                    o.changesApplied() == 1 ? "change" : "changes",
+                    r.dialect().label()));
+            return new TuneReport.Applied(true, out);
         }
-        List<String> out = new ArrayList<>();
         String first = o.failed().sql().lines().findFirst().orElse("");
         out.add("wastecheck: --apply stopped at statement " + (o.executed() + 1) + " of " + total + " (" + first
                 + (o.failed().sql().contains("\n") ? " ..." : "") + "): " + o.error());
@@ -141,5 +166,55 @@ public final class Tune {
                                     + " declared types back"));
         }
         return new TuneReport.Applied(false, out);
+    }
+
+    /**
+     * {@code r} without the changes the live database already has, each told to {@code out} as
+     * already applied; {@code r} itself when there are none.
+     */
+    static Tuner.Result withoutApplied(Tuner.Result r, String url, List<String> out) {
+        List<String[]> columns = new ArrayList<>();
+        for (Tuner.TableResult t : r.tables()) {
+            for (Tuner.Checked c : t.applied()) {
+                columns.add(new String[] {
+                    t.name(), r.schemaOf(t.name()), c.conversion().column().name()
+                });
+            }
+        }
+        if (columns.isEmpty() || MigrationRunner.dialectOf(url) != r.dialect()) {
+            return r; // nothing to look up, or a URL of another engine, which apply refuses with why
+        }
+        Map<String, String> live = MigrationRunner.liveTypes(url, r.dialect(), columns);
+        List<Tuner.TableResult> tables = new ArrayList<>();
+        boolean any = false;
+        for (Tuner.TableResult t : r.tables()) {
+            List<Tuner.Checked> keep = new ArrayList<>();
+            for (Tuner.Checked c : t.changes()) {
+                String type = live.get((t.name() + "." + c.conversion().column().name()).toLowerCase(Locale.ROOT));
+                if (c.lossless() && type != null && AppliedTypes.same(type, c.conversion(), r.dialect())) {
+                    out.add("wastecheck tune: already applied: " + t.name() + "."
+                            + c.conversion().column().name() + " is " + type + " on the server");
+                    any = true;
+                } else {
+                    keep.add(c);
+                }
+            }
+            tables.add(new Tuner.TableResult(t.name(), t.rows(), keep, t.bytesBefore()));
+        }
+        if (!any) {
+            return r;
+        }
+        return new Tuner.Result(
+                r.dialect(),
+                r.sources(),
+                tables,
+                r.skipped(),
+                r.altered(),
+                Tuner.viewsOver(r.views(), tables),
+                r.heap(),
+                r.schemas(),
+                r.foreignKeys(),
+                r.innodb(),
+                r.workload());
     }
 }

@@ -2,6 +2,7 @@ package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.check.Conversion;
+import dev.wastecheck.analyzer.check.TuneDecision;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.profile.Profiler;
@@ -88,8 +89,23 @@ public final class Tuner {
         }
     }
 
-    /** A suggested change left out, and why. */
-    public record Skipped(String table, String column, String declaredType, String suggestedType, String why) {}
+    /**
+     * A suggested change left out, or altered, and why.
+     *
+     * @param representation the suggestion changes what the application reads ({@link TuneDecision}):
+     *                       left out by default, applied with {@code --representation}
+     */
+    public record Skipped(
+            String table,
+            String column,
+            String declaredType,
+            String suggestedType,
+            String why,
+            boolean representation) {
+        public Skipped(String table, String column, String declaredType, String suggestedType, String why) {
+            this(table, column, declaredType, suggestedType, why, false);
+        }
+    }
 
     /**
      * One table's outcome. A partitioned table's is the sum of its partitions': its changes are
@@ -138,6 +154,9 @@ public final class Tuner {
     }
 
     /**
+     * @param altered     changes in the migration that differ from analyze's suggestion (a 0/1 column's
+     *                    smallint where analyze names boolean) or change what the application reads
+     *                    (asked for with {@code --representation}), each with why, as analyze says it
      * @param views       the views over changed tables, in the dump's order: a PostgreSQL migration
      *                    drops them first and re-creates them from the dump's definitions last
      *                    (PostgreSQL refuses to change the type of a column a view reads)
@@ -155,6 +174,7 @@ public final class Tuner {
             List<String> sources,
             List<TableResult> tables,
             List<Skipped> skipped,
+            List<Skipped> altered,
             List<DdlCatalog.ViewDef> views,
             Map<String, long[]> heap,
             Map<String, String> schemas,
@@ -309,7 +329,7 @@ public final class Tuner {
                         + "); translating a schema to another engine is not what tune does");
             }
             AnalysisReport report = analyzer.report(session, List.of(), progress);
-            return tune(session, report, inference.idHeadroom(), traces, progress);
+            return tune(session, report, inference.idHeadroom(), inference.representation(), traces, progress);
         }
     }
 
@@ -328,6 +348,21 @@ public final class Tuner {
     public static Result tune(
             LoadedSource session, AnalysisReport report, double idHeadroom, List<Path> traces, Progress progress)
             throws SQLException, IOException {
+        return tune(session, report, idHeadroom, Set.of(), traces, progress);
+    }
+
+    /**
+     * @param representation lower-case {@code table.column} names, or {@code all}, whose change of what the
+     *                       application reads the user asked for ({@link TuneDecision})
+     */
+    public static Result tune(
+            LoadedSource session,
+            AnalysisReport report,
+            double idHeadroom,
+            Set<String> representation,
+            List<Path> traces,
+            Progress progress)
+            throws SQLException, IOException {
         Dialect dialect = session.dialect();
         ProfilingDatabase db = session.database();
         List<TableResult> tables = new ArrayList<>();
@@ -336,7 +371,19 @@ public final class Tuner {
         Profiler profiler = new Profiler(db, dialect == Dialect.POSTGRESQL, dialect == Dialect.SQLITE);
         Map<String, String> copies = new HashMap<>();
         try {
-            return tune(session, report, idHeadroom, traces, progress, db, tables, skipped, model, profiler, copies);
+            return tune(
+                    session,
+                    report,
+                    idHeadroom,
+                    representation,
+                    traces,
+                    progress,
+                    db,
+                    tables,
+                    skipped,
+                    model,
+                    profiler,
+                    copies);
         } finally {
             for (String copy : copies.values()) {
                 db.execute("DROP TABLE IF EXISTS " + copy);
@@ -348,6 +395,7 @@ public final class Tuner {
             LoadedSource session,
             AnalysisReport report,
             double idHeadroom,
+            Set<String> representation,
             List<Path> traces,
             Progress progress,
             ProfilingDatabase db,
@@ -358,6 +406,7 @@ public final class Tuner {
             Map<String, String> copies)
             throws SQLException, IOException {
         Dialect dialect = session.dialect();
+        List<Skipped> altered = new ArrayList<>();
         progress.begin("verifying", session.tables().size());
         int done = 0;
         for (LoadedTable t : session.tables().values()) {
@@ -369,11 +418,26 @@ public final class Tuner {
                 if (cr.suggestedType().equals(cr.declaredType())) {
                     continue;
                 }
-                try {
-                    conversions.add(Conversion.of(t.def(), i, cols.get(i), cr, dialect));
-                } catch (Conversion.Unsupported e) {
+                TuneDecision d = TuneDecision.of(t.def(), i, cols.get(i), cr, dialect, representation);
+                if (d.conversion() == null) {
                     skipped.add(new Skipped(
-                            t.def().name(), cr.name(), cr.declaredType(), cr.suggestedType(), e.getMessage()));
+                            t.def().name(),
+                            cr.name(),
+                            cr.declaredType(),
+                            cr.suggestedType(),
+                            d.reason(),
+                            d.representation()));
+                } else {
+                    conversions.add(d.conversion());
+                    if (d.note() != null) {
+                        altered.add(new Skipped(
+                                t.def().name(),
+                                cr.name(),
+                                cr.declaredType(),
+                                cr.suggestedType(),
+                                d.note(),
+                                d.representation()));
+                    }
                 }
             }
             if (!conversions.isEmpty() && t.def().columnIndex("rowid") >= 0) {
@@ -474,6 +538,7 @@ public final class Tuner {
                 report.sources(),
                 merged,
                 skipped,
+                stillApplied(merged, altered),
                 views,
                 heap,
                 schemas,
@@ -547,6 +612,19 @@ public final class Tuner {
             }
         }
         return out;
+    }
+
+    /** The alterations whose change is still in the migration (a later rule may have left it out). */
+    private static List<Skipped> stillApplied(List<TableResult> tables, List<Skipped> altered) {
+        Set<String> applied = new HashSet<>();
+        for (TableResult t : tables) {
+            for (Checked c : t.applied()) {
+                applied.add((t.name() + "." + c.conversion().column().name()).toLowerCase(Locale.ROOT));
+            }
+        }
+        return altered.stream()
+                .filter(a -> applied.contains((a.table() + "." + a.column()).toLowerCase(Locale.ROOT)))
+                .toList();
     }
 
     /** Whether {@code table.column} belongs to one of the report's groups (a key with its references, a domain). */
@@ -739,31 +817,65 @@ public final class Tuner {
 
     /**
      * A view's definition compares a text column with text literals as pg_dump wrote them
-     * ({@code code = '1005'::text}): the column in another type would make re-creating the view fail.
+     * ({@code code = '1005'::text}), or computes with it: with the column in another kind of type
+     * (a number, date, enum or boolean where it was text; a boolean where it was a number)
+     * re-creating the view would fail, or order and compare otherwise. A view that only selects
+     * the column re-creates fine and vetoes nothing.
      */
     static List<TableResult> noEnumUnderAView(
             List<TableResult> tables, List<DdlCatalog.ViewDef> views, List<Skipped> skipped) {
         return drop(
                 tables,
                 (t, c) -> {
-                    // pg_dump writes a text column's comparisons as text ('1005'::text): an integer, date,
-                    // uuid or enum there has no operator for them. Numbers and times compare across widths.
                     TypeFamily f = c.conversion().column().type().family();
-                    if (!(f.isString() || f == TypeFamily.OTHER)) {
-                        return null;
+                    boolean text = f.isString() || f == TypeFamily.OTHER;
+                    boolean toBoolean = c.conversion().target().equalsIgnoreCase("boolean");
+                    if (!text && !toBoolean) {
+                        return null; // numbers and times compare across widths
                     }
+                    String column = c.conversion().column().name();
                     for (DdlCatalog.ViewDef v : views) {
-                        if (mentionsAny(v.text(), Set.of(t.name().toLowerCase(Locale.ROOT)))
-                                && mentionsAny(
-                                        v.text(),
-                                        Set.of(c.conversion().column().name().toLowerCase(Locale.ROOT)))) {
-                            return "view " + v.name() + " reads it, and its definition compares it as text, which "
-                                    + c.conversion().target() + " has no operator for";
+                        if (!mentionsAny(v.text(), Set.of(t.name().toLowerCase(Locale.ROOT)))) {
+                            continue;
+                        }
+                        String use = usedInExpression(v.text(), column);
+                        if (use != null) {
+                            return "view " + v.name() + " uses it in an expression (" + use + "), written for "
+                                    + c.declaredType() + ", which "
+                                    + c.conversion().target()
+                                    + " would not compare or compute the same way";
                         }
                     }
                     return null;
                 },
                 skipped);
+    }
+
+    /**
+     * The first place a view's text uses {@code column} other than as a plain item of its select
+     * list ({@code SELECT t.col, ...}, {@code t.col AS x}), shown with its neighbours, or null.
+     */
+    static String usedInExpression(String viewText, String column) {
+        Matcher m = Pattern.compile(
+                        "(?<![\\p{L}\\p{N}_$])(?:[\\p{L}_][\\p{L}\\p{N}_$]*\\.)?\"?" + Pattern.quote(column)
+                                + "\"?(?![\\p{L}\\p{N}_$])",
+                        Pattern.CASE_INSENSITIVE)
+                .matcher(viewText);
+        while (m.find()) {
+            String before = viewText.substring(0, m.start()).stripTrailing().toLowerCase(Locale.ROOT);
+            String after = viewText.substring(m.end()).stripLeading().toLowerCase(Locale.ROOT);
+            boolean listed = before.endsWith(",") || before.endsWith("select") || before.endsWith("distinct");
+            boolean ends = after.isEmpty()
+                    || after.startsWith(",")
+                    || after.startsWith(";")
+                    || after.matches("(?s)(as|from)\\b.*");
+            if (!(listed && ends)) {
+                int from = Math.max(0, m.start() - 20);
+                int to = Math.min(viewText.length(), m.end() + 20);
+                return viewText.substring(from, to).replaceAll("\\s+", " ").strip();
+            }
+        }
+        return null;
     }
 
     /** {@code table.column} with a partition's table replaced by its partitioned table. */

@@ -83,6 +83,17 @@ public record Conversion(
      */
     public static Conversion of(TableDef def, int index, ColumnDef col, ColumnReport report, Dialect dialect)
             throws Unsupported {
+        return of(def, index, col, report, dialect, false);
+    }
+
+    /**
+     * @param representation the user asked for a change of what the application reads
+     *                       ({@code --representation}): a 0/1 integer becomes PostgreSQL's boolean
+     *                       rather than the narrowest integer ({@link TuneDecision})
+     */
+    public static Conversion of(
+            TableDef def, int index, ColumnDef col, ColumnReport report, Dialect dialect, boolean representation)
+            throws Unsupported {
         String table = def.name();
         if (dialect == Dialect.DUCKDB) {
             duckdbConstraints(def, col);
@@ -94,14 +105,15 @@ public record Conversion(
                     "declared " + col.type().declared() + ": tune changes only built-in scalar types (an array, "
                             + "a domain or a user-defined type carries operators and constraints that a plain type would drop)");
         }
-        Conversion c = build(table, index, col, report, dialect);
+        Conversion c = build(table, index, col, report, dialect, representation);
         if (dialect == Dialect.MYSQL) {
             MysqlClauses.check(col, c);
         }
         return c;
     }
 
-    private static Conversion build(String table, int index, ColumnDef col, ColumnReport report, Dialect dialect)
+    private static Conversion build(
+            String table, int index, ColumnDef col, ColumnReport report, Dialect dialect, boolean representation)
             throws Unsupported {
         FindingKind kind =
                 report.findings().isEmpty() ? null : report.findings().get(0).kind();
@@ -114,11 +126,25 @@ public record Conversion(
         String number = numberKey(declared); // a numeric column's value, exactly
         switch (kind) {
             case NARROW_INTEGER, NARROW_DECIMAL, FLOAT_HOLDS_INTEGER, STRING_HOLDS_INTEGER -> {
+                if (suggested.toLowerCase(Locale.ROOT).startsWith("bool") && representation) {
+                    // Asked for by name: 0 becomes false, 1 true, and the application reads f and t.
+                    return new Conversion(
+                            index,
+                            col,
+                            kind,
+                            "boolean",
+                            "BOOLEAN",
+                            "CASE " + number + " WHEN 0 THEN false WHEN 1 THEN true END",
+                            number,
+                            "CAST(CAST(\u0001 AS INTEGER) AS HUGEINT)",
+                            dialect == Dialect.POSTGRESQL ? "\u0001 <> 0" : castUsing(dialect, "BOOLEAN"));
+                }
                 if (suggested.toLowerCase(Locale.ROOT).startsWith("bool")) {
                     // PostgreSQL, where only 0 and 1 occur. analyze names boolean as the tightest
                     // type, but as a migration it would break every query that adds, sums or
-                    // compares the column with a number (quantity = 1 has no boolean operator):
-                    // tune takes the narrowest integer, which keeps them all.
+                    // compares the column with a number (quantity = 1 has no boolean operator),
+                    // and the application would read t and f: by default tune takes the narrowest
+                    // integer, which keeps them all (TuneDecision says so in both reports).
                     suggested = new DialectTypes(dialect)
                             .narrowestInteger(BigInteger.ZERO, BigInteger.ONE)
                             .name();

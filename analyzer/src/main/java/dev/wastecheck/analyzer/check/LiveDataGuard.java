@@ -184,6 +184,9 @@ public final class LiveDataGuard {
                                 + "::date, 'YYYY-MM-DD') <> " + text + " ELSE true END";
                 };
             }
+            case BOOLEAN -> {
+                return col + " NOT IN (0, 1)";
+            }
             case UUID -> {
                 return text + " !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'";
             }

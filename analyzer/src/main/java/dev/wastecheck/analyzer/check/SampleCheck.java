@@ -85,7 +85,8 @@ public final class SampleCheck {
                 if (!c.suggestedType().equals(c.declaredType())) {
                     String bad = null;
                     try {
-                        Conversion v = Conversion.of(def, index, col, c, dialect);
+                        // the suggestion itself is checked (boolean, not the integer tune may write instead)
+                        Conversion v = Conversion.of(def, index, col, c, dialect, true);
                         bad = dialect == Dialect.POSTGRESQL
                                 ? LiveDataGuard.postgres(
                                         v, q, col.type().family().isBinary() ? "convert_from(" + q + ", 'UTF8')" : q)

@@ -1,5 +1,7 @@
 package dev.wastecheck.analyzer.infer;
 
+import java.util.Set;
+
 /**
  * Knobs of the type inference: how much growth the advice leaves room for, and how much evidence
  * it needs before it changes a type at all. The policy behind each default is in docs/analyze.md
@@ -19,6 +21,9 @@ package dev.wastecheck.analyzer.infer;
  *                        own timestamps show
  * @param decimalHeadroom factor by which a DECIMAL's largest magnitude may grow (money: prices rise,
  *                        totals sum more lines, currencies change): 1000 keeps three more digits
+ * @param representation  lower-case {@code table.column} names, or {@code all}, whose change of what the
+ *                        application reads (text to a number or time, 0/1 to boolean) tune may apply; empty
+ *                        by default, so the migration holds only transparent changes
  */
 public record InferenceOptions(
         double headroom,
@@ -27,7 +32,8 @@ public record InferenceOptions(
         long minRows,
         int keyFloorBytes,
         double horizonYears,
-        double decimalHeadroom) {
+        double decimalHeadroom,
+        Set<String> representation) {
     public static final double DEFAULT_HEADROOM = 2.0;
     public static final double DEFAULT_ID_HEADROOM = 10.0;
     public static final int DEFAULT_ENUM_MAX = 8;
@@ -37,6 +43,7 @@ public record InferenceOptions(
     public static final double DEFAULT_DECIMAL_HEADROOM = 1000.0;
 
     public InferenceOptions {
+        representation = Set.copyOf(representation);
         if (headroom < 1 || idHeadroom < 1 || decimalHeadroom < 1) {
             throw new IllegalArgumentException("headroom must be at least 1 (no room to grow)");
         }
@@ -52,6 +59,18 @@ public record InferenceOptions(
         if (horizonYears < 0) {
             throw new IllegalArgumentException("the growth horizon must not be negative");
         }
+    }
+
+    /** Every knob but {@code representation}: the migration holds only transparent changes. */
+    public InferenceOptions(
+            double headroom,
+            double idHeadroom,
+            int enumMax,
+            long minRows,
+            int keyFloorBytes,
+            double horizonYears,
+            double decimalHeadroom) {
+        this(headroom, idHeadroom, enumMax, minRows, keyFloorBytes, horizonYears, decimalHeadroom, Set.of());
     }
 
     /** The first three knobs, the rest at their defaults. */
@@ -71,14 +90,23 @@ public record InferenceOptions(
     }
 
     public InferenceOptions withMinRows(long rows) {
-        return new InferenceOptions(headroom, idHeadroom, enumMax, rows, keyFloorBytes, horizonYears, decimalHeadroom);
+        return new InferenceOptions(
+                headroom, idHeadroom, enumMax, rows, keyFloorBytes, horizonYears, decimalHeadroom, representation);
     }
 
     public InferenceOptions withKeyFloorBytes(int bytes) {
-        return new InferenceOptions(headroom, idHeadroom, enumMax, minRows, bytes, horizonYears, decimalHeadroom);
+        return new InferenceOptions(
+                headroom, idHeadroom, enumMax, minRows, bytes, horizonYears, decimalHeadroom, representation);
     }
 
     public InferenceOptions withEnumMax(int max) {
-        return new InferenceOptions(headroom, idHeadroom, max, minRows, keyFloorBytes, horizonYears, decimalHeadroom);
+        return new InferenceOptions(
+                headroom, idHeadroom, max, minRows, keyFloorBytes, horizonYears, decimalHeadroom, representation);
+    }
+
+    /** These options with the columns (lower-case {@code table.column}, or {@code all}) whose representation tune may change. */
+    public InferenceOptions withRepresentation(Set<String> columns) {
+        return new InferenceOptions(
+                headroom, idHeadroom, enumMax, minRows, keyFloorBytes, horizonYears, decimalHeadroom, columns);
     }
 }

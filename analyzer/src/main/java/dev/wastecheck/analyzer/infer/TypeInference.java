@@ -298,7 +298,11 @@ public final class TypeInference {
             Choice serial = serialSpelling(col, withSaving(c, declared));
             return serial != null ? serial : withSaving(c, declared);
         }
-        if (plain == null) {
+        // Only 0 and 1: a flag. PostgreSQL has boolean (1 byte, even below a smallint); MySQL's
+        // BOOLEAN is TINYINT(1), the same byte as the TINYINT the plain choice names.
+        boolean zeroOne = p.distinct <= 2 && p.minInt.signum() >= 0 && p.maxInt.compareTo(BigInteger.ONE) <= 0;
+        boolean bool = dialect == Dialect.POSTGRESQL && zeroOne && col.type().intBits() > 8;
+        if (plain == null && !bool) {
             return null;
         }
         if (ColumnNames.isCounter(table.name(), col.name())) {
@@ -319,11 +323,7 @@ public final class TypeInference {
         if (p.distinct < 2) {
             return kept(declared, "one value in every row gives no range to size a type by: kept as declared");
         }
-        if (dialect == Dialect.POSTGRESQL
-                && p.distinct <= 2
-                && p.minInt.signum() >= 0
-                && p.maxInt.compareTo(BigInteger.ONE) <= 0
-                && col.type().intBits() > 8) {
+        if (bool) {
             return withSaving(
                     new Choice(
                             types.bool(),
@@ -333,6 +333,19 @@ public final class TypeInference {
                                     "only 0 and 1 occur: boolean holds them (0 = false, 1 = true)",
                                     0)),
                     declared);
+        }
+        if (zeroOne
+                && dialect == Dialect.MYSQL
+                && plain.type().toUpperCase(Locale.ROOT).startsWith("TINYINT")) {
+            return new Choice(
+                    plain.type(),
+                    plain.bytes(),
+                    new Finding(
+                            FindingKind.NARROW_INTEGER,
+                            "only 0 and 1 occur: " + plain.type() + " holds them (MySQL's and MariaDB's BOOLEAN is"
+                                    + " TINYINT(1), the same byte, so TINYINT it is)",
+                            0),
+                    plain.together());
         }
         return plain;
     }

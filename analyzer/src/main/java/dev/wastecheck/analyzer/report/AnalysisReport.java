@@ -141,6 +141,25 @@ public record AnalysisReport(
                 space);
     }
 
+    /** The report with its tables replaced by the same tables with other findings (the byte totals stay). */
+    public AnalysisReport withTables(List<TableReport> annotated) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                annotated,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace);
+    }
+
     /** The report with its tables replaced (totals recomputed) and how they were sampled. */
     public AnalysisReport withSample(List<TableReport> sampledTables, List<String> moreWarnings, Sample how) {
         List<String> w = new ArrayList<>(warnings);

@@ -31,6 +31,11 @@ public enum FindingKind {
     // notes: why the declared type stays, and what a column refers to (no bytes, no change)
     KEPT_DECLARED(false),
     REFERENCES(false),
+    /**
+     * Where tune's migration leaves out or alters the suggestion, and why: a change of what the
+     * application reads (applied only with {@code --representation}), or one tune cannot apply.
+     */
+    TUNE_NOTE(false),
     // semantic
     CONSTANT(true),
     ALL_NULL(true),
@@ -68,7 +73,7 @@ public enum FindingKind {
      * values refer to ({@code references}). Notes save no bytes and ask for no change.
      */
     public boolean note() {
-        return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY;
+        return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY || this == TUNE_NOTE;
     }
 
     /** A string-typed column whose values are all of another type. */

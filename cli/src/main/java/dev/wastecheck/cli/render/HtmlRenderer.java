@@ -136,6 +136,12 @@ public final class HtmlRenderer {
             if (kept != null) w.println("<li>" + esc(kept) + "</li>");
             w.println("</ul>");
         }
+        List<String> tune = TextRenderer.tuneNotes(r);
+        if (!tune.isEmpty()) {
+            w.println("<h2>What tune's migration does differently</h2><ul class=notes>");
+            tune.forEach(l -> w.println("<li>" + esc(l) + "</li>"));
+            w.println("</ul>");
+        }
 
         List<ReportFacts.Semantic> semantic = ReportFacts.semanticFindings(r);
         if (!semantic.isEmpty()) {

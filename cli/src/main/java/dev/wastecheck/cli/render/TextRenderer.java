@@ -1,6 +1,7 @@
 package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
@@ -236,6 +237,29 @@ public final class TextRenderer {
         if (kept != null) {
             Wrap.print(w, kept, width, "", "  ");
         }
+        List<String> tune = tuneNotes(r);
+        if (!tune.isEmpty()) {
+            w.println();
+            w.println("What tune's migration does differently (its report says the same):");
+            tune.stream().limit(10).forEach(l -> Wrap.print(w, l, width, "  ", "    "));
+            if (tune.size() > 10) {
+                w.printf("  ... and %d more (--format json lists them as tune_note)%n", tune.size() - 10);
+            }
+        }
+    }
+
+    /** Each suggestion tune alters or leaves out by itself, with why ({@code tune_note}). */
+    static List<String> tuneNotes(AnalysisReport r) {
+        List<String> out = new ArrayList<>();
+        for (TableReport t : r.tables()) {
+            for (ColumnReport c : t.columns()) {
+                c.findings().stream()
+                        .filter(f -> f.kind() == FindingKind.TUNE_NOTE)
+                        .forEach(f -> out.add(t.name() + "." + c.name() + " " + c.declaredType() + " ->" + Wrap.NBSP
+                                + c.suggestedType() + ": " + f.detail()));
+            }
+        }
+        return out;
     }
 
     /** "references: 3 columns refer to 2 keys (...)", or null when no column refers to a key. */

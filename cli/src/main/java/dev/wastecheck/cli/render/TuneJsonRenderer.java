@@ -61,6 +61,17 @@ public final class TuneJsonRenderer {
             sn.put("declared_type", s.declaredType());
             sn.put("suggested_type", s.suggestedType());
             sn.put("why", s.why());
+            sn.put("changes_representation", s.representation());
+        }
+        ArrayNode altered = root.putArray("altered");
+        for (Tuner.Skipped s : r.altered()) {
+            ObjectNode an = altered.addObject();
+            an.put("table", s.table());
+            an.put("column", s.column());
+            an.put("declared_type", s.declaredType());
+            an.put("suggested_type", s.suggestedType());
+            an.put("why", s.why());
+            an.put("changes_representation", s.representation());
         }
         root.put("advice_basis", r.basis());
         if (r.workload() != null) {

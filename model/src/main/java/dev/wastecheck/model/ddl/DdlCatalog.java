@@ -189,7 +189,8 @@ public final class DdlCatalog {
                 || lower.startsWith("create temp table")) {
             createTable(text, file, line);
         } else if (lower.startsWith("create type")) {
-            Matcher m = CREATE_TYPE_ENUM.matcher(text);
+            // a live catalog's statement ends in its semicolon, a dump's split statement does not
+            Matcher m = CREATE_TYPE_ENUM.matcher(text.strip().replaceFirst(";$", ""));
             if (m.matches()) {
                 List<String> values = TypeParser.quoted(m.group(2));
                 userTypes.put(
@@ -197,7 +198,7 @@ public final class DdlCatalog {
                         new SqlType("enum", TypeFamily.ENUM, 0, false, -1, -1, -1, values));
             }
         } else if (lower.startsWith("create domain")) {
-            Matcher m = CREATE_DOMAIN.matcher(text);
+            Matcher m = CREATE_DOMAIN.matcher(text.strip().replaceFirst(";$", ""));
             if (m.matches()) {
                 userTypes.put(Names.simpleName(m.group(1)), TypeParser.parse(m.group(2), dialect, userTypes));
             }

@@ -207,4 +207,21 @@ class DdlCatalogTest {
         assertThat(catalog.tables()).containsOnlyKeys("t");
         assertThat(catalog.warnings()).singleElement().asString().startsWith("<ddl>:2: could not read CREATE TABLE");
     }
+
+    @Test
+    void aLiveCatalogsStatementsEndingInTheirSemicolonStillDefineEnumsAndDomains() {
+        // what the live PostgreSQL source hands over: each statement whole, its semicolon included
+        DdlCatalog c = new DdlCatalog(Dialect.POSTGRESQL);
+        c.accept("CREATE TYPE orders_status_enum AS ENUM ('new', 'paid', 'shipped');", "live", 1);
+        c.accept("CREATE DOMAIN year AS integer CONSTRAINT year_check CHECK (VALUE >= 1901);", "live", 2);
+        c.accept(
+                "CREATE TABLE orders (id integer NOT NULL, status public.orders_status_enum NOT NULL,"
+                        + " y public.year);",
+                "live",
+                3);
+        TableDef t = c.table("orders");
+        assertThat(t.columns().get(1).type().family()).isEqualTo(TypeFamily.ENUM);
+        assertThat(t.columns().get(1).type().enumValues()).containsExactly("new", "paid", "shipped");
+        assertThat(t.columns().get(2).type().family()).isEqualTo(TypeFamily.INTEGER);
+    }
 }
