@@ -2,7 +2,7 @@ package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.report.FindingKind;
-import dev.wastecheck.analyzer.sql.IsoTimestamps;
+import dev.wastecheck.sources.sql.IsoTimestamps;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
 
