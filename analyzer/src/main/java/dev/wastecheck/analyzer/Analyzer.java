@@ -1,6 +1,8 @@
 package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.check.SampleCheck;
+import dev.wastecheck.analyzer.index.IndexAnalysis;
+import dev.wastecheck.analyzer.index.ServerIndexUsage;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.infer.IntegerPolicy;
 import dev.wastecheck.analyzer.infer.OutOfTypeFloor;
@@ -138,9 +140,18 @@ public final class Analyzer {
         }
         // The workload's page hot-density needs the tables in the dump's physical order.
         boolean keepOrder = !traces.isEmpty() || (live && load.serverWorkload());
+        // the server's index counts before our own queries add to them
+        ServerIndexUsage indexUsage = IndexAnalysis.usageBefore(sources.live(), System.getenv());
         try (LoadedSource source =
                 SourceLoader.of(sources, load, remote, System.getenv(), notes).load(keepOrder, progress)) {
-            return report(source, traces, progress);
+            return IndexAnalysis.addTo(
+                    report(source, traces, progress),
+                    source,
+                    sources.live(),
+                    traces,
+                    indexUsage,
+                    System.getenv(),
+                    notes);
         }
     }
 

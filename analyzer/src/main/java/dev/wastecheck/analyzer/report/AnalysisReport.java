@@ -21,6 +21,7 @@ import java.util.Map;
  * @param sample     how a live database was sampled ({@code analyze --sample}), or null when every row was read
  * @param serverSpace per lower-case table name, the dead and free bytes a live PostgreSQL holds
  *                   (pgstattuple, when installed); empty otherwise
+ * @param indexFindings redundant, unused and low-cardinality indexes, with the bytes each holds
  */
 public record AnalysisReport(
         List<String> sources,
@@ -36,7 +37,8 @@ public record AnalysisReport(
         List<List<String>> domains,
         Map<String, Long> serverBytes,
         Sample sample,
-        Map<String, ServerSpace> serverSpace) {
+        Map<String, ServerSpace> serverSpace,
+        List<IndexFinding> indexFindings) {
     /**
      * Space a table takes on the server beyond its live rows, by {@code pgstattuple_approx}:
      * dead tuples VACUUM has not reclaimed yet, and free space inside the table's pages.
@@ -114,7 +116,8 @@ public record AnalysisReport(
                 domains,
                 Map.of(),
                 null,
-                Map.of());
+                Map.of(),
+                List.of());
     }
 
     /**
@@ -138,7 +141,28 @@ public record AnalysisReport(
                 domains,
                 bytes,
                 sample,
-                space);
+                space,
+                indexFindings);
+    }
+
+    /** The report with these index findings (redundant, unused, low-cardinality indexes). */
+    public AnalysisReport withIndexFindings(List<IndexFinding> found) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
+                found);
     }
 
     /** The report with its tables replaced (totals recomputed) and how they were sampled. */
@@ -159,7 +183,8 @@ public record AnalysisReport(
                 domains,
                 serverBytes,
                 how,
-                serverSpace);
+                serverSpace,
+                indexFindings);
     }
 
     public AnalysisReport {
@@ -171,6 +196,7 @@ public record AnalysisReport(
         warnings = List.copyOf(warnings);
         serverBytes = Map.copyOf(serverBytes);
         serverSpace = Map.copyOf(serverSpace);
+        indexFindings = indexFindings == null ? List.of() : List.copyOf(indexFindings);
     }
 
     public long wastedBytes() {

@@ -42,7 +42,14 @@ public enum FindingKind {
     UNUSED_COLUMN(true),
     /** A large field never read, only projected or compared by equality, with what zstd saves on it (§4.1). */
     COMPRESSION_CANDIDATE(true),
-    GRANULARITY(true);
+    GRANULARITY(true),
+    // indexes ("No Bits Left Behind" §1: unused space in index pages): about an index, not a column
+    /** An index another index makes useless: a duplicate, a left prefix, one the primary key covers. */
+    REDUNDANT_INDEX(false),
+    /** An index no read used over a stated period (the trace, or the server's statistics). */
+    UNUSED_INDEX(false),
+    /** An index of 5 values or fewer on 1,000+ rows, its rarest value in 20% of them (index-digest's rule). */
+    LOW_CARDINALITY_INDEX(false);
 
     private final boolean semantic;
     private final String key;
@@ -69,6 +76,11 @@ public enum FindingKind {
      */
     public boolean note() {
         return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY;
+    }
+
+    /** About an index rather than a column: reported in {@link AnalysisReport#indexFindings()}. */
+    public boolean aboutIndex() {
+        return this == REDUNDANT_INDEX || this == UNUSED_INDEX || this == LOW_CARDINALITY_INDEX;
     }
 
     /** A string-typed column whose values are all of another type. */

@@ -11,6 +11,7 @@ import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.IndexCacheAdvice;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import java.io.IOException;
@@ -174,6 +175,21 @@ public final class JsonRenderer {
                 ArrayNode why = tn.putArray("unresolved_reasons");
                 ts.unresolved().forEach(why::add);
             }
+        }
+        // redundant, unused and low-cardinality indexes (docs/json.md, "Index findings")
+        ArrayNode indexFindings = root.putArray("index_findings");
+        for (IndexFinding f : r.indexFindings()) {
+            ObjectNode fn = indexFindings.addObject();
+            fn.put("table", f.table());
+            fn.put("index", f.index());
+            ArrayNode cols = fn.putArray("columns");
+            f.columns().forEach(cols::add);
+            fn.put("kind", f.kind().key());
+            fn.put("detail", f.detail());
+            fn.put("bytes", f.bytes());
+            fn.put("bytes_basis", f.bytesBasis());
+            fn.put("covered_by", f.coveredBy());
+            fn.put("definition", f.definition());
         }
         root.put("advice_basis", r.basis());
         ArrayNode refs = root.putArray("references");

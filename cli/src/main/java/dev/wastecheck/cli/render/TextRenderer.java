@@ -2,6 +2,7 @@ package dev.wastecheck.cli.render;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import dev.wastecheck.model.Bytes;
@@ -160,6 +161,22 @@ public final class TextRenderer {
 
         if (r.workload() != null) {
             workload(r, w, width);
+        }
+
+        if (!r.indexFindings().isEmpty()) {
+            w.println();
+            w.println("indexes:");
+            for (IndexFinding f : r.indexFindings()) {
+                Wrap.print(
+                        w,
+                        f.table() + "." + f.index() + " (" + String.join(", ", f.columns()) + "): "
+                                + f.kind().key()
+                                + (f.bytes() >= 0 ? ", " + Bytes.human(f.bytes()) + " " + f.bytesBasis() : "")
+                                + ": " + f.detail(),
+                        width,
+                        "  ",
+                        "    ");
+            }
         }
 
         Map<String, Integer> counts = ReportFacts.findingCounts(r);
