@@ -21,6 +21,8 @@ import java.util.Map;
  * @param sample     how a live database was sampled ({@code analyze --sample}), or null when every row was read
  * @param serverSpace per lower-case table name, the dead and free bytes a live PostgreSQL holds
  *                   (pgstattuple, when installed); empty otherwise
+ * @param space      per lower-case table name, its bytes outside the column values: indexes, free and
+ *                   dead space, counter headroom, and the engine's own total ({@link TableSpace})
  */
 public record AnalysisReport(
         List<String> sources,
@@ -36,7 +38,8 @@ public record AnalysisReport(
         List<List<String>> domains,
         Map<String, Long> serverBytes,
         Sample sample,
-        Map<String, ServerSpace> serverSpace) {
+        Map<String, ServerSpace> serverSpace,
+        Map<String, TableSpace> space) {
     /**
      * Space a table takes on the server beyond its live rows, by {@code pgstattuple_approx}:
      * dead tuples VACUUM has not reclaimed yet, and free space inside the table's pages.
@@ -114,6 +117,41 @@ public record AnalysisReport(
                 domains,
                 Map.of(),
                 null,
+                Map.of(),
+                Map.of());
+    }
+
+    /** The constructor before the space account existed: no table's space. */
+    public AnalysisReport(
+            List<String> sources,
+            String dialect,
+            List<TableReport> tables,
+            long declaredBytes,
+            long tightBytes,
+            List<String> warnings,
+            long elapsedMillis,
+            Map<String, Long> timingsMillis,
+            WorkloadReport workload,
+            List<Reference> references,
+            List<List<String>> domains,
+            Map<String, Long> serverBytes,
+            Sample sample,
+            Map<String, ServerSpace> serverSpace) {
+        this(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
                 Map.of());
     }
 
@@ -138,6 +176,27 @@ public record AnalysisReport(
                 domains,
                 bytes,
                 sample,
+                space,
+                this.space);
+    }
+
+    /** The report with each table's space outside the column values, keyed by lower-case table name. */
+    public AnalysisReport withSpace(Map<String, TableSpace> space) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
                 space);
     }
 
@@ -159,7 +218,8 @@ public record AnalysisReport(
                 domains,
                 serverBytes,
                 how,
-                serverSpace);
+                serverSpace,
+                space);
     }
 
     public AnalysisReport {
@@ -171,6 +231,7 @@ public record AnalysisReport(
         warnings = List.copyOf(warnings);
         serverBytes = Map.copyOf(serverBytes);
         serverSpace = Map.copyOf(serverSpace);
+        space = Map.copyOf(space);
     }
 
     public long wastedBytes() {
