@@ -177,6 +177,13 @@ class IndexWasteTest {
         return f.values().stream().mapToLong(x -> x.get("bytes").asLong()).sum();
     }
 
+    /** What the storage model predicts the dropped indexes hold, from the rows (analyzer/space). */
+    static long modelled(Map<String, JsonNode> f) {
+        return f.values().stream()
+                .mapToLong(x -> x.get("predicted_bytes").asLong())
+                .sum();
+    }
+
     // ------------------------------------------------------------------ PostgreSQL
 
     @Test
@@ -222,8 +229,12 @@ class IndexWasteTest {
                 .contains("orders_customer", "uq_email", "orders_placed_total", "orders_total");
         long freed = sizeBefore - pgIndexBytes(pg);
         long predicted = predicted(f);
-        System.out.printf("PostgreSQL: predicted %d bytes freed, measured %d%n", predicted, freed);
+        long model = modelled(f);
+        System.out.printf(
+                "PostgreSQL: server's index bytes before %d, storage model's prediction %d, freed (measured) %d%n",
+                predicted, model, freed);
         assertThat((double) freed).isCloseTo(predicted, Percentage.withPercentage(15));
+        assertThat((double) freed).isCloseTo(model, Percentage.withPercentage(15));
         try (Connection c = pg.connect("index_waste")) {
             runTrace(c); // the workload still runs
             run(c, statements(dir.resolve("migration.indexes.rollback.sql")));
@@ -298,8 +309,17 @@ class IndexWasteTest {
                 .contains("orders.orders_customer", "customer.uq_email");
         long freed = sizeBefore - mariaIndexBytes(maria);
         long predicted = predicted(f);
-        System.out.printf("MariaDB: predicted %d bytes freed, measured %d%n", predicted, freed);
+        long model = modelled(f);
+        System.out.printf(
+                "MariaDB: server's index bytes before %d, storage model's prediction %d, freed (measured) %d%n",
+                predicted, model, freed);
+        f.forEach((k, x) -> System.out.printf(
+                "MariaDB: %s measured %d, model %d%n",
+                k, x.get("bytes").asLong(), x.get("predicted_bytes").asLong()));
         assertThat((double) freed).isCloseTo(predicted, Percentage.withPercentage(15));
+        // the InnoDB model's figure for secondary indexes built by inserts in key order of another
+        // column runs low here (docs/tune.md, "Indexes: dropped reversibly"): printed, not asserted
+        assertThat(model).isPositive();
         try (Connection c = maria.connect("index_waste")) {
             runTrace(c);
         }

@@ -27,6 +27,7 @@ import dev.wastecheck.analyzer.report.WorkloadReport;
 import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
 import dev.wastecheck.analyzer.source.DumpFormatException;
 import dev.wastecheck.analyzer.source.Sources;
+import dev.wastecheck.analyzer.space.SpaceAnalysis;
 import dev.wastecheck.analyzer.sql.RowStore;
 import dev.wastecheck.analyzer.workload.WorkloadAnalysis;
 import dev.wastecheck.model.Progress;
@@ -100,7 +101,7 @@ public final class Analyzer {
     public static AnalysisReport run(AnalyzeOptions options, Progress progress, Consumer<String> warnings)
             throws IOException, SQLException {
         return new Analyzer(options.inference(), options.load(), options.dependencies(), warnings)
-                .analyze(Sources.of(options.sources()), options.traces(), progress);
+                .analyze(Sources.of(options.sources()), options.traces(), progress, options.space());
     }
 
     public AnalysisReport analyze(List<Path> sources, Progress progress) throws IOException, SQLException {
@@ -117,6 +118,15 @@ public final class Analyzer {
      * @param traces query traces to read the workload from (any format traces/ detects); empty for none
      */
     public AnalysisReport analyze(Sources sources, List<Path> traces, Progress progress)
+            throws IOException, SQLException {
+        return analyze(sources, traces, progress, SpaceAnalysis.Options.defaults());
+    }
+
+    /**
+     * {@link #analyze(Sources, List, Progress)}, with the space outside the column values
+     * (indexes, free and dead space, the per-table account) measured as {@code space} says.
+     */
+    public AnalysisReport analyze(Sources sources, List<Path> traces, Progress progress, SpaceAnalysis.Options space)
             throws IOException, SQLException {
         checkTraces(traces);
         boolean live = sources.live() != null;
@@ -144,14 +154,9 @@ public final class Analyzer {
         ServerIndexUsage indexUsage = IndexAnalysis.usageBefore(sources.live(), System.getenv());
         try (LoadedSource source =
                 SourceLoader.of(sources, load, remote, System.getenv(), notes).load(keepOrder, progress)) {
-            return IndexAnalysis.addTo(
-                    report(source, traces, progress),
-                    source,
-                    sources.live(),
-                    traces,
-                    indexUsage,
-                    System.getenv(),
-                    notes);
+            AnalysisReport withSpace =
+                    SpaceAnalysis.add(report(source, traces, progress), source, sources, space, System.getenv(), notes);
+            return IndexAnalysis.addTo(withSpace, source, sources.live(), traces, indexUsage, System.getenv(), notes);
         }
     }
 

@@ -6,6 +6,8 @@ import dev.wastecheck.analyzer.load.LoadedTable;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.IndexFinding;
+import dev.wastecheck.analyzer.report.IndexSpace;
+import dev.wastecheck.analyzer.report.TableSpace;
 import dev.wastecheck.analyzer.source.LiveSource;
 import dev.wastecheck.analyzer.workload.WorkloadAnalysis;
 import dev.wastecheck.model.schema.Dialect;
@@ -100,12 +102,46 @@ public final class IndexAnalysis {
             Consumer<String> warnings)
             throws IOException {
         try {
-            return report.withIndexFindings(find(source, live, traces, usage, env, warnings));
+            return withSpace(report, find(source, live, traces, usage, env, warnings));
         } catch (SQLException e) {
             warnings.accept("indexes were not analyzed: the catalog could not be read: "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
             return report;
         }
+    }
+
+    /**
+     * The findings joined with the storage model's figures for each index (analyzer/space): its
+     * predicted bytes beside the measured ones (the bytes of a dump's index), and the use the
+     * evidence gives it in the table's account (redundant, unused).
+     */
+    static AnalysisReport withSpace(AnalysisReport report, List<IndexFinding> found) {
+        Map<String, TableSpace> space = new LinkedHashMap<>(report.space());
+        List<IndexFinding> out = new ArrayList<>();
+        for (IndexFinding f : found) {
+            String key = f.table().toLowerCase(Locale.ROOT);
+            TableSpace ts = space.get(key);
+            if (ts == null) {
+                out.add(f);
+                continue;
+            }
+            List<IndexSpace> indexes = new ArrayList<>();
+            IndexSpace model = null;
+            for (IndexSpace ix : ts.indexes()) {
+                if (ix.name().equalsIgnoreCase(f.index())) {
+                    model = ix;
+                    ix = switch (f.kind()) {
+                        case REDUNDANT_INDEX -> ix.withUse(IndexSpace.Use.REDUNDANT, f.detail());
+                        case UNUSED_INDEX -> ix.withUse(IndexSpace.Use.UNUSED, f.detail());
+                        default -> ix;
+                    };
+                }
+                indexes.add(ix);
+            }
+            space.put(key, ts.withIndexes(indexes));
+            out.add(model == null ? f : f.withModel(model.predictedBytes(), model.measuredBytes()));
+        }
+        return report.withSpace(space).withIndexFindings(out);
     }
 
     static List<IndexFinding> find(
@@ -218,6 +254,7 @@ public final class IndexAnalysis {
                 why,
                 e.bytes(),
                 e.bytes() < 0 ? "unknown" : e.measured() ? "measured" : "predicted",
+                -1,
                 coveredBy,
                 e.definition());
     }

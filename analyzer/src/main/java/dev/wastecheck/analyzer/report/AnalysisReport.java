@@ -21,6 +21,8 @@ import java.util.Map;
  * @param sample     how a live database was sampled ({@code analyze --sample}), or null when every row was read
  * @param serverSpace per lower-case table name, the dead and free bytes a live PostgreSQL holds
  *                   (pgstattuple, when installed); empty otherwise
+ * @param space      per lower-case table name, its bytes outside the column values: indexes, free and
+ *                   dead space, counter headroom, and the engine's own total ({@link TableSpace})
  * @param indexFindings redundant, unused and low-cardinality indexes, with the bytes each holds
  */
 public record AnalysisReport(
@@ -38,6 +40,7 @@ public record AnalysisReport(
         Map<String, Long> serverBytes,
         Sample sample,
         Map<String, ServerSpace> serverSpace,
+        Map<String, TableSpace> space,
         List<IndexFinding> indexFindings) {
     /**
      * Space a table takes on the server beyond its live rows, by {@code pgstattuple_approx}:
@@ -117,6 +120,42 @@ public record AnalysisReport(
                 Map.of(),
                 null,
                 Map.of(),
+                Map.of(),
+                List.of());
+    }
+
+    /** The constructor before the space account existed: no table's space. */
+    public AnalysisReport(
+            List<String> sources,
+            String dialect,
+            List<TableReport> tables,
+            long declaredBytes,
+            long tightBytes,
+            List<String> warnings,
+            long elapsedMillis,
+            Map<String, Long> timingsMillis,
+            WorkloadReport workload,
+            List<Reference> references,
+            List<List<String>> domains,
+            Map<String, Long> serverBytes,
+            Sample sample,
+            Map<String, ServerSpace> serverSpace) {
+        this(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
+                Map.of(),
                 List.of());
     }
 
@@ -142,11 +181,12 @@ public record AnalysisReport(
                 bytes,
                 sample,
                 space,
+                this.space,
                 indexFindings);
     }
 
-    /** The report with these index findings (redundant, unused, low-cardinality indexes). */
-    public AnalysisReport withIndexFindings(List<IndexFinding> found) {
+    /** The report with each table's space outside the column values, keyed by lower-case table name. */
+    public AnalysisReport withSpace(Map<String, TableSpace> space) {
         return new AnalysisReport(
                 sources,
                 dialect,
@@ -162,7 +202,8 @@ public record AnalysisReport(
                 serverBytes,
                 sample,
                 serverSpace,
-                found);
+                space,
+                indexFindings);
     }
 
     /** The report with its tables replaced (totals recomputed) and how they were sampled. */
@@ -184,6 +225,7 @@ public record AnalysisReport(
                 serverBytes,
                 how,
                 serverSpace,
+                space,
                 indexFindings);
     }
 
@@ -196,7 +238,29 @@ public record AnalysisReport(
         warnings = List.copyOf(warnings);
         serverBytes = Map.copyOf(serverBytes);
         serverSpace = Map.copyOf(serverSpace);
+        space = Map.copyOf(space);
         indexFindings = indexFindings == null ? List.of() : List.copyOf(indexFindings);
+    }
+
+    /** The report with these index findings (redundant, unused, low-cardinality indexes). */
+    public AnalysisReport withIndexFindings(List<IndexFinding> found) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
+                space,
+                found);
     }
 
     public long wastedBytes() {

@@ -43,6 +43,16 @@ public enum FindingKind {
     /** A large field never read, only projected or compared by equality, with what zstd saves on it (§4.1). */
     COMPRESSION_CANDIDATE(true),
     GRANULARITY(true),
+    // space outside the columns ("No Bits Left Behind" §1, §5: empty space in pages): a table's
+    // free and dead space worth a rebuild, a counter near the end of its type, the per-table account
+    /** Empty space in a table's or an index's pages that a rebuild gives back. */
+    FREE_SPACE(false),
+    /** Dead rows a VACUUM has not reclaimed (PostgreSQL). */
+    DEAD_SPACE(false),
+    /** A sequence or AUTO_INCREMENT counter past 80% of the largest value it may give. */
+    SEQUENCE_HEADROOM(false),
+    /** A table's declared bytes in one account (rows, waste, indexes, free and dead space) against the engine's figure. */
+    SPACE_ACCOUNT(false),
     // indexes ("No Bits Left Behind" §1: unused space in index pages): about an index, not a column
     /** An index another index makes useless: a duplicate, a left prefix, one the primary key covers. */
     REDUNDANT_INDEX(false),
@@ -75,7 +85,7 @@ public enum FindingKind {
      * values refer to ({@code references}). Notes save no bytes and ask for no change.
      */
     public boolean note() {
-        return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY;
+        return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY || this == SPACE_ACCOUNT;
     }
 
     /** About an index rather than a column: reported in {@link AnalysisReport#indexFindings()}. */

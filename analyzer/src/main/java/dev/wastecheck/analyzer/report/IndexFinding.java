@@ -15,6 +15,9 @@ import java.util.List;
  * @param bytes      the bytes the index holds (what dropping it frees), or -1 when unknown
  * @param bytesBasis where {@code bytes} comes from: {@code measured} (the server's or file's own
  *                   count) or {@code predicted} (the engine's storage model, for a dump)
+ * @param predictedBytes what the engine's storage model predicts the index holds, from the rows
+ *                   (analyzer/space), or -1 when not predicted: beside a measured {@code bytes}, the
+ *                   model's check
  * @param coveredBy  for a redundant index, the index that serves every lookup it serves; else null
  * @param definition the statement that creates it again ({@code pg_get_indexdef}, or one built
  *                   from the catalog), for the rollback of its drop
@@ -27,10 +30,22 @@ public record IndexFinding(
         String detail,
         long bytes,
         String bytesBasis,
+        long predictedBytes,
         String coveredBy,
         String definition) {
     public IndexFinding {
         columns = List.copyOf(columns);
+    }
+
+    /** The same finding with the storage model's bytes, and its bytes from them where none were measured. */
+    public IndexFinding withModel(long predicted, long measured) {
+        if (bytes >= 0) {
+            return new IndexFinding(
+                    table, index, columns, kind, detail, bytes, bytesBasis, predicted, coveredBy, definition);
+        }
+        long b = measured >= 0 ? measured : predicted;
+        String basis = measured >= 0 ? "measured" : predicted >= 0 ? "predicted" : "unknown";
+        return new IndexFinding(table, index, columns, kind, detail, b, basis, predicted, coveredBy, definition);
     }
 
     /** A finding tune acts on: a redundant or unused index is dropped (reversibly), a low-cardinality one only reported. */
