@@ -6,6 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -61,8 +67,12 @@ class IndexFindingsDumpTest {
         assertThat(f.get("by_kind").get("kind").asText()).isEqualTo("low_cardinality_index");
         assertThat(f.get("by_kind").get("detail").asText())
                 .startsWith("3 distinct keys over 1,200 rows, the rarest in 400 rows");
-        // a dump's index bytes are the storage model's to predict; none are measured here
-        assertThat(f.get("by_body").get("bytes_basis").asText()).isNotEqualTo("measured");
+        // a dump's index bytes are the storage model's prediction (InnoDB pages of 16 KiB): nothing measures them
+        assertThat(f.get("by_body").get("bytes_basis").asText()).isEqualTo("predicted");
+        assertThat(f.get("by_body").get("bytes").asLong())
+                .isPositive()
+                .isEqualTo(f.get("by_body").get("predicted_bytes").asLong());
+        assertThat(f.get("by_body").get("bytes").asLong() % 16384).isZero();
         assertThat(f.get("by_body").get("definition").asText())
                 .isEqualTo("ALTER TABLE `event` ADD INDEX `by_body` (`body`)");
     }
@@ -73,5 +83,48 @@ class IndexFindingsDumpTest {
         report.get("index_findings")
                 .forEach(x -> assertThat(x.get("kind").asText()).isNotEqualTo("unused_index"));
         assertThat(report.get("index_findings")).hasSize(3); // id_at, by_owner, by_kind
+    }
+
+    @Test
+    void anSqliteFilesRedundantIndexesWithTheBytesDbstatCounts(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INTEGER NOT NULL)");
+            st.execute("CREATE INDEX t_a ON t (a)");
+            st.execute("CREATE INDEX t_ab ON t (a, b)");
+            st.execute("CREATE INDEX t_b1 ON t (b)");
+            st.execute("CREATE INDEX t_b2 ON t (b)");
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?, ?)")) {
+                for (int i = 0; i < 20000; i++) {
+                    ps.setInt(1, i);
+                    ps.setString(2, String.format("value-%06d", i * 7919 % 100000));
+                    ps.setInt(3, i * 31);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+        }
+        Map<String, JsonNode> f = new TreeMap<>();
+        Cli.analyzeJson(file)
+                .get("index_findings")
+                .forEach(x -> f.put(x.get("index").asText(), x));
+        assertThat(f.keySet()).containsExactly("t_a", "t_b2");
+        assertThat(f.get("t_a").get("covered_by").asText()).isEqualTo("t_ab");
+        assertThat(f.get("t_b2").get("covered_by").asText()).isEqualTo("t_b1");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            for (String ix : List.of("t_a", "t_b2")) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT sum(pgsize) FROM dbstat WHERE name = ?")) {
+                    ps.setString(1, ix);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        assertThat(f.get(ix).get("bytes").asLong()).isEqualTo(rs.getLong(1));
+                        assertThat(f.get(ix).get("bytes_basis").asText()).isEqualTo("measured");
+                    }
+                }
+            }
+        }
     }
 }
