@@ -7,6 +7,7 @@ import dev.wastecheck.analyzer.load.LoadOptions;
 import dev.wastecheck.analyzer.load.ProfilingOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
+import dev.wastecheck.analyzer.space.SpaceAnalysis;
 import dev.wastecheck.cli.render.HtmlRenderer;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
@@ -113,6 +114,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
     boolean fetchRows;
 
     @Option(
+            names = "--exact-space",
+            description = "Live PostgreSQL only: measure the free and dead space in every table and B-tree index with "
+                    + "pgstattuple and pgstatindex, which read every page (a full scan's I/O). By default "
+                    + "pgstattuple_approx where installed, else an estimate from the statistics.")
+    boolean exactSpace;
+
+    @Option(
             names = "--sample",
             paramLabel = "PERCENT",
             description = "Live databases only: read a random PERCENT of each table's rows (default: every row). "
@@ -171,7 +179,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                         traces,
                         inference,
                         load,
-                        FunctionalDependencies.Options.defaults().withMode(dependencyMode())),
+                        FunctionalDependencies.Options.defaults().withMode(dependencyMode()),
+                        new SpaceAnalysis.Options(
+                                exactSpace, SpaceAnalysis.Options.defaults().rebuildShare())),
                 out.progress(),
                 note -> err.println("wastecheck: " + note));
         write(report);

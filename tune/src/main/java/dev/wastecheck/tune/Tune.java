@@ -54,8 +54,10 @@ public final class Tune {
             rollbackFile = rollbackPath(options.migrationFile());
             Files.writeString(rollbackFile, rollback.toString(), StandardCharsets.UTF_8);
         }
+        List<String> summary = new ArrayList<>(summary(r));
+        Rebuilds.write(r, from, options.migrationFile(), summary); // empty page space: migration.rebuild.sql
         TuneReport.Applied applied = options.apply() == null ? null : apply(r, script, rollbackFile, options.apply());
-        return new TuneReport(r, script, rollbackFile, summary(r), applied);
+        return new TuneReport(r, script, rollbackFile, summary, applied);
     }
 
     /** {@code migration.sql} -> {@code migration.rollback.sql}. */

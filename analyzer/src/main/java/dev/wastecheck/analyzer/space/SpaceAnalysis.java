@@ -113,6 +113,34 @@ public final class SpaceAnalysis {
         return report.withSpace(space);
     }
 
+    /**
+     * What a live PostgreSQL or MySQL/MariaDB measures of each table's space, without a profile:
+     * its data, free and dead bytes, its indexes' measured bytes and what a rebuild of each gives
+     * back (PostgreSQL with {@code exact}: pgstatindex), keyed by lower-case table name. What tune
+     * rebuilds is chosen from this. Empty for other engines.
+     */
+    public static Map<String, TableSpace> measureLive(LiveSource live, boolean exact, Map<String, String> env)
+            throws SQLException, IOException {
+        Map<String, TableSpace> out = new LinkedHashMap<>();
+        measure(new Sources(List.of(), live), live.dialect(), new Options(exact, 0), env)
+                .forEach((k, m) -> out.put(
+                        k,
+                        new TableSpace(
+                                m.table,
+                                m.dataBytes,
+                                m.rowBytes,
+                                m.freeBytes,
+                                m.deadBytes,
+                                m.method,
+                                m.estimated,
+                                m.caveat,
+                                m.indexes,
+                                m.engineBytes,
+                                m.headroom,
+                                List.of())));
+        return out;
+    }
+
     private static Map<String, Measured> measure(
             Sources sources, Dialect dialect, Options options, Map<String, String> env)
             throws SQLException, IOException {
@@ -203,7 +231,11 @@ public final class SpaceAnalysis {
         // Predictions from the profile's per-column bytes, declared and tight.
         Map<String, InnoDbModel.IndexBytes> walked = new LinkedHashMap<>();
         long rowBytes = m.rowBytes;
-        if (loaded != null && loaded.relation() != null && loaded.rows() > 0) {
+        // the rows walked by the storage model where they were read here (a dump, a file, --fetch-rows)
+        if (loaded != null
+                && loaded.relation() != null
+                && loaded.rows() > 0
+                && !source.rows().remote()) {
             if (dialect == Dialect.MYSQL) {
                 InnoDbModel.TableBytes b = InnoDbModel.table(source.database(), loaded, source.catalog());
                 b.indexes().forEach(ix -> walked.put(ix.name().toLowerCase(Locale.ROOT), ix));
@@ -239,8 +271,12 @@ public final class SpaceAnalysis {
             }
             long[] key = keyBytes(t, ix.columns(), pk, dialect);
             int n = ix.columns().size();
-            long declared = IndexEntries.bytes(dialect, t.rows(), key[0], n, key[2]);
-            long tight = IndexEntries.bytes(dialect, t.rows(), key[1], n, key[3]);
+            // one column's distinct values: PostgreSQL folds its equal keys into posting lists
+            long distinct = !ix.unique() && n == 1 && column(t, ix.columns().get(0)) != null
+                    ? column(t, ix.columns().get(0)).distinct()
+                    : -1;
+            long declared = IndexEntries.bytes(dialect, t.rows(), key[0], n, key[2], distinct);
+            long tight = IndexEntries.bytes(dialect, t.rows(), key[1], n, key[3], distinct);
             InnoDbModel.IndexBytes w = walked.get(ix.name().toLowerCase(Locale.ROOT));
             if (w != null) { // the row-by-row walk, and the tight types' saving by the entry model
                 tight = Math.max(0, w.before() - (declared - tight));
