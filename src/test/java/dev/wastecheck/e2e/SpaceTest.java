@@ -135,6 +135,15 @@ class SpaceTest {
                 .as("dead + free of 20,000 deleted rows")
                 .isGreaterThan(heap / 3);
         JsonNode account = exact.get("account");
+        System.out.printf(
+                "PostgreSQL note: note_pkey predicted %d measured %d; note_grp predicted %d measured %d;"
+                        + " account %d against pg_total_relation_size %d%n",
+                index(exact, "note_pkey").get("predicted_bytes").asLong(),
+                pkey,
+                index(exact, "note_grp").get("predicted_bytes").asLong(),
+                byGroup,
+                account.get("total_bytes").asLong(),
+                total);
         assertThat(account.get("row_overhead_bytes").asLong()).isPositive();
         assertThat(account.get("off_by").asDouble())
                 .as("account %s against pg_total_relation_size %d", account, total)
@@ -179,7 +188,8 @@ class SpaceTest {
                             + " WHERE database_name = DATABASE() AND table_name = 'note' AND index_name = 'by_grp'"
                             + " AND stat_name = 'size'");
         }
-        JsonNode report = space("note", "analyze", "--format", "json", "-q", "--fetch-rows", maria.url("space_maria"));
+        JsonNode report = space(
+                "note", "analyze", "--format", "json", "-q", "--exact-space", "--fetch-rows", maria.url("space_maria"));
         JsonNode note = Cli.table(report, "note").get("space");
         assertThat(note.get("engine_bytes").asLong()).isEqualTo(data + indexes + free);
         assertThat(index(note, "by_grp").get("measured_bytes").asLong()).isEqualTo(byGroup);
@@ -195,6 +205,13 @@ class SpaceTest {
                 .isBetween(data * 3 / 10, data * 7 / 10);
         assertThat(kinds(note)).contains("free_space", "space_account");
         assertThat(note.get("account").get("off_by").asDouble()).isBetween(-0.05, 0.05);
+        System.out.printf(
+                "MariaDB note: by_grp predicted %d measured %d; data_length %d, free %d (data_free %d)%n",
+                grp.get("predicted_bytes").asLong(),
+                byGroup,
+                data,
+                note.get("free_bytes").asLong(),
+                free);
         JsonNode counter = Cli.table(report, "counter").get("space");
         assertThat(counter.get("headroom").get("max").asLong()).isEqualTo(127);
         assertThat(kinds(counter)).contains("sequence_headroom");
@@ -234,6 +251,8 @@ class SpaceTest {
             long before = single(c, "SELECT pg_total_relation_size('note')");
             st.execute("VACUUM FULL \"note\"");
             long after = single(c, "SELECT pg_total_relation_size('note')");
+            System.out.printf(
+                    "PostgreSQL VACUUM FULL: predicted %d freed, measured %d - %d%n", predicted, before, after);
             assertThat((double) (before - after))
                     .as(
                             "freed %d - %d against the predicted %d; before %s, after %s; %s",
@@ -268,6 +287,8 @@ class SpaceTest {
             st.execute("OPTIMIZE TABLE `note`");
             st.execute("ANALYZE TABLE `note`");
             long after = single(c, size);
+            System.out.printf(
+                    "MariaDB OPTIMIZE TABLE: predicted %d freed, measured %d - %d%n", predicted, before, after);
             assertThat((double) (before - after))
                     .as("freed %d - %d against the predicted %d", before, after, predicted)
                     .isCloseTo(predicted, within(0.15 * predicted));

@@ -115,9 +115,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(
             names = "--exact-space",
-            description = "Live PostgreSQL only: measure the free and dead space in every table and B-tree index with "
-                    + "pgstattuple and pgstatindex, which read every page (a full scan's I/O). By default "
-                    + "pgstattuple_approx where installed, else an estimate from the statistics.")
+            description = "Measure the space outside the column values exactly: on a live PostgreSQL the free and dead "
+                    + "space of every table and B-tree index with pgstattuple and pgstatindex, which read every page (a "
+                    + "full scan's I/O; by default pgstattuple_approx where installed, else the statistics); rows read "
+                    + "here (a dump, --fetch-rows) walked row by row through the InnoDB and PostgreSQL heap models "
+                    + "(by default estimated from the column bytes).")
     boolean exactSpace;
 
     @Option(

@@ -232,7 +232,9 @@ public final class SpaceAnalysis {
         Map<String, InnoDbModel.IndexBytes> walked = new LinkedHashMap<>();
         long rowBytes = m.rowBytes;
         // the rows walked by the storage model where they were read here (a dump, a file, --fetch-rows)
-        if (loaded != null
+        // and asked for (exact: a sorted pass over every index's rows)
+        if (options.exact()
+                && loaded != null
                 && loaded.relation() != null
                 && loaded.rows() > 0
                 && !source.rows().remote()) {
@@ -304,7 +306,12 @@ public final class SpaceAnalysis {
         String method = m.method;
         boolean estimated = m.estimated;
         if (dump) {
-            data = rowBytes >= 0 ? rowBytes : 0;
+            if (rowBytes < 0) {
+                rowBytes = dialect == Dialect.MYSQL
+                        ? clusteredEstimate(t, pk)
+                        : dialect == Dialect.POSTGRESQL ? heapEstimate(t) : t.declaredBytes();
+            }
+            data = rowBytes;
             // A dump loaded as the engine loads it: PostgreSQL's COPY fills heap pages; InnoDB's sorted
             // rebuild leaves 1/16 of each clustered page free (its reserve), counted as free.
             free = dialect == Dialect.MYSQL && rowBytes >= 0 ? rowBytes / 16 : 0;
@@ -415,6 +422,19 @@ public final class SpaceAnalysis {
                 t.columns().size(),
                 0);
         return bytes * 16 / 15;
+    }
+
+    /**
+     * PostgreSQL's heap for the profiled rows without walking them: each row a 24-byte header and
+     * its values' bytes padded to 8, a 4-byte line pointer, packed into 8 kB pages.
+     */
+    private static long heapEstimate(TableReport t) {
+        if (t.rows() <= 0) {
+            return 0;
+        }
+        long tuple = 24 + (t.declaredBytes() / t.rows() + 7) / 8 * 8 + 4;
+        long perPage = Math.max(1, (PgHeap.PAGE - PgHeap.PAGE_HEADER) / tuple);
+        return (t.rows() + perPage - 1) / perPage * PgHeap.PAGE;
     }
 
     /** Free and dead space worth a rebuild, a counter near its end, and the account. */
