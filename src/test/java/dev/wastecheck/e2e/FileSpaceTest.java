@@ -71,6 +71,7 @@ class FileSpaceTest {
         JsonNode space = report.get("file_space");
         assertThat(space.get("method").asText()).isEqualTo("database_size");
         assertThat(space.get("free_bytes").asLong()).isPositive();
-        assertThat(Cli.table(report, "kept").get("space").get("data_bytes").asLong()).isPositive();
+        assertThat(Cli.table(report, "kept").get("space").get("data_bytes").asLong())
+                .isPositive();
     }
 }

@@ -76,13 +76,13 @@ final class PostgresSpace {
         for (Map.Entry<Long, Measured> e : byOid.entrySet()) {
             Measured m = e.getValue();
             long[] s = stats.get(e.getKey());
-            double[] live = null;
+            boolean measured = false;
             if (extension && exact) {
-                live = tuple(c, e.getKey(), m, "pgstattuple", "free_space", "tuple_len", "tuple_count");
-                m.method = live == null ? null : "pgstattuple";
+                measured = tuple(c, e.getKey(), m, "pgstattuple", "free_space", "tuple_len", "tuple_count");
+                m.method = "pgstattuple";
             }
-            if (live == null && extension) {
-                live = tuple(
+            if (!measured && extension) {
+                measured = tuple(
                         c,
                         e.getKey(),
                         m,
@@ -90,10 +90,10 @@ final class PostgresSpace {
                         "approx_free_space",
                         "approx_tuple_len",
                         "approx_tuple_count");
-                m.method = live == null ? null : "pgstattuple_approx";
-                m.estimated = live != null;
+                m.method = "pgstattuple_approx";
+                m.estimated = true;
             }
-            if (live == null) {
+            if (!measured) {
                 statistics(m, s);
             }
             // An index keeps an entry for every row version since the last VACUUM, the dead ones too
@@ -118,17 +118,16 @@ final class PostgresSpace {
     /**
      * Free and dead bytes by one of pgstattuple's functions, and the heap VACUUM FULL would write:
      * the live tuples (their lengths, a 4-byte line pointer and on average 4 bytes of alignment
-     * each) packed into 8 kB pages. Returns [the live share of the heap's tuples], or null when it
-     * fails (privilege, relation kind).
+     * each) packed into 8 kB pages. False when it fails (privilege, relation kind).
      */
-    private static double[] tuple(
+    private static boolean tuple(
             Connection c, long oid, Measured m, String function, String free, String live, String count) {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + free + ", dead_tuple_len, " + live + ", " + count
-                + ", dead_tuple_count FROM " + function + "(?::oid)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT " + free + ", dead_tuple_len, " + live + ", " + count + " FROM " + function + "(?::oid)")) {
             ps.setLong(1, oid);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    return null;
+                    return false;
                 }
                 m.freeBytes = rs.getLong(1);
                 m.deadBytes = rs.getLong(2);
@@ -136,11 +135,10 @@ final class PostgresSpace {
                 long bytes = rs.getLong(3) + tuples * (LINE_POINTER + 4);
                 long pages = (bytes + PAGE - PAGE_HEADER - 1) / (PAGE - PAGE_HEADER);
                 m.rowBytes = pages * PAGE;
-                long all = tuples + rs.getLong(5);
-                return new double[] {all == 0 ? 1.0 : (double) tuples / all};
+                return true;
             }
         } catch (SQLException e) {
-            return null;
+            return false;
         }
     }
 
