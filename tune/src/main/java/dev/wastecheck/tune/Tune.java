@@ -56,8 +56,9 @@ public final class Tune {
             rollbackFile = rollbackPath(options.migrationFile());
             Files.writeString(rollbackFile, rollback.toString(), StandardCharsets.UTF_8);
         }
+        List<String> summary = new ArrayList<>(summary(r));
+        Rebuilds.write(r, from, options.migrationFile(), summary); // empty page space: migration.rebuild.sql
         TuneReport.Applied applied = options.apply() == null ? null : apply(r, script, rollbackFile, options.apply());
-        List<String> summary = summary(r);
         if (indexes != null) {
             summary.addAll(indexes.write(options.migrationFile()));
             applied = options.apply() == null || !applied.succeeded()

@@ -50,7 +50,7 @@ final class PostgresSpace {
                         + " coalesce(s.n_dead_tup, 0), coalesce(s.n_mod_since_analyze, 0),"
                         + " CASE WHEN coalesce(s.last_analyze, s.last_autoanalyze) IS NULL THEN 1 ELSE 0 END,"
                         + " (SELECT coalesce(sum(ps.avg_width), -1) FROM pg_stats ps WHERE ps.schemaname = n.nspname"
-                        + " AND ps.tablename = c.relname)"
+                        + " AND ps.tablename = c.relname), coalesce(s.n_live_tup, 0)"
                         + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                         + " LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid"
                         + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')")) {
@@ -61,25 +61,47 @@ final class PostgresSpace {
                 out.put(m.table.toLowerCase(Locale.ROOT), m);
                 byOid.put(rs.getLong(1), m);
                 stats.put(rs.getLong(1), new long[] {
-                    rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10)
+                    rs.getLong(5),
+                    rs.getLong(6),
+                    rs.getLong(7),
+                    rs.getLong(8),
+                    rs.getLong(9),
+                    rs.getLong(10),
+                    rs.getLong(11)
                 });
             }
         }
-        indexes(c, byOid, exact);
         boolean extension = hasPgstattuple(c);
+        Map<Long, Double> liveShare = new LinkedHashMap<>();
         for (Map.Entry<Long, Measured> e : byOid.entrySet()) {
             Measured m = e.getValue();
             long[] s = stats.get(e.getKey());
-            if (extension && exact && tuple(c, e.getKey(), m, "pgstattuple", "free_space", "tuple_len")) {
+            boolean measured = false;
+            if (extension && exact) {
+                measured = tuple(c, e.getKey(), m, "pgstattuple", "free_space", "tuple_len", "tuple_count");
                 m.method = "pgstattuple";
-            } else if (extension
-                    && tuple(c, e.getKey(), m, "pgstattuple_approx", "approx_free_space", "approx_tuple_len")) {
+            }
+            if (!measured && extension) {
+                measured = tuple(
+                        c,
+                        e.getKey(),
+                        m,
+                        "pgstattuple_approx",
+                        "approx_free_space",
+                        "approx_tuple_len",
+                        "approx_tuple_count");
                 m.method = "pgstattuple_approx";
                 m.estimated = true;
-            } else {
+            }
+            if (!measured) {
                 statistics(m, s);
             }
+            // An index keeps an entry for every row version since the last VACUUM, the dead ones too
+            // (a read prunes dead tuples from the heap, never from its indexes): its live share is the
+            // statistics' live rows against live and dead (n_live_tup, n_dead_tup).
+            liveShare.put(e.getKey(), s[2] > 0 && s[6] + s[2] > 0 ? (double) s[6] / (s[6] + s[2]) : 1.0);
         }
+        indexes(c, byOid, exact, liveShare);
         headroom(c, out);
         return out;
     }
@@ -93,10 +115,15 @@ final class PostgresSpace {
         }
     }
 
-    /** Free and dead bytes by one of pgstattuple's functions; false when it fails (privilege, relation kind). */
-    private static boolean tuple(Connection c, long oid, Measured m, String function, String free, String live) {
+    /**
+     * Free and dead bytes by one of pgstattuple's functions, and the heap VACUUM FULL would write:
+     * the live tuples (their lengths, a 4-byte line pointer and on average 4 bytes of alignment
+     * each) packed into 8 kB pages. False when it fails (privilege, relation kind).
+     */
+    private static boolean tuple(
+            Connection c, long oid, Measured m, String function, String free, String live, String count) {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT " + free + ", dead_tuple_len, " + live + ", table_len FROM " + function + "(?::oid)")) {
+                "SELECT " + free + ", dead_tuple_len, " + live + ", " + count + " FROM " + function + "(?::oid)")) {
             ps.setLong(1, oid);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -104,6 +131,10 @@ final class PostgresSpace {
                 }
                 m.freeBytes = rs.getLong(1);
                 m.deadBytes = rs.getLong(2);
+                long tuples = rs.getLong(4);
+                long bytes = rs.getLong(3) + tuples * (LINE_POINTER + 4);
+                long pages = (bytes + PAGE - PAGE_HEADER - 1) / (PAGE - PAGE_HEADER);
+                m.rowBytes = pages * PAGE;
                 return true;
             }
         } catch (SQLException e) {
@@ -116,7 +147,8 @@ final class PostgresSpace {
      * its columns' average widths, padded to 8, and a 4-byte line pointer; packed full, against the
      * heap's pages. The dead rows at the same width.
      *
-     * @param s reltuples, heap bytes, n_dead_tup, n_mod_since_analyze, never analyzed (1), sum of avg_width
+     * @param s reltuples, heap bytes, n_dead_tup, n_mod_since_analyze, never analyzed (1), sum of avg_width,
+     *          n_live_tup
      */
     private static void statistics(Measured m, long[] s) {
         m.method = "statistics";
@@ -139,7 +171,8 @@ final class PostgresSpace {
         m.freeBytes = Math.max(0, s[1] - pages * PAGE - m.deadBytes);
     }
 
-    private static void indexes(Connection c, Map<Long, Measured> byOid, boolean exact) throws SQLException {
+    private static void indexes(Connection c, Map<Long, Measured> byOid, boolean exact, Map<Long, Double> liveShare)
+            throws SQLException {
         if (byOid.isEmpty()) {
             return;
         }
@@ -148,7 +181,7 @@ final class PostgresSpace {
         try (Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT i.indrelid, ic.relname, i.indisprimary, i.indisunique,"
                         + " pg_relation_size(i.indexrelid), am.amname, i.indexrelid,"
-                        + " array_to_string(ARRAY(SELECT coalesce(a.attname, 'expr') FROM unnest(i.indkey)"
+                        + " array_to_string(ARRAY(SELECT coalesce(a.attname, 'expr') FROM unnest(i.indkey::int2[])"
                         + " WITH ORDINALITY k(attnum, ord) LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid"
                         + " AND a.attnum = k.attnum ORDER BY k.ord), ',')"
                         + " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam"
@@ -158,7 +191,7 @@ final class PostgresSpace {
                 long size = rs.getLong(5);
                 long free = -1;
                 if (exact && rs.getString(6).equals("btree")) {
-                    free = reindexFrees(c, rs.getLong(7), size);
+                    free = rebuildFrees(c, rs.getLong(7), size, liveShare.getOrDefault(rs.getLong(1), 1.0));
                 }
                 m.indexes.add(new IndexSpace(
                         rs.getString(2),
@@ -177,13 +210,15 @@ final class PostgresSpace {
     }
 
     /**
-     * What REINDEX would give back of a B-tree ({@code pgstatindex}): its leaf pages hold their
-     * entries at {@code avg_leaf_density}; rebuilt, the same entries fill leaves to 90%, and the
+     * What a rebuild gives back of a B-tree ({@code pgstatindex}): its leaf pages hold their
+     * entries at {@code avg_leaf_density}; rebuilt, the live rows' entries ({@code liveShare} of
+     * them: the dead rows' entries stay in the index until VACUUM) fill leaves to 90%, and the
      * deleted and empty pages go. -1 when pgstatindex is not there.
      */
-    private static long reindexFrees(Connection c, long oid, long size) {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT leaf_pages, avg_leaf_density, deleted_pages, empty_pages FROM pgstatindex(?::oid::regclass)")) {
+    private static long rebuildFrees(Connection c, long oid, long size, double liveShare) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT leaf_pages, avg_leaf_density, deleted_pages, empty_pages,"
+                        + " internal_pages FROM pgstatindex(?::oid::regclass)")) {
             ps.setLong(1, oid);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -194,8 +229,11 @@ final class PostgresSpace {
                 if (Double.isNaN(density)) {
                     return -1;
                 }
-                long rebuilt = (long) Math.ceil(leaves * density / LEAF_FILL);
-                return Math.max(0, (leaves - rebuilt + rs.getLong(3) + rs.getLong(4)) * (long) PAGE);
+                long rebuiltLeaves = (long) Math.ceil(leaves * density * liveShare / LEAF_FILL);
+                long internal =
+                        Math.max(rebuiltLeaves > 1 ? 1 : 0, rs.getLong(5) * rebuiltLeaves / Math.max(1, leaves));
+                long rebuilt = (1 + Math.max(1, rebuiltLeaves) + internal) * PAGE; // with the metapage
+                return Math.max(0, size - rebuilt);
             }
         } catch (SQLException e) {
             return -1;

@@ -113,6 +113,34 @@ public final class SpaceAnalysis {
         return report.withSpace(space);
     }
 
+    /**
+     * What a live PostgreSQL or MySQL/MariaDB measures of each table's space, without a profile:
+     * its data, free and dead bytes, its indexes' measured bytes and what a rebuild of each gives
+     * back (PostgreSQL with {@code exact}: pgstatindex), keyed by lower-case table name. What tune
+     * rebuilds is chosen from this. Empty for other engines.
+     */
+    public static Map<String, TableSpace> measureLive(LiveSource live, boolean exact, Map<String, String> env)
+            throws SQLException, IOException {
+        Map<String, TableSpace> out = new LinkedHashMap<>();
+        measure(new Sources(List.of(), live), live.dialect(), new Options(exact, 0), env)
+                .forEach((k, m) -> out.put(
+                        k,
+                        new TableSpace(
+                                m.table,
+                                m.dataBytes,
+                                m.rowBytes,
+                                m.freeBytes,
+                                m.deadBytes,
+                                m.method,
+                                m.estimated,
+                                m.caveat,
+                                m.indexes,
+                                m.engineBytes,
+                                m.headroom,
+                                List.of())));
+        return out;
+    }
+
     private static Map<String, Measured> measure(
             Sources sources, Dialect dialect, Options options, Map<String, String> env)
             throws SQLException, IOException {
@@ -203,7 +231,13 @@ public final class SpaceAnalysis {
         // Predictions from the profile's per-column bytes, declared and tight.
         Map<String, InnoDbModel.IndexBytes> walked = new LinkedHashMap<>();
         long rowBytes = m.rowBytes;
-        if (loaded != null && loaded.relation() != null && loaded.rows() > 0) {
+        // the rows walked by the storage model where they were read here (a dump, a file, --fetch-rows)
+        // and asked for (exact: a sorted pass over every index's rows)
+        if (options.exact()
+                && loaded != null
+                && loaded.relation() != null
+                && loaded.rows() > 0
+                && !source.rows().remote()) {
             if (dialect == Dialect.MYSQL) {
                 InnoDbModel.TableBytes b = InnoDbModel.table(source.database(), loaded, source.catalog());
                 b.indexes().forEach(ix -> walked.put(ix.name().toLowerCase(Locale.ROOT), ix));
@@ -239,8 +273,12 @@ public final class SpaceAnalysis {
             }
             long[] key = keyBytes(t, ix.columns(), pk, dialect);
             int n = ix.columns().size();
-            long declared = IndexEntries.bytes(dialect, t.rows(), key[0], n, key[2]);
-            long tight = IndexEntries.bytes(dialect, t.rows(), key[1], n, key[3]);
+            // one column's distinct values: PostgreSQL folds its equal keys into posting lists
+            long distinct = !ix.unique() && n == 1 && column(t, ix.columns().get(0)) != null
+                    ? column(t, ix.columns().get(0)).distinct()
+                    : -1;
+            long declared = IndexEntries.bytes(dialect, t.rows(), key[0], n, key[2], distinct);
+            long tight = IndexEntries.bytes(dialect, t.rows(), key[1], n, key[3], distinct);
             InnoDbModel.IndexBytes w = walked.get(ix.name().toLowerCase(Locale.ROOT));
             if (w != null) { // the row-by-row walk, and the tight types' saving by the entry model
                 tight = Math.max(0, w.before() - (declared - tight));
@@ -268,7 +306,12 @@ public final class SpaceAnalysis {
         String method = m.method;
         boolean estimated = m.estimated;
         if (dump) {
-            data = rowBytes >= 0 ? rowBytes : 0;
+            if (rowBytes < 0) {
+                rowBytes = dialect == Dialect.MYSQL
+                        ? clusteredEstimate(t, pk)
+                        : dialect == Dialect.POSTGRESQL ? heapEstimate(t) : t.declaredBytes();
+            }
+            data = rowBytes;
             // A dump loaded as the engine loads it: PostgreSQL's COPY fills heap pages; InnoDB's sorted
             // rebuild leaves 1/16 of each clustered page free (its reserve), counted as free.
             free = dialect == Dialect.MYSQL && rowBytes >= 0 ? rowBytes / 16 : 0;
@@ -379,6 +422,19 @@ public final class SpaceAnalysis {
                 t.columns().size(),
                 0);
         return bytes * 16 / 15;
+    }
+
+    /**
+     * PostgreSQL's heap for the profiled rows without walking them: each row a 24-byte header and
+     * its values' bytes padded to 8, a 4-byte line pointer, packed into 8 kB pages.
+     */
+    private static long heapEstimate(TableReport t) {
+        if (t.rows() <= 0) {
+            return 0;
+        }
+        long tuple = 24 + (t.declaredBytes() / t.rows() + 7) / 8 * 8 + 4;
+        long perPage = Math.max(1, (PgHeap.PAGE - PgHeap.PAGE_HEADER) / tuple);
+        return (t.rows() + perPage - 1) / perPage * PgHeap.PAGE;
     }
 
     /** Free and dead space worth a rebuild, a counter near its end, and the account. */

@@ -13,9 +13,14 @@ import dev.wastecheck.model.schema.Dialect;
  * <pre>
  *   PostgreSQL nbtree leaf tuple (access/itup.h), on a page of 8,192 - 24 header - 16 special bytes,
  *   filled to 90% by CREATE INDEX (BTREE_DEFAULT_FILLFACTOR):
- *     +-----------+--------+---------------------+------------+
+ *     +-----------+----------+-----------+---------------------+---------------------+
  *     | ItemId 4B | t_tid 6B | t_info 2B | key values, aligned | pad to 8 (MAXALIGN) |
- *     +-----------+--------+---------------------+------------+
+ *     +-----------+----------+-----------+---------------------+---------------------+
+ *   a posting-list tuple (PostgreSQL 13+, equal keys of a non-unique index) keeps one key and,
+ *   after it, a 6-byte heap TID per row:
+ *     +-----------+-------------------+------------+-------------------------+-----+
+ *     | ItemId 4B | IndexTuple hdr 8B | key values | TID 6B x n (to 1,352 B) | pad |
+ *     +-----------+-------------------+------------+-------------------------+-----+
  *
  *   InnoDB secondary index record (COMPACT/DYNAMIC), on a page of 16,252 usable bytes, filled by
  *   the sorted build; a 2-byte directory slot per 4 records:
@@ -38,6 +43,10 @@ public final class IndexEntries {
     static final int PG_INDEX_TUPLE_HEADER = 8;
     static final int PG_ITEM_ID = 4;
     static final int PG_LEAF_FILL_PERCENT = 90;
+    /** A heap TID in a posting list (ItemPointerData). */
+    static final int PG_TID = 6;
+    /** The largest posting-list tuple the build makes: BTMaxItemSize / 2 on 8 kB pages. */
+    static final int PG_MAX_POSTING = 1352;
 
     static final int INNODB_PAGE_SPACE = 16252;
     static final int INNODB_RECORD_HEADER = 5;
@@ -54,6 +63,17 @@ public final class IndexEntries {
      *                     (summed over the rows) or 6 x rows for DB_ROW_ID; ignored elsewhere
      */
     public static long bytes(Dialect dialect, long rows, long keyBytes, int keyColumns, long pointerBytes) {
+        return bytes(dialect, rows, keyBytes, keyColumns, pointerBytes, -1);
+    }
+
+    /**
+     * {@link #bytes(Dialect, long, long, int, long)} for an index whose keys take {@code distinct}
+     * values (-1 unknown, or unique): PostgreSQL 13+ deduplicates a non-unique B-tree's equal keys
+     * into posting-list tuples (nbtdedup.c), one key and 6 bytes per heap TID, each tuple at most
+     * half of BTMaxItemSize (1,352 bytes on 8 kB pages).
+     */
+    public static long bytes(
+            Dialect dialect, long rows, long keyBytes, int keyColumns, long pointerBytes, long distinct) {
         if (rows <= 0) {
             return dialect == Dialect.POSTGRESQL ? 2L * PG_PAGE : dialect == Dialect.MYSQL ? InnoDbModel.PAGE : 0;
         }
@@ -62,7 +82,17 @@ public final class IndexEntries {
             case POSTGRESQL -> {
                 long tuple = align8(PG_INDEX_TUPLE_HEADER + (long) Math.ceil(avgKey)) + PG_ITEM_ID;
                 long usable = (PG_PAGE - PG_PAGE_HEADER - PG_BTREE_SPECIAL) * PG_LEAF_FILL_PERCENT / 100;
-                long leaves = (rows * tuple + usable - 1) / usable;
+                long leafBytes = rows * tuple;
+                if (distinct > 0 && distinct < rows) {
+                    // posting lists: each holds up to this many TIDs behind one key
+                    long key = (long) Math.ceil(avgKey);
+                    long perPosting = Math.max(1, (PG_MAX_POSTING - PG_INDEX_TUPLE_HEADER - key) / PG_TID);
+                    long perKey = (rows + distinct - 1) / distinct;
+                    long postings = distinct * ((perKey + perPosting - 1) / perPosting);
+                    long dedup = postings * (align8(PG_INDEX_TUPLE_HEADER + key) + PG_ITEM_ID + 4) + rows * PG_TID;
+                    leafBytes = Math.min(leafBytes, dedup);
+                }
+                long leaves = (leafBytes + usable - 1) / usable;
                 // the levels above hold one pivot per page below; the metapage is page 0
                 yield (leaves + Math.max(1, leaves / Math.max(1, usable / tuple)) + 1) * PG_PAGE;
             }

@@ -158,6 +158,7 @@ public final class TextRenderer {
         if (tables.size() > 10) {
             w.printf("... and %d more tables%n", tables.size() - 10);
         }
+        SpaceText.print(r, w, width); // indexes, free and dead space, the account
 
         if (r.workload() != null) {
             workload(r, w, width);
