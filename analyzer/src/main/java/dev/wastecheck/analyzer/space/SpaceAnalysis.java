@@ -256,7 +256,8 @@ public final class SpaceAnalysis {
                             .findFirst()
                             .orElse(null);
                 }
-                long p = w == null ? -1 : w.before();
+                // the walk's figure, else InnoDB's clustered index estimated from the column bytes
+                long p = w != null ? w.before() : dialect == Dialect.MYSQL ? clusteredEstimate(t, pk) : -1;
                 predicted.add(new IndexSpace(
                         ix.name(),
                         ix.columns(),
