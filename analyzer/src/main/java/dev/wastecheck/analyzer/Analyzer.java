@@ -2,6 +2,8 @@ package dev.wastecheck.analyzer;
 
 import dev.wastecheck.analyzer.check.SampleCheck;
 import dev.wastecheck.analyzer.check.TuneDecision;
+import dev.wastecheck.analyzer.index.IndexAnalysis;
+import dev.wastecheck.analyzer.index.ServerIndexUsage;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.infer.IntegerPolicy;
 import dev.wastecheck.analyzer.infer.OutOfTypeFloor;
@@ -17,6 +19,7 @@ import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import dev.wastecheck.analyzer.report.WorkloadReport;
 import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
+import dev.wastecheck.analyzer.space.SpaceAnalysis;
 import dev.wastecheck.analyzer.workload.WorkloadAnalysis;
 import dev.wastecheck.model.Progress;
 import dev.wastecheck.model.ddl.DdlCatalog;
@@ -99,7 +102,7 @@ public final class Analyzer {
     public static AnalysisReport run(AnalyzeOptions options, Progress progress, Consumer<String> warnings)
             throws IOException, SQLException {
         return new Analyzer(options.inference(), options.load(), options.dependencies(), warnings)
-                .analyze(Sources.of(options.sources()), options.traces(), progress);
+                .analyze(Sources.of(options.sources()), options.traces(), progress, options.space());
     }
 
     public AnalysisReport analyze(List<Path> sources, Progress progress) throws IOException, SQLException {
@@ -116,6 +119,15 @@ public final class Analyzer {
      * @param traces query traces to read the workload from (any format traces/ detects); empty for none
      */
     public AnalysisReport analyze(Sources sources, List<Path> traces, Progress progress)
+            throws IOException, SQLException {
+        return analyze(sources, traces, progress, SpaceAnalysis.Options.defaults());
+    }
+
+    /**
+     * {@link #analyze(Sources, List, Progress)}, with the space outside the column values
+     * (indexes, free and dead space, the per-table account) measured as {@code space} says.
+     */
+    public AnalysisReport analyze(Sources sources, List<Path> traces, Progress progress, SpaceAnalysis.Options space)
             throws IOException, SQLException {
         checkTraces(traces);
         boolean live = sources.live() != null;
@@ -139,9 +151,13 @@ public final class Analyzer {
         }
         // The workload's page hot-density needs the tables in the dump's physical order.
         boolean keepOrder = !traces.isEmpty() || (live && load.serverWorkload());
+        // the server's index counts before our own queries add to them
+        ServerIndexUsage indexUsage = IndexAnalysis.usageBefore(sources.live(), System.getenv());
         try (LoadedSource source =
                 SourceLoader.of(sources, load, remote, System.getenv(), notes).load(keepOrder, progress)) {
-            return report(source, traces, progress);
+            AnalysisReport withSpace =
+                    SpaceAnalysis.add(report(source, traces, progress), source, sources, space, System.getenv(), notes);
+            return IndexAnalysis.addTo(withSpace, source, sources.live(), traces, indexUsage, System.getenv(), notes);
         }
     }
 

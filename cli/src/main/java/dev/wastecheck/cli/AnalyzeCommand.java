@@ -5,6 +5,7 @@ import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
+import dev.wastecheck.analyzer.space.SpaceAnalysis;
 import dev.wastecheck.cli.render.HtmlRenderer;
 import dev.wastecheck.cli.render.JsonRenderer;
 import dev.wastecheck.cli.render.MarkdownRenderer;
@@ -113,6 +114,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
     boolean fetchRows;
 
     @Option(
+            names = "--exact-space",
+            description = "Measure the space outside the column values exactly: on a live PostgreSQL the free and dead "
+                    + "space of every table and B-tree index with pgstattuple and pgstatindex, which read every page (a "
+                    + "full scan's I/O; by default pgstattuple_approx where installed, else the statistics); rows read "
+                    + "here (a dump, --fetch-rows) walked row by row through the InnoDB and PostgreSQL heap models "
+                    + "(by default estimated from the column bytes).")
+    boolean exactSpace;
+
+    @Option(
             names = "--sample",
             paramLabel = "PERCENT",
             description = "Live databases only: read a random PERCENT of each table's rows (default: every row). "
@@ -171,7 +181,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                         traces,
                         inference,
                         load,
-                        FunctionalDependencies.Options.defaults().withMode(dependencyMode())),
+                        FunctionalDependencies.Options.defaults().withMode(dependencyMode()),
+                        new SpaceAnalysis.Options(
+                                exactSpace, SpaceAnalysis.Options.defaults().rebuildShare())),
                 out.progress(),
                 note -> err.println("wastecheck: " + note));
         write(report);

@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.BadInputException;
 import java.math.BigDecimal;
@@ -125,7 +126,8 @@ record FailOn(String spec, double share, long budget, FindingKind kind) {
     /** Whether {@code report} crosses this threshold. */
     boolean crossed(AnalysisReport report) {
         if (kind != null) {
-            return report.tables().stream().flatMap(t -> t.columns().stream()).anyMatch(c -> c.has(kind));
+            return report.tables().stream().flatMap(t -> t.columns().stream()).anyMatch(c -> c.has(kind))
+                    || report.indexFindings().stream().anyMatch(f -> f.kind() == kind);
         }
         if (budget >= 0) {
             return report.wastedBytes() > budget;
@@ -158,6 +160,14 @@ record FailOn(String spec, double share, long budget, FindingKind kind) {
                             where,
                             c.declaredType() + " -> " + c.suggestedType() + (kinds.isEmpty() ? "" : " (" + kinds + ")"),
                             c.wastedBytes()));
+                }
+            }
+        }
+        if (kind != null) {
+            for (IndexFinding f : report.indexFindings()) {
+                if (f.kind() == kind) {
+                    all.add(new Crossing(
+                            f.table() + "." + f.index(), f.kind() + " (" + f.detail() + ")", Math.max(0, f.bytes())));
                 }
             }
         }

@@ -33,7 +33,12 @@ final class HelpLayout {
     private static final Pattern DEFAULT = Pattern.compile("\\(default: [^()]*(?:\\([^()]*\\)[^()]*)*\\)");
 
     /** The options every command has, listed by name. */
-    private static final List<String> COMMON = List.of("--output", "--quiet", "--help", "--version", "--debug");
+    /**
+     * Options the screen names without their sentence: those every command has, and analyze's
+     * {@code --exact-space} (an opt-in full scan the man page explains), to keep the screen to 50 lines.
+     */
+    private static final List<String> COMMON =
+            List.of("--output", "--quiet", "--help", "--version", "--debug", "--exact-space");
 
     private HelpLayout() {}
 

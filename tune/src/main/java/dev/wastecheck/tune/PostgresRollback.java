@@ -2,9 +2,9 @@ package dev.wastecheck.tune;
 
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.report.FindingKind;
-import dev.wastecheck.sources.sql.IsoTimestamps;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeFamily;
+import dev.wastecheck.sources.sql.IsoTimestamps;
 
 /**
  * The inverse of each PostgreSQL conversion, for the rollback script: the expression that gives a

@@ -40,6 +40,8 @@ public final class Tune {
                     + ": tune writes migrations for PostgreSQL, MySQL/MariaDB and SQLite; Trino keeps no tables of its"
                     + " own to migrate (analyze it to see what its connectors' tables waste)");
         }
+        // index drops first: their evidence is the server's counts before tune's own reads add to them
+        IndexDrops indexes = IndexDrops.plan(from, options.traces(), options.profiling(), progress, warnings);
         Tuner.Result r = Tuner.tune(
                 from,
                 options.traces(),
@@ -55,8 +57,16 @@ public final class Tune {
             rollbackFile = rollbackPath(options.migrationFile());
             Files.writeString(rollbackFile, rollback.toString(), StandardCharsets.UTF_8);
         }
+        List<String> summary = new ArrayList<>(summary(r));
+        Rebuilds.write(r, from, options.migrationFile(), summary); // empty page space: migration.rebuild.sql
         TuneReport.Applied applied = options.apply() == null ? null : apply(r, script, rollbackFile, options.apply());
-        return new TuneReport(r, script, rollbackFile, summary(r), applied);
+        if (indexes != null) {
+            summary.addAll(indexes.write(options.migrationFile()));
+            applied = options.apply() == null || !applied.succeeded()
+                    ? applied
+                    : applied.and(indexes.apply(options.apply()));
+        }
+        return new TuneReport(r, script, rollbackFile, summary, applied);
     }
 
     /** {@code migration.sql} -> {@code migration.rollback.sql}. */

@@ -1,6 +1,7 @@
 package dev.wastecheck.tune;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,6 +30,13 @@ public record TuneReport(
     public record Applied(boolean succeeded, List<String> messages) {
         public Applied {
             messages = List.copyOf(messages);
+        }
+
+        /** This outcome followed by another's (the index drops after the column migration). */
+        public Applied and(Applied next) {
+            List<String> all = new ArrayList<>(messages);
+            all.addAll(next.messages());
+            return new Applied(succeeded && next.succeeded(), all);
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.storage.PgHeap;
 import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.BadInputException;
 import dev.wastecheck.model.Progress;

@@ -21,6 +21,9 @@ import java.util.Map;
  * @param sample     how a live database was sampled ({@code analyze --sample}), or null when every row was read
  * @param serverSpace per lower-case table name, the dead and free bytes a live PostgreSQL holds
  *                   (pgstattuple, when installed); empty otherwise
+ * @param space      per lower-case table name, its bytes outside the column values: indexes, free and
+ *                   dead space, counter headroom, and the engine's own total ({@link TableSpace})
+ * @param indexFindings redundant, unused and low-cardinality indexes, with the bytes each holds
  */
 public record AnalysisReport(
         List<String> sources,
@@ -36,7 +39,9 @@ public record AnalysisReport(
         List<List<String>> domains,
         Map<String, Long> serverBytes,
         Sample sample,
-        Map<String, ServerSpace> serverSpace) {
+        Map<String, ServerSpace> serverSpace,
+        Map<String, TableSpace> space,
+        List<IndexFinding> indexFindings) {
     /**
      * Space a table takes on the server beyond its live rows, by {@code pgstattuple_approx}:
      * dead tuples VACUUM has not reclaimed yet, and free space inside the table's pages.
@@ -114,7 +119,44 @@ public record AnalysisReport(
                 domains,
                 Map.of(),
                 null,
-                Map.of());
+                Map.of(),
+                Map.of(),
+                List.of());
+    }
+
+    /** The constructor before the space account existed: no table's space. */
+    public AnalysisReport(
+            List<String> sources,
+            String dialect,
+            List<TableReport> tables,
+            long declaredBytes,
+            long tightBytes,
+            List<String> warnings,
+            long elapsedMillis,
+            Map<String, Long> timingsMillis,
+            WorkloadReport workload,
+            List<Reference> references,
+            List<List<String>> domains,
+            Map<String, Long> serverBytes,
+            Sample sample,
+            Map<String, ServerSpace> serverSpace) {
+        this(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
+                Map.of(),
+                List.of());
     }
 
     /**
@@ -138,7 +180,30 @@ public record AnalysisReport(
                 domains,
                 bytes,
                 sample,
-                space);
+                space,
+                this.space,
+                indexFindings);
+    }
+
+    /** The report with each table's space outside the column values, keyed by lower-case table name. */
+    public AnalysisReport withSpace(Map<String, TableSpace> space) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
+                space,
+                indexFindings);
     }
 
     /** The report with its tables replaced by the same tables with other findings (the byte totals stay). */
@@ -178,7 +243,9 @@ public record AnalysisReport(
                 domains,
                 serverBytes,
                 how,
-                serverSpace);
+                serverSpace,
+                space,
+                indexFindings);
     }
 
     public AnalysisReport {
@@ -190,6 +257,29 @@ public record AnalysisReport(
         warnings = List.copyOf(warnings);
         serverBytes = Map.copyOf(serverBytes);
         serverSpace = Map.copyOf(serverSpace);
+        space = Map.copyOf(space);
+        indexFindings = indexFindings == null ? List.of() : List.copyOf(indexFindings);
+    }
+
+    /** The report with these index findings (redundant, unused, low-cardinality indexes). */
+    public AnalysisReport withIndexFindings(List<IndexFinding> found) {
+        return new AnalysisReport(
+                sources,
+                dialect,
+                tables,
+                declaredBytes,
+                tightBytes,
+                warnings,
+                elapsedMillis,
+                timingsMillis,
+                workload,
+                references,
+                domains,
+                serverBytes,
+                sample,
+                serverSpace,
+                space,
+                found);
     }
 
     public long wastedBytes() {

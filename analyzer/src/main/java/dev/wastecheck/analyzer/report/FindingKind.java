@@ -47,7 +47,24 @@ public enum FindingKind {
     UNUSED_COLUMN(true),
     /** A large field never read, only projected or compared by equality, with what zstd saves on it (§4.1). */
     COMPRESSION_CANDIDATE(true),
-    GRANULARITY(true);
+    GRANULARITY(true),
+    // space outside the columns ("No Bits Left Behind" §1, §5: empty space in pages): a table's
+    // free and dead space worth a rebuild, a counter near the end of its type, the per-table account
+    /** Empty space in a table's or an index's pages that a rebuild gives back. */
+    FREE_SPACE(false),
+    /** Dead rows a VACUUM has not reclaimed (PostgreSQL). */
+    DEAD_SPACE(false),
+    /** A sequence or AUTO_INCREMENT counter past 80% of the largest value it may give. */
+    SEQUENCE_HEADROOM(false),
+    /** A table's declared bytes in one account (rows, waste, indexes, free and dead space) against the engine's figure. */
+    SPACE_ACCOUNT(false),
+    // indexes ("No Bits Left Behind" §1: unused space in index pages): about an index, not a column
+    /** An index another index makes useless: a duplicate, a left prefix, one the primary key covers. */
+    REDUNDANT_INDEX(false),
+    /** An index no read used over a stated period (the trace, or the server's statistics). */
+    UNUSED_INDEX(false),
+    /** An index of 5 values or fewer on 1,000+ rows, its rarest value in 20% of them (index-digest's rule). */
+    LOW_CARDINALITY_INDEX(false);
 
     private final boolean semantic;
     private final String key;
@@ -73,7 +90,16 @@ public enum FindingKind {
      * values refer to ({@code references}). Notes save no bytes and ask for no change.
      */
     public boolean note() {
-        return this == KEPT_DECLARED || this == REFERENCES || this == NEAR_DEPENDENCY || this == TUNE_NOTE;
+        return this == KEPT_DECLARED
+                || this == REFERENCES
+                || this == NEAR_DEPENDENCY
+                || this == TUNE_NOTE
+                || this == SPACE_ACCOUNT;
+    }
+
+    /** About an index rather than a column: reported in {@link AnalysisReport#indexFindings()}. */
+    public boolean aboutIndex() {
+        return this == REDUNDANT_INDEX || this == UNUSED_INDEX || this == LOW_CARDINALITY_INDEX;
     }
 
     /** A string-typed column whose values are all of another type. */

@@ -72,6 +72,10 @@ public final class HtmlRenderer {
         w.println(
                 "<div><h2>Bytes per table, declared and tight</h2><div class=\"chart\"><canvas id=\"bytes\"></canvas></div></div>");
         w.println("<div><h2>Findings by kind</h2><div class=\"chart\"><canvas id=\"kinds\"></canvas></div></div>");
+        if (!r.space().isEmpty()) {
+            w.println("<div><h2>Where each table's bytes go: values, row overhead, indexes, free and dead space</h2>"
+                    + "<div class=\"chart\"><canvas id=\"account\"></canvas></div></div>");
+        }
         if (r.workload() != null && !r.workload().access().isEmpty()) {
             w.println(
                     "<div><h2>Access skew: share of accesses to the hottest rows</h2><div class=\"chart\"><canvas id=\"skew\"></canvas></div></div>");
@@ -255,6 +259,17 @@ public final class HtmlRenderer {
                 new Chart(document.getElementById('kinds'), {type: 'bar',
                   data: {labels: f.kinds, datasets: [{label: 'columns', data: f.kindCounts, backgroundColor: '#4f6fb3'}]},
                   options: {indexAxis: 'y', maintainAspectRatio: false, plugins: {legend: {display: false}}}});
+                if (f.accountTables.length && document.getElementById('account')) {
+                  const part = (label, data, color) => ({label, data, backgroundColor: color});
+                  new Chart(document.getElementById('account'), {type: 'bar',
+                    data: {labels: f.accountTables, datasets: [
+                      part('tight values', f.accountTight, '#2e8b57'), part('encoding waste', f.accountWaste, '#c9c9d6'),
+                      part('row overhead', f.accountOverhead, '#8c8c9e'), part('indexes', f.accountIndexes, '#4f6fb3'),
+                      part('free', f.accountFree, '#e8c25a'), part('dead', f.accountDead, '#b33a3a')]},
+                    options: {indexAxis: 'y', maintainAspectRatio: false,
+                              scales: {x: {stacked: true, ticks: {callback: human}}, y: {stacked: true}},
+                              plugins: {tooltip: {callbacks: {label: c => c.dataset.label + ': ' + human(c.raw)}}}}});
+                }
                 if (f.skewTables.length && document.getElementById('skew')) {
                   new Chart(document.getElementById('skew'), {type: 'bar',
                     data: {labels: f.skewTables, datasets: [
@@ -288,6 +303,7 @@ public final class HtmlRenderer {
                     kinds.add(e.getKey());
                     counts.add(e.getValue());
                 });
+        SpaceFigures.put(f, r);
         ArrayNode skewTables = f.putArray("skewTables");
         ArrayNode top1 = f.putArray("top1");
         ArrayNode top5 = f.putArray("top5");

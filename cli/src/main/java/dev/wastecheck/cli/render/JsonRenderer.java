@@ -11,8 +11,11 @@ import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.IndexCacheAdvice;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.report.TableSpace;
 import dev.wastecheck.analyzer.report.TraceSummary;
+import dev.wastecheck.analyzer.space.SpaceAnalysis;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.EnumSet;
@@ -71,6 +74,10 @@ public final class JsonRenderer {
             if (space != null) {
                 tn.put("server_dead_bytes", space.deadBytes());
                 tn.put("server_free_bytes", space.freeBytes());
+            }
+            TableSpace tableSpace = r.space().get(t.name().toLowerCase(Locale.ROOT));
+            if (tableSpace != null) {
+                SpaceJson.put(tn, "space", tableSpace, t);
             }
             if (r.sample() != null && r.sample().rowsProfiled().containsKey(t.name())) {
                 tn.put("rows_profiled", r.sample().rowsProfiled().get(t.name()));
@@ -175,6 +182,22 @@ public final class JsonRenderer {
                 ts.unresolved().forEach(why::add);
             }
         }
+        // redundant, unused and low-cardinality indexes (docs/json.md, "Index findings")
+        ArrayNode indexFindings = root.putArray("index_findings");
+        for (IndexFinding f : r.indexFindings()) {
+            ObjectNode fn = indexFindings.addObject();
+            fn.put("table", f.table());
+            fn.put("index", f.index());
+            ArrayNode cols = fn.putArray("columns");
+            f.columns().forEach(cols::add);
+            fn.put("kind", f.kind().key());
+            fn.put("detail", f.detail());
+            fn.put("bytes", f.bytes());
+            fn.put("bytes_basis", f.bytesBasis());
+            fn.put("predicted_bytes", f.predictedBytes());
+            fn.put("covered_by", f.coveredBy());
+            fn.put("definition", f.definition());
+        }
         root.put("advice_basis", r.basis());
         ArrayNode refs = root.putArray("references");
         for (var ref : r.references()) {
@@ -193,6 +216,10 @@ public final class JsonRenderer {
         for (List<String> g : r.domains()) {
             ArrayNode gn = groups.addArray();
             g.forEach(gn::add);
+        }
+        TableSpace fileSpace = r.space().get(SpaceAnalysis.FILE);
+        if (fileSpace != null) {
+            SpaceJson.put(root, "file_space", fileSpace, null);
         }
         ObjectNode totals = root.putObject("totals");
         totals.put("tables", r.tables().size());

@@ -3,9 +3,13 @@ package dev.wastecheck.cli.render;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexSpace;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.report.TableSpace;
 import dev.wastecheck.model.Bytes;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The Markdown report: every table and column, for pull requests and wikis. */
@@ -63,6 +67,10 @@ public final class MarkdownRenderer {
                         (c.distinctEstimated() ? "~" : "") + Bytes.count(c.distinct()),
                         findings);
             }
+            TableSpace space = r.space().get(t.name().toLowerCase(Locale.ROOT));
+            if (space != null) {
+                spaceAccount(w, t, space);
+            }
             if (!t.problems().isEmpty()) {
                 w.println();
                 w.printf("%d bad rows, %d bad values:%n%n", t.badRows(), t.badValues());
@@ -78,6 +86,42 @@ public final class MarkdownRenderer {
             w.println();
             r.warnings().forEach(x -> w.println("- " + esc(x)));
         }
+    }
+
+    /** The table's account and its indexes (docs/analyze.md, "Space outside the columns"). */
+    private static void spaceAccount(PrintWriter w, TableReport t, TableSpace s) {
+        TableSpace.Account a = s.account(t);
+        w.println();
+        w.printf(
+                "Space: %s tight + %s encoding waste + %s row overhead + %s indexes + %s free + %s dead = %s%s (%s).%n",
+                Bytes.human(a.tightBytes()),
+                Bytes.human(a.encodingWasteBytes()),
+                Bytes.human(a.rowOverheadBytes()),
+                Bytes.human(a.indexBytes()),
+                Bytes.human(a.freeBytes()),
+                Bytes.human(a.deadBytes()),
+                Bytes.human(a.totalBytes()),
+                s.engineBytes() > 0 ? "; the engine reports " + Bytes.human(s.engineBytes()) : "",
+                esc(s.method()));
+        if (!s.indexes().isEmpty()) {
+            w.println();
+            w.println("| index | columns | predicted | tight | measured | free | use |");
+            w.println("|---|---|---:|---:|---:|---:|---|");
+            for (IndexSpace ix : s.indexes()) {
+                w.printf(
+                        "| %s | %s | %s | %s | %s | %s | %s |%n",
+                        esc(ix.name()),
+                        esc(String.join(", ", ix.columns())),
+                        ix.predictedBytes() < 0 ? "-" : Bytes.human(ix.predictedBytes()),
+                        ix.tightBytes() < 0 ? "-" : Bytes.human(ix.tightBytes()),
+                        ix.measuredBytes() < 0 ? "-" : Bytes.human(ix.measuredBytes()),
+                        ix.freeBytes() < 0 ? "-" : Bytes.human(ix.freeBytes()),
+                        ix.use().name().toLowerCase(Locale.ROOT));
+            }
+        }
+        s.findings().stream()
+                .filter(f -> f.kind() != FindingKind.SPACE_ACCOUNT)
+                .forEach(f -> w.println("- " + f.kind().key() + ": " + esc(f.detail())));
     }
 
     private static void workload(AnalysisReport r, PrintWriter w) {

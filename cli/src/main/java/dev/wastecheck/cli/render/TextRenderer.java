@@ -3,6 +3,7 @@ package dev.wastecheck.cli.render;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TraceSummary;
 import dev.wastecheck.model.Bytes;
@@ -158,9 +159,26 @@ public final class TextRenderer {
         if (tables.size() > 10) {
             w.printf("... and %d more tables%n", tables.size() - 10);
         }
+        SpaceText.print(r, w, width); // indexes, free and dead space, the account
 
         if (r.workload() != null) {
             workload(r, w, width);
+        }
+
+        if (!r.indexFindings().isEmpty()) {
+            w.println();
+            w.println("indexes:");
+            for (IndexFinding f : r.indexFindings()) {
+                Wrap.print(
+                        w,
+                        f.table() + "." + f.index() + " (" + String.join(", ", f.columns()) + "): "
+                                + f.kind().key()
+                                + (f.bytes() >= 0 ? ", " + Bytes.human(f.bytes()) + " " + f.bytesBasis() : "")
+                                + ": " + f.detail(),
+                        width,
+                        "  ",
+                        "    ");
+            }
         }
 
         Map<String, Integer> counts = ReportFacts.findingCounts(r);

@@ -21,6 +21,7 @@ import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Aggregate;
@@ -346,8 +347,14 @@ final class StatementResolver {
                         }
                     }
                 }
-            } else if (rel instanceof Sort) {
-                // ORDER BY columns are read but neither keys nor results
+            } else if (rel instanceof Sort sort) {
+                // ORDER BY compares rows by its columns: they are read as a predicate reads them, and an
+                // index led by them can serve the order (ORDER BY ... LIMIT), which index advice must see
+                for (RelFieldCollation fc : sort.getCollation().getFieldCollations()) {
+                    for (Origin o : origins(sort.getInput(), fc.getFieldIndex())) {
+                        acc(o.table).predicate.add(o.column);
+                    }
+                }
             }
             for (RelNode in : rel.getInputs()) {
                 visit(in);

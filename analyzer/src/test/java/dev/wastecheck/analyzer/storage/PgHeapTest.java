@@ -1,4 +1,4 @@
-package dev.wastecheck.tune;
+package dev.wastecheck.analyzer.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

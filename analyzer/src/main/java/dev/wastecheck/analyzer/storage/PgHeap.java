@@ -1,4 +1,4 @@
-package dev.wastecheck.tune;
+package dev.wastecheck.analyzer.storage;
 
 import dev.wastecheck.model.schema.SqlType;
 import java.sql.Connection;
@@ -19,29 +19,29 @@ import org.apache.arrow.memory.BufferAllocator;
  * Narrowing a column saves less on disk than in the value bytes when its neighbour's alignment
  * takes the bytes back; this is the figure that says how much less.
  */
-final class PgHeap {
-    static final int PAGE = 8192;
-    static final int PAGE_HEADER = 24;
-    static final int ROW_HEADER = 23;
-    static final int LINE_POINTER = 4;
+public final class PgHeap {
+    public static final int PAGE = 8192;
+    public static final int PAGE_HEADER = 24;
+    public static final int ROW_HEADER = 23;
+    public static final int LINE_POINTER = 4;
 
     /**
      * How a type sits in a row: a fixed length or a varlena, and its alignment.
      *
      * @param pad a char(n)'s n: its values are stored blank-padded to n characters
      */
-    record Layout(int length, int align, Varlena varlena, int pad) {
-        static Layout fixed(int length, int align) {
+    public record Layout(int length, int align, Varlena varlena, int pad) {
+        public static Layout fixed(int length, int align) {
             return new Layout(length, align, null, 0);
         }
 
-        static Layout varlena(Varlena v) {
+        public static Layout varlena(Varlena v) {
             return new Layout(-1, 4, v, 0);
         }
     }
 
     /** How to find a varlena value's payload bytes from the value. */
-    enum Varlena {
+    public enum Varlena {
         TEXT,
         BYTES,
         NUMERIC,
@@ -58,7 +58,7 @@ final class PgHeap {
 
     private PgHeap() {}
 
-    static Layout layout(SqlType t) {
+    public static Layout layout(SqlType t) {
         String d = t.declared().toLowerCase(Locale.ROOT);
         if (d.startsWith("interval")) {
             return Layout.fixed(16, 8);
@@ -100,7 +100,7 @@ final class PgHeap {
     }
 
     /** The payload bytes of a varlena value, as a DuckDB expression over {@code v}. */
-    static String payload(Layout l, String v) {
+    public static String payload(Layout l, String v) {
         return switch (l.varlena()) {
             case BYTES -> "octet_length(CAST(" + v + " AS BLOB))";
             // blank-padded to n characters (the padding is ASCII, one byte each)
@@ -157,7 +157,7 @@ final class PgHeap {
     }
 
     /** One way to lay a table's rows out: each column's layout and the value it holds. */
-    record Variant(List<Layout> layouts, List<String> values) {}
+    public record Variant(List<Layout> layouts, List<String> values) {}
 
     /**
      * The heap's bytes (pages x 8 kB) for the rows of {@code from}, once per variant (the
@@ -165,7 +165,7 @@ final class PgHeap {
      * value's length; the layout is walked here, row by row, since each value's padding depends
      * on where the one before ended.
      */
-    static long[] heapBytes(Connection conn, BufferAllocator allocator, List<Variant> variants, String from)
+    public static long[] heapBytes(Connection conn, BufferAllocator allocator, List<Variant> variants, String from)
             throws SQLException {
         Map<String, Integer> select = new LinkedHashMap<>();
         int[][] column = new int[variants.size()][];

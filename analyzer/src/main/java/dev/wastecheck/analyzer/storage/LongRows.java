@@ -1,4 +1,4 @@
-package dev.wastecheck.tune;
+package dev.wastecheck.analyzer.storage;
 
 import java.io.IOException;
 import java.sql.Connection;
@@ -13,18 +13,18 @@ import org.duckdb.DuckDBResultSet;
 
 /**
  * The rows of a DuckDB query whose columns are all BIGINT, one by one, read through DuckDB's Arrow
- * export: the engine size estimates ({@link PgHeap}, {@link InnoDbSize}) walk every row's value
+ * export: the engine size estimates ({@link PgHeap}, {@link InnoDbModel}) walk every row's value
  * lengths, and Arrow batches read a million rows of a dozen lengths in a fraction of JDBC's time.
  */
-final class LongRows {
+public final class LongRows {
     /** Takes one row: its values, and which are NULL (their value is 0). The arrays are reused. */
-    interface Consumer {
+    public interface Consumer {
         void accept(long[] values, boolean[] nulls);
     }
 
     private LongRows() {}
 
-    static void forEach(Connection conn, BufferAllocator allocator, String sql, int columns, Consumer consumer)
+    public static void forEach(Connection conn, BufferAllocator allocator, String sql, int columns, Consumer consumer)
             throws SQLException {
         try (Statement st = conn.createStatement();
                 ResultSet rs = st.executeQuery(sql);

@@ -1,0 +1,265 @@
+package dev.wastecheck.tune;
+
+import dev.wastecheck.analyzer.index.IndexAnalysis;
+import dev.wastecheck.analyzer.index.ServerIndexUsage;
+import dev.wastecheck.analyzer.report.IndexFinding;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.sources.LiveSource;
+import dev.wastecheck.sources.Sources;
+import dev.wastecheck.sources.load.LiveLoader;
+import dev.wastecheck.sources.load.LoadOptions;
+import dev.wastecheck.sources.load.LoadedSource;
+import dev.wastecheck.sources.load.ProfilingOptions;
+import dev.wastecheck.sources.load.SourceLoader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reclaims the bytes of redundant and unused indexes ("No Bits Left Behind" §1: index pages are
+ * unused space), reversibly, in the steps each engine allows:
+ *
+ * <ul>
+ *   <li>MySQL 8: {@code ALTER TABLE t ALTER INDEX i INVISIBLE} first (the optimizer stops using it,
+ *       the server keeps maintaining it), then {@code ALTER TABLE t DROP INDEX i} in a second script;
+ *       MariaDB 10.6+ the same with {@code IGNORED}. Older servers get only the second script.
+ *   <li>PostgreSQL: {@code DROP INDEX CONCURRENTLY} (no lock that blocks writes; it cannot run in a
+ *       transaction block), its rollback the original definition from {@code pg_get_indexdef} as
+ *       {@code CREATE INDEX CONCURRENTLY}.
+ * </ul>
+ *
+ * Each statement carries the bytes it predicts to free: the index's bytes as the server counts
+ * them. Only a live database gets the scripts: its catalog gives the definitions the rollback
+ * re-creates and the statistics that show an index unused; analyze lists a dump's redundant indexes.
+ *
+ * @param drops    the indexes dropped, with why and their bytes
+ * @param first    the first step (INVISIBLE / IGNORED on MySQL and MariaDB; the drop on PostgreSQL)
+ * @param second   MySQL and MariaDB: the DROP, run once the first step has shown nothing needs the
+ *                 index; null on PostgreSQL
+ * @param rollback what puts every index back, from either step
+ */
+public record IndexDrops(
+        Dialect dialect, List<IndexFinding> drops, SqlScript first, SqlScript second, SqlScript rollback) {
+
+    /**
+     * The drops for a live source, read before anything else of tune's runs on the server (its own
+     * reads would count as use); null for files and for engines without indexes to drop.
+     */
+    public static IndexDrops plan(
+            Sources sources,
+            List<Path> traces,
+            ProfilingOptions profiling,
+            Progress progress,
+            Consumer<String> warnings)
+            throws IOException, SQLException {
+        LiveSource live = sources.live();
+        if (live == null || !(live.dialect() == Dialect.POSTGRESQL || live.dialect() == Dialect.MYSQL)) {
+            return null;
+        }
+        Map<String, String> env = System.getenv();
+        ServerIndexUsage usage = IndexAnalysis.usageBefore(live, env);
+        String version;
+        try (Connection c = LiveLoader.connect(live, env);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT VERSION()")) {
+            rs.next();
+            version = rs.getString(1);
+        }
+        List<IndexFinding> found;
+        // the catalog and row counts only: the profile stays on the server
+        try (LoadedSource session = SourceLoader.of(sources, LoadOptions.of(profiling), true, env, warnings)
+                .load(false, progress)) {
+            found = IndexAnalysis.find(session, live, traces, usage, env, warnings);
+        }
+        return of(
+                live.dialect(),
+                version,
+                found.stream().filter(IndexFinding::droppable).toList());
+    }
+
+    /** The scripts for these drops on a server of this version ({@code SELECT VERSION()}). */
+    static IndexDrops of(Dialect dialect, String version, List<IndexFinding> drops) {
+        SqlScript first = new SqlScript();
+        SqlScript second = dialect == Dialect.POSTGRESQL ? null : new SqlScript();
+        SqlScript rollback = new SqlScript();
+        if (dialect == Dialect.POSTGRESQL) {
+            first.comment("wastecheck tune: drop redundant and unused indexes, one at a time, without blocking writes");
+            first.comment(
+                    "(DROP INDEX CONCURRENTLY cannot run in a transaction block: run it with psql, not inside BEGIN)");
+            rollback.comment("wastecheck tune: re-create the dropped indexes as they were (pg_get_indexdef)");
+            for (IndexFinding f : drops) {
+                first.statement(
+                        SqlScript.Role.CHANGE, "DROP INDEX CONCURRENTLY IF EXISTS " + pgQuote(f.index()), trailing(f));
+                rollback.statement(SqlScript.Role.CHANGE, concurrently(f.definition()), " -- " + f.table());
+            }
+            return new IndexDrops(dialect, drops, first, null, rollback);
+        }
+        String hide = hideKeyword(version);
+        boolean maria = version.toLowerCase(Locale.ROOT).contains("mariadb");
+        if (hide != null) {
+            first.comment("wastecheck tune: step 1 of 2: the optimizer stops using these indexes; the server still"
+                    + " maintains them");
+            first.comment("watch the workload; if nothing slows down, run the second script (the DROP); the"
+                    + " rollback puts them back");
+            for (IndexFinding f : drops) {
+                first.statement(
+                        SqlScript.Role.CHANGE,
+                        "ALTER TABLE " + myQuote(f.table()) + " ALTER INDEX " + myQuote(f.index()) + " " + hide,
+                        trailing(f));
+            }
+        } else {
+            first.comment("wastecheck tune: this server (" + version + ") cannot make an index invisible"
+                    + " (MySQL 8.0+, MariaDB 10.6+): the second script drops them directly");
+        }
+        second.comment("wastecheck tune: " + (hide != null ? "step 2 of 2: " : "") + "drop the indexes");
+        rollback.comment("wastecheck tune: put the indexes back, after either step");
+        for (IndexFinding f : drops) {
+            second.statement(
+                    SqlScript.Role.CHANGE,
+                    "ALTER TABLE " + myQuote(f.table()) + " DROP INDEX " + myQuote(f.index()),
+                    trailing(f));
+            String add = f.definition();
+            if (maria) {
+                // MariaDB: IF NOT EXISTS makes the re-creation a no-op after step 1 alone
+                add = add.replaceFirst("(?i) INDEX `", " INDEX IF NOT EXISTS `");
+                rollback.statement(SqlScript.Role.CHANGE, add);
+                if (hide != null) {
+                    rollback.statement(
+                            SqlScript.Role.CHANGE,
+                            "ALTER TABLE " + myQuote(f.table()) + " ALTER INDEX " + myQuote(f.index()) + " NOT "
+                                    + hide);
+                }
+            } else {
+                rollback.comment("after step 1 only: ALTER TABLE " + myQuote(f.table()) + " ALTER INDEX "
+                        + myQuote(f.index()) + " VISIBLE");
+                rollback.statement(SqlScript.Role.CHANGE, add);
+            }
+        }
+        return new IndexDrops(dialect, drops, first, second, rollback);
+    }
+
+    /** {@code INVISIBLE} (MySQL 8.0+), {@code IGNORED} (MariaDB 10.6+), or null for older servers. */
+    static String hideKeyword(String version) {
+        Matcher m = Pattern.compile("^(\\d+)\\.(\\d+)").matcher(version);
+        if (!m.find()) {
+            return null;
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        if (version.toLowerCase(Locale.ROOT).contains("mariadb")) {
+            return major > 10 || (major == 10 && minor >= 6) ? "IGNORED" : null;
+        }
+        return major >= 8 ? "INVISIBLE" : null;
+    }
+
+    /** The bytes the drops free, as predicted (unknown sizes count 0). */
+    public long bytes() {
+        return drops.stream().mapToLong(f -> Math.max(0, f.bytes())).sum();
+    }
+
+    /** Where each script goes beside {@code migration.sql}: {@code .indexes.sql}, {@code .indexes.drop.sql}, {@code .indexes.rollback.sql}. */
+    public static Path file(Path migrationFile, String suffix) {
+        String name = migrationFile.getFileName().toString();
+        String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
+        return migrationFile.resolveSibling(base + suffix);
+    }
+
+    /** Writes the scripts beside the migration; the lines to tell the user. */
+    List<String> write(Path migrationFile) throws IOException {
+        List<String> out = new ArrayList<>();
+        out.add(String.format(
+                Locale.ROOT,
+                "wastecheck tune: %d %s to drop (redundant or unused), %,d bytes as the server counts them",
+                drops.size(),
+                drops.size() == 1 ? "index" : "indexes",
+                bytes()));
+        if (drops.isEmpty()) {
+            return out;
+        }
+        if (migrationFile == null) {
+            out.add("  -o migration.sql writes the index scripts beside the migration (.indexes.sql,"
+                    + (second != null ? " .indexes.drop.sql," : "") + " .indexes.rollback.sql)");
+            return out;
+        }
+        Path f1 = file(migrationFile, ".indexes.sql");
+        Files.writeString(f1, first.toString(), StandardCharsets.UTF_8);
+        out.add("  wrote " + f1
+                + (dialect == Dialect.POSTGRESQL ? " (the drops)" : " (step 1: invisible to the optimizer)"));
+        if (second != null) {
+            Path f2 = file(migrationFile, ".indexes.drop.sql");
+            Files.writeString(f2, second.toString(), StandardCharsets.UTF_8);
+            out.add("  wrote " + f2 + " (step 2: the drops)");
+        }
+        Path r = file(migrationFile, ".indexes.rollback.sql");
+        Files.writeString(r, rollback.toString(), StandardCharsets.UTF_8);
+        out.add("  wrote " + r + " (puts every index back)");
+        return out;
+    }
+
+    /** {@code --apply}: the first step on the live database; the DROP of MySQL/MariaDB stays for the user to run. */
+    TuneReport.Applied apply(String url) {
+        if (drops.isEmpty() || !first.hasChanges()) {
+            return new TuneReport.Applied(true, List.of());
+        }
+        MigrationRunner.Outcome o = MigrationRunner.apply(first, dialect, url);
+        if (o.succeeded()) {
+            return new TuneReport.Applied(
+                    true,
+                    List.of(
+                            dialect == Dialect.POSTGRESQL
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "wastecheck tune: applied: %d index drops (%,d bytes)",
+                                            o.executed(),
+                                            bytes())
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "wastecheck tune: applied: %d indexes made invisible to the optimizer; the DROP"
+                                                    + " (%,d bytes) is the second script",
+                                            o.executed(),
+                                            bytes())));
+        }
+        return new TuneReport.Applied(
+                false,
+                List.of("wastecheck: --apply stopped at index statement " + (o.executed() + 1) + " ("
+                        + o.failed().sql() + "): " + o.error()));
+    }
+
+    private static String trailing(IndexFinding f) {
+        return String.format(
+                Locale.ROOT,
+                " -- %s.%s %s, %s",
+                f.table(),
+                f.index(),
+                f.kind().key(),
+                f.bytes() >= 0
+                        ? String.format(Locale.ROOT, "%,d bytes (%s)", f.bytes(), f.bytesBasis())
+                        : "bytes unknown");
+    }
+
+    /** {@code CREATE [UNIQUE] INDEX name ON ...} as {@code CREATE [UNIQUE] INDEX CONCURRENTLY name ON ...}. */
+    static String concurrently(String definition) {
+        return definition.replaceFirst("^(?i)(CREATE (UNIQUE )?INDEX) ", "$1 CONCURRENTLY ");
+    }
+
+    private static String pgQuote(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String myQuote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+}
