@@ -121,9 +121,12 @@ public final class Autotune {
             CandidateLog log = new CandidateLog();
             Candidates candidates = new Candidates(src, split, log);
             Screening screening = new Screening(src, device, split, warnings);
-            DesignSearch.Designs designs = new DesignSearch(split, candidates, screening, log).run();
+            Stages stages = Stages.of(progress, split.tables().size());
+            DesignSearch.Designs designs = new DesignSearch(split, candidates, screening, log, stages).run();
+            stages.next("finalists");
             Finalists.Outcome out = new Finalists(src, device, split, memory, o, candidates, screening, log)
                     .run(designs, base, baseRun);
+            stages.finish();
 
             Map<String, Long> rows = new LinkedHashMap<>();
             for (LoadedTable lt : src.session().tables().values())

@@ -46,9 +46,11 @@ final class DesignSearch {
     private final Candidates candidates;
     private final Screening screening;
     private final CandidateLog log;
+    private final Stages stages;
 
-    DesignSearch(TraceSplit split, Candidates candidates, Screening screening, CandidateLog log) {
+    DesignSearch(TraceSplit split, Candidates candidates, Screening screening, CandidateLog log, Stages stages) {
         this.split = split;
+        this.stages = stages;
         this.candidates = candidates;
         this.screening = screening;
         this.log = log;
@@ -62,6 +64,7 @@ final class DesignSearch {
             chosen.put(t, searchTable(t));
         }
         TableDesign uniform = searchUniform();
+        stages.next("uniform as a candidate");
         // The uniform design is one more candidate for every table: a table keeps it where, alone on all its held-out
         // events, it does better than the table's own descent found (the descent fixes one dimension at a time).
         for (String t : split.tables()) {
@@ -91,6 +94,7 @@ final class DesignSearch {
     private TableDesign searchTable(String table) throws IOException, SQLException {
         TableDesign current = TableDesign.BASELINE;
         for (Dimension dim : Dimension.values()) {
+            stages.next(table + " " + dim.key());
             List<TableDesign> step = new ArrayList<>();
             List<String> seen = new ArrayList<>();
             for (TableDesign d : candidates.options(dim, current, table)) {
@@ -114,6 +118,7 @@ final class DesignSearch {
     private TableDesign searchUniform() throws IOException, SQLException {
         TableDesign current = TableDesign.BASELINE;
         for (Dimension dim : Dimension.values()) {
+            stages.next("uniform " + dim.key());
             List<TableDesign> step = new ArrayList<>();
             for (TableDesign d : candidates.options(dim, current, null)) if (!step.contains(d)) step.add(d);
             current = halving(

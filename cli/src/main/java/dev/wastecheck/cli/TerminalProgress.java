@@ -54,6 +54,21 @@ final class TerminalProgress implements Progress {
 
     private long firstReplayNanos;
 
+    /** The stage a search is at ({@link #stage}): its name, how many are done of how many, since when. */
+    private String stageName = "";
+
+    private int stageDone;
+    private int stageTotal;
+    private long firstStageNanos;
+
+    @Override
+    public void stage(String name, int done, int total) {
+        if (stageTotal == 0) firstStageNanos = System.nanoTime();
+        stageName = name;
+        stageDone = done;
+        stageTotal = total;
+    }
+
     @Override
     public void begin(String task, long total) {
         end();
@@ -108,16 +123,23 @@ final class TerminalProgress implements Progress {
     /**
      * What the bar is called: "step N: " and the task for the phases of a command (reading,
      * profiling, trace); for replays, which autotune runs one per candidate, "run N" with the time
-     * since the first and the configuration cut short (the report names each in full).
+     * since the first and the configuration cut short (the report names each in full); within a
+     * search ({@link #stage}), its stage "N/M" instead, the time the remaining stages should take
+     * at the rate of those done, and the stage's name (a table and a dimension).
      */
     String label(String task) {
+        return label(task, System.nanoTime());
+    }
+
+    String label(String task, long now) {
         if (task.startsWith("replay ") || task.startsWith("loading ")) {
             if (task.startsWith("replay ")) {
                 if (replays++ == 0) {
                     firstReplayNanos = System.nanoTime();
                 }
             }
-            long seconds = replays == 0 ? 0 : (System.nanoTime() - firstReplayNanos) / 1_000_000_000L;
+            if (stageTotal > 0) return stageLabel(now);
+            long seconds = replays == 0 ? 0 : (now - firstReplayNanos) / 1_000_000_000L;
             String what = task.startsWith("replay ") ? "replay" : "load";
             String config = task.substring(task.indexOf(' ') + 1);
             String head = "run " + Math.max(1, replays) + ", " + seconds / 60 + "m"
@@ -128,6 +150,19 @@ final class TerminalProgress implements Progress {
         phase++;
         String name = task.length() > LABEL_MAX ? task.substring(0, LABEL_MAX - 1) + "~" : task;
         return "step " + phase + ": " + name;
+    }
+
+    /** "search 12/40 ~1m20s: revision layout": stage N of M, the estimate once a stage is done, the stage. */
+    private String stageLabel(long now) {
+        String left = "";
+        if (stageDone > 0 && stageDone < stageTotal) {
+            long seconds = (long) ((double) (now - firstStageNanos) / stageDone * (stageTotal - stageDone) / 1e9);
+            left = " ~" + (seconds >= 60 ? seconds / 60 + "m" : "")
+                    + String.format(Locale.ROOT, seconds >= 60 ? "%02ds" : "%ds", seconds % 60);
+        }
+        String head = "search " + Math.min(stageDone + 1, stageTotal) + "/" + stageTotal + left + ": ";
+        int room = Math.max(6, LABEL_MAX + 16 - head.length());
+        return head + (stageName.length() > room ? stageName.substring(0, room - 1) + "~" : stageName);
     }
 
     @Override

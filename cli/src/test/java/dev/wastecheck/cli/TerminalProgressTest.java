@@ -27,4 +27,22 @@ class TerminalProgressTest {
                 .hasSizeLessThanOrEqualTo(36);
         assertThat(second).startsWith("run 2, ");
     }
+
+    @Test
+    void aSearchShowsItsStageNOfMAndTheTimeTheRestShouldTake() {
+        TerminalProgress p = new TerminalProgress(80);
+        p.stage("revision layout", 0, 40);
+        assertThat(p.label("replay layout=pax")).isEqualTo("search 1/40: revision layout");
+        // 10 of 40 stages done: the 30 left at the same rate; the estimate comes from the stages, not one run
+        long t0 = System.nanoTime();
+        p.stage("text cluster", 10, 40);
+        String label = p.label("replay layout=nsm", t0 + 20_000_000_000L);
+        assertThat(label).startsWith("search 11/40 ~1m").endsWith(": text cluster");
+        assertThat(label.length()).isLessThanOrEqualTo(40);
+        p.stage("a_table_with_a_very_long_name_indeed compress", 39, 40);
+        assertThat(p.label("loading layout=nsm", t0 + 40_000_000_000L))
+                .startsWith("search 40/40 ~")
+                .endsWith("~")
+                .hasSizeLessThanOrEqualTo(40);
+    }
 }

@@ -8,6 +8,13 @@ public interface Progress {
 
     void end();
 
+    /**
+     * Where a search of many runs stands, for an overall "N of M" and an estimate of the time left
+     * beside the bar of the run at hand: {@code done} of {@code total} stages finished, now {@code
+     * name}. Long work made of one task needs no stages; the default ignores them.
+     */
+    default void stage(String name, int done, int total) {}
+
     Progress NONE = new Progress() {
         @Override
         public void begin(String task, long total) {}
