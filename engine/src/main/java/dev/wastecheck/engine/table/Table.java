@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongPredicate;
 
 /**
@@ -69,6 +70,11 @@ public final class Table {
     private PrefixFilter[][] coldFilters;
 
     private HotColdUpkeep upkeep;
+    /** Per field, who follows its changes ({@link #watch}); null until a rule asks. */
+    private List<ReferenceListener>[] watchers;
+    /** Whether a watched field changed since {@link #settleWatchers}. */
+    private boolean watched;
+
     private final int[] ends = new int[64];
 
     /**
@@ -276,6 +282,33 @@ public final class Table {
             if (spec.indexes().get(i).name().equalsIgnoreCase(name)) return i;
         }
         return -1;
+    }
+
+    /**
+     * Told when an update changes a watched field: the value before and after, as literals (null
+     * for NULL). "No Bits Left Behind" §3.1: a new {@code page_latest} names the revision that is
+     * now hot, and the one it named before goes cold.
+     */
+    public interface ReferenceListener {
+        void changed(String before, String after);
+
+        /** Once the event is over: act on the changes noted (moves never run under an index scan). */
+        void settle();
+    }
+
+    /** After an event of this table: lets every listener act on the changes it was told of. */
+    public void settleWatchers() {
+        if (watchers == null || !watched) return;
+        watched = false;
+        for (List<ReferenceListener> ls : watchers) if (ls != null) for (ReferenceListener l : ls) l.settle();
+    }
+
+    /** Calls {@code listener} after every update that changes field {@code f}. */
+    @SuppressWarnings("unchecked")
+    public void watch(int f, ReferenceListener listener) {
+        if (watchers == null) watchers = new List[schema.fieldCount()];
+        if (watchers[f] == null) watchers[f] = new ArrayList<>();
+        watchers[f].add(listener);
     }
 
     /** The hot partition's upkeep (§3.1: inserts hot, idle tuples demoted, hot cold ones promoted), or null. */
@@ -665,6 +698,28 @@ public final class Table {
      */
     public long update(Part p, long tid, int[] fields, Record values, Record scratchRecord) {
         read(p, tid, scratchRecord);
+        String[] before = null;
+        if (watchers != null) {
+            for (int f : fields) {
+                if (watchers[f] == null) continue;
+                if (before == null) before = new String[schema.fieldCount()];
+                before[f] = Values.literal(this, f, scratchRecord);
+            }
+        }
+        long result = rewrite(p, tid, fields, values, scratchRecord);
+        if (before != null && result != TupleId.NONE) {
+            for (int f : fields) {
+                if (watchers[f] == null) continue;
+                String after = values.isNull(f) ? null : Values.literal(this, f, values);
+                if (Objects.equals(before[f], after)) continue;
+                watched = true;
+                for (ReferenceListener l : watchers[f]) l.changed(before[f], after);
+            }
+        }
+        return result;
+    }
+
+    private long rewrite(Part p, long tid, int[] fields, Record values, Record scratchRecord) {
         byte[][] oldKeys = new byte[keyFields.length][];
         for (int i = 0; i < keyFields.length; i++) oldKeys[i] = key(i, scratchRecord);
         boolean varlen = false;
