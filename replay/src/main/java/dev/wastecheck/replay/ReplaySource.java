@@ -458,6 +458,32 @@ public final class ReplaySource implements AutoCloseable {
     }
 
     /**
+     * The columns of {@code table} whose values may be too long for a page (the engine keeps them
+     * behind a tag byte), which {@code compress=large} stores compressed ("No Bits Left Behind" §4.1).
+     */
+    public List<String> longColumns(String table) throws IOException, SQLException {
+        LoadedTable t = session.tables().get(table.toLowerCase(Locale.ROOT));
+        if (t == null) return List.of();
+        TableReport tr;
+        try {
+            tr = types().table(t.def().name());
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+        TableSpec spec = EngineSchemas.spec(
+                t,
+                maxLengths(),
+                tr,
+                Map.of(),
+                session.dialect(),
+                EnumSet.noneOf(TableDesign.TightClass.class),
+                EngineConfig.DEFAULT_PAGE_SIZE);
+        List<String> out = new ArrayList<>();
+        for (var c : spec.columns()) if (c.overflow()) out.add(c.name());
+        return out;
+    }
+
+    /**
      * What tight types change in a table: per changed column, {column, declared type, the analyzer's
      * suggested type, the engine's field (or codec)}; empty when they change nothing (so tight=on
      * is the same design as tight=off there).
