@@ -72,6 +72,7 @@ final class Candidates {
                 out.add(current.with("split", "none"));
                 out.add(current.with("split", "cold"));
                 out.add(current.with("split", "updates"));
+                out.add(current.with("split", "cached"));
             }
             case COMPRESS -> {
                 // §4.1: large fields stored compressed; the replay pays the decompression in every read
@@ -136,9 +137,11 @@ final class Candidates {
                     table,
                     Dimension.SPLIT,
                     c.split().label(),
-                    c.split().mode().equals("cold")
-                            ? "the training events read every column (or keys on it)"
-                            : "the training events update no column outside the keys");
+                    switch (c.split().mode()) {
+                        case "cold" -> "the training events read every column (or keys on it)";
+                        case "cached" -> "no index would cache a field outside its keys";
+                        default -> "the training events update no column outside the keys";
+                    });
             c = c.withSplit(TableDesign.Split.NONE);
         }
         if (!c.compress().none() && (table == null || src.longColumns(table).isEmpty())) {

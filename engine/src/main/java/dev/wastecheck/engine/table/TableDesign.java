@@ -80,7 +80,10 @@ public record TableDesign(
      * Vertical partitioning, "No Bits Left Behind" §3.2. {@code mode} says how the columns were
      * chosen: {@code cold} (columns the training events never read go apart, so the pages that
      * serve lookups hold only what lookups read), {@code updates} (columns the training updates go
-     * apart from those it only reads), or {@code columns} (named). {@code columns} are the
+     * apart from those it only reads), {@code cached} (the fields an index cache keeps go apart:
+     * "separating the cached fields from the uncached fields can complement index caching by
+     * minimizing the amount of redundant data read into memory when queries access fields not found
+     * in the index"), or {@code columns} (named). {@code columns} are the
      * columns stored apart once the mode is resolved against a trace; empty until then.
      */
     public record Split(String mode, List<String> columns) {
@@ -102,12 +105,13 @@ public record TableDesign(
             String s = v.trim().toLowerCase(Locale.ROOT);
             return switch (s) {
                 case "none", "off" -> NONE;
-                case "cold", "updates" -> new Split(s, List.of());
+                case "cold", "updates", "cached" -> new Split(s, List.of());
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
-                        throw new IllegalArgumentException("split=" + v + ": expected none, cold, updates or COL+COL");
+                        throw new IllegalArgumentException(
+                                "split=" + v + ": expected none, cold, updates, cached or COL+COL");
                     yield new Split("columns", cols);
                 }
             };
