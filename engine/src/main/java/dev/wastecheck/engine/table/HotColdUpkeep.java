@@ -156,13 +156,25 @@ public final class HotColdUpkeep {
 
     /** Runs the moves by reference that the event's writes asked for, then those of the tables that follow. */
     public void settle() {
-        while (!pending.isEmpty()) {
-            List<Pending> now = new ArrayList<>(pending);
-            pending.clear();
-            for (Pending m : now) apply(m);
+        if (settling) return; // rules may follow each other in a cycle: each settles once a round
+        settling = true;
+        try {
+            boolean again = true;
+            while (again) {
+                while (!pending.isEmpty()) {
+                    List<Pending> now = new ArrayList<>(pending);
+                    pending.clear();
+                    for (Pending m : now) apply(m);
+                }
+                for (Follower f : followers) f.upkeep.settle();
+                again = !pending.isEmpty(); // a follower's moves may have asked for moves here
+            }
+        } finally {
+            settling = false;
         }
-        for (Follower f : followers) f.upkeep.settle();
     }
+
+    private boolean settling;
 
     private void apply(Pending m) {
         byte[] key = table.keyOfLiterals(m.index, List.of(m.literal));
