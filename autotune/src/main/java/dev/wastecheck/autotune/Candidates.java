@@ -72,6 +72,12 @@ final class Candidates {
                 out.add(current.with("split", "none"));
                 out.add(current.with("split", "cold"));
                 out.add(current.with("split", "updates"));
+                out.add(current.with("split", "cached"));
+            }
+            case COMPRESS -> {
+                // §4.1: large fields stored compressed; the replay pays the decompression in every read
+                out.add(current.with("compress", "none"));
+                out.add(current.with("compress", "large"));
             }
             case CACHE -> {
                 out.add(current.with("cache", "off").with("cache_size", "1"));
@@ -131,10 +137,21 @@ final class Candidates {
                     table,
                     Dimension.SPLIT,
                     c.split().label(),
-                    c.split().mode().equals("cold")
-                            ? "the training events read every column (or keys on it)"
-                            : "the training events update no column outside the keys");
+                    switch (c.split().mode()) {
+                        case "cold" -> "the training events read every column (or keys on it)";
+                        case "cached" -> "no index would cache a field outside its keys";
+                        default -> "the training events update no column outside the keys";
+                    });
             c = c.withSplit(TableDesign.Split.NONE);
+        }
+        if (!c.compress().none() && (table == null || src.longColumns(table).isEmpty())) {
+            prune(
+                    record,
+                    table,
+                    Dimension.COMPRESS,
+                    c.compress().label(),
+                    "no column of this table is long enough to leave a page (nothing to compress)");
+            c = c.with("compress", "none");
         }
         if (c.clusterFraction() > 0 || c.partition()) {
             boolean keyed = split.training(table).stream()

@@ -77,6 +77,11 @@ class CandidatesTest {
                 .containsExactly("NSM", "PAX", "HPL");
         assertThat(c.options(Dimension.SPLIT, TableDesign.BASELINE, "page"))
                 .extracting(d -> d.split().mode())
-                .containsExactly("none", "cold", "updates");
+                .containsExactly("none", "cold", "updates", "cached");
+        assertThat(c.options(Dimension.COMPRESS, TableDesign.BASELINE, "text"))
+                .extracting(TableDesign::describe)
+                .containsExactly(
+                        "layout=nsm,cache=off,cluster=none,tight=off",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large");
     }
 }

@@ -273,7 +273,8 @@ public final class ReplaySource implements AutoCloseable {
     /**
      * A design's vertical split made concrete on the training events (§3.2): {@code cold} keeps apart
      * the columns no training event reads, writes or keys on; {@code updates} the columns training
-     * updates change and no index keys on. A split that would leave either side empty is none.
+     * updates change and no index keys on; {@code cached} the fields the index cache advice keeps in
+     * an index of the table (no key column). A split that would leave either side empty is none.
      */
     public TableDesign resolveSplit(String table, TableDesign design, List<AccessEvent> training) {
         TableDesign.Split split = design.split();
@@ -296,11 +297,24 @@ public final class ReplaySource implements AutoCloseable {
                 updated.addAll(e.values().keySet());
             }
         }
+        Set<String> cached = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        if (split.mode().equals("cached")) {
+            try {
+                cacheAdvice(training)
+                        .getOrDefault(table.toLowerCase(Locale.ROOT), Map.of())
+                        .values()
+                        .forEach(cached::addAll);
+            } catch (IOException | SQLException e) {
+                throw new IllegalStateException("split=cached: the index cache advice failed: " + e.getMessage(), e);
+            }
+        }
         List<String> apart = new ArrayList<>();
         for (var c : t.def().columns()) {
-            boolean goes = split.mode().equals("cold")
-                    ? !used.contains(c.name()) && !keys.contains(c.name())
-                    : updated.contains(c.name()) && !keys.contains(c.name());
+            boolean goes = switch (split.mode()) {
+                case "cold" -> !used.contains(c.name()) && !keys.contains(c.name());
+                case "cached" -> cached.contains(c.name()) && !keys.contains(c.name());
+                default -> updated.contains(c.name()) && !keys.contains(c.name());
+            };
             if (goes) apart.add(c.name());
         }
         if (apart.isEmpty() || apart.size() == t.def().columns().size())
@@ -455,6 +469,32 @@ public final class ReplaySource implements AutoCloseable {
             progress.end();
             return r;
         }
+    }
+
+    /**
+     * The columns of {@code table} whose values may be too long for a page (the engine keeps them
+     * behind a tag byte), which {@code compress=large} stores compressed ("No Bits Left Behind" §4.1).
+     */
+    public List<String> longColumns(String table) throws IOException, SQLException {
+        LoadedTable t = session.tables().get(table.toLowerCase(Locale.ROOT));
+        if (t == null) return List.of();
+        TableReport tr;
+        try {
+            tr = types().table(t.def().name());
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+        TableSpec spec = EngineSchemas.spec(
+                t,
+                maxLengths(),
+                tr,
+                Map.of(),
+                session.dialect(),
+                EnumSet.noneOf(TableDesign.TightClass.class),
+                EngineConfig.DEFAULT_PAGE_SIZE);
+        List<String> out = new ArrayList<>();
+        for (var c : spec.columns()) if (c.overflow()) out.add(c.name());
+        return out;
     }
 
     /**

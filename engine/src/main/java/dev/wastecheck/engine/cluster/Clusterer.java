@@ -2,11 +2,14 @@ package dev.wastecheck.engine.cluster;
 
 import dev.wastecheck.engine.exec.BoundKey;
 import dev.wastecheck.engine.table.Database;
+import dev.wastecheck.engine.table.HotColdUpkeep;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -141,7 +144,53 @@ public final class Clusterer {
                 if (n > 0) moved.put(t.name(), n);
             }
         }
+        follow(rules.links());
         return moved;
+    }
+
+    /**
+     * Keeps the rules learned true while the workload writes (§3.1): each partitioned table a rule
+     * names gets an upkeep that moves tuples between its partitions when a reference changes or a
+     * tuple it follows moves.
+     */
+    private static void follow(List<HotRules.Link> links) {
+        for (HotRules.Link l : links) {
+            switch (l.kind()) {
+                case REFERENCED -> {
+                    int ix = keyIndex(l.to(), l.key(), true);
+                    HotColdUpkeep up = upkeep(l.to());
+                    if (ix >= 0 && up != null) up.followReference(l.from(), l.column(), ix);
+                }
+                case REFERENCING_HOT -> {
+                    int ix = keyIndex(l.from(), l.column(), false);
+                    HotColdUpkeep follower = upkeep(l.from()), leader = upkeep(l.to());
+                    if (ix >= 0 && follower != null && leader != null) follower.follow(leader, ix, l.key());
+                }
+                case REFERENCED_BY_HOT -> {
+                    int ix = keyIndex(l.to(), l.key(), true);
+                    HotColdUpkeep follower = upkeep(l.to()), leader = upkeep(l.from());
+                    if (ix >= 0 && follower != null && leader != null) follower.follow(leader, ix, l.column());
+                }
+            }
+        }
+    }
+
+    /** The table's upkeep, started when it has none yet; null without a hot partition or an index. */
+    private static HotColdUpkeep upkeep(Table t) {
+        if (t.hot() == null || t.indexCount() == 0) return null;
+        if (t.upkeep() == null)
+            t.startUpkeep(t.design().demoteAfter(), t.design().promoteAfter());
+        return t.upkeep();
+    }
+
+    /** An index of {@code t} whose first column is {@code field} (with {@code unique}: its only column, unique); -1 if none. */
+    private static int keyIndex(Table t, int field, boolean unique) {
+        for (int i = 0; i < t.indexCount(); i++) {
+            int[] k = t.keyFields(i);
+            if (k.length == 0 || k[0] != field) continue;
+            if (!unique || (k.length == 1 && t.unique(i))) return i;
+        }
+        return -1;
     }
 
     private static long relocate(Table t, LinkedHashMap<Long, Long> heat, double fraction) {
@@ -160,9 +209,30 @@ public final class Clusterer {
     private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat, boolean[] indexed) {
         Table.Part hot = indexed == null ? t.createHotPartition() : t.createHotPartition(indexed);
         Record scratch = new Record(t.schema());
-        for (long tid : heat.keySet()) t.move(t.main(), tid, hot, scratch);
+        for (long tid : inKeyOrder(t, heat.keySet(), scratch)) t.move(t.main(), tid, hot, scratch);
         t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
         return heat.size();
+    }
+
+    /**
+     * The tuples in the order of their first index's key, so that the hot partition's primary index
+     * is built by ascending appends, which keep its leaves full ({@link dev.wastecheck.engine.index.BTree}):
+     * built in order of heat, its leaves filled about ln 2 = 69% (65% measured, issue 13).
+     */
+    static List<Long> inKeyOrder(Table t, Collection<Long> tids, Record scratch) {
+        List<Long> out = new ArrayList<>(tids);
+        if (t.indexCount() == 0) return out;
+        Map<Long, byte[]> keys = new HashMap<>();
+        for (long tid : out) {
+            t.read(t.main(), tid, scratch);
+            byte[] k = t.key(0, scratch);
+            keys.put(tid, k == null ? new byte[0] : k);
+        }
+        out.sort((a, b) -> {
+            int c = Arrays.compareUnsigned(keys.get(a), keys.get(b));
+            return c != 0 ? c : Long.compare(a, b);
+        });
+        return out;
     }
 
     /** Relocates the hottest {@code fraction} of each table's accessed tuples to its heap's end; returns tuples moved per table. */

@@ -104,13 +104,35 @@ public final class HotRules {
     }
 
     /**
+     * A kept rule as the workload's writes keep it true (§3.1: "newly inserted revision tuples can
+     * replace the previously hot tuple for the same page, which is then moved to the cold
+     * partition"): {@code from.column} names {@code to.key}.
+     *
+     * @param kind     {@link Kind#REFERENCED}: the tuple of {@code to} that {@code from.column} names goes hot when
+     *                 a write makes it named, and the one named before goes cold; {@link Kind#REFERENCING_HOT}: the
+     *                 tuples of {@code from} whose {@code column} names a tuple of {@code to} follow that tuple
+     *                 between the partitions; {@link Kind#REFERENCED_BY_HOT}: the tuple of {@code to} a tuple of
+     *                 {@code from} names follows that tuple
+     * @param from     the referencing table
+     * @param column   its field that holds the reference
+     * @param to       the referenced table
+     * @param key      the field of {@code to} the reference names (a single-column unique integer key)
+     */
+    public record Link(Kind kind, Table from, int column, Table to, int key) {}
+
+    /**
      * What the rules add.
      *
      * @param extra per table, the tuple ids of its main partition the rule selects beyond those with heat, in key order
      * @param rules the rules kept
      * @param none  for each table that asked for a rule and got none, why (in table order)
+     * @param links the rules kept, as the upkeep follows them while the workload writes
      */
-    public record Learned(Map<Table, List<Long>> extra, List<Rule> rules, List<String> none) {
+    public record Learned(Map<Table, List<Long>> extra, List<Rule> rules, List<String> none, List<Link> links) {
+        public Learned(Map<Table, List<Long>> extra, List<Rule> rules, List<String> none) {
+            this(extra, rules, none, List.of());
+        }
+
         /** The rules described, then the tables without one: what a report lists. */
         public List<String> describe() {
             List<String> out = new ArrayList<>();
@@ -379,6 +401,7 @@ public final class HotRules {
         }
         Map<Table, List<Long>> extra = new LinkedHashMap<>();
         List<Rule> rules = new ArrayList<>();
+        List<Link> links = new ArrayList<>();
         for (Snapshot t : tgt) {
             Choice c = chosen.get(t);
             if (c == null) continue;
@@ -389,6 +412,12 @@ public final class HotRules {
             Rule r = c.rule;
             long selected = select(c.edge, c.kind, fixed).cardinality();
             rules.add(new Rule(r.table(), r.kind(), r.via(), selected, add.size(), r.rows(), r.coverage()));
+            links.add(new Link(
+                    c.kind,
+                    c.edge.from.table,
+                    c.edge.from.fields[c.edge.col],
+                    c.edge.to.table,
+                    c.edge.to.fields[c.edge.key]));
         }
         List<String> none = new ArrayList<>();
         for (Table table : tables) {
@@ -413,10 +442,11 @@ public final class HotRules {
                         100 * MIN_COVERAGE,
                         100 * MAX_SHARE));
         }
-        return new Learned(extra, rules, none);
+        return new Learned(extra, rules, none, links);
     }
 
-    private enum Kind {
+    /** How a rule selects: by the references of a table, of its hot tuples, or to hot tuples. */
+    public enum Kind {
         REFERENCED("referenced by"),
         REFERENCED_BY_HOT("referenced by hot"),
         REFERENCING_HOT("referencing hot");

@@ -400,6 +400,10 @@ public final class Executor {
             if (u != null) {
                 upkeep.put(t.name() + ".promoted", u.promoted());
                 upkeep.put(t.name() + ".demoted", u.demoted());
+                if (u.promotedByReference() + u.demotedByReference() > 0) {
+                    upkeep.put(t.name() + ".promoted_by_reference", u.promotedByReference());
+                    upkeep.put(t.name() + ".demoted_by_reference", u.demotedByReference());
+                }
             }
         }
         LatencyRecorder.Summary lat = latency.summary();
@@ -578,6 +582,7 @@ public final class Executor {
         }
         if (collect != null) driven.put(i, collect.rows);
         if (up != null) up.afterEvent();
+        t.settleWatchers(); // §3.1 by reference: a new page_latest moved the revisions it names
         return digest.value();
     }
 

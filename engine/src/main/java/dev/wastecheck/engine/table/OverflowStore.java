@@ -23,10 +23,26 @@ import java.util.List;
  * A reference, as a record's variable-length field holds it (see {@link Table}): tag byte 1,
  * first page (i64), offset in it (i32), length (i32), little-endian: 17 bytes. Values shorter
  * than {@link #threshold()} stay inline behind tag byte 0.
+ *
+ * <p>A compressed column ("No Bits Left Behind" §4.1, {@code compress=}) stores a zstd frame
+ * instead of the value where the frame is shorter, under tags 2 (inline) and 3 (out of line);
+ * the frame carries the value's length. Its field then reads:
+ *
+ * <pre>
+ * +-----+---------------------------+      +-----+----------------------------------------+
+ * |  0  | value bytes               |      |  2  | zstd frame (content size in its header) |
+ * +-----+---------------------------+      +-----+----------------------------------------+
+ * +-----+-----------+--------+--------+    +-----+-----------+--------+--------+
+ * |  1  | page i64  | off i32| len i32|    |  3  | page i64  | off i32| len i32|  len = frame bytes
+ * +-----+-----------+--------+--------+    +-----+-----------+--------+--------+
+ * 0     1           9        13       17
+ * </pre>
  */
 public final class OverflowStore {
     public static final byte INLINE = 0;
     public static final byte OUT_OF_LINE = 1;
+    public static final byte INLINE_COMPRESSED = 2;
+    public static final byte OUT_OF_LINE_COMPRESSED = 3;
     public static final int REF_BYTES = 17;
     private static final int HEADER = 8;
     private static final long NO_PAGE = -1;

@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.table;
 
+import com.github.luben.zstd.Zstd;
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.block.ArrowStore;
 import dev.wastecheck.engine.buffer.BufferPool;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongPredicate;
 
 /**
@@ -56,6 +58,10 @@ public final class Table {
     private final TableDesign design;
     /** Per field: stored in the apart heap of a vertical split. */
     private final boolean[] apart;
+    /** Per field: values stored as zstd frames where that is shorter (§4.1, {@code compress=}). */
+    private final boolean[] compressed;
+    /** Values compressed and bytes saved by it (plain minus stored), for the report. */
+    private long compressedValues, compressionSaved;
 
     private final Part main;
     private Part hot;
@@ -69,6 +75,11 @@ public final class Table {
     private PrefixFilter[][] coldFilters;
 
     private HotColdUpkeep upkeep;
+    /** Per field, who follows its changes ({@link #watch}); null until a rule asks. */
+    private List<ReferenceListener>[] watchers;
+    /** Whether a watched field changed since {@link #settleWatchers}. */
+    private boolean watched;
+
     private final int[] ends = new int[64];
 
     /**
@@ -167,6 +178,19 @@ public final class Table {
             int f = spec.columnIndex(c);
             if (f < 0) throw new IllegalArgumentException(spec.name() + ": split names no column " + c);
             apart[f] = true;
+        }
+        this.compressed = new boolean[fields.size()];
+        if (!design.compress().none()) {
+            for (int f = 0; f < fields.size(); f++) {
+                ColumnSpec c = spec.columns().get(f);
+                compressed[f] = arrow == null && design.compress().covers(c.name(), c.overflow());
+            }
+            for (String c : design.compress().columns()) {
+                int f = spec.columnIndex(c);
+                if (f < 0 || !spec.columns().get(f).overflow())
+                    throw new IllegalArgumentException(spec.name() + ": compress names " + c
+                            + (f < 0 ? ", no column" : ", which is not a long variable-length column"));
+            }
         }
         this.overflow = new OverflowStore(pool);
         this.scratch = new byte[pool.pageSize() * 2];
@@ -276,6 +300,33 @@ public final class Table {
             if (spec.indexes().get(i).name().equalsIgnoreCase(name)) return i;
         }
         return -1;
+    }
+
+    /**
+     * Told when an update changes a watched field: the value before and after, as literals (null
+     * for NULL). "No Bits Left Behind" §3.1: a new {@code page_latest} names the revision that is
+     * now hot, and the one it named before goes cold.
+     */
+    public interface ReferenceListener {
+        void changed(String before, String after);
+
+        /** Once the event is over: act on the changes noted (moves never run under an index scan). */
+        void settle();
+    }
+
+    /** After an event of this table: lets every listener act on the changes it was told of. */
+    public void settleWatchers() {
+        if (watchers == null || !watched) return;
+        watched = false;
+        for (List<ReferenceListener> ls : watchers) if (ls != null) for (ReferenceListener l : ls) l.settle();
+    }
+
+    /** Calls {@code listener} after every update that changes field {@code f}. */
+    @SuppressWarnings("unchecked")
+    public void watch(int f, ReferenceListener listener) {
+        if (watchers == null) watchers = new List[schema.fieldCount()];
+        if (watchers[f] == null) watchers[f] = new ArrayList<>();
+        watchers[f].add(listener);
     }
 
     /** The hot partition's upkeep (§3.1: inserts hot, idle tuples demoted, hot cold ones promoted), or null. */
@@ -578,6 +629,14 @@ public final class Table {
         if (b[0] == OverflowStore.INLINE) {
             System.arraycopy(b, 1, scratch, 0, len - 1);
             r.setBytes(f, scratch, 0, len - 1);
+        } else if (b[0] == OverflowStore.INLINE_COMPRESSED) {
+            decompress(r, f, b, 1, len - 1);
+        } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED) {
+            System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
+            int n = OverflowStore.length(refScratch, 0);
+            byte[] frame = new byte[n];
+            overflow.read(refScratch, 0, frame);
+            decompress(r, f, frame, 0, n);
         } else {
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
             int n = OverflowStore.length(refScratch, 0);
@@ -587,10 +646,69 @@ public final class Table {
         }
     }
 
+    /** Sets field {@code f} of {@code r} to the value the zstd frame at {@code src[off..off+len)} holds. */
+    private void decompress(Record r, int f, byte[] src, int off, int len) {
+        long n = Zstd.getFrameContentSize(src, off, len);
+        if (n < 0 || n > Integer.MAX_VALUE)
+            throw new IllegalStateException(
+                    spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
+        byte[] dst = n <= scratch.length ? scratch : new byte[(int) n];
+        long got = Zstd.decompressByteArray(dst, 0, (int) n, src, off, len);
+        if (Zstd.isError(got) || got != n)
+            throw new IllegalStateException(
+                    spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
+        r.setBytes(f, dst, 0, (int) n);
+    }
+
+    /** Below this many bytes a value is stored as it is: a zstd frame's header and checksum would not pay. */
+    static final int MIN_COMPRESSED = 64;
+
+    /** zstd's level: its default, the fast end ("No Bits Left Behind" §4.1 leaves the codec open). */
+    private static final int ZSTD_LEVEL = 3;
+
+    /**
+     * The value of field {@code f} of {@code r} as a zstd frame when that is shorter than the value
+     * by at least a byte (the tag), or null to store it plain.
+     */
+    private byte[] compress(Record r, int f) {
+        int len = r.length(f);
+        if (!compressed[f] || len < MIN_COMPRESSED) return null;
+        byte[] dst = new byte[(int) Zstd.compressBound(len)];
+        long n = Zstd.compressByteArray(dst, 0, dst.length, r.bytes(f), 0, len, ZSTD_LEVEL);
+        if (Zstd.isError(n) || n >= len) return null;
+        compressedValues++;
+        compressionSaved += len - n;
+        return Arrays.copyOf(dst, (int) n);
+    }
+
+    /** Values stored compressed so far, and the bytes that saved (plain minus frame), in that order. */
+    public long[] compression() {
+        return new long[] {compressedValues, compressionSaved};
+    }
+
+    /** Whether field {@code f} is stored compressed where that is shorter ({@code compress=}). */
+    public boolean compressed(int f) {
+        return compressed[f];
+    }
+
     /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place. */
     private void tag(Record r) {
         for (int f = 0; f < schema.fieldCount(); f++) {
             if (!overflows(f) || r.isNull(f)) continue;
+            byte[] frame = compress(r, f);
+            if (frame != null) {
+                if (frame.length + 1 >= overflow.threshold()) {
+                    overflow.store(frame, 0, frame.length, refScratch, 0);
+                    refScratch[0] = OverflowStore.OUT_OF_LINE_COMPRESSED;
+                    r.setBytes(f, refScratch, 0, OverflowStore.REF_BYTES);
+                } else {
+                    byte[] t = new byte[frame.length + 1];
+                    t[0] = OverflowStore.INLINE_COMPRESSED;
+                    System.arraycopy(frame, 0, t, 1, frame.length);
+                    r.setBytes(f, t, 0, t.length);
+                }
+                continue;
+            }
             byte[] b = r.bytes(f);
             int len = r.length(f);
             if (len >= overflow.threshold()) {
@@ -665,6 +783,28 @@ public final class Table {
      */
     public long update(Part p, long tid, int[] fields, Record values, Record scratchRecord) {
         read(p, tid, scratchRecord);
+        String[] before = null;
+        if (watchers != null) {
+            for (int f : fields) {
+                if (watchers[f] == null) continue;
+                if (before == null) before = new String[schema.fieldCount()];
+                before[f] = Values.literal(this, f, scratchRecord);
+            }
+        }
+        long result = rewrite(p, tid, fields, values, scratchRecord);
+        if (before != null && result != TupleId.NONE) {
+            for (int f : fields) {
+                if (watchers[f] == null) continue;
+                String after = values.isNull(f) ? null : Values.literal(this, f, values);
+                if (Objects.equals(before[f], after)) continue;
+                watched = true;
+                for (ReferenceListener l : watchers[f]) l.changed(before[f], after);
+            }
+        }
+        return result;
+    }
+
+    private long rewrite(Part p, long tid, int[] fields, Record values, Record scratchRecord) {
         byte[][] oldKeys = new byte[keyFields.length][];
         for (int i = 0; i < keyFields.length; i++) oldKeys[i] = key(i, scratchRecord);
         boolean varlen = false;

@@ -39,11 +39,22 @@ public record TableDesign(
         Split split,
         long demoteAfter,
         int promoteAfter,
-        boolean byReference) {
+        boolean byReference,
+        Compress compress) {
 
     /** The declared design: NSM, no cache, no clustering, declared types, one heap. */
     public static final TableDesign BASELINE = new TableDesign(
-            Layout.NSM, CachePolicy.OFF, 1.0, 0, false, EnumSet.noneOf(TightClass.class), Split.NONE, 0, 0, false);
+            Layout.NSM,
+            CachePolicy.OFF,
+            1.0,
+            0,
+            false,
+            EnumSet.noneOf(TightClass.class),
+            Split.NONE,
+            0,
+            0,
+            false,
+            Compress.NONE);
 
     public TableDesign {
         tight = tight.isEmpty() ? EnumSet.noneOf(TightClass.class) : EnumSet.copyOf(tight);
@@ -69,7 +80,10 @@ public record TableDesign(
      * Vertical partitioning, "No Bits Left Behind" §3.2. {@code mode} says how the columns were
      * chosen: {@code cold} (columns the training events never read go apart, so the pages that
      * serve lookups hold only what lookups read), {@code updates} (columns the training updates go
-     * apart from those it only reads), or {@code columns} (named). {@code columns} are the
+     * apart from those it only reads), {@code cached} (the fields an index cache keeps go apart:
+     * "separating the cached fields from the uncached fields can complement index caching by
+     * minimizing the amount of redundant data read into memory when queries access fields not found
+     * in the index"), or {@code columns} (named). {@code columns} are the
      * columns stored apart once the mode is resolved against a trace; empty until then.
      */
     public record Split(String mode, List<String> columns) {
@@ -91,13 +105,61 @@ public record TableDesign(
             String s = v.trim().toLowerCase(Locale.ROOT);
             return switch (s) {
                 case "none", "off" -> NONE;
-                case "cold", "updates" -> new Split(s, List.of());
+                case "cold", "updates", "cached" -> new Split(s, List.of());
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
-                        throw new IllegalArgumentException("split=" + v + ": expected none, cold, updates or COL+COL");
+                        throw new IllegalArgumentException(
+                                "split=" + v + ": expected none, cold, updates, cached or COL+COL");
                     yield new Split("columns", cols);
+                }
+            };
+        }
+    }
+
+    /**
+     * Compressed fields, "No Bits Left Behind" §4.1. {@code large}: every column whose values may be
+     * too long for a page (text, blobs: those the engine keeps behind a tag byte); or named columns,
+     * {@code COL+COL}, each of which must be such a column. Keys and predicates see the plain value:
+     * a tuple's index keys are taken before its values are compressed, and a read decompresses.
+     */
+    public record Compress(String mode, List<String> columns) {
+        public static final Compress NONE = new Compress("none", List.of());
+        public static final Compress LARGE = new Compress("large", List.of());
+
+        public Compress {
+            columns = List.copyOf(columns);
+        }
+
+        public boolean none() {
+            return mode.equals("none");
+        }
+
+        public String label() {
+            return mode.equals("columns") ? String.join("+", columns) : mode;
+        }
+
+        /** Whether column {@code name}, which may overflow when {@code long}, is compressed. */
+        public boolean covers(String name, boolean large) {
+            return switch (mode) {
+                case "large" -> large;
+                case "columns" -> columns.stream().anyMatch(c -> c.equalsIgnoreCase(name));
+                default -> false;
+            };
+        }
+
+        static Compress parse(String v) {
+            String s = v.trim().toLowerCase(Locale.ROOT);
+            return switch (s) {
+                case "none", "off" -> NONE;
+                case "large", "on" -> LARGE;
+                default -> {
+                    List<String> cols = new ArrayList<>();
+                    for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
+                    if (cols.isEmpty())
+                        throw new IllegalArgumentException("compress=" + v + ": expected none, large or COL+COL");
+                    yield new Compress("columns", cols);
                 }
             };
         }
@@ -106,7 +168,16 @@ public record TableDesign(
     /** Whether {@code key} is one of the keys {@link #with} takes. */
     public static boolean isKey(String key) {
         return switch (key) {
-            case "layout", "cache", "cache_size", "cluster", "tight", "split", "demote_after", "promote", "hot" -> true;
+            case "layout",
+                    "cache",
+                    "cache_size",
+                    "cluster",
+                    "tight",
+                    "split",
+                    "demote_after",
+                    "promote",
+                    "hot",
+                    "compress" -> true;
             default -> false;
         };
     }
@@ -120,6 +191,7 @@ public record TableDesign(
         boolean part = partition, refs = byReference;
         Set<TightClass> t = tight;
         Split sp = split;
+        Compress cz = compress;
         long demote = demoteAfter;
         int promote = promoteAfter;
         switch (key) {
@@ -146,6 +218,7 @@ public record TableDesign(
             }
             case "tight" -> t = tightClasses(value);
             case "split" -> sp = Split.parse(value);
+            case "compress" -> cz = Compress.parse(value);
             case "demote_after" -> demote = count("demote_after", v);
             case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
@@ -156,20 +229,41 @@ public record TableDesign(
                 };
             default -> throw new IllegalArgumentException("--config key '" + key + "': expected one of " + KEYS);
         }
-        return new TableDesign(l, c, size, fraction, part, t, sp, demote, promote, refs);
+        return new TableDesign(l, c, size, fraction, part, t, sp, demote, promote, refs, cz);
     }
 
     /** The keys {@link #with} takes, for messages. */
-    public static final String KEYS = "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot";
+    public static final String KEYS =
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
-                l, cache, cacheSize, clusterFraction, partition, tight, split, demoteAfter, promoteAfter, byReference);
+                l,
+                cache,
+                cacheSize,
+                clusterFraction,
+                partition,
+                tight,
+                split,
+                demoteAfter,
+                promoteAfter,
+                byReference,
+                compress);
     }
 
     public TableDesign withSplit(Split s) {
         return new TableDesign(
-                layout, cache, cacheSize, clusterFraction, partition, tight, s, demoteAfter, promoteAfter, byReference);
+                layout,
+                cache,
+                cacheSize,
+                clusterFraction,
+                partition,
+                tight,
+                s,
+                demoteAfter,
+                promoteAfter,
+                byReference,
+                compress);
     }
 
     /** {@code on} (every class), {@code off}, or classes joined by {@code +}: {@code int+dict}. */
@@ -239,6 +333,7 @@ public record TableDesign(
         m.put("hot", byReference ? "refs" : "read");
         m.put("tight", tightLabel());
         m.put("split", split.label());
+        m.put("compress", compress.label());
         return m;
     }
 
@@ -254,6 +349,7 @@ public record TableDesign(
         if (partition && byReference) b.append(",hot=refs");
         b.append(",tight=").append(tightLabel());
         if (!split.none()) b.append(",split=").append(split.label());
+        if (!compress.none()) b.append(",compress=").append(compress.label());
         return b.toString();
     }
 

@@ -8,6 +8,7 @@ import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.table.ColumnSpec;
 import dev.wastecheck.engine.table.Database;
+import dev.wastecheck.engine.table.HotColdUpkeep;
 import dev.wastecheck.engine.table.IndexSpec;
 import dev.wastecheck.engine.table.Table;
 import dev.wastecheck.engine.table.TableDesign;
@@ -203,5 +204,110 @@ class HotRulesTest {
                 .contains("no reference foresaw 50%");
         assertThat(refs.run().moved().get("revision"))
                 .isEqualTo(run(events, split, latest, "read").run().moved().get("revision"));
+    }
+
+    private static AccessEvent write(
+            Operation op, String table, String keyColumn, Long key, Map<String, String> values) {
+        return new AccessEvent(
+                table,
+                op,
+                key == null ? null : "PRIMARY",
+                key == null ? Map.of() : Map.of(keyColumn, Long.toString(key)),
+                key == null ? List.of() : List.of(keyColumn),
+                Set.of(),
+                Set.of(),
+                values.keySet(),
+                Set.of(),
+                Map.of(),
+                1,
+                -1,
+                0,
+                values);
+    }
+
+    /**
+     * §3.1: "newly inserted revision tuples can replace the previously hot tuple for the same page,
+     * which is then moved to the cold partition". Held out, an edit inserts a revision and points
+     * {@code page_latest} at it: the rule learned once keeps itself true, so the predecessor goes
+     * cold, and lookups by its id (and by its old tuple address, through the forwarding table)
+     * still find it.
+     */
+    @Test
+    void aNewRevisionDemotesItsPredecessorAndTheOldIdStillFindsIt() {
+        long[] latest = latest();
+        List<AccessEvent> events = new ArrayList<>();
+        List<Integer> pages = new ArrayList<>();
+        for (int p = 1; p <= 300; p++) pages.add(p);
+        Collections.shuffle(pages, new Random(5));
+        Random rnd = new Random(7);
+        for (int i = 0; i < 300; i++) {
+            view(events, pages.get(i), latest);
+            view(events, pages.get(rnd.nextInt(i + 1)), latest);
+        }
+        int split = events.size();
+        long predecessor = latest[pages.get(0)], fresh = 999_001;
+        int edited = pages.get(0);
+        events.add(write(
+                Operation.INSERT,
+                "revision",
+                null,
+                null,
+                Map.of("rev_id", Long.toString(fresh), "rev_page", Integer.toString(edited), "rev_note", "new")));
+        events.add(
+                write(Operation.UPDATE, "page", "page_id", (long) edited, Map.of("page_latest", Long.toString(fresh))));
+        // a read of the old id after the move
+        events.add(lookup("revision", "rev_id", predecessor));
+        TableDesign d = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
+        Function<String, TableDesign> designs = n -> n.equals("revision") ? d : TableDesign.BASELINE;
+        try (Database db = new Database(specs(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
+            load(db, latest);
+            Executor replayer = new Executor(db);
+            long[] hotTidBefore = {TupleId.NONE};
+            ExecutionResult r = replayer.run(
+                    "refs",
+                    "",
+                    events,
+                    split,
+                    0,
+                    Map.of(),
+                    (heat, read) -> {
+                        Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
+                        Table rev = db.table("revision");
+                        hotTidBefore[0] = rev.hot().tree(0).lookup(key(rev, predecessor));
+                        return moved;
+                    },
+                    n -> {});
+            Table rev = db.table("revision");
+            assertThat(hotTidBefore[0])
+                    .as("the predecessor was hot after the split")
+                    .isNotEqualTo(TupleId.NONE);
+            assertThat(rev.hot().tree(0).lookup(key(rev, fresh)))
+                    .as("the new revision")
+                    .isNotEqualTo(TupleId.NONE);
+            assertThat(rev.hot().tree(0).lookup(key(rev, predecessor)))
+                    .as("the predecessor left the hot partition")
+                    .isEqualTo(TupleId.NONE);
+            long coldTid = rev.main().tree(0).lookup(key(rev, predecessor));
+            assertThat(coldTid).as("the predecessor is in the cold partition").isNotEqualTo(TupleId.NONE);
+            assertThat(rev.upkeep().demotedByReference()).isEqualTo(1);
+            assertThat(rev.upkeep().forwarding().resolve(true, hotTidBefore[0]))
+                    .as("the old address forwards to the new one")
+                    .isEqualTo(new HotColdUpkeep.Forwarding.Location(false, coldTid));
+            // a lookup by the old id, as the executor makes it, finds the predecessor in the cold partition
+            List<String> found = new ArrayList<>();
+            Record out = new Record(rev.schema());
+            rev.find(0, key(rev, predecessor), true, (p, tid) -> {
+                rev.read(p, tid, out);
+                found.add((p == rev.main() ? "cold " : "hot ") + out.getLong(0) + " of page " + out.getLong(1));
+                return true;
+            });
+            assertThat(found).containsExactly("cold " + predecessor + " of page " + edited);
+            // and the held-out lookup by the old id returned what the training's first view of it did
+            assertThat(r.digests()[r.digests().length - 1]).isEqualTo(r.digests()[1]);
+        }
+    }
+
+    private static byte[] key(Table t, long id) {
+        return t.keyOfLiterals(0, List.of(Long.toString(id)));
     }
 }
