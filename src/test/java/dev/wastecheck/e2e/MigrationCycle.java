@@ -36,6 +36,12 @@ final class MigrationCycle {
 
     private MigrationCycle() {}
 
+    private static String[] with(String[] options, String... more) {
+        List<String> a = new ArrayList<>(List.of(options));
+        a.addAll(List.of(more));
+        return a.toArray(new String[0]);
+    }
+
     /** {@code tune -q OPTIONS... SOURCES...}. */
     static String[] tune(List<Path> sources, String... options) {
         List<String> a = new ArrayList<>(List.of("tune", "-q"));
@@ -51,6 +57,13 @@ final class MigrationCycle {
      */
     static Outcome mariadb(MariaDbServer server, String db, Path dir, List<Path> sources, double tolerance)
             throws Exception {
+        return mariadb(server, db, dir, sources, tolerance, new String[0]);
+    }
+
+    /** As above, with {@code tuneOptions} given to both tune runs (e.g. {@code --representation all}). */
+    static Outcome mariadb(
+            MariaDbServer server, String db, Path dir, List<Path> sources, double tolerance, String... tuneOptions)
+            throws Exception {
         Map<String, Long> sizeBefore;
         Map<String, ServerValues.Table> before;
         Map<String, String> schemaBefore;
@@ -61,10 +74,10 @@ final class MigrationCycle {
             schemaBefore = ServerValues.mariaDbSchema(c);
             foreignKeysBefore = foreignKeys(c);
         }
-        Cli.Result json = Cli.run(tune(sources, "--format", "json"));
+        Cli.Result json = Cli.run(tune(sources, with(tuneOptions, "--format", "json")));
         assertThat(json.exitCode()).as(json.err()).isZero();
         Path migration = dir.resolve(db + "-migration.sql");
-        Cli.Result sql = Cli.run(tune(sources, "-o", migration.toString()));
+        Cli.Result sql = Cli.run(tune(sources, with(tuneOptions, "-o", migration.toString())));
         assertThat(sql.exitCode()).as(sql.err()).isZero();
         String script = Files.readString(migration);
         MariaDbServer.ClientRun run = server.source(db, null, migration);

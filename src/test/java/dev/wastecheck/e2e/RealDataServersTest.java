@@ -44,7 +44,11 @@ class RealDataServersTest {
     void chinook() throws Exception {
         Path script = Cli.data("chinook/Chinook_MySql.sql");
         server.load(null, script);
-        MigrationCycle.Outcome o = MigrationCycle.mariadb(server, "Chinook", dir, List.of(script), 0.10);
+        // By default Chinook's migration only narrows decimals (the same type name on the server); its
+        // DATETIME -> DATE changes alter what the application reads, so they are asked for by name here
+        // to carry the whole cycle, rollback included, on changed column types.
+        MigrationCycle.Outcome o =
+                MigrationCycle.mariadb(server, "Chinook", dir, List.of(script), 0.10, "--representation", "all");
         assertThat(o.changed()).isNotEmpty();
         assertThat(o.sizes().predictedAfter()).isEqualTo(o.sizes().measuredAfter());
     }
