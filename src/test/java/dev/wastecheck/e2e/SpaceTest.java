@@ -243,6 +243,24 @@ class SpaceTest {
         assertThat(rebuild).as(r.err()).exists();
         assertThat(Files.readString(rebuild)).contains("ACCESS EXCLUSIVE", "pg_repack");
         long predicted = predictedFree(rebuild, "VACUUM FULL \"note\"");
+        // the same rebuild in tune's JSON, with the bytes the script gives
+        Cli.Result json = Cli.run("tune", "-q", "--format", "json", pg.url("space_pg_rebuild"));
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.json().get("rebuilds")).hasSize(1);
+        JsonNode b = json.json().get("rebuilds").get(0);
+        assertThat(b.get("statement").asText()).isEqualTo("VACUUM FULL \"note\"");
+        assertThat(b.get("table").asText()).isEqualTo("note");
+        assertThat(b.get("bytes").asLong()).isEqualTo(predicted);
+        assertThat(b.get("bytes_basis").asText()).isEqualTo("predicted");
+        assertThat(b.get("bytes_before").asLong()).isGreaterThan(predicted);
+        assertThat(b.get("script").asText()).isEqualTo(".rebuild.sql");
+        // no statement has read note_grp (pg_stat_user_indexes): its drop is listed too, with the server's bytes
+        assertThat(json.json().get("index_drops")).hasSize(1);
+        JsonNode drop = json.json().get("index_drops").get(0);
+        assertThat(drop.get("statement").asText()).isEqualTo("DROP INDEX CONCURRENTLY IF EXISTS \"note_grp\"");
+        assertThat(drop.get("kind").asText()).isEqualTo("unused_index");
+        assertThat(drop.get("bytes_basis").asText()).isEqualTo("measured");
+        assertThat(drop.get("bytes").asLong()).isPositive();
         try (Connection c = pg.connect("space_pg_rebuild");
                 Statement st = c.createStatement()) {
             String sizes = "SELECT pg_total_relation_size('note') || ' heap ' || pg_table_size('note') || ' pkey '"
@@ -279,6 +297,12 @@ class SpaceTest {
         Path rebuild = dir.resolve("m.rebuild.sql");
         assertThat(rebuild).as(r.err()).exists();
         long predicted = predictedFree(rebuild, "OPTIMIZE TABLE `note`");
+        Cli.Result json = Cli.run("tune", "-q", "--format", "json", maria.url("space_maria_rebuild"));
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode b = json.json().get("rebuilds").get(0);
+        assertThat(b.get("statement").asText()).isEqualTo("OPTIMIZE TABLE `note`");
+        assertThat(b.get("bytes").asLong()).isEqualTo(predicted);
+        assertThat(b.get("why").asText()).contains("InnoDB model");
         String size = "SELECT data_length + index_length + data_free FROM information_schema.tables"
                 + " WHERE table_schema = DATABASE() AND table_name = 'note'";
         try (Connection c = maria.connect("space_maria_rebuild");
