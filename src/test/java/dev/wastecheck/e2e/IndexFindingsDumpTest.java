@@ -3,6 +3,7 @@ package dev.wastecheck.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.wastecheck.model.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -75,6 +77,59 @@ class IndexFindingsDumpTest {
         assertThat(f.get("by_body").get("bytes").asLong() % 16384).isZero();
         assertThat(f.get("by_body").get("definition").asText())
                 .isEqualTo("ALTER TABLE `event` ADD INDEX `by_body` (`body`)");
+    }
+
+    @Test
+    void theMarkdownAndHtmlReportsListEveryIndexFindingWithItsBytesAndReason(@TempDir Path dir) throws Exception {
+        Path dump = dump(dir);
+        Path trace = dir.resolve("trace.sql");
+        Files.writeString(
+                trace,
+                "SELECT body FROM event WHERE id = 7;\nSELECT id FROM event WHERE kind = 'create' AND owner = 3;\n",
+                StandardCharsets.UTF_8);
+        JsonNode json = Cli.analyzeJson(dump, "--trace", trace);
+        Cli.Result md = Cli.run("analyze", "-q", "--format", "markdown", dump.toString(), "--trace", trace.toString());
+        assertThat(md.exitCode()).as(md.err()).isZero();
+        Path out = dir.resolve("report.html");
+        Cli.Result html = Cli.run(
+                "analyze",
+                "-q",
+                "--format",
+                "html",
+                "-o",
+                out.toString(),
+                dump.toString(),
+                "--trace",
+                trace.toString());
+        assertThat(html.exitCode()).as(html.err()).isZero();
+        String page = Files.readString(out);
+        assertThat(md.out()).contains("## Indexes");
+        assertThat(page).contains("<h2>Indexes</h2>");
+        List<String> kinds = new ArrayList<>();
+        json.get("index_findings").forEach(f -> kinds.add(f.get("kind").asText()));
+        assertThat(kinds).contains("redundant_index", "unused_index", "low_cardinality_index");
+        for (JsonNode f : json.get("index_findings")) {
+            String name = f.get("table").asText() + "." + f.get("index").asText();
+            String bytes = Bytes.human(f.get("bytes").asLong());
+            String covered = f.hasNonNull("covered_by") ? f.get("covered_by").asText() : "";
+            // one row per finding, its figures those of the JSON report
+            assertThat(md.out())
+                    .contains("| " + name + " | " + String.join(", ", columns(f)) + " | `"
+                            + f.get("kind").asText() + "` | " + bytes + " | "
+                            + f.get("bytes_basis").asText() + " | "
+                            + Bytes.human(f.get("predicted_bytes").asLong()) + " | " + covered + " | "
+                            + f.get("detail").asText().replace("|", "\\|") + " |");
+            assertThat(page)
+                    .contains("<tr><td><code>" + name + "</code></td><td><code>" + String.join(", ", columns(f))
+                            + "</code></td><td><span class=k>" + f.get("kind").asText() + "</span></td><td class=n>"
+                            + bytes + "</td><td>" + f.get("bytes_basis").asText() + "</td>");
+        }
+    }
+
+    private static List<String> columns(JsonNode f) {
+        List<String> c = new ArrayList<>();
+        f.get("columns").forEach(x -> c.add(x.asText()));
+        return c;
     }
 
     @Test

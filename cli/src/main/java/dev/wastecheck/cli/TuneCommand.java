@@ -125,7 +125,7 @@ public final class TuneCommand implements Callable<Integer> {
         TuneReport report = Tune.run(options, out.progress(), note -> err.println("wastecheck: " + note));
         out.write(spec, w -> {
             if (format == Format.json) {
-                TuneJsonRenderer.write(report.result(), w);
+                TuneJsonRenderer.write(report, w);
             } else {
                 // the statements as applied; only the comments are re-flowed to the terminal's width
                 StringWriter sql = new StringWriter();

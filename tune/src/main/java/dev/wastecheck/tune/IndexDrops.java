@@ -50,9 +50,16 @@ import java.util.regex.Pattern;
  * @param second   MySQL and MariaDB: the DROP, run once the first step has shown nothing needs the
  *                 index; null on PostgreSQL
  * @param rollback what puts every index back, from either step
+ * @param steps    per index: the statement that frees its bytes, its first step, its rollback and
+ *                 the suffix of the script that holds the statement ({@link #entries} names the file)
  */
 public record IndexDrops(
-        Dialect dialect, List<IndexFinding> drops, SqlScript first, SqlScript second, SqlScript rollback) {
+        Dialect dialect,
+        List<IndexFinding> drops,
+        SqlScript first,
+        SqlScript second,
+        SqlScript rollback,
+        List<TuneReport.IndexDrop> steps) {
 
     /**
      * The drops for a live source, read before anything else of tune's runs on the server (its own
@@ -100,12 +107,14 @@ public record IndexDrops(
             first.comment(
                     "(DROP INDEX CONCURRENTLY cannot run in a transaction block: run it with psql, not inside BEGIN)");
             rollback.comment("wastecheck tune: re-create the dropped indexes as they were (pg_get_indexdef)");
+            List<TuneReport.IndexDrop> steps = new ArrayList<>();
             for (IndexFinding f : drops) {
-                first.statement(
-                        SqlScript.Role.CHANGE, "DROP INDEX CONCURRENTLY IF EXISTS " + pgQuote(f.index()), trailing(f));
+                String drop = "DROP INDEX CONCURRENTLY IF EXISTS " + pgQuote(f.index());
+                first.statement(SqlScript.Role.CHANGE, drop, trailing(f));
                 rollback.statement(SqlScript.Role.CHANGE, concurrently(f.definition()), " -- " + f.table());
+                steps.add(step(f, drop, null, concurrently(f.definition()), ".indexes.sql"));
             }
-            return new IndexDrops(dialect, drops, first, null, rollback);
+            return new IndexDrops(dialect, drops, first, null, rollback, steps);
         }
         String hide = hideKeyword(version);
         boolean maria = version.toLowerCase(Locale.ROOT).contains("mariadb");
@@ -126,11 +135,10 @@ public record IndexDrops(
         }
         second.comment("wastecheck tune: " + (hide != null ? "step 2 of 2: " : "") + "drop the indexes");
         rollback.comment("wastecheck tune: put the indexes back, after either step");
+        List<TuneReport.IndexDrop> steps = new ArrayList<>();
         for (IndexFinding f : drops) {
-            second.statement(
-                    SqlScript.Role.CHANGE,
-                    "ALTER TABLE " + myQuote(f.table()) + " DROP INDEX " + myQuote(f.index()),
-                    trailing(f));
+            String drop = "ALTER TABLE " + myQuote(f.table()) + " DROP INDEX " + myQuote(f.index());
+            second.statement(SqlScript.Role.CHANGE, drop, trailing(f));
             String add = f.definition();
             if (maria) {
                 // MariaDB: IF NOT EXISTS makes the re-creation a no-op after step 1 alone
@@ -147,8 +155,52 @@ public record IndexDrops(
                         + myQuote(f.index()) + " VISIBLE");
                 rollback.statement(SqlScript.Role.CHANGE, add);
             }
+            steps.add(step(
+                    f,
+                    drop,
+                    hide == null
+                            ? null
+                            : "ALTER TABLE " + myQuote(f.table()) + " ALTER INDEX " + myQuote(f.index()) + " " + hide,
+                    add,
+                    ".indexes.drop.sql"));
         }
-        return new IndexDrops(dialect, drops, first, second, rollback);
+        return new IndexDrops(dialect, drops, first, second, rollback, steps);
+    }
+
+    private static TuneReport.IndexDrop step(
+            IndexFinding f, String drop, String firstStep, String rollback, String suffix) {
+        return new TuneReport.IndexDrop(
+                f.table(),
+                f.index(),
+                f.kind().key(),
+                drop,
+                firstStep,
+                f.bytes(),
+                f.bytesBasis(),
+                f.predictedBytes(),
+                rollback,
+                suffix,
+                null);
+    }
+
+    /** Each drop with the file that holds its statement beside {@code migrationFile} (null: none written). */
+    List<TuneReport.IndexDrop> entries(Path migrationFile) {
+        return steps.stream()
+                .map(d -> new TuneReport.IndexDrop(
+                        d.table(),
+                        d.index(),
+                        d.kind(),
+                        d.statement(),
+                        d.firstStep(),
+                        d.bytes(),
+                        d.bytesBasis(),
+                        d.predictedBytes(),
+                        d.rollback(),
+                        d.script(),
+                        migrationFile == null
+                                ? null
+                                : file(migrationFile, d.script()).toString()))
+                .toList();
     }
 
     /** {@code INVISIBLE} (MySQL 8.0+), {@code IGNORED} (MariaDB 10.6+), or null for older servers. */

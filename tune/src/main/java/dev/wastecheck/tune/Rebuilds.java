@@ -151,20 +151,21 @@ final class Rebuilds {
 
     /**
      * Plans the rebuilds, writes them beside the migration ({@code migration.rebuild.sql}) when
-     * there is a migration file, and adds a sentence to {@code summary}. A failure to measure is a
+     * there is a migration file, and adds a sentence to {@code summary}; returns them, each with its file. A failure to measure is a
      * sentence too: the migration stands without its rebuilds.
      */
-    static Path write(Tuner.Result r, Sources from, Path migrationFile, List<String> summary) throws IOException {
+    static List<TuneReport.Rebuild> write(Tuner.Result r, Sources from, Path migrationFile, List<String> summary)
+            throws IOException {
         List<Rebuild> plan;
         try {
             plan = plan(r, from, System.getenv());
         } catch (SQLException e) {
             summary.add("wastecheck tune: the free space was not measured, so no rebuild is suggested: "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-            return null;
+            return List.of();
         }
         if (plan.isEmpty()) {
-            return null;
+            return List.of();
         }
         long freed = plan.stream().mapToLong(Rebuild::freedBytes).sum();
         Path file = migrationFile == null ? null : rebuildPath(migrationFile);
@@ -178,13 +179,22 @@ final class Rebuilds {
                 plan.size() == 1 ? "rebuild" : "rebuilds",
                 freed,
                 file != null ? file.toString() : "-o FILE writes them to FILE.rebuild.sql"));
-        return file;
+        return plan.stream()
+                .map(b -> new TuneReport.Rebuild(
+                        b.table(),
+                        b.index(),
+                        b.sql(),
+                        b.bytesBefore(),
+                        b.freedBytes(),
+                        b.why(),
+                        file == null ? null : file.toString()))
+                .toList();
     }
 
     /** {@code migration.sql} -> {@code migration.rebuild.sql}. */
     static Path rebuildPath(Path migrationFile) {
         String name = migrationFile.getFileName().toString();
         String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
-        return migrationFile.resolveSibling(base + ".rebuild.sql");
+        return migrationFile.resolveSibling(base + TuneReport.Rebuild.SCRIPT);
     }
 }

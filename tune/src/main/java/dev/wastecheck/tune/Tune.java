@@ -58,7 +58,8 @@ public final class Tune {
             Files.writeString(rollbackFile, rollback.toString(), StandardCharsets.UTF_8);
         }
         List<String> summary = new ArrayList<>(summary(r));
-        Rebuilds.write(r, from, options.migrationFile(), summary); // empty page space: migration.rebuild.sql
+        // empty page space: migration.rebuild.sql
+        List<TuneReport.Rebuild> rebuilds = Rebuilds.write(r, from, options.migrationFile(), summary);
         TuneReport.Applied applied = options.apply() == null ? null : apply(r, script, rollbackFile, options.apply());
         if (indexes != null) {
             summary.addAll(indexes.write(options.migrationFile()));
@@ -66,7 +67,14 @@ public final class Tune {
                     ? applied
                     : applied.and(indexes.apply(options.apply()));
         }
-        return new TuneReport(r, script, rollbackFile, summary, applied);
+        return new TuneReport(
+                r,
+                script,
+                rollbackFile,
+                summary,
+                applied,
+                indexes == null ? List.of() : indexes.entries(options.migrationFile()),
+                rebuilds);
     }
 
     /** {@code migration.sql} -> {@code migration.rollback.sql}. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.wastecheck.analyzer.report.AccessSummary;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.model.Bytes;
 import java.io.IOException;
@@ -199,6 +200,9 @@ public final class HtmlRenderer {
                 w.println("</ul>");
             }
         }
+        if (!r.indexFindings().isEmpty()) {
+            indexes(r, w);
+        }
         Map<String, Integer> counts = ReportFacts.findingCounts(r);
         if (!counts.isEmpty()) {
             w.println("<p>Findings: "
@@ -281,6 +285,30 @@ public final class HtmlRenderer {
                 """);
         w.println("</script></body></html>");
         w.flush();
+    }
+
+    /**
+     * The redundant, unused and low-cardinality indexes, as the text report's "indexes:" lists them:
+     * what dropping each frees (measured, or the storage model's prediction for a dump) and why.
+     */
+    private static void indexes(AnalysisReport r, PrintWriter w) {
+        w.println("<h2>Indexes</h2><table><tr><th>index</th><th>columns</th><th>finding</th><th class=n>bytes</th>"
+                + "<th>basis</th><th class=n>predicted</th><th>covered by</th><th>why</th></tr>");
+        for (IndexFinding f : r.indexFindings()) {
+            w.printf(
+                    "<tr><td><code>%s.%s</code></td><td><code>%s</code></td><td><span class=k>%s</span></td>"
+                            + "<td class=n>%s</td><td>%s</td><td class=n>%s</td><td>%s</td><td>%s</td></tr>%n",
+                    esc(f.table()),
+                    esc(f.index()),
+                    esc(String.join(", ", f.columns())),
+                    esc(f.kind().key()),
+                    f.bytes() < 0 ? "-" : Bytes.human(f.bytes()),
+                    f.bytes() < 0 ? "unknown" : esc(f.bytesBasis()),
+                    f.predictedBytes() < 0 ? "-" : Bytes.human(f.predictedBytes()),
+                    f.coveredBy() == null ? "" : "<code>" + esc(f.coveredBy()) + "</code>",
+                    esc(f.detail()));
+        }
+        w.println("</table>");
     }
 
     /** The figures the charts draw: the tables with the most waste, finding counts, access skew. */

@@ -4,6 +4,7 @@ import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.IndexSpace;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TableSpace;
@@ -80,6 +81,9 @@ public final class MarkdownRenderer {
         if (r.workload() != null) {
             workload(r, w);
         }
+        if (!r.indexFindings().isEmpty()) {
+            indexes(r, w);
+        }
         if (!r.warnings().isEmpty()) {
             w.println();
             w.println("## Warnings");
@@ -122,6 +126,31 @@ public final class MarkdownRenderer {
         s.findings().stream()
                 .filter(f -> f.kind() != FindingKind.SPACE_ACCOUNT)
                 .forEach(f -> w.println("- " + f.kind().key() + ": " + esc(f.detail())));
+    }
+
+    /**
+     * The redundant, unused and low-cardinality indexes, as the text report's "indexes:" lists them:
+     * what dropping each frees (measured, or the storage model's prediction for a dump) and why.
+     */
+    private static void indexes(AnalysisReport r, PrintWriter w) {
+        w.println();
+        w.println("## Indexes");
+        w.println();
+        w.println("| index | columns | finding | bytes | basis | predicted | covered by | why |");
+        w.println("|---|---|---|---:|---|---:|---|---|");
+        for (IndexFinding f : r.indexFindings()) {
+            w.printf(
+                    "| %s.%s | %s | `%s` | %s | %s | %s | %s | %s |%n",
+                    esc(f.table()),
+                    esc(f.index()),
+                    esc(String.join(", ", f.columns())),
+                    f.kind().key(),
+                    f.bytes() < 0 ? "-" : Bytes.human(f.bytes()),
+                    f.bytes() < 0 ? "unknown" : esc(f.bytesBasis()),
+                    f.predictedBytes() < 0 ? "-" : Bytes.human(f.predictedBytes()),
+                    f.coveredBy() == null ? "" : esc(f.coveredBy()),
+                    esc(f.detail()));
+        }
     }
 
     private static void workload(AnalysisReport r, PrintWriter w) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.wastecheck.tune.TuneReport;
 import dev.wastecheck.tune.Tuner;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,7 +15,8 @@ public final class TuneJsonRenderer {
     private TuneJsonRenderer() {}
 
     /** What was checked and measured, for scripts: keys documented in docs/json.md. */
-    public static void write(Tuner.Result r, PrintWriter w) throws IOException {
+    public static void write(TuneReport report, PrintWriter w) throws IOException {
+        Tuner.Result r = report.result();
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("dialect", r.dialect().key());
@@ -116,6 +118,35 @@ public final class TuneJsonRenderer {
             }
             all.put("bytes_before", before);
             all.put("bytes_after", after);
+        }
+        // live sources: the index drops and rebuilds, each with the bytes it frees (docs/tune.md)
+        ArrayNode drops = root.putArray("index_drops");
+        for (TuneReport.IndexDrop d : report.indexDrops()) {
+            ObjectNode dn = drops.addObject();
+            dn.put("table", d.table());
+            dn.put("index", d.index());
+            dn.put("kind", d.kind());
+            dn.put("statement", d.statement());
+            dn.put("first_step", d.firstStep());
+            dn.put("bytes", d.bytes());
+            dn.put("bytes_basis", d.bytesBasis());
+            dn.put("predicted_bytes", d.predictedBytes());
+            dn.put("rollback", d.rollback());
+            dn.put("script", d.script());
+            dn.put("file", d.file());
+        }
+        ArrayNode rebuilds = root.putArray("rebuilds");
+        for (TuneReport.Rebuild b : report.rebuilds()) {
+            ObjectNode bn = rebuilds.addObject();
+            bn.put("table", b.table());
+            bn.put("index", b.index());
+            bn.put("statement", b.statement());
+            bn.put("bytes_before", b.bytesBefore());
+            bn.put("bytes", b.freedBytes());
+            bn.put("bytes_basis", "predicted");
+            bn.put("why", b.why());
+            bn.put("script", TuneReport.Rebuild.SCRIPT);
+            bn.put("file", b.file());
         }
         mapper.writeValue(new NonClosingWriter(w), root); // stdout stays open for the caller
         w.println();
