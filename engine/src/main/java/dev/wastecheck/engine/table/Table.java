@@ -215,8 +215,9 @@ public final class Table {
 
     /**
      * The column an implicit id can replace ("No Bits Left Behind" §4.2): the primary key when it
-     * is one NOT NULL integer column (no text kept as codes); -1 when the table has none, and
-     * {@code id=implicit} then leaves the table as it is.
+     * is one NOT NULL integer field (a text column of digits kept as the integer it spells, by
+     * {@code tight=int}'s codec, included: the records hold the integer); -1 when the table has
+     * none, and {@code id=implicit} then leaves the table as it is.
      */
     static int implicitIdField(TableSpec spec) {
         if (spec.indexes().isEmpty()) return -1;
@@ -227,7 +228,7 @@ public final class Table {
         ColumnSpec c = spec.columns().get(f);
         FieldType t = c.type();
         boolean integer = t.isFixedBytes() && t != FieldType.FLOAT64;
-        return integer && !c.nullable() && c.codec() == null ? f : -1;
+        return integer && !c.nullable() ? f : -1;
     }
 
     /** The field of the implicit id (not stored in the records, §4.2), or -1. */
