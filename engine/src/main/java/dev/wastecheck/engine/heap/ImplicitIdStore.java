@@ -159,7 +159,8 @@ public final class ImplicitIdStore implements TupleStore {
         return KeyEncoder.ofLong(tid);
     }
 
-    private synchronized void note(long tid, long id) {
+    /** Records the id of a tuple just placed at {@code tid} (package-private for the slot-reuse test). */
+    synchronized void note(long tid, long id) {
         int page = (int) TupleId.page(tid);
         int slot = TupleId.slot(tid);
         if (page >= pages.length) pages = Arrays.copyOf(pages, Math.max(page + 1, pages.length * 2));
@@ -172,7 +173,7 @@ public final class ImplicitIdStore implements TupleStore {
         }
     }
 
-    private synchronized void forget(long tid) {
+    synchronized void forget(long tid) {
         int page = (int) TupleId.page(tid);
         int slot = TupleId.slot(tid);
         PageIds p = page < pages.length ? pages[page] : null;
