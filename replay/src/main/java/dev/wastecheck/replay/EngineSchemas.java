@@ -233,7 +233,10 @@ public final class EngineSchemas {
         }
         boolean stringOfDigits = declared.family().isString()
                 && (cr.has(FindingKind.STRING_HOLDS_INTEGER) || cr.has(FindingKind.STRING_HOLDS_TIMESTAMP));
-        if (fallback != FieldType.VARLEN || stringOfDigits) {
+        // a BIGINT UNSIGNED loads as text (its range passes INT64's); its values, proven in range, narrow like any
+        // integer's
+        boolean integerAsText = fallback == FieldType.VARLEN && declared.family() == TypeFamily.INTEGER;
+        if (fallback != FieldType.VARLEN || stringOfDigits || integerAsText) {
             SqlType s;
             try {
                 s = TypeParser.parse(cr.suggestedType(), dialect);

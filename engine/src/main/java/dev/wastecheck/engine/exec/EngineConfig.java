@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * The engine's configuration for one run: each table's physical design, the buffer pool's
  * budget, the page size, and Arrow blocks' freezing. {@code replay --config KEY=VAL,...} gives it
  * (the command line's contract, docs/replay.md): {@code layout=nsm|pax|hpl|arrow}, {@code cache=off|swap|shrink}, {@code cache_size=FRACTION},
- * {@code cluster=none|FRACTION|partition}, {@code tight=on|off|CLASS+CLASS}, {@code split=none|cold|updates|cached|COL+COL}, {@code compress=none|large|COL+COL},
+ * {@code cluster=none|FRACTION|partition}, {@code tight=on|off|CLASS+CLASS}, {@code split=none|cold|updates|cached|COL+COL}, {@code compress=none|large|COL+COL}, {@code id=stored|implicit},
  * {@code demote_after=N}, {@code promote=N}, {@code hot=read|refs}, {@code memory=SIZE}, {@code page_size=SIZE}, and for
  * {@code layout=arrow} {@code freeze=on|off}, {@code cold_after=N} and {@code log=on|off}. Keys not given keep the defaults. A
  * table key prefixed with a table's name applies to that table only:

@@ -4,6 +4,7 @@ import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.StorageDevice;
+import dev.wastecheck.engine.heap.ImplicitIdStore;
 import dev.wastecheck.engine.heap.VerticalStore;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.engine.index.CachePolicy;
@@ -179,13 +180,24 @@ public final class Database implements AutoCloseable {
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
                 String prefix = t.name() + (p == t.main() ? "." : ".hot_");
-                if (p.heap() instanceof VerticalStore v) {
+                if (p.heap() instanceof ImplicitIdStore s) {
+                    // §4.2: the records without the id, the ids that do not follow their page's base, and the
+                    // address map of the heap pages touched (a page's base is needed only to name its tuples)
+                    if (s.inner() instanceof VerticalStore v) {
+                        put(out, prefix + "heap", v.near().pageNumbers());
+                        put(out, prefix + "apart_heap", v.apart().pageNumbers());
+                    } else {
+                        put(out, prefix + "heap", s.heapPageNumbers());
+                    }
+                    put(out, prefix + "id_exceptions", s.exceptionPages());
+                    if (s.touchedBytes() > 0) out.merge(prefix + "id_map", s.touchedBytes(), Long::sum);
+                } else if (p.heap() instanceof VerticalStore v) {
                     put(out, prefix + "heap", v.near().pageNumbers());
                     put(out, prefix + "apart_heap", v.apart().pageNumbers());
                 } else {
                     put(out, prefix + "heap", p.heap().pageNumbers());
                 }
-                if (p.heap().touchedBytes() > 0)
+                if (p.heap().touchedBytes() > 0 && !(p.heap() instanceof ImplicitIdStore))
                     out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum); // Arrow blocks
                 for (int i = 0; i < t.indexCount(); i++)
                     if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());

@@ -6,6 +6,7 @@ import dev.wastecheck.engine.block.ArrowStore;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
+import dev.wastecheck.engine.heap.ImplicitIdStore;
 import dev.wastecheck.engine.heap.TupleStore;
 import dev.wastecheck.engine.heap.VerticalStore;
 import dev.wastecheck.engine.index.BTree;
@@ -60,6 +61,8 @@ public final class Table {
     private final boolean[] apart;
     /** Per field: values stored as zstd frames where that is shorter (§4.1, {@code compress=}). */
     private final boolean[] compressed;
+    /** The field of an implicit id ({@code id=implicit}, §4.2: not stored, derived from the address), or -1. */
+    private final int implicitId;
     /** Values compressed and bytes saved by it (plain minus stored), for the report. */
     private long compressedValues, compressionSaved;
 
@@ -105,7 +108,11 @@ public final class Table {
                 store.onMove((txn, from, to) -> txn.onCommit(() -> moved(this, from, to)));
                 heap = store;
             } else {
-                heap = splits() ? new VerticalStore(pool, layout, schema, apart) : new HeapFile(pool, layout, schema);
+                heap = implicitId >= 0
+                        ? new ImplicitIdStore(pool, layout, schema, implicitId, splits() ? apart : null)
+                        : splits()
+                                ? new VerticalStore(pool, layout, schema, apart)
+                                : new HeapFile(pool, layout, schema);
             }
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
@@ -192,6 +199,7 @@ public final class Table {
                             + (f < 0 ? ", no column" : ", which is not a long variable-length column"));
             }
         }
+        this.implicitId = design.implicitId() && arrow == null ? implicitIdField(spec) : -1;
         this.overflow = new OverflowStore(pool);
         this.scratch = new byte[pool.pageSize() * 2];
         int n = spec.indexes().size();
@@ -203,6 +211,29 @@ public final class Table {
             cacheFields[i] = cacheable(ix);
         }
         this.main = new Part();
+    }
+
+    /**
+     * The column an implicit id can replace ("No Bits Left Behind" §4.2): the primary key when it
+     * is one NOT NULL integer field (a text column of digits kept as the integer it spells, by
+     * {@code tight=int}'s codec, included: the records hold the integer); -1 when the table has
+     * none, and {@code id=implicit} then leaves the table as it is.
+     */
+    static int implicitIdField(TableSpec spec) {
+        if (spec.indexes().isEmpty()) return -1;
+        IndexSpec pk = spec.indexes().get(0);
+        if (!pk.unique() || pk.columns().size() != 1) return -1;
+        int f = spec.columnIndex(pk.columns().get(0));
+        if (f < 0) return -1;
+        ColumnSpec c = spec.columns().get(f);
+        FieldType t = c.type();
+        boolean integer = t.isFixedBytes() && t != FieldType.FLOAT64;
+        return integer && !c.nullable() ? f : -1;
+    }
+
+    /** The field of the implicit id (not stored in the records, §4.2), or -1. */
+    public int implicitId() {
+        return implicitId;
     }
 
     private int[] columns(List<String> names, String what) {
@@ -222,8 +253,11 @@ public final class Table {
         int bytes = 0;
         for (String c : ix.cacheFields()) {
             int f = spec.columnIndex(c);
-            if (f < 0 || apart[f] || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c)) || out.contains(f))
-                continue;
+            if (f < 0
+                    || apart[f]
+                    || f == implicitId
+                    || ix.columns().stream().anyMatch(k -> k.equalsIgnoreCase(c))
+                    || out.contains(f)) continue;
             ColumnSpec col = spec.columns().get(f);
             if (col.nullable() || !col.type().isFixedBytes() || bytes + col.type().width > 248) continue;
             out.add(f);
@@ -888,6 +922,7 @@ public final class Table {
     public void scan(Part p, int field, long lo, long hi, byte[] equal, LongPredicate visitor) {
         if (p.heap instanceof HeapFile h) h.scan(field, lo, hi, equal, visitor);
         else if (p.heap instanceof VerticalStore v) v.scan(field, lo, hi, equal, visitor);
+        else if (p.heap instanceof ImplicitIdStore s) s.scan(field, lo, hi, equal, visitor);
         else forEachTuple(p, visitor);
     }
 

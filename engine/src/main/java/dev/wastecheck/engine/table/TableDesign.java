@@ -28,6 +28,10 @@ import java.util.Set;
  * @param byReference     with a partition ({@code hot=refs}): the hot partition also takes the tuples a rule learned
  *                        from the training's reads selects by reference ({@link dev.wastecheck.engine.cluster.HotRules}),
  *                        such as the latest revision of every page, read or not
+ * @param compress        compressed fields (§4.1)
+ * @param implicitId      {@code id=implicit}: the table's integer primary key is not stored in its records;
+ *                        the primary index maps id to tuple address and a read derives the id from the address
+ *                        ("No Bits Left Behind" §4.2, {@link dev.wastecheck.engine.heap.ImplicitIdStore})
  */
 public record TableDesign(
         Layout layout,
@@ -40,7 +44,8 @@ public record TableDesign(
         long demoteAfter,
         int promoteAfter,
         boolean byReference,
-        Compress compress) {
+        Compress compress,
+        boolean implicitId) {
 
     /** The declared design: NSM, no cache, no clustering, declared types, one heap. */
     public static final TableDesign BASELINE = new TableDesign(
@@ -54,7 +59,8 @@ public record TableDesign(
             0,
             0,
             false,
-            Compress.NONE);
+            Compress.NONE,
+            false);
 
     public TableDesign {
         tight = tight.isEmpty() ? EnumSet.noneOf(TightClass.class) : EnumSet.copyOf(tight);
@@ -177,7 +183,8 @@ public record TableDesign(
                     "demote_after",
                     "promote",
                     "hot",
-                    "compress" -> true;
+                    "compress",
+                    "id" -> true;
             default -> false;
         };
     }
@@ -192,6 +199,7 @@ public record TableDesign(
         Set<TightClass> t = tight;
         Split sp = split;
         Compress cz = compress;
+        boolean implicit = implicitId;
         long demote = demoteAfter;
         int promote = promoteAfter;
         switch (key) {
@@ -227,14 +235,20 @@ public record TableDesign(
                     case "refs" -> true;
                     default -> throw new IllegalArgumentException("hot=" + value + ": expected read or refs");
                 };
+            case "id" ->
+                implicit = switch (v) {
+                    case "stored", "off" -> false;
+                    case "implicit", "on" -> true;
+                    default -> throw new IllegalArgumentException("id=" + value + ": expected stored or implicit");
+                };
             default -> throw new IllegalArgumentException("--config key '" + key + "': expected one of " + KEYS);
         }
-        return new TableDesign(l, c, size, fraction, part, t, sp, demote, promote, refs, cz);
+        return new TableDesign(l, c, size, fraction, part, t, sp, demote, promote, refs, cz, implicit);
     }
 
     /** The keys {@link #with} takes, for messages. */
     public static final String KEYS =
-            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress";
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, id";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
@@ -248,7 +262,8 @@ public record TableDesign(
                 demoteAfter,
                 promoteAfter,
                 byReference,
-                compress);
+                compress,
+                implicitId);
     }
 
     public TableDesign withSplit(Split s) {
@@ -263,7 +278,8 @@ public record TableDesign(
                 demoteAfter,
                 promoteAfter,
                 byReference,
-                compress);
+                compress,
+                implicitId);
     }
 
     /** {@code on} (every class), {@code off}, or classes joined by {@code +}: {@code int+dict}. */
@@ -334,6 +350,7 @@ public record TableDesign(
         m.put("tight", tightLabel());
         m.put("split", split.label());
         m.put("compress", compress.label());
+        m.put("id", implicitId ? "implicit" : "stored");
         return m;
     }
 
@@ -350,6 +367,7 @@ public record TableDesign(
         b.append(",tight=").append(tightLabel());
         if (!split.none()) b.append(",split=").append(split.label());
         if (!compress.none()) b.append(",compress=").append(compress.label());
+        if (implicitId) b.append(",id=implicit");
         return b.toString();
     }
 
