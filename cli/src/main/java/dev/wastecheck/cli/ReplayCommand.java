@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
             "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
             "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
             "  split=none|cold|updates|cached|COL+COL  compress=none|large|COL+COL",
-            "  demote_after=N  promote=N  hot=read|refs  memory=SIZE",
+            "  demote_after=N  promote=N  hot=read|refs  memory=SIZE  id=stored|implicit",
             "  page_size=4K|8K|16K|32K  freeze=on|off  cold_after=N (layout=arrow)",
             "  TABLE.KEY=VAL sets one table: revision.cluster=partition",
             "",
