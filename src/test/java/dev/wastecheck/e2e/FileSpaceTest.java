@@ -3,13 +3,16 @@ package dev.wastecheck.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,5 +76,34 @@ class FileSpaceTest {
         assertThat(space.get("free_bytes").asLong()).isPositive();
         assertThat(Cli.table(report, "kept").get("space").get("data_bytes").asLong())
                 .isPositive();
+    }
+
+    @Test
+    void duckdbIndexesAreMeasuredByTheBlocksACopyFreesWhenEachIsDropped(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("app.duckdb");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t AS SELECT range AS id, md5(range::VARCHAR) AS h FROM range(300000)");
+            st.execute("CREATE INDEX t_h ON t(h)");
+            st.execute("CREATE INDEX t_id ON t(id)");
+            st.execute("CHECKPOINT");
+        }
+        long size = Files.size(file);
+        JsonNode report = Cli.analyzeJson(file);
+        JsonNode indexes = Cli.table(report, "t").get("space").get("indexes");
+        Map<String, Long> bytes = new HashMap<>();
+        for (JsonNode i : indexes)
+            bytes.put(i.get("name").asText(), i.get("measured_bytes").asLong());
+        // 300,000 md5 strings of 32 bytes in an ART take megabytes; the integer index far fewer
+        assertThat(bytes.get("t_h")).isGreaterThan(4L << 20);
+        assertThat(bytes.get("t_id")).isPositive().isLessThan(bytes.get("t_h"));
+        // the user's file is only read: the drops ran on a copy
+        assertThat(Files.size(file)).isEqualTo(size);
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM duckdb_indexes()")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(2);
+        }
     }
 }

@@ -1,5 +1,8 @@
 package dev.wastecheck.analyzer.space;
 
+import dev.wastecheck.analyzer.report.IndexSpace;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -7,19 +10,31 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 /**
  * A DuckDB file's space: each table's blocks ({@code pragma_storage_info}: the distinct blocks its
  * column segments sit in, times the block size) and the file's free blocks ({@code PRAGMA
- * database_size}) under {@link SpaceAnalysis#FILE}. DuckDB reports no size for its ART indexes and
- * no free bytes inside a block, so a DuckDB table's indexes and in-block free space stay unmeasured.
+ * database_size}) under {@link SpaceAnalysis#FILE}.
+ *
+ * <p>DuckDB reports no size for its ART indexes ({@code duckdb_indexes()} and {@code
+ * pragma_storage_info} have none), so each index is measured on a copy of the file: the blocks in
+ * use, {@code DROP INDEX} and {@code CHECKPOINT}, the blocks in use again; the difference is the
+ * index's bytes. The user's file is only read. Files over {@link #COPY_LIMIT} are not copied and
+ * their indexes stay unmeasured; so do the ART indexes behind PRIMARY KEY and UNIQUE constraints,
+ * which cannot be dropped, and the free bytes inside a block, which DuckDB does not report.
  */
 final class DuckDbSpace {
     private DuckDbSpace() {}
+
+    /** Largest file whose indexes are measured on a copy. */
+    static final long COPY_LIMIT = 1L << 30;
 
     static Map<String, Measured> measure(Path file) throws SQLException {
         Properties ro = new Properties();
@@ -62,6 +77,93 @@ final class DuckDbSpace {
                 }
             }
             out.put(SpaceAnalysis.FILE, f);
+        }
+        if (file.toFile().length() <= COPY_LIMIT) {
+            measureIndexesOnACopy(file, out);
+        }
+        return out;
+    }
+
+    /** Each index's bytes: the blocks a copy of the file frees when the index is dropped and checkpointed. */
+    private static void measureIndexesOnACopy(Path file, Map<String, Measured> out) throws SQLException {
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("wastecheck-duckdb-");
+            Path copy = dir.resolve("copy.duckdb");
+            Files.copy(file, copy);
+            Path wal = file.resolveSibling(file.getFileName() + ".wal");
+            if (Files.exists(wal)) {
+                Files.copy(wal, dir.resolve("copy.duckdb.wal"));
+            }
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + copy.toAbsolutePath());
+                    Statement st = c.createStatement()) {
+                st.execute("CHECKPOINT");
+                List<String[]> indexes = new ArrayList<>();
+                try (ResultSet rs = st.executeQuery("SELECT index_name, table_name, expressions, is_unique"
+                        + " FROM duckdb_indexes() WHERE database_name = current_database()"
+                        + " AND schema_name = current_schema() ORDER BY table_name, index_name")) {
+                    while (rs.next()) {
+                        indexes.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)});
+                    }
+                }
+                for (String[] ix : indexes) {
+                    Measured m = out.get(ix[1].toLowerCase(Locale.ROOT));
+                    if (m == null) {
+                        continue;
+                    }
+                    long before = usedBytes(st);
+                    st.execute("DROP INDEX \"" + ix[0].replace("\"", "\"\"") + "\"");
+                    st.execute("CHECKPOINT");
+                    long bytes = Math.max(0, before - usedBytes(st));
+                    m.engineBytes += bytes;
+                    m.indexes.add(new IndexSpace(
+                            ix[0],
+                            columns(ix[2]),
+                            false,
+                            Boolean.parseBoolean(ix[3]),
+                            false,
+                            -1,
+                            -1,
+                            bytes,
+                            -1,
+                            IndexSpace.Use.NEEDED,
+                            null));
+                }
+            }
+        } catch (IOException e) {
+            // no room for the copy: the indexes stay unmeasured, as DuckDB leaves them
+        } finally {
+            if (dir != null) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    for (Path p : (Iterable<Path>) files::iterator) {
+                        Files.deleteIfExists(p);
+                    }
+                    Files.deleteIfExists(dir);
+                } catch (IOException ignored) {
+                    // a temporary file left behind
+                }
+            }
+        }
+    }
+
+    private static long usedBytes(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT (total_blocks - free_blocks) * block_size FROM"
+                + " pragma_database_size() WHERE database_name = current_database()")) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    /** {@code duckdb_indexes().expressions} as column names: {@code [h, id]}. */
+    static List<String> columns(String expressions) {
+        String e = expressions == null ? "" : expressions.trim();
+        if (e.startsWith("[") && e.endsWith("]")) {
+            e = e.substring(1, e.length() - 1);
+        }
+        List<String> out = new ArrayList<>();
+        for (String part : e.split(",\\s*")) {
+            if (!part.isBlank()) {
+                out.add(part.replace("\"", "").trim());
+            }
         }
         return out;
     }
