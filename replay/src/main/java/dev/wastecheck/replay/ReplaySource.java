@@ -476,25 +476,40 @@ public final class ReplaySource implements AutoCloseable {
      * behind a tag byte), which {@code compress=large} stores compressed ("No Bits Left Behind" §4.1).
      */
     public List<String> longColumns(String table) throws IOException, SQLException {
-        LoadedTable t = session.tables().get(table.toLowerCase(Locale.ROOT));
+        Typed t = typed(table);
         if (t == null) return List.of();
-        TableReport tr;
-        try {
-            tr = types().table(t.def().name());
-        } catch (IllegalArgumentException e) {
-            return List.of();
-        }
-        TableSpec spec = EngineSchemas.spec(
-                t,
-                maxLengths(),
-                tr,
-                Map.of(),
-                session.dialect(),
-                EnumSet.noneOf(TableDesign.TightClass.class),
-                EngineConfig.DEFAULT_PAGE_SIZE);
         List<String> out = new ArrayList<>();
-        for (var c : spec.columns()) if (c.overflow()) out.add(c.name());
+        for (var c : t.spec(EnumSet.noneOf(TableDesign.TightClass.class)).columns())
+            if (c.overflow()) out.add(c.name());
         return out;
+    }
+
+    /** A loaded table with the analyzer's report of it, which the engine's specs are built from. */
+    private final class Typed {
+        final LoadedTable table;
+        final TableReport report;
+
+        Typed(LoadedTable table, TableReport report) {
+            this.table = table;
+            this.report = report;
+        }
+
+        /** The engine's spec of the table with the given tight classes, at the default page size. */
+        TableSpec spec(EnumSet<TableDesign.TightClass> tight) throws IOException, SQLException {
+            return EngineSchemas.spec(
+                    table, maxLengths(), report, Map.of(), session.dialect(), tight, EngineConfig.DEFAULT_PAGE_SIZE);
+        }
+    }
+
+    /** {@code table} as loaded and typed; null where it was not loaded or the analyzer has no report of it. */
+    private Typed typed(String table) throws IOException, SQLException {
+        LoadedTable t = session.tables().get(table.toLowerCase(Locale.ROOT));
+        if (t == null) return null;
+        try {
+            return new Typed(t, types().table(t.def().name()));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**
@@ -503,30 +518,12 @@ public final class ReplaySource implements AutoCloseable {
      * is the same design as tight=off there).
      */
     public List<String[]> tightChanges(String table) throws IOException, SQLException {
-        LoadedTable t = session.tables().get(table.toLowerCase(Locale.ROOT));
-        if (t == null) return List.of();
-        TableReport tr;
-        try {
-            tr = types().table(t.def().name());
-        } catch (IllegalArgumentException e) {
-            return List.of();
-        }
-        TableSpec off = EngineSchemas.spec(
-                t,
-                maxLengths(),
-                tr,
-                Map.of(),
-                session.dialect(),
-                EnumSet.noneOf(TableDesign.TightClass.class),
-                EngineConfig.DEFAULT_PAGE_SIZE);
-        TableSpec on = EngineSchemas.spec(
-                t,
-                maxLengths(),
-                tr,
-                Map.of(),
-                session.dialect(),
-                EnumSet.allOf(TableDesign.TightClass.class),
-                EngineConfig.DEFAULT_PAGE_SIZE);
+        Typed typed = typed(table);
+        if (typed == null) return List.of();
+        LoadedTable t = typed.table;
+        TableReport tr = typed.report;
+        TableSpec off = typed.spec(EnumSet.noneOf(TableDesign.TightClass.class));
+        TableSpec on = typed.spec(EnumSet.allOf(TableDesign.TightClass.class));
         List<String[]> out = new ArrayList<>();
         for (int i = 0; i < off.columns().size(); i++) {
             var a = off.columns().get(i);
