@@ -237,6 +237,70 @@ class MariaDbMigrationTest {
         }
     }
 
+    /**
+     * A migration that stops after MySQL has committed part of it says what ran and stays, never
+     * that nothing was changed, and writes {@code migration.resume.sql}, which the server's own
+     * client runs to the end once the cause is fixed: the dropped foreign key is back and every
+     * column has its new type. The stop: a CHECK the DBA added on the server after the dump
+     * compares {@code ratio} with text, which holds of the strings and fails of the number
+     * 1.00007919 that row 1 becomes, so MODIFY fails after the foreign key over {@code customer_id}
+     * is dropped. The guards cannot see it coming: no value is lost.
+     */
+    @Test
+    void anApplyStoppedHalfwaySaysWhatStaysAndItsResumeScriptFinishesIt() throws Exception {
+        server.createDatabase("shop_half");
+        server.load("shop_half", shop);
+        try (Connection c = server.connect("shop_half");
+                Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE orders ADD CONSTRAINT ratio_spelling CHECK (ratio <> '1.00007919000')");
+        }
+        Path migration = shared.resolve("half.sql");
+        Cli.Result half = Cli.run(
+                "tune",
+                "-q",
+                "--representation",
+                "all",
+                "-o",
+                migration.toString(),
+                "--apply",
+                server.url("shop_half"),
+                shop.toString());
+        assertThat(half.exitCode()).as(half.err()).isEqualTo(3);
+        assertThat(half.err())
+                .doesNotContain("nothing was changed")
+                .contains("--apply stopped at statement", "ran before it and stay applied")
+                .contains("  ALTER TABLE `orders` DROP FOREIGN KEY `fk_orders_customer`;")
+                .contains(
+                        "the foreign key `fk_orders_customer` it dropped is not re-created yet: the migration re-creates it")
+                .containsPattern("  ALTER TABLE `customer` MODIFY COLUMN `customer_id` [^\\n]+;\\n")
+                .contains(shared.resolve("half.resume.sql") + " finishes the migration");
+        try (Connection c = server.connect("shop_half");
+                Statement st = c.createStatement()) {
+            assertThat(foreignKeys(st)).as("the server, as the message says").isZero();
+            st.execute("ALTER TABLE orders DROP CONSTRAINT ratio_spelling"); // the cause, fixed
+        }
+        server.load("shop_half", shared.resolve("half.resume.sql")); // the mariadb client, as a DBA runs it
+        try (Connection c = server.connect("shop_half");
+                Statement st = c.createStatement()) {
+            assertThat(foreignKeys(st)).isEqualTo(1);
+            Map<String, String> schema = ServerValues.mariaDbSchema(c);
+            for (String[] col :
+                    List.of(new String[] {"orders", "ratio"}, new String[] {"orders", "customer_id"}, new String[] {
+                        "customer", "customer_id"
+                    })) {
+                assertThat(schema.get(col[0])).containsIgnoringCase("`" + col[1] + "` " + newType(col[0], col[1]));
+            }
+        }
+    }
+
+    private static int foreignKeys(Statement st) throws Exception {
+        try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS"
+                + " WHERE CONSTRAINT_SCHEMA = DATABASE() AND CONSTRAINT_NAME = 'fk_orders_customer'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     @Test
     void tuneApplyRunsTheSameGuardsExitsThreeAndChangesNothingThenAppliesWhenTheDataFits() throws Exception {
         server.createDatabase("shop_apply");

@@ -199,7 +199,7 @@ public record IndexDrops(
                         d.script(),
                         migrationFile == null
                                 ? null
-                                : file(migrationFile, d.script()).toString()))
+                                : Tune.beside(migrationFile, d.script()).toString()))
                 .toList();
     }
 
@@ -222,13 +222,6 @@ public record IndexDrops(
         return drops.stream().mapToLong(f -> Math.max(0, f.bytes())).sum();
     }
 
-    /** Where each script goes beside {@code migration.sql}: {@code .indexes.sql}, {@code .indexes.drop.sql}, {@code .indexes.rollback.sql}. */
-    public static Path file(Path migrationFile, String suffix) {
-        String name = migrationFile.getFileName().toString();
-        String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
-        return migrationFile.resolveSibling(base + suffix);
-    }
-
     /** Writes the scripts beside the migration; the lines to tell the user. */
     List<String> write(Path migrationFile) throws IOException {
         List<String> out = new ArrayList<>();
@@ -246,16 +239,16 @@ public record IndexDrops(
                     + (second != null ? " .indexes.drop.sql," : "") + " .indexes.rollback.sql)");
             return out;
         }
-        Path f1 = file(migrationFile, ".indexes.sql");
+        Path f1 = Tune.beside(migrationFile, ".indexes.sql");
         Files.writeString(f1, first.toString(), StandardCharsets.UTF_8);
         out.add("  wrote " + f1
                 + (dialect == Dialect.POSTGRESQL ? " (the drops)" : " (step 1: invisible to the optimizer)"));
         if (second != null) {
-            Path f2 = file(migrationFile, ".indexes.drop.sql");
+            Path f2 = Tune.beside(migrationFile, ".indexes.drop.sql");
             Files.writeString(f2, second.toString(), StandardCharsets.UTF_8);
             out.add("  wrote " + f2 + " (step 2: the drops)");
         }
-        Path r = file(migrationFile, ".indexes.rollback.sql");
+        Path r = Tune.beside(migrationFile, ".indexes.rollback.sql");
         Files.writeString(r, rollback.toString(), StandardCharsets.UTF_8);
         out.add("  wrote " + r + " (puts every index back)");
         return out;
@@ -284,10 +277,17 @@ public record IndexDrops(
                                             o.executed(),
                                             bytes())));
         }
-        return new TuneReport.Applied(
-                false,
-                List.of("wastecheck: --apply stopped at index statement " + (o.executed() + 1) + " ("
-                        + o.failed().sql() + "): " + o.error()));
+        List<String> out = new ArrayList<>();
+        out.add("wastecheck: --apply stopped at index statement " + (o.executed() + 1) + " ("
+                + o.failed().sql() + "): " + o.error());
+        if (o.kept().isEmpty()) {
+            out.add("wastecheck: no index was changed");
+        } else {
+            out.add("wastecheck: " + o.kept().size() + " index statements ran before it and stay applied:");
+            o.kept().forEach(k -> out.add("  " + k.sql() + ";"));
+            out.add("wastecheck: migration.indexes.rollback.sql (written with -o) puts every index back");
+        }
+        return new TuneReport.Applied(false, out);
     }
 
     private static String trailing(IndexFinding f) {

@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +27,21 @@ public final class MigrationRunner {
     /**
      * What running the script did.
      *
-     * @param executed       statements that ran
-     * @param changesApplied column changes of the statements that ran (and, on MySQL, stay applied): the
-     *                       summary's count when all ran
-     * @param failed         the statement that failed, or null when all ran
-     * @param error          the database's message for it
+     * @param executed statements that ran
+     * @param kept     the {@link SqlScript.Role#CHANGE} statements that ran and stay applied: on MySQL
+     *                 every one (it commits each ALTER TABLE and UPDATE as it runs); inside a
+     *                 {@code BEGIN ... COMMIT} only once the COMMIT ran, so none of a PostgreSQL
+     *                 migration that stopped halfway
+     * @param failed   the statement that failed, or null when all ran
+     * @param error    the database's message for it
+     * @param notRun   the statements after the failed one, which did not run
      */
-    public record Outcome(int executed, int changesApplied, SqlScript.Statement failed, String error) {
+    public record Outcome(
+            int executed,
+            List<SqlScript.Statement> kept,
+            SqlScript.Statement failed,
+            String error,
+            List<SqlScript.Statement> notRun) {
         public boolean succeeded() {
             return failed == null;
         }
@@ -40,6 +49,11 @@ public final class MigrationRunner {
         /** A guard stopped it, before any change. */
         public boolean stoppedByGuard() {
             return failed != null && failed.role() == SqlScript.Role.GUARD;
+        }
+
+        /** The column changes of the kept statements: the summary's count when all ran. */
+        public int changesApplied() {
+            return kept.stream().mapToInt(SqlScript.Statement::columns).sum();
         }
     }
 
@@ -79,26 +93,39 @@ public final class MigrationRunner {
             throw new BadInputException("--apply " + redacted(url) + ": cannot connect: " + e.getMessage());
         }
         List<SqlScript.Statement> statements = script.statements();
+        List<SqlScript.Statement> kept = new ArrayList<>();
+        List<SqlScript.Statement> uncommitted = new ArrayList<>();
+        boolean inTransaction = false;
         int executed = 0;
-        int changes = 0;
         try (c) {
             c.setAutoCommit(true); // the script holds its own BEGIN and COMMIT where the engine has transactional DDL
             for (SqlScript.Statement s : statements) {
                 try (Statement st = c.createStatement()) {
                     st.execute(s.sql());
                 } catch (SQLException e) {
-                    if (dialect == Dialect.POSTGRESQL) {
+                    if (inTransaction) {
                         rollbackQuietly(c);
                     }
-                    return new Outcome(executed, dialect == Dialect.POSTGRESQL ? 0 : changes, s, e.getMessage());
+                    return new Outcome(
+                            executed, kept, s, e.getMessage(), statements.subList(executed + 1, statements.size()));
                 }
                 executed++;
-                changes += s.role() == SqlScript.Role.CHANGE ? s.columns() : 0;
+                String word = s.sql().strip().toUpperCase(Locale.ROOT);
+                if (s.role() == SqlScript.Role.SETUP
+                        && (word.equals("BEGIN") || word.startsWith("BEGIN TRANSACTION"))) {
+                    inTransaction = true;
+                } else if (s.role() == SqlScript.Role.RESTORE && word.equals("COMMIT")) {
+                    inTransaction = false;
+                    kept.addAll(uncommitted);
+                    uncommitted.clear();
+                } else if (s.role() == SqlScript.Role.CHANGE) {
+                    (inTransaction ? uncommitted : kept).add(s);
+                }
             }
         } catch (SQLException e) {
             throw new BadInputException("--apply " + redacted(url) + ": " + e.getMessage());
         }
-        return new Outcome(executed, changes, null, null);
+        return new Outcome(executed, kept, null, null, List.of());
     }
 
     /**

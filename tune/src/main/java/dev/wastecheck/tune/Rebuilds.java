@@ -168,7 +168,7 @@ final class Rebuilds {
             return List.of();
         }
         long freed = plan.stream().mapToLong(Rebuild::freedBytes).sum();
-        Path file = migrationFile == null ? null : rebuildPath(migrationFile);
+        Path file = migrationFile == null ? null : Tune.beside(migrationFile, TuneReport.Rebuild.SCRIPT);
         if (file != null) {
             Files.writeString(file, script(plan, r.dialect()).toString(), StandardCharsets.UTF_8);
         }
@@ -189,12 +189,5 @@ final class Rebuilds {
                         b.why(),
                         file == null ? null : file.toString()))
                 .toList();
-    }
-
-    /** {@code migration.sql} -> {@code migration.rebuild.sql}. */
-    static Path rebuildPath(Path migrationFile) {
-        String name = migrationFile.getFileName().toString();
-        String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
-        return migrationFile.resolveSibling(base + TuneReport.Rebuild.SCRIPT);
     }
 }

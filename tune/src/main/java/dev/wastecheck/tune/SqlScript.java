@@ -70,6 +70,12 @@ public final class SqlScript {
         return add(Role.CHANGE, sql, trailing, columns);
     }
 
+    /** A statement of another script, as it is. */
+    public SqlScript statement(Statement s) {
+        parts.add(s);
+        return this;
+    }
+
     private SqlScript add(Role role, String sql, String trailing, int columns) {
         String s = sql.strip();
         if (s.endsWith(";")) {

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code wastecheck tune} as a library: the migration that gives every column its tightest
@@ -60,7 +62,9 @@ public final class Tune {
         List<String> summary = new ArrayList<>(summary(r));
         // empty page space: migration.rebuild.sql
         List<TuneReport.Rebuild> rebuilds = Rebuilds.write(r, from, options.migrationFile(), summary);
-        TuneReport.Applied applied = options.apply() == null ? null : apply(r, script, rollbackFile, options.apply());
+        TuneReport.Applied applied = options.apply() == null
+                ? null
+                : apply(r, script, rollbackFile, options.migrationFile(), options.apply());
         if (indexes != null) {
             summary.addAll(indexes.write(options.migrationFile()));
             applied = options.apply() == null || !applied.succeeded()
@@ -79,9 +83,18 @@ public final class Tune {
 
     /** {@code migration.sql} -> {@code migration.rollback.sql}. */
     public static Path rollbackPath(Path migrationFile) {
+        return beside(migrationFile, ".rollback.sql");
+    }
+
+    /**
+     * A script beside the migration: {@code migration.sql} and {@code .rollback.sql} give
+     * {@code migration.rollback.sql} (also {@code .resume.sql}, {@code .rebuild.sql},
+     * {@code .indexes.sql}, {@code .indexes.drop.sql}, {@code .indexes.rollback.sql}).
+     */
+    static Path beside(Path migrationFile, String suffix) {
         String name = migrationFile.getFileName().toString();
         String base = name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
-        return migrationFile.resolveSibling(base + ".rollback.sql");
+        return migrationFile.resolveSibling(base + suffix);
     }
 
     /** What was changed and measured, one sentence each; lines indented by spaces continue the one before. */
@@ -144,7 +157,8 @@ public final class Tune {
      * applied it) is said to be "already applied" and left out of what runs, so a second
      * {@code --apply} of the same migration does nothing and says why.
      */
-    private static TuneReport.Applied apply(Tuner.Result r, SqlScript script, Path rollbackFile, String url) {
+    private static TuneReport.Applied apply(
+            Tuner.Result r, SqlScript script, Path rollbackFile, Path migrationFile, String url) throws IOException {
         List<String> out = new ArrayList<>();
         Tuner.Result pending = withoutApplied(r, url, out);
         if (pending != r) {
@@ -172,18 +186,90 @@ public final class Tune {
         String first = o.failed().sql().lines().findFirst().orElse("");
         out.add("wastecheck: --apply stopped at statement " + (o.executed() + 1) + " of " + total + " (" + first
                 + (o.failed().sql().contains("\n") ? " ..." : "") + "): " + o.error());
-        if (o.changesApplied() == 0) {
+        out.addAll(halfApplied(o, script, rollbackFile, migrationFile));
+        return new TuneReport.Applied(false, out);
+    }
+
+    /**
+     * What a stopped {@code --apply} left on the database, said so that a DBA can finish it:
+     * nothing; or each statement that ran and stays (MySQL commits each ALTER TABLE and UPDATE),
+     * the foreign keys dropped and not yet re-created, and the rest of the migration as a script
+     * that finishes it once the cause is fixed ({@code migration.resume.sql} beside {@code -o}'s
+     * file, else printed): the session settings and lock the migration ran under, then the
+     * statements from the one that failed on. It carries no guard: the value guards already
+     * passed, its strict sql_mode stops an ALTER at a value that does not fit, and the key-count
+     * guard would stop it because the keys are gone. A second {@code tune --apply} is no way out:
+     * its guard finds the dropped keys missing and stops.
+     */
+    static List<String> halfApplied(MigrationRunner.Outcome o, SqlScript script, Path rollbackFile, Path migrationFile)
+            throws IOException {
+        List<String> out = new ArrayList<>();
+        if (o.kept().isEmpty()) {
             out.add("wastecheck: nothing was changed"
                     + (o.stoppedByGuard() ? ": the live database no longer fits the migration" : ""));
-        } else {
-            out.add("wastecheck: " + o.changesApplied()
-                    + " changes were applied before it (MySQL commits each ALTER TABLE); "
-                    + (rollbackFile != null
-                            ? rollbackFile + " puts the declared types back"
-                            : "`wastecheck tune ... -o migration.sql` writes migration.rollback.sql, which puts the"
-                                    + " declared types back"));
+            return out;
         }
-        return new TuneReport.Applied(false, out);
+        out.add("wastecheck: " + o.kept().size() + (o.kept().size() == 1 ? " statement" : " statements")
+                + " ran before it and stay applied (MySQL commits each one as it runs; " + o.changesApplied()
+                + (o.changesApplied() == 1 ? " column change" : " column changes") + "):");
+        o.kept().forEach(k -> out.add("  " + oneLine(k.sql(), 120) + ";"));
+        List<String> dropped = new ArrayList<>();
+        for (SqlScript.Statement k : o.kept()) {
+            Matcher m = DROPPED_KEY.matcher(k.sql());
+            while (m.find()) {
+                dropped.add(m.group(1));
+            }
+        }
+        if (!dropped.isEmpty()) {
+            out.add("wastecheck: the foreign " + (dropped.size() == 1 ? "key " : "keys ") + String.join(", ", dropped)
+                    + (dropped.size() == 1 ? " it dropped is" : " it dropped are")
+                    + " not re-created yet: the migration re-creates " + (dropped.size() == 1 ? "it" : "them")
+                    + " at its end, once both sides have their new type (before that the server refuses "
+                    + (dropped.size() == 1 ? "it" : "them") + ")");
+        }
+        SqlScript resume = new SqlScript();
+        resume.comment("wastecheck tune: the rest of a migration that --apply stopped at statement "
+                + (o.executed() + 1) + " of " + (o.executed() + 1 + o.notRun().size()) + ":");
+        resume.comment("  " + firstLine(o.error()));
+        resume.comment("The statements before it ran, and MySQL committed each one. Run this once the cause is fixed,");
+        resume.comment(
+                "as `mysql DATABASE < migration.resume.sql`: the session and lock the migration ran under, then");
+        resume.comment("the statement that failed and every one after it. No guard: the values were checked, and the");
+        resume.comment("strict sql_mode stops an ALTER at a value written since that its new type would not hold.");
+        script.statements().subList(0, o.executed()).stream()
+                .filter(st -> st.role() == SqlScript.Role.SETUP)
+                .forEach(resume::statement);
+        resume.blank();
+        resume.statement(o.failed());
+        o.notRun().forEach(resume::statement);
+        if (migrationFile != null) {
+            Path file = beside(migrationFile, ".resume.sql");
+            Files.writeString(file, resume.toString(), StandardCharsets.UTF_8);
+            out.add("wastecheck: once the cause above is fixed, " + file + " finishes the migration (the session"
+                    + " and lock it ran under, then the statements from the one that failed on)");
+        } else {
+            out.add("wastecheck: once the cause above is fixed, this finishes the migration (-o FILE writes it to"
+                    + " FILE.resume.sql):");
+            resume.toString().lines().forEach(l -> out.add("  " + l));
+        }
+        out.add("wastecheck: "
+                + (rollbackFile != null ? rollbackFile.toString() : "migration.rollback.sql (written with -o)")
+                + " puts the declared types back once the whole migration has run"
+                + (dropped.isEmpty() ? "" : " (it drops the keys itself, which fails while they are missing)"));
+        return out;
+    }
+
+    private static final Pattern DROPPED_KEY = Pattern.compile("DROP FOREIGN KEY (`(?:[^`]|``)+`)");
+
+    /** {@code sql} on one line, cut at about {@code max} characters. */
+    private static String oneLine(String sql, int max) {
+        String line = sql.replaceAll("\\s+", " ").strip();
+        return line.length() <= max ? line : line.substring(0, max) + " ...";
+    }
+
+    private static String firstLine(String sql) {
+        String first = sql.lines().findFirst().orElse("");
+        return sql.contains("\n") ? first + " ..." : first;
     }
 
     /**
