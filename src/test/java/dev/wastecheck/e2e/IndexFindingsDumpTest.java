@@ -182,4 +182,63 @@ class IndexFindingsDumpTest {
             }
         }
     }
+
+    /**
+     * A pg_dump's CREATE INDEX statements are read whole: the access method, a partial index's
+     * condition and INCLUDE columns decide redundancy, so a GIN index beside a B-tree on the same
+     * column and a partial index beside a full one are not duplicates, while a plain duplicate and
+     * an index whose INCLUDE-ing twin holds everything it holds are. The rollback of a drop is the
+     * dump's own statement.
+     */
+    @Test
+    void aPgDumpsIndexMethodsConditionsAndIncludesDecideRedundancy(@TempDir Path dir) throws Exception {
+        StringBuilder sb = new StringBuilder("""
+                --
+                -- PostgreSQL database dump
+                --
+                SET statement_timeout = 0;
+                CREATE TABLE public.doc (
+                    id integer NOT NULL,
+                    owner integer NOT NULL,
+                    at integer NOT NULL,
+                    body text NOT NULL,
+                    status text NOT NULL
+                );
+                COPY public.doc (id, owner, at, body, status) FROM stdin;
+                """);
+        String[] status = {"new", "open", "done"};
+        for (int i = 0; i < 1200; i++) {
+            sb.append(String.format("%d\t%d\t%d\tbody %d\t%s%n", i, i % 50, 1000 + i * 7, i, status[i % 3]));
+        }
+        sb.append("""
+                \\.
+
+                ALTER TABLE ONLY public.doc
+                    ADD CONSTRAINT doc_pkey PRIMARY KEY (id);
+                CREATE INDEX doc_body ON public.doc USING btree (body);
+                CREATE INDEX doc_body_gin ON public.doc USING gin (body gin_trgm_ops);
+                CREATE INDEX doc_status ON public.doc USING btree (status);
+                CREATE INDEX doc_status_new ON public.doc USING btree (status) WHERE (status = 'new'::text);
+                CREATE INDEX doc_owner ON public.doc USING btree (owner);
+                CREATE INDEX doc_owner_copy ON public.doc USING btree (owner);
+                CREATE INDEX doc_at ON public.doc USING btree (at);
+                CREATE INDEX doc_at_body ON public.doc USING btree (at) INCLUDE (body);
+                CREATE INDEX doc_lower ON public.doc USING btree (lower(body), coalesce(status, 'x'::text));
+                """);
+        Path d = dir.resolve("doc.sql");
+        Files.writeString(d, sb.toString(), StandardCharsets.UTF_8);
+        Map<String, JsonNode> f = new TreeMap<>();
+        Cli.analyzeJson(d)
+                .get("index_findings")
+                .forEach(x -> f.put(x.get("index").asText(), x));
+        List<String> redundant = f.values().stream()
+                .filter(x -> x.get("kind").asText().equals("redundant_index"))
+                .map(x -> x.get("index").asText())
+                .toList();
+        assertThat(redundant).as(f.toString()).containsExactlyInAnyOrder("doc_at", "doc_owner_copy");
+        assertThat(f.get("doc_owner_copy").get("covered_by").asText()).isEqualTo("doc_owner");
+        assertThat(f.get("doc_at").get("covered_by").asText()).isEqualTo("doc_at_body");
+        assertThat(f.get("doc_at").get("definition").asText())
+                .isEqualTo("CREATE INDEX doc_at ON public.doc USING btree (at)");
+    }
 }

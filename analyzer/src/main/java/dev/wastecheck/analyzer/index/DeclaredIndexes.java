@@ -38,12 +38,14 @@ public final class DeclaredIndexes {
                         ix.name(),
                         keys,
                         ix.columns(),
-                        List.of(),
+                        ix.include().stream()
+                                .map(c -> c.toLowerCase(Locale.ROOT))
+                                .toList(),
                         ix.unique(),
                         primary,
                         constraint,
-                        ix.kind().name(),
-                        null,
+                        ix.method(),
+                        ix.predicate(),
                         definition(t, ix, dialect),
                         -1,
                         false));
@@ -72,6 +74,9 @@ public final class DeclaredIndexes {
                     : ix.kind().name() + " ";
             return "ALTER TABLE " + ServerIndexes.quote(t.name()) + " ADD " + kind + "INDEX "
                     + ServerIndexes.quote(ix.name()) + " (" + String.join(", ", cols) + ")";
+        }
+        if (ix.definition() != null) {
+            return ix.definition(); // the dump's own CREATE INDEX: method, operator classes, INCLUDE, WHERE and all
         }
         return "CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX \"" + ix.name() + "\" ON \"" + t.name() + "\" ("
                 + String.join(", ", cols) + ")";

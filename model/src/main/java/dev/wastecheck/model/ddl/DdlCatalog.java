@@ -63,7 +63,7 @@ public final class DdlCatalog {
     private static final Pattern ADD_IDENTITY = Pattern.compile(
             "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+alter\\s+column\\s+([\\w\"`]+)\\s+add\\s+generated.*identity.*");
     private static final Pattern CREATE_INDEX = Pattern.compile(
-            "(?is)create\\s+(unique\\s+)?index\\s+(?:concurrently\\s+)?(?:if\\s+not\\s+exists\\s+)?([\\w\"`.]+)\\s+on\\s+(?:only\\s+)?([\\w.\"`\\[\\]]+)(?:\\s+using\\s+\\w+)?\\s*\\((.*)\\).*");
+            "(?is)create\\s+(unique\\s+)?index\\s+(?:concurrently\\s+)?(?:if\\s+not\\s+exists\\s+)?([\\w\"`.]+)\\s+on\\s+(?:only\\s+)?([\\w.\"`\\[\\]]+)(?:\\s+using\\s+(\\w+))?\\s*(\\(.*\\).*)");
     private static final Pattern ATTACH_PARTITION = Pattern.compile(
             "(?is)alter\\s+table\\s+(?:only\\s+)?([\\w.\"`]+)\\s+attach\\s+partition\\s+([\\w.\"`]+).*");
 
@@ -225,7 +225,8 @@ public final class DdlCatalog {
             if (m.matches()) {
                 TableDef t = table(Names.simpleName(m.group(3)));
                 if (t != null) {
-                    t.addIndex(new IndexDef(Names.simpleName(m.group(2)), names(m.group(4)), m.group(1) != null));
+                    t.addIndex(createIndex(
+                            Names.simpleName(m.group(2)), m.group(1) != null, m.group(4), m.group(5), text.strip()));
                 }
                 ViewDef v = views.get(Names.simpleName(m.group(3)).toLowerCase(Locale.ROOT));
                 if (v != null) {
@@ -479,8 +480,7 @@ public final class DdlCatalog {
             }
             List<IndexDef> idx = new ArrayList<>();
             for (IndexDef i : t.indexes()) {
-                idx.add(new IndexDef(
-                        back.apply(i.name()), i.columns().stream().map(back).toList(), i.unique()));
+                idx.add(i.renamed(back));
             }
             tables.remove(t.key());
             put(new TableDef(
@@ -826,6 +826,64 @@ public final class DdlCatalog {
         return m.group(2);
     }
 
+    /**
+     * A {@code CREATE INDEX}'s index from what follows the table name: its method ({@code USING
+     * gin}, null for the default B-tree), then {@code (key parts) [INCLUDE (...)] [WITH (...)]
+     * [TABLESPACE t] [WHERE condition]}. Key parts split at top-level commas, so an expression
+     * ({@code coalesce(a, b)}) stays one part.
+     */
+    private static IndexDef createIndex(String name, boolean unique, String method, String rest, String written) {
+        int keysEnd = closing(rest, 0);
+        List<String> keys = names(topLevel(rest.substring(1, keysEnd)));
+        String tail = rest.substring(keysEnd + 1);
+        List<String> include = List.of();
+        Matcher inc = Pattern.compile("(?is)^\\s*include\\s*\\(").matcher(tail);
+        if (inc.find()) {
+            int open = inc.end() - 1;
+            int close = closing(tail, open);
+            include = names(topLevel(tail.substring(open + 1, close)));
+            tail = tail.substring(close + 1);
+        }
+        Matcher where = Pattern.compile("(?is)\\bwhere\\s+(.*?)\\s*;?\\s*$").matcher(tail);
+        String predicate = where.find() ? where.group(1).strip() : null;
+        String definition = written.endsWith(";")
+                ? written.substring(0, written.length() - 1).strip()
+                : written;
+        return new IndexDef(name, keys, unique, null, IndexDef.Kind.BTREE, method, predicate, include, definition);
+    }
+
+    /** The index of the parenthesis that closes the one at {@code open}, quotes respected; the end when none. */
+    private static int closing(String s, int open) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        return s.length() - 1;
+    }
+
+    /** {@code list} with the commas inside parentheses replaced, so that a split at commas keeps expressions whole. */
+    private static String topLevel(String list) {
+        StringBuilder out = new StringBuilder(list.length());
+        int depth = 0;
+        for (char c : list.toCharArray()) {
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            out.append(c == ',' && depth > 0 ? '\u0001' : c);
+        }
+        return out.toString();
+    }
+
     static List<String> names(String list) {
         List<String> out = new ArrayList<>();
         for (String part : list.split(",")) {
@@ -834,7 +892,7 @@ public final class DdlCatalog {
                     .replaceAll("\\(\\d+\\)$", "")
                     .trim();
             if (!p.isEmpty()) {
-                out.add(Names.unquote(p));
+                out.add(Names.unquote(p.replace('\u0001', ',')));
             }
         }
         return out;

@@ -224,4 +224,32 @@ class DdlCatalogTest {
         assertThat(t.columns().get(1).type().enumValues()).containsExactly("new", "paid", "shipped");
         assertThat(t.columns().get(2).type().family()).isEqualTo(TypeFamily.INTEGER);
     }
+
+    @Test
+    void aPgDumpsCreateIndexKeepsItsMethodConditionIncludeAndExpressions() {
+        DdlCatalog c = new DdlCatalog(Dialect.POSTGRESQL);
+        c.accept("CREATE TABLE public.doc (id integer, body text, status text, at integer);", "d", 1);
+        c.accept("CREATE INDEX doc_gin ON public.doc USING gin (body gin_trgm_ops);", "d", 2);
+        c.accept(
+                "CREATE INDEX doc_new ON public.doc USING btree (status) WHERE (status = 'new, or (old)'::text);",
+                "d",
+                3);
+        c.accept("CREATE UNIQUE INDEX doc_at ON ONLY public.doc USING btree (at DESC) INCLUDE (body, status);", "d", 4);
+        c.accept("CREATE INDEX doc_expr ON public.doc USING btree (lower(body), coalesce(status, 'x'::text));", "d", 5);
+        TableDef t = c.table("doc");
+        IndexDef gin = t.indexes().get(0);
+        assertThat(gin.method()).isEqualTo("gin");
+        assertThat(gin.columns()).containsExactly("body gin_trgm_ops");
+        assertThat(gin.definition()).isEqualTo("CREATE INDEX doc_gin ON public.doc USING gin (body gin_trgm_ops)");
+        IndexDef partial = t.indexes().get(1);
+        assertThat(partial.method()).isEqualTo("btree");
+        assertThat(partial.columns()).containsExactly("status");
+        assertThat(partial.predicate()).isEqualTo("(status = 'new, or (old)'::text)");
+        IndexDef covering = t.indexes().get(2);
+        assertThat(covering.unique()).isTrue();
+        assertThat(covering.columns()).containsExactly("at");
+        assertThat(covering.include()).containsExactly("body", "status");
+        assertThat(covering.predicate()).isNull();
+        assertThat(t.indexes().get(3).columns()).containsExactly("lower(body)", "coalesce(status, 'x'::text)");
+    }
 }
