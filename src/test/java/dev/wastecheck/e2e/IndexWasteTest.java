@@ -244,8 +244,13 @@ class IndexWasteTest {
     }
 
     static Map<String, String> pgIndexes(PostgresServer pg) throws SQLException {
+        return pgIndexes(pg, "index_waste");
+    }
+
+    /** Each index of {@code database}'s public schema and its definition, by name. */
+    static Map<String, String> pgIndexes(PostgresServer pg, String database) throws SQLException {
         Map<String, String> out = new TreeMap<>();
-        try (Connection c = pg.connect("index_waste");
+        try (Connection c = pg.connect(database);
                 Statement st = c.createStatement();
                 ResultSet rs =
                         st.executeQuery("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'")) {
@@ -376,12 +381,17 @@ class IndexWasteTest {
     }
 
     static Map<String, String> mariaIndexes(MariaDbServer maria) throws SQLException {
+        return mariaIndexes(maria, "index_waste");
+    }
+
+    /** Every index of {@code database}: {@code table.index} -> uniqueness, columns and whether it is IGNORED. */
+    static Map<String, String> mariaIndexes(MariaDbServer maria, String database) throws SQLException {
         Map<String, String> out = new TreeMap<>();
-        try (Connection c = maria.connect("index_waste");
+        try (Connection c = maria.connect(database);
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE,"
                         + " GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX), MAX(IGNORED)"
-                        + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'index_waste'"
+                        + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()"
                         + " GROUP BY TABLE_NAME, INDEX_NAME, NON_UNIQUE")) {
             while (rs.next()) {
                 out.put(

@@ -12,7 +12,10 @@ import dev.wastecheck.sources.load.LoadOptions;
 import dev.wastecheck.sources.load.LoadedSource;
 import dev.wastecheck.sources.load.ProfilingOptions;
 import dev.wastecheck.sources.load.SourceLoader;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Reclaims the bytes of redundant and unused indexes ("No Bits Left Behind" §1: index pages are
@@ -42,8 +46,11 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * Each statement carries the bytes it predicts to free: the index's bytes as the server counts
- * them. Only a live database gets the scripts: its catalog gives the definitions the rollback
- * re-creates and the statistics that show an index unused; analyze lists a dump's redundant indexes.
+ * them. A live database's catalog gives the definitions the rollback re-creates and the
+ * statistics that show an index unused. A dump gets the same scripts from its declarations (the
+ * rollback is its own CREATE INDEX, or an ADD INDEX built from its CREATE TABLE) with the storage
+ * model's bytes, for the redundant indexes and those a trace shows unused; {@code --apply} does not
+ * run those, since the server's indexes may have changed since the dump ({@code tune URL} reads them).
  *
  * @param drops    the indexes dropped, with why and their bytes
  * @param first    the first step (INVISIBLE / IGNORED on MySQL and MariaDB; the drop on PostgreSQL)
@@ -52,6 +59,7 @@ import java.util.regex.Pattern;
  * @param rollback what puts every index back, from either step
  * @param steps    per index: the statement that frees its bytes, its first step, its rollback and
  *                 the suffix of the script that holds the statement ({@link #entries} names the file)
+ * @param declared from a dump's declarations, not a live catalog
  */
 public record IndexDrops(
         Dialect dialect,
@@ -59,7 +67,8 @@ public record IndexDrops(
         SqlScript first,
         SqlScript second,
         SqlScript rollback,
-        List<TuneReport.IndexDrop> steps) {
+        List<TuneReport.IndexDrop> steps,
+        boolean declared) {
 
     /**
      * The drops for a live source, read before anything else of tune's runs on the server (its own
@@ -99,6 +108,46 @@ public record IndexDrops(
 
     /** The scripts for these drops on a server of this version ({@code SELECT VERSION()}). */
     static IndexDrops of(Dialect dialect, String version, List<IndexFinding> drops) {
+        return of(dialect, version, drops, false);
+    }
+
+    /**
+     * The scripts for a dump's drops: the version its header names ({@link #dumpServerVersion}), or
+     * null when it names none.
+     */
+    static IndexDrops declared(Dialect dialect, String version, List<IndexFinding> drops) {
+        return of(dialect, version, drops, true);
+    }
+
+    /**
+     * The server version a mysqldump or mariadb-dump names in its header ({@code -- Server version
+     * 10.11.6-MariaDB}), from the first of {@code sources} that has one, or null.
+     */
+    static String dumpServerVersion(List<String> sources) {
+        Pattern header = Pattern.compile("^--\\s*Server version\\s+(\\S+)");
+        for (String s : sources) {
+            Path p = Path.of(s);
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (InputStream raw = Files.newInputStream(p);
+                    InputStream in = s.toLowerCase(Locale.ROOT).endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+                    BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                for (int i = 0; i < 40 && (line = r.readLine()) != null; i++) {
+                    Matcher m = header.matcher(line);
+                    if (m.find()) {
+                        return m.group(1);
+                    }
+                }
+            } catch (IOException e) {
+                // unreadable here: the source reader says why, with the file and line
+            }
+        }
+        return null;
+    }
+
+    private static IndexDrops of(Dialect dialect, String version, List<IndexFinding> drops, boolean declared) {
         SqlScript first = new SqlScript();
         SqlScript second = dialect == Dialect.POSTGRESQL ? null : new SqlScript();
         SqlScript rollback = new SqlScript();
@@ -114,10 +163,10 @@ public record IndexDrops(
                 rollback.statement(SqlScript.Role.CHANGE, concurrently(f.definition()), " -- " + f.table());
                 steps.add(step(f, drop, null, concurrently(f.definition()), ".indexes.sql"));
             }
-            return new IndexDrops(dialect, drops, first, null, rollback, steps);
+            return new IndexDrops(dialect, drops, first, null, rollback, steps, declared);
         }
-        String hide = hideKeyword(version);
-        boolean maria = version.toLowerCase(Locale.ROOT).contains("mariadb");
+        String hide = version == null ? null : hideKeyword(version);
+        boolean maria = version != null && version.toLowerCase(Locale.ROOT).contains("mariadb");
         if (hide != null) {
             first.comment("wastecheck tune: step 1 of 2: the optimizer stops using these indexes; the server still"
                     + " maintains them");
@@ -129,6 +178,11 @@ public record IndexDrops(
                         "ALTER TABLE " + myQuote(f.table()) + " ALTER INDEX " + myQuote(f.index()) + " " + hide,
                         trailing(f));
             }
+        } else if (version == null) {
+            first.comment("wastecheck tune: the dump does not name its server. MySQL 8.0+ can first make each index"
+                    + " INVISIBLE (MariaDB 10.6+: IGNORED),");
+            first.comment("ALTER TABLE t ALTER INDEX i INVISIBLE, and drop it once nothing slowed down; the second"
+                    + " script drops them directly");
         } else {
             first.comment("wastecheck tune: this server (" + version + ") cannot make an index invisible"
                     + " (MySQL 8.0+, MariaDB 10.6+): the second script drops them directly");
@@ -164,7 +218,7 @@ public record IndexDrops(
                     add,
                     ".indexes.drop.sql"));
         }
-        return new IndexDrops(dialect, drops, first, second, rollback, steps);
+        return new IndexDrops(dialect, drops, first, second, rollback, steps, declared);
     }
 
     private static TuneReport.IndexDrop step(
@@ -227,10 +281,11 @@ public record IndexDrops(
         List<String> out = new ArrayList<>();
         out.add(String.format(
                 Locale.ROOT,
-                "wastecheck tune: %d %s to drop (redundant or unused), %,d bytes as the server counts them",
+                "wastecheck tune: %d %s to drop (redundant or unused), %,d bytes as %s",
                 drops.size(),
                 drops.size() == 1 ? "index" : "indexes",
-                bytes()));
+                bytes(),
+                declared ? "the storage model predicts them from the dump" : "the server counts them"));
         if (drops.isEmpty()) {
             return out;
         }
@@ -256,7 +311,18 @@ public record IndexDrops(
 
     /** {@code --apply}: the first step on the live database; the DROP of MySQL/MariaDB stays for the user to run. */
     TuneReport.Applied apply(String url) {
-        if (drops.isEmpty() || !first.hasChanges()) {
+        if (drops.isEmpty()) {
+            return new TuneReport.Applied(true, List.of());
+        }
+        if (declared) {
+            return new TuneReport.Applied(
+                    true,
+                    List.of("wastecheck tune: --apply leaves the index scripts to you: they come from the dump's"
+                            + " declarations, and the server's indexes may differ (tune "
+                            + MigrationRunner.redacted(url)
+                            + " reads the server's own and applies its drops)"));
+        }
+        if (!first.hasChanges()) {
             return new TuneReport.Applied(true, List.of());
         }
         MigrationRunner.Outcome o = MigrationRunner.apply(first, dialect, url);

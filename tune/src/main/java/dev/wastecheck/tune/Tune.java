@@ -44,14 +44,21 @@ public final class Tune {
         }
         // index drops first: their evidence is the server's counts before tune's own reads add to them
         IndexDrops indexes = IndexDrops.plan(from, options.traces(), options.profiling(), progress, warnings);
-        Tuner.Result r = Tuner.tune(
+        Tuner.Tuned tuned = Tuner.tune(
                 from,
                 options.traces(),
                 options.inference(),
                 options.profiling(),
                 options.dialect(),
                 progress,
-                warnings);
+                warnings,
+                indexes == null);
+        Tuner.Result r = tuned.result();
+        if (indexes == null && !tuned.indexDrops().isEmpty()) {
+            // a dump's: the scripts from its declarations, the bytes from the storage model
+            indexes = IndexDrops.declared(
+                    r.dialect(), IndexDrops.dumpServerVersion(options.sources()), tuned.indexDrops());
+        }
         SqlScript script = Migration.script(r);
         SqlScript rollback = Migration.rollback(r);
         Path rollbackFile = null;

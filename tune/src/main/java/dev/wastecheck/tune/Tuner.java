@@ -3,13 +3,17 @@ package dev.wastecheck.tune;
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.check.Conversion;
 import dev.wastecheck.analyzer.check.TuneDecision;
+import dev.wastecheck.analyzer.index.IndexAnalysis;
+import dev.wastecheck.analyzer.index.ServerIndexUsage;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
 import dev.wastecheck.analyzer.profile.ColumnProfile;
 import dev.wastecheck.analyzer.profile.Profiler;
 import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.space.SpaceAnalysis;
 import dev.wastecheck.analyzer.storage.PgHeap;
 import dev.wastecheck.analyzer.storage.StorageModel;
 import dev.wastecheck.model.BadInputException;
@@ -309,6 +313,34 @@ public final class Tuner {
             Progress progress,
             Consumer<String> notes)
             throws IOException, SQLException {
+        return tune(sources, traces, inference, profiling, dialect, progress, notes, false)
+                .result();
+    }
+
+    /**
+     * A tuning, and the indexes a dump declares that are redundant, or unused by the traces: what
+     * analyze reports of them, found on the same load.
+     *
+     * @param indexDrops the droppable index findings (redundant or unused), with the storage model's
+     *                   bytes; empty for a live source (its catalog and counts are read before
+     *                   anything else, by {@link IndexDrops#plan}) and for engines without them
+     */
+    public record Tuned(Result result, List<IndexFinding> indexDrops) {}
+
+    /**
+     * {@link #tune(Sources, List, InferenceOptions, ProfilingOptions, Dialect, Progress, Consumer)},
+     * with the index drops of a dump when {@code declaredIndexes} asks for them.
+     */
+    public static Tuned tune(
+            Sources sources,
+            List<Path> traces,
+            InferenceOptions inference,
+            ProfilingOptions profiling,
+            Dialect dialect,
+            Progress progress,
+            Consumer<String> notes,
+            boolean declaredIndexes)
+            throws IOException, SQLException {
         for (Path t : traces) {
             if (!Files.isRegularFile(t)) {
                 throw new BadInputException(t + ": no such trace file");
@@ -330,7 +362,22 @@ public final class Tuner {
                         + "); translating a schema to another engine is not what tune does");
             }
             AnalysisReport report = analyzer.report(session, List.of(), progress);
-            return tune(session, report, inference.idHeadroom(), inference.representation(), traces, progress);
+            Result r = tune(session, report, inference.idHeadroom(), inference.representation(), traces, progress);
+            List<IndexFinding> drops = List.of();
+            if (declaredIndexes
+                    && sources.live() == null
+                    && (source == Dialect.POSTGRESQL || source == Dialect.MYSQL)) {
+                Map<String, String> env = System.getenv();
+                AnalysisReport withSpace =
+                        SpaceAnalysis.add(report, session, sources, SpaceAnalysis.Options.defaults(), env, notes);
+                drops =
+                        IndexAnalysis.addTo(withSpace, session, null, traces, ServerIndexUsage.NONE, env, notes)
+                                .indexFindings()
+                                .stream()
+                                .filter(IndexFinding::droppable)
+                                .toList();
+            }
+            return new Tuned(r, drops);
         }
     }
 
