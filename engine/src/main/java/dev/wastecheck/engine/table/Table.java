@@ -177,7 +177,9 @@ public final class Table {
         this.cacheSize = design.cacheSize();
         List<Field> fields = new ArrayList<>();
         for (ColumnSpec c : spec.columns()) {
-            fields.add(new Field(c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0));
+            // Arrow blocks keep a sub-byte column as its UINT8: the packing is the page formats' (PackedPage)
+            fields.add(new Field(
+                    c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0, arrow == null ? c.bits() : 0));
         }
         this.schema = new RecordSchema(fields);
         this.apart = new boolean[fields.size()];
