@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.engine.file.DeviceModel;
 import dev.wastecheck.engine.file.TupleId;
-import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import java.util.ArrayList;
@@ -15,22 +14,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The cold partition's lazily kept indexes (§3.1 upkeep): tuples demoted after the split are noted
  * by key, not inserted at random cold leaves, and every read still finds them: a unique lookup, a
- * key prefix of a non-unique index, the uniqueness check of an insert, a delete, a walk of the table.
+ * key of a non-unique index, the uniqueness check of an insert, a delete, a walk of the table.
  */
 class ColdNotesTest {
     private static final int ROWS = 3000;
-
-    private static TableSpec spec() {
-        return new TableSpec(
-                "revision",
-                List.of(
-                        new ColumnSpec("rev_id", FieldType.INT64, false, false),
-                        new ColumnSpec("rev_page", FieldType.INT32, false, false),
-                        new ColumnSpec("rev_comment", FieldType.VARLEN, false, false)),
-                List.of(
-                        new IndexSpec("PRIMARY", List.of("rev_id"), true),
-                        new IndexSpec("rev_page_id", List.of("rev_page", "rev_id"), false)));
-    }
 
     private static List<Long> find(Table t, int index, List<String> literals, boolean whole) {
         List<Long> out = new ArrayList<>();
@@ -49,7 +36,7 @@ class ColdNotesTest {
             names = {"NSM", "PAX", "HPL"})
     void demotedTuplesAreNotedAndEveryReadFindsThem(Layout layout) {
         TableDesign d = TableDesign.BASELINE.withLayout(layout);
-        try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME)) {
+        try (Database db = new Database(List.of(ImplicitIdTest.spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME)) {
             Table t = db.table("revision");
             Record r = new Record(t.schema());
             List<Long> tids = new ArrayList<>();
