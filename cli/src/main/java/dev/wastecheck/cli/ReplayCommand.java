@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
             "",
             "Configuration keys (--config KEY=VAL,...; unset keys keep the baseline's):",
             "  layout=nsm|pax|hpl|arrow  cache=off|swap|shrink  cache_size=FRACTION",
-            "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool",
+            "  cluster=none|FRACTION|partition  tight=on|off|int+dict+time+bool+bits",
             "  split=none|cold|updates|cached|COL+COL  compress=none|large|COL+COL",
             "  demote_after=N  promote=N  hot=read|refs  memory=SIZE  id=stored|implicit",
             "  page_size=4K|8K|16K|32K  freeze=on|off  cold_after=N (layout=arrow)",

@@ -35,7 +35,9 @@ public final class Record {
     public Record setLong(int f, long value) {
         FieldType t = schema.type(f);
         if (t.isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
-        if (!t.fits(value)) throw new IllegalArgumentException(value + " does not fit " + t);
+        if (!schema.fits(f, value))
+            throw new IllegalArgumentException(value + " does not fit " + t
+                    + (schema.field(f).isSubByte() ? " of " + schema.field(f).bits() + " bits" : ""));
         values[f] = value;
         nulls[f] = false;
         return this;
@@ -130,6 +132,48 @@ public final class Record {
         int total = 0;
         for (int i = 0; i < schema.varCount(); i++) total += lengths[schema.varField(i)];
         return total;
+    }
+
+    /**
+     * Writes this record of a schema with packed sub-byte fields into {@code stored}, a record of
+     * its {@link RecordSchema#stored()} schema: each field stored whole copied, each packed one
+     * or-ed into its word ({@link PackedPage#insert}).
+     */
+    void packInto(Record stored) {
+        for (int f = 0; f < values.length; f++) {
+            if (!schema.packed(f)) continue;
+            stored.values[schema.storedField(f)] = 0;
+            stored.nulls[schema.storedField(f)] = false;
+        }
+        for (int f = 0; f < values.length; f++) {
+            int sf = schema.storedField(f);
+            if (schema.packed(f)) {
+                stored.values[sf] = schema.pack(f, stored.values[sf], values[f]);
+            } else if (schema.type(f).isVariable()) {
+                if (nulls[f]) stored.setNullRaw(sf);
+                else System.arraycopy(bytes[f], 0, stored.buffer(sf, lengths[f]), 0, lengths[f]);
+            } else {
+                stored.values[sf] = values[f];
+                stored.nulls[sf] = nulls[f];
+            }
+        }
+    }
+
+    /** The reverse of {@link #packInto}: this record's fields from {@code stored}, a record of the stored schema. */
+    void unpackFrom(Record stored) {
+        for (int f = 0; f < values.length; f++) {
+            int sf = schema.storedField(f);
+            if (schema.packed(f)) {
+                values[f] = schema.unpack(f, stored.values[sf]);
+                nulls[f] = false;
+            } else if (schema.type(f).isVariable()) {
+                if (stored.nulls[sf]) setNullRaw(f);
+                else System.arraycopy(stored.bytes[sf], 0, buffer(f, stored.lengths[sf]), 0, stored.lengths[sf]);
+            } else {
+                values[f] = stored.values[sf];
+                nulls[f] = stored.nulls[sf];
+            }
+        }
     }
 
     public Record copyFrom(Record other) {

@@ -56,6 +56,8 @@ class PageDifferentialTest {
          * U = 64 a rigid segment of MIXED records is 30 KB).
          */
         Page newPage(RecordSchema schema, int pageSize) {
+            // Sub-byte fields: the format's page holds the stored schema's records, the words packed.
+            if (schema.packs()) return new PackedPage(schema, newPage(schema.stored(), pageSize));
             if (!name().startsWith("HPL")) return withUnit(schema, 0);
             if (this == HPL_INCREMENTAL) return withUnit(schema, HybridPage.CHOOSE_UNIT); // U per page
             int unit = this == HPL_INCREMENTAL_LINE8
@@ -108,7 +110,7 @@ class PageDifferentialTest {
             List<Field> fields = new java.util.ArrayList<>();
             for (int f = 0; f < schema.fieldCount(); f++) {
                 Field x = schema.field(f);
-                if (!x.type().isBit()) fields.add(new Field(x.name(), x.type(), false, x.expectedLength()));
+                if (!x.type().isBit()) fields.add(new Field(x.name(), x.type(), false, x.expectedLength(), x.bits()));
             }
             return new RecordSchema(fields);
         }
@@ -135,6 +137,27 @@ class PageDifferentialTest {
             Field.of("u8", FieldType.UINT8),
             Field.nullable("u16", FieldType.UINT16),
             Field.of("u32", FieldType.UINT32));
+
+    /**
+     * MIXED with sub-byte fields (§4.1's "8, or even 4 bits"): 4, 2, 4, 3, 2, 1 and 7 bits NOT NULL,
+     * packed into three words of the stored schema (RecordSchema's drawing), and a nullable 4-bit
+     * field, stored as its UINT8.
+     */
+    static final RecordSchema SUB_BYTE = RecordSchema.of(
+            Field.of("id", FieldType.INT64),
+            Field.bits("ns", 4),
+            Field.nullable("flag", FieldType.BIT),
+            Field.bits("model", 2),
+            Field.varlen("name", true, 12),
+            Field.bits("role", 4),
+            Field.of("qty", FieldType.INT32),
+            Field.bits("level", 3),
+            new Field("opt", FieldType.UINT8, true, 0, 4),
+            Field.bits("minor", 2),
+            Field.nullable("u16", FieldType.UINT16),
+            Field.bits("one", 1),
+            Field.varlen("comment", false, 24),
+            Field.bits("seven", 7));
 
     /** No VARLEN at all: PAX never needs to reorganize on updates. */
     static final RecordSchema FIXED_ONLY = RecordSchema.of(
@@ -189,6 +212,15 @@ class PageDifferentialTest {
         }
     }
 
+    /** Sub-byte fields, packed into words the formats store as UINT8 fields: every format, every page size. */
+    @Property(tries = 8)
+    void subByteFieldsAgreeWithTheModelOnEveryFormatAndPageSize(
+            @ForAll boolean direct, @ForAll @Size(min = 150, max = 400) List<@From("op") Op> ops) {
+        for (Format format : Format.values()) {
+            for (int size : SIZES) run(format, SUB_BYTE, size, direct, ops);
+        }
+    }
+
     @Property(tries = 8)
     void fixedOnlyRecordsAgreeWithTheModel(@ForAll @Size(min = 50, max = 300) List<@From("op") Op> ops) {
         for (Format format : Format.values()) run(format, FIXED_ONLY, Page.MIN_PAGE_SIZE, false, ops);
@@ -203,14 +235,17 @@ class PageDifferentialTest {
     void fullPagesAgreeWithTheModel(
             @ForAll @IntRange(max = 1000) int seed, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
         for (Format format : Format.values()) {
-            for (int size : FULL_SIZES) fullPage(format, size, seed, ops);
+            for (int size : FULL_SIZES) {
+                fullPage(format, MIXED, size, seed, ops);
+                fullPage(format, SUB_BYTE, size, seed, ops);
+            }
         }
     }
 
-    private void fullPage(Format format, int pageSize, int seed, List<Op> ops) {
+    private void fullPage(Format format, RecordSchema requested, int pageSize, int seed, List<Op> ops) {
         Random random = new Random(seed);
         ByteBuffer buffer = ByteBuffer.allocate(pageSize + 256);
-        RecordSchema schema = format.schemaFor(MIXED);
+        RecordSchema schema = format.schemaFor(requested);
         Page page = format.newPage(schema, pageSize).format(buffer, 256, pageSize);
         PageModel model = new PageModel(schema);
         Record r = new Record(schema);
@@ -234,7 +269,7 @@ class PageDifferentialTest {
         // the seed drew (a 4 KB page can be full at 13 records). A whole-segment variant whose
         // segment takes more than half the page (RIGID at U = 8 on 4 KB: 3.8 KB) is full when
         // the next segment does not fit, as §4.5 says: there the free space is checked instead.
-        if (page instanceof HybridPage hpl
+        if (formatPage(page) instanceof HybridPage hpl
                 && hpl.variant() != HybridPage.Variant.INCREMENTAL
                 && hpl.segmentBytes() > pageSize / 2) {
             assertThat(page.freeBytes()).isLessThan(hpl.segmentBytes() + 400);
@@ -280,7 +315,7 @@ class PageDifferentialTest {
                 case SET_LONG: {
                     int s = model.liveSlot(op.pick());
                     if (s < 0 || t.isVariable()) break;
-                    long v = randomValue(t, random);
+                    long v = randomValue(schema.field(f), random);
                     page.setLong(s, f, v);
                     model.entries.get(s).record.setLong(f, v);
                     break;
@@ -309,7 +344,7 @@ class PageDifferentialTest {
                 case DELETE: {
                     int s = model.liveSlot(op.pick());
                     if (s < 0) break;
-                    if (page instanceof HybridPage hpl && hpl.variant() == HybridPage.Variant.SIMPLISTIC) {
+                    if (formatPage(page) instanceof HybridPage hpl && hpl.variant() == HybridPage.Variant.SIMPLISTIC) {
                         // §3.1 ignores ghost records: nothing to delete with, and the page is unchanged.
                         assertThatThrownBy(() -> page.delete(s)).isInstanceOf(UnsupportedOperationException.class);
                         break;
@@ -320,7 +355,8 @@ class PageDifferentialTest {
                 }
                 case SCAN: {
                     if (t.isVariable() || t == FieldType.FLOAT64) break;
-                    long lo = randomValue(t, random), hi = lo + random.nextInt(60);
+                    long lo = randomValue(schema.field(f), random), hi = lo + random.nextInt(60);
+                    if (schema.field(f).isSubByte()) hi = lo + random.nextInt(4);
                     long[] sel = new long[(page.slotCount() + 63) / 64 + 1];
                     int matches = page.scanBetween(f, lo, hi, sel);
                     long[] expected = model.scanBetween(f, lo, hi);
@@ -358,7 +394,8 @@ class PageDifferentialTest {
                     // Any starting selection, ghosts included: refining must drop them.
                     long[] sel = randomSelection(random, page.slotCount());
                     long[] expected = sel.clone();
-                    long lo = randomValue(t, random), hi = lo + random.nextInt(60);
+                    long lo = randomValue(schema.field(f), random), hi = lo + random.nextInt(60);
+                    if (schema.field(f).isSubByte()) hi = lo + random.nextInt(4);
                     long[] matching = model.scanBetween(f, lo, hi);
                     for (int w = 0; w < expected.length; w++) expected[w] &= matching[w];
                     int matches = page.refineBetween(f, lo, hi, sel);
@@ -385,9 +422,9 @@ class PageDifferentialTest {
                     int s = model.liveSlot(op.pick());
                     for (int k = 0; k < m; k++) {
                         fields[k] = scannable[random.nextInt(scannable.length)];
-                        FieldType ft = schema.type(fields[k]);
-                        long around =
-                                s >= 0 && random.nextInt(3) != 0 ? model.value(s, fields[k]) : randomValue(ft, random);
+                        long around = s >= 0 && random.nextInt(3) != 0
+                                ? model.value(s, fields[k])
+                                : randomValue(schema.field(fields[k]), random);
                         los[k] = around - random.nextInt(30);
                         his[k] = around + random.nextInt(30);
                         long[] matching = model.scanBetween(fields[k], los[k], his[k]);
@@ -450,9 +487,14 @@ class PageDifferentialTest {
         Statistics.label(page.layout() + " insert refused (page full)").collect(refused);
         Statistics.label(page.layout() + " update refused").collect(updateRefused);
         Statistics.label(page.layout() + " page rewritten by insert/update").collect(page.reorganizations() > 0);
-        if (page instanceof HybridPage hpl)
+        if (formatPage(page) instanceof HybridPage hpl)
             Statistics.label("HPL segments (R = " + hpl.recordsPerSegment() + ")")
                     .collect((page.slotCount() + hpl.recordsPerSegment() - 1) / hpl.recordsPerSegment());
+    }
+
+    /** The format's own page: a {@link PackedPage}'s inner one. */
+    static Page formatPage(Page page) {
+        return page instanceof PackedPage packed ? packed.inner() : page;
     }
 
     /** Random bits for slots below {@code slots}, in one word more than they need. */
@@ -465,13 +507,14 @@ class PageDifferentialTest {
     /** The bytes of a record's values, a lower bound on what any layout stores: the width of each non-NULL fixed field, the length of each VARLEN. */
     static long dataBytes(Record r) {
         RecordSchema schema = r.schema();
-        long bytes = 0;
+        long bytes = 0, subByteBits = 0;
         for (int f = 0; f < schema.fieldCount(); f++) {
             if (r.isNull(f)) continue;
             FieldType t = schema.type(f);
-            bytes += t.isVariable() ? r.length(f) : t.width; // a bit counts nothing: a lower bound
+            if (schema.field(f).isSubByte()) subByteBits += schema.field(f).bits();
+            else bytes += t.isVariable() ? r.length(f) : t.width; // a bit counts nothing: a lower bound
         }
-        return bytes;
+        return bytes + subByteBits / 8; // sub-byte fields: their whole bytes, packed
     }
 
     static void randomRecord(RecordSchema schema, Random random, Record r, int maxVar) {
@@ -483,9 +526,16 @@ class PageDifferentialTest {
                 int len = random.nextInt(maxVar + 1);
                 r.setBytes(f, randomBytes(random, len), 0, len);
             } else {
-                r.setLong(f, randomValue(t, random));
+                r.setLong(f, randomValue(schema.field(f), random));
             }
         }
+    }
+
+    /** {@link #randomValue(FieldType, Random)}, or for a sub-byte field any of its values, its extremes often. */
+    static long randomValue(Field field, Random random) {
+        if (!field.isSubByte()) return randomValue(field.type(), random);
+        long max = (1L << field.bits()) - 1;
+        return random.nextInt(5) == 0 ? (random.nextBoolean() ? 0 : max) : random.nextInt((int) max + 1);
     }
 
     /** Mostly small values (so range scans match), sometimes the type's extremes. */

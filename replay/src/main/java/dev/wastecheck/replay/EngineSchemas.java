@@ -103,7 +103,9 @@ public final class EngineSchemas {
         for (int i = 0; i < t.def().columns().size(); i++) {
             ColumnDef c = t.def().columns().get(i);
             FieldType type = declared(c.type(), t.storage()[i]);
+            boolean nullable = c.nullable() || c.type().family() == TypeFamily.OTHER;
             ColumnCodec codec = null;
+            int bits = 0;
             if (!tight.isEmpty() && tr != null) {
                 ColumnReport cr = tr.columns().stream()
                         .filter(x -> x.name().equalsIgnoreCase(c.name()))
@@ -113,12 +115,16 @@ public final class EngineSchemas {
                     codec = codec(cr, c.type(), type, tight);
                     if (codec != null) type = codec.field();
                     else type = tight(cr, c.type(), type, dialect, tight);
+                    if (codec instanceof ColumnCodec.Dictionary d) bits = d.bits();
+                    else if (codec == null) bits = subByteBits(cr, type, tight);
+                    // 0 to 63 (an INT8's values fit the unsigned field) or a boolean; NOT NULL ones are packed
+                    if (bits > 0 && (type != FieldType.BIT || !nullable)) type = FieldType.UINT8;
+                    else if (type == FieldType.BIT) bits = 0; // a nullable boolean stays the page's own bit
                 }
             }
             long maxLen = lengths == null ? -1 : lengths[i];
             boolean overflow = type == FieldType.VARLEN && maxLen >= Math.max(18, pageSize / 16);
-            cols.add(new ColumnSpec(
-                    c.name(), type, c.nullable() || c.type().family() == TypeFamily.OTHER, overflow, codec));
+            cols.add(new ColumnSpec(c.name(), type, nullable, overflow, codec, bits));
         }
         List<IndexSpec> indexes = new ArrayList<>();
         if (!t.def().primaryKey().isEmpty()) {
@@ -210,7 +216,8 @@ public final class EngineSchemas {
             long distinct = declared.family() == TypeFamily.ENUM
                     ? Math.max(cr.distinct(), declared.enumValues().size())
                     : cr.distinct();
-            if (distinct <= 32_767) return ColumnCodec.Dictionary.forDistinct(distinct);
+            if (distinct <= 32_767)
+                return ColumnCodec.Dictionary.forDistinct(distinct, tight.contains(TightClass.BITS));
         }
         return null;
     }
@@ -258,6 +265,23 @@ public final class EngineSchemas {
             return t;
         }
         return fallback;
+    }
+
+    /**
+     * The bits of a sub-byte field (class {@code bits}): for a boolean ({@link FieldType#BIT}) 1, so
+     * that it packs with the record's other sub-byte fields; for an integer column the analyzer
+     * narrowed to one byte whose values are 0 to {@code max}, the fewest bits that hold twice the
+     * largest value (the analyzer's headroom for an ordinary integer,
+     * InferenceOptions.DEFAULT_HEADROOM), 1 to 7; 0 when the range does not allow it (a negative
+     * value, a value past 63, or a field wider than a byte).
+     */
+    static int subByteBits(ColumnReport cr, FieldType type, Set<TightClass> classes) {
+        if (!classes.contains(TightClass.BITS)) return 0;
+        if (type == FieldType.BIT) return 1; // a boolean packs with the record's other sub-byte fields
+        if (type != FieldType.UINT8 && type != FieldType.INT8) return 0;
+        Long min = parse(cr.min()), max = parse(cr.max());
+        if (min == null || max == null || min < 0 || max > 63) return 0;
+        return Math.max(1, 64 - Long.numberOfLeadingZeros(2 * max + 1));
     }
 
     /** MySQL's BOOLEAN is {@code tinyint(1)}; {@code bit(1)} and SQL's BOOLEAN say the same. */

@@ -528,7 +528,7 @@ public final class ReplaySource implements AutoCloseable {
         for (int i = 0; i < off.columns().size(); i++) {
             var a = off.columns().get(i);
             var b = on.columns().get(i);
-            if (a.type() != b.type() || (a.codec() == null) != (b.codec() == null)) {
+            if (a.type() != b.type() || (a.codec() == null) != (b.codec() == null) || a.bits() != b.bits()) {
                 var cr = tr.columns().stream()
                         .filter(x -> x.name().equalsIgnoreCase(a.name()))
                         .findFirst()
@@ -537,7 +537,9 @@ public final class ReplaySource implements AutoCloseable {
                     a.name(),
                     t.def().columns().get(i).type().declared(),
                     cr == null ? "" : cr.suggestedType(),
-                    b.codec() != null ? b.codec().describe() : b.type().name()
+                    b.codec() != null
+                            ? b.codec().describe()
+                            : b.bits() > 0 ? b.bits() + " bits" : b.type().name()
                 });
             }
         }

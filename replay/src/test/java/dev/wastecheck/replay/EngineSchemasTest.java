@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.Finding;
 import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.engine.table.ColumnCodec;
+import dev.wastecheck.engine.table.TableDesign.TightClass;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.model.schema.Dialect;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TypeParser;
 import dev.wastecheck.sources.load.ColumnStorage;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -151,5 +154,51 @@ class EngineSchemasTest {
         assertThat(EngineSchemas.tight(
                         report("tinyint", "TINYINT", "0", "1"), mysql("tinyint"), FieldType.INT8, Dialect.MYSQL, bool))
                 .isEqualTo(FieldType.INT8);
+    }
+
+    /** §4.1's "8, or even 4 bits": one-byte integers and dictionary codes whose range allows it, with room to double. */
+    @Test
+    void theBitsClassPacksSmallRangesWithRoomToDouble() {
+        var bits = EnumSet.of(TightClass.BITS);
+        var none = EnumSet.noneOf(TightClass.class);
+        // namespaces 0..14: 29 fits 5 bits
+        assertThat(EngineSchemas.subByteBits(report("int", "TINYINT UNSIGNED", "0", "14"), FieldType.UINT8, bits))
+                .isEqualTo(5);
+        assertThat(EngineSchemas.subByteBits(report("int", "TINYINT", "0", "7"), FieldType.INT8, bits))
+                .isEqualTo(4);
+        assertThat(EngineSchemas.subByteBits(report("int", "TINYINT", "0", "0"), FieldType.INT8, bits))
+                .isEqualTo(1);
+        assertThat(EngineSchemas.subByteBits(report("int", "TINYINT", "0", "64"), FieldType.INT8, bits))
+                .as("past 63: a whole byte")
+                .isZero();
+        assertThat(EngineSchemas.subByteBits(report("int", "TINYINT", "-1", "3"), FieldType.INT8, bits))
+                .as("negative")
+                .isZero();
+        assertThat(EngineSchemas.subByteBits(report("int", "SMALLINT", "0", "3"), FieldType.INT16, bits))
+                .as("the analyzer kept two bytes")
+                .isZero();
+        assertThat(EngineSchemas.subByteBits(report("int", "TINYINT", "0", "3"), FieldType.INT8, none))
+                .isZero();
+        assertThat(EngineSchemas.subByteBits(report("tinyint(1)", "BOOLEAN", "0", "1"), FieldType.BIT, bits))
+                .as("a boolean packs with the others")
+                .isEqualTo(1);
+        var dict = EnumSet.of(TightClass.DICT, TightClass.BITS);
+        ColumnReport three = new ColumnReport(
+                "c",
+                "varbinary(32)",
+                "ENUM('a','b','c')",
+                0,
+                0,
+                0,
+                3,
+                "a",
+                "c",
+                List.of(new Finding(FindingKind.of("low_cardinality"), "", 0)));
+        var codec = (ColumnCodec.Dictionary) EngineSchemas.codec(three, mysql("varbinary(32)"), FieldType.VARLEN, dict);
+        assertThat(codec.bits()).as("three values, room for six: 3 bits").isEqualTo(3);
+        assertThat(codec.field()).isEqualTo(FieldType.UINT8);
+        for (String v : List.of("a", "b", "c", "d", "e", "f", "g", "h"))
+            assertThat(codec.encode(v)).isNotNegative();
+        assertThat(codec.encode("i")).as("past 2^3 values").isEqualTo(ColumnCodec.NONE);
     }
 }

@@ -195,6 +195,7 @@ public final class Clusterer {
 
     private static long relocate(Table t, LinkedHashMap<Long, Long> heat, double fraction) {
         long n = Math.round(heat.size() * fraction);
+        t.trainDictionaries(); // the relocated values are stored again: with the field's dictionary (compress=)
         Record scratch = new Record(t.schema());
         long done = 0;
         for (long tid : heat.keySet()) {
@@ -211,6 +212,7 @@ public final class Clusterer {
         Record scratch = new Record(t.schema());
         for (long tid : inKeyOrder(t, heat.keySet(), scratch)) t.move(t.main(), tid, hot, scratch);
         t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
+        t.deferColdIndexes(); // tuples demoted from now on are noted, not inserted at random cold leaves
         return heat.size();
     }
 

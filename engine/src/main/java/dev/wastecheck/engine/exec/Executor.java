@@ -680,7 +680,8 @@ public final class Executor {
                 && whole
                 && t.unique(ix)
                 && t.main().cache(ix) != null
-                && covered(t, ix, fields)) {
+                && covered(t, ix, fields)
+                && t.noted(t.main(), ix, key) == TupleId.NONE) { // a noted cold tuple is in no leaf yet
             for (Table.Part p : t.parts()) {
                 IndexCache c = p.cache(ix);
                 if (c == null) continue;

@@ -6,6 +6,7 @@ import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.index.FieldSource;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
+import dev.wastecheck.layouts.PackedPage;
 import dev.wastecheck.layouts.Page;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
@@ -49,7 +50,8 @@ public final class HeapFile implements TupleStore {
         this.pool = pool;
         this.layout = layout;
         this.schema = schema;
-        this.flyweights = ThreadLocal.withInitial(() -> layout.newPage(schema));
+        // sub-byte fields: the format's page holds the stored schema, the fields packed into words
+        this.flyweights = ThreadLocal.withInitial(() -> PackedPage.of(layout, schema));
     }
 
     public Layout layout() {

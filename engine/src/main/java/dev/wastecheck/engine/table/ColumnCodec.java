@@ -71,17 +71,46 @@ public abstract class ColumnCodec {
         private final Map<String, Integer> codes = new HashMap<>();
         private final List<byte[]> values = new ArrayList<>();
         private final int capacity;
+        private final int bits;
 
         /** A dictionary for a column with {@code distinct} values today: 1 byte up to 127 of them, else 2, else refused. */
         public static Dictionary forDistinct(long distinct) {
+            return forDistinct(distinct, false);
+        }
+
+        /**
+         * The same, and with {@code subByte} a code of the fewest bits that leave room to double (1 to 7:
+         * up to 63 values), a sub-byte field ({@link ColumnSpec#bits}).
+         */
+        public static Dictionary forDistinct(long distinct, boolean subByte) {
+            if (subByte && distinct <= 63) return new Dictionary(bitsFor(2 * Math.max(1, distinct) - 1));
             if (distinct <= 127) return new Dictionary(FieldType.UINT8);
             if (distinct <= 32_767) return new Dictionary(FieldType.UINT16);
             throw new IllegalArgumentException(distinct + " distinct values: too many for a dictionary field");
         }
 
+        /** The bits that hold every value up to {@code max} (at least 1). */
+        static int bitsFor(long max) {
+            return Math.max(1, 64 - Long.numberOfLeadingZeros(max));
+        }
+
         public Dictionary(FieldType field) {
             super(field);
             this.capacity = field == FieldType.UINT8 ? 256 : 65_536;
+            this.bits = 0;
+        }
+
+        /** Codes of {@code bits} bits (1 to 7) in a UINT8 field: 2^bits values. */
+        public Dictionary(int bits) {
+            super(FieldType.UINT8);
+            if (bits < 1 || bits > 7) throw new IllegalArgumentException("a sub-byte dictionary has 1 to 7 bits");
+            this.capacity = 1 << bits;
+            this.bits = bits;
+        }
+
+        /** The code's bits when it is a sub-byte field, else 0. */
+        public int bits() {
+            return bits;
         }
 
         @Override
@@ -128,7 +157,8 @@ public abstract class ColumnCodec {
 
         @Override
         public String describe() {
-            return "dictionary in " + field() + (values.isEmpty() ? "" : " (" + values.size() + " values)");
+            return "dictionary in " + (bits == 0 ? field().toString() : bits + " bits")
+                    + (values.isEmpty() ? "" : " (" + values.size() + " values)");
         }
     }
 

@@ -144,7 +144,9 @@ public final class Database implements AutoCloseable {
     public long sideBytes() {
         long b = filterBytes();
         for (Table t : tables.values())
-            b += t.dictionaryBytes() + (t.upkeep() == null ? 0 : t.upkeep().bytes());
+            b += t.dictionaryBytes()
+                    + t.deferredBytes()
+                    + (t.upkeep() == null ? 0 : t.upkeep().bytes());
         return b;
     }
 
@@ -201,13 +203,15 @@ public final class Database implements AutoCloseable {
                     out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum); // Arrow blocks
                 for (int i = 0; i < t.indexCount(); i++)
                     if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());
+                if (p.overflow() != null)
+                    put(out, prefix + "overflow", p.overflow().pageNumbers());
             }
-            put(out, t.name() + ".overflow", t.overflow().pageNumbers());
             if (t.filterBytes() > 0)
                 out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
             if (t.upkeep() != null && t.upkeep().bytes() > 0)
                 out.put(t.name() + ".heat", t.upkeep().bytes());
             if (t.dictionaryBytes() > 0) out.put(t.name() + ".dictionary", t.dictionaryBytes());
+            if (t.deferredBytes() > 0) out.put(t.name() + ".cold_notes", t.deferredBytes());
         }
         return out;
     }

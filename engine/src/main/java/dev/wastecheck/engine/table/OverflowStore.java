@@ -37,12 +37,20 @@ import java.util.List;
  * +-----+-----------+--------+--------+    +-----+-----------+--------+--------+
  * 0     1           9        13       17
  * </pre>
+ *
+ * Once the table has trained a zstd dictionary for the field ({@code Table.trainDictionaries}, at
+ * the hot partition's creation), the values it stores are frames made with that dictionary, under
+ * tags 4 (inline) and 5 (out of line), laid out as tags 2 and 3; the frame names the dictionary's id.
  */
 public final class OverflowStore {
     public static final byte INLINE = 0;
     public static final byte OUT_OF_LINE = 1;
     public static final byte INLINE_COMPRESSED = 2;
     public static final byte OUT_OF_LINE_COMPRESSED = 3;
+    /** Tags 4 and 5: as 2 and 3, the frame made with the field's trained dictionary. */
+    public static final byte INLINE_DICTIONARY = 4;
+
+    public static final byte OUT_OF_LINE_DICTIONARY = 5;
     public static final int REF_BYTES = 17;
     private static final int HEADER = 8;
     private static final long NO_PAGE = -1;

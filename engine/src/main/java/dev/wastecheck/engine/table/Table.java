@@ -1,6 +1,9 @@
 package dev.wastecheck.engine.table;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDictCompress;
+import com.github.luben.zstd.ZstdDictDecompress;
+import com.github.luben.zstd.ZstdDictTrainer;
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.block.ArrowStore;
 import dev.wastecheck.engine.buffer.BufferPool;
@@ -22,8 +25,11 @@ import dev.wastecheck.layouts.RecordSchema;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.LongPredicate;
 
 /**
@@ -51,7 +57,6 @@ public final class Table {
     /** Arrow-native blocks instead of pages ({@code layout=arrow}), or null. */
     private final ArrowStorage arrow;
 
-    private final OverflowStore overflow;
     private final int[][] keyFields;
     private final int[][] cacheFields;
     private final CachePolicy policy;
@@ -92,6 +97,13 @@ public final class Table {
      */
     public final class Part {
         final TupleStore heap;
+        /**
+         * The part's long values (pages only; empty with Arrow blocks): a partition's values live with it,
+         * so the hot partition's texts fill overflow pages of their own and a demoted tuple's value moves
+         * to the cold partition's pages with it (§3.1).
+         */
+        final OverflowStore overflow;
+
         final BTree[] trees;
         final IndexCache[] caches;
         final FieldSource[] sources;
@@ -114,6 +126,7 @@ public final class Table {
                                 ? new VerticalStore(pool, layout, schema, apart)
                                 : new HeapFile(pool, layout, schema);
             }
+            overflow = new OverflowStore(pool); // no page until a value goes out of line (never with Arrow blocks)
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
             sources = new FieldSource[trees.length];
@@ -132,6 +145,10 @@ public final class Table {
 
         public TupleStore heap() {
             return heap;
+        }
+        /** The part's overflow pages (long values; none with Arrow blocks). */
+        public OverflowStore overflow() {
+            return overflow;
         }
         /** The part's B+tree of an index, or null when the (hot) part leaves that index out. */
         public BTree tree(int index) {
@@ -177,7 +194,9 @@ public final class Table {
         this.cacheSize = design.cacheSize();
         List<Field> fields = new ArrayList<>();
         for (ColumnSpec c : spec.columns()) {
-            fields.add(new Field(c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0));
+            // Arrow blocks keep a sub-byte column as its UINT8: the packing is the page formats' (PackedPage)
+            fields.add(new Field(
+                    c.name(), c.type(), c.nullable(), c.type().isVariable() ? 16 : 0, arrow == null ? c.bits() : 0));
         }
         this.schema = new RecordSchema(fields);
         this.apart = new boolean[fields.size()];
@@ -200,7 +219,6 @@ public final class Table {
             }
         }
         this.implicitId = design.implicitId() && arrow == null ? implicitIdField(spec) : -1;
-        this.overflow = new OverflowStore(pool);
         this.scratch = new byte[pool.pageSize() * 2];
         int n = spec.indexes().size();
         keyFields = new int[n][];
@@ -300,8 +318,16 @@ public final class Table {
         return schema;
     }
 
+    /** The cold (main) partition's overflow store; each partition has its own ({@link Part#overflow()}). */
     public OverflowStore overflow() {
-        return overflow;
+        return main.overflow;
+    }
+
+    /** Overflow pages of every partition. */
+    public long overflowPageCount() {
+        long n = 0;
+        for (Part p : parts()) if (p.overflow != null) n += p.overflow.pageCount();
+        return n;
     }
 
     public Part main() {
@@ -383,11 +409,13 @@ public final class Table {
     public long dictionaryBytes() {
         long b = 0;
         for (ColumnSpec c : spec.columns()) if (c.codec() instanceof ColumnCodec.Dictionary d) b += d.bytes();
+        if (dictionaries != null) for (FieldDictionary d : dictionaries) if (d != null) b += d.bytes().length;
         return b;
     }
 
     /** Creates the (empty) hot partition. */
     public Part createHotPartition() {
+        trainDictionaries();
         if (hot == null) hot = new Part();
         return hot;
     }
@@ -398,6 +426,7 @@ public final class Table {
      * read uses would only serve inserts, and its leaves would sit in the working set.
      */
     public Part createHotPartition(boolean[] indexed) {
+        trainDictionaries();
         if (hot == null) hot = new Part(indexed);
         return hot;
     }
@@ -539,6 +568,121 @@ public final class Table {
         return b;
     }
 
+    // ---- the cold partition's lazily kept indexes ----------------------------------------
+
+    /**
+     * Per index of the cold partition, the entries not yet written to its B+tree, or null where the
+     * tree is kept up to date at once ({@link #deferColdIndexes}).
+     */
+    private Notes[] notes;
+
+    /** The most notes a table keeps before it writes them all to their trees. */
+    static final int MAX_NOTES = 1 << 16;
+
+    /** Entries of tuples that entered the cold partition, by key (in key order) and by tuple id. */
+    private static final class Notes {
+        final TreeMap<byte[], List<Long>> byKey = new TreeMap<>(Arrays::compareUnsigned);
+        final Map<Long, byte[]> byTid = new HashMap<>();
+        long bytes;
+
+        void add(byte[] key, long tid) {
+            byKey.computeIfAbsent(key, k -> new ArrayList<>(1)).add(tid);
+            byTid.put(tid, key);
+            bytes += key.length + 8 + 48;
+        }
+
+        /** Removes (key, tid) if noted; false if it is not. */
+        boolean remove(byte[] key, long tid) {
+            byte[] k = byTid.get(tid);
+            if (k == null || !Arrays.equals(k, key)) return false;
+            byTid.remove(tid);
+            List<Long> l = byKey.get(k);
+            l.remove(tid);
+            if (l.isEmpty()) byKey.remove(k);
+            bytes -= key.length + 8 + 48;
+            return true;
+        }
+    }
+
+    /**
+     * From now on, the cold partition's indexes are kept lazily (§3.1: a demotion moves "the
+     * previously hot tuple ... to the cold partition", and each demotion inserted into every cold
+     * index at a random leaf, which put those leaves in the working set): a tuple that enters the
+     * cold partition is noted in memory, per index, by key; lookups of the cold partition read the
+     * notes and then the tree; the notes are written to the trees, in key order, when the table
+     * holds {@value #MAX_NOTES} of them or something walks a whole tree. A tuple that leaves the
+     * cold partition is removed from the notes, or from the tree at once. The notes count in the
+     * working set ({@link #deferredBytes}: key, tuple id and 48 bytes of map entries each).
+     */
+    public void deferColdIndexes() {
+        if (arrow != null || keyFields.length == 0) return;
+        Notes[] n = new Notes[keyFields.length];
+        for (int i = 0; i < n.length; i++) if (main.trees[i] != null) n[i] = new Notes();
+        notes = n;
+    }
+
+    /** Memory of the notes waiting for their cold index ({@link #deferColdIndexes}). */
+    public long deferredBytes() {
+        if (notes == null) return 0;
+        long b = 0;
+        for (Notes d : notes) if (d != null) b += d.bytes;
+        return b;
+    }
+
+    private Notes notes(Part p, int i) {
+        return p == main && notes != null ? notes[i] : null;
+    }
+
+    private void treeInsert(Part p, int i, byte[] key, long tid) {
+        if (key == null || p.trees[i] == null) return;
+        Notes d = notes(p, i);
+        if (d == null) {
+            p.trees[i].insert(key, tid);
+            return;
+        }
+        d.add(key, tid);
+        if (d.byTid.size() >= MAX_NOTES) writeNotes();
+    }
+
+    private void treeDelete(Part p, int i, byte[] key, long tid) {
+        if (key == null || p.trees[i] == null) return;
+        Notes d = notes(p, i);
+        if (d == null || !d.remove(key, tid)) p.trees[i].delete(key, tid);
+    }
+
+    /** The tuple a unique index holds for {@code key} in part {@code p}, notes first; NONE if none. */
+    private long treeLookup(Part p, int i, byte[] key) {
+        Notes d = notes(p, i);
+        if (d != null) {
+            List<Long> l = d.byKey.get(key);
+            if (l != null && !l.isEmpty()) return l.get(0);
+        }
+        return p.trees[i].lookup(key);
+    }
+
+    /**
+     * The cold partition's noted tuple of unique index {@code i} for {@code key}, or NONE: what a
+     * lookup through the index cache must ask before the tree (a noted tuple is not in any leaf).
+     */
+    public long noted(Part p, int i, byte[] key) {
+        Notes d = notes(p, i);
+        if (d == null) return TupleId.NONE;
+        List<Long> l = d.byKey.get(key);
+        return l == null || l.isEmpty() ? TupleId.NONE : l.get(0);
+    }
+
+    /** Writes every note to its tree, in key order, and starts the notes afresh. */
+    private void writeNotes() {
+        if (notes == null) return;
+        for (int i = 0; i < notes.length; i++) {
+            Notes d = notes[i];
+            if (d == null || d.byKey.isEmpty()) continue;
+            for (Map.Entry<byte[], List<Long>> e : d.byKey.entrySet())
+                for (long tid : e.getValue()) main.trees[i].insert(e.getKey(), tid);
+            notes[i] = new Notes();
+        }
+    }
+
     // ---- reads --------------------------------------------------------------------------
 
     /**
@@ -551,6 +695,18 @@ public final class Table {
                 int cols = prefixEnds(index, prefix, prefix.length, ends);
                 PrefixFilter f = cols > 0 ? coldFilters[index][cols - 1] : null;
                 if (f != null && !f.mightContain(prefix, prefix.length)) continue; // no cold tuple has this prefix
+            }
+            Notes noted = notes(p, index);
+            if (noted != null && !noted.byKey.isEmpty()) {
+                // tuples that entered the cold partition lately: in the notes, not yet in the tree
+                List<Long> hits = new ArrayList<>();
+                for (Map.Entry<byte[], List<Long>> e :
+                        noted.byKey.tailMap(prefix, true).entrySet()) {
+                    if (!startsWith(e.getKey(), prefix)) break;
+                    hits.addAll(e.getValue());
+                }
+                for (long tid : hits) if (!visitor.visit(p, tid)) return;
+                if (!hits.isEmpty() && wholeKey && unique(index)) return; // a unique key lives in one place
             }
             BTree tree = p.trees[index];
             if (tree == null) {
@@ -637,8 +793,8 @@ public final class Table {
         for (int i = 0; i < keyFields.length; i++) {
             byte[] k = key(i, r);
             if (k != null && p.trees[i] != null) { // a hot partition may leave an index out
-                p.trees[i].delete(k, from);
-                p.trees[i].insert(k, to);
+                treeDelete(p, i, k, from);
+                treeInsert(p, i, k, to);
             }
             if (p.caches[i] != null) p.caches[i].tupleUpdated(from);
         }
@@ -663,31 +819,37 @@ public final class Table {
         if (b[0] == OverflowStore.INLINE) {
             System.arraycopy(b, 1, scratch, 0, len - 1);
             r.setBytes(f, scratch, 0, len - 1);
-        } else if (b[0] == OverflowStore.INLINE_COMPRESSED) {
-            decompress(r, f, b, 1, len - 1);
-        } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED) {
+        } else if (b[0] == OverflowStore.INLINE_COMPRESSED || b[0] == OverflowStore.INLINE_DICTIONARY) {
+            decompress(r, f, b, 1, len - 1, b[0] == OverflowStore.INLINE_DICTIONARY);
+        } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED || b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY) {
+            boolean dict = b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY;
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
             int n = OverflowStore.length(refScratch, 0);
             byte[] frame = new byte[n];
-            overflow.read(refScratch, 0, frame);
-            decompress(r, f, frame, 0, n);
+            main.overflow.read(refScratch, 0, frame); // a reference names its page: any store reads it
+            decompress(r, f, frame, 0, n, dict);
         } else {
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
             int n = OverflowStore.length(refScratch, 0);
             byte[] dst = n <= scratch.length ? scratch : new byte[n];
-            overflow.read(refScratch, 0, dst);
+            main.overflow.read(refScratch, 0, dst);
             r.setBytes(f, dst, 0, n);
         }
     }
 
-    /** Sets field {@code f} of {@code r} to the value the zstd frame at {@code src[off..off+len)} holds. */
-    private void decompress(Record r, int f, byte[] src, int off, int len) {
+    /**
+     * Sets field {@code f} of {@code r} to the value the zstd frame at {@code src[off..off+len)} holds,
+     * made with the field's dictionary when {@code dict}.
+     */
+    private void decompress(Record r, int f, byte[] src, int off, int len, boolean dict) {
         long n = Zstd.getFrameContentSize(src, off, len);
-        if (n < 0 || n > Integer.MAX_VALUE)
+        if (n < 0 || n > Integer.MAX_VALUE || (dict && dictionaries[f] == null))
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
         byte[] dst = n <= scratch.length ? scratch : new byte[(int) n];
-        long got = Zstd.decompressByteArray(dst, 0, (int) n, src, off, len);
+        long got = dict
+                ? Zstd.decompressFastDict(dst, 0, src, off, len, dictionaries[f].decompress)
+                : Zstd.decompressByteArray(dst, 0, (int) n, src, off, len);
         if (Zstd.isError(got) || got != n)
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
@@ -708,11 +870,68 @@ public final class Table {
         int len = r.length(f);
         if (!compressed[f] || len < MIN_COMPRESSED) return null;
         byte[] dst = new byte[(int) Zstd.compressBound(len)];
-        long n = Zstd.compressByteArray(dst, 0, dst.length, r.bytes(f), 0, len, ZSTD_LEVEL);
+        FieldDictionary d = dictionaries == null ? null : dictionaries[f];
+        long n = d != null
+                ? Zstd.compressFastDict(dst, 0, r.bytes(f), 0, len, d.compress)
+                : Zstd.compressByteArray(dst, 0, dst.length, r.bytes(f), 0, len, ZSTD_LEVEL);
         if (Zstd.isError(n) || n >= len) return null;
         compressedValues++;
         compressionSaved += len - n;
         return Arrays.copyOf(dst, (int) n);
+    }
+
+    /** zstd's level with a trained dictionary, whose frames are written far less often (the hot partition's values). */
+    private static final int ZSTD_DICTIONARY_LEVEL = 9;
+    /** A trained dictionary's size: zstd's default (110 KiB). */
+    static final int DICTIONARY_BYTES = 112_640;
+    /** The most values, and value bytes, a dictionary is trained on. */
+    private static final int SAMPLE_VALUES = 4096, SAMPLE_BYTES = 16 << 20;
+
+    /** A zstd dictionary trained on a compressed field's values, with its digested forms. */
+    private record FieldDictionary(byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress) {}
+
+    /** Per field, its trained dictionary ({@link #trainDictionaries}); null before, and for fields without one. */
+    private FieldDictionary[] dictionaries;
+
+    /**
+     * Trains a zstd dictionary for each compressed field on a sample of the values the table holds
+     * (evenly spaced over the cold partition, at most {@value #SAMPLE_VALUES} values), as a
+     * per-field dictionary would be built from the data; called at the split (a hot partition's
+     * creation, a relocation). Values stored from then on (the hot partition's, relocated, new and
+     * moved ones) are compressed with it, under tags 4 and 5
+     * ({@link OverflowStore}), and read with it. The workload is not consulted. The dictionaries
+     * live in memory beside the pool and count as side bytes ({@link #dictionaryBytes}).
+     */
+    public void trainDictionaries() {
+        if (arrow != null || dictionaries != null) return;
+        boolean any = false;
+        for (boolean c : compressed) any |= c;
+        if (!any) return;
+        FieldDictionary[] out = new FieldDictionary[compressed.length];
+        long rows = Math.max(1, main.heap.rows());
+        long every = Math.max(1, rows / SAMPLE_VALUES);
+        Record r = new Record(schema);
+        for (int f = 0; f < compressed.length; f++) {
+            if (!compressed[f]) continue;
+            int field = f;
+            ZstdDictTrainer trainer = new ZstdDictTrainer(SAMPLE_BYTES, DICTIONARY_BYTES);
+            long[] seen = {0};
+            forEachTuple(main, tid -> {
+                if (seen[0]++ % every != 0) return true;
+                project(main, tid, new int[] {field}, r);
+                if (r.isNull(field) || r.length(field) < MIN_COMPRESSED) return true;
+                return trainer.addSample(Arrays.copyOf(r.bytes(field), r.length(field)));
+            });
+            byte[] dict;
+            try {
+                dict = trainer.trainSamples();
+            } catch (RuntimeException tooFewSamples) {
+                continue; // zstd needs enough samples; the field keeps its plain frames
+            }
+            out[f] = new FieldDictionary(
+                    dict, new ZstdDictCompress(dict, ZSTD_DICTIONARY_LEVEL), new ZstdDictDecompress(dict));
+        }
+        dictionaries = out;
     }
 
     /** Values stored compressed so far, and the bytes that saved (plain minus frame), in that order. */
@@ -725,19 +944,21 @@ public final class Table {
         return compressed[f];
     }
 
-    /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place. */
-    private void tag(Record r) {
+    /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place, long ones into {@code p}'s overflow store. */
+    private void tag(Part p, Record r) {
+        OverflowStore overflow = p.overflow;
         for (int f = 0; f < schema.fieldCount(); f++) {
             if (!overflows(f) || r.isNull(f)) continue;
             byte[] frame = compress(r, f);
             if (frame != null) {
+                boolean dict = dictionaries != null && dictionaries[f] != null;
                 if (frame.length + 1 >= overflow.threshold()) {
                     overflow.store(frame, 0, frame.length, refScratch, 0);
-                    refScratch[0] = OverflowStore.OUT_OF_LINE_COMPRESSED;
+                    refScratch[0] = dict ? OverflowStore.OUT_OF_LINE_DICTIONARY : OverflowStore.OUT_OF_LINE_COMPRESSED;
                     r.setBytes(f, refScratch, 0, OverflowStore.REF_BYTES);
                 } else {
                     byte[] t = new byte[frame.length + 1];
-                    t[0] = OverflowStore.INLINE_COMPRESSED;
+                    t[0] = dict ? OverflowStore.INLINE_DICTIONARY : OverflowStore.INLINE_COMPRESSED;
                     System.arraycopy(frame, 0, t, 1, frame.length);
                     r.setBytes(f, t, 0, t.length);
                 }
@@ -770,14 +991,14 @@ public final class Table {
             keys[i] = key(i, r);
             if (keys[i] != null && unique(i)) {
                 for (Part q : parts()) {
-                    if (q.trees[i].lookup(keys[i]) != TupleId.NONE) return TupleId.NONE;
+                    if (treeLookup(q, i, keys[i]) != TupleId.NONE) return TupleId.NONE;
                 }
             }
         }
-        tag(r);
+        tag(p, r);
         long tid = p.heap.insert(r);
         for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != null && p.trees[i] != null) p.trees[i].insert(keys[i], tid);
+            treeInsert(p, i, keys[i], tid);
             if (p == main) noteColdKey(i, keys[i]);
         }
         if (upkeep != null) upkeep.inserted(p, tid);
@@ -789,7 +1010,7 @@ public final class Table {
         read(p, tid, scratchRecord);
         for (int i = 0; i < keyFields.length; i++) {
             byte[] k = key(i, scratchRecord);
-            if (k != null && p.trees[i] != null) p.trees[i].delete(k, tid);
+            treeDelete(p, i, k, tid);
             if (p.caches[i] != null) p.caches[i].tupleUpdated(tid);
         }
         p.heap.delete(tid);
@@ -857,7 +1078,7 @@ public final class Table {
                 keysChange = true;
                 if (newKeys[i] != null && unique(i)) {
                     for (Part q : parts()) {
-                        if (q.trees[i].lookup(newKeys[i]) != TupleId.NONE) return TupleId.NONE;
+                        if (treeLookup(q, i, newKeys[i]) != TupleId.NONE) return TupleId.NONE;
                     }
                 }
             }
@@ -870,13 +1091,13 @@ public final class Table {
         if (varlen || keysChange) {
             // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
             for (int i = 0; i < keyFields.length; i++) {
-                if (oldKeys[i] != null && p.trees[i] != null) p.trees[i].delete(oldKeys[i], tid);
+                treeDelete(p, i, oldKeys[i], tid);
             }
             p.heap.delete(tid);
-            tag(scratchRecord);
+            tag(p, scratchRecord);
             long moved = p.heap.insert(scratchRecord);
             for (int i = 0; i < keyFields.length; i++) {
-                if (newKeys[i] != null && p.trees[i] != null) p.trees[i].insert(newKeys[i], moved);
+                treeInsert(p, i, newKeys[i], moved);
                 if (p == main) noteColdKey(i, newKeys[i]);
             }
             if (upkeep != null) upkeep.moved(p, tid, moved);
@@ -928,13 +1149,14 @@ public final class Table {
 
     /** Visits every tuple id of a partition's heap in (page, slot) order via the first index; for clustering. */
     public void forEachTuple(Part p, LongPredicate visitor) {
+        if (p == main) writeNotes(); // a whole walk: the notes join the tree first
         p.trees[0].scan(null, null, true, (k, tid) -> visitor.test(tid));
     }
 
     // ---- sizes ---------------------------------------------------------------------------
 
     public long heapBytes() {
-        return main.heap.bytes() + (hot == null ? 0 : hot.heap.bytes()) + (long) overflow.pageCount() * pool.pageSize();
+        return main.heap.bytes() + (hot == null ? 0 : hot.heap.bytes()) + overflowPageCount() * pool.pageSize();
     }
 
     public long indexBytes() {

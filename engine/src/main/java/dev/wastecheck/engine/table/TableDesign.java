@@ -75,7 +75,9 @@ public record TableDesign(
         INT,
         DICT,
         TIME,
-        BOOL;
+        BOOL,
+        /** Sub-byte fields (§4.1, "8, or even 4 bits"): integers and dictionary codes of 1 to 7 bits where the range allows. */
+        BITS;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -293,7 +295,7 @@ public record TableDesign(
                 out.add(TightClass.valueOf(c.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(
-                        "tight=" + value + ": expected on, off, or classes joined by + (int, dict, time, bool)");
+                        "tight=" + value + ": expected on, off, or classes joined by + (int, dict, time, bool, bits)");
             }
         }
         return out;

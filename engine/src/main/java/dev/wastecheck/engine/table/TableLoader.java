@@ -133,7 +133,10 @@ public final class TableLoader {
         } else {
             throw lossy(f, String.valueOf(v.getObject(row)), t.name());
         }
-        if (!t.fits(value)) throw lossy(f, Long.toString(value), t.name());
+        if (!record.schema().fits(f, value)) {
+            int bits = record.schema().field(f).bits();
+            throw lossy(f, Long.toString(value), bits > 0 ? bits + " bits" : t.name());
+        }
         record.setLong(f, value);
     }
 

@@ -87,11 +87,11 @@ public final class Values {
             }
         }
         Long v = parseLong(literal);
-        if (v == null && t == FieldType.BIT) {
+        if (v == null && (t == FieldType.BIT || r.schema().field(f).bits() == 1)) {
             if (literal.equalsIgnoreCase("true")) v = 1L;
             else if (literal.equalsIgnoreCase("false")) v = 0L;
         }
-        if (v == null || !t.fits(v)) return false;
+        if (v == null || !r.schema().fits(f, v)) return false;
         r.setLong(f, v);
         return true;
     }

@@ -62,6 +62,15 @@ class CompressedFieldTest {
 
     /** The values read back for every id after loading and after updating every third row. */
     private static List<String> run(Layout layout, String compress, long[] saved) {
+        return run(layout, compress, saved, false);
+    }
+
+    /**
+     * With {@code hot}: after the load the hot partition is created (which trains the field's zstd
+     * dictionary) and every row moves into it, so every value is stored again with the dictionary;
+     * {@code saved[2]} is then the value bytes of the partition that holds the rows.
+     */
+    private static List<String> run(Layout layout, String compress, long[] saved, boolean hot) {
         TableDesign d = TableDesign.BASELINE.with("layout", layout.name()).with("compress", compress);
         try (ArrowStorage arrow = layout == Layout.ARROW ? new ArrowStorage(false, 1000, 16 << 10) : null;
                 Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
@@ -78,6 +87,18 @@ class CompressedFieldTest {
             }
             Record values = new Record(t.schema());
             Record scratch = new Record(t.schema());
+            if (hot) {
+                t.createHotPartition();
+                for (int i = 0; i < ROWS; i++) {
+                    long[] tid = {-1};
+                    t.find(0, t.keyOfLiterals(0, List.of(Integer.toString(i))), true, (p, x) -> {
+                        tid[0] = x;
+                        return false;
+                    });
+                    t.move(t.main(), tid[0], t.hot(), scratch);
+                }
+            }
+            Table.Part home = hot ? t.hot() : t.main();
             for (int i = 0; i < ROWS; i += 3) {
                 String v = value(rnd, i + 1);
                 if (v == null) values.setNull(1);
@@ -87,7 +108,7 @@ class CompressedFieldTest {
                     tid[0] = x;
                     return false;
                 });
-                t.update(t.main(), tid[0], new int[] {1}, values, scratch);
+                t.update(home, tid[0], new int[] {1}, values, scratch);
             }
             List<String> out = new ArrayList<>();
             Record read = new Record(t.schema());
@@ -105,6 +126,7 @@ class CompressedFieldTest {
             }
             saved[0] = t.compression()[0];
             saved[1] = t.heapBytes() + t.overflow().pageCount() * 8192L;
+            if (home.overflow() != null) saved[2] = home.overflow().valueBytes();
             return out;
         }
     }
@@ -112,7 +134,7 @@ class CompressedFieldTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void compressedFieldsRoundTripInEveryLayout(Layout layout) {
-        long[] plainStats = new long[2], zstdStats = new long[2];
+        long[] plainStats = new long[3], zstdStats = new long[3];
         List<String> plain = run(layout, "none", plainStats);
         List<String> zstd = run(layout, "large", zstdStats);
         assertThat(plain).hasSize(ROWS);
@@ -125,6 +147,26 @@ class CompressedFieldTest {
             assertThat(zstdStats[0]).as("values stored compressed").isGreaterThan(ROWS / 5);
             assertThat(zstdStats[1]).as("heap and overflow bytes").isLessThan(plainStats[1] * 3 / 4);
         }
+    }
+
+    /**
+     * A trained dictionary (at the hot partition's creation): the rows moved into the hot partition
+     * and updated there read back the same in every page layout, and their frames take fewer bytes
+     * than the same values' plain frames.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void dictionaryFramesRoundTripInEveryPageLayout(Layout layout) {
+        long[] plainStats = new long[3], frames = new long[3], withDictionary = new long[3];
+        List<String> plain = run(layout, "none", plainStats, true);
+        List<String> zstd = run(layout, "large", frames);
+        List<String> dict = run(layout, "large", withDictionary, true);
+        assertThat(dict).isEqualTo(plain).isEqualTo(zstd);
+        assertThat(withDictionary[2])
+                .as("value bytes with the dictionary against plain frames")
+                .isLessThan(frames[2]);
     }
 
     @Test

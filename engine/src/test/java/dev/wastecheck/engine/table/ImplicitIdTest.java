@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ImplicitIdTest {
     private static final int ROWS = 2000;
 
-    private static TableSpec spec() {
+    /** A revision-like table: id, page, a nullable comment; the primary key and a non-unique index by page. */
+    static TableSpec spec() {
         return new TableSpec(
                 "revision",
                 List.of(

@@ -1,0 +1,94 @@
+package dev.wastecheck.engine.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wastecheck.engine.file.DeviceModel;
+import dev.wastecheck.engine.file.TupleId;
+import dev.wastecheck.layouts.Layout;
+import dev.wastecheck.layouts.Record;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The cold partition's lazily kept indexes (§3.1 upkeep): tuples demoted after the split are noted
+ * by key, not inserted at random cold leaves, and every read still finds them: a unique lookup, a
+ * key of a non-unique index, the uniqueness check of an insert, a delete, a walk of the table.
+ */
+class ColdNotesTest {
+    private static final int ROWS = 3000;
+
+    private static List<Long> find(Table t, int index, List<String> literals, boolean whole) {
+        List<Long> out = new ArrayList<>();
+        Record r = new Record(t.schema());
+        t.find(index, t.keyOfLiterals(index, literals), whole, (p, tid) -> {
+            t.read(p, tid, r);
+            out.add(r.getLong(0));
+            return true;
+        });
+        return out;
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void demotedTuplesAreNotedAndEveryReadFindsThem(Layout layout) {
+        TableDesign d = TableDesign.BASELINE.withLayout(layout);
+        try (Database db = new Database(List.of(ImplicitIdTest.spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME)) {
+            Table t = db.table("revision");
+            Record r = new Record(t.schema());
+            List<Long> tids = new ArrayList<>();
+            for (int i = 0; i < ROWS; i++) {
+                r.setLong(0, i).setLong(1, i % 300).setString(2, "edit " + i);
+                tids.add(t.insert(t.main(), r));
+            }
+            Table.Part hot = t.createHotPartition();
+            Record scratch = new Record(t.schema());
+            // the latest revision of each page goes hot, as the split would move it
+            List<Long> hotTids = new ArrayList<>();
+            for (int i = ROWS - 300; i < ROWS; i++) hotTids.add(t.move(t.main(), tids.get(i), hot, scratch));
+            t.buildColdFilters();
+            t.deferColdIndexes();
+            long primary = t.main().tree(0).size(), byPage = t.main().tree(1).size();
+            long pages = t.main().tree(0).pageCount();
+
+            // every other page's latest revision is demoted (a new one replaced it)
+            for (int k = 0; k < 300; k += 2) t.move(hot, hotTids.get(k), t.main(), scratch);
+            assertThat(t.main().tree(0).size())
+                    .as("no demotion reached the cold trees")
+                    .isEqualTo(primary);
+            assertThat(t.main().tree(1).size()).isEqualTo(byPage);
+            assertThat(t.main().tree(0).pageCount()).isEqualTo(pages);
+            assertThat(t.deferredBytes()).isGreaterThan(150L * 2 * 8);
+
+            int demoted = ROWS - 300; // rev_id of page 0's latest revision
+            assertThat(find(t, 0, List.of(Integer.toString(demoted)), true)).containsExactly((long) demoted);
+            assertThat(t.noted(t.main(), 0, t.keyOfLiterals(0, List.of(Integer.toString(demoted)))))
+                    .isNotEqualTo(TupleId.NONE);
+            // every revision of page 0, the demoted one from the notes and nine from the tree
+            assertThat(find(t, 1, List.of("0"), false)).hasSize(10).contains((long) demoted);
+            // the uniqueness check sees a noted key
+            r.setLong(0, demoted).setLong(1, 0).setString(2, "again");
+            assertThat(t.insert(t.hot(), r)).isEqualTo(TupleId.NONE);
+            // a noted tuple that leaves the cold partition leaves the notes
+            long[] at = {TupleId.NONE};
+            t.find(0, t.keyOfLiterals(0, List.of(Integer.toString(demoted))), true, (p, tid) -> {
+                at[0] = tid;
+                return false;
+            });
+            t.move(t.main(), at[0], hot, scratch);
+            assertThat(t.noted(t.main(), 0, t.keyOfLiterals(0, List.of(Integer.toString(demoted)))))
+                    .isEqualTo(TupleId.NONE);
+            assertThat(find(t, 0, List.of(Integer.toString(demoted)), true)).containsExactly((long) demoted);
+            // a walk of the cold partition writes the notes to the trees first, in key order
+            long[] cold = {0};
+            t.forEachTuple(t.main(), tid -> cold[0]++ >= 0);
+            assertThat(cold[0]).isEqualTo(ROWS - 300 + 149);
+            assertThat(t.deferredBytes()).isZero();
+            assertThat(t.main().tree(0).size()).isEqualTo(primary + 149);
+            assertThat(find(t, 1, List.of("2"), false)).hasSize(10);
+        }
+    }
+}
