@@ -370,8 +370,14 @@ class LiveSourceTest {
         JsonNode live = autotune(maria.url("live_wiki"), wiki);
         assertThat(live.get("train_events")).isEqualTo(fromDump.get("train_events"));
         assertThat(live.get("held_out_events")).isEqualTo(fromDump.get("held_out_events"));
-        assertThat(live.get("recommended").get("tables"))
-                .isEqualTo(fromDump.get("recommended").get("tables"));
+        // The same decisions; a live MariaDB spells an integer's declared type with its display
+        // width (tinyint(3) unsigned) where the generated dump does not (tinyint unsigned)
+        assertThat(withoutDisplayWidths(live.get("recommended").get("tables")))
+                .isEqualTo(withoutDisplayWidths(fromDump.get("recommended").get("tables")));
+    }
+
+    private static String withoutDisplayWidths(JsonNode tables) {
+        return tables.toString().replaceAll("\\b(tinyint|smallint|mediumint|int|bigint)\\(\\d+\\)", "$1");
     }
 
     private static JsonNode autotune(String data, Path wiki) {

@@ -265,10 +265,13 @@ class PageDifferentialTest {
         }
         // The values alone fill at least half the page. Over every seed of the domain the
         // emptiest full page holds 56% (HPL, 4 KB: segment headers and its fixed partitions);
-        // NSM and PAX hold at least 77%. A count of records would depend on how many big ones
-        // the seed drew (a 4 KB page can be full at 13 records). A whole-segment variant whose
-        // segment takes more than half the page (RIGID at U = 8 on 4 KB: 3.8 KB) is full when
-        // the next segment does not fit, as §4.5 says: there the free space is checked instead.
+        // NSM and PAX hold at least 77%. Sub-byte records are small beside their per-record
+        // costs (slot, null bits, VARLEN references): the emptiest full page over every seed
+        // holds 46.9% (HPL INCREMENTAL, 4 KB), NSM 74.5%, PAX 80.2%, so their floor is 45%.
+        // A count of records would depend on how many big ones the seed drew (a 4 KB page can
+        // be full at 13 records). A whole-segment variant whose segment takes more than half
+        // the page (RIGID at U = 8 on 4 KB: 3.8 KB) is full when the next segment does not fit,
+        // as §4.5 says: there the free space is checked instead.
         if (formatPage(page) instanceof HybridPage hpl
                 && hpl.variant() != HybridPage.Variant.INCREMENTAL
                 && hpl.segmentBytes() > pageSize / 2) {
@@ -276,7 +279,7 @@ class PageDifferentialTest {
         } else {
             assertThat(dataBytes)
                     .as("value bytes on a full %s page of %d bytes", format, pageSize)
-                    .isGreaterThanOrEqualTo(pageSize / 2);
+                    .isGreaterThanOrEqualTo(requested == SUB_BYTE ? pageSize * 45L / 100 : pageSize / 2);
         }
         model.assertSame(page);
         apply(page.wrap(buffer, 256, pageSize), model, ops);
