@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.block;
 
+import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
@@ -48,12 +49,26 @@ final class Freezer {
 
     /** Freezes a COOLING block. */
     Outcome freeze(Block b) {
+        return freeze(b, null);
+    }
+
+    /**
+     * Freezes a COOLING block whose VARLEN columns were already gathered (by column, null elsewhere),
+     * or gathers them now if {@code prepared} is null. A prepared block ({@link InPlaceTransformer})
+     * needs no copy under the FREEZING flag: its entries already point into {@code prepared}.
+     */
+    Outcome freeze(Block b, FrozenVarlen[] prepared) {
         if (b.removed || b.state() != ArrowBlock.COOLING) return Outcome.PREEMPTED;
         int n = contiguousRecords(b);
         if (n == VERSIONS) return Outcome.NOT_READY;
         if (n == GAP) return BlockAccess.stopCooling(b) ? Outcome.GAPS : Outcome.PREEMPTED;
         if (!BlockAccess.startFreezing(b)) return Outcome.PREEMPTED;
-        transform(b, n);
+        if (prepared == null) {
+            transform(b, n);
+        } else {
+            metadata(b.data, n);
+            table.setFrozen(b, prepared);
+        }
         BlockAccess.finishFreezing(b);
         return Outcome.FROZEN;
     }
@@ -82,13 +97,20 @@ final class Freezer {
     /** Fills the Arrow metadata and builds the VARLEN columns' frozen buffers (the block is FREEZING). */
     void transform(Block b, int n) {
         ArrowBlock d = b.data;
-        d.setNumRecords(n);
-        for (int c = 0; c < layout.columns(); c++) d.setNullCount(c, n - validCount(d, c, n));
+        metadata(d, n);
         FrozenVarlen[] frozen = new FrozenVarlen[layout.columns()];
         for (int c : layout.varlenColumns()) {
-            frozen[c] = table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY ? dictionary(d, c, n) : gather(d, c, n);
+            frozen[c] = table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY
+                    ? dictionary(d, c, n)
+                    : gather(b, c, n, null);
         }
         table.setFrozen(b, frozen);
+    }
+
+    /** The Arrow metadata of a block whose tuples fill slots [0, n): its length and each column's null count. */
+    private void metadata(ArrowBlock d, int n) {
+        d.setNumRecords(n);
+        for (int c = 0; c < layout.columns(); c++) d.setNullCount(c, n - validCount(d, c, n));
     }
 
     private static int validCount(ArrowBlock d, int c, int n) {
@@ -101,10 +123,14 @@ final class Freezer {
     /**
      * Gathers column {@code c}'s values into one Arrow values buffer with offsets, in two passes over
      * the entries: sizes, then copies. The new buffer is registered with the heap before the copy
-     * (its live bytes are known from the first pass), so each out-of-line entry is swung to its new
-     * home right after its bytes are written. Values move 8 bytes at a time.
+     * (its live bytes are known from the first pass). Once every value is in place, each out-of-line
+     * entry is swung to its new home: with plain stores under the FREEZING flag ({@code txn} null,
+     * the hybrid algorithm of §4.3), or, for the In-Place baseline of §6.2, by a transactional update
+     * of the entry in {@code txn} (an undo record each, which owns the old value and frees it once the
+     * transaction is old news). Returns null if such an update conflicts (the transaction must abort).
      */
-    FrozenVarlen gather(ArrowBlock d, int c, int n) {
+    FrozenVarlen gather(Block b, int c, int n, Transaction txn) {
+        ArrowBlock d = b.data;
         int words = (n + 63) >>> 6;
         ByteBuffer block = d.buffer();
         int entries = layout.valuesOffset(c);
@@ -171,6 +197,7 @@ final class Freezer {
         }
         if (runLength > 0) copyRun(runStart, out, runTo, runLength);
         g.setOffset(n, acc);
+        if (txn != null) return swingInTransaction(b, c, n, g, txn) ? g : null;
         // Every value is in place before any entry points at it: one fence, then plain 8-byte stores
         // (a concurrent transactional reader sees the old or the new pointer, both valid).
         VarHandle.releaseFence();
@@ -184,6 +211,31 @@ final class Freezer {
         }
         if (old > 0) table.deferFree(oldHandles, oldSizes);
         return g;
+    }
+
+    /**
+     * Points each out-of-line entry of column {@code c} at its gathered copy by an update in {@code
+     * txn}. On a conflict, the copies no entry points at yet are freed at once (nothing can reach
+     * them); those already swung are freed by their records' rollback when the transaction aborts.
+     */
+    private boolean swingInTransaction(Block b, int c, int n, FrozenVarlen g, Transaction txn) {
+        ArrowBlock d = b.data;
+        long handleBase = g.handle(0);
+        for (int off = 0; off < n; off++) {
+            if (!d.isValid(c, off)) continue;
+            long w0 = d.entryWord0(c, off);
+            if (VarlenEntry.isInline(w0)) continue;
+            long to = handleBase + g.offset(off);
+            if (!table.updateEntry(txn, b, off, c, w0, to)) {
+                for (int rest = off; rest < n; rest++) {
+                    long r0 = d.entryWord0(c, rest);
+                    if (d.isValid(c, rest) && !VarlenEntry.isInline(r0))
+                        heap.free(handleBase + g.offset(rest), VarlenEntry.size(r0));
+                }
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Word {@code w} of column {@code c}'s validity bitmap, cut at record {@code n}. */
