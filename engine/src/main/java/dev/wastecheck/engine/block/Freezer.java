@@ -9,8 +9,6 @@ import dev.wastecheck.layouts.arrow.VarlenHeap;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The second phase of the transformation (Li et al., VLDB 2020, §4.3): turns a compacted, cooled
@@ -250,55 +248,134 @@ final class Freezer {
         out.put(to, heap.buffer(from), VarlenHeap.offset(from), length);
     }
 
-    /** Builds a sorted dictionary of column {@code c}'s distinct values and an index per record (§4.4). */
+    /**
+     * Builds a sorted dictionary of column {@code c}'s distinct values and an index per record (§4.4),
+     * in the paper's two scans: the first copies every value into one array and finds the distinct
+     * ones (an open-addressing table over that array, no object per value); the second sorts the
+     * distinct values (by their first 44 bits packed with their number into one long, so that a
+     * primitive sort does most of the work; values that share those bits are ordered byte by byte)
+     * and writes the dictionary and the codes.
+     */
     FrozenVarlen dictionary(ArrowBlock d, int c, int n) {
-        Map<ByteBuffer, Integer> codes = new HashMap<>();
-        long distinctBytes = 0;
-        byte[][] values = new byte[n][];
+        int[] start = new int[n + 1];
+        long total = 0;
+        for (int off = 0; off < n; off++) if (d.isValid(c, off)) total += VarlenEntry.size(d.entryWord0(c, off));
+        byte[] bytes = new byte[Math.toIntExact(total)];
+        int pos = 0;
         for (int off = 0; off < n; off++) {
+            start[off] = pos;
             if (!d.isValid(c, off)) continue;
             long w0 = d.entryWord0(c, off), w1 = d.entryWord1(c, off);
-            byte[] v = new byte[VarlenEntry.size(w0)];
-            if (VarlenEntry.isInline(w0)) VarlenEntry.copyInline(w0, w1, v, 0);
-            else heap.read(w1, v, 0, v.length);
-            if (codes.putIfAbsent(ByteBuffer.wrap(v), 0) == null) distinctBytes += v.length;
-            values[off] = v;
+            int size = VarlenEntry.size(w0);
+            if (VarlenEntry.isInline(w0)) VarlenEntry.copyInline(w0, w1, bytes, pos);
+            else heap.read(w1, bytes, pos, size);
+            pos += size;
         }
-        byte[][] sorted = new byte[codes.size()][];
-        int k = 0;
-        for (ByteBuffer key : codes.keySet()) sorted[k++] = key.array();
-        Arrays.sort(sorted, Arrays::compareUnsigned);
-        FrozenVarlen g = FrozenVarlen.dictionary(n, sorted.length, distinctBytes);
+        start[n] = pos;
+        // First scan: the distinct values, by the record that holds each first.
+        int capacity = Integer.highestOneBit(Math.max(16, 2 * n)) << 1, mask = capacity - 1;
+        int[] slots = new int[capacity];
+        Arrays.fill(slots, -1);
+        int[] id = new int[n], first = new int[n];
+        int distinct = 0;
+        long distinctBytes = 0;
+        for (int off = 0; off < n; off++) {
+            if (!d.isValid(c, off)) continue;
+            int from = start[off], to = start[off + 1];
+            int h = hash(bytes, from, to) & mask;
+            while (true) {
+                int k = slots[h];
+                if (k < 0) {
+                    slots[h] = distinct;
+                    first[distinct] = off;
+                    id[off] = distinct++;
+                    distinctBytes += to - from;
+                    break;
+                }
+                int f = first[k];
+                if (Arrays.equals(bytes, start[f], start[f + 1], bytes, from, to)) {
+                    id[off] = k;
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+        // Second scan: sort the distinct values, then the dictionary and a code per record.
+        long[] packed = new long[distinct];
+        for (int k = 0; k < distinct; k++)
+            packed[k] = ((prefix(bytes, start[first[k]], start[first[k] + 1]) >>> 20) << 20 | k) ^ Long.MIN_VALUE;
+        Arrays.sort(packed);
+        int[] sorted = new int[distinct];
+        for (int i = 0; i < distinct; i++) sorted[i] = (int) (packed[i] & 0xFFFFF);
+        for (int i = 0; i < distinct; ) {
+            int j = i + 1;
+            while (j < distinct && packed[j] >>> 20 == packed[i] >>> 20) j++;
+            if (j - i > 1) sortTies(sorted, i, j, bytes, start, first);
+            i = j;
+        }
+        int[] rank = new int[distinct];
+        FrozenVarlen g = FrozenVarlen.dictionary(n, distinct, distinctBytes);
         ByteBuffer out = g.buffer();
         int acc = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            codes.put(ByteBuffer.wrap(sorted[i]), i);
+        for (int i = 0; i < distinct; i++) {
+            int f = first[sorted[i]], len = start[f + 1] - start[f];
+            rank[sorted[i]] = i;
             g.setOffset(i, acc);
-            out.put(g.valuesOffset() + acc, sorted[i]);
-            acc += sorted[i].length;
+            out.put(g.valuesOffset() + acc, bytes, start[f], len);
+            acc += len;
         }
-        g.setOffset(sorted.length, acc);
-        long[] oldHandles = new long[n];
-        int[] oldSizes = new int[n];
-        int old = 0;
+        g.setOffset(distinct, acc);
         long live = 0;
+        int old = 0;
         for (int off = 0; off < n; off++) {
-            if (values[off] == null) {
+            if (!d.isValid(c, off)) {
                 g.setIndex(off, 0);
                 continue;
             }
-            int code = codes.get(ByteBuffer.wrap(values[off]));
-            g.setIndex(off, code);
-            if (values[off].length > VarlenEntry.INLINE_THRESHOLD) live += values[off].length;
+            g.setIndex(off, rank[id[off]]);
+            int len = start[off + 1] - start[off];
+            if (len > VarlenEntry.INLINE_THRESHOLD) {
+                live += len;
+                old++;
+            }
         }
         g.registered(heap.register(out, live));
+        long[] oldHandles = new long[old];
+        int[] oldSizes = new int[old];
+        old = 0;
         for (int off = 0; off < n; off++) {
-            if (values[off] == null || values[off].length <= VarlenEntry.INLINE_THRESHOLD) continue;
+            int len = start[off + 1] - start[off];
+            if (!d.isValid(c, off) || len <= VarlenEntry.INLINE_THRESHOLD) continue;
             oldHandles[old] = d.entryWord1(c, off);
-            oldSizes[old++] = values[off].length;
+            oldSizes[old++] = len;
             d.putEntryPointer(c, off, g.handle(g.offset(g.index(off))));
         }
-        if (old > 0) table.deferFree(Arrays.copyOf(oldHandles, old), Arrays.copyOf(oldSizes, old));
+        if (old > 0) table.deferFree(oldHandles, oldSizes);
         return g;
+    }
+
+    /** A 32-bit hash of bytes [from, to) (FNV-1a, then mixed so that the low bits spread). */
+    private static int hash(byte[] b, int from, int to) {
+        int h = 0x811C9DC5;
+        for (int i = from; i < to; i++) h = (h ^ (b[i] & 0xFF)) * 0x01000193;
+        return h ^ (h >>> 16);
+    }
+
+    /** The first 8 bytes of [from, to) as an unsigned big-endian number, zero-padded (orders like the bytes). */
+    private static long prefix(byte[] b, int from, int to) {
+        long p = 0;
+        for (int i = 0; i < 8; i++) p = p << 8 | (from + i < to ? b[from + i] & 0xFF : 0);
+        return p;
+    }
+
+    /** Orders sorted[i, j) (distinct values that share their first 44 bits) byte by byte. */
+    private static void sortTies(int[] sorted, int i, int j, byte[] bytes, int[] start, int[] first) {
+        Integer[] group = new Integer[j - i];
+        for (int k = i; k < j; k++) group[k - i] = sorted[k];
+        Arrays.sort(group, (x, y) -> {
+            int fx = first[x], fy = first[y];
+            return Arrays.compareUnsigned(bytes, start[fx], start[fx + 1], bytes, start[fy], start[fy + 1]);
+        });
+        for (int k = i; k < j; k++) sorted[k] = group[k - i];
     }
 }

@@ -218,7 +218,9 @@ public final class Figure11Benchmark {
         ArrowTable.FreezeMode mode =
                 a == Algorithm.HYBRID_COMPRESS ? ArrowTable.FreezeMode.DICTIONARY : ArrowTable.FreezeMode.GATHER;
         ArrowTable table = new ArrowTable("t", shape.schema, tm, BlockLayout.DEFAULT_BLOCK_SIZE, mode);
+        long l0 = System.nanoTime();
         long[] expected = load(table, gc, blocks, empty, new SplittableRandom(seed), values);
+        System.err.printf(Locale.ROOT, "  (loaded %d blocks in %.1f s)%n", blocks, (System.nanoTime() - l0) / 1e9);
         List<Run> out = new ArrayList<>();
         if (a == null || a == Algorithm.SNAPSHOT) out.add(snapshot(table, allocator, expected));
         if (a == null || a == Algorithm.IN_PLACE) {
