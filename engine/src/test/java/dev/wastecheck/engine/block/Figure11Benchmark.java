@@ -176,7 +176,7 @@ public final class Figure11Benchmark {
         Run m = runs.get(runs.size() / 2);
         System.out.printf(
                 Locale.ROOT,
-                "%-7s %6.0f%% %-16s %8d %9d %10.1f [%.1f-%.1f] %12.0f %12.1f %12.1f %8d %8d%n",
+                "%-7s %6.1f%% %-16s %8d %9d %10.1f [%.1f-%.1f] %12.0f %12.1f %12.1f %8d %8d%n",
                 shape.name().toLowerCase(Locale.ROOT),
                 100 * empty,
                 a.label,

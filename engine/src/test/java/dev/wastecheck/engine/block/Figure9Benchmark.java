@@ -10,6 +10,9 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
+import dev.wastecheck.layouts.arrow.ArrowBlock;
+import dev.wastecheck.layouts.arrow.BlockLayout;
+import dev.wastecheck.layouts.arrow.TupleSlot;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,17 +32,26 @@ import java.util.SplittableRandom;
  * Our Arrow blocks hold fixed columns of at most 8 bytes (no 8N-byte column type), so the row store
  * here is the engine's NSM {@link HeapFile}: slotted 32 KB pages in a buffer pool that holds them all
  * in memory, reached through the same {@link TupleStore} interface the replay uses. The column store
- * is {@link ArrowStore}: 1 MB Arrow blocks, one transaction per operation (an undo record per insert
- * and per update), the collector run every 1,000 operations inside the timing (it is the column
- * store's work: pruning those records). The row store has no versions, no undo records and no
- * collector: the comparison charges MVCC to the column store alone, which the paper's does not.
- * Indexes are left out on both sides, as in the paper ("We ignore index maintenance").
+ * is measured twice, to bracket the paper's setup:
+ *
+ * <ul>
+ * <li>{@code column}: {@link ArrowStore}, 1 MB Arrow blocks, one transaction per operation (an undo
+ * record per insert and per update), the collector run every 1,000 operations inside the timing (it
+ * is the column store's work: pruning those records). The row store has no versions, no undo
+ * records and no collector, so this charges MVCC to the column store alone;</li>
+ * <li>{@code raw column}: the same Arrow blocks written directly ({@link ArrowBlock}: claim a slot,
+ * write each column's value and validity bit, set the allocation bit), no transaction: the layouts
+ * alone, neither side versioned. The paper's comparison, both versioned, lies between the two.</li>
+ * </ul>
+ *
+ * Indexes are left out on every side, as in the paper ("We ignore index maintenance").
  *
  * <p>Workloads, one thread: inserts of {@code ops} tuples of N attributes into an empty table; and
  * {@code ops} updates, each of the first k attributes of a uniformly random tuple of a table of
  * {@code maxAttributes} attributes and {@code rows} tuples, loaded before the timing. Each cell
- * runs {@code repeats} times, row and column alternating (row first, then column first); the
- * figure is operations per second (median) and the ratio column/row of each pair (median, range).
+ * runs {@code repeats} times, the three stores in an order that rotates from repeat to repeat; the
+ * figure is operations per second (median) and the ratio to the row store's run of the same repeat
+ * (median, range).
  *
  * <p>What would make it lie: the JIT compiling one side during its timing (a warm-up round of every
  * cell first, discarded); garbage from one run collected in the next (a full GC before each run,
@@ -53,6 +65,13 @@ import java.util.SplittableRandom;
 public final class Figure9Benchmark {
     static final int PAGE = 32 * 1024;
 
+    /** The three stores measured. */
+    enum Kind {
+        ROW,
+        COLUMN,
+        RAW_COLUMN
+    }
+
     public static void main(String[] args) throws Exception {
         int ops = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 5;
@@ -64,9 +83,9 @@ public final class Figure9Benchmark {
         long sink = 0;
         // warm-up: every cell once, small
         for (int n : attributes) {
-            for (boolean column : new boolean[] {false, true}) {
-                sink += insert(column, n, ops / 10)[1];
-                sink += update(column, max, n, ops / 10, rows / 10)[1];
+            for (Kind k : Kind.values()) {
+                sink += insert(k, n, ops / 10)[1];
+                sink += update(k, max, n, ops / 10, rows / 10)[1];
             }
         }
         System.out.printf(
@@ -78,39 +97,50 @@ public final class Figure9Benchmark {
                 max);
         System.out.printf(
                 Locale.ROOT,
-                "%-7s %5s %14s %14s %22s%n",
+                "%-7s %5s %12s %12s %12s %22s %22s%n",
                 "op",
                 "attrs",
                 "row ops/s",
                 "column ops/s",
-                "column/row [range]");
+                "raw ops/s",
+                "column/row [range]",
+                "raw/row [range]");
+        Kind[] kinds = Kind.values();
         for (String op : new String[] {"insert", "update"}) {
             for (int n : attributes) {
-                List<Double> row = new ArrayList<>(), col = new ArrayList<>(), ratio = new ArrayList<>();
+                List<List<Double>> perSecond = new ArrayList<>(), ratio = new ArrayList<>();
+                for (Kind k : kinds) {
+                    perSecond.add(new ArrayList<>());
+                    ratio.add(new ArrayList<>());
+                }
                 for (int rep = 0; rep < repeats; rep++) {
-                    double[] pair = new double[2];
-                    for (boolean column : rep % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                    double[] run = new double[kinds.length];
+                    for (int i = 0; i < kinds.length; i++) {
+                        Kind k = kinds[(i + rep) % kinds.length];
                         System.gc();
                         Thread.sleep(100);
-                        long[] run = op.equals("insert") ? insert(column, n, ops) : update(column, max, n, ops, rows);
-                        sink += run[1];
-                        double perSecond = ops / (run[0] / 1e9);
-                        pair[column ? 1 : 0] = perSecond;
-                        (column ? col : row).add(perSecond);
+                        long[] r = op.equals("insert") ? insert(k, n, ops) : update(k, max, n, ops, rows);
+                        sink += r[1];
+                        run[k.ordinal()] = ops / (r[0] / 1e9);
+                        perSecond.get(k.ordinal()).add(run[k.ordinal()]);
                     }
-                    ratio.add(pair[1] / pair[0]);
+                    for (Kind k : kinds) ratio.get(k.ordinal()).add(run[k.ordinal()] / run[Kind.ROW.ordinal()]);
                 }
-                double[] r = ratio.stream().mapToDouble(d -> d).sorted().toArray();
+                List<Double> c = ratio.get(Kind.COLUMN.ordinal()), raw = ratio.get(Kind.RAW_COLUMN.ordinal());
                 System.out.printf(
                         Locale.ROOT,
-                        "%-7s %5d %14.0f %14.0f %10.2f [%.2f-%.2f]%n",
+                        "%-7s %5d %12.0f %12.0f %12.0f %10.2f [%.2f-%.2f] %10.2f [%.2f-%.2f]%n",
                         op,
                         n,
-                        median(row),
-                        median(col),
-                        median(ratio),
-                        r[0],
-                        r[r.length - 1]);
+                        median(perSecond.get(Kind.ROW.ordinal())),
+                        median(perSecond.get(Kind.COLUMN.ordinal())),
+                        median(perSecond.get(Kind.RAW_COLUMN.ordinal())),
+                        median(c),
+                        min(c),
+                        max(c),
+                        median(raw),
+                        min(raw),
+                        max(raw));
             }
         }
         System.out.println("checksum " + sink);
@@ -122,35 +152,123 @@ public final class Figure9Benchmark {
         return new RecordSchema(fields);
     }
 
-    /** A store of each kind, and what closes it. */
-    private record Store(TupleStore store, AutoCloseable close, ArrowStorage arrow) {}
+    /** What a workload does to a store. */
+    interface Store extends AutoCloseable {
+        long insert(Record r);
 
-    private static Store open(boolean column, RecordSchema schema) {
-        if (column) {
-            ArrowStorage storage = new ArrowStorage(false, 0);
-            return new Store(storage.newStore("t", schema), storage, storage);
+        void setLongs(long tid, int[] fields, long[] values);
+
+        long rows();
+
+        long first(long tid);
+
+        /** The collector's epoch, every 1,000 operations (only the transactional store has one). */
+        default void tick() {}
+
+        @Override
+        default void close() throws Exception {}
+    }
+
+    private static Store open(Kind kind, RecordSchema schema) {
+        return switch (kind) {
+            case ROW -> {
+                StorageDevice dev = StorageDevice.temporary(PAGE, DeviceModel.MEMORY);
+                HeapFile heap = new HeapFile(new BufferPool(dev, 4L << 30), Layout.NSM, schema);
+                yield new TupleStoreOps(heap, schema, null, dev);
+            }
+            case COLUMN -> {
+                ArrowStorage storage = new ArrowStorage(false, 0);
+                yield new TupleStoreOps(storage.newStore("t", schema), schema, storage, storage);
+            }
+            case RAW_COLUMN -> new RawBlocks(new BlockLayout(schema, BlockLayout.DEFAULT_BLOCK_SIZE));
+        };
+    }
+
+    /** The row store and the transactional column store, through the replay's {@link TupleStore}. */
+    private record TupleStoreOps(TupleStore store, RecordSchema schema, ArrowStorage arrow, AutoCloseable closer)
+            implements Store {
+        public long insert(Record r) {
+            return store.insert(r);
         }
-        StorageDevice dev = StorageDevice.temporary(PAGE, DeviceModel.MEMORY);
-        BufferPool pool = new BufferPool(dev, 4L << 30);
-        return new Store(new HeapFile(pool, Layout.NSM, schema), dev, null);
+
+        public void setLongs(long tid, int[] fields, long[] values) {
+            store.setLongs(tid, fields, values);
+        }
+
+        public long rows() {
+            return store.rows();
+        }
+
+        public long first(long tid) {
+            Record r = new Record(schema);
+            store.read(tid, r);
+            return r.getLong(0);
+        }
+
+        public void tick() {
+            if (arrow != null) arrow.tick();
+        }
+
+        public void close() throws Exception {
+            closer.close();
+        }
+    }
+
+    /** Arrow blocks written directly: no transaction, no version, the layout's writes alone. */
+    private static final class RawBlocks implements Store {
+        private final BlockLayout layout;
+        private final List<ArrowBlock> blocks = new ArrayList<>();
+        private ArrowBlock current;
+        private long rows;
+
+        RawBlocks(BlockLayout layout) {
+            this.layout = layout;
+        }
+
+        public long insert(Record r) {
+            int off = current == null ? -1 : current.claimSlot();
+            if (off < 0) {
+                current = ArrowBlock.allocate(layout);
+                blocks.add(current);
+                off = current.claimSlot();
+            }
+            for (int c = 0; c < layout.columns(); c++) {
+                current.putFixed(c, off, r.getLong(c));
+                current.setValid(c, off, true);
+            }
+            current.setAllocated(off, true);
+            rows++;
+            return TupleSlot.of(blocks.size() - 1, off);
+        }
+
+        public void setLongs(long tid, int[] fields, long[] values) {
+            ArrowBlock b = blocks.get(TupleSlot.block(tid));
+            int off = TupleSlot.offset(tid);
+            for (int i = 0; i < fields.length; i++) b.putFixed(fields[i], off, values[i]);
+        }
+
+        public long rows() {
+            return rows;
+        }
+
+        public long first(long tid) {
+            return blocks.get(TupleSlot.block(tid)).getFixed(0, TupleSlot.offset(tid));
+        }
     }
 
     /** Inserts {@code ops} tuples of {@code n} attributes; returns {nanoseconds, a checksum of their ids}. */
-    static long[] insert(boolean column, int n, int ops) throws Exception {
-        Store s = open(column, schema(n));
-        try {
+    static long[] insert(Kind kind, int n, int ops) throws Exception {
+        try (Store s = open(kind, schema(n))) {
             Record r = new Record(schema(n));
             long sum = 0, t0 = System.nanoTime();
             for (int i = 0; i < ops; i++) {
                 for (int c = 0; c < n; c++) r.setLong(c, i + c);
-                sum += s.store.insert(r);
-                if (s.arrow != null && i % 1000 == 999) s.arrow.tick();
+                sum += s.insert(r);
+                if (i % 1000 == 999) s.tick();
             }
             long nanos = System.nanoTime() - t0;
-            if (s.store.rows() != ops) throw new IllegalStateException("rows " + s.store.rows() + " != " + ops);
+            if (s.rows() != ops) throw new IllegalStateException(kind + ": rows " + s.rows() + " != " + ops);
             return new long[] {nanos, sum};
-        } finally {
-            s.close.close();
         }
     }
 
@@ -158,18 +276,17 @@ public final class Figure9Benchmark {
      * Loads {@code rows} tuples of {@code width} attributes, then (timed) updates the first {@code k} of
      * random ones; returns {nanoseconds, the first tuple's first attribute}.
      */
-    static long[] update(boolean column, int width, int k, int ops, int rows) throws Exception {
+    static long[] update(Kind kind, int width, int k, int ops, int rows) throws Exception {
         RecordSchema schema = schema(width);
-        Store s = open(column, schema);
-        try {
+        try (Store s = open(kind, schema)) {
             Record r = new Record(schema);
             long[] tids = new long[rows];
             for (int i = 0; i < rows; i++) {
                 for (int c = 0; c < width; c++) r.setLong(c, i);
-                tids[i] = s.store.insert(r);
-                if (s.arrow != null && i % 1000 == 999) s.arrow.tick();
+                tids[i] = s.insert(r);
+                if (i % 1000 == 999) s.tick();
             }
-            if (s.arrow != null) for (int i = 0; i < 3; i++) s.arrow.tick();
+            for (int i = 0; i < 3; i++) s.tick();
             int[] fields = new int[k];
             for (int c = 0; c < k; c++) fields[c] = c;
             long[] values = new long[k];
@@ -177,19 +294,24 @@ public final class Figure9Benchmark {
             long t0 = System.nanoTime();
             for (int i = 0; i < ops; i++) {
                 for (int c = 0; c < k; c++) values[c] = i;
-                s.store.setLongs(tids[rnd.nextInt(rows)], fields, values);
-                if (s.arrow != null && i % 1000 == 999) s.arrow.tick();
+                s.setLongs(tids[rnd.nextInt(rows)], fields, values);
+                if (i % 1000 == 999) s.tick();
             }
             long nanos = System.nanoTime() - t0;
-            s.store.read(tids[0], r);
-            return new long[] {nanos, r.getLong(0)};
-        } finally {
-            s.close.close();
+            return new long[] {nanos, s.first(tids[0])};
         }
     }
 
     static double median(List<Double> xs) {
         double[] a = xs.stream().mapToDouble(d -> d).sorted().toArray();
         return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    static double min(List<Double> xs) {
+        return xs.stream().mapToDouble(d -> d).min().orElse(0);
+    }
+
+    static double max(List<Double> xs) {
+        return xs.stream().mapToDouble(d -> d).max().orElse(0);
     }
 }
