@@ -363,14 +363,7 @@ public final class ArrowExportBenchmark {
         try (Statement st = c.createStatement()) {
             st.setFetchSize(10_000);
             try (ResultSet rs = st.executeQuery("SELECT id, qty, amount, ts, note FROM orders")) {
-                while (rs.next()) {
-                    sum += checksum(
-                            rs.getLong(1),
-                            rs.getInt(2),
-                            rs.getDouble(3),
-                            rs.getLong(4),
-                            rs.getString(5).getBytes(StandardCharsets.UTF_8).length);
-                }
+                sum = sumRows(rs);
             }
         } finally {
             c.commit();
@@ -381,17 +374,22 @@ public final class ArrowExportBenchmark {
 
     /** Method (4) from our server: a text DataRow per tuple, parsed by pgjdbc, every value read. */
     static long ourWire(Connection c) throws Exception {
-        long sum = 0;
         try (Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT * FROM orders")) {
-            while (rs.next()) {
-                sum += checksum(
-                        rs.getLong(1),
-                        rs.getInt(2),
-                        rs.getDouble(3),
-                        rs.getLong(4),
-                        rs.getString(5).getBytes(StandardCharsets.UTF_8).length);
-            }
+            return sumRows(rs);
+        }
+    }
+
+    /** The checksum over a result set of (id, qty, amount, ts, note), every value read through JDBC. */
+    static long sumRows(ResultSet rs) throws Exception {
+        long sum = 0;
+        while (rs.next()) {
+            sum += checksum(
+                    rs.getLong(1),
+                    rs.getInt(2),
+                    rs.getDouble(3),
+                    rs.getLong(4),
+                    rs.getString(5).getBytes(StandardCharsets.UTF_8).length);
         }
         return sum;
     }

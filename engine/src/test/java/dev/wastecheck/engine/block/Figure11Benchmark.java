@@ -139,26 +139,9 @@ public final class Figure11Benchmark {
                         Run[] r = run(null, shape, blocks, empty, group, 100 + rep, values, allocator);
                         runs.get(0).add(r[0]);
                         runs.get(1).add(r[1]);
-                        runs.get(2)
-                                .add(run(
-                                        Algorithm.HYBRID_GATHER,
-                                        shape,
-                                        blocks,
-                                        empty,
-                                        group,
-                                        100 + rep,
-                                        values,
-                                        allocator)[0]);
-                        runs.get(3)
-                                .add(run(
-                                        Algorithm.HYBRID_COMPRESS,
-                                        shape,
-                                        blocks,
-                                        empty,
-                                        group,
-                                        100 + rep,
-                                        values,
-                                        allocator)[0]);
+                        for (Algorithm a : List.of(Algorithm.HYBRID_GATHER, Algorithm.HYBRID_COMPRESS))
+                            runs.get(a.ordinal())
+                                    .add(run(a, shape, blocks, empty, group, 100 + rep, values, allocator)[0]);
                     }
                     for (Algorithm a : Algorithm.values()) print(shape, empty, a, blocks, runs.get(a.ordinal()));
                 }

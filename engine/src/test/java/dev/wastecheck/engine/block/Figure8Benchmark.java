@@ -101,16 +101,16 @@ public final class Figure8Benchmark {
                         "%7d  %-14s %10.0f [%.0f-%.0f] %17.3f [%.3f-%.3f] %10.1f %13.4f%% %18d %16.0f%n",
                         threads,
                         mode,
-                        median(tps),
-                        min(tps),
-                        max(tps),
-                        median(ratio),
-                        min(ratio),
-                        max(ratio),
-                        median(rs.stream().map(Run::abortedPerSecond).toList()),
+                        Spread.median(tps),
+                        Spread.min(tps),
+                        Spread.max(tps),
+                        Spread.median(ratio),
+                        Spread.min(ratio),
+                        Spread.max(ratio),
+                        Spread.median(rs.stream().map(Run::abortedPerSecond).toList()),
                         100.0 * stalls / Math.max(1, committed),
                         rs.stream().mapToLong(Run::compactionAborts).sum(),
-                        median(rs.stream().map(r -> (double) r.frozen).toList()));
+                        Spread.median(rs.stream().map(r -> (double) r.frozen).toList()));
             }
         }
     }
@@ -142,18 +142,5 @@ public final class Figure8Benchmark {
         } finally {
             if (Files.exists(dir)) CrashRecoveryTest.deleteTree(dir);
         }
-    }
-
-    static double median(List<Double> xs) {
-        double[] a = xs.stream().mapToDouble(d -> d).sorted().toArray();
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-    }
-
-    static double min(List<Double> xs) {
-        return xs.stream().mapToDouble(d -> d).min().orElse(0);
-    }
-
-    static double max(List<Double> xs) {
-        return xs.stream().mapToDouble(d -> d).max().orElse(0);
     }
 }

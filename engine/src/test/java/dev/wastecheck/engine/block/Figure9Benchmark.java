@@ -132,15 +132,15 @@ public final class Figure9Benchmark {
                         "%-7s %5d %12.0f %12.0f %12.0f %10.2f [%.2f-%.2f] %10.2f [%.2f-%.2f]%n",
                         op,
                         n,
-                        median(perSecond.get(Kind.ROW.ordinal())),
-                        median(perSecond.get(Kind.COLUMN.ordinal())),
-                        median(perSecond.get(Kind.RAW_COLUMN.ordinal())),
-                        median(c),
-                        min(c),
-                        max(c),
-                        median(raw),
-                        min(raw),
-                        max(raw));
+                        Spread.median(perSecond.get(Kind.ROW.ordinal())),
+                        Spread.median(perSecond.get(Kind.COLUMN.ordinal())),
+                        Spread.median(perSecond.get(Kind.RAW_COLUMN.ordinal())),
+                        Spread.median(c),
+                        Spread.min(c),
+                        Spread.max(c),
+                        Spread.median(raw),
+                        Spread.min(raw),
+                        Spread.max(raw));
             }
         }
         System.out.println("checksum " + sink);
@@ -300,18 +300,5 @@ public final class Figure9Benchmark {
             long nanos = System.nanoTime() - t0;
             return new long[] {nanos, s.first(tids[0])};
         }
-    }
-
-    static double median(List<Double> xs) {
-        double[] a = xs.stream().mapToDouble(d -> d).sorted().toArray();
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-    }
-
-    static double min(List<Double> xs) {
-        return xs.stream().mapToDouble(d -> d).min().orElse(0);
-    }
-
-    static double max(List<Double> xs) {
-        return xs.stream().mapToDouble(d -> d).max().orElse(0);
     }
 }
