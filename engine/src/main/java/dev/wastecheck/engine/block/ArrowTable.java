@@ -417,6 +417,20 @@ public final class ArrowTable {
         return true;
     }
 
+    /**
+     * Points VARLEN column {@code c} of slot {@code off} of {@code b} at a value already in this
+     * table's heap, inside {@code txn}: an update with an undo record, as {@link #update}, for the
+     * In-Place transformation of §6.2 ({@link InPlaceTransformer}). Refused on a logged table.
+     */
+    boolean updateEntry(Transaction txn, Block b, int off, int c, long w0, long w1) {
+        if (logId >= 0) throw new IllegalStateException(name + ": in-place transformation of a logged table");
+        BlockAccess.thaw(b);
+        VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.UPDATE, true, new int[] {c});
+        if (!install(txn, b, off, rec)) return false;
+        writeRaw(b, off, c, w0, w1, true);
+        return true;
+    }
+
     // ---- reads -------------------------------------------------------------------------------
 
     /** Reads the tuple at {@code slot} as {@code txn} sees it into {@code into}; false if it is not in the snapshot. */

@@ -1,6 +1,7 @@
 package dev.wastecheck.engine.block;
 
 import dev.wastecheck.layouts.arrow.ArrowBlock;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The coarse "lock" of a block among transactional writers, in-place Arrow readers and the
@@ -21,6 +22,16 @@ import dev.wastecheck.layouts.arrow.ArrowBlock;
  */
 public final class BlockAccess {
     private BlockAccess() {}
+
+    private static final LongAdder STALLS = new LongAdder();
+
+    /**
+     * Writes that had to wait, since the JVM started, for a block being frozen or for in-place
+     * readers to leave (§6.1 counts the transactions the transformation stalls).
+     */
+    public static long stalls() {
+        return STALLS.sum();
+    }
 
     /** Enters an in-place read of a frozen block; false (a miss) when the block is not frozen. */
     public static boolean tryEnterInPlace(Block b) {
@@ -64,6 +75,7 @@ public final class BlockAccess {
     static void thaw(Block b) {
         ArrowBlock d = b.data;
         int spins = 0;
+        boolean stalled = false;
         while (true) {
             long c = d.control();
             int s = ArrowBlock.state(c);
@@ -75,6 +87,10 @@ public final class BlockAccess {
                     b.frozen = null;
                 }
                 continue;
+            }
+            if (!stalled) {
+                stalled = true;
+                STALLS.increment();
             }
             if (++spins > 64) Thread.yield();
             else Thread.onSpinWait();

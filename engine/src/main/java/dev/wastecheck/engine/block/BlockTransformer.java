@@ -45,6 +45,8 @@ public final class BlockTransformer {
             abortedCompactions = new AtomicLong(),
             moves = new AtomicLong();
     private final AtomicLong frozen = new AtomicLong(), preempted = new AtomicLong(), emptied = new AtomicLong();
+    /** Time in each phase (§6.2 Fig. 13): compaction transactions, and freezing (gathering or dictionary). */
+    private final AtomicLong compactNanos = new AtomicLong(), freezeNanos = new AtomicLong();
 
     /**
      * Watches {@code table} through {@code gc} and transforms its blocks once cold.
@@ -84,6 +86,7 @@ public final class BlockTransformer {
     public int runOnce() {
         int done = 0;
         List<Block> notReady = new ArrayList<>();
+        long t0 = System.nanoTime();
         for (Block b; (b = cooled.poll()) != null; ) {
             switch (freezer.freeze(b)) {
                 case FROZEN -> {
@@ -96,6 +99,8 @@ public final class BlockTransformer {
             }
         }
         cooled.addAll(notReady);
+        long t1 = System.nanoTime();
+        freezeNanos.addAndGet(t1 - t0);
         Set<Block> candidates = new LinkedHashSet<>();
         List<Block> retry = new ArrayList<>();
         for (Block b; (b = cold.poll()) != null; ) {
@@ -114,6 +119,7 @@ public final class BlockTransformer {
             }
         }
         if (!group.isEmpty()) compact(group);
+        compactNanos.addAndGet(System.nanoTime() - t1);
         return done;
     }
 
@@ -142,9 +148,8 @@ public final class BlockTransformer {
         return frozenBlocks;
     }
 
-    /** Compacts one group in a transaction (Alg. 2); true when it committed. */
-    boolean compact(List<Block> group) {
-        int slots = table.layout().slots();
+    /** The slots that hold a tuple in each block of a group, as {@link CompactionPlanner} takes them. */
+    static BitSet[] occupancy(List<Block> group, int slots) {
         BitSet[] occupied = new BitSet[group.size()];
         for (int i = 0; i < group.size(); i++) {
             ArrowBlock d = group.get(i).data;
@@ -158,17 +163,29 @@ public final class BlockTransformer {
             }
             occupied[i] = o;
         }
-        CompactionPlanner.Plan plan = CompactionPlanner.plan(occupied, slots);
-        Transaction txn = tm.begin();
+        return occupied;
+    }
+
+    /** Makes the moves of {@code plan} in {@code txn} (Alg. 2); false on a conflict (the caller aborts). */
+    static boolean move(ArrowTable table, Transaction txn, List<Block> group, CompactionPlanner.Plan plan) {
         RawRow scratch = new RawRow(table.schema().fieldCount());
         for (CompactionPlanner.Move m : plan.moves()) {
             long from = TupleSlot.of(group.get(m.fromBlock()).id, m.fromOffset());
             long to = TupleSlot.of(group.get(m.toBlock()).id, m.toOffset());
-            if (!table.move(txn, from, to, scratch)) {
-                tm.abort(txn);
-                abortedCompactions.incrementAndGet();
-                return false;
-            }
+            if (!table.move(txn, from, to, scratch)) return false;
+        }
+        return true;
+    }
+
+    /** Compacts one group in a transaction (Alg. 2); true when it committed. */
+    boolean compact(List<Block> group) {
+        int slots = table.layout().slots();
+        CompactionPlanner.Plan plan = CompactionPlanner.plan(occupancy(group, slots), slots);
+        Transaction txn = tm.begin();
+        if (!move(table, txn, group, plan)) {
+            tm.abort(txn);
+            abortedCompactions.incrementAndGet();
+            return false;
         }
         List<Block> cooling = new ArrayList<>();
         for (int f : plan.filled()) cooling.add(group.get(f));
@@ -195,17 +212,35 @@ public final class BlockTransformer {
         return true;
     }
 
-    private static boolean anyAllocated(Block b) {
+    static boolean anyAllocated(Block b) {
         for (int w = 0; w < b.data.slots() >>> 6; w++) if (b.data.allocationWord(w) != 0) return true;
         return false;
     }
 
-    /** What the transformation has done so far. */
+    /**
+     * What the transformation has done so far, with the time it spent compacting (planning and the
+     * compaction transactions, commits included) and freezing (the checks, gathering or dictionary
+     * encoding under the FREEZING flag).
+     */
     public record Stats(
-            long compactions, long abortedCompactions, long moves, long frozen, long preempted, long emptied) {}
+            long compactions,
+            long abortedCompactions,
+            long moves,
+            long frozen,
+            long preempted,
+            long emptied,
+            long compactNanos,
+            long freezeNanos) {}
 
     public Stats stats() {
         return new Stats(
-                compactions.get(), abortedCompactions.get(), moves.get(), frozen.get(), preempted.get(), emptied.get());
+                compactions.get(),
+                abortedCompactions.get(),
+                moves.get(),
+                frozen.get(),
+                preempted.get(),
+                emptied.get(),
+                compactNanos.get(),
+                freezeNanos.get());
     }
 }

@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.block;
 
+import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
@@ -8,8 +9,6 @@ import dev.wastecheck.layouts.arrow.VarlenHeap;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The second phase of the transformation (Li et al., VLDB 2020, §4.3): turns a compacted, cooled
@@ -48,12 +47,26 @@ final class Freezer {
 
     /** Freezes a COOLING block. */
     Outcome freeze(Block b) {
+        return freeze(b, null);
+    }
+
+    /**
+     * Freezes a COOLING block whose VARLEN columns were already gathered (by column, null elsewhere),
+     * or gathers them now if {@code prepared} is null. A prepared block ({@link InPlaceTransformer})
+     * needs no copy under the FREEZING flag: its entries already point into {@code prepared}.
+     */
+    Outcome freeze(Block b, FrozenVarlen[] prepared) {
         if (b.removed || b.state() != ArrowBlock.COOLING) return Outcome.PREEMPTED;
         int n = contiguousRecords(b);
         if (n == VERSIONS) return Outcome.NOT_READY;
         if (n == GAP) return BlockAccess.stopCooling(b) ? Outcome.GAPS : Outcome.PREEMPTED;
         if (!BlockAccess.startFreezing(b)) return Outcome.PREEMPTED;
-        transform(b, n);
+        if (prepared == null) {
+            transform(b, n);
+        } else {
+            metadata(b.data, n);
+            table.setFrozen(b, prepared);
+        }
         BlockAccess.finishFreezing(b);
         return Outcome.FROZEN;
     }
@@ -82,13 +95,20 @@ final class Freezer {
     /** Fills the Arrow metadata and builds the VARLEN columns' frozen buffers (the block is FREEZING). */
     void transform(Block b, int n) {
         ArrowBlock d = b.data;
-        d.setNumRecords(n);
-        for (int c = 0; c < layout.columns(); c++) d.setNullCount(c, n - validCount(d, c, n));
+        metadata(d, n);
         FrozenVarlen[] frozen = new FrozenVarlen[layout.columns()];
         for (int c : layout.varlenColumns()) {
-            frozen[c] = table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY ? dictionary(d, c, n) : gather(d, c, n);
+            frozen[c] = table.freezeMode() == ArrowTable.FreezeMode.DICTIONARY
+                    ? dictionary(d, c, n)
+                    : gather(b, c, n, null);
         }
         table.setFrozen(b, frozen);
+    }
+
+    /** The Arrow metadata of a block whose tuples fill slots [0, n): its length and each column's null count. */
+    private void metadata(ArrowBlock d, int n) {
+        d.setNumRecords(n);
+        for (int c = 0; c < layout.columns(); c++) d.setNullCount(c, n - validCount(d, c, n));
     }
 
     private static int validCount(ArrowBlock d, int c, int n) {
@@ -101,10 +121,14 @@ final class Freezer {
     /**
      * Gathers column {@code c}'s values into one Arrow values buffer with offsets, in two passes over
      * the entries: sizes, then copies. The new buffer is registered with the heap before the copy
-     * (its live bytes are known from the first pass), so each out-of-line entry is swung to its new
-     * home right after its bytes are written. Values move 8 bytes at a time.
+     * (its live bytes are known from the first pass). Once every value is in place, each out-of-line
+     * entry is swung to its new home: with plain stores under the FREEZING flag ({@code txn} null,
+     * the hybrid algorithm of §4.3), or, for the In-Place baseline of §6.2, by a transactional update
+     * of the entry in {@code txn} (an undo record each, which owns the old value and frees it once the
+     * transaction is old news). Returns null if such an update conflicts (the transaction must abort).
      */
-    FrozenVarlen gather(ArrowBlock d, int c, int n) {
+    FrozenVarlen gather(Block b, int c, int n, Transaction txn) {
+        ArrowBlock d = b.data;
         int words = (n + 63) >>> 6;
         ByteBuffer block = d.buffer();
         int entries = layout.valuesOffset(c);
@@ -171,6 +195,7 @@ final class Freezer {
         }
         if (runLength > 0) copyRun(runStart, out, runTo, runLength);
         g.setOffset(n, acc);
+        if (txn != null) return swingInTransaction(b, c, n, g, txn) ? g : null;
         // Every value is in place before any entry points at it: one fence, then plain 8-byte stores
         // (a concurrent transactional reader sees the old or the new pointer, both valid).
         VarHandle.releaseFence();
@@ -186,6 +211,31 @@ final class Freezer {
         return g;
     }
 
+    /**
+     * Points each out-of-line entry of column {@code c} at its gathered copy by an update in {@code
+     * txn}. On a conflict, the copies no entry points at yet are freed at once (nothing can reach
+     * them); those already swung are freed by their records' rollback when the transaction aborts.
+     */
+    private boolean swingInTransaction(Block b, int c, int n, FrozenVarlen g, Transaction txn) {
+        ArrowBlock d = b.data;
+        long handleBase = g.handle(0);
+        for (int off = 0; off < n; off++) {
+            if (!d.isValid(c, off)) continue;
+            long w0 = d.entryWord0(c, off);
+            if (VarlenEntry.isInline(w0)) continue;
+            long to = handleBase + g.offset(off);
+            if (!table.updateEntry(txn, b, off, c, w0, to)) {
+                for (int rest = off; rest < n; rest++) {
+                    long r0 = d.entryWord0(c, rest);
+                    if (d.isValid(c, rest) && !VarlenEntry.isInline(r0))
+                        heap.free(handleBase + g.offset(rest), VarlenEntry.size(r0));
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Word {@code w} of column {@code c}'s validity bitmap, cut at record {@code n}. */
     private static long validWord(ArrowBlock d, int c, int w, int n) {
         long v = d.validityWord(c, w);
@@ -198,55 +248,134 @@ final class Freezer {
         out.put(to, heap.buffer(from), VarlenHeap.offset(from), length);
     }
 
-    /** Builds a sorted dictionary of column {@code c}'s distinct values and an index per record (§4.4). */
+    /**
+     * Builds a sorted dictionary of column {@code c}'s distinct values and an index per record (§4.4),
+     * in the paper's two scans: the first copies every value into one array and finds the distinct
+     * ones (an open-addressing table over that array, no object per value); the second sorts the
+     * distinct values (by their first 44 bits packed with their number into one long, so that a
+     * primitive sort does most of the work; values that share those bits are ordered byte by byte)
+     * and writes the dictionary and the codes.
+     */
     FrozenVarlen dictionary(ArrowBlock d, int c, int n) {
-        Map<ByteBuffer, Integer> codes = new HashMap<>();
-        long distinctBytes = 0;
-        byte[][] values = new byte[n][];
+        int[] start = new int[n + 1];
+        long total = 0;
+        for (int off = 0; off < n; off++) if (d.isValid(c, off)) total += VarlenEntry.size(d.entryWord0(c, off));
+        byte[] bytes = new byte[Math.toIntExact(total)];
+        int pos = 0;
         for (int off = 0; off < n; off++) {
+            start[off] = pos;
             if (!d.isValid(c, off)) continue;
             long w0 = d.entryWord0(c, off), w1 = d.entryWord1(c, off);
-            byte[] v = new byte[VarlenEntry.size(w0)];
-            if (VarlenEntry.isInline(w0)) VarlenEntry.copyInline(w0, w1, v, 0);
-            else heap.read(w1, v, 0, v.length);
-            if (codes.putIfAbsent(ByteBuffer.wrap(v), 0) == null) distinctBytes += v.length;
-            values[off] = v;
+            int size = VarlenEntry.size(w0);
+            if (VarlenEntry.isInline(w0)) VarlenEntry.copyInline(w0, w1, bytes, pos);
+            else heap.read(w1, bytes, pos, size);
+            pos += size;
         }
-        byte[][] sorted = new byte[codes.size()][];
-        int k = 0;
-        for (ByteBuffer key : codes.keySet()) sorted[k++] = key.array();
-        Arrays.sort(sorted, Arrays::compareUnsigned);
-        FrozenVarlen g = FrozenVarlen.dictionary(n, sorted.length, distinctBytes);
+        start[n] = pos;
+        // First scan: the distinct values, by the record that holds each first.
+        int capacity = Integer.highestOneBit(Math.max(16, 2 * n)) << 1, mask = capacity - 1;
+        int[] slots = new int[capacity];
+        Arrays.fill(slots, -1);
+        int[] id = new int[n], first = new int[n];
+        int distinct = 0;
+        long distinctBytes = 0;
+        for (int off = 0; off < n; off++) {
+            if (!d.isValid(c, off)) continue;
+            int from = start[off], to = start[off + 1];
+            int h = hash(bytes, from, to) & mask;
+            while (true) {
+                int k = slots[h];
+                if (k < 0) {
+                    slots[h] = distinct;
+                    first[distinct] = off;
+                    id[off] = distinct++;
+                    distinctBytes += to - from;
+                    break;
+                }
+                int f = first[k];
+                if (Arrays.equals(bytes, start[f], start[f + 1], bytes, from, to)) {
+                    id[off] = k;
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+        // Second scan: sort the distinct values, then the dictionary and a code per record.
+        long[] packed = new long[distinct];
+        for (int k = 0; k < distinct; k++)
+            packed[k] = ((prefix(bytes, start[first[k]], start[first[k] + 1]) >>> 20) << 20 | k) ^ Long.MIN_VALUE;
+        Arrays.sort(packed);
+        int[] sorted = new int[distinct];
+        for (int i = 0; i < distinct; i++) sorted[i] = (int) (packed[i] & 0xFFFFF);
+        for (int i = 0; i < distinct; ) {
+            int j = i + 1;
+            while (j < distinct && packed[j] >>> 20 == packed[i] >>> 20) j++;
+            if (j - i > 1) sortTies(sorted, i, j, bytes, start, first);
+            i = j;
+        }
+        int[] rank = new int[distinct];
+        FrozenVarlen g = FrozenVarlen.dictionary(n, distinct, distinctBytes);
         ByteBuffer out = g.buffer();
         int acc = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            codes.put(ByteBuffer.wrap(sorted[i]), i);
+        for (int i = 0; i < distinct; i++) {
+            int f = first[sorted[i]], len = start[f + 1] - start[f];
+            rank[sorted[i]] = i;
             g.setOffset(i, acc);
-            out.put(g.valuesOffset() + acc, sorted[i]);
-            acc += sorted[i].length;
+            out.put(g.valuesOffset() + acc, bytes, start[f], len);
+            acc += len;
         }
-        g.setOffset(sorted.length, acc);
-        long[] oldHandles = new long[n];
-        int[] oldSizes = new int[n];
-        int old = 0;
+        g.setOffset(distinct, acc);
         long live = 0;
+        int old = 0;
         for (int off = 0; off < n; off++) {
-            if (values[off] == null) {
+            if (!d.isValid(c, off)) {
                 g.setIndex(off, 0);
                 continue;
             }
-            int code = codes.get(ByteBuffer.wrap(values[off]));
-            g.setIndex(off, code);
-            if (values[off].length > VarlenEntry.INLINE_THRESHOLD) live += values[off].length;
+            g.setIndex(off, rank[id[off]]);
+            int len = start[off + 1] - start[off];
+            if (len > VarlenEntry.INLINE_THRESHOLD) {
+                live += len;
+                old++;
+            }
         }
         g.registered(heap.register(out, live));
+        long[] oldHandles = new long[old];
+        int[] oldSizes = new int[old];
+        old = 0;
         for (int off = 0; off < n; off++) {
-            if (values[off] == null || values[off].length <= VarlenEntry.INLINE_THRESHOLD) continue;
+            int len = start[off + 1] - start[off];
+            if (!d.isValid(c, off) || len <= VarlenEntry.INLINE_THRESHOLD) continue;
             oldHandles[old] = d.entryWord1(c, off);
-            oldSizes[old++] = values[off].length;
+            oldSizes[old++] = len;
             d.putEntryPointer(c, off, g.handle(g.offset(g.index(off))));
         }
-        if (old > 0) table.deferFree(Arrays.copyOf(oldHandles, old), Arrays.copyOf(oldSizes, old));
+        if (old > 0) table.deferFree(oldHandles, oldSizes);
         return g;
+    }
+
+    /** A 32-bit hash of bytes [from, to) (FNV-1a, then mixed so that the low bits spread). */
+    private static int hash(byte[] b, int from, int to) {
+        int h = 0x811C9DC5;
+        for (int i = from; i < to; i++) h = (h ^ (b[i] & 0xFF)) * 0x01000193;
+        return h ^ (h >>> 16);
+    }
+
+    /** The first 8 bytes of [from, to) as an unsigned big-endian number, zero-padded (orders like the bytes). */
+    private static long prefix(byte[] b, int from, int to) {
+        long p = 0;
+        for (int i = 0; i < 8; i++) p = p << 8 | (from + i < to ? b[from + i] & 0xFF : 0);
+        return p;
+    }
+
+    /** Orders sorted[i, j) (distinct values that share their first 44 bits) byte by byte. */
+    private static void sortTies(int[] sorted, int i, int j, byte[] bytes, int[] start, int[] first) {
+        Integer[] group = new Integer[j - i];
+        for (int k = i; k < j; k++) group[k - i] = sorted[k];
+        Arrays.sort(group, (x, y) -> {
+            int fx = first[x], fy = first[y];
+            return Arrays.compareUnsigned(bytes, start[fx], start[fx + 1], bytes, start[fy], start[fy + 1]);
+        });
+        for (int k = i; k < j; k++) sorted[k] = group[k - i];
     }
 }

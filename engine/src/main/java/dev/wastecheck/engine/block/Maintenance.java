@@ -1,8 +1,11 @@
 package dev.wastecheck.engine.block;
 
 import dev.wastecheck.engine.txn.GarbageCollector;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A background thread that runs the garbage collector (one GC epoch per period) and, after each
@@ -41,7 +44,7 @@ public final class Maintenance implements AutoCloseable {
                 gc.run();
                 for (BlockTransformer t : transformers) t.runOnce();
                 long left = periodNanos - (System.nanoTime() - t0);
-                if (left > 0) java.util.concurrent.locks.LockSupport.parkNanos(left);
+                if (left > 0) LockSupport.parkNanos(left);
             }
         } catch (Throwable e) {
             failure = e;
@@ -50,7 +53,7 @@ public final class Maintenance implements AutoCloseable {
 
     /** CPU time the thread has used so far (-1 where the JVM does not measure it). */
     public long cpuNanos() {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         return mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(thread.getId()) : -1;
     }
 

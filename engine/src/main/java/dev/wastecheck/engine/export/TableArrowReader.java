@@ -11,10 +11,13 @@ import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.BlockLayout;
 import dev.wastecheck.layouts.arrow.FrozenVarlen;
 import dev.wastecheck.model.arrow.ArrowSchemas;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ForeignAllocation;
@@ -141,7 +144,7 @@ public final class TableArrowReader extends ArrowReader {
     public boolean loadNextBatch() {
         try {
             ensureInitialized();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         while (next < blocks.size()) {
@@ -260,7 +263,7 @@ public final class TableArrowReader extends ArrowReader {
         VectorSchemaRoot root;
         try {
             root = getVectorSchemaRoot();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         int columns = table.schema().fieldCount();
@@ -312,7 +315,7 @@ public final class TableArrowReader extends ArrowReader {
     /** A hot block of a dictionary table: its own sorted dictionary for the batch, as freezing would build it. */
     private void encode(VectorSchemaRoot root, int c, List<byte[]> values, int n) {
         List<byte[]> distinct = new ArrayList<>();
-        java.util.Map<ByteBuffer, Integer> codes = new java.util.HashMap<>();
+        Map<ByteBuffer, Integer> codes = new HashMap<>();
         for (byte[] v : values) if (v != null && codes.putIfAbsent(ByteBuffer.wrap(v), 0) == null) distinct.add(v);
         distinct.sort(Arrays::compareUnsigned);
         Dictionary dict = lookup(c);

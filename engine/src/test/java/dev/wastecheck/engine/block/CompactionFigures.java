@@ -27,7 +27,7 @@ import java.util.SplittableRandom;
  */
 public final class CompactionFigures {
     static final int BLOCKS = 500;
-    static final double[] EMPTY = {0.01, 0.05, 0.10, 0.20, 0.40, 0.60, 0.80};
+    static final double[] EMPTY = {0.001, 0.01, 0.05, 0.10, 0.20, 0.40, 0.60, 0.80};
     static final int[] GROUPS = {1, 10, 50, 100, 250, 500};
 
     public static void main(String[] args) {
@@ -44,7 +44,7 @@ public final class CompactionFigures {
             int optimal = CompactionPlanner.optimalMoves(blocks, slots);
             int approx = CompactionPlanner.plan(blocks, slots).moves().size();
             System.out.printf(
-                    Locale.ROOT, "%7.0f%% %12d %12d %12d %10d%n", 100 * e, t, optimal, approx, approx - optimal);
+                    Locale.ROOT, "%7.1f%% %12d %12d %12d %10d%n", 100 * e, t, optimal, approx, approx - optimal);
         }
         System.out.println();
         System.out.println("Fig. 14a: blocks freed in one pass / 14b: moves per compaction transaction (mean)");
@@ -53,7 +53,7 @@ public final class CompactionFigures {
         System.out.println(head);
         for (double e : EMPTY) {
             BitSet[] blocks = blocks(slots, e, new SplittableRandom(seed));
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%7.0f%%", 100 * e));
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%7.1f%%", 100 * e));
             for (int g : GROUPS) {
                 int freed = 0, groups = 0;
                 long moves = 0;

@@ -80,10 +80,12 @@ class FreezeRaceTest {
         assertThat(BlockAccess.tryEnterInPlace(b)).isTrue();
         long leftBefore = b.data().getFixed(1, 5);
         AtomicBoolean done = new AtomicBoolean();
+        long stalls = BlockAccess.stalls();
         Thread writer = new Thread(() -> done.set(update(slots.get(5), 99)));
         writer.start();
         Thread.sleep(100);
         assertThat(done).as("still waiting").isFalse();
+        assertThat(BlockAccess.stalls()).as("counted once as stalled (Fig. 8)").isEqualTo(stalls + 1);
         assertThat(b.data().getFixed(1, 5))
                 .as("nothing written under the reader")
                 .isEqualTo(leftBefore);

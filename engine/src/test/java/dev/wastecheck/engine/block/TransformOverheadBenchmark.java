@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.block;
 
+import dev.wastecheck.layouts.arrow.ArrowBlock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -105,7 +106,7 @@ public final class TransformOverheadBenchmark {
         for (TpccLikeMix.Indexed t : mix.tables()) {
             blocks += t.table.blockCount();
             memory += t.table.memoryBytes();
-            for (Block b : t.table.blocks()) if (b.state() == dev.wastecheck.layouts.arrow.ArrowBlock.FROZEN) frozen++;
+            for (Block b : t.table.blocks()) if (b.state() == ArrowBlock.FROZEN) frozen++;
         }
         for (BlockTransformer t : mix.transformers) {
             compactions += t.stats().compactions();
