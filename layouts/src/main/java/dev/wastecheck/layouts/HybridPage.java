@@ -1,5 +1,8 @@
 package dev.wastecheck.layouts;
 
+import java.util.Arrays;
+import java.util.stream.IntStream;
+
 /**
  * The hybrid page layout of Graefe, Petrov, Ivanov, Marinov (HPL-2012-240), its three variants
  * as §3-§5 define them. As in PAX, an aligned cache line holds values of one field only; as in
@@ -183,6 +186,10 @@ public final class HybridPage extends AbstractPage {
     private final boolean formatKeys;
     /** Non-BIT fields in table order: the segment's columns. */
     private final int[] columns;
+    /** VARLEN, whole-byte fixed, BIT and nullable fields, each in table order (what {@link #read} walks). */
+    private final int[] varFields, fixedFields, bitFields, nullableFields;
+    /** {@link #read}'s scratch: each VARLEN field's value offset and length. */
+    private final int[] refOffsets, refLengths;
 
     private final int[] kind;
 
@@ -215,6 +222,15 @@ public final class HybridPage extends AbstractPage {
     private final int[] blockMask;
     private final int[] blockBytes;
     private int[][] growBlock;
+    /**
+     * Every variant's address of field f's value of segment position j as one formula:
+     * {@code addrBlock[addrBase[f] + (j >>> addrShift[f])] + (j & addrMask[f]) * width[f]} bytes
+     * into the segment. INCREMENTAL: the blocks of f (growBlock) flattened; SIMPLISTIC and RIGID:
+     * one "block", the column, with a shift of 31 and a mask of all ones (j < R < 2^31).
+     */
+    private final int[] addrBase, addrShift, addrMask;
+
+    private int[] addrBlock;
     /** INCREMENTAL: bytes a segment takes for j records (0 for j = 0; segmentBytes for j = R). */
     private int[] openBytes;
 
@@ -268,6 +284,18 @@ public final class HybridPage extends AbstractPage {
         }
         columns = new int[c];
         for (int f = 0, i = 0; f < n; f++) if (!schema.type(f).isBit()) columns[i++] = f;
+        varFields = new int[schema.varCount()];
+        for (int i = 0; i < varFields.length; i++) varFields[i] = schema.varField(i);
+        fixedFields = IntStream.range(0, n).filter(f -> kind[f] == K_FIXED).toArray();
+        bitFields = new int[schema.bitCount()];
+        for (int i = 0; i < bitFields.length; i++) bitFields[i] = schema.bitField(i);
+        nullableFields = new int[schema.nullableCount()];
+        for (int i = 0; i < nullableFields.length; i++) nullableFields[i] = schema.nullableField(i);
+        addrBase = new int[n];
+        addrShift = new int[n];
+        addrMask = new int[n];
+        refOffsets = new int[varFields.length];
+        refLengths = new int[varFields.length];
         width = new int[n];
         nullOffset = new int[n];
         bitOffset = new int[n];
@@ -316,7 +344,7 @@ public final class HybridPage extends AbstractPage {
         vrefPnk = narrow ? NARROW_VREF_PNK : WIDE_VREF_PNK;
         // The head (§4.3, §4.4): a unit of R bits for the ghosts, each nullable field, each BIT field.
         int at = v == Variant.SIMPLISTIC ? 0 : SEG_GHOST_BITS + u;
-        java.util.Arrays.fill(nullOffset, -1);
+        Arrays.fill(nullOffset, -1);
         for (int i = 0; i < schema.nullableCount(); i++, at += u) nullOffset[schema.nullableField(i)] = at;
         for (int i = 0; i < schema.bitCount(); i++, at += u) bitOffset[schema.bitField(i)] = at;
         headBytes = at;
@@ -327,6 +355,28 @@ public final class HybridPage extends AbstractPage {
         }
         segmentBytes = at;
         if (!runs) schedule(r);
+        flattenAddresses();
+    }
+
+    /** Fills {@link #addrBlock} and its indexes from columnOffset (whole columns) or growBlock (INCREMENTAL). */
+    private void flattenAddresses() {
+        int total = 0;
+        for (int f : columns) total += runs ? 1 : growBlock[f].length;
+        addrBlock = new int[total];
+        int at = 0;
+        for (int f : columns) {
+            addrBase[f] = at;
+            if (runs) {
+                addrShift[f] = 31;
+                addrMask[f] = -1;
+                addrBlock[at++] = columnOffset[f];
+            } else {
+                addrShift[f] = blockShift[f];
+                addrMask[f] = blockMask[f];
+                System.arraycopy(growBlock[f], 0, addrBlock, at, growBlock[f].length);
+                at += growBlock[f].length;
+            }
+        }
     }
 
     /** INCREMENTAL: where each column's blocks go as the records of a segment need them (§5.1; class comment). */
@@ -507,13 +557,12 @@ public final class HybridPage extends AbstractPage {
 
     private void putRef(int ref, int offset, int length, int key) {
         if (narrow) {
-            buf.putShort(ref + VREF_OFFSET, (short) offset);
-            buf.putShort(ref + vrefLength, (short) length);
+            putIntAt(ref + VREF_OFFSET, offset | length << 16); // u16 offset, u16 length at NARROW_VREF_LENGTH = 2
         } else {
-            buf.putInt(ref + VREF_OFFSET, offset);
-            buf.putInt(ref + vrefLength, length);
+            putIntAt(ref + VREF_OFFSET, offset);
+            putIntAt(ref + vrefLength, length);
         }
-        if (keys) buf.putInt(ref + vrefPnk, key);
+        if (keys) putIntAt(ref + vrefPnk, key);
     }
 
     // ---------------------------------------------------------------- records
@@ -540,28 +589,37 @@ public final class HybridPage extends AbstractPage {
         int j = n & segmentMask;
         // A new segment's head starts clear (§4.3: no ghosts, no NULLs); values are written before they are read.
         if (j == 0 && headBytes > 0) zero(seg, headBytes);
-        int[] kinds = kind;
-        for (int f = 0, nf = kinds.length; f < nf; f++) {
-            int no = nullOffset[f];
-            if (no >= 0 && r.isNull(f)) setBit(seg + no, j, true);
-            switch (kinds[f]) {
-                case K_BIT:
-                    setBit(seg + bitOffset[f], j, r.getLong(f) != 0);
-                    break;
-                case K_VAR: {
-                    int len = r.length(f);
-                    int off = 0;
-                    if (len > 0) {
-                        off = heapStart() - len;
-                        putBytes(base + off, r.bytes(f), 0, len);
-                        buf.putInt(base + HDR_HEAP_START, off);
-                    }
-                    putRef(valueAt(seg, n, f), off, len, normalizedKey(r.bytes(f), 0, len));
-                    break;
-                }
-                default:
-                    writeFixed(valueAt(seg, n, f), f, r.getLong(f));
+        // Field by kind, each kind a list computed once (as read does), every address one formula.
+        int[] ab = addrBase, as = addrShift, am = addrMask, blocks = addrBlock, w = width;
+        int[] fixed = fixedFields;
+        for (int i = 0, m = fixed.length; i < m; i++) {
+            int f = fixed[i];
+            writeFixedFast(seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f], f, r.getLong(f));
+        }
+        int[] vars = varFields;
+        int heap = heapStart();
+        for (int v = 0, m = vars.length; v < m; v++) {
+            int f = vars[v];
+            int len = r.length(f);
+            int off = 0;
+            if (len > 0) {
+                off = heap -= len;
+                putBytes(base + off, r.bytes(f), 0, len);
             }
+            putRef(
+                    seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f],
+                    off,
+                    len,
+                    normalizedKey(r.bytes(f), 0, len));
+        }
+        buf.putInt(base + HDR_HEAP_START, heap);
+        for (int i = 0, m = bitFields.length; i < m; i++) {
+            int f = bitFields[i];
+            setBit(seg + bitOffset[f], j, r.getLong(f) != 0);
+        }
+        for (int i = 0, m = nullableFields.length; i < m; i++) {
+            int f = nullableFields[i];
+            if (r.isNull(f)) setBit(seg + nullOffset[f], j, true);
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
         return n;
@@ -585,36 +643,52 @@ public final class HybridPage extends AbstractPage {
     }
 
     /**
-     * The whole record: one entry per field, each from its own column of one segment. The
-     * segment is found once per record; each field's address is the segment, its column or
-     * block, and the position (§3.1), from arrays this page computed once, not from the schema.
+     * The whole record: one entry per field, each from its own column of one segment (§6's
+     * "scattered reads": a record's fields lie in as many lines as it has columns, plus its
+     * VARLEN values). The loads are ordered so that those lines are fetched side by side rather
+     * than one after another: first every VARLEN reference (the values' addresses, which the
+     * last pass needs), then every fixed value; no load of the two passes depends on another's
+     * value, and each field's address is one formula with no branch on the variant or the kind
+     * ({@link #addrBase}), so a record's column lines are in flight together. Then the VARLEN
+     * values are copied, again independent of one another; NULLs and BIT fields, which live in
+     * the segment's head (§4.3, §4.4), come last and override what the passes read for them.
      */
     @Override
     public void read(int slot, Record into) {
         checkSlot(slot);
         int seg = segment(slot);
         int j = slot & segmentMask;
-        int[] kinds = kind, nulls = nullOffset, widths = width;
-        for (int f = 0, nf = kinds.length; f < nf; f++) {
-            int no = nulls[f];
-            if (no >= 0 && bit(seg + no, j)) {
-                into.setNullRaw(f);
-                continue;
-            }
-            int k = kinds[f];
-            if (k == K_BIT) {
-                into.setRaw(f, bit(seg + bitOffset[f], j) ? 1 : 0);
-                continue;
-            }
-            int at = runs
-                    ? seg + columnOffset[f] + j * widths[f]
-                    : seg + growBlock[f][j >>> blockShift[f]] + (j & blockMask[f]) * widths[f];
-            if (k == K_VAR) {
-                int len = refLength(at);
-                getBytesAt(base + refOffset(at), into.buffer(f, len), 0, len);
+        int[] ab = addrBase, as = addrShift, am = addrMask, blocks = addrBlock, w = width;
+        int[] vars = varFields, offs = refOffsets, lens = refLengths;
+        int nv = vars.length;
+        for (int v = 0; v < nv; v++) {
+            int f = vars[v];
+            int at = seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f];
+            if (narrow) {
+                int ref = intAt(at); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
+                offs[v] = ref & 0xFFFF;
+                lens[v] = ref >>> 16;
             } else {
-                into.setRaw(f, readFixed(at, f));
+                offs[v] = intAt(at + VREF_OFFSET);
+                lens[v] = intAt(at + WIDE_VREF_LENGTH);
             }
+        }
+        int[] fixed = fixedFields;
+        for (int i = 0, n = fixed.length; i < n; i++) {
+            int f = fixed[i];
+            into.setRaw(f, readFixedFast(seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f], f));
+        }
+        for (int v = 0; v < nv; v++) {
+            int len = lens[v];
+            getBytesAt(base + offs[v], into.buffer(vars[v], len), 0, len);
+        }
+        for (int i = 0, n = bitFields.length; i < n; i++) {
+            int f = bitFields[i];
+            into.setRaw(f, bit(seg + bitOffset[f], j) ? 1 : 0);
+        }
+        for (int i = 0, n = nullableFields.length; i < n; i++) {
+            int f = nullableFields[i];
+            if (bit(seg + nullOffset[f], j)) into.setNullRaw(f);
         }
     }
 
@@ -630,7 +704,7 @@ public final class HybridPage extends AbstractPage {
         checkSlot(slot);
         int seg = segment(slot);
         if (kind[field] != K_FIXED) return bitValue(seg, slot, field);
-        return readFixed(valueAt(seg, slot, field), field);
+        return readFixedFast(valueAt(seg, slot, field), field);
     }
 
     private long bitValue(int seg, int slot, int field) {
@@ -660,7 +734,7 @@ public final class HybridPage extends AbstractPage {
     public void setLong(int slot, int field, long value) {
         checkSlot(slot);
         int seg = segment(slot);
-        if (kind[field] == K_FIXED) writeFixed(valueAt(seg, slot, field), field, value);
+        if (kind[field] == K_FIXED) writeFixedFast(valueAt(seg, slot, field), field, value);
         else setBitValue(seg, slot, field, value);
         int no = nullOffset[field];
         if (no >= 0) setBit(seg + no, slot & segmentMask, false);
@@ -975,7 +1049,9 @@ public final class HybridPage extends AbstractPage {
                         int s = segment(slot), j = slot & segmentMask;
                         if (nullable && bit(s + nullOffset[f], j)) o[i++] = 0;
                         else
-                            o[i++] = t.isBit() ? (bit(s + bitOffset[f], j) ? 1 : 0) : readFixed(valueAt(s, slot, f), f);
+                            o[i++] = t.isBit()
+                                    ? (bit(s + bitOffset[f], j) ? 1 : 0)
+                                    : readFixedFast(valueAt(s, slot, f), f);
                     }
                 } else if (runs) {
                     // The word's 64 slots are one run of one segment: values at a fixed stride.

@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
  *     [--workloads capacity,tpch,tpch-warm,tpcb,tpcc,record] [--formats NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC]
- *     [--warm-tpch] [--paper]
+ *     [--warm-tpch] [--paper] [--ops new_order,payment,...]
  * </pre>
  *
  * {@code --paper} is HPL-2012-240 §6's setup: 32 KB pages, records per page scaled to 204
@@ -74,6 +74,9 @@ public final class PaperRun {
                         "formats", paper ? "NSM,NSM-SHORE,PAX,HPL" : "NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC")
                 .split(","));
         boolean warmTpch = o.containsKey("warm-tpch");
+        // --ops: only these operations (names as printed, comma-separated), for a quick A/B of a few.
+        Set<String> only =
+                o.containsKey("ops") ? new LinkedHashSet<>(List.of(o.get("ops").split(","))) : null;
         System.out.printf(
                 Locale.ROOT,
                 "# layouts-paper%s: sf %s, %d-byte pages, %d rounds, %s s warm-up a format and operation; %s; java %s; %d cpus%n",
@@ -144,7 +147,9 @@ public final class PaperRun {
                             workload, format, e.getCause().getMessage());
                     continue;
                 }
-                contenders.add(new Contender(format, ops, ops.toString()));
+                String description = ops.toString();
+                if (only != null) ops.keySet().removeIf(k -> !k.startsWith("_") && !only.contains(k));
+                contenders.add(new Contender(format, ops, description));
                 System.out.printf(
                         Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
             }
