@@ -33,11 +33,12 @@ abstract class AbstractPage implements Page {
     private Record replacementRecord;
 
     /** Little-endian views of a heap buffer's array: a record read's loads without ByteBuffer's per-access checks. */
-    private static final VarHandle SHORTS =
+    protected static final VarHandle SHORTS =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    protected static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    protected static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Per field: bytes of a whole-byte fixed value (0 for BIT and VARLEN), and the mask that zero-extends an unsigned one. */
     private final int[] fixedWidth;

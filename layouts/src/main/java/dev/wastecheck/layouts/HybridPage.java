@@ -176,6 +176,38 @@ public final class HybridPage extends AbstractPage {
     /** The largest page whose offsets and lengths fit two unsigned bytes. */
     static final int NARROW_PAGE_LIMIT = 1 << 16;
 
+    /**
+     * {@link #read}'s classes of column: VARLEN references, then the fixed types by width and
+     * signedness, each class a loop with its own load. Fields of one class share a width, so a
+     * record's block index and position in the block are computed once per class.
+     */
+    private static final int C_REF = 0, C_LONG = 1, C_INT = 2, C_UINT = 3, C_SHORT = 4, C_USHORT = 5, C_BYTE = 6;
+
+    private static final int CLASSES = 8; // C_UBYTE = 7
+    private static final int[] CLASS_WIDTH = {0, 8, 4, 4, 2, 2, 1, 1};
+
+    private static int classOf(FieldType t) {
+        switch (t) {
+            case INT64:
+            case FLOAT64:
+                return C_LONG;
+            case INT32:
+                return C_INT;
+            case UINT32:
+                return C_UINT;
+            case INT16:
+                return C_SHORT;
+            case UINT16:
+                return C_USHORT;
+            case INT8:
+                return C_BYTE;
+            case UINT8:
+                return CLASSES - 1;
+            default:
+                return -1; // read field by field (otherFixed)
+        }
+    }
+
     /** Kinds of field, precomputed so a record's fields are read without asking the schema. */
     private static final int K_FIXED = 0, K_VAR = 1, K_BIT = 2;
 
@@ -229,6 +261,12 @@ public final class HybridPage extends AbstractPage {
      * one "block", the column, with a shift of 31 and a mask of all ones (j < R < 2^31).
      */
     private final int[] addrBase, addrShift, addrMask;
+    /** Fixed fields by class ({@link #classOf}), and each class's block shift and mask (from the unit and width). */
+    private final int[][] byClass = new int[CLASSES][];
+
+    private final int[] classShift = new int[CLASSES], classMask = new int[CLASSES];
+    /** Whole-byte fixed fields of no class (none among today's types): read one by one. */
+    private final int[] otherFixed;
 
     private int[] addrBlock;
     /** INCREMENTAL: bytes a segment takes for j records (0 for j = 0; segmentBytes for j = R). */
@@ -291,6 +329,17 @@ public final class HybridPage extends AbstractPage {
         for (int i = 0; i < bitFields.length; i++) bitFields[i] = schema.bitField(i);
         nullableFields = new int[schema.nullableCount()];
         for (int i = 0; i < nullableFields.length; i++) nullableFields[i] = schema.nullableField(i);
+        for (int k = 0; k < CLASSES; k++) {
+            int cls = k;
+            byClass[k] = k == C_REF
+                    ? varFields
+                    : Arrays.stream(fixedFields)
+                            .filter(f -> classOf(schema.type(f)) == cls)
+                            .toArray();
+        }
+        otherFixed = Arrays.stream(fixedFields)
+                .filter(f -> classOf(schema.type(f)) < 0)
+                .toArray();
         addrBase = new int[n];
         addrShift = new int[n];
         addrMask = new int[n];
@@ -360,6 +409,12 @@ public final class HybridPage extends AbstractPage {
 
     /** Fills {@link #addrBlock} and its indexes from columnOffset (whole columns) or growBlock (INCREMENTAL). */
     private void flattenAddresses() {
+        for (int c = 0; c < CLASSES; c++) {
+            int w = c == C_REF ? vrefSize : CLASS_WIDTH[c];
+            int values = unit / gcd(w, unit); // a block's values (§5.1); the whole column for SIMPLISTIC, RIGID
+            classShift[c] = runs ? 31 : Integer.numberOfTrailingZeros(values);
+            classMask[c] = runs ? -1 : values - 1;
+        }
         int total = 0;
         for (int f : columns) total += runs ? 1 : growBlock[f].length;
         addrBlock = new int[total];
@@ -656,32 +711,92 @@ public final class HybridPage extends AbstractPage {
     @Override
     public void read(int slot, Record into) {
         checkSlot(slot);
+        byte[] a = array;
+        if (a == null) {
+            readThroughBuffer(slot, into);
+            return;
+        }
         int seg = segment(slot);
         int j = slot & segmentMask;
-        int[] ab = addrBase, as = addrShift, am = addrMask, blocks = addrBlock, w = width;
+        int s0 = arrayOffset + seg; // the segment's index in the array
+        int[] ab = addrBase, blocks = addrBlock;
         int[] vars = varFields, offs = refOffsets, lens = refLengths;
         int nv = vars.length;
-        for (int v = 0; v < nv; v++) {
-            int f = vars[v];
-            int at = seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f];
-            if (narrow) {
-                int ref = intAt(at); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
-                offs[v] = ref & 0xFFFF;
-                lens[v] = ref >>> 16;
-            } else {
-                offs[v] = intAt(at + VREF_OFFSET);
-                lens[v] = intAt(at + WIDE_VREF_LENGTH);
+        if (nv > 0) {
+            int k = j >>> classShift[C_REF], o = (j & classMask[C_REF]) * vrefSize;
+            for (int v = 0; v < nv; v++) {
+                int at = s0 + blocks[ab[vars[v]] + k] + o;
+                if (narrow) {
+                    int ref = (int) INTS.get(a, at); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
+                    offs[v] = ref & 0xFFFF;
+                    lens[v] = ref >>> 16;
+                } else {
+                    offs[v] = (int) INTS.get(a, at + VREF_OFFSET);
+                    lens[v] = (int) INTS.get(a, at + WIDE_VREF_LENGTH);
+                }
             }
         }
-        int[] fixed = fixedFields;
-        for (int i = 0, n = fixed.length; i < n; i++) {
-            int f = fixed[i];
-            into.setRaw(f, readFixedFast(seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f], f));
+        // The fixed fields a type at a time: within a class every field's block index and position
+        // in its block are the same (same width), and the load is the type's, with no switch.
+        for (int c = C_REF + 1; c < CLASSES; c++) {
+            int[] fs = byClass[c];
+            int n = fs.length;
+            if (n == 0) continue;
+            int k = j >>> classShift[c], o = (j & classMask[c]) * CLASS_WIDTH[c];
+            switch (c) {
+                case C_LONG:
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, (long) LONGS.get(a, s0 + blocks[ab[f] + k] + o));
+                    }
+                    break;
+                case C_INT:
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, (int) INTS.get(a, s0 + blocks[ab[f] + k] + o));
+                    }
+                    break;
+                case C_UINT:
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, Integer.toUnsignedLong((int) INTS.get(a, s0 + blocks[ab[f] + k] + o)));
+                    }
+                    break;
+                case C_SHORT:
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, (short) SHORTS.get(a, s0 + blocks[ab[f] + k] + o));
+                    }
+                    break;
+                case C_USHORT:
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, Short.toUnsignedLong((short) SHORTS.get(a, s0 + blocks[ab[f] + k] + o)));
+                    }
+                    break;
+                case C_BYTE:
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, a[s0 + blocks[ab[f] + k] + o]);
+                    }
+                    break;
+                default: // C_UBYTE
+                    for (int i = 0; i < n; i++) {
+                        int f = fs[i];
+                        into.setRaw(f, a[s0 + blocks[ab[f] + k] + o] & 0xFF);
+                    }
+            }
         }
+        for (int f : otherFixed) into.setRaw(f, readFixedFast(valueAt(seg, slot, f), f));
         for (int v = 0; v < nv; v++) {
             int len = lens[v];
-            getBytesAt(base + offs[v], into.buffer(vars[v], len), 0, len);
+            System.arraycopy(a, arrayOffset + base + offs[v], into.buffer(vars[v], len), 0, len);
         }
+        headFields(seg, j, into);
+    }
+
+    /** BIT fields and NULLs from the segment's head (§4.3, §4.4), after the passes that read their (zero) entries. */
+    private void headFields(int seg, int j, Record into) {
         for (int i = 0, n = bitFields.length; i < n; i++) {
             int f = bitFields[i];
             into.setRaw(f, bit(seg + bitOffset[f], j) ? 1 : 0);
@@ -690,6 +805,21 @@ public final class HybridPage extends AbstractPage {
             int f = nullableFields[i];
             if (bit(seg + nullOffset[f], j)) into.setNullRaw(f);
         }
+    }
+
+    /** {@link #read} of a page in a direct buffer: the same passes through the ByteBuffer. */
+    private void readThroughBuffer(int slot, Record into) {
+        int seg = segment(slot);
+        int j = slot & segmentMask;
+        int[] vars = varFields, offs = refOffsets, lens = refLengths;
+        for (int v = 0; v < vars.length; v++) {
+            int at = valueAt(seg, slot, vars[v]);
+            offs[v] = refOffset(at);
+            lens[v] = refLength(at);
+        }
+        for (int f : fixedFields) into.setRaw(f, readFixed(valueAt(seg, slot, f), f));
+        for (int v = 0; v < vars.length; v++) getBytesAt(base + offs[v], into.buffer(vars[v], lens[v]), 0, lens[v]);
+        headFields(seg, j, into);
     }
 
     @Override
