@@ -25,9 +25,13 @@ import java.util.function.LongSupplier;
  * methods per record (an OLTP statement is one call): in a JVM where three formats pass through
  * the same call site, the JIT could not inline any of them (a megamorphic call, ~3-5 ns each,
  * the same for all formats, which would pull every ratio towards 1). So each format's workload is
- * loaded by a class loader of its own ({@link Isolated}): its own copy of the workload classes,
- * with call sites that only ever see that format's page class, as in a JMH fork. The page classes
- * themselves are shared (they are final; their own calls are to themselves).
+ * loaded by a class loader of its own ({@link Isolated}) together with its own copy of every
+ * page class, as in a JMH fork: its call sites only ever see that format's page class, and the
+ * page classes' own branches are profiled on that format alone. Sharing the page classes was not
+ * enough: NSM and NSM-SHORE are one class whose update branches on the rule, and with both in one
+ * JVM the profile of {@code NsmPage.setLong} held both paths, which made NSM's in-cache
+ * single-field update 3x slower (0.050 ms with NSM-SHORE absent, 0.151 ms with it present, in
+ * two quiet runs); the HPL variants share {@code HybridPage} the same way.
  *
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
@@ -131,8 +135,8 @@ public final class PaperRun {
             List<Contender> contenders = new ArrayList<>();
             for (String format : names) {
                 long t0 = System.nanoTime();
-                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.bench.tpc.")
-                        .loadClass(className);
+                Class<?> c =
+                        new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.").loadClass(className);
                 Map<String, LongSupplier> ops;
                 try {
                     @SuppressWarnings("unchecked")
