@@ -274,6 +274,12 @@ public final class HybridPage extends AbstractPage {
     private final int[][] byClass = new int[CLASSES][];
 
     private final int[] classShift = new int[CLASSES], classMask = new int[CLASSES];
+    /**
+     * Class c's field addresses by block, for {@link #read}: {@code classAddr[c][k * n + i]} is
+     * the offset in a segment of block k of the i-th field of the class (n of them), so a
+     * record's loads of one class index one array, in order, with nothing to look up per field.
+     */
+    private final int[][] classAddr = new int[CLASSES][];
     /** Whole-byte fixed fields of no class (none among today's types): read one by one. */
     private final int[] otherFixed;
 
@@ -440,6 +446,13 @@ public final class HybridPage extends AbstractPage {
                 System.arraycopy(growBlock[f], 0, addrBlock, at, growBlock[f].length);
                 at += growBlock[f].length;
             }
+        }
+        for (int c = 0; c < CLASSES; c++) {
+            int[] fs = byClass[c];
+            int n = fs.length, blocks = runs ? 1 : recordsPerSegment >>> classShift[c];
+            int[] ca = new int[blocks * n];
+            for (int k = 0; k < blocks; k++) for (int i = 0; i < n; i++) ca[k * n + i] = addrBlock[addrBase[fs[i]] + k];
+            classAddr[c] = ca;
         }
     }
 
@@ -728,18 +741,21 @@ public final class HybridPage extends AbstractPage {
         int seg = segment(slot);
         int j = slot & segmentMask;
         int s0 = arrayOffset + seg; // the segment's index in the array
-        int[] ab = addrBase, blocks = addrBlock;
         int[] vars = varFields, offs = refOffsets, lens = refLengths;
         int nv = vars.length;
         if (nv > 0) {
-            int k = j >>> classShift[C_REF], o = (j & classMask[C_REF]) * vrefSize;
-            for (int v = 0; v < nv; v++) {
-                int at = s0 + blocks[ab[vars[v]] + k] + o;
-                if (narrow) {
-                    int ref = (int) INTS.get(a, at); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
+            int[] ca = classAddr[C_REF];
+            int b = (j >>> classShift[C_REF]) * nv, o = s0 + (j & classMask[C_REF]) * vrefSize;
+            if (narrow) {
+                for (int v = 0; v < nv; v++) {
+                    int ref = (int)
+                            INTS.get(a, ca[b + v] + o); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
                     offs[v] = ref & 0xFFFF;
                     lens[v] = ref >>> 16;
-                } else {
+                }
+            } else {
+                for (int v = 0; v < nv; v++) {
+                    int at = ca[b + v] + o;
                     offs[v] = (int) INTS.get(a, at + VREF_OFFSET);
                     lens[v] = (int) INTS.get(a, at + WIDE_VREF_LENGTH);
                 }
@@ -751,48 +767,49 @@ public final class HybridPage extends AbstractPage {
             int[] fs = byClass[c];
             int n = fs.length;
             if (n == 0) continue;
-            int k = j >>> classShift[c], o = (j & classMask[c]) * CLASS_WIDTH[c];
+            int[] ca = classAddr[c];
+            int b = (j >>> classShift[c]) * n, o = s0 + (j & classMask[c]) * CLASS_WIDTH[c];
             switch (c) {
                 case C_LONG:
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, (long) LONGS.get(a, s0 + blocks[ab[f] + k] + o));
+                        into.setRaw(f, (long) LONGS.get(a, ca[b + i] + o));
                     }
                     break;
                 case C_INT:
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, (int) INTS.get(a, s0 + blocks[ab[f] + k] + o));
+                        into.setRaw(f, (int) INTS.get(a, ca[b + i] + o));
                     }
                     break;
                 case C_UINT:
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, Integer.toUnsignedLong((int) INTS.get(a, s0 + blocks[ab[f] + k] + o)));
+                        into.setRaw(f, Integer.toUnsignedLong((int) INTS.get(a, ca[b + i] + o)));
                     }
                     break;
                 case C_SHORT:
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, (short) SHORTS.get(a, s0 + blocks[ab[f] + k] + o));
+                        into.setRaw(f, (short) SHORTS.get(a, ca[b + i] + o));
                     }
                     break;
                 case C_USHORT:
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, Short.toUnsignedLong((short) SHORTS.get(a, s0 + blocks[ab[f] + k] + o)));
+                        into.setRaw(f, Short.toUnsignedLong((short) SHORTS.get(a, ca[b + i] + o)));
                     }
                     break;
                 case C_BYTE:
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, a[s0 + blocks[ab[f] + k] + o]);
+                        into.setRaw(f, a[ca[b + i] + o]);
                     }
                     break;
                 default: // C_UBYTE
                     for (int i = 0; i < n; i++) {
                         int f = fs[i];
-                        into.setRaw(f, a[s0 + blocks[ab[f] + k] + o] & 0xFF);
+                        into.setRaw(f, a[ca[b + i] + o] & 0xFF);
                     }
             }
         }
