@@ -1,5 +1,7 @@
 package dev.wastecheck.layouts;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -15,6 +17,10 @@ abstract class AbstractPage implements Page {
     protected int base;
 
     protected int pageSize;
+    /** The heap buffer's array and the index in it of the buffer's byte 0, or null for a direct buffer. */
+    protected byte[] array;
+
+    protected int arrayOffset;
     /** True while this page is the target of a rebuild: inserts must then not rewrite it again. */
     protected boolean rebuilding;
 
@@ -25,6 +31,14 @@ abstract class AbstractPage implements Page {
     private AbstractPage scratchPage;
     private Record scratchRecord;
     private Record replacementRecord;
+
+    /** Little-endian views of a heap buffer's array: a record read's loads without ByteBuffer's per-access checks. */
+    protected static final VarHandle SHORTS =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+
+    protected static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    protected static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Per field: bytes of a whole-byte fixed value (0 for BIT and VARLEN), and the mask that zero-extends an unsigned one. */
     private final int[] fixedWidth;
@@ -71,6 +85,73 @@ abstract class AbstractPage implements Page {
                 throw new IllegalStateException("field " + field + " has no byte representation");
         }
         return v & valueMask[field];
+    }
+
+    /**
+     * {@link #readFixed} straight from a heap buffer's array where the page has one: one bounds
+     * check a value, and no load of the buffer's fields (the record reads' hot path).
+     */
+    protected final long readFixedFast(int at, int field) {
+        byte[] a = array;
+        if (a == null) return readFixed(at, field);
+        int i = arrayOffset + at;
+        long v;
+        switch (fixedWidth[field]) {
+            case 1:
+                v = a[i];
+                break;
+            case 2:
+                v = (short) SHORTS.get(a, i);
+                break;
+            case 4:
+                v = (int) INTS.get(a, i);
+                break;
+            case 8:
+                v = (long) LONGS.get(a, i);
+                break;
+            default:
+                throw new IllegalStateException("field " + field + " has no byte representation");
+        }
+        return v & valueMask[field];
+    }
+
+    /** Writes a little-endian int at absolute index {@code at}, into the array where the page has one. */
+    protected final void putIntAt(int at, int value) {
+        byte[] a = array;
+        if (a != null) INTS.set(a, arrayOffset + at, value);
+        else buf.putInt(at, value);
+    }
+
+    /** {@link #writeFixed} straight into a heap buffer's array where the page has one. */
+    protected final void writeFixedFast(int at, int field, long value) {
+        byte[] a = array;
+        if (a == null) {
+            writeFixed(at, field, value);
+            return;
+        }
+        int i = arrayOffset + at;
+        switch (fixedWidth[field]) {
+            case 1:
+                a[i] = (byte) value;
+                break;
+            case 2:
+                SHORTS.set(a, i, (short) value);
+                break;
+            case 4:
+                INTS.set(a, i, (int) value);
+                break;
+            case 8:
+                LONGS.set(a, i, value);
+                break;
+            default:
+                throw new IllegalStateException("field " + field + " has no byte representation");
+        }
+    }
+
+    /** The little-endian int at absolute index {@code at}, from the array where the page has one. */
+    protected final int intAt(int at) {
+        byte[] a = array;
+        return a != null ? (int) INTS.get(a, arrayOffset + at) : buf.getInt(at);
     }
 
     /** Writes whole-byte fixed field {@code field} at absolute index {@code at} (a value the field's type holds). */
@@ -127,6 +208,8 @@ abstract class AbstractPage implements Page {
         this.buf = buffer;
         this.base = offset;
         this.pageSize = size;
+        this.array = buffer.hasArray() ? buffer.array() : null;
+        this.arrayOffset = buffer.hasArray() ? buffer.arrayOffset() : 0;
     }
 
     /** Writes the header of an empty page. */
@@ -230,8 +313,15 @@ abstract class AbstractPage implements Page {
         buf.put(at, src, offset, length);
     }
 
+    /**
+     * Copies {@code length} bytes from absolute index {@code at}: straight from a heap buffer's
+     * array ({@code System.arraycopy}, one bounds check), which costs a VARLEN value of a record
+     * read less than {@code ByteBuffer.get(int, byte[], int, int)}'s two range checks and
+     * scoped-memory copy (every format's record construction goes through here).
+     */
     protected final void getBytesAt(int at, byte[] dst, int offset, int length) {
-        buf.get(at, dst, offset, length);
+        if (array != null) System.arraycopy(array, arrayOffset + at, dst, offset, length);
+        else buf.get(at, dst, offset, length);
     }
 
     protected final void zero(int at, int length) {

@@ -1,5 +1,7 @@
 package dev.wastecheck.layouts;
 
+import java.util.stream.IntStream;
+
 /**
  * N-ary storage model: whole records in a slotted page, the classic layout (SQLite's
  * {@code btreeInt.h}, PostgreSQL's heap page). The slot array grows up from the header and the
@@ -82,6 +84,9 @@ public final class NsmPage extends AbstractPage {
     private final int varEndsOffset;
     private final int varDataOffset;
 
+    /** Whole-byte fixed, VARLEN, BIT and nullable fields, each in table order ({@link #read}). */
+    private final int[] fixedFields, varFields, bitFields, nullableFields;
+
     private final Update update;
     /** The record being replaced ({@link Update#REPLACE_RECORD}). */
     private Record image;
@@ -102,6 +107,14 @@ public final class NsmPage extends AbstractPage {
         }
         varEndsOffset = at;
         varDataOffset = at + 4 * schema.varCount();
+        int n = schema.fieldCount();
+        fixedFields =
+                IntStream.range(0, n).filter(f -> schema.type(f).isFixedBytes()).toArray();
+        varFields = IntStream.range(0, schema.varCount()).map(schema::varField).toArray();
+        bitFields = IntStream.range(0, schema.bitCount()).map(schema::bitField).toArray();
+        nullableFields = IntStream.range(0, schema.nullableCount())
+                .map(schema::nullableField)
+                .toArray();
     }
 
     @Override
@@ -209,24 +222,28 @@ public final class NsmPage extends AbstractPage {
         return n;
     }
 
-    /** Writes record r's image at {@code rec} (its space and flags are the caller's). */
+    /** Writes record r's image at {@code rec} (its space and flags are the caller's): field by kind, as {@link #read}. */
     private void encode(int rec, Record r) {
         zero(rec + REC_NULL_BITS, bitsOffset - REC_NULL_BITS + (schema.bitCount() + 7) / 8);
-        int end = varDataOffset;
-        for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
-            FieldType t = schema.type(f);
-            if (r.isNull(f)) setBit(rec + REC_NULL_BITS, schema.nullIndex(f), true);
-            if (t.isBit()) {
-                if (r.getLong(f) != 0) setBit(rec + bitsOffset, schema.bitIndex(f), true);
-            } else if (t.isVariable()) {
-                int l = r.length(f);
-                putBytes(rec + end, r.bytes(f), 0, l);
-                end += l;
-                buf.putInt(rec + varEndsOffset + 4 * schema.varIndex(f), end);
-            } else {
-                writeFixed(rec + fixedOffset[f], f, r.getLong(f));
-            }
+        int[] fixed = fixedFields, offsets = fixedOffset;
+        for (int i = 0, n = fixed.length; i < n; i++) {
+            int f = fixed[i];
+            writeFixedFast(rec + offsets[f], f, r.getLong(f));
         }
+        int[] vars = varFields;
+        int end = varDataOffset;
+        for (int v = 0, n = vars.length; v < n; v++) {
+            int f = vars[v];
+            int l = r.length(f);
+            putBytes(rec + end, r.bytes(f), 0, l);
+            end += l;
+            putIntAt(rec + varEndsOffset + 4 * v, end);
+        }
+        int[] bits = bitFields;
+        for (int i = 0, n = bits.length; i < n; i++) if (r.getLong(bits[i]) != 0) setBit(rec + bitsOffset, i, true);
+        int[] nullable = nullableFields;
+        for (int i = 0, n = nullable.length; i < n; i++)
+            if (r.isNull(nullable[i])) setBit(rec + REC_NULL_BITS, i, true);
     }
 
     /** {@link Update#REPLACE_RECORD}: the record decoded whole, one field changed, its whole image written back. */
@@ -248,28 +265,33 @@ public final class NsmPage extends AbstractPage {
         return total;
     }
 
-    /** The whole record from one place in the page: its address is computed once. */
+    /**
+     * The whole record from one place in the page: its address is computed once, then the fixed
+     * fields at their offsets, the VARLEN values between consecutive end offsets, the BIT
+     * fields, and last the NULL bits (which override what was read for a NULL field: its bytes
+     * are zero or empty). Each loop walks a list of one kind of field computed with the schema,
+     * so a read asks the schema nothing.
+     */
     @Override
     public void read(int slot, Record into) {
         int rec = record(slot);
-        int vstart = varDataOffset;
-        for (int f = 0, nf = schema.fieldCount(); f < nf; f++) {
-            FieldType t = schema.type(f);
-            int ni = schema.nullIndex(f);
-            boolean isNull = ni >= 0 && bit(rec + REC_NULL_BITS, ni);
-            if (t.isVariable()) {
-                int end = buf.getInt(rec + varEndsOffset + 4 * schema.varIndex(f));
-                if (isNull) into.setNullRaw(f);
-                else getBytesAt(rec + vstart, into.buffer(f, end - vstart), 0, end - vstart);
-                vstart = end;
-            } else if (isNull) {
-                into.setNullRaw(f);
-            } else if (t.isBit()) {
-                into.setRaw(f, bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0);
-            } else {
-                into.setRaw(f, readFixed(rec + fixedOffset[f], f));
-            }
+        int[] fixed = fixedFields, offsets = fixedOffset;
+        for (int i = 0, n = fixed.length; i < n; i++) {
+            int f = fixed[i];
+            into.setRaw(f, readFixedFast(rec + offsets[f], f));
         }
+        int[] vars = varFields;
+        int start = varDataOffset;
+        for (int v = 0, n = vars.length; v < n; v++) {
+            int end = intAt(rec + varEndsOffset + 4 * v);
+            int len = end - start;
+            getBytesAt(rec + start, into.buffer(vars[v], len), 0, len);
+            start = end;
+        }
+        int[] bits = bitFields;
+        for (int i = 0, n = bits.length; i < n; i++) into.setRaw(bits[i], bit(rec + bitsOffset, i) ? 1 : 0);
+        int[] nullable = nullableFields;
+        for (int i = 0, n = nullable.length; i < n; i++) if (bit(rec + REC_NULL_BITS, i)) into.setNullRaw(nullable[i]);
     }
 
     @Override
@@ -283,7 +305,7 @@ public final class NsmPage extends AbstractPage {
         int rec = record(slot);
         FieldType t = schema.type(field);
         if (t.isBit()) return bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0;
-        return readFixed(rec + fixedOffset[field], field);
+        return readFixedFast(rec + fixedOffset[field], field);
     }
 
     @Override
@@ -315,7 +337,7 @@ public final class NsmPage extends AbstractPage {
             return;
         }
         if (t.isBit()) setBit(rec + bitsOffset, schema.bitIndex(field), value != 0);
-        else writeFixed(rec + fixedOffset[field], field, value);
+        else writeFixedFast(rec + fixedOffset[field], field, value);
         int i = schema.nullIndex(field);
         if (i >= 0) setBit(rec + REC_NULL_BITS, i, false);
     }
@@ -428,9 +450,9 @@ public final class NsmPage extends AbstractPage {
                         long v = bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0;
                         match = v >= lo & v <= hi ? 1 : 0;
                     } else if (intRange) {
-                        match = ColumnScan.inRange((int) readFixed(rec + fixedOffset[field], field), lo32, span1);
+                        match = ColumnScan.inRange((int) readFixedFast(rec + fixedOffset[field], field), lo32, span1);
                     } else {
-                        long v = readFixed(rec + fixedOffset[field], field);
+                        long v = readFixedFast(rec + fixedOffset[field], field);
                         match = v >= lo & v <= hi ? 1 : 0;
                     }
                     if (nullBit >= 0) match &= ~(buf.get(rec + REC_NULL_BITS + (nullBit >>> 3)) >>> (nullBit & 7)) & 1;
@@ -469,7 +491,7 @@ public final class NsmPage extends AbstractPage {
                 int rec = base + buf.getInt(slots + (((w << 6) + j) << 2));
                 long v = t.isBit()
                         ? (bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0)
-                        : readFixed(rec + fo, field);
+                        : readFixedFast(rec + fo, field);
                 long match = v >= lo & v <= hi ? 1 : 0;
                 match &= ~buf.get(rec + REC_FLAGS) & FLAG_GHOST;
                 if (nullBit >= 0) match &= ~(buf.get(rec + REC_NULL_BITS + (nullBit >>> 3)) >>> (nullBit & 7)) & 1;
@@ -500,7 +522,7 @@ public final class NsmPage extends AbstractPage {
                     int ni = schema.nullIndex(f);
                     if (ni >= 0 && bit(rec + REC_NULL_BITS, ni)) out[k][i] = 0;
                     else if (t.isBit()) out[k][i] = bit(rec + bitsOffset, schema.bitIndex(f)) ? 1 : 0;
-                    else out[k][i] = readFixed(rec + fixedOffset[f], f);
+                    else out[k][i] = readFixedFast(rec + fixedOffset[f], f);
                 }
                 i++;
             }

@@ -319,7 +319,7 @@ public final class PaxPage extends AbstractPage {
                 buf.putInt(ends(f, cap) + n * OFFSET_SIZE, used + len);
                 buf.putInt(desc(f) + MP_USED, used + len);
             } else {
-                writeFixed(mp + n * t.width, f, r.getLong(f));
+                writeFixedFast(mp + n * t.width, f, r.getLong(f));
             }
         }
         buf.putInt(base + HDR_RECORD_COUNT, n + 1);
@@ -344,7 +344,7 @@ public final class PaxPage extends AbstractPage {
             } else if (t.isBit()) {
                 into.setRaw(f, bit(mp, slot) ? 1 : 0);
             } else {
-                into.setRaw(f, readFixed(mp + slot * t.width, f));
+                into.setRaw(f, readFixedFast(mp + slot * t.width, f));
             }
         }
     }
@@ -361,7 +361,7 @@ public final class PaxPage extends AbstractPage {
         FieldType t = schema.type(field);
         if (t.isBit()) return bit(miniPage(field), slot) ? 1 : 0;
         if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
-        return readFixed(miniPage(field) + slot * t.width, field);
+        return readFixedFast(miniPage(field) + slot * t.width, field);
     }
 
     private int varStart(int field, int cap, int slot) {
@@ -393,7 +393,7 @@ public final class PaxPage extends AbstractPage {
         FieldType t = schema.type(field);
         if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
         if (t.isBit()) setBit(miniPage(field), slot, value != 0);
-        else writeFixed(miniPage(field) + slot * t.width, field, value);
+        else writeFixedFast(miniPage(field) + slot * t.width, field, value);
         if (schema.nullable(field)) setBit(presence(field, capacity()), slot, true);
     }
 
@@ -589,7 +589,7 @@ public final class PaxPage extends AbstractPage {
                     for (; bits != 0; bits &= bits - 1) {
                         int j = Long.numberOfTrailingZeros(bits);
                         if ((nonNull >>> j & 1) == 0) o[i++] = 0;
-                        else o[i++] = t.isBit() ? values >>> j & 1 : readFixed(mp + ((w << 6) + j) * t.width, f);
+                        else o[i++] = t.isBit() ? values >>> j & 1 : readFixedFast(mp + ((w << 6) + j) * t.width, f);
                     }
                 } else {
                     i = ColumnScan.gatherRun(buf, mp + (w << 6) * t.width, t, bits, o, i);

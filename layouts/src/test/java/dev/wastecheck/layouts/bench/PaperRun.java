@@ -25,14 +25,18 @@ import java.util.function.LongSupplier;
  * methods per record (an OLTP statement is one call): in a JVM where three formats pass through
  * the same call site, the JIT could not inline any of them (a megamorphic call, ~3-5 ns each,
  * the same for all formats, which would pull every ratio towards 1). So each format's workload is
- * loaded by a class loader of its own ({@link Isolated}): its own copy of the workload classes,
- * with call sites that only ever see that format's page class, as in a JMH fork. The page classes
- * themselves are shared (they are final; their own calls are to themselves).
+ * loaded by a class loader of its own ({@link Isolated}) together with its own copy of every
+ * page class, as in a JMH fork: its call sites only ever see that format's page class, and the
+ * page classes' own branches are profiled on that format alone. Sharing the page classes was not
+ * enough: NSM and NSM-SHORE are one class whose update branches on the rule, and with both in one
+ * JVM the profile of {@code NsmPage.setLong} held both paths, which made NSM's in-cache
+ * single-field update 3x slower (0.050 ms with NSM-SHORE absent, 0.151 ms with it present, in
+ * two quiet runs); the HPL variants share {@code HybridPage} the same way.
  *
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
  *     [--workloads capacity,tpch,tpch-warm,tpcb,tpcc,record] [--formats NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC]
- *     [--warm-tpch] [--paper]
+ *     [--warm-tpch] [--paper] [--ops new_order,payment,...]
  * </pre>
  *
  * {@code --paper} is HPL-2012-240 §6's setup: 32 KB pages, records per page scaled to 204
@@ -74,6 +78,9 @@ public final class PaperRun {
                         "formats", paper ? "NSM,NSM-SHORE,PAX,HPL" : "NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC")
                 .split(","));
         boolean warmTpch = o.containsKey("warm-tpch");
+        // --ops: only these operations (names as printed, comma-separated), for a quick A/B of a few.
+        Set<String> only =
+                o.containsKey("ops") ? new LinkedHashSet<>(List.of(o.get("ops").split(","))) : null;
         System.out.printf(
                 Locale.ROOT,
                 "# layouts-paper%s: sf %s, %d-byte pages, %d rounds, %s s warm-up a format and operation; %s; java %s; %d cpus%n",
@@ -128,8 +135,8 @@ public final class PaperRun {
             List<Contender> contenders = new ArrayList<>();
             for (String format : names) {
                 long t0 = System.nanoTime();
-                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.bench.tpc.")
-                        .loadClass(className);
+                Class<?> c =
+                        new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.").loadClass(className);
                 Map<String, LongSupplier> ops;
                 try {
                     @SuppressWarnings("unchecked")
@@ -144,7 +151,9 @@ public final class PaperRun {
                             workload, format, e.getCause().getMessage());
                     continue;
                 }
-                contenders.add(new Contender(format, ops, ops.toString()));
+                String description = ops.toString();
+                if (only != null) ops.keySet().removeIf(k -> !k.startsWith("_") && !only.contains(k));
+                contenders.add(new Contender(format, ops, description));
                 System.out.printf(
                         Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
             }
