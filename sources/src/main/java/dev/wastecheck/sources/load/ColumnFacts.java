@@ -764,10 +764,16 @@ public final class ColumnFacts {
 
     /** Whether {@code b[off, off+len)} sorts before {@code than}, byte by byte unsigned, a prefix first. */
     private static boolean less(byte[] b, int off, int len, byte[] than) {
+        if (len > 0 && than.length > 0 && b[off] != than[0]) {
+            return (b[off] & 0xff) < (than[0] & 0xff); // most values: told by the first byte
+        }
         return compare(b, off, len, than) < 0;
     }
 
     private static boolean less(byte[] a, byte[] b, int off, int len) {
+        if (len > 0 && a.length > 0 && b[off] != a[0]) {
+            return (a[0] & 0xff) < (b[off] & 0xff);
+        }
         return compare(b, off, len, a) > 0;
     }
 
