@@ -1,6 +1,8 @@
 package dev.wastecheck.e2e;
 
+import dev.wastecheck.cli.Main;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -18,8 +20,10 @@ import java.util.Locale;
 /**
  * The analyze benchmark (not a test): {@code wastecheck analyze} end to end on a generated
  * mysqldump, against DuckDB reading the same rows as CSV and running SUMMARIZE, in the same run.
- * Both run as fresh JVMs (same start-up costs: JVM, DuckDB's native library), alternating, and
- * the ratio of medians is reported. The analyze child also reports its peak heap.
+ * Both run as fresh JVMs, analyze through the {@code ./wastecheck} launcher as users run it and
+ * DuckDB's JDBC driver from the same jar (both load DuckDB's library from disk: {@link #child}),
+ * alternating, and the ratio of medians is reported. The analyze child also reports its peak
+ * heap, and both their CPU time.
  *
  * <p>What the ratio means: how much the exact profile (every column, exact distinct counts,
  * round-trip checks) plus our own dump parsing cost beyond DuckDB's own fastest path over the
@@ -67,9 +71,14 @@ public final class AnalyzeBenchmark {
         }
         System.err.printf("dump %.1f MB, csv %.1f MB, %d rows%n", Files.size(sql) / 1e6, Files.size(csv) / 1e6, rows);
 
-        // One warm-up run of each puts both files in the page cache.
+        // One warm-up run of each puts both files in the page cache (and builds the jar and its
+        // class archive if the launcher finds them older than the sources).
+        String report = dir.resolve("report.json").toString();
+        String[] analyze = {
+            "analyze", "-q", "--format", "json", "-o", report, sql.toString(), "--temp-dir", dir.toString()
+        };
+        child(AnalyzeChild.class, analyze); // first: it puts DuckDB's library beside the jar
         child(DuckDbSummarize.class, csv.toString());
-        child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
         double[] duck = new double[runs];
         double[] ours = new double[runs];
         double[] duckCpu = new double[runs];
@@ -79,7 +88,7 @@ public final class AnalyzeBenchmark {
             Run b = child(DuckDbSummarize.class, csv.toString());
             duck[i] = b.seconds;
             duckCpu[i] = b.cpuSeconds;
-            Run a = child(AnalyzeChild.class, sql.toString(), "--temp-dir", dir.toString());
+            Run a = child(AnalyzeChild.class, analyze);
             ours[i] = a.seconds;
             oursCpu[i] = a.cpuSeconds;
             peakHeap = Math.max(peakHeap, a.peakHeap);
@@ -199,20 +208,44 @@ public final class AnalyzeBenchmark {
 
     private record Run(double seconds, long peakHeap, String output, double cpuSeconds) {}
 
+    /** The launcher users run, at the root of the project (where {@code ./bench} runs). */
+    private static final Path LAUNCHER = Path.of("wastecheck").toAbsolutePath();
+
+    /** The fat jar the launcher runs. */
+    private static final Path JAR = Path.of("cli", "target", "wastecheck.jar").toAbsolutePath();
+
+    /**
+     * A fresh JVM. analyze starts through the launcher as users start it (its class archive, C1
+     * alone below 128 MB, DuckDB's library unpacked once beside the jar), with {@link
+     * AnalyzeChild} as the main class so that it can report its peak heap. DuckDB's side runs
+     * its JDBC driver from the same fat jar, so it loads the same library from disk too rather
+     * than unpacking it at every start. Both with a 1 GB heap.
+     */
     private static Run child(Class<?> main, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(
-                java,
-                "-Xmx1g",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                main.getName()));
+        String tests = Path.of(
+                        main.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .toString();
+        List<String> cmd = new ArrayList<>();
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (main == AnalyzeChild.class) {
+            cmd.add(LAUNCHER.toString());
+            pb.environment().put("WASTECHECK_MAIN", main.getName());
+            pb.environment().put("WASTECHECK_CLASSPATH", tests);
+            pb.environment().put("WASTECHECK_JAVA_OPTS", "-Xmx1g");
+            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        } else {
+            cmd.addAll(List.of(
+                    java,
+                    "-Xmx1g",
+                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                    "-cp",
+                    JAR + ":" + tests,
+                    main.getName()));
+        }
         cmd.addAll(Arrays.asList(args));
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        Process p = pb.redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes()).trim();
         int code = p.waitFor();
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -279,22 +312,11 @@ public final class AnalyzeBenchmark {
         }
     }
 
-    /** The measured side: the real command line, then its peak heap. */
+    /** The measured side: the real command line as {@code Main.main} runs it, then its peak heap. */
     public static final class AnalyzeChild {
         public static void main(String[] args) throws Exception {
-            List<String> a = new ArrayList<>(List.of(
-                    "analyze",
-                    "-q",
-                    "--format",
-                    "json",
-                    "-o",
-                    Path.of(args[0]).resolveSibling("report.json").toString()));
-            a.addAll(Arrays.asList(args));
-            dev.wastecheck.cli.Main.settings(a.toArray(new String[0])); // as the real entry point makes them
-            int code = dev.wastecheck.cli.Main.run(
-                    a.toArray(new String[0]),
-                    new java.io.PrintWriter(System.out, true),
-                    new java.io.PrintWriter(System.err, true));
+            Main.settings(args); // as the real entry point makes them
+            int code = Main.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
             long peak = 0;
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == MemoryType.HEAP) {

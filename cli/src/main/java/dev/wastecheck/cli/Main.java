@@ -72,7 +72,6 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        DuckDbLibrary.unpackOnce(); // before settings() starts DuckDB's preload
         settings(args);
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -82,6 +81,7 @@ public final class Main implements Runnable {
      * Arrow (the benchmark's child process calls it as {@link #main} does).
      */
     public static void settings(String[] args) {
+        DuckDbLibrary.unpackOnce(); // before DuckDB's preload below
         // Netty 4.2 (under arrow-memory-netty) turns sun.misc.Unsafe off on Java 25+ unless the JVM was
         // started with --sun-misc-unsafe-memory-access=allow, which the launchers pass but a jar's
         // manifest cannot: `java -jar wastecheck.jar` would then fail in Arrow's first allocation.

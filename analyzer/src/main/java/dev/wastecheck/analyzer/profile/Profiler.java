@@ -424,9 +424,9 @@ public final class Profiler {
                 && sql.distinctIntegersByBits("x", 0, 1) != null;
         if (integers) {
             byBits.add(i); // after the range is known
-        } else if (known != null && known.fewDistinct() != null) {
-            // a short list: the loader counted its values exactly
-            aggs.add(agg(i, null, (p, v) -> p.distinct = asLong(v), known, ColumnFacts::fewDistinct));
+        } else if (known != null && known.exactDistinct() != null) {
+            // a short list, or numbers spelled one way each: the loader counted them exactly
+            aggs.add(agg(i, null, (p, v) -> p.distinct = asLong(v), known, ColumnFacts::exactDistinct));
         } else if (screened != null && f != TypeFamily.INTEGER && sql.approxDistinct(c) != null) {
             aggs.add(new Agg(i, sql.approxDistinct(c), (p, v) -> {
                 p.distinct = asLong(v);
@@ -440,9 +440,16 @@ public final class Profiler {
             String n = storage == ColumnStorage.INT64 || storage == ColumnStorage.NATIVE
                     ? c
                     : aggs.derive("n" + i, sql.tryInteger(c));
-            integerAggregates(i, n, aggs, storage == ColumnStorage.INT64 ? known : null);
+            // the text of an integer column: the loader's bounds when every value is a canonical integer
+            ColumnFacts textInts = known != null && known.integerTextFacts() ? known : null;
+            integerAggregates(i, n, aggs, storage == ColumnStorage.INT64 ? known : textInts);
             if (storage == ColumnStorage.TEXT) {
-                aggs.add(new Agg(i, "count(" + c + ") - count(" + n + ")", (p, v) -> p.castFailures = asLong(v)));
+                aggs.add(agg(
+                        i,
+                        "count(" + c + ") - count(" + n + ")",
+                        (p, v) -> p.castFailures = asLong(v),
+                        textInts,
+                        k -> 0L));
                 textAggregates(i, c, aggs.derive("l" + i, sql.byteLength(c)), aggs, known);
             }
             return;
@@ -467,7 +474,7 @@ public final class Profiler {
             }
             case FLOAT, DOUBLE -> {
                 lengthAggregates(i, s, len, aggs, lengths);
-                floatAggregates(i, s, aggs);
+                floatAggregates(i, s, aggs, lengths != null && lengths.floatFacts() ? lengths : null);
             }
             case DATE, DATETIME, TIMESTAMP, TIME, YEAR -> {
                 lengthAggregates(i, s, len, aggs, lengths);
@@ -501,8 +508,19 @@ public final class Profiler {
     }
 
     private void integerAggregates(int i, String n, Query aggs, ColumnFacts k) {
-        aggs.add(agg(i, sql.integerText("min(" + n + ")"), (p, v) -> p.minInt = asBig(v), k, ColumnFacts::intMin));
-        aggs.add(agg(i, sql.integerText("max(" + n + ")"), (p, v) -> p.maxInt = asBig(v), k, ColumnFacts::intMax));
+        boolean text = k != null && k.integerTextFacts();
+        aggs.add(agg(
+                i,
+                sql.integerText("min(" + n + ")"),
+                (p, v) -> p.minInt = asBig(v),
+                k,
+                text ? ColumnFacts::strIntMin : ColumnFacts::intMin));
+        aggs.add(agg(
+                i,
+                sql.integerText("max(" + n + ")"),
+                (p, v) -> p.maxInt = asBig(v),
+                k,
+                text ? ColumnFacts::strIntMax : ColumnFacts::intMax));
         if (sqlite) {
             aggs.add(new Agg(i, "sum(" + sqliteIntSize(n) + ")", (p, v) -> p.sqliteIntBytes = asLong(v)));
         }
@@ -608,23 +626,54 @@ public final class Profiler {
                 && p.realMaxText.compareTo(":") < 0
                 && p.realMaxLen <= PATTERN_MAX;
         boolean fixed = p.realMinLen == p.realMaxLen;
+        // the loader read every value as a number, or as none (ColumnFacts.numberFacts)
+        ColumnFacts nk = k != null && k.numberFacts() ? k : null;
         if (numeric && startsNumeric && p.realMaxLen <= 20) {
-            String iv = aggs.derive("iv" + i, "CASE WHEN " + len + " <= 20 THEN " + sql.tryBigint(s) + " END");
-            String intOk = aggs.derive("fi" + i, sql.text(iv) + " = " + s);
-            aggs.add(new Agg(i, sql.countIf(intOk), (q, v) -> q.intCanonical = asLong(v)));
-            aggs.add(new Agg(i, sql.integerText(sql.aggIf("min", iv, intOk)), (q, v) -> q.strIntMin = asBig(v)));
-            aggs.add(new Agg(i, sql.integerText(sql.aggIf("max", iv, intOk)), (q, v) -> q.strIntMax = asBig(v)));
+            String iv = nk != null
+                    ? null
+                    : aggs.derive("iv" + i, "CASE WHEN " + len + " <= 20 THEN " + sql.tryBigint(s) + " END");
+            String intOk = nk != null ? null : aggs.derive("fi" + i, sql.text(iv) + " = " + s);
+            aggs.add(agg(i, sql.countIf(intOk), (q, v) -> q.intCanonical = asLong(v), nk, ColumnFacts::intCanonical));
+            aggs.add(agg(
+                    i,
+                    sql.integerText(sql.aggIf("min", iv, intOk)),
+                    (q, v) -> q.strIntMin = asBig(v),
+                    nk,
+                    ColumnFacts::strIntMin));
+            aggs.add(agg(
+                    i,
+                    sql.integerText(sql.aggIf("max", iv, intOk)),
+                    (q, v) -> q.strIntMax = asBig(v),
+                    nk,
+                    ColumnFacts::strIntMax));
             any = true;
         }
         if (numeric && startsNumeric) {
-            String decOk = aggs.derive("fd" + i, sql.fullMatch(s, "-?(0|[1-9][0-9]*)\\.[0-9]+"));
-            aggs.add(new Agg(i, sql.countIf(decOk), (q, v) -> q.decimalCanonical = asLong(v)));
-            aggs.add(new Agg(
-                    i, sql.aggIf("max", sql.integerDigits(s), decOk), (q, v) -> q.decimalIntDigits = (int) asLong(v)));
-            aggs.add(new Agg(
-                    i, sql.aggIf("min", sql.fractionDigits(s), decOk), (q, v) -> q.decimalFracMin = (int) asLong(v)));
-            aggs.add(new Agg(
-                    i, sql.aggIf("max", sql.fractionDigits(s), decOk), (q, v) -> q.decimalFracMax = (int) asLong(v)));
+            String decOk = nk != null ? null : aggs.derive("fd" + i, sql.fullMatch(s, "-?(0|[1-9][0-9]*)\\.[0-9]+"));
+            aggs.add(agg(
+                    i,
+                    sql.countIf(decOk),
+                    (q, v) -> q.decimalCanonical = asLong(v),
+                    nk,
+                    ColumnFacts::decimalCanonical));
+            aggs.add(agg(
+                    i,
+                    sql.aggIf("max", sql.integerDigits(s), decOk),
+                    (q, v) -> q.decimalIntDigits = (int) asLong(v),
+                    nk,
+                    ColumnFacts::decimalIntDigits));
+            aggs.add(agg(
+                    i,
+                    sql.aggIf("min", sql.fractionDigits(s), decOk),
+                    (q, v) -> q.decimalFracMin = (int) asLong(v),
+                    nk,
+                    ColumnFacts::decimalFracMin));
+            aggs.add(agg(
+                    i,
+                    sql.aggIf("max", sql.fractionDigits(s), decOk),
+                    (q, v) -> q.decimalFracMax = (int) asLong(v),
+                    nk,
+                    ColumnFacts::decimalFracMax));
             any = true;
         }
         if (numeric && p.distinct <= 2 + (p.markers > 0 ? NullMarkers.SPELLINGS.size() : 0)) {
@@ -633,29 +682,43 @@ public final class Profiler {
             aggs.add(new Agg(i, sql.countDistinctIf(s, s + " IN " + bools), (q, v) -> q.booleanKinds = asLong(v)));
             any = true;
         }
+        // (the loader checks each value of 10 to 36 bytes as it fills it in: ColumnFacts.times)
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 10) {
-            String date = aggs.derive("fdt" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.DATE));
-            aggs.add(new Agg(i, sql.countIf(date), (q, v) -> q.dates = asLong(v)));
+            String date = k != null
+                    ? null
+                    : aggs.derive("fdt" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.DATE));
+            aggs.add(agg(i, sql.countIf(date), (q, v) -> q.dates = asLong(v), k, ColumnFacts::dates));
             any = true;
         }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 19) {
-            String iso = aggs.derive("fts" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.TIMESTAMP));
-            aggs.add(new Agg(i, sql.countIf(iso), (q, v) -> q.timestamps = asLong(v)));
-            aggs.add(new Agg(i, sql.aggIf("min", s, iso), (q, v) -> q.timestampMin = asString(v)));
-            aggs.add(new Agg(i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v)));
+            String iso = k != null
+                    ? null
+                    : aggs.derive("fts" + i, sql.roundTripTime(s, len, ProfileDialect.TimeFormat.TIMESTAMP));
+            aggs.add(agg(i, sql.countIf(iso), (q, v) -> q.timestamps = asLong(v), k, ColumnFacts::timestamps));
+            aggs.add(agg(
+                    i, sql.aggIf("min", s, iso), (q, v) -> q.timestampMin = asString(v), k, ColumnFacts::timestampMin));
+            aggs.add(agg(
+                    i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v), k, ColumnFacts::timestampMax));
             any = true;
         }
         String isoFormat = numeric || !startsNumeric || !fixed ? null : IsoTimestamps.format(p.realMinText);
         String isoCheck = isoFormat == null ? null : sql.roundTripIsoTimestamp(s, len, isoFormat);
         if (isoCheck != null && p.realMaxLen == IsoTimestamps.width(isoFormat)) {
-            // ISO-8601 text (2013-01-01T10:00:00Z): counted in the spelling of the least value
-            String iso = aggs.derive("fiso" + i, isoCheck);
-            aggs.add(new Agg(i, sql.countIf(iso), (q, v) -> {
-                q.timestamps = asLong(v);
-                q.timestampFormat = isoFormat;
-            }));
-            aggs.add(new Agg(i, sql.aggIf("min", s, iso), (q, v) -> q.timestampMin = asString(v)));
-            aggs.add(new Agg(i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v)));
+            // ISO-8601 text (2013-01-01T10:00:00Z): counted in the spelling of the least value, by
+            // the loader when the first value it saw had that spelling
+            ColumnFacts ik = k != null && isoFormat.equals(k.isoFormat()) ? k : null;
+            String iso = ik != null ? null : aggs.derive("fiso" + i, isoCheck);
+            aggs.add(agg(
+                    i,
+                    sql.countIf(iso),
+                    (q, v) -> {
+                        q.timestamps = asLong(v);
+                        q.timestampFormat = isoFormat;
+                    },
+                    ik,
+                    ColumnFacts::isoTimestamps));
+            aggs.add(agg(i, sql.aggIf("min", s, iso), (q, v) -> q.timestampMin = asString(v), ik, ColumnFacts::isoMin));
+            aggs.add(agg(i, sql.aggIf("max", s, iso), (q, v) -> q.timestampMax = asString(v), ik, ColumnFacts::isoMax));
             any = true;
         }
         if (!numeric && startsNumeric && fixed && p.realMaxLen == 14) {
@@ -680,8 +743,8 @@ public final class Profiler {
             any = true;
         }
         if (!numeric && fixed && p.realMaxLen == 36) {
-            String uuid = aggs.derive("fu" + i, sql.roundTripUuid(s, len));
-            aggs.add(new Agg(i, sql.countIf(uuid), (q, v) -> q.uuids = asLong(v)));
+            String uuid = k != null ? null : aggs.derive("fu" + i, sql.roundTripUuid(s, len));
+            aggs.add(agg(i, sql.countIf(uuid), (q, v) -> q.uuids = asLong(v), k, ColumnFacts::uuids));
             any = true;
         }
         return any;
@@ -742,16 +805,32 @@ public final class Profiler {
         return v == null || v.signum() == 0 ? 0 : v.abs().toString().length();
     }
 
-    private void floatAggregates(int i, String s, Query aggs) {
-        String d = aggs.derive("fl" + i, sql.tryDouble(s));
-        aggs.add(new Agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v)));
-        aggs.add(new Agg(i, sql.argMin(s, d), (p, v) -> p.minNumber = asString(v)));
-        aggs.add(new Agg(i, sql.argMax(s, d), (p, v) -> p.maxNumber = asString(v)));
-        aggs.add(new Agg(i, sql.countIf(sql.floatRoundTrips(d)), (p, v) -> p.floatRoundTrip = asLong(v)));
+    /** FLOAT and DOUBLE: from the loader's facts ({@code k}, every value plain and finite) or the cast's. */
+    private void floatAggregates(int i, String s, Query aggs, ColumnFacts k) {
+        String d = k != null ? null : aggs.derive("fl" + i, sql.tryDouble(s));
+        aggs.add(agg(i, "count(" + s + ") - count(" + d + ")", (p, v) -> p.castFailures = asLong(v), k, f -> 0L));
+        aggs.add(agg(i, sql.argMin(s, d), (p, v) -> p.minNumber = asString(v), k, ColumnFacts::floatMinNumber));
+        aggs.add(agg(i, sql.argMax(s, d), (p, v) -> p.maxNumber = asString(v), k, ColumnFacts::floatMaxNumber));
+        aggs.add(agg(
+                i,
+                sql.countIf(sql.floatRoundTrips(d)),
+                (p, v) -> p.floatRoundTrip = asLong(v),
+                k,
+                ColumnFacts::floatRoundTrip));
         String integral = d + " = " + sql.truncate(d) + " AND abs(" + d + ") < 9007199254740992";
-        aggs.add(new Agg(i, sql.countIf(integral), (p, v) -> p.integral = asLong(v)));
-        aggs.add(new Agg(i, sql.integerText(sql.aggIf("min", d, integral)), (p, v) -> p.minInt = asBig(v)));
-        aggs.add(new Agg(i, sql.integerText(sql.aggIf("max", d, integral)), (p, v) -> p.maxInt = asBig(v)));
+        aggs.add(agg(i, sql.countIf(integral), (p, v) -> p.integral = asLong(v), k, ColumnFacts::floatIntegral));
+        aggs.add(agg(
+                i,
+                sql.integerText(sql.aggIf("min", d, integral)),
+                (p, v) -> p.minInt = asBig(v),
+                k,
+                ColumnFacts::floatIntMin));
+        aggs.add(agg(
+                i,
+                sql.integerText(sql.aggIf("max", d, integral)),
+                (p, v) -> p.maxInt = asBig(v),
+                k,
+                ColumnFacts::floatIntMax));
     }
 
     private void temporalAggregates(int i, TypeFamily f, String s, Query aggs) {
@@ -771,7 +850,7 @@ public final class Profiler {
     /** Typed columns DuckDB read itself (CSV, Parquet, DuckDB files). */
     private void nativeAggregates(int i, TypeFamily f, String s, Query aggs) {
         switch (f) {
-            case FLOAT, DOUBLE -> floatAggregates(i, s, aggs);
+            case FLOAT, DOUBLE -> floatAggregates(i, s, aggs, null);
             case DECIMAL -> decimalAggregates(i, s, aggs, false, null);
             case DATE, DATETIME, TIMESTAMP, TIME -> temporalAggregates(i, f, s, aggs);
             default -> {}

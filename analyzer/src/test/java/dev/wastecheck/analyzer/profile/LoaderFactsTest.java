@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -224,6 +225,174 @@ class LoaderFactsTest {
             assertThat(n.facts(6).integerDistinct()).isNotNull(); // grown down to the long's least
             assertSameProfiles(db, n);
         }
+    }
+
+    /**
+     * DOUBLE and FLOAT text (the loader's values as doubles: bounds and their spellings, whole
+     * numbers, what a 4-byte float keeps, beyond a float's range, exponents, 17-digit fractions
+     * that take the parse's slow path), the text of a BIGINT UNSIGNED, and text of digits and
+     * decimals (the numeric pattern counts), with distinct numbers counted as bits: canonical
+     * spellings that grow the bits' scale as longer fractions arrive, one scale for all, and
+     * spellings that could name one value twice ({@code 1.50} and {@code 1.5}, {@code -0},
+     * {@code 007}), which leave the count to SQL.
+     */
+    @Test
+    void doublesIntegerTextAndNumbersProfileAlike() throws Exception {
+        Random r = new Random(32);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `d` (`qty` double, `price` double, `rate` double, `f` float, `odd` double,"
+                        + " `big` bigint unsigned, `digits` varchar(20), `amount` decimal(12,2),"
+                        + " `mixed` varchar(20), `wild` double);\nINSERT INTO `d` VALUES ");
+        for (int row = 0; row < 4000; row++) {
+            String qty = r.nextInt(5) == 0 ? "NULL" : Integer.toString(1 + r.nextInt(2400));
+            // canonical spellings, the scale growing: whole numbers first, then tenths, then cents
+            String price = canonical(
+                    row < 100 ? r.nextInt(1000) : row < 200 ? r.nextInt(10_000) / 10.0 : r.nextInt(100_000) / 100.0);
+            String rate = r.nextInt(4) == 0 ? "NULL" : Double.toString(r.nextDouble());
+            String[] floats = {"1.5", "3.4028235e38", "3.5e38", "-1e-3", "16777217", "0.1", "2.5E+10", "-0", "0"};
+            String f = floats[r.nextInt(floats.length)];
+            String[] odd = {"1e400", "12", "7.25"};
+            String o = odd[row == 17 ? 0 : 1 + r.nextInt(2)];
+            String big = r.nextInt(6) == 0 ? "NULL" : Long.toString(r.nextInt(1_000_000) + 5_000_000_000L);
+            String[] digit = {
+                "'12'",
+                "'007'",
+                "'-0'",
+                "'3.25'",
+                "'-0.5'",
+                "'00.5'",
+                "'1e5'",
+                "'123456789012345678'",
+                "'-42'",
+                "'9.'",
+                "NULL",
+                "'1234567.891'"
+            };
+            String dg = r.nextBoolean() ? digit[r.nextInt(digit.length)] : "'" + r.nextInt(100_000) + "'";
+            String amount =
+                    (r.nextInt(3) == 0 ? "-" : "") + r.nextInt(50_000) + "." + String.format("%02d", r.nextInt(100));
+            int m = r.nextInt(1000);
+            String mx = r.nextBoolean() ? "'" + m + ".50'" : "'" + m + ".5'";
+            String[] wild = {"'NaN'", "' 1'", "'+2'", "'.5'", "3"};
+            String w = row < 10 ? wild[row % wild.length] : "4";
+            write(
+                    dump,
+                    (row > 0 ? "," : "") + "(" + qty + "," + price + "," + rate + "," + f + "," + o + "," + big + ","
+                            + dg + "," + amount + "," + mx + "," + w + ")");
+        }
+        write(dump, ";\n");
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable d = load(db, dump.toByteArray()).get("d");
+            assertThat(d.facts(0).floatFacts()).isTrue();
+            assertThat(d.facts(0).exactDistinct())
+                    .as("whole numbers, one spelling each")
+                    .isNotNull();
+            assertThat(d.facts(1).exactDistinct())
+                    .as("canonical spellings, scale grown")
+                    .isNotNull();
+            assertThat(d.facts(2).floatFacts()).isTrue();
+            assertThat(d.facts(2).exactDistinct())
+                    .as("17 digits after the point: no bits")
+                    .isNull();
+            assertThat(d.facts(3).floatFacts()).isTrue();
+            assertThat(d.facts(4).floatFacts()).as("1e400 is beyond a double").isFalse();
+            assertThat(d.facts(5).integerTextFacts()).isTrue();
+            assertThat(d.facts(5).exactDistinct()).isNotNull();
+            assertThat(d.facts(6).numberFacts()).isTrue();
+            assertThat(d.facts(6).exactDistinct()).isNull();
+            assertThat(d.facts(7).decimalFacts()).isTrue();
+            assertThat(d.facts(7).exactDistinct()).as("one scale for all").isNotNull();
+            assertThat(d.facts(8).exactDistinct()).as("1.50 and 1.5").isNull();
+            assertThat(d.facts(9).floatFacts()).isFalse();
+            List<ColumnProfile> p = new Profiler(db, false, false).profile(d);
+            assertThat(p.get(0).distinct).isEqualTo(d.facts(0).exactDistinct());
+            assertThat(p.get(1).distinct).isEqualTo(d.facts(1).exactDistinct());
+            assertThat(p.get(6).intCanonical)
+                    .isEqualTo(d.facts(6).intCanonical())
+                    .isPositive(); // the check ran
+            assertThat(p.get(6).decimalCanonical).isPositive();
+            assertSameProfiles(db, d);
+        }
+    }
+
+    /**
+     * Dates, timestamps, ISO-8601 timestamps and UUIDs as text: days that do not exist, hour 24,
+     * second 60, year 0000, other separators and offsets, fractions of another width, upper-case
+     * hex, and an ISO column whose least value is spelled otherwise than its first (then SQL
+     * counts it): the loader's counts and bounds are DuckDB's round trips.
+     */
+    @Test
+    void datesTimestampsIsoAndUuidsProfileAlike() throws Exception {
+        Random r = new Random(8601);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `w` (`day` varchar(10), `at` varchar(19), `iso` varchar(30), `ms` varchar(30),"
+                        + " `late` varchar(30), `id` char(36));\nINSERT INTO `w` VALUES ");
+        for (int row = 0; row < 3000; row++) {
+            String day = stampDay(r);
+            String time = String.format(
+                    "%02d:%02d:%02d",
+                    r.nextInt(10) == 0 ? 24 : r.nextInt(24), r.nextInt(60), r.nextInt(10) == 0 ? 60 : r.nextInt(60));
+            String at = "'" + day + " " + time + "'";
+            String iso = "'" + day + "T" + time + "Z'";
+            // other offsets and separators among them (of one width): not in the least value's spelling
+            String[] ends = {"+00:00", "+00:00", "+02:00", "-05:00"};
+            String later =
+                    String.format("%04d-%02d-%02d", 1000 + r.nextInt(9000), 1 + r.nextInt(12), 1 + r.nextInt(28));
+            String ms = row == 0
+                    ? "'0999-01-01T00:00:00.000+00:00'"
+                    : "'" + later + (r.nextInt(8) == 0 ? " " : "T") + time + "."
+                            + String.format("%03d", r.nextInt(1000)) + ends[r.nextInt(ends.length)] + "'";
+            // the first value is spelled with another offset than the least: SQL reads the least's
+            String late = row == 0 ? "'2030-01-01T00:00:00+01:00'" : "'" + day + "T" + time + "+00:00'";
+            String id = r.nextInt(6) == 0
+                    ? "'" + new UUID(r.nextLong(), r.nextLong()).toString().toUpperCase() + "'"
+                    : r.nextInt(6) == 0
+                            ? "'"
+                                    + new UUID(r.nextLong(), r.nextLong())
+                                            .toString()
+                                            .replace('-', 'x') + "'"
+                            : "'" + new UUID(r.nextLong(), r.nextLong()) + "'";
+            write(
+                    dump,
+                    (row > 0 ? "," : "") + "('" + day + "'," + at + "," + iso + "," + ms + "," + late + "," + id + ")");
+        }
+        write(dump, ";\n");
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable w = load(db, dump.toByteArray()).get("w");
+            assertThat(w.facts(0).dates()).isBetween(100L, 2990L);
+            assertThat(w.facts(1).timestamps()).isBetween(100L, 2990L);
+            assertThat(w.facts(2).isoFormat()).isEqualTo("%Y-%m-%dT%H:%M:%SZ");
+            assertThat(w.facts(3).isoFormat()).isNotNull();
+            assertThat(w.facts(4).isoFormat()).isEqualTo("%Y-%m-%dT%H:%M:%S+01:00");
+            assertThat(w.facts(3).isoFormat()).isEqualTo("%Y-%m-%dT%H:%M:%S.%g+00:00");
+            assertThat(w.facts(5).uuids()).isBetween(100L, 2990L);
+            List<ColumnProfile> p = new Profiler(db, false, false).profile(w);
+            assertThat(p.get(0).dates).isEqualTo(w.facts(0).dates()); // the checks ran
+            assertThat(p.get(2).timestamps).isEqualTo(w.facts(2).isoTimestamps());
+            assertThat(p.get(3).timestampFormat).isEqualTo("%Y-%m-%dT%H:%M:%S.%g+00:00");
+            assertThat(p.get(4).timestampFormat).isEqualTo("%Y-%m-%dT%H:%M:%S+00:00");
+            assertThat(p.get(5).uuids).isEqualTo(w.facts(5).uuids());
+            assertSameProfiles(db, w);
+        }
+    }
+
+    private static String stampDay(Random r) {
+        String[] special = {
+            "0000-02-29", "1900-02-29", "2000-02-29", "2023-02-29", "2024-04-31", "2024-13-01", "2024-00-10"
+        };
+        return r.nextInt(8) == 0
+                ? special[r.nextInt(special.length)]
+                : String.format("%04d-%02d-%02d", 1000 + r.nextInt(9000), 1 + r.nextInt(12), 1 + r.nextInt(28));
+    }
+
+    /** A double as mysqldump prints it: the shortest text that reads back, no trailing ".0". */
+    private static String canonical(double v) {
+        String s = Double.toString(v);
+        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
     }
 
     /** A value past 2^24 bytes travels from the reader to the filler as a call of its own (TokenChunk's BIG). */

@@ -10,10 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -112,9 +112,12 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             if (facts[i] == null && storage[i] == ColumnStorage.INT64) {
                 facts[i] = ColumnFacts.integers();
             } else if (facts[i] == null) {
+                TypeFamily f = table.columns().get(i).type().family();
                 facts[i] = new ColumnFacts(
                         storage[i] == ColumnStorage.BYTES,
-                        table.columns().get(i).type().family() == TypeFamily.DECIMAL,
+                        f == TypeFamily.DECIMAL,
+                        f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE,
+                        f == TypeFamily.INTEGER,
                         NullMarkers.SPELLINGS);
             }
         }
@@ -159,10 +162,132 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     /** Starts a batch in freshly allocated vectors (the previous buffers may still be read by DuckDB). */
     public void startBatch(VectorSchemaRoot target) {
         root = target;
-        root.allocateNew();
         vectors = root.getFieldVectors().toArray(new FieldVector[0]);
+        for (FieldVector v : vectors) {
+            if (v instanceof BaseVariableWidthVector w) {
+                w.setInitialCapacity(INITIAL_ROWS, 8);
+            } else {
+                v.setInitialCapacity(INITIAL_ROWS);
+            }
+        }
+        root.allocateNew();
+        if (writers == null) {
+            writers = new Writer[vectors.length];
+            for (int i = 0; i < vectors.length; i++) {
+                writers[i] = new Writer();
+            }
+        }
+        for (int i = 0; i < vectors.length; i++) {
+            writers[i].start(vectors[i]);
+        }
         row = 0;
         bytes = 0;
+    }
+
+    /** Rows a batch's vectors are allocated for at first (a batch closes at 16,384 in {@link DumpLoader}). */
+    static final int INITIAL_ROWS = 16_384;
+
+    private Writer[] writers;
+
+    /**
+     * Writes one column's values into its vector's buffers directly: what {@code setSafe} does,
+     * without its second look at the capacities and offsets on every value. The offsets of the
+     * NULL rows between two values are filled at the next value (and by Arrow at the batch's end,
+     * from {@link #lastSet}), as {@code setSafe} fills them.
+     */
+    private static final class Writer {
+        private FieldVector vector;
+        private BaseVariableWidthVector varWidth;
+        private ArrowBuf validity;
+        private ArrowBuf offsets;
+        private ArrowBuf data;
+        private long dataCapacity;
+        /** Rows the validity (and offset) buffers hold. */
+        private int rowCapacity;
+        /** Bytes of values written (var-width). */
+        private int end;
+        /** The last row written, or -1. */
+        private int lastSet;
+
+        void start(FieldVector v) {
+            vector = v;
+            varWidth = v instanceof BaseVariableWidthVector w ? w : null;
+            lastSet = -1;
+            end = 0;
+            buffers();
+        }
+
+        private void buffers() {
+            validity = vector.getValidityBuffer();
+            data = vector.getDataBuffer();
+            dataCapacity = data.capacity();
+            if (varWidth != null) {
+                offsets = vector.getOffsetBuffer();
+                rowCapacity = (int) Math.min(validity.capacity() * 8, offsets.capacity() / 4 - 1);
+            } else {
+                rowCapacity = (int) Math.min(validity.capacity() * 8, dataCapacity / 8);
+            }
+        }
+
+        /** Room for row {@code row}. */
+        private void rowRoom(int row) {
+            while (row >= rowCapacity) {
+                if (varWidth != null) {
+                    varWidth.setLastSet(lastSet);
+                    varWidth.reallocValidityAndOffsetBuffers();
+                } else {
+                    vector.reAlloc();
+                }
+                buffers();
+            }
+        }
+
+        void putLong(int row, long value) {
+            if (row >= rowCapacity) {
+                rowRoom(row);
+            }
+            data.setLong((long) row * 8, value);
+            BitVectorHelper.setBit(validity, row);
+            lastSet = row;
+        }
+
+        void putBytes(int row, byte[] b, int off, int len) {
+            if (row >= rowCapacity) {
+                rowRoom(row);
+            }
+            if (row <= lastSet) {
+                end = offsets.getInt((long) row * 4); // the row written again (a bad row's slot): from its start
+            } else {
+                for (int r = lastSet + 1; r < row; r++) {
+                    offsets.setInt((long) (r + 1) * 4, end); // the NULL rows since the last value
+                }
+            }
+            long need = (long) end + len;
+            if (need > dataCapacity) {
+                varWidth.reallocDataBuffer(need);
+                data = varWidth.getDataBuffer();
+                dataCapacity = data.capacity();
+            }
+            data.setBytes(end, b, off, len);
+            end += len;
+            offsets.setInt((long) (row + 1) * 4, end);
+            BitVectorHelper.setBit(validity, row);
+            lastSet = row;
+        }
+
+        void putNull(int row) {
+            if (row >= rowCapacity) {
+                rowRoom(row);
+            }
+            BitVectorHelper.unsetBit(validity, row);
+        }
+
+        /** Hands the last row written to the vector, whose value count then fills the offsets after it. */
+        void finish() {
+            if (varWidth != null) {
+                varWidth.setLastSet(lastSet);
+            }
+        }
     }
 
     public VectorSchemaRoot root() {
@@ -179,6 +304,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     /** Seals the batch. */
     public void finishBatch() {
+        for (Writer w : writers) {
+            w.finish();
+        }
         root.setRowCount(row);
         root = null;
     }
@@ -214,9 +342,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
             seen[col] = true; // only an INSERT with a column list can leave columns out
         }
-        FieldVector v = vectors[col];
         if (kind == SqlScriptReader.NULL) {
-            v.setNull(row);
+            writers[col].putNull(row);
             return;
         }
         bytes += len;
@@ -244,11 +371,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                                 new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8),
                                 file,
                                 currentLine);
-                        v.setNull(row);
+                        writers[col].putNull(row);
                         return;
                     }
                 }
-                ((BigIntVector) v).setSafe(row, parsed);
+                writers[col].putLong(row, parsed);
                 if (facts != null) {
                     facts[col].addLong(parsed);
                 }
@@ -263,7 +390,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
             }
             case BYTES -> {
-                ((VarBinaryVector) v).setSafe(row, b, off, len);
+                writers[col].putBytes(row, b, off, len);
                 if (facts != null) {
                     facts[col].add(b, off, len);
                 }
@@ -275,22 +402,28 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
             }
             default -> {
+                // a number's text is read once, for the declared range and the facts alike
+                PlainNumber n = null;
+                if (len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
+                    n = number;
+                    n.read(b, off, len);
+                }
                 if (ranges != null && ranges[col] != null && kind != SqlScriptReader.WORD) {
-                    String why = ranges[col].text(b, off, len);
+                    String why = ranges[col].text(b, off, len, n);
                     if (why != null) {
                         outOfType(col, why, b, off, len);
                     }
                 }
                 if (ascii || Utf8.isValid(b, off, len)) {
-                    ((VarCharVector) v).setSafe(row, b, off, len);
+                    writers[col].putBytes(row, b, off, len);
                     if (facts != null) {
-                        facts[col].add(b, off, len, ascii);
+                        facts[col].add(b, off, len, ascii, n == null ? NOT_A_NUMBER : n);
                     }
                 } else {
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
                     byte[] recoded =
                             new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
-                    ((VarCharVector) v).setSafe(row, recoded, 0, recoded.length);
+                    writers[col].putBytes(row, recoded, 0, recoded.length);
                     if (facts != null) {
                         facts[col].add(recoded, 0, recoded.length);
                     }
@@ -301,6 +434,12 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     }
 
     private long currentLine;
+
+    /** The value being filled, read as a number (reused). */
+    private final PlainNumber number = new PlainNumber();
+
+    /** A value that does not start as a number does: read as none. */
+    private static final PlainNumber NOT_A_NUMBER = new PlainNumber();
 
     /** The line the current row started on, for messages. */
     public void atLine(long line) {
@@ -341,7 +480,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private void omitted(int col) {
         ColumnDef c = table.columns().get(col);
         if (c.autoIncrement() && storage[col] == ColumnStorage.INT64) {
-            ((BigIntVector) vectors[col]).setSafe(row, ++autoIncrement[col]);
+            writers[col].putLong(row, ++autoIncrement[col]);
             if (facts != null) {
                 facts[col].addLong(autoIncrement[col]);
             }
@@ -351,7 +490,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             value(col, SqlScriptReader.STRING, b, 0, b.length, true, false);
             return;
         } else {
-            vectors[col].setNull(row);
+            writers[col].putNull(row);
         }
     }
 
@@ -362,7 +501,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
         for (int i = 0; i < storage.length; i++) {
             if (seen[i]) {
-                vectors[i].setNull(row);
+                writers[i].putNull(row);
             }
         }
         Arrays.fill(seen, false);

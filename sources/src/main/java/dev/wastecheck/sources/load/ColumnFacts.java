@@ -1,5 +1,6 @@
 package dev.wastecheck.sources.load;
 
+import dev.wastecheck.sources.sql.IsoTimestamps;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -19,7 +20,16 @@ import java.util.Objects;
  *       are at most {@link #FEW} of them; 14-byte MediaWiki timestamps;
  *   <li>a DECIMAL's text, while every value is plainly spelled: scale, whole parts, the
  *       spellings of the least and greatest;
- *   <li>integers: count, bounds, and the distinct values as bits while their range is narrow.
+ *   <li>integers: count, bounds, and the distinct values as bits while their range is narrow;
+ *   <li>numbers in text, each value read once ({@link PlainNumber}): how many are a canonical
+ *       integer or decimal, with their bounds and digits (the profile's numeric pattern checks);
+ *       an integer column's text (BIGINT UNSIGNED) while every value is a canonical integer; and
+ *       the distinct values as bits while every value is spelled one way only;
+ *   <li>FLOAT and DOUBLE: the values as doubles, while every one is plain and finite: least and
+ *       greatest (with their spellings), whole numbers and their bounds, those a 4-byte float
+ *       keeps;
+ *   <li>dates, timestamps, ISO-8601 timestamps (in the first one's spelling) and UUIDs that
+ *       DuckDB's parse prints back unchanged, with their bounds.
  * </ul>
  *
  * <p>A table's facts are dropped ({@link #valid} false) when a row could have left values the
@@ -90,11 +100,73 @@ public final class ColumnFacts {
     private long maxWhole = Long.MIN_VALUE;
     private long maxFraction;
     private byte[] maxNumber;
-    /** Of the current value, set by {@link #plainDecimal}: whole part and fraction in 10^-10, signed alike. */
+    /** Of the current value, set by {@link #addDecimal}: whole part and fraction in 10^-10, signed alike. */
     private long whole;
 
     private long fraction;
     private int scale;
+
+    // numbers in the text (PlainNumber), for the profile's numeric pattern checks: how many values
+    // are a canonical BIGINT's spelling (TRY_CAST to BIGINT and back gives them unchanged) and their
+    // bounds; how many are a canonical decimal (-?(0|[1-9]D*)\.D+) and their digits. A value that
+    // is no plain number is neither. Given up (numbersValid false) on an integer too long to judge.
+    private boolean numbersValid = true;
+
+    /** The number a value is read into when the caller did not read it. */
+    private final PlainNumber read = new PlainNumber();
+
+    long intCanonical;
+    private long strIntMin = Long.MAX_VALUE;
+    private long strIntMax = Long.MIN_VALUE;
+    long decimalCanonical;
+    private int decimalIntDigits = -1;
+    private int decimalFracMin = Integer.MAX_VALUE;
+    private int decimalFracMax = -1;
+
+    // the text of an integer column: every value a canonical integer of at most 18 digits, so that
+    // the cast to HUGEINT fails on none and its bounds are strIntMin and strIntMax
+    private boolean integerText;
+
+    // distinct numbers as bits: while every value is a plain number spelled one way only (all
+    // canonical, or all with the same digits after the point and no leading zero), distinct
+    // spellings are distinct values; each is counted as bits at bitsScale digits after the point
+    private boolean scaledValid = true;
+    private boolean allCanonical = true;
+    private boolean sameScale = true;
+    private int bitsScale = -1;
+
+    // dates and times in the text, for the profile's pattern checks: YYYY-MM-DD (10 bytes) and
+    // YYYY-MM-DD HH:MM:SS (19) that DuckDB's strptime reads and strftime prints back unchanged,
+    // lower-case UUIDs (36), and ISO-8601 timestamps in the spelling of the first one seen
+    // (isoFormat, IsoTimestamps), with the least and greatest of the timestamps of each kind
+    long dates;
+    long timestamps;
+    private byte[] tsMin;
+    private byte[] tsMax;
+    long uuids;
+    private String isoFormat;
+    /** The first ISO-8601 value: its bytes where they are not digits are the format's literals. */
+    private byte[] isoTemplate;
+    /** Per byte of the template, whether it is a digit of the format (not the offset's). */
+    private boolean[] isoDigit;
+
+    long isoTimestamps;
+    private byte[] isoMin;
+    private byte[] isoMax;
+
+    // FLOAT and DOUBLE: the values as doubles (the profile's TRY_CAST), while every value is plain
+    // and finite: their least and greatest (and spellings), how many a 4-byte float keeps, how
+    // many are whole (below 2^53) and the least and greatest of those
+    private boolean floatValid;
+
+    long floatRoundTrip;
+    long floatIntegral;
+    private double floatMin;
+    private byte[] floatMinSpelling;
+    private double floatMax;
+    private byte[] floatMaxSpelling;
+    private long floatIntMin = Long.MAX_VALUE;
+    private long floatIntMax = Long.MIN_VALUE;
 
     /**
      * @param bytes   a byte string (BLOB): shown as DuckDB casts a BLOB to text, lengths in bytes
@@ -113,8 +185,19 @@ public final class ColumnFacts {
 
     /** @param decimal the text of a DECIMAL column: also the numeric facts of its plain spellings */
     public ColumnFacts(boolean bytes, boolean decimal, List<String> markers) {
+        this(bytes, decimal, false, false, markers);
+    }
+
+    /**
+     * @param decimal  the text of a DECIMAL column: also the numeric facts of its plain spellings
+     * @param floating the text of a FLOAT or DOUBLE column: also the facts of its values as doubles
+     * @param integer  the text of an integer column (BIGINT UNSIGNED): also its bounds as integers
+     */
+    public ColumnFacts(boolean bytes, boolean decimal, boolean floating, boolean integer, List<String> markers) {
         this.bytes = bytes;
         this.decimalValid = decimal && !bytes; // a DECIMAL's text: its numeric facts are counted too
+        this.floatValid = floating && !bytes;
+        this.integerText = integer && !bytes;
         this.markerSpellings =
                 markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
         for (byte[] m : markerSpellings) {
@@ -143,6 +226,25 @@ public final class ColumnFacts {
 
     /** {@code ascii}: every byte is below 0x80, so it has as many characters as bytes. */
     void add(byte[] b, int off, int len, boolean ascii) {
+        add(b, off, len, ascii, null);
+    }
+
+    /**
+     * As {@link #add(byte[], int, int, boolean)}, with the value already read as a number by the
+     * caller ({@code number}, or null when it was not read: then it is read here if it could be one).
+     */
+    void add(byte[] b, int off, int len, boolean ascii, PlainNumber number) {
+        PlainNumber n = number;
+        if (n == null && len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
+            n = read;
+            if (!n.read(b, off, len)) {
+                n = null;
+            }
+        }
+        if (n != null && !n.plain) {
+            n = null;
+        }
+        numbers(n, b, off, len);
         boolean marker = len <= 4 && isMarker(b, off, len);
         if (marker && markers++ == 0) {
             // until the first marker the real values were all the values: their bounds part here
@@ -183,6 +285,13 @@ public final class ColumnFacts {
         if (few != null) {
             addFew(b, off, len);
         }
+        if (len == 36) {
+            if (uuid(b, off)) {
+                uuids++;
+            }
+        } else if (len >= 10 && len <= 32 && b[off] >= '0' && b[off] <= '9') {
+            times(b, off, len);
+        }
         if (len == 14 && compactTimestamp(b, off)) {
             mwTimestamps++;
             if (mwMin == null || less(b, off, len, mwMin)) {
@@ -193,7 +302,7 @@ public final class ColumnFacts {
             }
         }
         if (decimalValid) {
-            addDecimal(b, off, len);
+            addDecimal(n, b, off, len);
         }
         if (min == null || less(b, off, len, min)) {
             min = Arrays.copyOfRange(b, off, off + len);
@@ -270,24 +379,145 @@ public final class ColumnFacts {
         if (v > intMax) {
             intMax = v;
         }
+        markBits(v);
+    }
+
+    /** Sets {@code v}'s bit; false once the range grew past {@link #BITS_MAX} (the bits given up). */
+    private boolean markBits(long v) {
         long[] b = bits;
         if (b != null) {
             long word = (v >> 6) - bitsLowWord; // v >> 6: the word, rounding down for negatives too
             if (word >= 0 && word < b.length) {
                 b[(int) word] |= 1L << v; // a long shifts by the low six bits of v
-                return;
+                return true;
             }
         }
         if (bitsGaveUp) {
-            return;
+            return false;
         }
         if (b == null) {
             bitsLowWord = v >> 6;
             bits = new long[64];
         } else if (!growBits(v)) {
-            return;
+            return false;
         }
         bits[(int) ((v >> 6) - bitsLowWord)] |= 1L << v;
+        return true;
+    }
+
+    /**
+     * A text value's numeric facts: {@code n} is the value read as a plain number, or null when
+     * it is none (then it is no canonical integer or decimal, and ends the integer, float and
+     * distinct-bits facts).
+     */
+    private void numbers(PlainNumber n, byte[] b, int off, int len) {
+        if (n == null) {
+            integerText = false;
+            floatValid = false;
+            scaledValid = false;
+            return;
+        }
+        if (numbersValid) {
+            if (!n.exponent && n.fracDigits == 0) {
+                if (n.intDigits > 18) {
+                    numbersValid = false; // near the long's ends: only the cast can tell
+                    integerText = false;
+                } else if (n.canonical()) {
+                    intCanonical++;
+                    long v = n.negative ? -n.whole : n.whole;
+                    strIntMin = Math.min(strIntMin, v);
+                    strIntMax = Math.max(strIntMax, v);
+                } else {
+                    integerText = false;
+                }
+            } else {
+                integerText = false;
+                if (!n.exponent && (n.intDigits == 1 || n.significantIntDigits == n.intDigits)) {
+                    decimalCanonical++;
+                    decimalIntDigits = Math.max(decimalIntDigits, n.intDigits);
+                    decimalFracMin = Math.min(decimalFracMin, n.fracDigits);
+                    decimalFracMax = Math.max(decimalFracMax, n.fracDigits);
+                }
+            }
+        }
+        if (scaledValid) {
+            addScaled(n);
+        }
+        if (floatValid) {
+            addFloat(n, b, off, len);
+        }
+    }
+
+    /** Counts a plain number's value as bits at {@link #bitsScale} digits after the point. */
+    private void addScaled(PlainNumber n) {
+        allCanonical &= n.canonical();
+        sameScale &= (bitsScale < 0 || n.fracDigits == bitsScale)
+                && (n.intDigits == 1 || n.significantIntDigits == n.intDigits)
+                && !(n.negative && n.zero());
+        int s = n.fracDigits;
+        if (n.exponent || !(allCanonical || sameScale) || n.intDigits + Math.max(s, bitsScale) > 18) {
+            scaledValid = false;
+            return;
+        }
+        if (bitsScale < 0) {
+            bitsScale = s;
+        } else if (s > bitsScale) {
+            if (!rescale(s - bitsScale)) { // all canonical: the values so far at more digits
+                scaledValid = false;
+                return;
+            }
+            bitsScale = s;
+        }
+        long v = n.whole * PlainNumber.POW10[bitsScale] + n.fraction * PlainNumber.POW10[bitsScale - s];
+        if (!markBits(n.negative ? -v : v)) {
+            scaledValid = false;
+        }
+    }
+
+    /** The bits so far, each value times 10^k; false when they no longer fit {@link #BITS_MAX}. */
+    private boolean rescale(int k) {
+        long[] old = bits;
+        long oldLow = bitsLowWord;
+        bits = null;
+        if (old == null) {
+            return !bitsGaveUp;
+        }
+        long factor = PlainNumber.POW10[k];
+        for (int w = 0; w < old.length; w++) {
+            for (long word = old[w]; word != 0; word &= word - 1) {
+                long v = ((oldLow + w) << 6) + Long.numberOfTrailingZeros(word);
+                if (Math.abs(v) > Long.MAX_VALUE / factor || !markBits(v * factor)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** A FLOAT or DOUBLE value: as the profile's TRY_CAST to DOUBLE reads it. */
+    private void addFloat(PlainNumber n, byte[] b, int off, int len) {
+        double d = n.toDouble();
+        if (Double.isInfinite(d) || (d == 0 && !n.zero())) {
+            floatValid = false; // beyond a double, or below its least: the cast decides
+            return;
+        }
+        float f = (float) d;
+        if (!Float.isInfinite(f) && (double) f == d) {
+            floatRoundTrip++;
+        }
+        if (Math.abs(d) < 9007199254740992.0 && d == (double) (long) d) {
+            floatIntegral++;
+            floatIntMin = Math.min(floatIntMin, (long) d);
+            floatIntMax = Math.max(floatIntMax, (long) d);
+        }
+        if (floatMinSpelling == null || d < floatMin || d == floatMin && less(b, off, len, floatMinSpelling)) {
+            floatMin = d;
+            floatMinSpelling = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (floatMaxSpelling == null || d > floatMax || d == floatMax && less(b, off, len, floatMaxSpelling)) {
+            floatMax = d;
+            floatMaxSpelling = Arrays.copyOfRange(b, off, off + len);
+        }
     }
 
     /** Widens the bits to take {@code v}, doubling toward it; false past {@link #BITS_MAX}. */
@@ -361,6 +591,114 @@ public final class ColumnFacts {
         return day <= days;
     }
 
+    /** A value of 10 to 32 bytes starting with a digit: a date, a timestamp, an ISO-8601 timestamp. */
+    private void times(byte[] b, int off, int len) {
+        if (b[off + 4] != '-' || b[off + 7] != '-' || !day(b, off)) {
+            return;
+        }
+        if (len == 10) {
+            dates++;
+            return;
+        }
+        if (len < 19 || !time(b, off + 11)) {
+            return;
+        }
+        if (len == 19 && b[off + 10] == ' ') {
+            timestamps++;
+            if (tsMin == null || less(b, off, len, tsMin)) {
+                tsMin = Arrays.copyOfRange(b, off, off + len);
+            }
+            if (tsMax == null || less(tsMax, b, off, len)) {
+                tsMax = Arrays.copyOfRange(b, off, off + len);
+            }
+            return;
+        }
+        if (isoTemplate == null) {
+            String sample = new String(b, off, len, StandardCharsets.US_ASCII);
+            isoFormat = IsoTimestamps.format(sample);
+            if (isoFormat == null) {
+                return;
+            }
+            isoTemplate = Arrays.copyOfRange(b, off, off + len);
+            String pattern = IsoTimestamps.pattern(isoFormat);
+            isoDigit = new boolean[len];
+            for (int i = 0; i < len && i < pattern.length(); i++) {
+                isoDigit[i] = "YMDHSf".indexOf(pattern.charAt(i)) >= 0;
+            }
+        }
+        if (len != isoTemplate.length) {
+            return;
+        }
+        for (int i = 10; i < len; i++) {
+            byte c = b[off + i];
+            if (isoDigit[i] ? c < '0' || c > '9' : c != isoTemplate[i]) {
+                return; // another spelling: it does not print back in the template's format
+            }
+        }
+        isoTimestamps++;
+        if (isoMin == null || less(b, off, len, isoMin)) {
+            isoMin = Arrays.copyOfRange(b, off, off + len);
+        }
+        if (isoMax == null || less(isoMax, b, off, len)) {
+            isoMax = Arrays.copyOfRange(b, off, off + len);
+        }
+    }
+
+    /** Whether {@code YYYY-MM-DD} at {@code off} is a day DuckDB's strptime reads (as {@link #compactTimestamp}). */
+    private static boolean day(byte[] b, int off) {
+        int year = digits(b, off, 4);
+        int month = digits(b, off + 5, 2);
+        int day = digits(b, off + 8, 2);
+        if (year < 0 || month < 1 || month > 12 || day < 1) {
+            return false;
+        }
+        boolean leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        int days = switch (month) {
+            case 2 -> leap ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+        return day <= days;
+    }
+
+    /** Whether {@code HH:MM:SS} at {@code off} is a time: hours to 23, minutes and seconds to 59. */
+    private static boolean time(byte[] b, int off) {
+        if (b[off + 2] != ':' || b[off + 5] != ':') {
+            return false;
+        }
+        int h = digits(b, off, 2);
+        int m = digits(b, off + 3, 2);
+        int sec = digits(b, off + 6, 2);
+        return h >= 0 && h <= 23 && m >= 0 && m <= 59 && sec >= 0 && sec <= 59;
+    }
+
+    private static int digits(byte[] b, int off, int n) {
+        int v = 0;
+        for (int i = off; i < off + n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return v;
+    }
+
+    /** A UUID as DuckDB's UUID type prints it: lower-case hex, 8-4-4-4-12. */
+    private static boolean uuid(byte[] b, int off) {
+        for (int i = 0; i < 36; i++) {
+            byte c = b[off + i];
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                if (c != '-') {
+                    return false;
+                }
+            } else if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Whether each byte of {@code w} is an ASCII digit: its high nibble is 3, and still 3 after
      * adding 6 (so at most 0x39). A carry out of a byte happens only from a byte whose high
@@ -377,11 +715,15 @@ public final class ColumnFacts {
      * (spaces, a sign +, an exponent, more digits than two longs hold) leaves the numeric facts
      * to SQL, whose cast decides those.
      */
-    private void addDecimal(byte[] b, int off, int len) {
-        if (!plainDecimal(b, off, len)) {
+    private void addDecimal(PlainNumber n, byte[] b, int off, int len) {
+        if (n == null || n.exponent || n.intDigits > 18 || n.fracDigits > 10) {
             decimalValid = false;
             return;
         }
+        whole = n.negative ? -n.whole : n.whole;
+        long f = n.fraction * PlainNumber.POW10[10 - n.fracDigits];
+        fraction = n.negative ? -f : f;
+        scale = n.scale;
         usedScale = Math.max(usedScale, scale);
         if (scale == 0) {
             integral++;
@@ -405,49 +747,6 @@ public final class ColumnFacts {
         return c != 0 ? c : Long.compare(f1, f2);
     }
 
-    /** Parses a plain decimal into {@link #whole}, {@link #fraction} and {@link #scale}. */
-    private boolean plainDecimal(byte[] b, int off, int len) {
-        int i = off;
-        int end = off + len;
-        boolean negative = i < end && b[i] == '-';
-        if (negative) {
-            i++;
-        }
-        int start = i;
-        long w = 0;
-        for (; i < end && b[i] >= '0' && b[i] <= '9'; i++) {
-            w = w * 10 + (b[i] - '0');
-        }
-        if (i == start || i - start > 18) {
-            return false;
-        }
-        long f = 0;
-        int digits = 0;
-        int lastNonZero = 0;
-        if (i < end) {
-            if (b[i] != '.' || i + 1 == end || end - i - 1 > 10) {
-                return false;
-            }
-            for (i++; i < end; i++) {
-                if (b[i] < '0' || b[i] > '9') {
-                    return false;
-                }
-                digits++;
-                f = f * 10 + (b[i] - '0');
-                if (b[i] != '0') {
-                    lastNonZero = digits;
-                }
-            }
-            for (int k = digits; k < 10; k++) {
-                f *= 10;
-            }
-        }
-        whole = negative ? -w : w;
-        fraction = negative ? -f : f;
-        scale = lastNonZero;
-        return true;
-    }
-
     /** Whether a value is one of the markers: as text for text, as DuckDB shows a BLOB for bytes. */
     private boolean isMarker(byte[] b, int off, int len) {
         if (len > 0 && !markerStart[b[off] & 0xff]) {
@@ -465,10 +764,16 @@ public final class ColumnFacts {
 
     /** Whether {@code b[off, off+len)} sorts before {@code than}, byte by byte unsigned, a prefix first. */
     private static boolean less(byte[] b, int off, int len, byte[] than) {
+        if (len > 0 && than.length > 0 && b[off] != than[0]) {
+            return (b[off] & 0xff) < (than[0] & 0xff); // most values: told by the first byte
+        }
         return compare(b, off, len, than) < 0;
     }
 
     private static boolean less(byte[] a, byte[] b, int off, int len) {
+        if (len > 0 && a.length > 0 && b[off] != a[0]) {
+            return (a[0] & 0xff) < (b[off] & 0xff);
+        }
         return compare(b, off, len, a) > 0;
     }
 
@@ -586,6 +891,141 @@ public final class ColumnFacts {
 
     public String maxWhole() {
         return maxNumber == null ? null : Long.toString(maxWhole);
+    }
+
+    /**
+     * The exact number of distinct values (as {@code count(DISTINCT)} of the text or bytes
+     * counts them), or null when the loader could not count them: a short list, or numbers
+     * spelled one way each whose range fits the bits.
+     */
+    public Long exactDistinct() {
+        if (few != null) {
+            return (long) fewCount;
+        }
+        if (!scaledValid || bitsGaveUp) {
+            return null;
+        }
+        return integerDistinct();
+    }
+
+    /** Values {@code YYYY-MM-DD} that are a day. */
+    public long dates() {
+        return dates;
+    }
+
+    /** Values {@code YYYY-MM-DD HH:MM:SS} that are a time of a day. */
+    public long timestamps() {
+        return timestamps;
+    }
+
+    public String timestampMin() {
+        return tsMin == null ? null : new String(tsMin, StandardCharsets.US_ASCII);
+    }
+
+    public String timestampMax() {
+        return tsMax == null ? null : new String(tsMax, StandardCharsets.US_ASCII);
+    }
+
+    public long uuids() {
+        return uuids;
+    }
+
+    /**
+     * The ISO-8601 format ({@link IsoTimestamps}) whose timestamps were counted, or null: the
+     * spelling of the first seen. A profile that reads the column in another format asks SQL.
+     */
+    public String isoFormat() {
+        return isoFormat;
+    }
+
+    /** Values that print back as themselves in {@link #isoFormat}. */
+    public long isoTimestamps() {
+        return isoTimestamps;
+    }
+
+    public String isoMin() {
+        return isoMin == null ? null : new String(isoMin, StandardCharsets.US_ASCII);
+    }
+
+    public String isoMax() {
+        return isoMax == null ? null : new String(isoMax, StandardCharsets.US_ASCII);
+    }
+
+    /** Whether the numeric pattern counts below hold (every value judged). */
+    public boolean numberFacts() {
+        return numbersValid;
+    }
+
+    /** Values whose text a cast to BIGINT prints back unchanged. */
+    public long intCanonical() {
+        return intCanonical;
+    }
+
+    /** The least of those, as integer text, or null (none). */
+    public String strIntMin() {
+        return intCanonical == 0 ? null : Long.toString(strIntMin);
+    }
+
+    public String strIntMax() {
+        return intCanonical == 0 ? null : Long.toString(strIntMax);
+    }
+
+    /** Values spelled as a canonical decimal with a point, {@code -?(0|[1-9][0-9]*)\.[0-9]+}. */
+    public long decimalCanonical() {
+        return decimalCanonical;
+    }
+
+    /** The most digits before the point of those, or null (none). */
+    public Long decimalIntDigits() {
+        return decimalCanonical == 0 ? null : (long) decimalIntDigits;
+    }
+
+    public Long decimalFracMin() {
+        return decimalCanonical == 0 ? null : (long) decimalFracMin;
+    }
+
+    public Long decimalFracMax() {
+        return decimalCanonical == 0 ? null : (long) decimalFracMax;
+    }
+
+    /**
+     * Whether every value of an integer column's text is a canonical integer of at most 18
+     * digits: none fails the cast, and the bounds are {@link #strIntMin} and {@link #strIntMax}.
+     */
+    public boolean integerTextFacts() {
+        return integerText && numbersValid;
+    }
+
+    /** Whether the facts of a FLOAT or DOUBLE column's values hold (every value plain and finite). */
+    public boolean floatFacts() {
+        return floatValid;
+    }
+
+    public long floatRoundTrip() {
+        return floatRoundTrip;
+    }
+
+    /** Values that are whole numbers below 2^53 in magnitude. */
+    public long floatIntegral() {
+        return floatIntegral;
+    }
+
+    /** The least whole value, as integer text, or null (none). */
+    public String floatIntMin() {
+        return floatIntegral == 0 ? null : Long.toString(floatIntMin);
+    }
+
+    public String floatIntMax() {
+        return floatIntegral == 0 ? null : Long.toString(floatIntMax);
+    }
+
+    /** The spelling of the least value (of equal values, the least spelling), or null. */
+    public String floatMinNumber() {
+        return floatMinSpelling == null ? null : new String(floatMinSpelling, StandardCharsets.US_ASCII);
+    }
+
+    public String floatMaxNumber() {
+        return floatMaxSpelling == null ? null : new String(floatMaxSpelling, StandardCharsets.US_ASCII);
     }
 
     /** The least value, shown as the profile shows it: its first 60 characters. */

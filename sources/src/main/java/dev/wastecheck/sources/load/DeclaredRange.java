@@ -1,6 +1,7 @@
 package dev.wastecheck.sources.load;
 
 import dev.wastecheck.model.schema.SqlType;
+import dev.wastecheck.model.schema.TypeFamily;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -81,6 +82,17 @@ final class DeclaredRange {
 
     /** For a value kept as text or bytes: why it does not fit, or null. */
     String text(byte[] b, int off, int len) {
+        return text(b, off, len, null);
+    }
+
+    /**
+     * As {@link #text(byte[], int, int)}, with the value already read as a number ({@code number},
+     * or null): a DECIMAL's plain spelling is judged from that reading, not read again.
+     */
+    String text(byte[] b, int off, int len, PlainNumber number) {
+        if (number != null && number.plain && !number.exponent && type.family() == TypeFamily.DECIMAL) {
+            return decimal(number);
+        }
         return switch (type.family()) {
             case INTEGER -> unsignedBigint(b, off, len);
             case DECIMAL -> decimal(b, off, len);
@@ -105,12 +117,26 @@ final class DeclaredRange {
         if (len == 0 || len > 40) {
             return len == 0 ? null : outside();
         }
+        if (len <= 19) {
+            int i = off;
+            while (i < off + len && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == off + len) {
+                return null; // at most 19 digits: below 2^64, read without a BigInteger
+            }
+        }
         try {
             BigInteger v = new BigInteger(new String(b, off, len, StandardCharsets.US_ASCII).trim());
             return v.signum() < 0 || v.compareTo(UINT64_MAX) > 0 ? outside() + " (0 to " + UINT64_MAX + ")" : null;
         } catch (NumberFormatException e) {
             return null; // not a number at all: the profile counts it as a cast failure
         }
+    }
+
+    /** {@link #decimal(byte[], int, int)} of a value read as a plain number. */
+    private String decimal(PlainNumber n) {
+        return decimalFits(n.significantIntDigits, n.scale > Math.max(0, type.scale()) ? 1 : 0, n.negative);
     }
 
     /** Digits before the point at most precision - scale; digits after it beyond the scale only zeros. */
@@ -145,6 +171,10 @@ final class DeclaredRange {
         if (i != end) {
             return exponentDecimal(b, off, len); // 1.5e3, NaN, spaces: the slow path
         }
+        return decimalFits(intDigits, excess, negative);
+    }
+
+    private String decimalFits(int intDigits, int excess, boolean negative) {
         int scale = Math.max(0, type.scale());
         if (intDigits > type.precision() - scale) {
             return "needs " + intDigits + " digits before the point; " + type.declared() + " holds "

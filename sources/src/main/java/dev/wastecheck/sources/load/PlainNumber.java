@@ -1,0 +1,160 @@
+package dev.wastecheck.sources.load;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One value's text read once as a plain number, {@code -?D+(.D+)?} with an optional exponent
+ * {@code [eE][+-]?D+}, for everything the loader asks of a number's text: the declared DECIMAL's
+ * range ({@link DeclaredRange}), and the facts of DECIMAL, FLOAT, DOUBLE and integer text
+ * ({@link ColumnFacts}). Anything else (spaces, a sign {@code +}, {@code NaN}, {@code inf},
+ * hexadecimal) is not plain: {@link #read} returns false and each reader takes its slow path.
+ *
+ * <p>Mutable and reused: the filler reads a column's values into one instance, one at a time.
+ */
+final class PlainNumber {
+    static final long[] POW10 = new long[19];
+
+    static {
+        POW10[0] = 1;
+        for (int i = 1; i < POW10.length; i++) {
+            POW10[i] = POW10[i - 1] * 10;
+        }
+    }
+
+    /** Exact powers of ten as doubles (10^22 is the last exactly representable). */
+    private static final double[] DOUBLE_POW10 = new double[23];
+
+    static {
+        for (int i = 0; i < DOUBLE_POW10.length; i++) {
+            DOUBLE_POW10[i] = Double.parseDouble("1e" + i);
+        }
+    }
+
+    /** What the last {@link #read} returned. */
+    boolean plain;
+
+    boolean negative;
+    /** Digits before the point, leading zeros included. */
+    int intDigits;
+    /** Digits before the point without leading zeros (0 for {@code 0.5}). */
+    int significantIntDigits;
+    /** Digits after the point, trailing zeros included. */
+    int fracDigits;
+    /** Digits after the point up to the last that is not zero. */
+    int scale;
+    /** Whether an exponent follows. */
+    boolean exponent;
+    /** The whole part, when {@link #intDigits} is at most 18. */
+    long whole;
+    /** The digits after the point as an integer, when {@link #fracDigits} is at most 18. */
+    long fraction;
+
+    private byte[] b;
+    private int off;
+    private int len;
+
+    /** Reads {@code b[off, off+len)}; false when it is not a plain number. */
+    boolean read(byte[] b, int off, int len) {
+        plain = parse(b, off, len);
+        return plain;
+    }
+
+    private boolean parse(byte[] b, int off, int len) {
+        this.b = b;
+        this.off = off;
+        this.len = len;
+        int i = off;
+        int end = off + len;
+        negative = i < end && b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        int start = i;
+        long w = 0;
+        int significant = 0;
+        for (; i < end; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            w = w * 10 + d; // wraps past 18 digits: then not used
+            if (d != 0 || significant > 0) {
+                significant++;
+            }
+        }
+        intDigits = i - start;
+        if (intDigits == 0) {
+            return false;
+        }
+        significantIntDigits = significant;
+        whole = w;
+        fracDigits = 0;
+        scale = 0;
+        fraction = 0;
+        exponent = false;
+        if (i < end && b[i] == '.') {
+            i++;
+            int fracStart = i;
+            long f = 0;
+            for (; i < end; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    break;
+                }
+                f = f * 10 + d;
+                if (d != 0) {
+                    scale = i - fracStart + 1;
+                }
+            }
+            fracDigits = i - fracStart;
+            if (fracDigits == 0) {
+                return false; // "1." is not plain
+            }
+            fraction = f;
+        }
+        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < end && (b[i] == '+' || b[i] == '-')) {
+                i++;
+            }
+            int expStart = i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == expStart) {
+                return false;
+            }
+            exponent = true;
+        }
+        return i == end;
+    }
+
+    /** Whether the value is zero (all its digits are, before any exponent). */
+    boolean zero() {
+        return significantIntDigits == 0 && scale == 0;
+    }
+
+    /**
+     * The value as a double, as a correctly rounded parse gives it (DuckDB's cast, Java's
+     * {@link Double#parseDouble}): exactly a quotient of two exact doubles where the digits fit
+     * 53 bits and the power of ten is exact (Clinger's fast path), else through the parse.
+     */
+    double toDouble() {
+        if (!exponent && intDigits + fracDigits <= 18) {
+            long mantissa = whole * POW10[fracDigits] + fraction;
+            if (mantissa < (1L << 53)) {
+                double d = (double) mantissa / DOUBLE_POW10[fracDigits];
+                return negative ? -d : d;
+            }
+        }
+        return Double.parseDouble(new String(b, off, len, StandardCharsets.US_ASCII));
+    }
+
+    /** Whether this is the only spelling of its value: no leading zero, no trailing zero after the point, no -0. */
+    boolean canonical() {
+        return !exponent
+                && (intDigits == 1 || significantIntDigits == intDigits)
+                && scale == fracDigits
+                && !(negative && zero());
+    }
+}
