@@ -27,13 +27,15 @@ import java.util.zip.CRC32C;
  * timestamp order and needs no log sequence numbers. A read-only transaction enters with no bytes (a
  * non-persisted commit record): its callback fires after the force that follows it, so that a result
  * it read speculatively from a committed but not yet durable transaction is not released first.
+ * When every COMMIT queued before it is durable already, the transaction manager releases it at once
+ * instead ({@link #allCommitsDurable()}): it cannot have read anything speculative.
  *
  * <p>The file format is {@link LogFormat}'s. The manager appends from {@code validEnd}: whatever
  * recovery found damaged beyond it is cut off first, so that new records never follow a torn one.
  */
 public final class LogManager implements AutoCloseable {
     /** One flush-queue entry: a redo buffer's segments (maybe none) and the callback after its force (maybe none). */
-    private record Entry(List<ByteBuffer> segments, Runnable callback) {}
+    private record Entry(List<ByteBuffer> segments, Runnable callback, boolean commit) {}
 
     private final Path file;
     private final FileChannel channel;
@@ -44,6 +46,11 @@ public final class LogManager implements AutoCloseable {
     private volatile boolean closing;
     private volatile IOException failure;
     private final AtomicLong bytes = new AtomicLong(), forces = new AtomicLong(), callbacks = new AtomicLong();
+    /** COMMIT records put on the flush queue so far (in commit timestamp order, under the commit latch). */
+    private final AtomicLong queuedCommits = new AtomicLong();
+    /** COMMIT records a completed force made durable (written by the log manager thread only). */
+    private volatile long durableCommits;
+
     private long position;
 
     /**
@@ -91,20 +98,21 @@ public final class LogManager implements AutoCloseable {
     public void enqueueCommit(RedoBuffer buffer, long commitTs, Runnable callback) {
         checkAlive();
         buffer.commit(commitTs);
-        queue.add(new Entry(buffer.drain(), callback));
+        queuedCommits.incrementAndGet();
+        queue.add(new Entry(buffer.drain(), callback, true));
     }
 
     /** Puts a read-only transaction's non-persisted commit record on the flush queue. */
     public void enqueueReadOnly(Runnable callback) {
         checkAlive();
-        queue.add(new Entry(List.of(), callback));
+        queue.add(new Entry(List.of(), callback, false));
     }
 
     /** Ends an aborted transaction's buffer, logging ABORT if part of it went out early. */
     public void abort(RedoBuffer buffer) {
         List<ByteBuffer> abort = buffer.abort();
         if (abort != null) {
-            queue.add(new Entry(abort, null));
+            queue.add(new Entry(abort, null, false));
             wake();
         }
     }
@@ -112,7 +120,7 @@ public final class LogManager implements AutoCloseable {
     /** Full segments of a running transaction, written before its COMMIT (no callback). */
     void enqueuePartial(List<ByteBuffer> segments) {
         checkAlive();
-        queue.add(new Entry(segments, null));
+        queue.add(new Entry(segments, null, false));
         wake();
     }
 
@@ -123,9 +131,17 @@ public final class LogManager implements AutoCloseable {
         LogFormat.seal(s, 0, new CRC32C());
         CountDownLatch done = new CountDownLatch(1);
         checkAlive();
-        queue.add(new Entry(List.of(s), done::countDown));
+        queue.add(new Entry(List.of(s), done::countDown, false));
         wake();
         while (!done.await(100, TimeUnit.MILLISECONDS)) checkAlive();
+    }
+
+    /**
+     * Whether every COMMIT record queued so far is on disk: a read-only transaction that ends now
+     * cannot have read anything a crash would lose, so it needs no commit record on the queue.
+     */
+    public boolean allCommitsDurable() {
+        return durableCommits == queuedCommits.get();
     }
 
     /** Wakes the log manager if it is parked on an empty queue. */
@@ -170,6 +186,9 @@ public final class LogManager implements AutoCloseable {
                 failure = ex;
                 return;
             }
+            long commits = 0;
+            for (Entry x : batch) if (x.commit) commits++;
+            durableCommits += commits;
             for (Entry x : batch) {
                 if (x.callback != null) {
                     x.callback.run();
