@@ -42,31 +42,47 @@ import java.util.Map;
 public final class MixRuns {
     private MixRuns() {}
 
-    /** What one run measured. */
+    /** What one run measured; {@code wall} seconds, {@code clock} the workers' time summed. */
     record Result(
             String config,
-            double tps,
+            int threads,
+            double wall,
             long committed,
             long aborted,
-            double workerCpuUs,
-            double workerShare,
+            long workerCpuNanos,
+            ThreadClock clock,
             double logCpuUs,
             double commitsPerForce,
             double logBytesPerTxn) {
-        /** From {@link TpccLikeWorkload#run}'s committed, aborted and CPU nanoseconds over {@code wall} seconds. */
-        static Result of(
-                String config, long[] r, double wall, int threads, double logCpuUs, double perForce, double bytes) {
-            double txns = Math.max(1, r[0]);
-            return new Result(
-                    config,
-                    r[0] / wall,
-                    r[0],
-                    r[1],
-                    r[2] / 1e3 / txns,
-                    r[2] / 1e9 / wall / threads,
-                    logCpuUs,
-                    perForce,
-                    bytes);
+        double tps() {
+            return committed / wall;
+        }
+
+        /** The workers' CPU per committed transaction (ThreadMXBean: user and system), µs. */
+        double workerCpuUs() {
+            return workerCpuNanos / 1e3 / Math.max(1, committed);
+        }
+
+        /** The workers' CPU over their wall time: how much of a core each got. */
+        double workerShare() {
+            return workerCpuNanos / 1e9 / wall / threads;
+        }
+
+        /** The workers' time per committed transaction: user, system, waiting for a core, blocked; switches. */
+        String perTransaction() {
+            double txns = Math.max(1, committed);
+            double cpu = (clock.userNanos() + clock.systemNanos()) / 1e3 / txns;
+            double waiting = clock.runQueueNanos() / 1e3 / txns;
+            return String.format(
+                    Locale.ROOT,
+                    "a txn: user %.1f + system %.1f us, waiting for a core %.1f us, blocked %.1f us;"
+                            + " %.3f voluntary and %.3f involuntary switches",
+                    clock.userNanos() / 1e3 / txns,
+                    clock.systemNanos() / 1e3 / txns,
+                    waiting,
+                    wall * threads * 1e6 / txns - cpu - waiting,
+                    clock.voluntary() / txns,
+                    clock.involuntary() / txns);
         }
     }
 
@@ -118,7 +134,7 @@ public final class MixRuns {
             long t0 = System.nanoTime();
             long[] r = mix.run(threads, seconds * 1000L, seed + 1);
             double wall = (System.nanoTime() - t0) / 1e9;
-            return Result.of(config, r, wall, threads, 0, 0, 0);
+            return new Result(config, threads, wall, r[0], r[1], r[2], mix.lastRunClock, 0, 0, 0);
         }
     }
 
@@ -143,11 +159,14 @@ public final class MixRuns {
                 double forces = log == null ? 0 : log.forces() - forces0;
                 if (log != null && log.callbacks() - callbacks0 < r[0] * 9 / 10)
                     throw new AssertionError("callbacks lag the commits: " + (log.callbacks() - callbacks0));
-                return Result.of(
+                return new Result(
                         config,
-                        r,
-                        wall,
                         threads,
+                        wall,
+                        r[0],
+                        r[1],
+                        r[2],
+                        mix.lastRunClock,
                         log == null ? 0 : (logThreadCpu() - logCpu0) / 1e3 / Math.max(1, r[0]),
                         log == null ? 0 : r[0] / Math.max(1, forces),
                         log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]));
@@ -175,6 +194,7 @@ public final class MixRuns {
                                 r.logBytesPerTxn(),
                                 r.logCpuUs())
                         : "");
+        System.out.println("            " + r.perTransaction());
     }
 
     static void summarize(Map<String, List<Result>> runs) {

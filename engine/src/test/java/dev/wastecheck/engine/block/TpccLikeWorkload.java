@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The TPC-C-like mix itself, its data and its five transactions, on any storage that reads, updates,
@@ -127,6 +128,8 @@ abstract class TpccLikeWorkload<T> {
     final AtomicLong durable = new AtomicLong();
     /** Per district: the orders not yet delivered, oldest first (the home worker's own). */
     final ArrayDeque<Integer>[] undelivered;
+    /** Where the workers' time went in the last {@link #run}, summed over them (Linux's accounting). */
+    volatile ThreadClock lastRunClock = ThreadClock.ZERO;
     /** Per customer: the last order it placed. */
     final Map<Long, Integer> lastOrder = new ConcurrentHashMap<>();
 
@@ -262,6 +265,7 @@ abstract class TpccLikeWorkload<T> {
      */
     long[] run(int threads, long millis, long seed) throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<ThreadClock> clocks = new AtomicReference<>(ThreadClock.ZERO);
         AtomicLong committed = new AtomicLong(), aborted = new AtomicLong(), cpu = new AtomicLong();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         List<Thread> workers = new ArrayList<>();
@@ -271,12 +275,15 @@ abstract class TpccLikeWorkload<T> {
             workers.add(new Thread(
                     () -> {
                         Worker k = new Worker(w, r);
+                        ThreadClock clock0 = ThreadClock.now();
                         long cpu0 = mx.getCurrentThreadCpuTime();
                         while (!stop.get()) {
                             if (k.next()) committed.incrementAndGet();
                             else aborted.incrementAndGet();
                         }
                         cpu.addAndGet(mx.getCurrentThreadCpuTime() - cpu0);
+                        ThreadClock spent = ThreadClock.now().minus(clock0);
+                        clocks.accumulateAndGet(spent, ThreadClock::plus);
                     },
                     "tpcc-" + i));
         }
@@ -284,6 +291,7 @@ abstract class TpccLikeWorkload<T> {
         Thread.sleep(millis);
         stop.set(true);
         for (Thread t : workers) t.join();
+        lastRunClock = clocks.get();
         return new long[] {committed.get(), aborted.get(), cpu.get()};
     }
 
