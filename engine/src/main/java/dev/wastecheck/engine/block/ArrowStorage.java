@@ -84,7 +84,7 @@ public final class ArrowStorage implements AutoCloseable {
         } else {
             try {
                 Files.createDirectories(logDir);
-                log = new LogManager(logDir.resolve(ArrowDatabase.LOG_FILE), 0, new SegmentPool(256));
+                log = new LogManager(logDir.resolve(ArrowDatabase.LOG_FILE), 0, new SegmentPool(4096));
             } catch (IOException e) {
                 if (ownsDir) deleteTree(logDir);
                 throw new UncheckedIOException("cannot open a write-ahead log in " + logDir, e);

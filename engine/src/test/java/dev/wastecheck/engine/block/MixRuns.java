@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Interleaved runs of the TPC-C-like mix on several storages in one JVM, for the ratios of
@@ -132,7 +133,9 @@ public final class MixRuns {
             mix.load(seed);
             mix.run(threads, 2_000, seed);
             long t0 = System.nanoTime();
+            for (LongAdder a : mix.operations) a.reset();
             long[] r = mix.run(threads, seconds * 1000L, seed + 1);
+            printOperations(mix, r[0]);
             double wall = (System.nanoTime() - t0) / 1e9;
             return new Result(config, threads, wall, r[0], r[1], r[2], mix.lastRunClock, 0, 0, 0);
         }
@@ -154,7 +157,9 @@ public final class MixRuns {
                 long callbacks0 = log == null ? 0 : log.callbacks();
                 long logCpu0 = logThreadCpu();
                 long t0 = System.nanoTime();
+                for (LongAdder a : mix.operations) a.reset();
                 long[] r = mix.run(threads, seconds * 1000L, seed + 1);
+                printOperations(mix, r[0]);
                 double wall = (System.nanoTime() - t0) / 1e9;
                 double forces = log == null ? 0 : log.forces() - forces0;
                 if (log != null && log.callbacks() - callbacks0 < r[0] * 9 / 10)
@@ -175,6 +180,19 @@ public final class MixRuns {
             if (db != null) db.close();
             if (Files.exists(dir)) CrashRecoveryTest.deleteTree(dir);
         }
+    }
+
+    /** With {@code -Dmix.count=true}: the operations per committed transaction of the measured run. */
+    static void printOperations(TpccLikeWorkload<?> mix, long committed) {
+        if (!TpccLikeWorkload.COUNT) return;
+        double n = Math.max(1, committed);
+        System.out.printf(
+                Locale.ROOT,
+                "            operations a txn: %.2f gets, %.2f updates, %.2f inserts, %.3f deletes%n",
+                mix.operations[0].sum() / n,
+                mix.operations[1].sum() / n,
+                mix.operations[2].sum() / n,
+                mix.operations[3].sum() / n);
     }
 
     static void print(Result r) {

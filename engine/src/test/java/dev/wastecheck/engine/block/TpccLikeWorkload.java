@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The TPC-C-like mix itself, its data and its five transactions, on any storage that reads, updates,
@@ -144,15 +145,61 @@ abstract class TpccLikeWorkload<T> {
 
     /** Sets the nine tables, in {@link #NAMES}' order (from the subclass's constructor). */
     final void bind(List<? extends Rows<T>> rows) {
-        warehouse = rows.get(0);
-        district = rows.get(1);
-        customer = rows.get(2);
-        item = rows.get(3);
-        stock = rows.get(4);
-        orders = rows.get(5);
-        newOrder = rows.get(6);
-        orderLine = rows.get(7);
-        history = rows.get(8);
+        List<Rows<T>> r = new ArrayList<>();
+        for (Rows<T> x : rows) r.add(COUNT ? new Counted<>(x, operations) : x);
+        warehouse = r.get(0);
+        district = r.get(1);
+        customer = r.get(2);
+        item = r.get(3);
+        stock = r.get(4);
+        orders = r.get(5);
+        newOrder = r.get(6);
+        orderLine = r.get(7);
+        history = r.get(8);
+    }
+
+    /** With {@code -Dmix.count=true}: every operation is counted by kind (for per-operation costs from a profile). */
+    static final boolean COUNT = Boolean.getBoolean("mix.count");
+
+    /** Operations run while counting: gets, updates, inserts (appends included), deletes. */
+    final LongAdder[] operations = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
+
+    /** Counts each operation of {@code rows} by kind, then does it. */
+    private record Counted<T>(Rows<T> rows, LongAdder[] ops) implements Rows<T> {
+        @Override
+        public String name() {
+            return rows.name();
+        }
+
+        @Override
+        public boolean get(T t, long key, Record into) {
+            ops[0].increment();
+            return rows.get(t, key, into);
+        }
+
+        @Override
+        public boolean update(T t, long key, int[] columns, Record values) {
+            ops[1].increment();
+            return rows.update(t, key, columns, values);
+        }
+
+        @Override
+        public void insert(T t, Record r) {
+            ops[2].increment();
+            rows.insert(t, r);
+        }
+
+        @Override
+        public void append(T t, Record r) {
+            ops[2].increment();
+            rows.append(t, r);
+        }
+
+        @Override
+        public boolean delete(T t, long key) {
+            ops[3].increment();
+            return rows.delete(t, key);
+        }
     }
 
     static long dKey(int w, int d) {
