@@ -179,7 +179,7 @@ public final class LogManager implements AutoCloseable {
     /** Counts an entry's bytes as waiting to be written; returns it. */
     private Entry pending(Entry e) {
         long n = 0;
-        for (ByteBuffer b : e.segments) n += b.position();
+        for (int i = 0; i < e.segments.size(); i++) n += e.segments.get(i).position();
         if (n > 0) pendingBytes.addAndGet(n);
         return e;
     }
@@ -224,7 +224,10 @@ public final class LogManager implements AutoCloseable {
             urgent = false;
             lastForce = System.nanoTime();
             try {
-                for (Entry x : batch) for (ByteBuffer s : x.segments) writes.add(s.flip());
+                for (int i = 0; i < batch.size(); i++) {
+                    List<ByteBuffer> segs = batch.get(i).segments;
+                    for (int k = 0; k < segs.size(); k++) writes.add(segs.get(k).flip());
+                }
                 if (!writes.isEmpty()) {
                     ByteBuffer[] bufs = writes.toArray(new ByteBuffer[0]);
                     long want = 0;
@@ -243,14 +246,17 @@ public final class LogManager implements AutoCloseable {
                 return;
             }
             long commits = 0;
-            for (Entry x : batch) if (x.commit) commits++;
+            for (int i = 0; i < batch.size(); i++) if (batch.get(i).commit) commits++;
             durableCommits += commits;
-            for (Entry x : batch) {
+            // indexed loops: an iterator per entry was the log manager's own garbage
+            for (int i = 0; i < batch.size(); i++) {
+                Entry x = batch.get(i);
                 if (x.callback != null) {
                     x.callback.run();
                     callbacks.incrementAndGet();
                 }
-                for (ByteBuffer s : x.segments) pool.give(s);
+                List<ByteBuffer> segs = x.segments;
+                for (int k = 0; k < segs.size(); k++) pool.give(segs.get(k));
             }
             batch.clear();
             writes.clear();
