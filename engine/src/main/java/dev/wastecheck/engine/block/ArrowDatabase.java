@@ -53,7 +53,7 @@ public final class ArrowDatabase implements AutoCloseable {
         recovery = ArrowRecovery.recover(dir, logFile, tables, gc);
         tm.restore(recovery.lastCommitTs(), recovery.lastTxn());
         if (logging) {
-            log = new LogManager(logFile, recovery.validEnd(), new SegmentPool(256));
+            log = new LogManager(logFile, recovery.validEnd(), new SegmentPool(4096));
             tm.startLogging(log);
             for (int i = 0; i < tables.size(); i++) tables.get(i).logAs(i);
             if (recovery.recoveredAnything()) checkpoint();

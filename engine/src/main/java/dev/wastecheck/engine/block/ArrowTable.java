@@ -56,6 +56,13 @@ public final class ArrowTable {
     private final TransactionManager tm;
     private final FreezeMode freezeMode;
     private final int[] varlenColumns;
+    /** Per column: declared NOT NULL, so its validity bit is always set and a read need not load it. */
+    private final boolean[] notNull;
+    /** Every column, for whole-tuple reads. */
+    private final int[] allColumns;
+    /** Each thread's copy to roll back along a chain, for whole-tuple reads: no allocation per read. */
+    private final ThreadLocal<RawRow> scratchRows;
+
     private final BitSet binary;
     private final Object lock = new Object();
     private volatile Block[] blocks = new Block[0];
@@ -90,6 +97,14 @@ public final class ArrowTable {
         this.tm = tm;
         this.freezeMode = freezeMode;
         this.varlenColumns = layout.varlenColumns();
+        int n = schema.fieldCount();
+        this.notNull = new boolean[n];
+        this.allColumns = new int[n];
+        for (int c = 0; c < n; c++) {
+            notNull[c] = !schema.nullable(c);
+            allColumns[c] = c;
+        }
+        this.scratchRows = ThreadLocal.withInitial(() -> new RawRow(n));
     }
 
     public String name() {
@@ -322,7 +337,7 @@ public final class ArrowTable {
     public boolean update(Transaction txn, long slot, int[] columns, Record values) {
         Block b = block(slot);
         int off = TupleSlot.offset(slot);
-        if (b == null || off >= b.data.insertHead()) return false;
+        if (b == null || off >= layout.slots()) return false;
         BlockAccess.thaw(b);
         VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.UPDATE, true, columns.clone());
         if (!install(txn, b, off, rec)) return false;
@@ -367,7 +382,7 @@ public final class ArrowTable {
     private boolean delete(Transaction txn, long slot, boolean ownsVarlens) {
         Block b = block(slot);
         int off = TupleSlot.offset(slot);
-        if (b == null || off >= b.data.insertHead()) return false;
+        if (b == null || off >= layout.slots()) return false;
         BlockAccess.thaw(b);
         VersionRecord rec = new VersionRecord(txn, this, b, off, VersionRecord.Kind.DELETE, ownsVarlens, varlenColumns);
         if (!install(txn, b, off, rec)) return false;
@@ -435,12 +450,7 @@ public final class ArrowTable {
 
     /** Reads the tuple at {@code slot} as {@code txn} sees it into {@code into}; false if it is not in the snapshot. */
     public boolean select(Transaction txn, long slot, Record into) {
-        Block b = block(slot);
-        if (b == null) return false;
-        RawRow row = new RawRow(schema.fieldCount());
-        if (!read(txn, b, TupleSlot.offset(slot), row)) return false;
-        toRecord(row, into);
-        return true;
+        return select(txn, slot, allColumns, into, scratchRows.get());
     }
 
     /**
@@ -451,7 +461,9 @@ public final class ArrowTable {
     boolean select(Transaction txn, long slot, int[] fields, Record into, RawRow scratch) {
         Block b = block(slot);
         int off = TupleSlot.offset(slot);
-        if (b == null || off >= b.data.insertHead()) return false;
+        // No look at the insert head: a slot never handed out has its allocation bit clear, and the
+        // head is the one word every inserting thread writes.
+        if (b == null || off >= layout.slots()) return false;
         scratch.present = b.data.isAllocated(off);
         for (int c : fields) copyRaw(b, off, c, scratch);
         VarHandle.acquireFence();
@@ -528,7 +540,7 @@ public final class ArrowTable {
 
     /** Copies slot {@code off} as {@code txn} sees it into {@code row}; returns whether it is present. */
     boolean read(Transaction txn, Block b, int off, RawRow row) {
-        if (off >= b.data.insertHead()) return false;
+        if (off >= layout.slots()) return false;
         ArrowBlock d = b.data;
         row.present = d.isAllocated(off);
         for (int c = 0; c < row.w0.length; c++) copyRaw(b, off, c, row);
@@ -543,7 +555,9 @@ public final class ArrowTable {
 
     private void copyRaw(Block b, int off, int c, RawRow row) {
         ArrowBlock d = b.data;
-        row.valid[c] = d.isValid(c, off);
+        // A NOT NULL column's validity bit is always set: loading it would only touch one more cache
+        // line per column (each column's bitmap is a region of its own).
+        row.valid[c] = notNull[c] || d.isValid(c, off);
         if (layout.isVarlen(c)) {
             row.w0[c] = d.entryWord0(c, off);
             row.w1[c] = d.entryWord1(c, off);

@@ -189,9 +189,11 @@ public final class LogFormat {
         int end = b.position();
         b.putInt(start + LENGTH, end - start);
         crc.reset();
-        ByteBuffer body = b.duplicate();
-        body.position(start + TXN).limit(end);
-        crc.update(body);
+        // over the buffer itself, not a duplicate: a sealed record allocates nothing
+        int limit = b.limit();
+        b.limit(end).position(start + TXN);
+        crc.update(b);
+        b.limit(limit);
         b.putInt(start + CHECKSUM, (int) crc.getValue());
     }
 }

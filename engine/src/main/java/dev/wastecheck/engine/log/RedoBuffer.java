@@ -29,7 +29,9 @@ public final class RedoBuffer {
     private final SegmentPool pool;
     private final LogManager log;
     private final CRC32C crc = new CRC32C();
-    private List<ByteBuffer> segments = new ArrayList<>(2);
+    /** Full segments held, oldest first; null while there are none (most transactions fill one). */
+    private List<ByteBuffer> segments;
+
     private ByteBuffer current;
     private boolean flushedEarly;
     private int records;
@@ -82,10 +84,15 @@ public final class RedoBuffer {
 
     /** The segments for the flush queue; the buffer is empty afterwards. */
     List<ByteBuffer> drain() {
-        if (current != null) segments.add(current);
+        List<ByteBuffer> out;
+        if (segments == null) {
+            out = current == null ? List.of() : List.of(current);
+        } else {
+            if (current != null) segments.add(current);
+            out = segments;
+        }
         current = null;
-        List<ByteBuffer> out = segments;
-        segments = new ArrayList<>(2);
+        segments = null;
         return out;
     }
 
@@ -107,10 +114,13 @@ public final class RedoBuffer {
         int size = LogFormat.RECORD_HEADER_SIZE + payload;
         ByteBuffer b = current;
         if (b == null || b.remaining() < size) {
-            if (b != null) segments.add(b);
-            if (segments.size() >= MAX_HELD_SEGMENTS) {
+            if (b != null) {
+                if (segments == null) segments = new ArrayList<>(2);
+                segments.add(b);
+            }
+            if (segments != null && segments.size() >= MAX_HELD_SEGMENTS) {
                 log.enqueuePartial(segments);
-                segments = new ArrayList<>(2);
+                segments = null;
                 flushedEarly = true;
             }
             b = size <= SegmentPool.SEGMENT_SIZE

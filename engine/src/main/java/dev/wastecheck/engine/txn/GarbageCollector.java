@@ -31,6 +31,8 @@ public final class GarbageCollector {
     private final TransactionManager tm;
     private final List<Observer> observers = new CopyOnWriteArrayList<>();
     private long epoch;
+    /** The transactions one run takes (reused: the replay runs an epoch per event). */
+    private final List<Transaction> done = new ArrayList<>();
 
     public GarbageCollector(TransactionManager tm) {
         this.tm = tm;
@@ -47,7 +49,7 @@ public final class GarbageCollector {
     public synchronized Run run() {
         epoch++;
         TransactionManager.Horizon h = tm.horizon();
-        List<Transaction> done = new ArrayList<>();
+        done.clear();
         for (Iterator<Transaction> it = tm.completed().iterator(); it.hasNext(); ) {
             Transaction t = it.next();
             boolean ready = t.isCommitted() ? t.commitTs() <= h.oldestStart() : t.abortSequence < h.oldestSequence();
@@ -57,20 +59,23 @@ public final class GarbageCollector {
             }
         }
         int records = 0;
-        for (Transaction t : done) {
-            for (UndoRecord r : t.undo) {
-                r.unlink(h.oldestStart(), h.oldestSequence());
-                records++;
-            }
+        for (int i = 0; i < done.size(); i++) {
+            List<UndoRecord> undo = done.get(i).undo;
+            for (int k = 0; k < undo.size(); k++) undo.get(k).unlink(h.oldestStart(), h.oldestSequence());
+            records += undo.size();
         }
-        for (Transaction t : done) {
-            if (t.isCommitted()) for (Observer o : observers) o.committed(t, epoch);
-            for (UndoRecord r : t.undo) r.reclaim(tm.deferred());
+        for (int i = 0; i < done.size(); i++) {
+            Transaction t = done.get(i);
+            if (t.isCommitted())
+                for (int k = 0; k < observers.size(); k++) observers.get(k).committed(t, epoch);
+            for (int k = 0; k < t.undo.size(); k++) t.undo.get(k).reclaim(tm.deferred());
             t.undo.clear();
         }
         // A fresh horizon: an action registered above waits for any transaction that began meanwhile.
         int ran = tm.deferred().runReady(tm.horizon().oldestSequence());
-        for (Observer o : observers) o.epochEnded(epoch);
-        return new Run(epoch, done.size(), records, ran);
+        for (int k = 0; k < observers.size(); k++) observers.get(k).epochEnded(epoch);
+        int transactions = done.size();
+        done.clear();
+        return new Run(epoch, transactions, records, ran);
     }
 }

@@ -31,7 +31,10 @@ public final class Transaction {
     private boolean mustAbort;
     private List<Runnable> onCommit;
     private List<Runnable> onAbort;
-    private List<Runnable> onDurable;
+    /** The first durable callback, and the others if there are more (most transactions have one). */
+    private Runnable durable;
+
+    private List<Runnable> moreDurable;
     /** The log this transaction's writes go to, or null when logging is off. */
     private final LogManager log;
     /** Its redo records (§3.4), taken from the log's segment pool at the first write; null until then. */
@@ -142,18 +145,25 @@ public final class Transaction {
      * here (§3.4).
      */
     public void onDurable(Runnable action) {
-        if (onDurable == null) onDurable = new ArrayList<>(1);
-        onDurable.add(action);
+        if (durable == null) {
+            durable = action;
+        } else {
+            if (moreDurable == null) moreDurable = new ArrayList<>(2);
+            moreDurable.add(action);
+        }
     }
 
     void runDurable() {
-        List<Runnable> actions = onDurable;
-        onDurable = null;
-        if (actions != null) for (Runnable a : actions) a.run();
+        Runnable first = durable;
+        List<Runnable> more = moreDurable;
+        durable = null;
+        moreDurable = null;
+        if (first != null) first.run();
+        if (more != null) for (Runnable a : more) a.run();
     }
 
     boolean hasDurableCallbacks() {
-        return onDurable != null;
+        return durable != null;
     }
 
     void runCallbacks(boolean committed) {

@@ -26,8 +26,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * COMMIT record to its redo buffer and enters the flush queue inside the commit latch, so the queue
  * (and the log) is in commit timestamp order; the transaction counts as committed from then on, and
  * its {@link Transaction#onDurable} callbacks run after the log manager's force. A read-only
- * transaction enters the queue too, with a commit record that is not persisted. Without a log
- * manager (the replay's default) the callbacks run at once.
+ * transaction enters the queue too, with a commit record that is not persisted, unless every commit
+ * queued before it is durable already (then nothing it read can be lost, and its callback runs at
+ * once). Without a log manager (the replay's default) the callbacks run at once.
  */
 public final class TransactionManager {
     private final AtomicLong clock = new AtomicLong();
@@ -104,7 +105,10 @@ public final class TransactionManager {
             active.remove(t);
             if (t.redo != null) lm.abort(t.redo);
             t.runCallbacks(true);
-            if (lm == null) t.runDurable();
+            // Its non-persisted commit record waits for the force of every commit queued before it (it
+            // may have read one of them); when every commit queued so far is durable already, there is
+            // nothing to wait for, and the record would only cost the log manager a wake-up.
+            if (lm == null || lm.allCommitsDurable()) t.runDurable();
             else if (t.hasDurableCallbacks()) {
                 lm.enqueueReadOnly(t::runDurable);
                 lm.wake();
