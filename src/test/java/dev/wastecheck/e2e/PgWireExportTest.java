@@ -16,7 +16,9 @@ import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import dev.wastecheck.layouts.arrow.ArrowBlock;
 import dev.wastecheck.layouts.arrow.TupleSlot;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -230,12 +232,41 @@ class PgWireExportTest {
                     .redirectErrorStream(true)
                     .redirectOutput(out.toFile())
                     .start();
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            try {
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                p.destroyForcibly();
+            }
             List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
             assertThat(p.exitValue()).as("%s", lines.stream().limit(5).toList()).isZero();
             assertThat(lines).containsExactlyElementsOf(expected);
         } finally {
             Files.deleteIfExists(out);
+        }
+    }
+
+    /**
+     * A client that sends a length no message can have (below its own header, or a gigabyte) is
+     * answered or dropped, and the server goes on serving the next client.
+     */
+    @Test
+    void aBadLengthDropsThatClientAndNoOther() throws Exception {
+        for (int length : new int[] {3, Integer.MAX_VALUE}) {
+            try (Socket s = new Socket("127.0.0.1", server.port());
+                    DataOutputStream out = new DataOutputStream(s.getOutputStream())) {
+                out.writeInt(length); // a startup packet's length
+                out.writeInt(196608); // protocol 3.0
+                out.flush();
+                s.setSoTimeout(30_000);
+                assertThat(s.getInputStream().read())
+                        .as("the server closes the connection")
+                        .isEqualTo(-1);
+            }
+        }
+        try (Connection c = connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT * FROM orders")) {
+            assertThat(rs.next()).isTrue();
         }
     }
 }

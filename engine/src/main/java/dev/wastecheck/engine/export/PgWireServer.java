@@ -22,8 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -81,6 +84,12 @@ public final class PgWireServer implements AutoCloseable {
         return t;
     });
     private volatile boolean closed;
+    /** The connections open now, closed by {@link #close} (a thread blocked in a read ignores interrupts). */
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** The first accept or connection failure, reported by {@link #close}. */
+    private final AtomicReference<IOException> failure = new AtomicReference<>();
+    /** The largest message a client may send: a query text, never a bulk load. */
+    private static final int MAX_MESSAGE = 64 << 20;
 
     /** Serves {@code tables} by name on {@code host}:{@code port} (0: any free port) until closed. */
     public PgWireServer(List<ArrowTable> tables, String host, int port) throws IOException {
@@ -98,9 +107,11 @@ public final class PgWireServer implements AutoCloseable {
             try {
                 Socket s = socket.accept();
                 s.setTcpNoDelay(true);
+                open.add(s);
                 connections.execute(() -> serve(s));
             } catch (IOException e) {
-                if (!closed) throw new IllegalStateException("pgwire: accept failed", e);
+                if (!closed) failure.compareAndSet(null, new IOException("pgwire: accept failed", e));
+                return;
             }
         }
     }
@@ -113,7 +124,13 @@ public final class PgWireServer implements AutoCloseable {
             while (true) {
                 int type = in.read();
                 if (type < 0 || type == 'X') return;
-                byte[] body = new byte[in.readInt() - 4];
+                int length = in.readInt();
+                if (length < 4 || length > MAX_MESSAGE) {
+                    out.error("08P01", "a message of " + length + " bytes (4 to " + MAX_MESSAGE + " are read)");
+                    out.flush();
+                    return;
+                }
+                byte[] body = new byte[length - 4];
                 in.readFully(body);
                 if (type != 'Q') {
                     out.error(
@@ -129,7 +146,9 @@ public final class PgWireServer implements AutoCloseable {
         } catch (EOFException | SocketException e) {
             // the client went away
         } catch (IOException e) {
-            if (!closed) throw new IllegalStateException("pgwire: connection failed", e);
+            if (!closed) failure.compareAndSet(null, new IOException("pgwire: connection failed", e));
+        } finally {
+            open.remove(s);
         }
     }
 
@@ -138,6 +157,7 @@ public final class PgWireServer implements AutoCloseable {
         while (true) {
             int length = in.readInt();
             int code = in.readInt();
+            if (length < 8 || length > 10_000) return false; // not a startup packet: close
             byte[] rest = new byte[length - 8];
             in.readFully(rest);
             if (code == SSL_REQUEST || code == GSS_REQUEST) {
@@ -360,7 +380,10 @@ public final class PgWireServer implements AutoCloseable {
     public void close() throws IOException {
         closed = true;
         socket.close();
+        for (Socket s : open) s.close();
         connections.shutdownNow();
+        IOException failed = failure.get();
+        if (failed != null) throw failed;
     }
 
     /** Builds backend messages into one buffer: type, a length filled in at the end, the body. */

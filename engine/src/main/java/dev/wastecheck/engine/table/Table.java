@@ -4,6 +4,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdDictTrainer;
+import com.github.luben.zstd.ZstdException;
 import dev.wastecheck.engine.block.ArrowStorage;
 import dev.wastecheck.engine.block.ArrowStore;
 import dev.wastecheck.engine.buffer.BufferPool;
@@ -908,6 +909,10 @@ public final class Table {
         for (boolean c : compressed) any |= c;
         if (!any) return;
         FieldDictionary[] out = new FieldDictionary[compressed.length];
+        if (main.trees.length == 0) { // no index to walk the rows by: every field keeps plain frames
+            dictionaries = out;
+            return;
+        }
         long rows = Math.max(1, main.heap.rows());
         long every = Math.max(1, rows / SAMPLE_VALUES);
         Record r = new Record(schema);
@@ -925,7 +930,7 @@ public final class Table {
             byte[] dict;
             try {
                 dict = trainer.trainSamples();
-            } catch (RuntimeException tooFewSamples) {
+            } catch (ZstdException tooFewSamples) {
                 continue; // zstd needs enough samples; the field keeps its plain frames
             }
             out[f] = new FieldDictionary(

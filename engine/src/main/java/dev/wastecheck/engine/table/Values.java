@@ -87,7 +87,9 @@ public final class Values {
             }
         }
         Long v = parseLong(literal);
-        if (v == null && (t == FieldType.BIT || r.schema().field(f).bits() == 1)) {
+        // TRUE and FALSE are 1 and 0 for any integer field, as MySQL reads them: a boolean column
+        // may be stored as BIT, a 1-bit field or (in Arrow blocks, tight=on) its UINT8
+        if (v == null) {
             if (literal.equalsIgnoreCase("true")) v = 1L;
             else if (literal.equalsIgnoreCase("false")) v = 0L;
         }

@@ -115,7 +115,7 @@ class ArrowStorageLogTest {
             long slot = store.insert(ArrowDatabaseRecoveryTest.row(1, 2, 3, 4, "five"));
             Record into = new Record(ArrowDatabaseRecoveryTest.SCHEMA);
             for (int i = 0; i < 50; i++) store.read(slot, into);
-            long deadline = System.nanoTime() + 10_000_000_000L;
+            long deadline = System.nanoTime() + 120_000_000_000L; // a guard against a hang, not a timing
             while (!storage.log().allCommitsDurable() && System.nanoTime() < deadline) Thread.sleep(1);
             assertThat(storage.log().allCommitsDurable())
                     .as("the insert forced")

@@ -83,7 +83,8 @@ class FreezeRaceTest {
         long stalls = BlockAccess.stalls();
         Thread writer = new Thread(() -> done.set(update(slots.get(5), 99)));
         writer.start();
-        Thread.sleep(100);
+        while (BlockAccess.stalls() == stalls) Thread.onSpinWait(); // the writer reached the frozen block
+        Thread.sleep(100); // time it would need to finish, were it not waiting
         assertThat(done).as("still waiting").isFalse();
         assertThat(BlockAccess.stalls()).as("counted once as stalled (Fig. 8)").isEqualTo(stalls + 1);
         assertThat(b.data().getFixed(1, 5))

@@ -131,6 +131,30 @@ class CompressedFieldTest {
         }
     }
 
+    /**
+     * A table with no index has nothing to walk its rows by when the split trains its dictionaries:
+     * its compressed fields keep plain frames, and its values read back.
+     */
+    @Test
+    void aTableWithoutIndexesSplitsWithPlainFrames() {
+        TableSpec unindexed =
+                new TableSpec("notes", List.of(new ColumnSpec("body", FieldType.VARLEN, true, true)), List.of());
+        TableDesign d = TableDesign.BASELINE.with("compress", "large");
+        try (Database db = new Database(List.of(unindexed), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
+            Table t = db.table("notes");
+            Record r = new Record(t.schema());
+            String body = "the wiki page revision history ".repeat(200);
+            r.setString(0, body);
+            long tid = t.insert(t.main(), r);
+            assertThat(t.createHotPartition()).isSameAs(t.hot());
+            Record read = new Record(t.schema());
+            t.read(t.main(), tid, read);
+            assertThat(new String(read.bytes(0), 0, read.length(0), StandardCharsets.UTF_8))
+                    .isEqualTo(body);
+            assertThat(t.dictionaryBytes()).isZero();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Layout.class)
     void compressedFieldsRoundTripInEveryLayout(Layout layout) {

@@ -1,5 +1,6 @@
 package dev.wastecheck.layouts.bench;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -24,7 +25,7 @@ public final class MemoryLatency {
 
     public static void main(String[] args) {
         int[] sizesMb = args.length > 0
-                ? java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
+                ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
                 : new int[] {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
         System.out.println("| working set | dependent load ns | independent load ns |");
         System.out.println("|---:|---:|---:|");

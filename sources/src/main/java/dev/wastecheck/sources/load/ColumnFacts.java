@@ -365,11 +365,6 @@ public final class ColumnFacts {
                 .toList();
     }
 
-    /** The exact number of distinct values, or null when there are more than {@link #FEW}. */
-    public Long fewDistinct() {
-        return few == null ? null : (long) fewCount;
-    }
-
     /** An integer value stored (a BIGINT column's facts hold only these). */
     void addLong(long v) {
         nonNull++;
