@@ -641,9 +641,9 @@ public final class ColumnFacts {
 
     /** Whether {@code YYYY-MM-DD} at {@code off} is a day DuckDB's strptime reads (as {@link #compactTimestamp}). */
     private static boolean day(byte[] b, int off) {
-        int year = digits(b, off, 4);
-        int month = digits(b, off + 5, 2);
-        int day = digits(b, off + 8, 2);
+        int year = DeclaredRange.digits(b, off, 4);
+        int month = DeclaredRange.digits(b, off + 5, 2);
+        int day = DeclaredRange.digits(b, off + 8, 2);
         if (year < 0 || month < 1 || month > 12 || day < 1) {
             return false;
         }
@@ -661,22 +661,10 @@ public final class ColumnFacts {
         if (b[off + 2] != ':' || b[off + 5] != ':') {
             return false;
         }
-        int h = digits(b, off, 2);
-        int m = digits(b, off + 3, 2);
-        int sec = digits(b, off + 6, 2);
+        int h = DeclaredRange.digits(b, off, 2);
+        int m = DeclaredRange.digits(b, off + 3, 2);
+        int sec = DeclaredRange.digits(b, off + 6, 2);
         return h >= 0 && h <= 23 && m >= 0 && m <= 59 && sec >= 0 && sec <= 59;
-    }
-
-    private static int digits(byte[] b, int off, int n) {
-        int v = 0;
-        for (int i = off; i < off + n; i++) {
-            int d = b[i] - '0';
-            if (d < 0 || d > 9) {
-                return -1;
-            }
-            v = v * 10 + d;
-        }
-        return v;
     }
 
     /** A UUID as DuckDB's UUID type prints it: lower-case hex, 8-4-4-4-12. */

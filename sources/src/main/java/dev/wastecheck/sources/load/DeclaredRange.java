@@ -319,7 +319,8 @@ final class DeclaredRange {
         return day <= YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth() ? 1 : 0;
     }
 
-    private static int digits(byte[] b, int off, int n) {
+    /** The {@code n} decimal digits at {@code off} as a number, or -1 when one is not a digit. */
+    static int digits(byte[] b, int off, int n) {
         int v = 0;
         for (int i = off; i < off + n; i++) {
             int d = b[i] - '0';
