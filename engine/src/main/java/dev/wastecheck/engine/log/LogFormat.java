@@ -126,31 +126,44 @@ public final class LogFormat {
         return n;
     }
 
-    /** Writes the image of {@code columns} (all if null) of {@code r} at the buffer's position. */
+    /**
+     * Writes the image of {@code columns} (all if null) of {@code r} at the buffer's position, in one
+     * pass: the NULL bits of each group of 8 columns are gathered in a register and written over the
+     * byte reserved for them. Throws {@link java.nio.BufferOverflowException} when the buffer has no
+     * room left (the caller moves to a larger one and writes again).
+     */
     static void putImage(ByteBuffer b, Record r, int[] columns) {
-        int k = columns == null ? r.schema().fieldCount() : columns.length;
-        int nulls = b.position();
-        for (int i = 0; i < (k + 7) >>> 3; i++) b.put((byte) 0);
+        RecordSchema s = r.schema();
+        int k = columns == null ? s.fieldCount() : columns.length;
+        int nulls = 0, bits = 0;
         for (int i = 0; i < k; i++) {
+            if ((i & 7) == 0) {
+                if (i > 0) b.put(nulls, (byte) bits);
+                nulls = b.position();
+                bits = 0;
+                b.put((byte) 0);
+            }
             int c = columns == null ? i : columns[i];
             if (r.isNull(c)) {
-                b.put(nulls + (i >>> 3), (byte) (b.get(nulls + (i >>> 3)) | (1 << (i & 7))));
+                bits |= 1 << (i & 7);
                 continue;
             }
-            FieldType t = r.schema().type(c);
+            FieldType t = s.type(c);
             if (t.isVariable()) {
-                b.putInt(r.length(c));
-                b.put(r.bytes(c), 0, r.length(c));
+                int n = r.length(c);
+                b.putInt(n);
+                b.put(r.bytes(c), 0, n);
             } else {
                 long v = r.getLong(c);
-                switch (Math.max(1, t.width)) {
-                    case 1 -> b.put((byte) v);
+                switch (t.width) {
+                    case 0, 1 -> b.put((byte) v);
                     case 2 -> b.putShort((short) v);
                     case 4 -> b.putInt((int) v);
                     default -> b.putLong(v);
                 }
             }
         }
+        if (k > 0) b.put(nulls, (byte) bits);
     }
 
     /**

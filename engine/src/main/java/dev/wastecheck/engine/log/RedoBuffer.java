@@ -1,6 +1,7 @@
 package dev.wastecheck.engine.log;
 
 import dev.wastecheck.layouts.Record;
+import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -18,6 +19,12 @@ import java.util.zip.CRC32C;
  * transaction commits"); recovery applies them only once it reads the COMMIT record, and an abort
  * then writes an ABORT record so that recovery can drop them early. The paper limits its buffer to
  * one segment; we keep up to eight so that most transactions reach the log in one piece.
+ *
+ * <p>A record is encoded straight into the segment in one pass, with no intermediate object and no
+ * size computed first: the segment's bounds check is the only test for room. When a record does not
+ * fit, what of it was written is dropped (the segment's position goes back to where it began), the
+ * record's size is computed then, and it is written again into the next segment. Sizing every record
+ * before writing it (the first version) was a second pass over the tuple's columns on every write.
  *
  * <p>Used by the transaction's own thread only.
  */
@@ -44,29 +51,55 @@ public final class RedoBuffer {
 
     /** Logs the insert of {@code r} at {@code slot} of table {@code table}: the whole tuple. */
     public void insert(int table, long slot, Record r) {
-        ByteBuffer b = begin(LogFormat.INSERT, 12 + LogFormat.imageSize(r, null));
-        int start = b.position() - LogFormat.RECORD_HEADER_SIZE;
-        b.putInt(table).putLong(slot);
-        LogFormat.putImage(b, r, null);
+        ByteBuffer b = writable();
+        int start = b.position();
+        try {
+            putInsert(b, table, slot, r);
+        } catch (BufferOverflowException full) {
+            b = overflow(b, start, LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
+            start = b.position();
+            putInsert(b, table, slot, r);
+        }
         LogFormat.seal(b, start, crc);
+        records++;
+    }
+
+    private void putInsert(ByteBuffer b, int table, long slot, Record r) {
+        header(b, LogFormat.INSERT).putInt(table).putLong(slot);
+        LogFormat.putImage(b, r, null);
     }
 
     /** Logs new values of {@code columns} of the tuple at {@code slot}. */
     public void update(int table, long slot, int[] columns, Record values) {
-        ByteBuffer b = begin(LogFormat.UPDATE, 14 + 2 * columns.length + LogFormat.imageSize(values, columns));
-        int start = b.position() - LogFormat.RECORD_HEADER_SIZE;
-        b.putInt(table).putLong(slot).putShort((short) columns.length);
+        ByteBuffer b = writable();
+        int start = b.position();
+        try {
+            putUpdate(b, table, slot, columns, values);
+        } catch (BufferOverflowException full) {
+            b = overflow(
+                    b,
+                    start,
+                    LogFormat.RECORD_HEADER_SIZE + 14 + 2 * columns.length + LogFormat.imageSize(values, columns));
+            start = b.position();
+            putUpdate(b, table, slot, columns, values);
+        }
+        LogFormat.seal(b, start, crc);
+        records++;
+    }
+
+    private void putUpdate(ByteBuffer b, int table, long slot, int[] columns, Record values) {
+        header(b, LogFormat.UPDATE).putInt(table).putLong(slot).putShort((short) columns.length);
         for (int c : columns) b.putShort((short) c);
         LogFormat.putImage(b, values, columns);
-        LogFormat.seal(b, start, crc);
     }
 
     /** Logs the delete of the tuple at {@code slot}. */
     public void delete(int table, long slot) {
-        ByteBuffer b = begin(LogFormat.DELETE, 12);
-        int start = b.position() - LogFormat.RECORD_HEADER_SIZE;
-        b.putInt(table).putLong(slot);
+        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 12);
+        int start = b.position();
+        header(b, LogFormat.DELETE).putInt(table).putLong(slot);
         LogFormat.seal(b, start, crc);
+        records++;
     }
 
     /** Records written so far, COMMIT included. */
@@ -76,10 +109,11 @@ public final class RedoBuffer {
 
     /** Appends the COMMIT record with the commit timestamp. */
     void commit(long commitTs) {
-        ByteBuffer b = begin(LogFormat.COMMIT, 8);
-        int start = b.position() - LogFormat.RECORD_HEADER_SIZE;
-        b.putLong(commitTs);
+        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 8);
+        int start = b.position();
+        header(b, LogFormat.COMMIT).putLong(commitTs);
         LogFormat.seal(b, start, crc);
+        records++;
     }
 
     /** The segments for the flush queue; the buffer is empty afterwards. */
@@ -104,32 +138,55 @@ public final class RedoBuffer {
         List<ByteBuffer> held = drain();
         for (ByteBuffer s : held) pool.give(s);
         if (!flushedEarly) return null;
-        ByteBuffer b = begin(LogFormat.ABORT, 0);
-        LogFormat.seal(b, b.position() - LogFormat.RECORD_HEADER_SIZE, crc);
+        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE);
+        int start = b.position();
+        header(b, LogFormat.ABORT);
+        LogFormat.seal(b, start, crc);
+        records++;
         return drain();
     }
 
-    /** Room for a record of {@code payload} bytes; returns the buffer positioned after its header. */
-    private ByteBuffer begin(byte type, int payload) {
-        int size = LogFormat.RECORD_HEADER_SIZE + payload;
+    /** The segment records go to now (one from the pool at the first record). */
+    private ByteBuffer writable() {
         ByteBuffer b = current;
-        if (b == null || b.remaining() < size) {
-            if (b != null) {
-                if (segments == null) segments = new ArrayList<>(2);
-                segments.add(b);
-            }
-            if (segments != null && segments.size() >= MAX_HELD_SEGMENTS) {
-                log.enqueuePartial(segments);
-                segments = null;
-                flushedEarly = true;
-            }
-            b = size <= SegmentPool.SEGMENT_SIZE
-                    ? pool.take()
-                    : ByteBuffer.allocateDirect(size).order(ByteOrder.LITTLE_ENDIAN);
-            current = b;
-        }
-        records++;
-        b.putInt(0).putInt(0).putLong(txn).put(type);
+        if (b == null) current = b = pool.take();
         return b;
+    }
+
+    /** The segment, with room for a record of {@code size} bytes (header included). */
+    private ByteBuffer room(int size) {
+        ByteBuffer b = writable();
+        return b.remaining() >= size ? b : overflow(b, b.position(), size);
+    }
+
+    /**
+     * A record of {@code size} bytes did not fit in {@code b} from {@code start}: drops what of it was
+     * written, sets {@code b} aside (full) or gives it back (empty: the record alone is larger than a
+     * segment), hands the held segments to the log manager early if there are {@link
+     * #MAX_HELD_SEGMENTS}, and returns a segment with room (a buffer of its own if it is that large).
+     */
+    private ByteBuffer overflow(ByteBuffer b, int start, int size) {
+        b.position(start);
+        if (start == 0) {
+            pool.give(b);
+        } else {
+            if (segments == null) segments = new ArrayList<>(2);
+            segments.add(b);
+        }
+        if (segments != null && segments.size() >= MAX_HELD_SEGMENTS) {
+            log.enqueuePartial(segments);
+            segments = null;
+            flushedEarly = true;
+        }
+        b = size <= SegmentPool.SEGMENT_SIZE
+                ? pool.take()
+                : ByteBuffer.allocateDirect(size).order(ByteOrder.LITTLE_ENDIAN);
+        current = b;
+        return b;
+    }
+
+    /** Writes a record header with LENGTH and CHECKSUM left for {@link LogFormat#seal}. */
+    private ByteBuffer header(ByteBuffer b, byte type) {
+        return b.putInt(0).putInt(0).putLong(txn).put(type);
     }
 }

@@ -1,6 +1,7 @@
 package dev.wastecheck.engine.block;
 
 import dev.wastecheck.engine.log.LogManager;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -34,7 +35,10 @@ import java.util.concurrent.atomic.LongAdder;
  * median of the per-round ratios with their range. Each run also prints the workers' CPU per
  * transaction and the workers' CPU over wall time (how much of the cores the workers got: a
  * configuration that gets more of a loaded machine's cores is faster for that reason alone), and a
- * logged run the group size, log bytes and the log manager thread's CPU per transaction.
+ * logged run the group size, log bytes and the log manager thread's CPU per transaction; every run
+ * the collections during its measured seconds and their summed time (the Arrow tables live on the
+ * Java heap, so each young collection copies the tuples that survive, and a run's throughput
+ * depends on how many collections fall into its window); the summary prints each round's ratio.
  *
  * <p>What would make it lie: a log on tmpfs (the log is under the working directory's {@code target/},
  * on the disk); another process on the cores (run it under {@code /work/bin/quiet}); a configuration
@@ -55,7 +59,9 @@ public final class MixRuns {
             ThreadClock clock,
             double logCpuUs,
             double commitsPerForce,
-            double logBytesPerTxn) {
+            double logBytesPerTxn,
+            long gcs,
+            long gcMillis) {
         double tps() {
             return committed / wall;
         }
@@ -140,12 +146,26 @@ public final class MixRuns {
                 new NsmTpccLikeMix(threads, 20_000, 3_000, 8192, 1L << 30, config.equals("nsm-hash"))) {
             mix.load(seed);
             mix.run(threads, 2_000, seed);
+            long[] gc0 = collections();
             long t0 = System.nanoTime();
             for (LongAdder a : mix.operations) a.reset();
             long[] r = mix.run(threads, seconds * 1000L, seed + 1);
             printOperations(mix, r[0]);
             double wall = (System.nanoTime() - t0) / 1e9;
-            return new Result(config, threads, wall, r[0], r[1], r[2], mix.lastRunClock, 0, 0, 0);
+            long[] gc1 = collections();
+            return new Result(
+                    config,
+                    threads,
+                    wall,
+                    r[0],
+                    r[1],
+                    r[2],
+                    mix.lastRunClock,
+                    0,
+                    0,
+                    0,
+                    gc1[0] - gc0[0],
+                    gc1[1] - gc0[1]);
         }
     }
 
@@ -164,11 +184,13 @@ public final class MixRuns {
                 long bytes0 = log == null ? 0 : log.bytesWritten();
                 long callbacks0 = log == null ? 0 : log.callbacks();
                 long logCpu0 = logThreadCpu();
+                long[] gc0 = collections();
                 long t0 = System.nanoTime();
                 for (LongAdder a : mix.operations) a.reset();
                 long[] r = mix.run(threads, seconds * 1000L, seed + 1);
                 printOperations(mix, r[0]);
                 double wall = (System.nanoTime() - t0) / 1e9;
+                long[] gc1 = collections();
                 double forces = log == null ? 0 : log.forces() - forces0;
                 if (log != null && log.callbacks() - callbacks0 < r[0] * 9 / 10)
                     throw new AssertionError("callbacks lag the commits: " + (log.callbacks() - callbacks0));
@@ -182,7 +204,9 @@ public final class MixRuns {
                         mix.lastRunClock,
                         log == null ? 0 : (logThreadCpu() - logCpu0) / 1e3 / Math.max(1, r[0]),
                         log == null ? 0 : r[0] / Math.max(1, forces),
-                        log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]));
+                        log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]),
+                        gc1[0] - gc0[0],
+                        gc1[1] - gc0[1]);
             }
         } finally {
             if (db != null) db.close();
@@ -220,7 +244,8 @@ public final class MixRuns {
                                 r.logBytesPerTxn(),
                                 r.logCpuUs())
                         : "");
-        System.out.println("            " + r.perTransaction());
+        System.out.println("            " + r.perTransaction()
+                + String.format(Locale.ROOT, "; %d collections, %d ms", r.gcs(), r.gcMillis()));
     }
 
     static void summarize(Map<String, List<Result>> runs) {
@@ -259,6 +284,9 @@ public final class MixRuns {
                         median(pairs),
                         Arrays.stream(pairs).min().orElse(0),
                         Arrays.stream(pairs).max().orElse(0));
+                StringBuilder rounds = new StringBuilder("  rounds:");
+                for (double p : pairs) rounds.append(String.format(Locale.ROOT, " %.3f", p));
+                System.out.println(rounds);
             }
         }
     }
@@ -268,6 +296,16 @@ public final class MixRuns {
         Arrays.sort(a);
         if (a.length == 0) return 0;
         return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    /** Collections so far and their summed time in ms, over every collector of the JVM. */
+    static long[] collections() {
+        long n = 0, ms = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, b.getCollectionCount());
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return new long[] {n, ms};
     }
 
     /** CPU nanoseconds of the log manager thread so far (0 if there is none). */
