@@ -22,7 +22,7 @@ if [ $# -eq 0 ]; then
 fi
 mkdir -p "$out"
 # timings and the temporary paths a run names are not findings
-strip() { sed -E 's/"[a-z_]*(seconds|millis|_ms|elapsed|duration)[a-z_]*" *: *[0-9.eE+-]+/"T":0/g; s/[0-9.]+ s\b/N s/g; s/[0-9.]+ ms\b/N ms/g' "$1"; }
+strip() { sed -E '/"timings_ms" *: *\{/,/\}/d; s/"[a-z_]*(seconds|millis|_ms|elapsed|duration)[a-z_]*" *: *[0-9.eE+-]+/"T":0/g; s/[0-9.]+ s\b/N s/g; s/[0-9.]+ ms\b/N ms/g' "$1"; }
 status=0
 i=0
 for input in "$@"; do
