@@ -37,6 +37,7 @@ import java.util.Locale;
  * {@code mariadb-dump} writes of the same rows, once loaded: its header, its session settings,
  * its extended INSERTs as the server spells them). A SHAPE of {@link ShapeDumps} ({@code pandas},
  * {@code orm}, {@code text}, {@code mediawiki}) measures that shape instead of the orders table.
+ * RUNS 0 only writes the inputs (for a 1 GB run under {@code /work/bin/quiet}: made before it).
  */
 public final class AnalyzeBenchmark {
 
@@ -70,6 +71,9 @@ public final class AnalyzeBenchmark {
             sql = mariadbDump(sql, dir.resolve("orders-" + mb + "mb-mariadb-dump.sql"));
         }
         System.err.printf("dump %.1f MB, csv %.1f MB, %d rows%n", Files.size(sql) / 1e6, Files.size(csv) / 1e6, rows);
+        if (runs == 0) {
+            return; // RUNS 0: only the inputs, made outside the measured (quiet) runs
+        }
 
         // One warm-up run of each puts both files in the page cache (and builds the jar and its
         // class archive if the launcher finds them older than the sources).

@@ -45,6 +45,27 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private DeclaredRange[] ranges;
     /** Per column, the facts counted of the values stored, or null ({@link #countFacts}). */
     private ColumnFacts[] facts;
+    /**
+     * Per column, whether this builder fills it, or null (all): with two fillers on one table
+     * ({@link DumpLoader}) each fills its own columns of the same rows. The rows, the batch
+     * boundaries and the bytes are counted alike by both, from every value.
+     */
+    private boolean[] own;
+    /** Whether this builder reports rows of the wrong width (with two fillers, one of them does). */
+    private boolean reportsRows = true;
+    /** The bytes of each column's literal DEFAULT, or -1: counted for another filler's omitted columns. */
+    private int[] defaultBytes;
+    /** The calls since {@link #takeEvents}: what orders the deferred counts of two fillers. */
+    private long seq;
+    /** Counts deferred until both fillers are done with a chunk, or null (told to the stats at once). */
+    private List<StatEvent> events;
+
+    /**
+     * A count for {@link LoadStats}, deferred: made in the order {@code (seq, column)}, which is
+     * the order one filler alone makes them in (a row's values by call, then its omitted columns
+     * in column order; a bad row's own count as column -1).
+     */
+    record StatEvent(long seq, int column, Runnable count) {}
 
     public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file) {
         this(table, stats, file, false);
@@ -91,14 +112,65 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     }
 
     private void outOfType(int col, String why, byte[] b, int off, int len) {
-        stats.badValue(
-                table.columns().get(col).name(),
-                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8) + (len > 40 ? "..." : ""),
-                file,
-                currentLine,
-                why + "; kept as read");
-        stats.outOfType(
-                table.columns().get(col).name(), new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8));
+        String name = table.columns().get(col).name();
+        String shown = new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8) + (len > 40 ? "..." : "");
+        String value = new String(b, off, Math.min(len, 200), StandardCharsets.UTF_8);
+        long line = currentLine;
+        count(col, () -> {
+            stats.badValue(name, shown, file, line, why + "; kept as read");
+            stats.outOfType(name, value);
+        });
+    }
+
+    /** Tells the stats now, or (two fillers) records it for {@link #takeEvents}. */
+    private void count(int col, Runnable c) {
+        if (events == null) {
+            c.run();
+        } else {
+            events.add(new StatEvent(seq, col, c));
+        }
+    }
+
+    /**
+     * Makes this builder one of two fillers of a table: it fills the columns {@code own} marks,
+     * skips the others' values (counting their bytes, so that batches close where one filler's
+     * would), and defers its counts to {@link #takeEvents}.
+     *
+     * @param reportsRows whether this one counts rows of the wrong width
+     */
+    public void fillOnly(boolean[] own, boolean reportsRows) {
+        this.own = own.clone();
+        this.reportsRows = reportsRows;
+        this.events = new ArrayList<>();
+        this.seq = 0;
+        defaultBytes = new int[storage.length];
+        for (int i = 0; i < storage.length; i++) {
+            ColumnDef c = table.columns().get(i);
+            defaultBytes[i] = c.autoIncrement() && storage[i] == ColumnStorage.INT64 || c.defaultValue() == null
+                    ? -1
+                    : c.defaultValue().getBytes(StandardCharsets.UTF_8).length;
+        }
+    }
+
+    /** The counts deferred since the last call, in the order they were made; numbering starts again. */
+    public List<StatEvent> takeEvents() {
+        List<StatEvent> taken = events;
+        events = new ArrayList<>();
+        seq = 0;
+        return taken;
+    }
+
+    /** Whether this builder fills column {@code col}. */
+    boolean fills(int col) {
+        return own == null || own[col];
+    }
+
+    /** The column the {@code index}-th value of a row goes to, or -1 (none). */
+    int column(int index) {
+        if (mapping == null) {
+            return index < storage.length ? index : -1;
+        }
+        return index < mapping.length ? mapping[index] : -1;
     }
 
     /**
@@ -161,16 +233,26 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     /** Starts a batch in freshly allocated vectors (the previous buffers may still be read by DuckDB). */
     public void startBatch(VectorSchemaRoot target) {
-        root = target;
-        vectors = root.getFieldVectors().toArray(new FieldVector[0]);
-        for (FieldVector v : vectors) {
+        allocate(target);
+        startOwn(target);
+    }
+
+    /** Allocates a batch's vectors, once for both fillers of a table. */
+    static void allocate(VectorSchemaRoot target) {
+        for (FieldVector v : target.getFieldVectors()) {
             if (v instanceof BaseVariableWidthVector w) {
                 w.setInitialCapacity(INITIAL_ROWS, 8);
             } else {
                 v.setInitialCapacity(INITIAL_ROWS);
             }
         }
-        root.allocateNew();
+        target.allocateNew();
+    }
+
+    /** Starts filling this builder's columns of an allocated batch ({@link #allocate}). */
+    void startOwn(VectorSchemaRoot target) {
+        root = target;
+        vectors = root.getFieldVectors().toArray(new FieldVector[0]);
         if (writers == null) {
             writers = new Writer[vectors.length];
             for (int i = 0; i < vectors.length; i++) {
@@ -178,7 +260,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
         }
         for (int i = 0; i < vectors.length; i++) {
-            writers[i].start(vectors[i]);
+            if (own == null || own[i]) {
+                writers[i].start(vectors[i]);
+            }
         }
         row = 0;
         bytes = 0;
@@ -304,20 +388,30 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     /** Seals the batch. */
     public void finishBatch() {
-        for (Writer w : writers) {
-            w.finish();
+        VectorSchemaRoot r = root;
+        finishOwn();
+        r.setRowCount(row);
+    }
+
+    /** Seals this builder's columns of the batch; the row count is set once both fillers are done. */
+    void finishOwn() {
+        for (int i = 0; i < writers.length; i++) {
+            if (own == null || own[i]) {
+                writers[i].finish();
+            }
         }
-        root.setRowCount(row);
         root = null;
     }
 
     @Override
     public void value(int index, int kind, byte[] b, int off, int len) {
+        seq++;
         value(index, kind, b, off, len, false, false);
     }
 
     @Override
     public void value(int index, int kind, byte[] b, int off, int len, boolean ascii) {
+        seq++;
         value(index, kind, b, off, len, false, ascii);
     }
 
@@ -335,6 +429,16 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 return;
             }
             col = mapping[index];
+        }
+        if (own != null && !own[col]) {
+            // the other filler's column: only what decides rows and batches is counted here
+            if (mapping != null) {
+                seen[col] = true;
+            }
+            if (kind != SqlScriptReader.NULL) {
+                bytes += len;
+            }
+            return;
         }
         if (mapping != null) {
             if (seen[col] && !direct && facts != null && facts[col] != null) {
@@ -366,11 +470,10 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 } else {
                     parsed = parseLong(b, off, len);
                     if (parsed == Long.MIN_VALUE && !isMinLong(b, off, len)) {
-                        stats.badValue(
-                                table.columns().get(col).name(),
-                                new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8),
-                                file,
-                                currentLine);
+                        String name = table.columns().get(col).name();
+                        String shown = new String(b, off, Math.min(len, 40), StandardCharsets.UTF_8);
+                        long line = currentLine;
+                        count(col, () -> stats.badValue(name, shown, file, line));
                         writers[col].putNull(row);
                         return;
                     }
@@ -427,7 +530,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     if (facts != null) {
                         facts[col].add(recoded, 0, recoded.length);
                     }
-                    stats.recoded(table.columns().get(col).name());
+                    String name = table.columns().get(col).name();
+                    count(col, () -> stats.recoded(name));
                 }
             }
         }
@@ -448,14 +552,18 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     @Override
     public void endRow(int count, long line) {
+        seq++;
         int expected = mapping == null ? storage.length : mapping.length;
         if (count != expected) {
-            stats.badRow(file, line, "a row of " + expected + " values for table " + table.name() + ", found " + count);
+            if (reportsRows) {
+                String what = "a row of " + expected + " values for table " + table.name() + ", found " + count;
+                count(-1, () -> stats.badRow(file, line, what));
+            }
             if (facts != null) {
                 // its values were counted, but the next row overwrites them: the profile asks SQL
-                for (ColumnFacts f : facts) {
-                    if (f != null) {
-                        f.invalidate();
+                for (int i = 0; i < facts.length; i++) {
+                    if (facts[i] != null && (own == null || own[i])) {
+                        facts[i].invalidate();
                     }
                 }
             }
@@ -464,8 +572,13 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
         if (mapping != null) {
             for (int i = 0; i < storage.length; i++) {
-                if (!seen[i]) {
+                if (seen[i]) {
+                    continue;
+                }
+                if (own == null || own[i]) {
                     omitted(i);
+                } else if (defaultBytes[i] >= 0) {
+                    bytes += defaultBytes[i]; // the other filler stores the DEFAULT: its bytes count here too
                 }
             }
             Arrays.fill(seen, false);
@@ -500,7 +613,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             return;
         }
         for (int i = 0; i < storage.length; i++) {
-            if (seen[i]) {
+            if (seen[i] && (own == null || own[i])) {
                 writers[i].putNull(row);
             }
         }

@@ -11,6 +11,7 @@ import dev.wastecheck.sources.DumpFormatException;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.LongConsumer;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -66,6 +69,8 @@ public final class DumpLoader {
     private final Map<String, long[]> counters = new HashMap<>();
     /** Per table, the facts its runs counted so far (the filler's alone). */
     private final Map<String, ColumnFacts[]> facts = new HashMap<>();
+    /** Threads that fill one table's batches: 1, or 2 for runs longer than a chunk. */
+    private int fillers = Integer.getInteger("wastecheck.fillers", 2);
 
     /**
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
@@ -82,6 +87,15 @@ public final class DumpLoader {
         this.stats = stats;
         this.loaded = loaded;
         this.progress = progress;
+    }
+
+    /** Fills a table's rows on {@code n} threads (1 or 2); the facts and counts are the same either way. */
+    public DumpLoader fillers(int n) {
+        if (n < 1 || n > 2) {
+            throw new IllegalArgumentException("1 or 2 fillers, not " + n);
+        }
+        this.fillers = n;
+        return this;
     }
 
     // ------------------------------------------------------------------ what the reader hands over
@@ -297,7 +311,16 @@ public final class DumpLoader {
         boolean apply(Filler filler) throws Throwable;
     }
 
-    /** Fills Arrow batches from the reader's chunks and hands them to DuckDB's queue. */
+    /**
+     * Fills Arrow batches from the reader's chunks and hands them to DuckDB's queue. A run of
+     * rows longer than one chunk is filled by two threads (this one and a {@link Helper}), each
+     * the same rows' values of half the columns (balanced by their bytes in the first chunk),
+     * into the same batches. Nothing a column counts is shared, so no fact is merged: each
+     * column's {@link ColumnFacts} and Arrow vector see its values, in the script's order, on one
+     * thread. What is counted per row (rows, bytes, batch boundaries) both count alike from every
+     * value; a bad row is reported by this one; the counts for {@link LoadStats} are deferred
+     * and made, once both are done with a chunk, in the order one thread makes them.
+     */
     private final class Filler {
         private final String file;
         private final BlockingQueue<Event> queue;
@@ -306,9 +329,18 @@ public final class DumpLoader {
         Thread reader;
 
         private TableDef def;
+        private List<String> columns;
         private ArrowRowBuilder builder;
         private VectorSchemaRoot root;
         private long rows;
+        /** Whether the run's first chunk is still to come (where the split is decided). */
+        private boolean first;
+        /** The current run's two halves, or null (one filler: a short run, one column, or one thread asked). */
+        private Half mine;
+
+        private Half theirs;
+        private SharedBatches shared;
+        private Helper helper;
 
         Filler(String file, BlockingQueue<Event> queue, BlockingQueue<TokenChunk> free) {
             this.file = file;
@@ -322,17 +354,28 @@ public final class DumpLoader {
                     // next step
                 }
             } catch (Throwable t) {
+                Throwable cause = helper != null && helper.failure != null ? helper.failure : t;
                 if (root != null) {
                     root.close();
                     root = null;
                 }
+                if (helper != null) {
+                    helper.kill();
+                }
+                if (shared != null) {
+                    shared.closeAll();
+                }
                 try {
-                    put(queue, new Failed(t));
+                    put(queue, new Failed(cause));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
                 if (reader != null) {
                     reader.interrupt();
+                }
+            } finally {
+                if (helper != null) {
+                    helper.stop();
                 }
             }
         }
@@ -342,22 +385,80 @@ public final class DumpLoader {
                 MysqlIdentifiers.check(def);
             }
             this.def = def;
-            builder = new ArrowRowBuilder(def, stats.table(def.name()), file);
-            if (catalog.dialect() != Dialect.SQLITE) {
-                builder.checkDeclaredTypes(catalog.dialect() == Dialect.MYSQL);
-            }
-            builder.setColumnOrder(columns);
-            builder.continueCounters(counters.get(def.key()));
+            this.columns = columns;
+            builder = newBuilder();
             ColumnFacts[] counted = builder.countFacts(facts.get(def.key()));
             facts.put(def.key(), counted);
             rows = 0;
+            first = true;
             put(queue, new RunStart(def, builder.schema(), builder.storage(), counted));
         }
 
+        private ArrowRowBuilder newBuilder() {
+            ArrowRowBuilder b = new ArrowRowBuilder(def, stats.table(def.name()), file);
+            if (catalog.dialect() != Dialect.SQLITE) {
+                b.checkDeclaredTypes(catalog.dialect() == Dialect.MYSQL);
+            }
+            b.setColumnOrder(columns);
+            b.continueCounters(counters.get(def.key()));
+            return b;
+        }
+
         void fill(TokenChunk chunk) throws InterruptedException {
-            chunk.replay(builder, this::beforeRow);
-            chunk.reset();
-            free.put(chunk);
+            if (first) {
+                first = false;
+                // a chunk less than full is the whole run: one filler; a longer run is split
+                if (fillers > 1 && chunk.full() && def.columns().size() > 1) {
+                    split(chunk);
+                }
+            }
+            if (mine == null) {
+                chunk.replay(builder, this::beforeRow);
+                chunk.reset();
+                free.put(chunk);
+                return;
+            }
+            chunk.pending.set(2);
+            Half other = theirs;
+            helper.give(() -> other.fill(chunk));
+            mine.fill(chunk);
+        }
+
+        /** Gives the other filler the columns that balance the first chunk's bytes. */
+        private void split(TokenChunk chunk) {
+            int n = def.columns().size();
+            long[] weight = new long[n];
+            chunk.weigh(builder, weight, 16);
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Long.compare(weight[y], weight[x]));
+            boolean[] ours = new boolean[n];
+            long a = 0;
+            long b = 0;
+            for (int i : order) { // the heaviest first, each to the lighter side
+                if (a <= b) {
+                    ours[i] = true;
+                    a += weight[i];
+                } else {
+                    b += weight[i];
+                }
+            }
+            boolean[] others = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                others[i] = !ours[i];
+            }
+            ArrowRowBuilder other = newBuilder();
+            other.countFacts(facts.get(def.key())); // the same facts: each side counts its columns'
+            builder.fillOnly(ours, true);
+            other.fillOnly(others, false);
+            shared = new SharedBatches(builder.schema(), queue);
+            mine = new Half(builder, 0);
+            theirs = new Half(other, 1);
+            if (helper == null) {
+                helper = new Helper(Thread.currentThread());
+            }
         }
 
         /** Where the single-threaded loop checked the batch: a new one when full. */
@@ -385,12 +486,232 @@ public final class DumpLoader {
         }
 
         void endRun() throws InterruptedException {
-            if (root != null) {
-                flush();
+            if (mine != null) {
+                helper.await(theirs::finish);
+                mine.finish();
+                if (mine.batch != theirs.batch) {
+                    throw new IllegalStateException("the two fillers of table " + def.name() + " closed " + mine.batch
+                            + " and " + theirs.batch + " batches");
+                }
+                long[] merged = mine.builder.counters();
+                long[] others = theirs.builder.counters();
+                for (int i = 0; i < merged.length; i++) {
+                    if (theirs.builder.fills(i)) {
+                        merged[i] = others[i];
+                    }
+                }
+                counters.put(def.key(), merged);
+                rows = shared.rows;
+                mine = null;
+                theirs = null;
+                shared = null;
+            } else {
+                if (root != null) {
+                    flush();
+                }
+                counters.put(def.key(), builder.counters());
             }
-            counters.put(def.key(), builder.counters());
             builder = null;
             put(queue, new RunEnd(rows));
+        }
+
+        /** One filler's side of a split run: its builder and the batch it is at. */
+        private final class Half {
+            final ArrowRowBuilder builder;
+            final int side;
+            int batch;
+            VectorSchemaRoot root;
+
+            Half(ArrowRowBuilder builder, int side) {
+                this.builder = builder;
+                this.side = side;
+            }
+
+            void fill(TokenChunk chunk) throws InterruptedException {
+                chunk.replay(builder, this::beforeRow);
+                chunk.events[side] = builder.takeEvents();
+                if (chunk.pending.decrementAndGet() == 0) {
+                    count(chunk.events[0], chunk.events[1]);
+                    chunk.reset();
+                    free.put(chunk);
+                }
+            }
+
+            private void beforeRow() throws InterruptedException {
+                if (root != null && builder.full(BATCH_ROWS, BATCH_BYTES)) {
+                    flush();
+                }
+                if (root == null) {
+                    root = shared.root(batch);
+                    builder.startOwn(root);
+                }
+            }
+
+            private void flush() throws InterruptedException {
+                int n = builder.rows();
+                builder.finishOwn();
+                root = null;
+                shared.done(batch++, n);
+            }
+
+            void finish() throws InterruptedException {
+                if (root != null) {
+                    flush();
+                }
+            }
+        }
+    }
+
+    /** Makes both fillers' deferred counts of a chunk, in the order one filler makes them. */
+    private static void count(List<ArrowRowBuilder.StatEvent> a, List<ArrowRowBuilder.StatEvent> b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.size() || j < b.size()) {
+            ArrowRowBuilder.StatEvent next;
+            if (j == b.size()) {
+                next = a.get(i++);
+            } else if (i == a.size()) {
+                next = b.get(j++);
+            } else {
+                ArrowRowBuilder.StatEvent x = a.get(i);
+                ArrowRowBuilder.StatEvent y = b.get(j);
+                boolean first = x.seq() != y.seq() ? x.seq() < y.seq() : x.column() <= y.column();
+                next = first ? a.get(i++) : b.get(j++);
+            }
+            next.count().run();
+        }
+    }
+
+    /**
+     * The batches two fillers fill together: the first to reach batch {@code k} allocates it,
+     * the second to finish it hands it to DuckDB (each finishes its batches in order, so they
+     * reach DuckDB in order).
+     */
+    private final class SharedBatches {
+        private final Schema schema;
+        private final BlockingQueue<Event> queue;
+        private final Map<Integer, VectorSchemaRoot> open = new HashMap<>();
+        private final Map<Integer, Integer> rowsOf = new HashMap<>();
+        long rows;
+
+        SharedBatches(Schema schema, BlockingQueue<Event> queue) {
+            this.schema = schema;
+            this.queue = queue;
+        }
+
+        synchronized VectorSchemaRoot root(int k) {
+            VectorSchemaRoot r = open.get(k);
+            if (r == null) {
+                r = VectorSchemaRoot.create(schema, db.allocator());
+                ArrowRowBuilder.allocate(r);
+                open.put(k, r);
+            }
+            return r;
+        }
+
+        void done(int k, int n) throws InterruptedException {
+            VectorSchemaRoot ready;
+            synchronized (this) {
+                Integer other = rowsOf.remove(k);
+                if (other == null) {
+                    rowsOf.put(k, n);
+                    return;
+                }
+                if (other != n) {
+                    throw new IllegalStateException(
+                            "the two fillers closed batch " + k + " at " + other + " and " + n + " rows");
+                }
+                ready = open.remove(k);
+                rows += n;
+            }
+            ready.setRowCount(n);
+            if (n > 0) {
+                put(queue, new Batch(ready));
+            } else {
+                ready.close();
+            }
+        }
+
+        synchronized void closeAll() {
+            open.values().forEach(VectorSchemaRoot::close);
+            open.clear();
+        }
+    }
+
+    /**
+     * The second filler's thread: runs what the first gives it, in order. A failure stops it
+     * and interrupts the first, which reports it.
+     */
+    private static final class Helper {
+        private final BlockingQueue<Step0> work = new LinkedBlockingQueue<>();
+        private final Thread thread;
+        volatile Throwable failure;
+
+        /** Work for the helper. */
+        private interface Step0 {
+            void run() throws InterruptedException;
+        }
+
+        Helper(Thread owner) {
+            thread = new Thread(
+                    () -> {
+                        try {
+                            while (true) {
+                                work.take().run();
+                            }
+                        } catch (InterruptedException e) {
+                            // stopped
+                        } catch (Throwable t) {
+                            failure = t;
+                            owner.interrupt();
+                        }
+                    },
+                    "wastecheck-filler-2");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void give(Step0 step) throws InterruptedException {
+            if (failure != null) {
+                throw new InterruptedException("the second filler failed");
+            }
+            work.put(step);
+        }
+
+        /** Runs {@code last} after what was given, and waits for it. */
+        void await(Step0 last) throws InterruptedException {
+            CountDownLatch done = new CountDownLatch(1);
+            give(() -> {
+                last.run();
+                done.countDown();
+            });
+            done.await();
+        }
+
+        /** Ends the thread now (the run failed). */
+        void kill() {
+            thread.interrupt();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Lets what was given finish (unless it failed), then ends the thread. */
+        void stop() {
+            if (!thread.isAlive()) {
+                return;
+            }
+            work.add(() -> {
+                throw new InterruptedException();
+            });
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                thread.interrupt();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

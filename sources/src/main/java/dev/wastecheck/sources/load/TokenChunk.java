@@ -2,6 +2,8 @@ package dev.wastecheck.sources.load;
 
 import dev.wastecheck.model.sql.SqlScriptReader;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The calls the tokenizer made on its sink for a run of rows, recorded so that another thread
@@ -49,6 +51,12 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
     private byte[] data = new byte[BYTES + (BYTES >> 2)];
     private int nbytes;
     private int rows;
+
+    /** Fillers still replaying this chunk: with two on one table, the last one done frees it. */
+    final AtomicInteger pending = new AtomicInteger();
+    /** Each filler's deferred counts of this chunk ({@link ArrowRowBuilder#takeEvents}). */
+    @SuppressWarnings("unchecked")
+    final List<ArrowRowBuilder.StatEvent>[] events = new List[2];
 
     /** The line the next row starts on (the builder's {@link ArrowRowBuilder#atLine}). */
     void atLine(long line) {
@@ -104,6 +112,33 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
         ncalls = 0;
         nbytes = 0;
         rows = 0;
+        events[0] = null;
+        events[1] = null;
+    }
+
+    /**
+     * Adds to {@code weight}, per column of {@code sink}, the bytes of its values and a fixed
+     * cost a value: what splitting a table's columns over two fillers balances.
+     */
+    void weigh(ArrowRowBuilder sink, long[] weight, long perValue) {
+        for (int i = 0; i < ncalls; i++) {
+            long w = calls[i];
+            long tag = w & TAG;
+            if (tag == VALUE) {
+                int col = sink.column((int) ((w >>> 32) & 0x3FFFFFFF));
+                if (col >= 0) {
+                    weight[col] += perValue + (w & 0xFFFFFF);
+                }
+            } else if (tag == END) {
+                i++;
+            } else if (tag == BIG) {
+                int col = sink.column((int) ((w >>> 32) & 0x3FFFFFFF));
+                if (col >= 0) {
+                    weight[col] += perValue + calls[i + 2];
+                }
+                i += 2;
+            }
+        }
     }
 
     /** What a replay does at each recorded line, before the builder hears of it. */
