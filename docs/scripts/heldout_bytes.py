@@ -3,6 +3,7 @@
 "NBLB in the engine": the floor under any held-out working set).
 
     python3 docs/scripts/heldout_bytes.py DUMP TRACE [TRAIN]
+    python3 docs/scripts/heldout_bytes.py --blocks DUMP        # every text of a dump, per value against blocks
 
 Splits the trace as `replay --train TRAIN` does (default 0.5: half of the events; a join is one event
 per table), collects the distinct `text` rows the held-out events read (`SELECT old_text ... WHERE
@@ -10,7 +11,9 @@ old_id = N`), with their values from the dump or from the trace's INSERTs, and p
 raw; each value compressed alone by zstd at levels 3 and 19; each alone with a dictionary zstd trains
 on the texts the training half read (112 KB, `zstd --train`, the way a per-field trained dictionary
 would be built); and all of them concatenated in one zstd -19 --long frame (what the best codec here
-reaches when it may use every other value as context). Any design that returns these values must
+reaches when it may use every other value as context); then the same values packed in old_id order (the
+order a partition holds them in) into blocks of 4, 16 and 64 KiB raw, each block one zstd -9 frame, with
+and without the dictionary (what `compress_block=` stores). Any design that returns these values must
 hold their information in memory or read it from the device, so the last figure is a floor under
 the held-out working set. Needs the `zstd` command.
 """
@@ -72,6 +75,50 @@ def zstd_size(data, *args):
     return len(subprocess.run(['zstd', '-q', '-c', *args], input=data, capture_output=True, check=True).stdout)
 
 
+BLOCK_KIB = (4, 16, 64)
+
+
+def blocks(values, kib):
+    """values (in order) packed into blocks of at most kib KiB raw; a longer value is a block alone."""
+    out, cur = [], b''
+    for v in values:
+        if cur and len(cur) + len(v) > kib << 10:
+            out.append(cur)
+            cur = b''
+        cur += v
+        if len(cur) >= kib << 10:
+            out.append(cur)
+            cur = b''
+    return out + ([cur] if cur else [])
+
+
+def block_rows(values, raw_bytes, dictionary=None):
+    mib = lambda b: b / 2 ** 20
+    per9 = sum(min(len(v), zstd_size(v, '-9')) for v in values)
+    print(f"  zstd -9, each value alone   {mib(per9):8.3f} MiB ({raw_bytes / per9:.2f}x)")
+    if dictionary:
+        d9 = sum(min(len(v), zstd_size(v, '-9', '-D', dictionary)) for v in values)
+        print(f"  zstd -9 + dict, each alone  {mib(d9):8.3f} MiB ({raw_bytes / d9:.2f}x)")
+    for kib in BLOCK_KIB:
+        bs = blocks(values, kib)
+        plain = sum(zstd_size(b, '-9') for b in bs)
+        line = f"  {kib:3d} KiB blocks, zstd -9     {mib(plain):8.3f} MiB ({raw_bytes / plain:.2f}x; {len(bs)} blocks)"
+        if dictionary:
+            dict_blocks = sum(zstd_size(b, '-9', '-D', dictionary) for b in bs)
+            line += f"; + dict {mib(dict_blocks):.3f} MiB ({raw_bytes / dict_blocks:.2f}x)"
+        print(line)
+
+
+def main_blocks(dump):
+    """Every text of a dump in old_id order: per value against blocks (no dictionary: nothing to train it on apart)."""
+    texts = dump_texts(dump)
+    values = [texts[i] for i in sorted(texts)]
+    raw_bytes = sum(len(v) for v in values)
+    print(f"{dump}: {len(values):,} texts, {raw_bytes / 2 ** 20:.3f} MiB raw, median "
+          f"{sorted(len(v) for v in values)[len(values) // 2]:,} bytes")
+    block_rows(values, raw_bytes)
+
+
 def main(dump, trace, train=0.5):
     texts = dump_texts(dump)
     raw = open(trace, 'rb').read().split(b'\n')
@@ -109,6 +156,9 @@ def main(dump, trace, train=0.5):
         per19 = sum(min(len(v), zstd_size(v, '-19')) for v in values)
         dict19 = sum(min(len(v), zstd_size(v, '-19', '-D', dictionary)) for v in values)
         dict_bytes = os.path.getsize(dictionary)
+        ordered = [texts[i] for i in sorted(held_read) if i in texts]
+        print(f"held-out texts in old_id order, per value against blocks (zstd -9; dictionary as below):")
+        block_rows(ordered, raw_bytes, dictionary)
     whole = zstd_size(b''.join(values), '-19', '--long=27')
     mib = lambda b: b / 2 ** 20
     print(f"{trace}: {len(stmts)} statements, {seen_events} training events (--train {train})")
@@ -122,6 +172,9 @@ def main(dump, trace, train=0.5):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) == 3 and sys.argv[1] == '--blocks':
+        main_blocks(sys.argv[2])
+    elif len(sys.argv) in (3, 4):
+        main(*sys.argv[1:])
+    else:
         sys.exit(__doc__)
-    main(*sys.argv[1:])
