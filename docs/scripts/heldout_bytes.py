@@ -4,6 +4,7 @@
 
     python3 docs/scripts/heldout_bytes.py DUMP TRACE [TRAIN]
     python3 docs/scripts/heldout_bytes.py --blocks DUMP        # every text of a dump, per value against blocks
+    python3 docs/scripts/heldout_bytes.py --tail DUMP TRACE    # what the held-out reads are, against the training
 
 Splits the trace as `replay --train TRAIN` does (default 0.5: half of the events; a join is one event
 per table), collects the distinct `text` rows the held-out events read (`SELECT old_text ... WHERE
@@ -119,6 +120,106 @@ def main_blocks(dump):
     block_rows(values, raw_bytes)
 
 
+READ_KEY = re.compile(r"FROM (revision|text|slots|watchlist|actor|page) (?:JOIN \w+ ON [\w= ]+ )?WHERE "
+                      r"(rev_id|old_id|slot_revision_id|wl_user|actor_name|page_namespace) = ('[^']*'|\d+)"
+                      r"(?: AND page_title = ('(?:[^'\\]|\\.|'')*'))?")
+LATEST = re.compile(r"UPDATE page SET page_latest = (\d+).* WHERE page_id = \d+ AND page_latest = (\d+)")
+
+
+def sql_tuples(line, i):
+    """The rows of an extended INSERT from line[i] (at a '('): lists of field texts, strings unquoted."""
+    rows = []
+    while i < len(line) and line[i:i + 1] == b'(':
+        i += 1
+        row = []
+        while True:
+            if line[i:i + 1] == b"'":
+                v, i = sql_string(line, i + 1)
+                row.append(v)
+            else:
+                j = i
+                while line[j:j + 1] not in (b',', b')'):
+                    j += 1
+                row.append(line[i:j])
+                i = j
+            if line[i:i + 1] == b')':
+                i += 1
+                break
+            i += 1  # ,
+        rows.append(row)
+        if line[i:i + 1] == b',':
+            i += 1
+    return rows
+
+
+def initial_latest(dump):
+    """page_latest of every page in the dump (the revisions hot=refs' rule names at the start)."""
+    latest = set()
+    with open(dump, 'rb') as f:
+        for line in f:
+            if line.startswith(b'INSERT INTO `page` VALUES ('):
+                for row in sql_tuples(line, len(b'INSERT INTO `page` VALUES ')):
+                    latest.add(int(row[8]))  # page_latest, the ninth column of MediaWiki's page
+    return latest
+
+
+def main_tail(dump, trace, train=0.5):
+    """
+    The held-out reads, split by what the training half could have taught a design: keys the training
+    read, revisions that are their page's latest when read (hot=refs' rule names them whether read or
+    not; written held out or before), older revisions, watchlists, pages and actors the training never
+    read. Counts of events and of distinct keys, from the trace and the dump alone (no replay).
+    """
+    latest = initial_latest(dump)
+    raw = open(trace, 'rb').read().split(b'\n')
+    stmts = [line for line in raw if line.startswith(b'/*')]
+    events = [2 if b' JOIN ' in line else 1 for line in stmts]
+    half, seen_events, k = round(sum(events) * float(train)), 0, 0
+    while seen_events < half:
+        seen_events += events[k]
+        k += 1
+    trained = collections.defaultdict(set)
+    written_held = set()
+    counts = collections.Counter()
+    keys = collections.defaultdict(set)
+    for n, line in enumerate(stmts):
+        text = line.decode('utf-8', 'replace')
+        if text.find('UPDATE page SET page_latest') > 0:
+            m = LATEST.search(text)
+            if m:
+                latest.discard(int(m.group(2)))
+                latest.add(int(m.group(1)))
+                if n >= k:
+                    written_held.add(int(m.group(1)))
+            continue
+        m = READ_KEY.search(text)
+        if not m:
+            continue
+        table = m.group(1)
+        key = m.group(3) + (m.group(4) or '')
+        family = 'revision' if table in ('revision', 'text', 'slots') else table
+        if n < k:
+            trained[table].add(key)
+            continue
+        if family == 'revision':
+            rid = int(key)
+            if key in trained[table]:
+                cls = 'read by the training'
+            elif rid in latest:
+                cls = ('latest, written held out' if rid in written_held
+                       else 'latest when read, never read by the training')
+            else:
+                cls = 'older revision, never read by the training'
+        else:
+            cls = 'read by the training' if key in trained[table] else 'never read by the training'
+        counts[(table, cls)] += events[n]
+        keys[(table, cls)].add(key)
+    print(f"{trace}: {len(stmts)} statements, {seen_events} training events (--train {train})")
+    print(f"{'table':10} {'held-out reads':48} {'events':>8} {'keys':>7}")
+    for (table, cls), c in sorted(counts.items()):
+        print(f"{table:10} {cls:48} {c:8,} {len(keys[(table, cls)]):7,}")
+
+
 def main(dump, trace, train=0.5):
     texts = dump_texts(dump)
     raw = open(trace, 'rb').read().split(b'\n')
@@ -174,6 +275,8 @@ def main(dump, trace, train=0.5):
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == '--blocks':
         main_blocks(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == '--tail':
+        main_tail(sys.argv[2], sys.argv[3])
     elif len(sys.argv) in (3, 4):
         main(*sys.argv[1:])
     else:
