@@ -3,6 +3,8 @@
 "NBLB in the engine": the floor under any held-out working set).
 
     python3 docs/scripts/heldout_bytes.py DUMP TRACE [TRAIN]
+    python3 docs/scripts/heldout_bytes.py --blocks DUMP        # every text of a dump, per value against blocks
+    python3 docs/scripts/heldout_bytes.py --tail DUMP TRACE    # what the held-out reads are, against the training
 
 Splits the trace as `replay --train TRAIN` does (default 0.5: half of the events; a join is one event
 per table), collects the distinct `text` rows the held-out events read (`SELECT old_text ... WHERE
@@ -10,7 +12,9 @@ old_id = N`), with their values from the dump or from the trace's INSERTs, and p
 raw; each value compressed alone by zstd at levels 3 and 19; each alone with a dictionary zstd trains
 on the texts the training half read (112 KB, `zstd --train`, the way a per-field trained dictionary
 would be built); and all of them concatenated in one zstd -19 --long frame (what the best codec here
-reaches when it may use every other value as context). Any design that returns these values must
+reaches when it may use every other value as context); then the same values packed in old_id order (the
+order a partition holds them in) into blocks of 4, 16 and 64 KiB raw, each block one zstd -9 frame, with
+and without the dictionary (what `compress_block=` stores). Any design that returns these values must
 hold their information in memory or read it from the device, so the last figure is a floor under
 the held-out working set. Needs the `zstd` command.
 """
@@ -72,6 +76,150 @@ def zstd_size(data, *args):
     return len(subprocess.run(['zstd', '-q', '-c', *args], input=data, capture_output=True, check=True).stdout)
 
 
+BLOCK_KIB = (4, 16, 64)
+
+
+def blocks(values, kib):
+    """values (in order) packed into blocks of at most kib KiB raw; a longer value is a block alone."""
+    out, cur = [], b''
+    for v in values:
+        if cur and len(cur) + len(v) > kib << 10:
+            out.append(cur)
+            cur = b''
+        cur += v
+        if len(cur) >= kib << 10:
+            out.append(cur)
+            cur = b''
+    return out + ([cur] if cur else [])
+
+
+def block_rows(values, raw_bytes, dictionary=None):
+    mib = lambda b: b / 2 ** 20
+    per9 = sum(min(len(v), zstd_size(v, '-9')) for v in values)
+    print(f"  zstd -9, each value alone   {mib(per9):8.3f} MiB ({raw_bytes / per9:.2f}x)")
+    if dictionary:
+        d9 = sum(min(len(v), zstd_size(v, '-9', '-D', dictionary)) for v in values)
+        print(f"  zstd -9 + dict, each alone  {mib(d9):8.3f} MiB ({raw_bytes / d9:.2f}x)")
+    for kib in BLOCK_KIB:
+        bs = blocks(values, kib)
+        plain = sum(zstd_size(b, '-9') for b in bs)
+        line = f"  {kib:3d} KiB blocks, zstd -9     {mib(plain):8.3f} MiB ({raw_bytes / plain:.2f}x; {len(bs)} blocks)"
+        if dictionary:
+            dict_blocks = sum(zstd_size(b, '-9', '-D', dictionary) for b in bs)
+            line += f"; + dict {mib(dict_blocks):.3f} MiB ({raw_bytes / dict_blocks:.2f}x)"
+        print(line)
+
+
+def main_blocks(dump):
+    """Every text of a dump in old_id order: per value against blocks (no dictionary: nothing to train it on apart)."""
+    texts = dump_texts(dump)
+    values = [texts[i] for i in sorted(texts)]
+    raw_bytes = sum(len(v) for v in values)
+    print(f"{dump}: {len(values):,} texts, {raw_bytes / 2 ** 20:.3f} MiB raw, median "
+          f"{sorted(len(v) for v in values)[len(values) // 2]:,} bytes")
+    block_rows(values, raw_bytes)
+
+
+READ_KEY = re.compile(r"FROM (revision|text|slots|watchlist|actor|page) (?:JOIN \w+ ON [\w= ]+ )?WHERE "
+                      r"(rev_id|old_id|slot_revision_id|wl_user|actor_name|page_namespace) = ('[^']*'|\d+)"
+                      r"(?: AND page_title = ('(?:[^'\\]|\\.|'')*'))?")
+LATEST = re.compile(r"UPDATE page SET page_latest = (\d+).* WHERE page_id = \d+ AND page_latest = (\d+)")
+
+
+def sql_tuples(line, i):
+    """The rows of an extended INSERT from line[i] (at a '('): lists of field texts, strings unquoted."""
+    rows = []
+    while i < len(line) and line[i:i + 1] == b'(':
+        i += 1
+        row = []
+        while True:
+            if line[i:i + 1] == b"'":
+                v, i = sql_string(line, i + 1)
+                row.append(v)
+            else:
+                j = i
+                while line[j:j + 1] not in (b',', b')'):
+                    j += 1
+                row.append(line[i:j])
+                i = j
+            if line[i:i + 1] == b')':
+                i += 1
+                break
+            i += 1  # ,
+        rows.append(row)
+        if line[i:i + 1] == b',':
+            i += 1
+    return rows
+
+
+def initial_latest(dump):
+    """page_latest of every page in the dump (the revisions hot=refs' rule names at the start)."""
+    latest = set()
+    with open(dump, 'rb') as f:
+        for line in f:
+            if line.startswith(b'INSERT INTO `page` VALUES ('):
+                for row in sql_tuples(line, len(b'INSERT INTO `page` VALUES ')):
+                    latest.add(int(row[8]))  # page_latest, the ninth column of MediaWiki's page
+    return latest
+
+
+def main_tail(dump, trace, train=0.5):
+    """
+    The held-out reads, split by what the training half could have taught a design: keys the training
+    read, revisions that are their page's latest when read (hot=refs' rule names them whether read or
+    not; written held out or before), older revisions, watchlists, pages and actors the training never
+    read. Counts of events and of distinct keys, from the trace and the dump alone (no replay).
+    """
+    latest = initial_latest(dump)
+    raw = open(trace, 'rb').read().split(b'\n')
+    stmts = [line for line in raw if line.startswith(b'/*')]
+    events = [2 if b' JOIN ' in line else 1 for line in stmts]
+    half, seen_events, k = round(sum(events) * float(train)), 0, 0
+    while seen_events < half:
+        seen_events += events[k]
+        k += 1
+    trained = collections.defaultdict(set)
+    written_held = set()
+    counts = collections.Counter()
+    keys = collections.defaultdict(set)
+    for n, line in enumerate(stmts):
+        text = line.decode('utf-8', 'replace')
+        if text.find('UPDATE page SET page_latest') > 0:
+            m = LATEST.search(text)
+            if m:
+                latest.discard(int(m.group(2)))
+                latest.add(int(m.group(1)))
+                if n >= k:
+                    written_held.add(int(m.group(1)))
+            continue
+        m = READ_KEY.search(text)
+        if not m:
+            continue
+        table = m.group(1)
+        key = m.group(3) + (m.group(4) or '')
+        family = 'revision' if table in ('revision', 'text', 'slots') else table
+        if n < k:
+            trained[table].add(key)
+            continue
+        if family == 'revision':
+            rid = int(key)
+            if key in trained[table]:
+                cls = 'read by the training'
+            elif rid in latest:
+                cls = ('latest, written held out' if rid in written_held
+                       else 'latest when read, never read by the training')
+            else:
+                cls = 'older revision, never read by the training'
+        else:
+            cls = 'read by the training' if key in trained[table] else 'never read by the training'
+        counts[(table, cls)] += events[n]
+        keys[(table, cls)].add(key)
+    print(f"{trace}: {len(stmts)} statements, {seen_events} training events (--train {train})")
+    print(f"{'table':10} {'held-out reads':48} {'events':>8} {'keys':>7}")
+    for (table, cls), c in sorted(counts.items()):
+        print(f"{table:10} {cls:48} {c:8,} {len(keys[(table, cls)]):7,}")
+
+
 def main(dump, trace, train=0.5):
     texts = dump_texts(dump)
     raw = open(trace, 'rb').read().split(b'\n')
@@ -109,6 +257,9 @@ def main(dump, trace, train=0.5):
         per19 = sum(min(len(v), zstd_size(v, '-19')) for v in values)
         dict19 = sum(min(len(v), zstd_size(v, '-19', '-D', dictionary)) for v in values)
         dict_bytes = os.path.getsize(dictionary)
+        ordered = [texts[i] for i in sorted(held_read) if i in texts]
+        print(f"held-out texts in old_id order, per value against blocks (zstd -9; dictionary as below):")
+        block_rows(ordered, raw_bytes, dictionary)
     whole = zstd_size(b''.join(values), '-19', '--long=27')
     mib = lambda b: b / 2 ** 20
     print(f"{trace}: {len(stmts)} statements, {seen_events} training events (--train {train})")
@@ -122,6 +273,11 @@ def main(dump, trace, train=0.5):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) == 3 and sys.argv[1] == '--blocks':
+        main_blocks(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == '--tail':
+        main_tail(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) in (3, 4):
+        main(*sys.argv[1:])
+    else:
         sys.exit(__doc__)
-    main(*sys.argv[1:])

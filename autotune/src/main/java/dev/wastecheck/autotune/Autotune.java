@@ -76,12 +76,25 @@ public final class Autotune {
 
     private Autotune() {}
 
-    /** The modeled cost per query of a run: device time plus {@link #PIN_US} per pin. */
+    /**
+     * Modeled time to decompress one byte of a compressed field's frame or block, in microseconds: zstd's
+     * decompression speed on this machine's texts, measured with {@code zstd -b} (docs/benchmarks.md,
+     * "Block-compressed overflow"). A count times a constant, like the pins, so the search stays a count.
+     */
+    public static final double DECOMPRESS_US_PER_BYTE = 0.003;
+
+    /**
+     * The modeled cost per query of a run: device time plus {@link #PIN_US} per pin plus
+     * {@link #DECOMPRESS_US_PER_BYTE} per byte decompressed.
+     */
     public static double modeledUs(ExecutionResult r) {
         // A tuple read in an Arrow block (layout=arrow) costs what a pin of the heap page holding it costs on pages:
         // both are memory touched under a latch, and counting neither would favour the blocks for free.
         double blockAccesses = r.queries() == 0 ? 0 : (double) r.blockAccesses() / r.queries();
-        return r.deviceUsPerQuery() + PIN_US * (r.pagesPerQuery() + blockAccesses);
+        double decompressed = r.queries() == 0 ? 0 : (double) r.decompressedBytes() / r.queries();
+        return r.deviceUsPerQuery()
+                + PIN_US * (r.pagesPerQuery() + blockAccesses)
+                + DECOMPRESS_US_PER_BYTE * decompressed;
     }
 
     /**

@@ -24,6 +24,8 @@ import java.util.TreeMap;
 final class Candidates {
     /** Index-cache sizes tried, as shares of a leaf's tuples. */
     static final double[] CACHE_SIZES = {0.1, 0.3, 1.0};
+    /** Block sizes of {@code compress_block=} tried, in KiB (docs/benchmarks.md, "Block-compressed overflow"). */
+    static final int[] BLOCK_KIB = {4, 16, 64};
     /**
      * Page layouts the search tries per table. {@code layout=arrow} is not one: Arrow blocks are
      * one storage for the whole database, tried once as the best uniform design ({@link Finalists}).
@@ -77,7 +79,11 @@ final class Candidates {
             case COMPRESS -> {
                 // §4.1: large fields stored compressed; the replay pays the decompression in every read
                 out.add(current.with("compress", "none"));
-                out.add(current.with("compress", "large"));
+                out.add(current.with("compress", "large").with("compress_block", "0"));
+                // long values compressed many at a time, in blocks of these raw sizes (BlockOverflow): a
+                // read decompresses its whole block, which the modeled cost charges per byte
+                for (int kib : BLOCK_KIB)
+                    out.add(current.with("compress", "large").with("compress_block", kib + "k"));
             }
             case CACHE -> {
                 out.add(current.with("cache", "off").with("cache_size", "1"));

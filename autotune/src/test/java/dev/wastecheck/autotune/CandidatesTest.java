@@ -82,6 +82,9 @@ class CandidatesTest {
                 .extracting(TableDesign::describe)
                 .containsExactly(
                         "layout=nsm,cache=off,cluster=none,tight=off",
-                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large");
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=4096",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=16384",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=65536");
     }
 }

@@ -205,7 +205,8 @@ public final class Replay {
                 r.skippedByReason(),
                 r.deviceReads(),
                 r.upkeep(),
-                r.hotRules());
+                r.hotRules(),
+                r.queries() == 0 ? 0 : (double) r.decompressedBytes() / r.queries());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

@@ -32,6 +32,8 @@ import java.util.Map;
  * @param deviceReads      page reads (buffer-pool misses) of the measured events, first repeat
  * @param upkeep           the hot partitions' upkeep, per table: promoted and demoted tuples
  * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described
+ * @param decompressedBytesPerQuery bytes the measured events decompressed reading compressed fields (a frame per value,
+ *                         or whole blocks with {@code compress_block=}), per query, first repeat
  */
 public record RunReport(
         String config,
@@ -64,7 +66,8 @@ public record RunReport(
         Map<String, Long> skippedByReason,
         long deviceReads,
         Map<String, Long> upkeep,
-        List<String> hotRules) {
+        List<String> hotRules,
+        double decompressedBytesPerQuery) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

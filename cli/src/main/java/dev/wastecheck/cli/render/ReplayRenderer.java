@@ -118,6 +118,7 @@ public final class ReplayRenderer {
         sci.add(x == first ? 1.0 : x.speedupCi95()[0]);
         sci.add(x == first ? 1.0 : x.speedupCi95()[1]);
         n.put("device_reads", x.deviceReads());
+        n.put("decompressed_bytes_per_query", x.decompressedBytesPerQuery());
         ObjectNode skipped = n.putObject("skipped_by_reason");
         x.skippedByReason().forEach(skipped::put);
         ObjectNode upkeep = n.putObject("hot_partition_upkeep");

@@ -41,6 +41,9 @@ import java.util.Map;
  *                         so neither pins nor device reads); 0 on pages
  * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described, and for each
  *                         partitioned table that got none, why
+ * @param decompressedBytes bytes the measured events decompressed reading compressed fields (single-value frames and
+ *                         whole blocks of {@code compress_block=}): the CPU those reads pay, charged per byte by the
+ *                         modeled cost
  */
 public record ExecutionResult(
         String config,
@@ -75,7 +78,8 @@ public record ExecutionResult(
         Map<String, Long> upkeep,
         Map<Integer, List<List<String>>> joinBindings,
         long blockAccesses,
-        List<String> hotRules) {
+        List<String> hotRules,
+        long decompressedBytes) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -112,6 +116,7 @@ public record ExecutionResult(
                 Map.of(),
                 Map.of(),
                 0,
-                List.of());
+                List.of(),
+                0);
     }
 }

@@ -311,7 +311,7 @@ public final class Executor {
         LatencyRecorder latency = new LatencyRecorder();
         int warm = Math.max(0, Math.min(events.size(), measureFrom));
         long executed = 0, skipped = 0, measured = 0, engineNanos = 0;
-        long pins0 = 0, rows0 = 0;
+        long pins0 = 0, rows0 = 0, decompressed0 = 0;
         Map<String, Long> skippedBy = new TreeMap<>();
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
@@ -335,6 +335,7 @@ public final class Executor {
                 device.start();
                 pins0 = pool.pins();
                 rows0 = rowsReturned;
+                decompressed0 = db.decompressedBytes();
             }
             if (i > groupEnd) {
                 groupEnd = i;
@@ -449,7 +450,8 @@ public final class Executor {
                 upkeep,
                 joinBindings == null ? Map.of() : joinBindings.byEvent(),
                 arrow == null ? 0 : arrow.tupleAccesses(),
-                db.hotRules());
+                db.hotRules(),
+                db.decompressedBytes() - decompressed0);
     }
 
     /**

@@ -145,9 +145,15 @@ public final class Database implements AutoCloseable {
         long b = filterBytes();
         for (Table t : tables.values())
             b += t.dictionaryBytes()
+                    + t.blockSideBytes()
                     + t.deferredBytes()
                     + (t.upkeep() == null ? 0 : t.upkeep().bytes());
         return b;
+    }
+
+    /** Bytes reads of compressed fields have decompressed so far, every table ({@link Table#decompressedBytes}). */
+    public long decompressedBytes() {
+        return tables.values().stream().mapToLong(Table::decompressedBytes).sum();
     }
 
     public long cacheBytes() {
@@ -211,6 +217,7 @@ public final class Database implements AutoCloseable {
             if (t.upkeep() != null && t.upkeep().bytes() > 0)
                 out.put(t.name() + ".heat", t.upkeep().bytes());
             if (t.dictionaryBytes() > 0) out.put(t.name() + ".dictionary", t.dictionaryBytes());
+            if (t.blockSideBytes() > 0) out.put(t.name() + ".block_table", t.blockSideBytes());
             if (t.deferredBytes() > 0) out.put(t.name() + ".cold_notes", t.deferredBytes());
         }
         return out;

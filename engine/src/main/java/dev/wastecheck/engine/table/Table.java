@@ -71,6 +71,8 @@ public final class Table {
     private final int implicitId;
     /** Values compressed and bytes saved by it (plain minus stored), for the report. */
     private long compressedValues, compressionSaved;
+    /** Bytes the reads of single-value frames decompressed (blocks count their own). */
+    private long decompressedBytes;
 
     private final Part main;
     private Part hot;
@@ -104,6 +106,11 @@ public final class Table {
          * to the cold partition's pages with it (§3.1).
          */
         final OverflowStore overflow;
+        /**
+         * Per field, with {@code compress_block=}: the part's long values of the field packed into blocks, each
+         * block one zstd frame in {@link #overflow}'s pages ({@link BlockOverflow}); null until a value is stored.
+         */
+        final BlockOverflow[] blocks;
 
         final BTree[] trees;
         final IndexCache[] caches;
@@ -128,6 +135,7 @@ public final class Table {
                                 : new HeapFile(pool, layout, schema);
             }
             overflow = new OverflowStore(pool); // no page until a value goes out of line (never with Arrow blocks)
+            blocks = new BlockOverflow[schema.fieldCount()];
             trees = new BTree[spec.indexes().size()];
             caches = new IndexCache[trees.length];
             sources = new FieldSource[trees.length];
@@ -151,6 +159,11 @@ public final class Table {
         public OverflowStore overflow() {
             return overflow;
         }
+        /** The part's blocks of field {@code f}'s long values ({@code compress_block=}), or null. */
+        public BlockOverflow blocks(int f) {
+            return blocks[f];
+        }
+
         /** The part's B+tree of an index, or null when the (hot) part leaves that index out. */
         public BTree tree(int index) {
             return trees[index];
@@ -763,7 +776,7 @@ public final class Table {
     public void project(Part p, long tid, int[] fields, Record into) {
         p.heap.project(tid, fields, into, scratch);
         for (int f : fields) {
-            if (overflows(f) && !into.isNull(f)) untag(into, f);
+            if (overflows(f) && !into.isNull(f)) untag(p, into, f);
         }
     }
 
@@ -807,11 +820,11 @@ public final class Table {
     public void read(Part p, long tid, Record into) {
         p.heap.read(tid, into);
         for (int f = 0; f < schema.fieldCount(); f++) {
-            if (overflows(f) && !into.isNull(f)) untag(into, f);
+            if (overflows(f) && !into.isNull(f)) untag(p, into, f);
         }
     }
 
-    private void untag(Record r, int f) {
+    private void untag(Part p, Record r, int f) {
         byte[] b = r.bytes(f);
         int len = r.length(f);
         if (len == 0)
@@ -822,6 +835,16 @@ public final class Table {
             r.setBytes(f, scratch, 0, len - 1);
         } else if (b[0] == OverflowStore.INLINE_COMPRESSED || b[0] == OverflowStore.INLINE_DICTIONARY) {
             decompress(r, f, b, 1, len - 1, b[0] == OverflowStore.INLINE_DICTIONARY);
+        } else if (b[0] == BlockOverflow.TAG) {
+            BlockOverflow store = p.blocks[f];
+            if (store == null || len != BlockOverflow.REF_BYTES)
+                throw new IllegalStateException(
+                        spec.name() + "." + spec.columns().get(f).name() + ": block reference without its blocks");
+            int n = BlockOverflow.length(b, 0);
+            byte[] dst = n <= scratch.length ? scratch : new byte[n];
+            FieldDictionary d = dictionaries == null ? null : dictionaries[f];
+            store.read(b, 0, dst, d == null ? null : d.decompress);
+            r.setBytes(f, dst, 0, n);
         } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED || b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY) {
             boolean dict = b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY;
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
@@ -854,6 +877,7 @@ public final class Table {
         if (Zstd.isError(got) || got != n)
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
+        decompressedBytes += n;
         r.setBytes(f, dst, 0, (int) n);
     }
 
@@ -944,6 +968,23 @@ public final class Table {
         return new long[] {compressedValues, compressionSaved};
     }
 
+    /**
+     * Bytes reads have decompressed so far: single-value frames and whole blocks ({@code compress_block=}), the
+     * CPU a compressed field costs its reads (the modeled cost charges it per byte).
+     */
+    public long decompressedBytes() {
+        long b = decompressedBytes;
+        for (Part p : parts()) for (BlockOverflow o : p.blocks) if (o != null) b += o.decompressedBytes();
+        return b;
+    }
+
+    /** Memory of the block tables and open blocks of every partition ({@link BlockOverflow#sideBytes}). */
+    public long blockSideBytes() {
+        long b = 0;
+        for (Part p : parts()) for (BlockOverflow o : p.blocks) if (o != null) b += o.sideBytes();
+        return b;
+    }
+
     /** Whether field {@code f} is stored compressed where that is shorter ({@code compress=}). */
     public boolean compressed(int f) {
         return compressed[f];
@@ -952,8 +993,24 @@ public final class Table {
     /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place, long ones into {@code p}'s overflow store. */
     private void tag(Part p, Record r) {
         OverflowStore overflow = p.overflow;
+        int block = design.compress().block();
         for (int f = 0; f < schema.fieldCount(); f++) {
             if (!overflows(f) || r.isNull(f)) continue;
+            if (block > 0 && compressed[f] && r.length(f) >= overflow.threshold()) {
+                // compress_block=: the value joins the part's open block; the block is compressed once full
+                if (p.blocks[f] == null)
+                    p.blocks[f] = new BlockOverflow(
+                            overflow,
+                            block,
+                            ZSTD_LEVEL,
+                            spec.name() + "." + spec.columns().get(f).name());
+                FieldDictionary d = dictionaries == null ? null : dictionaries[f];
+                byte[] ref = new byte[BlockOverflow.REF_BYTES];
+                p.blocks[f].store(r.bytes(f), 0, r.length(f), ref, 0, d == null ? null : d.compress);
+                compressedValues++;
+                r.setBytes(f, ref, 0, BlockOverflow.REF_BYTES);
+                continue;
+            }
             byte[] frame = compress(r, f);
             if (frame != null) {
                 boolean dict = dictionaries != null && dictionaries[f] != null;

@@ -132,12 +132,25 @@ public record TableDesign(
      * {@code COL+COL}, each of which must be such a column. Keys and predicates see the plain value:
      * a tuple's index keys are taken before its values are compressed, and a read decompresses.
      */
-    public record Compress(String mode, List<String> columns) {
-        public static final Compress NONE = new Compress("none", List.of());
-        public static final Compress LARGE = new Compress("large", List.of());
+    public record Compress(String mode, List<String> columns, int block) {
+        public static final Compress NONE = new Compress("none", List.of(), 0);
+        public static final Compress LARGE = new Compress("large", List.of(), 0);
+        /** The block sizes {@code compress_block=} takes: 0 (each value its own frame) up to 1 MiB. */
+        public static final int MAX_BLOCK = 1 << 20;
 
+        /**
+         * @param block with {@code compress_block=SIZE}: long values are packed, in the order their partition stores
+         *              them, into blocks of about this many raw bytes, each block one zstd frame
+         *              ({@link BlockOverflow}); 0: each value its own frame
+         */
         public Compress {
             columns = List.copyOf(columns);
+            if (block < 0 || block > MAX_BLOCK)
+                throw new IllegalArgumentException("compress_block=" + block + ": expected 0 to 1m bytes");
+        }
+
+        public Compress withBlock(int b) {
+            return new Compress(mode, columns, b);
         }
 
         public boolean none() {
@@ -157,17 +170,17 @@ public record TableDesign(
             };
         }
 
-        static Compress parse(String v) {
+        static Compress parse(String v, int block) {
             String s = v.trim().toLowerCase(Locale.ROOT);
             return switch (s) {
-                case "none", "off" -> NONE;
-                case "large", "on" -> LARGE;
+                case "none", "off" -> NONE.withBlock(block);
+                case "large", "on" -> LARGE.withBlock(block);
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
                         throw new IllegalArgumentException("compress=" + v + ": expected none, large or COL+COL");
-                    yield new Compress("columns", cols);
+                    yield new Compress("columns", cols, block);
                 }
             };
         }
@@ -186,6 +199,7 @@ public record TableDesign(
                     "promote",
                     "hot",
                     "compress",
+                    "compress_block",
                     "id" -> true;
             default -> false;
         };
@@ -228,7 +242,8 @@ public record TableDesign(
             }
             case "tight" -> t = tightClasses(value);
             case "split" -> sp = Split.parse(value);
-            case "compress" -> cz = Compress.parse(value);
+            case "compress" -> cz = Compress.parse(value, cz.block());
+            case "compress_block" -> cz = cz.withBlock(blockSize(v));
             case "demote_after" -> demote = count("demote_after", v);
             case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
@@ -250,7 +265,7 @@ public record TableDesign(
 
     /** The keys {@link #with} takes, for messages. */
     public static final String KEYS =
-            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, id";
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, id";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
@@ -312,6 +327,20 @@ public record TableDesign(
         throw new IllegalArgumentException(key + "=" + v + ": expected a fraction from 0 to 1 (or a percentage)");
     }
 
+    /** {@code compress_block=}'s size: bytes, or with a {@code k} suffix KiB; 0 for one frame per value. */
+    private static int blockSize(String v) {
+        try {
+            long n = v.endsWith("k") || v.endsWith("kib")
+                    ? Long.parseLong(v.substring(0, v.indexOf('k'))) << 10
+                    : Long.parseLong(v);
+            if (n >= 0 && n <= Compress.MAX_BLOCK) return (int) n;
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw new IllegalArgumentException(
+                "compress_block=" + v + ": expected a size from 0 (one frame per value) to 1024k, such as 16k");
+    }
+
     private static long count(String key, String v) {
         try {
             long n = Long.parseLong(v);
@@ -352,6 +381,7 @@ public record TableDesign(
         m.put("tight", tightLabel());
         m.put("split", split.label());
         m.put("compress", compress.label());
+        m.put("compress_block", String.valueOf(compress.block()));
         m.put("id", implicitId ? "implicit" : "stored");
         return m;
     }
@@ -369,6 +399,8 @@ public record TableDesign(
         b.append(",tight=").append(tightLabel());
         if (!split.none()) b.append(",split=").append(split.label());
         if (!compress.none()) b.append(",compress=").append(compress.label());
+        if (!compress.none() && compress.block() > 0)
+            b.append(",compress_block=").append(compress.block());
         if (implicitId) b.append(",id=implicit");
         return b.toString();
     }

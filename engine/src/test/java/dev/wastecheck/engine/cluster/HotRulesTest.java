@@ -17,6 +17,7 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,6 +26,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Hot tuples by reference (hot=refs): a rule is kept only when the training's second half confirms
@@ -50,7 +53,8 @@ class HotRulesTest {
                         List.of(
                                 new ColumnSpec("rev_id", FieldType.INT64, false, false),
                                 new ColumnSpec("rev_page", FieldType.INT64, false, false),
-                                new ColumnSpec("rev_note", FieldType.VARLEN, false, false)),
+                                // long enough to leave the page in the block-compressed variant (compress_block=)
+                                new ColumnSpec("rev_note", FieldType.VARLEN, false, true)),
                         List.of(new IndexSpec("PRIMARY", List.of("rev_id"), true))));
     }
 
@@ -67,6 +71,15 @@ class HotRulesTest {
     }
 
     private static void load(Database db, long[] latest) {
+        load(db, latest, 13);
+    }
+
+    /** A revision's note: its id, {@code repeat} times (13: about 200 bytes, inline; 60: out of line). */
+    private static String note(long revId, int repeat) {
+        return ("note of " + revId + ";").repeat(repeat);
+    }
+
+    private static void load(Database db, long[] latest, int noteRepeat) {
         Table page = db.table("page"), rev = db.table("revision");
         Record r = new Record(page.schema());
         for (int p = 1; p <= PAGES; p++) {
@@ -79,7 +92,7 @@ class HotRulesTest {
         Record v = new Record(rev.schema());
         for (int p = 1; p <= PAGES; p++) {
             for (int k = 0; k < REVS; k++) {
-                v.setLong(0, revId(p, k)).setLong(1, p).setString(2, "x".repeat(200));
+                v.setLong(0, revId(p, k)).setLong(1, p).setString(2, note(revId(p, k), noteRepeat));
                 rev.insert(rev.main(), v);
             }
         }
@@ -230,10 +243,14 @@ class HotRulesTest {
      * which is then moved to the cold partition". Held out, an edit inserts a revision and points
      * {@code page_latest} at it: the rule learned once keeps itself true, so the predecessor goes
      * cold, and lookups by its id (and by its old tuple address, through the forwarding table)
-     * still find it.
+     * still find it. The same with the notes long and block-compressed ({@code compress_block=4k}): the
+     * predecessor's note leaves the hot partition's block and is written to the cold partition's, and
+     * reads back whole.
      */
-    @Test
-    void aNewRevisionDemotesItsPredecessorAndTheOldIdStillFindsIt() {
+    @ParameterizedTest
+    @ValueSource(strings = {"", "compress=large,compress_block=4k"})
+    void aNewRevisionDemotesItsPredecessorAndTheOldIdStillFindsIt(String compress) {
+        int noteRepeat = compress.isEmpty() ? 13 : 60;
         long[] latest = latest();
         List<AccessEvent> events = new ArrayList<>();
         List<Integer> pages = new ArrayList<>();
@@ -257,10 +274,14 @@ class HotRulesTest {
                 write(Operation.UPDATE, "page", "page_id", (long) edited, Map.of("page_latest", Long.toString(fresh))));
         // a read of the old id after the move
         events.add(lookup("revision", "rev_id", predecessor));
-        TableDesign d = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
+        TableDesign plain = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
+        TableDesign d = compress.isEmpty()
+                ? plain
+                : plain.with("compress", "large")
+                        .with("compress_block", compress.substring(compress.lastIndexOf('=') + 1));
         Function<String, TableDesign> designs = n -> n.equals("revision") ? d : TableDesign.BASELINE;
         try (Database db = new Database(specs(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
-            load(db, latest);
+            load(db, latest, noteRepeat);
             Executor replayer = new Executor(db);
             long[] hotTidBefore = {TupleId.NONE};
             ExecutionResult r = replayer.run(
@@ -303,10 +324,22 @@ class HotRulesTest {
             Record out = new Record(rev.schema());
             rev.find(0, key(rev, predecessor), true, (p, tid) -> {
                 rev.read(p, tid, out);
-                found.add((p == rev.main() ? "cold " : "hot ") + out.getLong(0) + " of page " + out.getLong(1));
+                found.add((p == rev.main() ? "cold " : "hot ") + out.getLong(0) + " of page " + out.getLong(1) + ": "
+                        + new String(out.bytes(2), 0, out.length(2), StandardCharsets.UTF_8));
                 return true;
             });
-            assertThat(found).containsExactly("cold " + predecessor + " of page " + edited);
+            assertThat(found)
+                    .containsExactly(
+                            "cold " + predecessor + " of page " + edited + ": " + note(predecessor, noteRepeat));
+            if (!compress.isEmpty()) {
+                assertThat(rev.hot().blocks(2).blocks())
+                        .as("the hot partition's notes sealed in blocks")
+                        .isGreaterThan(10);
+                assertThat(rev.main().blocks(2))
+                        .as("the demoted note went to a cold block")
+                        .isNotNull();
+                assertThat(rev.decompressedBytes()).isGreaterThan(0);
+            }
             // and the held-out lookup by the old id returned what the training's first view of it did
             assertThat(r.digests()[r.digests().length - 1]).isEqualTo(r.digests()[1]);
         }
