@@ -224,6 +224,68 @@ public final class ColumnScan {
         return bits & ((1L << count) - 1);
     }
 
+    /**
+     * A whole column of one HPL segment (HPL-2012-240 §5.1) in one call, its blocks walked as
+     * they lie: selection word w (the segment's values 64w .. 64w + 63) lies in block
+     * {@code blocks[first + (w >>> (shift - 6))]}, at {@code ((w << 6) & mask) * width} bytes into
+     * it, where a block holds {@code 1 << shift} >= 64 values (an INCREMENTAL block at U = 256 of
+     * 1-, 2- and 4-byte values; a RIGID or SIMPLISTIC column is one block with shift 31 and mask
+     * -1). Every word reads 64 values, which stay in their block: a block holds a multiple of 64
+     * whole-word runs, and the last, partly filled one is allocated whole (§5.1); the caller masks
+     * the values past the segment's records. The switch on the kernel is outside the word loop,
+     * so each case is a loop of 64-value kernels with one block-table load per word. {@code
+     * refine}: only words with a selected slot are read, and the result is ANDed; else each word
+     * is overwritten. Writes {@code sel[w0 + w]} for w in [0, words).
+     */
+    static void matchColumn(
+            int kernel,
+            ByteBuffer buf,
+            byte[] array,
+            int arrayBase,
+            int seg,
+            int[] blocks,
+            int first,
+            int shift,
+            int mask,
+            int width,
+            FieldType t,
+            int words,
+            int lo32,
+            long span1,
+            long lo,
+            long hi,
+            long[] sel,
+            int w0,
+            boolean refine) {
+        int s = shift - 6, base = arrayBase + seg;
+        switch (kernel) {
+            case K_INT32_ARRAY:
+                for (int w = 0; w < words; w++) {
+                    long keep = refine ? sel[w0 + w] : -1L;
+                    if (keep == 0) continue;
+                    int at = base + blocks[first + (w >>> s)] + (((w << 6) & mask) << 2);
+                    sel[w0 + w] = keep & match64Int32(array, at, lo32, span1);
+                }
+                return;
+            case K_INT8_ARRAY:
+            case K_UINT8_ARRAY:
+                for (int w = 0; w < words; w++) {
+                    long keep = refine ? sel[w0 + w] : -1L;
+                    if (keep == 0) continue;
+                    int at = base + blocks[first + (w >>> s)] + ((w << 6) & mask);
+                    sel[w0 + w] = keep & match64Bytes(array, at, lo32, span1);
+                }
+                return;
+            default:
+                for (int w = 0; w < words; w++) {
+                    long keep = refine ? sel[w0 + w] : -1L;
+                    if (keep == 0) continue;
+                    int at = seg + blocks[first + (w >>> s)] + ((w << 6) & mask) * width;
+                    sel[w0 + w] = keep & match(kernel, buf, array, arrayBase, at, t, 64, lo32, span1, lo, hi);
+                }
+        }
+    }
+
     /** Eight one-byte values of {@code x} tested at once (as in {@link #match64Bytes}): bit k for byte k. */
     private static long matchEightBytes(long x, int lo, long span1) {
         long l = (lo & 0xFFL) * ONES, s = span1 * ONES;

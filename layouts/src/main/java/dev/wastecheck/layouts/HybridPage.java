@@ -963,8 +963,8 @@ public final class HybridPage extends AbstractPage {
     /**
      * The scan of one column (§3.3: each line read holds values of this field only): in
      * SIMPLISTIC and RIGID a run per segment, 64 values to a selection word through ColumnScan's
-     * kernels; in INCREMENTAL block by block. {@code refine}: only words with a selected slot
-     * are read, and the result is ANDed.
+     * kernels; in INCREMENTAL the column's blocks in one pass ({@link #columnPass}). {@code
+     * refine}: only words with a selected slot are read, and the result is ANDed.
      */
     private int filter(int field, long lo, long hi, long[] selection, boolean refine) {
         checkScannable(field);
@@ -982,7 +982,6 @@ public final class HybridPage extends AbstractPage {
         boolean ghosts = ghostCount() > 0; // without ghosts the ghost bits need not be read at all
         int nulls = nullOffset[field];
         boolean isBit = t.isBit();
-        boolean blocks = !isBit && !runs;
         int w = width[field];
         int kernel = ColumnScan.kernel(t, buf);
         byte[] array = buf.hasArray() ? buf.array() : null;
@@ -990,7 +989,16 @@ public final class HybridPage extends AbstractPage {
         int matches = 0;
         int seg = base + HEADER_SIZE;
         int column = isBit ? bitOffset[field] : runs ? columnOffset[field] : -1;
-        if (blocks && !refine) touchBlocks(field, n);
+        if (!runs) {
+            // INCREMENTAL: the column of each segment in one pass over its blocks (columnPass).
+            if (!isBit && !refine) touchBlocks(field, n);
+            for (int first = 0; first < n; first += r, seg += segmentBytes) {
+                int inSeg = Math.min(r, n - first);
+                columnPass(field, t, kernel, lo32, span1, lo, hi, seg, inSeg, selection, first >>> 6, refine, array);
+                matches += finishSegment(seg, inSeg, selection, first >>> 6, ghosts);
+            }
+            return matches;
+        }
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
             for (int c = 0; c < inSeg; c += 64) {
@@ -1004,13 +1012,8 @@ public final class HybridPage extends AbstractPage {
                     current = (selection[word] >>> shift) & keep;
                     if (current == 0) continue;
                 }
-                long bits;
-                if (blocks) {
-                    bits = blockWord(seg, c, count, field, t, lo, hi, lo32, span1, kernel, array, arrayBase);
-                } else {
-                    int at = seg + column + (isBit ? c >>> 3 : c * w);
-                    bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
-                }
+                int at = seg + column + (isBit ? c >>> 3 : c * w);
+                long bits = ColumnScan.match(kernel, buf, array, arrayBase, at, t, count, lo32, span1, lo, hi);
                 if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (c >>> 3));
                 if (nulls >= 0) bits &= ~buf.getLong(seg + nulls + (c >>> 3));
                 bits &= keep;
@@ -1032,7 +1035,11 @@ public final class HybridPage extends AbstractPage {
      * The conjunction 64 slots of a segment at a time (fewer when a segment is shorter): the
      * first field's values from the segment's column, the next field's only while a slot is
      * still selected, so a segment's columns are read side by side. As in PAX, the first three
-     * predicates live in locals; INCREMENTAL goes block by block ({@link #conjunctionWord}).
+     * predicates live in locals (SIMPLISTIC and RIGID, whose columns are runs). INCREMENTAL
+     * goes predicate by predicate instead, each one call over its column's blocks as they lie in
+     * the segment ({@link #columnPass}): a word-at-a-time walk would look up three blocks a word
+     * and dispatch three kernels a word, where the column walk looks up one block a word and
+     * dispatches once a column.
      */
     @Override
     public int scanAllBetween(int[] fields, long[] lo, long[] hi, long[] selection) {
@@ -1063,47 +1070,131 @@ public final class HybridPage extends AbstractPage {
         int l0 = c.lo32[0], l1 = c.lo32[1], l2 = c.lo32[2];
         long s0 = c.span1[0], s1 = c.span1[1], s2 = c.span1[2];
         long lo0 = c.lo[0], lo1 = c.lo[1], lo2 = c.lo[2], hi0 = c.hi[0], hi1 = c.hi[1], hi2 = c.hi[2];
-        int f0 = c.field[0], f1 = m > 1 ? c.field[1] : -1, f2 = m > 2 ? c.field[2] : -1;
-        boolean wideBlocks = !runs;
-        for (int k = 0; k < Math.min(m, 3); k++)
-            if (!c.type[k].isBit() && blockShift[c.field[k]] < 6) wideBlocks = false;
-        if (!runs) for (int k = 0; k < m; k++) touchBlocks(c.field[k], n);
         int matches = 0;
         int seg = base + HEADER_SIZE;
+        if (!runs) {
+            // INCREMENTAL: predicate by predicate, each a pass over its column's blocks in the
+            // segment (columnPass); a later predicate reads only the words still selected.
+            for (int k = 0; k < m; k++) touchBlocks(c.field[k], n);
+            for (int first = 0; first < n; first += r, seg += segmentBytes) {
+                int inSeg = Math.min(r, n - first), w0 = first >>> 6;
+                for (int k = 0; k < m; k++) {
+                    columnPass(
+                            c.field[k],
+                            c.type[k],
+                            c.kernel[k],
+                            c.lo32[k],
+                            c.span1[k],
+                            c.lo[k],
+                            c.hi[k],
+                            seg,
+                            inSeg,
+                            selection,
+                            w0,
+                            k > 0,
+                            array);
+                }
+                matches += finishSegment(seg, inSeg, selection, w0, ghosts);
+            }
+            return matches;
+        }
         for (int first = 0; first < n; first += r, seg += segmentBytes) {
             int inSeg = Math.min(r, n - first);
             for (int cc = 0, w = 0; cc < inSeg; cc += 64, w++) {
                 int count = Math.min(64, inSeg - cc);
-                long bits;
-                if (!runs && !wideBlocks) {
-                    bits = conjunctionWord(c, 0, seg, cc, w, count, array, arrayBase);
-                } else {
-                    int nullAt = seg + (cc >>> 3);
-                    if (!runs) {
-                        // INCREMENTAL with blocks of 64 values or more (U = 256): the word's values of
-                        // each of the first three fields lie in one block; the same kernels as a run.
-                        at0 = wordStart(seg, f0, cc) - seg - w * st0;
-                        if (m > 1) at1 = wordStart(seg, f1, cc) - seg - w * st1;
-                        if (m > 2) at2 = wordStart(seg, f2, cc) - seg - w * st2;
-                    }
-                    bits = ColumnScan.match(
-                            k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
-                    if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
-                    if (m > 1 && bits != 0) {
+                int nullAt = seg + (cc >>> 3);
+                long bits =
+                        ColumnScan.match(k0, buf, array, arrayBase, seg + at0 + w * st0, t0, count, l0, s0, lo0, hi0);
+                if (nl0 >= 0) bits &= ~buf.getLong(nullAt + nl0);
+                if (m > 1 && bits != 0) {
+                    bits &= ColumnScan.match(
+                            k1, buf, array, arrayBase, seg + at1 + w * st1, t1, count, l1, s1, lo1, hi1);
+                    if (nl1 >= 0) bits &= ~buf.getLong(nullAt + nl1);
+                    if (m > 2 && bits != 0) {
                         bits &= ColumnScan.match(
-                                k1, buf, array, arrayBase, seg + at1 + w * st1, t1, count, l1, s1, lo1, hi1);
-                        if (nl1 >= 0) bits &= ~buf.getLong(nullAt + nl1);
-                        if (m > 2 && bits != 0) {
-                            bits &= ColumnScan.match(
-                                    k2, buf, array, arrayBase, seg + at2 + w * st2, t2, count, l2, s2, lo2, hi2);
-                            if (nl2 >= 0) bits &= ~buf.getLong(nullAt + nl2);
-                            if (m > 3 && bits != 0) bits &= conjunctionWord(c, 3, seg, cc, w, count, array, arrayBase);
-                        }
+                                k2, buf, array, arrayBase, seg + at2 + w * st2, t2, count, l2, s2, lo2, hi2);
+                        if (nl2 >= 0) bits &= ~buf.getLong(nullAt + nl2);
+                        if (m > 3 && bits != 0) bits &= conjunctionWord(c, 3, seg, cc, w, count, array, arrayBase);
                     }
                 }
                 if (ghosts) bits &= ~buf.getLong(seg + SEG_GHOST_BITS + (cc >>> 3));
                 matches += store(selection, first + cc, count, bits, r);
             }
+        }
+        return matches;
+    }
+
+    /**
+     * INCREMENTAL (R = 8U >= 64, so a segment starts on a selection word, {@code w0}): one
+     * predicate over field f's column in the segment at {@code seg}, the whole column in one
+     * call. Blocks of 64 values or more (U = 256 and a width up to 4 bytes: §4.1's read-ahead
+     * block) go to {@link ColumnScan#matchColumn}, which walks the field's blocks as §5.1 lays
+     * them out ({@link #growBlock}: block k of f holds the segment's values k * perBlock ..);
+     * smaller blocks a word of several blocks at a time ({@link #blockWord}); a BIT field's
+     * values are one bitmap in the head. NULLs drop out here (§4.4's bitmap, a word at a time).
+     */
+    private void columnPass(
+            int f,
+            FieldType t,
+            int kernel,
+            int lo32,
+            long span1,
+            long lo,
+            long hi,
+            int seg,
+            int inSeg,
+            long[] sel,
+            int w0,
+            boolean refine,
+            byte[] array) {
+        int words = (inSeg + 63) >>> 6;
+        int arrayBase = array != null ? buf.arrayOffset() : 0;
+        if (t.isBit()) {
+            int at = seg + bitOffset[f];
+            for (int w = 0; w < words; w++) {
+                long keep = refine ? sel[w0 + w] : -1L;
+                if (keep != 0) sel[w0 + w] = keep & ColumnScan.matchBits(buf.getLong(at + (w << 3)), 64, lo, hi);
+            }
+        } else if (blockShift[f] >= 6) {
+            ColumnScan.matchColumn(
+                    kernel,
+                    buf,
+                    array,
+                    arrayBase,
+                    seg,
+                    growBlock[f],
+                    0,
+                    blockShift[f],
+                    blockMask[f],
+                    width[f],
+                    t,
+                    words,
+                    lo32,
+                    span1,
+                    lo,
+                    hi,
+                    sel,
+                    w0,
+                    refine);
+        } else {
+            for (int w = 0; w < words; w++) {
+                long keep = refine ? sel[w0 + w] : -1L;
+                if (keep == 0) continue;
+                int count = Math.min(64, inSeg - (w << 6));
+                sel[w0 + w] = keep & blockWord(seg, w << 6, count, f, t, lo, hi, lo32, span1, kernel, array, arrayBase);
+            }
+        }
+        int nulls = nullOffset[f];
+        if (nulls >= 0) for (int w = 0; w < words; w++) sel[w0 + w] &= ~buf.getLong(seg + nulls + (w << 3));
+    }
+
+    /** Drops the segment's ghosts and the slots past its records from its selection words; returns the matches. */
+    private int finishSegment(int seg, int inSeg, long[] sel, int w0, boolean ghosts) {
+        int words = (inSeg + 63) >>> 6, matches = 0;
+        if ((inSeg & 63) != 0) sel[w0 + words - 1] &= (1L << (inSeg & 63)) - 1;
+        for (int w = 0; w < words; w++) {
+            if (ghosts) sel[w0 + w] &= ~buf.getLong(seg + SEG_GHOST_BITS + (w << 3));
+            matches += Long.bitCount(sel[w0 + w]);
         }
         return matches;
     }
@@ -1138,37 +1229,15 @@ public final class HybridPage extends AbstractPage {
     /** Where {@link #touchBlocks}' loads go. */
     private int touched;
 
-    /** INCREMENTAL: absolute index of the first of the 64 values from segment position cc of field f (a BIT field's word of bits). */
-    private int wordStart(int seg, int f, int cc) {
-        if (kind[f] == K_BIT) return seg + bitOffset[f] + (cc >>> 3);
-        return seg + growBlock[f][cc >>> blockShift[f]] + (cc & blockMask[f]) * width[f];
-    }
-
     /** Predicates {@code from..} of a conjunction on one word ({@code count} slots from {@code cc}) of the segment at {@code seg}. */
     private long conjunctionWord(
             RangeConjunction c, int from, int seg, int cc, int w, int count, byte[] array, int arrayBase) {
         long bits = -1L;
         for (int k = from; k < c.size && bits != 0; k++) {
             FieldType t = c.type[k];
-            if (!runs && !t.isBit()) {
-                bits &= blockWord(
-                        seg,
-                        cc,
-                        count,
-                        c.field[k],
-                        t,
-                        c.lo[k],
-                        c.hi[k],
-                        c.lo32[k],
-                        c.span1[k],
-                        c.kernel[k],
-                        array,
-                        arrayBase);
-            } else {
-                int at = seg + c.at[k] + w * c.stride[k];
-                bits &= ColumnScan.match(
-                        c.kernel[k], buf, array, arrayBase, at, t, count, c.lo32[k], c.span1[k], c.lo[k], c.hi[k]);
-            }
+            int at = seg + c.at[k] + w * c.stride[k];
+            bits &= ColumnScan.match(
+                    c.kernel[k], buf, array, arrayBase, at, t, count, c.lo32[k], c.span1[k], c.lo[k], c.hi[k]);
             if (c.nulls[k] >= 0) bits &= ~buf.getLong(seg + c.nulls[k] + (cc >>> 3));
         }
         return bits;
