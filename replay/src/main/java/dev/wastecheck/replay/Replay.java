@@ -11,6 +11,7 @@ import dev.wastecheck.sources.load.LoadedTable;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +33,7 @@ import java.util.function.Consumer;
  * with {@code compare}, SQLite and DuckDB replay the same events from the same rows.
  */
 public final class Replay {
-    /** Events replayed once, unmeasured, before the first configuration (the JIT warm-up). */
+    /** Events replayed once per configuration, unmeasured, before the first round (the JIT warm-up). */
     private static final int JIT_WARMUP_EVENTS = 50_000;
 
     private final ReplayOptions options;
@@ -82,9 +83,14 @@ public final class Replay {
                     o.train() > 0 ? split : (int) Math.min(events.size(), Math.round(events.size() * o.warmup()));
             Map<String, List<String>> chosen = src.checkCacheFields(o.cacheFields());
             if (o.jitWarmup()) {
-                // Compile the engine's paths before anything is measured; otherwise the baseline pays for the JIT.
+                // Compile every configuration's paths before anything is measured. Warming the
+                // baseline alone left each other configuration's first repeat to pay for its own
+                // compiles and deoptimizations (29 in the first logged Arrow repeat against 1 in its
+                // second: docs/benchmarks.md, "Where the logged replay's tail comes from").
                 List<AccessEvent> head = events.subList(0, Math.min(events.size(), JIT_WARMUP_EVENTS));
-                src.run(runs.get(0), "jit warm-up", head, head, head.size(), device, chosen);
+                Set<String> warmed = new HashSet<>();
+                for (EngineConfig cfg : runs)
+                    if (warmed.add(cfg.label())) src.run(cfg, "jit warm-up", head, head, head.size(), device, chosen);
             }
             List<List<ExecutionResult>> results = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) results.add(new ArrayList<>());
@@ -163,17 +169,18 @@ public final class Replay {
     }
 
     /**
-     * A configuration's repeats as the renderers see them: the first repeat's measurements, the
-     * median cost with its interval, and the speedup over the baseline's repeat of the same round.
+     * A configuration's repeats as the renderers see them: the first repeat's counts, the latencies
+     * of the repeat whose cost is the median, the median cost with its interval, and the speedup
+     * over the baseline's repeat of the same round.
      */
     public static RunReport report(List<ExecutionResult> repeats, List<ExecutionResult> baseline) {
         ExecutionResult r = repeats.get(0);
         double[] costs =
                 repeats.stream().mapToDouble(ExecutionResult::costPerQueryUs).toArray();
+        var l = repeats.get(Stats.medianIndex(costs)).latencyUs();
         double[] base =
                 baseline.stream().mapToDouble(ExecutionResult::costPerQueryUs).toArray();
         double[] speedups = Stats.ratios(base, costs);
-        var l = r.latencyUs();
         return new RunReport(
                 r.config(),
                 r.settings(),

@@ -18,8 +18,8 @@ import java.util.Map;
  * @param memory           buffer-pool budget ({@code 256M}) of every configuration that sets no {@code memory=}
  * @param tables           replay only the events on these tables; empty for all
  * @param warmup           share of the events run before measuring, in [0, 1)
- * @param jitWarmup        replay up to 50,000 events once on the first configuration, unmeasured, so the baseline
- *                         does not pay for the JIT compiling the engine
+ * @param jitWarmup        replay up to 50,000 events once on every configuration, unmeasured, so that no
+ *                         configuration's first repeat pays for the JIT compiling its paths
  * @param maxEvents        replay at most this many events; 0 for all
  * @param deviceReadMicros modeled random page read latency, or null for NVMe's
  * @param compare          other engines to replay the same events on: {@code sqlite}, {@code duckdb}

@@ -20,6 +20,18 @@ public final class Stats {
     }
 
     /**
+     * The position of the median sample (of an even count, the lower of the two middle ones; ties
+     * go to the earlier repeat): the repeat whose other measurements stand for the median one.
+     */
+    public static int medianIndex(double[] xs) {
+        if (xs.length == 0) throw new IllegalArgumentException("no samples");
+        Integer[] order = new Integer[xs.length];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> xs[a] != xs[b] ? Double.compare(xs[a], xs[b]) : Integer.compare(a, b));
+        return order[(xs.length - 1) / 2];
+    }
+
+    /**
      * The interval [x(k), x(n+1-k)] of the sorted samples with the largest k whose coverage of the
      * median is at least 95% (P(k <= B(n, 1/2) <= n-k) >= 0.95); with fewer than 6 samples no k
      * reaches 95% and the interval is [min, max] (coverage 1 - 2^(1-n): 94% for 5, 88% for 4).

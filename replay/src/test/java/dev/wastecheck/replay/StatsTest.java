@@ -27,4 +27,16 @@ class StatsTest {
         assertThat(Stats.median(Stats.ratios(new double[] {10, 20, 40}, new double[] {5, 5, 10})))
                 .isEqualTo(4);
     }
+
+    @Test
+    void theMedianRepeatIsTheOneWhoseCostIsTheMedian() {
+        // the latencies a report shows come from this repeat, not from the first one
+        assertThat(Stats.medianIndex(new double[] {9, 1, 5, 3, 7})).isEqualTo(2);
+        // an even count: the lower of the two middle ones
+        assertThat(Stats.medianIndex(new double[] {40, 10, 30, 20})).isEqualTo(3);
+        // equal costs keep the repeats' order
+        assertThat(Stats.medianIndex(new double[] {2, 2, 2})).isEqualTo(1);
+        assertThat(Stats.medianIndex(new double[] {3, 1, 1, 3})).isEqualTo(2);
+        assertThat(Stats.medianIndex(new double[] {8})).isZero();
+    }
 }
