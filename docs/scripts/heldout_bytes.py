@@ -163,6 +163,21 @@ def initial_latest(dump):
     return latest
 
 
+def split_trace(trace, train):
+    """
+    The trace's statements, their events (a JOIN reads two tables), and where --train splits them:
+    the index of the first held-out statement and the training half's events.
+    """
+    raw = open(trace, 'rb').read().split(b'\n')
+    stmts = [line for line in raw if line.startswith(b'/*')]
+    events = [2 if b' JOIN ' in line else 1 for line in stmts]
+    half, seen_events, k = round(sum(events) * float(train)), 0, 0
+    while seen_events < half:
+        seen_events += events[k]
+        k += 1
+    return stmts, events, k, seen_events
+
+
 def main_tail(dump, trace, train=0.5):
     """
     The held-out reads, split by what the training half could have taught a design: keys the training
@@ -171,13 +186,7 @@ def main_tail(dump, trace, train=0.5):
     read. Counts of events and of distinct keys, from the trace and the dump alone (no replay).
     """
     latest = initial_latest(dump)
-    raw = open(trace, 'rb').read().split(b'\n')
-    stmts = [line for line in raw if line.startswith(b'/*')]
-    events = [2 if b' JOIN ' in line else 1 for line in stmts]
-    half, seen_events, k = round(sum(events) * float(train)), 0, 0
-    while seen_events < half:
-        seen_events += events[k]
-        k += 1
+    stmts, events, k, seen_events = split_trace(trace, train)
     trained = collections.defaultdict(set)
     written_held = set()
     counts = collections.Counter()
@@ -222,13 +231,7 @@ def main_tail(dump, trace, train=0.5):
 
 def main(dump, trace, train=0.5):
     texts = dump_texts(dump)
-    raw = open(trace, 'rb').read().split(b'\n')
-    stmts = [line for line in raw if line.startswith(b'/*')]
-    events = [2 if b' JOIN ' in line else 1 for line in stmts]
-    half, seen_events, k = round(sum(events) * float(train)), 0, 0
-    while seen_events < half:
-        seen_events += events[k]
-        k += 1
+    stmts, events, k, seen_events = split_trace(trace, train)
     train_read, held_read = [], collections.OrderedDict()
     for n, line in enumerate(stmts):
         m = TEXT_INSERT.search(line.decode('utf-8', 'replace')) if b'INSERT INTO text' in line else None
