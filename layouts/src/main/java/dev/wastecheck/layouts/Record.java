@@ -46,15 +46,16 @@ public final class Record {
     /**
      * Sets a BIT or fixed field without checking the type: for the page formats' {@link Page#read},
      * whose values fit their fields by construction (the checks of {@link #setLong} were a
-     * share of every format's record construction).
+     * share of every format's record construction), and for the Arrow-native blocks' reads, whose
+     * values were checked by {@link #setLong} on their way in.
      */
-    void setRaw(int f, long value) {
+    public void setRaw(int f, long value) {
         values[f] = value;
         nulls[f] = false;
     }
 
-    /** Marks a nullable field NULL without checking (for {@link Page#read}). */
-    void setNullRaw(int f) {
+    /** Marks a nullable field NULL without checking (for {@link Page#read} and the Arrow-native blocks). */
+    public void setNullRaw(int f) {
         nulls[f] = true;
         values[f] = 0;
         lengths[f] = 0;
