@@ -71,22 +71,23 @@ final class PlainNumber {
         }
         int start = i;
         long w = 0;
-        int significant = 0;
         for (; i < end; i++) {
             int d = b[i] - '0';
             if (d < 0 || d > 9) {
                 break;
             }
             w = w * 10 + d; // wraps past 18 digits: then not used
-            if (d != 0 || significant > 0) {
-                significant++;
-            }
         }
         intDigits = i - start;
         if (intDigits == 0) {
             return false;
         }
-        significantIntDigits = significant;
+        // the leading zeros counted once after the digits, not tested at each digit
+        int firstSignificant = start;
+        while (firstSignificant < i && b[firstSignificant] == '0') {
+            firstSignificant++;
+        }
+        significantIntDigits = i - firstSignificant;
         whole = w;
         fracDigits = 0;
         scale = 0;
@@ -102,14 +103,16 @@ final class PlainNumber {
                     break;
                 }
                 f = f * 10 + d;
-                if (d != 0) {
-                    scale = i - fracStart + 1;
-                }
             }
             fracDigits = i - fracStart;
             if (fracDigits == 0) {
                 return false; // "1." is not plain
             }
+            int lastSignificant = i; // the trailing zeros, counted back once
+            while (lastSignificant > fracStart && b[lastSignificant - 1] == '0') {
+                lastSignificant--;
+            }
+            scale = lastSignificant - fracStart;
             fraction = f;
         }
         if (i < end && (b[i] == 'e' || b[i] == 'E')) {
