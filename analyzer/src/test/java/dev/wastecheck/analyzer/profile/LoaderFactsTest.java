@@ -417,6 +417,25 @@ class LoaderFactsTest {
         }
     }
 
+    /**
+     * The real values' bounds part from min and max at the first null marker; min and max are then
+     * overwritten in place by values of their length, so the real bounds must not share their arrays.
+     */
+    @Test
+    void theRealBoundsKeepTheirValueWhenAMarkerOfTheSameLengthBecomesTheLeast() throws Exception {
+        String dump =
+                "CREATE TABLE t (a varchar(10));\n" + "INSERT INTO t VALUES ('mmmm'),('NULL'),('zzzz'),('pppp');\n";
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable t = load(db, dump.getBytes(StandardCharsets.UTF_8)).get("t");
+            assertThat(t.facts(0).markers()).isEqualTo(1);
+            // 'NULL' < 'mmmm' byte-wise: it replaces min's four bytes in place
+            assertThat(t.facts(0).minText()).isEqualTo("NULL");
+            assertThat(t.facts(0).realMinText()).isEqualTo("mmmm");
+            assertThat(t.facts(0).realMaxText()).isEqualTo("zzzz");
+            assertSameProfiles(db, t);
+        }
+    }
+
     @Test
     void aRowOfTheWrongWidthLeavesTheProfileToSql() throws Exception {
         String dump = "CREATE TABLE t (a varchar(10), b varchar(10));\n"
