@@ -146,17 +146,12 @@ public final class MixRuns {
                 new NsmTpccLikeMix(threads, 20_000, 3_000, 8192, 1L << 30, config.equals("nsm-hash"))) {
             mix.load(seed);
             mix.run(threads, 2_000, seed);
-            long[] gc0 = collections();
-            long t0 = System.nanoTime();
-            for (LongAdder a : mix.operations) a.reset();
-            long[] r = mix.run(threads, seconds * 1000L, seed + 1);
-            printOperations(mix, r[0]);
-            double wall = (System.nanoTime() - t0) / 1e9;
-            long[] gc1 = collections();
+            Window w = Window.measure(mix, threads, seconds, seed + 1);
+            long[] r = w.counts();
             return new Result(
                     config,
                     threads,
-                    wall,
+                    w.wall(),
                     r[0],
                     r[1],
                     r[2],
@@ -164,8 +159,8 @@ public final class MixRuns {
                     0,
                     0,
                     0,
-                    gc1[0] - gc0[0],
-                    gc1[1] - gc0[1]);
+                    w.collections(),
+                    w.collectionMillis());
         }
     }
 
@@ -184,20 +179,15 @@ public final class MixRuns {
                 long bytes0 = log == null ? 0 : log.bytesWritten();
                 long callbacks0 = log == null ? 0 : log.callbacks();
                 long logCpu0 = logThreadCpu();
-                long[] gc0 = collections();
-                long t0 = System.nanoTime();
-                for (LongAdder a : mix.operations) a.reset();
-                long[] r = mix.run(threads, seconds * 1000L, seed + 1);
-                printOperations(mix, r[0]);
-                double wall = (System.nanoTime() - t0) / 1e9;
-                long[] gc1 = collections();
+                Window w = Window.measure(mix, threads, seconds, seed + 1);
+                long[] r = w.counts();
                 double forces = log == null ? 0 : log.forces() - forces0;
                 if (log != null && log.callbacks() - callbacks0 < r[0] * 9 / 10)
                     throw new AssertionError("callbacks lag the commits: " + (log.callbacks() - callbacks0));
                 return new Result(
                         config,
                         threads,
-                        wall,
+                        w.wall(),
                         r[0],
                         r[1],
                         r[2],
@@ -205,8 +195,8 @@ public final class MixRuns {
                         log == null ? 0 : (logThreadCpu() - logCpu0) / 1e3 / Math.max(1, r[0]),
                         log == null ? 0 : r[0] / Math.max(1, forces),
                         log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]),
-                        gc1[0] - gc0[0],
-                        gc1[1] - gc0[1]);
+                        w.collections(),
+                        w.collectionMillis());
             }
         } finally {
             if (db != null) db.close();
@@ -215,6 +205,21 @@ public final class MixRuns {
     }
 
     /** With {@code -Dmix.count=true}: the operations per committed transaction of the measured run. */
+    /** A mix's measured window: its counts, wall seconds, and the collections and their milliseconds in it. */
+    private record Window(long[] counts, double wall, long collections, long collectionMillis) {
+        static Window measure(TpccLikeWorkload<?> mix, int threads, int seconds, long seed)
+                throws InterruptedException {
+            long[] gc0 = MixRuns.collections();
+            long t0 = System.nanoTime();
+            for (LongAdder a : mix.operations) a.reset();
+            long[] r = mix.run(threads, seconds * 1000L, seed);
+            printOperations(mix, r[0]);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            long[] gc1 = MixRuns.collections();
+            return new Window(r, wall, gc1[0] - gc0[0], gc1[1] - gc0[1]);
+        }
+    }
+
     static void printOperations(TpccLikeWorkload<?> mix, long committed) {
         if (!TpccLikeWorkload.COUNT) return;
         double n = Math.max(1, committed);
