@@ -91,4 +91,55 @@ class ColdNotesTest {
             assertThat(find(t, 1, List.of("2"), false)).hasSize(10);
         }
     }
+
+    /**
+     * A demotion reads no page of the cold partition's indexes: the tuple was unique when it left
+     * the hot partition, so its keys are not looked up again there (each lookup descended to the
+     * leaf of an old key, a random leaf). An insert's uniqueness check still reads them.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void aDemotionReadsNoColdIndexPage(Layout layout) {
+        TableDesign d = TableDesign.BASELINE.withLayout(layout);
+        try (Database db = new Database(List.of(ImplicitIdTest.spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME)) {
+            Table t = db.table("revision");
+            Record r = new Record(t.schema());
+            List<Long> tids = new ArrayList<>();
+            for (int i = 0; i < ROWS; i++) {
+                r.setLong(0, i).setLong(1, i % 300).setString(2, "edit " + i);
+                tids.add(t.insert(t.main(), r));
+            }
+            Table.Part hot = t.createHotPartition();
+            Record scratch = new Record(t.schema());
+            // every 10th revision goes hot: keys spread over every leaf of the cold primary index
+            List<Long> hotTids = new ArrayList<>();
+            for (int i = 0; i < ROWS; i += 10) hotTids.add(t.move(t.main(), tids.get(i), hot, scratch));
+            t.buildColdFilters();
+            t.deferColdIndexes();
+            assertThat(t.main().tree(0).pageCount())
+                    .as("a cold index of several leaves")
+                    .isGreaterThan(3);
+
+            db.pool().trackTouched();
+            for (long tid : hotTids)
+                assertThat(t.move(hot, tid, t.main(), scratch)).isNotEqualTo(TupleId.NONE);
+            var touched = db.touchedBytesByStructure();
+            assertThat(touched).as("the demotions wrote the cold heap").containsKey("revision.heap");
+            assertThat(touched).as("and read no cold index page").doesNotContainKey("revision.index");
+            assertThat(t.main().tree(0).size())
+                    .as("the demoted tuples are noted, not in the tree")
+                    .isEqualTo(ROWS - hotTids.size());
+            // every demoted tuple is found again by its id, from the notes
+            for (int i = 0; i < ROWS; i += 10)
+                assertThat(find(t, 0, List.of(Integer.toString(i)), true)).containsExactly((long) i);
+
+            // an insert's uniqueness check still reads the cold partition's tree: a cold key is refused
+            db.pool().trackTouched();
+            r.setLong(0, 1).setLong(1, 1).setString(2, "again");
+            assertThat(t.insert(t.hot(), r)).isEqualTo(TupleId.NONE);
+            assertThat(db.touchedBytesByStructure()).containsKey("revision.index");
+        }
+    }
 }
