@@ -206,11 +206,15 @@ public final class Clusterer {
         return done;
     }
 
-    /** Moves the tuples with heat into a (new) hot partition, and builds the cold partition's prefix filters. */
+    /**
+     * Moves the tuples with heat into a (new) hot partition, packs the cold partition's trees, and builds its
+     * prefix filters.
+     */
     private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat, boolean[] indexed) {
         Table.Part hot = indexed == null ? t.createHotPartition() : t.createHotPartition(indexed);
         Record scratch = new Record(t.schema());
         for (long tid : inKeyOrder(t, heat.keySet(), scratch)) t.move(t.main(), tid, hot, scratch);
+        t.packColdIndexes(); // the moves left the cold trees' leaves sparse
         t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
         t.deferColdIndexes(); // tuples demoted from now on are noted, not inserted at random cold leaves
         return heat.size();

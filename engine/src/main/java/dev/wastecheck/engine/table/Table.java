@@ -535,6 +535,37 @@ public final class Table {
     }
 
     /**
+     * Rewrites the cold partition's B+trees in key order once the split has moved the hot tuples out
+     * (called before {@link #buildColdFilters}): each move deleted an entry from every cold tree, and
+     * a B+tree does not merge leaves, so a table whose hot share is large kept its cold trees at the
+     * leaf count of the whole table with a fraction of the entries, and every first read of a cold
+     * tuple descended to one of those leaves (held out on the 3,000-page wiki: `page`, 2,663 of its
+     * rows hot, 0.48 MiB of cold index pages touched; docs/benchmarks.md, issue 27). Ascending
+     * appends fill the new leaves ({@link BTree}); the cold partition is read far more than it is
+     * written (§3.1), and its demotions are noted, not inserted ({@link #deferColdIndexes}). An index
+     * with an index cache is left alone: the cache lives in its leaves' free space (§2). The old
+     * trees' pages are dropped from the table (the device keeps them, as it keeps every freed page).
+     * Returns the pages the cold trees hold fewer.
+     */
+    public long packColdIndexes() {
+        if (hot == null || arrow != null) return 0;
+        long fewer = 0;
+        for (int i = 0; i < main.trees.length; i++) {
+            BTree old = main.trees[i];
+            if (old == null || main.caches[i] != null) continue;
+            BTree packed = new BTree(pool, old.unique());
+            old.scan(null, null, true, (key, tid) -> {
+                packed.insert(key, tid);
+                return true;
+            });
+            if (packed.pageCount() >= old.pageCount()) continue; // nothing gained: keep the old tree
+            fewer += old.pageCount() - packed.pageCount();
+            main.trees[i] = packed;
+        }
+        return fewer;
+    }
+
+    /**
      * Builds the cold partition's prefix filters from its indexes (called once the hot partition
      * is filled). From then on, tuples that enter the cold partition add their prefixes.
      */
