@@ -4,7 +4,8 @@
 
     python3 docs/scripts/heldout_bytes.py DUMP TRACE [TRAIN]
     python3 docs/scripts/heldout_bytes.py --blocks DUMP        # every text of a dump, per value against blocks
-    python3 docs/scripts/heldout_bytes.py --tail DUMP TRACE    # what the held-out reads are, against the training
+    python3 docs/scripts/heldout_bytes.py --tail DUMP TRACE    # what the held-out reads are, against the training;
+                                                               # and the training's reads superseded before the split
 
 Splits the trace as `replay --train TRAIN` does (default 0.5: half of the events; a join is one event
 per table), collects the distinct `text` rows the held-out events read (`SELECT old_text ... WHERE
@@ -191,7 +192,11 @@ def main_tail(dump, trace, train=0.5):
     written_held = set()
     counts = collections.Counter()
     keys = collections.defaultdict(set)
+    latest_at_split = None
+    read_held = set()
     for n, line in enumerate(stmts):
+        if n == k:
+            latest_at_split = set(latest)
         text = line.decode('utf-8', 'replace')
         if text.find('UPDATE page SET page_latest') > 0:
             m = LATEST.search(text)
@@ -212,6 +217,7 @@ def main_tail(dump, trace, train=0.5):
             continue
         if family == 'revision':
             rid = int(key)
+            read_held.add((table, rid))
             if key in trained[table]:
                 cls = 'read by the training'
             elif rid in latest:
@@ -227,6 +233,16 @@ def main_tail(dump, trace, train=0.5):
     print(f"{'table':10} {'held-out reads':48} {'events':>8} {'keys':>7}")
     for (table, cls), c in sorted(counts.items()):
         print(f"{table:10} {cls:48} {c:8,} {len(keys[(table, cls)]):7,}")
+    # What the split puts in the hot partition that §3.1's rule would not: read by the training, then
+    # superseded by one of its edits (no longer its page's latest at the split).
+    if latest_at_split is None:
+        latest_at_split = set(latest)
+    for table in ('revision', 'slots', 'text'):
+        read = {int(x) for x in trained[table]}
+        stale = read - latest_at_split
+        again = {rid for rid in stale if (table, rid) in read_held}
+        print(f"{table:10} read by the training, not latest at the split: {len(stale):,} keys, "
+              f"read held out {len(again):,}; latest at the split, read by the training: {len(read & latest_at_split):,}")
 
 
 def main(dump, trace, train=0.5):
