@@ -8,6 +8,7 @@ import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.Record;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,27 +31,45 @@ class ColdNotesTest {
         return out;
     }
 
+    private static Database database(Layout layout) {
+        TableDesign d = TableDesign.BASELINE.withLayout(layout);
+        return new Database(List.of(ImplicitIdTest.spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME);
+    }
+
+    /** {@value #ROWS} revisions of 300 pages in the main partition, in id order; their tuple ids. */
+    private static List<Long> load(Table t) {
+        Record r = new Record(t.schema());
+        List<Long> tids = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            r.setLong(0, i).setLong(1, i % 300).setString(2, "edit " + i);
+            tids.add(t.insert(t.main(), r));
+        }
+        return tids;
+    }
+
+    /** Moves the rows whose position passes {@code hot} into a new hot partition, as the split does; their hot ids. */
+    private static List<Long> split(Table t, List<Long> tids, IntPredicate hot) {
+        Table.Part part = t.createHotPartition();
+        Record scratch = new Record(t.schema());
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < tids.size(); i++) if (hot.test(i)) out.add(t.move(t.main(), tids.get(i), part, scratch));
+        t.buildColdFilters();
+        t.deferColdIndexes();
+        return out;
+    }
+
     @ParameterizedTest
     @EnumSource(
             value = Layout.class,
             names = {"NSM", "PAX", "HPL"})
     void demotedTuplesAreNotedAndEveryReadFindsThem(Layout layout) {
-        TableDesign d = TableDesign.BASELINE.withLayout(layout);
-        try (Database db = new Database(List.of(ImplicitIdTest.spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME)) {
+        try (Database db = database(layout)) {
             Table t = db.table("revision");
             Record r = new Record(t.schema());
-            List<Long> tids = new ArrayList<>();
-            for (int i = 0; i < ROWS; i++) {
-                r.setLong(0, i).setLong(1, i % 300).setString(2, "edit " + i);
-                tids.add(t.insert(t.main(), r));
-            }
-            Table.Part hot = t.createHotPartition();
-            Record scratch = new Record(t.schema());
             // the latest revision of each page goes hot, as the split would move it
-            List<Long> hotTids = new ArrayList<>();
-            for (int i = ROWS - 300; i < ROWS; i++) hotTids.add(t.move(t.main(), tids.get(i), hot, scratch));
-            t.buildColdFilters();
-            t.deferColdIndexes();
+            List<Long> hotTids = split(t, load(t), i -> i >= ROWS - 300);
+            Table.Part hot = t.hot();
+            Record scratch = new Record(t.schema());
             long primary = t.main().tree(0).size(), byPage = t.main().tree(1).size();
             long pages = t.main().tree(0).pageCount();
 
@@ -102,22 +121,12 @@ class ColdNotesTest {
             value = Layout.class,
             names = {"NSM", "PAX", "HPL"})
     void aDemotionReadsNoColdIndexPage(Layout layout) {
-        TableDesign d = TableDesign.BASELINE.withLayout(layout);
-        try (Database db = new Database(List.of(ImplicitIdTest.spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME)) {
+        try (Database db = database(layout)) {
             Table t = db.table("revision");
-            Record r = new Record(t.schema());
-            List<Long> tids = new ArrayList<>();
-            for (int i = 0; i < ROWS; i++) {
-                r.setLong(0, i).setLong(1, i % 300).setString(2, "edit " + i);
-                tids.add(t.insert(t.main(), r));
-            }
-            Table.Part hot = t.createHotPartition();
-            Record scratch = new Record(t.schema());
             // every 10th revision goes hot: keys spread over every leaf of the cold primary index
-            List<Long> hotTids = new ArrayList<>();
-            for (int i = 0; i < ROWS; i += 10) hotTids.add(t.move(t.main(), tids.get(i), hot, scratch));
-            t.buildColdFilters();
-            t.deferColdIndexes();
+            List<Long> hotTids = split(t, load(t), i -> i % 10 == 0);
+            Table.Part hot = t.hot();
+            Record scratch = new Record(t.schema());
             assertThat(t.main().tree(0).pageCount())
                     .as("a cold index of several leaves")
                     .isGreaterThan(3);
@@ -137,6 +146,7 @@ class ColdNotesTest {
 
             // an insert's uniqueness check still reads the cold partition's tree: a cold key is refused
             db.pool().trackTouched();
+            Record r = new Record(t.schema());
             r.setLong(0, 1).setLong(1, 1).setString(2, "again");
             assertThat(t.insert(t.hot(), r)).isEqualTo(TupleId.NONE);
             assertThat(db.touchedBytesByStructure()).containsKey("revision.index");
