@@ -3,6 +3,7 @@ package dev.wastecheck.engine.log;
 import dev.wastecheck.layouts.Record;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,8 +110,9 @@ public final class CheckpointWriter implements AutoCloseable {
 
     /** Checksums the records in the buffer, writes them, and empties it (back to its usual size). */
     private void drain() throws IOException {
-        LogFormat.checksums(buf, used, crc);
-        ByteBuffer b = ByteBuffer.wrap(buf, 0, used);
+        ByteBuffer b = ByteBuffer.wrap(buf, 0, used).order(ByteOrder.LITTLE_ENDIAN);
+        LogFormat.checksums(b, 0, used, crc);
+        b.flip();
         while (b.hasRemaining()) channel.write(b);
         used = 0;
         if (buf.length != BUFFER_SIZE) buf = new byte[BUFFER_SIZE];

@@ -214,21 +214,27 @@ public final class LogFormat {
     }
 
     /**
-     * Writes CHECKSUM of every record in {@code a[0, used)} (records back to back, each with its
-     * LENGTH written): the log manager's part of a record's framing, done once the buffer has left
-     * its transaction's thread.
+     * Writes CHECKSUM of every record in {@code [from, to)} of {@code b} (records back to back, each
+     * with its LENGTH written; {@code b} little-endian): the log manager's part of a record's framing,
+     * done once the records have left their transaction's thread. Leaves {@code b}'s position at
+     * {@code to} and its limit as it was.
      */
-    static void checksums(byte[] a, int used, CRC32C crc) {
-        for (int p = 0; p < used; ) {
-            int length = (int) INT.get(a, p + LENGTH);
-            if (length < RECORD_HEADER_SIZE || length > used - p)
+    static void checksums(ByteBuffer b, int from, int to, CRC32C crc) {
+        int limit = b.limit();
+        for (int p = from; p < to; ) {
+            int length = b.getInt(p + LENGTH);
+            if (length < RECORD_HEADER_SIZE || length > to - p)
                 throw new IllegalStateException(
-                        "record of " + length + " bytes at " + p + " of a " + used + "-byte segment");
+                        "record of " + length + " bytes at " + (p - from) + " of " + (to - from) + " bytes");
             crc.reset();
-            crc.update(a, p + TXN, length - TXN);
-            INT.set(a, p + CHECKSUM, (int) crc.getValue());
+            // over the buffer itself, not a duplicate: checksumming allocates nothing
+            b.limit(p + length).position(p + TXN);
+            crc.update(b);
+            b.limit(limit);
+            b.putInt(p + CHECKSUM, (int) crc.getValue());
             p += length;
         }
+        b.position(to);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.wastecheck.engine.log;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,10 +42,11 @@ import java.util.zip.CRC32C;
  *
  * <p>Serialization (§3.4: "The log manager asynchronously serializes the changes from these buffers
  * into an on-disk format before flushing to persistent storage"): a worker leaves each record's
- * CHECKSUM unwritten; the log manager computes it ({@link LogFormat#checksums}) as it copies the
- * segments of a group into its one direct write buffer of {@link #WRITE_BUFFER_SIZE} bytes, which it
- * writes each time it fills and once more before the force. One copy of every log byte is made on
- * this thread, none on the workers'.
+ * CHECKSUM unwritten; the log manager copies the segments of a group into its one direct write
+ * buffer of {@link #WRITE_BUFFER_SIZE} bytes and computes every CHECKSUM there ({@link
+ * LogFormat#checksums}), writing the buffer each time it fills and once more before the force. The
+ * segments themselves are only read on this thread, never written, so that the worker that takes one
+ * back from the pool does not find its cache lines modified in another core's cache.
  *
  * <p>The file format is {@link LogFormat}'s. The manager appends from {@code validEnd}: whatever
  * recovery found damaged beyond it is cut off first, so that new records never follow a torn one.
@@ -216,7 +218,7 @@ public final class LogManager implements AutoCloseable {
 
     private void run() {
         List<Entry> batch = new ArrayList<>();
-        ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER_SIZE);
+        ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C crc = new CRC32C();
         long lastForce = System.nanoTime();
         while (true) {
@@ -238,10 +240,16 @@ public final class LogManager implements AutoCloseable {
                 long start = position;
                 for (int i = 0; i < batch.size(); i++) {
                     for (Segment s = batch.get(i).segments; s != null; s = s.next) {
-                        LogFormat.checksums(s.bytes, s.used, crc);
                         if (out.remaining() < s.used) write(out.flip());
-                        if (s.used > out.capacity()) write(ByteBuffer.wrap(s.bytes, 0, s.used));
-                        else out.put(s.bytes, 0, s.used);
+                        if (s.used > out.capacity()) {
+                            ByteBuffer big = ByteBuffer.wrap(s.bytes, 0, s.used).order(ByteOrder.LITTLE_ENDIAN);
+                            LogFormat.checksums(big, 0, s.used, crc);
+                            write(big.flip());
+                        } else {
+                            int at = out.position();
+                            out.put(s.bytes, 0, s.used);
+                            LogFormat.checksums(out, at, at + s.used, crc);
+                        }
                     }
                 }
                 write(out.flip());

@@ -22,13 +22,13 @@ import dev.wastecheck.layouts.Record;
  * write.
  *
  * <p>What the worker does not do: the CHECKSUM of each record. The worker writes a record's bytes
- * and its LENGTH; the log manager thread fills in every CHECKSUM ({@link LogFormat#checksums}) when
- * it takes the segments off the flush queue, before they reach the file: §3.4 gives serialization to
- * the log manager ("The log manager asynchronously serializes the changes from these buffers into an
- * on-disk format before flushing to persistent storage"), not to the transaction's thread. What the
- * worker still writes is the after-image itself, already in the on-disk layout, because a copy of it
- * has to be made by the worker anyway (the tuple may change once the worker lets go of it). Until then a segment's CHECKSUM fields hold whatever the
- * segment's last use left there; nothing reads them before the log manager writes them.
+ * and its LENGTH; the log manager thread computes every CHECKSUM ({@link LogFormat#checksums}) in its
+ * own copy of the bytes when it takes the segments off the flush queue, before they reach the file:
+ * §3.4 gives serialization to the log manager ("The log manager asynchronously serializes the changes
+ * from these buffers into an on-disk format before flushing to persistent storage"), not to the
+ * transaction's thread. A segment's CHECKSUM fields are never written. What the worker still writes
+ * is the after-image itself, already in the on-disk layout, because a copy of it has to be made by
+ * the worker anyway (the tuple may change once the worker lets go of it).
  *
  * <p>Used by the transaction's own thread only.
  */

@@ -2,8 +2,9 @@ package dev.wastecheck.engine.log;
 
 /**
  * One redo buffer segment (Li et al., VLDB 2020, §3.4): {@link #bytes} holds whole log records back to
- * back in {@link LogFormat}'s framing, {@code [0, used)} of it written, CHECKSUM filled in by the log
- * manager. Segments of one flush-queue entry are chained through {@link #next}, oldest first.
+ * back in {@link LogFormat}'s framing, {@code [0, used)} of it written, every CHECKSUM left for the
+ * log manager to compute in its copy. Segments of one flush-queue entry are chained through {@link
+ * #next}, oldest first.
  */
 final class Segment {
     final byte[] bytes;
