@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * back. The pool keeps at most {@code retained} segments; beyond that a returned segment is left to
  * the collector. (Direct buffers as segments, the first version, let the kernel read the segments
  * without a copy, but every value a worker wrote went through a {@code ByteBuffer}'s position, limit
- * and bounds checks: in a quiet profile of the TPC-C-like mix, 40% of the worker's log samples.)
+ * and bounds checks: 41% of the worker's samples in log frames, in a JFR profile of the TPC-C-like
+ * mix. The array stores that replaced them take about as large a share, 51%: what costs is the
+ * stores into the segment, not only their bookkeeping. docs/benchmarks.md, issue 26.)
  *
  * <p>Last in, first out: a transaction takes the segment given back most recently, whose first
  * kilobytes (what a transaction of the TPC-C-like mix writes) are likely still in the cache. The
