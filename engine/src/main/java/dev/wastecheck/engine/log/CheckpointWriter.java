@@ -25,7 +25,11 @@ public final class CheckpointWriter implements AutoCloseable {
     private final long ts;
     private final Path tmp;
     private final FileChannel channel;
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    private static final int BUFFER_SIZE = 1 << 20;
+    /** Records not yet written, {@code [0, used)}: whole records, each LENGTH set, CHECKSUM set on drain. */
+    private byte[] buf = new byte[BUFFER_SIZE];
+
+    private int used;
     private final CRC32C crc = new CRC32C();
     private long tuples;
     private boolean finished;
@@ -47,21 +51,19 @@ public final class CheckpointWriter implements AutoCloseable {
     /** Declares table {@code id}: its name and column count, checked on recovery. */
     public void table(int id, String name, int columns) throws IOException {
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 8 + n.length);
-        int start = b.position();
-        b.putInt(0).putInt(0).putLong(0).put(LogFormat.TABLE);
-        b.putInt(id).putShort((short) columns).putShort((short) n.length).put(n);
-        LogFormat.seal(b, start, crc);
+        int start = room(LogFormat.RECORD_HEADER_SIZE + 8 + n.length);
+        int p = LogFormat.putHeader(buf, start, 0, LogFormat.TABLE);
+        p = LogFormat.putShort(buf, LogFormat.putInt(buf, p, id), columns);
+        p = LogFormat.putShort(buf, p, n.length);
+        System.arraycopy(n, 0, buf, p, n.length);
+        end(start, p + n.length);
     }
 
     /** One tuple of table {@code id} at {@code slot}. */
     public void tuple(int id, long slot, Record r) throws IOException {
-        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
-        int start = b.position();
-        b.putInt(0).putInt(0).putLong(0).put(LogFormat.TUPLE);
-        b.putInt(id).putLong(slot);
-        LogFormat.putImage(b, r, null);
-        LogFormat.seal(b, start, crc);
+        int start = room(LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
+        int p = LogFormat.putHeader(buf, start, 0, LogFormat.TUPLE);
+        end(start, LogFormat.putImage(buf, LogFormat.putLong(buf, LogFormat.putInt(buf, p, id), slot), r, null));
         tuples++;
     }
 
@@ -71,10 +73,9 @@ public final class CheckpointWriter implements AutoCloseable {
 
     /** Writes END, forces the file and renames it into place; returns its path. */
     public Path finish() throws IOException {
-        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 16);
-        int start = b.position();
-        b.putInt(0).putInt(0).putLong(0).put(LogFormat.END).putLong(ts).putLong(tuples);
-        LogFormat.seal(b, start, crc);
+        int start = room(LogFormat.RECORD_HEADER_SIZE + 16);
+        int p = LogFormat.putHeader(buf, start, 0, LogFormat.END);
+        end(start, LogFormat.putLong(buf, LogFormat.putLong(buf, p, ts), tuples));
         drain();
         channel.force(true);
         channel.close();
@@ -92,28 +93,29 @@ public final class CheckpointWriter implements AutoCloseable {
         }
     }
 
-    /** Room for a record of {@code n} bytes, in order after every record before it. */
-    private ByteBuffer room(int n) throws IOException {
-        if (bigPending != null || buf.remaining() < n) drain();
-        if (buf.remaining() < n) {
-            ByteBuffer big = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
-            bigPending = big;
-            return big;
-        }
-        return buf;
+    /**
+     * Where a record of {@code n} bytes begins in {@link #buf}, in order after every record before
+     * it; a record larger than the buffer gets a buffer of its own for the time it is written.
+     */
+    private int room(int n) throws IOException {
+        if (buf.length - used < n) drain();
+        if (buf.length < n) buf = new byte[n];
+        return used;
     }
 
-    private ByteBuffer bigPending;
+    private void end(int start, int end) {
+        LogFormat.setLength(buf, start, end);
+        used = end;
+    }
 
+    /** Checksums the records in the buffer, writes them, and empties it (back to its usual size). */
     private void drain() throws IOException {
-        buf.flip();
-        while (buf.hasRemaining()) channel.write(buf);
-        buf.clear();
-        if (bigPending != null) {
-            bigPending.flip();
-            while (bigPending.hasRemaining()) channel.write(bigPending);
-            bigPending = null;
-        }
+        ByteBuffer b = ByteBuffer.wrap(buf, 0, used).order(ByteOrder.LITTLE_ENDIAN);
+        LogFormat.checksums(b, 0, used, crc);
+        b.flip();
+        while (b.hasRemaining()) channel.write(b);
+        used = 0;
+        if (buf.length != BUFFER_SIZE) buf = new byte[BUFFER_SIZE];
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.wastecheck.engine.log;
 import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
@@ -55,6 +57,10 @@ import java.util.zip.CRC32C;
  */
 public final class LogFormat {
     private LogFormat() {}
+
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     public static final long LOG_MAGIC = 0x01_00_00_47_4F_4C_43_57L; // "WCLOG\0\0\1" little-endian
     public static final long CHECKPOINT_MAGIC = 0x01_00_54_50_4B_43_43_57L; // "WCCKPT\0\1"
@@ -127,21 +133,21 @@ public final class LogFormat {
     }
 
     /**
-     * Writes the image of {@code columns} (all if null) of {@code r} at the buffer's position, in one
-     * pass: the NULL bits of each group of 8 columns are gathered in a register and written over the
-     * byte reserved for them. Throws {@link java.nio.BufferOverflowException} when the buffer has no
-     * room left (the caller moves to a larger one and writes again).
+     * Writes the image of {@code columns} (all if null) of {@code r} into {@code a} from {@code p}, in
+     * one pass, and returns where it ends: the NULL bits of each group of 8 columns are gathered in a
+     * register and written over the byte reserved for them. Throws {@link IndexOutOfBoundsException}
+     * when {@code a} has no room left (the caller moves to a larger segment and writes again).
      */
-    static void putImage(ByteBuffer b, Record r, int[] columns) {
+    static int putImage(byte[] a, int p, Record r, int[] columns) {
         RecordSchema s = r.schema();
         int k = columns == null ? s.fieldCount() : columns.length;
         int nulls = 0, bits = 0;
         for (int i = 0; i < k; i++) {
             if ((i & 7) == 0) {
-                if (i > 0) b.put(nulls, (byte) bits);
-                nulls = b.position();
+                if (i > 0) a[nulls] = (byte) bits;
+                nulls = p++;
                 bits = 0;
-                b.put((byte) 0);
+                a[nulls] = 0;
             }
             int c = columns == null ? i : columns[i];
             if (r.isNull(c)) {
@@ -151,19 +157,84 @@ public final class LogFormat {
             FieldType t = s.type(c);
             if (t.isVariable()) {
                 int n = r.length(c);
-                b.putInt(n);
-                b.put(r.bytes(c), 0, n);
+                INT.set(a, p, n);
+                System.arraycopy(r.bytes(c), 0, a, p + 4, n);
+                p += 4 + n;
             } else {
                 long v = r.getLong(c);
                 switch (t.width) {
-                    case 0, 1 -> b.put((byte) v);
-                    case 2 -> b.putShort((short) v);
-                    case 4 -> b.putInt((int) v);
-                    default -> b.putLong(v);
+                    case 0, 1 -> a[p++] = (byte) v;
+                    case 2 -> {
+                        SHORT.set(a, p, (short) v);
+                        p += 2;
+                    }
+                    case 4 -> {
+                        INT.set(a, p, (int) v);
+                        p += 4;
+                    }
+                    default -> {
+                        LONG.set(a, p, v);
+                        p += 8;
+                    }
                 }
             }
         }
-        if (k > 0) b.put(nulls, (byte) bits);
+        if (k > 0) a[nulls] = (byte) bits;
+        return p;
+    }
+
+    /**
+     * Writes a record header at {@code p} with LENGTH and CHECKSUM left for {@link #setLength} and
+     * {@link #checksum}; returns where the payload begins.
+     */
+    static int putHeader(byte[] a, int p, long txn, byte type) {
+        LONG.set(a, p + TXN, txn);
+        a[p + TYPE] = type;
+        return p + RECORD_HEADER_SIZE;
+    }
+
+    static int putShort(byte[] a, int p, int v) {
+        SHORT.set(a, p, (short) v);
+        return p + 2;
+    }
+
+    static int putInt(byte[] a, int p, int v) {
+        INT.set(a, p, v);
+        return p + 4;
+    }
+
+    static int putLong(byte[] a, int p, long v) {
+        LONG.set(a, p, v);
+        return p + 8;
+    }
+
+    /** Writes LENGTH of the record from {@code start} to {@code end}. */
+    static void setLength(byte[] a, int start, int end) {
+        INT.set(a, start + LENGTH, end - start);
+    }
+
+    /**
+     * Writes CHECKSUM of every record in {@code [from, to)} of {@code b} (records back to back, each
+     * with its LENGTH written; {@code b} little-endian): the log manager's part of a record's framing,
+     * done once the records have left their transaction's thread. Leaves {@code b}'s position at
+     * {@code to} and its limit as it was.
+     */
+    static void checksums(ByteBuffer b, int from, int to, CRC32C crc) {
+        int limit = b.limit();
+        for (int p = from; p < to; ) {
+            int length = b.getInt(p + LENGTH);
+            if (length < RECORD_HEADER_SIZE || length > to - p)
+                throw new IllegalStateException(
+                        "record of " + length + " bytes at " + (p - from) + " of " + (to - from) + " bytes");
+            crc.reset();
+            // over the buffer itself, not a duplicate: checksumming allocates nothing
+            b.limit(p + length).position(p + TXN);
+            crc.update(b);
+            b.limit(limit);
+            b.putInt(p + CHECKSUM, (int) crc.getValue());
+            p += length;
+        }
+        b.position(to);
     }
 
     /**
@@ -195,18 +266,5 @@ public final class LogFormat {
             };
             into.setLong(c, v);
         }
-    }
-
-    /** Writes LENGTH and CHECKSUM of the record that starts at {@code start} and ends at the position. */
-    static void seal(ByteBuffer b, int start, CRC32C crc) {
-        int end = b.position();
-        b.putInt(start + LENGTH, end - start);
-        crc.reset();
-        // over the buffer itself, not a duplicate: a sealed record allocates nothing
-        int limit = b.limit();
-        b.limit(end).position(start + TXN);
-        crc.update(b);
-        b.limit(limit);
-        b.putInt(start + CHECKSUM, (int) crc.getValue());
     }
 }

@@ -3,6 +3,7 @@ package dev.wastecheck.engine.log;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,14 @@ import java.util.zip.CRC32C;
  * When every COMMIT queued before it is durable already, the transaction manager releases it at once
  * instead ({@link #allCommitsDurable()}): it cannot have read anything speculative.
  *
+ * <p>Serialization (§3.4: "The log manager asynchronously serializes the changes from these buffers
+ * into an on-disk format before flushing to persistent storage"): a worker leaves each record's
+ * CHECKSUM unwritten; the log manager copies the segments of a group into its one direct write
+ * buffer of {@link #WRITE_BUFFER_SIZE} bytes and computes every CHECKSUM there ({@link
+ * LogFormat#checksums}), writing the buffer each time it fills and once more before the force. The
+ * segments themselves are only read on this thread, never written, so that the worker that takes one
+ * back from the pool does not find its cache lines modified in another core's cache.
+ *
  * <p>The file format is {@link LogFormat}'s. The manager appends from {@code validEnd}: whatever
  * recovery found damaged beyond it is cut off first, so that new records never follow a torn one.
  */
@@ -48,8 +57,11 @@ public final class LogManager implements AutoCloseable {
     /** Queued bytes that force at once: NoisePage's TPC-C {@code log_persist_threshold}. */
     public static final long DEFAULT_PERSIST_THRESHOLD = 1 << 20;
 
+    /** Bytes of the direct buffer the log manager copies segments into for the file (written when full). */
+    static final int WRITE_BUFFER_SIZE = 256 * 1024;
+
     /** One flush-queue entry: a redo buffer's segments (maybe none) and the callback after its force (maybe none). */
-    private record Entry(List<ByteBuffer> segments, Runnable callback, boolean commit) {}
+    private record Entry(Segment segments, Runnable callback, boolean commit) {}
 
     private final Path file;
     private final FileChannel channel;
@@ -137,12 +149,12 @@ public final class LogManager implements AutoCloseable {
     /** Puts a read-only transaction's non-persisted commit record on the flush queue. */
     public void enqueueReadOnly(Runnable callback) {
         checkAlive();
-        queue.add(new Entry(List.of(), callback, false));
+        queue.add(new Entry(null, callback, false));
     }
 
     /** Ends an aborted transaction's buffer, logging ABORT if part of it went out early. */
     public void abort(RedoBuffer buffer) {
-        List<ByteBuffer> abort = buffer.abort();
+        Segment abort = buffer.abort();
         if (abort != null) {
             queue.add(pending(new Entry(abort, null, false)));
             wake();
@@ -150,7 +162,7 @@ public final class LogManager implements AutoCloseable {
     }
 
     /** Full segments of a running transaction, written before its COMMIT (no callback). */
-    void enqueuePartial(List<ByteBuffer> segments) {
+    void enqueuePartial(Segment segments) {
         checkAlive();
         queue.add(pending(new Entry(segments, null, false)));
         wake();
@@ -158,12 +170,12 @@ public final class LogManager implements AutoCloseable {
 
     /** Logs a CHECKPOINT record for the checkpoint file of {@code checkpointTs} and waits until it is durable. */
     public void logCheckpoint(long checkpointTs) throws InterruptedException {
-        ByteBuffer s = pool.take();
-        s.putInt(0).putInt(0).putLong(0).put(LogFormat.CHECKPOINT).putLong(checkpointTs);
-        LogFormat.seal(s, 0, new CRC32C());
+        Segment s = pool.take();
+        s.used = LogFormat.putLong(s.bytes, LogFormat.putHeader(s.bytes, 0, 0, LogFormat.CHECKPOINT), checkpointTs);
+        LogFormat.setLength(s.bytes, 0, s.used);
         CountDownLatch done = new CountDownLatch(1);
         checkAlive();
-        queue.add(pending(new Entry(List.of(s), done::countDown, false)));
+        queue.add(pending(new Entry(s, done::countDown, false)));
         forceNow();
         while (!done.await(100, TimeUnit.MILLISECONDS)) checkAlive();
     }
@@ -179,7 +191,7 @@ public final class LogManager implements AutoCloseable {
     /** Counts an entry's bytes as waiting to be written; returns it. */
     private Entry pending(Entry e) {
         long n = 0;
-        for (int i = 0; i < e.segments.size(); i++) n += e.segments.get(i).position();
+        for (Segment s = e.segments; s != null; s = s.next) n += s.used;
         if (n > 0) pendingBytes.addAndGet(n);
         return e;
     }
@@ -206,7 +218,8 @@ public final class LogManager implements AutoCloseable {
 
     private void run() {
         List<Entry> batch = new ArrayList<>();
-        List<ByteBuffer> writes = new ArrayList<>();
+        ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        CRC32C crc = new CRC32C();
         long lastForce = System.nanoTime();
         while (true) {
             Entry e;
@@ -224,20 +237,25 @@ public final class LogManager implements AutoCloseable {
             urgent = false;
             lastForce = System.nanoTime();
             try {
+                long start = position;
                 for (int i = 0; i < batch.size(); i++) {
-                    List<ByteBuffer> segs = batch.get(i).segments;
-                    for (int k = 0; k < segs.size(); k++) writes.add(segs.get(k).flip());
+                    for (Segment s = batch.get(i).segments; s != null; s = s.next) {
+                        if (out.remaining() < s.used) write(out.flip());
+                        if (s.used > out.capacity()) {
+                            ByteBuffer big = ByteBuffer.wrap(s.bytes, 0, s.used).order(ByteOrder.LITTLE_ENDIAN);
+                            LogFormat.checksums(big, 0, s.used, crc);
+                            write(big.flip());
+                        } else {
+                            int at = out.position();
+                            out.put(s.bytes, 0, s.used);
+                            LogFormat.checksums(out, at, at + s.used, crc);
+                        }
+                    }
                 }
-                if (!writes.isEmpty()) {
-                    ByteBuffer[] bufs = writes.toArray(new ByteBuffer[0]);
-                    long want = 0;
-                    for (ByteBuffer b : bufs) want += b.remaining();
-                    long done = 0;
-                    channel.position(position);
-                    while (done < want) done += channel.write(bufs);
-                    position += want;
-                    bytes.addAndGet(want);
-                    pendingBytes.addAndGet(-want);
+                write(out.flip());
+                if (position > start) {
+                    bytes.addAndGet(position - start);
+                    pendingBytes.addAndGet(start - position);
                     channel.force(false);
                     forces.incrementAndGet();
                 }
@@ -255,12 +273,19 @@ public final class LogManager implements AutoCloseable {
                     x.callback.run();
                     callbacks.incrementAndGet();
                 }
-                List<ByteBuffer> segs = x.segments;
-                for (int k = 0; k < segs.size(); k++) pool.give(segs.get(k));
+                for (Segment s = x.segments, next; s != null; s = next) {
+                    next = s.next;
+                    pool.give(s);
+                }
             }
             batch.clear();
-            writes.clear();
         }
+    }
+
+    /** Writes {@code b} (flipped) at the end of the log, whole; clears it. */
+    private void write(ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) position += channel.write(b, position);
+        b.clear();
     }
 
     private void park(long nanos) {

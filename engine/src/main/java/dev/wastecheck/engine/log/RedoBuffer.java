@@ -1,12 +1,6 @@
 package dev.wastecheck.engine.log;
 
 import dev.wastecheck.layouts.Record;
-import java.nio.BufferOverflowException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * One transaction's redo buffer (Li et al., VLDB 2020, §3.4): its changes as physical after-images,
@@ -20,11 +14,21 @@ import java.util.zip.CRC32C;
  * then writes an ABORT record so that recovery can drop them early. The paper limits its buffer to
  * one segment; we keep up to eight so that most transactions reach the log in one piece.
  *
- * <p>A record is encoded straight into the segment in one pass, with no intermediate object and no
- * size computed first: the segment's bounds check is the only test for room. When a record does not
- * fit, what of it was written is dropped (the segment's position goes back to where it began), the
- * record's size is computed then, and it is written again into the next segment. Sizing every record
- * before writing it (the first version) was a second pass over the tuple's columns on every write.
+ * <p>A record is encoded straight into the segment's byte array in one pass, with no intermediate
+ * object and no size computed first: the array's bounds check is the only test for room. When a
+ * record does not fit, what of it was written is dropped (the write position stays where it began),
+ * the record's size is computed then, and it is written again into the next segment. Sizing every
+ * record before writing it (the first version) was a second pass over the tuple's columns on every
+ * write.
+ *
+ * <p>What the worker does not do: the CHECKSUM of each record. The worker writes a record's bytes
+ * and its LENGTH; the log manager thread computes every CHECKSUM ({@link LogFormat#checksums}) in its
+ * own copy of the bytes when it takes the segments off the flush queue, before they reach the file:
+ * §3.4 gives serialization to the log manager ("The log manager asynchronously serializes the changes
+ * from these buffers into an on-disk format before flushing to persistent storage"), not to the
+ * transaction's thread. A segment's CHECKSUM fields are never written. What the worker still writes
+ * is the after-image itself, already in the on-disk layout, because a copy of it has to be made by
+ * the worker anyway (the tuple may change once the worker lets go of it).
  *
  * <p>Used by the transaction's own thread only.
  */
@@ -35,11 +39,15 @@ public final class RedoBuffer {
     private final long txn;
     private final SegmentPool pool;
     private final LogManager log;
-    private final CRC32C crc = new CRC32C();
-    /** Full segments held, oldest first; null while there are none (most transactions fill one). */
-    private List<ByteBuffer> segments;
+    /** Full segments held, oldest first (chained through {@link Segment#next}); null while there are none. */
+    private Segment heldFirst, heldLast;
 
-    private ByteBuffer current;
+    private int held;
+    /** The segment records go to now, its bytes, and the write position in them. */
+    private Segment current;
+
+    private byte[] bytes;
+    private int position;
     private boolean flushedEarly;
     private int records;
 
@@ -51,55 +59,53 @@ public final class RedoBuffer {
 
     /** Logs the insert of {@code r} at {@code slot} of table {@code table}: the whole tuple. */
     public void insert(int table, long slot, Record r) {
-        ByteBuffer b = writable();
-        int start = b.position();
+        writable();
+        int start = position, end;
         try {
-            putInsert(b, table, slot, r);
-        } catch (BufferOverflowException full) {
-            b = overflow(b, start, LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
-            start = b.position();
-            putInsert(b, table, slot, r);
+            end = putInsert(bytes, start, table, slot, r);
+        } catch (IndexOutOfBoundsException full) {
+            overflow(start, LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
+            start = position;
+            end = putInsert(bytes, start, table, slot, r);
         }
-        LogFormat.seal(b, start, crc);
-        records++;
+        end(start, end);
     }
 
-    private void putInsert(ByteBuffer b, int table, long slot, Record r) {
-        header(b, LogFormat.INSERT).putInt(table).putLong(slot);
-        LogFormat.putImage(b, r, null);
+    private int putInsert(byte[] a, int p, int table, long slot, Record r) {
+        p = LogFormat.putHeader(a, p, txn, LogFormat.INSERT);
+        p = LogFormat.putLong(a, LogFormat.putInt(a, p, table), slot);
+        return LogFormat.putImage(a, p, r, null);
     }
 
     /** Logs new values of {@code columns} of the tuple at {@code slot}. */
     public void update(int table, long slot, int[] columns, Record values) {
-        ByteBuffer b = writable();
-        int start = b.position();
+        writable();
+        int start = position, end;
         try {
-            putUpdate(b, table, slot, columns, values);
-        } catch (BufferOverflowException full) {
-            b = overflow(
-                    b,
+            end = putUpdate(bytes, start, table, slot, columns, values);
+        } catch (IndexOutOfBoundsException full) {
+            overflow(
                     start,
                     LogFormat.RECORD_HEADER_SIZE + 14 + 2 * columns.length + LogFormat.imageSize(values, columns));
-            start = b.position();
-            putUpdate(b, table, slot, columns, values);
+            start = position;
+            end = putUpdate(bytes, start, table, slot, columns, values);
         }
-        LogFormat.seal(b, start, crc);
-        records++;
+        end(start, end);
     }
 
-    private void putUpdate(ByteBuffer b, int table, long slot, int[] columns, Record values) {
-        header(b, LogFormat.UPDATE).putInt(table).putLong(slot).putShort((short) columns.length);
-        for (int c : columns) b.putShort((short) c);
-        LogFormat.putImage(b, values, columns);
+    private int putUpdate(byte[] a, int p, int table, long slot, int[] columns, Record values) {
+        p = LogFormat.putHeader(a, p, txn, LogFormat.UPDATE);
+        p = LogFormat.putLong(a, LogFormat.putInt(a, p, table), slot);
+        p = LogFormat.putShort(a, p, columns.length);
+        for (int c : columns) p = LogFormat.putShort(a, p, c);
+        return LogFormat.putImage(a, p, values, columns);
     }
 
     /** Logs the delete of the tuple at {@code slot}. */
     public void delete(int table, long slot) {
-        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 12);
-        int start = b.position();
-        header(b, LogFormat.DELETE).putInt(table).putLong(slot);
-        LogFormat.seal(b, start, crc);
-        records++;
+        int start = room(LogFormat.RECORD_HEADER_SIZE + 12);
+        int p = LogFormat.putHeader(bytes, start, txn, LogFormat.DELETE);
+        end(start, LogFormat.putLong(bytes, LogFormat.putInt(bytes, p, table), slot));
     }
 
     /** Records written so far, COMMIT included. */
@@ -109,84 +115,90 @@ public final class RedoBuffer {
 
     /** Appends the COMMIT record with the commit timestamp. */
     void commit(long commitTs) {
-        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE + 8);
-        int start = b.position();
-        header(b, LogFormat.COMMIT).putLong(commitTs);
-        LogFormat.seal(b, start, crc);
+        int start = room(LogFormat.RECORD_HEADER_SIZE + 8);
+        end(start, LogFormat.putLong(bytes, LogFormat.putHeader(bytes, start, txn, LogFormat.COMMIT), commitTs));
+    }
+
+    /** Ends the record written from {@code start} to {@code end}: its LENGTH, the position after it. */
+    private void end(int start, int end) {
+        LogFormat.setLength(bytes, start, end);
+        position = end;
         records++;
     }
 
-    /** The segments for the flush queue; the buffer is empty afterwards. */
-    List<ByteBuffer> drain() {
-        List<ByteBuffer> out;
-        if (segments == null) {
-            out = current == null ? List.of() : List.of(current);
-        } else {
-            if (current != null) segments.add(current);
-            out = segments;
+    /** The segments for the flush queue, chained oldest first, or null; the buffer is empty afterwards. */
+    Segment drain() {
+        if (current != null) {
+            current.used = position;
+            hold(current);
         }
-        current = null;
-        segments = null;
+        Segment out = heldFirst;
+        current = heldFirst = heldLast = null;
+        bytes = null;
+        position = held = 0;
         return out;
     }
 
     /**
      * Ends an aborted transaction's buffer: gives its segments back, and when records of it reached
-     * the log early, returns the segments of an ABORT record to write; else null.
+     * the log early, returns the segment of an ABORT record to write; else null.
      */
-    List<ByteBuffer> abort() {
-        List<ByteBuffer> held = drain();
-        for (ByteBuffer s : held) pool.give(s);
+    Segment abort() {
+        for (Segment s = drain(), next; s != null; s = next) {
+            next = s.next;
+            pool.give(s);
+        }
         if (!flushedEarly) return null;
-        ByteBuffer b = room(LogFormat.RECORD_HEADER_SIZE);
-        int start = b.position();
-        header(b, LogFormat.ABORT);
-        LogFormat.seal(b, start, crc);
-        records++;
+        int start = room(LogFormat.RECORD_HEADER_SIZE);
+        end(start, LogFormat.putHeader(bytes, start, txn, LogFormat.ABORT));
         return drain();
     }
 
-    /** The segment records go to now (one from the pool at the first record). */
-    private ByteBuffer writable() {
-        ByteBuffer b = current;
-        if (b == null) current = b = pool.take();
-        return b;
+    /** Makes sure there is a segment to write to (one from the pool at the first record). */
+    private void writable() {
+        if (current == null) use(pool.take());
     }
 
-    /** The segment, with room for a record of {@code size} bytes (header included). */
-    private ByteBuffer room(int size) {
-        ByteBuffer b = writable();
-        return b.remaining() >= size ? b : overflow(b, b.position(), size);
+    /** Where a record of {@code size} bytes (header included) begins, with room for it. */
+    private int room(int size) {
+        writable();
+        if (bytes.length - position < size) overflow(position, size);
+        return position;
+    }
+
+    private void use(Segment s) {
+        current = s;
+        bytes = s.bytes;
+        position = 0;
+    }
+
+    private void hold(Segment s) {
+        if (heldLast == null) heldFirst = s;
+        else heldLast.next = s;
+        heldLast = s;
+        held++;
     }
 
     /**
-     * A record of {@code size} bytes did not fit in {@code b} from {@code start}: drops what of it was
-     * written, sets {@code b} aside (full) or gives it back (empty: the record alone is larger than a
-     * segment), hands the held segments to the log manager early if there are {@link
-     * #MAX_HELD_SEGMENTS}, and returns a segment with room (a buffer of its own if it is that large).
+     * A record of {@code size} bytes did not fit in the current segment from {@code start}: drops what
+     * of it was written, sets the segment aside (full) or gives it back (empty: the record alone is
+     * larger than a segment), hands the held segments to the log manager early if there are {@link
+     * #MAX_HELD_SEGMENTS}, and moves to a segment with room (one of its own if the record is that large).
      */
-    private ByteBuffer overflow(ByteBuffer b, int start, int size) {
-        b.position(start);
+    private void overflow(int start, int size) {
+        Segment s = current;
         if (start == 0) {
-            pool.give(b);
+            pool.give(s);
         } else {
-            if (segments == null) segments = new ArrayList<>(2);
-            segments.add(b);
+            s.used = start;
+            hold(s);
         }
-        if (segments != null && segments.size() >= MAX_HELD_SEGMENTS) {
-            log.enqueuePartial(segments);
-            segments = null;
+        if (held >= MAX_HELD_SEGMENTS) {
+            log.enqueuePartial(heldFirst);
+            heldFirst = heldLast = null;
+            held = 0;
             flushedEarly = true;
         }
-        b = size <= SegmentPool.SEGMENT_SIZE
-                ? pool.take()
-                : ByteBuffer.allocateDirect(size).order(ByteOrder.LITTLE_ENDIAN);
-        current = b;
-        return b;
-    }
-
-    /** Writes a record header with LENGTH and CHECKSUM left for {@link LogFormat#seal}. */
-    private ByteBuffer header(ByteBuffer b, byte type) {
-        return b.putInt(0).putInt(0).putLong(txn).put(type);
+        use(size <= SegmentPool.SEGMENT_SIZE ? pool.take() : new Segment(size));
     }
 }

@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  * depends on how many collections fall into its window); the summary prints each round's ratio.
  *
  * <p>What would make it lie: a log on tmpfs (the log is under the working directory's {@code target/},
- * on the disk); another process on the cores (run it under {@code /work/bin/quiet}); a configuration
+ * on the disk, unless {@code -Dmix.logDir=DIR} puts it elsewhere: {@code /dev/shm} as a diagnostic, to
+ * tell the cost of the disk's writes and forces from the rest); another process on the cores (run it under {@code /work/bin/quiet}); a configuration
  * that aborts or loses transactions (every run prints its aborts, and checks that the callbacks caught
  * up with the commits).
  */
@@ -104,7 +105,7 @@ public final class MixRuns {
             throws Exception {
         for (String c : configs)
             if (!CONFIGS.contains(c)) throw new IllegalArgumentException("no configuration " + c + "; " + CONFIGS);
-        Path root = Files.createDirectories(Path.of("target", "mix-runs"));
+        Path root = Files.createDirectories(Path.of(System.getProperty("mix.logDir", "target/mix-runs")));
         System.out.printf(
                 Locale.ROOT,
                 "TPC-C-like mix, %d workers (a warehouse each), 20,000 items, 3,000 customers a district; %d s per run"
