@@ -145,6 +145,8 @@ public final class HybridPage extends AbstractPage {
         INCREMENTAL
     }
 
+    private static final Variant[] VARIANTS = Variant.values();
+
     static final int HDR_RECORD_COUNT = 0;
     static final int HDR_GHOST_COUNT = 4;
     static final int HDR_HEAP_START = 8;
@@ -519,7 +521,7 @@ public final class HybridPage extends AbstractPage {
     @Override
     protected void wrapped() {
         geometry(
-                Variant.values()[buf.getInt(base + HDR_VARIANT)],
+                VARIANTS[buf.getInt(base + HDR_VARIANT)],
                 buf.getInt(base + HDR_UNIT),
                 buf.getInt(base + HDR_KEYS) != 0);
     }
@@ -663,16 +665,16 @@ public final class HybridPage extends AbstractPage {
         int j = n & segmentMask;
         // A new segment's head starts clear (§4.3: no ghosts, no NULLs); values are written before they are read.
         if (j == 0 && headBytes > 0) zero(seg, headBytes);
-        // Field by kind, each kind a list computed once (as read does), every address one formula.
-        int[] ab = addrBase, as = addrShift, am = addrMask, blocks = addrBlock, w = width;
-        int[] fixed = fixedFields;
-        for (int i = 0, m = fixed.length; i < m; i++) {
+        // Field by kind, each kind a list computed once, every address its group's entry (as read does).
+        int[] ga = groupAddr, fixed = fixedFields, shift = fixedWidthShift, vars = varFields;
+        int nv = vars.length, nf = fixed.length;
+        int g = (j >>> groupShift) * (nv + nf), jj = j & groupMask;
+        for (int i = 0; i < nf; i++) {
             int f = fixed[i];
-            writeFixedFast(seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f], f, r.getLong(f));
+            writeFixedFast(seg + ga[g + nv + i] + (jj << shift[i]), f, r.getLong(f));
         }
-        int[] vars = varFields;
         int heap = heapStart();
-        for (int v = 0, m = vars.length; v < m; v++) {
+        for (int v = 0; v < nv; v++) {
             int f = vars[v];
             int len = r.length(f);
             int off = 0;
@@ -680,11 +682,7 @@ public final class HybridPage extends AbstractPage {
                 off = heap -= len;
                 putBytes(base + off, r.bytes(f), 0, len);
             }
-            putRef(
-                    seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f],
-                    off,
-                    len,
-                    normalizedKey(r.bytes(f), 0, len));
+            putRef(seg + ga[g + v] + jj * vrefSize, off, len, normalizedKey(r.bytes(f), 0, len));
         }
         buf.putInt(base + HDR_HEAP_START, heap);
         for (int i = 0, m = bitFields.length; i < m; i++) {
