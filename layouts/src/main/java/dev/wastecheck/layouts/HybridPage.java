@@ -129,7 +129,7 @@ import java.util.stream.IntStream;
  * (§6's "record construction") is one entry in each of its columns, each in a line of its own,
  * plus its VARLEN values: a TPC-C stock record is 17 column lines and ~5 value lines where NSM
  * reads 6 or 7 contiguous lines. {@link #read} therefore issues every column load before it
- * uses any (references, then fixed values a width at a time, then the value copies), so that
+ * uses any (references, then fixed values in table order, then the value copies), so that
  * those lines are fetched together rather than one after another. A column of an INCREMENTAL
  * segment is not one run but blocks spread over the segment (§5.1); its scans first load every
  * line of the blocks they will read ({@link #touchBlocks}), for the same reason.
@@ -144,6 +144,8 @@ public final class HybridPage extends AbstractPage {
         /** §5: a rigid segment that grows a block per column at a time from the page's free pool. */
         INCREMENTAL
     }
+
+    private static final Variant[] VARIANTS = Variant.values();
 
     static final int HDR_RECORD_COUNT = 0;
     static final int HDR_GHOST_COUNT = 4;
@@ -186,16 +188,12 @@ public final class HybridPage extends AbstractPage {
     static final int NARROW_PAGE_LIMIT = 1 << 16;
 
     /**
-     * {@link #read}'s classes of column: VARLEN references, then the fixed types by width and
-     * signedness, each class a loop with its own load. Fields of one class share a width, so a
-     * record's block index and position in the block are computed once per class.
+     * {@link #read}'s load of a fixed field, by width and signedness: one switch a field on a
+     * code computed once per schema, predictable because a table's records repeat the sequence.
      */
-    private static final int C_REF = 0, C_LONG = 1, C_INT = 2, C_UINT = 3, C_SHORT = 4, C_USHORT = 5, C_BYTE = 6;
+    private static final int C_LONG = 0, C_INT = 1, C_UINT = 2, C_SHORT = 3, C_USHORT = 4, C_BYTE = 5, C_UBYTE = 6;
 
-    private static final int CLASSES = 8; // C_UBYTE = 7
-    private static final int[] CLASS_WIDTH = {0, 8, 4, 4, 2, 2, 1, 1};
-
-    private static int classOf(FieldType t) {
+    private static int codeOf(FieldType t) {
         switch (t) {
             case INT64:
             case FLOAT64:
@@ -211,9 +209,9 @@ public final class HybridPage extends AbstractPage {
             case INT8:
                 return C_BYTE;
             case UINT8:
-                return CLASSES - 1;
+                return C_UBYTE;
             default:
-                return -1; // read field by field (otherFixed)
+                throw new AssertionError("not a whole-byte fixed type: " + t);
         }
     }
 
@@ -270,18 +268,19 @@ public final class HybridPage extends AbstractPage {
      * one "block", the column, with a shift of 31 and a mask of all ones (j < R < 2^31).
      */
     private final int[] addrBase, addrShift, addrMask;
-    /** Fixed fields by class ({@link #classOf}), and each class's block shift and mask (from the unit and width). */
-    private final int[][] byClass = new int[CLASSES][];
-
-    private final int[] classShift = new int[CLASSES], classMask = new int[CLASSES];
+    /** Each fixed field's load ({@link #codeOf}) and log2 of its width, in {@link #fixedFields}' order. */
+    private final int[] fixedCode, fixedWidthShift;
     /**
-     * Class c's field addresses by block, for {@link #read}: {@code classAddr[c][k * n + i]} is
-     * the offset in a segment of block k of the i-th field of the class (n of them), so a
-     * record's loads of one class index one array, in order, with nothing to look up per field.
+     * {@link #read}'s addresses by group: a group is G consecutive positions of a segment, G the
+     * fewest values any column's block holds (a power of two, so no column's block boundary falls
+     * inside a group; G = R when each column is one run). {@code groupAddr[q * (nv + nf) + i]} is
+     * the offset in a segment of position q * G of the i-th VARLEN reference (i < nv) or of the
+     * (i - nv)-th fixed field, so position j's entry of that field is at that offset plus
+     * {@code (j & groupMask) * width}: one array, one index a record, nothing looked up per field.
      */
-    private final int[][] classAddr = new int[CLASSES][];
-    /** Whole-byte fixed fields of no class (none among today's types): read one by one. */
-    private final int[] otherFixed;
+    private int[] groupAddr;
+
+    private int groupShift, groupMask;
 
     private int[] addrBlock;
     /** INCREMENTAL: bytes a segment takes for j records (0 for j = 0; segmentBytes for j = R). */
@@ -344,17 +343,13 @@ public final class HybridPage extends AbstractPage {
         for (int i = 0; i < bitFields.length; i++) bitFields[i] = schema.bitField(i);
         nullableFields = new int[schema.nullableCount()];
         for (int i = 0; i < nullableFields.length; i++) nullableFields[i] = schema.nullableField(i);
-        for (int k = 0; k < CLASSES; k++) {
-            int cls = k;
-            byClass[k] = k == C_REF
-                    ? varFields
-                    : Arrays.stream(fixedFields)
-                            .filter(f -> classOf(schema.type(f)) == cls)
-                            .toArray();
+        fixedCode = new int[fixedFields.length];
+        fixedWidthShift = new int[fixedFields.length];
+        for (int i = 0; i < fixedFields.length; i++) {
+            FieldType t = schema.type(fixedFields[i]);
+            fixedCode[i] = codeOf(t);
+            fixedWidthShift[i] = Integer.numberOfTrailingZeros(t.width);
         }
-        otherFixed = Arrays.stream(fixedFields)
-                .filter(f -> classOf(schema.type(f)) < 0)
-                .toArray();
         addrBase = new int[n];
         addrShift = new int[n];
         addrMask = new int[n];
@@ -424,12 +419,6 @@ public final class HybridPage extends AbstractPage {
 
     /** Fills {@link #addrBlock} and its indexes from columnOffset (whole columns) or growBlock (INCREMENTAL). */
     private void flattenAddresses() {
-        for (int c = 0; c < CLASSES; c++) {
-            int w = c == C_REF ? vrefSize : CLASS_WIDTH[c];
-            int values = unit / gcd(w, unit); // a block's values (§5.1); the whole column for SIMPLISTIC, RIGID
-            classShift[c] = runs ? 31 : Integer.numberOfTrailingZeros(values);
-            classMask[c] = runs ? -1 : values - 1;
-        }
         int total = 0;
         for (int f : columns) total += runs ? 1 : growBlock[f].length;
         addrBlock = new int[total];
@@ -447,13 +436,23 @@ public final class HybridPage extends AbstractPage {
                 at += growBlock[f].length;
             }
         }
-        for (int c = 0; c < CLASSES; c++) {
-            int[] fs = byClass[c];
-            int n = fs.length, blocks = runs ? 1 : recordsPerSegment >>> classShift[c];
-            int[] ca = new int[blocks * n];
-            for (int k = 0; k < blocks; k++) for (int i = 0; i < n; i++) ca[k * n + i] = addrBlock[addrBase[fs[i]] + k];
-            classAddr[c] = ca;
+        // G: the fewest values a block of any column holds (§5.1: U / gcd(width, U), a power of two).
+        int g = recordsPerSegment;
+        if (!runs) for (int f : columns) g = Math.min(g, blockMask[f] + 1);
+        groupShift = Integer.numberOfTrailingZeros(g);
+        groupMask = g - 1;
+        int nv = varFields.length, nf = fixedFields.length, groups = recordsPerSegment >>> groupShift;
+        groupAddr = new int[groups * (nv + nf)];
+        for (int q = 0, i = 0; q < groups; q++) {
+            int j = q << groupShift;
+            for (int f : varFields) groupAddr[i++] = offsetIn(f, j);
+            for (int f : fixedFields) groupAddr[i++] = offsetIn(f, j);
         }
+    }
+
+    /** Offset in a segment of field f's entry for position j (the one formula of {@link #addrBase}). */
+    private int offsetIn(int f, int j) {
+        return addrBlock[addrBase[f] + (j >>> addrShift[f])] + (j & addrMask[f]) * width[f];
     }
 
     /** INCREMENTAL: where each column's blocks go as the records of a segment need them (§5.1; class comment). */
@@ -522,7 +521,7 @@ public final class HybridPage extends AbstractPage {
     @Override
     protected void wrapped() {
         geometry(
-                Variant.values()[buf.getInt(base + HDR_VARIANT)],
+                VARIANTS[buf.getInt(base + HDR_VARIANT)],
                 buf.getInt(base + HDR_UNIT),
                 buf.getInt(base + HDR_KEYS) != 0);
     }
@@ -666,16 +665,16 @@ public final class HybridPage extends AbstractPage {
         int j = n & segmentMask;
         // A new segment's head starts clear (§4.3: no ghosts, no NULLs); values are written before they are read.
         if (j == 0 && headBytes > 0) zero(seg, headBytes);
-        // Field by kind, each kind a list computed once (as read does), every address one formula.
-        int[] ab = addrBase, as = addrShift, am = addrMask, blocks = addrBlock, w = width;
-        int[] fixed = fixedFields;
-        for (int i = 0, m = fixed.length; i < m; i++) {
+        // Field by kind, each kind a list computed once, every address its group's entry (as read does).
+        int[] ga = groupAddr, fixed = fixedFields, shift = fixedWidthShift, vars = varFields;
+        int nv = vars.length, nf = fixed.length;
+        int g = (j >>> groupShift) * (nv + nf), jj = j & groupMask;
+        for (int i = 0; i < nf; i++) {
             int f = fixed[i];
-            writeFixedFast(seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f], f, r.getLong(f));
+            writeFixedFast(seg + ga[g + nv + i] + (jj << shift[i]), f, r.getLong(f));
         }
-        int[] vars = varFields;
         int heap = heapStart();
-        for (int v = 0, m = vars.length; v < m; v++) {
+        for (int v = 0; v < nv; v++) {
             int f = vars[v];
             int len = r.length(f);
             int off = 0;
@@ -683,11 +682,7 @@ public final class HybridPage extends AbstractPage {
                 off = heap -= len;
                 putBytes(base + off, r.bytes(f), 0, len);
             }
-            putRef(
-                    seg + blocks[ab[f] + (j >>> as[f])] + (j & am[f]) * w[f],
-                    off,
-                    len,
-                    normalizedKey(r.bytes(f), 0, len));
+            putRef(seg + ga[g + v] + jj * vrefSize, off, len, normalizedKey(r.bytes(f), 0, len));
         }
         buf.putInt(base + HDR_HEAP_START, heap);
         for (int i = 0, m = bitFields.length; i < m; i++) {
@@ -725,8 +720,9 @@ public final class HybridPage extends AbstractPage {
      * VARLEN values). The loads are ordered so that those lines are fetched side by side rather
      * than one after another: first every VARLEN reference (the values' addresses, which the
      * last pass needs), then every fixed value; no load of the two passes depends on another's
-     * value, and each field's address is one formula with no branch on the variant or the kind
-     * ({@link #addrBase}), so a record's column lines are in flight together. Then the VARLEN
+     * value, and each field's address is one entry of its group's row in {@link #groupAddr} plus
+     * the record's position in the group (no branch on the variant, no per-field block lookup),
+     * so a record's column lines are in flight together. Then the VARLEN
      * values are copied, again independent of one another; NULLs and BIT fields, which live in
      * the segment's head (§4.3, §4.4), come last and override what the passes read for them.
      */
@@ -742,78 +738,56 @@ public final class HybridPage extends AbstractPage {
         int j = slot & segmentMask;
         int s0 = arrayOffset + seg; // the segment's index in the array
         int[] vars = varFields, offs = refOffsets, lens = refLengths;
-        int nv = vars.length;
+        int[] fixed = fixedFields, code = fixedCode, shift = fixedWidthShift, ga = groupAddr;
+        int nv = vars.length, nf = fixed.length;
+        int g = (j >>> groupShift) * (nv + nf), jj = j & groupMask;
         if (nv > 0) {
-            int[] ca = classAddr[C_REF];
-            int b = (j >>> classShift[C_REF]) * nv, o = s0 + (j & classMask[C_REF]) * vrefSize;
+            int o = s0 + jj * vrefSize;
             if (narrow) {
                 for (int v = 0; v < nv; v++) {
                     int ref = (int)
-                            INTS.get(a, ca[b + v] + o); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
+                            INTS.get(a, ga[g + v] + o); // u16 offset, u16 length (VREF_OFFSET 0, NARROW_VREF_LENGTH 2)
                     offs[v] = ref & 0xFFFF;
                     lens[v] = ref >>> 16;
                 }
             } else {
                 for (int v = 0; v < nv; v++) {
-                    int at = ca[b + v] + o;
+                    int at = ga[g + v] + o;
                     offs[v] = (int) INTS.get(a, at + VREF_OFFSET);
                     lens[v] = (int) INTS.get(a, at + WIDE_VREF_LENGTH);
                 }
             }
         }
-        // The fixed fields a type at a time: within a class every field's block index and position
-        // in its block are the same (same width), and the load is the type's, with no switch.
-        for (int c = C_REF + 1; c < CLASSES; c++) {
-            int[] fs = byClass[c];
-            int n = fs.length;
-            if (n == 0) continue;
-            int[] ca = classAddr[c];
-            int b = (j >>> classShift[c]) * n, o = s0 + (j & classMask[c]) * CLASS_WIDTH[c];
-            switch (c) {
+        // The fixed fields in table order, each at its group's offset plus its position in the
+        // group; the load is chosen by a code per field (the same sequence for every record).
+        g += nv;
+        for (int i = 0; i < nf; i++) {
+            int at = s0 + ga[g + i] + (jj << shift[i]);
+            long v;
+            switch (code[i]) {
                 case C_LONG:
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, (long) LONGS.get(a, ca[b + i] + o));
-                    }
+                    v = (long) LONGS.get(a, at);
                     break;
                 case C_INT:
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, (int) INTS.get(a, ca[b + i] + o));
-                    }
+                    v = (int) INTS.get(a, at);
                     break;
                 case C_UINT:
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, Integer.toUnsignedLong((int) INTS.get(a, ca[b + i] + o)));
-                    }
+                    v = Integer.toUnsignedLong((int) INTS.get(a, at));
                     break;
                 case C_SHORT:
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, (short) SHORTS.get(a, ca[b + i] + o));
-                    }
+                    v = (short) SHORTS.get(a, at);
                     break;
                 case C_USHORT:
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, Short.toUnsignedLong((short) SHORTS.get(a, ca[b + i] + o)));
-                    }
+                    v = Short.toUnsignedLong((short) SHORTS.get(a, at));
                     break;
                 case C_BYTE:
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, a[ca[b + i] + o]);
-                    }
+                    v = a[at];
                     break;
                 default: // C_UBYTE
-                    for (int i = 0; i < n; i++) {
-                        int f = fs[i];
-                        into.setRaw(f, a[ca[b + i] + o] & 0xFF);
-                    }
+                    v = a[at] & 0xFF;
             }
+            into.setRaw(fixed[i], v);
         }
-        for (int f : otherFixed) into.setRaw(f, readFixedFast(valueAt(seg, slot, f), f));
         for (int v = 0; v < nv; v++) {
             int len = lens[v];
             System.arraycopy(a, arrayOffset + base + offs[v], into.buffer(vars[v], len), 0, len);
