@@ -174,7 +174,11 @@ public final class ArrowStorage implements AutoCloseable {
         gc.run();
         // An empty transformation has nothing to do; asking it anyway allocated its working lists per
         // table per event (1.1 GB over a 3,000-page replay, the young collections' main cause).
-        for (BlockTransformer t : transformers) if (t.queued() > 0) t.runOnce();
+        // (Indexed: an iterator per event was 3% of the bytes Arrow-only code allocated in a logged replay.)
+        for (int i = 0; i < transformers.size(); i++) {
+            BlockTransformer t = transformers.get(i);
+            if (t.queued() > 0) t.runOnce();
+        }
     }
 
     public boolean freezes() {

@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 
 /**
  * Actions the garbage collector runs once no transaction that was running when they were
- * registered is still running (Li et al., VLDB 2020, §3.4: memory a reader may still be looking at,
+ * registered is still running (Li et al., VLDB 2020, §3.3: memory a reader may still be looking at,
  * such as an old variable-length value or an emptied block, is freed only then). Epoch-style: an
  * action carries the last begin sequence at registration and runs when every running transaction
  * began later.
@@ -37,6 +37,10 @@ public final class DeferredActions {
             a.run.run();
             ran++;
         }
+    }
+
+    synchronized boolean isEmpty() {
+        return queue.isEmpty();
     }
 
     public synchronized int pending() {

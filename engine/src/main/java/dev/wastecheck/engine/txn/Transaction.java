@@ -24,21 +24,32 @@ public final class Transaction {
 
     private volatile long commitTs = UNCOMMITTED;
     private volatile boolean aborted;
+    private boolean mustAbort;
     /** The last begin sequence handed out when the abort finished its rollback. */
     long abortSequence;
 
-    final List<UndoRecord> undo = new ArrayList<>();
-    private boolean mustAbort;
-    private List<Runnable> onCommit;
-    private List<Runnable> onAbort;
-    /** The first durable callback, and the others if there are more (most transactions have one). */
-    private Runnable durable;
-
-    private List<Runnable> moreDurable;
+    /**
+     * Its undo records, newest last; null until the first write. A read-only transaction, most of a
+     * replay's, allocates nothing but this object: no list, no callbacks, no redo buffer.
+     */
+    List<UndoRecord> undo;
+    /** Commit, abort and durable callbacks; null until one is registered (the replay registers none). */
+    private Callbacks callbacks;
     /** The log this transaction's writes go to, or null when logging is off. */
     private final LogManager log;
     /** Its redo records (§3.4), taken from the log's segment pool at the first write; null until then. */
     RedoBuffer redo;
+
+    /** The callbacks a transaction registered, each list made at its first entry. */
+    private static final class Callbacks {
+        List<Runnable> onCommit, onAbort, durable;
+
+        static List<Runnable> add(List<Runnable> to, Runnable action) {
+            List<Runnable> list = to == null ? new ArrayList<>(2) : to;
+            list.add(action);
+            return list;
+        }
+    }
 
     Transaction(long startTs, long sequence, LogManager log) {
         this.startTs = startTs;
@@ -91,7 +102,7 @@ public final class Transaction {
     }
 
     public boolean isReadOnly() {
-        return undo.isEmpty();
+        return undo == null || undo.isEmpty();
     }
 
     /** Whether the writes of {@code writer} are in this transaction's snapshot. */
@@ -110,11 +121,13 @@ public final class Transaction {
 
     /** Records a before-image this transaction installed (called by the storage that installed it). */
     public void addUndo(UndoRecord r) {
+        if (undo == null) undo = new ArrayList<>();
         undo.add(r);
     }
 
+    /** Its undo records, newest last (empty for a read-only transaction and once the GC pruned them). */
     public List<UndoRecord> undoRecords() {
-        return undo;
+        return undo == null ? List.of() : undo;
     }
 
     /** Marks that a write failed (conflict): the transaction can no longer commit. */
@@ -128,14 +141,14 @@ public final class Transaction {
 
     /** Runs {@code action} once the commit timestamp is published (index changes of moved tuples, ...). */
     public void onCommit(Runnable action) {
-        if (onCommit == null) onCommit = new ArrayList<>(2);
-        onCommit.add(action);
+        Callbacks c = callbacks();
+        c.onCommit = Callbacks.add(c.onCommit, action);
     }
 
     /** Runs {@code action} after an abort's rollback. */
     public void onAbort(Runnable action) {
-        if (onAbort == null) onAbort = new ArrayList<>(2);
-        onAbort.add(action);
+        Callbacks c = callbacks();
+        c.onAbort = Callbacks.add(c.onAbort, action);
     }
 
     /**
@@ -145,32 +158,41 @@ public final class Transaction {
      * here (§3.4).
      */
     public void onDurable(Runnable action) {
-        if (durable == null) {
-            durable = action;
-        } else {
-            if (moreDurable == null) moreDurable = new ArrayList<>(2);
-            moreDurable.add(action);
-        }
+        Callbacks c = callbacks();
+        c.durable = Callbacks.add(c.durable, action);
     }
 
-    void runDurable() {
-        Runnable first = durable;
-        List<Runnable> more = moreDurable;
-        durable = null;
-        moreDurable = null;
-        if (first != null) first.run();
-        if (more != null) for (Runnable a : more) a.run();
+    private Callbacks callbacks() {
+        if (callbacks == null) callbacks = new Callbacks();
+        return callbacks;
     }
 
-    boolean hasDurableCallbacks() {
-        return durable != null;
+    /**
+     * What runs once the commit is durable: this transaction's {@link #onDurable} callbacks, then
+     * {@code last}; null if there is nothing to run. With no callbacks of its own (a replay's
+     * operations) that is {@code last} itself: a commit hands the log manager no new object.
+     */
+    Runnable durableAction(Runnable last) {
+        Callbacks c = callbacks;
+        if (c == null || c.durable == null) return last;
+        if (last != null) c.durable.add(last);
+        return this::runDurable;
+    }
+
+    private void runDurable() {
+        List<Runnable> actions = callbacks.durable;
+        callbacks.durable = null;
+        for (int i = 0; i < actions.size(); i++) actions.get(i).run();
     }
 
     void runCallbacks(boolean committed) {
-        List<Runnable> actions = committed ? onCommit : onAbort;
-        if (actions != null) for (Runnable a : actions) a.run();
-        onCommit = null;
-        onAbort = null;
+        Callbacks c = callbacks;
+        if (c == null) return;
+        List<Runnable> actions = committed ? c.onCommit : c.onAbort;
+        c.onCommit = null;
+        c.onAbort = null;
+        if (actions != null)
+            for (int i = 0; i < actions.size(); i++) actions.get(i).run();
     }
 
     @Override

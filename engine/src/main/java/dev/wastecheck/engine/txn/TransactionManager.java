@@ -1,10 +1,12 @@
 package dev.wastecheck.engine.txn;
 
 import dev.wastecheck.engine.log.LogManager;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -29,12 +31,34 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * transaction enters the queue too, with a commit record that is not persisted, unless every commit
  * queued before it is durable already (then nothing it read can be lost, and its callback runs at
  * once). Without a log manager (the replay's default) the callbacks run at once.
+ *
+ * <p>The running transactions are what the garbage collector's low-water mark is taken over (§3.3:
+ * "the GC first checks the transaction engine's transactions table for the oldest active
+ * transaction's start timestamp"; the paper leaves the table's form open). They are kept without an object per transaction: a ring of {@value #RING} slots indexed
+ * by begin sequence. A begin stores its transaction in slot {@code sequence % RING} (a
+ * compare-and-set into an empty slot), its end clears the slot again; the one transaction whose
+ * slot is still held by a running transaction {@value #RING} sequences older goes to a small
+ * overflow set instead. The oldest running transaction is then the first slot, from the last
+ * low-water mark on, that holds the transaction of its own sequence (or the oldest in the overflow
+ * set). Its start timestamp is the oldest snapshot too: start timestamps never decrease with the
+ * begin sequence, since a begin reads the clock and takes its sequence under the shared latch,
+ * which no commit can hold meanwhile. (A set of running transactions cost a hash-map node and an
+ * identity hash per begin: 19% of a logged replay's read time, docs/arrow.md.)
  */
 public final class TransactionManager {
     private final AtomicLong clock = new AtomicLong();
     private final AtomicLong sequences = new AtomicLong();
     private final ReentrantReadWriteLock latch = new ReentrantReadWriteLock();
-    private final Set<Transaction> active = ConcurrentHashMap.newKeySet();
+    /** Slots of the running transactions: {@code sequence & MASK}; null when free. */
+    static final int RING = 1024;
+
+    private static final int MASK = RING - 1;
+    private final AtomicReferenceArray<Transaction> running = new AtomicReferenceArray<>(RING);
+    /** Running transactions whose slot a running transaction {@value #RING} sequences older held. */
+    private final Set<Transaction> overflow = ConcurrentHashMap.newKeySet();
+    /** No running transaction in the ring began before this sequence (read and moved under the write latch). */
+    private long low = 1;
+
     private final ConcurrentLinkedQueue<Transaction> completed = new ConcurrentLinkedQueue<>();
     private final DeferredActions deferred = new DeferredActions(this);
     private final AtomicLong commits = new AtomicLong();
@@ -75,7 +99,7 @@ public final class TransactionManager {
         latch.readLock().lock();
         try {
             Transaction t = new Transaction(clock.get(), sequences.incrementAndGet(), log);
-            active.add(t);
+            if (!running.compareAndSet((int) (t.sequence & MASK), null, t)) overflow.add(t);
             return t;
         } finally {
             latch.readLock().unlock();
@@ -99,18 +123,19 @@ public final class TransactionManager {
             abort(t);
             return false;
         }
-        if (durable != null) t.onDurable(durable);
+        Runnable whenDurable = t.durableAction(durable);
         LogManager lm = t.log();
         if (t.isReadOnly()) {
-            active.remove(t);
+            end(t);
             if (t.redo != null) lm.abort(t.redo);
             t.runCallbacks(true);
             // Its non-persisted commit record waits for the force of every commit queued before it (it
             // may have read one of them); when every commit queued so far is durable already, there is
             // nothing to wait for, and the record would only cost the log manager a wake-up.
-            if (lm == null || lm.allCommitsDurable()) t.runDurable();
-            else if (t.hasDurableCallbacks()) {
-                lm.enqueueReadOnly(t::runDurable);
+            if (whenDurable == null) return true;
+            if (lm == null || lm.allCommitsDurable()) whenDurable.run();
+            else {
+                lm.enqueueReadOnly(whenDurable);
                 lm.wake();
             }
             return true;
@@ -119,10 +144,8 @@ public final class TransactionManager {
         try {
             long ts = clock.incrementAndGet();
             t.committed(ts);
-            active.remove(t);
-            if (lm != null) {
-                lm.enqueueCommit(t.redo(), ts, t.hasDurableCallbacks() ? t::runDurable : null);
-            }
+            end(t);
+            if (lm != null) lm.enqueueCommit(t.redo(), ts, whenDurable);
         } finally {
             latch.writeLock().unlock();
         }
@@ -130,18 +153,19 @@ public final class TransactionManager {
         completed.add(t);
         commits.incrementAndGet();
         t.runCallbacks(true);
-        if (lm == null) t.runDurable();
+        if (lm == null && whenDurable != null) whenDurable.run();
         return true;
     }
 
     /** Rolls {@code t} back in place and ends it. */
     public void abort(Transaction t) {
-        for (int i = t.undo.size() - 1; i >= 0; i--) t.undo.get(i).rollback();
+        List<UndoRecord> undo = t.undoRecords();
+        for (int i = undo.size() - 1; i >= 0; i--) undo.get(i).rollback();
         if (t.redo != null) t.log().abort(t.redo);
         t.abortSequence = sequences.get();
         t.markAborted();
-        active.remove(t);
-        if (!t.undo.isEmpty()) completed.add(t);
+        end(t);
+        if (!undo.isEmpty()) completed.add(t);
         aborts.incrementAndGet();
         t.runCallbacks(false);
     }
@@ -160,8 +184,16 @@ public final class TransactionManager {
         return deferred;
     }
 
+    /** How many transactions are running (a walk of the ring: for tests and diagnostics). */
     public int activeCount() {
-        return active.size();
+        int n = overflow.size();
+        for (int i = 0; i < RING; i++) if (running.get(i) != null) n++;
+        return n;
+    }
+
+    /** Takes {@code t} off the running transactions (once: a second end finds nothing). */
+    private void end(Transaction t) {
+        if (!running.compareAndSet((int) (t.sequence & MASK), t, null)) overflow.remove(t);
     }
 
     public long commits() {
@@ -172,26 +204,81 @@ public final class TransactionManager {
         return aborts.get();
     }
 
-    /** The oldest snapshot and begin sequence any running transaction has (or will get, if none runs). */
-    record Horizon(long oldestStart, long oldestSequence) {}
+    /**
+     * The oldest snapshot and begin sequence any running transaction has (or the next one will get,
+     * if none runs): the garbage collector's low-water mark. Filled in by {@link #horizon}, so that
+     * an epoch per replay event allocates nothing.
+     */
+    static final class Horizon {
+        long oldestStart, oldestSequence;
 
-    Horizon horizon() {
+        long oldestStart() {
+            return oldestStart;
+        }
+
+        long oldestSequence() {
+            return oldestSequence;
+        }
+    }
+
+    /** Sets {@code into} to the low-water mark now; returns it. */
+    Horizon horizon(Horizon into) {
         latch.writeLock().lock();
         try {
-            long start = clock.get(), seq = sequences.get() + 1;
-            for (Transaction t : active) {
-                start = Math.min(start, t.startTs);
-                seq = Math.min(seq, t.sequence);
-            }
-            return new Horizon(start, seq);
+            Transaction oldest = oldestRunning();
+            into.oldestStart = oldest == null ? clock.get() : oldest.startTs;
+            into.oldestSequence = oldest == null ? sequences.get() + 1 : oldest.sequence;
+            return into;
         } finally {
             latch.writeLock().unlock();
         }
     }
 
+    /** The oldest begin sequence of a running transaction, or the next one's if none runs. */
+    long oldestSequence() {
+        latch.writeLock().lock();
+        try {
+            Transaction oldest = oldestRunning();
+            return oldest == null ? sequences.get() + 1 : oldest.sequence;
+        } finally {
+            latch.writeLock().unlock();
+        }
+    }
+
+    /**
+     * The running transaction that began first, or null: the first ring slot from {@link #low} on
+     * that holds the transaction of its own sequence, against the overflow set. Under the write
+     * latch, so no transaction begins meanwhile; one that ends meanwhile only makes the answer
+     * older than it need be, never younger.
+     */
+    private Transaction oldestRunning() {
+        long last = sequences.get();
+        long end = Math.min(last, low + MASK);
+        Transaction oldest = null;
+        long s = low;
+        for (; s <= end; s++) {
+            Transaction x = running.get((int) (s & MASK));
+            if (x != null && x.sequence == s) {
+                oldest = x;
+                break;
+            }
+        }
+        if (oldest == null && s <= last) {
+            // more sequences since the mark than slots: every slot is someone's, take the least
+            for (int i = 0; i < RING; i++) {
+                Transaction x = running.get(i);
+                if (x != null && (oldest == null || x.sequence < oldest.sequence)) oldest = x;
+            }
+        }
+        low = oldest == null ? last + 1 : oldest.sequence;
+        if (!overflow.isEmpty())
+            for (Transaction x : overflow) if (oldest == null || x.sequence < oldest.sequence) oldest = x;
+        return oldest;
+    }
+
     /** Whether every transaction running now began after {@code sequence} (the next one will). */
     public boolean allBeganAfter(long sequence) {
-        return horizon().oldestSequence() > sequence;
+        return oldestSequence() > sequence;
     }
 
     ConcurrentLinkedQueue<Transaction> completed() {
