@@ -26,6 +26,7 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * A table filled by two threads ({@link DumpLoader#fillers}, each its own columns of the same
@@ -87,6 +88,29 @@ class TwoFillersTest {
             // the dump holds what the facts are sensitive to: bad values and recoded bytes were seen
             assertThat(oneStats.table("t").badValues()).isPositive();
             assertThat(oneStats.table("t").recodedValues()).isPositive();
+        }
+    }
+
+    /**
+     * A row of the wrong width leaves its values in the slot the next row takes: a NULL there
+     * clears the value's validity bit (the writers skip that write only for a slot never
+     * written, whose bit Arrow allocated as zero), with one filler and with two.
+     */
+    @Test
+    void aNullInTheSlotOfABadRowIsNull() throws Exception {
+        byte[] dump = ("CREATE TABLE t (id BIGINT, name VARCHAR(10), note TEXT);\n"
+                        + "INSERT INTO t VALUES (1,'a','x'),(2,'b','y','extra'),(NULL,NULL,NULL),(4,'d',NULL);\n"
+                        + "INSERT INTO t (id, name) VALUES (5,'e'),(6,'f','g'),(NULL,NULL);\n")
+                .getBytes(StandardCharsets.UTF_8);
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            for (int fillers = 1; fillers <= 2; fillers++) {
+                LoadStats stats = new LoadStats();
+                LoadedTable t = load(db, dump, fillers, stats).get("t");
+                assertThat(rows(db, t))
+                        .as("%d fillers", fillers)
+                        .containsExactly("1|a|x|", "null|null|null|", "4|d|null|", "5|e|null|", "null|null|null|");
+                assertThat(stats.table("t").badRows()).isEqualTo(2);
+            }
         }
     }
 

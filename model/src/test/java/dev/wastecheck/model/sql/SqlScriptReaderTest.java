@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.wastecheck.model.BadInputException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +85,29 @@ class SqlScriptReaderTest {
                         List.of("num:1", "num:-2.5e3", "str:it's a \"q\"\n\\", "str:a'b", "null"),
                         List.of("bin:4142", "bin:43", "bin:780079", "str:Ünï", "bin:05"),
                         List.of("word:TRUE", "word:DEFAULT", "word:NOW()", "str:x", "str:z"));
+    }
+
+    @Test
+    void nullIsTheKeywordOnlyWhenNoNameOrCallGoesOn() throws IOException {
+        String script = "INSERT INTO t VALUES (NULL,null,NuLl ,NULLS,NULL_X,NULL$,NULLIF(1,2),NULL::text,NULL);";
+        List<String> expected = List.of(
+                "null", "null", "null", "word:NULLS", "word:NULL_X", "word:NULL$", "word:NULLIF(1,2)", "null", "null");
+        // told from the buffer (the whole script arrives at once) and by peeks (a byte a read)
+        assertThat(insertRows(script, true).rows).containsExactly(expected);
+        byte[] bytes = script.getBytes(StandardCharsets.UTF_8);
+        InputStream trickle = new ByteArrayInputStream(bytes) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, 1));
+            }
+        };
+        SqlScriptReader r = new SqlScriptReader(trickle, "t.sql", true);
+        r.next();
+        Rows rows = new Rows();
+        while (r.nextTuple(rows)) {
+            // collect
+        }
+        assertThat(rows.rows).containsExactly(expected);
     }
 
     @Test

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -275,16 +275,27 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     /**
      * Writes one column's values into its vector's buffers directly: what {@code setSafe} does,
-     * without its second look at the capacities and offsets on every value. The offsets of the
-     * NULL rows between two values are filled at the next value (and by Arrow at the batch's end,
-     * from {@link #lastSet}), as {@code setSafe} fills them.
+     * without its second look at the capacities and offsets on every value, and (its own room
+     * checked here against the buffers' capacities) through the buffers' addresses rather than
+     * {@link ArrowBuf}'s checked setters: under C1, which compiles the runs below 128 MB, each
+     * of those is a call with its own bounds check, and a short value's copy went through
+     * {@code Unsafe.copyMemory}'s array checks. The offsets of the NULL rows between two values
+     * are filled at the next value (and by Arrow at the batch's end, from {@link #lastSet}), as
+     * {@code setSafe} fills them.
+     *
+     * <pre>
+     *  validity:  bit r of byte r/8 (LSB first), 1 = a value; Arrow zeroes it when it allocates
+     *             and when it grows, so a NULL in a row never written before needs no write
+     *  offsets:   int32 at 4*r: where row r's bytes start; 4*(r+1): where they end (var-width)
+     *  data:      int64 at 8*r (BIGINT), or the values' bytes back to back (var-width)
+     * </pre>
      */
     private static final class Writer {
         private FieldVector vector;
         private BaseVariableWidthVector varWidth;
-        private ArrowBuf validity;
-        private ArrowBuf offsets;
-        private ArrowBuf data;
+        private long validity;
+        private long offsets;
+        private long data;
         private long dataCapacity;
         /** Rows the validity (and offset) buffers hold. */
         private int rowCapacity;
@@ -302,14 +313,17 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
 
         private void buffers() {
-            validity = vector.getValidityBuffer();
-            data = vector.getDataBuffer();
-            dataCapacity = data.capacity();
+            ArrowBuf validityBuf = vector.getValidityBuffer();
+            ArrowBuf dataBuf = vector.getDataBuffer();
+            validity = validityBuf.memoryAddress();
+            data = dataBuf.memoryAddress();
+            dataCapacity = dataBuf.capacity();
             if (varWidth != null) {
-                offsets = vector.getOffsetBuffer();
-                rowCapacity = (int) Math.min(validity.capacity() * 8, offsets.capacity() / 4 - 1);
+                ArrowBuf offsetBuf = vector.getOffsetBuffer();
+                offsets = offsetBuf.memoryAddress();
+                rowCapacity = (int) Math.min(validityBuf.capacity() * 8, offsetBuf.capacity() / 4 - 1);
             } else {
-                rowCapacity = (int) Math.min(validity.capacity() * 8, dataCapacity / 8);
+                rowCapacity = (int) Math.min(validityBuf.capacity() * 8, dataCapacity / 8);
             }
         }
 
@@ -326,12 +340,17 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
         }
 
+        private void setBit(int row) {
+            long at = validity + (row >> 3);
+            MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | (1 << (row & 7))));
+        }
+
         void putLong(int row, long value) {
             if (row >= rowCapacity) {
                 rowRoom(row);
             }
-            data.setLong((long) row * 8, value);
-            BitVectorHelper.setBit(validity, row);
+            MemoryUtil.putLong(data + (long) row * 8, value);
+            setBit(row);
             lastSet = row;
         }
 
@@ -340,30 +359,49 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 rowRoom(row);
             }
             if (row <= lastSet) {
-                end = offsets.getInt((long) row * 4); // the row written again (a bad row's slot): from its start
+                end = MemoryUtil.getInt(offsets + (long) row * 4); // the row written again (a bad row's slot)
             } else {
                 for (int r = lastSet + 1; r < row; r++) {
-                    offsets.setInt((long) (r + 1) * 4, end); // the NULL rows since the last value
+                    MemoryUtil.putInt(offsets + (long) (r + 1) * 4, end); // the NULL rows since the last value
                 }
             }
             long need = (long) end + len;
             if (need > dataCapacity) {
                 varWidth.reallocDataBuffer(need);
-                data = varWidth.getDataBuffer();
-                dataCapacity = data.capacity();
+                ArrowBuf dataBuf = varWidth.getDataBuffer();
+                data = dataBuf.memoryAddress();
+                dataCapacity = dataBuf.capacity();
             }
-            data.setBytes(end, b, off, len);
+            copy(b, off, data + end, len);
             end += len;
-            offsets.setInt((long) (row + 1) * 4, end);
-            BitVectorHelper.setBit(validity, row);
+            MemoryUtil.putInt(offsets + (long) (row + 1) * 4, end);
+            setBit(row);
             lastSet = row;
+        }
+
+        /** {@code b[off, off+len)} to {@code to}: short values eight bytes a step, long ones in one copy. */
+        private static void copy(byte[] b, int off, long to, int len) {
+            if (len > 64) {
+                MemoryUtil.copyToMemory(b, off, to, len);
+                return;
+            }
+            int i = 0;
+            for (; i + 8 <= len; i += 8) {
+                MemoryUtil.putLong(to + i, MemoryUtil.getLong(b, off + i));
+            }
+            for (; i < len; i++) {
+                MemoryUtil.putByte(to + i, b[off + i]);
+            }
         }
 
         void putNull(int row) {
             if (row >= rowCapacity) {
                 rowRoom(row);
             }
-            BitVectorHelper.unsetBit(validity, row);
+            if (row <= lastSet) { // a row written before (a bad row's slot): its bit cleared
+                long at = validity + (row >> 3);
+                MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) & ~(1 << (row & 7))));
+            }
         }
 
         /** Hands the last row written to the vector, whose value count then fills the offsets after it. */
