@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
  *     [--workloads capacity,tpch,tpch-warm,tpcb,tpcc,record] [--formats NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC]
- *     [--warm-tpch] [--paper] [--ops new_order,payment,...]
+ *     [--warm-tpch] [--paper] [--ops new_order,payment,...] [--tpcb-branches 1]
  * </pre>
  *
  * {@code --paper} is HPL-2012-240 §6's setup: 32 KB pages, records per page scaled to 204
@@ -68,6 +68,8 @@ public final class PaperRun {
         Map<String, String> o = options(args);
         paper = o.containsKey("paper");
         if (paper) System.setProperty("layouts.paper", "true"); // read by TpchWorkload in each loader
+        // TPC-B scale (branches of 100,000 accounts): 1 by default; §6.2 reports scale 10.
+        System.setProperty("tpcb.branches", o.getOrDefault("tpcb-branches", "1")); // read by TpcbWorkload
         double sf = Double.parseDouble(o.getOrDefault("sf", "0.1"));
         int pageSize = Integer.parseInt(o.getOrDefault("page-size", paper ? "32768" : "65536"));
         int rounds = Integer.parseInt(o.getOrDefault("rounds", paper ? "50" : "21"));

@@ -9,14 +9,15 @@ import java.util.function.LongSupplier;
  * account balance read back) and {@code stmt:insert} (the history row) run one kind of
  * statement of the same batch alone, {@code logic} none (what the others include besides their
  * statements). {@code _before} empties the history table before each operation, untimed.
- * One branch: 100,000 accounts of 100 bytes, a 10 MB account table (in L3).
+ * One branch by default: 100,000 accounts of 100 bytes, a 10 MB account table (in L3);
+ * {@code -Dtpcb.branches=N} (PaperRun's {@code --tpcb-branches}) loads N, as §6.2's scale 10.
  */
 public final class TpcbWorkload extends LinkedHashMap<String, LongSupplier> {
     static final int BATCH = 20_000;
     private final String description;
 
     public TpcbWorkload(String format, double scaleFactor, int pageSize) {
-        Tpcb b = new Tpcb(Formats.of(format), pageSize, 1, BATCH, 42);
+        Tpcb b = new Tpcb(Formats.of(format), pageSize, Integer.getInteger("tpcb.branches", 1), BATCH, 42);
         put("_before", () -> {
             b.history.clear();
             return 0;
