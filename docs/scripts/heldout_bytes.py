@@ -5,7 +5,8 @@
     python3 docs/scripts/heldout_bytes.py DUMP TRACE [TRAIN]
     python3 docs/scripts/heldout_bytes.py --blocks DUMP        # every text of a dump, per value against blocks
     python3 docs/scripts/heldout_bytes.py --tail DUMP TRACE    # what the held-out reads are, against the training;
-                                                               # and the training's reads superseded before the split
+                                                               # and the training's reads superseded before the split;
+                                                               # and the held-out edits' predecessors read again
 
 Splits the trace as `replay --train TRAIN` does (default 0.5: half of the events; a join is one event
 per table), collects the distinct `text` rows the held-out events read (`SELECT old_text ... WHERE
@@ -194,6 +195,8 @@ def main_tail(dump, trace, train=0.5):
     keys = collections.defaultdict(set)
     latest_at_split = None
     read_held = set()
+    superseded_held = set()  # the predecessors the held-out edits supersede: the upkeep demotes them
+    read_after_demotion = set()
     for n, line in enumerate(stmts):
         if n == k:
             latest_at_split = set(latest)
@@ -205,6 +208,7 @@ def main_tail(dump, trace, train=0.5):
                 latest.add(int(m.group(1)))
                 if n >= k:
                     written_held.add(int(m.group(1)))
+                    superseded_held.add(int(m.group(2)))
             continue
         m = READ_KEY.search(text)
         if not m:
@@ -218,6 +222,8 @@ def main_tail(dump, trace, train=0.5):
         if family == 'revision':
             rid = int(key)
             read_held.add((table, rid))
+            if rid in superseded_held:
+                read_after_demotion.add((table, rid))
             if key in trained[table]:
                 cls = 'read by the training'
             elif rid in latest:
@@ -243,6 +249,11 @@ def main_tail(dump, trace, train=0.5):
         again = {rid for rid in stale if (table, rid) in read_held}
         print(f"{table:10} read by the training, not latest at the split: {len(stale):,} keys, "
               f"read held out {len(again):,}; latest at the split, read by the training: {len(read & latest_at_split):,}")
+    # What the upkeep writes to the cold partition held out (each demoted predecessor), and whether anything reads it.
+    for table in ('revision', 'slots', 'text'):
+        again = {rid for (t, rid) in read_after_demotion if t == table}
+        print(f"{table:10} superseded by a held-out edit (demoted by the upkeep): {len(superseded_held):,} keys, "
+              f"read after the edit {len(again):,}")
 
 
 def main(dump, trace, train=0.5):

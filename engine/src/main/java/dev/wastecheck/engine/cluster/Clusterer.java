@@ -124,13 +124,17 @@ public final class Clusterer {
                 ? new HotRules.Learned(Map.of(), List.of(), List.of())
                 : HotRules.learn(db, heat, lateFirst, byReference);
         if (!byReference.isEmpty() && lateFirst != null) db.noteHotRules(rules.describe());
+        for (Table t : db.tables()) t.forgetOverwrites(); // learned from: the training's updates are over
         for (Table t : db.tables()) {
             var design = t.design();
             LinkedHashMap<Long, Long> h = heat.getOrDefault(t, new LinkedHashMap<>());
-            List<Long> extra = rules.extra().get(t);
-            if (extra != null && !extra.isEmpty()) {
+            List<Long> extra = rules.extra().get(t), cold = rules.cold().get(t);
+            if ((extra != null && !extra.isEmpty()) || cold != null) {
                 h = new LinkedHashMap<>(h);
-                for (long tid : extra) h.putIfAbsent(tid, 0L);
+                if (extra != null) for (long tid : extra) h.putIfAbsent(tid, 0L);
+                // read by the training, then superseded by reference before the split: cold, as the upkeep would
+                // have left them (§3.1)
+                if (cold != null) for (long tid : cold) h.remove(tid);
             }
             if (design.partition()) {
                 boolean[] keep = indexesRead == null ? null : indexesRead.getOrDefault(t, new boolean[t.indexCount()]);

@@ -51,8 +51,20 @@ import java.util.Set;
  * least {@value #MIN_LIFT} times its share of the table; each table keeps its best (foreseen minus
  * share), and with fewer than {@value #MIN_EVIDENCE} such tuples a table gets no rule. Since "hot"
  * feeds the other rules, they are evaluated again until no hot set changes; the rules chosen are
- * then applied with everything the training read as the seed. Only training events and the
- * database as the training left it are used: no held-out event can select a tuple.
+ * then applied with everything the training read as the seed, less what the rule itself sent cold
+ * during the training (below). Only training events and the database as the training left it are
+ * used: no held-out event can select a tuple.
+ *
+ * <p><b>Superseded before the split.</b> §3.1: "Hot revision tuples are those that are pointed to
+ * from the page table, so newly inserted revision tuples can replace the previously hot tuple for
+ * the same page, which is then moved to the cold partition". A tuple the training read while a
+ * reference named it, and whose reference then moved on to another tuple before the split (an edit
+ * during the training), is where the upkeep would have put it had the partition existed then: cold.
+ * So a table with a rule {@link Kind#REFERENCED referenced by} {@code A.c} leaves out of its seed
+ * the tuples some update of the training overwrote {@code A.c} away from ({@link Table#overwritten})
+ * and that no row of {@code A} names at the split; a table that follows another's hot set leaves
+ * out the tuples that follow only such superseded ones (the slots of a superseded revision). The
+ * old ids still find them: they stay in the cold partition, with every index.
  */
 public final class HotRules {
     /** Share of a column's values that must be keys of the referenced table. */
@@ -85,13 +97,24 @@ public final class HotRules {
      * @param rows     tuples of the table
      * @param coverage of the tuples that only the second half of the training read, the share the rule selected
      *                 when learned on the first half
+     * @param superseded tuples the training read that the rule had sent cold before the split (§3.1: a reference
+     *                   moved on), left out of the hot partition
      */
-    public record Rule(String table, String kind, String via, long selected, long added, long rows, double coverage) {
+    public record Rule(
+            String table,
+            String kind,
+            String via,
+            long selected,
+            long added,
+            long rows,
+            double coverage,
+            long superseded) {
         public String describe() {
             return String.format(
                     Locale.ROOT,
                     "%s: hot when %s %s: %,d of %,d tuples (%.1f%%), %,d of them not read in training; learned on the training's"
-                            + " first half, it foresaw %.1f%% of the tuples its second half read first",
+                            + " first half, it foresaw %.1f%% of the tuples its second half read first; %,d read by the"
+                            + " training and superseded before the split, left cold",
                     table,
                     kind,
                     via,
@@ -99,7 +122,8 @@ public final class HotRules {
                     rows,
                     100.0 * selected / Math.max(1, rows),
                     added,
-                    100 * coverage);
+                    100 * coverage,
+                    superseded);
         }
     }
 
@@ -127,10 +151,17 @@ public final class HotRules {
      * @param rules the rules kept
      * @param none  for each table that asked for a rule and got none, why (in table order)
      * @param links the rules kept, as the upkeep follows them while the workload writes
+     * @param cold  per table, the tuple ids of its main partition the training read that stay cold: superseded
+     *              before the split (§3.1), in key order
      */
-    public record Learned(Map<Table, List<Long>> extra, List<Rule> rules, List<String> none, List<Link> links) {
+    public record Learned(
+            Map<Table, List<Long>> extra,
+            List<Rule> rules,
+            List<String> none,
+            List<Link> links,
+            Map<Table, List<Long>> cold) {
         public Learned(Map<Table, List<Long>> extra, List<Rule> rules, List<String> none) {
-            this(extra, rules, none, List.of());
+            this(extra, rules, none, List.of(), Map.of());
         }
 
         /** The rules described, then the tables without one: what a report lists. */
@@ -158,6 +189,8 @@ public final class HotRules {
         final BitSet read, early, late;
 
         BitSet hot;
+        /** Tuples the training read that its rule had sent cold before the split (a reference moved on, §3.1). */
+        BitSet superseded = new BitSet();
 
         Snapshot(Table t, Map<Long, Long> h, Set<Long> lateFirst) {
             table = t;
@@ -383,23 +416,29 @@ public final class HotRules {
             }
             if (!changed) break;
         }
-        // Apply: the chosen rules again, now with every tuple the training read as the seed.
+        // Apply: the chosen rules again, now with every tuple the training read as the seed, less those the rule sent
+        // cold during the training (§3.1: "newly inserted revision tuples can replace the previously hot tuple for the
+        // same page, which is then moved to the cold partition").
         for (Snapshot t : partitioned) t.hot = (BitSet) t.read.clone();
         for (int round = 0; round <= tgt.size(); round++) {
             boolean changed = false;
             for (Snapshot t : tgt) {
                 Choice c = chosen.get(t);
                 if (c == null) continue;
+                BitSet gone = superseded(t, c, fixed);
                 BitSet next = (BitSet) t.read.clone();
+                next.andNot(gone);
                 next.or(select(c.edge, c.kind, fixed));
-                if (!next.equals(t.hot)) {
+                if (!next.equals(t.hot) || !gone.equals(t.superseded)) {
                     t.hot = next;
+                    t.superseded = gone;
                     changed = true;
                 }
             }
             if (!changed) break;
         }
         Map<Table, List<Long>> extra = new LinkedHashMap<>();
+        Map<Table, List<Long>> cold = new LinkedHashMap<>();
         List<Rule> rules = new ArrayList<>();
         List<Link> links = new ArrayList<>();
         for (Snapshot t : tgt) {
@@ -409,9 +448,13 @@ public final class HotRules {
             for (int i = t.hot.nextSetBit(0); i >= 0; i = t.hot.nextSetBit(i + 1))
                 if (!t.read.get(i)) add.add(t.tids[i]);
             extra.put(t.table, add);
+            List<Long> left = new ArrayList<>();
+            for (int i = t.superseded.nextSetBit(0); i >= 0; i = t.superseded.nextSetBit(i + 1)) left.add(t.tids[i]);
+            if (!left.isEmpty()) cold.put(t.table, left);
             Rule r = c.rule;
             long selected = select(c.edge, c.kind, fixed).cardinality();
-            rules.add(new Rule(r.table(), r.kind(), r.via(), selected, add.size(), r.rows(), r.coverage()));
+            rules.add(
+                    new Rule(r.table(), r.kind(), r.via(), selected, add.size(), r.rows(), r.coverage(), left.size()));
             links.add(new Link(
                     c.kind,
                     c.edge.from.table,
@@ -442,7 +485,46 @@ public final class HotRules {
                         100 * MIN_COVERAGE,
                         100 * MAX_SHARE));
         }
-        return new Learned(extra, rules, none, links);
+        return new Learned(extra, rules, none, links, cold);
+    }
+
+    /**
+     * Of the tuples of {@code t} the training read, those its rule had sent cold by the split (§3.1): for "referenced
+     * by {@code A.c}", the tuples an update of the training overwrote {@code A.c} away from and that no row of
+     * {@code A} names now (the previously hot revision of an edited page); for a rule that follows another table's
+     * hot set, the tuples that follow only superseded tuples of it (the slots of that revision, the content only it
+     * names).
+     */
+    private static BitSet superseded(Snapshot t, Choice c, Map<String, BitSet> fixed) {
+        Edge e = c.edge;
+        BitSet out;
+        switch (c.kind) {
+            case REFERENCED -> {
+                out = new BitSet(t.rows);
+                Map<Long, Integer> key = e.to.keys.get(e.key);
+                for (String before : e.from.table.overwritten(e.from.fields[e.col])) {
+                    Integer i = key.get(number(before));
+                    if (i != null) out.set(i);
+                }
+                out.andNot(select(e, c.kind, fixed)); // named again, or by another row: still hot
+            }
+            case REFERENCING_HOT -> {
+                out = new BitSet(t.rows);
+                Map<Long, Integer> key = e.to.keys.get(e.key);
+                long[] v = e.from.values[e.col];
+                for (int r = t.read.nextSetBit(0); r >= 0; r = t.read.nextSetBit(r + 1)) {
+                    Integer i = key.get(v[r]);
+                    if (i != null && e.to.superseded.get(i)) out.set(r);
+                }
+            }
+            case REFERENCED_BY_HOT -> {
+                out = referenced(e, e.from.superseded);
+                out.andNot(referenced(e, e.from.hot));
+            }
+            default -> throw new IllegalStateException(c.kind.toString());
+        }
+        out.and(t.read);
+        return out;
     }
 
     /** How a rule selects: by the references of a table, of its hot tuples, or to hot tuples. */
@@ -496,7 +578,7 @@ public final class HotRules {
                 if (c >= 0) return best;
             }
         }
-        return new Choice(new Rule(t.table.name(), kind.label, e.via(), n, 0, t.rows, coverage), e, kind, sel);
+        return new Choice(new Rule(t.table.name(), kind.label, e.via(), n, 0, t.rows, coverage, 0), e, kind, sel);
     }
 
     /** The tuples of {@code e.to} whose key some row of {@code e.from} (of {@code only}, when given) names. */

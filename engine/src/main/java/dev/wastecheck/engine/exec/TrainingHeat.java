@@ -25,7 +25,9 @@ import java.util.Set;
  *   <li>the indexes the reads, updates and deletes went through ({@link #indexesRead()}), which a
  *       hot partition must keep, or an update by a secondary key scans the partition's heap.</li>
  * </ul>
- * Scans are not counted (they read everything), nor inserts (they are not reads). Counting starts
+ * While counting, each table also notes the values its updates overwrite ({@link Table#recordOverwrites}): the
+ * references that moved on during the training, which the split reads. Scans are not counted (they read
+ * everything), nor inserts (they are not reads). Counting starts
  * with {@link #start} and ends with {@link #finish}; between runs nothing is counted. The late
  * reads and the indexes read stay readable after {@link #finish}, until the next {@link #start}
  * (the late reads) or for the replayer's life (the indexes).
@@ -52,8 +54,15 @@ final class TrainingHeat {
         lateFirst = new HashMap<>();
         lateInserted = new HashMap<>();
         this.mid = mid;
-        for (Table t : db.tables()) t.onMainMove((from, to) -> moved(t, from, to));
+        recording = new ArrayList<>(db.tables());
+        for (Table t : recording) {
+            t.onMainMove((from, to) -> moved(t, from, to));
+            t.recordOverwrites(); // what the training's updates overwrite: a reference that moved on (§3.1)
+        }
     }
+
+    /** The tables whose updates note what they overwrite while counting. */
+    private List<Table> recording = List.of();
 
     /** Whether reads are being counted. */
     boolean counting() {
@@ -129,6 +138,7 @@ final class TrainingHeat {
             out.put(t, sorted);
         }
         counts = null;
+        for (Table t : recording) t.stopRecordingOverwrites();
         return out;
     }
 

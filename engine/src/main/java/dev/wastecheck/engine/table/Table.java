@@ -27,9 +27,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongPredicate;
 
@@ -90,6 +92,13 @@ public final class Table {
     private List<ReferenceListener>[] watchers;
     /** Whether a watched field changed since {@link #settleWatchers}. */
     private boolean watched;
+    /**
+     * Per field, the values updates overwrote while a training ran ({@link #recordOverwrites}), as literals; null
+     * before the first training. What the split learns "superseded" from (§3.1 by reference).
+     */
+    private Set<String>[] overwritten;
+    /** Whether updates note the values they overwrite now. */
+    private boolean recordingOverwrites;
 
     private final int[] ends = new int[64];
 
@@ -393,6 +402,35 @@ public final class Table {
         if (watchers == null || !watched) return;
         watched = false;
         for (List<ReferenceListener> ls : watchers) if (ls != null) for (ReferenceListener l : ls) l.settle();
+    }
+
+    /**
+     * From now until {@link #stopRecordingOverwrites}, every update notes the values it overwrites
+     * (of fields kept in the page: not the long ones). A training runs so: at the split, a reference
+     * that moved on names a tuple that was hot and is no longer ("No Bits Left Behind" §3.1, "newly
+     * inserted revision tuples can replace the previously hot tuple for the same page"), which
+     * the split ({@code HotRules}) then leaves cold.
+     */
+    @SuppressWarnings("unchecked")
+    public void recordOverwrites() {
+        overwritten = new Set[schema.fieldCount()];
+        recordingOverwrites = true;
+    }
+
+    /** Updates stop noting what they overwrite; what was noted stays readable until the next recording. */
+    public void stopRecordingOverwrites() {
+        recordingOverwrites = false;
+    }
+
+    /** The literals of field {@code f} that updates overwrote while recording (in no order); empty if none. */
+    public Set<String> overwritten(int f) {
+        return overwritten == null || overwritten[f] == null ? Set.of() : overwritten[f];
+    }
+
+    /** Forgets what was recorded (after the split has learned from it). */
+    public void forgetOverwrites() {
+        overwritten = null;
+        recordingOverwrites = false;
     }
 
     /** Calls {@code listener} after every update that changes field {@code f}. */
@@ -1142,9 +1180,9 @@ public final class Table {
     public long update(Part p, long tid, int[] fields, Record values, Record scratchRecord) {
         read(p, tid, scratchRecord);
         String[] before = null;
-        if (watchers != null) {
+        if (watchers != null || recordingOverwrites) {
             for (int f : fields) {
-                if (watchers[f] == null) continue;
+                if (!watched(f) && !recorded(f)) continue;
                 if (before == null) before = new String[schema.fieldCount()];
                 before[f] = Values.literal(this, f, scratchRecord);
             }
@@ -1152,14 +1190,28 @@ public final class Table {
         long result = rewrite(p, tid, fields, values, scratchRecord);
         if (before != null && result != TupleId.NONE) {
             for (int f : fields) {
-                if (watchers[f] == null) continue;
+                if (!watched(f) && !recorded(f)) continue;
                 String after = values.isNull(f) ? null : Values.literal(this, f, values);
                 if (Objects.equals(before[f], after)) continue;
+                if (recorded(f) && before[f] != null) {
+                    if (overwritten[f] == null) overwritten[f] = new HashSet<>();
+                    overwritten[f].add(before[f]);
+                }
+                if (!watched(f)) continue;
                 watched = true;
                 for (ReferenceListener l : watchers[f]) l.changed(before[f], after);
             }
         }
         return result;
+    }
+
+    private boolean watched(int f) {
+        return watchers != null && watchers[f] != null;
+    }
+
+    /** Whether an update of field {@code f} notes the value it overwrites (recording, and not a long field). */
+    private boolean recorded(int f) {
+        return recordingOverwrites && !spec.columns().get(f).overflow();
     }
 
     private long rewrite(Part p, long tid, int[] fields, Record values, Record scratchRecord) {

@@ -345,6 +345,215 @@ class HotRulesTest {
         }
     }
 
+    /**
+     * The wiki of {@link #specs} with MediaWiki's {@code slots} and {@code content}: one slot per revision (its own
+     * key, found by revision) naming one content row (its own key), so that {@code slots} follows the hot revisions
+     * ("referencing hot") and {@code content} the hot slots ("referenced by hot").
+     */
+    private static List<TableSpec> specsWithSlots() {
+        List<TableSpec> out = new ArrayList<>(specs());
+        out.add(new TableSpec(
+                "slots",
+                List.of(
+                        new ColumnSpec("slot_id", FieldType.INT64, false, false),
+                        new ColumnSpec("slot_revision_id", FieldType.INT64, false, false),
+                        new ColumnSpec("slot_content_id", FieldType.INT64, false, false)),
+                List.of(
+                        new IndexSpec("PRIMARY", List.of("slot_id"), true),
+                        new IndexSpec("slot_rev", List.of("slot_revision_id"), false))));
+        out.add(new TableSpec(
+                "content",
+                List.of(
+                        new ColumnSpec("content_id", FieldType.INT64, false, false),
+                        new ColumnSpec("content_size", FieldType.INT64, false, false)),
+                List.of(new IndexSpec("PRIMARY", List.of("content_id"), true))));
+        return out;
+    }
+
+    private static long slotId(long revId) {
+        return 1_000_000L + revId;
+    }
+
+    private static long contentId(long revId) {
+        return 2_000_000L + revId;
+    }
+
+    private static AccessEvent slotOf(long revId) {
+        return new AccessEvent(
+                "slots",
+                Operation.POINT_LOOKUP,
+                "slot_rev",
+                Map.of("slot_revision_id", Long.toString(revId)),
+                List.of("slot_revision_id"),
+                Set.of("slot_id"),
+                Set.of(),
+                Set.of(),
+                Set.of(),
+                Map.of(),
+                1,
+                -1,
+                0,
+                Map.of());
+    }
+
+    /** A page view that also reads the slot of the page's latest revision and its content. */
+    private static void viewWithSlot(List<AccessEvent> out, int page, long[] latest) {
+        view(out, page, latest);
+        out.add(slotOf(latest[page]));
+        out.add(lookup("content", "content_id", contentId(latest[page])));
+    }
+
+    /** Where a key of index {@code ix} is: "hot", "cold" or "nowhere" (notes included). */
+    private static String where(Table t, int ix, long id) {
+        List<String> found = new ArrayList<>();
+        t.find(ix, t.keyOfLiterals(ix, List.of(Long.toString(id))), true, (p, tid) -> {
+            found.add(p == t.main() ? "cold" : "hot");
+            return true;
+        });
+        return found.isEmpty() ? "nowhere" : String.join(",", found);
+    }
+
+    /**
+     * §3.1 at the split: "newly inserted revision tuples can replace the previously hot tuple for the
+     * same page, which is then moved to the cold partition". An edit during the training supersedes a
+     * revision the training had read: the split learns it cold (with its slot, which follows it, and
+     * the content only that slot names), the revision that replaced it hot, and lookups by the old id,
+     * held out, still find it. No held-out event is needed for any of it, and the upkeep moves nothing.
+     */
+    @Test
+    void aRevisionSupersededBeforeTheSplitIsLearnedColdAndItsSuccessorHot() {
+        long[] latest = latest();
+        List<Integer> pages = new ArrayList<>();
+        for (int p = 1; p <= 300; p++) pages.add(p);
+        Collections.shuffle(pages, new Random(5));
+        int edited = pages.get(0);
+        long predecessor = latest[edited], fresh = 999_001;
+        List<AccessEvent> events = new ArrayList<>();
+        Random rnd = new Random(7);
+        for (int i = 0; i < 300; i++) {
+            viewWithSlot(events, pages.get(i), latest);
+            viewWithSlot(events, pages.get(rnd.nextInt(i + 1)), latest);
+            if (i == 150) {
+                // the edit, in the training's second half: a new revision, its slot and content, and page_latest
+                // points to it
+                events.add(write(
+                        Operation.INSERT,
+                        "revision",
+                        null,
+                        null,
+                        Map.of(
+                                "rev_id",
+                                Long.toString(fresh),
+                                "rev_page",
+                                Integer.toString(edited),
+                                "rev_note",
+                                "new")));
+                events.add(write(
+                        Operation.INSERT,
+                        "slots",
+                        null,
+                        null,
+                        Map.of(
+                                "slot_id",
+                                Long.toString(slotId(fresh)),
+                                "slot_revision_id",
+                                Long.toString(fresh),
+                                "slot_content_id",
+                                Long.toString(contentId(fresh)))));
+                events.add(write(
+                        Operation.INSERT,
+                        "content",
+                        null,
+                        null,
+                        Map.of("content_id", Long.toString(contentId(fresh)), "content_size", "3")));
+                events.add(write(
+                        Operation.UPDATE,
+                        "page",
+                        "page_id",
+                        (long) edited,
+                        Map.of("page_latest", Long.toString(fresh))));
+                latest[edited] = fresh;
+                viewWithSlot(events, edited, latest);
+            }
+        }
+        int split = events.size();
+        for (int p = 301; p <= PAGES; p++) viewWithSlot(events, p, latest);
+        // held out, by the old id
+        events.add(lookup("revision", "rev_id", predecessor));
+        events.add(slotOf(predecessor));
+        events.add(lookup("content", "content_id", contentId(predecessor)));
+        TableDesign d = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
+        Function<String, TableDesign> designs =
+                n -> List.of("revision", "slots", "content").contains(n) ? d : TableDesign.BASELINE;
+        try (Database db = new Database(specsWithSlots(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
+            load(db, latest());
+            Table slots = db.table("slots"), content = db.table("content");
+            Record sr = new Record(slots.schema()), cr = new Record(content.schema());
+            for (int p = 1; p <= PAGES; p++) {
+                for (int k = 0; k < REVS; k++) {
+                    long id = revId(p, k);
+                    slots.insert(
+                            slots.main(),
+                            sr.setLong(0, slotId(id)).setLong(1, id).setLong(2, contentId(id)));
+                    content.insert(content.main(), cr.setLong(0, contentId(id)).setLong(1, k));
+                }
+            }
+            Executor replayer = new Executor(db);
+            List<String> atSplit = new ArrayList<>();
+            ExecutionResult r = replayer.run(
+                    "refs",
+                    "",
+                    events,
+                    split,
+                    0,
+                    Map.of(),
+                    (heat, read) -> {
+                        Table rev = db.table("revision");
+                        assertThat(heat.get(rev))
+                                .as("the training read the predecessor")
+                                .containsKey(tid(rev, predecessor));
+                        Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
+                        atSplit.add(where(rev, 0, predecessor));
+                        atSplit.add(where(rev, 0, fresh));
+                        atSplit.add(where(slots, 0, slotId(predecessor)));
+                        atSplit.add(where(slots, 0, slotId(fresh)));
+                        atSplit.add(where(content, 0, contentId(predecessor)));
+                        atSplit.add(where(content, 0, contentId(fresh)));
+                        atSplit.add(where(rev, 0, latest[pages.get(1)]));
+                        return moved;
+                    },
+                    n -> {});
+            assertThat(atSplit)
+                    .as("at the split: the superseded revision, its successor, their slots and contents, and a revision"
+                            + " still latest")
+                    .containsExactly("cold", "hot", "cold", "hot", "cold", "hot", "hot");
+            String left = "; 1 read by the training and superseded before the split, left cold";
+            assertThat(r.hotRules())
+                    .anySatisfy(rule -> assertThat(rule)
+                            .startsWith("revision: hot when referenced by page.page_latest -> revision.rev_id")
+                            .endsWith(left))
+                    .anySatisfy(rule -> assertThat(rule)
+                            .startsWith("slots: hot when referencing hot slots.slot_revision_id -> revision.rev_id")
+                            .endsWith(left))
+                    .anySatisfy(rule -> assertThat(rule)
+                            .startsWith(
+                                    "content: hot when referenced by hot slots.slot_content_id -> content.content_id")
+                            .endsWith(left));
+            assertThat(db.table("revision").upkeep().demotedByReference())
+                    .as("the split left it cold: no move was needed")
+                    .isZero();
+            // the held-out lookups by the old ids found what the training's first view of the page read
+            long[] dg = r.digests();
+            assertThat(new long[] {dg[dg.length - 3], dg[dg.length - 2], dg[dg.length - 1]})
+                    .containsExactly(dg[1], dg[2], dg[3]);
+        }
+    }
+
+    /** The tuple id of the main partition a revision id has (before the split). */
+    private static long tid(Table t, long id) {
+        return t.main().tree(0).lookup(key(t, id));
+    }
+
     private static byte[] key(Table t, long id) {
         return t.keyOfLiterals(0, List.of(Long.toString(id)));
     }
