@@ -26,6 +26,8 @@ public final class ArrowStore implements TupleStore {
     private final int[] all;
     /** Every operation's commit callback with logging on (its result is released after the force, §3.4), else null. */
     private final Runnable release;
+    /** The read-only transaction each read begins again (the replay is one thread): no object per read. */
+    private Transaction reader;
 
     ArrowStore(ArrowTable table) {
         this(table, null);
@@ -82,7 +84,7 @@ public final class ArrowStore implements TupleStore {
     /** Reads only {@code fields}, as the page formats' projection does: no copy of the other columns. */
     @Override
     public void project(long tid, int[] fields, Record into, byte[] scratchBytes) {
-        Transaction t = tm.begin();
+        Transaction t = reader = tm.beginReadOnly(reader);
         boolean found = table.select(t, tid, fields, into, raw);
         tm.commit(t, release);
         if (!found) throw new IllegalStateException(table.name() + ": no tuple at " + TupleSlot.toString(tid));

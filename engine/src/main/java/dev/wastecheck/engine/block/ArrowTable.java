@@ -196,16 +196,24 @@ public final class ArrowTable {
     }
 
     /**
-     * 4 KB pages touched: the blocks' in one flat bit array (block {@code b}'s pages from bit {@code b *
-     * wordsPerBlock * 64}, four words for a 1 MB block), the heap chunks' in bit sets by chunk (a
-     * dedicated chunk may be larger than a block). The flat array keeps the per-column cost of a read
-     * at one shift and one OR: a bit set per block grew and checked its capacity at every set.
+     * 4 KB pages touched, in flat bit arrays: the blocks' in one (block {@code b}'s pages from bit
+     * {@code b * wordsPerBlock * 64}, four words for a 1 MB block), the heap chunks' first megabyte in
+     * another the same way (chunk {@code k}'s pages from bit {@code k * 256}), and the pages of a
+     * dedicated chunk past its first megabyte in an array of their own. The flat arrays keep the
+     * cost of a read at one shift and one OR per page: a bit set per block, and later per heap chunk,
+     * grew and checked its capacity at every set (the chunks' {@code BitSet.set} was 2% of a logged
+     * replay's samples inside measured events, docs/arrow.md).
      */
     private final class WorkingSet {
         static final int PAGE_SHIFT = 12;
+        /** Words of a heap chunk's first megabyte: 256 pages. */
+        static final int CHUNK_WORDS = (VarlenHeap.CHUNK_SIZE >>> PAGE_SHIFT) >>> 6;
+
         final int wordsPerBlock = Math.max(1, ((layout.blockSize() + (1 << PAGE_SHIFT) - 1) >>> PAGE_SHIFT) + 63 >>> 6);
         long[] blocks = new long[16 * wordsPerBlock];
-        BitSet[] chunks = new BitSet[16];
+        long[] chunks = new long[16 * CHUNK_WORDS];
+        /** By chunk: the pages of a dedicated chunk beyond its first megabyte (from its page 256 on), or null. */
+        long[][] beyond = new long[0][];
         /** Tuple accesses recorded (reads and writes; a replay runs them on one thread). */
         long tuples;
 
@@ -217,18 +225,49 @@ public final class ArrowTable {
             bs[w] |= 1L << page;
         }
 
+        /** Records the pages of the {@code length} bytes of a heap value at {@code handle}. */
         void touchValue(long handle, int length) {
             int chunk = (int) (handle >>> 32), at = VarlenHeap.offset(handle);
-            if (chunk >= chunks.length) chunks = Arrays.copyOf(chunks, Math.max(chunks.length * 2, chunk + 1));
-            BitSet p = chunks[chunk];
-            if (p == null) p = chunks[chunk] = new BitSet();
-            p.set(at >>> PAGE_SHIFT, ((at + length - 1) >>> PAGE_SHIFT) + 1);
+            int first = at >>> PAGE_SHIFT, last = (at + length - 1) >>> PAGE_SHIFT;
+            int chunkPages = CHUNK_WORDS << 6;
+            if (last < chunkPages) {
+                long[] cs = chunks;
+                int need = (chunk + 1) * CHUNK_WORDS;
+                if (need > cs.length) cs = chunks = Arrays.copyOf(cs, Math.max(cs.length * 2, need));
+                setPages(cs, chunk * CHUNK_WORDS, first, last);
+                return;
+            }
+            // a value of a dedicated chunk reaching past its first megabyte (a value of 256 KB or more)
+            if (first < chunkPages) {
+                touchValue(handle, (chunkPages << PAGE_SHIFT) - at);
+                first = chunkPages;
+            }
+            if (chunk >= beyond.length) beyond = Arrays.copyOf(beyond, Math.max(beyond.length * 2, chunk + 1));
+            long[] p = beyond[chunk];
+            int lastWord = (last - chunkPages) >>> 6;
+            if (p == null || lastWord >= p.length)
+                p = beyond[chunk] =
+                        p == null ? new long[lastWord + 1] : Arrays.copyOf(p, Math.max(p.length * 2, lastWord + 1));
+            setPages(p, 0, first - chunkPages, last - chunkPages);
+        }
+
+        /** Sets bits {@code first} to {@code last} (inclusive) of the bit array that starts at word {@code base} of {@code words}. */
+        private static void setPages(long[] words, int base, int first, int last) {
+            int fw = first >>> 6, lw = last >>> 6;
+            if (fw == lw) {
+                words[base + fw] |= (-1L << first) & (-1L >>> (63 - (last & 63)));
+                return;
+            }
+            words[base + fw] |= -1L << first;
+            for (int w = fw + 1; w < lw; w++) words[base + w] = -1L;
+            words[base + lw] |= -1L >>> (63 - (last & 63));
         }
 
         long bytes() {
             long pages = 0;
             for (long w : blocks) pages += Long.bitCount(w);
-            for (BitSet p : chunks) if (p != null) pages += p.cardinality();
+            for (long w : chunks) pages += Long.bitCount(w);
+            for (long[] p : beyond) if (p != null) for (long w : p) pages += Long.bitCount(w);
             return pages << PAGE_SHIFT;
         }
     }

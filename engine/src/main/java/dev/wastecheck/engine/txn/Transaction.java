@@ -18,9 +18,10 @@ public final class Transaction {
     /** The commit timestamp of a transaction that has not committed (and never will if aborted). */
     public static final long UNCOMMITTED = Long.MAX_VALUE;
 
-    final long startTs;
+    /** Set at begin (again at each begin of a reused read-only transaction, see {@link #restart}). */
+    long startTs;
     /** Begin order, for the epoch-style safety of deferred actions (never reused). */
-    final long sequence;
+    long sequence;
 
     private volatile long commitTs = UNCOMMITTED;
     private volatile boolean aborted;
@@ -36,7 +37,14 @@ public final class Transaction {
     /** Commit, abort and durable callbacks; null until one is registered (the replay registers none). */
     private Callbacks callbacks;
     /** The log this transaction's writes go to, or null when logging is off. */
-    private final LogManager log;
+    private LogManager log;
+    /**
+     * Declared read-only at begin ({@link TransactionManager#beginReadOnly}): it may not write, and
+     * once it has ended its owner may begin the next read-only transaction in the same object.
+     */
+    private final boolean readOnly;
+    /** Between its begin and its end (commit or abort); read and written by the owning thread only. */
+    boolean running = true;
     /** Its redo records (§3.4), taken from the log's segment pool at the first write; null until then. */
     RedoBuffer redo;
 
@@ -52,9 +60,37 @@ public final class Transaction {
     }
 
     Transaction(long startTs, long sequence, LogManager log) {
+        this(startTs, sequence, log, false);
+    }
+
+    Transaction(long startTs, long sequence, LogManager log, boolean readOnly) {
         this.startTs = startTs;
         this.sequence = sequence;
         this.log = log;
+        this.readOnly = readOnly;
+    }
+
+    /**
+     * Whether the owner may begin its next read-only transaction in this object: it was declared
+     * read-only, it has ended, and nothing it registered is still to run. Nothing outside the owner
+     * refers to such a transaction once it ended: it installed no version (so no chain and no GC
+     * queue holds it), its slot among the running transactions is free again, and its commit handed
+     * the log manager its owner's callback, not itself.
+     */
+    boolean reusable() {
+        return readOnly && !running && callbacks == null;
+    }
+
+    /** Makes this ended read-only transaction a new one (the caller then registers it as running). */
+    void restart(long startTs, long sequence, LogManager log) {
+        this.startTs = startTs;
+        this.sequence = sequence;
+        this.log = log;
+        commitTs = UNCOMMITTED;
+        aborted = false;
+        mustAbort = false;
+        abortSequence = 0;
+        running = true;
     }
 
     /**
@@ -63,6 +99,7 @@ public final class Transaction {
      * after-images").
      */
     public RedoBuffer redo() {
+        if (readOnly) throw new IllegalStateException(this + " was begun read-only: it cannot write");
         if (redo == null && log != null) redo = log.newBuffer(sequence);
         return redo;
     }
@@ -121,6 +158,7 @@ public final class Transaction {
 
     /** Records a before-image this transaction installed (called by the storage that installed it). */
     public void addUndo(UndoRecord r) {
+        if (readOnly) throw new IllegalStateException(this + " was begun read-only: it cannot write");
         if (undo == null) undo = new ArrayList<>();
         undo.add(r);
     }
