@@ -62,8 +62,8 @@ import java.util.zip.CRC32C;
  * and written from that block again. The rest of the last block is written as zeros, which {@link
  * LogReader} reads as the log's clean end ({@link LogFormat}'s drawing); {@link #close()} cuts them
  * off. A direct probe of the write and force alone, 35 MB/s in forces every 10 ms as the TPC-C-like
- * mix writes (docs/benchmarks.md, issue 26), took 505-656 µs of the writing thread's CPU per MB
- * written directly against 845-1,055 µs through the page cache. Where the file system refuses
+ * mix writes (docs/benchmarks.md, issue 26), took 438-656 µs of the writing thread's CPU per MB
+ * written directly against 740-1,182 µs through the page cache (medians 574 and 928). Where the file system refuses
  * O_DIRECT (tmpfs), or with {@code -Dwastecheck.log.direct=false}, the log is written through the
  * page cache as before, to the same bytes.
  */
