@@ -21,7 +21,19 @@ import java.util.zip.CRC32C;
  * +0  MAGIC    8 bytes "WCLOG\0\0\1"        +0  MAGIC    8 bytes "WCCKPT\0\1"
  * +8  VERSION  int32 (1)                    +8  VERSION  int32 (1)
  * +12 RESERVED int32 (0)                    +12 RESERVED int32 (0)
- * +16 records ... to the end of the file    +16 TABLE records, TUPLE records, one END record
+ * +16 records ... back to back              +16 TABLE records, TUPLE records, one END record
+ * +n  zeros to the end of the file: 0 to
+ *     BLOCK - 1 bytes (BLOCK: the file
+ *     system's block size, 4,096 on ext4)
+ *
+ * The log's last block, as the log manager writes it with O_DIRECT (whole aligned blocks)
+ *  BLOCK*k                           position (the log's end)       BLOCK*(k+1) = the file's size
+ * +---------------------------------+------------------------------+
+ * | the last records' bytes         | zeros (the clean end)        |
+ * +---------------------------------+------------------------------+
+ *   The next group is written from BLOCK*k again: the same bytes, then its records. A reader takes
+ *   zeros from a record's start to the end of the file as the end of the log; zeros followed by
+ *   any other byte are damage (a write that reached the disk in part). close() cuts the zeros off.
  *
  * One record (FILE_HEADER_SIZE = 16, RECORD_HEADER_SIZE = 17)
  *  0        4          8                16    17

@@ -13,7 +13,9 @@ import java.util.zip.CRC32C;
  * one that is not whole: a length that runs past the end of the file or below a header (a torn
  * write), a checksum that does not match (a torn or damaged page), or an unknown type. It never
  * hands out part of a record; {@link #validEnd()} is where the last whole record ends and {@link
- * #damage()} says what was found there, if anything.
+ * #damage()} says what was found there, if anything. Zeros from where a record would start to the
+ * end of the file are the log's clean end, not damage: the rest of the last block that the log
+ * manager writes whole with O_DIRECT ({@link LogFormat}'s drawing).
  *
  * <p>The file is read into memory page by page as needed through one buffer; records are handed out
  * as a view of that buffer, valid until the next call to {@link #next()}.
@@ -60,6 +62,7 @@ public final class LogReader implements AutoCloseable {
     /** Moves to the next whole record; false at the end of the file or at damage. */
     public boolean next() throws IOException {
         if (damage != null || offset >= size) return false;
+        if (zerosToEnd(offset)) return false; // the rest of O_DIRECT's last block: the clean end
         long left = size - offset;
         if (left < LogFormat.RECORD_HEADER_SIZE)
             return damaged("a record header cut after " + left + " of " + LogFormat.RECORD_HEADER_SIZE + " bytes");
@@ -89,6 +92,22 @@ public final class LogReader implements AutoCloseable {
         recordOffset = offset;
         offset += length;
         validEnd = offset;
+        return true;
+    }
+
+    /**
+     * Whether the bytes from {@code at} (where a record would start) to the end of the file are all
+     * zero: the log manager's padding of its last block ({@link LogManager}), the clean end of the log.
+     * A record's LENGTH is at least 17, so for a record this reads 4 bytes and finds one nonzero; zeros
+     * followed by anything else are not the end, and the caller reports them as damage.
+     */
+    private boolean zerosToEnd(long at) throws IOException {
+        for (long p = at; p < size; ) {
+            int n = (int) Math.min(size - p, p == at ? 4 : 4096); // a record: its LENGTH alone
+            ByteBuffer b = read(p, n);
+            for (int i = b.position(), e = i + n; i < e; i++) if (b.get(i) != 0) return false;
+            p += n;
+        }
         return true;
     }
 

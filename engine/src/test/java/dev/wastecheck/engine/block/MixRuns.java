@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>What would make it lie: a log on tmpfs (the log is under the working directory's {@code target/},
  * on the disk, unless {@code -Dmix.logDir=DIR} puts it elsewhere: {@code /dev/shm} as a diagnostic, to
- * tell the cost of the disk's writes and forces from the rest); another process on the cores (run it under {@code /work/bin/quiet}); a configuration
+ * tell the cost of the disk's writes and forces from the rest; the first logged run prints whether the
+ * log is written with O_DIRECT, which {@code -Dwastecheck.log.direct=false} turns off); another process on the cores (run it under {@code /work/bin/quiet}); a configuration
  * that aborts or loses transactions (every run prints its aborts, and checks that the callbacks caught
  * up with the commits).
  */
@@ -165,6 +166,9 @@ public final class MixRuns {
         }
     }
 
+    /** Whether the log's file and way of writing were printed (once, at the first logged run). */
+    private static boolean logDescribed;
+
     private static Result runArrow(String config, int seconds, int threads, long seed, Path root) throws Exception {
         boolean logging = config.equals("arrow-log");
         Path dir = root.resolve("run-" + System.nanoTime());
@@ -173,6 +177,13 @@ public final class MixRuns {
             TpccLikeMix mix = new TpccLikeMix(threads, 20_000, 3_000, db);
             mix.load(seed);
             LogManager log = db == null ? null : db.log();
+            if (log != null && !logDescribed) {
+                logDescribed = true;
+                System.out.println("  log in " + root
+                        + (log.direct()
+                                ? ", O_DIRECT in " + log.alignment() + "-byte blocks"
+                                : ", through the page cache"));
+            }
             try (Maintenance m = new Maintenance(mix.gc, 5_000)) {
                 m.start();
                 mix.run(threads, 2_000, seed);

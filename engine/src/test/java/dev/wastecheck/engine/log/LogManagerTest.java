@@ -7,9 +7,12 @@ import dev.wastecheck.layouts.FieldType;
 import dev.wastecheck.layouts.Record;
 import dev.wastecheck.layouts.RecordSchema;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * through its write buffer into the file. Read back with {@link LogReader}, every record is whole,
  * its checksum right, and its values exact, also when a group is larger than the write buffer, when
  * one record is, and when segments are reused with an earlier transaction's bytes still in them.
+ * With O_DIRECT the file ends in the zeros of its last block while the log is open: a reader takes
+ * them as the clean end, a reopened log goes on from its last record, and zeros followed by anything
+ * else are damage.
  */
 class LogManagerTest {
     static final RecordSchema SCHEMA = RecordSchema.of(
@@ -108,6 +114,97 @@ class LogManagerTest {
             assertThat(r.next()).isFalse();
             assertThat(r.damage()).isNull();
             assertThat(r.validEnd()).isEqualTo(Files.size(file));
+        }
+    }
+
+    /**
+     * Reads {@code file} and checks that it holds exactly {@code txns}' records (CHECKPOINT records
+     * skipped), then its clean end; returns where the last record ends.
+     */
+    static long assertHolds(Path file, List<Txn> txns) throws Exception {
+        try (LogReader r = new LogReader(file, LogFormat.LOG_MAGIC)) {
+            for (Txn t : txns) {
+                for (int i = 0; i <= t.rows().size(); i++) {
+                    do
+                        assertThat(r.next())
+                                .as("txn %s: %s", t.txn(), r.damage())
+                                .isTrue();
+                    while (r.type() == LogFormat.CHECKPOINT);
+                    assertThat(r.txn()).isEqualTo(t.txn());
+                    ByteBuffer p = r.payload();
+                    if (i == t.rows().size()) {
+                        assertThat(r.type()).isEqualTo(LogFormat.COMMIT);
+                        assertThat(p.getLong(0)).isEqualTo(t.commitTs());
+                        continue;
+                    }
+                    assertThat(r.type()).isEqualTo(LogFormat.INSERT);
+                    assertThat(p.getLong(LogFormat.SLOT)).isEqualTo(i);
+                    Record back = new Record(SCHEMA);
+                    LogFormat.getImage(p.position(LogFormat.IMAGE), SCHEMA, null, back);
+                    assertThat(back).isEqualTo(t.rows().get(i));
+                }
+            }
+            while (r.next()) assertThat(r.type()).as("after the last commit").isEqualTo(LogFormat.CHECKPOINT);
+            assertThat(r.damage()).isNull();
+            return r.validEnd();
+        }
+    }
+
+    static List<Txn> txns(long from, long to, int repeat) {
+        List<Txn> out = new ArrayList<>();
+        for (long k = from; k < to; k++)
+            out.add(new Txn(k, List.of(row(k, ("w" + k).repeat(repeat)), row(k + 5000, null)), 1000 + k));
+        return out;
+    }
+
+    @Test
+    void anOpenLogEndsInZerosThatReadAsItsEndAndAReopenedLogGoesOnFromItsLastRecord() throws Exception {
+        Path file = dir.resolve("wal.log"), crash = dir.resolve("crash.log");
+        List<Txn> first = txns(1, 40, 30), second = txns(40, 43, 1), third = txns(43, 60, 7);
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64), 60_000_000_000L, Long.MAX_VALUE)) {
+            // A group of many blocks, then a small one: the second's last block is written over
+            // the buffer that held the first group, so whatever follows its end must be zeros.
+            for (Txn t : first) log(log, t);
+            log.logCheckpoint(1);
+            for (Txn t : second) log(log, t);
+            log.logCheckpoint(2);
+            Files.copy(file, crash); // the file as a crash finds it, the log still open
+            if (log.direct()) assertThat(Files.size(crash) % log.alignment()).isZero();
+        }
+        List<Txn> both = new ArrayList<>(first);
+        both.addAll(second);
+        long end = assertHolds(crash, both);
+        byte[] image = Files.readAllBytes(crash);
+        assertThat(Arrays.copyOfRange(image, (int) end, image.length)).containsOnly((byte) 0);
+        assertThat(Files.size(file)).as("close() cuts the zeros off").isEqualTo(end);
+
+        // Reopened at its last record, the log rewrites that record's block and appends after it.
+        try (LogManager log = new LogManager(crash, end, new SegmentPool(64), 60_000_000_000L, Long.MAX_VALUE)) {
+            for (Txn t : third) log(log, t);
+        }
+        both.addAll(third);
+        assertThat(assertHolds(crash, both)).isEqualTo(Files.size(crash));
+    }
+
+    @Test
+    void zerosToTheEndAreTheLogsEndAndZerosFollowedByAnythingElseAreDamage() throws Exception {
+        Path file = dir.resolve("wal.log");
+        List<Txn> txns = txns(1, 10, 3);
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
+            for (Txn t : txns) log(log, t);
+        }
+        long end = Files.size(file);
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.allocate(10_000), end); // more zeros than a block
+        }
+        assertThat(assertHolds(file, txns)).isEqualTo(end);
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.wrap(new byte[] {1}), end + 9_000); // a byte a torn write left after them
+        }
+        try (LogReader r = new LogReader(file, LogFormat.LOG_MAGIC)) {
+            while (r.next()) assertThat(r.recordOffset()).isLessThan(end);
+            assertThat(r.validEnd()).isEqualTo(end);
+            assertThat(r.damage()).contains("stopped at byte " + end).contains("length of 0 bytes");
         }
     }
 }
