@@ -44,7 +44,10 @@ public final class SqlScriptReader implements Closeable {
 
     /** Receives the values of one row. */
     public interface ValueSink {
-        /** Value number {@code index} of the current row; {@code bytes[off, off+len)} is valid only during the call. */
+        /**
+         * Value number {@code index} of the current row; {@code bytes[off, off+len)} is valid only
+         * during the call, and is read only: it may be the reader's own buffer.
+         */
         void value(int index, int kind, byte[] bytes, int off, int len);
 
         /**
@@ -99,6 +102,16 @@ public final class SqlScriptReader implements Closeable {
     private int openConditionals;
     private byte[] value = new byte[256];
     private int valueLen;
+    /**
+     * Whether the current value's bytes are left in the read buffer, {@code buf[outOff, outOff +
+     * valueLen)}, rather than in {@code value} from 0: a quoted string without escapes or a plain
+     * number that lay whole in the buffer, handed to the sink from there, so that it is copied
+     * once (by the sink), not twice. Before the buffer's bytes move ({@link #fill}) or the value
+     * grows, {@link #unpin} copies it into {@code value}.
+     */
+    private boolean pinned;
+
+    private int outOff;
     private long tuplesInStatement;
     /** Where the current INSERT or COPY began, for errors at the end of the file. */
     private long statementLine;
@@ -135,6 +148,9 @@ public final class SqlScriptReader implements Closeable {
         }
         if (eof) {
             return false;
+        }
+        if (pinned) {
+            unpin(); // the buffer's bytes are about to move
         }
         if (pos > 0) {
             System.arraycopy(buf, pos, buf, 0, lim - pos);
@@ -212,11 +228,8 @@ public final class SqlScriptReader implements Closeable {
      */
     private void skipSpace() throws IOException {
         // Rows are written value,value: most calls find a value's first byte and stop there.
-        if (pos < lim) {
-            int c = buf[pos] & 0xff;
-            if (c > ' ' && c != '-' && c != '/' && c != '*') {
-                return;
-            }
+        if (pos < lim && startsValue(buf[pos] & 0xff)) {
+            return;
         }
         while (true) {
             int c = peek();
@@ -245,6 +258,14 @@ public final class SqlScriptReader implements Closeable {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether byte {@code c} at the cursor is one {@link #skipSpace} stops at without a look
+     * further: not a space or control byte, nor one that may open or close a comment.
+     */
+    private static boolean startsValue(int c) {
+        return c > ' ' && c != '-' && c != '/' && c != '*';
     }
 
     private static boolean isSpaceOrEnd(int c) {
@@ -762,10 +783,16 @@ public final class SqlScriptReader implements Closeable {
                 return true;
             }
             while (true) {
-                skipSpace();
+                if (pos >= lim || !startsValue(buf[pos] & 0xff)) {
+                    skipSpace();
+                }
                 int kind = readValue();
-                skipSpace();
-                int d = peek();
+                int d;
+                // rows are written value,value: the byte after most values is ',' or ')', in the buffer
+                if (pos >= lim || (d = buf[pos]) != ',' && d != ')') {
+                    skipSpace();
+                    d = peek();
+                }
                 // a number's bytes are ASCII by its grammar; a quoted string's, if none had the high bit
                 boolean ascii = kind == NUMBER || kind == STRING && valueBits >= 0;
                 if (d != ',' && d != ')') {
@@ -773,8 +800,8 @@ public final class SqlScriptReader implements Closeable {
                     d = peek();
                     ascii = false;
                 }
-                sink.value(index++, kind, value, 0, valueLen, ascii);
-                read();
+                sink.value(index++, kind, pinned ? buf : value, outOff, valueLen, ascii);
+                pos++; // the ',' or ')' (in the buffer: peek saw it there), not a line break
                 if (d == ')') {
                     sink.endRow(index, rowLine);
                     return true;
@@ -807,7 +834,9 @@ public final class SqlScriptReader implements Closeable {
     private int readValue() throws IOException {
         valueLen = 0;
         valueBits = 0;
-        int c = peek();
+        pinned = false;
+        outOff = 0;
+        int c = pos < lim ? buf[pos] & 0xff : peek();
         if ((c == 'N' || c == 'n') && pos + 4 < lim) {
             // NULL, the commonest bare word, told from the buffer when its five bytes are there:
             // what isNullKeyword's seven peeks tell, without a call a byte
@@ -825,11 +854,11 @@ public final class SqlScriptReader implements Closeable {
         switch (c) {
             case '\'':
                 read();
-                readQuotedInto('\'', backslashEscapes);
+                readQuotedInto('\'', backslashEscapes, true);
                 return STRING;
             case '"':
                 read();
-                readQuotedInto('"', backslashEscapes);
+                readQuotedInto('"', backslashEscapes, true);
                 return STRING;
             case '(':
                 readBalanced();
@@ -842,6 +871,9 @@ public final class SqlScriptReader implements Closeable {
                 skip(2);
                 readHexDigits();
                 return BINARY;
+            }
+            if (pinNumber()) {
+                return NUMBER;
             }
             while (true) {
                 // digits and points straight from the buffer; the rest byte by byte below
@@ -937,8 +969,52 @@ public final class SqlScriptReader implements Closeable {
                 && peek(4) != ':';
     }
 
+    /**
+     * A number whose sign, digits and points lie whole in the buffer, with the byte after them
+     * there too and not one the number goes on with ({@code e}, {@code E}): left where it is
+     * (at {@code buf[outOff, outOff + valueLen)}, {@link #pinned}) instead of copied into {@code value}.
+     * The bytes are those the byte-by-byte loop in {@link #readValue} reads: after the digits a
+     * sign ends the number, as there (it continues one only after an exponent's {@code e}).
+     *
+     * @return false, having read nothing, when the number is not such a one
+     */
+    private boolean pinNumber() {
+        byte[] b = buf;
+        int start = pos;
+        int p = start;
+        int end = lim;
+        if (p < end && (b[p] == '-' || b[p] == '+')) {
+            p++;
+        }
+        int digits = p;
+        while (p < end && (b[p] >= '0' && b[p] <= '9' || b[p] == '.')) {
+            p++;
+        }
+        if (p == digits || p >= end || b[p] == 'e' || b[p] == 'E') {
+            return false;
+        }
+        pinned = true;
+        outOff = start;
+        valueLen = p - start;
+        pos = p;
+        return true;
+    }
+
+    /** Copies a value left in the read buffer into {@code value}, before the buffer moves or the value grows. */
+    private void unpin() {
+        if (pinned) {
+            pinned = false;
+            int off = outOff;
+            int len = valueLen;
+            outOff = 0;
+            valueLen = 0;
+            appendBytes(buf, off, len);
+        }
+    }
+
     /** After a value: a PostgreSQL cast {@code ::type} keeps it; anything else makes it an expression. */
     private int readExpressionTail(int kind) throws IOException {
+        unpin();
         boolean cast = peek() == ':' && peek(1) == ':';
         int depth = 0;
         if (!cast) {
@@ -1028,6 +1104,16 @@ public final class SqlScriptReader implements Closeable {
 
     /** Reads a quoted string's content (the opening quote already consumed), decoding escapes. */
     private void readQuotedInto(int quote, boolean escapes) throws IOException {
+        readQuotedInto(quote, escapes, false);
+    }
+
+    /**
+     * As {@link #readQuotedInto(int, boolean)}; with {@code pin}, a string without escapes or a
+     * doubled quote whose closing quote, and the byte after it, lie in the buffer is left where
+     * it is (at {@code buf[outOff, outOff + valueLen)}, {@link #pinned}): the sink copies it,
+     * once. {@code pin} only where nothing is in {@code value} yet.
+     */
+    private void readQuotedInto(int quote, boolean escapes, boolean pin) throws IOException {
         long openedAt = line;
         int from = valueLen;
         while (true) {
@@ -1053,6 +1139,18 @@ public final class SqlScriptReader implements Closeable {
                 i++;
             }
             valueBits |= bits;
+            if (pin && i + 1 < end && b[i] == quote && b[i + 1] != quote) {
+                line += newlines;
+                pos = i + 1;
+                if (line > openedAt) {
+                    checkSwallowed(b, start, i, quote, openedAt);
+                }
+                pinned = true;
+                outOff = start;
+                valueLen = i - start;
+                return;
+            }
+            pin = false; // past the first run of plain bytes, the string is decoded into value
             if (i > start) {
                 appendBytes(b, start, i - start);
                 pos = i;

@@ -190,4 +190,54 @@ class SqlScriptReaderTest {
                 .endsWith("yyy")
                 .contains("x'y");
     }
+
+    @Test
+    void aValueLeftInTheReadBufferIsTheSameWhereverTheReadsEnd() throws IOException {
+        // Quoted strings without escapes and plain numbers are handed out from the read buffer;
+        // a space, a comment or an expression after one makes the reader fill (and move) the
+        // buffer, or append, before the value reaches the sink. Every read length from 1 to 48
+        // bytes puts the buffer's end at each of those places.
+        String script = "INSERT INTO t VALUES ('plain',12 ,'spaced' , -3.25 /* c */,'it''s','a\\'b','two\nlines',"
+                + "+7,.5,1e5,-2.5E-3,'x'::text,'a' COLLATE utf8mb4_bin,4 + 5,NULL,'ünï'  ),\n"
+                + "('',0 ,'last' ),(99,'tail');";
+        List<List<String>> expected = List.of(
+                List.of(
+                        "str:plain",
+                        "num:12",
+                        "str:spaced",
+                        "num:-3.25",
+                        "str:it's",
+                        "str:a'b",
+                        "str:two\nlines",
+                        "num:+7",
+                        "num:.5",
+                        "num:1e5",
+                        "num:-2.5E-3",
+                        "str:x",
+                        "word:a COLLATE utf8mb4_bin",
+                        "word:4 + 5",
+                        "null",
+                        "str:ünï"),
+                List.of("str:", "num:0", "str:last"),
+                List.of("num:99", "str:tail"));
+        assertThat(insertRows(script, true).rows).containsExactlyElementsOf(expected);
+        byte[] bytes = script.getBytes(StandardCharsets.UTF_8);
+        for (int step = 1; step <= 48; step++) {
+            int n = step;
+            InputStream chunks = new ByteArrayInputStream(bytes) {
+                @Override
+                public synchronized int read(byte[] b, int off, int len) {
+                    return super.read(b, off, Math.min(len, n));
+                }
+            };
+            SqlScriptReader r = new SqlScriptReader(chunks, "t.sql", true);
+            r.next();
+            Rows rows = new Rows();
+            while (r.nextTuple(rows)) {
+                // collect
+            }
+            assertThat(rows.rows).as("reads of %d bytes", n).containsExactlyElementsOf(expected);
+            assertThat(rows.lines).as("reads of %d bytes", n).containsExactly(1L, 3L, 3L);
+        }
+    }
 }

@@ -72,7 +72,11 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
     public void value(int index, int kind, byte[] bytes, int off, int len, boolean ascii) {
         int k = kind | (ascii ? ASCII : 0);
         if (len < (1 << 24) && kind >= 0 && kind < ASCII) {
-            add(VALUE | ((long) index << 32) | ((long) k << 24) | len);
+            if (ncalls < calls.length) {
+                calls[ncalls++] = VALUE | ((long) index << 32) | ((long) k << 24) | len; // add's work, without its call
+            } else {
+                add(VALUE | ((long) index << 32) | ((long) k << 24) | len);
+            }
         } else {
             add(BIG | ((long) index << 32));
             add(k);
