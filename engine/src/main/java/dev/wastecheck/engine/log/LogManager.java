@@ -63,9 +63,9 @@ import java.util.zip.CRC32C;
  * LogReader} reads as the log's clean end ({@link LogFormat}'s drawing); {@link #close()} cuts them
  * off. A direct probe of the write and force alone, 35 MB/s in forces every 10 ms as the TPC-C-like
  * mix writes (docs/benchmarks.md, issue 26), took 438-656 µs of the writing thread's CPU per MB
- * written directly against 740-1,182 µs through the page cache (medians 574 and 928). Where the file system refuses
- * O_DIRECT (tmpfs), or with {@code -Dwastecheck.log.direct=false}, the log is written through the
- * page cache as before, to the same bytes.
+ * written directly against 740-1,182 µs through the page cache (medians 574 and 928). Where the
+ * file system refuses O_DIRECT (tmpfs), or with {@code -Dwastecheck.log.direct=false}, the log is
+ * written through the page cache as before, to the same bytes.
  */
 public final class LogManager implements AutoCloseable {
     /** The longest a commit waits for its force: NoisePage's TPC-C {@code log_persist_interval}. */
