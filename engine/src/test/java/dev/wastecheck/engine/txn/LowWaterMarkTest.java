@@ -19,23 +19,7 @@ import org.junit.jupiter.api.Test;
  * writer and the collector on other threads. Every check reads a versioned cell through the
  * transaction's snapshot: a version pruned too early shows as a wrong value, not as a count.
  */
-class LowWaterMarkTest {
-    final TransactionManager tm = new TransactionManager();
-    final GarbageCollector gc = new GarbageCollector(tm);
-    final Cell cell = new Cell();
-
-    /** Commits one write of {@code value} to the cell, then runs a GC epoch. */
-    void write(long value) {
-        Transaction t = tm.begin();
-        cell.write(t, value);
-        assertThat(tm.commit(t)).isTrue();
-        gc.run();
-    }
-
-    long sequenceMark() {
-        return tm.horizon(new TransactionManager.Horizon()).oldestSequence();
-    }
-
+class LowWaterMarkTest extends CellFixture {
     @Test
     void readersThatEndOutOfOrderKeepTheOldestSnapshot() {
         write(1);

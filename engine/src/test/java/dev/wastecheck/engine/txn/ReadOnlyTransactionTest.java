@@ -3,7 +3,6 @@ package dev.wastecheck.engine.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.wastecheck.engine.txn.LowWaterMarkTest.Cell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -18,22 +17,7 @@ import org.junit.jupiter.api.Test;
  * and place among the running transactions the garbage collector's low-water mark is taken over
  * (§3.3), whether or not the object is new. Only an ended read-only transaction is begun again.
  */
-class ReadOnlyTransactionTest {
-    final TransactionManager tm = new TransactionManager();
-    final GarbageCollector gc = new GarbageCollector(tm);
-    final Cell cell = new Cell();
-
-    void write(long value) {
-        Transaction t = tm.begin();
-        cell.write(t, value);
-        assertThat(tm.commit(t)).isTrue();
-        gc.run();
-    }
-
-    long sequenceMark() {
-        return tm.horizon(new TransactionManager.Horizon()).oldestSequence();
-    }
-
+class ReadOnlyTransactionTest extends CellFixture {
     @Test
     void anEndedReaderIsBegunAgainWithANewSnapshotAndSequence() {
         write(1);
