@@ -99,13 +99,18 @@ class HotRulesTest {
     }
 
     private static AccessEvent lookup(String table, String column, long id) {
+        return lookup(table, "PRIMARY", column, id, Set.of());
+    }
+
+    /** A point lookup of {@code column = id} through {@code index}, reading {@code read} besides. */
+    private static AccessEvent lookup(String table, String index, String column, long id, Set<String> read) {
         return new AccessEvent(
                 table,
                 Operation.POINT_LOOKUP,
-                "PRIMARY",
+                index,
                 Map.of(column, Long.toString(id)),
                 List.of(column),
-                Set.of(),
+                read,
                 Set.of(),
                 Set.of(),
                 Set.of(),
@@ -379,21 +384,7 @@ class HotRulesTest {
     }
 
     private static AccessEvent slotOf(long revId) {
-        return new AccessEvent(
-                "slots",
-                Operation.POINT_LOOKUP,
-                "slot_rev",
-                Map.of("slot_revision_id", Long.toString(revId)),
-                List.of("slot_revision_id"),
-                Set.of("slot_id"),
-                Set.of(),
-                Set.of(),
-                Set.of(),
-                Map.of(),
-                1,
-                -1,
-                0,
-                Map.of());
+        return lookup("slots", "slot_rev", "slot_revision_id", revId, Set.of("slot_id"));
     }
 
     /** A page view that also reads the slot of the page's latest revision and its content. */
