@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
 
@@ -37,10 +38,21 @@ import java.util.zip.CRC32C;
  * <p>Order: transactions enter the queue at the moment their commit timestamp is published (the
  * transaction manager enqueues under its commit latch), so the log holds COMMIT records in commit
  * timestamp order and needs no log sequence numbers. A read-only transaction enters with no bytes (a
- * non-persisted commit record): its callback fires after the force that follows it, so that a result
+ * non-persisted commit record, in the ring below): its callback fires after the force that follows it, so that a result
  * it read speculatively from a committed but not yet durable transaction is not released first.
  * When every COMMIT queued before it is durable already, the transaction manager releases it at once
  * instead ({@link #allCommitsDurable()}): it cannot have read anything speculative.
+ *
+ * <p>Read-only commit records take no queue entry: a read-only transaction's callback goes into a ring
+ * of {@link #READ_ONLY_RING} slots (a compare-and-set on its tail and one store, no object), and the log
+ * manager reads the ring's tail <em>before</em> it drains the flush queue. Every read-only transaction
+ * below that tail ended before the drain began, so every COMMIT queued before it is in the drained
+ * group or an earlier one: its callback runs after the force of that group, as an entry behind those
+ * COMMITs would. When the group drained is empty, everything queued before is durable already and the
+ * callbacks run at once. A full ring (a log manager more than {@value #READ_ONLY_RING} read-only
+ * transactions behind) puts the callback on the flush queue as before. (The queue's entry and node, 48
+ * bytes a read-only transaction, were the largest allocation of the Arrow storage in a logged replay's
+ * profile; docs/benchmarks.md, issue 26.)
  *
  * <p>Serialization (§3.4: "The log manager asynchronously serializes the changes from these buffers
  * into an on-disk format before flushing to persistent storage"): a worker leaves each record's
@@ -83,6 +95,16 @@ public final class LogManager implements AutoCloseable {
     private final FileChannel channel;
     private final SegmentPool pool;
     private final ConcurrentLinkedQueue<Entry> queue = new ConcurrentLinkedQueue<>();
+
+    /** Slots of the ring of read-only callbacks (a power of two). */
+    static final int READ_ONLY_RING = 1 << 14;
+
+    private final AtomicReferenceArray<Runnable> readOnly = new AtomicReferenceArray<>(READ_ONLY_RING);
+    /** The next slot a read-only transaction claims (slots below it are claimed, maybe not yet filled). */
+    private final AtomicLong readOnlyTail = new AtomicLong();
+    /** The next slot the log manager runs; slots below it are empty again (written by the log manager only). */
+    private volatile long readOnlyHead;
+
     private final Thread thread;
     private volatile boolean waiting;
     private volatile boolean closing;
@@ -226,10 +248,41 @@ public final class LogManager implements AutoCloseable {
         queue.add(pending(new Entry(buffer.drain(), callback, true)));
     }
 
-    /** Puts a read-only transaction's non-persisted commit record on the flush queue. */
+    /**
+     * Queues a read-only transaction's non-persisted commit record: {@code callback} runs after the force
+     * that makes every COMMIT queued before it durable (in the ring of read-only callbacks; on the flush
+     * queue if the ring is full).
+     */
     public void enqueueReadOnly(Runnable callback) {
         checkAlive();
-        queue.add(new Entry(null, callback, false));
+        while (true) {
+            long t = readOnlyTail.get();
+            if (t - readOnlyHead >= READ_ONLY_RING) {
+                queue.add(new Entry(null, callback, false));
+                return;
+            }
+            if (readOnlyTail.compareAndSet(t, t + 1)) {
+                readOnly.set((int) (t & (READ_ONLY_RING - 1)), callback);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Runs the read-only callbacks of the ring below {@code end} (a tail read before the last drain of
+     * the flush queue), stopping at a slot claimed but not yet filled: the next round runs it.
+     */
+    private void runReadOnly(long end) {
+        long h = readOnlyHead;
+        for (; h < end; h++) {
+            int i = (int) (h & (READ_ONLY_RING - 1));
+            Runnable r = readOnly.get(i);
+            if (r == null) break;
+            readOnly.set(i, null);
+            r.run();
+            callbacks.incrementAndGet();
+        }
+        readOnlyHead = h;
     }
 
     /** Ends an aborted transaction's buffer, logging ABORT if part of it went out early. */
@@ -301,9 +354,17 @@ public final class LogManager implements AutoCloseable {
         CRC32C crc = new CRC32C();
         long lastForce = System.nanoTime();
         while (true) {
+            // the ring's tail before the drain: every read-only transaction below it follows only
+            // COMMITs that this drain or an earlier one took
+            long readOnlyEnd = readOnlyTail.get();
             Entry e;
             while ((e = queue.poll()) != null) batch.add(e);
             if (batch.isEmpty()) {
+                if (readOnlyEnd != readOnlyHead) { // nothing queued: what they follow is durable
+                    runReadOnly(readOnlyEnd);
+                    if (readOnlyHead != readOnlyEnd) Thread.onSpinWait();
+                    continue;
+                }
                 if (closing) return;
                 park(Math.max(persistIntervalNanos, 1_000_000L));
                 continue;
@@ -346,6 +407,7 @@ public final class LogManager implements AutoCloseable {
                 }
             }
             batch.clear();
+            runReadOnly(readOnlyEnd);
         }
     }
 

@@ -28,7 +28,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * COMMIT record to its redo buffer and enters the flush queue inside the commit latch, so the queue
  * (and the log) is in commit timestamp order; the transaction counts as committed from then on, and
  * its {@link Transaction#onDurable} callbacks run after the log manager's force. A read-only
- * transaction enters the queue too, with a commit record that is not persisted, unless every commit
+ * transaction enters the queue too (the log manager's ring of read-only callbacks: no object), with a
+ * commit record that is not persisted, unless every commit
  * queued before it is durable already (then nothing it read can be lost, and its callback runs at
  * once). Without a log manager (the replay's default) the callbacks run at once.
  *

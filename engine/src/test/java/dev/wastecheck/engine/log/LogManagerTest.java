@@ -207,4 +207,44 @@ class LogManagerTest {
             assertThat(r.damage()).contains("stopped at byte " + end).contains("length of 0 bytes");
         }
     }
+    /**
+     * §3.4's non-persisted commit record of a read-only transaction: its callback runs only after the
+     * force of the COMMITs queued before it, from the ring as from the flush queue when the ring is
+     * full, and at once (with no force) when nothing is queued before it.
+     */
+    @Test
+    void aReadOnlyCallbackRunsOnlyAfterTheForceOfTheCommitsQueuedBeforeIt() throws Exception {
+        List<String> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (LogManager log =
+                new LogManager(dir.resolve("wal.log"), 0, new SegmentPool(64), 60_000_000_000L, Long.MAX_VALUE)) {
+            RedoBuffer redo = log.newBuffer(1);
+            redo.insert(7, 0, row(1, "one"));
+            log.enqueueCommit(redo, 101, () -> ran.add("commit"));
+            int readers = LogManager.READ_ONLY_RING + 100; // past the ring: the last 100 on the flush queue
+            java.util.concurrent.atomic.AtomicInteger early = new java.util.concurrent.atomic.AtomicInteger();
+            for (int i = 0; i < readers; i++)
+                log.enqueueReadOnly(() -> {
+                    if (!ran.contains("commit")) early.incrementAndGet();
+                    ran.add("read");
+                });
+            Thread.sleep(50); // the log manager's chance to run a callback early; it must not
+            assertThat(ran).as("nothing forced yet").isEmpty();
+            log.logCheckpoint(102); // forces the group
+            long deadline = System.nanoTime() + 60_000_000_000L; // a guard against a hang, not a timing
+            while (ran.size() < readers + 1 && System.nanoTime() < deadline) Thread.sleep(1);
+            assertThat(ran).hasSize(readers + 1).startsWith("commit");
+            assertThat(early.get()).isZero();
+            assertThat(log.forces()).isEqualTo(1);
+            assertThat(log.callbacks()).isEqualTo(readers + 2L); // the commit, the checkpoint, the reads
+        }
+        // Nothing queued before it: a read-only callback runs at the log manager's next wake, with no force.
+        try (LogManager log =
+                new LogManager(dir.resolve("idle.log"), 0, new SegmentPool(64), 10_000_000L, Long.MAX_VALUE)) {
+            log.enqueueReadOnly(() -> ran.add("idle read"));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!ran.contains("idle read") && System.nanoTime() < deadline) Thread.sleep(1);
+            assertThat(ran).endsWith("idle read");
+            assertThat(log.forces()).isZero();
+        }
+    }
 }
