@@ -148,7 +148,7 @@ public final class MixRuns {
                 new NsmTpccLikeMix(threads, 20_000, 3_000, 8192, 1L << 30, config.equals("nsm-hash"))) {
             mix.load(seed);
             mix.run(threads, 2_000, seed);
-            Window w = Window.measure(mix, threads, seconds, seed + 1);
+            Window w = Window.measure(mix, threads, seconds * 1000L, seed + 1);
             long[] r = w.counts();
             return new Result(
                     config,
@@ -184,47 +184,58 @@ public final class MixRuns {
                                 ? ", O_DIRECT in " + log.alignment() + "-byte blocks"
                                 : ", through the page cache"));
             }
-            try (Maintenance m = new Maintenance(mix.gc, 5_000)) {
-                m.start();
-                mix.run(threads, 2_000, seed);
-                long forces0 = log == null ? 0 : log.forces();
-                long bytes0 = log == null ? 0 : log.bytesWritten();
-                long callbacks0 = log == null ? 0 : log.callbacks();
-                long logCpu0 = logThreadCpu();
-                Window w = Window.measure(mix, threads, seconds, seed + 1);
-                long[] r = w.counts();
-                double forces = log == null ? 0 : log.forces() - forces0;
-                if (log != null && log.callbacks() - callbacks0 < r[0] * 9 / 10)
-                    throw new AssertionError("callbacks lag the commits: " + (log.callbacks() - callbacks0));
-                return new Result(
-                        config,
-                        threads,
-                        w.wall(),
-                        r[0],
-                        r[1],
-                        r[2],
-                        mix.lastRunClock,
-                        log == null ? 0 : (logThreadCpu() - logCpu0) / 1e3 / Math.max(1, r[0]),
-                        log == null ? 0 : r[0] / Math.max(1, forces),
-                        log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]),
-                        w.collections(),
-                        w.collectionMillis());
-            }
+            return measureArrow(config, mix, log, threads, 2_000, seconds * 1000L, seed);
         } finally {
             if (db != null) db.close();
             if (Files.exists(dir)) CrashRecoveryTest.deleteTree(dir);
         }
     }
 
+    /**
+     * One measured run of an Arrow mix: the collector every 5 ms in the background, {@code warmMillis}
+     * unmeasured (none if 0), then {@code millis} measured; with a log, its forces, bytes and thread's
+     * CPU over the measured part, and a check that the callbacks kept up with the commits.
+     */
+    static Result measureArrow(
+            String config, TpccLikeMix mix, LogManager log, int threads, long warmMillis, long millis, long seed)
+            throws InterruptedException {
+        try (Maintenance m = new Maintenance(mix.gc, 5_000)) {
+            m.start();
+            if (warmMillis > 0) mix.run(threads, warmMillis, seed);
+            long forces0 = log == null ? 0 : log.forces();
+            long bytes0 = log == null ? 0 : log.bytesWritten();
+            long callbacks0 = log == null ? 0 : log.callbacks();
+            long logCpu0 = logThreadCpu();
+            Window w = Window.measure(mix, threads, millis, seed + 1);
+            long[] r = w.counts();
+            double forces = log == null ? 0 : log.forces() - forces0;
+            if (log != null && log.callbacks() - callbacks0 < r[0] * 9 / 10)
+                throw new AssertionError("callbacks lag the commits: " + (log.callbacks() - callbacks0));
+            return new Result(
+                    config,
+                    threads,
+                    w.wall(),
+                    r[0],
+                    r[1],
+                    r[2],
+                    mix.lastRunClock,
+                    log == null ? 0 : (logThreadCpu() - logCpu0) / 1e3 / Math.max(1, r[0]),
+                    log == null ? 0 : r[0] / Math.max(1, forces),
+                    log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]),
+                    w.collections(),
+                    w.collectionMillis());
+        }
+    }
+
     /** With {@code -Dmix.count=true}: the operations per committed transaction of the measured run. */
     /** A mix's measured window: its counts, wall seconds, and the collections and their milliseconds in it. */
     private record Window(long[] counts, double wall, long collections, long collectionMillis) {
-        static Window measure(TpccLikeWorkload<?> mix, int threads, int seconds, long seed)
+        static Window measure(TpccLikeWorkload<?> mix, int threads, long millis, long seed)
                 throws InterruptedException {
             long[] gc0 = MixRuns.collections();
             long t0 = System.nanoTime();
             for (LongAdder a : mix.operations) a.reset();
-            long[] r = mix.run(threads, seconds * 1000L, seed);
+            long[] r = mix.run(threads, millis, seed);
             printOperations(mix, r[0]);
             double wall = (System.nanoTime() - t0) / 1e9;
             long[] gc1 = MixRuns.collections();
