@@ -53,6 +53,12 @@ import java.util.function.LongSupplier;
  * touches is in cache as far as it fits: a few MB of PAX's and HPL's columns, not NSM's 60 MB of
  * records). TPC-B, TPC-C and the record operations run warm; the record operations' table fits
  * in cache in every format.
+ *
+ * <p>{@code tpcc-engine} (on the engine's test classpath: {@code ./bench layouts-engine}) is the
+ * same TPC-C inside the engine: heap files of each layout's pages in a buffer pool, B+tree
+ * indexes (the engine's {@code bench.tpcc.EngineTpccWorkload}). Its database runs on from batch
+ * to batch, so run it with {@code --warmup 0} (three untimed runs of each operation, the same for
+ * every format) for every format to see the same transactions.
  */
 public final class PaperRun {
     private static long sink;
@@ -108,6 +114,7 @@ public final class PaperRun {
             List<String> names = new ArrayList<>(formats);
             if (workload.startsWith("tpch")) names.remove("NSM-SHORE"); // scans as NSM's
             String className;
+            String isolate = "dev.wastecheck.layouts.";
             Object[] ctorArgs;
             boolean cold = false, prime = false;
             switch (workload) {
@@ -131,14 +138,21 @@ public final class PaperRun {
                 case "record":
                     className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload";
                     break;
+                case "tpcc-engine":
+                    // TPC-C inside the engine (heap files, buffer pool, B+trees): the engine's test
+                    // classes, on the engine's test classpath (./bench layouts-engine); the engine's
+                    // classes are isolated per format too, so its heap's page calls stay monomorphic.
+                    className = "dev.wastecheck.engine.bench.tpcc.EngineTpccWorkload";
+                    names.remove("NSM-SHORE");
+                    isolate = "dev.wastecheck.";
+                    break;
                 default:
                     throw new IllegalArgumentException("no workload '" + workload + "'");
             }
             List<Contender> contenders = new ArrayList<>();
             for (String format : names) {
                 long t0 = System.nanoTime();
-                Class<?> c =
-                        new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.").loadClass(className);
+                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), isolate).loadClass(className);
                 Map<String, LongSupplier> ops;
                 try {
                     @SuppressWarnings("unchecked")

@@ -49,7 +49,7 @@ public final class Tpcc {
             Field.varlen("w_zip", false, 9),
             Field.of("w_tax", INT16),
             Field.of("w_ytd", INT64));
-    static final int W_NAME = 1, W_TAX = 7, W_YTD = 8;
+    public static final int W_NAME = 1, W_TAX = 7, W_YTD = 8;
     public static final RecordSchema DISTRICT = RecordSchema.of(
             Field.of("d_id", INT8),
             Field.of("d_w_id", INT16),
@@ -62,7 +62,7 @@ public final class Tpcc {
             Field.of("d_tax", INT16),
             Field.of("d_ytd", INT64),
             Field.of("d_next_o_id", INT32));
-    static final int D_NAME = 2, D_TAX = 8, D_YTD = 9, D_NEXT_O_ID = 10;
+    public static final int D_NAME = 2, D_TAX = 8, D_YTD = 9, D_NEXT_O_ID = 10;
     public static final RecordSchema CUSTOMER = RecordSchema.of(
             Field.of("c_id", INT16),
             Field.of("c_d_id", INT8),
@@ -85,7 +85,7 @@ public final class Tpcc {
             Field.of("c_payment_cnt", INT32),
             Field.of("c_delivery_cnt", INT32),
             Field.varlen("c_data", false, 400));
-    static final int C_FIRST = 3,
+    public static final int C_FIRST = 3,
             C_LAST = 5,
             C_CREDIT = 13,
             C_DISCOUNT = 15,
@@ -114,7 +114,7 @@ public final class Tpcc {
             Field.nullable("o_carrier_id", INT8),
             Field.of("o_ol_cnt", INT8),
             Field.of("o_all_local", INT8));
-    static final int O_ID = 0, O_D_ID = 1, O_C_ID = 3, O_CARRIER_ID = 5, O_OL_CNT = 6;
+    public static final int O_ID = 0, O_D_ID = 1, O_C_ID = 3, O_CARRIER_ID = 5, O_OL_CNT = 6;
     public static final RecordSchema ORDER_LINE = RecordSchema.of(
             Field.of("ol_o_id", INT32),
             Field.of("ol_d_id", INT8),
@@ -126,14 +126,14 @@ public final class Tpcc {
             Field.of("ol_quantity", INT8),
             Field.of("ol_amount", INT32),
             Field.varlen("ol_dist_info", false, 24));
-    static final int OL_O_ID = 0, OL_D_ID = 1, OL_I_ID = 4, OL_DELIVERY_D = 6, OL_AMOUNT = 8;
+    public static final int OL_O_ID = 0, OL_D_ID = 1, OL_I_ID = 4, OL_DELIVERY_D = 6, OL_AMOUNT = 8;
     public static final RecordSchema ITEM = RecordSchema.of(
             Field.of("i_id", INT32),
             Field.of("i_im_id", INT32),
             Field.varlen("i_name", false, 19),
             Field.of("i_price", INT32),
             Field.varlen("i_data", false, 38));
-    static final int I_PRICE = 3;
+    public static final int I_PRICE = 3;
     public static final RecordSchema STOCK = RecordSchema.of(
             Field.of("s_i_id", INT32),
             Field.of("s_w_id", INT16),
@@ -152,7 +152,7 @@ public final class Tpcc {
             Field.of("s_order_cnt", INT32),
             Field.of("s_remote_cnt", INT32),
             Field.varlen("s_data", false, 38));
-    static final int S_QUANTITY = 2, S_YTD = 13, S_ORDER_CNT = 14;
+    public static final int S_QUANTITY = 2, S_YTD = 13, S_ORDER_CNT = 14;
 
     static final String[] SYLLABLES = {"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"};
 
@@ -427,12 +427,12 @@ public final class Tpcc {
     }
 
     /** Clause 4.3.2.3: the last name of number n (0..999), three syllables. */
-    static String lastName(int n) {
+    public static String lastName(int n) {
         return SYLLABLES[n / 100] + SYLLABLES[n / 10 % 10] + SYLLABLES[n % 10];
     }
 
     /** Clause 2.1.6: NURand(A, x, y) = (((random(0, A) | random(x, y)) + C) % (y - x + 1)) + x. */
-    static int nurand(int a, int x, int y, int c, SplittableRandom random) {
+    public static int nurand(int a, int x, int y, int c, SplittableRandom random) {
         return (((random.nextInt(a + 1) | (x + random.nextInt(y - x + 1))) + c) % (y - x + 1)) + x;
     }
 
