@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
  *     [--workloads capacity,tpch,tpch-warm,tpcb,tpcc,record] [--formats NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC]
- *     [--warm-tpch] [--paper] [--ops new_order,payment,...] [--tpcb-branches 1]
+ *     [--warm-tpch] [--paper] [--means] [--ops new_order,payment,...] [--tpcb-branches 1]
  * </pre>
  *
  * {@code --paper} is HPL-2012-240 §6's setup: 32 KB pages, records per page scaled to 204
@@ -64,6 +64,8 @@ public final class PaperRun {
     private static long sink;
     /** HPL-2012-240 §6's setup and statistics ({@code --paper}). */
     private static boolean paper;
+    /** Medians and per-round ratios, and after them §6's means, standard deviations and Perf.&Delta; ({@code --means}). */
+    private static boolean means;
 
     private static final long[] FLUSH = new long[8 << 20];
 
@@ -73,6 +75,7 @@ public final class PaperRun {
     public static void main(String[] args) throws Exception {
         Map<String, String> o = options(args);
         paper = o.containsKey("paper");
+        means = o.containsKey("means");
         if (paper) System.setProperty("layouts.paper", "true"); // read by TpchWorkload in each loader
         // TPC-B scale (branches of 100,000 accounts): 1 by default; §6.2 reports scale 10.
         System.setProperty("tpcb.branches", o.getOrDefault("tpcb-branches", "1")); // read by TpcbWorkload
@@ -362,6 +365,7 @@ public final class PaperRun {
         System.out.println(
                 "(times: median over the rounds; ratios: speed of the first over the second, median over the rounds "
                         + "of the ratio within each round [25th-75th percentile]; above 1 = the first is faster)");
+        if (means) reportPaper(workload, contenders, times, setting);
     }
 
     private static String ms(double v) {
@@ -409,7 +413,7 @@ public final class PaperRun {
             if (!args[i].startsWith("--"))
                 throw new IllegalArgumentException("expected an option, got '" + args[i] + "'");
             String key = args[i].substring(2);
-            if (key.equals("warm-tpch") || key.equals("paper")) o.put(key, "true");
+            if (key.equals("warm-tpch") || key.equals("paper") || key.equals("means")) o.put(key, "true");
             else if (i + 1 < args.length) o.put(key, args[++i]);
             else throw new IllegalArgumentException("--" + key + " needs a value");
         }
