@@ -15,7 +15,6 @@ import static dev.wastecheck.layouts.bench.tpc.Tpcc.D_NAME;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.D_NEXT_O_ID;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.D_TAX;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.D_YTD;
-import static dev.wastecheck.layouts.bench.tpc.Tpcc.ITEMS;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.I_PRICE;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.OL_AMOUNT;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.OL_DELIVERY_D;
@@ -26,7 +25,6 @@ import static dev.wastecheck.layouts.bench.tpc.Tpcc.O_CARRIER_ID;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.O_C_ID;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.O_D_ID;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.O_ID;
-import static dev.wastecheck.layouts.bench.tpc.Tpcc.O_OL_CNT;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.S_ORDER_CNT;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.S_QUANTITY;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.S_YTD;
@@ -96,7 +94,7 @@ public final class EngineTpcc implements AutoCloseable {
     private final Record lineRow = new Record(Tpcc.ORDER_LINE), newOrderRow = new Record(Tpcc.NEW_ORDER);
     private final Record historyRow = new Record(Tpcc.HISTORY);
     private final byte[] bytes = new byte[600];
-    private final int[] items = new int[15], quantities = new int[15];
+    private final Tpcc.NewOrderInput input = new Tpcc.NewOrderInput();
     private final int[] distinct = new int[20 * 15];
     private final KeyEncoder keys = new KeyEncoder();
     /** Tuple ids a scan collected. */
@@ -271,16 +269,7 @@ public final class EngineTpcc implements AutoCloseable {
         long sum = 0;
         for (int i = 0; i < count; i++) {
             Tpcc.Transaction t = type;
-            if (t == null) { // clause 5.2.3, as Tpcc.run draws it
-                int x = random.nextInt(100);
-                t = x < 45
-                        ? Tpcc.Transaction.NEW_ORDER
-                        : x < 88
-                                ? Tpcc.Transaction.PAYMENT
-                                : x < 92
-                                        ? Tpcc.Transaction.ORDER_STATUS
-                                        : x < 96 ? Tpcc.Transaction.DELIVERY : Tpcc.Transaction.STOCK_LEVEL;
-            }
+            if (t == null) t = Tpcc.drawMix(random); // clause 5.2.3, as Tpcc.run draws it
             sum += switch (t) {
                 case NEW_ORDER -> newOrder();
                 case PAYMENT -> payment();
@@ -293,13 +282,8 @@ public final class EngineTpcc implements AutoCloseable {
     }
 
     long newOrder() {
-        int d = 1 + random.nextInt(DISTRICTS);
-        int c = nurand(1023, 1, CUSTOMERS, nurandCId, random);
-        int lines = 5 + random.nextInt(11);
-        for (int l = 0; l < lines; l++) {
-            items[l] = nurand(8191, 1, ITEMS, nurandItem, random);
-            quantities[l] = 1 + random.nextInt(10);
-        }
+        input.draw(random, nurandCId, nurandItem);
+        int d = input.district, c = input.customer, lines = input.lines;
         long sum = warehouse.getLong(lookup(warehousePk, key(1)), W_TAX);
         long dTid = lookup(districtPk, key(1, d));
         int o = (int) district.getLong(dTid, D_NEXT_O_ID);
@@ -309,20 +293,13 @@ public final class EngineTpcc implements AutoCloseable {
         values[0] = o + 1;
         district.setLongs(dTid, D_NEXT, values);
         long now = clock++;
-        orderRow.setLong(O_ID, o)
-                .setLong(O_D_ID, d)
-                .setLong(2, 1)
-                .setLong(O_C_ID, c)
-                .setLong(4, now)
-                .setNull(O_CARRIER_ID)
-                .setLong(O_OL_CNT, lines)
-                .setLong(7, 1);
+        Tpcc.orderRecord(orderRow, o, d, c, now, lines);
         indexOrder(orderRow, orders.insert(orderRow));
         newOrderPk.insert(
                 key(1, d, o),
                 newOrder.insert(newOrderRow.setLong(0, o).setLong(1, d).setLong(2, 1)));
         for (int l = 0; l < lines; l++) {
-            int i = items[l], q = quantities[l];
+            int i = input.items[l], q = input.quantities[l];
             item.read(lookup(itemPk, key(i)), itemRow);
             long sTid = lookup(stockPk, key(1, i));
             stock.read(sTid, stockRow);
@@ -332,16 +309,7 @@ public final class EngineTpcc implements AutoCloseable {
             values[1] = stockRow.getLong(S_YTD) + q;
             values[2] = stockRow.getLong(S_ORDER_CNT) + 1;
             stock.setLongs(sTid, STOCK_UPDATE, values);
-            lineRow.setLong(OL_O_ID, o)
-                    .setLong(OL_D_ID, d)
-                    .setLong(2, 1)
-                    .setLong(3, l + 1)
-                    .setLong(OL_I_ID, i)
-                    .setLong(5, 1)
-                    .setNull(OL_DELIVERY_D)
-                    .setLong(7, q)
-                    .setLong(OL_AMOUNT, q * itemRow.getLong(I_PRICE));
-            lineRow.setBytes(9, bytes, 0, 24);
+            Tpcc.lineRecord(lineRow, o, d, l, i, q, q * itemRow.getLong(I_PRICE), bytes);
             orderLinePk.insert(key(1, d, o, l + 1), orderLine.insert(lineRow));
         }
         return sum + o;
@@ -398,15 +366,7 @@ public final class EngineTpcc implements AutoCloseable {
             int n = Math.min(500, head.length + old);
             if (!customer.setBytes(cTid, C_DATA, bytes, 0, n)) move(cTid, d, c, n);
         }
-        historyRow
-                .setLong(0, c)
-                .setLong(1, d)
-                .setLong(2, 1)
-                .setLong(3, d)
-                .setLong(4, 1)
-                .setLong(5, clock);
-        historyRow.setLong(6, amount).setBytes(7, bytes, 0, 18);
-        history.insert(historyRow);
+        history.insert(Tpcc.historyRecord(historyRow, c, d, clock, amount, bytes));
         clock++;
         return sum + amount;
     }
