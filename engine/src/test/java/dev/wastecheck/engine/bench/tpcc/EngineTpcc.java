@@ -281,6 +281,7 @@ public final class EngineTpcc implements AutoCloseable {
         return sum;
     }
 
+    /** Clause 2.4: the district's next order id by its key, each item and stock record by theirs. */
     long newOrder() {
         input.draw(random, nurandCId, nurandItem);
         int d = input.district, c = input.customer, lines = input.lines;
@@ -339,6 +340,7 @@ public final class EngineTpcc implements AutoCloseable {
         return pickedTid != TupleId.NONE ? pickedTid : lookup(customerPk, key(1, d, c));
     }
 
+    /** Clause 2.5: the customer by name (the secondary index) or by id. */
     long payment() {
         int d = 1 + random.nextInt(DISTRICTS);
         int c = pickCustomer(d);
@@ -383,6 +385,7 @@ public final class EngineTpcc implements AutoCloseable {
         this.moved++;
     }
 
+    /** Clause 2.6: the customer's newest order by the (district, customer, order) index, its lines by range. */
     long orderStatus() {
         int d = 1 + random.nextInt(DISTRICTS);
         int c = pickCustomer(d);
@@ -402,10 +405,11 @@ public final class EngineTpcc implements AutoCloseable {
         return sum;
     }
 
+    /** Clause 2.7: each district's oldest new-order row is the first of its index range. */
     long delivery() {
+        long sum = 0, now;
         int carrier = 1 + random.nextInt(10);
-        long now = clock++;
-        long sum = 0;
+        now = clock++;
         for (int d = 1; d <= DISTRICTS; d++) {
             byte[] prefix = key(1, d);
             collect(newOrderPk, prefix, after(prefix), 1);
@@ -436,6 +440,7 @@ public final class EngineTpcc implements AutoCloseable {
         return sum;
     }
 
+    /** Clause 2.8: the lines of the district's last 20 orders, one range of the order-line index. */
     long stockLevel() {
         int d = 1 + random.nextInt(DISTRICTS);
         int threshold = 10 + random.nextInt(11);
