@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * <pre>
  * ./bench layouts-paper [--sf 0.1] [--page-size 65536] [--rounds 21] [--warmup 3]
  *     [--workloads capacity,tpch,tpch-warm,tpcb,tpcc,record] [--formats NSM,NSM-SHORE,PAX,HPL,HPL-RIGID,HPL-SIMPLISTIC]
- *     [--warm-tpch] [--paper] [--ops new_order,payment,...] [--tpcb-branches 1]
+ *     [--warm-tpch] [--paper] [--means] [--ops new_order,payment,...] [--tpcb-branches 1]
  * </pre>
  *
  * {@code --paper} is HPL-2012-240 §6's setup: 32 KB pages, records per page scaled to 204
@@ -53,11 +53,19 @@ import java.util.function.LongSupplier;
  * touches is in cache as far as it fits: a few MB of PAX's and HPL's columns, not NSM's 60 MB of
  * records). TPC-B, TPC-C and the record operations run warm; the record operations' table fits
  * in cache in every format.
+ *
+ * <p>{@code tpcc-engine} (on the engine's test classpath: {@code ./bench layouts-engine}) is the
+ * same TPC-C inside the engine: heap files of each layout's pages in a buffer pool, B+tree
+ * indexes (the engine's {@code bench.tpcc.EngineTpccWorkload}). Its database runs on from batch
+ * to batch, so run it with {@code --warmup 0} (three untimed runs of each operation, the same for
+ * every format) for every format to see the same transactions.
  */
 public final class PaperRun {
     private static long sink;
     /** HPL-2012-240 §6's setup and statistics ({@code --paper}). */
     private static boolean paper;
+    /** Medians and per-round ratios, and after them §6's means, standard deviations and Perf.&Delta; ({@code --means}). */
+    private static boolean means;
 
     private static final long[] FLUSH = new long[8 << 20];
 
@@ -67,6 +75,7 @@ public final class PaperRun {
     public static void main(String[] args) throws Exception {
         Map<String, String> o = options(args);
         paper = o.containsKey("paper");
+        means = o.containsKey("means");
         if (paper) System.setProperty("layouts.paper", "true"); // read by TpchWorkload in each loader
         // TPC-B scale (branches of 100,000 accounts): 1 by default; §6.2 reports scale 10.
         System.setProperty("tpcb.branches", o.getOrDefault("tpcb-branches", "1")); // read by TpcbWorkload
@@ -108,6 +117,7 @@ public final class PaperRun {
             List<String> names = new ArrayList<>(formats);
             if (workload.startsWith("tpch")) names.remove("NSM-SHORE"); // scans as NSM's
             String className;
+            String isolate = "dev.wastecheck.layouts.";
             Object[] ctorArgs;
             boolean cold = false, prime = false;
             switch (workload) {
@@ -131,14 +141,21 @@ public final class PaperRun {
                 case "record":
                     className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload";
                     break;
+                case "tpcc-engine":
+                    // TPC-C inside the engine (heap files, buffer pool, B+trees): the engine's test
+                    // classes, on the engine's test classpath (./bench layouts-engine); the engine's
+                    // classes are isolated per format too, so its heap's page calls stay monomorphic.
+                    className = "dev.wastecheck.engine.bench.tpcc.EngineTpccWorkload";
+                    names.remove("NSM-SHORE");
+                    isolate = "dev.wastecheck.";
+                    break;
                 default:
                     throw new IllegalArgumentException("no workload '" + workload + "'");
             }
             List<Contender> contenders = new ArrayList<>();
             for (String format : names) {
                 long t0 = System.nanoTime();
-                Class<?> c =
-                        new Isolated(PaperRun.class.getClassLoader(), "dev.wastecheck.layouts.").loadClass(className);
+                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), isolate).loadClass(className);
                 Map<String, LongSupplier> ops;
                 try {
                     @SuppressWarnings("unchecked")
@@ -348,6 +365,7 @@ public final class PaperRun {
         System.out.println(
                 "(times: median over the rounds; ratios: speed of the first over the second, median over the rounds "
                         + "of the ratio within each round [25th-75th percentile]; above 1 = the first is faster)");
+        if (means) reportPaper(workload, contenders, times, setting);
     }
 
     private static String ms(double v) {
@@ -395,7 +413,7 @@ public final class PaperRun {
             if (!args[i].startsWith("--"))
                 throw new IllegalArgumentException("expected an option, got '" + args[i] + "'");
             String key = args[i].substring(2);
-            if (key.equals("warm-tpch") || key.equals("paper")) o.put(key, "true");
+            if (key.equals("warm-tpch") || key.equals("paper") || key.equals("means")) o.put(key, "true");
             else if (i + 1 < args.length) o.put(key, args[++i]);
             else throw new IllegalArgumentException("--" + key + " needs a value");
         }

@@ -49,7 +49,7 @@ public final class Tpcc {
             Field.varlen("w_zip", false, 9),
             Field.of("w_tax", INT16),
             Field.of("w_ytd", INT64));
-    static final int W_NAME = 1, W_TAX = 7, W_YTD = 8;
+    public static final int W_NAME = 1, W_TAX = 7, W_YTD = 8;
     public static final RecordSchema DISTRICT = RecordSchema.of(
             Field.of("d_id", INT8),
             Field.of("d_w_id", INT16),
@@ -62,7 +62,7 @@ public final class Tpcc {
             Field.of("d_tax", INT16),
             Field.of("d_ytd", INT64),
             Field.of("d_next_o_id", INT32));
-    static final int D_NAME = 2, D_TAX = 8, D_YTD = 9, D_NEXT_O_ID = 10;
+    public static final int D_NAME = 2, D_TAX = 8, D_YTD = 9, D_NEXT_O_ID = 10;
     public static final RecordSchema CUSTOMER = RecordSchema.of(
             Field.of("c_id", INT16),
             Field.of("c_d_id", INT8),
@@ -85,7 +85,7 @@ public final class Tpcc {
             Field.of("c_payment_cnt", INT32),
             Field.of("c_delivery_cnt", INT32),
             Field.varlen("c_data", false, 400));
-    static final int C_FIRST = 3,
+    public static final int C_FIRST = 3,
             C_LAST = 5,
             C_CREDIT = 13,
             C_DISCOUNT = 15,
@@ -114,7 +114,7 @@ public final class Tpcc {
             Field.nullable("o_carrier_id", INT8),
             Field.of("o_ol_cnt", INT8),
             Field.of("o_all_local", INT8));
-    static final int O_ID = 0, O_D_ID = 1, O_C_ID = 3, O_CARRIER_ID = 5, O_OL_CNT = 6;
+    public static final int O_ID = 0, O_D_ID = 1, O_C_ID = 3, O_CARRIER_ID = 5, O_OL_CNT = 6;
     public static final RecordSchema ORDER_LINE = RecordSchema.of(
             Field.of("ol_o_id", INT32),
             Field.of("ol_d_id", INT8),
@@ -126,14 +126,14 @@ public final class Tpcc {
             Field.of("ol_quantity", INT8),
             Field.of("ol_amount", INT32),
             Field.varlen("ol_dist_info", false, 24));
-    static final int OL_O_ID = 0, OL_D_ID = 1, OL_I_ID = 4, OL_DELIVERY_D = 6, OL_AMOUNT = 8;
+    public static final int OL_O_ID = 0, OL_D_ID = 1, OL_I_ID = 4, OL_DELIVERY_D = 6, OL_AMOUNT = 8;
     public static final RecordSchema ITEM = RecordSchema.of(
             Field.of("i_id", INT32),
             Field.of("i_im_id", INT32),
             Field.varlen("i_name", false, 19),
             Field.of("i_price", INT32),
             Field.varlen("i_data", false, 38));
-    static final int I_PRICE = 3;
+    public static final int I_PRICE = 3;
     public static final RecordSchema STOCK = RecordSchema.of(
             Field.of("s_i_id", INT32),
             Field.of("s_w_id", INT16),
@@ -152,7 +152,7 @@ public final class Tpcc {
             Field.of("s_order_cnt", INT32),
             Field.of("s_remote_cnt", INT32),
             Field.varlen("s_data", false, 38));
-    static final int S_QUANTITY = 2, S_YTD = 13, S_ORDER_CNT = 14;
+    public static final int S_QUANTITY = 2, S_YTD = 13, S_ORDER_CNT = 14;
 
     static final String[] SYLLABLES = {"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"};
 
@@ -215,7 +215,6 @@ public final class Tpcc {
             newOrderRow = new Record(NEW_ORDER),
             historyRow = new Record(HISTORY);
     private final byte[] bytes = new byte[600];
-    private final int[] items = new int[15], quantities = new int[15];
     private final int[] distinct = new int[20 * 15];
 
     public Tpcc(Function<RecordSchema, Page> format, int pageSize, long seed) {
@@ -427,12 +426,12 @@ public final class Tpcc {
     }
 
     /** Clause 4.3.2.3: the last name of number n (0..999), three syllables. */
-    static String lastName(int n) {
+    public static String lastName(int n) {
         return SYLLABLES[n / 100] + SYLLABLES[n / 10 % 10] + SYLLABLES[n % 10];
     }
 
     /** Clause 2.1.6: NURand(A, x, y) = (((random(0, A) | random(x, y)) + C) % (y - x + 1)) + x. */
-    static int nurand(int a, int x, int y, int c, SplittableRandom random) {
+    public static int nurand(int a, int x, int y, int c, SplittableRandom random) {
         return (((random.nextInt(a + 1) | (x + random.nextInt(y - x + 1))) + c) % (y - x + 1)) + x;
     }
 
@@ -479,18 +478,7 @@ public final class Tpcc {
         long sum = 0;
         for (int i = 0; i < count; i++) {
             Transaction t = type;
-            if (t == null) {
-                // Clause 5.2.3: at least 43% Payment, 4% each of Order-Status, Delivery, Stock-Level; the rest
-                // New-Order.
-                int x = random.nextInt(100);
-                t = x < 45
-                        ? Transaction.NEW_ORDER
-                        : x < 88
-                                ? Transaction.PAYMENT
-                                : x < 92
-                                        ? Transaction.ORDER_STATUS
-                                        : x < 96 ? Transaction.DELIVERY : Transaction.STOCK_LEVEL;
-            }
+            if (t == null) t = drawMix(random);
             switch (t) {
                 case NEW_ORDER:
                     sum += newOrder();
@@ -514,15 +502,77 @@ public final class Tpcc {
         return sum;
     }
 
+    /**
+     * Clause 5.2.3: at least 43% Payment, 4% each of Order-Status, Delivery, Stock-Level; the rest
+     * New-Order. (Shared with the engine's TPC-C, which draws the same inputs.)
+     */
+    public static Transaction drawMix(SplittableRandom random) {
+        int x = random.nextInt(100);
+        return x < 45
+                ? Transaction.NEW_ORDER
+                : x < 88
+                        ? Transaction.PAYMENT
+                        : x < 92 ? Transaction.ORDER_STATUS : x < 96 ? Transaction.DELIVERY : Transaction.STOCK_LEVEL;
+    }
+
+    /**
+     * Clause 2.4's input: district, customer (NURand(1023)), an order of 5-15 lines, items by
+     * NURand(8191), quantities 1-10, drawn in this order (shared with the engine's TPC-C).
+     */
+    public static final class NewOrderInput {
+        public int district, customer, lines;
+        public final int[] items = new int[15], quantities = new int[15];
+
+        public void draw(SplittableRandom random, int nurandCId, int nurandItem) {
+            district = 1 + random.nextInt(DISTRICTS);
+            customer = nurand(1023, 1, CUSTOMERS, nurandCId, random);
+            lines = 5 + random.nextInt(11);
+            for (int l = 0; l < lines; l++) {
+                items[l] = nurand(8191, 1, ITEMS, nurandItem, random);
+                quantities[l] = 1 + random.nextInt(10);
+            }
+        }
+    }
+
+    /** A new order's row (clause 2.4.2.2): no carrier yet. */
+    public static Record orderRecord(Record r, int o, int d, int c, long now, int lines) {
+        return r.setLong(O_ID, o)
+                .setLong(O_D_ID, d)
+                .setLong(2, 1)
+                .setLong(O_C_ID, c)
+                .setLong(4, now)
+                .setNull(O_CARRIER_ID)
+                .setLong(O_OL_CNT, lines)
+                .setLong(7, 1);
+    }
+
+    /** A new order's line {@code l} (from 0): not delivered; ol_dist_info from {@code info}. */
+    public static Record lineRecord(Record r, int o, int d, int l, int i, int q, long amount, byte[] info) {
+        r.setLong(OL_O_ID, o)
+                .setLong(OL_D_ID, d)
+                .setLong(2, 1)
+                .setLong(3, l + 1)
+                .setLong(OL_I_ID, i)
+                .setLong(5, 1)
+                .setNull(OL_DELIVERY_D)
+                .setLong(7, q)
+                .setLong(OL_AMOUNT, amount);
+        return r.setBytes(9, info, 0, 24);
+    }
+
+    /** A payment's history row; h_data from {@code data}. */
+    public static Record historyRecord(Record r, int c, int d, long date, long amount, byte[] data) {
+        r.setLong(0, c).setLong(1, d).setLong(2, 1).setLong(3, d).setLong(4, 1).setLong(5, date);
+        return r.setLong(6, amount).setBytes(7, data, 0, 18);
+    }
+
+    private final NewOrderInput input = new NewOrderInput();
+
     /** Clause 2.4: an order of 5-15 lines, items by NURand(8191), quantities 1-10. */
     long newOrder() {
-        int d = 1 + random.nextInt(DISTRICTS);
-        int c = nurand(1023, 1, CUSTOMERS, nurandCId, random);
-        int lines = 5 + random.nextInt(11);
-        for (int l = 0; l < lines; l++) {
-            items[l] = nurand(8191, 1, ITEMS, nurandItem, random);
-            quantities[l] = 1 + random.nextInt(10);
-        }
+        input.draw(random, nurandCId, nurandItem);
+        int d = input.district, c = input.customer, lines = input.lines;
+        int[] items = input.items, quantities = input.quantities;
         long sum = 0;
         if (on(Statements.CONSTRUCT)) {
             sum += readField(warehouse, warehouseRid, W_TAX);
@@ -535,15 +585,7 @@ public final class Tpcc {
         long now = clock++;
         long rid = -1, noRid = -1;
         if (on(Statements.INSERT)) {
-            orderRow.setLong(O_ID, o)
-                    .setLong(O_D_ID, d)
-                    .setLong(2, 1)
-                    .setLong(O_C_ID, c)
-                    .setLong(4, now)
-                    .setNull(O_CARRIER_ID)
-                    .setLong(O_OL_CNT, lines)
-                    .setLong(7, 1);
-            rid = insert(orders, orderRow);
+            rid = insert(orders, orderRecord(orderRow, o, d, c, now, lines));
             noRid = insert(newOrder, newOrderRow.setLong(0, o).setLong(1, d).setLong(2, 1));
         }
         growOrders(d, o);
@@ -572,17 +614,7 @@ public final class Tpcc {
             }
             rids[l] = -1;
             if (on(Statements.INSERT)) {
-                lineRow.setLong(OL_O_ID, o)
-                        .setLong(OL_D_ID, d)
-                        .setLong(2, 1)
-                        .setLong(3, l + 1)
-                        .setLong(OL_I_ID, i)
-                        .setLong(5, 1)
-                        .setNull(OL_DELIVERY_D)
-                        .setLong(7, q)
-                        .setLong(OL_AMOUNT, (long) q * itemPrice[i]);
-                lineRow.setBytes(9, bytes, 0, 24);
-                rids[l] = insert(orderLine, lineRow);
+                rids[l] = insert(orderLine, lineRecord(lineRow, o, d, l, i, q, (long) q * itemPrice[i], bytes));
             }
         }
         lineRids[d][o] = rids;
@@ -644,16 +676,7 @@ public final class Tpcc {
             }
         }
         if (on(Statements.INSERT)) {
-            historyRow
-                    .setLong(0, c)
-                    .setLong(1, d)
-                    .setLong(2, 1)
-                    .setLong(3, d)
-                    .setLong(4, 1)
-                    .setLong(5, clock)
-                    .setLong(6, amount);
-            historyRow.setBytes(7, bytes, 0, 18);
-            insert(history, historyRow);
+            insert(history, historyRecord(historyRow, c, d, clock, amount, bytes));
         }
         clock++;
         return sum + amount;
