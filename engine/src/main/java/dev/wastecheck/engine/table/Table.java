@@ -116,8 +116,8 @@ public final class Table {
         final TupleStore heap;
         /**
          * The part's long values (pages only; empty with Arrow blocks): a partition's values live with it,
-         * so the hot partition's texts fill overflow pages of their own and a demoted tuple's value moves
-         * to the cold partition's pages with it (§3.1).
+         * so the hot partition's texts fill overflow pages of their own; a demoted tuple's value out of line
+         * stays in the hot partition's pages, the cold row keeping its reference ({@code Table.demote}, §3.1).
          */
         final OverflowStore overflow;
         /**
