@@ -7,6 +7,7 @@
     python3 docs/scripts/heldout_bytes.py --tail DUMP TRACE    # what the held-out reads are, against the training;
                                                                # and the training's reads superseded before the split;
                                                                # and the held-out edits' predecessors read again
+    python3 docs/scripts/heldout_bytes.py --export DUMP TRACE DIR  # the values DecompressBenchmark reads (below)
 
 Splits the trace as `replay --train TRAIN` does (default 0.5: half of the events; a join is one event
 per table), collects the distinct `text` rows the held-out events read (`SELECT old_text ... WHERE
@@ -19,6 +20,12 @@ order a partition holds them in) into blocks of 4, 16 and 64 KiB raw, each block
 and without the dictionary (what `compress_block=` stores). Any design that returns these values must
 hold their information in memory or read it from the device, so the last figure is a floor under
 the held-out working set. Needs the `zstd` command.
+
+With --export, writes two files of values for the engine's JMH benchmark of its decompression
+(`./bench engine DecompressBenchmark`), each value a 4-byte little-endian length and its bytes:
+DIR/sample.bin, the dump's texts of at least 64 bytes, evenly spaced, at most 4,096 (what
+`Table.trainDictionaries` trains the field's dictionary on at the split), and DIR/reads.bin, the
+distinct texts the held-out half reads, in the order it first reads them.
 """
 import collections
 import os
@@ -302,7 +309,41 @@ def main(dump, trace, train=0.5):
     print(f"  zstd -19 --long, all in one {mib(whole):8.2f} MiB ({raw_bytes / whole:.2f}x)")
 
 
+def write_values(path, values):
+    with open(path, 'wb') as f:
+        for v in values:
+            f.write(len(v).to_bytes(4, 'little'))
+            f.write(v)
+
+
+def main_export(dump, trace, out, train=0.5):
+    texts = dump_texts(dump)
+    ids = sorted(texts)
+    every = max(1, len(ids) // 4096)
+    sample = [texts[i] for n, i in enumerate(ids) if n % every == 0 and len(texts[i]) >= 64][:4096]
+    stmts, events, k, seen_events = split_trace(trace, train)
+    held_read = collections.OrderedDict()
+    for n, line in enumerate(stmts):
+        if b'INSERT INTO text' in line and TEXT_INSERT.search(line.decode('utf-8', 'replace')):
+            start = line.index(b"VALUES (") + len(b"VALUES (")
+            old_id = int(re.match(rb'(\d+)', line[start:]).group(1))
+            texts[old_id] = sql_string(line, line.index(b"'", start) + 1)[0]
+            continue
+        m = TEXT_READ.search(line.decode('utf-8', 'replace')) if n >= k and b'FROM text' in line else None
+        if m:
+            held_read.setdefault(int(m.group(1)), None)
+    reads = [texts[i] for i in held_read if i in texts]
+    os.makedirs(out, exist_ok=True)
+    write_values(os.path.join(out, 'sample.bin'), sample)
+    write_values(os.path.join(out, 'reads.bin'), reads)
+    print(f"{out}: {len(sample):,} sample values ({sum(map(len, sample)):,} bytes), "
+          f"{len(reads):,} held-out reads ({sum(map(len, reads)):,} bytes)")
+
+
 if __name__ == '__main__':
+    if len(sys.argv) == 5 and sys.argv[1] == '--export':
+        main_export(*sys.argv[2:])
+        sys.exit(0)
     if len(sys.argv) == 3 and sys.argv[1] == '--blocks':
         main_blocks(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == '--tail':

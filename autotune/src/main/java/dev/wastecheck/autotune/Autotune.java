@@ -77,11 +77,15 @@ public final class Autotune {
     private Autotune() {}
 
     /**
-     * Modeled time to decompress one byte of a compressed field's frame or block, in microseconds: zstd's
-     * decompression speed on this machine's texts, measured with {@code zstd -b} (docs/benchmarks.md,
-     * "Block-compressed overflow"). A count times a constant, like the pins, so the search stays a count.
+     * Modeled time to decompress one byte of a compressed field's frame or block, in microseconds: the engine's
+     * own read path ({@code FrameReader}: zstd-jni, a kept context with the field's trained dictionary), value by
+     * value on the held-out texts of the two generated wikis, measured by the JMH {@code DecompressBenchmark}
+     * under the exclusive lock: medians 1.85 and 2.03 ns a byte (docs/benchmarks.md, issue 27, "The
+     * decompression constant, measured in the JVM"). It was 0.003, from {@code zstd -b} on 4 KiB blocks; the
+     * engine's path before it created a context per call and cost 4.2-4.3 ns a byte. A count times a constant,
+     * like the pins, so the search stays a count.
      */
-    public static final double DECOMPRESS_US_PER_BYTE = 0.003;
+    public static final double DECOMPRESS_US_PER_BYTE = 0.002;
 
     /**
      * The modeled cost per query of a run: device time plus {@link #PIN_US} per pin plus

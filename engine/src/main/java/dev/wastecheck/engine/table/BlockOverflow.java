@@ -140,7 +140,7 @@ public final class BlockOverflow {
      * Copies the value a reference names into {@code dst} (at least {@link #length} bytes): from the
      * open block, or by reading its sealed block's frame from the pages and decompressing all of it.
      */
-    public void read(byte[] ref, int refOff, byte[] dst, ZstdDictDecompress dict) {
+    void read(byte[] ref, int refOff, byte[] dst, ZstdDictDecompress dict, FrameReader frames) {
         ByteBuffer r = ByteBuffer.wrap(ref).order(ByteOrder.LITTLE_ENDIAN);
         int block = r.getInt(refOff + 1);
         int off = r.getInt(refOff + 5);
@@ -163,10 +163,8 @@ public final class BlockOverflow {
         pages.read(fr.array(), 0, frame);
         if (dictionary[block] && dict == null) throw new IllegalStateException(what + ": block without its dictionary");
         byte[] plain = new byte[raw];
-        long got = dictionary[block]
-                ? Zstd.decompressFastDict(plain, 0, frame, 0, frame.length, dict)
-                : Zstd.decompressByteArray(plain, 0, raw, frame, 0, frame.length);
-        if (Zstd.isError(got) || got != raw) throw new IllegalStateException(what + ": corrupt zstd frame");
+        if (!frames.decompress(plain, raw, frame, 0, frame.length, dictionary[block] ? dict : null))
+            throw new IllegalStateException(what + ": corrupt zstd frame");
         decompressed += raw;
         decompressions++;
         System.arraycopy(plain, off, dst, 0, len);

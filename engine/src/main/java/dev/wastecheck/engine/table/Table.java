@@ -62,6 +62,9 @@ public final class Table {
 
     private final int[][] keyFields;
     private final int[][] cacheFields;
+    /** Per field: part of an index's key or of its cached projection (a demotion moves its value, {@link #demote}). */
+    private final boolean[] keyOrCached;
+
     private final CachePolicy policy;
     private final double cacheSize;
     private final TableDesign design;
@@ -75,6 +78,8 @@ public final class Table {
     private long compressedValues, compressionSaved;
     /** Bytes the reads of single-value frames decompressed (blocks count their own). */
     private long decompressedBytes;
+    /** The contexts the reads decompress frames and blocks with. */
+    private final FrameReader frames = new FrameReader();
 
     private final Part main;
     private Part hot;
@@ -111,8 +116,8 @@ public final class Table {
         final TupleStore heap;
         /**
          * The part's long values (pages only; empty with Arrow blocks): a partition's values live with it,
-         * so the hot partition's texts fill overflow pages of their own and a demoted tuple's value moves
-         * to the cold partition's pages with it (§3.1).
+         * so the hot partition's texts fill overflow pages of their own; a demoted tuple's value out of line
+         * stays in the hot partition's pages, the cold row keeping its reference ({@code Table.demote}, §3.1).
          */
         final OverflowStore overflow;
         /**
@@ -250,6 +255,11 @@ public final class Table {
             IndexSpec ix = spec.indexes().get(i);
             keyFields[i] = columns(ix.columns(), ix.name());
             cacheFields[i] = cacheable(ix);
+        }
+        keyOrCached = new boolean[schema.fieldCount()];
+        for (int i = 0; i < n; i++) {
+            for (int f : keyFields[i]) keyOrCached[f] = true;
+            for (int f : cacheFields[i]) keyOrCached[f] = true;
         }
         this.main = new Part();
     }
@@ -912,7 +922,7 @@ public final class Table {
             int n = BlockOverflow.length(b, 0);
             byte[] dst = n <= scratch.length ? scratch : new byte[n];
             FieldDictionary d = dictionaries == null ? null : dictionaries[f];
-            store.read(b, 0, dst, d == null ? null : d.decompress);
+            store.read(b, 0, dst, d == null ? null : d.decompress, frames);
             r.setBytes(f, dst, 0, n);
         } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED || b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY) {
             boolean dict = b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY;
@@ -940,10 +950,7 @@ public final class Table {
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
         byte[] dst = n <= scratch.length ? scratch : new byte[(int) n];
-        long got = dict
-                ? Zstd.decompressFastDict(dst, 0, src, off, len, dictionaries[f].decompress)
-                : Zstd.decompressByteArray(dst, 0, (int) n, src, off, len);
-        if (Zstd.isError(got) || got != n)
+        if (!frames.decompress(dst, (int) n, src, off, len, dict ? dictionaries[f].decompress : null))
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
         decompressedBytes += n;
@@ -954,7 +961,7 @@ public final class Table {
     static final int MIN_COMPRESSED = 64;
 
     /** zstd's level: its default, the fast end ("No Bits Left Behind" §4.1 leaves the codec open). */
-    private static final int ZSTD_LEVEL = 3;
+    static final int ZSTD_LEVEL = 3;
 
     /**
      * The value of field {@code f} of {@code r} as a zstd frame when that is shorter than the value
@@ -975,11 +982,11 @@ public final class Table {
     }
 
     /** zstd's level with a trained dictionary, whose frames are written far less often (the hot partition's values). */
-    private static final int ZSTD_DICTIONARY_LEVEL = 9;
+    static final int ZSTD_DICTIONARY_LEVEL = 9;
     /** A trained dictionary's size: zstd's default (110 KiB). */
     static final int DICTIONARY_BYTES = 112_640;
     /** The most values, and value bytes, a dictionary is trained on. */
-    private static final int SAMPLE_VALUES = 4096, SAMPLE_BYTES = 16 << 20;
+    static final int SAMPLE_VALUES = 4096, SAMPLE_BYTES = 16 << 20;
 
     /** A zstd dictionary trained on a compressed field's values, with its digested forms. */
     private record FieldDictionary(byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress) {}
@@ -1059,12 +1066,15 @@ public final class Table {
         return compressed[f];
     }
 
-    /** Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place, long ones into {@code p}'s overflow store. */
-    private void tag(Part p, Record r) {
+    /**
+     * Turns the plain values of overflow columns in {@code r} into their stored (tagged) form, in place, long ones
+     * into {@code p}'s overflow store; fields marked in {@code stored} (null for none) hold their stored form already.
+     */
+    private void tag(Part p, Record r, boolean[] stored) {
         OverflowStore overflow = p.overflow;
         int block = design.compress().block();
         for (int f = 0; f < schema.fieldCount(); f++) {
-            if (!overflows(f) || r.isNull(f)) continue;
+            if (!overflows(f) || r.isNull(f) || (stored != null && stored[f])) continue;
             if (block > 0 && compressed[f] && r.length(f) >= overflow.threshold()) {
                 // compress_block=: the value joins the part's open block; the block is compressed once full
                 if (p.blocks[f] == null)
@@ -1117,7 +1127,7 @@ public final class Table {
      * key already exists in any partition (nothing is changed then).
      */
     public long insert(Part p, Record r) {
-        return insert(p, r, true);
+        return insert(p, r, true, null);
     }
 
     /**
@@ -1128,7 +1138,7 @@ public final class Table {
      * generated wikis, held out, the 550 demotions touched every leaf of the cold primary indexes of
      * `revision`, `slots`, `content` and `text` (docs/benchmarks.md, issue 27).
      */
-    private long insert(Part p, Record r, boolean checkUnique) {
+    private long insert(Part p, Record r, boolean checkUnique, boolean[] stored) {
         byte[][] keys = new byte[keyFields.length][];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = key(i, r);
@@ -1138,7 +1148,7 @@ public final class Table {
                 }
             }
         }
-        tag(p, r);
+        tag(p, r, stored);
         long tid = p.heap.insert(r);
         for (int i = 0; i < keys.length; i++) {
             treeInsert(p, i, keys[i], tid);
@@ -1166,8 +1176,44 @@ public final class Table {
      * checked for uniqueness again: the tuple was unique where it was, and it leaves that place.
      */
     public long move(Part from, long tid, Part to, Record scratchRecord) {
+        if (from == hot && to == main && hot != main) return demote(tid, scratchRecord);
         delete(from, tid, scratchRecord);
-        return insert(to, scratchRecord, false);
+        return insert(to, scratchRecord, false, null);
+    }
+
+    /**
+     * A demotion (the hot partition to the cold one: by reference, §3.1, or idle): the tuple moves with
+     * every index entry, and its long values out of line stay in the hot partition's overflow pages where
+     * they are, the cold row keeping the 17-byte reference to them (a reference names its page, and any
+     * partition reads it: {@link #untag}). §3.1 moves "the previously hot tuple ... to the cold partition";
+     * the tuple does move, a lookup by the old id finds it and reads its value through the reference, and the
+     * demotion neither reads, decompresses nor rewrites the value. On the generated wikis, held out, the
+     * cold overflow pages that rewriting wrote (550 predecessors' texts, 0.86 MiB) were never read again
+     * (docs/benchmarks.md, issue 27). The price: the hot partition's overflow pages keep cold values
+     * beside hot ones, until something rewrites them (nothing does yet). Inline values, values in blocks
+     * ({@code compress_block=}: a block belongs to its partition's table of blocks) and values of indexed
+     * or cached fields move as before.
+     */
+    private long demote(long tid, Record r) {
+        Part from = hot;
+        from.heap.read(tid, r);
+        boolean[] kept = new boolean[schema.fieldCount()];
+        for (int f = 0; f < kept.length; f++) {
+            if (!overflows(f) || r.isNull(f)) continue;
+            byte tag = r.length(f) == OverflowStore.REF_BYTES ? r.bytes(f)[0] : OverflowStore.INLINE;
+            kept[f] = !keyOrCached[f]
+                    && (tag == OverflowStore.OUT_OF_LINE
+                            || tag == OverflowStore.OUT_OF_LINE_COMPRESSED
+                            || tag == OverflowStore.OUT_OF_LINE_DICTIONARY);
+            if (!kept[f]) untag(from, r, f);
+        }
+        for (int i = 0; i < keyFields.length; i++) {
+            treeDelete(from, i, key(i, r), tid);
+            if (from.caches[i] != null) from.caches[i].tupleUpdated(tid);
+        }
+        from.heap.delete(tid);
+        if (upkeep != null) upkeep.deleted(from, tid);
+        return insert(main, r, false, kept);
     }
 
     /**
@@ -1249,7 +1295,7 @@ public final class Table {
                 treeDelete(p, i, oldKeys[i], tid);
             }
             p.heap.delete(tid);
-            tag(p, scratchRecord);
+            tag(p, scratchRecord, null);
             long moved = p.heap.insert(scratchRecord);
             for (int i = 0; i < keyFields.length; i++) {
                 treeInsert(p, i, newKeys[i], moved);

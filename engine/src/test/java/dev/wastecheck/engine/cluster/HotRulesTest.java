@@ -71,15 +71,26 @@ class HotRulesTest {
     }
 
     private static void load(Database db, long[] latest) {
-        load(db, latest, 13);
+        load(db, latest, 13, false);
     }
 
     /** A revision's note: its id, {@code repeat} times (13: about 200 bytes, inline; 60: out of line). */
     private static String note(long revId, int repeat) {
-        return ("note of " + revId + ";").repeat(repeat);
+        return note(revId, repeat, false);
     }
 
-    private static void load(Database db, long[] latest, int noteRepeat) {
+    /**
+     * {@link #note(long, int)}, and when {@code noisy} 2,000 hex digits drawn from the id: a value that a zstd
+     * frame shortens only about 2x, so that compressed it still goes out of line.
+     */
+    private static String note(long revId, int repeat, boolean noisy) {
+        StringBuilder b = new StringBuilder(("note of " + revId + ";").repeat(repeat));
+        Random rnd = new Random(revId);
+        if (noisy) for (int i = 0; i < 2000; i++) b.append(Character.forDigit(rnd.nextInt(16), 16));
+        return b.toString();
+    }
+
+    private static void load(Database db, long[] latest, int noteRepeat, boolean noisy) {
         Table page = db.table("page"), rev = db.table("revision");
         Record r = new Record(page.schema());
         for (int p = 1; p <= PAGES; p++) {
@@ -92,7 +103,7 @@ class HotRulesTest {
         Record v = new Record(rev.schema());
         for (int p = 1; p <= PAGES; p++) {
             for (int k = 0; k < REVS; k++) {
-                v.setLong(0, revId(p, k)).setLong(1, p).setString(2, note(revId(p, k), noteRepeat));
+                v.setLong(0, revId(p, k)).setLong(1, p).setString(2, note(revId(p, k), noteRepeat, noisy));
                 rev.insert(rev.main(), v);
             }
         }
@@ -250,12 +261,17 @@ class HotRulesTest {
      * cold, and lookups by its id (and by its old tuple address, through the forwarding table)
      * still find it. The same with the notes long and block-compressed ({@code compress_block=4k}): the
      * predecessor's note leaves the hot partition's block and is written to the cold partition's, and
-     * reads back whole.
+     * reads back whole. With the notes out of line ({@code out_of_line}: plain, or compressed frames), the
+     * predecessor's note stays where it is, in the hot partition's overflow pages: the demotion writes no
+     * cold overflow page and decompresses nothing, and the lookup by the old id reads the note through the
+     * reference the cold row keeps.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"", "compress=large,compress_block=4k"})
-    void aNewRevisionDemotesItsPredecessorAndTheOldIdStillFindsIt(String compress) {
-        int noteRepeat = compress.isEmpty() ? 13 : 60;
+    @ValueSource(strings = {"", "compress=large,compress_block=4k", "out_of_line", "compress=large,out_of_line"})
+    void aNewRevisionDemotesItsPredecessorAndTheOldIdStillFindsIt(String variant) {
+        boolean outOfLine = variant.contains("out_of_line");
+        String compress = variant.replace("out_of_line", "").replaceAll(",$", "");
+        int noteRepeat = variant.isEmpty() ? 13 : 60;
         long[] latest = latest();
         List<AccessEvent> events = new ArrayList<>();
         List<Integer> pages = new ArrayList<>();
@@ -280,15 +296,16 @@ class HotRulesTest {
         // a read of the old id after the move
         events.add(lookup("revision", "rev_id", predecessor));
         TableDesign plain = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
-        TableDesign d = compress.isEmpty()
-                ? plain
+        TableDesign d = !compress.contains("compress_block")
+                ? compress.isEmpty() ? plain : plain.with("compress", "large")
                 : plain.with("compress", "large")
                         .with("compress_block", compress.substring(compress.lastIndexOf('=') + 1));
         Function<String, TableDesign> designs = n -> n.equals("revision") ? d : TableDesign.BASELINE;
         try (Database db = new Database(specs(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
-            load(db, latest, noteRepeat);
+            load(db, latest, noteRepeat, outOfLine);
             Executor replayer = new Executor(db);
             long[] hotTidBefore = {TupleId.NONE};
+            long[] atSplit = new long[3]; // the cold overflow's pages and bytes, and the bytes decompressed
             ExecutionResult r = replayer.run(
                     "refs",
                     "",
@@ -300,6 +317,9 @@ class HotRulesTest {
                         Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
                         Table rev = db.table("revision");
                         hotTidBefore[0] = rev.hot().tree(0).lookup(key(rev, predecessor));
+                        atSplit[0] = rev.main().overflow().pageCount();
+                        atSplit[1] = rev.main().overflow().valueBytes();
+                        atSplit[2] = rev.decompressedBytes();
                         return moved;
                     },
                     n -> {});
@@ -334,9 +354,25 @@ class HotRulesTest {
                 return true;
             });
             assertThat(found)
-                    .containsExactly(
-                            "cold " + predecessor + " of page " + edited + ": " + note(predecessor, noteRepeat));
-            if (!compress.isEmpty()) {
+                    .containsExactly("cold " + predecessor + " of page " + edited + ": "
+                            + note(predecessor, noteRepeat, outOfLine));
+            if (outOfLine) {
+                assertThat(rev.hot().overflow().pageCount())
+                        .as("the hot partition's notes are out of line")
+                        .isGreaterThan(10);
+                assertThat(new long[] {
+                            rev.main().overflow().pageCount(),
+                            rev.main().overflow().valueBytes()
+                        })
+                        .as("the demotion wrote no cold overflow page: the note stayed in the hot partition's")
+                        .containsExactly(atSplit[0], atSplit[1]);
+            }
+            if (variant.equals("compress=large,out_of_line")) {
+                assertThat(rev.decompressedBytes() - atSplit[2])
+                        .as("the demotion decompressed nothing: since the split, one read of the note decompressed it")
+                        .isEqualTo(note(predecessor, noteRepeat, true).length());
+            }
+            if (variant.startsWith("compress=large,compress_block")) {
                 assertThat(rev.hot().blocks(2).blocks())
                         .as("the hot partition's notes sealed in blocks")
                         .isGreaterThan(10);

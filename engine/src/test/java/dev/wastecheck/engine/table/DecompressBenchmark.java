@@ -1,0 +1,178 @@
+package dev.wastecheck.engine.table;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDictCompress;
+import com.github.luben.zstd.ZstdDictDecompress;
+import com.github.luben.zstd.ZstdDictTrainer;
+import io.airlift.compress.lz4.Lz4Compressor;
+import io.airlift.compress.lz4.Lz4Decompressor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * What the engine's decompression of a compressed field costs per byte ({@code compress=large}, "No Bits Left
+ * Behind" §4.1): the constant {@code Autotune.DECOMPRESS_US_PER_BYTE} of the modeled cost (docs/benchmarks.md,
+ * issue 27, "The decompression constant, measured in the JVM").
+ *
+ * <p>The values are a generated wiki's texts, exported by {@code docs/scripts/heldout_bytes.py --export DUMP TRACE
+ * DIR}: {@code DIR/sample.bin} (what {@code Table.trainDictionaries} trains on: the dump's texts evenly spaced, at
+ * most {@link Table#SAMPLE_VALUES}) and {@code DIR/reads.bin} (the distinct texts the held-out half reads, in the
+ * order it first reads them). The setup trains the dictionary as the table does ({@link Table#DICTIONARY_BYTES},
+ * level {@link Table#ZSTD_DICTIONARY_LEVEL}) and makes each value's frame as the hot partition stores it; one
+ * operation decompresses every held-out value once, in read order, value by value, into the table's scratch
+ * buffer when it fits (two pages) and a new array otherwise, as {@code Table.decompress} does. Time per byte =
+ * time per operation / the values' bytes (printed by the setup).
+ *
+ * <ul>
+ *   <li>{@code engine}: {@link FrameReader}, the engine's read path (a context per dictionary, kept);
+ *   <li>{@code perCallContext}: {@code Zstd.decompressFastDict}, the engine's read path before it (zstd-jni
+ *       creates and frees a context on every call);
+ *   <li>{@code plainFrames}: {@link FrameReader} on frames made without a dictionary at level
+ *       {@link Table#ZSTD_LEVEL} (the cold partition's frames);
+ *   <li>{@code lz4}: the same values as LZ4 blocks (aircompressor, pure Java), a faster codec §4.1 would allow;
+ *       its ratio is printed beside zstd's.
+ * </ul>
+ *
+ * <p>What would make the number lie: every output is sunk into the Blackhole (one byte of each value and the
+ * returned length); the values are read in the held-out order, 13 MB of them, so the frames come from memory,
+ * not from L2; the dictionary (110 KiB) does stay in L2 between values, which the replay's reads, interleaved
+ * with B+tree descents, may not. Run: {@code ./bench engine DecompressBenchmark -p values=DIR}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 2, jvmArgsAppend = "-Xmx2g")
+@State(Scope.Thread)
+public class DecompressBenchmark {
+    @Param({"/tmp/nb27/v6151"})
+    public String values;
+
+    private byte[][] dictFrames, plainFrames, lz4Blocks;
+    private int[] lengths;
+    private ZstdDictDecompress dictionary;
+    private FrameReader reader;
+    private Lz4Decompressor lz4;
+    private final byte[] scratch = new byte[2 * 8192];
+
+    static List<byte[]> read(Path p) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);
+        List<byte[]> out = new ArrayList<>();
+        while (b.hasRemaining()) {
+            byte[] v = new byte[b.getInt()];
+            b.get(v);
+            out.add(v);
+        }
+        return out;
+    }
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+        Path dir = Path.of(values);
+        if (!Files.exists(dir.resolve("reads.bin")))
+            throw new IllegalStateException(dir + ": run docs/scripts/heldout_bytes.py --export DUMP TRACE " + dir);
+        ZstdDictTrainer trainer = new ZstdDictTrainer(Table.SAMPLE_BYTES, Table.DICTIONARY_BYTES);
+        for (byte[] v : read(dir.resolve("sample.bin"))) if (!trainer.addSample(v)) break;
+        byte[] dict = trainer.trainSamples();
+        ZstdDictCompress compress = new ZstdDictCompress(dict, Table.ZSTD_DICTIONARY_LEVEL);
+        dictionary = new ZstdDictDecompress(dict);
+        List<byte[]> reads = read(dir.resolve("reads.bin"));
+        int n = reads.size();
+        dictFrames = new byte[n][];
+        plainFrames = new byte[n][];
+        lz4Blocks = new byte[n][];
+        lengths = new int[n];
+        Lz4Compressor lz4c = new Lz4Compressor();
+        long raw = 0, dictBytes = 0, plainBytes = 0, lz4Bytes = 0;
+        for (int i = 0; i < n; i++) {
+            byte[] v = reads.get(i);
+            lengths[i] = v.length;
+            byte[] dst = new byte[(int) Zstd.compressBound(v.length)];
+            long k = Zstd.compressFastDict(dst, 0, v, 0, v.length, compress);
+            dictFrames[i] = Arrays.copyOf(dst, (int) k);
+            k = Zstd.compressByteArray(dst, 0, dst.length, v, 0, v.length, Table.ZSTD_LEVEL);
+            plainFrames[i] = Arrays.copyOf(dst, (int) k);
+            byte[] l = new byte[lz4c.maxCompressedLength(v.length)];
+            int m = lz4c.compress(v, 0, v.length, l, 0, l.length);
+            lz4Blocks[i] = Arrays.copyOf(l, m);
+            raw += v.length;
+            dictBytes += dictFrames[i].length;
+            plainBytes += plainFrames[i].length;
+            lz4Bytes += m;
+        }
+        reader = new FrameReader();
+        lz4 = new Lz4Decompressor();
+        System.out.printf(
+                Locale.ROOT,
+                "%n%s: %,d values, %,d bytes; zstd -%d + dictionary %,d bytes (%.2fx); zstd -%d %,d (%.2fx); lz4 %,d (%.2fx)%n",
+                dir,
+                n,
+                raw,
+                Table.ZSTD_DICTIONARY_LEVEL,
+                dictBytes,
+                (double) raw / dictBytes,
+                Table.ZSTD_LEVEL,
+                plainBytes,
+                (double) raw / plainBytes,
+                lz4Bytes,
+                (double) raw / lz4Bytes);
+    }
+
+    private byte[] dst(int n) {
+        return n <= scratch.length ? scratch : new byte[n];
+    }
+
+    @Benchmark
+    public void engine(Blackhole bh) {
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] f = dictFrames[i];
+            int n = (int) Zstd.getFrameContentSize(f, 0, f.length);
+            byte[] d = dst(n);
+            bh.consume(reader.decompress(d, n, f, 0, f.length, dictionary));
+            bh.consume(d[n - 1]);
+        }
+    }
+
+    @Benchmark
+    public void perCallContext(Blackhole bh) {
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] f = dictFrames[i];
+            int n = (int) Zstd.getFrameContentSize(f, 0, f.length);
+            byte[] d = dst(n);
+            bh.consume(Zstd.decompressFastDict(d, 0, f, 0, f.length, dictionary));
+            bh.consume(d[n - 1]);
+        }
+    }
+
+    @Benchmark
+    public void plainFrames(Blackhole bh) {
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] f = plainFrames[i];
+            int n = (int) Zstd.getFrameContentSize(f, 0, f.length);
+            byte[] d = dst(n);
+            bh.consume(reader.decompress(d, n, f, 0, f.length, null));
+            bh.consume(d[n - 1]);
+        }
+    }
+
+    @Benchmark
+    public void lz4(Blackhole bh) {
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] f = lz4Blocks[i];
+            int n = lengths[i];
+            byte[] d = dst(n);
+            bh.consume(lz4.decompress(f, 0, f.length, d, 0, n));
+            bh.consume(d[n - 1]);
+        }
+    }
+}
