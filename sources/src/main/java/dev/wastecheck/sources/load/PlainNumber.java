@@ -71,9 +71,6 @@ final class PlainNumber {
         }
         int start = i;
         long w = 0;
-        for (long x; end - i >= 8 && ColumnFacts.eightDigits(x = Words.little(b, i)); i += 8) {
-            w = w * 100_000_000L + eightDigitsValue(x); // eight digits a step; wraps past 18 digits as below
-        }
         for (; i < end; i++) {
             int d = b[i] - '0';
             if (d < 0 || d > 9) {
@@ -100,9 +97,6 @@ final class PlainNumber {
             i++;
             int fracStart = i;
             long f = 0;
-            for (long x; end - i >= 8 && ColumnFacts.eightDigits(x = Words.little(b, i)); i += 8) {
-                f = f * 100_000_000L + eightDigitsValue(x);
-            }
             for (; i < end; i++) {
                 int d = b[i] - '0';
                 if (d < 0 || d > 9) {
@@ -136,17 +130,6 @@ final class PlainNumber {
             exponent = true;
         }
         return i == end;
-    }
-
-    /**
-     * The number eight ASCII digits spell, the first in the lowest byte ({@link Words#little}): pairs,
-     * then fours, then the eight, each step one multiply (no lane overflows: 99, 9999 and
-     * 99999999 fit their 8, 16 and 32 bits).
-     */
-    static long eightDigitsValue(long x) {
-        x = ((x & 0x0F0F0F0F0F0F0F0FL) * 2561) >>> 8; // 10 * 2^8 + 1
-        x = ((x & 0x00FF00FF00FF00FFL) * 6553601) >>> 16; // 100 * 2^16 + 1
-        return ((x & 0x0000FFFF0000FFFFL) * 42949672960001L) >>> 32; // 10000 * 2^32 + 1
     }
 
     /** Whether the value is zero (all its digits are, before any exponent). */

@@ -1,14 +1,20 @@
 package dev.wastecheck.sources.load;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** UTF-8 validation without allocating (DuckDB rejects invalid UTF-8 in VARCHAR). */
 final class Utf8 {
     private Utf8() {}
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     static boolean isValid(byte[] b, int off, int len) {
         int i = off;
         int end = off + len;
         // Most dump text is ASCII: check eight bytes at a time for a high bit.
-        while (i + 8 <= end && (Words.little(b, i) & 0x8080808080808080L) == 0) {
+        while (i + 8 <= end && ((long) LONGS.get(b, i) & 0x8080808080808080L) == 0) {
             i += 8;
         }
         while (i < end) {
