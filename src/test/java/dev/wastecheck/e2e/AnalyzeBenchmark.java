@@ -220,7 +220,7 @@ public final class AnalyzeBenchmark {
 
     /**
      * A fresh JVM. analyze starts through the launcher as users start it (its class archive, C1
-     * alone below 128 MB, DuckDB's library unpacked once beside the jar), with {@link
+     * alone below 320 MB, DuckDB's library unpacked once beside the jar), with {@link
      * AnalyzeChild} as the main class so that it can report its peak heap. DuckDB's side runs
      * its JDBC driver from the same fat jar, so it loads the same library from disk too rather
      * than unpacking it at every start. Both with a 1 GB heap.

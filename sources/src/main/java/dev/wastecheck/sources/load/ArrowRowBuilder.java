@@ -277,7 +277,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
      * Writes one column's values into its vector's buffers directly: what {@code setSafe} does,
      * without its second look at the capacities and offsets on every value, and (its own room
      * checked here against the buffers' capacities) through the buffers' addresses rather than
-     * {@link ArrowBuf}'s checked setters: under C1, which compiles the runs below 128 MB, each
+     * {@link ArrowBuf}'s checked setters: under C1, which compiles the runs below the launcher's line (320 MB), each
      * of those is a call with its own bounds check, and a short value's copy went through
      * {@code Unsafe.copyMemory}'s array checks. The offsets of the NULL rows between two values
      * are filled at the next value (and by Arrow at the batch's end, from {@link #lastSet}), as
