@@ -149,20 +149,7 @@ public final class MixRuns {
             mix.load(seed);
             mix.run(threads, 2_000, seed);
             Window w = Window.measure(mix, threads, seconds * 1000L, seed + 1);
-            long[] r = w.counts();
-            return new Result(
-                    config,
-                    threads,
-                    w.wall(),
-                    r[0],
-                    r[1],
-                    r[2],
-                    mix.lastRunClock,
-                    0,
-                    0,
-                    0,
-                    w.collections(),
-                    w.collectionMillis());
+            return w.result(config, threads, mix.lastRunClock, 0, 0, 0);
         }
     }
 
@@ -219,23 +206,16 @@ public final class MixRuns {
             if (mix.durable.get() - released0 < r[0])
                 throw new AssertionError("results not released 10 s after the run: " + (mix.durable.get() - released0)
                         + " of " + r[0] + " commits");
-            return new Result(
+            return w.result(
                     config,
                     threads,
-                    w.wall(),
-                    r[0],
-                    r[1],
-                    r[2],
                     mix.lastRunClock,
                     log == null ? 0 : logCpu / 1e3 / Math.max(1, r[0]),
                     log == null ? 0 : r[0] / Math.max(1, forces),
-                    log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]),
-                    w.collections(),
-                    w.collectionMillis());
+                    log == null ? 0 : (log.bytesWritten() - bytes0) / (double) Math.max(1, r[0]));
         }
     }
 
-    /** With {@code -Dmix.count=true}: the operations per committed transaction of the measured run. */
     /** A mix's measured window: its counts, wall seconds, and the collections and their milliseconds in it. */
     private record Window(long[] counts, double wall, long collections, long collectionMillis) {
         static Window measure(TpccLikeWorkload<?> mix, int threads, long millis, long seed)
@@ -249,8 +229,32 @@ public final class MixRuns {
             long[] gc1 = MixRuns.collections();
             return new Window(r, wall, gc1[0] - gc0[0], gc1[1] - gc0[1]);
         }
+
+        /** This window's result, with the log's figures a transaction (0 for a run without a log). */
+        Result result(
+                String config,
+                int threads,
+                ThreadClock clock,
+                double logCpuUs,
+                double commitsPerForce,
+                double logBytesPerTxn) {
+            return new Result(
+                    config,
+                    threads,
+                    wall,
+                    counts[0],
+                    counts[1],
+                    counts[2],
+                    clock,
+                    logCpuUs,
+                    commitsPerForce,
+                    logBytesPerTxn,
+                    collections,
+                    collectionMillis);
+        }
     }
 
+    /** With {@code -Dmix.count=true}: the operations per committed transaction of the measured run. */
     static void printOperations(TpccLikeWorkload<?> mix, long committed) {
         if (!TpccLikeWorkload.COUNT) return;
         double n = Math.max(1, committed);
