@@ -140,6 +140,12 @@ class HotRulesTest {
 
     private record Outcome(ExecutionResult run, List<String> rules, boolean[] hot) {}
 
+    /** Replays {@code events} with the first {@code split} of them as the training, then {@code learner}. */
+    private static ExecutionResult train(
+            Executor replayer, String label, List<AccessEvent> events, int split, Executor.Learner learner) {
+        return replayer.run(label, "", events, split, 0, Map.of(), learner, n -> {});
+    }
+
     /**
      * Runs {@code events} with the training before {@code split}; returns the run, the rules, and for each probe
      * revision id whether it ended in the hot partition.
@@ -150,15 +156,8 @@ class HotRulesTest {
         try (Database db = new Database(specs(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
             load(db, latest);
             Executor replayer = new Executor(db);
-            ExecutionResult r = replayer.run(
-                    hot,
-                    "",
-                    events,
-                    split,
-                    0,
-                    Map.of(),
-                    (heat, read) -> Clusterer.apply(db, heat, read, replayer.readLate()),
-                    n -> {});
+            ExecutionResult r = train(
+                    replayer, hot, events, split, (heat, read) -> Clusterer.apply(db, heat, read, replayer.readLate()));
             Table rev = db.table("revision");
             boolean[] out = new boolean[probes.length];
             for (int i = 0; i < probes.length; i++)
@@ -306,23 +305,15 @@ class HotRulesTest {
             Executor replayer = new Executor(db);
             long[] hotTidBefore = {TupleId.NONE};
             long[] atSplit = new long[3]; // the cold overflow's pages and bytes, and the bytes decompressed
-            ExecutionResult r = replayer.run(
-                    "refs",
-                    "",
-                    events,
-                    split,
-                    0,
-                    Map.of(),
-                    (heat, read) -> {
-                        Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
-                        Table rev = db.table("revision");
-                        hotTidBefore[0] = rev.hot().tree(0).lookup(key(rev, predecessor));
-                        atSplit[0] = rev.main().overflow().pageCount();
-                        atSplit[1] = rev.main().overflow().valueBytes();
-                        atSplit[2] = rev.decompressedBytes();
-                        return moved;
-                    },
-                    n -> {});
+            ExecutionResult r = train(replayer, "refs", events, split, (heat, read) -> {
+                Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
+                Table rev = db.table("revision");
+                hotTidBefore[0] = rev.hot().tree(0).lookup(key(rev, predecessor));
+                atSplit[0] = rev.main().overflow().pageCount();
+                atSplit[1] = rev.main().overflow().valueBytes();
+                atSplit[2] = rev.decompressedBytes();
+                return moved;
+            });
             Table rev = db.table("revision");
             assertThat(hotTidBefore[0])
                     .as("the predecessor was hot after the split")
@@ -527,29 +518,21 @@ class HotRulesTest {
             }
             Executor replayer = new Executor(db);
             List<String> atSplit = new ArrayList<>();
-            ExecutionResult r = replayer.run(
-                    "refs",
-                    "",
-                    events,
-                    split,
-                    0,
-                    Map.of(),
-                    (heat, read) -> {
-                        Table rev = db.table("revision");
-                        assertThat(heat.get(rev))
-                                .as("the training read the predecessor")
-                                .containsKey(tid(rev, predecessor));
-                        Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
-                        atSplit.add(where(rev, 0, predecessor));
-                        atSplit.add(where(rev, 0, fresh));
-                        atSplit.add(where(slots, 0, slotId(predecessor)));
-                        atSplit.add(where(slots, 0, slotId(fresh)));
-                        atSplit.add(where(content, 0, contentId(predecessor)));
-                        atSplit.add(where(content, 0, contentId(fresh)));
-                        atSplit.add(where(rev, 0, latest[pages.get(1)]));
-                        return moved;
-                    },
-                    n -> {});
+            ExecutionResult r = train(replayer, "refs", events, split, (heat, read) -> {
+                Table rev = db.table("revision");
+                assertThat(heat.get(rev))
+                        .as("the training read the predecessor")
+                        .containsKey(tid(rev, predecessor));
+                Map<String, Long> moved = Clusterer.apply(db, heat, read, replayer.readLate());
+                atSplit.add(where(rev, 0, predecessor));
+                atSplit.add(where(rev, 0, fresh));
+                atSplit.add(where(slots, 0, slotId(predecessor)));
+                atSplit.add(where(slots, 0, slotId(fresh)));
+                atSplit.add(where(content, 0, contentId(predecessor)));
+                atSplit.add(where(content, 0, contentId(fresh)));
+                atSplit.add(where(rev, 0, latest[pages.get(1)]));
+                return moved;
+            });
             assertThat(atSplit)
                     .as("at the split: the superseded revision, its successor, their slots and contents, and a revision"
                             + " still latest")
