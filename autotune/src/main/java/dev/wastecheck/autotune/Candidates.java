@@ -26,6 +26,8 @@ final class Candidates {
     static final double[] CACHE_SIZES = {0.1, 0.3, 1.0};
     /** Block sizes of {@code compress_block=} tried, in KiB (docs/benchmarks.md, "Block-compressed overflow"). */
     static final int[] BLOCK_KIB = {4, 16, 64};
+    /** Sizes of {@code compress_cache=} tried, in KiB: about 50 and 200 texts of the generated wikis' 5 KB. */
+    static final int[] VALUE_CACHE_KIB = {256, 1024};
     /**
      * Page layouts the search tries per table. {@code layout=arrow} is not one: Arrow blocks are
      * one storage for the whole database, tried once as the best uniform design ({@link Finalists}).
@@ -84,6 +86,11 @@ final class Candidates {
                 // read decompresses its whole block, which the modeled cost charges per byte
                 for (int kib : BLOCK_KIB)
                     out.add(current.with("compress", "large").with("compress_block", kib + "k"));
+                // the values last read kept decompressed, their memory taken from the pool's (DecompressedCache)
+                for (int kib : VALUE_CACHE_KIB)
+                    out.add(current.with("compress", "large")
+                            .with("compress_block", "0")
+                            .with("compress_cache", kib + "k"));
             }
             case CACHE -> {
                 out.add(current.with("cache", "off").with("cache_size", "1"));

@@ -213,7 +213,8 @@ public final class Replay {
                 r.deviceReads(),
                 r.upkeep(),
                 r.hotRules(),
-                r.queries() == 0 ? 0 : (double) r.decompressedBytes() / r.queries());
+                r.queries() == 0 ? 0 : (double) r.decompressedBytes() / r.queries(),
+                r.deviceReadsByStructure());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

@@ -34,6 +34,8 @@ import java.util.Map;
  * @param hotRules         with {@code hot=refs}: the rules learned for the hot partitions, described
  * @param decompressedBytesPerQuery bytes the measured events decompressed reading compressed fields (a frame per value,
  *                         or whole blocks with {@code compress_block=}), per query, first repeat
+ * @param deviceReadsByStructure the measured events' device reads per structure ({@code table.hot_overflow}, ...),
+ *                         first repeat
  */
 public record RunReport(
         String config,
@@ -67,7 +69,8 @@ public record RunReport(
         long deviceReads,
         Map<String, Long> upkeep,
         List<String> hotRules,
-        double decompressedBytesPerQuery) {
+        double decompressedBytesPerQuery,
+        Map<String, Long> deviceReadsByStructure) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

@@ -118,6 +118,8 @@ public final class ReplayRenderer {
         sci.add(x == first ? 1.0 : x.speedupCi95()[0]);
         sci.add(x == first ? 1.0 : x.speedupCi95()[1]);
         n.put("device_reads", x.deviceReads());
+        ObjectNode dr = n.putObject("device_reads_by_structure");
+        x.deviceReadsByStructure().forEach(dr::put);
         n.put("decompressed_bytes_per_query", x.decompressedBytesPerQuery());
         ObjectNode skipped = n.putObject("skipped_by_reason");
         x.skippedByReason().forEach(skipped::put);

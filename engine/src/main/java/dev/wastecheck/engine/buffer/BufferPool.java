@@ -3,6 +3,8 @@ package dev.wastecheck.engine.buffer;
 import dev.wastecheck.engine.file.StorageDevice;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -93,7 +95,8 @@ public final class BufferPool implements AutoCloseable {
             return f;
         }
         misses++;
-        Frame f = victim();
+        if (touched != null) missed.merge(pageNo, 1, Integer::sum);
+        Frame f = bulk != Bulk.OFF ? ringVictim() : victim();
         try {
             device.read(pageNo, f.buffer);
         } catch (RuntimeException | Error e) {
@@ -101,16 +104,18 @@ public final class BufferPool implements AutoCloseable {
             throw e;
         }
         install(f, pageNo);
+        if (bulk != Bulk.OFF) inRing(f);
         return f;
     }
 
     /** Allocates a new page on the device and pins it, zeroed and dirty (it has never been written). */
     public synchronized Frame newPage() {
         long pageNo = device.allocatePage();
-        Frame f = victim();
+        Frame f = bulk == Bulk.READS_AND_NEW_PAGES ? ringVictim() : victim();
         Arrays.fill(f.buffer.array(), (byte) 0);
         install(f, pageNo);
         f.dirty = true;
+        if (bulk == Bulk.READS_AND_NEW_PAGES) inRing(f);
         return f;
     }
 
@@ -153,18 +158,80 @@ public final class BufferPool implements AutoCloseable {
                 continue;
             }
             if (!f.claim()) continue; // a lock-free pin got there first
-            if (f.pageNo >= 0) {
-                if (f.dirty) {
-                    device.write(f.pageNo, f.buffer);
-                    writeBacks++;
-                }
-                table.remove(f.pageNo);
-                evictions++;
-                f.pageNo = -1;
-            }
+            empty(f);
             return f;
         }
         throw new IllegalStateException("buffer pool exhausted: all " + frames.length + " frames are pinned");
+    }
+
+    /** Writes back and forgets the page of the claimed frame {@code f}, if it holds one. */
+    private void empty(Frame f) {
+        if (f.pageNo >= 0) {
+            if (f.dirty) {
+                device.write(f.pageNo, f.buffer);
+                writeBacks++;
+            }
+            table.remove(f.pageNo);
+            evictions++;
+            f.pageNo = -1;
+        }
+    }
+
+    /**
+     * What a bulk reorganization's pages do to the pool ({@link #bulk}): with {@code READS}, the pages it reads from
+     * the device cycle through a small ring of frames instead of taking the clock's victims; with
+     * {@code READS_AND_NEW_PAGES} the pages it creates too (a rewritten cold index, written once and not read
+     * again by the reorganization).
+     */
+    public enum Bulk {
+        OFF,
+        READS,
+        READS_AND_NEW_PAGES
+    }
+
+    /** Frames in the ring of a bulk reorganization: PostgreSQL's bulk-read ring is 256 KiB, 32 pages of 8 KiB. */
+    static final int RING_FRAMES = 32;
+
+    private Bulk bulk = Bulk.OFF;
+    /** The ring's frames, and the page each was given through the ring (a frame since reused by the clock is not the ring's). */
+    private final int[] ringFrame = new int[RING_FRAMES];
+
+    private final long[] ringPage = new long[RING_FRAMES];
+    private int ringNext;
+
+    /**
+     * Sets how the pages of what runs next take frames, and returns the previous setting. A reorganization (the
+     * split of a table into hot and cold partitions, "No Bits Left Behind" §3.1) reads the whole cold partition to
+     * move tuples, train dictionaries and build filters, and rewrites cold indexes; with the clock's victims those
+     * pages would push out of memory the hot partition it is writing, which is what the workload reads next. A ring
+     * keeps them to {@value #RING_FRAMES} frames, as PostgreSQL's buffer access strategies do for bulk reads, vacuum
+     * and bulk writes ({@code src/backend/storage/buffer/README}, "Buffer Ring Replacement Strategy").
+     */
+    public synchronized Bulk bulk(Bulk mode) {
+        Bulk before = bulk;
+        bulk = mode;
+        if (before == Bulk.OFF && mode != Bulk.OFF) Arrays.fill(ringPage, -1);
+        return before;
+    }
+
+    /** The ring's next frame when it still holds the page the ring gave it and nobody pins it; else a clock victim. */
+    private Frame ringVictim() {
+        if (ringPage[ringNext] >= 0) {
+            Frame f = frames[ringFrame[ringNext]];
+            if (f.pageNo == ringPage[ringNext] && f.pinCount() == 0 && f.claim()) {
+                empty(f);
+                return f;
+            }
+        }
+        return victim();
+    }
+
+    /** Gives the ring's next slot to the frame {@code f}, just installed, and leaves it first in line for the clock. */
+    private void inRing(Frame f) {
+        ringFrame[ringNext] = f.index;
+        ringPage[ringNext] = f.pageNo;
+        ringNext = ringNext + 1 == RING_FRAMES ? 0 : ringNext + 1;
+        f.referenced = false;
     }
 
     /** Writes every dirty page to the device (pages stay cached). */
@@ -210,6 +277,15 @@ public final class BufferPool implements AutoCloseable {
     /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
     public synchronized void trackTouched() {
         touched = new BitSet();
+        missed.clear();
+    }
+
+    /** Per page, the device reads (misses) since {@link #trackTouched()}. */
+    private final Map<Long, Integer> missed = new HashMap<>();
+
+    /** Device reads of page {@code pageNo} since {@link #trackTouched()}. */
+    public synchronized int misses(long pageNo) {
+        return missed.getOrDefault(pageNo, 0);
     }
 
     /** Whether page {@code pageNo} was pinned since {@link #trackTouched()}. */

@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.cluster;
 
+import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.exec.BoundKey;
 import dev.wastecheck.engine.table.Database;
 import dev.wastecheck.engine.table.HotColdUpkeep;
@@ -116,6 +117,22 @@ public final class Clusterer {
             Map<Table, LinkedHashMap<Long, Long>> heat,
             Map<Table, boolean[]> indexesRead,
             Map<Table, Set<Long>> lateFirst) {
+        // The reorganization's reads of the cold data (and its rewritten cold indexes) go through a ring of frames,
+        // so that the pool holds the hot partitions it writes when the workload resumes (§3.1: the hot partition is
+        // what stays in memory).
+        BufferPool.Bulk before = db.pool().bulk(BufferPool.Bulk.READS);
+        try {
+            return reorganize(db, heat, indexesRead, lateFirst);
+        } finally {
+            db.pool().bulk(before);
+        }
+    }
+
+    private static Map<String, Long> reorganize(
+            Database db,
+            Map<Table, LinkedHashMap<Long, Long>> heat,
+            Map<Table, boolean[]> indexesRead,
+            Map<Table, Set<Long>> lateFirst) {
         Map<String, Long> moved = new LinkedHashMap<>();
         // Rules first: they read every table as the training left it, before any tuple moves.
         List<Table> byReference = new ArrayList<>();
@@ -138,7 +155,7 @@ public final class Clusterer {
             }
             if (design.partition()) {
                 boolean[] keep = indexesRead == null ? null : indexesRead.getOrDefault(t, new boolean[t.indexCount()]);
-                long n = toHotPartition(t, h, keep);
+                long n = toHotPartition(db.pool(), t, h, keep);
                 if (n > 0) moved.put(t.name(), n);
                 if ((design.demoteAfter() > 0 || design.promoteAfter() > 0) && t.indexCount() > 0) {
                     t.startUpkeep(design.demoteAfter(), design.promoteAfter());
@@ -214,12 +231,17 @@ public final class Clusterer {
      * Moves the tuples with heat into a (new) hot partition, packs the cold partition's trees, and builds its
      * prefix filters.
      */
-    private static long toHotPartition(Table t, LinkedHashMap<Long, Long> heat, boolean[] indexed) {
+    private static long toHotPartition(BufferPool pool, Table t, LinkedHashMap<Long, Long> heat, boolean[] indexed) {
         Table.Part hot = indexed == null ? t.createHotPartition() : t.createHotPartition(indexed);
         Record scratch = new Record(t.schema());
         for (long tid : inKeyOrder(t, heat.keySet(), scratch)) t.move(t.main(), tid, hot, scratch);
-        t.packColdIndexes(); // the moves left the cold trees' leaves sparse
-        t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
+        BufferPool.Bulk before = pool.bulk(BufferPool.Bulk.READS_AND_NEW_PAGES);
+        try {
+            t.packColdIndexes(); // the moves left the cold trees' leaves sparse
+            t.buildColdFilters(); // so that lookups by a key prefix skip the cold partition when it cannot match
+        } finally {
+            pool.bulk(before);
+        }
         t.deferColdIndexes(); // tuples demoted from now on are noted, not inserted at random cold leaves
         return heat.size();
     }

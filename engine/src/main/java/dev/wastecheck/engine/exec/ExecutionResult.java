@@ -44,6 +44,7 @@ import java.util.Map;
  * @param decompressedBytes bytes the measured events decompressed reading compressed fields (single-value frames and
  *                         whole blocks of {@code compress_block=}): the CPU those reads pay, charged per byte by the
  *                         modeled cost
+ * @param deviceReadsByStructure the measured events' device reads per structure, keyed as {@code workingSetByStructure}
  */
 public record ExecutionResult(
         String config,
@@ -79,7 +80,8 @@ public record ExecutionResult(
         Map<Integer, List<List<String>>> joinBindings,
         long blockAccesses,
         List<String> hotRules,
-        long decompressedBytes) {
+        long decompressedBytes,
+        Map<String, Long> deviceReadsByStructure) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -117,6 +119,7 @@ public record ExecutionResult(
                 Map.of(),
                 0,
                 List.of(),
-                0);
+                0,
+                Map.of());
     }
 }

@@ -451,7 +451,8 @@ public final class Executor {
                 joinBindings == null ? Map.of() : joinBindings.byEvent(),
                 arrow == null ? 0 : arrow.tupleAccesses(),
                 db.hotRules(),
-                db.decompressedBytes() - decompressed0);
+                db.decompressedBytes() - decompressed0,
+                db.deviceReadsByStructure());
     }
 
     /**

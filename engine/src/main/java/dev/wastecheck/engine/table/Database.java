@@ -85,7 +85,16 @@ public final class Database implements AutoCloseable {
         this.device = StorageDevice.temporary(pageSize, model);
         this.arrow = arrow;
         try {
-            this.pool = new BufferPool(device, memoryBytes);
+            // compress_cache= keeps decompressed values beside the pool: their memory comes out of the pool's
+            long kept = 0;
+            for (TableSpec s : specs) {
+                TableDesign d = designs.apply(s.name());
+                if (!d.compress().none()) kept += d.compress().cache();
+            }
+            if (kept > 0 && memoryBytes - kept < 2L * pageSize)
+                throw new IllegalArgumentException("compress_cache= takes " + kept + " B of the " + memoryBytes
+                        + " B of memory: the buffer pool would hold fewer than 2 pages");
+            this.pool = new BufferPool(device, memoryBytes - kept);
             for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, designs.apply(s.name()), arrow));
         } catch (RuntimeException e) {
             device.close();
@@ -145,6 +154,7 @@ public final class Database implements AutoCloseable {
         long b = filterBytes();
         for (Table t : tables.values())
             b += t.dictionaryBytes()
+                    + t.decompressedCacheBytes()
                     + t.blockSideBytes()
                     + t.deferredBytes()
                     + (t.upkeep() == null ? 0 : t.upkeep().bytes());
@@ -184,6 +194,19 @@ public final class Database implements AutoCloseable {
      * {@code table.hot_index} for a hot partition; structures with no touched page are left out.
      */
     public Map<String, Long> touchedBytesByStructure() {
+        return byStructure(true);
+    }
+
+    /**
+     * The device reads (buffer-pool misses) since the pool started tracking, per structure, keyed as
+     * {@link #touchedBytesByStructure}: which structures the measured events found out of memory.
+     */
+    public Map<String, Long> deviceReadsByStructure() {
+        return byStructure(false);
+    }
+
+    /** Per structure, the touched pages' bytes and the side structures' ({@code bytes}), or the device reads. */
+    private Map<String, Long> byStructure(boolean bytes) {
         Map<String, Long> out = new LinkedHashMap<>();
         for (Table t : tables.values()) {
             for (Table.Part p : t.parts()) {
@@ -192,41 +215,44 @@ public final class Database implements AutoCloseable {
                     // §4.2: the records without the id, the ids that do not follow their page's base, and the
                     // address map of the heap pages touched (a page's base is needed only to name its tuples)
                     if (s.inner() instanceof VerticalStore v) {
-                        put(out, prefix + "heap", v.near().pageNumbers());
-                        put(out, prefix + "apart_heap", v.apart().pageNumbers());
+                        put(out, bytes, prefix + "heap", v.near().pageNumbers());
+                        put(out, bytes, prefix + "apart_heap", v.apart().pageNumbers());
                     } else {
-                        put(out, prefix + "heap", s.heapPageNumbers());
+                        put(out, bytes, prefix + "heap", s.heapPageNumbers());
                     }
-                    put(out, prefix + "id_exceptions", s.exceptionPages());
-                    if (s.touchedBytes() > 0) out.merge(prefix + "id_map", s.touchedBytes(), Long::sum);
+                    put(out, bytes, prefix + "id_exceptions", s.exceptionPages());
+                    if (bytes && s.touchedBytes() > 0) out.merge(prefix + "id_map", s.touchedBytes(), Long::sum);
                 } else if (p.heap() instanceof VerticalStore v) {
-                    put(out, prefix + "heap", v.near().pageNumbers());
-                    put(out, prefix + "apart_heap", v.apart().pageNumbers());
+                    put(out, bytes, prefix + "heap", v.near().pageNumbers());
+                    put(out, bytes, prefix + "apart_heap", v.apart().pageNumbers());
                 } else {
-                    put(out, prefix + "heap", p.heap().pageNumbers());
+                    put(out, bytes, prefix + "heap", p.heap().pageNumbers());
                 }
-                if (p.heap().touchedBytes() > 0 && !(p.heap() instanceof ImplicitIdStore))
+                if (bytes && p.heap().touchedBytes() > 0 && !(p.heap() instanceof ImplicitIdStore))
                     out.merge(prefix + "heap", p.heap().touchedBytes(), Long::sum); // Arrow blocks
                 for (int i = 0; i < t.indexCount(); i++)
-                    if (p.tree(i) != null) put(out, prefix + "index", p.tree(i).pageNumbers());
+                    if (p.tree(i) != null)
+                        put(out, bytes, prefix + "index", p.tree(i).pageNumbers());
                 if (p.overflow() != null)
-                    put(out, prefix + "overflow", p.overflow().pageNumbers());
+                    put(out, bytes, prefix + "overflow", p.overflow().pageNumbers());
             }
+            if (!bytes) continue;
             if (t.filterBytes() > 0)
                 out.put(t.name() + ".cold_filter", t.filterBytes()); // in memory whenever it is used
             if (t.upkeep() != null && t.upkeep().bytes() > 0)
                 out.put(t.name() + ".heat", t.upkeep().bytes());
             if (t.dictionaryBytes() > 0) out.put(t.name() + ".dictionary", t.dictionaryBytes());
+            if (t.decompressedCacheBytes() > 0) out.put(t.name() + ".decompressed_cache", t.decompressedCacheBytes());
             if (t.blockSideBytes() > 0) out.put(t.name() + ".block_table", t.blockSideBytes());
             if (t.deferredBytes() > 0) out.put(t.name() + ".cold_notes", t.deferredBytes());
         }
         return out;
     }
 
-    private void put(Map<String, Long> out, String key, long[] pages) {
+    private void put(Map<String, Long> out, boolean bytes, String key, long[] pages) {
         long n = 0;
-        for (long pg : pages) if (pool.touched(pg)) n++;
-        if (n > 0) out.merge(key, n * pool.pageSize(), Long::sum);
+        for (long pg : pages) n += bytes ? (pool.touched(pg) ? 1 : 0) : pool.misses(pg);
+        if (n > 0) out.merge(key, bytes ? n * pool.pageSize() : n, Long::sum);
     }
 
     @Override

@@ -80,6 +80,8 @@ public final class Table {
     private long decompressedBytes;
     /** The contexts the reads decompress frames and blocks with. */
     private final FrameReader frames = new FrameReader();
+    /** With {@code compress_cache=}: the values last read out of line, decompressed; else null. */
+    private final DecompressedCache decompressedCache;
 
     private final Part main;
     private Part hot;
@@ -246,6 +248,9 @@ public final class Table {
                             + (f < 0 ? ", no column" : ", which is not a long variable-length column"));
             }
         }
+        this.decompressedCache = design.compress().none() || design.compress().cache() == 0
+                ? null
+                : new DecompressedCache(design.compress().cache());
         this.implicitId = design.implicitId() && arrow == null ? implicitIdField(spec) : -1;
         this.scratch = new byte[pool.pageSize() * 2];
         int n = spec.indexes().size();
@@ -468,6 +473,16 @@ public final class Table {
     }
 
     /** Memory the dictionaries of dictionary-coded columns take (outside the pages). */
+    /** With {@code compress_cache=}: the memory its decompressed values take now; else 0. */
+    public long decompressedCacheBytes() {
+        return decompressedCache == null ? 0 : decompressedCache.bytes();
+    }
+
+    /** With {@code compress_cache=}: reads of a compressed value out of line that it answered; else 0. */
+    public long decompressedCacheHits() {
+        return decompressedCache == null ? 0 : decompressedCache.hits();
+    }
+
     public long dictionaryBytes() {
         long b = 0;
         for (ColumnSpec c : spec.columns()) if (c.codec() instanceof ColumnCodec.Dictionary d) b += d.bytes();
@@ -927,10 +942,17 @@ public final class Table {
         } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED || b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY) {
             boolean dict = b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY;
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
+            long key = decompressedCache == null ? -1 : DecompressedCache.key(refScratch);
+            byte[] kept = key < 0 ? null : decompressedCache.get(key);
+            if (kept != null) {
+                r.setBytes(f, kept, 0, kept.length); // neither the frame's pages nor its decompression
+                return;
+            }
             int n = OverflowStore.length(refScratch, 0);
             byte[] frame = new byte[n];
             main.overflow.read(refScratch, 0, frame); // a reference names its page: any store reads it
             decompress(r, f, frame, 0, n, dict);
+            if (key >= 0) decompressedCache.put(key, r.bytes(f), r.length(f));
         } else {
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
             int n = OverflowStore.length(refScratch, 0);

@@ -132,9 +132,11 @@ public record TableDesign(
      * {@code COL+COL}, each of which must be such a column. Keys and predicates see the plain value:
      * a tuple's index keys are taken before its values are compressed, and a read decompresses.
      */
-    public record Compress(String mode, List<String> columns, int block) {
-        public static final Compress NONE = new Compress("none", List.of(), 0);
-        public static final Compress LARGE = new Compress("large", List.of(), 0);
+    public record Compress(String mode, List<String> columns, int block, int cache) {
+        public static final Compress NONE = new Compress("none", List.of(), 0, 0);
+        public static final Compress LARGE = new Compress("large", List.of(), 0, 0);
+        /** The most bytes {@code compress_cache=} keeps: 64 MiB. */
+        public static final int MAX_CACHE = 64 << 20;
         /** The block sizes {@code compress_block=} takes: 0 (each value its own frame) up to 1 MiB. */
         public static final int MAX_BLOCK = 1 << 20;
 
@@ -142,15 +144,24 @@ public record TableDesign(
          * @param block with {@code compress_block=SIZE}: long values are packed, in the order their partition stores
          *              them, into blocks of about this many raw bytes, each block one zstd frame
          *              ({@link BlockOverflow}); 0: each value its own frame
+         * @param cache with {@code compress_cache=SIZE}: the values last read out of line, decompressed, kept beside
+         *              the pool up to this many bytes (least recently read dropped first), so that a read of one of
+         *              them decompresses nothing and reads no overflow page; 0: none
          */
         public Compress {
             columns = List.copyOf(columns);
             if (block < 0 || block > MAX_BLOCK)
                 throw new IllegalArgumentException("compress_block=" + block + ": expected 0 to 1m bytes");
+            if (cache < 0 || cache > MAX_CACHE)
+                throw new IllegalArgumentException("compress_cache=" + cache + ": expected 0 to 64m bytes");
         }
 
         public Compress withBlock(int b) {
-            return new Compress(mode, columns, b);
+            return new Compress(mode, columns, b, cache);
+        }
+
+        public Compress withCache(int bytes) {
+            return new Compress(mode, columns, block, bytes);
         }
 
         public boolean none() {
@@ -170,17 +181,17 @@ public record TableDesign(
             };
         }
 
-        static Compress parse(String v, int block) {
+        static Compress parse(String v, Compress was) {
             String s = v.trim().toLowerCase(Locale.ROOT);
             return switch (s) {
-                case "none", "off" -> NONE.withBlock(block);
-                case "large", "on" -> LARGE.withBlock(block);
+                case "none", "off" -> NONE.withBlock(was.block).withCache(was.cache);
+                case "large", "on" -> LARGE.withBlock(was.block).withCache(was.cache);
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
                         throw new IllegalArgumentException("compress=" + v + ": expected none, large or COL+COL");
-                    yield new Compress("columns", cols, block);
+                    yield new Compress("columns", cols, was.block, was.cache);
                 }
             };
         }
@@ -200,6 +211,7 @@ public record TableDesign(
                     "hot",
                     "compress",
                     "compress_block",
+                    "compress_cache",
                     "id" -> true;
             default -> false;
         };
@@ -242,8 +254,9 @@ public record TableDesign(
             }
             case "tight" -> t = tightClasses(value);
             case "split" -> sp = Split.parse(value);
-            case "compress" -> cz = Compress.parse(value, cz.block());
+            case "compress" -> cz = Compress.parse(value, cz);
             case "compress_block" -> cz = cz.withBlock(blockSize(v));
+            case "compress_cache" -> cz = cz.withCache(cacheBytes(v));
             case "demote_after" -> demote = count("demote_after", v);
             case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
@@ -265,7 +278,7 @@ public record TableDesign(
 
     /** The keys {@link #with} takes, for messages. */
     public static final String KEYS =
-            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, id";
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, id";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
@@ -341,6 +354,19 @@ public record TableDesign(
                 "compress_block=" + v + ": expected a size from 0 (one frame per value) to 1024k, such as 16k");
     }
 
+    /** {@code compress_cache=}'s size: bytes, or with a {@code k} or {@code m} suffix KiB or MiB; 0 for none. */
+    private static int cacheBytes(String v) {
+        try {
+            int unit = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : 0;
+            long n = Long.parseLong(unit == 0 ? v : v.substring(0, v.length() - 1)) << unit;
+            if (n >= 0 && n <= Compress.MAX_CACHE) return (int) n;
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw new IllegalArgumentException(
+                "compress_cache=" + v + ": expected a size from 0 (none) to 64m, such as 256k");
+    }
+
     private static long count(String key, String v) {
         try {
             long n = Long.parseLong(v);
@@ -382,6 +408,7 @@ public record TableDesign(
         m.put("split", split.label());
         m.put("compress", compress.label());
         m.put("compress_block", String.valueOf(compress.block()));
+        m.put("compress_cache", String.valueOf(compress.cache()));
         m.put("id", implicitId ? "implicit" : "stored");
         return m;
     }
@@ -401,6 +428,8 @@ public record TableDesign(
         if (!compress.none()) b.append(",compress=").append(compress.label());
         if (!compress.none() && compress.block() > 0)
             b.append(",compress_block=").append(compress.block());
+        if (!compress.none() && compress.cache() > 0)
+            b.append(",compress_cache=").append(compress.cache());
         if (implicitId) b.append(",id=implicit");
         return b.toString();
     }

@@ -54,6 +54,44 @@ class BufferPoolTest {
         }
     }
 
+    /**
+     * A bulk reorganization's reads go through a ring of frames: the pages resident before it, and the pages it
+     * creates, stay in memory; without the ring its reads push them out.
+     */
+    @Test
+    void bulkReadsCycleThroughARingAndLeaveTheResidentPagesInMemory() {
+        for (boolean ring : new boolean[] {true, false}) {
+            try (StorageDevice dev = StorageDevice.temporary(512, DeviceModel.NVME)) {
+                BufferPool pool = new BufferPool(dev, 256 * 512);
+                long[] cold = new long[1000];
+                for (int i = 0; i < cold.length; i++) { // written and evicted: on the device
+                    Frame f = pool.newPage();
+                    cold[i] = f.pageNo();
+                    pool.unpin(f, true);
+                }
+                pool.flushAll();
+                BufferPool.Bulk before = pool.bulk(ring ? BufferPool.Bulk.READS : BufferPool.Bulk.OFF);
+                long[] hot = new long[100];
+                for (int i = 0; i < cold.length; i++) { // a reorganization: reads every cold page, writes hot ones
+                    Frame f = pool.pin(cold[i]);
+                    pool.unpin(f, false);
+                    if (i % 10 == 0) {
+                        Frame h = pool.newPage();
+                        hot[i / 10] = h.pageNo();
+                        pool.unpin(h, true);
+                    }
+                }
+                assertThat(pool.bulk(before)).isEqualTo(ring ? BufferPool.Bulk.READS : BufferPool.Bulk.OFF);
+                pool.trackTouched();
+                for (long h : hot) pool.unpin(pool.pin(h), false);
+                long missed = 0;
+                for (long h : hot) missed += pool.misses(h);
+                if (ring) assertThat(missed).isZero();
+                else assertThat(missed).isGreaterThan(50);
+            }
+        }
+    }
+
     @Test
     void cleanPagesAreNotWrittenAndHitsAreCounted() {
         try (StorageDevice dev = StorageDevice.temporary(512, DeviceModel.NVME)) {

@@ -152,6 +152,98 @@ class CompressedFieldTest {
     }
 
     /**
+     * {@code compress_cache=}: the values read back through the cache of decompressed values are the plain table's,
+     * in every page layout, with a cache that holds them all and with one that drops most of them; a second read of
+     * a kept value decompresses nothing; its memory comes out of the buffer pool's.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void valuesKeptDecompressedReadBackAsThePlainTable(Layout layout) {
+        List<String> plain = readTwice(layout, "none", "0", new long[4]);
+        long[] all = new long[4], few = new long[4];
+        assertThat(readTwice(layout, "large", "16m", all)).isEqualTo(plain);
+        assertThat(readTwice(layout, "large", "16k", few)).isEqualTo(plain);
+        // all kept: the second pass decompressed only the frames stored inline (short values, not kept), and its
+        // reads of the values out of line were hits
+        assertThat(all[1] - all[0]).isPositive();
+        assertThat(all[2] - all[1]).isLessThan((all[1] - all[0]) / 50);
+        assertThat(all[3]).isGreaterThanOrEqualTo(ROWS / 5);
+        // a 16 KiB cache keeps one or two of them: the second pass decompresses most again
+        assertThat(few[2] - few[1]).isGreaterThan((few[1] - few[0]) / 2);
+        try (Database db = new Database(
+                List.of(spec()),
+                n -> TableDesign.BASELINE.with("compress", "large").with("compress_cache", "16m"),
+                8192,
+                64L << 20,
+                DeviceModel.NVME,
+                null)) {
+            assertThat(db.pool().capacityFrames()).isEqualTo((48 << 20) / 8192);
+        }
+    }
+
+    /**
+     * Loads the rows, moves them into the hot partition (which trains the dictionary), updates every third, and
+     * reads every row twice; {@code counts}: bytes decompressed before the reads, after the first pass and after the
+     * second, and the cache's hits.
+     */
+    private static List<String> readTwice(Layout layout, String compress, String cache, long[] counts) {
+        TableDesign d = TableDesign.BASELINE
+                .with("layout", layout.name())
+                .with("compress", compress)
+                .with("compress_cache", cache);
+        try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
+            Table t = db.table("text");
+            Random rnd = new Random(23);
+            Record r = new Record(t.schema());
+            for (int i = 0; i < ROWS; i++) {
+                String v = value(rnd, i);
+                r.setLong(0, i);
+                if (v == null) r.setNull(1);
+                else r.setString(1, v);
+                r.setString(2, "utf-8");
+                t.insert(t.main(), r);
+            }
+            Record scratch = new Record(t.schema());
+            t.createHotPartition();
+            for (int i = 0; i < ROWS; i++) t.move(t.main(), tidOf(t, i), t.hot(), scratch);
+            Record values = new Record(t.schema());
+            for (int i = 0; i < ROWS; i += 3) {
+                String v = value(rnd, i + 1);
+                if (v == null) values.setNull(1);
+                else values.setString(1, v);
+                t.update(t.hot(), tidOf(t, i), new int[] {1}, values, scratch);
+            }
+            List<String> out = new ArrayList<>();
+            Record read = new Record(t.schema());
+            counts[0] = t.decompressedBytes();
+            for (int pass = 0; pass < 2; pass++) {
+                for (int i = 0; i < ROWS; i++) {
+                    t.read(t.hot(), tidOf(t, i), read);
+                    if (pass == 1)
+                        out.add(i + ":"
+                                + (read.isNull(1)
+                                        ? "NULL"
+                                        : new String(read.bytes(1), 0, read.length(1), StandardCharsets.UTF_8)));
+                }
+                counts[pass + 1] = t.decompressedBytes();
+            }
+            counts[3] = t.decompressedCacheHits();
+            return out;
+        }
+    }
+
+    private static long tidOf(Table t, int id) {
+        long[] tid = {-1};
+        t.find(0, t.keyOfLiterals(0, List.of(Integer.toString(id))), true, (p, x) -> {
+            tid[0] = x;
+            return false;
+        });
+        return tid[0];
+    }
+
+    /**
      * A table with no index has nothing to walk its rows by when the split trains its dictionaries:
      * its compressed fields keep plain frames, and its values read back.
      */
