@@ -89,7 +89,10 @@ public final class Database implements AutoCloseable {
             long kept = 0;
             for (TableSpec s : specs) {
                 TableDesign d = designs.apply(s.name());
-                if (!d.compress().none()) kept += d.compress().cache();
+                boolean compressesLong = false; // as Table decides: a long column the design compresses, on pages
+                for (ColumnSpec c : s.columns())
+                    compressesLong |= c.overflow() && d.compress().covers(c.name(), true);
+                if (compressesLong && arrow == null) kept += d.compress().cache();
             }
             if (kept > 0 && memoryBytes - kept < 2L * pageSize)
                 throw new IllegalArgumentException("compress_cache= takes " + kept + " B of the " + memoryBytes

@@ -248,7 +248,9 @@ public final class Table {
                             + (f < 0 ? ", no column" : ", which is not a long variable-length column"));
             }
         }
-        this.decompressedCache = design.compress().none() || design.compress().cache() == 0
+        boolean anyCompressed = false;
+        for (boolean c : compressed) anyCompressed |= c;
+        this.decompressedCache = !anyCompressed || design.compress().cache() == 0
                 ? null
                 : new DecompressedCache(design.compress().cache());
         this.implicitId = design.implicitId() && arrow == null ? implicitIdField(spec) : -1;
