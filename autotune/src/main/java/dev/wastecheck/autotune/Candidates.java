@@ -80,12 +80,13 @@ final class Candidates {
             }
             case COMPRESS -> {
                 // §4.1: large fields stored compressed; the replay pays the decompression in every read
-                out.add(current.with("compress", "none"));
-                out.add(current.with("compress", "large").with("compress_block", "0"));
+                TableDesign plain = current.with("compress_cache", "0");
+                out.add(plain.with("compress", "none"));
+                out.add(plain.with("compress", "large").with("compress_block", "0"));
                 // long values compressed many at a time, in blocks of these raw sizes (BlockOverflow): a
                 // read decompresses its whole block, which the modeled cost charges per byte
                 for (int kib : BLOCK_KIB)
-                    out.add(current.with("compress", "large").with("compress_block", kib + "k"));
+                    out.add(plain.with("compress", "large").with("compress_block", kib + "k"));
                 // the values last read kept decompressed, their memory taken from the pool's (DecompressedCache)
                 for (int kib : VALUE_CACHE_KIB)
                     out.add(current.with("compress", "large")

@@ -85,6 +85,8 @@ class CandidatesTest {
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large",
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=4096",
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=16384",
-                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=65536");
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=65536",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=262144",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=1048576");
     }
 }
