@@ -91,15 +91,7 @@ class CompressedFieldTest {
                 Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, arrow)) {
             Table t = db.table("text");
             Random rnd = new Random(17);
-            Record r = new Record(t.schema());
-            for (int i = 0; i < ROWS; i++) {
-                String v = value(rnd, i);
-                r.setLong(0, i);
-                if (v == null) r.setNull(1);
-                else r.setString(1, v);
-                r.setString(2, "utf-8");
-                t.insert(t.main(), r);
-            }
+            load(t, rnd);
             Record values = new Record(t.schema());
             Record scratch = new Record(t.schema());
             if (hot) {
@@ -196,15 +188,7 @@ class CompressedFieldTest {
         try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
             Table t = db.table("text");
             Random rnd = new Random(23);
-            Record r = new Record(t.schema());
-            for (int i = 0; i < ROWS; i++) {
-                String v = value(rnd, i);
-                r.setLong(0, i);
-                if (v == null) r.setNull(1);
-                else r.setString(1, v);
-                r.setString(2, "utf-8");
-                t.insert(t.main(), r);
-            }
+            load(t, rnd);
             Record scratch = new Record(t.schema());
             t.createHotPartition();
             for (int i = 0; i < ROWS; i++) t.move(t.main(), tidOf(t, i), t.hot(), scratch);
@@ -231,6 +215,19 @@ class CompressedFieldTest {
             }
             counts[3] = t.decompressedCacheHits();
             return out;
+        }
+    }
+
+    /** Inserts {@link #ROWS} rows: id i, {@link #value}(rnd, i), "utf-8". */
+    private static void load(Table t, Random rnd) {
+        Record r = new Record(t.schema());
+        for (int i = 0; i < ROWS; i++) {
+            String v = value(rnd, i);
+            r.setLong(0, i);
+            if (v == null) r.setNull(1);
+            else r.setString(1, v);
+            r.setString(2, "utf-8");
+            t.insert(t.main(), r);
         }
     }
 
