@@ -266,7 +266,14 @@ class HotRulesTest {
      * reference the cold row keeps.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"", "compress=large,compress_block=4k", "out_of_line", "compress=large,out_of_line"})
+    @ValueSource(
+            strings = {
+                "",
+                "compress=large,compress_block=4k",
+                "out_of_line",
+                "compress=large,out_of_line",
+                "compress=large,compress_cache=64k,out_of_line"
+            })
     void aNewRevisionDemotesItsPredecessorAndTheOldIdStillFindsIt(String variant) {
         boolean outOfLine = variant.contains("out_of_line");
         String compress = variant.replace("out_of_line", "").replaceAll(",$", "");
@@ -295,10 +302,11 @@ class HotRulesTest {
         // a read of the old id after the move
         events.add(lookup("revision", "rev_id", predecessor));
         TableDesign plain = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");
-        TableDesign d = !compress.contains("compress_block")
+        TableDesign framed = !compress.contains("compress_block")
                 ? compress.isEmpty() ? plain : plain.with("compress", "large")
                 : plain.with("compress", "large")
                         .with("compress_block", compress.substring(compress.lastIndexOf('=') + 1));
+        TableDesign d = compress.contains("compress_cache") ? framed.with("compress_cache", "64k") : framed;
         Function<String, TableDesign> designs = n -> n.equals("revision") ? d : TableDesign.BASELINE;
         try (Database db = new Database(specs(), designs, 8192, 8L << 20, DeviceModel.NVME)) {
             load(db, latest, noteRepeat, outOfLine);
@@ -362,6 +370,21 @@ class HotRulesTest {
                 assertThat(rev.decompressedBytes() - atSplit[2])
                         .as("the demotion decompressed nothing: since the split, one read of the note decompressed it")
                         .isEqualTo(note(predecessor, noteRepeat, true).length());
+            }
+            if (variant.contains("compress_cache")) {
+                long decompressed = rev.decompressedBytes();
+                assertThat(decompressed - atSplit[2])
+                        .as("since the split one read of the note decompressed it")
+                        .isEqualTo(note(predecessor, noteRepeat, true).length());
+                // read again: the value kept decompressed answers, the same bytes, nothing decompressed
+                rev.find(0, key(rev, predecessor), true, (p, tid) -> {
+                    rev.read(p, tid, out);
+                    assertThat(new String(out.bytes(2), 0, out.length(2), StandardCharsets.UTF_8))
+                            .isEqualTo(note(predecessor, noteRepeat, outOfLine));
+                    return true;
+                });
+                assertThat(rev.decompressedBytes()).isEqualTo(decompressed);
+                assertThat(rev.decompressedCacheHits()).isEqualTo(1);
             }
             if (variant.startsWith("compress=large,compress_block")) {
                 assertThat(rev.hot().blocks(2).blocks())
