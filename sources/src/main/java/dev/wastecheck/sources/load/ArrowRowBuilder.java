@@ -174,6 +174,34 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     }
 
     /**
+     * What filling one value of column {@code col} costs, in units of a byte of value: what
+     * {@link DumpLoader} balances when it splits a table's columns over two fillers. A value
+     * weighs its bytes and 16 for the call; a text or byte string that starts as a number does
+     * far more in {@link #value} and {@link ColumnFacts#add} than its bytes say: it is read as a
+     * number ({@link PlainNumber}, the number facts: 32 more), checked as a date or timestamp
+     * when it has a date's dashes (64 more), and in a DECIMAL column scaled and checked against
+     * its declared range (32 more). Weighed by bytes alone, the orders shape's DECIMAL amount and
+     * 14-digit timestamp (7 and 14 bytes) went to one filler with the light integers, and it
+     * took about twice the other's time (docs/benchmarks.md, issue 32).
+     */
+    int cost(int col, int kind, byte[] b, int off, int len) {
+        int c = 16 + len;
+        if (kind == SqlScriptReader.NULL || storage[col] == ColumnStorage.INT64 || len == 0) {
+            return c;
+        }
+        if (b[off] == '-' || (b[off] >= '0' && b[off] <= '9')) {
+            c += 32;
+            if (len >= 10 && b[off + 4] == '-') {
+                c += 64;
+            }
+            if (table.columns().get(col).type().family() == TypeFamily.DECIMAL) {
+                c += 32;
+            }
+        }
+        return c;
+    }
+
+    /**
      * Counts {@link ColumnFacts} of the columns' stored values into
      * {@code into} (one per column, created where null; kept across a table's runs), so that
      * the profile need not scan them again for lengths and bounds.

@@ -314,7 +314,7 @@ public final class DumpLoader {
     /**
      * Fills Arrow batches from the reader's chunks and hands them to DuckDB's queue. A run of
      * rows longer than one chunk is filled by two threads (this one and a {@link Helper}), each
-     * the same rows' values of half the columns (balanced by their bytes in the first chunk),
+     * the same rows' values of half the columns (balanced by their cost in the first chunk, {@link ArrowRowBuilder#cost}),
      * into the same batches. Nothing a column counts is shared, so no fact is merged: each
      * column's {@link ColumnFacts} and Arrow vector see its values, in the script's order, on one
      * thread. What is counted per row (rows, bytes, batch boundaries) both count alike from every
@@ -424,11 +424,11 @@ public final class DumpLoader {
             mine.fill(chunk);
         }
 
-        /** Gives the other filler the columns that balance the first chunk's bytes. */
+        /** Gives the other filler the columns that balance the first chunk's cost ({@link ArrowRowBuilder#cost}). */
         private void split(TokenChunk chunk) {
             int n = def.columns().size();
             long[] weight = new long[n];
-            chunk.weigh(builder, weight, 16);
+            chunk.weigh(builder, weight);
             Integer[] order = new Integer[n];
             for (int i = 0; i < n; i++) {
                 order[i] = i;

@@ -121,25 +121,31 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
     }
 
     /**
-     * Adds to {@code weight}, per column of {@code sink}, the bytes of its values and a fixed
-     * cost a value: what splitting a table's columns over two fillers balances.
+     * Adds to {@code weight}, per column of {@code sink}, what filling this chunk's values costs
+     * ({@link ArrowRowBuilder#cost}): what splitting a table's columns over two fillers balances.
      */
-    void weigh(ArrowRowBuilder sink, long[] weight, long perValue) {
+    void weigh(ArrowRowBuilder sink, long[] weight) {
+        int at = 0;
         for (int i = 0; i < ncalls; i++) {
             long w = calls[i];
             long tag = w & TAG;
             if (tag == VALUE) {
+                int len = (int) (w & 0xFFFFFF);
                 int col = sink.column((int) ((w >>> 32) & 0x3FFFFFFF));
                 if (col >= 0) {
-                    weight[col] += perValue + (w & 0xFFFFFF);
+                    weight[col] += sink.cost(col, (int) ((w >>> 24) & 0xFF) & ~ASCII, data, at, len);
                 }
+                at += len;
             } else if (tag == END) {
                 i++;
             } else if (tag == BIG) {
                 int col = sink.column((int) ((w >>> 32) & 0x3FFFFFFF));
+                int k = (int) calls[i + 1];
+                int len = (int) calls[i + 2];
                 if (col >= 0) {
-                    weight[col] += perValue + calls[i + 2];
+                    weight[col] += sink.cost(col, k & ~ASCII, data, at, len);
                 }
+                at += len;
                 i += 2;
             }
         }
