@@ -12,10 +12,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
@@ -88,13 +88,16 @@ public final class LogManager implements AutoCloseable {
     /** Bytes of the direct buffer the log manager copies segments into for the file (written when full). */
     static final int WRITE_BUFFER_SIZE = 256 * 1024;
 
-    /** One flush-queue entry: a redo buffer's segments (maybe none) and the callback after its force (maybe none). */
-    private record Entry(Segment segments, Runnable callback, boolean commit) {}
-
     private final Path file;
     private final FileChannel channel;
     private final SegmentPool pool;
-    private final ConcurrentLinkedQueue<Entry> queue = new ConcurrentLinkedQueue<>();
+    /**
+     * The flush queue ({@link FlushEntry}): its last entry, swapped by every producer. The log manager
+     * follows the links from {@link #taken}, the last entry it took (at first an empty one).
+     */
+    private final AtomicReference<FlushEntry> queueTail;
+    /** The last entry the log manager took off the queue (the log manager's only). */
+    private FlushEntry taken;
 
     /** Slots of the ring of read-only callbacks (a power of two). */
     static final int READ_ONLY_RING = 1 << 14;
@@ -110,12 +113,23 @@ public final class LogManager implements AutoCloseable {
     private volatile boolean closing;
     private volatile IOException failure;
     private final AtomicLong bytes = new AtomicLong(), forces = new AtomicLong(), callbacks = new AtomicLong();
-    /** COMMIT records put on the flush queue so far (in commit timestamp order, under the commit latch). */
+    /**
+     * COMMIT records put on the flush queue so far (in commit timestamp order). Written under the commit
+     * latch only, so an ordered store, not an atomic add, counts one: a reader that could depend on a
+     * commit took the latch after it.
+     */
     private final AtomicLong queuedCommits = new AtomicLong();
     /** COMMIT records a completed force made durable (written by the log manager thread only). */
     private volatile long durableCommits;
-    /** Bytes on the flush queue not yet written. */
-    private final AtomicLong pendingBytes = new AtomicLong();
+    /**
+     * Bytes queued: by commits ({@link #commitBytes}, under the commit latch: an ordered store) and by
+     * every other entry ({@link #otherBytes}: partial buffers, ABORT, CHECKPOINT; an atomic add);
+     * {@link #writtenBytes} of them are written (by the log manager). A commit thus touches no counter
+     * that the log manager writes.
+     */
+    private final AtomicLong commitBytes = new AtomicLong(), otherBytes = new AtomicLong();
+
+    private volatile long writtenBytes;
     /** Set by a checkpoint (or close) that wants a force now rather than at the next interval. */
     private volatile boolean urgent;
 
@@ -154,6 +168,8 @@ public final class LogManager implements AutoCloseable {
         this.pool = pool;
         this.persistIntervalNanos = persistIntervalNanos;
         this.persistThreshold = persistThreshold;
+        taken = new FlushEntry();
+        queueTail = new AtomicReference<>(taken);
         boolean fresh = !Files.exists(file) || validEnd < LogFormat.FILE_HEADER_SIZE;
         if (fresh) validEnd = 0;
         // The bytes of the last partial block, which the first direct write rewrites; and the cut.
@@ -244,8 +260,28 @@ public final class LogManager implements AutoCloseable {
     public void enqueueCommit(RedoBuffer buffer, long commitTs, Runnable callback) {
         checkAlive();
         buffer.commit(commitTs);
-        queuedCommits.incrementAndGet();
-        queue.add(pending(new Entry(buffer.drain(), callback, true)));
+        buffer.segments = buffer.drain();
+        buffer.callback = callback;
+        buffer.endsInCommit = true;
+        queuedCommits.lazySet(queuedCommits.get() + 1);
+        commitBytes.lazySet(commitBytes.get() + buffer.bytes);
+        enqueue(buffer);
+    }
+
+    /** Links {@code e} onto the flush queue (see {@link FlushEntry}). */
+    private void enqueue(FlushEntry e) {
+        queueTail.getAndSet(e).link(e);
+    }
+
+    /** Queues an entry that is not a commit (not under the commit latch): counts its bytes first. */
+    private void enqueueOther(FlushEntry e) {
+        if (e.bytes > 0) otherBytes.addAndGet(e.bytes);
+        enqueue(e);
+    }
+
+    /** Bytes queued and not yet written. */
+    private long pendingBytes() {
+        return commitBytes.get() + otherBytes.get() - writtenBytes;
     }
 
     /**
@@ -258,7 +294,7 @@ public final class LogManager implements AutoCloseable {
         while (true) {
             long t = readOnlyTail.get();
             if (t - readOnlyHead >= READ_ONLY_RING) {
-                queue.add(new Entry(null, callback, false));
+                enqueue(new FlushEntry(null, 0, callback));
                 return;
             }
             if (readOnlyTail.compareAndSet(t, t + 1)) {
@@ -289,15 +325,15 @@ public final class LogManager implements AutoCloseable {
     public void abort(RedoBuffer buffer) {
         Segment abort = buffer.abort();
         if (abort != null) {
-            queue.add(pending(new Entry(abort, null, false)));
+            enqueueOther(new FlushEntry(abort, buffer.bytes, null));
             wake();
         }
     }
 
     /** Full segments of a running transaction, written before its COMMIT (no callback). */
-    void enqueuePartial(Segment segments) {
+    void enqueuePartial(Segment segments, int bytes) {
         checkAlive();
-        queue.add(pending(new Entry(segments, null, false)));
+        enqueueOther(new FlushEntry(segments, bytes, null));
         wake();
     }
 
@@ -308,7 +344,7 @@ public final class LogManager implements AutoCloseable {
         LogFormat.setLength(s.bytes, 0, s.used);
         CountDownLatch done = new CountDownLatch(1);
         checkAlive();
-        queue.add(pending(new Entry(s, done::countDown, false)));
+        enqueueOther(new FlushEntry(s, s.used, done::countDown));
         forceNow();
         while (!done.await(100, TimeUnit.MILLISECONDS)) checkAlive();
     }
@@ -321,20 +357,12 @@ public final class LogManager implements AutoCloseable {
         return durableCommits == queuedCommits.get();
     }
 
-    /** Counts an entry's bytes as waiting to be written; returns it. */
-    private Entry pending(Entry e) {
-        long n = 0;
-        for (Segment s = e.segments; s != null; s = s.next) n += s.used;
-        if (n > 0) pendingBytes.addAndGet(n);
-        return e;
-    }
-
     /**
      * Wakes the log manager early if the bytes waiting reached the persist threshold; otherwise the
      * next interval forces them (a worker pays no system call per commit).
      */
     public void wake() {
-        if (waiting && pendingBytes.get() >= persistThreshold) LockSupport.unpark(thread);
+        if (waiting && pendingBytes() >= persistThreshold) LockSupport.unpark(thread);
     }
 
     /** Asks for a force of what is queued now, not at the next interval. */
@@ -350,15 +378,14 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void run() {
-        List<Entry> batch = new ArrayList<>();
+        List<FlushEntry> batch = new ArrayList<>();
         CRC32C crc = new CRC32C();
         long lastForce = System.nanoTime();
         while (true) {
             // the ring's tail before the drain: every read-only transaction below it follows only
             // COMMITs that this drain or an earlier one took
             long readOnlyEnd = readOnlyTail.get();
-            Entry e;
-            while ((e = queue.poll()) != null) batch.add(e);
+            for (FlushEntry e; (e = taken.linked()) != null; taken = e) batch.add(e);
             if (batch.isEmpty()) {
                 if (readOnlyEnd != readOnlyHead) { // nothing queued: what they follow is durable
                     runReadOnly(readOnlyEnd);
@@ -370,7 +397,7 @@ public final class LogManager implements AutoCloseable {
                 continue;
             }
             long since = System.nanoTime() - lastForce;
-            if (since < persistIntervalNanos && pendingBytes.get() < persistThreshold && !urgent && !closing) {
+            if (since < persistIntervalNanos && pendingBytes() < persistThreshold && !urgent && !closing) {
                 park(persistIntervalNanos - since); // gather more commits into this force
                 continue;
             }
@@ -383,7 +410,7 @@ public final class LogManager implements AutoCloseable {
                 if (position > start) {
                     write();
                     bytes.addAndGet(position - start);
-                    pendingBytes.addAndGet(start - position);
+                    writtenBytes += position - start;
                     channel.force(false);
                     forces.incrementAndGet();
                 }
@@ -392,20 +419,31 @@ public final class LogManager implements AutoCloseable {
                 return;
             }
             long commits = 0;
-            for (int i = 0; i < batch.size(); i++) if (batch.get(i).commit) commits++;
+            for (int i = 0; i < batch.size(); i++) if (batch.get(i).endsInCommit) commits++;
             durableCommits += commits;
             // indexed loops: an iterator per entry was the log manager's own garbage
+            // the segments of the whole group go back to the pool as one chain (one compare-and-set)
+            Segment given = null, givenLast = null;
             for (int i = 0; i < batch.size(); i++) {
-                Entry x = batch.get(i);
-                if (x.callback != null) {
-                    x.callback.run();
+                FlushEntry x = batch.get(i);
+                // an entry no longer leads to the ones after it (a committed transaction may still
+                // refer to its redo buffer), but the last one taken, which the next drain follows
+                if (x != taken) x.unlink();
+                Runnable callback = x.callback;
+                if (callback != null) {
+                    x.callback = null;
+                    callback.run();
                     callbacks.incrementAndGet();
                 }
-                for (Segment s = x.segments, next; s != null; s = next) {
-                    next = s.next;
-                    pool.give(s);
-                }
+                Segment s = x.segments;
+                if (s == null) continue;
+                x.segments = null; // the last entry taken stays referenced (taken): it must not hold them
+                if (givenLast == null) given = s;
+                else givenLast.next = s;
+                givenLast = s;
+                while (givenLast.next != null) givenLast = givenLast.next;
             }
+            if (given != null) pool.giveAll(given);
             batch.clear();
             runReadOnly(readOnlyEnd);
         }
