@@ -37,7 +37,9 @@ import java.util.zip.CRC32C;
  *
  * <p>Order: transactions enter the queue at the moment their commit timestamp is published (the
  * transaction manager enqueues under its commit latch), so the log holds COMMIT records in commit
- * timestamp order and needs no log sequence numbers. A read-only transaction enters with no bytes (a
+ * timestamp order and needs no log sequence numbers. The queue is intrusive ({@link FlushEntry}): a
+ * committing transaction's {@link RedoBuffer} is its own entry, linked with one {@code getAndSet} and a
+ * release store, so a commit allocates nothing to hand its buffer over. A read-only transaction enters with no bytes (a
  * non-persisted commit record, in the ring below): its callback fires after the force that follows it, so that a result
  * it read speculatively from a committed but not yet durable transaction is not released first.
  * When every COMMIT queued before it is durable already, the transaction manager releases it at once
