@@ -25,7 +25,8 @@ import java.util.zip.CRC32C;
  * The log manager (Li et al., VLDB 2020, §3.4): one thread that takes redo buffers off the flush
  * queue, writes them to the log file and forces it, then invokes the commit callbacks of the
  * transactions whose COMMIT records that force made durable. Everything that reached the queue since
- * the previous force goes out in one write and one force (group commit).
+ * the previous force is made durable by one force (group commit); it is copied into the write buffer
+ * in pieces meanwhile, every {@link #COPY_INTERVAL_NANOS}.
  *
  * <p>When: the section leaves the log manager's schedule open. We take NoisePage's own TPC-C setting
  * (cmu-db/noisepage, {@code benchmark/integration/tpcc_benchmark.cpp}: {@code log_persist_interval}
@@ -61,7 +62,9 @@ import java.util.zip.CRC32C;
  * into an on-disk format before flushing to persistent storage"): a worker leaves each record's
  * CHECKSUM unwritten; the log manager copies the segments of a group into its one direct write
  * buffer of {@link #WRITE_BUFFER_SIZE} bytes and computes every CHECKSUM there ({@link
- * LogFormat#checksums}), writing the buffer each time it fills and once more before the force. The
+ * LogFormat#checksums}), every {@link #COPY_INTERVAL_NANOS} while it gathers the group, giving the
+ * segments back to the pool as soon as they are copied, and writes the buffer each time it fills and
+ * once more before the force. The
  * segments themselves are only read on this thread, never written, so that the worker that takes one
  * back from the pool does not find its cache lines modified in another core's cache.
  *
