@@ -30,9 +30,13 @@ import dev.wastecheck.layouts.Record;
  * is the after-image itself, already in the on-disk layout, because a copy of it has to be made by
  * the worker anyway (the tuple may change once the worker lets go of it).
  *
- * <p>Used by the transaction's own thread only.
+ * <p>The buffer is its own flush-queue entry ({@link FlushEntry}): at commit {@link LogManager#enqueueCommit}
+ * fills in its segments, bytes and callback and links it onto the queue, so that a commit allocates
+ * nothing for the hand-off. The log manager only reads it from then on.
+ *
+ * <p>Used by the transaction's own thread only until it is queued.
  */
-public final class RedoBuffer {
+public final class RedoBuffer extends FlushEntry {
     /** Full segments a transaction holds before it hands them to the log manager early. */
     public static final int MAX_HELD_SEGMENTS = 8;
 
@@ -43,10 +47,12 @@ public final class RedoBuffer {
     private Segment heldFirst, heldLast;
 
     private int held;
+    /** Bytes of the held segments ({@code used} summed). */
+    private int heldBytes;
     /** The segment records go to now, its bytes, and the write position in them. */
     private Segment current;
 
-    private byte[] bytes;
+    private byte[] array;
     private int position;
     private boolean flushedEarly;
     private int records;
@@ -62,11 +68,11 @@ public final class RedoBuffer {
         writable();
         int start = position, end;
         try {
-            end = putInsert(bytes, start, table, slot, r);
+            end = putInsert(array, start, table, slot, r);
         } catch (IndexOutOfBoundsException full) {
             overflow(start, LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
             start = position;
-            end = putInsert(bytes, start, table, slot, r);
+            end = putInsert(array, start, table, slot, r);
         }
         end(start, end);
     }
@@ -82,13 +88,13 @@ public final class RedoBuffer {
         writable();
         int start = position, end;
         try {
-            end = putUpdate(bytes, start, table, slot, columns, values);
+            end = putUpdate(array, start, table, slot, columns, values);
         } catch (IndexOutOfBoundsException full) {
             overflow(
                     start,
                     LogFormat.RECORD_HEADER_SIZE + 14 + 2 * columns.length + LogFormat.imageSize(values, columns));
             start = position;
-            end = putUpdate(bytes, start, table, slot, columns, values);
+            end = putUpdate(array, start, table, slot, columns, values);
         }
         end(start, end);
     }
@@ -104,8 +110,8 @@ public final class RedoBuffer {
     /** Logs the delete of the tuple at {@code slot}. */
     public void delete(int table, long slot) {
         int start = room(LogFormat.RECORD_HEADER_SIZE + 12);
-        int p = LogFormat.putHeader(bytes, start, txn, LogFormat.DELETE);
-        end(start, LogFormat.putLong(bytes, LogFormat.putInt(bytes, p, table), slot));
+        int p = LogFormat.putHeader(array, start, txn, LogFormat.DELETE);
+        end(start, LogFormat.putLong(array, LogFormat.putInt(array, p, table), slot));
     }
 
     /** Records written so far, COMMIT included. */
@@ -116,26 +122,30 @@ public final class RedoBuffer {
     /** Appends the COMMIT record with the commit timestamp. */
     void commit(long commitTs) {
         int start = room(LogFormat.RECORD_HEADER_SIZE + 8);
-        end(start, LogFormat.putLong(bytes, LogFormat.putHeader(bytes, start, txn, LogFormat.COMMIT), commitTs));
+        end(start, LogFormat.putLong(array, LogFormat.putHeader(array, start, txn, LogFormat.COMMIT), commitTs));
     }
 
     /** Ends the record written from {@code start} to {@code end}: its LENGTH, the position after it. */
     private void end(int start, int end) {
-        LogFormat.setLength(bytes, start, end);
+        LogFormat.setLength(array, start, end);
         position = end;
         records++;
     }
 
-    /** The segments for the flush queue, chained oldest first, or null; the buffer is empty afterwards. */
+    /**
+     * The segments for the flush queue, chained oldest first, or null; their bytes are in {@link
+     * #bytes}; the buffer is empty afterwards.
+     */
     Segment drain() {
         if (current != null) {
             current.used = position;
             hold(current);
         }
         Segment out = heldFirst;
+        bytes = heldBytes;
         current = heldFirst = heldLast = null;
-        bytes = null;
-        position = held = 0;
+        array = null;
+        position = held = heldBytes = 0;
         return out;
     }
 
@@ -150,7 +160,7 @@ public final class RedoBuffer {
         }
         if (!flushedEarly) return null;
         int start = room(LogFormat.RECORD_HEADER_SIZE);
-        end(start, LogFormat.putHeader(bytes, start, txn, LogFormat.ABORT));
+        end(start, LogFormat.putHeader(array, start, txn, LogFormat.ABORT));
         return drain();
     }
 
@@ -162,13 +172,13 @@ public final class RedoBuffer {
     /** Where a record of {@code size} bytes (header included) begins, with room for it. */
     private int room(int size) {
         writable();
-        if (bytes.length - position < size) overflow(position, size);
+        if (array.length - position < size) overflow(position, size);
         return position;
     }
 
     private void use(Segment s) {
         current = s;
-        bytes = s.bytes;
+        array = s.bytes;
         position = 0;
     }
 
@@ -177,6 +187,7 @@ public final class RedoBuffer {
         else heldLast.next = s;
         heldLast = s;
         held++;
+        heldBytes += s.used;
     }
 
     /**
@@ -194,9 +205,9 @@ public final class RedoBuffer {
             hold(s);
         }
         if (held >= MAX_HELD_SEGMENTS) {
-            log.enqueuePartial(heldFirst);
+            log.enqueuePartial(heldFirst, heldBytes);
             heldFirst = heldLast = null;
-            held = 0;
+            held = heldBytes = 0;
             flushedEarly = true;
         }
         use(size <= SegmentPool.SEGMENT_SIZE ? pool.take() : new Segment(size));

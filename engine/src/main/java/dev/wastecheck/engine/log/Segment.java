@@ -12,6 +12,8 @@ final class Segment {
     int used;
     /** The next segment of the same flush-queue entry, or null. */
     Segment next;
+    /** On the top of the pool's shared stack: the segments in that stack, this one included. */
+    int depth;
 
     Segment(int size) {
         bytes = new byte[size];
