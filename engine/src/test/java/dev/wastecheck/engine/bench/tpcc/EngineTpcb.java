@@ -55,6 +55,8 @@ public final class EngineTpcb extends EngineTables {
     private long time;
     private static final int[] A_BAL = {A_BALANCE}, T_BAL = {T_BALANCE}, B_BAL = {B_BALANCE};
     private final long[] value = new long[1];
+    /** When the statement being timed began. */
+    private long lapStart;
 
     /**
      * Loads {@code branches} branches of {@code accountsPerBranch} accounts (clause 4.2: 100,000)
@@ -94,40 +96,40 @@ public final class EngineTpcb extends EngineTables {
     public long run(long[] nanos) {
         int[] aid = inputs.aid, tid = inputs.tid, bid = inputs.bid, delta = inputs.delta;
         long sum = 0;
-        long t = nanos == null ? 0 : System.nanoTime();
+        lapStart = nanos == null ? 0 : System.nanoTime();
         for (int i = 0, n = aid.length; i < n; i++) {
             long d = delta[i];
-            long aTid = lookup(accountPk, key(aid[i]));
-            long balance = account.getLong(aTid, A_BALANCE);
-            t = lap(nanos, 0, t);
-            value[0] = balance + d;
-            account.setLongs(aTid, A_BAL, value);
-            t = lap(nanos, 1, t);
+            long balance = add(accountPk, account, aid[i], A_BAL, d, nanos, 0); // T1 r, T2 u
             history.insert(inputs.history(historyRow, i, time++));
-            t = lap(nanos, 2, t);
-            long tTid = lookup(tellerPk, key(tid[i]));
-            long tellerBalance = teller.getLong(tTid, T_BALANCE);
-            t = lap(nanos, 3, t);
-            value[0] = tellerBalance + d;
-            teller.setLongs(tTid, T_BAL, value);
-            t = lap(nanos, 4, t);
-            long bTid = lookup(branchPk, key(bid[i]));
-            long branchBalance = branch.getLong(bTid, B_BALANCE);
-            t = lap(nanos, 5, t);
-            value[0] = branchBalance + d;
-            branch.setLongs(bTid, B_BAL, value);
-            t = lap(nanos, 6, t);
+            lap(nanos, 2); // T3 i
+            add(tellerPk, teller, tid[i], T_BAL, d, nanos, 3); // T4 r, T5 u
+            add(branchPk, branch, bid[i], B_BAL, d, nanos, 5); // T6 r, T7 u
             sum += balance + d + d;
         }
         return sum;
     }
 
-    /** Adds the time since {@code since} to {@code nanos[k]} and returns now (nothing untimed). */
-    private static long lap(long[] nanos, int k, long since) {
-        if (nanos == null) return 0;
+    /**
+     * Two statements: the row of {@code id} by its key and its balance (r, timed into
+     * {@code nanos[k]}), then the balance += {@code d} in place (u, into {@code nanos[k + 1]}).
+     * Returns the balance read.
+     */
+    private long add(BTree pk, HeapFile table, int id, int[] balance, long d, long[] nanos, int k) {
+        long row = lookup(pk, key(id));
+        long read = table.getLong(row, balance[0]);
+        lap(nanos, k);
+        value[0] = read + d;
+        table.setLongs(row, balance, value);
+        lap(nanos, k + 1);
+        return read;
+    }
+
+    /** Adds the time since the last lap to {@code nanos[k]} (nothing untimed). */
+    private void lap(long[] nanos, int k) {
+        if (nanos == null) return;
         long now = System.nanoTime();
-        nanos[k] += now - since;
-        return now;
+        nanos[k] += now - lapStart;
+        lapStart = now;
     }
 
     /** The sum of a balance (or the deltas) over a table's live rows: TPC-B's consistency conditions. */
