@@ -58,7 +58,9 @@ import java.util.function.LongSupplier;
  * same TPC-C inside the engine: heap files of each layout's pages in a buffer pool, B+tree
  * indexes (the engine's {@code bench.tpcc.EngineTpccWorkload}). Its database runs on from batch
  * to batch, so run it with {@code --warmup 0} (three untimed runs of each operation, the same for
- * every format) for every format to see the same transactions.
+ * every format) for every format to see the same transactions. {@code tpcb-engine} is TPC-B there
+ * the same way ({@code bench.tpcc.EngineTpcbWorkload}), with Figure 7's statements timed inside a
+ * batch and reported as operations of their own.
  */
 public final class PaperRun {
     private static long sink;
@@ -140,6 +142,12 @@ public final class PaperRun {
                     break;
                 case "record":
                     className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload";
+                    break;
+                case "tpcb-engine":
+                    // TPC-B inside the engine, as tpcc-engine below (EngineTpcbWorkload).
+                    className = "dev.wastecheck.engine.bench.tpcc.EngineTpcbWorkload";
+                    names.remove("NSM-SHORE");
+                    isolate = "dev.wastecheck.";
                     break;
                 case "tpcc-engine":
                     // TPC-C inside the engine (heap files, buffer pool, B+trees): the engine's test
@@ -227,6 +235,7 @@ public final class PaperRun {
                     long t0 = System.nanoTime();
                     sink += op.getValue().getAsLong();
                     times.get(op.getKey())[c][round] = (System.nanoTime() - t0) / 1e6;
+                    recordParts(contenders.get(c).ops(), op.getKey(), times, k, rounds, c, round);
                 }
             }
         }
@@ -248,6 +257,30 @@ public final class PaperRun {
                 cold
                         ? "cold: caches flushed before each operation"
                         : prime ? "warm: each operation timed right after an untimed run of itself" : "warm");
+    }
+
+    /**
+     * The parts of the operation that just ran, where a workload times them itself (a workload that
+     * is a {@code Supplier} of part name to milliseconds, such as the engine's TPC-B with Figure 7's
+     * statements): each part is reported as an operation "op part" of its own.
+     */
+    private static void recordParts(
+            Map<String, LongSupplier> ops,
+            String op,
+            Map<String, double[][]> times,
+            int k,
+            int rounds,
+            int c,
+            int round) {
+        if (!(ops instanceof java.util.function.Supplier<?> s) || !(s.get() instanceof Map<?, ?> parts)) return;
+        for (Map.Entry<?, ?> part : parts.entrySet()) {
+            double[][] t = times.computeIfAbsent(op + " " + part.getKey(), x -> {
+                double[][] fresh = new double[k][rounds];
+                for (double[] row : fresh) Arrays.fill(row, Double.NaN);
+                return fresh;
+            });
+            t[c][round] = ((Number) part.getValue()).doubleValue();
+        }
     }
 
     /**

@@ -34,9 +34,6 @@ import static dev.wastecheck.layouts.bench.tpc.Tpcc.W_YTD;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.lastName;
 import static dev.wastecheck.layouts.bench.tpc.Tpcc.nurand;
 
-import dev.wastecheck.engine.buffer.BufferPool;
-import dev.wastecheck.engine.file.DeviceModel;
-import dev.wastecheck.engine.file.StorageDevice;
 import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
 import dev.wastecheck.engine.index.BTree;
@@ -49,13 +46,12 @@ import dev.wastecheck.layouts.bench.tpc.PageHeap;
 import dev.wastecheck.layouts.bench.tpc.Tpcc;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * TPC-C inside the engine: the layouts module's {@link Tpcc} (one warehouse, the same rows, the
  * same inputs drawn in the same order, the same five transactions) with every table a
- * {@link HeapFile} of one layout's pages in a {@link BufferPool}, and every record found through a
+ * {@link HeapFile} of one layout's pages in a buffer pool ({@link EngineTables}), and every record found through a
  * B+tree ({@link BTree}) on its primary key, or on a secondary key where TPC-C asks for one:
  * customers by (district, last name, first name), orders by (district, customer, order id) for
  * Order-Status, new-order rows by (district, order id) for Delivery's oldest, order lines by
@@ -74,14 +70,10 @@ import java.util.SplittableRandom;
  * customer to another page (delete, insert, both indexes updated), as a slotted heap forwards a
  * grown record.
  */
-public final class EngineTpcc implements AutoCloseable {
-    private final StorageDevice device;
-    public final BufferPool pool;
+public final class EngineTpcc extends EngineTables {
     public final HeapFile warehouse, district, customer, history, newOrder, orders, orderLine, item, stock;
-    public final List<HeapFile> tables;
     private final BTree warehousePk, districtPk, customerPk, customerByName, itemPk, stockPk;
     private final BTree orderPk, orderByCustomer, newOrderPk, orderLinePk;
-    public final List<BTree> indexes;
     private final int nurandCLast, nurandCId, nurandItem;
     private SplittableRandom random;
     private long clock = 1L << 40;
@@ -96,7 +88,6 @@ public final class EngineTpcc implements AutoCloseable {
     private final byte[] bytes = new byte[600];
     private final Tpcc.NewOrderInput input = new Tpcc.NewOrderInput();
     private final int[] distinct = new int[20 * 15];
-    private final KeyEncoder keys = new KeyEncoder();
     /** Tuple ids a scan collected. */
     private long[] found = new long[64];
     /** Their keys. */
@@ -120,39 +111,26 @@ public final class EngineTpcc implements AutoCloseable {
      * for {@code seed}.
      */
     public EngineTpcc(Tpcc source, long seed, Layout layout, int pageSize, long poolBytes) {
-        device = StorageDevice.temporary(pageSize, DeviceModel.MEMORY);
-        pool = new BufferPool(device, poolBytes);
-        warehouse = new HeapFile(pool, layout, Tpcc.WAREHOUSE);
-        district = new HeapFile(pool, layout, Tpcc.DISTRICT);
-        customer = new HeapFile(pool, layout, Tpcc.CUSTOMER);
-        history = new HeapFile(pool, layout, Tpcc.HISTORY);
-        newOrder = new HeapFile(pool, layout, Tpcc.NEW_ORDER);
-        orders = new HeapFile(pool, layout, Tpcc.ORDER);
-        orderLine = new HeapFile(pool, layout, Tpcc.ORDER_LINE);
-        item = new HeapFile(pool, layout, Tpcc.ITEM);
-        stock = new HeapFile(pool, layout, Tpcc.STOCK);
-        tables = List.of(warehouse, district, customer, history, newOrder, orders, orderLine, item, stock);
-        warehousePk = new BTree(pool, true);
-        districtPk = new BTree(pool, true);
-        customerPk = new BTree(pool, true);
-        customerByName = new BTree(pool, true);
-        itemPk = new BTree(pool, true);
-        stockPk = new BTree(pool, true);
-        orderPk = new BTree(pool, true);
-        orderByCustomer = new BTree(pool, true);
-        newOrderPk = new BTree(pool, true);
-        orderLinePk = new BTree(pool, true);
-        indexes = List.of(
-                warehousePk,
-                districtPk,
-                customerPk,
-                customerByName,
-                itemPk,
-                stockPk,
-                orderPk,
-                orderByCustomer,
-                newOrderPk,
-                orderLinePk);
+        super(layout, pageSize, poolBytes);
+        warehouse = table(Tpcc.WAREHOUSE);
+        district = table(Tpcc.DISTRICT);
+        customer = table(Tpcc.CUSTOMER);
+        history = table(Tpcc.HISTORY);
+        newOrder = table(Tpcc.NEW_ORDER);
+        orders = table(Tpcc.ORDER);
+        orderLine = table(Tpcc.ORDER_LINE);
+        item = table(Tpcc.ITEM);
+        stock = table(Tpcc.STOCK);
+        warehousePk = index();
+        districtPk = index();
+        customerPk = index();
+        customerByName = index();
+        itemPk = index();
+        stockPk = index();
+        orderPk = index();
+        orderByCustomer = index();
+        newOrderPk = index();
+        orderLinePk = index();
         load(source.warehouse, Tpcc.WAREHOUSE, r -> warehousePk.insert(key(1), warehouse.insert(r)));
         load(source.district, Tpcc.DISTRICT, r -> districtPk.insert(key(1, (int) r.getLong(0)), district.insert(r)));
         load(source.customer, Tpcc.CUSTOMER, r -> indexCustomer(r, customer.insert(r)));
@@ -217,22 +195,6 @@ public final class EngineTpcc implements AutoCloseable {
         orderByCustomer.insert(key(1, d, (int) r.getLong(O_C_ID), o), tid);
     }
 
-    private byte[] key(int a) {
-        return keys.reset().appendInt(a).toBytes();
-    }
-
-    private byte[] key(int a, int b) {
-        return keys.reset().appendInt(a).appendInt(b).toBytes();
-    }
-
-    private byte[] key(int a, int b, int c) {
-        return keys.reset().appendInt(a).appendInt(b).appendInt(c).toBytes();
-    }
-
-    private byte[] key(int a, int b, int c, int d) {
-        return keys.reset().appendInt(a).appendInt(b).appendInt(c).appendInt(d).toBytes();
-    }
-
     /** The smallest key greater than every key that starts with {@code prefix}. */
     static byte[] after(byte[] prefix) {
         byte[] k = prefix.clone();
@@ -240,12 +202,6 @@ public final class EngineTpcc implements AutoCloseable {
             if (++k[i] != 0) return k;
         }
         throw new IllegalArgumentException("no key follows a prefix of 0xFF bytes");
-    }
-
-    private long lookup(BTree tree, byte[] key) {
-        long tid = tree.lookup(key);
-        if (tid == TupleId.NONE) throw new IllegalStateException("no row for a key TPC-C reads");
-        return tid;
     }
 
     /** Collects the tuple ids of keys in [lo, hi) and their keys into {@link #found} and {@link #foundKeys}, at most {@code limit}. */
@@ -457,26 +413,8 @@ public final class EngineTpcc implements AutoCloseable {
         return low;
     }
 
-    /** Heap pages and B+tree pages, and what the pool did (for the run's description). */
-    public String describe() {
-        long heapPages = 0, treePages = 0;
-        for (HeapFile h : tables) heapPages += h.pageCount();
-        for (BTree t : indexes) treePages += t.pageCount();
-        return String.format(
-                java.util.Locale.ROOT,
-                "%d heap + %d B+tree pages of %d B in a pool of %d frames; %d misses, %d evictions; %d customers moved",
-                heapPages,
-                treePages,
-                pool.pageSize(),
-                pool.capacityFrames(),
-                pool.misses(),
-                pool.evictions(),
-                moved);
-    }
-
     @Override
-    public void close() {
-        pool.close();
-        device.close();
+    protected String more() {
+        return "; " + moved + " customers moved";
     }
 }

@@ -23,14 +23,7 @@ public final class EngineTpccWorkload extends LinkedHashMap<String, LongSupplier
     private final String description;
 
     public EngineTpccWorkload(String format, double scaleFactor, int pageSize) {
-        if (pageSize > 32768)
-            throw new IllegalArgumentException("the engine's pages are at most 32 KB: run with --page-size 32768");
-        Layout layout;
-        try {
-            layout = Layout.valueOf(format);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the engine's heap files take NSM, PAX or HPL pages, not " + format);
-        }
+        Layout layout = layout(format, pageSize);
         // The rows: the layouts' TPC-C, loaded once into pages of any format and read back whole.
         Tpcc source = new Tpcc(Formats.of("NSM"), 32768, 42);
         EngineTpcc c = new EngineTpcc(source, 42, layout, pageSize, 1L << 29);
@@ -43,6 +36,17 @@ public final class EngineTpccWorkload extends LinkedHashMap<String, LongSupplier
         put("stock_level", () -> c.run(Tpcc.Transaction.STOCK_LEVEL, 40));
         put("mix", () -> c.run(null, 1000));
         description = format + " in the engine: " + c.describe();
+    }
+
+    /** The layout a format names, on pages the engine takes (at most 32 KB). */
+    static Layout layout(String format, int pageSize) {
+        if (pageSize > 32768)
+            throw new IllegalArgumentException("the engine's pages are at most 32 KB: run with --page-size 32768");
+        try {
+            return Layout.valueOf(format);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the engine's heap files take NSM, PAX or HPL pages, not " + format);
+        }
     }
 
     @Override

@@ -53,10 +53,99 @@ public final class Tpcb {
     public final PageHeap account, teller, branch, history;
     private final long[] accountRid, tellerRid, branchRid;
     private final int[] aid, tid, bid, delta;
-    private final Record historyRow = new Record(HISTORY);
+    private final Inputs inputs;
+    private final Record historyRow;
     private long time;
     /** Which statements run ({@link Statements}). */
     public int mode = Statements.ALL;
+
+    /**
+     * Clause 4.2's rows and clause 5.3's inputs, drawn from one seed: what a TPC-B run loads and
+     * runs, on tables of pages ({@link Tpcb}) or inside the engine (the engine's
+     * {@code EngineTpcb}), so that both run the same transactions on the same rows.
+     */
+    public static final class Inputs {
+        public final int branches, accountsPerBranch;
+        /** Random letters: the CHAR filler of every row. */
+        public final byte[] filler = new byte[88];
+        /** A batch's transactions: account, teller, the teller's branch and the delta. */
+        public final int[] aid, tid, bid, delta;
+
+        private final SplittableRandom random;
+
+        /** The filler, then the first batch's inputs ({@link #draw}). */
+        public Inputs(int branches, int accountsPerBranch, int batch, long seed) {
+            this.branches = branches;
+            this.accountsPerBranch = accountsPerBranch;
+            random = new SplittableRandom(seed);
+            for (int i = 0; i < filler.length; i++) filler[i] = (byte) ('a' + random.nextInt(26));
+            aid = new int[batch];
+            tid = new int[batch];
+            bid = new int[batch];
+            delta = new int[batch];
+            draw();
+        }
+
+        /**
+         * The next batch (clause 5.3): a random teller, its branch, an account of that branch with
+         * probability 0.85 and of another branch otherwise (with more than one branch), a delta in
+         * [-999,999, 999,999].
+         */
+        public void draw() {
+            for (int i = 0; i < aid.length; i++) {
+                tid[i] = random.nextInt(branches * TELLERS_PER_BRANCH);
+                bid[i] = tid[i] / TELLERS_PER_BRANCH;
+                int accountBranch = bid[i];
+                if (branches > 1 && random.nextInt(100) >= 85) {
+                    do {
+                        accountBranch = random.nextInt(branches);
+                    } while (accountBranch == bid[i]);
+                }
+                aid[i] = accountBranch * accountsPerBranch + random.nextInt(accountsPerBranch);
+                delta[i] = random.nextInt(1_999_999) - 999_999;
+            }
+        }
+
+        public int tellers() {
+            return branches * TELLERS_PER_BRANCH;
+        }
+
+        public int accounts() {
+            return branches * accountsPerBranch;
+        }
+
+        public Record branch(Record r, int b) {
+            return r.setLong(B_ID, b).setLong(B_BALANCE, 0).setBytes(2, filler, 0, 88);
+        }
+
+        public Record teller(Record r, int t) {
+            return r.setLong(T_ID, t)
+                    .setLong(T_BRANCH, t / TELLERS_PER_BRANCH)
+                    .setLong(T_BALANCE, 0)
+                    .setBytes(3, filler, 0, 84);
+        }
+
+        public Record account(Record r, int a) {
+            return r.setLong(A_ID, a)
+                    .setLong(A_BRANCH, a / accountsPerBranch)
+                    .setLong(A_BALANCE, 0)
+                    .setBytes(A_FILLER, filler, 0, 84);
+        }
+
+        /** A history row with its filler set; {@link #history} fills in the rest per transaction. */
+        public Record historyRow() {
+            return new Record(HISTORY).setBytes(5, filler, 0, 22);
+        }
+
+        /** The history row of the batch's transaction {@code i} at {@code time}. */
+        public Record history(Record r, int i, long time) {
+            return r.setLong(H_TELLER, tid[i])
+                    .setLong(H_BRANCH, bid[i])
+                    .setLong(H_ACCOUNT, aid[i])
+                    .setLong(H_DELTA, delta[i])
+                    .setLong(H_TIME, time);
+        }
+    }
 
     /** Loads {@code branches} branches and prepares a batch of {@code batch} transactions' inputs. */
     public Tpcb(Function<RecordSchema, Page> format, int pageSize, int branches, int batch, long seed) {
@@ -75,48 +164,21 @@ public final class Tpcb {
         teller = new PageHeap("teller", format.apply(TELLER), pageSize);
         branch = new PageHeap("branch", format.apply(BRANCH), pageSize);
         history = new PageHeap("history", format.apply(HISTORY), pageSize);
-        SplittableRandom random = new SplittableRandom(seed);
-        byte[] filler = new byte[88];
-        for (int i = 0; i < filler.length; i++) filler[i] = (byte) ('a' + random.nextInt(26));
+        inputs = new Inputs(branches, accountsPerBranch, batch, seed);
         branchRid = new long[branches];
-        tellerRid = new long[branches * TELLERS_PER_BRANCH];
-        accountRid = new long[branches * accountsPerBranch];
+        tellerRid = new long[inputs.tellers()];
+        accountRid = new long[inputs.accounts()];
         Record r = new Record(BRANCH);
-        for (int b = 0; b < branches; b++) {
-            branchRid[b] =
-                    branch.insert(r.setLong(B_ID, b).setLong(B_BALANCE, 0).setBytes(2, filler, 0, 88));
-        }
+        for (int b = 0; b < branches; b++) branchRid[b] = branch.insert(inputs.branch(r, b));
         r = new Record(TELLER);
-        for (int t = 0; t < tellerRid.length; t++) {
-            tellerRid[t] = teller.insert(r.setLong(T_ID, t)
-                    .setLong(T_BRANCH, t / TELLERS_PER_BRANCH)
-                    .setLong(T_BALANCE, 0)
-                    .setBytes(3, filler, 0, 84));
-        }
+        for (int t = 0; t < tellerRid.length; t++) tellerRid[t] = teller.insert(inputs.teller(r, t));
         r = new Record(ACCOUNT);
-        for (int a = 0; a < accountRid.length; a++) {
-            accountRid[a] = account.insert(r.setLong(A_ID, a)
-                    .setLong(A_BRANCH, a / accountsPerBranch)
-                    .setLong(A_BALANCE, 0)
-                    .setBytes(A_FILLER, filler, 0, 84));
-        }
-        historyRow.setBytes(5, filler, 0, 22);
-        aid = new int[batch];
-        tid = new int[batch];
-        bid = new int[batch];
-        delta = new int[batch];
-        for (int i = 0; i < batch; i++) {
-            tid[i] = random.nextInt(tellerRid.length);
-            bid[i] = tid[i] / TELLERS_PER_BRANCH;
-            int accountBranch = bid[i];
-            if (branches > 1 && random.nextInt(100) >= 85) {
-                do {
-                    accountBranch = random.nextInt(branches);
-                } while (accountBranch == bid[i]);
-            }
-            aid[i] = accountBranch * accountsPerBranch + random.nextInt(accountsPerBranch);
-            delta[i] = random.nextInt(1_999_999) - 999_999;
-        }
+        for (int a = 0; a < accountRid.length; a++) accountRid[a] = account.insert(inputs.account(r, a));
+        historyRow = inputs.historyRow();
+        aid = inputs.aid;
+        tid = inputs.tid;
+        bid = inputs.bid;
+        delta = inputs.delta;
     }
 
     public int batch() {
@@ -145,13 +207,7 @@ public final class Tpcb {
                 p.setLong(PageHeap.ridSlot(b), B_BALANCE, p.getLong(PageHeap.ridSlot(b), B_BALANCE) + d);
             }
             if ((m & Statements.INSERT) != 0) {
-                historyRow
-                        .setLong(H_TELLER, tid[i])
-                        .setLong(H_BRANCH, bid[i])
-                        .setLong(H_ACCOUNT, aid[i])
-                        .setLong(H_DELTA, d)
-                        .setLong(H_TIME, time++);
-                history.insert(historyRow);
+                history.insert(inputs.history(historyRow, i, time++));
             }
             read += d;
         }

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * {@code -Dtpcb.branches=N} (PaperRun's {@code --tpcb-branches}) loads N, as §6.2's scale 10.
  */
 public final class TpcbWorkload extends LinkedHashMap<String, LongSupplier> {
-    static final int BATCH = 20_000;
+    public static final int BATCH = 20_000;
     private final String description;
 
     public TpcbWorkload(String format, double scaleFactor, int pageSize) {
