@@ -236,17 +236,8 @@ public final class ColumnScan {
      * so each case is a loop of 64-value kernels with one block-table load per word. {@code
      * refine}: only words with a selected slot are read, and the result is ANDed; else each word
      * is overwritten. Writes {@code sel[w0 + w]} for w in [0, words).
-     *
-     * <p>Read-ahead ({@code ahead} > 0, heap arrays only): the column's blocks lie apart in the
-     * segment (§5.1 grows every column a block in turn), so the hardware's stream prefetcher,
-     * which follows one run (PAX's mini-page), does not fetch the next block. Before the kernel
-     * of block b runs, each line of block b + {@code ahead} ({@code blockBytes} bytes) is loaded
-     * (under {@code refine}, only if one of that block's words is still selected), and the first
-     * {@code ahead} blocks before the loop: those loads depend on nothing, so they are in flight
-     * while the kernel works on the lines that came before them. Java has no prefetch
-     * instruction; the loaded bytes' sum is returned for the caller to keep, so the loads stay.
      */
-    static int matchColumn(
+    static void matchColumn(
             int kernel,
             ByteBuffer buf,
             byte[] array,
@@ -265,76 +256,34 @@ public final class ColumnScan {
             long hi,
             long[] sel,
             int w0,
-            boolean refine,
-            int blockBytes,
-            int ahead) {
+            boolean refine) {
         int s = shift - 6, base = arrayBase + seg;
-        if (array == null || words == 0 || shift >= 31) ahead = 0; // a run (RIGID, SIMPLISTIC) streams on its own
-        int perBlock = ahead > 0 ? 1 << s : 0; // words a block
-        int end = ahead > 0 ? ((words - 1) >>> s) + 1 : 0; // blocks the words lie in
-        int touched = 0;
-        for (int b = 0; b < ahead && b < end; b++)
-            if (!refine || anySelected(sel, w0, b * perBlock, words, perBlock))
-                touched += touch(array, base + blocks[first + b], blockBytes);
         switch (kernel) {
             case K_INT32_ARRAY:
                 for (int w = 0; w < words; w++) {
-                    if (ahead > 0 && (w & (perBlock - 1)) == 0) {
-                        int b = (w >>> s) + ahead;
-                        if (b < end && (!refine || anySelected(sel, w0, b * perBlock, words, perBlock)))
-                            touched += touch(array, base + blocks[first + b], blockBytes);
-                    }
                     long keep = refine ? sel[w0 + w] : -1L;
                     if (keep == 0) continue;
                     int at = base + blocks[first + (w >>> s)] + (((w << 6) & mask) << 2);
                     sel[w0 + w] = keep & match64Int32(array, at, lo32, span1);
                 }
-                return touched;
+                return;
             case K_INT8_ARRAY:
             case K_UINT8_ARRAY:
                 for (int w = 0; w < words; w++) {
-                    if (ahead > 0 && (w & (perBlock - 1)) == 0) {
-                        int b = (w >>> s) + ahead;
-                        if (b < end && (!refine || anySelected(sel, w0, b * perBlock, words, perBlock)))
-                            touched += touch(array, base + blocks[first + b], blockBytes);
-                    }
                     long keep = refine ? sel[w0 + w] : -1L;
                     if (keep == 0) continue;
                     int at = base + blocks[first + (w >>> s)] + ((w << 6) & mask);
                     sel[w0 + w] = keep & match64Bytes(array, at, lo32, span1);
                 }
-                return touched;
+                return;
             default:
                 for (int w = 0; w < words; w++) {
-                    if (ahead > 0 && (w & (perBlock - 1)) == 0) {
-                        int b = (w >>> s) + ahead;
-                        if (b < end && (!refine || anySelected(sel, w0, b * perBlock, words, perBlock)))
-                            touched += touch(array, base + blocks[first + b], blockBytes);
-                    }
                     long keep = refine ? sel[w0 + w] : -1L;
                     if (keep == 0) continue;
                     int at = seg + blocks[first + (w >>> s)] + ((w << 6) & mask) * width;
                     sel[w0 + w] = keep & match(kernel, buf, array, arrayBase, at, t, 64, lo32, span1, lo, hi);
                 }
-                return touched;
         }
-    }
-
-    /** Whether one of the selection words {@code from .. from + count - 1} (those below {@code words}) has a slot set. */
-    private static boolean anySelected(long[] sel, int w0, int from, int words, int count) {
-        for (int w = from, to = Math.min(words, from + count); w < to; w++) if (sel[w0 + w] != 0) return true;
-        return false;
-    }
-
-    /**
-     * Loads one byte of each 64-byte line of {@code a[at .. at + bytes)} and returns their sum:
-     * loads that depend on nothing, so the core keeps them in flight together (Java has no
-     * prefetch instruction; the caller keeps the sum so the loads are not removed).
-     */
-    static int touch(byte[] a, int at, int bytes) {
-        int sum = 0;
-        for (int line = 0; line < bytes; line += 64) sum += a[at + line];
-        return sum;
     }
 
     /** Eight one-byte values of {@code x} tested at once (as in {@link #match64Bytes}): bit k for byte k. */

@@ -965,8 +965,7 @@ public final class HybridPage extends AbstractPage {
         int column = isBit ? bitOffset[field] : runs ? columnOffset[field] : -1;
         if (!runs) {
             // INCREMENTAL: the column of each segment in one pass over its blocks (columnPass).
-            if (!isBit && !refine && (blockShift[field] < 6 || AHEAD < 0))
-                touchBlocks(field, n); // else matchColumn reads ahead
+            if (!isBit && !refine) touchBlocks(field, n);
             for (int first = 0; first < n; first += r, seg += segmentBytes) {
                 int inSeg = Math.min(r, n - first);
                 columnPass(field, t, kernel, lo32, span1, lo, hi, seg, inSeg, selection, first >>> 6, refine, array);
@@ -1050,7 +1049,7 @@ public final class HybridPage extends AbstractPage {
         if (!runs) {
             // INCREMENTAL: predicate by predicate, each a pass over its column's blocks in the
             // segment (columnPass); a later predicate reads only the words still selected.
-            for (int k = 0; k < m; k++) if (blockShift[c.field[k]] < 6 || AHEAD < 0) touchBlocks(c.field[k], n);
+            for (int k = 0; k < m; k++) touchBlocks(c.field[k], n);
             for (int first = 0; first < n; first += r, seg += segmentBytes) {
                 int inSeg = Math.min(r, n - first), w0 = first >>> 6;
                 for (int k = 0; k < m; k++) {
@@ -1131,7 +1130,7 @@ public final class HybridPage extends AbstractPage {
                 if (keep != 0) sel[w0 + w] = keep & ColumnScan.matchBits(buf.getLong(at + (w << 3)), 64, lo, hi);
             }
         } else if (blockShift[f] >= 6) {
-            touched += ColumnScan.matchColumn(
+            ColumnScan.matchColumn(
                     kernel,
                     buf,
                     array,
@@ -1150,9 +1149,7 @@ public final class HybridPage extends AbstractPage {
                     hi,
                     sel,
                     w0,
-                    refine,
-                    blockBytes[f],
-                    Math.max(0, AHEAD));
+                    refine);
         } else {
             for (int w = 0; w < words; w++) {
                 long keep = refine ? sel[w0 + w] : -1L;
@@ -1190,14 +1187,16 @@ public final class HybridPage extends AbstractPage {
         byte[] a = array;
         if (a == null || runs || kind[f] == K_BIT || n == 0) return;
         int[] blocks = growBlock[f];
-        int shift = blockShift[f], bytes = blockBytes[f];
+        int shift = blockShift[f], bytes = blockBytes[f], w = width[f];
         int sum = 0;
         int seg = arrayOffset + base + HEADER_SIZE;
         for (int first = 0; first < n; first += recordsPerSegment, seg += segmentBytes) {
             int inSeg = Math.min(recordsPerSegment, n - first);
             for (int k = 0, nb = ((inSeg - 1) >>> shift) + 1; k < nb; k++) {
                 int at = seg + blocks[k];
-                for (int line = 0; line < bytes; line += CACHE_LINE) sum += a[at + line];
+                // The last block up to the last 64-value word the kernels read in it, not whole.
+                int end = k < nb - 1 ? bytes : Math.min(bytes, (((inSeg - (k << shift)) + 63) & ~63) * w);
+                for (int line = 0; line < end; line += CACHE_LINE) sum += a[at + line];
             }
         }
         touched += sum;
@@ -1205,12 +1204,6 @@ public final class HybridPage extends AbstractPage {
 
     /** Where {@link #touchBlocks}' loads go. */
     private int touched;
-
-    /**
-     * Blocks a column's read-ahead runs ahead of its kernel ({@link ColumnScan#matchColumn},
-     * {@link #gatherBlocks}): at U = 256, 2 blocks are 8 lines in flight a column.
-     */
-    static final int AHEAD = Integer.getInteger("hpl.ahead", 2);
 
     /** Predicates {@code from..} of a conjunction on one word ({@code count} slots from {@code cc}) of the segment at {@code seg}. */
     private long conjunctionWord(
@@ -1270,16 +1263,13 @@ public final class HybridPage extends AbstractPage {
         int n = slotCount();
         int words = (n + 63) >>> 6;
         int count = 0;
-        boolean dense = false;
         if (!runs) {
             // A dense selection (Q1's 98%) reads every block of each field: load them all first. A
             // sparse one (Q6's 2%, Q14's 1%) reads a few values a block; loading whole blocks ahead
             // would fetch lines it does not need, so its (independent) loads go as they come.
             int selected = 0;
             for (int w = 0; w < words; w++) selected += Long.bitCount(selection[w]);
-            dense = 4 * selected >= n;
-            for (int f : fields)
-                if (dense && (blockShift[f] < 6 || AHEAD < 0)) touchBlocks(f, n); // else gatherBlocks reads ahead
+            if (4 * selected >= n) for (int f : fields) touchBlocks(f, n);
         }
         for (int k = 0; k < fields.length; k++) {
             int f = fields[k];
@@ -1288,7 +1278,7 @@ public final class HybridPage extends AbstractPage {
             long[] o = out[k];
             boolean nullable = nullOffset[f] >= 0;
             if (!runs && !nullable && !t.isBit() && blockShift[f] >= 6 && array != null) {
-                count = gatherBlocks(f, t, selection, n, o, dense);
+                count = gatherBlocks(f, t, selection, n, o);
                 continue;
             }
             int i = 0;
@@ -1334,36 +1324,31 @@ public final class HybridPage extends AbstractPage {
 
     /**
      * INCREMENTAL, field f's blocks of 64 values or more (U = 256, widths up to 4 bytes): the
-     * selected values of each block, the block's address computed once and its words gathered
+     * selected values block by block, each block's address looked up once and its words gathered
      * from it at a fixed stride (§5.1: block k of f holds the segment's values k * perBlock ..,
-     * {@code perBlock} a multiple of 64, so a selection word never straddles two blocks). A
-     * dense selection reads every block: each line of block b + {@link #AHEAD} is loaded before
-     * block b's values are gathered (as {@link ColumnScan#matchColumn} does), so the next
-     * blocks' misses are in flight while this one's values are copied. Returns the count.
+     * perBlock a multiple of 64, so a selection word never straddles two blocks). The word loop
+     * of {@link #gather} looked up the segment and the block for every word. Returns the count.
      */
-    private int gatherBlocks(int f, FieldType t, long[] selection, int n, long[] o, boolean dense) {
+    private int gatherBlocks(int f, FieldType t, long[] selection, int n, long[] o) {
         byte[] a = array;
         int[] blocks = growBlock[f];
-        int s = blockShift[f] - 6, perBlock = 1 << s, stride = 64 * width[f], bytes = blockBytes[f];
-        int i = 0, sum = 0;
-        dense &= AHEAD > 0;
+        int s = blockShift[f] - 6, perBlock = 1 << s, stride = 64 * width[f];
+        int i = 0;
         int seg = arrayOffset + base + HEADER_SIZE;
         for (int first = 0; first < n; first += recordsPerSegment, seg += segmentBytes) {
             int inSeg = Math.min(recordsPerSegment, n - first), w0 = first >>> 6;
-            int words = (inSeg + 63) >>> 6, end = ((words - 1) >>> s) + 1;
-            if (dense) for (int b = 0; b < AHEAD && b < end; b++) sum += ColumnScan.touch(a, seg + blocks[b], bytes);
-            for (int b = 0; b < end; b++) {
-                if (dense && b + AHEAD < end) sum += ColumnScan.touch(a, seg + blocks[b + AHEAD], bytes);
+            int words = (inSeg + 63) >>> 6;
+            for (int b = 0, w = 0; w < words; b++) {
                 int at = seg + blocks[b];
-                for (int w = b << s, to = Math.min(words, w + perBlock); w < to; w++, at += stride) {
+                for (int to = Math.min(words, w + perBlock); w < to; w++, at += stride) {
                     long bits = selection[w0 + w];
                     if (bits == 0) continue;
-                    if (first + (w << 6) + 64 > n) bits &= (1L << (n - first - (w << 6))) - 1;
+                    int left = inSeg - (w << 6);
+                    if (left < 64) bits &= (1L << left) - 1;
                     i = ColumnScan.gatherRun(a, at, t, bits, o, i);
                 }
             }
         }
-        touched += sum;
         return i;
     }
 
