@@ -53,7 +53,13 @@ import java.util.stream.IntStream;
  *   <li>Columns in table order (Figure 6: "ordered as in the table definition"); BIT fields are
  *       bit-size fields in the head.</li>
  *   <li>A full INCREMENTAL segment keeps its blocks where they grew: §5 moves nothing, and the
- *       next segment starts right after it.</li>
+ *       next segment starts right after it. So a column's blocks are not adjacent (at U = 256 a
+ *       lineitem INT32 column is a block every 64 records, 13 blocks of other columns between):
+ *       making them adjacent would take either reserving several blocks of a column ahead of
+ *       its records, which breaks §5.1's bound ("never more than a cache line per fixed-size
+ *       field" wasted) on a page that fills before they are used, or moving blocks as the
+ *       segment grows, the reorganization §5.1 counts against PAX ("PAX ... might require
+ *       multiple reorganization operations").</li>
  *   <li>SIMPLISTIC refuses a schema with BIT or nullable fields, and deletes (its records have
  *       no ghost bit to set); {@link #compact} still reclaims dead VARLEN bytes.</li>
  * </ol>
@@ -132,7 +138,9 @@ import java.util.stream.IntStream;
  * uses any (references, then fixed values in table order, then the value copies), so that
  * those lines are fetched together rather than one after another. A column of an INCREMENTAL
  * segment is not one run but blocks spread over the segment (§5.1); its scans first load every
- * line of the blocks they will read ({@link #touchBlocks}), for the same reason.
+ * line of the blocks they will read ({@link #touchBlocks}), for the same reason. (Loading a
+ * few blocks ahead inside the kernels' pass instead was measured slower: docs/benchmarks.md,
+ * issue 25's run 6.)
  */
 public final class HybridPage extends AbstractPage {
     /** HPL's designs (§3-§5): how many records a segment holds and how it takes its space (class comment). */
