@@ -53,7 +53,13 @@ import java.util.stream.IntStream;
  *   <li>Columns in table order (Figure 6: "ordered as in the table definition"); BIT fields are
  *       bit-size fields in the head.</li>
  *   <li>A full INCREMENTAL segment keeps its blocks where they grew: §5 moves nothing, and the
- *       next segment starts right after it.</li>
+ *       next segment starts right after it. So a column's blocks are not adjacent (at U = 256 a
+ *       lineitem INT32 column is a block every 64 records, 13 blocks of other columns between):
+ *       making them adjacent would take either reserving several blocks of a column ahead of
+ *       its records, which breaks §5.1's bound ("never more than a cache line per fixed-size
+ *       field" wasted) on a page that fills before they are used, or moving blocks as the
+ *       segment grows, the reorganization §5.1 counts against PAX ("PAX ... might require
+ *       multiple reorganization operations").</li>
  *   <li>SIMPLISTIC refuses a schema with BIT or nullable fields, and deletes (its records have
  *       no ghost bit to set); {@link #compact} still reclaims dead VARLEN bytes.</li>
  * </ol>
@@ -132,7 +138,9 @@ import java.util.stream.IntStream;
  * uses any (references, then fixed values in table order, then the value copies), so that
  * those lines are fetched together rather than one after another. A column of an INCREMENTAL
  * segment is not one run but blocks spread over the segment (§5.1); its scans first load every
- * line of the blocks they will read ({@link #touchBlocks}), for the same reason.
+ * line of the blocks they will read ({@link #touchBlocks}), for the same reason. (Loading a
+ * few blocks ahead inside the kernels' pass instead was measured slower: docs/benchmarks.md,
+ * issue 25's run 6.)
  */
 public final class HybridPage extends AbstractPage {
     /** HPL's designs (§3-§5): how many records a segment holds and how it takes its space (class comment). */
@@ -1187,14 +1195,16 @@ public final class HybridPage extends AbstractPage {
         byte[] a = array;
         if (a == null || runs || kind[f] == K_BIT || n == 0) return;
         int[] blocks = growBlock[f];
-        int shift = blockShift[f], bytes = blockBytes[f];
+        int shift = blockShift[f], bytes = blockBytes[f], w = width[f];
         int sum = 0;
         int seg = arrayOffset + base + HEADER_SIZE;
         for (int first = 0; first < n; first += recordsPerSegment, seg += segmentBytes) {
             int inSeg = Math.min(recordsPerSegment, n - first);
             for (int k = 0, nb = ((inSeg - 1) >>> shift) + 1; k < nb; k++) {
                 int at = seg + blocks[k];
-                for (int line = 0; line < bytes; line += CACHE_LINE) sum += a[at + line];
+                // The last block up to the last 64-value word the kernels read in it, not whole.
+                int end = k < nb - 1 ? bytes : Math.min(bytes, (((inSeg - (k << shift)) + 63) & ~63) * w);
+                for (int line = 0; line < end; line += CACHE_LINE) sum += a[at + line];
             }
         }
         touched += sum;
@@ -1275,6 +1285,10 @@ public final class HybridPage extends AbstractPage {
             if (t.isVariable()) throw new IllegalArgumentException("field " + f + " is VARLEN");
             long[] o = out[k];
             boolean nullable = nullOffset[f] >= 0;
+            if (!runs && !nullable && !t.isBit() && blockShift[f] >= 6 && array != null) {
+                count = gatherBlocks(f, t, selection, n, o);
+                continue;
+            }
             int i = 0;
             for (int w = 0; w < words; w++) {
                 long bits = selection[w];
@@ -1314,6 +1328,36 @@ public final class HybridPage extends AbstractPage {
             count = i;
         }
         return count;
+    }
+
+    /**
+     * INCREMENTAL, field f's blocks of 64 values or more (U = 256, widths up to 4 bytes): the
+     * selected values block by block, each block's address looked up once and its words gathered
+     * from it at a fixed stride (§5.1: block k of f holds the segment's values k * perBlock ..,
+     * perBlock a multiple of 64, so a selection word never straddles two blocks). The word loop
+     * of {@link #gather} looked up the segment and the block for every word. Returns the count.
+     */
+    private int gatherBlocks(int f, FieldType t, long[] selection, int n, long[] o) {
+        byte[] a = array;
+        int[] blocks = growBlock[f];
+        int s = blockShift[f] - 6, perBlock = 1 << s, stride = 64 * width[f];
+        int i = 0;
+        int seg = arrayOffset + base + HEADER_SIZE;
+        for (int first = 0; first < n; first += recordsPerSegment, seg += segmentBytes) {
+            int inSeg = Math.min(recordsPerSegment, n - first), w0 = first >>> 6;
+            int words = (inSeg + 63) >>> 6;
+            for (int b = 0, w = 0; w < words; b++) {
+                int at = seg + blocks[b];
+                for (int to = Math.min(words, w + perBlock); w < to; w++, at += stride) {
+                    long bits = selection[w0 + w];
+                    if (bits == 0) continue;
+                    int left = inSeg - (w << 6);
+                    if (left < 64) bits &= (1L << left) - 1;
+                    i = ColumnScan.gatherRun(a, at, t, bits, o, i);
+                }
+            }
+        }
+        return i;
     }
 
     @Override
