@@ -167,6 +167,17 @@ final class Candidates {
                     "no column of this table is long enough to leave a page (nothing to compress)");
             c = c.with("compress", "none");
         }
+        if (table != null && c.compress().cache() > split.share(table) / 2) {
+            // Database takes the cache's bytes out of the pool: more than half the table's share would leave its
+            // pages too few frames (and below two pages the run refuses to start)
+            prune(
+                    record,
+                    table,
+                    Dimension.COMPRESS,
+                    "compress_cache=" + c.compress().cache(),
+                    "the cache would take more than half of the table's " + split.share(table) + " B of memory");
+            c = c.with("compress_cache", "0");
+        }
         if (c.clusterFraction() > 0 || c.partition()) {
             boolean keyed = split.training(table).stream()
                     .anyMatch(e ->
