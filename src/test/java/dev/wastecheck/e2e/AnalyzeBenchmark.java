@@ -224,6 +224,15 @@ public final class AnalyzeBenchmark {
      * AnalyzeChild} as the main class so that it can report its peak heap. DuckDB's side runs
      * its JDBC driver from the same fat jar, so it loads the same library from disk too rather
      * than unpacking it at every start. Both with a 1 GB heap.
+     *
+     * <p>The child must get the flags {@code ./wastecheck analyze -q --format json -o F INPUT}
+     * gets: the same Java (this one's, the one on PATH under {@code ./bench}), the class archive
+     * (it maps with the tests appended to the jar's class path: 3,573 classes come from it either
+     * way, of 4,224 loaded here and 4,118 from {@code -jar}) and C1 alone below 320 MB. Until the launcher
+     * skipped the value of {@code --temp-dir}, the folder passed below counted as an input of
+     * unknown size and kept C2: every analyze time here below 320 MB before 2026-12-02 (an32b) carries that,
+     * 2.83-3.07 s against 1.72-2.13 s from the launcher on the orders shape at 100 MB.
+     * {@code --temp-dir} itself stays: DuckDB spills beside the inputs, on the same disk as /tmp.
      */
     private static Run child(Class<?> main, String... args) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -1,0 +1,81 @@
+package dev.wastecheck.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./wastecheck} launcher's rule "C1 alone below 320 MB of input files" counts the
+ * inputs, not the values of {@code -o} and {@code --temp-dir}: a {@code --temp-dir} folder once
+ * counted as an input of unknown size and kept C2 (for users, and for every {@code ./bench
+ * analyze} run, which passes one; docs/benchmarks.md, issue 32). The launcher runs from a copy
+ * beside an empty jar, with a {@code java} that prints the arguments it is given, so nothing is
+ * built or started.
+ */
+class LauncherC1RuleTest {
+    private static final String C1 = "-XX:TieredStopAtLevel=1";
+
+    @TempDir
+    static Path dir;
+
+    private static Path launcher;
+    private static Path input;
+
+    @BeforeAll
+    static void copyLauncher() throws IOException {
+        Path root = Path.of("").toAbsolutePath();
+        while (!Files.exists(root.resolve("mvnw"))) {
+            root = root.getParent();
+        }
+        Path home = dir.resolve("home");
+        launcher = home.resolve("wastecheck");
+        Files.createDirectories(home.resolve("cli/target"));
+        Files.copy(root.resolve("wastecheck"), launcher, StandardCopyOption.COPY_ATTRIBUTES);
+        Files.writeString(home.resolve("cli/target/wastecheck.jar"), ""); // newer than any source: no build
+        Path bin = Files.createDirectories(dir.resolve("jdk/bin"));
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho 'openjdk version \"17.0.1\"' >&2\necho \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        input = dir.resolve("small.sql");
+        Files.writeString(input, "INSERT INTO t VALUES (1);\n");
+    }
+
+    private static String javaArgs(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("WASTECHECK_CDS", "0");
+        pb.environment().remove("WASTECHECK_MAIN");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(out).isZero();
+        return out;
+    }
+
+    @Test
+    void aTempDirAndAnOutputAreNotInput() throws Exception {
+        String folder = dir.toString();
+        assertThat(javaArgs("analyze", input.toString())).contains(C1);
+        assertThat(javaArgs("analyze", "-q", "--temp-dir", folder, "-o", folder, input.toString()))
+                .contains(C1);
+        assertThat(javaArgs("analyze", "--output", folder, "--temp-dir=" + folder, input.toString()))
+                .contains(C1);
+    }
+
+    @Test
+    void aFolderInputKeepsC2() throws Exception {
+        assertThat(javaArgs("analyze", dir.toString())).doesNotContain(C1);
+        assertThat(javaArgs("analyze", "--temp-dir", dir.toString(), input.toString(), dir.toString()))
+                .doesNotContain(C1);
+    }
+}
