@@ -1,6 +1,7 @@
 package dev.wastecheck.layouts;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.stream.IntStream;
 
 /**
@@ -196,8 +197,10 @@ public final class HybridPage extends AbstractPage {
     static final int NARROW_PAGE_LIMIT = 1 << 16;
 
     /**
-     * {@link #read}'s load of a fixed field, by width and signedness: one switch a field on a
-     * code computed once per schema, predictable because a table's records repeat the sequence.
+     * {@link #read}'s load of a fixed field, by width and signedness. {@link #fixedFields} is
+     * sorted by it, so {@link #read} loads a record's fixed fields in one loop a code, each loop's
+     * load fixed: no branch a field (a switch a field on this code was slower: docs/benchmarks.md,
+     * "Record construction without a branch a field").
      */
     private static final int C_LONG = 0, C_INT = 1, C_UINT = 2, C_SHORT = 3, C_USHORT = 4, C_BYTE = 5, C_UBYTE = 6;
 
@@ -233,7 +236,10 @@ public final class HybridPage extends AbstractPage {
     private final boolean formatKeys;
     /** Non-BIT fields in table order: the segment's columns. */
     private final int[] columns;
-    /** VARLEN, whole-byte fixed, BIT and nullable fields, each in table order (what {@link #read} walks). */
+    /**
+     * VARLEN, whole-byte fixed, BIT and nullable fields, each in table order (what {@link #read}
+     * walks), except the fixed fields: by load code ({@link #codeOf}), in table order within one.
+     */
     private final int[] varFields, fixedFields, bitFields, nullableFields;
     /** {@link #read}'s scratch: each VARLEN field's value offset and length. */
     private final int[] refOffsets, refLengths;
@@ -276,8 +282,10 @@ public final class HybridPage extends AbstractPage {
      * one "block", the column, with a shift of 31 and a mask of all ones (j < R < 2^31).
      */
     private final int[] addrBase, addrShift, addrMask;
-    /** Each fixed field's load ({@link #codeOf}) and log2 of its width, in {@link #fixedFields}' order. */
-    private final int[] fixedCode, fixedWidthShift;
+    /** Each fixed field's log2 of its width, in {@link #fixedFields}' order. */
+    private final int[] fixedWidthShift;
+    /** For each load code c, the index in {@link #fixedFields} past its last field of code c or lower. */
+    private final int[] codeEnd;
     /**
      * {@link #read}'s addresses by group: a group is G consecutive positions of a segment, G the
      * fewest values any column's block holds (a power of two, so no column's block boundary falls
@@ -346,18 +354,21 @@ public final class HybridPage extends AbstractPage {
         for (int f = 0, i = 0; f < n; f++) if (!schema.type(f).isBit()) columns[i++] = f;
         varFields = new int[schema.varCount()];
         for (int i = 0; i < varFields.length; i++) varFields[i] = schema.varField(i);
-        fixedFields = IntStream.range(0, n).filter(f -> kind[f] == K_FIXED).toArray();
+        fixedFields = IntStream.range(0, n)
+                .filter(f -> kind[f] == K_FIXED)
+                .boxed()
+                .sorted(Comparator.comparingInt(f -> codeOf(schema.type(f)))) // stable: table order within a code
+                .mapToInt(Integer::intValue)
+                .toArray();
         bitFields = new int[schema.bitCount()];
         for (int i = 0; i < bitFields.length; i++) bitFields[i] = schema.bitField(i);
         nullableFields = new int[schema.nullableCount()];
         for (int i = 0; i < nullableFields.length; i++) nullableFields[i] = schema.nullableField(i);
-        fixedCode = new int[fixedFields.length];
+        codeEnd = new int[C_UBYTE + 1];
+        for (int f : fixedFields) for (int k = codeOf(schema.type(f)); k <= C_UBYTE; k++) codeEnd[k]++;
         fixedWidthShift = new int[fixedFields.length];
-        for (int i = 0; i < fixedFields.length; i++) {
-            FieldType t = schema.type(fixedFields[i]);
-            fixedCode[i] = codeOf(t);
-            fixedWidthShift[i] = Integer.numberOfTrailingZeros(t.width);
-        }
+        for (int i = 0; i < fixedFields.length; i++)
+            fixedWidthShift[i] = Integer.numberOfTrailingZeros(schema.type(fixedFields[i]).width);
         addrBase = new int[n];
         addrShift = new int[n];
         addrMask = new int[n];
@@ -727,28 +738,32 @@ public final class HybridPage extends AbstractPage {
      * "scattered reads": a record's fields lie in as many lines as it has columns, plus its
      * VARLEN values). The loads are ordered so that those lines are fetched side by side rather
      * than one after another: first every VARLEN reference (the values' addresses, which the
-     * last pass needs), then every fixed value; no load of the two passes depends on another's
-     * value, and each field's address is one entry of its group's row in {@link #groupAddr} plus
-     * the record's position in the group (no branch on the variant, no per-field block lookup),
-     * so a record's column lines are in flight together. Then the VARLEN
+     * last pass needs), then every fixed value, one loop a load code; no load of the two passes
+     * depends on another's value, and each field's address is one entry of its group's row in
+     * {@link #groupAddr} plus the record's position in the group (no branch on the variant or on
+     * the field's type, no per-field block lookup), so a record's column lines are in flight
+     * together. Then the VARLEN
      * values are copied, again independent of one another; NULLs and BIT fields, which live in
      * the segment's head (§4.3, §4.4), come last and override what the passes read for them.
      */
     @Override
     public void read(int slot, Record into) {
-        checkSlot(slot);
         byte[] a = array;
         if (a == null) {
+            checkSlot(slot);
             readThroughBuffer(slot, into);
             return;
         }
+        // checkSlot's test on the record count, loaded from the array as the fields are.
+        if (slot < 0 || slot >= (int) INTS.get(a, arrayOffset + base + HDR_RECORD_COUNT)) checkSlot(slot);
         int seg = segment(slot);
         int j = slot & segmentMask;
         int s0 = arrayOffset + seg; // the segment's index in the array
         int[] vars = varFields, offs = refOffsets, lens = refLengths;
-        int[] fixed = fixedFields, code = fixedCode, shift = fixedWidthShift, ga = groupAddr;
+        int[] fixed = fixedFields, ga = groupAddr;
         int nv = vars.length, nf = fixed.length;
         int g = (j >>> groupShift) * (nv + nf), jj = j & groupMask;
+        long[] values = into.values();
         if (nv > 0) {
             int o = s0 + jj * vrefSize;
             if (narrow) {
@@ -766,36 +781,24 @@ public final class HybridPage extends AbstractPage {
                 }
             }
         }
-        // The fixed fields in table order, each at its group's offset plus its position in the
-        // group; the load is chosen by a code per field (the same sequence for every record).
+        // The fixed fields, each at its group's offset plus its position in the group, in one loop
+        // a load code (fixedFields is sorted by it): the load and the position's scaling are the
+        // loop's, so a field costs its address, its load and its store, with no branch on its type.
+        // Each value goes straight into the record's array: a field that is not nullable has no
+        // NULL flag to clear (headFields clears a nullable one's).
         g += nv;
-        for (int i = 0; i < nf; i++) {
-            int at = s0 + ga[g + i] + (jj << shift[i]);
-            long v;
-            switch (code[i]) {
-                case C_LONG:
-                    v = (long) LONGS.get(a, at);
-                    break;
-                case C_INT:
-                    v = (int) INTS.get(a, at);
-                    break;
-                case C_UINT:
-                    v = Integer.toUnsignedLong((int) INTS.get(a, at));
-                    break;
-                case C_SHORT:
-                    v = (short) SHORTS.get(a, at);
-                    break;
-                case C_USHORT:
-                    v = Short.toUnsignedLong((short) SHORTS.get(a, at));
-                    break;
-                case C_BYTE:
-                    v = a[at];
-                    break;
-                default: // C_UBYTE
-                    v = a[at] & 0xFF;
-            }
-            into.setRaw(fixed[i], v);
-        }
+        int[] end = codeEnd;
+        int i = 0;
+        for (int o = s0 + (jj << 3), e = end[C_LONG]; i < e; i++) values[fixed[i]] = (long) LONGS.get(a, o + ga[g + i]);
+        for (int o = s0 + (jj << 2), e2 = end[C_INT]; i < e2; i++) values[fixed[i]] = (int) INTS.get(a, o + ga[g + i]);
+        for (int o = s0 + (jj << 2), e2 = end[C_UINT]; i < e2; i++)
+            values[fixed[i]] = Integer.toUnsignedLong((int) INTS.get(a, o + ga[g + i]));
+        for (int o = s0 + (jj << 1), e2 = end[C_SHORT]; i < e2; i++)
+            values[fixed[i]] = (short) SHORTS.get(a, o + ga[g + i]);
+        for (int o = s0 + (jj << 1), e2 = end[C_USHORT]; i < e2; i++)
+            values[fixed[i]] = Short.toUnsignedLong((short) SHORTS.get(a, o + ga[g + i]));
+        for (int o = s0 + jj, e2 = end[C_BYTE]; i < e2; i++) values[fixed[i]] = a[o + ga[g + i]];
+        for (int o = s0 + jj; i < nf; i++) values[fixed[i]] = a[o + ga[g + i]] & 0xFF;
         for (int v = 0; v < nv; v++) {
             int len = lens[v];
             System.arraycopy(a, arrayOffset + base + offs[v], into.buffer(vars[v], len), 0, len);
@@ -812,6 +815,7 @@ public final class HybridPage extends AbstractPage {
         for (int i = 0, n = nullableFields.length; i < n; i++) {
             int f = nullableFields[i];
             if (bit(seg + nullOffset[f], j)) into.setNullRaw(f);
+            else into.setNotNull(f);
         }
     }
 

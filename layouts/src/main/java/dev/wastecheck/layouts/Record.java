@@ -54,6 +54,21 @@ public final class Record {
         nulls[f] = false;
     }
 
+    /**
+     * The values of the fixed and BIT fields, for a page's {@link Page#read} to fill in place: a
+     * field that is not nullable is never NULL (only {@link #setNull} and {@link #setNullRaw} set
+     * the flag, and only for nullable fields), so a read stores its value alone, and clears the
+     * flag of a nullable field with {@link #setNotNull}.
+     */
+    long[] values() {
+        return values;
+    }
+
+    /** Marks a field non-NULL without touching its value (for {@link Page#read}, after {@link #values}). */
+    void setNotNull(int f) {
+        nulls[f] = false;
+    }
+
     /** Marks a nullable field NULL without checking (for {@link Page#read} and the Arrow-native blocks). */
     public void setNullRaw(int f) {
         nulls[f] = true;
