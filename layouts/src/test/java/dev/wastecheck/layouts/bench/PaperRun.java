@@ -65,14 +65,14 @@ import java.util.function.LongSupplier;
 public final class PaperRun {
     private static long sink;
     /** HPL-2012-240 §6's setup and statistics ({@code --paper}). */
-    private static boolean paper;
+    static boolean paper;
     /** Medians and per-round ratios, and after them §6's means, standard deviations and Perf.&Delta; ({@code --means}). */
-    private static boolean means;
+    static boolean means;
 
     private static final long[] FLUSH = new long[8 << 20];
 
     /** What one format's workload is: its operations in order, and a line describing its tables. */
-    private record Contender(String format, Map<String, LongSupplier> ops, String description) {}
+    record Contender(String format, Map<String, LongSupplier> ops, String description) {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> o = options(args);
@@ -118,76 +118,10 @@ public final class PaperRun {
                         dev.wastecheck.layouts.bench.tpc.Capacity.report(all, new int[] {8 << 10, pageSize}));
                 continue;
             }
-            List<String> names = new ArrayList<>(formats);
-            if (workload.startsWith("tpch")) names.remove("NSM-SHORE"); // scans as NSM's
-            String className;
-            String isolate = "dev.wastecheck.layouts.";
-            Object[] ctorArgs;
-            boolean cold = false, prime = false;
-            switch (workload) {
-                case "tpch":
-                    if (!paper) names.add("ARRAY"); // the paper has no array ceiling
-                    className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
-                    cold = !warmTpch;
-                    prime = warmTpch;
-                    break;
-                case "tpch-warm":
-                    names.add("ARRAY");
-                    className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
-                    prime = true;
-                    break;
-                case "tpcb":
-                    className = "dev.wastecheck.layouts.bench.tpc.TpcbWorkload";
-                    break;
-                case "tpcc":
-                    className = "dev.wastecheck.layouts.bench.tpc.TpccWorkload";
-                    break;
-                case "record":
-                    className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload";
-                    break;
-                case "tpcb-engine":
-                    // TPC-B inside the engine, as tpcc-engine below (EngineTpcbWorkload).
-                    className = "dev.wastecheck.engine.bench.tpcc.EngineTpcbWorkload";
-                    names.remove("NSM-SHORE");
-                    isolate = "dev.wastecheck.";
-                    break;
-                case "tpcc-engine":
-                    // TPC-C inside the engine (heap files, buffer pool, B+trees): the engine's test
-                    // classes, on the engine's test classpath (./bench layouts-engine); the engine's
-                    // classes are isolated per format too, so its heap's page calls stay monomorphic.
-                    className = "dev.wastecheck.engine.bench.tpcc.EngineTpccWorkload";
-                    names.remove("NSM-SHORE");
-                    isolate = "dev.wastecheck.";
-                    break;
-                default:
-                    throw new IllegalArgumentException("no workload '" + workload + "'");
-            }
-            List<Contender> contenders = new ArrayList<>();
-            for (String format : names) {
-                long t0 = System.nanoTime();
-                Class<?> c = new Isolated(PaperRun.class.getClassLoader(), isolate).loadClass(className);
-                Map<String, LongSupplier> ops;
-                try {
-                    @SuppressWarnings("unchecked")
-                    Map<String, LongSupplier> made =
-                            (Map<String, LongSupplier>) c.getConstructor(String.class, double.class, int.class)
-                                    .newInstance(format, sf, pageSize);
-                    ops = made;
-                } catch (java.lang.reflect.InvocationTargetException e) {
-                    // A rigid segment larger than the page (§4.5), a NULL in a simplistic table (§3.1).
-                    System.out.printf(
-                            "# %s %s: not run: %s%n",
-                            workload, format, e.getCause().getMessage());
-                    continue;
-                }
-                String description = ops.toString();
-                if (only != null) ops.keySet().removeIf(k -> !k.startsWith("_") && !only.contains(k));
-                contenders.add(new Contender(format, ops, description));
-                System.out.printf(
-                        Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
-            }
+            // The paper has no array ceiling.
+            Group group = load(workload, formats, sf, pageSize, warmup, warmTpch, !paper, only);
             long started = System.nanoTime();
-            run(workload, contenders, rounds, warmup, cold, prime);
+            run(group, rounds);
             System.out.printf(
                     Locale.ROOT,
                     "# %s measured in %.0f s; load average now %s%n",
@@ -214,66 +148,186 @@ public final class PaperRun {
         return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
     }
 
-    private static void run(
-            String workload, List<Contender> contenders, int rounds, double warmup, boolean cold, boolean prime) {
-        Set<String> opNames = new LinkedHashSet<>();
-        for (Contender c : contenders) for (String op : c.ops().keySet()) if (!op.startsWith("_")) opNames.add(op);
-        int k = contenders.size();
+    /**
+     * One workload's formats, measured together: each format's operations ({@link Contender}),
+     * the warm-up in seconds a format and operation (0: three untimed runs of each, the same for
+     * every format, for the workloads whose database runs on), and whether each operation starts
+     * cold (a 64 MB buffer read first) or right after an untimed run of itself.
+     */
+    record Group(String workload, List<Contender> contenders, double warmup, boolean cold, boolean prime) {}
+
+    /**
+     * Loads {@code workload} on each of {@code formats}, each format's workload in a class loader
+     * of its own ({@link Isolated}); {@code withArray} adds the plain-array ceiling to cold TPC-H
+     * ({@code tpch-warm} always has it); {@code only}, if not null, keeps only the operations it names.
+     */
+    static Group load(
+            String workload,
+            List<String> formats,
+            double sf,
+            int pageSize,
+            double warmup,
+            boolean warmTpch,
+            boolean withArray,
+            Set<String> only)
+            throws ReflectiveOperationException {
+        List<String> names = new ArrayList<>(formats);
+        if (workload.startsWith("tpch")) names.remove("NSM-SHORE"); // scans as NSM's
+        String className;
+        String isolate = "dev.wastecheck.layouts.";
+        boolean cold = false, prime = false;
+        switch (workload) {
+            case "tpch":
+                if (withArray) names.add("ARRAY");
+                className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
+                cold = !warmTpch;
+                prime = warmTpch;
+                break;
+            case "tpch-warm":
+                names.add("ARRAY");
+                className = "dev.wastecheck.layouts.bench.tpc.TpchWorkload";
+                prime = true;
+                break;
+            case "tpcb":
+                className = "dev.wastecheck.layouts.bench.tpc.TpcbWorkload";
+                break;
+            case "tpcc":
+                className = "dev.wastecheck.layouts.bench.tpc.TpccWorkload";
+                break;
+            case "record":
+                className = "dev.wastecheck.layouts.bench.tpc.RecordWorkload";
+                break;
+            case "tpcb-engine":
+                // TPC-B inside the engine, as tpcc-engine below (EngineTpcbWorkload).
+                className = "dev.wastecheck.engine.bench.tpcc.EngineTpcbWorkload";
+                names.remove("NSM-SHORE");
+                isolate = "dev.wastecheck.";
+                break;
+            case "tpcc-engine":
+                // TPC-C inside the engine (heap files, buffer pool, B+trees): the engine's test
+                // classes, on the engine's test classpath (./bench layouts-engine); the engine's
+                // classes are isolated per format too, so its heap's page calls stay monomorphic.
+                className = "dev.wastecheck.engine.bench.tpcc.EngineTpccWorkload";
+                names.remove("NSM-SHORE");
+                isolate = "dev.wastecheck.";
+                break;
+            default:
+                throw new IllegalArgumentException("no workload '" + workload + "'");
+        }
+        List<Contender> contenders = new ArrayList<>();
+        for (String format : names) {
+            long t0 = System.nanoTime();
+            Class<?> c = new Isolated(PaperRun.class.getClassLoader(), isolate).loadClass(className);
+            Map<String, LongSupplier> ops;
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, LongSupplier> made = (Map<String, LongSupplier>)
+                        c.getConstructor(String.class, double.class, int.class).newInstance(format, sf, pageSize);
+                ops = made;
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                // A rigid segment larger than the page (§4.5), a NULL in a simplistic table (§3.1).
+                System.out.printf(
+                        "# %s %s: not run: %s%n", workload, format, e.getCause().getMessage());
+                continue;
+            }
+            String description = ops.toString();
+            if (only != null) ops.keySet().removeIf(k -> !k.startsWith("_") && !only.contains(k));
+            contenders.add(new Contender(format, ops, description));
+            System.out.printf(
+                    Locale.ROOT, "# %s %s (loaded in %.1f s)%n", workload, ops, (System.nanoTime() - t0) / 1e9);
+        }
+        return new Group(workload, contenders, warmup, cold, prime);
+    }
+
+    private static void run(Group group, int rounds) {
+        Map<String, double[][]> times = measure(List.of(group), rounds).get(0);
+        report(
+                group.workload(),
+                group.contenders(),
+                times,
+                group.cold()
+                        ? "cold: caches flushed before each operation"
+                        : group.prime() ? "warm: each operation timed right after an untimed run of itself" : "warm");
+    }
+
+    /**
+     * Measures every group's formats, interleaved: after each group's warm-up, round after round
+     * the groups in an order rotated every round, and inside each group its formats in an order
+     * rotated every round, so that a format's measurements sit beside the other formats' of the
+     * same workload in every round and load drifts over the whole run hit every workload and format
+     * alike. Returns, per group, each operation's milliseconds by format and round (and each
+     * "stmt:" operation net of its transaction's logic, where the workload times that).
+     */
+    static List<Map<String, double[][]>> measure(List<Group> groups, int rounds) {
+        List<Map<String, double[][]>> all = new ArrayList<>();
+        for (Group g : groups) {
+            Set<String> opNames = new LinkedHashSet<>();
+            for (Contender c : g.contenders())
+                for (String op : c.ops().keySet()) if (!op.startsWith("_")) opNames.add(op);
+            Map<String, double[][]> times = new LinkedHashMap<>();
+            for (String op : opNames) {
+                double[][] t = new double[g.contenders().size()][rounds];
+                for (double[] row : t) Arrays.fill(row, Double.NaN);
+                times.put(op, t);
+            }
+            all.add(times);
+        }
         // Warm-up: each format's operations in turn until each has run for the warm-up time.
-        for (Contender c : contenders) {
-            LongSupplier before = c.ops().get("_before");
-            for (Map.Entry<String, LongSupplier> op : c.ops().entrySet()) {
-                if (op.getKey().startsWith("_")) continue;
-                long end = System.nanoTime() + (long) (warmup * 1e9);
-                int n = 0;
-                while (System.nanoTime() < end || n < 3) {
-                    if (before != null) sink += before.getAsLong();
-                    sink += op.getValue().getAsLong();
-                    n++;
+        for (Group g : groups) {
+            for (Contender c : g.contenders()) {
+                LongSupplier before = c.ops().get("_before");
+                for (Map.Entry<String, LongSupplier> op : c.ops().entrySet()) {
+                    if (op.getKey().startsWith("_")) continue;
+                    long end = System.nanoTime() + (long) (g.warmup() * 1e9);
+                    int n = 0;
+                    while (System.nanoTime() < end || n < 3) {
+                        if (before != null) sink += before.getAsLong();
+                        sink += op.getValue().getAsLong();
+                        n++;
+                    }
                 }
             }
         }
-        Map<String, double[][]> times = new LinkedHashMap<>();
-        for (String op : opNames) {
-            double[][] t = new double[k][rounds];
-            for (double[] row : t) Arrays.fill(row, Double.NaN);
-            times.put(op, t);
-        }
         for (int round = 0; round < rounds; round++) {
-            for (int i = 0; i < k; i++) {
-                int c = (i + round) % k;
-                LongSupplier before = contenders.get(c).ops().get("_before");
-                for (Map.Entry<String, LongSupplier> op :
-                        contenders.get(c).ops().entrySet()) {
-                    if (op.getKey().startsWith("_")) continue;
-                    if (before != null) sink += before.getAsLong();
-                    if (cold) evict();
-                    if (prime) sink += op.getValue().getAsLong(); // untimed: what the operation touches is in cache
-                    long t0 = now();
-                    sink += op.getValue().getAsLong();
-                    times.get(op.getKey())[c][round] = (now() - t0) / 1e6;
-                    recordParts(contenders.get(c).ops(), op.getKey(), times, k, rounds, c, round);
+            for (int gi = 0; gi < groups.size(); gi++) {
+                int at = (gi + round) % groups.size();
+                Group g = groups.get(at);
+                Map<String, double[][]> times = all.get(at);
+                int k = g.contenders().size();
+                for (int i = 0; i < k; i++) {
+                    int c = (i + round) % k;
+                    Map<String, LongSupplier> ops = g.contenders().get(c).ops();
+                    LongSupplier before = ops.get("_before");
+                    for (Map.Entry<String, LongSupplier> op : ops.entrySet()) {
+                        if (op.getKey().startsWith("_")) continue;
+                        if (before != null) sink += before.getAsLong();
+                        if (g.cold()) evict();
+                        if (g.prime())
+                            sink += op.getValue().getAsLong(); // untimed: what the operation touches is in cache
+                        long t0 = now();
+                        sink += op.getValue().getAsLong();
+                        times.get(op.getKey())[c][round] = (now() - t0) / 1e6;
+                        recordParts(ops, op.getKey(), times, k, rounds, c, round);
+                    }
                 }
             }
         }
         // A kind of statement alone, net of the transactions' own logic: "T stmt:x - T logic" (T may
         // be empty: the mix), round by round.
-        for (String op : new ArrayList<>(times.keySet())) {
-            int at = op.indexOf("stmt:");
-            if (at < 0) continue;
-            double[][] logic = times.get(op.substring(0, at) + "logic");
-            if (logic == null) continue;
-            double[][] t = times.get(op), net = new double[k][rounds];
-            for (int c = 0; c < k; c++) for (int r = 0; r < rounds; r++) net[c][r] = t[c][r] - logic[c][r];
-            times.put(op.substring(0, at) + op.substring(at + 5) + " (net of logic)", net);
+        for (int gi = 0; gi < groups.size(); gi++) {
+            Map<String, double[][]> times = all.get(gi);
+            int k = groups.get(gi).contenders().size();
+            for (String op : new ArrayList<>(times.keySet())) {
+                int at = op.indexOf("stmt:");
+                if (at < 0) continue;
+                double[][] logic = times.get(op.substring(0, at) + "logic");
+                if (logic == null) continue;
+                double[][] t = times.get(op), net = new double[k][rounds];
+                for (int c = 0; c < k; c++) for (int r = 0; r < rounds; r++) net[c][r] = t[c][r] - logic[c][r];
+                times.put(op.substring(0, at) + op.substring(at + 5) + " (net of logic)", net);
+            }
         }
-        report(
-                workload,
-                contenders,
-                times,
-                cold
-                        ? "cold: caches flushed before each operation"
-                        : prime ? "warm: each operation timed right after an untimed run of itself" : "warm");
+        return all;
     }
 
     /**
@@ -355,8 +409,7 @@ public final class PaperRun {
     }
 
     /** Medians per format and operation, and per-round speed ratios against NSM and PAX. */
-    private static void report(
-            String workload, List<Contender> contenders, Map<String, double[][]> times, String setting) {
+    static void report(String workload, List<Contender> contenders, Map<String, double[][]> times, String setting) {
         if (paper) {
             reportPaper(workload, contenders, times, setting);
             return;
@@ -449,7 +502,7 @@ public final class PaperRun {
         sink += sum;
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/loadavg"))).trim();
         } catch (IOException e) {
@@ -457,7 +510,7 @@ public final class PaperRun {
         }
     }
 
-    private static Map<String, String> options(String[] args) {
+    static Map<String, String> options(String[] args) {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--"))

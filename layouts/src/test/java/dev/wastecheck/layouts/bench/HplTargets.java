@@ -1,0 +1,268 @@
+package dev.wastecheck.layouts.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every performance target of issue 25 in one interleaved run, in HPL-2012-240 §6's setup: one
+ * JVM loads TPC-H (Q1, Q6 on PAX and HPL; SF 1 by default, 204 lineitem records a 32 KB page),
+ * TPC-C and TPC-B inside the engine (heap files of each layout's pages in a buffer pool, B+trees:
+ * the setup of Tables 2-3, Shore-MT's kits in the paper; TPC-B at §6.2's scale 10) and the record
+ * operations in cache (single-field update, delete, record construction on NSM, NSM-SHORE and
+ * HPL), and {@link PaperRun#measure} runs them round after round, the workloads in an order
+ * rotated every round and each workload's formats in an order rotated every round, so load drifts
+ * over the run hit every workload and format alike. It prints each workload's table (medians with
+ * per-round ratios, then §6's means, standard deviations and Perf.&Delta;) and then one table of
+ * the targets: the paper's number, ours as Perf.&Delta; in the paper's convention (mean(base) /
+ * mean(HPL) - 1, positive = HPL faster, with both standard deviations) and as the median of the
+ * per-round speed ratios with its interquartile range, whether the target holds, and whether our
+ * sign is the paper's.
+ *
+ * <pre>
+ * ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10]
+ * </pre>
+ *
+ * {@code --warmup}: seconds of untimed runs a format and operation for TPC-H and the record
+ * operations; the engine's TPC-B and TPC-C run three untimed batches of each operation instead,
+ * the same count on every format, because their databases run on from batch to batch (every
+ * format sees the same transactions only if each runs the same batches).
+ */
+public final class HplTargets {
+    /**
+     * One target: HPL's speed on {@code workload}'s {@code op} over {@code base}'s, time(base) /
+     * time(HPL), within [{@code low}, {@code high}]; {@code paperA} and {@code paperB} the paper's
+     * Perf.&Delta; on machines A and B, in percent, and {@code paper} where it says so.
+     */
+    record Target(
+            String name,
+            String workload,
+            String op,
+            String base,
+            double low,
+            double high,
+            double paperA,
+            double paperB,
+            String paper) {}
+
+    /**
+     * Issue 25's "done when", in its order: name | workload | operation | base format | lowest
+     * ratio | highest ratio | the paper's Perf.&Delta; on machine A | on B | where the paper says so.
+     */
+    static final List<Target> TARGETS = """
+            TPC-C mix: HPL >= 0.95x NSM | tpcc-engine | mix | NSM | 0.95 | Infinity | -5 | -6 | Table 3: A -5%, B -6%
+            TPC-C New-Order: HPL >= 0.89x NSM | tpcc-engine | new_order | NSM | 0.89 | Infinity | -11 | -11 | Table 3: A -11%, B -11%
+            TPC-C Payment: HPL >= 0.89x NSM | tpcc-engine | payment | NSM | 0.89 | Infinity | -11 | -11 | Table 3: A -11%, B -11%
+            TPC-B: HPL within +-3% of NSM | tpcb-engine | txn | NSM | 0.97 | 1.03 | -2 | 3 | Table 2: A -2%, B +3%
+            TPC-H Q6: HPL >= 0.95x PAX | tpch | q6 | PAX | 0.95 | Infinity | -5.1 | -1.6 | Table 1: A -5.1%, B -1.6%
+            TPC-H Q1: HPL >= 0.89x PAX | tpch | q1 | PAX | 0.89 | Infinity | -10.9 | -11.5 | Table 1: A -10.9%, B -11.5%
+            single-field update: HPL >= 1.05x NSM-SHORE | record | update | NSM-SHORE | 1.05 | Infinity | 5 | 5 | §6.2: about +5%
+            delete: HPL >= 1.15x NSM-SHORE | record | delete | NSM-SHORE | 1.15 | Infinity | 15 | 15 | §6.2, §6.3: about +15%
+            """.lines().map(line -> {
+        String[] f = line.split(" \\| ");
+        return new Target(
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                Double.parseDouble(f[4]),
+                Double.parseDouble(f[5]),
+                Double.parseDouble(f[6]),
+                Double.parseDouble(f[7]),
+                f[8]);
+    }).toList();
+
+    /** What one target measured: means and standard deviations, Perf.&Delta;, the per-round ratios' quartiles. */
+    record Result(
+            Target target, double meanBase, double sdBase, double meanHpl, double sdHpl, double[] ratioQuartiles) {
+        /** The paper's convention: mean(base) / mean(HPL) - 1, positive = HPL faster. */
+        double perfDelta() {
+            return meanBase / meanHpl - 1;
+        }
+
+        boolean meanHolds() {
+            double r = meanBase / meanHpl;
+            return r >= target.low() && r <= target.high();
+        }
+
+        boolean medianHolds() {
+            return ratioQuartiles[1] >= target.low() && ratioQuartiles[1] <= target.high();
+        }
+
+        /** "yes" when both the ratio of the means and the median ratio are within the target, "no" when neither is. */
+        String holds() {
+            boolean mean = meanHolds(), median = medianHolds();
+            return mean && median ? "yes" : mean ? "mean only" : median ? "median only" : "no";
+        }
+
+        /** Whether Perf.&Delta;, rounded to the printed 0.1%, has the sign of the paper's on machine A or B. */
+        boolean signAsPaper() {
+            double ours = Math.round(1000 * perfDelta()) / 10.0;
+            return Math.signum(ours) == Math.signum(target.paperA())
+                    || Math.signum(ours) == Math.signum(target.paperB());
+        }
+    }
+
+    /** A target's result from its workload's formats and times ({@link PaperRun#measure}'s). */
+    static Result evaluate(Target t, List<String> formats, Map<String, double[][]> times) {
+        int hpl = formats.indexOf("HPL"), base = formats.indexOf(t.base());
+        double[][] ms = times.get(t.op());
+        if (hpl < 0 || base < 0 || ms == null)
+            throw new IllegalStateException(t.workload() + " has no " + t.op() + " on HPL and " + t.base());
+        double[] ratio = new double[ms[hpl].length];
+        for (int r = 0; r < ratio.length; r++) ratio[r] = ms[base][r] / ms[hpl][r];
+        double[] b = PaperRun.meanSd(ms[base]), h = PaperRun.meanSd(ms[hpl]);
+        return new Result(t, b[0], b[1], h[0], h[1], PaperRun.quartiles(ratio));
+    }
+
+    /** The targets' table, markdown. */
+    static String table(List<Result> results) {
+        StringBuilder s = new StringBuilder();
+        s.append("| target | paper (Perf.Δ) | ours: Perf.Δ | ours: base / HPL ms, mean (sd) "
+                + "| ours: HPL vs base, median [25th-75th] | holds | sign as the paper's |\n");
+        s.append("|---|---|---:|---|---|---|---|\n");
+        for (Result r : results) {
+            s.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %+.1f%% | %s %s (%s) / %s (%s) | %.2fx [%.2f-%.2f] | %s | %s |%n",
+                    r.target().name(),
+                    r.target().paper(),
+                    100 * r.perfDelta(),
+                    r.target().base(),
+                    ms(r.meanBase()),
+                    ms(r.sdBase()),
+                    ms(r.meanHpl()),
+                    ms(r.sdHpl()),
+                    r.ratioQuartiles()[1],
+                    r.ratioQuartiles()[0],
+                    r.ratioQuartiles()[2],
+                    r.holds(),
+                    r.signAsPaper() ? "yes" : "no"));
+        }
+        return s.toString();
+    }
+
+    private static String ms(double v) {
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v);
+    }
+
+    /** The run's settings, from the command line; bad input is an {@link IllegalArgumentException}. */
+    record Settings(int rounds, double sf, double warmup, int tpcbBranches) {
+        static Settings parse(String[] args) {
+            Map<String, String> o = PaperRun.options(args);
+            for (String key : o.keySet())
+                if (!Set.of("rounds", "sf", "warmup", "tpcb-branches").contains(key))
+                    throw new IllegalArgumentException(
+                            "no option --" + key + " (takes --rounds N, --sf F, --warmup SECONDS, --tpcb-branches N)");
+            Settings s = new Settings(
+                    number(o, "rounds", "50", Integer::parseInt),
+                    number(o, "sf", "1", Double::parseDouble),
+                    number(o, "warmup", "2", Double::parseDouble),
+                    number(o, "tpcb-branches", "10", Integer::parseInt));
+            if (s.rounds() < 1) throw new IllegalArgumentException("--rounds must be at least 1, not " + s.rounds());
+            if (!(s.sf() > 0)) throw new IllegalArgumentException("--sf must be above 0, not " + s.sf());
+            if (!(s.warmup() >= 0)) throw new IllegalArgumentException("--warmup must be 0 or more, not " + s.warmup());
+            if (s.tpcbBranches() < 1)
+                throw new IllegalArgumentException("--tpcb-branches must be at least 1, not " + s.tpcbBranches());
+            return s;
+        }
+
+        private static <T> T number(
+                Map<String, String> o, String key, String otherwise, java.util.function.Function<String, T> parse) {
+            String v = o.getOrDefault(key, otherwise);
+            try {
+                return parse.apply(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--" + key + " takes a number, not '" + v + "'");
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            System.out.println(
+                    "usage: ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10] [--debug]");
+            return;
+        }
+        boolean debug = List.of(args).contains("--debug");
+        Settings s;
+        try {
+            s = Settings.parse(
+                    List.of(args).stream().filter(a -> !a.equals("--debug")).toArray(String[]::new));
+        } catch (IllegalArgumentException e) {
+            System.err.println("hpl-targets: " + e.getMessage());
+            if (debug) e.printStackTrace();
+            System.exit(2);
+            return;
+        }
+        int pageSize = 32768; // §6: "Shore-MT limits the page size of 32 KB"
+        System.setProperty("layouts.paper", "true"); // records per page 204/256/199, read by TpchWorkload
+        System.setProperty("tpcb.branches", Integer.toString(s.tpcbBranches())); // read by EngineTpcbWorkload
+        PaperRun.means = true; // each workload's table with §6's means and Perf.Δ after the medians
+        System.out.printf(
+                Locale.ROOT,
+                "# hpl-targets (HPL-2012-240 §6 setup): TPC-H sf %s with 204 lineitem records a page, TPC-B scale %d "
+                        + "and TPC-C inside the engine, record operations in cache; %d-byte pages, %d rounds, "
+                        + "workloads and formats interleaved; java %s; %d cpus%n",
+                s.sf(),
+                s.tpcbBranches(),
+                pageSize,
+                s.rounds(),
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors());
+        System.out.println("# load average at start: " + PaperRun.loadAverage());
+        long t0 = System.nanoTime();
+        List<PaperRun.Group> groups = new ArrayList<>();
+        groups.add(PaperRun.load(
+                "tpch", List.of("PAX", "HPL"), s.sf(), pageSize, s.warmup(), false, false, Set.of("q1", "q6")));
+        groups.add(PaperRun.load("tpcc-engine", List.of("NSM", "HPL"), s.sf(), pageSize, 0, false, false, null));
+        groups.add(PaperRun.load("tpcb-engine", List.of("NSM", "HPL"), s.sf(), pageSize, 0, false, false, null));
+        groups.add(PaperRun.load(
+                "record",
+                List.of("NSM", "NSM-SHORE", "HPL"),
+                s.sf(),
+                pageSize,
+                s.warmup(),
+                false,
+                false,
+                Set.of("update", "delete", "construct")));
+        System.out.printf(
+                Locale.ROOT,
+                "# loaded in %.0f s; load average now %s%n",
+                (System.nanoTime() - t0) / 1e9,
+                PaperRun.loadAverage());
+        long t1 = System.nanoTime();
+        List<Map<String, double[][]>> times = PaperRun.measure(groups, s.rounds());
+        System.out.printf(
+                Locale.ROOT,
+                "# measured in %.0f s; load average now %s%n",
+                (System.nanoTime() - t1) / 1e9,
+                PaperRun.loadAverage());
+        for (int g = 0; g < groups.size(); g++) {
+            PaperRun.Group group = groups.get(g);
+            PaperRun.report(
+                    group.workload(),
+                    group.contenders(),
+                    times.get(g),
+                    group.cold() ? "cold: caches flushed before each operation" : "warm");
+        }
+        List<Result> results = new ArrayList<>();
+        for (Target t : TARGETS)
+            for (int g = 0; g < groups.size(); g++)
+                if (groups.get(g).workload().equals(t.workload()))
+                    results.add(evaluate(
+                            t,
+                            groups.get(g).contenders().stream()
+                                    .map(PaperRun.Contender::format)
+                                    .toList(),
+                            times.get(g)));
+        System.out.printf("%n## targets (issue 25), one interleaved run%n%n%s%n", table(results));
+        System.out.println(
+                "(Perf.Δ: mean(base) / mean(HPL) - 1 over the rounds, positive = HPL faster, the convention of "
+                        + "HPL-2012-240 Tables 1-3; ratio: time(base) / time(HPL) within each round, median over the rounds; "
+                        + "holds: yes when both the ratio of the means and the median ratio meet the target)");
+        System.out.println("# load average at end: " + PaperRun.loadAverage());
+    }
+}

@@ -1,0 +1,149 @@
+package dev.wastecheck.layouts.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link HplTargets}: the rounds interleave workloads and formats as its comment says, each
+ * target is read in HPL-2012-240's convention, and bad options are refused with a message.
+ */
+class HplTargetsTest {
+
+    /** A format whose operations write "workload/format/op" to {@code log} when they run. */
+    private static PaperRun.Contender logging(String workload, String format, List<String> log, String... ops) {
+        Map<String, LongSupplier> m = new LinkedHashMap<>();
+        for (String op : ops)
+            m.put(op, () -> {
+                log.add(workload + "/" + format + "/" + op);
+                return 1;
+            });
+        return new PaperRun.Contender(format, m, format);
+    }
+
+    @Test
+    void roundsRotateTheWorkloadsAndTheFormatsInsideEach() {
+        List<String> log = new ArrayList<>();
+        PaperRun.Group a = new PaperRun.Group(
+                "a", List.of(logging("a", "NSM", log, "x"), logging("a", "HPL", log, "x")), 0, false, false);
+        PaperRun.Group b = new PaperRun.Group(
+                "b",
+                List.of(
+                        logging("b", "NSM", log, "y", "z"),
+                        logging("b", "PAX", log, "y", "z"),
+                        logging("b", "HPL", log, "y", "z")),
+                0,
+                false,
+                false);
+        List<Map<String, double[][]>> times = PaperRun.measure(List.of(a, b), 2);
+        // Warm-up: three runs of every operation of every format (warm-up 0), 3 x (2 + 6) entries.
+        Map<String, Long> warm = log.subList(0, 24).stream()
+                .collect(Collectors.groupingBy(s -> s, LinkedHashMap::new, Collectors.counting()));
+        assertThat(warm).hasSize(8).containsEntry("a/NSM/x", 3L).containsEntry("b/HPL/z", 3L);
+        assertThat(warm.values()).containsOnly(3L);
+        assertThat(log.subList(24, log.size()))
+                .containsExactly(
+                        // round 0: a then b, formats in their order
+                        "a/NSM/x",
+                        "a/HPL/x",
+                        "b/NSM/y",
+                        "b/NSM/z",
+                        "b/PAX/y",
+                        "b/PAX/z",
+                        "b/HPL/y",
+                        "b/HPL/z",
+                        // round 1: b then a, each workload's formats rotated by one
+                        "b/PAX/y",
+                        "b/PAX/z",
+                        "b/HPL/y",
+                        "b/HPL/z",
+                        "b/NSM/y",
+                        "b/NSM/z",
+                        "a/HPL/x",
+                        "a/NSM/x");
+        assertThat(times).hasSize(2);
+        assertThat(times.get(0).keySet()).containsExactly("x");
+        assertThat(times.get(1).keySet()).containsExactly("y", "z");
+        for (Map<String, double[][]> t : times)
+            for (double[][] byFormat : t.values())
+                for (double[] rounds : byFormat)
+                    assertThat(Arrays.stream(rounds).boxed().toList())
+                            .hasSize(2)
+                            .allMatch(ms -> ms >= 0);
+    }
+
+    private static HplTargets.Target target(String op) {
+        return HplTargets.TARGETS.stream()
+                .filter(t -> t.op().equals(op))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static HplTargets.Result result(String op, String base, double[] baseMs, double[] hplMs) {
+        return HplTargets.evaluate(target(op), List.of(base, "HPL"), Map.of(op, new double[][] {baseMs, hplMs}));
+    }
+
+    @Test
+    void aTargetIsReadInThePapersConvention() {
+        // HPL 5% slower per round than NSM on the mix: Perf.Δ 10 / 10.5 - 1 = -4.8%, 0.952x, the paper's sign.
+        HplTargets.Result mix = result("mix", "NSM", new double[] {10, 10, 10}, new double[] {10.5, 10.5, 10.5});
+        assertThat(mix.perfDelta()).isCloseTo(10 / 10.5 - 1, within(1e-12));
+        assertThat(mix.ratioQuartiles()[1]).isCloseTo(10 / 10.5, within(1e-12));
+        assertThat(mix.holds()).isEqualTo("yes");
+        assertThat(mix.signAsPaper()).isTrue();
+        // HPL ahead where the paper has it behind: holds, with the other sign.
+        HplTargets.Result ahead = result("mix", "NSM", new double[] {10, 10, 10}, new double[] {9, 9, 9});
+        assertThat(ahead.holds()).isEqualTo("yes");
+        assertThat(ahead.signAsPaper()).isFalse();
+        // +0.0% has no sign, so not the paper's -5%.
+        HplTargets.Result even = result("mix", "NSM", new double[] {10, 10, 10}, new double[] {10, 10, 10});
+        assertThat(even.signAsPaper()).isFalse();
+        // TPC-B's window is two-sided: 4% faster is outside +-3%, though both machines' signs occur in the paper.
+        HplTargets.Result tpcb = result("txn", "NSM", new double[] {10.4, 10.4, 10.4}, new double[] {10, 10, 10});
+        assertThat(tpcb.holds()).isEqualTo("no");
+        assertThat(tpcb.signAsPaper()).isTrue();
+        // An outlier round moves the mean, not the median: delete 1.2x in two rounds of three, one slow HPL round.
+        HplTargets.Result delete = result("delete", "NSM-SHORE", new double[] {1.2, 1.2, 1.2}, new double[] {1, 1, 3});
+        assertThat(delete.ratioQuartiles()[1]).isCloseTo(1.2, within(1e-12));
+        assertThat(delete.holds()).isEqualTo("median only");
+        assertThat(HplTargets.table(List.of(mix, delete)))
+                .contains("| TPC-C mix: HPL >= 0.95x NSM | Table 3: A -5%, B -6% | -4.8% |")
+                .contains("| 0.95x [0.95-0.95] | yes | yes |")
+                .contains("| median only | no |");
+    }
+
+    @Test
+    void everyTargetNamesTheWorkloadItIsMeasuredIn() {
+        assertThat(HplTargets.TARGETS.stream().map(HplTargets.Target::workload).distinct())
+                .containsExactly("tpcc-engine", "tpcb-engine", "tpch", "record");
+        assertThat(HplTargets.TARGETS).hasSize(8).allMatch(t -> t.low() <= t.high());
+        assertThatThrownBy(() -> HplTargets.evaluate(target("q6"), List.of("NSM", "HPL"), Map.of()))
+                .hasMessageContaining("tpch has no q6 on HPL and PAX");
+    }
+
+    @Test
+    void badOptionsAreRefusedWithAMessage() {
+        assertThat(HplTargets.Settings.parse(new String[] {"--rounds", "7", "--sf", "0.5"}))
+                .isEqualTo(new HplTargets.Settings(7, 0.5, 2, 10));
+        for (String[] bad : List.of(
+                new String[] {"--rounds", "many"},
+                new String[] {"--rounds", "0"},
+                new String[] {"--sf", "-1"},
+                new String[] {"--formats", "NSM"},
+                new String[] {"--rounds"},
+                new String[] {"rounds"}))
+            assertThatThrownBy(() -> HplTargets.Settings.parse(bad))
+                    .as(Arrays.toString(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageMatching(".*(rounds|sf|formats|option).*");
+    }
+}
