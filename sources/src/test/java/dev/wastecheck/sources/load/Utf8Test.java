@@ -33,7 +33,24 @@ class Utf8Test {
         // ASCII runs of every length between multi-byte characters (the word loop resumes after
         // each), and now and then a byte that breaks the UTF-8: a stray continuation, a cut
         // sequence, an overlong form, a surrogate, a code point past U+10FFFF, 0xff
-        String[] valid = {"a", "abcdefg", "abcdefghijklmnopq", " ", "é", "λόγος", "東京", "😀", "\u007f"};
+        String[] valid = {
+            "a",
+            "\u0080",
+            "\u07ff",
+            "\u0800",
+            "\ud7ff",
+            "\ue000",
+            "\uffff",
+            "\udbff\udfff",
+            "abcdefg",
+            "abcdefghijklmnopq",
+            " ",
+            "é",
+            "λόγος",
+            "東京",
+            "😀",
+            "\u007f"
+        };
         byte[][] broken = {
             {(byte) 0x80},
             {(byte) 0xc3},
@@ -42,7 +59,10 @@ class Utf8Test {
             {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
             {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
             {(byte) 0xff},
-            {(byte) 0xe0, (byte) 0x80, (byte) 0x80}
+            {(byte) 0xe0, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xf0, (byte) 0x8f, (byte) 0xbf, (byte) 0xbf},
+            {(byte) 0xf5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xe2, (byte) 0x28, (byte) 0xa1}
         };
         Random random = new Random(32);
         int refused = 0;
