@@ -52,6 +52,16 @@ class SqlScriptReaderTest {
         }
     }
 
+    /** {@code bytes} handed out at most {@code n} a read: the read buffer's end falls everywhere. */
+    private static InputStream chunked(byte[] bytes, int n) {
+        return new ByteArrayInputStream(bytes) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, n));
+            }
+        };
+    }
+
     private static SqlScriptReader reader(String script, boolean mysql) {
         return new SqlScriptReader(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)), "t.sql", mysql);
     }
@@ -224,13 +234,7 @@ class SqlScriptReaderTest {
         byte[] bytes = script.getBytes(StandardCharsets.UTF_8);
         for (int step = 1; step <= 48; step++) {
             int n = step;
-            InputStream chunks = new ByteArrayInputStream(bytes) {
-                @Override
-                public synchronized int read(byte[] b, int off, int len) {
-                    return super.read(b, off, Math.min(len, n));
-                }
-            };
-            SqlScriptReader r = new SqlScriptReader(chunks, "t.sql", true);
+            SqlScriptReader r = new SqlScriptReader(chunked(bytes, n), "t.sql", true);
             r.next();
             Rows rows = new Rows();
             while (r.nextTuple(rows)) {
@@ -279,13 +283,7 @@ class SqlScriptReaderTest {
         script.append(";\n");
         byte[] bytes = script.toString().getBytes(StandardCharsets.UTF_8);
         for (int step : new int[] {1, 3, 8, 13, 64, 1 << 16}) {
-            InputStream chunks = new ByteArrayInputStream(bytes) {
-                @Override
-                public synchronized int read(byte[] b, int off, int len) {
-                    return super.read(b, off, Math.min(len, step));
-                }
-            };
-            SqlScriptReader r = new SqlScriptReader(chunks, "t.sql", true);
+            SqlScriptReader r = new SqlScriptReader(chunked(bytes, step), "t.sql", true);
             r.next();
             List<Boolean> ascii = new ArrayList<>();
             Rows rows = new Rows() {
