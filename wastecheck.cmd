@@ -42,5 +42,42 @@ if not "%WASTECHECK_CDS%"=="0" if not exist "%JSA%" if exist "%HERE%examples\wik
 )
 if not "%WASTECHECK_CDS%"=="0" if exist "%JSA%" set "FLAGS=%FLAGS% %QUIET% -XX:SharedArchiveFile="%JSA%""
 
-"%JAVA%" %FLAGS% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
+rem Below 320 MB of input files, C1 alone, as ./wastecheck does (its comment says why; docs/benchmarks.md,
+rem issue 32): for analyze and tune, the files named are summed in KB (a file of 10 digits of bytes or
+rem more, or a folder, keeps C2); the values of -o/--output and --temp-dir are not input. Pipes and
+rem URLs name no file: C2, as with no input at all.
+set "C1FLAG="
+if /i "%~1"=="analyze" call :inputsize %*
+if /i "%~1"=="tune" call :inputsize %*
+
+"%JAVA%" %FLAGS% %C1FLAG% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
 exit /b %ERRORLEVEL%
+
+:inputsize
+set /a "INPUTKB=0"
+set "HASINPUT="
+set "BIG="
+set "SKIP="
+shift
+:nextarg
+if "%~1"=="" goto sized
+set "ARG=%~1"
+if defined SKIP (set "SKIP=" & shift & goto nextarg)
+if "%ARG%"=="-o" (set "SKIP=1" & shift & goto nextarg)
+if "%ARG%"=="--output" (set "SKIP=1" & shift & goto nextarg)
+if "%ARG%"=="--temp-dir" (set "SKIP=1" & shift & goto nextarg)
+if "%ARG:~0,1%"=="-" (shift & goto nextarg)
+if exist "%~1\*" (set "BIG=1") else if exist "%~1" call :addsize "%~1"
+shift
+goto nextarg
+:addsize
+set "SZ=%~z1"
+if not "%SZ:~9,1%"=="" (set "BIG=1" & goto :eof)
+if not "%SZ%"=="0" set "HASINPUT=1"
+set /a "INPUTKB+=SZ/1024"
+goto :eof
+:sized
+if defined BIG goto :eof
+if not defined HASINPUT goto :eof
+if %INPUTKB% LSS 327680 set "C1FLAG=-XX:TieredStopAtLevel=1"
+goto :eof

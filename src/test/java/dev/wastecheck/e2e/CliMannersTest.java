@@ -100,6 +100,21 @@ class CliMannersTest {
     }
 
     @Test
+    void analyzeQuietWritesItsFileWithoutAWordAndLoudSaysWhere(@TempDir Path dir) throws Exception {
+        // -q: nothing on stderr but errors (issue 32 found "wrote FILE" printed under -q)
+        Path quiet = dir.resolve("quiet.json");
+        Cli.Result q = at80("analyze", "-q", "--format", "json", "-o", quiet.toString(), DUMP.toString());
+        assertThat(q.exitCode()).as(q.err()).isZero();
+        assertThat(q.err()).as("-q: nothing on stderr").isEmpty();
+        assertThat(q.out()).as("-o: nothing on stdout").isEmpty();
+        assertThat(Files.readString(quiet)).startsWith("{").contains("\"tables\"");
+        Path loud = dir.resolve("loud.json");
+        Cli.Result l = at80("analyze", "--format", "json", "-o", loud.toString(), DUMP.toString());
+        assertThat(l.exitCode()).as(l.err()).isZero();
+        assertThat(l.err()).contains("wastecheck: wrote " + loud);
+    }
+
+    @Test
     void replayFoldsItsTableTo80ColumnsAndTraceStatsFitsToo() {
         Cli.Result replay = at80(
                 "replay",

@@ -31,7 +31,7 @@ final class OutputOptions {
 
     @Option(
             names = {"-q", "--quiet"},
-            description = "No progress bar.")
+            description = "Nothing on stderr but errors: no progress bar, no \"wrote FILE\".")
     boolean quiet;
 
     /** The command these options belong to. */
@@ -49,7 +49,7 @@ final class OutputOptions {
         return output != null ? t.fileWidth() : t.width();
     }
 
-    /** Renders into the file {@code -o} names, saying so on stderr, or onto stdout. */
+    /** Renders into the file {@code -o} names, saying so on stderr unless {@code -q}, or onto stdout. */
     void write(CommandSpec spec, Renderer renderer) throws IOException {
         if (output != null) {
             Path parent = output.toAbsolutePath().getParent();
@@ -61,7 +61,9 @@ final class OutputOptions {
                 renderer.render(pw);
                 pw.flush();
             }
-            spec.commandLine().getErr().println("wastecheck: wrote " + output);
+            if (!quiet) {
+                spec.commandLine().getErr().println("wastecheck: wrote " + output);
+            }
         } else {
             PrintWriter out = spec.commandLine().getOut();
             renderer.render(out);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class SqlScriptReaderTest {
 
     /** Collects rows as lists of "kind:text" for assertions. */
-    static final class Rows implements SqlScriptReader.ValueSink {
+    static class Rows implements SqlScriptReader.ValueSink {
         final List<List<String>> rows = new ArrayList<>();
         final List<Long> lines = new ArrayList<>();
         private final List<String> current = new ArrayList<>();
@@ -50,6 +50,16 @@ class SqlScriptReaderTest {
             }
             return sb.toString();
         }
+    }
+
+    /** {@code bytes} handed out at most {@code n} a read: the read buffer's end falls everywhere. */
+    private static InputStream chunked(byte[] bytes, int n) {
+        return new ByteArrayInputStream(bytes) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, n));
+            }
+        };
     }
 
     private static SqlScriptReader reader(String script, boolean mysql) {
@@ -224,13 +234,7 @@ class SqlScriptReaderTest {
         byte[] bytes = script.getBytes(StandardCharsets.UTF_8);
         for (int step = 1; step <= 48; step++) {
             int n = step;
-            InputStream chunks = new ByteArrayInputStream(bytes) {
-                @Override
-                public synchronized int read(byte[] b, int off, int len) {
-                    return super.read(b, off, Math.min(len, n));
-                }
-            };
-            SqlScriptReader r = new SqlScriptReader(chunks, "t.sql", true);
+            SqlScriptReader r = new SqlScriptReader(chunked(bytes, n), "t.sql", true);
             r.next();
             Rows rows = new Rows();
             while (r.nextTuple(rows)) {
@@ -238,6 +242,65 @@ class SqlScriptReaderTest {
             }
             assertThat(rows.rows).as("reads of %d bytes", n).containsExactlyElementsOf(expected);
             assertThat(rows.lines).as("reads of %d bytes", n).containsExactly(1L, 3L, 3L);
+        }
+    }
+
+    @Test
+    void quotedStringsScannedAWordAtATimeKeepTheirTextTheirLinesAndTheirAsciiFlag() throws IOException {
+        // The scan for the closing quote takes eight bytes a step until one is the quote or a
+        // backslash, counting newlines and high bits in the words it passes; the byte loop takes
+        // the rest. Random strings put the quote, escapes, doubled quotes, line breaks and UTF-8
+        // at every offset of a word, and every read length moves the buffer's end among them.
+        java.util.Random random = new java.util.Random(32);
+        String[] pieces = {"a", "bc", "defghij", "klmnopqrstu", "é", "東京", "\n", "\\'", "''", "\\\\", " "};
+        String[] decoded = {"a", "bc", "defghij", "klmnopqrstu", "é", "東京", "\n", "'", "'", "\\", " "};
+        StringBuilder script = new StringBuilder("INSERT INTO t VALUES ");
+        List<List<String>> expected = new ArrayList<>();
+        List<Boolean> expectedAscii = new ArrayList<>();
+        List<Long> expectedLines = new ArrayList<>();
+        long line = 1;
+        for (int row = 0; row < 400; row++) {
+            StringBuilder raw = new StringBuilder();
+            StringBuilder text = new StringBuilder();
+            int n = random.nextInt(12);
+            for (int k = 0; k < n; k++) {
+                int p = random.nextInt(pieces.length);
+                raw.append(pieces[p]);
+                text.append(decoded[p]);
+            }
+            if (row > 0) {
+                script.append(row % 3 == 0 ? ",\n" : ",");
+                if (row % 3 == 0) {
+                    line++;
+                }
+            }
+            expectedLines.add(line);
+            script.append('(').append(row).append(",'").append(raw).append("',NULL)");
+            line += raw.chars().filter(c -> c == '\n').count();
+            expected.add(List.of("num:" + row, "str:" + text, "null"));
+            expectedAscii.add(text.chars().allMatch(c -> c < 0x80));
+        }
+        script.append(";\n");
+        byte[] bytes = script.toString().getBytes(StandardCharsets.UTF_8);
+        for (int step : new int[] {1, 3, 8, 13, 64, 1 << 16}) {
+            SqlScriptReader r = new SqlScriptReader(chunked(bytes, step), "t.sql", true);
+            r.next();
+            List<Boolean> ascii = new ArrayList<>();
+            Rows rows = new Rows() {
+                @Override
+                public void value(int index, int kind, byte[] b, int off, int len, boolean isAscii) {
+                    if (kind == SqlScriptReader.STRING) {
+                        ascii.add(isAscii);
+                    }
+                    value(index, kind, b, off, len);
+                }
+            };
+            while (r.nextTuple(rows)) {
+                // collect
+            }
+            assertThat(rows.rows).as("reads of %d bytes", step).containsExactlyElementsOf(expected);
+            assertThat(rows.lines).as("reads of %d bytes", step).containsExactlyElementsOf(expectedLines);
+            assertThat(ascii).as("ASCII flags, reads of %d bytes", step).containsExactlyElementsOf(expectedAscii);
         }
     }
 }

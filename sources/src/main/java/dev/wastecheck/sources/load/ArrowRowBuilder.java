@@ -583,10 +583,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         outOfType(col, why, b, off, len);
                     }
                 }
-                if (ascii || Utf8.isValid(b, off, len)) {
+                int chars = ascii ? len : Utf8.chars(b, off, len); // -1: not UTF-8
+                if (chars >= 0) {
                     writers[col].putBytes(row, b, off, len);
                     if (facts != null) {
-                        facts[col].add(b, off, len, ascii, n == null ? NOT_A_NUMBER : n);
+                        facts[col].add(b, off, len, chars, n == null ? NOT_A_NUMBER : n);
                     }
                 } else {
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.

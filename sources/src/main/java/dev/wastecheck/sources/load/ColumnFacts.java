@@ -241,14 +241,16 @@ public final class ColumnFacts {
 
     /** {@code ascii}: every byte is below 0x80, so it has as many characters as bytes. */
     void add(byte[] b, int off, int len, boolean ascii) {
-        add(b, off, len, ascii, null);
+        add(b, off, len, ascii ? len : -1, null);
     }
 
     /**
-     * As {@link #add(byte[], int, int, boolean)}, with the value already read as a number by the
-     * caller ({@code number}, or null when it was not read: then it is read here if it could be one).
+     * As {@link #add(byte[], int, int, boolean)}, with the value's characters already counted by
+     * the caller ({@code chars}, {@link Utf8#chars}; -1 when not counted: then they are counted
+     * here if the value could be the longest) and the value already read as a number ({@code
+     * number}, or null when it was not read: then it is read here if it could be one).
      */
-    void add(byte[] b, int off, int len, boolean ascii, PlainNumber number) {
+    void add(byte[] b, int off, int len, int chars, PlainNumber number) {
         PlainNumber n = number;
         if (n == null && len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
             n = read;
@@ -285,16 +287,16 @@ public final class ColumnFacts {
         if (bytes) {
             maxChars = maxLen;
         } else {
-            if (len > maxChars && ascii) {
-                maxChars = len;
+            if (len > maxChars && chars >= 0) {
+                maxChars = Math.max(maxChars, chars);
             } else if (len > maxChars) { // a character takes at least a byte: shorter values cannot beat it
-                long chars = 0;
+                long counted = 0;
                 for (int i = off, end = off + len; i < end; i++) {
                     if ((b[i] & 0xc0) != 0x80) {
-                        chars++;
+                        counted++;
                     }
                 }
-                maxChars = Math.max(maxChars, chars);
+                maxChars = Math.max(maxChars, counted);
             }
             if (len > 0 && b[off + len - 1] == ' ') {
                 trailingSpace++;

@@ -82,6 +82,9 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
             add(k);
             add(len);
         }
+        if (len == 0) {
+            return; // NULL, '': no bytes (and no arraycopy call)
+        }
         if (nbytes + len > data.length) {
             data = Arrays.copyOf(data, Math.max(data.length * 2, nbytes + len));
         }

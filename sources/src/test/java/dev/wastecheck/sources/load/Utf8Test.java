@@ -1,0 +1,101 @@
+package dev.wastecheck.sources.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** {@link Utf8#chars}: the check and the count, a word of ASCII at a time, against Java's strict decoder. */
+class Utf8Test {
+
+    /** Code points, or -1 where Java's decoder, reporting every malformed input, refuses the bytes. */
+    private static int reference(byte[] b, int off, int len) {
+        try {
+            String s = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b, off, len))
+                    .toString();
+            return s.codePointCount(0, s.length());
+        } catch (CharacterCodingException e) {
+            return -1;
+        }
+    }
+
+    @Test
+    void countsAndRefusesAsJavasStrictDecoderDoes() {
+        // ASCII runs of every length between multi-byte characters (the word loop resumes after
+        // each), and now and then a byte that breaks the UTF-8: a stray continuation, a cut
+        // sequence, an overlong form, a surrogate, a code point past U+10FFFF, 0xff
+        String[] valid = {
+            "a",
+            "\u0080",
+            "\u07ff",
+            "\u0800",
+            "\ud7ff",
+            "\ue000",
+            "\uffff",
+            "\udbff\udfff",
+            "abcdefg",
+            "abcdefghijklmnopq",
+            " ",
+            "é",
+            "λόγος",
+            "東京",
+            "😀",
+            "\u007f"
+        };
+        byte[][] broken = {
+            {(byte) 0x80},
+            {(byte) 0xc3},
+            {(byte) 0xe6, (byte) 0x9d},
+            {(byte) 0xc0, (byte) 0xaf},
+            {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+            {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xff},
+            {(byte) 0xe0, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xf0, (byte) 0x8f, (byte) 0xbf, (byte) 0xbf},
+            {(byte) 0xf5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xe2, (byte) 0x28, (byte) 0xa1}
+        };
+        Random random = new Random(32);
+        int refused = 0;
+        for (int round = 0; round < 20_000; round++) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int pad = random.nextInt(9);
+            for (int i = 0; i < pad; i++) {
+                out.write('x'); // bytes before the value: the words start at every offset
+            }
+            int n = random.nextInt(14);
+            for (int k = 0; k < n; k++) {
+                if (random.nextInt(40) == 0) {
+                    out.writeBytes(broken[random.nextInt(broken.length)]);
+                } else {
+                    out.writeBytes(valid[random.nextInt(valid.length)].getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            int len = out.size() - pad;
+            int tail = random.nextInt(9);
+            for (int i = 0; i < tail; i++) {
+                out.write(
+                        random.nextBoolean()
+                                ? 0x80
+                                : 'y'); // bytes after it are not read (0x80 would continue a cut character)
+            }
+            byte[] b = out.toByteArray();
+            int want = reference(b, pad, len);
+            refused += want < 0 ? 1 : 0;
+            assertThat(Utf8.chars(b, pad, len))
+                    .as("round %d: %s", round, java.util.HexFormat.of().formatHex(b, pad, pad + len))
+                    .isEqualTo(want);
+            assertThat(Utf8.isValid(b, pad, len)).isEqualTo(want >= 0);
+        }
+        assertThat(refused).as("the broken inputs were drawn").isBetween(1_000, 19_000);
+    }
+}
