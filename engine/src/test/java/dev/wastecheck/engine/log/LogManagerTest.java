@@ -14,14 +14,15 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log manager's half of serialization (Li et al., VLDB 2020, §3.4): workers hand over segments
- * whose records have no CHECKSUM yet; the log manager checksums every record and copies the segments
- * through its write buffer into the file. Read back with {@link LogReader}, every record is whole,
- * its checksum right, and its values exact, also when a group is larger than the write buffer, when
+ * The log manager's half of serialization (Li et al., VLDB 2020, §3.4): workers hand over segments,
+ * each one frame of the log, whose LENGTH and CHECKSUM are not written yet; the log manager copies
+ * the segments through its write buffer into the file and frames each there. Read back with {@link
+ * LogReader}, every record is whole, its frame's checksum right, and its values exact, also when a group is larger than the write buffer, when
  * one record is, and when segments are reused with an earlier transaction's bytes still in them.
  * With O_DIRECT the file ends in the zeros of its last block while the log is open: a reader takes
  * them as the clean end, a reopened log goes on from its last record, and zeros followed by anything
@@ -184,6 +185,48 @@ class LogManagerTest {
         }
         both.addAll(third);
         assertThat(assertHolds(crash, both)).isEqualTo(Files.size(crash));
+    }
+
+    /**
+     * Version 2's frames: a transaction of n inserts in one segment costs one frame header (16 bytes,
+     * its TXN once) and 5 bytes of record header a record, n + 1 records with its COMMIT; and a record
+     * that runs past its frame is damage even under a matching checksum (a frame written so), found
+     * before any record of that frame is handed out.
+     */
+    @Test
+    void aTransactionIsOneFrameAndARecordPastItsFrameStopsTheReaderBeforeTheFrame() throws Exception {
+        Path file = dir.resolve("wal.log");
+        List<Txn> txns = txns(1, 4, 2);
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
+            for (Txn t : txns) log(log, t);
+        }
+        long expected = LogFormat.FILE_HEADER_SIZE;
+        List<Long> frames = new ArrayList<>();
+        for (Txn t : txns) {
+            frames.add(expected);
+            expected += LogFormat.FRAME_HEADER_SIZE + LogFormat.RECORD_HEADER_SIZE + 8; // COMMIT
+            for (Record r : t.rows()) expected += LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null);
+        }
+        assertThat(assertHolds(file, txns)).isEqualTo(expected).isEqualTo(Files.size(file));
+        // The third frame's first record made 1 byte longer than its frame, and the checksum redone.
+        int at = (int) (long) frames.get(2);
+        byte[] image = Files.readAllBytes(file);
+        int frame =
+                ByteBuffer.wrap(image).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(at);
+        LogFormat.putInt(image, at + LogFormat.FRAME_HEADER_SIZE, frame - LogFormat.FRAME_HEADER_SIZE + 1);
+        byte[] copy = Arrays.copyOfRange(image, at, at + frame);
+        LogFormat.putInt(image, at + LogFormat.FRAME_CHECKSUM, LogFormat.frameChecksum(copy, frame, new CRC32C()));
+        Files.write(file, image);
+        try (LogReader r = new LogReader(file, LogFormat.LOG_MAGIC)) {
+            int records = 0;
+            while (r.next()) {
+                assertThat(r.txn()).isIn(1L, 2L);
+                records++;
+            }
+            assertThat(records).isEqualTo(6);
+            assertThat(r.validEnd()).isEqualTo(at);
+            assertThat(r.damage()).contains("stopped at byte " + at).contains("checksum matches");
+        }
     }
 
     @Test
