@@ -65,9 +65,9 @@ public final class CheckpointWriter implements AutoCloseable {
 
     /** One tuple of table {@code id} at {@code slot}. */
     public void tuple(int id, long slot, Record r) throws IOException {
-        int start = room(LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
+        int start = room(LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE + LogFormat.imageSize(r, null));
         int p = LogFormat.putHeader(buf, start, LogFormat.TUPLE);
-        end(start, LogFormat.putImage(buf, LogFormat.putLong(buf, LogFormat.putInt(buf, p, id), slot), r, null));
+        end(start, LogFormat.putImage(buf, LogFormat.putLong(buf, LogFormat.putShort(buf, p, id), slot), r, null));
         tuples++;
     }
 

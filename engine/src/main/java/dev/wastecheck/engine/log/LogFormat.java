@@ -63,13 +63,14 @@ import java.util.zip.CRC32C;
  * for each, all with its TXN; recovery applies its changes once it has read its COMMIT record.
  *
  * payload by TYPE
- *   INSERT     1  TABLE int32 | SLOT int64 | image of every column
- *   UPDATE     2  TABLE int32 | SLOT int64 | COLUMNS int16 n | n x column int16 | image of those n columns
- *   DELETE     3  TABLE int32 | SLOT int64
+ *   INSERT     1  TABLE int16 | SLOT int64 | image of every column
+ *   UPDATE     2  TABLE int16 | SLOT int64 | MASK ceil(f/8) bytes | image of the columns in MASK, in column order
+ *                 (f: the table's column count; bit c%8 of MASK byte c/8 set: column c was written)
+ *   DELETE     3  TABLE int16 | SLOT int64
  *   COMMIT     4  COMMIT_TS int64
  *   ABORT      5  (empty: only written when part of the transaction's records reached the log early)
  *   CHECKPOINT 6  CHECKPOINT_TS int64 (the checkpoint file checkpoint-CHECKPOINT_TS.ckp is complete and forced)
- *   TUPLE      7  TABLE int32 | SLOT int64 | image of every column           (checkpoint files only)
+ *   TUPLE      7  TABLE int16 | SLOT int64 | image of every column           (checkpoint files only)
  *   TABLE      8  TABLE int32 | COLUMNS int16 | NAME_LENGTH int16 | NAME utf-8 (checkpoint files only)
  *   END        9  CHECKPOINT_TS int64 | TUPLES int64                        (checkpoint files only)
  *
@@ -124,8 +125,11 @@ public final class LogFormat {
     /** Payload offsets of INSERT, UPDATE, DELETE, TUPLE (relative to the payload). */
     public static final int TABLE_ID = 0;
 
-    public static final int SLOT = 4;
-    public static final int IMAGE = 12;
+    public static final int SLOT = 2;
+    /** Where an INSERT's or TUPLE's image, an UPDATE's MASK, begins. */
+    public static final int IMAGE = 10;
+    /** Table identifiers are int16 in records (0 to this). */
+    public static final int MAX_TABLE_ID = Short.MAX_VALUE;
 
     static String typeName(byte type) {
         return switch (type) {
@@ -234,6 +238,48 @@ public final class LogFormat {
     static int putFrameTxn(byte[] a, int p, long txn) {
         LONG.set(a, p + FRAME_TXN, txn);
         return p + FRAME_HEADER_SIZE;
+    }
+
+    /** Bytes of an UPDATE's MASK for a table of {@code fields} columns. */
+    static int maskSize(int fields) {
+        return (fields + 7) >>> 3;
+    }
+
+    /**
+     * Writes the MASK of {@code columns} (ascending, each below {@code fields}) at {@code p}; returns
+     * where it ends.
+     */
+    static int putMask(byte[] a, int p, int fields, int[] columns) {
+        int end = p + maskSize(fields);
+        for (int i = p; i < end; i++) a[i] = 0;
+        for (int c : columns) a[p + (c >>> 3)] |= (byte) (1 << (c & 7));
+        return end;
+    }
+
+    /**
+     * {@code columns} if they are strictly ascending (as an UPDATE's MASK and image list them), else
+     * a sorted copy without repeats.
+     */
+    static int[] inColumnOrder(int[] columns) {
+        for (int i = 1; i < columns.length; i++)
+            if (columns[i] <= columns[i - 1])
+                return java.util.Arrays.stream(columns).sorted().distinct().toArray();
+        return columns;
+    }
+
+    /** Reads an UPDATE's MASK for a table of {@code fields} columns at the buffer's position: its columns. */
+    public static int[] getMask(ByteBuffer b, int fields) {
+        int n = maskSize(fields), at = b.position(), k = 0;
+        for (int i = 0; i < n; i++) k += Integer.bitCount(b.get(at + i) & 0xFF);
+        int[] columns = new int[k];
+        k = 0;
+        for (int c = 0; c < n * 8; c++)
+            if ((b.get(at + (c >>> 3)) & (1 << (c & 7))) != 0) {
+                if (c >= fields) throw new IllegalArgumentException("mask names column " + c + " of " + fields);
+                columns[k++] = c;
+            }
+        b.position(at + n);
+        return columns;
     }
 
     static int putShort(byte[] a, int p, int v) {

@@ -76,7 +76,7 @@ public final class RedoBuffer extends FlushEntry {
         try {
             end = putInsert(array, start, table, slot, r);
         } catch (IndexOutOfBoundsException full) {
-            overflow(start, LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
+            overflow(start, LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE + LogFormat.imageSize(r, null));
             start = position;
             end = putInsert(array, start, table, slot, r);
         }
@@ -85,12 +85,13 @@ public final class RedoBuffer extends FlushEntry {
 
     private int putInsert(byte[] a, int p, int table, long slot, Record r) {
         p = LogFormat.putHeader(a, p, LogFormat.INSERT);
-        p = LogFormat.putLong(a, LogFormat.putInt(a, p, table), slot);
+        p = LogFormat.putLong(a, LogFormat.putShort(a, p, table), slot);
         return LogFormat.putImage(a, p, r, null);
     }
 
     /** Logs new values of {@code columns} of the tuple at {@code slot}. */
     public void update(int table, long slot, int[] columns, Record values) {
+        columns = LogFormat.inColumnOrder(columns);
         writable();
         int start = position, end;
         try {
@@ -98,7 +99,10 @@ public final class RedoBuffer extends FlushEntry {
         } catch (IndexOutOfBoundsException full) {
             overflow(
                     start,
-                    LogFormat.RECORD_HEADER_SIZE + 14 + 2 * columns.length + LogFormat.imageSize(values, columns));
+                    LogFormat.RECORD_HEADER_SIZE
+                            + LogFormat.IMAGE
+                            + LogFormat.maskSize(values.schema().fieldCount())
+                            + LogFormat.imageSize(values, columns));
             start = position;
             end = putUpdate(array, start, table, slot, columns, values);
         }
@@ -107,17 +111,16 @@ public final class RedoBuffer extends FlushEntry {
 
     private int putUpdate(byte[] a, int p, int table, long slot, int[] columns, Record values) {
         p = LogFormat.putHeader(a, p, LogFormat.UPDATE);
-        p = LogFormat.putLong(a, LogFormat.putInt(a, p, table), slot);
-        p = LogFormat.putShort(a, p, columns.length);
-        for (int c : columns) p = LogFormat.putShort(a, p, c);
+        p = LogFormat.putLong(a, LogFormat.putShort(a, p, table), slot);
+        p = LogFormat.putMask(a, p, values.schema().fieldCount(), columns);
         return LogFormat.putImage(a, p, values, columns);
     }
 
     /** Logs the delete of the tuple at {@code slot}. */
     public void delete(int table, long slot) {
-        int start = room(LogFormat.RECORD_HEADER_SIZE + 12);
+        int start = room(LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE);
         int p = LogFormat.putHeader(array, start, LogFormat.DELETE);
-        end(start, LogFormat.putLong(array, LogFormat.putInt(array, p, table), slot));
+        end(start, LogFormat.putLong(array, LogFormat.putShort(array, p, table), slot));
     }
 
     /** Records written so far, COMMIT included. */

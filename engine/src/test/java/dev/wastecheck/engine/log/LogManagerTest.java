@@ -94,7 +94,7 @@ class LogManagerTest {
                     assertThat(r.type()).isEqualTo(LogFormat.INSERT);
                     assertThat(r.txn()).isEqualTo(t.txn());
                     ByteBuffer p = r.payload();
-                    assertThat(p.getInt(LogFormat.TABLE_ID)).isEqualTo(7);
+                    assertThat(p.getShort(LogFormat.TABLE_ID)).isEqualTo((short) 7);
                     assertThat(p.getLong(LogFormat.SLOT)).isEqualTo(i);
                     Record back = new Record(SCHEMA);
                     LogFormat.getImage(p.position(LogFormat.IMAGE), SCHEMA, null, back);
@@ -205,7 +205,8 @@ class LogManagerTest {
         for (Txn t : txns) {
             frames.add(expected);
             expected += LogFormat.FRAME_HEADER_SIZE + LogFormat.RECORD_HEADER_SIZE + 8; // COMMIT
-            for (Record r : t.rows()) expected += LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null);
+            for (Record r : t.rows())
+                expected += LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE + LogFormat.imageSize(r, null);
         }
         assertThat(assertHolds(file, txns)).isEqualTo(expected).isEqualTo(Files.size(file));
         // The third frame's first record made 1 byte longer than its frame, and the checksum redone.
@@ -226,6 +227,47 @@ class LogManagerTest {
             assertThat(records).isEqualTo(6);
             assertThat(r.validEnd()).isEqualTo(at);
             assertThat(r.damage()).contains("stopped at byte " + at).contains("checksum matches");
+        }
+    }
+
+    /**
+     * An UPDATE names its columns by a MASK of the table's column count, and its image follows the
+     * columns in column order whatever order the writer named them in.
+     */
+    @Test
+    void anUpdateIsItsColumnMaskAndTheirImageInColumnOrder() throws Exception {
+        Path file = dir.resolve("wal.log");
+        Record values = row(6, "after"); // id 6: column 2 NULL
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
+            RedoBuffer redo = log.newBuffer(9);
+            redo.update(3, 77, new int[] {4, 0, 2}, values);
+            redo.delete(3, 78);
+            log.enqueueCommit(redo, 500, null);
+        }
+        try (LogReader r = new LogReader(file, LogFormat.LOG_MAGIC)) {
+            assertThat(r.next()).isTrue();
+            assertThat(r.type()).isEqualTo(LogFormat.UPDATE);
+            ByteBuffer p = r.payload();
+            assertThat(p.getShort(LogFormat.TABLE_ID)).isEqualTo((short) 3);
+            assertThat(p.getLong(LogFormat.SLOT)).isEqualTo(77);
+            int[] columns = LogFormat.getMask(p.position(LogFormat.IMAGE), SCHEMA.fieldCount());
+            assertThat(columns).containsExactly(0, 2, 4);
+            Record back = new Record(SCHEMA);
+            LogFormat.getImage(p, SCHEMA, columns, back);
+            assertThat(p.remaining()).isZero();
+            assertThat(back.getLong(0)).isEqualTo(6);
+            assertThat(back.isNull(2)).isTrue();
+            assertThat(back.getString(4)).isEqualTo("after");
+            // 1 byte of MASK (5 columns), 1 of NULL bits, 8 of id, 4 + 5 of the string
+            assertThat(p.limit()).isEqualTo(LogFormat.IMAGE + 1 + 1 + 8 + 4 + 5);
+            assertThat(r.next()).isTrue();
+            assertThat(r.type()).isEqualTo(LogFormat.DELETE);
+            assertThat(r.payload().limit()).isEqualTo(LogFormat.IMAGE);
+            assertThat(r.next()).isTrue();
+            assertThat(r.type()).isEqualTo(LogFormat.COMMIT);
+            assertThat(r.txn()).isEqualTo(9);
+            assertThat(r.next()).isFalse();
+            assertThat(r.damage()).isNull();
         }
     }
 
