@@ -151,6 +151,15 @@ class LogManagerTest {
         }
     }
 
+    /** {@code txns} logged into a new wal.log, closed. */
+    Path logged(List<Txn> txns) throws Exception {
+        Path file = dir.resolve("wal.log");
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
+            for (Txn t : txns) log(log, t);
+        }
+        return file;
+    }
+
     static List<Txn> txns(long from, long to, int repeat) {
         List<Txn> out = new ArrayList<>();
         for (long k = from; k < to; k++)
@@ -195,11 +204,8 @@ class LogManagerTest {
      */
     @Test
     void aTransactionIsOneFrameAndARecordPastItsFrameStopsTheReaderBeforeTheFrame() throws Exception {
-        Path file = dir.resolve("wal.log");
         List<Txn> txns = txns(1, 4, 2);
-        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
-            for (Txn t : txns) log(log, t);
-        }
+        Path file = logged(txns);
         long expected = LogFormat.FILE_HEADER_SIZE;
         List<Long> frames = new ArrayList<>();
         for (Txn t : txns) {
@@ -273,11 +279,8 @@ class LogManagerTest {
 
     @Test
     void zerosToTheEndAreTheLogsEndAndZerosFollowedByAnythingElseAreDamage() throws Exception {
-        Path file = dir.resolve("wal.log");
         List<Txn> txns = txns(1, 10, 3);
-        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
-            for (Txn t : txns) log(log, t);
-        }
+        Path file = logged(txns);
         long end = Files.size(file);
         try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
             c.write(ByteBuffer.allocate(10_000), end); // more zeros than a block
