@@ -97,12 +97,15 @@ public final class LogManager implements AutoCloseable {
      * the force (the first version) kept every segment of a 10 ms group in flight, about 330 KB of
      * redo at the TPC-C-like mix's rate, in the worker's cache and out of its reuse; copied every
      * millisecond, about a tenth of that is, and the worker writes its next transaction's redo into
-     * a segment the log manager has just read rather than one untouched for 10 ms. The system
-     * property {@code wastecheck.log.copyIntervalNanos} sets another (docs/benchmarks.md, "Logging's
-     * cost, run 7", measured 300 µs against 1 ms).
+     * a segment the log manager has just read rather than one untouched for 10 ms. Every 300 µs
+     * since run 7 (docs/benchmarks.md, "Logging's cost, run 7": the quiet call at 300 µs showed the
+     * 10% target by its pooled ratio, 0.942 [0.916-0.967], the one at 1 ms did not, 0.932
+     * [0.899-0.967]; a gain of 300 µs over 1 ms is not shown, the calls being separate), for 0.35 µs
+     * more of the log manager's CPU a transaction. The system property {@code
+     * wastecheck.log.copyIntervalNanos} sets another.
      */
     static final long COPY_INTERVAL_NANOS =
-            Math.max(10_000L, Long.getLong("wastecheck.log.copyIntervalNanos", 1_000_000L)); // 10 µs at least
+            Math.max(10_000L, Long.getLong("wastecheck.log.copyIntervalNanos", 300_000L)); // 10 µs at least
     /** How long after its last copy the log manager keeps copying every {@link #COPY_INTERVAL_NANOS}. */
     static final long IDLE_AFTER_NANOS = 100_000_000L;
 
