@@ -138,7 +138,7 @@ public final class ArrowRecovery {
         Transaction t = tm.begin();
         for (Pending p : records) {
             ByteBuffer b = p.payload;
-            int id = b.getInt(LogFormat.TABLE_ID);
+            int id = b.getShort(LogFormat.TABLE_ID);
             if (id < 0 || id >= tables.size())
                 throw new IllegalStateException(
                         "log record at byte " + p.offset + " names table " + id + " of " + tables.size());
@@ -154,9 +154,7 @@ public final class ArrowRecovery {
                 }
                 case LogFormat.UPDATE -> {
                     b.position(LogFormat.IMAGE);
-                    int n = b.getShort();
-                    int[] columns = new int[n];
-                    for (int i = 0; i < n; i++) columns[i] = b.getShort();
+                    int[] columns = LogFormat.getMask(b, table.schema().fieldCount());
                     Record rec = new Record(table.schema());
                     LogFormat.getImage(b, table.schema(), columns, rec);
                     if (!table.update(t, slot(map, old, p, table), columns, rec))
@@ -219,7 +217,7 @@ public final class ArrowRecovery {
                                     + (id < tables.size() ? tables.get(id) : "no such table"));
                     }
                     case LogFormat.TUPLE -> {
-                        int id = b.getInt(LogFormat.TABLE_ID);
+                        int id = b.getShort(LogFormat.TABLE_ID);
                         long old = b.getLong(LogFormat.SLOT);
                         ArrowTable table = tables.get(id);
                         RecordSchema s = table.schema();

@@ -1,5 +1,6 @@
 package dev.wastecheck.engine.block;
 
+import dev.wastecheck.engine.log.LogFormat;
 import dev.wastecheck.engine.log.RedoBuffer;
 import dev.wastecheck.engine.txn.Transaction;
 import dev.wastecheck.engine.txn.TransactionManager;
@@ -141,6 +142,8 @@ public final class ArrowTable {
      * buffer (§3.4). -1 stops logging (recovery replays without logging again).
      */
     public void logAs(int id) {
+        if (id > LogFormat.MAX_TABLE_ID)
+            throw new IllegalArgumentException("table identifier " + id + " past the log's " + LogFormat.MAX_TABLE_ID);
         logId = id;
     }
 

@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
 /**
  * Writes a checkpoint file (Li et al., VLDB 2020, §3.4: "a consistent snapshot ... it suffices to
  * scan blocks transactionally"): the tuples one scanning transaction sees, each with the TupleSlot
- * it had, in the record framing of the log ({@link LogFormat}: TABLE, TUPLE ..., END). The file is
+ * it had, in the frames and records of the log ({@link LogFormat}: TABLE, TUPLE ..., END; a frame of TXN 0
+ * for each buffer of up to a megabyte). The file is
  * written under a temporary name, forced, and renamed to {@code checkpoint-<ts>.ckp} with the
  * directory forced, so that a checkpoint file either is whole or does not exist; only then does the
  * caller log its CHECKPOINT record.
@@ -26,10 +27,13 @@ public final class CheckpointWriter implements AutoCloseable {
     private final Path tmp;
     private final FileChannel channel;
     private static final int BUFFER_SIZE = 1 << 20;
-    /** Records not yet written, {@code [0, used)}: whole records, each LENGTH set, CHECKSUM set on drain. */
+    /**
+     * One frame not yet written, {@code [0, used)}: its header (TXN 0; LENGTH and CHECKSUM set on
+     * drain) and whole records, each LENGTH set.
+     */
     private byte[] buf = new byte[BUFFER_SIZE];
 
-    private int used;
+    private int used = LogFormat.FRAME_HEADER_SIZE;
     private final CRC32C crc = new CRC32C();
     private long tuples;
     private boolean finished;
@@ -52,7 +56,7 @@ public final class CheckpointWriter implements AutoCloseable {
     public void table(int id, String name, int columns) throws IOException {
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         int start = room(LogFormat.RECORD_HEADER_SIZE + 8 + n.length);
-        int p = LogFormat.putHeader(buf, start, 0, LogFormat.TABLE);
+        int p = LogFormat.putHeader(buf, start, LogFormat.TABLE);
         p = LogFormat.putShort(buf, LogFormat.putInt(buf, p, id), columns);
         p = LogFormat.putShort(buf, p, n.length);
         System.arraycopy(n, 0, buf, p, n.length);
@@ -61,9 +65,9 @@ public final class CheckpointWriter implements AutoCloseable {
 
     /** One tuple of table {@code id} at {@code slot}. */
     public void tuple(int id, long slot, Record r) throws IOException {
-        int start = room(LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
-        int p = LogFormat.putHeader(buf, start, 0, LogFormat.TUPLE);
-        end(start, LogFormat.putImage(buf, LogFormat.putLong(buf, LogFormat.putInt(buf, p, id), slot), r, null));
+        int start = room(LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE + LogFormat.imageSize(r, null));
+        int p = LogFormat.putHeader(buf, start, LogFormat.TUPLE);
+        end(start, LogFormat.putImage(buf, LogFormat.putLong(buf, LogFormat.putShort(buf, p, id), slot), r, null));
         tuples++;
     }
 
@@ -74,7 +78,7 @@ public final class CheckpointWriter implements AutoCloseable {
     /** Writes END, forces the file and renames it into place; returns its path. */
     public Path finish() throws IOException {
         int start = room(LogFormat.RECORD_HEADER_SIZE + 16);
-        int p = LogFormat.putHeader(buf, start, 0, LogFormat.END);
+        int p = LogFormat.putHeader(buf, start, LogFormat.END);
         end(start, LogFormat.putLong(buf, LogFormat.putLong(buf, p, ts), tuples));
         drain();
         channel.force(true);
@@ -99,7 +103,7 @@ public final class CheckpointWriter implements AutoCloseable {
      */
     private int room(int n) throws IOException {
         if (buf.length - used < n) drain();
-        if (buf.length < n) buf = new byte[n];
+        if (buf.length - used < n) buf = new byte[used + n];
         return used;
     }
 
@@ -108,13 +112,19 @@ public final class CheckpointWriter implements AutoCloseable {
         used = end;
     }
 
-    /** Checksums the records in the buffer, writes them, and empties it (back to its usual size). */
+    /**
+     * Writes the buffer's frame (its LENGTH and CHECKSUM set) if it holds a record, and empties it
+     * (back to its usual size).
+     */
     private void drain() throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(buf, 0, used).order(ByteOrder.LITTLE_ENDIAN);
-        LogFormat.checksums(b, 0, used, crc);
-        b.flip();
-        while (b.hasRemaining()) channel.write(b);
-        used = 0;
+        if (used > LogFormat.FRAME_HEADER_SIZE) {
+            LogFormat.putFrameTxn(buf, 0, 0);
+            ByteBuffer b = ByteBuffer.wrap(buf, 0, used).order(ByteOrder.LITTLE_ENDIAN);
+            LogFormat.frame(b, 0, used, crc);
+            b.flip();
+            while (b.hasRemaining()) channel.write(b);
+        }
+        used = LogFormat.FRAME_HEADER_SIZE;
         if (buf.length != BUFFER_SIZE) buf = new byte[BUFFER_SIZE];
     }
 

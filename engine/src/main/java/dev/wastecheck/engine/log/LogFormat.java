@@ -12,16 +12,17 @@ import java.util.zip.CRC32C;
 /**
  * The bytes of the write-ahead log and of checkpoints (Li et al., "Mainlining Databases", VLDB 2020,
  * §3.4): physical after-images of tuples addressed by their {@code TupleSlot}, framed as records with
- * a length and a checksum each. No log sequence numbers: the order that counts is the commit
+ * a length each, in frames (one a redo buffer segment) that carry the transaction and one checksum for
+ * all their records. No log sequence numbers: the order that counts is the commit
  * timestamp in each transaction's COMMIT record, and the log manager writes COMMIT records in that
  * order. All integers little-endian.
  *
  * <pre>
  * Log file                                  Checkpoint file
  * +0  MAGIC    8 bytes "WCLOG\0\0\1"        +0  MAGIC    8 bytes "WCCKPT\0\1"
- * +8  VERSION  int32 (1)                    +8  VERSION  int32 (1)
+ * +8  VERSION  int32 (2)                    +8  VERSION  int32 (2)
  * +12 RESERVED int32 (0)                    +12 RESERVED int32 (0)
- * +16 records ... back to back              +16 TABLE records, TUPLE records, one END record
+ * +16 frames ... back to back               +16 frames of TABLE records, TUPLE records, one END record
  * +n  zeros to the end of the file: 0 to
  *     BLOCK - 1 bytes (BLOCK: the file
  *     system's block size, 4,096 on ext4)
@@ -29,30 +30,47 @@ import java.util.zip.CRC32C;
  * The log's last block, as the log manager writes it with O_DIRECT (whole aligned blocks)
  *  BLOCK*k                           position (the log's end)       BLOCK*(k+1) = the file's size
  * +---------------------------------+------------------------------+
- * | the last records' bytes         | zeros (the clean end)        |
+ * | the last frames' bytes          | zeros (the clean end)        |
  * +---------------------------------+------------------------------+
- *   The next group is written from BLOCK*k again: the same bytes, then its records. A reader takes
- *   zeros from a record's start to the end of the file as the end of the log; zeros followed by
+ *   The next group is written from BLOCK*k again: the same bytes, then its frames. A reader takes
+ *   zeros from a frame's start to the end of the file as the end of the log; zeros followed by
  *   any other byte are damage (a write that reached the disk in part). close() cuts the zeros off.
  *
- * One record (FILE_HEADER_SIZE = 16, RECORD_HEADER_SIZE = 17)
- *  0        4          8                16    17
- * +--------+----------+----------------+-----+---------------------------------+
- * | LENGTH | CHECKSUM | TXN            | TYPE| payload (LENGTH - 17 bytes)     |
- * | int32  | int32    | int64          | int8|                                 |
- * +--------+----------+----------------+-----+---------------------------------+
- *   LENGTH   bytes of the whole record, header included
- *   CHECKSUM CRC32C of bytes [8, LENGTH) of the record (TXN, TYPE, payload)
- *   TXN      begin sequence of the writing transaction (unique per run of the log); 0 in checkpoints
+ * One frame: the records of one redo buffer segment, all of one transaction (FRAME_HEADER_SIZE = 16)
+ *  0        4          8                16
+ * +--------+----------+----------------+------------------------------------------------------+
+ * | LENGTH | CHECKSUM | TXN            | records back to back (LENGTH - 16 bytes)             |
+ * | int32  | int32    | int64          |                                                      |
+ * +--------+----------+----------------+------------------------------------------------------+
+ *   LENGTH   bytes of the whole frame, header included (16 for a frame of no records)
+ *   CHECKSUM CRC32C of bytes [8, LENGTH) of the frame (TXN and every record in it)
+ *   TXN      begin sequence of the writing transaction (unique per run of the log); 0 for the log
+ *            manager's CHECKPOINT record and in checkpoint files
+ *   A reader takes a frame whole or not at all: its records are handed out only once its LENGTH fits
+ *   the file, its CHECKSUM matches and every record in it is whole and of a known TYPE.
+ *
+ * One record in a frame (RECORD_HEADER_SIZE = 5)
+ *  0        4     5
+ * +--------+-----+------------------------------------+
+ * | LENGTH | TYPE| payload (LENGTH - 5 bytes)         |
+ * | int32  | int8|                                    |
+ * +--------+-----+------------------------------------+
+ *   LENGTH   bytes of the whole record, header included; the record ends within its frame
+ *
+ * A transaction of n changes in one segment: one frame of 16 + 5 x (n + 1) bytes of headers, the
+ * payloads, and COMMIT's timestamp (format version 1 repeated LENGTH, CHECKSUM and TXN in each of
+ * the n + 1 records: 17 x (n + 1) bytes). A transaction that fills several segments writes one frame
+ * for each, all with its TXN; recovery applies its changes once it has read its COMMIT record.
  *
  * payload by TYPE
- *   INSERT     1  TABLE int32 | SLOT int64 | image of every column
- *   UPDATE     2  TABLE int32 | SLOT int64 | COLUMNS int16 n | n x column int16 | image of those n columns
- *   DELETE     3  TABLE int32 | SLOT int64
+ *   INSERT     1  TABLE int16 | SLOT int64 | image of every column
+ *   UPDATE     2  TABLE int16 | SLOT int64 | MASK ceil(f/8) bytes | image of the columns in MASK, in column order
+ *                 (f: the table's column count; bit c%8 of MASK byte c/8 set: column c was written)
+ *   DELETE     3  TABLE int16 | SLOT int64
  *   COMMIT     4  COMMIT_TS int64
  *   ABORT      5  (empty: only written when part of the transaction's records reached the log early)
  *   CHECKPOINT 6  CHECKPOINT_TS int64 (the checkpoint file checkpoint-CHECKPOINT_TS.ckp is complete and forced)
- *   TUPLE      7  TABLE int32 | SLOT int64 | image of every column           (checkpoint files only)
+ *   TUPLE      7  TABLE int16 | SLOT int64 | image of every column           (checkpoint files only)
  *   TABLE      8  TABLE int32 | COLUMNS int16 | NAME_LENGTH int16 | NAME utf-8 (checkpoint files only)
  *   END        9  CHECKPOINT_TS int64 | TUPLES int64                        (checkpoint files only)
  *
@@ -76,14 +94,23 @@ public final class LogFormat {
 
     public static final long LOG_MAGIC = 0x01_00_00_47_4F_4C_43_57L; // "WCLOG\0\0\1" little-endian
     public static final long CHECKPOINT_MAGIC = 0x01_00_54_50_4B_43_43_57L; // "WCCKPT\0\1"
-    public static final int VERSION = 1;
+    /** 2: frames of records (1: LENGTH, CHECKSUM and TXN in every record). */
+    public static final int VERSION = 2;
+
     public static final int FILE_HEADER_SIZE = 16;
 
+    /** Offsets in a frame's header. */
+    public static final int FRAME_LENGTH = 0;
+
+    public static final int FRAME_CHECKSUM = 4;
+    public static final int FRAME_TXN = 8;
+    public static final int FRAME_HEADER_SIZE = 16;
+
+    /** Offsets in a record's header. */
     public static final int LENGTH = 0;
-    public static final int CHECKSUM = 4;
-    public static final int TXN = 8;
-    public static final int TYPE = 16;
-    public static final int RECORD_HEADER_SIZE = 17;
+
+    public static final int TYPE = 4;
+    public static final int RECORD_HEADER_SIZE = 5;
 
     public static final byte INSERT = 1;
     public static final byte UPDATE = 2;
@@ -98,8 +125,11 @@ public final class LogFormat {
     /** Payload offsets of INSERT, UPDATE, DELETE, TUPLE (relative to the payload). */
     public static final int TABLE_ID = 0;
 
-    public static final int SLOT = 4;
-    public static final int IMAGE = 12;
+    public static final int SLOT = 2;
+    /** Where an INSERT's or TUPLE's image, an UPDATE's MASK, begins. */
+    public static final int IMAGE = 10;
+    /** Table identifiers are int16 in records (0 to this). */
+    public static final int MAX_TABLE_ID = Short.MAX_VALUE;
 
     static String typeName(byte type) {
         return switch (type) {
@@ -196,13 +226,60 @@ public final class LogFormat {
     }
 
     /**
-     * Writes a record header at {@code p} with LENGTH and CHECKSUM left for {@link #setLength} and
-     * {@link #checksum}; returns where the payload begins.
+     * Writes a record header at {@code p} with LENGTH left for {@link #setLength}; returns where the
+     * payload begins.
      */
-    static int putHeader(byte[] a, int p, long txn, byte type) {
-        LONG.set(a, p + TXN, txn);
+    static int putHeader(byte[] a, int p, byte type) {
         a[p + TYPE] = type;
         return p + RECORD_HEADER_SIZE;
+    }
+
+    /** Writes TXN of a frame that begins at {@code p}; returns where its first record begins. */
+    static int putFrameTxn(byte[] a, int p, long txn) {
+        LONG.set(a, p + FRAME_TXN, txn);
+        return p + FRAME_HEADER_SIZE;
+    }
+
+    /** Bytes of an UPDATE's MASK for a table of {@code fields} columns. */
+    static int maskSize(int fields) {
+        return (fields + 7) >>> 3;
+    }
+
+    /**
+     * Writes the MASK of {@code columns} (ascending, each below {@code fields}) at {@code p}; returns
+     * where it ends.
+     */
+    static int putMask(byte[] a, int p, int fields, int[] columns) {
+        int end = p + maskSize(fields);
+        for (int i = p; i < end; i++) a[i] = 0;
+        for (int c : columns) a[p + (c >>> 3)] |= (byte) (1 << (c & 7));
+        return end;
+    }
+
+    /**
+     * {@code columns} if they are strictly ascending (as an UPDATE's MASK and image list them), else
+     * a sorted copy without repeats.
+     */
+    static int[] inColumnOrder(int[] columns) {
+        for (int i = 1; i < columns.length; i++)
+            if (columns[i] <= columns[i - 1])
+                return java.util.Arrays.stream(columns).sorted().distinct().toArray();
+        return columns;
+    }
+
+    /** Reads an UPDATE's MASK for a table of {@code fields} columns at the buffer's position: its columns. */
+    public static int[] getMask(ByteBuffer b, int fields) {
+        int n = maskSize(fields), at = b.position(), k = 0;
+        for (int i = 0; i < n; i++) k += Integer.bitCount(b.get(at + i) & 0xFF);
+        int[] columns = new int[k];
+        k = 0;
+        for (int c = 0; c < n * 8; c++)
+            if ((b.get(at + (c >>> 3)) & (1 << (c & 7))) != 0) {
+                if (c >= fields) throw new IllegalArgumentException("mask names column " + c + " of " + fields);
+                columns[k++] = c;
+            }
+        b.position(at + n);
+        return columns;
     }
 
     static int putShort(byte[] a, int p, int v) {
@@ -226,27 +303,29 @@ public final class LogFormat {
     }
 
     /**
-     * Writes CHECKSUM of every record in {@code [from, to)} of {@code b} (records back to back, each
-     * with its LENGTH written; {@code b} little-endian): the log manager's part of a record's framing,
-     * done once the records have left their transaction's thread. Leaves {@code b}'s position at
-     * {@code to} and its limit as it was.
+     * Writes LENGTH and CHECKSUM of the frame of {@code length} bytes at {@code at} of {@code b} (its
+     * TXN and records written; {@code b} little-endian): the log manager's part of the framing, done
+     * once the frame has left its transaction's thread. Leaves {@code b}'s position at the frame's end
+     * and its limit as it was.
      */
-    static void checksums(ByteBuffer b, int from, int to, CRC32C crc) {
+    static void frame(ByteBuffer b, int at, int length, CRC32C crc) {
+        if (length < FRAME_HEADER_SIZE) throw new IllegalStateException("frame of " + length + " bytes");
         int limit = b.limit();
-        for (int p = from; p < to; ) {
-            int length = b.getInt(p + LENGTH);
-            if (length < RECORD_HEADER_SIZE || length > to - p)
-                throw new IllegalStateException(
-                        "record of " + length + " bytes at " + (p - from) + " of " + (to - from) + " bytes");
-            crc.reset();
-            // over the buffer itself, not a duplicate: checksumming allocates nothing
-            b.limit(p + length).position(p + TXN);
-            crc.update(b);
-            b.limit(limit);
-            b.putInt(p + CHECKSUM, (int) crc.getValue());
-            p += length;
-        }
-        b.position(to);
+        b.putInt(at + FRAME_LENGTH, length);
+        crc.reset();
+        // over the buffer itself, not a duplicate: checksumming allocates nothing
+        b.limit(at + length).position(at + FRAME_TXN);
+        crc.update(b);
+        b.limit(limit);
+        b.putInt(at + FRAME_CHECKSUM, (int) crc.getValue());
+        b.position(at + length);
+    }
+
+    /** CHECKSUM of the frame in {@code [0, length)} of {@code a}, read only. */
+    static int frameChecksum(byte[] a, int length, CRC32C crc) {
+        crc.reset();
+        crc.update(a, FRAME_TXN, length - FRAME_TXN);
+        return (int) crc.getValue();
     }
 
     /**

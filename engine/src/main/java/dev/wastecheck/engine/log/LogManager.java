@@ -59,10 +59,10 @@ import java.util.zip.CRC32C;
  * profile; docs/benchmarks.md, issue 26.)
  *
  * <p>Serialization (§3.4: "The log manager asynchronously serializes the changes from these buffers
- * into an on-disk format before flushing to persistent storage"): a worker leaves each record's
- * CHECKSUM unwritten; the log manager copies the segments of a group into its one direct write
- * buffer of {@link #WRITE_BUFFER_SIZE} bytes and computes every CHECKSUM there ({@link
- * LogFormat#checksums}), every {@link #COPY_INTERVAL_NANOS} while it gathers the group, giving the
+ * into an on-disk format before flushing to persistent storage"): a segment is one frame of the log,
+ * and a worker leaves the frame's LENGTH and CHECKSUM unwritten; the log manager copies the segments
+ * of a group into its one direct write buffer of {@link #WRITE_BUFFER_SIZE} bytes and writes each
+ * frame's LENGTH and CHECKSUM there ({@link LogFormat#frame}), every {@link #COPY_INTERVAL_NANOS} while it gathers the group, giving the
  * segments back to the pool as soon as they are copied, and writes the buffer each time it fills and
  * once more before the force. The
  * segments themselves are only read on this thread, never written, so that the worker that takes one
@@ -97,9 +97,15 @@ public final class LogManager implements AutoCloseable {
      * the force (the first version) kept every segment of a 10 ms group in flight, about 330 KB of
      * redo at the TPC-C-like mix's rate, in the worker's cache and out of its reuse; copied every
      * millisecond, about a tenth of that is, and the worker writes its next transaction's redo into
-     * a segment the log manager has just read rather than one untouched for 10 ms.
+     * a segment the log manager has just read rather than one untouched for 10 ms. Every 300 µs
+     * since run 7 (docs/benchmarks.md, "Logging's cost, run 7": the quiet call at 300 µs showed the
+     * 10% target by its pooled ratio, 0.942 [0.916-0.967], the one at 1 ms did not, 0.932
+     * [0.899-0.967]; a gain of 300 µs over 1 ms is not shown, the calls being separate), for 0.35 µs
+     * more of the log manager's CPU a transaction. The system property {@code
+     * wastecheck.log.copyIntervalNanos} sets another.
      */
-    static final long COPY_INTERVAL_NANOS = 1_000_000L;
+    static final long COPY_INTERVAL_NANOS =
+            Math.max(10_000L, Long.getLong("wastecheck.log.copyIntervalNanos", 300_000L)); // 10 µs at least
     /** How long after its last copy the log manager keeps copying every {@link #COPY_INTERVAL_NANOS}. */
     static final long IDLE_AFTER_NANOS = 100_000_000L;
 
@@ -358,8 +364,9 @@ public final class LogManager implements AutoCloseable {
     /** Logs a CHECKPOINT record for the checkpoint file of {@code checkpointTs} and waits until it is durable. */
     public void logCheckpoint(long checkpointTs) throws InterruptedException {
         Segment s = pool.take();
-        s.used = LogFormat.putLong(s.bytes, LogFormat.putHeader(s.bytes, 0, 0, LogFormat.CHECKPOINT), checkpointTs);
-        LogFormat.setLength(s.bytes, 0, s.used);
+        int p = LogFormat.putFrameTxn(s.bytes, 0, 0);
+        s.used = LogFormat.putLong(s.bytes, LogFormat.putHeader(s.bytes, p, LogFormat.CHECKPOINT), checkpointTs);
+        LogFormat.setLength(s.bytes, p, s.used);
         CountDownLatch done = new CountDownLatch(1);
         checkAlive();
         enqueueOther(new FlushEntry(s, s.used, done::countDown));
@@ -477,7 +484,7 @@ public final class LogManager implements AutoCloseable {
 
     /**
      * Copies the segments of {@code batch}'s entries from {@code from} on into the write buffer (their
-     * checksums computed there) and gives them back to the pool at once, as one chain: their bytes are
+     * frames' checksums computed there) and gives them back to the pool at once, as one chain: their bytes are
      * in the buffer or the file now, and only the callbacks wait for the force.
      */
     private void copy(List<FlushEntry> batch, int from, CRC32C crc) throws IOException {
@@ -499,27 +506,35 @@ public final class LogManager implements AutoCloseable {
     }
 
     /**
-     * Copies segment {@code s} into the write buffer and checksums its records there, writing the
-     * buffer first if the segment does not fit. A segment larger than the buffer (one record of its
-     * own) is checksummed in place, on this thread (the pool never takes it back), and copied through
-     * the buffer in pieces.
+     * Copies segment {@code s}, one frame, into the write buffer and writes the frame's LENGTH and
+     * CHECKSUM there, writing the buffer first if the segment does not fit. A segment larger than the
+     * buffer (one record of its own) is checksummed where it is, read only, and copied through the
+     * buffer in pieces after a header of its LENGTH and CHECKSUM.
      */
     private void append(Segment s, CRC32C crc) throws IOException {
         if (out.remaining() < s.used) write();
         if (out.remaining() >= s.used) {
             int at = out.position();
             out.put(s.bytes, 0, s.used);
-            LogFormat.checksums(out, at, at + s.used, crc);
+            LogFormat.frame(out, at, s.used, crc);
         } else {
-            LogFormat.checksums(ByteBuffer.wrap(s.bytes).order(ByteOrder.LITTLE_ENDIAN), 0, s.used, crc);
-            for (int p = 0; p < s.used; ) {
-                int n = Math.min(out.remaining(), s.used - p);
-                out.put(s.bytes, p, n);
-                p += n;
-                if (!out.hasRemaining()) write();
-            }
+            byte[] head = new byte[LogFormat.FRAME_TXN];
+            LogFormat.putInt(head, LogFormat.FRAME_LENGTH, s.used);
+            LogFormat.putInt(head, LogFormat.FRAME_CHECKSUM, LogFormat.frameChecksum(s.bytes, s.used, crc));
+            put(head, 0, head.length);
+            put(s.bytes, LogFormat.FRAME_TXN, s.used);
         }
         position = base + out.position();
+    }
+
+    /** Copies {@code [from, to)} of {@code a} through the write buffer, writing it each time it fills. */
+    private void put(byte[] a, int from, int to) throws IOException {
+        for (int p = from; p < to; ) {
+            if (!out.hasRemaining()) write();
+            int n = Math.min(out.remaining(), to - p);
+            out.put(a, p, n);
+            p += n;
+        }
     }
 
     /**

@@ -21,14 +21,20 @@ import dev.wastecheck.layouts.Record;
  * record before writing it (the first version) was a second pass over the tuple's columns on every
  * write.
  *
- * <p>What the worker does not do: the CHECKSUM of each record. The worker writes a record's bytes
- * and its LENGTH; the log manager thread computes every CHECKSUM ({@link LogFormat#checksums}) in its
- * own copy of the bytes when it takes the segments off the flush queue, before they reach the file:
- * §3.4 gives serialization to the log manager ("The log manager asynchronously serializes the changes
- * from these buffers into an on-disk format before flushing to persistent storage"), not to the
- * transaction's thread. A segment's CHECKSUM fields are never written. What the worker still writes
- * is the after-image itself, already in the on-disk layout, because a copy of it has to be made by
- * the worker anyway (the tuple may change once the worker lets go of it).
+ * <p>A segment is one frame of the log ({@link LogFormat}): the worker writes the frame's TXN once,
+ * when it takes the segment, and each record's LENGTH, TYPE and payload; a record carries no
+ * transaction id and no checksum of its own (format version 1 repeated both, with the LENGTH, in
+ * every record: 17 bytes of header a record against 5 now, which was over half of the bytes of the
+ * TPC-C-like mix's small records; docs/benchmarks.md, "Logging's cost, run 7").
+ *
+ * <p>What the worker does not do: the frame's LENGTH and CHECKSUM. The log manager thread writes
+ * both ({@link LogFormat#frame}) in its own copy of the bytes when it takes the segments off the
+ * flush queue, before they reach the file: §3.4 gives serialization to the log manager ("The log
+ * manager asynchronously serializes the changes from these buffers into an on-disk format before
+ * flushing to persistent storage"), not to the transaction's thread. A segment's LENGTH and
+ * CHECKSUM fields are never written. What the worker still writes is the after-image itself,
+ * already in the on-disk layout, because a copy of it has to be made by the worker anyway (the
+ * tuple may change once the worker lets go of it).
  *
  * <p>The buffer is its own flush-queue entry ({@link FlushEntry}): at commit {@link LogManager#enqueueCommit}
  * fills in its segments, bytes and callback and links it onto the queue, so that a commit allocates
@@ -70,7 +76,7 @@ public final class RedoBuffer extends FlushEntry {
         try {
             end = putInsert(array, start, table, slot, r);
         } catch (IndexOutOfBoundsException full) {
-            overflow(start, LogFormat.RECORD_HEADER_SIZE + 12 + LogFormat.imageSize(r, null));
+            overflow(start, LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE + LogFormat.imageSize(r, null));
             start = position;
             end = putInsert(array, start, table, slot, r);
         }
@@ -78,13 +84,14 @@ public final class RedoBuffer extends FlushEntry {
     }
 
     private int putInsert(byte[] a, int p, int table, long slot, Record r) {
-        p = LogFormat.putHeader(a, p, txn, LogFormat.INSERT);
-        p = LogFormat.putLong(a, LogFormat.putInt(a, p, table), slot);
+        p = LogFormat.putHeader(a, p, LogFormat.INSERT);
+        p = LogFormat.putLong(a, LogFormat.putShort(a, p, table), slot);
         return LogFormat.putImage(a, p, r, null);
     }
 
     /** Logs new values of {@code columns} of the tuple at {@code slot}. */
     public void update(int table, long slot, int[] columns, Record values) {
+        columns = LogFormat.inColumnOrder(columns);
         writable();
         int start = position, end;
         try {
@@ -92,7 +99,10 @@ public final class RedoBuffer extends FlushEntry {
         } catch (IndexOutOfBoundsException full) {
             overflow(
                     start,
-                    LogFormat.RECORD_HEADER_SIZE + 14 + 2 * columns.length + LogFormat.imageSize(values, columns));
+                    LogFormat.RECORD_HEADER_SIZE
+                            + LogFormat.IMAGE
+                            + LogFormat.maskSize(values.schema().fieldCount())
+                            + LogFormat.imageSize(values, columns));
             start = position;
             end = putUpdate(array, start, table, slot, columns, values);
         }
@@ -100,18 +110,17 @@ public final class RedoBuffer extends FlushEntry {
     }
 
     private int putUpdate(byte[] a, int p, int table, long slot, int[] columns, Record values) {
-        p = LogFormat.putHeader(a, p, txn, LogFormat.UPDATE);
-        p = LogFormat.putLong(a, LogFormat.putInt(a, p, table), slot);
-        p = LogFormat.putShort(a, p, columns.length);
-        for (int c : columns) p = LogFormat.putShort(a, p, c);
+        p = LogFormat.putHeader(a, p, LogFormat.UPDATE);
+        p = LogFormat.putLong(a, LogFormat.putShort(a, p, table), slot);
+        p = LogFormat.putMask(a, p, values.schema().fieldCount(), columns);
         return LogFormat.putImage(a, p, values, columns);
     }
 
     /** Logs the delete of the tuple at {@code slot}. */
     public void delete(int table, long slot) {
-        int start = room(LogFormat.RECORD_HEADER_SIZE + 12);
-        int p = LogFormat.putHeader(array, start, txn, LogFormat.DELETE);
-        end(start, LogFormat.putLong(array, LogFormat.putInt(array, p, table), slot));
+        int start = room(LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE);
+        int p = LogFormat.putHeader(array, start, LogFormat.DELETE);
+        end(start, LogFormat.putLong(array, LogFormat.putShort(array, p, table), slot));
     }
 
     /** Records written so far, COMMIT included. */
@@ -122,7 +131,7 @@ public final class RedoBuffer extends FlushEntry {
     /** Appends the COMMIT record with the commit timestamp. */
     void commit(long commitTs) {
         int start = room(LogFormat.RECORD_HEADER_SIZE + 8);
-        end(start, LogFormat.putLong(array, LogFormat.putHeader(array, start, txn, LogFormat.COMMIT), commitTs));
+        end(start, LogFormat.putLong(array, LogFormat.putHeader(array, start, LogFormat.COMMIT), commitTs));
     }
 
     /** Ends the record written from {@code start} to {@code end}: its LENGTH, the position after it. */
@@ -160,7 +169,7 @@ public final class RedoBuffer extends FlushEntry {
         }
         if (!flushedEarly) return null;
         int start = room(LogFormat.RECORD_HEADER_SIZE);
-        end(start, LogFormat.putHeader(array, start, txn, LogFormat.ABORT));
+        end(start, LogFormat.putHeader(array, start, LogFormat.ABORT));
         return drain();
     }
 
@@ -176,10 +185,11 @@ public final class RedoBuffer extends FlushEntry {
         return position;
     }
 
+    /** Moves to segment {@code s}: its frame's TXN, the one store of the transaction's id a segment. */
     private void use(Segment s) {
         current = s;
         array = s.bytes;
-        position = 0;
+        position = LogFormat.putFrameTxn(array, 0, txn);
     }
 
     private void hold(Segment s) {
@@ -192,13 +202,13 @@ public final class RedoBuffer extends FlushEntry {
 
     /**
      * A record of {@code size} bytes did not fit in the current segment from {@code start}: drops what
-     * of it was written, sets the segment aside (full) or gives it back (empty: the record alone is
-     * larger than a segment), hands the held segments to the log manager early if there are {@link
+     * of it was written, sets the segment aside (full) or gives it back (empty but for its frame
+     * header: the record alone is larger than a segment), hands the held segments to the log manager early if there are {@link
      * #MAX_HELD_SEGMENTS}, and moves to a segment with room (one of its own if the record is that large).
      */
     private void overflow(int start, int size) {
         Segment s = current;
-        if (start == 0) {
+        if (start == LogFormat.FRAME_HEADER_SIZE) {
             pool.give(s);
         } else {
             s.used = start;
@@ -210,6 +220,7 @@ public final class RedoBuffer extends FlushEntry {
             held = heldBytes = 0;
             flushedEarly = true;
         }
-        use(size <= SegmentPool.SEGMENT_SIZE ? pool.take() : new Segment(size));
+        int frame = LogFormat.FRAME_HEADER_SIZE + size;
+        use(frame <= SegmentPool.SEGMENT_SIZE ? pool.take() : new Segment(frame));
     }
 }

@@ -14,14 +14,15 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log manager's half of serialization (Li et al., VLDB 2020, §3.4): workers hand over segments
- * whose records have no CHECKSUM yet; the log manager checksums every record and copies the segments
- * through its write buffer into the file. Read back with {@link LogReader}, every record is whole,
- * its checksum right, and its values exact, also when a group is larger than the write buffer, when
+ * The log manager's half of serialization (Li et al., VLDB 2020, §3.4): workers hand over segments,
+ * each one frame of the log, whose LENGTH and CHECKSUM are not written yet; the log manager copies
+ * the segments through its write buffer into the file and frames each there. Read back with {@link
+ * LogReader}, every record is whole, its frame's checksum right, and its values exact, also when a group is larger than the write buffer, when
  * one record is, and when segments are reused with an earlier transaction's bytes still in them.
  * With O_DIRECT the file ends in the zeros of its last block while the log is open: a reader takes
  * them as the clean end, a reopened log goes on from its last record, and zeros followed by anything
@@ -93,7 +94,7 @@ class LogManagerTest {
                     assertThat(r.type()).isEqualTo(LogFormat.INSERT);
                     assertThat(r.txn()).isEqualTo(t.txn());
                     ByteBuffer p = r.payload();
-                    assertThat(p.getInt(LogFormat.TABLE_ID)).isEqualTo(7);
+                    assertThat(p.getShort(LogFormat.TABLE_ID)).isEqualTo((short) 7);
                     assertThat(p.getLong(LogFormat.SLOT)).isEqualTo(i);
                     Record back = new Record(SCHEMA);
                     LogFormat.getImage(p.position(LogFormat.IMAGE), SCHEMA, null, back);
@@ -150,6 +151,15 @@ class LogManagerTest {
         }
     }
 
+    /** {@code txns} logged into a new wal.log, closed. */
+    Path logged(List<Txn> txns) throws Exception {
+        Path file = dir.resolve("wal.log");
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
+            for (Txn t : txns) log(log, t);
+        }
+        return file;
+    }
+
     static List<Txn> txns(long from, long to, int repeat) {
         List<Txn> out = new ArrayList<>();
         for (long k = from; k < to; k++)
@@ -186,13 +196,91 @@ class LogManagerTest {
         assertThat(assertHolds(crash, both)).isEqualTo(Files.size(crash));
     }
 
+    /**
+     * Version 2's frames: a transaction of n inserts in one segment costs one frame header (16 bytes,
+     * its TXN once) and 5 bytes of record header a record, n + 1 records with its COMMIT; and a record
+     * that runs past its frame is damage even under a matching checksum (a frame written so), found
+     * before any record of that frame is handed out.
+     */
+    @Test
+    void aTransactionIsOneFrameAndARecordPastItsFrameStopsTheReaderBeforeTheFrame() throws Exception {
+        List<Txn> txns = txns(1, 4, 2);
+        Path file = logged(txns);
+        long expected = LogFormat.FILE_HEADER_SIZE;
+        List<Long> frames = new ArrayList<>();
+        for (Txn t : txns) {
+            frames.add(expected);
+            expected += LogFormat.FRAME_HEADER_SIZE + LogFormat.RECORD_HEADER_SIZE + 8; // COMMIT
+            for (Record r : t.rows())
+                expected += LogFormat.RECORD_HEADER_SIZE + LogFormat.IMAGE + LogFormat.imageSize(r, null);
+        }
+        assertThat(assertHolds(file, txns)).isEqualTo(expected).isEqualTo(Files.size(file));
+        // The third frame's first record made 1 byte longer than its frame, and the checksum redone.
+        int at = (int) (long) frames.get(2);
+        byte[] image = Files.readAllBytes(file);
+        int frame =
+                ByteBuffer.wrap(image).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(at);
+        LogFormat.putInt(image, at + LogFormat.FRAME_HEADER_SIZE, frame - LogFormat.FRAME_HEADER_SIZE + 1);
+        byte[] copy = Arrays.copyOfRange(image, at, at + frame);
+        LogFormat.putInt(image, at + LogFormat.FRAME_CHECKSUM, LogFormat.frameChecksum(copy, frame, new CRC32C()));
+        Files.write(file, image);
+        try (LogReader r = new LogReader(file, LogFormat.LOG_MAGIC)) {
+            int records = 0;
+            while (r.next()) {
+                assertThat(r.txn()).isIn(1L, 2L);
+                records++;
+            }
+            assertThat(records).isEqualTo(6);
+            assertThat(r.validEnd()).isEqualTo(at);
+            assertThat(r.damage()).contains("stopped at byte " + at).contains("checksum matches");
+        }
+    }
+
+    /**
+     * An UPDATE names its columns by a MASK of the table's column count, and its image follows the
+     * columns in column order whatever order the writer named them in.
+     */
+    @Test
+    void anUpdateIsItsColumnMaskAndTheirImageInColumnOrder() throws Exception {
+        Path file = dir.resolve("wal.log");
+        Record values = row(6, "after"); // id 6: column 2 NULL
+        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
+            RedoBuffer redo = log.newBuffer(9);
+            redo.update(3, 77, new int[] {4, 0, 2}, values);
+            redo.delete(3, 78);
+            log.enqueueCommit(redo, 500, null);
+        }
+        try (LogReader r = new LogReader(file, LogFormat.LOG_MAGIC)) {
+            assertThat(r.next()).isTrue();
+            assertThat(r.type()).isEqualTo(LogFormat.UPDATE);
+            ByteBuffer p = r.payload();
+            assertThat(p.getShort(LogFormat.TABLE_ID)).isEqualTo((short) 3);
+            assertThat(p.getLong(LogFormat.SLOT)).isEqualTo(77);
+            int[] columns = LogFormat.getMask(p.position(LogFormat.IMAGE), SCHEMA.fieldCount());
+            assertThat(columns).containsExactly(0, 2, 4);
+            Record back = new Record(SCHEMA);
+            LogFormat.getImage(p, SCHEMA, columns, back);
+            assertThat(p.remaining()).isZero();
+            assertThat(back.getLong(0)).isEqualTo(6);
+            assertThat(back.isNull(2)).isTrue();
+            assertThat(back.getString(4)).isEqualTo("after");
+            // 1 byte of MASK (5 columns), 1 of NULL bits, 8 of id, 4 + 5 of the string
+            assertThat(p.limit()).isEqualTo(LogFormat.IMAGE + 1 + 1 + 8 + 4 + 5);
+            assertThat(r.next()).isTrue();
+            assertThat(r.type()).isEqualTo(LogFormat.DELETE);
+            assertThat(r.payload().limit()).isEqualTo(LogFormat.IMAGE);
+            assertThat(r.next()).isTrue();
+            assertThat(r.type()).isEqualTo(LogFormat.COMMIT);
+            assertThat(r.txn()).isEqualTo(9);
+            assertThat(r.next()).isFalse();
+            assertThat(r.damage()).isNull();
+        }
+    }
+
     @Test
     void zerosToTheEndAreTheLogsEndAndZerosFollowedByAnythingElseAreDamage() throws Exception {
-        Path file = dir.resolve("wal.log");
         List<Txn> txns = txns(1, 10, 3);
-        try (LogManager log = new LogManager(file, 0, new SegmentPool(64))) {
-            for (Txn t : txns) log(log, t);
-        }
+        Path file = logged(txns);
         long end = Files.size(file);
         try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
             c.write(ByteBuffer.allocate(10_000), end); // more zeros than a block
