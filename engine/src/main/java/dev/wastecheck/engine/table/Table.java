@@ -930,7 +930,17 @@ public final class Table {
             System.arraycopy(b, 1, scratch, 0, len - 1);
             r.setBytes(f, scratch, 0, len - 1);
         } else if (b[0] == OverflowStore.INLINE_COMPRESSED || b[0] == OverflowStore.INLINE_DICTIONARY) {
+            // compress_cache= keeps these too, keyed by the frame's bytes (b is the record's: decompress overwrites
+            // only the scratch buffer, and the frame is compared and copied before that)
+            long key = decompressedCache == null ? 0 : DecompressedCache.inlineKey(b, len);
+            byte[] kept = decompressedCache == null ? null : decompressedCache.get(key, b, len);
+            if (kept != null) {
+                r.setBytes(f, kept, 0, kept.length);
+                return;
+            }
+            byte[] frame = decompressedCache == null ? null : Arrays.copyOf(b, len);
             decompress(r, f, b, 1, len - 1, b[0] == OverflowStore.INLINE_DICTIONARY);
+            if (frame != null) decompressedCache.put(key, r.bytes(f), r.length(f), frame, len);
         } else if (b[0] == BlockOverflow.TAG) {
             BlockOverflow store = p.blocks[f];
             if (store == null || len != BlockOverflow.REF_BYTES)

@@ -187,12 +187,18 @@ class CompressedFieldTest {
             value = Layout.class,
             names = {"NSM", "PAX", "HPL"})
     void aLargerDictionaryHoldsWhatTheValuesShareAndReadsBackAsThePlainTable(Layout layout) {
-        long[] plainStats = new long[3], defaultStats = new long[3], largeStats = new long[3];
-        List<String> plain = slices(layout, "none", "0", plainStats);
-        List<String> small = slices(layout, "large", "0", defaultStats);
-        List<String> large = slices(layout, "large", "384k", largeStats);
+        long[] plainStats = new long[5], defaultStats = new long[5], largeStats = new long[5], kept = new long[5];
+        List<String> plain = slices(layout, "none", "0", "0", plainStats);
+        List<String> small = slices(layout, "large", "0", "0", defaultStats);
+        List<String> large = slices(layout, "large", "384k", "0", largeStats);
+        List<String> cached = slices(layout, "large", "384k", "16m", kept);
         assertThat(plain).hasSize(SLICES);
-        assertThat(large).isEqualTo(plain).isEqualTo(small);
+        assertThat(large).isEqualTo(plain).isEqualTo(small).isEqualTo(cached);
+        // the large dictionary's frames are short enough to stay inline in the row, and the cache keeps them too:
+        // the second pass decompresses nothing
+        assertThat(largeStats[4]).isEqualTo(largeStats[3]).isPositive();
+        assertThat(kept[3]).isEqualTo(largeStats[3]);
+        assertThat(kept[4]).isZero();
         assertThat(defaultStats[2]).isEqualTo(Table.DICTIONARY_BYTES);
         assertThat(largeStats[2]).isGreaterThan(Table.DICTIONARY_BYTES).isLessThanOrEqualTo(384 << 10);
         // bytes the moved and updated values' frames saved, over their raw bytes: the large dictionary holds the
@@ -227,9 +233,10 @@ class CompressedFieldTest {
     /**
      * Loads {@link #SLICES} rows cut from one 160 KiB text, moves them into the hot partition (which trains the
      * dictionary), updates every third with another cut, and reads every row twice; {@code stats}: the bytes the
-     * frames stored from the move on saved, the raw bytes of those values, the dictionary's size.
+     * frames stored from the move on saved, the raw bytes of those values, the dictionary's size, and the bytes
+     * each pass of reads decompressed.
      */
-    private static List<String> slices(Layout layout, String compress, String dictionary, long[] stats) {
+    private static List<String> slices(Layout layout, String compress, String dictionary, String cache, long[] stats) {
         Random rnd = new Random(31);
         char[] text = new char[160 << 10]; // random printable ASCII: a value alone compresses little
         for (int k = 0; k < text.length; k++) text[k] = (char) (0x21 + rnd.nextInt(0x5e));
@@ -237,7 +244,8 @@ class CompressedFieldTest {
         TableDesign d = TableDesign.BASELINE
                 .with("layout", layout.name())
                 .with("compress", compress)
-                .with("compress_dict", dictionary);
+                .with("compress_dict", dictionary)
+                .with("compress_cache", cache);
         try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
             Table t = db.table("text");
             Record r = new Record(t.schema());
@@ -264,12 +272,15 @@ class CompressedFieldTest {
             stats[2] = t.dictionaryBytes();
             List<String> out = new ArrayList<>();
             Record read = new Record(t.schema());
-            for (int pass = 0; pass < 2; pass++)
+            for (int pass = 0; pass < 2; pass++) {
+                long before = t.decompressedBytes();
                 for (int i = 0; i < SLICES; i++) {
                     t.read(t.hot(), tidOf(t, i), read);
                     if (pass == 1)
                         out.add(i + ":" + new String(read.bytes(1), 0, read.length(1), StandardCharsets.UTF_8));
                 }
+                stats[3 + pass] = t.decompressedBytes() - before;
+            }
             return out;
         }
     }
