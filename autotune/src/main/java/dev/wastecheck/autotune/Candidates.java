@@ -181,25 +181,18 @@ final class Candidates {
                     "no column of this table is long enough to leave a page (nothing to compress)");
             c = c.with("compress", "none");
         }
-        if (table != null && c.compress().cache() > split.share(table) / 2) {
-            // Database takes the cache's bytes out of the pool: more than half the table's share would leave its
-            // pages too few frames (and below two pages the run refuses to start)
+        long side = (long) c.compress().cache() + c.compress().dictionary();
+        if (table != null && side > split.share(table) / 2) {
+            // Database takes the cache's and the dictionary's bytes out of the pool: more than half the table's share
+            // would leave its pages too few frames (and below two pages the run refuses to start)
             prune(
                     record,
                     table,
                     Dimension.COMPRESS,
-                    "compress_cache=" + c.compress().cache(),
-                    "the cache would take more than half of the table's " + split.share(table) + " B of memory");
-            c = c.with("compress_cache", "0");
-        }
-        if (table != null && c.compress().cache() + c.compress().dictionary() > split.share(table) / 2) {
-            // the dictionary's bytes come out of the pool too (Database), with the same limit as the cache's
-            prune(
-                    record,
-                    table,
-                    Dimension.COMPRESS,
-                    "compress_dict=" + c.compress().dictionary(),
-                    "the dictionary would take more than half of the table's " + split.share(table) + " B of memory");
+                    "compress_cache=" + c.compress().cache() + ",compress_dict="
+                            + c.compress().dictionary(),
+                    "the cache and the dictionary would take more than half of the table's " + split.share(table)
+                            + " B of memory");
             c = c.with("compress_cache", "0").with("compress_dict", "0");
         }
         if (c.clusterFraction() > 0 || c.partition()) {
