@@ -29,6 +29,12 @@ final class Candidates {
     /** Sizes of {@code compress_cache=} tried, in KiB: about 50 and 200 texts of the generated wikis' 5 KB. */
     static final int[] VALUE_CACHE_KIB = {256, 1024};
     /**
+     * Sizes of {@code compress_dict=} tried, in KiB, beside zstd's default 110 KiB: a dictionary that may hold what
+     * many values share (docs/benchmarks.md, "A dictionary the size of what the texts share"); tried alone and with
+     * the smaller value cache.
+     */
+    static final int[] DICTIONARY_KIB = {1024};
+    /**
      * Page layouts the search tries per table. {@code layout=arrow} is not one: Arrow blocks are
      * one storage for the whole database, tried once as the best uniform design ({@link Finalists}).
      */
@@ -80,7 +86,7 @@ final class Candidates {
             }
             case COMPRESS -> {
                 // §4.1: large fields stored compressed; the replay pays the decompression in every read
-                TableDesign plain = current.with("compress_cache", "0");
+                TableDesign plain = current.with("compress_cache", "0").with("compress_dict", "0");
                 out.add(plain.with("compress", "none"));
                 out.add(plain.with("compress", "large").with("compress_block", "0"));
                 // long values compressed many at a time, in blocks of these raw sizes (BlockOverflow): a
@@ -92,6 +98,14 @@ final class Candidates {
                     out.add(current.with("compress", "large")
                             .with("compress_block", "0")
                             .with("compress_cache", kib + "k"));
+                // a larger trained dictionary, its memory taken from the pool's (Table.trainDictionaries)
+                for (int kib : DICTIONARY_KIB) {
+                    TableDesign dict = plain.with("compress", "large")
+                            .with("compress_block", "0")
+                            .with("compress_dict", kib + "k");
+                    out.add(dict);
+                    out.add(dict.with("compress_cache", VALUE_CACHE_KIB[0] + "k"));
+                }
             }
             case CACHE -> {
                 out.add(current.with("cache", "off").with("cache_size", "1"));
@@ -167,16 +181,19 @@ final class Candidates {
                     "no column of this table is long enough to leave a page (nothing to compress)");
             c = c.with("compress", "none");
         }
-        if (table != null && c.compress().cache() > split.share(table) / 2) {
-            // Database takes the cache's bytes out of the pool: more than half the table's share would leave its
-            // pages too few frames (and below two pages the run refuses to start)
+        long side = (long) c.compress().cache() + c.compress().dictionary();
+        if (table != null && side > split.share(table) / 2) {
+            // Database takes the cache's and the dictionary's bytes out of the pool: more than half the table's share
+            // would leave its pages too few frames (and below two pages the run refuses to start)
             prune(
                     record,
                     table,
                     Dimension.COMPRESS,
-                    "compress_cache=" + c.compress().cache(),
-                    "the cache would take more than half of the table's " + split.share(table) + " B of memory");
-            c = c.with("compress_cache", "0");
+                    "compress_cache=" + c.compress().cache() + ",compress_dict="
+                            + c.compress().dictionary(),
+                    "the cache and the dictionary would take more than half of the table's " + split.share(table)
+                            + " B of memory");
+            c = c.with("compress_cache", "0").with("compress_dict", "0");
         }
         if (c.clusterFraction() > 0 || c.partition()) {
             boolean keyed = split.training(table).stream()

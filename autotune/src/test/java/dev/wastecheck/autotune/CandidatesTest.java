@@ -87,6 +87,9 @@ class CandidatesTest {
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=16384",
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_block=65536",
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=262144",
-                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=1048576");
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=1048576",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_dict=1048576",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=262144,"
+                                + "compress_dict=1048576");
     }
 }

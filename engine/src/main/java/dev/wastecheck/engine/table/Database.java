@@ -85,17 +85,21 @@ public final class Database implements AutoCloseable {
         this.device = StorageDevice.temporary(pageSize, model);
         this.arrow = arrow;
         try {
-            // compress_cache= keeps decompressed values beside the pool: their memory comes out of the pool's
+            // compress_cache= keeps decompressed values beside the pool, compress_dict= a dictionary of that size for
+            // each compressed long column: their memory comes out of the pool's
             long kept = 0;
             for (TableSpec s : specs) {
                 TableDesign d = designs.apply(s.name());
-                boolean compressesLong = false; // as Table decides: a long column the design compresses, on pages
+                int compressedLong = 0; // as Table decides: long columns the design compresses, on pages
                 for (ColumnSpec c : s.columns())
-                    compressesLong |= c.overflow() && d.compress().covers(c.name(), true);
-                if (compressesLong && arrow == null) kept += d.compress().cache();
+                    if (c.overflow() && d.compress().covers(c.name(), true)) compressedLong++;
+                if (compressedLong > 0 && arrow == null)
+                    kept += d.compress().cache()
+                            + (long) compressedLong * d.compress().dictionary();
             }
             if (kept > 0 && memoryBytes - kept < 2L * pageSize)
-                throw new IllegalArgumentException("compress_cache= takes " + kept + " B of the " + memoryBytes
+                throw new IllegalArgumentException("compress_cache= and compress_dict= take " + kept + " B of the "
+                        + memoryBytes
                         + " B of memory: the buffer pool would hold fewer than 2 pages");
             this.pool = new BufferPool(device, memoryBytes - kept);
             for (TableSpec s : specs) tables.put(s.name(), new Table(s, pool, designs.apply(s.name()), arrow));

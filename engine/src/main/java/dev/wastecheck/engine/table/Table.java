@@ -930,7 +930,17 @@ public final class Table {
             System.arraycopy(b, 1, scratch, 0, len - 1);
             r.setBytes(f, scratch, 0, len - 1);
         } else if (b[0] == OverflowStore.INLINE_COMPRESSED || b[0] == OverflowStore.INLINE_DICTIONARY) {
+            // compress_cache= keeps these too, keyed by the frame's bytes (b is the record's: decompress overwrites
+            // only the scratch buffer, and the frame is compared and copied before that)
+            long key = decompressedCache == null ? 0 : DecompressedCache.inlineKey(b, len);
+            byte[] kept = decompressedCache == null ? null : decompressedCache.get(key, b, len);
+            if (kept != null) {
+                r.setBytes(f, kept, 0, kept.length);
+                return;
+            }
+            byte[] frame = decompressedCache == null ? null : Arrays.copyOf(b, len);
             decompress(r, f, b, 1, len - 1, b[0] == OverflowStore.INLINE_DICTIONARY);
+            if (frame != null) decompressedCache.put(key, r.bytes(f), r.length(f), frame, len);
         } else if (b[0] == BlockOverflow.TAG) {
             BlockOverflow store = p.blocks[f];
             if (store == null || len != BlockOverflow.REF_BYTES)
@@ -1007,9 +1017,12 @@ public final class Table {
 
     /** zstd's level with a trained dictionary, whose frames are written far less often (the hot partition's values). */
     static final int ZSTD_DICTIONARY_LEVEL = 9;
-    /** A trained dictionary's size: zstd's default (110 KiB). */
+    /** A trained dictionary's size without {@code compress_dict=}: zstd's default (110 KiB). */
     static final int DICTIONARY_BYTES = 112_640;
-    /** The most values, and value bytes, a dictionary is trained on. */
+    /**
+     * The most values, and value bytes, a dictionary is trained on; a dictionary larger than 1 MiB
+     * ({@code compress_dict=}) gets 16 times its size in sample bytes, zstd's advice for the trainer.
+     */
     static final int SAMPLE_VALUES = 4096, SAMPLE_BYTES = 16 << 20;
 
     /** A zstd dictionary trained on a compressed field's values, with its digested forms. */
@@ -1025,7 +1038,10 @@ public final class Table {
      * creation, a relocation). Values stored from then on (the hot partition's, relocated, new and
      * moved ones) are compressed with it, under tags 4 and 5
      * ({@link OverflowStore}), and read with it. The workload is not consulted. The dictionaries
-     * live in memory beside the pool and count as side bytes ({@link #dictionaryBytes}).
+     * live in memory (beside the pool at the default size, out of the pool's memory with
+     * {@code compress_dict=SIZE}: {@link Database}) and count as side bytes ({@link #dictionaryBytes}).
+     * The dictionary's size is the design's: zstd's default, or {@code compress_dict=}'s (a larger
+     * one holds more of what the values share, so each frame refers to it for more of its bytes).
      */
     public void trainDictionaries() {
         if (arrow != null || dictionaries != null) return;
@@ -1039,11 +1055,14 @@ public final class Table {
         }
         long rows = Math.max(1, main.heap.rows());
         long every = Math.max(1, rows / SAMPLE_VALUES);
+        int dictionaryBytes =
+                design.compress().dictionary() > 0 ? design.compress().dictionary() : DICTIONARY_BYTES;
+        int sampleBytes = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(SAMPLE_BYTES, 16L * dictionaryBytes));
         Record r = new Record(schema);
         for (int f = 0; f < compressed.length; f++) {
             if (!compressed[f]) continue;
             int field = f;
-            ZstdDictTrainer trainer = new ZstdDictTrainer(SAMPLE_BYTES, DICTIONARY_BYTES);
+            ZstdDictTrainer trainer = new ZstdDictTrainer(sampleBytes, dictionaryBytes);
             long[] seen = {0};
             forEachTuple(main, tid -> {
                 if (seen[0]++ % every != 0) return true;

@@ -132,13 +132,17 @@ public record TableDesign(
      * {@code COL+COL}, each of which must be such a column. Keys and predicates see the plain value:
      * a tuple's index keys are taken before its values are compressed, and a read decompresses.
      */
-    public record Compress(String mode, List<String> columns, int block, int cache) {
-        public static final Compress NONE = new Compress("none", List.of(), 0, 0);
-        public static final Compress LARGE = new Compress("large", List.of(), 0, 0);
+    public record Compress(String mode, List<String> columns, int block, int cache, int dictionary) {
+        public static final Compress NONE = new Compress("none", List.of(), 0, 0, 0);
+        public static final Compress LARGE = new Compress("large", List.of(), 0, 0, 0);
         /** The most bytes {@code compress_cache=} keeps: 64 MiB. */
         public static final int MAX_CACHE = 64 << 20;
         /** The block sizes {@code compress_block=} takes: 0 (each value its own frame) up to 1 MiB. */
         public static final int MAX_BLOCK = 1 << 20;
+        /** The largest dictionary {@code compress_dict=} trains: 16 MiB. */
+        public static final int MAX_DICTIONARY = 16 << 20;
+        /** The smallest: 1 KiB (zstd's trainer needs room for its entropy tables). */
+        public static final int MIN_DICTIONARY = 1 << 10;
 
         /**
          * @param block with {@code compress_block=SIZE}: long values are packed, in the order their partition stores
@@ -147,6 +151,9 @@ public record TableDesign(
          * @param cache with {@code compress_cache=SIZE}: the values last read out of line, decompressed, kept beside
          *              the pool up to this many bytes (least recently read dropped first), so that a read of one of
          *              them decompresses nothing and reads no overflow page; 0: none
+         * @param dictionary with {@code compress_dict=SIZE}: the zstd dictionary trained for each compressed long column
+         *              at the split has this many bytes, and its memory is taken from the buffer pool's (as the
+         *              cache's); 0: zstd's default size (110 KiB), kept beside the pool
          */
         public Compress {
             columns = List.copyOf(columns);
@@ -154,14 +161,21 @@ public record TableDesign(
                 throw new IllegalArgumentException("compress_block=" + block + ": expected 0 to 1m bytes");
             if (cache < 0 || cache > MAX_CACHE)
                 throw new IllegalArgumentException("compress_cache=" + cache + ": expected 0 to 64m bytes");
+            if (dictionary != 0 && (dictionary < MIN_DICTIONARY || dictionary > MAX_DICTIONARY))
+                throw new IllegalArgumentException(
+                        "compress_dict=" + dictionary + ": expected 0 (the default) or 1k to 16m bytes");
         }
 
         public Compress withBlock(int b) {
-            return new Compress(mode, columns, b, cache);
+            return new Compress(mode, columns, b, cache, dictionary);
         }
 
         public Compress withCache(int bytes) {
-            return new Compress(mode, columns, block, bytes);
+            return new Compress(mode, columns, block, bytes, dictionary);
+        }
+
+        public Compress withDictionary(int bytes) {
+            return new Compress(mode, columns, block, cache, bytes);
         }
 
         public boolean none() {
@@ -184,14 +198,16 @@ public record TableDesign(
         static Compress parse(String v, Compress was) {
             String s = v.trim().toLowerCase(Locale.ROOT);
             return switch (s) {
-                case "none", "off" -> NONE.withBlock(was.block).withCache(was.cache);
-                case "large", "on" -> LARGE.withBlock(was.block).withCache(was.cache);
+                case "none", "off" ->
+                    NONE.withBlock(was.block).withCache(was.cache).withDictionary(was.dictionary);
+                case "large", "on" ->
+                    LARGE.withBlock(was.block).withCache(was.cache).withDictionary(was.dictionary);
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
                         throw new IllegalArgumentException("compress=" + v + ": expected none, large or COL+COL");
-                    yield new Compress("columns", cols, was.block, was.cache);
+                    yield new Compress("columns", cols, was.block, was.cache, was.dictionary);
                 }
             };
         }
@@ -212,6 +228,7 @@ public record TableDesign(
                     "compress",
                     "compress_block",
                     "compress_cache",
+                    "compress_dict",
                     "id" -> true;
             default -> false;
         };
@@ -257,6 +274,7 @@ public record TableDesign(
             case "compress" -> cz = Compress.parse(value, cz);
             case "compress_block" -> cz = cz.withBlock(blockSize(v));
             case "compress_cache" -> cz = cz.withCache(cacheBytes(v));
+            case "compress_dict" -> cz = cz.withDictionary(dictionaryBytes(v));
             case "demote_after" -> demote = count("demote_after", v);
             case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
@@ -278,7 +296,7 @@ public record TableDesign(
 
     /** The keys {@link #with} takes, for messages. */
     public static final String KEYS =
-            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, id";
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, compress_dict, id";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
@@ -354,17 +372,31 @@ public record TableDesign(
                 "compress_block=" + v + ": expected a size from 0 (one frame per value) to 1024k, such as 16k");
     }
 
-    /** {@code compress_cache=}'s size: bytes, or with a {@code k} or {@code m} suffix KiB or MiB; 0 for none. */
-    private static int cacheBytes(String v) {
+    /** A size in bytes, or with a {@code k} or {@code m} suffix KiB or MiB; -1 when it is not a number or too large. */
+    private static long size(String v) {
         try {
             int unit = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : 0;
-            long n = Long.parseLong(unit == 0 ? v : v.substring(0, v.length() - 1)) << unit;
-            if (n >= 0 && n <= Compress.MAX_CACHE) return (int) n;
-        } catch (NumberFormatException ignored) {
-            // fall through
+            long n = Long.parseLong(unit == 0 ? v : v.substring(0, v.length() - 1));
+            return n < 0 || n > (1L << 40) ? -1 : n << unit;
+        } catch (NumberFormatException e) {
+            return -1;
         }
+    }
+
+    /** {@code compress_cache=}'s size: bytes, or with a {@code k} or {@code m} suffix KiB or MiB; 0 for none. */
+    private static int cacheBytes(String v) {
+        long n = size(v);
+        if (n >= 0 && n <= Compress.MAX_CACHE) return (int) n;
         throw new IllegalArgumentException(
                 "compress_cache=" + v + ": expected a size from 0 (none) to 64m, such as 256k");
+    }
+
+    /** {@code compress_dict=}'s size: bytes, or with a {@code k} or {@code m} suffix KiB or MiB; 0 for the default. */
+    private static int dictionaryBytes(String v) {
+        long n = size(v);
+        if (n == 0 || (n >= Compress.MIN_DICTIONARY && n <= Compress.MAX_DICTIONARY)) return (int) n;
+        throw new IllegalArgumentException(
+                "compress_dict=" + v + ": expected 0 (the default, 110 KiB) or a size from 1k to 16m, such as 1m");
     }
 
     private static long count(String key, String v) {
@@ -409,6 +441,7 @@ public record TableDesign(
         m.put("compress", compress.label());
         m.put("compress_block", String.valueOf(compress.block()));
         m.put("compress_cache", String.valueOf(compress.cache()));
+        m.put("compress_dict", String.valueOf(compress.dictionary()));
         m.put("id", implicitId ? "implicit" : "stored");
         return m;
     }
@@ -430,6 +463,8 @@ public record TableDesign(
             b.append(",compress_block=").append(compress.block());
         if (!compress.none() && compress.cache() > 0)
             b.append(",compress_cache=").append(compress.cache());
+        if (!compress.none() && compress.dictionary() > 0)
+            b.append(",compress_dict=").append(compress.dictionary());
         if (implicitId) b.append(",id=implicit");
         return b.toString();
     }

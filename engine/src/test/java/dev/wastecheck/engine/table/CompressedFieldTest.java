@@ -176,6 +176,123 @@ class CompressedFieldTest {
     }
 
     /**
+     * {@code compress_dict=}: values cut from one shared text (as the generated wiki's are, slices of a 1 MiB corpus:
+     * docs/benchmarks.md, "A dictionary the size of what the texts share"), 160 KiB of random characters here, more
+     * than zstd's default dictionary holds. With a dictionary of 384 KiB the hot partition's frames save far more bytes than with the
+     * default, every value (moved, updated, read twice) reads back as the plain table's in every page layout, the
+     * dictionary has the design's size at most and more than the default, and its memory comes out of the pool's.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void aLargerDictionaryHoldsWhatTheValuesShareAndReadsBackAsThePlainTable(Layout layout) {
+        long[] plainStats = new long[5], defaultStats = new long[5], largeStats = new long[5], kept = new long[5];
+        List<String> plain = slices(layout, "none", "0", "0", plainStats);
+        List<String> small = slices(layout, "large", "0", "0", defaultStats);
+        List<String> large = slices(layout, "large", "384k", "0", largeStats);
+        List<String> cached = slices(layout, "large", "384k", "16m", kept);
+        assertThat(plain).hasSize(SLICES);
+        assertThat(large).isEqualTo(plain).isEqualTo(small).isEqualTo(cached);
+        // the large dictionary's frames are short enough to stay inline in the row, and the cache keeps them too:
+        // the second pass decompresses nothing
+        assertThat(largeStats[4]).isEqualTo(largeStats[3]).isPositive();
+        assertThat(kept[3]).isEqualTo(largeStats[3]);
+        assertThat(kept[4]).isZero();
+        assertThat(defaultStats[2]).isEqualTo(Table.DICTIONARY_BYTES);
+        assertThat(largeStats[2]).isGreaterThan(Table.DICTIONARY_BYTES).isLessThanOrEqualTo(384 << 10);
+        // bytes the moved and updated values' frames saved, over their raw bytes: the large dictionary holds the
+        // shared text, so a frame is little more than a reference into it
+        assertThat(largeStats[0] * 1.0 / largeStats[1]).isGreaterThan(0.9);
+        assertThat(largeStats[0] - defaultStats[0]).isGreaterThan(largeStats[1] / 5);
+        try (Database db = new Database(
+                List.of(spec()),
+                n -> TableDesign.BASELINE
+                        .with("compress", "large")
+                        .with("compress_dict", "1m")
+                        .with("compress_cache", "16m"),
+                8192,
+                64L << 20,
+                DeviceModel.NVME,
+                null)) {
+            assertThat(db.pool().capacityFrames()).isEqualTo((47 << 20) / 8192);
+        }
+        assertThat(TableDesign.BASELINE
+                        .with("compress", "large")
+                        .with("compress_dict", "1m")
+                        .describe())
+                .endsWith(",compress=large,compress_dict=1048576");
+        assertThatThrownBy(() -> TableDesign.BASELINE.with("compress_dict", "512"))
+                .hasMessageContaining("compress_dict=512: expected 0 (the default, 110 KiB) or a size from 1k to 16m");
+        assertThatThrownBy(() -> TableDesign.BASELINE.with("compress_dict", "32m"))
+                .hasMessageContaining("compress_dict=32m");
+    }
+
+    private static final int SLICES = 1500;
+
+    /**
+     * Loads {@link #SLICES} rows cut from one 160 KiB text, moves them into the hot partition (which trains the
+     * dictionary), updates every third with another cut, and reads every row twice; {@code stats}: the bytes the
+     * frames stored from the move on saved, the raw bytes of those values, the dictionary's size, and the bytes
+     * each pass of reads decompressed.
+     */
+    private static List<String> slices(Layout layout, String compress, String dictionary, String cache, long[] stats) {
+        Random rnd = new Random(31);
+        char[] text = new char[160 << 10]; // random printable ASCII: a value alone compresses little
+        for (int k = 0; k < text.length; k++) text[k] = (char) (0x21 + rnd.nextInt(0x5e));
+        String corpus = new String(text);
+        TableDesign d = TableDesign.BASELINE
+                .with("layout", layout.name())
+                .with("compress", compress)
+                .with("compress_dict", dictionary)
+                .with("compress_cache", cache);
+        try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
+            Table t = db.table("text");
+            Record r = new Record(t.schema());
+            long raw = 0;
+            for (int i = 0; i < SLICES; i++) {
+                String v = slice(rnd, corpus);
+                r.setLong(0, i).setString(1, v).setString(2, "utf-8");
+                t.insert(t.main(), r);
+                raw += v.length();
+            }
+            long saved = t.compression()[1];
+            Record scratch = new Record(t.schema());
+            t.createHotPartition();
+            for (int i = 0; i < SLICES; i++) t.move(t.main(), tidOf(t, i), t.hot(), scratch);
+            Record values = new Record(t.schema());
+            for (int i = 0; i < SLICES; i += 3) {
+                String v = slice(rnd, corpus);
+                values.setString(1, v);
+                t.update(t.hot(), tidOf(t, i), new int[] {1}, values, scratch);
+                raw += v.length();
+            }
+            stats[0] = t.compression()[1] - saved;
+            stats[1] = raw;
+            stats[2] = t.dictionaryBytes();
+            List<String> out = new ArrayList<>();
+            Record read = new Record(t.schema());
+            for (int pass = 0; pass < 2; pass++) {
+                long before = t.decompressedBytes();
+                for (int i = 0; i < SLICES; i++) {
+                    t.read(t.hot(), tidOf(t, i), read);
+                    if (pass == 1)
+                        out.add(i + ":" + new String(read.bytes(1), 0, read.length(1), StandardCharsets.UTF_8));
+                }
+                stats[3 + pass] = t.decompressedBytes() - before;
+            }
+            return out;
+        }
+    }
+
+    /** 2 to 4 KB of {@code corpus} from a random place (ASCII: any cut is a whole string). */
+    private static String slice(Random rnd, String corpus) {
+        int n = 2000 + rnd.nextInt(2000);
+        int at = rnd.nextInt(corpus.length() - n);
+        return corpus.substring(at, at + n);
+    }
+
+    /**
      * Loads the rows, moves them into the hot partition (which trains the dictionary), updates every third, and
      * reads every row twice; {@code counts}: bytes decompressed before the reads, after the first pass and after the
      * second, and the cache's hits.

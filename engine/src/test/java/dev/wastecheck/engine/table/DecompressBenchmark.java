@@ -27,8 +27,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>The values are a generated wiki's texts, exported by {@code docs/scripts/heldout_bytes.py --export DUMP TRACE
  * DIR}: {@code DIR/sample.bin} (what {@code Table.trainDictionaries} trains on: the dump's texts evenly spaced, at
  * most {@link Table#SAMPLE_VALUES}) and {@code DIR/reads.bin} (the distinct texts the held-out half reads, in the
- * order it first reads them). The setup trains the dictionary as the table does ({@link Table#DICTIONARY_BYTES},
- * level {@link Table#ZSTD_DICTIONARY_LEVEL}) and makes each value's frame as the hot partition stores it; one
+ * order it first reads them). The setup trains the dictionary as the table does ({@link Table#DICTIONARY_BYTES}, or
+ * {@code -p dictionaryBytes=N} as {@code compress_dict=N} does; level {@link Table#ZSTD_DICTIONARY_LEVEL}) and makes each value's frame as the hot partition stores it; one
  * operation decompresses every held-out value once, in read order, value by value, into the table's scratch
  * buffer when it fits (two pages) and a new array otherwise, as {@code Table.decompress} does. Time per byte =
  * time per operation / the values' bytes (printed by the setup).
@@ -58,6 +58,10 @@ public class DecompressBenchmark {
     @Param({"/tmp/nb27/v6151"})
     public String values;
 
+    /** The dictionary's size: the table's default, or a {@code compress_dict=} size such as 1048576. */
+    @Param({"112640"})
+    public int dictionaryBytes;
+
     private byte[][] dictFrames, plainFrames, lz4Blocks;
     private int[] lengths;
     private ZstdDictDecompress dictionary;
@@ -81,7 +85,8 @@ public class DecompressBenchmark {
         Path dir = Path.of(values);
         if (!Files.exists(dir.resolve("reads.bin")))
             throw new IllegalStateException(dir + ": run docs/scripts/heldout_bytes.py --export DUMP TRACE " + dir);
-        ZstdDictTrainer trainer = new ZstdDictTrainer(Table.SAMPLE_BYTES, Table.DICTIONARY_BYTES);
+        ZstdDictTrainer trainer =
+                new ZstdDictTrainer((int) Math.max(Table.SAMPLE_BYTES, 16L * dictionaryBytes), dictionaryBytes);
         for (byte[] v : read(dir.resolve("sample.bin"))) if (!trainer.addSample(v)) break;
         byte[] dict = trainer.trainSamples();
         ZstdDictCompress compress = new ZstdDictCompress(dict, Table.ZSTD_DICTIONARY_LEVEL);
