@@ -479,7 +479,7 @@ public final class DumpLoader {
             VectorSchemaRoot done = root;
             root = null;
             if (n > 0) {
-                put(queue, new Batch(done));
+                putBatch(queue, done);
             } else {
                 done.close();
             }
@@ -626,7 +626,7 @@ public final class DumpLoader {
             }
             ready.setRowCount(n);
             if (n > 0) {
-                put(queue, new Batch(ready));
+                putBatch(queue, ready);
             } else {
                 ready.close();
             }
@@ -772,6 +772,20 @@ public final class DumpLoader {
 
     private static void put(BlockingQueue<Event> queue, Event e) throws InterruptedException {
         queue.put(e);
+    }
+
+    /**
+     * Hands a filled batch over. Interrupted (the load is ending: the calling thread failed and
+     * drains the queue), the batch is closed here: it is no longer held by the filler and never
+     * reached the queue, and its buffers would outlive the allocator ("Memory was leaked").
+     */
+    private static void putBatch(BlockingQueue<Event> queue, VectorSchemaRoot root) throws InterruptedException {
+        try {
+            queue.put(new Batch(root));
+        } catch (InterruptedException e) {
+            root.close();
+            throw e;
+        }
     }
 
     /** Hands over one run of rows for a table; returns the statement that ended the run, if read. */
