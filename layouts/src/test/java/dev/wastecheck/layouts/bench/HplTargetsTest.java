@@ -98,6 +98,7 @@ class HplTargetsTest {
         HplTargets.Result mix = result("mix", "NSM", new double[] {10, 10, 10}, new double[] {10.5, 10.5, 10.5});
         assertThat(mix.perfDelta()).isCloseTo(10 / 10.5 - 1, within(1e-12));
         assertThat(mix.ratioQuartiles()[1]).isCloseTo(10 / 10.5, within(1e-12));
+        assertThat(mix.ratioOfMeansInterval()).containsExactly(new double[] {10 / 10.5, 10 / 10.5}, within(1e-12));
         assertThat(mix.holds()).isEqualTo("yes");
         assertThat(mix.signAsPaper()).isTrue();
         // HPL ahead where the paper has it behind: holds, with the other sign.
@@ -111,14 +112,46 @@ class HplTargetsTest {
         HplTargets.Result tpcb = result("txn", "NSM", new double[] {10.4, 10.4, 10.4}, new double[] {10, 10, 10});
         assertThat(tpcb.holds()).isEqualTo("no");
         assertThat(tpcb.signAsPaper()).isTrue();
-        // An outlier round moves the mean, not the median: delete 1.2x in two rounds of three, one slow HPL round.
+        // The mean decides, not the median: delete 1.2x in two rounds of three, one slow HPL round,
+        // so the ratio of the means is 3.6 / 5 = 0.72x; the rounds disagree, so the interval is wide.
         HplTargets.Result delete = result("delete", "NSM-SHORE", new double[] {1.2, 1.2, 1.2}, new double[] {1, 1, 3});
         assertThat(delete.ratioQuartiles()[1]).isCloseTo(1.2, within(1e-12));
-        assertThat(delete.holds()).isEqualTo("median only");
+        assertThat(delete.ratioOfMeans()).isCloseTo(0.72, within(1e-12));
+        assertThat(delete.ratioOfMeansInterval()[0]).isCloseTo(3.6 / 9, within(1e-12)); // every round the slow one
+        assertThat(delete.ratioOfMeansInterval()[1]).isCloseTo(1.2, within(1e-12)); // none of them
+        assertThat(delete.holds()).isEqualTo("no, not decided");
+        // Inside the bounds with an interval that crosses one: the point estimate's side, not decided.
+        HplTargets.Result close =
+                result("txn", "NSM", new double[] {10, 11, 9, 10, 10.8, 9.2}, new double[] {10, 10, 10, 10, 10, 10});
+        assertThat(close.holds()).isEqualTo("yes, not decided");
         assertThat(HplTargets.table(List.of(mix, delete)))
-                .contains("| TPC-C mix: HPL >= 0.95x NSM | Table 3: A -5%, B -6% | -4.8% |")
-                .contains("| 0.95x [0.95-0.95] | yes | yes |")
-                .contains("| median only | no |");
+                .contains("| TPC-C mix: HPL >= 0.95x NSM | Table 3: A -5%, B -6% | -4.8% [-4.8%, -4.8%] |")
+                .contains("| yes | 0.95x [0.95-0.95] | yes |")
+                .contains("| -28.0% [-60.0%, +20.0%] |")
+                .contains("| no, not decided | 1.20x [0.40-1.20] | no |");
+    }
+
+    @Test
+    void theIntervalIsAPairedBootstrapOfTheRatioOfTheMeans() {
+        // Rounds that slow both formats alike cancel in the pairs: base = 1.1 x HPL in every round.
+        double[] hpl = new double[200], base = new double[200];
+        java.util.Random r = new java.util.Random(1);
+        for (int i = 0; i < hpl.length; i++) {
+            hpl[i] = 40 * (1 + 0.2 * r.nextGaussian());
+            base[i] = 1.1 * hpl[i];
+        }
+        assertThat(HplTargets.ratioOfMeansInterval(base, hpl)).containsExactly(new double[] {1.1, 1.1}, within(1e-9));
+        // Independent noise of 18% a round over 200 rounds: the interval is about +-2 x 0.18 x sqrt(2 / 200).
+        for (int i = 0; i < hpl.length; i++) base[i] = 40 * (1 + 0.18 * r.nextGaussian());
+        for (int i = 0; i < hpl.length; i++) hpl[i] = 40 * (1 + 0.18 * r.nextGaussian());
+        double[] ci = HplTargets.ratioOfMeansInterval(base, hpl);
+        double point = Arrays.stream(base).sum() / Arrays.stream(hpl).sum();
+        assertThat(ci[0]).isLessThan(point);
+        assertThat(ci[1]).isGreaterThan(point);
+        assertThat(ci[1] - ci[0]).isBetween(0.05, 0.09);
+        // NaN rounds are left out of both.
+        assertThat(HplTargets.ratioOfMeansInterval(new double[] {2, Double.NaN}, new double[] {1, 5}))
+                .containsExactly(2, 2);
     }
 
     @Test
@@ -133,11 +166,12 @@ class HplTargetsTest {
     @Test
     void badOptionsAreRefusedWithAMessage() {
         assertThat(HplTargets.Settings.parse(new String[] {"--rounds", "7", "--sf", "0.5"}))
-                .isEqualTo(new HplTargets.Settings(7, 0.5, 2, 10));
+                .isEqualTo(new HplTargets.Settings(7, 0.5, 2, 10, 20));
         for (String[] bad : List.of(
                 new String[] {"--rounds", "many"},
                 new String[] {"--rounds", "0"},
                 new String[] {"--sf", "-1"},
+                new String[] {"--warm-rounds", "-1"},
                 new String[] {"--formats", "NSM"},
                 new String[] {"--rounds"},
                 new String[] {"rounds"}))

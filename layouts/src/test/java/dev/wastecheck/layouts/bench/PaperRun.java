@@ -144,6 +144,36 @@ public final class PaperRun {
     private static final java.lang.management.ThreadMXBean THREADS =
             java.lang.management.ManagementFactory.getThreadMXBean();
 
+    /**
+     * {@code -Dpaperrun.trace=FILE}: every timed operation as a CSV line (round, workload, format,
+     * operation, the format's place in the round, milliseconds, collector milliseconds and JIT
+     * milliseconds spent while it ran), to find where a round's time varies.
+     */
+    private static final java.io.PrintStream TRACE = trace();
+
+    private static java.io.PrintStream trace() {
+        String file = System.getProperty("paperrun.trace");
+        if (file == null) return null;
+        try {
+            java.io.PrintStream out = new java.io.PrintStream(new java.io.FileOutputStream(file), true);
+            out.println("round,workload,format,op,place,ms,gc_ms,jit_ms");
+            return out;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static long gcMillis() {
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean b :
+                java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) ms += b.getCollectionTime();
+        return ms;
+    }
+
+    private static long jitMillis() {
+        return java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+    }
+
     private static long now() {
         return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
     }
@@ -259,6 +289,14 @@ public final class PaperRun {
      * "stmt:" operation net of its transaction's logic, where the workload times that).
      */
     static List<Map<String, double[][]>> measure(List<Group> groups, int rounds) {
+        return measure(groups, rounds, 0);
+    }
+
+    /**
+     * {@link #measure(List, int)} after at least {@code warmRounds} untimed rounds of the same
+     * schedule and a full collection (none when {@code warmRounds} is 0).
+     */
+    static List<Map<String, double[][]>> measure(List<Group> groups, int rounds, int warmRounds) {
         List<Map<String, double[][]>> all = new ArrayList<>();
         for (Group g : groups) {
             Set<String> opNames = new LinkedHashSet<>();
@@ -288,30 +326,42 @@ public final class PaperRun {
                 }
             }
         }
-        for (int round = 0; round < rounds; round++) {
-            for (int gi = 0; gi < groups.size(); gi++) {
-                int at = (gi + round) % groups.size();
-                Group g = groups.get(at);
-                Map<String, double[][]> times = all.get(at);
-                int k = g.contenders().size();
-                for (int i = 0; i < k; i++) {
-                    int c = (i + round) % k;
-                    Map<String, LongSupplier> ops = g.contenders().get(c).ops();
-                    LongSupplier before = ops.get("_before");
-                    for (Map.Entry<String, LongSupplier> op : ops.entrySet()) {
-                        if (op.getKey().startsWith("_")) continue;
-                        if (before != null) sink += before.getAsLong();
-                        if (g.cold()) evict();
-                        if (g.prime())
-                            sink += op.getValue().getAsLong(); // untimed: what the operation touches is in cache
-                        long t0 = now();
-                        sink += op.getValue().getAsLong();
-                        times.get(op.getKey())[c][round] = (now() - t0) / 1e6;
-                        recordParts(ops, op.getKey(), times, k, rounds, c, round);
-                    }
-                }
+        // Warm-up rounds: the timed rounds' schedule, untimed, until the compilers are done with
+        // it (SETTLED_ROUNDS rounds in a row in which they ran less than SETTLED of the round's
+        // time), at least warmRounds and at most 4 x warmRounds; then one full collection, so that no collection the
+        // loading and the
+        // warm-up left owing (G1's concurrent cycle and the mixed pauses after it) falls inside a
+        // round. (issue 25 run 3, docs/benchmarks.md: before this, the compilers still ran in
+        // rounds 28-31 of 40, and two pauses of 220 and 665 ms fell inside timed operations.)
+        if (warmRounds > 0) {
+            int w = 0;
+            long jitAll = jitMillis(), started = System.nanoTime();
+            for (int quiet = 0; w < 4 * warmRounds && !(quiet >= SETTLED_ROUNDS && w >= warmRounds); w++) {
+                long jit0 = jitMillis(), t0 = System.nanoTime();
+                round(groups, all, w, rounds, false);
+                quiet = jitMillis() - jit0 < SETTLED * (System.nanoTime() - t0) / 1e6 ? quiet + 1 : 0;
             }
+            long gc0 = gcMillis(), t0 = System.nanoTime();
+            System.gc();
+            System.out.printf(
+                    Locale.ROOT,
+                    "# warm-up: %d untimed rounds in %.0f s (compilers %d ms); a full collection before the rounds: %.1f s%n",
+                    w,
+                    (t0 - started) / 1e9,
+                    jitMillis() - jitAll,
+                    (System.nanoTime() - t0) / 1e9);
         }
+        long gcBefore = gcMillis(), jitBefore = jitMillis();
+        gcInside = 0;
+        gcTimed = 0;
+        for (int round = 0; round < rounds; round++) round(groups, all, round, rounds, true);
+        lastRun = String.format(
+                Locale.ROOT,
+                "%d timed operations had a collection pause inside (%d ms); pauses in the rounds %d ms, compilers %d ms",
+                gcInside,
+                gcTimed,
+                gcMillis() - gcBefore,
+                jitMillis() - jitBefore);
         // A kind of statement alone, net of the transactions' own logic: "T stmt:x - T logic" (T may
         // be empty: the mix), round by round.
         for (int gi = 0; gi < groups.size(); gi++) {
@@ -328,6 +378,70 @@ public final class PaperRun {
             }
         }
         return all;
+    }
+
+    /** The compilers' share of a warm-up round below which the JIT counts as settled. */
+    static final double SETTLED = 0.01;
+
+    /** Warm-up rounds in a row below {@link #SETTLED} (compilation comes in bursts: one quiet round is not enough). */
+    static final int SETTLED_ROUNDS = 3;
+
+    /** Timed operations in the last {@link #measure} with a collection pause inside, and the pauses' ms. */
+    private static int gcInside;
+
+    private static long gcTimed;
+    /** What the last {@link #measure} saw of the collector and the compilers, a line for the report. */
+    static String lastRun = "";
+
+    /**
+     * One round: the groups in an order rotated by {@code round}, each group's formats rotated by
+     * it; with {@code timed} each operation's milliseconds go to its cell of {@code all}.
+     */
+    private static void round(
+            List<Group> groups, List<Map<String, double[][]>> all, int round, int rounds, boolean timed) {
+        for (int gi = 0; gi < groups.size(); gi++) {
+            int at = (gi + round) % groups.size();
+            Group g = groups.get(at);
+            Map<String, double[][]> times = all.get(at);
+            int k = g.contenders().size();
+            for (int i = 0; i < k; i++) {
+                int c = (i + round) % k;
+                Map<String, LongSupplier> ops = g.contenders().get(c).ops();
+                LongSupplier before = ops.get("_before");
+                for (Map.Entry<String, LongSupplier> op : ops.entrySet()) {
+                    if (op.getKey().startsWith("_")) continue;
+                    if (before != null) sink += before.getAsLong();
+                    if (g.cold()) evict();
+                    if (g.prime()) sink += op.getValue().getAsLong(); // untimed: what the operation touches is in cache
+                    if (!timed) {
+                        sink += op.getValue().getAsLong();
+                        continue;
+                    }
+                    long gc0 = gcMillis(), jit0 = TRACE == null ? 0 : jitMillis();
+                    long t0 = now();
+                    sink += op.getValue().getAsLong();
+                    times.get(op.getKey())[c][round] = (now() - t0) / 1e6;
+                    long gc = gcMillis() - gc0;
+                    if (gc > 0) {
+                        gcInside++;
+                        gcTimed += gc;
+                    }
+                    if (TRACE != null)
+                        TRACE.printf(
+                                Locale.ROOT,
+                                "%d,%s,%s,%s,%d,%.4f,%d,%d%n",
+                                round,
+                                g.workload(),
+                                g.contenders().get(c).format(),
+                                op.getKey(),
+                                i,
+                                times.get(op.getKey())[c][round],
+                                gc,
+                                jitMillis() - jit0);
+                    recordParts(ops, op.getKey(), times, k, rounds, c, round);
+                }
+            }
+        }
     }
 
     /**
