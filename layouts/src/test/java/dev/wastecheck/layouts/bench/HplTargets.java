@@ -17,9 +17,12 @@ import java.util.Set;
  * over the run hit every workload and format alike. It prints each workload's table (medians with
  * per-round ratios, then §6's means, standard deviations and Perf.&Delta;) and then one table of
  * the targets: the paper's number, ours as Perf.&Delta; in the paper's convention (mean(base) /
- * mean(HPL) - 1, positive = HPL faster, with both standard deviations) and as the median of the
- * per-round speed ratios with its interquartile range, whether the target holds, and whether our
- * sign is the paper's.
+ * mean(HPL) - 1, positive = HPL faster, with both standard deviations) and its 95% interval (a
+ * paired bootstrap over the rounds), whether the target holds by that statistic and whether its
+ * interval decides it, the median of the per-round speed ratios with its interquartile range (for
+ * reference), and whether our sign is the paper's. Before the timed rounds, untimed rounds of the
+ * same schedule run until the compilers settle ({@code --warm-rounds}, at least), then one full
+ * collection ({@link PaperRun#measure(List, int, int)}).
  *
  * <pre>
  * ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10] [--warm-rounds 20]
