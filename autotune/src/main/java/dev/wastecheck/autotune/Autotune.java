@@ -77,28 +77,41 @@ public final class Autotune {
     private Autotune() {}
 
     /**
-     * Modeled time to decompress one byte of a compressed field's frame or block, in microseconds: the engine's
-     * own read path ({@code FrameReader}: zstd-jni, a kept context with the field's trained dictionary), value by
-     * value on the held-out texts of the two generated wikis, measured by the JMH {@code DecompressBenchmark}
-     * under the exclusive lock: medians 1.85 and 2.03 ns a byte (docs/benchmarks.md, issue 27, "The
-     * decompression constant, measured in the JVM"). It was 0.003, from {@code zstd -b} on 4 KiB blocks; the
-     * engine's path before it created a context per call and cost 4.2-4.3 ns a byte. A count times a constant,
-     * like the pins, so the search stays a count.
+     * Modeled time to decode one byte of a zstd frame made with a field's trained dictionary, in microseconds. Such
+     * a frame's decoding time follows its own bytes, not the value's: a dictionary that holds most of what the
+     * values share makes a frame of a few long references into it, mostly a copy, so the same held-out texts
+     * decode 0.30-0.31 ns a byte written with {@code compress_dict=1m} (frames 19x smaller), 0.99-1.08 with 512
+     * KiB (5.4-5.5x) and 1.79-2.13 with the default 110 KiB (3.0x), and 5.3-6.3 ns a frame byte at all three. The
+     * rate is the least-squares fit of time = rate x frame bytes to those six medians: the engine's own read path
+     * ({@code FrameReader}), the JMH {@code DecompressBenchmark} on the held-out texts of the two generated wikis
+     * under the exclusive lock, within 12% of every point (docs/benchmarks.md, issue 27, "The cost model charges
+     * the design's dictionary"). Before, the model charged 0.002 µs a byte written whatever the dictionary: the
+     * default's rate, six times the large dictionary's.
      */
-    public static final double DECOMPRESS_US_PER_BYTE = 0.002;
+    public static final double DECODE_US_PER_DICTIONARY_FRAME_BYTE = 0.00596;
 
     /**
-     * The modeled cost per query of a run: device time plus {@link #PIN_US} per pin plus
-     * {@link #DECOMPRESS_US_PER_BYTE} per byte decompressed.
+     * Modeled time to decompress a frame made without a dictionary (the cold partition's, level 3, about 1.9x),
+     * in microseconds per byte it writes: the same benchmark's {@code plainFrames}, 2.01-2.07 ns a byte (3.9-4.0
+     * a frame byte: such a frame decodes more literals and fewer copies per byte it holds).
+     */
+    public static final double DECOMPRESS_US_PER_PLAIN_BYTE = 0.00204;
+
+    /**
+     * The modeled cost per query of a run: device time plus {@link #PIN_US} per pin plus the decompression of
+     * what its reads of compressed fields decoded ({@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE},
+     * {@link #DECOMPRESS_US_PER_PLAIN_BYTE}).
      */
     public static double modeledUs(ExecutionResult r) {
         // A tuple read in an Arrow block (layout=arrow) costs what a pin of the heap page holding it costs on pages:
         // both are memory touched under a latch, and counting neither would favour the blocks for free.
         double blockAccesses = r.queries() == 0 ? 0 : (double) r.blockAccesses() / r.queries();
-        double decompressed = r.queries() == 0 ? 0 : (double) r.decompressedBytes() / r.queries();
+        double frames = r.queries() == 0 ? 0 : (double) r.dictionaryFrameBytes() / r.queries();
+        double plain = r.queries() == 0 ? 0 : (double) r.plainDecompressedBytes() / r.queries();
         return r.deviceUsPerQuery()
                 + PIN_US * (r.pagesPerQuery() + blockAccesses)
-                + DECOMPRESS_US_PER_BYTE * decompressed;
+                + DECODE_US_PER_DICTIONARY_FRAME_BYTE * frames
+                + DECOMPRESS_US_PER_PLAIN_BYTE * plain;
     }
 
     /**

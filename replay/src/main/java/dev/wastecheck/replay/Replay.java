@@ -214,7 +214,9 @@ public final class Replay {
                 r.upkeep(),
                 r.hotRules(),
                 r.queries() == 0 ? 0 : (double) r.decompressedBytes() / r.queries(),
-                r.deviceReadsByStructure());
+                r.deviceReadsByStructure(),
+                r.queries() == 0 ? 0 : (double) r.dictionaryFrameBytes() / r.queries(),
+                r.queries() == 0 ? 0 : (double) r.plainDecompressedBytes() / r.queries());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

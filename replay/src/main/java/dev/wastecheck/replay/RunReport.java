@@ -36,6 +36,9 @@ import java.util.Map;
  *                         or whole blocks with {@code compress_block=}), per query, first repeat
  * @param deviceReadsByStructure the measured events' device reads per structure ({@code table.hot_overflow}, ...),
  *                         first repeat
+ * @param dictionaryFrameBytesPerQuery of those, bytes of the zstd frames made with a dictionary that they decoded, per
+ *                         query, first repeat
+ * @param plainDecompressedBytesPerQuery of those, bytes written from frames made without one, per query, first repeat
  */
 public record RunReport(
         String config,
@@ -70,7 +73,9 @@ public record RunReport(
         Map<String, Long> upkeep,
         List<String> hotRules,
         double decompressedBytesPerQuery,
-        Map<String, Long> deviceReadsByStructure) {
+        Map<String, Long> deviceReadsByStructure,
+        double dictionaryFrameBytesPerQuery,
+        double plainDecompressedBytesPerQuery) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

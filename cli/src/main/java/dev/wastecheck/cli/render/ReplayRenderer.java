@@ -121,6 +121,8 @@ public final class ReplayRenderer {
         ObjectNode dr = n.putObject("device_reads_by_structure");
         x.deviceReadsByStructure().forEach(dr::put);
         n.put("decompressed_bytes_per_query", x.decompressedBytesPerQuery());
+        n.put("dictionary_frame_bytes_per_query", x.dictionaryFrameBytesPerQuery());
+        n.put("plain_decompressed_bytes_per_query", x.plainDecompressedBytesPerQuery());
         ObjectNode skipped = n.putObject("skipped_by_reason");
         x.skippedByReason().forEach(skipped::put);
         ObjectNode upkeep = n.putObject("hot_partition_upkeep");

@@ -45,6 +45,10 @@ import java.util.Map;
  *                         whole blocks of {@code compress_block=}): the CPU those reads pay, charged per byte by the
  *                         modeled cost
  * @param deviceReadsByStructure the measured events' device reads per structure, keyed as {@code workingSetByStructure}
+ * @param dictionaryFrameBytes of {@code decompressedBytes}, the bytes of the zstd frames made with a dictionary that
+ *                         those reads decoded: such a frame decodes in a time that follows its own bytes, and the
+ *                         modeled cost charges them
+ * @param plainDecompressedBytes of {@code decompressedBytes}, the bytes written from frames made without a dictionary
  */
 public record ExecutionResult(
         String config,
@@ -81,7 +85,9 @@ public record ExecutionResult(
         long blockAccesses,
         List<String> hotRules,
         long decompressedBytes,
-        Map<String, Long> deviceReadsByStructure) {
+        Map<String, Long> deviceReadsByStructure,
+        long dictionaryFrameBytes,
+        long plainDecompressedBytes) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -120,6 +126,8 @@ public record ExecutionResult(
                 0,
                 List.of(),
                 0,
-                Map.of());
+                Map.of(),
+                0,
+                0);
     }
 }

@@ -312,6 +312,7 @@ public final class Executor {
         int warm = Math.max(0, Math.min(events.size(), measureFrom));
         long executed = 0, skipped = 0, measured = 0, engineNanos = 0;
         long pins0 = 0, rows0 = 0, decompressed0 = 0;
+        long[] split0 = {0, 0};
         Map<String, Long> skippedBy = new TreeMap<>();
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
@@ -336,6 +337,7 @@ public final class Executor {
                 pins0 = pool.pins();
                 rows0 = rowsReturned;
                 decompressed0 = db.decompressedBytes();
+                split0 = db.decompressionSplit();
             }
             if (i > groupEnd) {
                 groupEnd = i;
@@ -452,7 +454,9 @@ public final class Executor {
                 arrow == null ? 0 : arrow.tupleAccesses(),
                 db.hotRules(),
                 db.decompressedBytes() - decompressed0,
-                db.deviceReadsByStructure());
+                db.deviceReadsByStructure(),
+                db.decompressionSplit()[0] - split0[0],
+                db.decompressionSplit()[1] - split0[1]);
     }
 
     /**

@@ -68,7 +68,7 @@ public final class BlockOverflow {
     private long[] page = new long[16];
     private int[] frameOffset = new int[16], frameLength = new int[16], rawLength = new int[16];
     private boolean[] dictionary = new boolean[16];
-    private long decompressed, decompressions;
+    private long decompressed, dictionaryFrameBytes, plainDecompressed, decompressions;
     private final byte[] refScratch = new byte[OverflowStore.REF_BYTES];
 
     /**
@@ -166,6 +166,8 @@ public final class BlockOverflow {
         if (!frames.decompress(plain, raw, frame, 0, frame.length, dictionary[block] ? dict : null))
             throw new IllegalStateException(what + ": corrupt zstd frame");
         decompressed += raw;
+        if (dictionary[block]) dictionaryFrameBytes += frame.length;
+        else plainDecompressed += raw;
         decompressions++;
         System.arraycopy(plain, off, dst, 0, len);
     }
@@ -178,6 +180,16 @@ public final class BlockOverflow {
     /** Raw bytes decompressed by reads so far, and the reads that decompressed a block. */
     public long decompressedBytes() {
         return decompressed;
+    }
+
+    /** Bytes of the blocks made with the dictionary that reads have decoded so far (their frames' bytes). */
+    public long dictionaryFrameBytes() {
+        return dictionaryFrameBytes;
+    }
+
+    /** Bytes reads have decompressed so far from blocks made without a dictionary. */
+    public long plainDecompressedBytes() {
+        return plainDecompressed;
     }
 
     public long decompressions() {

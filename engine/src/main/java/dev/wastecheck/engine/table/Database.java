@@ -168,6 +168,17 @@ public final class Database implements AutoCloseable {
         return b;
     }
 
+    /** {@link Table#decompressionSplit}, every table: dictionary frames' bytes decoded, bytes of plain frames written. */
+    public long[] decompressionSplit() {
+        long[] s = new long[2];
+        for (Table t : tables.values()) {
+            long[] x = t.decompressionSplit();
+            s[0] += x[0];
+            s[1] += x[1];
+        }
+        return s;
+    }
+
     /** Bytes reads of compressed fields have decompressed so far, every table ({@link Table#decompressedBytes}). */
     public long decompressedBytes() {
         return tables.values().stream().mapToLong(Table::decompressedBytes).sum();

@@ -10,8 +10,8 @@ import java.util.Map;
  * Decompresses a table's zstd frames ({@code compress=}, "No Bits Left Behind" §4.1) with contexts kept
  * for its reads: one for frames made without a dictionary, one per trained dictionary (loaded once).
  * zstd-jni's static calls ({@code Zstd.decompressFastDict}, {@code Zstd.decompressByteArray}) create
- * and free a decompression context on every call; reusing one is what the engine's constant
- * {@code Autotune.DECOMPRESS_US_PER_BYTE} was measured with ({@code DecompressBenchmark}, docs/benchmarks.md,
+ * and free a decompression context on every call; reusing one is what the engine's constants
+ * {@code Autotune.DECODE_US_PER_DICTIONARY_FRAME_BYTE} and {@code DECOMPRESS_US_PER_PLAIN_BYTE} were measured with ({@code DecompressBenchmark}, docs/benchmarks.md,
  * issue 27). Not thread-safe: a table's reads share its scratch buffers already.
  */
 final class FrameReader {

@@ -7,18 +7,24 @@ package dev.wastecheck.engine.table;
  * search the cold partition too, skips it when the answer is no. Deletes leave their bits set:
  * a stale bit costs a needless search, never a missed tuple.
  *
- * <p>Ten bits per expected entry and seven probes (double hashing over a 64-bit hash), about 1%
- * false positives.
+ * <p>At least {@value #BITS_PER_ENTRY} bits per expected entry (the next power of two) and seven probes (double
+ * hashing over a 64-bit hash): under 0.1% false positives. It was ten bits (about 1%): held out on a 2,000-page
+ * wiki, the cold {@code slots} filter then had 11.3 bits an entry, and its false positives descended the cold
+ * {@code slots} index, 16 of the recommended design's 42 device reads and 0.125 MiB of its working set, four times
+ * the filter's own 32 KiB (docs/benchmarks.md, issue 27).
  */
 public final class PrefixFilter {
     private static final int PROBES = 7;
+    /** The fewest bits a filter gives each expected entry. */
+    static final int BITS_PER_ENTRY = 16;
+
     private final long[] bits;
     private final long mask;
     private volatile boolean consulted;
 
     /** A filter sized for {@code expected} prefixes. */
     public PrefixFilter(long expected) {
-        long n = Long.highestOneBit(Math.max(64, expected * 10 - 1)) << 1;
+        long n = Long.highestOneBit(Math.max(64, expected * BITS_PER_ENTRY - 1)) << 1;
         bits = new long[(int) Math.min(Integer.MAX_VALUE - 8, n >>> 6)];
         mask = (long) bits.length * 64 - 1;
     }

@@ -26,13 +26,10 @@ import dev.wastecheck.layouts.RecordSchema;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.LongPredicate;
 
 /**
@@ -78,6 +75,8 @@ public final class Table {
     private long compressedValues, compressionSaved;
     /** Bytes the reads of single-value frames decompressed (blocks count their own). */
     private long decompressedBytes;
+    /** Of those, bytes of the single-value frames made with a dictionary, and bytes decompressed from the others. */
+    private long dictionaryFrameBytes, plainDecompressedBytes;
     /** The contexts the reads decompress frames and blocks with. */
     private final FrameReader frames = new FrameReader();
     /** With {@code compress_cache=}: the values last read out of line, decompressed; else null. */
@@ -684,35 +683,10 @@ public final class Table {
      * Per index of the cold partition, the entries not yet written to its B+tree, or null where the
      * tree is kept up to date at once ({@link #deferColdIndexes}).
      */
-    private Notes[] notes;
+    private ColdNotes[] notes;
 
     /** The most notes a table keeps before it writes them all to their trees. */
     static final int MAX_NOTES = 1 << 16;
-
-    /** Entries of tuples that entered the cold partition, by key (in key order) and by tuple id. */
-    private static final class Notes {
-        final TreeMap<byte[], List<Long>> byKey = new TreeMap<>(Arrays::compareUnsigned);
-        final Map<Long, byte[]> byTid = new HashMap<>();
-        long bytes;
-
-        void add(byte[] key, long tid) {
-            byKey.computeIfAbsent(key, k -> new ArrayList<>(1)).add(tid);
-            byTid.put(tid, key);
-            bytes += key.length + 8 + 48;
-        }
-
-        /** Removes (key, tid) if noted; false if it is not. */
-        boolean remove(byte[] key, long tid) {
-            byte[] k = byTid.get(tid);
-            if (k == null || !Arrays.equals(k, key)) return false;
-            byTid.remove(tid);
-            List<Long> l = byKey.get(k);
-            l.remove(tid);
-            if (l.isEmpty()) byKey.remove(k);
-            bytes -= key.length + 8 + 48;
-            return true;
-        }
-    }
 
     /**
      * From now on, the cold partition's indexes are kept lazily (§3.1: a demotion moves "the
@@ -722,12 +696,12 @@ public final class Table {
      * notes and then the tree; the notes are written to the trees, in key order, when the table
      * holds {@value #MAX_NOTES} of them or something walks a whole tree. A tuple that leaves the
      * cold partition is removed from the notes, or from the tree at once. The notes count in the
-     * working set ({@link #deferredBytes}: key, tuple id and 48 bytes of map entries each).
+     * working set ({@link #deferredBytes}: packed, {@link ColdNotes}: key, offset and tuple id each).
      */
     public void deferColdIndexes() {
         if (arrow != null || keyFields.length == 0) return;
-        Notes[] n = new Notes[keyFields.length];
-        for (int i = 0; i < n.length; i++) if (main.trees[i] != null) n[i] = new Notes();
+        ColdNotes[] n = new ColdNotes[keyFields.length];
+        for (int i = 0; i < n.length; i++) if (main.trees[i] != null) n[i] = new ColdNotes();
         notes = n;
     }
 
@@ -735,37 +709,37 @@ public final class Table {
     public long deferredBytes() {
         if (notes == null) return 0;
         long b = 0;
-        for (Notes d : notes) if (d != null) b += d.bytes;
+        for (ColdNotes d : notes) if (d != null) b += d.bytes();
         return b;
     }
 
-    private Notes notes(Part p, int i) {
+    private ColdNotes notes(Part p, int i) {
         return p == main && notes != null ? notes[i] : null;
     }
 
     private void treeInsert(Part p, int i, byte[] key, long tid) {
         if (key == null || p.trees[i] == null) return;
-        Notes d = notes(p, i);
+        ColdNotes d = notes(p, i);
         if (d == null) {
             p.trees[i].insert(key, tid);
             return;
         }
         d.add(key, tid);
-        if (d.byTid.size() >= MAX_NOTES) writeNotes();
+        if (d.size() >= MAX_NOTES) writeNotes();
     }
 
     private void treeDelete(Part p, int i, byte[] key, long tid) {
         if (key == null || p.trees[i] == null) return;
-        Notes d = notes(p, i);
+        ColdNotes d = notes(p, i);
         if (d == null || !d.remove(key, tid)) p.trees[i].delete(key, tid);
     }
 
     /** The tuple a unique index holds for {@code key} in part {@code p}, notes first; NONE if none. */
     private long treeLookup(Part p, int i, byte[] key) {
-        Notes d = notes(p, i);
+        ColdNotes d = notes(p, i);
         if (d != null) {
-            List<Long> l = d.byKey.get(key);
-            if (l != null && !l.isEmpty()) return l.get(0);
+            long tid = d.first(key);
+            if (tid != TupleId.NONE) return tid;
         }
         return p.trees[i].lookup(key);
     }
@@ -775,21 +749,20 @@ public final class Table {
      * lookup through the index cache must ask before the tree (a noted tuple is not in any leaf).
      */
     public long noted(Part p, int i, byte[] key) {
-        Notes d = notes(p, i);
+        ColdNotes d = notes(p, i);
         if (d == null) return TupleId.NONE;
-        List<Long> l = d.byKey.get(key);
-        return l == null || l.isEmpty() ? TupleId.NONE : l.get(0);
+        return d.first(key);
     }
 
     /** Writes every note to its tree, in key order, and starts the notes afresh. */
     private void writeNotes() {
         if (notes == null) return;
         for (int i = 0; i < notes.length; i++) {
-            Notes d = notes[i];
-            if (d == null || d.byKey.isEmpty()) continue;
-            for (Map.Entry<byte[], List<Long>> e : d.byKey.entrySet())
-                for (long tid : e.getValue()) main.trees[i].insert(e.getKey(), tid);
-            notes[i] = new Notes();
+            ColdNotes d = notes[i];
+            if (d == null || d.isEmpty()) continue;
+            BTree tree = main.trees[i];
+            d.forEach(tree::insert);
+            notes[i] = new ColdNotes();
         }
     }
 
@@ -806,15 +779,10 @@ public final class Table {
                 PrefixFilter f = cols > 0 ? coldFilters[index][cols - 1] : null;
                 if (f != null && !f.mightContain(prefix, prefix.length)) continue; // no cold tuple has this prefix
             }
-            Notes noted = notes(p, index);
-            if (noted != null && !noted.byKey.isEmpty()) {
+            ColdNotes noted = notes(p, index);
+            if (noted != null && !noted.isEmpty()) {
                 // tuples that entered the cold partition lately: in the notes, not yet in the tree
-                List<Long> hits = new ArrayList<>();
-                for (Map.Entry<byte[], List<Long>> e :
-                        noted.byKey.tailMap(prefix, true).entrySet()) {
-                    if (!startsWith(e.getKey(), prefix)) break;
-                    hits.addAll(e.getValue());
-                }
+                List<Long> hits = noted.withPrefix(prefix);
                 for (long tid : hits) if (!visitor.visit(p, tid)) return;
                 if (!hits.isEmpty() && wholeKey && unique(index)) return; // a unique key lives in one place
             }
@@ -988,6 +956,8 @@ public final class Table {
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
         decompressedBytes += n;
+        if (dict) dictionaryFrameBytes += len;
+        else plainDecompressedBytes += n;
         r.setBytes(f, dst, 0, (int) n);
     }
 
@@ -1095,6 +1065,23 @@ public final class Table {
         long b = decompressedBytes;
         for (Part p : parts()) for (BlockOverflow o : p.blocks) if (o != null) b += o.decompressedBytes();
         return b;
+    }
+
+    /**
+     * What reads have decompressed so far, split as the modeled cost charges it ({@code Autotune.modeledUs}): bytes
+     * of the zstd frames made with a dictionary that they decoded (such a frame's decoding time follows its own
+     * bytes, not what it writes), and bytes they wrote from frames made without one; single-value frames and whole
+     * blocks.
+     */
+    public long[] decompressionSplit() {
+        long d = dictionaryFrameBytes, plain = plainDecompressedBytes;
+        for (Part p : parts())
+            for (BlockOverflow o : p.blocks)
+                if (o != null) {
+                    d += o.dictionaryFrameBytes();
+                    plain += o.plainDecompressedBytes();
+                }
+        return new long[] {d, plain};
     }
 
     /** Memory of the block tables and open blocks of every partition ({@link BlockOverflow#sideBytes}). */

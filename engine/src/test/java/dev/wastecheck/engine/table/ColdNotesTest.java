@@ -152,4 +152,67 @@ class ColdNotesTest {
             assertThat(db.touchedBytesByStructure()).containsKey("revision.index");
         }
     }
+
+    /**
+     * The packed notes ({@link ColdNotes}) answer as the map of lists they replaced, under random adds, removes,
+     * lookups and prefix reads with many equal keys and keys that are prefixes of others, across many merges of
+     * the tail; and they count their key bytes plus 12 a note, not the map's 56.
+     */
+    @org.junit.jupiter.api.Test
+    void packedNotesAnswerAsAMapOfListsAndCountTheirBytes() {
+        java.util.Random rnd = new java.util.Random(27);
+        ColdNotes notes = new ColdNotes();
+        java.util.TreeMap<byte[], List<Long>> model = new java.util.TreeMap<>(java.util.Arrays::compareUnsigned);
+        java.util.Map<Long, byte[]> byTid = new java.util.HashMap<>();
+        long nextTid = 0, keyBytes = 0;
+        for (int step = 0; step < 20_000; step++) {
+            byte[] key = new byte[1 + rnd.nextInt(3)];
+            for (int i = 0; i < key.length; i++)
+                key[i] = (byte) (rnd.nextInt(4) * 70); // 0, 70, 140, 210: unsigned order
+            int op = rnd.nextInt(10);
+            if (op < 5) {
+                long tid = nextTid++;
+                notes.add(key, tid);
+                model.computeIfAbsent(key, k -> new ArrayList<>()).add(tid);
+                byTid.put(tid, key);
+                keyBytes += key.length;
+            } else if (op < 7 && !byTid.isEmpty()) {
+                long tid = nextTid == 0 ? 0 : rnd.nextLong(nextTid);
+                byte[] k = byTid.get(tid);
+                boolean right = rnd.nextInt(4) > 0;
+                byte[] asked = k != null && right ? k.clone() : key;
+                boolean expected = k != null && java.util.Arrays.equals(k, asked);
+                assertThat(notes.remove(asked, tid)).isEqualTo(expected);
+                if (expected) {
+                    byTid.remove(tid);
+                    List<Long> l = model.get(k);
+                    l.remove(tid);
+                    if (l.isEmpty()) model.remove(k);
+                    keyBytes -= k.length;
+                }
+            } else if (op < 9) {
+                List<Long> l = model.get(key);
+                assertThat(notes.first(key)).isEqualTo(l == null ? TupleId.NONE : l.get(0));
+            } else {
+                byte[] prefix = java.util.Arrays.copyOf(key, 1);
+                List<Long> expected = new ArrayList<>();
+                for (var e : model.tailMap(prefix, true).entrySet()) {
+                    if (e.getKey()[0] != prefix[0]) break;
+                    expected.addAll(e.getValue());
+                }
+                assertThat(notes.withPrefix(prefix)).containsExactlyElementsOf(expected);
+            }
+            assertThat(notes.size()).isEqualTo(byTid.size());
+            assertThat(notes.bytes()).isEqualTo(byTid.isEmpty() ? 0 : keyBytes + 12L * byTid.size() + 4);
+        }
+        assertThat(byTid.size()).as("enough notes to merge the tail many times").isGreaterThan(20 * ColdNotes.TAIL);
+        List<Long> walked = new ArrayList<>();
+        notes.forEach((k, tid) -> {
+            assertThat(k).isEqualTo(byTid.get(tid));
+            walked.add(tid);
+        });
+        List<Long> expected = new ArrayList<>();
+        model.values().forEach(expected::addAll);
+        assertThat(walked).containsExactlyElementsOf(expected);
+    }
 }

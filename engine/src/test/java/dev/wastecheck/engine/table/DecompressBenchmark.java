@@ -21,8 +21,10 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * What the engine's decompression of a compressed field costs per byte ({@code compress=large}, "No Bits Left
- * Behind" §4.1): the constant {@code Autotune.DECOMPRESS_US_PER_BYTE} of the modeled cost (docs/benchmarks.md,
- * issue 27, "The decompression constant, measured in the JVM").
+ * Behind" §4.1): the constants {@code Autotune.DECODE_US_PER_DICTIONARY_FRAME_BYTE} ({@code engine} at several
+ * {@code dictionaryBytes}) and {@code Autotune.DECOMPRESS_US_PER_PLAIN_BYTE} ({@code plainFrames}) of the modeled
+ * cost (docs/benchmarks.md, issue 27, "The decompression constant, measured in the JVM" and "The cost model charges
+ * the design's dictionary").
  *
  * <p>The values are a generated wiki's texts, exported by {@code docs/scripts/heldout_bytes.py --export DUMP TRACE
  * DIR}: {@code DIR/sample.bin} (what {@code Table.trainDictionaries} trains on: the dump's texts evenly spaced, at
