@@ -847,19 +847,23 @@ public final class SqlScriptReader implements Closeable {
             r.endRow(0, rowLine);
             return true;
         }
+        // the record's arrays and counts and the buffer's cursor in locals while the row's fast
+        // paths run; stored back before anything else looks at them (a call, the row's end)
+        long[] calls = r.calls;
+        int n = r.ncalls;
+        byte[] data = r.data;
+        int nb = r.nbytes;
+        byte[] b = buf;
+        int p = pos;
+        int end = lim;
         while (true) {
-            byte[] b = buf;
-            int p = pos;
-            int end = lim;
-            int d;
+            int d = 0;
             int c = p < end ? b[p] : -1;
             if (c == 'N'
                     && p + 4 < end
                     && MemoryUtil.getInt(b, p) == NULL_WORD
                     && ((d = b[p + 4]) == ',' || d == ')')) {
                 // NULL and its separator, and the NULLs right after it: a word each, no bytes
-                int n = r.ncalls;
-                long[] calls = r.calls;
                 do {
                     if (n == calls.length) {
                         r.ncalls = n;
@@ -871,20 +875,14 @@ public final class SqlScriptReader implements Closeable {
                         && p + 4 < end
                         && MemoryUtil.getInt(b, p) == NULL_WORD
                         && ((d = b[p + 4]) == ',' || d == ')'));
-                r.ncalls = n;
-                pos = p;
-                valueLen = 0;
-                pinned = false;
                 if (d == ')') {
-                    r.endRow(index, rowLine);
-                    return true;
+                    break;
                 }
                 continue;
             }
             int from = -1; // a plain number's or short plain string's bytes: b[from, to), then the separator
             int to = 0;
-            int kind = NUMBER;
-            int bits = 0;
+            int k = NUMBER | RecordedRows.ASCII;
             if (c >= '0' && c <= '9' || c == '-') {
                 // digits and points after an optional '-', then ',' or ')': what pinNumber and
                 // the separator test take (a '-' not followed by a digit or point goes the long way:
@@ -931,30 +929,31 @@ public final class SqlScriptReader implements Closeable {
                     high |= w;
                     q += 8;
                 }
-                if ((high & HIGH_BITS) != 0) {
-                    bits = -1;
-                }
+                int bits = (high & HIGH_BITS) != 0 ? -1 : 0;
                 d = 0;
                 while (q < stop && (d = b[q]) != c && d != '\\' && d != '\n') {
                     bits |= d;
                     q++;
                 }
-                int e;
-                if (d == c && q + 1 < end && ((e = b[q + 1]) == ',' || e == ')')) {
+                if (d == c && q + 1 < end && ((d = b[q + 1]) == ',' || d == ')')) {
                     from = p + 1;
                     to = q;
-                    kind = STRING;
+                    k = bits >= 0 ? STRING | RecordedRows.ASCII : STRING;
+                    p = q + 1; // the separator's place, as after a number
                 }
             }
             if (from >= 0) {
+                // d is the separator, at b[to] after a number, b[p] = b[to + 1] after a string
                 int len = to - from;
-                int n = r.ncalls;
-                long[] calls = n < r.calls.length ? r.calls : r.room(1);
-                int k = bits >= 0 ? kind | RecordedRows.ASCII : kind;
-                calls[n] = RecordedRows.VALUE | ((long) index++ << 32) | ((long) k << 24) | len;
-                r.ncalls = n + 1;
-                int nb = r.nbytes;
-                byte[] data = nb + len <= r.data.length ? r.data : r.dataRoom(len);
+                if (n == calls.length) {
+                    r.ncalls = n;
+                    calls = r.room(1);
+                }
+                calls[n++] = RecordedRows.VALUE | ((long) index++ << 32) | ((long) k << 24) | len;
+                if (nb + len > data.length) {
+                    r.nbytes = nb;
+                    data = r.dataRoom(len);
+                }
                 if (len <= 8) {
                     for (int i = 0; i < len; i++) {
                         data[nb + i] = b[from + i];
@@ -962,25 +961,37 @@ public final class SqlScriptReader implements Closeable {
                 } else {
                     System.arraycopy(b, from, data, nb, len);
                 }
-                r.nbytes = nb + len;
-                d = b[kind == STRING ? to + 1 : to];
-                pos = (kind == STRING ? to + 2 : to + 1);
-                valueLen = 0;
-                pinned = false;
+                nb += len;
+                p = k == (NUMBER | RecordedRows.ASCII) ? to + 1 : p + 1;
                 if (d == ')') {
-                    r.endRow(index, rowLine);
-                    return true;
+                    break;
                 }
                 continue;
             }
-            int k = listedValue();
-            r.value(index++, k & ~SEEN_ASCII, pinned ? buf : value, outOff, valueLen, (k & SEEN_ASCII) != 0);
+            // any other value: nextTuple's way, through the record's value call
+            r.ncalls = n;
+            r.nbytes = nb;
+            pos = p;
+            int kind = listedValue();
+            r.value(index++, kind & ~SEEN_ASCII, pinned ? buf : value, outOff, valueLen, (kind & SEEN_ASCII) != 0);
+            pinned = false;
             pos++; // the ',' or ')' (in the buffer: peek saw it there), not a line break
+            calls = r.calls;
+            n = r.ncalls;
+            data = r.data;
+            nb = r.nbytes;
+            b = buf;
+            p = pos;
+            end = lim;
             if (separator == ')') {
-                r.endRow(index, rowLine);
-                return true;
+                break;
             }
         }
+        r.ncalls = n;
+        r.nbytes = nb;
+        pos = p;
+        r.endRow(index, rowLine);
+        return true;
     }
 
     /** {@link #listedValue}'s flag beside the kind: the value's bytes are ASCII. */
