@@ -836,16 +836,32 @@ public final class SqlScriptReader implements Closeable {
     private static final long DOTS = 0x2e2e2e2e2e2e2e2eL; // '.' in every byte
 
     private boolean nextTupleInto(RecordedRows r) throws IOException {
-        if (!openRow()) {
-            return false;
-        }
         int index = 0;
-        long rowLine = line;
-        skipSpace();
-        if (peek() == ')') {
-            read();
-            r.endRow(0, rowLine);
-            return true;
+        long rowLine;
+        int at = pos;
+        int first;
+        if (tuplesInStatement > 0
+                && at + 2 < lim
+                && buf[at] == ','
+                && buf[at + 1] == '('
+                && startsValue(first = buf[at + 2] & 0xff)
+                && first != ')') {
+            // "),(" between rows as mysqldump writes them, and a value at once: openRow's and
+            // skipSpace's work without their calls and peeks
+            pos = at + 2;
+            tuplesInStatement++;
+            rowLine = line;
+        } else {
+            if (!openRow()) {
+                return false;
+            }
+            rowLine = line;
+            skipSpace();
+            if (peek() == ')') {
+                read();
+                r.endRow(0, rowLine);
+                return true;
+            }
         }
         // the record's arrays and counts and the buffer's cursor in locals while the row's fast
         // paths run; stored back before anything else looks at them (a call, the row's end)
