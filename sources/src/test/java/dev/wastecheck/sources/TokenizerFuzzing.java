@@ -1,6 +1,7 @@
 package dev.wastecheck.sources;
 
 import dev.wastecheck.model.BadInputException;
+import dev.wastecheck.model.sql.RecordedRows;
 import dev.wastecheck.model.sql.SqlScriptReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -36,7 +37,43 @@ final class TokenizerFuzzing {
                 throw new AssertionError("a bad-input message that does not name the file: " + expected.getMessage());
             }
         }
+        String[] errors = new String[2];
+        RecordedRows oneByOne = record(script, mysql, false, errors, 0);
+        RecordedRows inLoop = record(script, mysql, true, errors, 1);
+        if (!inLoop.sameAs(oneByOne) || !java.util.Objects.equals(errors[0], errors[1])) {
+            throw new AssertionError("nextTuples recorded other calls than nextTuple a row a call (errors: " + errors[1]
+                    + " against " + errors[0] + ")");
+        }
         return rows;
+    }
+
+    /**
+     * Records every INSERT's rows of {@code script} into a {@link RecordedRows}, a row a call
+     * ({@code atLine}, {@code nextTuple}) or, {@code inLoop}, by {@code nextTuples}, which writes
+     * NULLs, numbers and short strings itself; a bad input's message goes to {@code errors[at]}.
+     */
+    private static RecordedRows record(byte[] script, boolean mysql, boolean inLoop, String[] errors, int at)
+            throws IOException {
+        RecordedRows into = new RecordedRows();
+        try (SqlScriptReader r = new SqlScriptReader(new ByteArrayInputStream(script), "fuzz.sql", mysql)) {
+            SqlScriptReader.Statement st;
+            while ((st = r.next()) != null) {
+                if (st instanceof SqlScriptReader.Insert) {
+                    if (inLoop) {
+                        while (r.nextTuples(into)) {
+                            // full (1 MB of values): kept growing here
+                        }
+                    } else {
+                        do {
+                            into.atLine(r.line());
+                        } while (r.nextTuple(into));
+                    }
+                }
+            }
+        } catch (BadInputException e) {
+            errors[at] = e.getMessage();
+        }
+        return into;
     }
 
     /** Checks that values arrive numbered 0, 1, 2, ... and that a row's count is the values it got. */

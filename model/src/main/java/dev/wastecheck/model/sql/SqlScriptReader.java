@@ -763,6 +763,293 @@ public final class SqlScriptReader implements Closeable {
      * @return false when the statement has ended (no tuple read)
      */
     public boolean nextTuple(ValueSink sink) throws IOException {
+        if (!openRow()) {
+            return false;
+        }
+        int index = 0;
+        long rowLine = line;
+        skipSpace();
+        if (peek() == ')') {
+            read();
+            sink.endRow(0, rowLine);
+            return true;
+        }
+        while (true) {
+            int d;
+            int p = pos;
+            if (p + 4 < lim
+                    && buf[p] == 'N'
+                    && buf[p + 1] == 'U'
+                    && buf[p + 2] == 'L'
+                    && buf[p + 3] == 'L'
+                    && ((d = buf[p + 4]) == ',' || d == ')')) {
+                // NULL and its separator, the commonest value of wide sparse rows (ORM tables),
+                // told here without readValue's call and checks: the same call on the sink
+                pos = p + 5;
+                valueLen = 0;
+                pinned = false;
+                sink.value(index++, NULL, value, 0, 0, false);
+                if (d == ')') {
+                    sink.endRow(index, rowLine);
+                    return true;
+                }
+                continue;
+            }
+            int k = listedValue();
+            sink.value(index++, k & ~SEEN_ASCII, pinned ? buf : value, outOff, valueLen, (k & SEEN_ASCII) != 0);
+            pos++; // the ',' or ')' (in the buffer: peek saw it there), not a line break
+            if (separator == ')') {
+                sink.endRow(index, rowLine);
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Reads rows of the current INSERT into {@code rows} until it is {@link RecordedRows#full()}
+     * or the INSERT ends. Records what {@code rows.atLine(line()); nextTuple(rows)} a row at a
+     * time records, word for word and byte for byte, but writes a row's NULLs (a run of them in
+     * one loop), its plain numbers and its short plain quoted strings into {@code rows}' arrays
+     * itself, without a sink call and readValue's calls a value: the per-value cost of wide
+     * sparse rows (44 values, 33 of them NULL, in the ORM shape) and of narrow numeric ones
+     * (docs/benchmarks.md, issue 32). Every other value takes the way {@link #nextTuple} takes.
+     *
+     * @return false when the statement has ended (its last {@code atLine} recorded, no tuple read)
+     */
+    public boolean nextTuples(RecordedRows rows) throws IOException {
+        do {
+            rows.atLine(line);
+            if (!nextTupleInto(rows)) {
+                return false;
+            }
+        } while (!rows.full());
+        return true;
+    }
+
+    /** The bytes "NULL" as {@link MemoryUtil#getInt(byte[], int)} reads them (the machine's byte order). */
+    private static final int NULL_WORD = MemoryUtil.getInt(new byte[] {'N', 'U', 'L', 'L'}, 0);
+    /** A quoted string told in {@link #nextTupleInto}'s own loop has at most this many bytes. */
+    private static final int SHORT_STRING = 48;
+    /** Words read by {@link MemoryUtil#getLong(byte[], int)} have their first byte lowest. */
+    private static final boolean LITTLE = MemoryUtil.LITTLE_ENDIAN;
+
+    private static final long DOTS = 0x2e2e2e2e2e2e2e2eL; // '.' in every byte
+
+    private boolean nextTupleInto(RecordedRows r) throws IOException {
+        int index = 0;
+        long rowLine;
+        int at = pos;
+        int first;
+        if (tuplesInStatement > 0
+                && at + 2 < lim
+                && buf[at] == ','
+                && buf[at + 1] == '('
+                && startsValue(first = buf[at + 2] & 0xff)
+                && first != ')') {
+            // "),(" between rows as mysqldump writes them, and a value at once: openRow's and
+            // skipSpace's work without their calls and peeks
+            pos = at + 2;
+            tuplesInStatement++;
+            rowLine = line;
+        } else {
+            if (!openRow()) {
+                return false;
+            }
+            rowLine = line;
+            skipSpace();
+            if (peek() == ')') {
+                read();
+                r.endRow(0, rowLine);
+                return true;
+            }
+        }
+        // the record's arrays and counts and the buffer's cursor in locals while the row's fast
+        // paths run; stored back before anything else looks at them (a call, the row's end)
+        long[] calls = r.calls;
+        int n = r.ncalls;
+        byte[] data = r.data;
+        int nb = r.nbytes;
+        byte[] b = buf;
+        int p = pos;
+        int end = lim;
+        while (true) {
+            int d = 0;
+            int c = p < end ? b[p] : -1;
+            if (c == 'N'
+                    && p + 4 < end
+                    && MemoryUtil.getInt(b, p) == NULL_WORD
+                    && ((d = b[p + 4]) == ',' || d == ')')) {
+                // NULL and its separator, and the NULLs right after it: a word each, no bytes
+                do {
+                    if (n == calls.length) {
+                        r.ncalls = n;
+                        calls = r.room(1);
+                    }
+                    calls[n++] = RecordedRows.VALUE | ((long) index++ << 32);
+                    p += 5;
+                } while (d == ','
+                        && p + 4 < end
+                        && MemoryUtil.getInt(b, p) == NULL_WORD
+                        && ((d = b[p + 4]) == ',' || d == ')'));
+                if (d == ')') {
+                    break;
+                }
+                continue;
+            }
+            int from = -1; // a plain number's or short plain string's bytes: b[from, to), then the separator
+            int to = 0;
+            int k = NUMBER | RecordedRows.ASCII;
+            if (c >= '0' && c <= '9' || c == '-') {
+                // digits and points after an optional '-', then ',' or ')': what pinNumber and
+                // the separator test take (a '-' not followed by a digit or point goes the long way:
+                // a comment "-- " starts so)
+                int q = c == '-' ? p + 1 : p;
+                int digits = q;
+                while (LITTLE && q + 8 <= end) {
+                    // eight bytes a step: the first that is neither a digit nor '.' ends the number
+                    long w = MemoryUtil.getLong(b, q);
+                    long x = w & 0x7f7f7f7f7f7f7f7fL;
+                    long other = ~(((x + 0x5050505050505050L) & ~(x + 0x4646464646464646L) & ~w) | zeroBytes(w ^ DOTS))
+                            & HIGH_BITS;
+                    if (other != 0) {
+                        q += Long.numberOfTrailingZeros(other) >>> 3;
+                        break;
+                    }
+                    q += 8;
+                }
+                while (q < end && ((d = b[q]) >= '0' && d <= '9' || d == '.')) {
+                    q++; // the last bytes before the buffer's end (or none: the word found the end)
+                }
+                if (q > digits && q < end && ((d = b[q]) == ',' || d == ')')) {
+                    from = p;
+                    to = q;
+                }
+            } else if (c == '\'' || c == '"') {
+                // a short string without escapes, doubled quotes or line breaks whose closing
+                // quote and separator lie in the buffer: what readQuotedInto leaves pinned
+                int q = p + 1;
+                int stop = Math.min(end, q + SHORT_STRING);
+                long quotes = BYTES_ONE * c;
+                long high = 0;
+                while (LITTLE && q + 8 <= stop) {
+                    // eight bytes a step to the first quote, backslash or line break; the high
+                    // bits of the bytes before it gathered
+                    long w = MemoryUtil.getLong(b, q);
+                    long stops = zeroBytes(w ^ quotes) | zeroBytes(w ^ BACKSLASHES) | zeroBytes(w ^ NEWLINES);
+                    if (stops != 0) {
+                        int t = Long.numberOfTrailingZeros(stops); // 8 * (bytes before it) + 7
+                        high |= w & ((1L << (t - 7)) - 1);
+                        q += t >>> 3;
+                        break;
+                    }
+                    high |= w;
+                    q += 8;
+                }
+                int bits = (high & HIGH_BITS) != 0 ? -1 : 0;
+                d = 0;
+                while (q < stop && (d = b[q]) != c && d != '\\' && d != '\n') {
+                    bits |= d;
+                    q++;
+                }
+                if (d == c && q + 1 < end && ((d = b[q + 1]) == ',' || d == ')')) {
+                    from = p + 1;
+                    to = q;
+                    k = bits >= 0 ? STRING | RecordedRows.ASCII : STRING;
+                    p = q + 1; // the separator's place, as after a number
+                }
+            }
+            if (from >= 0) {
+                // d is the separator, at b[to] after a number, b[p] = b[to + 1] after a string
+                int len = to - from;
+                if (n == calls.length) {
+                    r.ncalls = n;
+                    calls = r.room(1);
+                }
+                calls[n++] = RecordedRows.VALUE | ((long) index++ << 32) | ((long) k << 24) | len;
+                if (nb + len > data.length) {
+                    r.nbytes = nb;
+                    data = r.dataRoom(len);
+                }
+                if (len <= 8) {
+                    for (int i = 0; i < len; i++) {
+                        data[nb + i] = b[from + i];
+                    }
+                } else {
+                    System.arraycopy(b, from, data, nb, len);
+                }
+                nb += len;
+                p = k == (NUMBER | RecordedRows.ASCII) ? to + 1 : p + 1;
+                if (d == ')') {
+                    break;
+                }
+                continue;
+            }
+            // any other value: nextTuple's way, through the record's value call
+            r.ncalls = n;
+            r.nbytes = nb;
+            pos = p;
+            int kind = listedValue();
+            r.value(index++, kind & ~SEEN_ASCII, pinned ? buf : value, outOff, valueLen, (kind & SEEN_ASCII) != 0);
+            pinned = false;
+            pos++; // the ',' or ')' (in the buffer: peek saw it there), not a line break
+            calls = r.calls;
+            n = r.ncalls;
+            data = r.data;
+            nb = r.nbytes;
+            b = buf;
+            p = pos;
+            end = lim;
+            if (separator == ')') {
+                break;
+            }
+        }
+        r.ncalls = n;
+        r.nbytes = nb;
+        pos = p;
+        r.endRow(index, rowLine);
+        return true;
+    }
+
+    /** {@link #listedValue}'s flag beside the kind: the value's bytes are ASCII. */
+    private static final int SEEN_ASCII = 0x80;
+    /** The ',' or ')' after the value {@link #listedValue} read (left unread at {@code pos}). */
+    private int separator;
+
+    /**
+     * Reads a value of a row, with any expression after it, up to the ',' or ')' that ends it
+     * (left at {@code pos}, in {@link #separator}); the bytes in {@code value} or, {@link
+     * #pinned}, the buffer.
+     *
+     * @return the kind, with {@link #SEEN_ASCII} when every byte is ASCII
+     */
+    private int listedValue() throws IOException {
+        if (pos >= lim || !startsValue(buf[pos] & 0xff)) {
+            skipSpace();
+        }
+        int kind = readValue();
+        int d;
+        // rows are written value,value: the byte after most values is ',' or ')', in the buffer
+        if (pos >= lim || (d = buf[pos]) != ',' && d != ')') {
+            skipSpace();
+            d = peek();
+        }
+        // a number's bytes are ASCII by its grammar; a quoted string's, if none had the high bit
+        boolean ascii = kind == NUMBER || kind == STRING && valueBits >= 0;
+        if (d != ',' && d != ')') {
+            kind = readExpressionTail(kind);
+            d = peek();
+            ascii = false;
+        }
+        separator = d;
+        return ascii ? kind | SEEN_ASCII : kind;
+    }
+
+    /**
+     * Steps to the next row of the current INSERT: past the ',' between rows and its '('.
+     *
+     * @return false when the statement has ended
+     */
+    private boolean openRow() throws IOException {
         skipSpace();
         int c = peek();
         if (c == ',' && tuplesInStatement > 0) {
@@ -775,58 +1062,7 @@ public final class SqlScriptReader implements Closeable {
         if (c == '(') {
             tuplesInStatement++;
             read();
-            int index = 0;
-            long rowLine = line;
-            skipSpace();
-            if (peek() == ')') {
-                read();
-                sink.endRow(0, rowLine);
-                return true;
-            }
-            while (true) {
-                int d;
-                int p = pos;
-                if (p + 4 < lim
-                        && buf[p] == 'N'
-                        && buf[p + 1] == 'U'
-                        && buf[p + 2] == 'L'
-                        && buf[p + 3] == 'L'
-                        && ((d = buf[p + 4]) == ',' || d == ')')) {
-                    // NULL and its separator, the commonest value of wide sparse rows (ORM tables),
-                    // told here without readValue's call and checks: the same call on the sink
-                    pos = p + 5;
-                    valueLen = 0;
-                    pinned = false;
-                    sink.value(index++, NULL, value, 0, 0, false);
-                    if (d == ')') {
-                        sink.endRow(index, rowLine);
-                        return true;
-                    }
-                    continue;
-                }
-                if (pos >= lim || !startsValue(buf[pos] & 0xff)) {
-                    skipSpace();
-                }
-                int kind = readValue();
-                // rows are written value,value: the byte after most values is ',' or ')', in the buffer
-                if (pos >= lim || (d = buf[pos]) != ',' && d != ')') {
-                    skipSpace();
-                    d = peek();
-                }
-                // a number's bytes are ASCII by its grammar; a quoted string's, if none had the high bit
-                boolean ascii = kind == NUMBER || kind == STRING && valueBits >= 0;
-                if (d != ',' && d != ')') {
-                    kind = readExpressionTail(kind);
-                    d = peek();
-                    ascii = false;
-                }
-                sink.value(index++, kind, pinned ? buf : value, outOff, valueLen, ascii);
-                pos++; // the ',' or ')' (in the buffer: peek saw it there), not a line break
-                if (d == ')') {
-                    sink.endRow(index, rowLine);
-                    return true;
-                }
-            }
+            return true;
         }
         if (c == -1) {
             throw error(

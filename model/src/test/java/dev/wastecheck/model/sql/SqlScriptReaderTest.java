@@ -303,4 +303,179 @@ class SqlScriptReaderTest {
             assertThat(ascii).as("ASCII flags, reads of %d bytes", step).containsExactlyElementsOf(expectedAscii);
         }
     }
+
+    /**
+     * {@link SqlScriptReader#nextTuples} writes NULLs (and runs of them), plain numbers and short
+     * plain strings into the record itself: what it records must be, word for word and byte for
+     * byte, what {@code atLine} and {@link SqlScriptReader#nextTuple} into the same record make,
+     * and an error the same error. Random rows put every value form the fast paths take, and
+     * every near miss they must leave to the long way, beside each other; every read length
+     * moves the buffer's end among them.
+     */
+    @Test
+    void rowsRecordedInTheReadersOwnLoopAreTheSinkCallsWordForWord() throws IOException {
+        java.util.Random random = new java.util.Random(3232);
+        String[] values = {
+            "NULL",
+            "NULL",
+            "NULL",
+            "null",
+            "NuLl",
+            "NULLS",
+            "NULL_X",
+            "NULL ",
+            " NULL",
+            "NULLIF(1,2)",
+            "NULL::text",
+            "0",
+            "7",
+            "-12",
+            "123456789",
+            "1234567890123456789",
+            "3.25",
+            "-0.15000000000000002",
+            "1.5e3",
+            "-2E-5",
+            "+4",
+            "7/",
+            "9:",
+            "1.",
+            "5::int",
+            "-7e",
+            "7°",
+            "12345678/",
+            "1234567:",
+            "123456789012345°",
+            ".5",
+            "-.",
+            "-",
+            "0x4142",
+            "1+2",
+            "- 3",
+            "12 ",
+            " 12",
+            "1.2.3",
+            "''",
+            "'a'",
+            "'value 4-328'",
+            "'2020-09-13 12:26:40.000000'",
+            "'über'",
+            "'東京'",
+            "'it\\'s'",
+            "'a''b'",
+            "'line\\nbreak'",
+            "'line\nbreak'",
+            "'tab\there'",
+            "'" + "x".repeat(47) + "'",
+            "'" + "y".repeat(48) + "'",
+            "'" + "z".repeat(200) + "'",
+            "'a' COLLATE utf8mb4_bin",
+            "\"dq\"",
+            "X'43'",
+            "_binary 'x'",
+            "TRUE",
+            "DEFAULT",
+            "NOW()",
+            "'x'::text",
+            "-- c\n5",
+            "/* c */ 6",
+            "'a\\\\'"
+        };
+        for (int script = 0; script < 40; script++) {
+            StringBuilder sql = new StringBuilder("CREATE TABLE t (a int);\n");
+            int inserts = 1 + random.nextInt(3);
+            for (int ins = 0; ins < inserts; ins++) {
+                sql.append("INSERT INTO t VALUES ");
+                int rows = 1 + random.nextInt(60);
+                for (int row = 0; row < rows; row++) {
+                    if (row > 0) {
+                        sql.append(random.nextInt(4) == 0 ? ",\n" : ",");
+                    }
+                    sql.append('(');
+                    int n = random.nextInt(random.nextInt(8) == 0 ? 1 : 30);
+                    for (int v = 0; v < n; v++) {
+                        if (v > 0) {
+                            sql.append(random.nextInt(10) == 0 ? ", " : ",");
+                        }
+                        // NULL three times in the list: runs of it
+                        sql.append(values[random.nextInt(values.length)]);
+                    }
+                    sql.append(')');
+                }
+                sql.append(";\n");
+            }
+            if (script % 5 == 4) {
+                sql.setLength(sql.length() - 2 - random.nextInt(40)); // cut short: both must fail alike
+            }
+            // every other script in Latin-1, as old dumps are: '°' then one byte, 0xb0, a digit's low bits
+            byte[] bytes =
+                    sql.toString().getBytes(script % 2 == 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+            for (int step : new int[] {1, 5, 8, 13, 64, 1 << 16}) {
+                RecordedRows oneByOne = new RecordedRows();
+                RecordedRows inLoop = new RecordedRows();
+                String failed = recordRows(bytes, step, oneByOne, false);
+                String failedInLoop = recordRows(bytes, step, inLoop, true);
+                assertThat(failedInLoop)
+                        .as("script %d, reads of %d bytes:\n%s", script, step, sql)
+                        .isEqualTo(failed);
+                assertThat(inLoop.sameAs(oneByOne))
+                        .as("script %d, reads of %d bytes:\n%s", script, step, sql)
+                        .isTrue();
+                assertThat(inLoop.rows).isEqualTo(oneByOne.rows);
+            }
+        }
+    }
+
+    /** NULLs in runs, numbers and short strings fill whole rows: the record's arrays grow under the loop. */
+    @Test
+    void rowsRecordedInTheReadersOwnLoopGrowTheRecord() throws IOException {
+        StringBuilder sql = new StringBuilder("INSERT INTO t VALUES ");
+        for (int row = 0; row < 3000; row++) {
+            sql.append(row == 0 ? "(" : ",(")
+                    .append(row)
+                    .append(",'v")
+                    .append(row)
+                    .append('\'');
+            sql.append(",NULL".repeat(40)).append(",12345678901.25)");
+        }
+        sql.append(";\n");
+        byte[] bytes = sql.toString().getBytes(StandardCharsets.UTF_8);
+        RecordedRows oneByOne = new RecordedRows();
+        RecordedRows inLoop = new RecordedRows();
+        assertThat(recordRows(bytes, 1 << 16, oneByOne, false)).isNull();
+        assertThat(recordRows(bytes, 1 << 16, inLoop, true)).isNull();
+        assertThat(inLoop.ncalls).isGreaterThan(RecordedRows.ROWS * 12);
+        assertThat(inLoop.sameAs(oneByOne)).isTrue();
+    }
+
+    /**
+     * Reads every INSERT of {@code script} into {@code into}, a row a call or, {@code inLoop}, by
+     * {@link SqlScriptReader#nextTuples} (emptied whenever full, as the loader hands a chunk on);
+     * returns the error's message, or null.
+     */
+    private static String recordRows(byte[] script, int step, RecordedRows into, boolean inLoop) throws IOException {
+        try (SqlScriptReader r = new SqlScriptReader(chunked(script, step), "t.sql", true)) {
+            SqlScriptReader.Statement st;
+            while ((st = r.next()) != null) {
+                if (st instanceof SqlScriptReader.Insert) {
+                    if (inLoop) {
+                        int handedOn = 0;
+                        while (r.nextTuples(into)) {
+                            // full: the loader would hand it on; here it keeps growing
+                            handedOn += into.rows;
+                            into.rows = 0;
+                        }
+                        into.rows += handedOn;
+                    } else {
+                        do {
+                            into.atLine(r.line());
+                        } while (r.nextTuple(into));
+                    }
+                }
+            }
+            return null;
+        } catch (BadInputException e) {
+            return e.getMessage();
+        }
+    }
 }

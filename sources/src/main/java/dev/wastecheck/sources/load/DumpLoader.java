@@ -820,8 +820,13 @@ public final class DumpLoader {
         try {
             boolean done = false;
             while (!done) {
-                chunk.atLine(reader.line());
-                boolean more = copy ? reader.nextCopyRow(chunk) : reader.nextTuple(chunk);
+                boolean more;
+                if (copy) {
+                    chunk.atLine(reader.line());
+                    more = reader.nextCopyRow(chunk);
+                } else {
+                    more = reader.nextTuples(chunk); // rows until the chunk is full or the INSERT ends
+                }
                 if (!more) {
                     done = true;
                     if (!copy) {
