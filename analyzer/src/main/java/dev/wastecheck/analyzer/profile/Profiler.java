@@ -283,11 +283,7 @@ public final class Profiler {
      * Runs the aggregates in groups of {@link ProfileDialect#columnsPerQuery} columns: one column
      * a query in DuckDB's in-memory tables (each query's distinct-count hash table alone; one
      * query with every column's count(DISTINCT) was 1.6x slower on 11 M rows), all of a table's
-     * in one query on a row store, which reads whole rows on every scan. In DuckDB the columns
-     * without an exact distinct count (their distinct count estimated, or known from the loader)
-     * share queries, {@link #SHARED} columns a query: their aggregates keep no hash table, and a
-     * query a column cost each of them a query's start for a scan of a few milliseconds (45
-     * queries on the 44 columns of issue 32's ORM shape).
+     * in one query on a row store, which reads whole rows on every scan.
      */
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
         Map<Integer, List<Agg>> byColumn = new TreeMap<>();
@@ -295,14 +291,11 @@ public final class Profiler {
             if (a.known() != null) {
                 a.setter().accept(out.get(a.column()), a.known().get());
             } else if (a.column() >= 0) {
-                byColumn.computeIfAbsent(a.column(), k -> new ArrayList<>()).add(a);
+                byColumn.computeIfAbsent(a.column() / sql.columnsPerQuery(), k -> new ArrayList<>())
+                        .add(a);
             }
         }
-        Map<Integer, Integer> groupOf = groups(byColumn);
-        Map<Integer, List<Agg>> byGroup = new TreeMap<>();
-        byColumn.forEach((c, list) ->
-                byGroup.computeIfAbsent(groupOf.get(c), k -> new ArrayList<>()).addAll(list));
-        for (Map.Entry<Integer, List<Agg>> e : byGroup.entrySet()) {
+        for (Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
             int group = e.getKey();
             StringBuilder sql = new StringBuilder("SELECT ");
@@ -313,7 +306,7 @@ public final class Profiler {
                 sql.append(list.get(i).sql());
             }
             sql.append("\nFROM ")
-                    .append(aggs.from(table.relation(), c -> groupOf.getOrDefault(c, -1) == group, this.sql));
+                    .append(aggs.from(table.relation(), c -> c / this.sql.columnsPerQuery() == group, this.sql));
             long t0 = System.nanoTime();
             try (Statement st = connection.createStatement();
                     ResultSet rs = st.executeQuery(sql.toString())) {
@@ -327,37 +320,6 @@ public final class Profiler {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, sql);
             }
         }
-    }
-
-    /** The most columns of a shared query (DuckDB; {@link #run}). */
-    static final int SHARED = 16;
-
-    /**
-     * Each column's query, numbered in column order: {@link ProfileDialect#columnsPerQuery}
-     * columns a query, except in DuckDB (one a query), where a column without an exact distinct
-     * count joins the columns before it until {@link #SHARED} share a query.
-     */
-    private Map<Integer, Integer> groups(Map<Integer, List<Agg>> byColumn) {
-        Map<Integer, Integer> groupOf = new HashMap<>();
-        int per = sql.columnsPerQuery();
-        if (per != 1) {
-            byColumn.keySet().forEach(c -> groupOf.put(c, c / per));
-            return groupOf;
-        }
-        int group = -1;
-        int shared = SHARED;
-        for (Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
-            boolean exact = e.getValue().stream().anyMatch(a -> a.sql().contains("count(DISTINCT"));
-            if (exact || shared == SHARED) {
-                group = e.getKey();
-                shared = exact ? SHARED : 0;
-            }
-            if (!exact) {
-                shared++;
-            }
-            groupOf.put(e.getKey(), group);
-        }
-        return groupOf;
     }
 
     /**
