@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * analyze does not set up the JDK's flight recorder, which DuckDB's driver (its memory event) and
- * Netty (its chunk events) each would at their first use: 0.1-0.2 s of CPU in a start of about
- * 1.4 s (docs/benchmarks.md, issue 32's start-up). Run in a JVM of its own, as a user's start is
+ * Netty (its chunk events) each would at their first use: 0.08 s of CPU in a 1.1-1.4 s start
+ * (docs/benchmarks.md, issue 32's start-up). Run in a JVM of its own, as a user's start is
  * (in this one another test may have set it up already), whose class loading tells: setting the
  * recorder up loads its metadata repository ({@code FlightRecorder.isInitialized} says only
  * whether a recording could be made, and is false either way).

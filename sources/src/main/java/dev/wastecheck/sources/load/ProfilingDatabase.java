@@ -60,8 +60,8 @@ public final class ProfilingDatabase implements AutoCloseable {
      * ({@code DuckDBMemoryMonitor.init}, {@code FlightRecorder.addPeriodicEvent}), which sets up
      * JFR's metadata, about 100 classes and a logging manager, and once it is set up every later
      * JFR event class (Netty's chunk events under Arrow) gets a handler class generated at its
-     * first use: 0.1-0.2 s of CPU in a start of about 1.4 s (docs/benchmarks.md, issue 32's start-up
-     * cost). The event is only ever read by a recording a user starts; there is no setting for it
+     * first use: with Netty's events, 0.08 s of CPU in a 1.1-1.4 s start (docs/benchmarks.md, issue
+     * 32's start-up). The event is only ever read by a recording a user starts; there is no setting for it
      * (the connection property {@code jdbc_jfr_memory_monitor} names a monitor per database, after
      * the registration), so its {@code initialized} flag is set first. A driver without that field
      * is left as it is.
@@ -88,7 +88,7 @@ public final class ProfilingDatabase implements AutoCloseable {
         try {
             // DuckDB's driver itself, not DriverManager: its first call loads and initializes every
             // driver on the class path (SQLite, PostgreSQL, MariaDB, Trino with its HTTP client,
-            // Calcite), about 300 classes a dump's analyze never uses.
+            // Calcite), 158 classes a dump's analyze never uses.
             return (DuckDBConnection) new DuckDBDriver().connect("jdbc:duckdb:", props);
         } catch (LinkageError e) {
             // after a failed preload the class says only that it could not be initialized
