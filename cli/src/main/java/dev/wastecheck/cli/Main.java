@@ -89,6 +89,14 @@ public final class Main implements Runnable {
         if (System.getProperty("io.netty.noUnsafe") == null) {
             System.setProperty("io.netty.noUnsafe", "false");
         }
+        // Netty 4.2 makes a JFR event of every chunk its allocators take or give back, and the first
+        // one sets up the JDK's flight recorder (its metadata, a handler class generated per event
+        // class): with DuckDB's memory event, 0.08 s of CPU in a 1.1-1.4 s start (docs/benchmarks.md,
+        // issue 32). Only a recording reads
+        // them; -Dio.netty.jfr.enabled=true keeps them.
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
         // analyze fills Arrow vectors only through setSafe, which grows a buffer before it writes,
         // and DuckDB reads them through the C data interface: ArrowBuf's second check of every
         // write's bounds is redundant there, and dropping it took 0.6 s (7%) off analyze of a

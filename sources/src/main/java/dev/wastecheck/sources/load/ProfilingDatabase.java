@@ -1,10 +1,11 @@
 package dev.wastecheck.sources.load;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
@@ -13,6 +14,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDriver;
 
 /**
  * The embedded DuckDB that holds and profiles the rows: in memory, spilling to a private
@@ -30,15 +32,17 @@ public final class ProfilingDatabase implements AutoCloseable {
     private static volatile Throwable preloadFailure;
 
     /**
-     * Starts loading DuckDB's native library on a background thread: half a second (71 MB
-     * unpacked and linked) that then overlaps the command's own start instead of preceding the
-     * load. A failure there is kept, and the first database opened reports it.
+     * Starts loading DuckDB's native library and its driver on a background thread: half a second
+     * (71 MB unpacked and linked) that then overlaps the command's own start instead of preceding
+     * the load. A failure there is kept, and the first database opened reports it.
      */
     public static void preload() {
         Thread t = new Thread(
                 () -> {
                     try {
+                        withoutMemoryMonitor();
                         Class.forName("org.duckdb.DuckDBNative");
+                        Class.forName("org.duckdb.DuckDBDriver");
                     } catch (Throwable e) {
                         preloadFailure = e;
                     }
@@ -48,9 +52,44 @@ public final class ProfilingDatabase implements AutoCloseable {
         t.start();
     }
 
-    private static DuckDBConnection connect(Properties props) throws SQLException {
+    private static boolean monitorChecked;
+
+    /**
+     * Keeps DuckDB's driver (2.0.0.1) from starting the JDK's flight recorder. Its first connection
+     * (or its driver's class initializer) registers a periodic JFR event for DuckDB's memory
+     * ({@code DuckDBMemoryMonitor.init}, {@code FlightRecorder.addPeriodicEvent}), which sets up
+     * JFR's metadata, about 100 classes and a logging manager, and once it is set up every later
+     * JFR event class (Netty's chunk events under Arrow) gets a handler class generated at its
+     * first use: with Netty's events, 0.08 s of CPU in a 1.1-1.4 s start (docs/benchmarks.md, issue
+     * 32's start-up). The event is only ever read by a recording a user starts; there is no setting for it
+     * (the connection property {@code jdbc_jfr_memory_monitor} names a monitor per database, after
+     * the registration), so its {@code initialized} flag is set first. A driver without that field
+     * is left as it is.
+     */
+    static synchronized void withoutMemoryMonitor() {
+        if (monitorChecked) {
+            return;
+        }
+        monitorChecked = true;
         try {
-            return (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", props);
+            Field f = Class.forName("org.duckdb.DuckDBMemoryMonitor", false, ProfilingDatabase.class.getClassLoader())
+                    .getDeclaredField("initialized");
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == boolean.class) {
+                f.setAccessible(true);
+                f.setBoolean(null, true);
+            }
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // another driver version: its monitor, if any, runs as the driver decides
+        }
+    }
+
+    private static DuckDBConnection connect(Properties props) throws SQLException {
+        withoutMemoryMonitor();
+        try {
+            // DuckDB's driver itself, not DriverManager: its first call loads and initializes every
+            // driver on the class path (SQLite, PostgreSQL, MariaDB, Trino with its HTTP client,
+            // Calcite), 158 classes a dump's analyze never uses.
+            return (DuckDBConnection) new DuckDBDriver().connect("jdbc:duckdb:", props);
         } catch (LinkageError e) {
             // after a failed preload the class says only that it could not be initialized
             Throwable why = preloadFailure != null ? preloadFailure : e;
