@@ -55,8 +55,20 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private boolean reportsRows = true;
     /** The bytes of each column's literal DEFAULT, or -1: counted for another filler's omitted columns. */
     private int[] defaultBytes;
-    /** The calls since {@link #takeEvents}: what orders the deferred counts of two fillers. */
-    private long seq;
+    /**
+     * What orders the deferred counts of two fillers: the calls since {@link #takeEvents}, or (a
+     * chunk's replay, {@link TokenChunk#replay}) the position of the call in the chunk, the same
+     * on both fillers.
+     */
+    long seq;
+    /**
+     * Per value index of a row, whether it goes to the other filler's column (a replay steps over
+     * it without a call: {@link TokenChunk#replay}), or null (one filler). Indices past its end
+     * are this builder's to judge (a row too wide).
+     */
+    private boolean[] skipIndex;
+    /** Per column, whether the run's column list names it (all, without a list). */
+    private boolean[] named;
     /** Counts deferred until both fillers are done with a chunk, or null (told to the stats at once). */
     private List<StatEvent> events;
 
@@ -141,6 +153,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     public void fillOnly(boolean[] own, boolean reportsRows) {
         this.own = own.clone();
         this.reportsRows = reportsRows;
+        skips();
         this.events = new ArrayList<>();
         this.seq = 0;
         defaultBytes = new int[storage.length];
@@ -257,6 +270,36 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         + columns.get(i) + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
             }
         }
+        skips();
+    }
+
+    /** {@link #skipIndex} and {@link #named} from the column list and this filler's columns. */
+    private void skips() {
+        if (own == null) {
+            skipIndex = null;
+            return;
+        }
+        int n = mapping == null ? storage.length : mapping.length;
+        skipIndex = new boolean[n];
+        named = new boolean[storage.length];
+        for (int i = 0; i < n; i++) {
+            int col = mapping == null ? i : mapping[i];
+            skipIndex[i] = !own[col];
+            named[col] = true;
+        }
+    }
+
+    /** Per value index, whether a replay steps over it (the other filler's), or null (one filler). */
+    boolean[] skipIndex() {
+        return skipIndex;
+    }
+
+    /**
+     * The bytes of values a replay stepped over ({@link #skipIndex}): counted toward the batch's
+     * bytes as {@link #value} counts the other filler's values.
+     */
+    void skipped(long valueBytes) {
+        bytes += valueBytes;
     }
 
     /** Starts a batch in freshly allocated vectors (the previous buffers may still be read by DuckDB). */
@@ -573,7 +616,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             default -> {
                 // a number's text is read once, for the declared range and the facts alike
                 PlainNumber n = null;
-                if (len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
+                if (len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9')) && !dated(b, off, len)) {
                     n = number;
                     n.read(b, off, len);
                 }
@@ -602,6 +645,15 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a value is no plain number by its fifth byte: a dash after a digit there (a date,
+     * {@code 2020-09-13...}), which a plain number has only after its exponent's {@code e}. The
+     * date and time columns' values then skip {@link PlainNumber#read}, which would stop there.
+     */
+    static boolean dated(byte[] b, int off, int len) {
+        return len > 4 && b[off + 4] == '-' && b[off + 3] >= '0' && b[off + 3] <= '9';
     }
 
     private long currentLine;
@@ -644,8 +696,10 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
                 if (own == null || own[i]) {
                     omitted(i);
-                } else if (defaultBytes[i] >= 0) {
-                    bytes += defaultBytes[i]; // the other filler stores the DEFAULT: its bytes count here too
+                } else if (defaultBytes[i] >= 0 && !named[i]) {
+                    // the other filler stores the DEFAULT: its bytes count here too (a named column
+                    // of a row of the right width had its value, which a replay steps over unseen)
+                    bytes += defaultBytes[i];
                 }
             }
             Arrays.fill(seen, false);

@@ -164,6 +164,11 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
      * {@code atLine} (where the loader checks whether the Arrow batch is full).
      */
     void replay(ArrowRowBuilder sink, BeforeRow beforeRow) throws InterruptedException {
+        boolean[] skip = sink.skipIndex();
+        if (skip != null) {
+            replayOwn(sink, beforeRow, skip);
+            return;
+        }
         int at = 0;
         for (int i = 0; i < ncalls; i++) {
             long w = calls[i];
@@ -185,6 +190,59 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
                 sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
                 at += len;
             }
+        }
+    }
+
+    /**
+     * {@link #replay} for one of two fillers of a table: the values of the other's columns
+     * ({@code skip}, by value index) are stepped over here, their bytes summed and told to the
+     * builder once a row, before the row after them is checked against the batch's bounds, with
+     * no call a value. The builder's {@link ArrowRowBuilder#seq} is set to each call's position,
+     * which both fillers share (their deferred counts are ordered by it).
+     */
+    private void replayOwn(ArrowRowBuilder sink, BeforeRow beforeRow, boolean[] skip) throws InterruptedException {
+        int at = 0;
+        long skipped = 0; // bytes of the other's values since the last row's start
+        int n = skip.length;
+        for (int i = 0; i < ncalls; i++) {
+            long w = calls[i];
+            long tag = w & TAG;
+            if (tag == VALUE) {
+                int len = (int) (w & 0xFFFFFF);
+                int index = (int) ((w >>> 32) & 0x3FFFFFFF);
+                int k = (int) ((w >>> 24) & 0xFF);
+                if (index < n && skip[index]) {
+                    skipped += (k & ~ASCII) == SqlScriptReader.NULL ? 0 : len; // as the builder counts them
+                } else {
+                    sink.seq = i;
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
+                }
+                at += len;
+            } else if (tag == LINE) {
+                if (skipped != 0) {
+                    sink.skipped(skipped);
+                    skipped = 0;
+                }
+                beforeRow.run();
+                sink.atLine(w);
+            } else if (tag == END) {
+                sink.seq = i;
+                sink.endRow((int) ((w >>> 32) & 0x3FFFFFFF), calls[++i]);
+            } else {
+                int index = (int) ((w >>> 32) & 0x3FFFFFFF);
+                int k = (int) calls[++i];
+                int len = (int) calls[++i];
+                if (index < n && skip[index]) {
+                    skipped += (k & ~ASCII) == SqlScriptReader.NULL ? 0 : len;
+                } else {
+                    sink.seq = i;
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
+                }
+                at += len;
+            }
+        }
+        if (skipped != 0) {
+            sink.skipped(skipped);
         }
     }
 }
