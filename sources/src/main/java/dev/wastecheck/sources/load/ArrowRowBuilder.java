@@ -289,6 +289,19 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
     }
 
+    /** The first value index of a row that goes to column {@code col}, or -1 (the column list leaves it out). */
+    int indexOf(int col) {
+        if (mapping == null) {
+            return col;
+        }
+        for (int i = 0; i < mapping.length; i++) {
+            if (mapping[i] == col) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Per value index, whether a replay steps over it (the other filler's), or null (one filler). */
     boolean[] skipIndex() {
         return skipIndex;
@@ -515,16 +528,44 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     @Override
     public void value(int index, int kind, byte[] b, int off, int len) {
         seq++;
-        value(index, kind, b, off, len, false, false);
+        value(index, kind, b, off, len, false, false, NOT_COUNTED);
     }
 
     @Override
     public void value(int index, int kind, byte[] b, int off, int len, boolean ascii) {
         seq++;
-        value(index, kind, b, off, len, false, ascii);
+        value(index, kind, b, off, len, false, ascii, NOT_COUNTED);
     }
 
-    private void value(int index, int kind, byte[] b, int off, int len, boolean direct, boolean ascii) {
+    /**
+     * As {@link #value(int, int, byte[], int, int, boolean)}, with the value's characters already
+     * counted by {@link Utf8#chars} ({@code chars}: the count, -1 not UTF-8, or
+     * {@link #NOT_COUNTED}): the other filler counted them ({@link TokenChunk#countFromEnd}).
+     */
+    void value(int index, int kind, byte[] b, int off, int len, boolean ascii, int chars) {
+        seq++;
+        value(index, kind, b, off, len, false, ascii, chars);
+    }
+
+    /** A value's characters not counted yet. */
+    static final int NOT_COUNTED = -2;
+
+    /**
+     * The value index whose characters the other filler counts ahead ({@link TokenChunk#countFromEnd}),
+     * or -1: a text column heavier than all the others together, which a split by columns leaves
+     * on one filler.
+     */
+    private int countedIndex = -1;
+
+    void countedIndex(int index) {
+        countedIndex = index;
+    }
+
+    int countedIndex() {
+        return countedIndex;
+    }
+
+    private void value(int index, int kind, byte[] b, int off, int len, boolean direct, boolean ascii, int counted) {
         int col;
         if (direct) {
             col = index;
@@ -626,7 +667,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         outOfType(col, why, b, off, len);
                     }
                 }
-                int chars = ascii ? len : Utf8.chars(b, off, len); // -1: not UTF-8
+                int chars = ascii ? len : counted != NOT_COUNTED ? counted : Utf8.chars(b, off, len); // -1: not UTF-8
                 if (chars >= 0) {
                     writers[col].putBytes(row, b, off, len);
                     if (facts != null) {
@@ -721,7 +762,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         } else if (c.defaultValue() != null) {
             byte[] b = c.defaultValue().getBytes(StandardCharsets.UTF_8);
             seen[col] = true;
-            value(col, SqlScriptReader.STRING, b, 0, b.length, true, false);
+            value(col, SqlScriptReader.STRING, b, 0, b.length, true, false, NOT_COUNTED);
             return;
         } else {
             writers[col].putNull(row);

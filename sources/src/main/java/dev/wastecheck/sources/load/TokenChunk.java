@@ -58,6 +58,26 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
     @SuppressWarnings("unchecked")
     final List<ArrowRowBuilder.StatEvent>[] events = new List[2];
 
+    // the characters of one column's values, counted by the second filler from the chunk's end
+    // while the first fills from its start (countFromEnd): per call, valid from countedFrom on
+    private int[] counted = new int[0];
+    /** The lowest call whose characters {@link #counted} holds; past the end: none. */
+    private volatile int countedFrom = Integer.MAX_VALUE;
+    /** The call the first filler is at in the counted column: the second stops below it. */
+    private volatile int fillingAt = -1;
+    /** The counted column's calls and their bytes' offsets (the second filler's, reused). */
+    private int[] heavyCalls = new int[256];
+
+    private int[] heavyAt = new int[256];
+
+    /**
+     * The characters {@link #countFromEnd} counted of call {@code call}'s value (a value of the
+     * column it counted), or {@link ArrowRowBuilder#NOT_COUNTED}.
+     */
+    int countedChars(int call) {
+        return call >= countedFrom ? counted[call] : ArrowRowBuilder.NOT_COUNTED;
+    }
+
     /** The line the next row starts on (the builder's {@link ArrowRowBuilder#atLine}). */
     void atLine(long line) {
         add(LINE | (line & ~TAG));
@@ -121,6 +141,56 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
         rows = 0;
         events[0] = null;
         events[1] = null;
+        countedFrom = Integer.MAX_VALUE;
+        fillingAt = -1;
+    }
+
+    /**
+     * The second filler's share of the first's heavy column ({@link ArrowRowBuilder#countedIndex}):
+     * {@link Utf8#chars} of the values at value index {@code index}, from the chunk's last toward
+     * its first, until it meets the first filler, which fills from the start and takes each count
+     * found here ({@link #replayOwn}) instead of counting again. Each count is published (a
+     * volatile write of {@link #countedFrom}) after it is stored; the first reads it before the
+     * count. Every value of the column but those of 2^24 bytes or more (calls of their own, left to
+     * the first) is counted, so that no count of an earlier chunk is left in its slot; an ASCII
+     * value's is one word a step. A count either side makes is the same, so which side counts a
+     * value changes nothing but where the work runs.
+     */
+    void countFromEnd(int index) {
+        int at = 0;
+        int m = 0;
+        for (int i = 0; i < ncalls; i++) {
+            long w = calls[i];
+            long tag = w & TAG;
+            if (tag == VALUE) {
+                if (((w >>> 32) & 0x3FFFFFFF) == index) {
+                    if (m == heavyCalls.length) {
+                        heavyCalls = Arrays.copyOf(heavyCalls, 2 * m);
+                        heavyAt = Arrays.copyOf(heavyAt, 2 * m);
+                    }
+                    heavyCalls[m] = i;
+                    heavyAt[m++] = at;
+                }
+                at += (int) (w & 0xFFFFFF);
+            } else if (tag == END) {
+                i++;
+            } else if (tag == BIG) {
+                at += (int) calls[i + 2];
+                i += 2;
+            }
+        }
+        if (counted.length < ncalls) {
+            counted = new int[calls.length];
+        }
+        int[] c = counted;
+        for (int j = m - 1; j >= 0; j--) {
+            int i = heavyCalls[j];
+            if (i <= fillingAt) {
+                return; // the first filler is there: it counts the rest
+            }
+            c[i] = Utf8.chars(data, heavyAt[j], (int) (calls[i] & 0xFFFFFF));
+            countedFrom = i;
+        }
     }
 
     /**
@@ -201,6 +271,7 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
      * which both fillers share (their deferred counts are ordered by it).
      */
     private void replayOwn(ArrowRowBuilder sink, BeforeRow beforeRow, boolean[] skip) throws InterruptedException {
+        int heavy = sink.countedIndex();
         int at = 0;
         long skipped = 0; // bytes of the other's values since the last row's start
         int n = skip.length;
@@ -213,6 +284,11 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
                 int k = (int) ((w >>> 24) & 0xFF);
                 if (index < n && skip[index]) {
                     skipped += (k & ~ASCII) == SqlScriptReader.NULL ? 0 : len; // as the builder counts them
+                } else if (index == heavy) {
+                    fillingAt = i;
+                    int chars = countedChars(i);
+                    sink.seq = i;
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0, chars);
                 } else {
                     sink.seq = i;
                     sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
