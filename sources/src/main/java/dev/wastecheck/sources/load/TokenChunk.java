@@ -235,7 +235,9 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
      */
     void replay(ArrowRowBuilder sink, BeforeRow beforeRow) throws InterruptedException {
         boolean[] skip = sink.skipIndex();
-        if (skip != null) {
+        if (skip != null && sink.countedIndex() >= 0) {
+            // a heavy column counted from both ends; other splits replay every call (stepping over
+            // the other's values in replayOwn did not pay on ORM, pandas, MediaWiki: docs/benchmarks.md)
             replayOwn(sink, beforeRow, skip);
             return;
         }
@@ -264,7 +266,8 @@ final class TokenChunk implements SqlScriptReader.ValueSink {
     }
 
     /**
-     * {@link #replay} for one of two fillers of a table: the values of the other's columns
+     * {@link #replay} for the filler of a heavy column ({@link #countFromEnd}), one of two fillers
+     * of a table: the values of the other's columns
      * ({@code skip}, by value index) are stepped over here, their bytes summed and told to the
      * builder once a row, before the row after them is checked against the batch's bounds, with
      * no call a value. The builder's {@link ArrowRowBuilder#seq} is set to each call's position,
