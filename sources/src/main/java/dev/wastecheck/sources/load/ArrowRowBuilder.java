@@ -55,8 +55,20 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private boolean reportsRows = true;
     /** The bytes of each column's literal DEFAULT, or -1: counted for another filler's omitted columns. */
     private int[] defaultBytes;
-    /** The calls since {@link #takeEvents}: what orders the deferred counts of two fillers. */
-    private long seq;
+    /**
+     * What orders the deferred counts of two fillers: the calls since {@link #takeEvents}, or (a
+     * chunk's replay, {@link TokenChunk#replay}) the position of the call in the chunk, the same
+     * on both fillers.
+     */
+    long seq;
+    /**
+     * Per value index of a row, whether it goes to the other filler's column (a replay steps over
+     * it without a call: {@link TokenChunk#replay}), or null (one filler). Indices past its end
+     * are this builder's to judge (a row too wide).
+     */
+    private boolean[] skipIndex;
+    /** Per column, whether the run's column list names it (all, without a list). */
+    private boolean[] named;
     /** Counts deferred until both fillers are done with a chunk, or null (told to the stats at once). */
     private List<StatEvent> events;
 
@@ -141,6 +153,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     public void fillOnly(boolean[] own, boolean reportsRows) {
         this.own = own.clone();
         this.reportsRows = reportsRows;
+        skips();
         this.events = new ArrayList<>();
         this.seq = 0;
         defaultBytes = new int[storage.length];
@@ -257,6 +270,49 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         + columns.get(i) + ", which its CREATE TABLE (" + table.origin() + ") does not declare");
             }
         }
+        skips();
+    }
+
+    /** {@link #skipIndex} and {@link #named} from the column list and this filler's columns. */
+    private void skips() {
+        if (own == null) {
+            skipIndex = null;
+            return;
+        }
+        int n = mapping == null ? storage.length : mapping.length;
+        skipIndex = new boolean[n];
+        named = new boolean[storage.length];
+        for (int i = 0; i < n; i++) {
+            int col = mapping == null ? i : mapping[i];
+            skipIndex[i] = !own[col];
+            named[col] = true;
+        }
+    }
+
+    /** The first value index of a row that goes to column {@code col}, or -1 (the column list leaves it out). */
+    int indexOf(int col) {
+        if (mapping == null) {
+            return col;
+        }
+        for (int i = 0; i < mapping.length; i++) {
+            if (mapping[i] == col) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Per value index, whether a replay steps over it (the other filler's), or null (one filler). */
+    boolean[] skipIndex() {
+        return skipIndex;
+    }
+
+    /**
+     * The bytes of values a replay stepped over ({@link #skipIndex}): counted toward the batch's
+     * bytes as {@link #value} counts the other filler's values.
+     */
+    void skipped(long valueBytes) {
+        bytes += valueBytes;
     }
 
     /** Starts a batch in freshly allocated vectors (the previous buffers may still be read by DuckDB). */
@@ -472,16 +528,44 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     @Override
     public void value(int index, int kind, byte[] b, int off, int len) {
         seq++;
-        value(index, kind, b, off, len, false, false);
+        value(index, kind, b, off, len, false, false, NOT_COUNTED);
     }
 
     @Override
     public void value(int index, int kind, byte[] b, int off, int len, boolean ascii) {
         seq++;
-        value(index, kind, b, off, len, false, ascii);
+        value(index, kind, b, off, len, false, ascii, NOT_COUNTED);
     }
 
-    private void value(int index, int kind, byte[] b, int off, int len, boolean direct, boolean ascii) {
+    /**
+     * As {@link #value(int, int, byte[], int, int, boolean)}, with the value's characters already
+     * counted by {@link Utf8#chars} ({@code chars}: the count, -1 not UTF-8, or
+     * {@link #NOT_COUNTED}): the other filler counted them ({@link TokenChunk#countFromEnd}).
+     */
+    void value(int index, int kind, byte[] b, int off, int len, boolean ascii, int chars) {
+        seq++;
+        value(index, kind, b, off, len, false, ascii, chars);
+    }
+
+    /** A value's characters not counted yet. */
+    static final int NOT_COUNTED = -2;
+
+    /**
+     * The value index whose characters the other filler counts ahead ({@link TokenChunk#countFromEnd}),
+     * or -1: a text column heavier than all the others together, which a split by columns leaves
+     * on one filler.
+     */
+    private int countedIndex = -1;
+
+    void countedIndex(int index) {
+        countedIndex = index;
+    }
+
+    int countedIndex() {
+        return countedIndex;
+    }
+
+    private void value(int index, int kind, byte[] b, int off, int len, boolean direct, boolean ascii, int counted) {
         int col;
         if (direct) {
             col = index;
@@ -573,7 +657,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             default -> {
                 // a number's text is read once, for the declared range and the facts alike
                 PlainNumber n = null;
-                if (len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
+                if (len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9')) && !dated(b, off, len)) {
                     n = number;
                     n.read(b, off, len);
                 }
@@ -583,7 +667,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         outOfType(col, why, b, off, len);
                     }
                 }
-                int chars = ascii ? len : Utf8.chars(b, off, len); // -1: not UTF-8
+                int chars = ascii ? len : counted != NOT_COUNTED ? counted : Utf8.chars(b, off, len); // -1: not UTF-8
                 if (chars >= 0) {
                     writers[col].putBytes(row, b, off, len);
                     if (facts != null) {
@@ -602,6 +686,15 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a value is no plain number by its fifth byte: a dash after a digit there (a date,
+     * {@code 2020-09-13...}), which a plain number has only after its exponent's {@code e}. The
+     * date and time columns' values then skip {@link PlainNumber#read}, which would stop there.
+     */
+    static boolean dated(byte[] b, int off, int len) {
+        return len > 4 && b[off + 4] == '-' && b[off + 3] >= '0' && b[off + 3] <= '9';
     }
 
     private long currentLine;
@@ -644,8 +737,10 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
                 if (own == null || own[i]) {
                     omitted(i);
-                } else if (defaultBytes[i] >= 0) {
-                    bytes += defaultBytes[i]; // the other filler stores the DEFAULT: its bytes count here too
+                } else if (defaultBytes[i] >= 0 && !named[i]) {
+                    // the other filler stores the DEFAULT: its bytes count here too (a named column
+                    // of a row of the right width had its value, which a replay steps over unseen)
+                    bytes += defaultBytes[i];
                 }
             }
             Arrays.fill(seen, false);
@@ -667,7 +762,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         } else if (c.defaultValue() != null) {
             byte[] b = c.defaultValue().getBytes(StandardCharsets.UTF_8);
             seen[col] = true;
-            value(col, SqlScriptReader.STRING, b, 0, b.length, true, false);
+            value(col, SqlScriptReader.STRING, b, 0, b.length, true, false, NOT_COUNTED);
             return;
         } else {
             writers[col].putNull(row);

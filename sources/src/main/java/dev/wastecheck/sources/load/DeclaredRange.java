@@ -316,7 +316,20 @@ final class DeclaredRange {
         if (month < 1 || month > 12 || day < 1) {
             return 0;
         }
-        return day <= YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth() ? 1 : 0;
+        return day <= daysIn(year, month) ? 1 : 0;
+    }
+
+    /**
+     * The days of a month of the proleptic Gregorian calendar (year 0 a leap year), as {@code
+     * YearMonth.lengthOfMonth} gives them without a {@code YearMonth} a value (C1, which compiles
+     * the runs below the launcher's line, allocates it).
+     */
+    static int daysIn(int year, int month) {
+        return switch (month) {
+            case 2 -> year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
     }
 
     /** The {@code n} decimal digits at {@code off} as a number, or -1 when one is not a digit. */

@@ -456,6 +456,14 @@ public final class DumpLoader {
             shared = new SharedBatches(builder.schema(), queue);
             mine = new Half(builder, 0);
             theirs = new Half(other, 1);
+            // a text column heavier than all the others together stays on this side (the first
+            // dealt): the other counts its values' characters from each chunk's end meanwhile
+            int heavy = order[0];
+            if (2 * weight[heavy] > a + b && builder.storage()[heavy] == ColumnStorage.TEXT) {
+                int index = builder.indexOf(heavy);
+                builder.countedIndex(index);
+                theirs.countIndex = index;
+            }
             if (helper == null) {
                 helper = new Helper(Thread.currentThread());
             }
@@ -519,6 +527,9 @@ public final class DumpLoader {
         private final class Half {
             final ArrowRowBuilder builder;
             final int side;
+            /** The value index whose characters this side counts for the other, or -1. */
+            int countIndex = -1;
+
             int batch;
             VectorSchemaRoot root;
 
@@ -528,6 +539,9 @@ public final class DumpLoader {
             }
 
             void fill(TokenChunk chunk) throws InterruptedException {
+                if (countIndex >= 0) {
+                    chunk.countFromEnd(countIndex); // the first filler's heavy column, from the end
+                }
                 chunk.replay(builder, this::beforeRow);
                 chunk.events[side] = builder.takeEvents();
                 if (chunk.pending.decrementAndGet() == 0) {

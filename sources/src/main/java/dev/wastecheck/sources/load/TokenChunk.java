@@ -1,6 +1,8 @@
 package dev.wastecheck.sources.load;
 
 import dev.wastecheck.model.sql.RecordedRows;
+import dev.wastecheck.model.sql.SqlScriptReader;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,12 +20,82 @@ final class TokenChunk extends RecordedRows {
     @SuppressWarnings("unchecked")
     final List<ArrowRowBuilder.StatEvent>[] events = new List[2];
 
+    // the characters of one column's values, counted by the second filler from the chunk's end
+    // while the first fills from its start (countFromEnd): per call, valid from countedFrom on
+    private int[] counted = new int[0];
+    /** The lowest call whose characters {@link #counted} holds; past the end: none. */
+    private volatile int countedFrom = Integer.MAX_VALUE;
+    /** The call the first filler is at in the counted column: the second stops below it. */
+    private volatile int fillingAt = -1;
+    /** The counted column's calls and their bytes' offsets (the second filler's, reused). */
+    private int[] heavyCalls = new int[256];
+
+    private int[] heavyAt = new int[256];
+
+    /**
+     * The characters {@link #countFromEnd} counted of call {@code call}'s value (a value of the
+     * column it counted), or {@link ArrowRowBuilder#NOT_COUNTED}.
+     */
+    int countedChars(int call) {
+        return call >= countedFrom ? counted[call] : ArrowRowBuilder.NOT_COUNTED;
+    }
+
     /** Empties the chunk for reuse. */
     @Override
     public void reset() {
         super.reset();
         events[0] = null;
         events[1] = null;
+        countedFrom = Integer.MAX_VALUE;
+        fillingAt = -1;
+    }
+
+    /**
+     * The second filler's share of the first's heavy column ({@link ArrowRowBuilder#countedIndex}):
+     * {@link Utf8#chars} of the values at value index {@code index}, from the chunk's last toward
+     * its first, until it meets the first filler, which fills from the start and takes each count
+     * found here ({@link #replayOwn}) instead of counting again. Each count is published (a
+     * volatile write of {@link #countedFrom}) after it is stored; the first reads it before the
+     * count. Every value of the column but those of 2^24 bytes or more (calls of their own, left to
+     * the first) is counted, so that no count of an earlier chunk is left in its slot; an ASCII
+     * value's is one word a step. A count either side makes is the same, so which side counts a
+     * value changes nothing but where the work runs.
+     */
+    void countFromEnd(int index) {
+        int at = 0;
+        int m = 0;
+        for (int i = 0; i < ncalls; i++) {
+            long w = calls[i];
+            long tag = w & TAG;
+            if (tag == VALUE) {
+                if (((w >>> 32) & 0x3FFFFFFF) == index) {
+                    if (m == heavyCalls.length) {
+                        heavyCalls = Arrays.copyOf(heavyCalls, 2 * m);
+                        heavyAt = Arrays.copyOf(heavyAt, 2 * m);
+                    }
+                    heavyCalls[m] = i;
+                    heavyAt[m++] = at;
+                }
+                at += (int) (w & 0xFFFFFF);
+            } else if (tag == END) {
+                i++;
+            } else if (tag == BIG) {
+                at += (int) calls[i + 2];
+                i += 2;
+            }
+        }
+        if (counted.length < ncalls) {
+            counted = new int[calls.length];
+        }
+        int[] c = counted;
+        for (int j = m - 1; j >= 0; j--) {
+            int i = heavyCalls[j];
+            if (i <= fillingAt) {
+                return; // the first filler is there: it counts the rest
+            }
+            c[i] = Utf8.chars(data, heavyAt[j], (int) (calls[i] & 0xFFFFFF));
+            countedFrom = i;
+        }
     }
 
     /**
@@ -67,6 +139,13 @@ final class TokenChunk extends RecordedRows {
      * {@code atLine} (where the loader checks whether the Arrow batch is full).
      */
     void replay(ArrowRowBuilder sink, BeforeRow beforeRow) throws InterruptedException {
+        boolean[] skip = sink.skipIndex();
+        if (skip != null && sink.countedIndex() >= 0) {
+            // a heavy column counted from both ends; other splits replay every call (stepping over
+            // the other's values in replayOwn did not pay on ORM, pandas, MediaWiki: docs/benchmarks.md)
+            replayOwn(sink, beforeRow, skip);
+            return;
+        }
         int at = 0;
         for (int i = 0; i < ncalls; i++) {
             long w = calls[i];
@@ -88,6 +167,66 @@ final class TokenChunk extends RecordedRows {
                 sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
                 at += len;
             }
+        }
+    }
+
+    /**
+     * {@link #replay} for the filler of a heavy column ({@link #countFromEnd}), one of two fillers
+     * of a table: the values of the other's columns
+     * ({@code skip}, by value index) are stepped over here, their bytes summed and told to the
+     * builder once a row, before the row after them is checked against the batch's bounds, with
+     * no call a value. The builder's {@link ArrowRowBuilder#seq} is set to each call's position,
+     * which both fillers share (their deferred counts are ordered by it).
+     */
+    private void replayOwn(ArrowRowBuilder sink, BeforeRow beforeRow, boolean[] skip) throws InterruptedException {
+        int heavy = sink.countedIndex();
+        int at = 0;
+        long skipped = 0; // bytes of the other's values since the last row's start
+        int n = skip.length;
+        for (int i = 0; i < ncalls; i++) {
+            long w = calls[i];
+            long tag = w & TAG;
+            if (tag == VALUE) {
+                int len = (int) (w & 0xFFFFFF);
+                int index = (int) ((w >>> 32) & 0x3FFFFFFF);
+                int k = (int) ((w >>> 24) & 0xFF);
+                if (index < n && skip[index]) {
+                    skipped += (k & ~ASCII) == SqlScriptReader.NULL ? 0 : len; // as the builder counts them
+                } else if (index == heavy) {
+                    fillingAt = i;
+                    int chars = countedChars(i);
+                    sink.seq = i;
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0, chars);
+                } else {
+                    sink.seq = i;
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
+                }
+                at += len;
+            } else if (tag == LINE) {
+                if (skipped != 0) {
+                    sink.skipped(skipped);
+                    skipped = 0;
+                }
+                beforeRow.run();
+                sink.atLine(w);
+            } else if (tag == END) {
+                sink.seq = i;
+                sink.endRow((int) ((w >>> 32) & 0x3FFFFFFF), calls[++i]);
+            } else {
+                int index = (int) ((w >>> 32) & 0x3FFFFFFF);
+                int k = (int) calls[++i];
+                int len = (int) calls[++i];
+                if (index < n && skip[index]) {
+                    skipped += (k & ~ASCII) == SqlScriptReader.NULL ? 0 : len;
+                } else {
+                    sink.seq = i;
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
+                }
+                at += len;
+            }
+        }
+        if (skipped != 0) {
+            sink.skipped(skipped);
         }
     }
 }

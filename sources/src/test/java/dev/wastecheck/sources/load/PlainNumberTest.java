@@ -40,4 +40,40 @@ class PlainNumberTest {
             assertThat(n.toDouble()).as(t).isEqualTo(Double.parseDouble(t));
         }
     }
+
+    /**
+     * A value {@link ArrowRowBuilder#dated} sets aside (a dash after a digit at its fifth byte) is
+     * never a plain number: random spellings of digits, signs, points, exponents and dashes, and
+     * dates and timestamps, so skipping the read changes nothing.
+     */
+    @Test
+    void aDatedValueIsNoPlainNumber() {
+        SplittableRandom rnd = new SplittableRandom(32);
+        PlainNumber n = new PlainNumber();
+        String alphabet = "0123456789-.eE+";
+        int dated = 0;
+        for (int i = 0; i < 200_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int len = 1 + rnd.nextInt(12);
+            for (int k = 0; k < len; k++) {
+                sb.append(
+                        k < 4 && rnd.nextBoolean()
+                                ? (char) ('0' + rnd.nextInt(10))
+                                : alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            if (rnd.nextInt(8) == 0) {
+                sb.setLength(0);
+                sb.append(String.format(
+                        Locale.ROOT, "%04d-%02d-%02d", rnd.nextInt(10000), rnd.nextInt(13), rnd.nextInt(32)));
+            }
+            byte[] b = sb.toString().getBytes(StandardCharsets.US_ASCII);
+            if (ArrowRowBuilder.dated(b, 0, b.length)) {
+                dated++;
+                assertThat(n.read(b, 0, b.length)).as(sb.toString()).isFalse();
+            }
+        }
+        assertThat(dated).as("dated values drawn").isGreaterThan(10_000);
+        byte[] exp = "123e-4".getBytes(StandardCharsets.US_ASCII);
+        assertThat(ArrowRowBuilder.dated(exp, 0, exp.length)).isFalse();
+    }
 }

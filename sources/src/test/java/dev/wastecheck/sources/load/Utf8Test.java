@@ -98,4 +98,17 @@ class Utf8Test {
         }
         assertThat(refused).as("the broken inputs were drawn").isBetween(1_000, 19_000);
     }
+    /** Every set of high bits a word can have: the lowest one's byte, as numberOfTrailingZeros / 8 says. */
+    @Test
+    void lowestHighByteIsTheFirstNonAsciiByteOfTheWord() {
+        for (int set = 1; set < 256; set++) {
+            long high = 0;
+            for (int k = 0; k < 8; k++) {
+                if ((set & (1 << k)) != 0) {
+                    high |= 0x80L << (8 * k);
+                }
+            }
+            assertThat(Utf8.lowestHighByte(high)).as("%016x", high).isEqualTo(Long.numberOfTrailingZeros(high) >>> 3);
+        }
+    }
 }
