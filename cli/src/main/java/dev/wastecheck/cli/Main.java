@@ -92,8 +92,7 @@ public final class Main implements Runnable {
         // Netty 4.2 makes a JFR event of every chunk its allocators take or give back, and the first
         // one sets up the JDK's flight recorder (its metadata, a handler class generated per event
         // class): with DuckDB's memory event, 0.08 s of CPU in a 1.1-1.4 s start (docs/benchmarks.md,
-        // issue 32). Only a recording reads
-        // them; -Dio.netty.jfr.enabled=true keeps them.
+        // issue 32). Only a recording reads them; -Dio.netty.jfr.enabled=true keeps them.
         if (System.getProperty("io.netty.jfr.enabled") == null) {
             System.setProperty("io.netty.jfr.enabled", "false");
         }

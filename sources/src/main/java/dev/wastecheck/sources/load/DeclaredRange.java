@@ -5,7 +5,6 @@ import dev.wastecheck.model.schema.TypeFamily;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.time.YearMonth;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -394,6 +393,6 @@ final class DeclaredRange {
         if (month < 1 || month > 12 || day < 1) {
             return false;
         }
-        return day <= YearMonth.of(year == 0 ? 2000 : year, month).lengthOfMonth();
+        return day <= daysIn(year, month);
     }
 }
