@@ -3,7 +3,9 @@ package dev.wastecheck.engine.index;
 import dev.wastecheck.engine.buffer.BufferPool;
 import dev.wastecheck.engine.buffer.Frame;
 import dev.wastecheck.engine.file.TupleId;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -28,6 +30,32 @@ public final class BTree {
     private final int maxKeyLength;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final BTreePage node = new BTreePage(); // used only under the write lock
+    /** The descent's page numbers, reused by every insert (under the write lock). */
+    private long[] path = new long[4];
+    /** The last reading thread's flyweight: a lookup allocates nothing (see {@link #reader()}). */
+    private Reader lastReader;
+
+    private final ThreadLocal<BTreePage> readers = ThreadLocal.withInitial(BTreePage::new);
+
+    private record Reader(Thread owner, BTreePage page) {}
+
+    /**
+     * A flyweight of the calling thread's own for lookups and scans, which run under the shared
+     * lock and so cannot use {@link #node}: the last reader's is kept in a field, so a thread that
+     * reads again finds it without the ThreadLocal (HeapFile's flyweight does the same). Allocates
+     * only when the reading thread changes. Before, every lookup made a new BTreePage: 32 bytes a
+     * probe, three a TPC-B transaction (issue 25). Only {@link #lookup} takes it: it calls no code of
+     * the caller's while it holds it, where a scan's visitor may look up the same tree.
+     */
+    private BTreePage reader() {
+        Reader r = lastReader;
+        Thread t = Thread.currentThread();
+        if (r != null && r.owner == t) return r.page;
+        BTreePage p = readers.get();
+        lastReader = new Reader(t, p);
+        return p;
+    }
+
     private volatile long root;
     private volatile int height = 1;
     private long entries;
@@ -124,7 +152,8 @@ public final class BTree {
         if (tid < 0) throw new IllegalArgumentException("tid " + tid);
         lock.writeLock().lock();
         try {
-            long[] path = new long[height];
+            if (path.length < height) path = new long[height + 2];
+            long[] path = this.path;
             int depth = 0;
             long page = root;
             Frame f;
@@ -174,62 +203,87 @@ public final class BTree {
     /** A separator (key, tid) to post in the parent, pointing at the new right node. */
     private record Split(byte[] key, long tid, long right) {}
 
-    /** Splits the pinned node {@code f} while inserting (key, tid, child) at {@code pos}; unpins f. */
+    /** A copy of the node being split, read while the node is rebuilt in place (under the write lock). */
+    private byte[] splitCopy;
+
+    private final BTreePage splitOld = new BTreePage();
+
+    /**
+     * Splits the pinned node {@code f} while inserting (key, tid, child) at {@code pos}; unpins f.
+     * The node's entries are read from a copy of its bytes ({@link #splitCopy}), so a split copies
+     * no key into an array of its own: only the separator it posts is one. (Before, every key of
+     * the node was copied out, ~1,000 arrays a 32 KB leaf; order-line inserts split a leaf every
+     * few hundred, the largest allocation left in TPC-C's New-Order, issue 25.)
+     */
     private Split split(Frame f, int pos, byte[] key, long tid, long child) {
         boolean leaf = node.isLeaf();
         int n = node.keyCount();
-        byte[][] keys = new byte[n + 1][];
-        long[] tids = new long[n + 1];
-        long[] children = new long[n + 1];
-        for (int i = 0, j = 0; i <= n; i++) {
-            if (i == pos) {
-                keys[i] = key;
-                tids[i] = tid;
-                children[i] = child;
-                continue;
-            }
-            keys[i] = node.key(j);
-            tids[i] = node.tid(j);
-            children[i] = leaf ? 0 : node.child(j);
-            j++;
+        int size = pool.pageSize();
+        if (splitCopy == null || splitCopy.length != size) {
+            splitCopy = new byte[size];
+            splitOld.wrap(ByteBuffer.wrap(splitCopy));
         }
+        System.arraycopy(node.buffer().array(), 0, splitCopy, 0, size);
+        BTreePage old = splitOld;
         long link = node.link();
         Frame rf = newNode();
         BTreePage right = new BTreePage().wrap(rf.buffer()).slotAlign(slotAlign);
-        Split result;
+        int m;
         if (leaf) {
-            int m;
             if (pos == n && link == BTreePage.NO_PAGE) {
                 m = n; // ascending append at the rightmost leaf: keep this leaf full
             } else {
                 int total = 0;
-                for (byte[] k : keys) total += BTreePage.cellSize(k.length, true) + BTreePage.DIR_ENTRY_SIZE;
+                for (int i = 0; i <= n; i++) total += entryBytes(old, i, pos, key);
                 int acc = 0;
                 m = 0;
-                while (m < n
-                        && acc + (BTreePage.cellSize(keys[m].length, true) + BTreePage.DIR_ENTRY_SIZE) / 2
-                                < total / 2) {
-                    acc += BTreePage.cellSize(keys[m].length, true) + BTreePage.DIR_ENTRY_SIZE;
+                while (m < n && acc + entryBytes(old, m, pos, key) / 2 < total / 2) {
+                    acc += entryBytes(old, m, pos, key);
                     m++;
                 }
                 m = Math.max(1, Math.min(m, n));
             }
             node.init(BTreePage.TYPE_LEAF, rf.pageNo());
-            for (int i = 0; i < m; i++) node.insertAt(i, keys[i], tids[i], 0);
+            for (int i = 0; i < m; i++) copyEntry(old, i, pos, key, tid, child, node, i, false);
             right.init(BTreePage.TYPE_LEAF, link);
-            for (int i = m; i <= n; i++) right.insertAt(i - m, keys[i], tids[i], 0);
-            result = new Split(keys[m], tids[m], rf.pageNo());
+            for (int i = m; i <= n; i++) copyEntry(old, i, pos, key, tid, child, right, i - m, false);
         } else {
-            int m = (n + 1) / 2;
+            m = (n + 1) / 2;
             node.init(BTreePage.TYPE_INTERIOR, link);
-            for (int i = 0; i < m; i++) node.insertAt(i, keys[i], tids[i], children[i]);
-            right.init(BTreePage.TYPE_INTERIOR, children[m]);
-            for (int i = m + 1; i <= n; i++) right.insertAt(i - m - 1, keys[i], tids[i], children[i]);
-            result = new Split(keys[m], tids[m], rf.pageNo());
+            for (int i = 0; i < m; i++) copyEntry(old, i, pos, key, tid, child, node, i, true);
+            right.init(BTreePage.TYPE_INTERIOR, m == pos ? child : old.child(m < pos ? m : m - 1));
+            for (int i = m + 1; i <= n; i++) copyEntry(old, i, pos, key, tid, child, right, i - m - 1, true);
+        }
+        Split result;
+        if (m == pos) result = new Split(key, tid, rf.pageNo());
+        else {
+            int j = m < pos ? m : m - 1, o = old.keyOffset(j);
+            result = new Split(Arrays.copyOfRange(splitCopy, o, o + old.keyLength(j)), old.tid(j), rf.pageNo());
         }
         pool.unpin(rf, true);
         pool.unpin(f, true);
         return result;
+    }
+
+    /** Bytes entry {@code i} of the split's merged sequence (the old node's with the new key at {@code pos}) takes in a leaf. */
+    private static int entryBytes(BTreePage old, int i, int pos, byte[] key) {
+        int len = i == pos ? key.length : old.keyLength(i < pos ? i : i - 1);
+        return BTreePage.cellSize(len, true) + BTreePage.DIR_ENTRY_SIZE;
+    }
+
+    /** Inserts entry {@code i} of the split's merged sequence into {@code to} at {@code at}. */
+    private static void copyEntry(
+            BTreePage old, int i, int pos, byte[] key, long tid, long child, BTreePage to, int at, boolean interior) {
+        if (i == pos) {
+            to.insertAt(at, key, tid, interior ? child : 0);
+            return;
+        }
+        int j = i < pos ? i : i - 1;
+        to.insertAt(at, splitArray(old), old.keyOffset(j), old.keyLength(j), old.tid(j), interior ? old.child(j) : 0);
+    }
+
+    private static byte[] splitArray(BTreePage old) {
+        return old.buffer().array();
     }
 
     private void newRoot(Split s) {
@@ -294,7 +348,7 @@ public final class BTree {
         // scan(key, key, true, ...) without its visitor, key copies and capturing lambda
         lock.readLock().lock();
         try {
-            BTreePage n = new BTreePage();
+            BTreePage n = reader();
             Frame f = descend(key, -1, n);
             int pos = n.lowerBound(key, -1, unique);
             while (pos == n.keyCount()) { // non-unique: the first (key, tid) may start the next leaf
@@ -320,27 +374,54 @@ public final class BTree {
     }
 
     /**
+     * Receives scanned entries without a copy of their keys: the key is {@code length} bytes of
+     * {@code bytes} from {@code offset}, the node's own bytes, to be read (not written, not kept)
+     * during the call. Returns false to stop.
+     */
+    @FunctionalInterface
+    public interface KeyRefVisitor {
+        boolean visit(byte[] bytes, int offset, int length, long tid);
+    }
+
+    private static final byte[] NO_KEY = new byte[0];
+
+    /**
      * Visits entries with lo <= key < hi (or <= hi if {@code hiInclusive}) in order; a null bound
      * is unbounded. The key passed to the visitor is a fresh copy.
      */
     public void scan(byte[] lo, byte[] hi, boolean hiInclusive, EntryVisitor visitor) {
+        scan(
+                lo,
+                hi,
+                hiInclusive,
+                (bytes, offset, length, tid) -> visitor.visit(Arrays.copyOfRange(bytes, offset, offset + length), tid));
+    }
+
+    /**
+     * {@link #scan(byte[], byte[], boolean, EntryVisitor)} without a copy of each key: the visitor
+     * reads the key where it lies in the node ({@link KeyRefVisitor}), and the bound is compared
+     * there too. A range scan that keeps only tuple ids allocates one flyweight.
+     */
+    public void scan(byte[] lo, byte[] hi, boolean hiInclusive, KeyRefVisitor visitor) {
         lock.readLock().lock();
         try {
+            // Its own flyweight, not reader()'s: a visitor may look keys up in this tree meanwhile.
             BTreePage n = new BTreePage();
-            byte[] start = lo == null ? new byte[0] : lo;
+            byte[] start = lo == null ? NO_KEY : lo;
             Frame f = descend(start, -1, n);
             int pos = n.lowerBound(start, -1, unique);
             while (true) {
+                byte[] bytes = n.buffer().array();
                 for (; pos < n.keyCount(); pos++) {
-                    byte[] k = n.key(pos);
+                    int o = n.keyOffset(pos), len = n.keyLength(pos);
                     if (hi != null) {
-                        int c = KeyEncoder.compare(k, hi);
+                        int c = Arrays.compareUnsigned(bytes, o, o + len, hi, 0, hi.length);
                         if (c > 0 || (c == 0 && !hiInclusive)) {
                             pool.unpin(f, false);
                             return;
                         }
                     }
-                    if (!visitor.visit(k, n.tid(pos))) {
+                    if (!visitor.visit(bytes, o, len, n.tid(pos))) {
                         pool.unpin(f, false);
                         return;
                     }

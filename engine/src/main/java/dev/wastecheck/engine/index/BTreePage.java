@@ -292,48 +292,53 @@ public final class BTreePage {
      * with them whatever cache items were there ("key inserts overwrite the periphery freely").
      */
     public void insertAt(int pos, byte[] key, long tid, long child) {
+        insertAt(pos, key, 0, key.length, tid, child);
+    }
+
+    /** {@link #insertAt(int, byte[], long, long)} of the key {@code key[off .. off + len)}. */
+    public void insertAt(int pos, byte[] key, int off, int len, long tid, long child) {
         int n = keyCount();
         int cell = keyAreaEnd();
-        int size = cellSize(key.length, isLeaf());
+        int size = cellSize(len, isLeaf());
         if (size + DIR_ENTRY_SIZE > freeBytes()) throw new IllegalStateException("node full");
-        b.putShort(cell + CELL_KEY_LEN, (short) key.length);
-        System.arraycopy(key, 0, a, cell + CELL_KEY, key.length);
-        b.putLong(cell + CELL_KEY + key.length, tid);
-        if (!isLeaf()) b.putLong(cell + CELL_KEY + key.length + TID_SIZE, child);
-        int p = fitPrefix(key, n);
+        b.putShort(cell + CELL_KEY_LEN, (short) len);
+        System.arraycopy(key, off, a, cell + CELL_KEY, len);
+        b.putLong(cell + CELL_KEY + len, tid);
+        if (!isLeaf()) b.putLong(cell + CELL_KEY + len + TID_SIZE, child);
+        int p = fitPrefix(key, off, len, n);
         int oldDir = dirStart();
         int newDir = oldDir - DIR_ENTRY_SIZE;
         // entries [0, pos) move down one entry; entries [pos, n) stay
         System.arraycopy(a, oldDir, a, newDir, pos * DIR_ENTRY_SIZE);
         int e = newDir + pos * DIR_ENTRY_SIZE;
         b.putShort(e + DIR_CELL_OFFSET, (short) cell);
-        b.putInt(e + DIR_PMNK, KeyEncoder.prefix(key, p, key.length - p));
+        b.putInt(e + DIR_PMNK, KeyEncoder.prefix(key, off + p, len - p));
         b.putShort(KEY_COUNT, (short) (n + 1));
         b.putShort(KEY_AREA_END, (short) (cell + size));
     }
 
     /**
-     * Makes the node's prefix one that {@code key} begins with too (the first key of an empty
+     * Makes the node's prefix one that {@code key[off .. off + len)} begins with too (the first key of an empty
      * node sets it), rewriting the {@code n} entries' PMNKs if it got shorter. Returns it.
      */
-    private int fitPrefix(byte[] key, int n) {
+    private int fitPrefix(byte[] key, int off, int len, int n) {
         if (n == 0) {
-            int p = Math.min(MAX_PREFIX, key.length);
+            int p = Math.min(MAX_PREFIX, len);
             a[PREFIX_LEN] = (byte) p;
-            System.arraycopy(key, 0, a, PREFIX, p);
+            System.arraycopy(key, off, a, PREFIX, p);
             return p;
         }
         int p = prefixLength();
-        int m = Math.min(p, key.length), l = 0;
-        while (l < m && key[l] == a[PREFIX + l]) l++;
+        int m = Math.min(p, len), l = 0;
+        while (l < m && key[off + l] == a[PREFIX + l]) l++;
         if (l == p) return p;
         a[PREFIX_LEN] = (byte) l;
         int dir = pageSize - n * DIR_ENTRY_SIZE;
         for (int i = 0; i < n; i++) {
             int e = dir + i * DIR_ENTRY_SIZE;
             int c = b.getShort(e + DIR_CELL_OFFSET) & 0xFFFF;
-            int len = b.getShort(c) & 0xFFFF;
-            b.putInt(e + DIR_PMNK, KeyEncoder.prefix(a, c + CELL_KEY + l, len - l));
+            int cellKeyLen = b.getShort(c) & 0xFFFF;
+            b.putInt(e + DIR_PMNK, KeyEncoder.prefix(a, c + CELL_KEY + l, cellKeyLen - l));
         }
         return l;
     }

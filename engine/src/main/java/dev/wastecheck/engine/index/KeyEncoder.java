@@ -110,6 +110,12 @@ public final class KeyEncoder {
         return Arrays.copyOf(buf, len);
     }
 
+    /** Copies the key built so far into {@code dst} from index 0 ({@link #length()} bytes): {@link #toBytes()} into the caller's array. */
+    public byte[] copyTo(byte[] dst) {
+        System.arraycopy(buf, 0, dst, 0, len);
+        return dst;
+    }
+
     public static byte[] ofInt(int v) {
         return new KeyEncoder().appendInt(v).toBytes();
     }

@@ -20,7 +20,10 @@ import java.util.Set;
  * mean(HPL) - 1, positive = HPL faster, with both standard deviations) and its 95% interval (a
  * paired bootstrap over the rounds), whether the target holds by that statistic and whether its
  * interval decides it, the median of the per-round speed ratios with its interquartile range (for
- * reference), and whether our sign is the paper's. Before the timed rounds, untimed rounds of the
+ * reference), whether our sign is the paper's, and Perf.&Delta; over every round beside it: a round
+ * in which a collection ran inside either format's run of an operation is left out of that
+ * target for both formats ({@link #PAUSE_RULE}, printed before the rounds start). It also prints
+ * the bytes each format's timed operations allocated. Before the timed rounds, untimed rounds of the
  * same schedule run until the compilers settle ({@code --warm-rounds}, at least), then one full
  * collection ({@link PaperRun#measure(List, int, int)}).
  *
@@ -89,7 +92,33 @@ public final class HplTargets {
             double meanHpl,
             double sdHpl,
             double[] ratioQuartiles,
-            double[] ratioOfMeansInterval) {
+            double[] ratioOfMeansInterval,
+            int rounds,
+            int dropped,
+            double fullRatioOfMeans,
+            double[] fullInterval) {
+        Result(
+                Target target,
+                double meanBase,
+                double sdBase,
+                double meanHpl,
+                double sdHpl,
+                double[] ratioQuartiles,
+                double[] ratioOfMeansInterval) {
+            this(
+                    target,
+                    meanBase,
+                    sdBase,
+                    meanHpl,
+                    sdHpl,
+                    ratioQuartiles,
+                    ratioOfMeansInterval,
+                    0,
+                    0,
+                    meanBase / meanHpl,
+                    ratioOfMeansInterval);
+        }
+
         /** The paper's convention: mean(base) / mean(HPL) - 1, positive = HPL faster. */
         double perfDelta() {
             return meanBase / meanHpl - 1;
@@ -164,29 +193,75 @@ public final class HplTargets {
         return new double[] {ratios[(int) (0.025 * (BOOTSTRAP - 1))], ratios[(int) Math.ceil(0.975 * (BOOTSTRAP - 1))]};
     }
 
-    /** A target's result from its workload's formats and times ({@link PaperRun#measure}'s). */
+    /** A target's result from its workload's formats and times ({@link PaperRun#measure}'s), every round kept. */
     static Result evaluate(Target t, List<String> formats, Map<String, double[][]> times) {
+        return evaluate(t, formats, times, Map.of());
+    }
+
+    /**
+     * A target's result from its workload's formats and times, by {@link #PAUSE_RULE}: the rounds in
+     * which a collection ran inside the base's or HPL's run of the target's operation
+     * ({@code paused}, {@link PaperRun#lastPaused}'s {@code [format][round]}) are left out of both
+     * formats together, and the statistics over every round are kept beside.
+     */
+    static Result evaluate(
+            Target t, List<String> formats, Map<String, double[][]> times, Map<String, boolean[][]> paused) {
         int hpl = formats.indexOf("HPL"), base = formats.indexOf(t.base());
         double[][] ms = times.get(t.op());
         if (hpl < 0 || base < 0 || ms == null)
             throw new IllegalStateException(t.workload() + " has no " + t.op() + " on HPL and " + t.base());
-        double[] ratio = new double[ms[hpl].length];
-        for (int r = 0; r < ratio.length; r++) ratio[r] = ms[base][r] / ms[hpl][r];
-        double[] b = PaperRun.meanSd(ms[base]), h = PaperRun.meanSd(ms[hpl]);
+        boolean[][] p = paused.get(t.op());
+        int n = ms[hpl].length, kept = 0;
+        double[] b = new double[n], h = new double[n];
+        for (int r = 0; r < n; r++) {
+            if (p != null && (p[base][r] || p[hpl][r])) continue;
+            b[kept] = ms[base][r];
+            h[kept++] = ms[hpl][r];
+        }
+        b = java.util.Arrays.copyOf(b, kept);
+        h = java.util.Arrays.copyOf(h, kept);
+        double[] ratio = new double[kept];
+        for (int r = 0; r < kept; r++) ratio[r] = b[r] / h[r];
+        double[] mb = PaperRun.meanSd(b), mh = PaperRun.meanSd(h);
+        double full = PaperRun.meanSd(ms[base])[0] / PaperRun.meanSd(ms[hpl])[0];
         return new Result(
-                t, b[0], b[1], h[0], h[1], PaperRun.quartiles(ratio), ratioOfMeansInterval(ms[base], ms[hpl]));
+                t,
+                mb[0],
+                mb[1],
+                mh[0],
+                mh[1],
+                PaperRun.quartiles(ratio),
+                ratioOfMeansInterval(b, h),
+                n,
+                n - kept,
+                full,
+                ratioOfMeansInterval(ms[base], ms[hpl]));
     }
+
+    /**
+     * The rule for collector pauses, fixed before the run and printed at its start: a collection
+     * pause inside a timed run is the collector's cost, not the layout's, and it falls on one
+     * format's run of a round by chance. So a round in which a collection ran inside either
+     * format's run of a target's operation is left out for both formats (their pair dropped
+     * together), counted and printed; the target is decided by Perf.&Delta; of the means over the
+     * rounds left, and Perf.&Delta; over every round is printed beside it.
+     */
+    static final String PAUSE_RULE = "a round in which a collection ran inside either format's run of a target's "
+            + "operation is left out for both formats (the pair dropped together, counted in the last column); "
+            + "Perf.Δ of the means over the rounds left decides; Perf.Δ over every round is printed beside it";
 
     /** The targets' table, markdown. */
     static String table(List<Result> results) {
         StringBuilder s = new StringBuilder();
         s.append("| target | paper (Perf.Δ) | ours: Perf.Δ [95% interval] | ours: base / HPL ms, mean (sd) "
-                + "| holds (by Perf.Δ) | per-round ratio, median [25th-75th] | sign as the paper's |\n");
-        s.append("|---|---|---:|---|---|---|---|\n");
+                + "| holds (by Perf.Δ) | per-round ratio, median [25th-75th] | sign as the paper's "
+                + "| every round: Perf.Δ [95% interval] (rounds dropped of) |\n");
+        s.append("|---|---|---:|---|---|---|---|---|\n");
         for (Result r : results) {
             s.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %+.1f%% [%+.1f%%, %+.1f%%] | %s %s (%s) / %s (%s) | %s | %.2fx [%.2f-%.2f] | %s |%n",
+                    "| %s | %s | %+.1f%% [%+.1f%%, %+.1f%%] | %s %s (%s) / %s (%s) | %s | %.2fx [%.2f-%.2f] | %s "
+                            + "| %+.1f%% [%+.1f%%, %+.1f%%] (%d of %d) |%n",
                     r.target().name(),
                     r.target().paper(),
                     100 * r.perfDelta(),
@@ -201,7 +276,12 @@ public final class HplTargets {
                     r.ratioQuartiles()[1],
                     r.ratioQuartiles()[0],
                     r.ratioQuartiles()[2],
-                    r.signAsPaper() ? "yes" : "no"));
+                    r.signAsPaper() ? "yes" : "no",
+                    100 * (r.fullRatioOfMeans() - 1),
+                    100 * (r.fullInterval()[0] - 1),
+                    100 * (r.fullInterval()[1] - 1),
+                    r.dropped(),
+                    r.rounds()));
         }
         return s.toString();
     }
@@ -279,6 +359,7 @@ public final class HplTargets {
                 System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors());
         System.out.println("# load average at start: " + PaperRun.loadAverage());
+        System.out.println("# collector pauses, the rule fixed before the rounds: " + PAUSE_RULE);
         long t0 = System.nanoTime();
         List<PaperRun.Group> groups = new ArrayList<>();
         groups.add(PaperRun.load(
@@ -324,13 +405,20 @@ public final class HplTargets {
                             groups.get(g).contenders().stream()
                                     .map(PaperRun.Contender::format)
                                     .toList(),
-                            times.get(g)));
+                            times.get(g),
+                            PaperRun.lastPaused.get(g)));
+        System.out.printf(
+                "%n## allocation in the timed runs (the measuring thread's bytes)%n%n%s",
+                PaperRun.allocationTable(groups, s.rounds()));
         System.out.printf("%n## targets (issue 25), one interleaved run%n%n%s%n", table(results));
         System.out.println(
                 "(Perf.Δ: mean(base) / mean(HPL) - 1 over the rounds, positive = HPL faster, the convention of "
                         + "HPL-2012-240 Tables 1-3, with the 95% interval of a paired bootstrap over the rounds; holds: "
                         + "decided by Perf.Δ, \"not decided\" when its interval crosses the target's bound; per-round ratio: "
-                        + "time(base) / time(HPL) within each round, median over the rounds, for reference)");
+                        + "time(base) / time(HPL) within each round, median over the rounds, for reference; "
+                        + "collector pauses: "
+                        + PAUSE_RULE
+                        + ")");
         System.out.println("# load average at end: " + PaperRun.loadAverage());
     }
 }

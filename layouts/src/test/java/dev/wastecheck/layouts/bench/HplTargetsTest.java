@@ -132,6 +132,37 @@ class HplTargetsTest {
     }
 
     @Test
+    void aRoundWithACollectionInsideEitherFormatIsLeftOutForBoth() {
+        // New-Order: 10 ms against 11 ms in every round, but HPL's round 1 took 100 ms with a
+        // collection inside, and NSM's round 3 had one too (its time unchanged).
+        double[] nsm = {10, 10, 10, 10, 10}, hpl = {11, 100, 11, 11, 11};
+        boolean[][] paused = {{false, false, false, true, false}, {false, true, false, false, false}};
+        HplTargets.Result r = HplTargets.evaluate(
+                target("new_order"),
+                List.of("NSM", "HPL"),
+                Map.of("new_order", new double[][] {nsm, hpl}),
+                Map.of("new_order", paused));
+        assertThat(r.rounds()).isEqualTo(5);
+        assertThat(r.dropped()).isEqualTo(2); // rounds 1 and 3, both formats' times together
+        assertThat(r.meanBase()).isEqualTo(10);
+        assertThat(r.meanHpl()).isEqualTo(11);
+        assertThat(r.perfDelta()).isCloseTo(10.0 / 11 - 1, within(1e-12)); // decides: -9.1%, holds
+        assertThat(r.holds()).isEqualTo("yes");
+        assertThat(r.fullRatioOfMeans()).isCloseTo(50.0 / 144, within(1e-12)); // beside it, every round
+        assertThat(HplTargets.table(List.of(r)))
+                .contains("| -9.1% [-9.1%, -9.1%] |")
+                .contains("(2 of 5) |");
+        // A pause in an operation other than the target's leaves its rounds alone.
+        HplTargets.Result other = HplTargets.evaluate(
+                target("new_order"),
+                List.of("NSM", "HPL"),
+                Map.of("new_order", new double[][] {nsm, hpl}),
+                Map.of("payment", paused));
+        assertThat(other.dropped()).isZero();
+        assertThat(other.perfDelta()).isCloseTo(other.fullRatioOfMeans() - 1, within(1e-12));
+    }
+
+    @Test
     void theIntervalIsAPairedBootstrapOfTheRatioOfTheMeans() {
         // Rounds that slow both formats alike cancel in the pairs: base = 1.1 x HPL in every round.
         double[] hpl = new double[200], base = new double[200];

@@ -147,7 +147,8 @@ public final class PaperRun {
     /**
      * {@code -Dpaperrun.trace=FILE}: every timed operation as a CSV line (round, workload, format,
      * operation, the format's place in the round, milliseconds, collector milliseconds and JIT
-     * milliseconds spent while it ran), to find where a round's time varies.
+     * milliseconds spent while it ran, collections that ran meanwhile and the bytes the measuring
+     * thread allocated), to find where a round's time varies.
      */
     private static final java.io.PrintStream TRACE = trace();
 
@@ -156,7 +157,7 @@ public final class PaperRun {
         if (file == null) return null;
         try {
             java.io.PrintStream out = new java.io.PrintStream(new java.io.FileOutputStream(file), true);
-            out.println("round,workload,format,op,place,ms,gc_ms,jit_ms");
+            out.println("round,workload,format,op,place,ms,gc_ms,jit_ms,collections,allocated_bytes");
             return out;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot write " + file + ": " + e.getMessage());
@@ -168,6 +169,20 @@ public final class PaperRun {
         for (java.lang.management.GarbageCollectorMXBean b :
                 java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) ms += b.getCollectionTime();
         return ms;
+    }
+
+    /** Collections so far, every collector (a pause shorter than a millisecond counts here, not in {@link #gcMillis}). */
+    private static long gcCount() {
+        long n = 0;
+        for (java.lang.management.GarbageCollectorMXBean b :
+                java.lang.management.ManagementFactory.getGarbageCollectorMXBeans())
+            n += Math.max(0, b.getCollectionCount());
+        return n;
+    }
+
+    /** Bytes the measuring thread has allocated so far (HotSpot's per-thread counter; -1 where the JVM has none). */
+    private static long allocated() {
+        return THREADS instanceof com.sun.management.ThreadMXBean t ? t.getCurrentThreadAllocatedBytes() : -1;
     }
 
     private static long jitMillis() {
@@ -278,6 +293,9 @@ public final class PaperRun {
                 group.cold()
                         ? "cold: caches flushed before each operation"
                         : group.prime() ? "warm: each operation timed right after an untimed run of itself" : "warm");
+        System.out.printf(
+                "%n(allocation in the timed runs, the measuring thread's bytes)%n%n%s%n",
+                allocationTable(List.of(group), rounds));
     }
 
     /**
@@ -298,7 +316,11 @@ public final class PaperRun {
      */
     static List<Map<String, double[][]>> measure(List<Group> groups, int rounds, int warmRounds) {
         List<Map<String, double[][]>> all = new ArrayList<>();
+        lastPaused = new ArrayList<>();
+        lastAllocated = new ArrayList<>();
         for (Group g : groups) {
+            lastPaused.add(new LinkedHashMap<>());
+            lastAllocated.add(new LinkedHashMap<>());
             Set<String> opNames = new LinkedHashSet<>();
             for (Contender c : g.contenders())
                 for (String op : c.ops().keySet()) if (!op.startsWith("_")) opNames.add(op);
@@ -380,11 +402,54 @@ public final class PaperRun {
         return all;
     }
 
+    /**
+     * The bytes each format's timed operations allocated on the measuring thread in the last
+     * {@link #measure} of {@code groups}, a mean a run, and how many of its {@code rounds} runs had a
+     * collection inside; a markdown table (allocation is what brings the young collections that
+     * fall inside rounds).
+     */
+    static String allocationTable(List<Group> groups, int rounds) {
+        StringBuilder s = new StringBuilder(
+                "| workload | operation | format | allocated a run (bytes, mean) | runs with a collection inside |\n");
+        s.append("|---|---|---|---:|---:|\n");
+        for (int gi = 0; gi < groups.size() && gi < lastAllocated.size(); gi++) {
+            Group g = groups.get(gi);
+            for (Map.Entry<String, long[]> e : lastAllocated.get(gi).entrySet()) {
+                boolean[][] paused = lastPaused.get(gi).get(e.getKey());
+                for (int c = 0; c < g.contenders().size(); c++) {
+                    int n = 0;
+                    if (paused != null) for (boolean p : paused[c]) if (p) n++;
+                    s.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %s | %,d | %d |%n",
+                            g.workload(),
+                            e.getKey(),
+                            g.contenders().get(c).format(),
+                            e.getValue()[c] / rounds,
+                            n));
+                }
+            }
+        }
+        return s.toString();
+    }
+
     /** The compilers' share of a warm-up round below which the JIT counts as settled. */
     static final double SETTLED = 0.01;
 
     /** Warm-up rounds in a row below {@link #SETTLED} (compilation comes in bursts: one quiet round is not enough). */
     static final int SETTLED_ROUNDS = 3;
+
+    /**
+     * Per group of the last {@link #measure}, per operation: whether a collection ran while
+     * format c's operation of round r ran ({@code [c][r]}), by the collectors' counts.
+     */
+    static List<Map<String, boolean[][]>> lastPaused = new ArrayList<>();
+
+    /**
+     * Per group of the last {@link #measure}, per operation: the bytes the measuring thread
+     * allocated in format c's timed runs of it, summed over the rounds ({@code [c]}).
+     */
+    static List<Map<String, long[]>> lastAllocated = new ArrayList<>();
 
     /** Timed operations in the last {@link #measure} with a collection pause inside, and the pauses' ms. */
     private static int gcInside;
@@ -417,11 +482,18 @@ public final class PaperRun {
                         sink += op.getValue().getAsLong();
                         continue;
                     }
-                    long gc0 = gcMillis(), jit0 = TRACE == null ? 0 : jitMillis();
+                    long gc0 = gcMillis(), gcn0 = gcCount(), jit0 = TRACE == null ? 0 : jitMillis();
+                    long bytes0 = allocated();
                     long t0 = now();
                     sink += op.getValue().getAsLong();
-                    times.get(op.getKey())[c][round] = (now() - t0) / 1e6;
-                    long gc = gcMillis() - gc0;
+                    long t1 = now();
+                    long bytes = allocated() - bytes0;
+                    times.get(op.getKey())[c][round] = (t1 - t0) / 1e6;
+                    long gc = gcMillis() - gc0, collections = gcCount() - gcn0;
+                    if (collections > 0 && lastPaused.size() > at)
+                        lastPaused.get(at).computeIfAbsent(op.getKey(), x -> new boolean[k][rounds])[c][round] = true;
+                    if (lastAllocated.size() > at)
+                        lastAllocated.get(at).computeIfAbsent(op.getKey(), x -> new long[k])[c] += bytes;
                     if (gc > 0) {
                         gcInside++;
                         gcTimed += gc;
@@ -429,7 +501,7 @@ public final class PaperRun {
                     if (TRACE != null)
                         TRACE.printf(
                                 Locale.ROOT,
-                                "%d,%s,%s,%s,%d,%.4f,%d,%d%n",
+                                "%d,%s,%s,%s,%d,%.4f,%d,%d,%d,%d%n",
                                 round,
                                 g.workload(),
                                 g.contenders().get(c).format(),
@@ -437,7 +509,9 @@ public final class PaperRun {
                                 i,
                                 times.get(op.getKey())[c][round],
                                 gc,
-                                jitMillis() - jit0);
+                                jitMillis() - jit0,
+                                collections,
+                                bytes);
                     recordParts(ops, op.getKey(), times, k, rounds, c, round);
                 }
             }

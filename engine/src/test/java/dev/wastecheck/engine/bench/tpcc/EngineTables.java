@@ -57,20 +57,68 @@ public abstract class EngineTables implements AutoCloseable {
         return Collections.unmodifiableList(indexes);
     }
 
+    /** Arrays a key length's {@link #scratch} cycles through. */
+    static final int RING = 4;
+
+    /** Per key length below {@link #MAX_SCRATCH}: {@link #RING} arrays, and the next one's index. */
+    private final byte[][][] ring = new byte[MAX_SCRATCH][][];
+
+    private final int[] ringNext = new int[MAX_SCRATCH];
+    private static final int MAX_SCRATCH = 64;
+
+    /**
+     * An array of {@code length} bytes for a key, one of {@link #RING} that calls for the same
+     * length cycle through: the keys a statement hands to a B+tree (which copies what it keeps
+     * into its nodes) are made without an allocation each (issue 25: they were 24 of the 168
+     * bytes a TPC-B transaction allocated, and the collections that allocation brought fell inside
+     * timed batches). A key stays valid until {@link #RING} more keys of its length are made, so a
+     * statement may hold a scan's two bounds, never a key across statements.
+     */
+    protected final byte[] scratch(int length) {
+        if (length >= MAX_SCRATCH) return new byte[length];
+        byte[][] r = ring[length];
+        if (r == null) {
+            r = ring[length] = new byte[RING][];
+            for (int i = 0; i < RING; i++) r[i] = new byte[length];
+        }
+        int i = ringNext[length];
+        ringNext[length] = (i + 1) % RING;
+        return r[i];
+    }
+
+    /** The key {@link #keys} holds, in a {@link #scratch} array. */
+    protected final byte[] encoded() {
+        return keys.copyTo(scratch(keys.length()));
+    }
+
     protected final byte[] key(int a) {
-        return keys.reset().appendInt(a).toBytes();
+        keys.reset().appendInt(a);
+        return encoded();
     }
 
     protected final byte[] key(int a, int b) {
-        return keys.reset().appendInt(a).appendInt(b).toBytes();
+        keys.reset().appendInt(a).appendInt(b);
+        return encoded();
     }
 
     protected final byte[] key(int a, int b, int c) {
-        return keys.reset().appendInt(a).appendInt(b).appendInt(c).toBytes();
+        keys.reset().appendInt(a).appendInt(b).appendInt(c);
+        return encoded();
     }
 
     protected final byte[] key(int a, int b, int c, int d) {
-        return keys.reset().appendInt(a).appendInt(b).appendInt(c).appendInt(d).toBytes();
+        keys.reset().appendInt(a).appendInt(b).appendInt(c).appendInt(d);
+        return encoded();
+    }
+
+    /** The smallest key greater than every key that starts with {@code prefix}, in a {@link #scratch} array. */
+    protected final byte[] after(byte[] prefix) {
+        byte[] k = scratch(prefix.length);
+        System.arraycopy(prefix, 0, k, 0, prefix.length);
+        for (int i = k.length - 1; i >= 0; i--) {
+            if (++k[i] != 0) return k;
+        }
+        throw new IllegalArgumentException("no key follows a prefix of 0xFF bytes");
     }
 
     /** The tuple id under {@code key}, which the benchmark's rows guarantee. */

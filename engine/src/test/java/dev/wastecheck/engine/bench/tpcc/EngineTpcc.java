@@ -90,8 +90,10 @@ public final class EngineTpcc extends EngineTables {
     private final int[] distinct = new int[20 * 15];
     /** Tuple ids a scan collected. */
     private long[] found = new long[64];
-    /** Their keys. */
-    private byte[][] foundKeys = new byte[64][];
+    /** Their keys, back to back: key l is {@code foundKeys[foundEnds[l - 1] .. foundEnds[l])} (from 0 for l = 0). */
+    private byte[] foundKeys = new byte[64 * 32];
+
+    private int[] foundEnds = new int[64];
 
     private int foundCount;
     /** The customer tuple {@link #pickCustomer} found through the name index, or NONE. */
@@ -195,27 +197,46 @@ public final class EngineTpcc extends EngineTables {
         orderByCustomer.insert(key(1, d, (int) r.getLong(O_C_ID), o), tid);
     }
 
-    /** The smallest key greater than every key that starts with {@code prefix}. */
-    static byte[] after(byte[] prefix) {
-        byte[] k = prefix.clone();
-        for (int i = k.length - 1; i >= 0; i--) {
-            if (++k[i] != 0) return k;
-        }
-        throw new IllegalArgumentException("no key follows a prefix of 0xFF bytes");
-    }
-
-    /** Collects the tuple ids of keys in [lo, hi) and their keys into {@link #found} and {@link #foundKeys}, at most {@code limit}. */
+    /**
+     * Collects the tuple ids of keys in [lo, hi) and their keys into {@link #found} and
+     * {@link #foundKeys}, at most {@code limit}: the keys copied from the B+tree's nodes into one
+     * reused array ({@link BTree.KeyRefVisitor}), so a range allocates nothing.
+     */
     private void collect(BTree tree, byte[] lo, byte[] hi, int limit) {
         foundCount = 0;
-        tree.scan(lo, hi, false, (k, tid) -> {
+        tree.scan(lo, hi, false, collector.limit(limit));
+    }
+
+    private final Collector collector = new Collector();
+
+    /** {@link #collect}'s visitor, one object reused (a capturing lambda would be a new one each scan). */
+    private final class Collector implements BTree.KeyRefVisitor {
+        private int limit;
+
+        Collector limit(int limit) {
+            this.limit = limit;
+            return this;
+        }
+
+        @Override
+        public boolean visit(byte[] bytes, int offset, int length, long tid) {
             if (foundCount == found.length) {
                 found = Arrays.copyOf(found, 2 * found.length);
-                foundKeys = Arrays.copyOf(foundKeys, 2 * foundKeys.length);
+                foundEnds = Arrays.copyOf(foundEnds, 2 * foundEnds.length);
             }
-            foundKeys[foundCount] = k;
+            int start = foundCount == 0 ? 0 : foundEnds[foundCount - 1];
+            if (start + length > foundKeys.length)
+                foundKeys = Arrays.copyOf(foundKeys, Math.max(2 * foundKeys.length, start + length));
+            System.arraycopy(bytes, offset, foundKeys, start, length);
+            foundEnds[foundCount] = start + length;
             found[foundCount++] = tid;
             return foundCount < limit;
-        });
+        }
+    }
+
+    /** The int that ends collected key {@code l}. */
+    private int lastIntOf(int l) {
+        return KeyEncoder.decodeInt(foundKeys, foundEnds[l] - 4);
     }
 
     // ---------------------------------------------------------------- transactions (Tpcc's, same draws)
@@ -276,17 +297,13 @@ public final class EngineTpcc extends EngineTables {
     private int pickCustomer(int d) {
         pickedTid = TupleId.NONE;
         if (random.nextInt(100) < 60) {
-            byte[] prefix = keys.reset()
-                    .appendInt(1)
-                    .appendInt(d)
-                    .appendString(lastName(nurand(255, 0, 999, nurandCLast, random)))
-                    .toBytes();
+            keys.reset().appendInt(1).appendInt(d).appendString(lastName(nurand(255, 0, 999, nurandCLast, random)));
+            byte[] prefix = encoded();
             collect(customerByName, prefix, after(prefix), Integer.MAX_VALUE);
             if (foundCount > 0) {
                 int m = (foundCount - 1) / 2;
                 pickedTid = found[m];
-                byte[] k = foundKeys[m]; // (w, d, c_last, first name's order, c_id)
-                return KeyEncoder.decodeInt(k, k.length - 4);
+                return lastIntOf(m); // (w, d, c_last, first name's order, c_id)
             }
         }
         return nurand(1023, 1, CUSTOMERS, nurandCId, random);
@@ -315,7 +332,8 @@ public final class EngineTpcc extends EngineTables {
         values[1] = customerRow.getLong(C_YTD_PAYMENT) + amount;
         values[2] = customerRow.getLong(C_PAYMENT_CNT) + 1;
         customer.setLongs(cTid, CUSTOMER_PAYMENT, values);
-        if (customerRow.getString(C_CREDIT).equals("BC")) {
+        byte[] credit = customerRow.bytes(C_CREDIT); // "BC" without a String a payment
+        if (customerRow.length(C_CREDIT) == 2 && credit[0] == 'B' && credit[1] == 'C') {
             // c_data = "c_id d_id w_id amount " + c_data, kept to its first 500 characters
             byte[] head = (c + " " + d + " 1 " + d + " 1 " + amount + " ").getBytes(StandardCharsets.US_ASCII);
             int old = customerRow.length(C_DATA);
@@ -370,10 +388,9 @@ public final class EngineTpcc extends EngineTables {
             byte[] prefix = key(1, d);
             collect(newOrderPk, prefix, after(prefix), 1);
             if (foundCount == 0) continue;
-            byte[] noKey = foundKeys[0];
+            int o = lastIntOf(0); // (w, d, o)
             newOrder.delete(found[0]);
-            newOrderPk.delete(noKey, TupleId.NONE);
-            int o = KeyEncoder.decodeInt(noKey, 8);
+            newOrderPk.delete(key(1, d, o), TupleId.NONE);
             long oTid = lookup(orderPk, key(1, d, o));
             int c = (int) orders.getLong(oTid, O_C_ID);
             sum += c;
