@@ -87,6 +87,15 @@ public final class NsmPage extends AbstractPage {
     /** Whole-byte fixed, VARLEN, BIT and nullable fields, each in table order ({@link #read}). */
     private final int[] fixedFields, varFields, bitFields, nullableFields;
 
+    /**
+     * Per field: its index among the BIT fields (-1 if not BIT), among the nullable ones (-1 if
+     * not nullable), and whether it is VARLEN: what a point access asked the schema for, field by
+     * field, before (issue 25: the same answers from three arrays the page holds).
+     */
+    private final int[] bitOf, nullOf;
+
+    private final boolean[] variable;
+
     private final Update update;
     /** The record being replaced ({@link Update#REPLACE_RECORD}). */
     private Record image;
@@ -115,6 +124,10 @@ public final class NsmPage extends AbstractPage {
         nullableFields = IntStream.range(0, schema.nullableCount())
                 .map(schema::nullableField)
                 .toArray();
+        bitOf = IntStream.range(0, n).map(schema::bitIndex).toArray();
+        nullOf = IntStream.range(0, n).map(schema::nullIndex).toArray();
+        variable = new boolean[n];
+        for (int f = 0; f < n; f++) variable[f] = schema.type(f).isVariable();
     }
 
     @Override
@@ -176,10 +189,14 @@ public final class NsmPage extends AbstractPage {
         return base + HEADER_SIZE + slot * SLOT_SIZE;
     }
 
-    /** Absolute index of the record in {@code slot}. */
+    /**
+     * Absolute index of the record in {@code slot}: the slot count and the slot read from the
+     * page's array where it has one ({@link #intAt}), as the record's fields are, rather than
+     * through the ByteBuffer's checked accessors (issue 25, TPC-B's account read).
+     */
     private int record(int slot) {
-        checkSlot(slot);
-        return base + buf.getInt(slotAt(slot));
+        if (slot < 0 || slot >= intAt(base + HDR_SLOT_COUNT)) checkSlot(slot);
+        return base + intAt(slotAt(slot));
     }
 
     @Override
@@ -303,8 +320,8 @@ public final class NsmPage extends AbstractPage {
     @Override
     public long getLong(int slot, int field) {
         int rec = record(slot);
-        FieldType t = schema.type(field);
-        if (t.isBit()) return bit(rec + bitsOffset, schema.bitIndex(field)) ? 1 : 0;
+        int b = bitOf[field];
+        if (b >= 0) return bit(rec + bitsOffset, b) ? 1 : 0;
         return readFixedFast(rec + fixedOffset[field], field);
     }
 
@@ -330,15 +347,15 @@ public final class NsmPage extends AbstractPage {
     @Override
     public void setLong(int slot, int field, long value) {
         int rec = record(slot);
-        FieldType t = schema.type(field);
-        if (t.isVariable()) throw new IllegalArgumentException("field " + field + " is VARLEN");
+        if (variable[field]) throw new IllegalArgumentException("field " + field + " is VARLEN");
         if (update == Update.REPLACE_RECORD) {
             replace(slot, field, value, false);
             return;
         }
-        if (t.isBit()) setBit(rec + bitsOffset, schema.bitIndex(field), value != 0);
+        int b = bitOf[field];
+        if (b >= 0) setBit(rec + bitsOffset, b, value != 0);
         else writeFixedFast(rec + fixedOffset[field], field, value);
-        int i = schema.nullIndex(field);
+        int i = nullOf[field];
         if (i >= 0) setBit(rec + REC_NULL_BITS, i, false);
     }
 
