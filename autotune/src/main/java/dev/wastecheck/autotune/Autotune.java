@@ -15,6 +15,7 @@ import dev.wastecheck.sources.load.LoadedTable;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The search behind {@code wastecheck autotune}: a physical design per table ("No Bits Left
@@ -62,9 +65,18 @@ import java.util.function.Consumer;
  * design: if it is, jointly, the uniform design is recommended instead (and the report says so).
  *
  * <p><b>Scores.</b> The search compares the modeled cost per query: device time of the misses
- * and write-backs plus {@link #PIN_US} per buffer-pool pin; both are counts, so the same trace
- * picks the same design on any machine, loaded or not. The finalists also report the measured
- * cost (engine time plus device time), with a 95% interval over the repeats.
+ * and write-backs plus {@link #PIN_US} per buffer-pool pin, plus the decompression, copies and
+ * value-cache work of compressed fields at measured constants; all are counts times constants, so
+ * the same trace picks the same design on any machine, loaded or not. The finalists also report
+ * the measured cost (engine time plus device time), with a 95% interval over the repeats.
+ *
+ * <p><b>The rule between designs</b> ({@link #preferred}, {@link #rank}): two modeled costs within
+ * {@link #MODEL_ERROR} (12%, the largest residual of the decompression constant's fit, the one error
+ * of the model that was measured) are not told apart, and then the design with the smaller working
+ * set wins; beyond 12% the cheaper wins. It decides successive halving, the uniform design as a
+ * table's candidate, and {@code hot=refs}. The finalists' guard stays on cost alone: the per-table
+ * designs are recommended only when they model no dearer than the best uniform design (the issue's
+ * "never worse than the best uniform design"), and Arrow blocks keep their own measured test.
  */
 public final class Autotune {
     /**
@@ -75,6 +87,52 @@ public final class Autotune {
     public static final double PIN_US = 0.25;
 
     private Autotune() {}
+
+    /**
+     * The model's own measured error, relative: {@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE} is a least-squares fit
+     * within 12% of every point it rests on (-6%, +11%, 0%, +12%, +2%, -1% over six medians: two wikis, three
+     * dictionary sizes; docs/benchmarks.md, issue 27, "The cost model charges the design's dictionary"), the one
+     * error of the model that was measured. Two modeled costs within this fraction of each other are not told apart
+     * by the model ({@link #indistinguishable}).
+     */
+    public static final double MODEL_ERROR = 0.12;
+
+    /**
+     * Whether two modeled costs are within {@link #MODEL_ERROR} of each other: the larger at most {@code 1 +
+     * MODEL_ERROR} times the smaller.
+     */
+    public static boolean indistinguishable(double a, double b) {
+        return Math.max(a, b) <= (1 + MODEL_ERROR) * Math.min(a, b);
+    }
+
+    /**
+     * <b>The search's rule between two designs</b>: where the modeled costs are within the model's measured error of
+     * each other ({@link #MODEL_ERROR}, 12%), the model cannot tell which is cheaper, and the design with the smaller
+     * working set (the memory that serves the held-out events, the issue's other target) is preferred; the cheaper
+     * decides only beyond that error, or at equal working sets. Whether A is preferred to B: B, listed first (the
+     * incumbent), keeps an exact tie.
+     */
+    public static boolean preferred(double costA, long workingSetA, double costB, long workingSetB) {
+        if (indistinguishable(costA, costB))
+            return workingSetA < workingSetB || (workingSetA == workingSetB && costA < costB);
+        return costA < costB;
+    }
+
+    /**
+     * Candidates in the order the search prefers them ({@link #preferred}, applied to a set): those within {@link
+     * #MODEL_ERROR} of the cheapest first, by working set and then cost, then the others by cost; equal keys keep the
+     * listed order. The band is measured from the cheapest, so the order is a total one (a sort by a pairwise "within
+     * 12%" would not be transitive).
+     */
+    public static <T> List<T> rank(List<T> items, ToDoubleFunction<T> cost, ToLongFunction<T> workingSet) {
+        double cheapest = items.stream().mapToDouble(cost).min().orElse(0);
+        List<T> within = new ArrayList<>(), rest = new ArrayList<>();
+        for (T t : items) (indistinguishable(cost.applyAsDouble(t), cheapest) ? within : rest).add(t);
+        within.sort(Comparator.comparingLong(workingSet).thenComparingDouble(cost));
+        rest.sort(Comparator.comparingDouble(cost));
+        within.addAll(rest);
+        return within;
+    }
 
     /**
      * Modeled time to decode one byte of a zstd frame made with a field's trained dictionary, in microseconds. Such
@@ -98,9 +156,38 @@ public final class Autotune {
     public static final double DECOMPRESS_US_PER_PLAIN_BYTE = 0.00204;
 
     /**
+     * Modeled time of a {@code compress_cache=} hit, in microseconds a hit: the key (a hash of an inline frame's
+     * bytes, or the overflow reference), the lookup, the inline frame compared whole and the value copied into the
+     * reader's record, as {@code Table.untag} does. {@code DecompressBenchmark.cacheHit} (quiet, the held-out texts
+     * a 256 KiB cache holds, frames made with the 1 MiB dictionary, 5 iterations): 10.6 µs for 47 hits of 250,320
+     * bytes on the 3,000-page wiki, 13.8 µs for 63 hits of 245,083 on the 2,000-page one; time = rate x hits fits
+     * both within 2% (0.2214 µs a hit), time = rate x bytes only within 16% (0.042 and 0.056 ns a byte), so a hit is
+     * charged per hit (docs/benchmarks.md, issue 27, "A value-cache hit charged"). Before, a hit was free.
+     */
+    public static final double CACHE_HIT_US = 0.2214;
+
+    /**
+     * Modeled time a {@code compress_cache=} miss adds to the decompression, in microseconds a miss: the key, the
+     * failed lookup, the inline frame and the value copied into the cache, the least recently read dropped ({@code
+     * DecompressBenchmark.cacheMiss}, every held-out text through a 256 KiB cache: 0.704 and 0.679 µs a miss, the
+     * fit 0.696 within 3% of both).
+     */
+    public static final double CACHE_MISS_US = 0.696;
+
+    /**
+     * Modeled time of a decompressed read's copy of its value into the reader's record, after the decoding that
+     * {@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE} times, in microseconds per byte ({@code
+     * DecompressBenchmark.copyValue}: 0.0192 and 0.0252 ns a byte, the fit through the origin 0.0212, within 16%): a
+     * hit copies its value too ({@link #CACHE_HIT_US}), so charging the hit its copy and not the decompressed read
+     * would count the copy against the cache alone.
+     */
+    public static final double COPY_US_PER_BYTE = 0.0000212;
+
+    /**
      * The modeled cost per query of a run: device time plus {@link #PIN_US} per pin plus the decompression of
      * what its reads of compressed fields decoded ({@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE},
-     * {@link #DECOMPRESS_US_PER_PLAIN_BYTE}).
+     * {@link #DECOMPRESS_US_PER_PLAIN_BYTE}) and its copy into the record ({@link #COPY_US_PER_BYTE}), plus what the
+     * value cache's hits and misses did ({@link #CACHE_HIT_US}, {@link #CACHE_MISS_US}).
      */
     public static double modeledUs(ExecutionResult r) {
         // A tuple read in an Arrow block (layout=arrow) costs what a pin of the heap page holding it costs on pages:
@@ -108,10 +195,16 @@ public final class Autotune {
         double blockAccesses = r.queries() == 0 ? 0 : (double) r.blockAccesses() / r.queries();
         double frames = r.queries() == 0 ? 0 : (double) r.dictionaryFrameBytes() / r.queries();
         double plain = r.queries() == 0 ? 0 : (double) r.plainDecompressedBytes() / r.queries();
+        double copied = r.queries() == 0 ? 0 : (double) r.decompressedCopiedBytes() / r.queries();
+        double hits = r.queries() == 0 ? 0 : (double) r.valueCacheHits() / r.queries();
+        double misses = r.queries() == 0 ? 0 : (double) r.valueCacheMisses() / r.queries();
         return r.deviceUsPerQuery()
                 + PIN_US * (r.pagesPerQuery() + blockAccesses)
                 + DECODE_US_PER_DICTIONARY_FRAME_BYTE * frames
-                + DECOMPRESS_US_PER_PLAIN_BYTE * plain;
+                + DECOMPRESS_US_PER_PLAIN_BYTE * plain
+                + COPY_US_PER_BYTE * copied
+                + CACHE_HIT_US * hits
+                + CACHE_MISS_US * misses;
     }
 
     /**

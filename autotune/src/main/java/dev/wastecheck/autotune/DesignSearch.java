@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,10 +28,13 @@ final class DesignSearch {
     /** What the search chose: a design per table searched, and the best uniform design. */
     record Designs(Map<String, TableDesign> perTable, TableDesign uniform) {}
 
-    /** A candidate's modeled cost per query on a prefix of the held-out events. */
+    /** A candidate's modeled cost per query on a prefix of the held-out events, and the working set it measured. */
+    record Cost(double modeled, long workingSet) {}
+
+    /** A candidate's {@link Cost} on a prefix of the held-out events. */
     @FunctionalInterface
     interface Score {
-        double of(TableDesign d, double prefix) throws IOException, SQLException;
+        Cost of(TableDesign d, double prefix) throws IOException, SQLException;
     }
 
     /** Where successive halving reports each candidate's outcome on each rung. */
@@ -70,22 +72,31 @@ final class DesignSearch {
         for (String t : split.tables()) {
             TableDesign u = candidates.forTable(t, uniform);
             if (u.equals(chosen.get(t))) continue;
-            double own = screening.screen(t, chosen.get(t), 1.0).modeled();
-            double theirs = screening.screen(t, u, 1.0).modeled();
+            Screening.Score mine = screening.screen(t, chosen.get(t), 1.0);
+            Screening.Score uni = screening.screen(t, u, 1.0);
+            // the table's own design is listed first: it keeps an exact tie
+            boolean theirs = Autotune.preferred(
+                    uni.modeled(),
+                    uni.run().workingSetBytes(),
+                    mine.modeled(),
+                    mine.run().workingSetBytes());
+            Screening.Score win = theirs ? uni : mine, lose = theirs ? mine : uni;
             record(
                     t,
                     "uniform as a candidate",
-                    own <= theirs ? u : chosen.get(t),
+                    theirs ? chosen.get(t) : u,
                     1.0,
-                    Math.max(own, theirs),
+                    lose.modeled(),
                     CandidateStatus.REJECTED,
-                    String.format(
-                            Locale.ROOT,
-                            "%.2f µs/query against %.2f for %s on all the held-out events",
-                            Math.max(own, theirs),
-                            Math.min(own, theirs),
-                            (own <= theirs ? chosen.get(t) : u).describe()));
-            if (theirs < own) chosen.put(t, u);
+                    reason(
+                            lose.modeled(),
+                            lose.run().workingSetBytes(),
+                            win.modeled(),
+                            win.run().workingSetBytes(),
+                            Autotune.indistinguishable(lose.modeled(), win.modeled()),
+                            (theirs ? u : chosen.get(t)).describe(),
+                            "on all the held-out events"));
+            if (theirs) chosen.put(t, u);
         }
         return new Designs(Collections.unmodifiableMap(chosen), uniform);
     }
@@ -106,7 +117,10 @@ final class DesignSearch {
             if (step.size() < 2) continue;
             current = halving(
                     step,
-                    (d, prefix) -> screening.screen(table, d, prefix).modeled(),
+                    (d, prefix) -> {
+                        Screening.Score sc = screening.screen(table, d, prefix);
+                        return new Cost(sc.modeled(), sc.run().workingSetBytes());
+                    },
                     (d, prefix, modeled, status, reason) ->
                             record(table, dim.key(), d, prefix, modeled, status, reason));
         }
@@ -130,22 +144,28 @@ final class DesignSearch {
         return current;
     }
 
-    /** A uniform design's modeled cost per query over every table: each table alone, weighted by its held-out events. */
-    private double uniformScore(TableDesign d, double prefix) throws IOException, SQLException {
+    /**
+     * A uniform design's modeled cost per query over every table (each table alone, weighted by its held-out events)
+     * and its working set (the sum of the tables' alone).
+     */
+    private Cost uniformScore(TableDesign d, double prefix) throws IOException, SQLException {
         double sum = 0;
-        long n = 0;
+        long n = 0, ws = 0;
         for (String t : split.tables()) {
             Screening.Score s = screening.screen(t, candidates.forTable(t, d), prefix);
             sum += s.modeled() * s.run().queries();
             n += s.run().queries();
+            ws += s.run().workingSetBytes();
         }
-        return n == 0 ? 0 : sum / n;
+        return new Cost(n == 0 ? 0 : sum / n, ws);
     }
 
     /**
      * Successive halving: every candidate on the first quarter of the held-out events, the better
-     * half on the first half, the better half of those on all of them; ties go to the candidate
-     * listed first (the incumbent, or the simpler design). Each candidate's outcome on each rung it
+     * half on the first half, the better half of those on all of them. "Better" is {@link
+     * Autotune#rank}: the candidates within {@link Autotune#MODEL_ERROR} of the cheapest first, the
+     * smaller working set first among them, then the rest by cost; ties go to the candidate listed
+     * first (the incumbent, or the simpler design). Each candidate's outcome on each rung it
      * ran goes to {@code outcomes}: {@link CandidateStatus#KEPT} when it goes on to the next rung,
      * {@link CandidateStatus#CHOSEN} for the one left, {@link CandidateStatus#REJECTED} with the
      * figures for the others.
@@ -155,12 +175,14 @@ final class DesignSearch {
         List<TableDesign> alive = new ArrayList<>(candidates);
         for (int rung = 0; rung < RUNGS.length; rung++) {
             double prefix = RUNGS[rung];
-            Map<TableDesign, Double> s = new LinkedHashMap<>();
+            Map<TableDesign, Cost> s = new LinkedHashMap<>();
             for (TableDesign d : alive) s.put(d, score.of(d, prefix));
-            List<TableDesign> order = new ArrayList<>(alive);
-            order.sort(Comparator.comparingDouble(s::get)); // stable: ties keep the listed order
+            List<TableDesign> order =
+                    Autotune.rank(alive, d -> s.get(d).modeled(), d -> s.get(d).workingSet());
             int keep = rung == RUNGS.length - 1 ? 1 : Math.max(1, (alive.size() + 1) / 2);
             TableDesign best = order.get(0);
+            double cheapest =
+                    alive.stream().mapToDouble(d -> s.get(d).modeled()).min().orElse(0);
             for (int i = 0; i < order.size(); i++) {
                 TableDesign d = order.get(i);
                 boolean survives = i < keep;
@@ -169,19 +191,41 @@ final class DesignSearch {
                         : CandidateStatus.REJECTED;
                 String reason = survives
                         ? ""
-                        : String.format(
-                                Locale.ROOT,
-                                "%.2f µs/query against %.2f for %s on the first %.0f%% of the held-out events",
-                                s.get(d),
-                                s.get(best),
+                        : reason(
+                                s.get(d).modeled(),
+                                s.get(d).workingSet(),
+                                s.get(best).modeled(),
+                                s.get(best).workingSet(),
+                                Autotune.indistinguishable(s.get(d).modeled(), cheapest),
                                 best.describe(),
-                                100 * prefix);
-                outcomes.add(d, prefix, s.get(d), status, reason);
+                                String.format(Locale.ROOT, "on the first %.0f%% of the held-out events", 100 * prefix));
+                outcomes.add(d, prefix, s.get(d).modeled(), status, reason);
             }
             alive = new ArrayList<>(order.subList(0, keep));
             if (alive.size() == 1) return alive.get(0);
         }
         return alive.get(0);
+    }
+
+    /**
+     * Why a candidate lost to {@code winner}: its cost against the winner's, and when it was within the model's
+     * error of the cheapest ({@code tie}, {@link Autotune#indistinguishable}), the working sets that decided.
+     */
+    static String reason(
+            double modeled, long ws, double winModeled, long winWs, boolean tie, String winner, String where) {
+        if (tie)
+            return String.format(
+                    Locale.ROOT,
+                    "%.2f µs/query against %.2f for %s %s, within the model's %.0f%% error: working set %.2f MiB "
+                            + "against %.2f",
+                    modeled,
+                    winModeled,
+                    winner,
+                    where,
+                    100 * Autotune.MODEL_ERROR,
+                    ws / (double) (1L << 20),
+                    winWs / (double) (1L << 20));
+        return String.format(Locale.ROOT, "%.2f µs/query against %.2f for %s %s", modeled, winModeled, winner, where);
     }
 
     /** Logs a screened candidate with its run and its table's baseline run on the same prefix (none for uniform). */

@@ -392,8 +392,9 @@ final class Finalists {
         ExecutionResult b = joint(refs, what + ", hot=refs");
         double ma = Autotune.modeledUs(a), mb = Autotune.modeledUs(b);
         boolean same = Replay.mismatches(a, b) == 0;
-        // with no rule kept the two are the same design, and the same cost does not win
-        boolean wins = mb < ma && same;
+        // with no rule kept the two are the same design, and the same cost does not win; within the model's error
+        // the smaller working set wins (Autotune.preferred)
+        boolean wins = same && Autotune.preferred(mb, b.workingSetBytes(), ma, a.workingSetBytes());
         String rules = b.hotRules().isEmpty() ? "no rule learned" : String.join("; ", b.hotRules());
         log.add(new Evaluation(
                 what.equals("uniform") ? "uniform" : "all tables",

@@ -39,6 +39,10 @@ import java.util.Map;
  * @param dictionaryFrameBytesPerQuery of those, bytes of the zstd frames made with a dictionary that they decoded, per
  *                         query, first repeat
  * @param plainDecompressedBytesPerQuery of those, bytes written from frames made without one, per query, first repeat
+ * @param decompressedCopiedBytesPerQuery bytes of the values those reads decompressed and copied into the reader's
+ *                         record, per query, first repeat
+ * @param valueCacheHitsPerQuery with {@code compress_cache=}: lookups it answered, per query, first repeat
+ * @param valueCacheMissesPerQuery with {@code compress_cache=}: lookups it did not answer, per query, first repeat
  */
 public record RunReport(
         String config,
@@ -75,7 +79,10 @@ public record RunReport(
         double decompressedBytesPerQuery,
         Map<String, Long> deviceReadsByStructure,
         double dictionaryFrameBytesPerQuery,
-        double plainDecompressedBytesPerQuery) {
+        double plainDecompressedBytesPerQuery,
+        double decompressedCopiedBytesPerQuery,
+        double valueCacheHitsPerQuery,
+        double valueCacheMissesPerQuery) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

@@ -123,6 +123,9 @@ public final class ReplayRenderer {
         n.put("decompressed_bytes_per_query", x.decompressedBytesPerQuery());
         n.put("dictionary_frame_bytes_per_query", x.dictionaryFrameBytesPerQuery());
         n.put("plain_decompressed_bytes_per_query", x.plainDecompressedBytesPerQuery());
+        n.put("decompressed_copied_bytes_per_query", x.decompressedCopiedBytesPerQuery());
+        n.put("value_cache_hits_per_query", x.valueCacheHitsPerQuery());
+        n.put("value_cache_misses_per_query", x.valueCacheMissesPerQuery());
         ObjectNode skipped = n.putObject("skipped_by_reason");
         x.skippedByReason().forEach(skipped::put);
         ObjectNode upkeep = n.putObject("hot_partition_upkeep");

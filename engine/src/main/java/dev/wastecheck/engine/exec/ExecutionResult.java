@@ -49,6 +49,11 @@ import java.util.Map;
  *                         those reads decoded: such a frame decodes in a time that follows its own bytes, and the
  *                         modeled cost charges them
  * @param plainDecompressedBytes of {@code decompressedBytes}, the bytes written from frames made without a dictionary
+ * @param decompressedCopiedBytes bytes of the values those reads decompressed, then copied into the reader's record
+ * @param valueCacheHits   with {@code compress_cache=}: lookups it answered (each a key, a frame compared, the value
+ *                         copied into the reader's record; the modeled cost charges them per hit)
+ * @param valueCacheMisses with {@code compress_cache=}: lookups it did not answer (each then decompresses the value
+ *                         and copies it, and an inline frame, into the cache)
  */
 public record ExecutionResult(
         String config,
@@ -87,7 +92,10 @@ public record ExecutionResult(
         long decompressedBytes,
         Map<String, Long> deviceReadsByStructure,
         long dictionaryFrameBytes,
-        long plainDecompressedBytes) {
+        long plainDecompressedBytes,
+        long decompressedCopiedBytes,
+        long valueCacheHits,
+        long valueCacheMisses) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -127,6 +135,9 @@ public record ExecutionResult(
                 List.of(),
                 0,
                 Map.of(),
+                0,
+                0,
+                0,
                 0,
                 0);
     }

@@ -312,7 +312,7 @@ public final class Executor {
         int warm = Math.max(0, Math.min(events.size(), measureFrom));
         long executed = 0, skipped = 0, measured = 0, engineNanos = 0;
         long pins0 = 0, rows0 = 0, decompressed0 = 0;
-        long[] split0 = {0, 0};
+        long[] split0 = new long[5];
         Map<String, Long> skippedBy = new TreeMap<>();
         DeviceTime device = new DeviceTime(db.device());
         long started = System.nanoTime();
@@ -419,6 +419,7 @@ public final class Executor {
         }
         // Arrow blocks live in memory beside the buffer pool, which keeps the indexes.
         long memory = pool.memoryBytes() + (arrow == null ? 0 : arrow.bytes());
+        long[] split1 = db.decompressionSplit();
         return new ExecutionResult(
                 label,
                 settings,
@@ -455,8 +456,11 @@ public final class Executor {
                 db.hotRules(),
                 db.decompressedBytes() - decompressed0,
                 db.deviceReadsByStructure(),
-                db.decompressionSplit()[0] - split0[0],
-                db.decompressionSplit()[1] - split0[1]);
+                split1[0] - split0[0],
+                split1[1] - split0[1],
+                split1[2] - split0[2],
+                split1[3] - split0[3],
+                split1[4] - split0[4]);
     }
 
     /**

@@ -168,13 +168,15 @@ public final class Database implements AutoCloseable {
         return b;
     }
 
-    /** {@link Table#decompressionSplit}, every table: dictionary frames' bytes decoded, bytes of plain frames written. */
+    /**
+     * {@link Table#decompressionSplit}, every table: dictionary frames' bytes decoded, bytes of plain frames written,
+     * decompressed values' bytes copied into records, {@code compress_cache=} hits and misses.
+     */
     public long[] decompressionSplit() {
-        long[] s = new long[2];
+        long[] s = new long[5];
         for (Table t : tables.values()) {
             long[] x = t.decompressionSplit();
-            s[0] += x[0];
-            s[1] += x[1];
+            for (int i = 0; i < s.length; i++) s[i] += x[i];
         }
         return s;
     }

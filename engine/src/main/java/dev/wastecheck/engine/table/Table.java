@@ -76,7 +76,7 @@ public final class Table {
     /** Bytes the reads of single-value frames decompressed (blocks count their own). */
     private long decompressedBytes;
     /** Of those, bytes of the single-value frames made with a dictionary, and bytes decompressed from the others. */
-    private long dictionaryFrameBytes, plainDecompressedBytes;
+    private long dictionaryFrameBytes, plainDecompressedBytes, decompressedCopiedBytes;
     /** The contexts the reads decompress frames and blocks with. */
     private final FrameReader frames = new FrameReader();
     /** With {@code compress_cache=}: the values last read out of line, decompressed; else null. */
@@ -919,6 +919,7 @@ public final class Table {
             FieldDictionary d = dictionaries == null ? null : dictionaries[f];
             store.read(b, 0, dst, d == null ? null : d.decompress, frames);
             r.setBytes(f, dst, 0, n);
+            decompressedCopiedBytes += n;
         } else if (b[0] == OverflowStore.OUT_OF_LINE_COMPRESSED || b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY) {
             boolean dict = b[0] == OverflowStore.OUT_OF_LINE_DICTIONARY;
             System.arraycopy(b, 0, refScratch, 0, OverflowStore.REF_BYTES);
@@ -959,6 +960,7 @@ public final class Table {
         if (dict) dictionaryFrameBytes += len;
         else plainDecompressedBytes += n;
         r.setBytes(f, dst, 0, (int) n);
+        decompressedCopiedBytes += n;
     }
 
     /** Below this many bytes a value is stored as it is: a zstd frame's header and checksum would not pay. */
@@ -1068,10 +1070,12 @@ public final class Table {
     }
 
     /**
-     * What reads have decompressed so far, split as the modeled cost charges it ({@code Autotune.modeledUs}): bytes
-     * of the zstd frames made with a dictionary that they decoded (such a frame's decoding time follows its own
-     * bytes, not what it writes), and bytes they wrote from frames made without one; single-value frames and whole
-     * blocks.
+     * What reads of compressed values have cost so far, split as the modeled cost charges it ({@code
+     * Autotune.modeledUs}): [0] bytes of the zstd frames made with a dictionary that they decoded (such a frame's
+     * decoding time follows its own bytes, not what it writes), [1] bytes they wrote from frames made without one
+     * (single-value frames and whole blocks); [2] bytes of the values decompressed reads then copied into the
+     * reader's record (a block's read copies its value, not the block); with {@code compress_cache=}, [3] its hits
+     * and [4] its misses (each followed by the value's decompression and its copy into the cache).
      */
     public long[] decompressionSplit() {
         long d = dictionaryFrameBytes, plain = plainDecompressedBytes;
@@ -1081,7 +1085,13 @@ public final class Table {
                     d += o.dictionaryFrameBytes();
                     plain += o.plainDecompressedBytes();
                 }
-        return new long[] {d, plain};
+        return new long[] {
+            d,
+            plain,
+            decompressedCopiedBytes,
+            decompressedCache == null ? 0 : decompressedCache.hits(),
+            decompressedCache == null ? 0 : decompressedCache.misses()
+        };
     }
 
     /** Memory of the block tables and open blocks of every partition ({@link BlockOverflow#sideBytes}). */

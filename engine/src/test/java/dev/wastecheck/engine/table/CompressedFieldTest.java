@@ -228,6 +228,66 @@ class CompressedFieldTest {
                 .hasMessageContaining("compress_dict=32m");
     }
 
+    /**
+     * What the modeled cost charges ({@code Autotune.modeledUs}), counted by {@link Table#decompressionSplit}: a read
+     * that decompresses copies the value's bytes into the record ([2], equal to the bytes decompressed); with {@code
+     * compress_cache=} every lookup is a hit ([3]) or a miss ([4]), and a pass over values kept is all hits, with
+     * nothing decoded or copied from a frame; without the cache neither is counted.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void theSplitCountsCopiesHitsAndMissesOfTheValueCache(Layout layout) {
+        for (String cache : List.of("0", "16m")) {
+            TableDesign d = TableDesign.BASELINE
+                    .with("layout", layout.name())
+                    .with("compress", "large")
+                    .with("compress_dict", "384k")
+                    .with("compress_cache", cache);
+            Random rnd = new Random(31);
+            char[] text = new char[160 << 10];
+            for (int k = 0; k < text.length; k++) text[k] = (char) (0x21 + rnd.nextInt(0x5e));
+            String corpus = new String(text);
+            try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
+                Table t = db.table("text");
+                Record r = new Record(t.schema());
+                for (int i = 0; i < SLICES; i++) {
+                    r.setLong(0, i).setString(1, slice(rnd, corpus)).setString(2, "utf-8");
+                    t.insert(t.main(), r);
+                }
+                Record scratch = new Record(t.schema());
+                t.createHotPartition();
+                for (int i = 0; i < SLICES; i++) t.move(t.main(), tidOf(t, i), t.hot(), scratch);
+                Record read = new Record(t.schema());
+                long[][] split = new long[3][];
+                long[] decompressed = new long[3];
+                split[0] = db.decompressionSplit();
+                decompressed[0] = db.decompressedBytes();
+                for (int pass = 1; pass <= 2; pass++) {
+                    for (int i = 0; i < SLICES; i++) t.read(t.hot(), tidOf(t, i), read);
+                    split[pass] = db.decompressionSplit();
+                    decompressed[pass] = db.decompressedBytes();
+                }
+                long copied1 = split[1][2] - split[0][2], copied2 = split[2][2] - split[1][2];
+                assertThat(copied1).isPositive().isEqualTo(decompressed[1] - decompressed[0]);
+                if (cache.equals("0")) {
+                    assertThat(copied2).isEqualTo(copied1);
+                    assertThat(split[2][3]).isZero();
+                    assertThat(split[2][4]).isZero();
+                } else {
+                    // the first pass missed every value and kept it; the second hit every one and decoded nothing
+                    assertThat(split[1][3] - split[0][3]).isZero();
+                    assertThat(split[1][4] - split[0][4]).isEqualTo(SLICES);
+                    assertThat(split[2][3] - split[1][3]).isEqualTo(SLICES);
+                    assertThat(split[2][4] - split[1][4]).isZero();
+                    assertThat(copied2).isZero();
+                    assertThat(split[2][0] - split[1][0]).isZero();
+                }
+            }
+        }
+    }
+
     private static final int SLICES = 1500;
 
     /**

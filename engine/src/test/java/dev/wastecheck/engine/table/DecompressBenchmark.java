@@ -4,6 +4,10 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdDictTrainer;
+import dev.wastecheck.engine.exec.EngineConfig;
+import dev.wastecheck.layouts.Field;
+import dev.wastecheck.layouts.Record;
+import dev.wastecheck.layouts.RecordSchema;
 import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.lz4.Lz4Decompressor;
 import java.io.IOException;
@@ -43,6 +47,17 @@ import org.openjdk.jmh.infra.Blackhole;
  *       {@link Table#ZSTD_LEVEL} (the cold partition's frames);
  *   <li>{@code lz4}: the same values as LZ4 blocks (aircompressor, pure Java), a faster codec §4.1 would allow;
  *       its ratio is printed beside zstd's.
+ *   <li>{@code cacheHit}: a {@code compress_cache=} hit as {@code Table.untag} makes it, on the values a
+ *       {@link DecompressedCache} of {@code -p cacheBytes=N} holds (the first held-out values that fit, their frames
+ *       made with the dictionary): the key (a hash of an inline frame, or the overflow reference's page and offset),
+ *       the lookup, the inline frame compared whole, the value copied into a {@link Record}. The constant {@code
+ *       Autotune.CACHE_HIT_US} = time / the kept values (their count and bytes are printed by the setup).
+ *   <li>{@code cacheMiss}: what a miss adds with {@code compress_cache=} beside its decompression, every held-out
+ *       value in read order through a cache of {@code cacheBytes} (each misses: the values are distinct): the key,
+ *       the failed lookup, the inline frame copied, the value copied in, the least recently read dropped ({@code
+ *       Autotune.CACHE_MISS_US} = time / the values).
+ *   <li>{@code copyValue}: what every decompressed read also does after the decoding that {@code engine} times: the
+ *       value copied from the table's scratch buffer into the record ({@code Autotune.COPY_US_PER_BYTE}).
  * </ul>
  *
  * <p>What would make the number lie: every output is sunk into the Blackhole (one byte of each value and the
@@ -64,7 +79,15 @@ public class DecompressBenchmark {
     @Param({"112640"})
     public int dictionaryBytes;
 
-    private byte[][] dictFrames, plainFrames, lz4Blocks;
+    /** The decompressed values' cache of {@code cacheHit} and {@code cacheMiss}: {@code compress_cache=}'s size. */
+    @Param({"262144"})
+    public int cacheBytes;
+
+    private byte[][] dictFrames, plainFrames, lz4Blocks, tagged, texts;
+    private long[] keys;
+    private int kept;
+    private DecompressedCache hitCache, missCache;
+    private Record record;
     private int[] lengths;
     private ZstdDictDecompress dictionary;
     private FrameReader reader;
@@ -119,6 +142,40 @@ public class DecompressBenchmark {
         }
         reader = new FrameReader();
         lz4 = new Lz4Decompressor();
+        // The cache's keys as Table.untag makes them: an inline frame (shorter than the overflow threshold of the
+        // default page) is hashed with its tag byte and kept beside its value; a longer one is keyed by its reference.
+        int threshold = Math.max(OverflowStore.REF_BYTES + 1, EngineConfig.DEFAULT_PAGE_SIZE / 16);
+        texts = reads.toArray(new byte[0][]);
+        tagged = new byte[n][];
+        keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            byte[] t = new byte[dictFrames[i].length + 1];
+            t[0] = OverflowStore.INLINE_DICTIONARY;
+            System.arraycopy(dictFrames[i], 0, t, 1, dictFrames[i].length);
+            if (t.length < threshold) {
+                tagged[i] = t;
+                keys[i] = DecompressedCache.inlineKey(t, t.length);
+            } else keys[i] = (long) i << 20 | 24; // a reference's page and offset
+        }
+        hitCache = new DecompressedCache(cacheBytes);
+        long keptBytes = 0;
+        for (kept = 0; kept < n; kept++) {
+            byte[] t = tagged[kept];
+            long b = texts[kept].length + (t == null ? 0 : t.length) + DecompressedCache.ENTRY_BYTES;
+            if (hitCache.bytes() + b > cacheBytes) break;
+            hitCache.put(keys[kept], texts[kept], texts[kept].length, t, t == null ? 0 : t.length);
+            keptBytes += texts[kept].length;
+        }
+        missCache = new DecompressedCache(cacheBytes);
+        record = new Record(RecordSchema.of(Field.varlen("old_text", true, 4096)));
+        System.out.printf(
+                Locale.ROOT,
+                "cache of %,d bytes: %,d values of %,d bytes (cacheHit's); %,d of %,d frames inline%n",
+                cacheBytes,
+                kept,
+                keptBytes,
+                java.util.Arrays.stream(tagged).filter(x -> x != null).count(),
+                n);
         System.out.printf(
                 Locale.ROOT,
                 "%n%s: %,d values, %,d bytes; zstd -%d + dictionary %,d bytes (%.2fx); zstd -%d %,d (%.2fx); lz4 %,d (%.2fx)%n",
@@ -169,6 +226,49 @@ public class DecompressBenchmark {
             byte[] d = dst(n);
             bh.consume(reader.decompress(d, n, f, 0, f.length, null));
             bh.consume(d[n - 1]);
+        }
+    }
+
+    /** {@code Table.untag}'s hit: key, lookup, the inline frame compared, the value copied into the record. */
+    @Benchmark
+    public void cacheHit(Blackhole bh) {
+        for (int i = 0; i < kept; i++) {
+            byte[] t = tagged[i];
+            byte[] v;
+            if (t != null) v = hitCache.get(DecompressedCache.inlineKey(t, t.length), t, t.length);
+            else v = hitCache.get(keys[i]);
+            record.setBytes(0, v, 0, v.length);
+            bh.consume(record.bytes(0)[v.length - 1]);
+        }
+    }
+
+    /** What a miss adds beside the decompression: key, failed lookup, the frame and the value copied in, eviction. */
+    @Benchmark
+    public void cacheMiss(Blackhole bh) {
+        for (int i = 0; i < texts.length; i++) {
+            byte[] t = tagged[i];
+            byte[] v = texts[i];
+            if (t != null) {
+                long key = DecompressedCache.inlineKey(t, t.length);
+                bh.consume(missCache.get(key, t, t.length));
+                byte[] frame = Arrays.copyOf(t, t.length);
+                missCache.put(key, v, v.length, frame, frame.length);
+            } else {
+                bh.consume(missCache.get(keys[i]));
+                missCache.put(keys[i], v, v.length);
+            }
+        }
+        bh.consume(missCache.bytes());
+    }
+
+    /** A decompressed read's copy of its value from the table's scratch buffer into the record. */
+    @Benchmark
+    public void copyValue(Blackhole bh) {
+        for (int i = 0; i < texts.length; i++) {
+            int n = texts[i].length;
+            byte[] src = n <= scratch.length ? scratch : texts[i];
+            record.setBytes(0, src, 0, n);
+            bh.consume(record.bytes(0)[n - 1]);
         }
     }
 
