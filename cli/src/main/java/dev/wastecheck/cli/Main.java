@@ -15,21 +15,19 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * The {@code wastecheck} command. Data goes to stdout, progress and diagnostics to stderr. Exit
  * codes: 0 success, 2 bad usage, a bad option value or unreadable input (with file, line and what was
  * expected), 3 a check the user asked for failed ({@code replay --check}), 1 an internal error (a bug). No stack trace unless {@code --debug}.
+ *
+ * <p>The command's attributes, its {@code --debug} and its terminal are {@link RootCommand}'s;
+ * this class adds every subcommand (the man pages and the completion script are generated from
+ * it). A run of {@code analyze} is parsed by {@link AnalyzeRoot}, the same root with only that
+ * subcommand: picocli reflects every subcommand it is given, and the six others took the main
+ * thread's time before the analysis could start (docs/benchmarks.md, issue 32).
  */
-// scope = INHERIT: every subcommand gets -h, -V (this version) and the short synopsis without repeating them
 @Command(
-        name = "wastecheck",
-        scope = CommandLine.ScopeType.INHERIT,
-        mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
-        abbreviateSynopsis = true,
-        description = {"Finds the bytes a database wastes and proves what removing them buys.", ""},
         subcommands = {
             AnalyzeCommand.class,
             TuneCommand.class,
@@ -39,37 +37,13 @@ import picocli.CommandLine.Option;
             ServeCommand.class,
             CompletionCommand.class,
             CommandLine.HelpCommand.class
-        },
-        footer = {
-            "",
-            "Examples:",
-            "  wastecheck analyze dump.sql",
-            "  wastecheck analyze schema.sql data.sql --format json -o report.json",
-            "  wastecheck help analyze"
         })
-public final class Main implements Runnable {
+public final class Main extends RootCommand {
     public static final int EXIT_OK = 0;
     public static final int EXIT_INTERNAL = 1;
     public static final int EXIT_BAD_INPUT = 2;
     /** A check the user asked for failed ({@code replay --check}; {@code tune --apply} stopped by its guard or by the database). */
     public static final int EXIT_CHECK_FAILED = 3;
-
-    @Option(names = "--debug", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
-    boolean debug;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    /** Where the output goes: its width, whether it is a terminal. */
-    private Terminal terminal = Terminal.ofProcess();
-
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(
-                spec.commandLine(),
-                "a command is required ("
-                        + String.join(", ", spec.commandLine().getSubcommands().keySet()) + ")");
-    }
 
     public static void main(String[] args) {
         settings(args);
@@ -109,12 +83,14 @@ public final class Main implements Runnable {
         if (args.length > 0 && args[0].equals("analyze")) {
             // DuckDB's library loads (0.5 s) while the command line is parsed and the sources read
             ProfilingDatabase.preload();
+            // and the DDL parser and Arrow, which the first rows wait for
+            AnalyzeWarmUp.start();
         }
     }
 
     /** Runs the command line in-process: what the tests call, so they run the real command. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        return run(args, out, err, new Main());
+        return run(args, out, err, root(args));
     }
 
     /**
@@ -122,12 +98,23 @@ public final class Main implements Runnable {
      * not a terminal: how the tests set {@code COLUMNS}.
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
-        Main main = new Main();
+        RootCommand main = root(args);
         main.terminal = new Terminal(env, false);
         return run(args, out, err, main);
     }
 
-    private static int run(String[] args, PrintWriter out, PrintWriter err, Main main) {
+    /**
+     * The root that parses {@code args}: with {@code analyze} first, the root with that command
+     * alone ({@link AnalyzeRoot}), whose help and errors are those of the whole command line
+     * ({@code MainRootsTest}); anything else (no command, another, a misspelt one, an option
+     * first, {@code help}) the whole command line, whose errors name every command.
+     */
+    static RootCommand root(String[] args) {
+        return args.length > 0 && args[0].equals("analyze") ? new AnalyzeRoot() : new Main();
+    }
+
+    /** Runs {@code args} on the given root (the tests compare the two roots' help and errors). */
+    static int run(String[] args, PrintWriter out, PrintWriter err, RootCommand main) {
         CommandLine cl = new CommandLine(main);
         cl.setOut(out);
         cl.setErr(err);
@@ -210,7 +197,7 @@ public final class Main implements Runnable {
 
     /** The terminal of the command line {@code spec} belongs to. */
     static Terminal terminal(CommandLine.Model.CommandSpec spec) {
-        return spec.root().userObject() instanceof Main m ? m.terminal : Terminal.ofProcess();
+        return spec.root().userObject() instanceof RootCommand m ? m.terminal : Terminal.ofProcess();
     }
 
     static int report(Exception e, PrintWriter err, boolean debug) {

@@ -1,9 +1,6 @@
 package dev.wastecheck.sources.load;
 
 import dev.wastecheck.sources.sql.IsoTimestamps;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -867,14 +864,17 @@ public final class ColumnFacts {
 
     /**
      * Unsigned byte order, eight bytes a step: cheaper on short values than the library's call,
-     * which took half the filler's time in facts.
+     * which took half the filler's time in facts. The words are read as {@link #prefix} reads
+     * them, byte by byte, not through a byte-array view: C1 (every run below 320 MB) calls a
+     * VarHandle's access through its guard and form methods, where a plain static call does (the
+     * pairs in docs/benchmarks.md, issue 32, "The fixed cost").
      */
     private static int compare(byte[] b, int off, int len, byte[] other, int from) {
         int n = Math.min(len, other.length);
         int i = from;
         for (; i + 8 <= n; i += 8) { // eight bytes a step, as big-endian numbers
-            long x = (long) WORDS.get(b, off + i);
-            long y = (long) WORDS.get(other, i);
+            long x = prefix(b, off + i, 8);
+            long y = prefix(other, i, 8);
             if (x != y) {
                 return Long.compareUnsigned(x, y);
             }
@@ -888,8 +888,6 @@ public final class ColumnFacts {
         }
         return len - other.length;
     }
-
-    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     public long nonNull() {
         return nonNull;
