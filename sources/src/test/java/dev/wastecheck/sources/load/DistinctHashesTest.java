@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import org.apache.commons.codec.digest.MurmurHash3;
 import org.junit.jupiter.api.Test;
 
 /** The distinct count by 128-bit hashes is the count of a set of the values, and stays in its budget. */
@@ -30,6 +31,21 @@ class DistinctHashesTest {
         }
         assertThat(h.count()).isEqualTo(set.size());
         assertThat(h.count()).isGreaterThan(50_000);
+    }
+
+    @Test
+    void hashesAsApacheCommonsCodecsMurmurHash3() {
+        Random r = new Random(128);
+        DistinctHashes h = DistinctHashes.start(new DistinctHashes.Budget(1L << 20));
+        byte[] b = new byte[300];
+        for (int i = 0; i < 100_000; i++) {
+            r.nextBytes(b);
+            int len = i < 1000 ? i % 40 : r.nextInt(280); // every tail length, then any
+            int off = r.nextInt(20);
+            long[] expected = MurmurHash3.hash128x64(b, off, len, 0);
+            assertThat(h.murmur3(b, off, len)).isEqualTo(expected[0]);
+            assertThat(h.upper()).isEqualTo(expected[1]);
+        }
     }
 
     @Test
