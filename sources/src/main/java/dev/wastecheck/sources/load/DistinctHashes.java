@@ -69,8 +69,13 @@ final class DistinctHashes {
         }
     }
 
-    /** The default budget of a table's columns: 96 MB of slots (a million distinct values a column take 16-32 MB). */
-    static final long BUDGET_BYTES = Long.getLong("wastecheck.distinctBytes", 96L << 20);
+    /**
+     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB),
+     * or the system property {@code wastecheck.distinctBytes} (0: every such count left to SQL).
+     */
+    static long budgetBytes() {
+        return Long.getLong("wastecheck.distinctBytes", 96L << 20);
+    }
 
     private final Budget budget;
     private long[] lo;
