@@ -1,7 +1,9 @@
 package dev.wastecheck.sources.load;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,12 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The table's memory comes from a {@link Budget} shared by one table's columns (both fillers
  * draw on it); a column whose table would outgrow it gives up ({@link #add} false), frees its
- * table, and leaves its count to SQL as before. The table, two parallel arrays of slots:
+ * table, and leaves its count to SQL as before. The table is one array of longs, a slot two
+ * of them side by side (a cache line holds four slots: a probe costs one miss, not one for each
+ * half, as two parallel arrays did):
  *
  * <pre>
- *   slot:   0        1        2               capacity - 1
- *   lo   [ h0.lo  | 0      | h2.lo  | ...  | hk.lo  ]   0 and 0: an empty slot
- *   hi   [ h0.hi  | 0      | h2.hi  | ...  | hk.hi  ]
+ *   long:    0       1       2       3       4       5            2 * capacity - 1
+ *   slots [ h0.lo | h0.hi | 0     | 0     | h2.lo | h2.hi | ... | hk.hi ]   0 and 0: empty
+ *           slot 0          slot 1          slot 2
  * </pre>
  *
  * A hash's slot is its {@code hi} word's top bits, probed linearly; the capacity doubles past
@@ -70,16 +74,42 @@ final class DistinctHashes {
     }
 
     /**
-     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB),
-     * or the system property {@code wastecheck.distinctBytes} (0: every such count left to SQL).
+     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB)
+     * where C2 compiles the hash, none under C1 alone; or the system property {@code
+     * wastecheck.distinctBytes} (0: every such count left to SQL).
+     *
+     * <p>Why not under C1: C1, which the launcher chooses below 320 MB of input, does not inline
+     * a VarHandle's access, and the hashes then cost more than DuckDB's counts they replace. In
+     * pairs against main under quiet (docs/benchmarks.md, issue 32) they made analyze 1.13-1.25x
+     * slower on the 100 MB text shape, 1.12-1.38x on ORM, 1.08-1.69x on pandas (C1 alone), where
+     * on the 1 GB text shape (C2) they took the profile from 6.4 s to 0.15 s.
      */
     static long budgetBytes() {
-        return Long.getLong("wastecheck.distinctBytes", 96L << 20);
+        Long set = Long.getLong("wastecheck.distinctBytes");
+        if (set != null) {
+            return set;
+        }
+        return C1_ALONE ? 0 : 96L << 20;
+    }
+
+    /** Whether this JVM compiles with C1 alone ({@code -XX:TieredStopAtLevel} below 4, tiered). */
+    private static final boolean C1_ALONE = c1Alone();
+
+    private static boolean c1Alone() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return vm != null
+                    && Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())
+                    && Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue()) < 4;
+        } catch (RuntimeException | LinkageError e) {
+            return false; // not HotSpot: its compiler is not known to be slow at this
+        }
     }
 
     private final Budget budget;
-    private long[] lo;
-    private long[] hi;
+    /** The slots: {@code lo} at {@code 2 * slot}, {@code hi} after it. */
+    private long[] slots;
+
     private int size;
     private int grow;
 
@@ -90,8 +120,7 @@ final class DistinctHashes {
 
     private DistinctHashes(Budget budget) {
         this.budget = budget;
-        this.lo = new long[FIRST];
-        this.hi = new long[FIRST];
+        this.slots = new long[2 * FIRST];
         this.grow = (int) (FIRST * LOAD);
     }
 
@@ -108,19 +137,19 @@ final class DistinctHashes {
         if (size >= grow && !doubleTable()) {
             return false;
         }
-        insert(lo, hi, l, u);
+        insert(slots, l, u);
         return true;
     }
 
     /** Inserts unless present; counts a new one. */
-    private void insert(long[] los, long[] his, long l, long u) {
-        int mask = los.length - 1;
-        for (int at = (int) (u >>> 33) & mask; ; at = (at + 1) & mask) {
-            long x = los[at];
-            long y = his[at];
+    private void insert(long[] table, long l, long u) {
+        int mask = table.length - 2; // even indices: a slot's first long
+        for (int at = (int) (u >>> 32) & mask; ; at = (at + 2) & mask) {
+            long x = table[at];
+            long y = table[at + 1];
             if ((x | y) == 0) {
-                los[at] = l;
-                his[at] = u;
+                table[at] = l;
+                table[at + 1] = u;
                 size++;
                 return;
             }
@@ -131,31 +160,28 @@ final class DistinctHashes {
     }
 
     private boolean doubleTable() {
-        int capacity = lo.length;
-        if (capacity >= 1 << 29 || !budget.take(capacity)) {
+        int capacity = slots.length / 2;
+        if (capacity >= 1 << 28 || !budget.take(capacity)) {
             giveUp();
             return false;
         }
-        long[] oldLo = lo;
-        long[] oldHi = hi;
-        lo = new long[2 * capacity];
-        hi = new long[2 * capacity];
+        long[] old = slots;
+        slots = new long[4 * capacity];
         size = 0;
-        for (int i = 0; i < capacity; i++) {
-            if ((oldLo[i] | oldHi[i]) != 0) {
-                insert(lo, hi, oldLo[i], oldHi[i]);
+        for (int i = 0; i < old.length; i += 2) {
+            if ((old[i] | old[i + 1]) != 0) {
+                insert(slots, old[i], old[i + 1]);
             }
         }
-        grow = (int) (lo.length * LOAD);
+        grow = (int) (2 * capacity * LOAD);
         return true;
     }
 
     /** Frees the table and returns its slots to the budget. */
     void giveUp() {
-        if (lo != null) {
-            budget.give(lo.length);
-            lo = null;
-            hi = null;
+        if (slots != null) {
+            budget.give(slots.length / 2);
+            slots = null;
         }
     }
 
