@@ -402,11 +402,15 @@ public final class ColumnFacts {
     }
 
     /**
-     * Starts counting by hashes ({@link DistinctHashes}) when the loader gave a budget: the short
-     * list's values, then the one that overflowed it.
+     * Starts counting by hashes ({@link DistinctHashes}) when the loader gave a budget and the
+     * values so far are long enough on average: the short list's values, then the one that
+     * overflowed it.
      */
     private void startHashes(byte[][] list, byte[] b, int off, int len) {
-        if (hashedDistinct >= 0 || (hashes = DistinctHashes.start(distinctBudget)) == null) {
+        if (hashedDistinct >= 0
+                || distinctBudget == null
+                || sumLen < distinctBudget.minMean * nonNull // short values: SQL counts them cheaper
+                || (hashes = DistinctHashes.start(distinctBudget)) == null) {
             return;
         }
         for (byte[] v : list) {

@@ -51,10 +51,17 @@ final class DistinctHashes {
      */
     static final class Budget {
         private final AtomicLong slots;
+        /** The least mean value length of a column that is hashed ({@link #minMeanBytes}). */
+        final long minMean;
 
         /** @param bytes the most bytes of slots the columns may hold together */
         Budget(long bytes) {
+            this(bytes, 0);
+        }
+
+        Budget(long bytes, long minMean) {
             this.slots = new AtomicLong(bytes / SLOT_BYTES);
+            this.minMean = minMean;
         }
 
         boolean take(long n) {
@@ -104,6 +111,19 @@ final class DistinctHashes {
         } catch (RuntimeException | LinkageError e) {
             return false; // not HotSpot: its compiler is not known to be slow at this
         }
+    }
+
+    /**
+     * The least mean length, in bytes, of a column's values (its first 257: when the short list
+     * overflows) for the loader to hash them; {@code wastecheck.distinctMinMean} sets it. Short
+     * values are left to SQL: on the 1 GB ORM shape (C2), hashing its twenty 1,000-value
+     * varchar columns and its timestamps cost the filler 3.2 s of CPU more than it saved DuckDB
+     * (2.9 s), analyze's wall the same (12.36 against 12.42 s); on the 1 GB text shape, whose
+     * body values run to 200-3,000 characters, analyze took 0.83-0.89x main's time with them
+     * (docs/benchmarks.md, issue 32). 64 is a line between those two, not tuned further.
+     */
+    static long minMeanBytes() {
+        return Long.getLong("wastecheck.distinctMinMean", 64);
     }
 
     private final Budget budget;

@@ -70,7 +70,8 @@ public final class DumpLoader {
     /** Per table, the facts its runs counted so far (the filler's alone). */
     private final Map<String, ColumnFacts[]> facts = new HashMap<>();
     /** The memory the columns' distinct hashes may hold together ({@link DistinctHashes}), one run at a time. */
-    private final DistinctHashes.Budget distinctBudget = new DistinctHashes.Budget(DistinctHashes.budgetBytes());
+    private final DistinctHashes.Budget distinctBudget =
+            new DistinctHashes.Budget(DistinctHashes.budgetBytes(), DistinctHashes.minMeanBytes());
     /** Threads that fill one table's batches: 1, or 2 for runs longer than a chunk. */
     private int fillers = Integer.getInteger("wastecheck.fillers", 2);
 
