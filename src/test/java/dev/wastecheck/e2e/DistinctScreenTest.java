@@ -16,7 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
  * columns have many values keeps an estimate only where no decision rests on the count. Two
  * columns that map one to one with 120,000 values each are counted exactly, so the duplicate
  * is still found; a unique column (2.5 times as many values as any other) keeps a marked
- * estimate; short lists (ENUM) and integers are exact.
+ * estimate; short lists (ENUM) and integers are exact. The screen is what SQL does for the
+ * columns the loader could not count by their hashes (its memory budget set to 0 here, and
+ * values shorter than 64 bytes are not hashed by default); with the budget and no least length,
+ * every count of the dump is the loader's, exact.
  */
 class DistinctScreenTest {
     private static final int ROWS = 300_000;
@@ -24,6 +27,38 @@ class DistinctScreenTest {
 
     @Test
     void largeCountsNoDecisionRestsOnAreMarkedEstimatesTheOthersExact(@TempDir Path dir) throws Exception {
+        Path dump = write(dir);
+        JsonNode r;
+        System.setProperty("wastecheck.distinctBytes", "0"); // no hashes in the loader: SQL's screen
+        try {
+            r = Cli.analyzeJson(dump);
+        } finally {
+            System.clearProperty("wastecheck.distinctBytes");
+        }
+
+        JsonNode token = column(r, "t", "token");
+        assertThat(token.path("distinct_estimated").asBoolean()).isTrue();
+        assertThat(token.get("distinct").asLong())
+                .isBetween(ROWS * 8L / 10, (long) ROWS); // a sketch, capped at the rows
+        assertExactCountsAndFindings(r);
+    }
+
+    @Test
+    void theLoadersHashesCountEveryColumnExactly(@TempDir Path dir) throws Exception {
+        JsonNode r;
+        System.setProperty("wastecheck.distinctMinMean", "0"); // these short values hashed too
+        try {
+            r = Cli.analyzeJson(write(dir));
+        } finally {
+            System.clearProperty("wastecheck.distinctMinMean");
+        }
+        JsonNode token = column(r, "t", "token");
+        assertThat(token.has("distinct_estimated")).isFalse();
+        assertThat(token.get("distinct").asLong()).isEqualTo(ROWS);
+        assertExactCountsAndFindings(r);
+    }
+
+    private static Path write(Path dir) throws Exception {
         Path dump = dir.resolve("screen.sql");
         String[] status = {"new", "paid", "shipped", "delivered", "returned"};
         try (BufferedWriter w = Files.newBufferedWriter(dump)) {
@@ -42,13 +77,10 @@ class DistinctScreenTest {
             }
             w.write(";\n");
         }
-        JsonNode r = Cli.analyzeJson(dump);
+        return dump;
+    }
 
-        JsonNode token = column(r, "t", "token");
-        assertThat(token.path("distinct_estimated").asBoolean()).isTrue();
-        assertThat(token.get("distinct").asLong())
-                .isBetween(ROWS * 8L / 10, (long) ROWS); // a sketch, capped at the rows
-
+    private static void assertExactCountsAndFindings(JsonNode r) {
         for (String c : new String[] {"city", "city_code"}) {
             assertThat(column(r, "t", c).has("distinct_estimated")).as(c).isFalse();
             assertThat(column(r, "t", c).get("distinct").asLong()).as(c).isEqualTo(PAIRS);

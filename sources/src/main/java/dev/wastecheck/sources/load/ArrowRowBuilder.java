@@ -220,6 +220,15 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
      * the profile need not scan them again for lengths and bounds.
      */
     public ColumnFacts[] countFacts(ColumnFacts[] into) {
+        return countFacts(into, null);
+    }
+
+    /**
+     * As {@link #countFacts(ColumnFacts[])}; the facts made here also count a text or byte
+     * column's distinct values past the short list by their hashes, on {@code budget}'s memory
+     * ({@link DistinctHashes}), when it is not null.
+     */
+    ColumnFacts[] countFacts(ColumnFacts[] into, DistinctHashes.Budget budget) {
         facts = into != null ? into : new ColumnFacts[storage.length];
         for (int i = 0; i < storage.length; i++) {
             if (facts[i] == null && storage[i] == ColumnStorage.INT64) {
@@ -232,6 +241,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE,
                         f == TypeFamily.INTEGER,
                         NullMarkers.SPELLINGS);
+                facts[i].distinctBudget(budget);
             }
         }
         return facts;

@@ -91,6 +91,13 @@ public final class ColumnFacts {
 
     private int fewCount;
 
+    // past FEW values: each value's 128-bit hash, kept once (DistinctHashes) while the budget the
+    // loader gives (distinctBudget) holds; hashedDistinct is their count once a run ended, -1 when
+    // not known (not counted, given up, or values added after the count was taken)
+    private DistinctHashes.Budget distinctBudget;
+    private DistinctHashes hashes;
+    private long hashedDistinct = -1;
+
     // 14-digit MediaWiki timestamps (YYYYMMDDHHMMSS) that a timestamp parse prints back the same
     long mwTimestamps;
     private byte[] mwMin;
@@ -301,6 +308,12 @@ public final class ColumnFacts {
         }
         if (few != null) {
             addFew(w, b, off, len);
+        } else if (hashes != null) {
+            if (!hashes.add(b, off, len)) {
+                hashes = null; // over the budget: SQL counts them
+            }
+        } else if (hashedDistinct >= 0) {
+            hashedDistinct = -1; // a later run of the table: its values were not counted
         }
         if (len == 36) {
             if (uuid(b, off)) {
@@ -368,8 +381,10 @@ public final class ColumnFacts {
             byte[] e = few[at];
             if (e == null) {
                 if (fewCount == FEW) {
-                    few = null; // more than a short list: SQL counts them
+                    byte[][] list = few;
+                    few = null; // more than a short list: their hashes from here on, or SQL
                     fewWords = null;
+                    startHashes(list, b, off, len);
                 } else {
                     few[at] = Arrays.copyOfRange(b, off, off + len);
                     fewWords[at] = w;
@@ -380,6 +395,46 @@ public final class ColumnFacts {
             if (fewWords[at] == w && e.length == len && sameAfterPrefix(e, b, off, len)) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Starts counting by hashes ({@link DistinctHashes}) when the loader gave a budget and the
+     * values so far are long enough on average: the short list's values, then the one that
+     * overflowed it.
+     */
+    private void startHashes(byte[][] list, byte[] b, int off, int len) {
+        if (hashedDistinct >= 0
+                || distinctBudget == null
+                || sumLen < distinctBudget.minMean * nonNull // short values: SQL counts them cheaper
+                || (hashes = DistinctHashes.start(distinctBudget)) == null) {
+            return;
+        }
+        for (byte[] v : list) {
+            if (v != null && !hashes.add(v, 0, v.length)) {
+                hashes = null;
+                return;
+            }
+        }
+        if (!hashes.add(b, off, len)) {
+            hashes = null;
+        }
+    }
+
+    /** Lets the values past the short list be counted by their hashes, drawing memory on {@code budget}. */
+    void distinctBudget(DistinctHashes.Budget budget) {
+        this.distinctBudget = budget;
+    }
+
+    /**
+     * A run of the table's rows ended: the hashes' count is taken and their memory returned to
+     * the budget (a later run's values would not be counted: the count is then dropped).
+     */
+    void endRun() {
+        if (hashes != null) {
+            hashedDistinct = hashes.count();
+            hashes.giveUp();
+            hashes = null;
         }
     }
 
@@ -981,17 +1036,21 @@ public final class ColumnFacts {
 
     /**
      * The exact number of distinct values (as {@code count(DISTINCT)} of the text or bytes
-     * counts them), or null when the loader could not count them: a short list, or numbers
-     * spelled one way each whose range fits the bits.
+     * counts them), or null when the loader could not count them: a short list, numbers
+     * spelled one way each whose range fits the bits, or values whose 128-bit hashes fit the
+     * loader's budget ({@link DistinctHashes}: exact but for a collision of all 128 bits).
      */
     public Long exactDistinct() {
         if (few != null) {
             return (long) fewCount;
         }
-        if (!scaledValid || bitsGaveUp) {
-            return null;
+        if (scaledValid && !bitsGaveUp) {
+            return integerDistinct();
         }
-        return integerDistinct();
+        if (hashes != null) {
+            return hashes.count();
+        }
+        return hashedDistinct >= 0 ? hashedDistinct : null;
     }
 
     /** Values {@code YYYY-MM-DD} that are a day. */

@@ -69,6 +69,9 @@ public final class DumpLoader {
     private final Map<String, long[]> counters = new HashMap<>();
     /** Per table, the facts its runs counted so far (the filler's alone). */
     private final Map<String, ColumnFacts[]> facts = new HashMap<>();
+    /** The memory the columns' distinct hashes may hold together ({@link DistinctHashes}), one run at a time. */
+    private final DistinctHashes.Budget distinctBudget =
+            new DistinctHashes.Budget(DistinctHashes.budgetBytes(), DistinctHashes.minMeanBytes());
     /** Threads that fill one table's batches: 1, or 2 for runs longer than a chunk. */
     private int fillers = Integer.getInteger("wastecheck.fillers", 2);
 
@@ -387,7 +390,7 @@ public final class DumpLoader {
             this.def = def;
             this.columns = columns;
             builder = newBuilder();
-            ColumnFacts[] counted = builder.countFacts(facts.get(def.key()));
+            ColumnFacts[] counted = builder.countFacts(facts.get(def.key()), distinctBudget);
             facts.put(def.key(), counted);
             rows = 0;
             first = true;
@@ -520,6 +523,11 @@ public final class DumpLoader {
                 counters.put(def.key(), builder.counters());
             }
             builder = null;
+            for (ColumnFacts f : facts.get(def.key())) {
+                if (f != null) {
+                    f.endRun(); // the distinct hashes' count taken, their memory freed for the next run
+                }
+            }
             put(queue, new RunEnd(rows));
         }
 

@@ -1,0 +1,298 @@
+package dev.wastecheck.sources.load;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The number of distinct byte strings of a column, counted by the loader as it fills the column
+ * in: each value's 128-bit MurmurHash3 (x64 variant) kept once in an
+ * open-addressing table. It stands for the profile's {@code count(DISTINCT c)} and its
+ * estimate, which on a 1 GB text column (637,422 values of 200-3,000 characters) took 1.08 s of
+ * the profile's 1.19 s after the load, on two cores (docs/benchmarks.md, issue 32).
+ *
+ * <p>Exact but for hash collisions: two different values count as one only when all 128 bits of
+ * their hashes agree. For n values the chance of any such pair is at most n^2 / 2^129 (the
+ * birthday bound): 1.2e-27 for a million values, 3e-25 for 16 million, far below the chance of
+ * a memory error. The profile treats the count as exact (no {@code distinct_estimated}).
+ *
+ * <p>The table's memory comes from a {@link Budget} shared by one table's columns (both fillers
+ * draw on it); a column whose table would outgrow it gives up ({@link #add} false), frees its
+ * table, and leaves its count to SQL as before. The table is one array of longs, a slot two
+ * of them side by side (a cache line holds four slots: a probe costs one miss, not one for each
+ * half, as two parallel arrays did):
+ *
+ * <pre>
+ *   long:    0       1       2       3       4       5            2 * capacity - 1
+ *   slots [ h0.lo | h0.hi | 0     | 0     | h2.lo | h2.hi | ... | hk.hi ]   0 and 0: empty
+ *           slot 0          slot 1          slot 2
+ * </pre>
+ *
+ * A hash's slot is its {@code hi} word's top bits, probed linearly; the capacity doubles past
+ * {@link #LOAD} of it full. A hash of (0, 0) is stored as (1, 0), so that it does not read as
+ * empty (a collision of 2^-128 more).
+ */
+final class DistinctHashes {
+    /** Bytes one slot takes: two longs. */
+    static final int SLOT_BYTES = 16;
+    /** Slots a table starts with. */
+    private static final int FIRST = 1 << 10;
+    /** The fill past which the table doubles: 0.7 of its slots. */
+    private static final double LOAD = 0.7;
+    /** The hash's seed (any fixed one; 0 as the library's defaults). */
+    private static final int SEED = 0;
+
+    /**
+     * Slots one table's columns may hold together: a shared limit (both fillers draw on it), so
+     * that the memory stays flat however many rows and columns a dump has.
+     */
+    static final class Budget {
+        private final AtomicLong slots;
+        /** The least mean value length of a column that is hashed ({@link #minMeanBytes}). */
+        final long minMean;
+
+        /** @param bytes the most bytes of slots the columns may hold together */
+        Budget(long bytes) {
+            this(bytes, 0);
+        }
+
+        Budget(long bytes, long minMean) {
+            this.slots = new AtomicLong(bytes / SLOT_BYTES);
+            this.minMean = minMean;
+        }
+
+        boolean take(long n) {
+            long left;
+            do {
+                left = slots.get();
+                if (left < n) {
+                    return false;
+                }
+            } while (!slots.compareAndSet(left, left - n));
+            return true;
+        }
+
+        void give(long n) {
+            slots.addAndGet(n);
+        }
+    }
+
+    /**
+     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB)
+     * where C2 compiles the hash, none under C1 alone; or the system property {@code
+     * wastecheck.distinctBytes} (0: every such count left to SQL).
+     *
+     * <p>Why not under C1: C1, which the launcher chooses below 320 MB of input, does not inline
+     * a VarHandle's access, and the hashes then cost more than DuckDB's counts they replace. In
+     * pairs against main under quiet (docs/benchmarks.md, issue 32) they made analyze 1.13-1.25x
+     * slower on the 100 MB text shape, 1.12-1.38x on ORM, 1.08-1.69x on pandas (C1 alone), where
+     * on the 1 GB text shape (C2) they took the profile from 6.4 s to 0.15 s.
+     */
+    static long budgetBytes() {
+        Long set = Long.getLong("wastecheck.distinctBytes");
+        if (set != null) {
+            return set;
+        }
+        return C1_ALONE ? 0 : 96L << 20;
+    }
+
+    /** Whether this JVM compiles with C1 alone ({@code -XX:TieredStopAtLevel} below 4, tiered). */
+    private static final boolean C1_ALONE = c1Alone();
+
+    private static boolean c1Alone() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return vm != null
+                    && Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())
+                    && Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue()) < 4;
+        } catch (RuntimeException | LinkageError e) {
+            return false; // not HotSpot: its compiler is not known to be slow at this
+        }
+    }
+
+    /**
+     * The least mean length, in bytes, of a column's values (its first 257: when the short list
+     * overflows) for the loader to hash them; {@code wastecheck.distinctMinMean} sets it. Short
+     * values are left to SQL: on the 1 GB ORM shape (C2), hashing its twenty 1,000-value
+     * varchar columns and its timestamps cost the filler 3.2 s of CPU more than it saved DuckDB
+     * (2.9 s), analyze's wall the same (12.36 against 12.42 s); on the 1 GB text shape, whose
+     * body values run to 200-3,000 characters, analyze took 0.83-0.89x main's time with them
+     * (docs/benchmarks.md, issue 32). 64 is a line between those two, not tuned further.
+     */
+    static long minMeanBytes() {
+        return Long.getLong("wastecheck.distinctMinMean", 64);
+    }
+
+    private final Budget budget;
+    /** The slots: {@code lo} at {@code 2 * slot}, {@code hi} after it. */
+    private long[] slots;
+
+    private int size;
+    private int grow;
+
+    /** Null when the budget cannot give the first table. */
+    static DistinctHashes start(Budget budget) {
+        return budget != null && budget.take(FIRST) ? new DistinctHashes(budget) : null;
+    }
+
+    private DistinctHashes(Budget budget) {
+        this.budget = budget;
+        this.slots = new long[2 * FIRST];
+        this.grow = (int) (FIRST * LOAD);
+    }
+
+    /**
+     * Counts the value {@code b[off, off+len)}; false when the table would outgrow the budget:
+     * then it is given up (its slots returned) and must not be used again.
+     */
+    boolean add(byte[] b, int off, int len) {
+        long l = murmur3(b, off, len);
+        long u = upper;
+        if ((l | u) == 0) {
+            l = 1;
+        }
+        if (size >= grow && !doubleTable()) {
+            return false;
+        }
+        insert(slots, l, u);
+        return true;
+    }
+
+    /** Inserts unless present; counts a new one. */
+    private void insert(long[] table, long l, long u) {
+        int mask = table.length - 2; // even indices: a slot's first long
+        for (int at = (int) (u >>> 32) & mask; ; at = (at + 2) & mask) {
+            long x = table[at];
+            long y = table[at + 1];
+            if ((x | y) == 0) {
+                table[at] = l;
+                table[at + 1] = u;
+                size++;
+                return;
+            }
+            if (x == l && y == u) {
+                return;
+            }
+        }
+    }
+
+    private boolean doubleTable() {
+        int capacity = slots.length / 2;
+        if (capacity >= 1 << 28 || !budget.take(capacity)) {
+            giveUp();
+            return false;
+        }
+        long[] old = slots;
+        slots = new long[4 * capacity];
+        size = 0;
+        for (int i = 0; i < old.length; i += 2) {
+            if ((old[i] | old[i + 1]) != 0) {
+                insert(slots, old[i], old[i + 1]);
+            }
+        }
+        grow = (int) (2 * capacity * LOAD);
+        return true;
+    }
+
+    /** Frees the table and returns its slots to the budget. */
+    void giveUp() {
+        if (slots != null) {
+            budget.give(slots.length / 2);
+            slots = null;
+        }
+    }
+
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long C1 = 0x87c37b91114253d5L;
+    private static final long C2 = 0x4cf5ad432745937fL;
+
+    /** The upper half of the last {@link #murmur3}. */
+    private long upper;
+
+    /**
+     * MurmurHash3 x64 128 (Austin Appleby's {@code MurmurHash3_x64_128}) of {@code b[off,
+     * off+len)}, seed {@link #SEED}: returns the first half, leaves the second in {@link #upper}.
+     * The same bits as Apache Commons Codec's {@code MurmurHash3.hash128x64} ({@code
+     * DistinctHashesTest} compares them on 100,000 values), which reads each 8-byte word as eight
+     * bytes and allocates its result: this reads it as one little-endian long (about 1.5 s of the
+     * filler's CPU on the 1 GB text shape with the library's, docs/benchmarks.md).
+     */
+    long murmur3(byte[] b, int off, int len) {
+        long h1 = SEED;
+        long h2 = SEED;
+        int blocks = len >>> 4;
+        int at = off;
+        for (int i = 0; i < blocks; i++, at += 16) {
+            long k1 = (long) LONG_LE.get(b, at);
+            long k2 = (long) LONG_LE.get(b, at + 8);
+            k1 *= C1;
+            k1 = Long.rotateLeft(k1, 31);
+            k1 *= C2;
+            h1 ^= k1;
+            h1 = Long.rotateLeft(h1, 27);
+            h1 += h2;
+            h1 = h1 * 5 + 0x52dce729;
+            k2 *= C2;
+            k2 = Long.rotateLeft(k2, 33);
+            k2 *= C1;
+            h2 ^= k2;
+            h2 = Long.rotateLeft(h2, 31);
+            h2 += h1;
+            h2 = h2 * 5 + 0x38495ab5;
+        }
+        long k1 = 0;
+        long k2 = 0;
+        int tail = len & 15;
+        for (int i = tail - 1; i >= 8; i--) {
+            k2 ^= (b[at + i] & 0xffL) << ((i - 8) << 3);
+        }
+        if (tail > 8) {
+            k2 *= C2;
+            k2 = Long.rotateLeft(k2, 33);
+            k2 *= C1;
+            h2 ^= k2;
+        }
+        for (int i = Math.min(tail, 8) - 1; i >= 0; i--) {
+            k1 ^= (b[at + i] & 0xffL) << (i << 3);
+        }
+        if (tail > 0) {
+            k1 *= C1;
+            k1 = Long.rotateLeft(k1, 31);
+            k1 *= C2;
+            h1 ^= k1;
+        }
+        h1 ^= len;
+        h2 ^= len;
+        h1 += h2;
+        h2 += h1;
+        h1 = fmix(h1);
+        h2 = fmix(h2);
+        h1 += h2;
+        h2 += h1;
+        upper = h2;
+        return h1;
+    }
+
+    /** The upper half of the last {@link #murmur3}. */
+    long upper() {
+        return upper;
+    }
+
+    private static long fmix(long k) {
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        return k;
+    }
+
+    /** The distinct values counted. */
+    long count() {
+        return size;
+    }
+}

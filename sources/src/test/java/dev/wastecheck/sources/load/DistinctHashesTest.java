@@ -1,0 +1,71 @@
+package dev.wastecheck.sources.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.apache.commons.codec.digest.MurmurHash3;
+import org.junit.jupiter.api.Test;
+
+/** The distinct count by 128-bit hashes is the count of a set of the values, and stays in its budget. */
+class DistinctHashesTest {
+
+    @Test
+    void countsWhatASetOfTheValuesHolds() {
+        Random r = new Random(32);
+        DistinctHashes h = DistinctHashes.start(new DistinctHashes.Budget(64L << 20));
+        Set<ByteBuffer> set = new HashSet<>();
+        byte[] buffer = new byte[64];
+        for (int i = 0; i < 200_000; i++) {
+            // lengths 0-40 over a few letters: many repeats, prefixes of each other, the empty value
+            int len = r.nextInt(41);
+            int off = r.nextInt(8);
+            for (int k = 0; k < len; k++) {
+                buffer[off + k] = (byte) ('a' + r.nextInt(3));
+            }
+            assertThat(h.add(buffer, off, len)).isTrue();
+            set.add(ByteBuffer.wrap(Arrays.copyOfRange(buffer, off, off + len)));
+        }
+        assertThat(h.count()).isEqualTo(set.size());
+        assertThat(h.count()).isGreaterThan(50_000);
+    }
+
+    @Test
+    void hashesAsApacheCommonsCodecsMurmurHash3() {
+        Random r = new Random(128);
+        DistinctHashes h = DistinctHashes.start(new DistinctHashes.Budget(1L << 20));
+        byte[] b = new byte[300];
+        for (int i = 0; i < 100_000; i++) {
+            r.nextBytes(b);
+            int len = i < 1000 ? i % 40 : r.nextInt(280); // every tail length, then any
+            int off = r.nextInt(20);
+            long[] expected = MurmurHash3.hash128x64(b, off, len, 0);
+            assertThat(h.murmur3(b, off, len)).isEqualTo(expected[0]);
+            assertThat(h.upper()).isEqualTo(expected[1]);
+        }
+    }
+
+    @Test
+    void givesUpPastItsBudgetAndReturnsTheMemory() {
+        // 3,072 slots: the first table (1,024) and one doubling (2,048), not a second (4,096)
+        DistinctHashes.Budget budget = new DistinctHashes.Budget(3072L * DistinctHashes.SLOT_BYTES);
+        DistinctHashes h = DistinctHashes.start(budget);
+        int added = 0;
+        boolean ok = true;
+        for (int i = 0; ok && i < 10_000; i++) {
+            byte[] v = Integer.toString(i).getBytes();
+            ok = h.add(v, 0, v.length);
+            if (ok) {
+                added++;
+            }
+        }
+        assertThat(ok).isFalse();
+        assertThat(added).isEqualTo((int) (2048 * 0.7));
+        // the slots came back: the whole budget can be taken again
+        assertThat(budget.take(3072)).isTrue();
+        assertThat(budget.take(1)).isFalse();
+    }
+}
