@@ -89,7 +89,7 @@ final class DistinctHashes {
      * a VarHandle's access, and the hashes then cost more than DuckDB's counts they replace. In
      * pairs against main under quiet (docs/benchmarks.md, issue 32) they made analyze 1.13-1.25x
      * slower on the 100 MB text shape, 1.12-1.38x on ORM, 1.08-1.69x on pandas (C1 alone), where
-     * on the 1 GB text shape (C2) they took the profile from 6.4 s to 0.15 s.
+     * on the 1 GB text shape (C2) they took the profile from 1.19 s to 43 ms (quiet, 2026-12-03).
      */
     static long budgetBytes() {
         Long set = Long.getLong("wastecheck.distinctBytes");
