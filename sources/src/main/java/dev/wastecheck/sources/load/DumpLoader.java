@@ -358,6 +358,10 @@ public final class DumpLoader {
                 }
             } catch (Throwable t) {
                 Throwable cause = helper != null && helper.failure != null ? helper.failure : t;
+                // Interrupted without a failure of the second filler: load is ending (its caller
+                // reports why) and no longer takes from the queue, so a Failed put there could
+                // block for good on a full queue; only the cleanup below is owed.
+                boolean stopped = cause instanceof InterruptedException;
                 if (root != null) {
                     root.close();
                     root = null;
@@ -368,10 +372,12 @@ public final class DumpLoader {
                 if (shared != null) {
                     shared.closeAll();
                 }
-                try {
-                    put(queue, new Failed(cause));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                if (!stopped) {
+                    try {
+                        put(queue, new Failed(cause));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
                 if (reader != null) {
                     reader.interrupt();
@@ -774,6 +780,13 @@ public final class DumpLoader {
                 put(f.queue, new Done());
                 return true;
             });
+        } catch (InterruptedException stop) {
+            // Told to stop (load's end after a failure, or the filler's failure, each reported by
+            // whoever interrupted): nothing to hand over. Putting the interruption on the steps
+            // blocked for good when the filler had stopped taking them and the queue was full,
+            // and load's join of this thread with it (seen once after DuckDB's out-of-memory
+            // error; the interrupt that would have freed the put had already been spent).
+            Thread.currentThread().interrupt();
         } catch (Throwable t) {
             try {
                 steps.put(f -> {
