@@ -39,17 +39,27 @@ abstract class CellFixture {
      * transaction from {@code begin} (given the reader's previous, ended transaction, or null), and
      * a collector runs epochs on a fourth: a reader that began at timestamp s must read s both times.
      * At the end every version is pruned and no transaction runs.
+     *
+     * <p>The writer commits at least 5,000 times and then goes on until the race has shown something
+     * (more than 200 reads a commit overtook and more than 300 reader transactions), or for a minute
+     * at most: on a loaded machine with two cores the writer could otherwise finish its 5,000 commits
+     * before the readers were scheduled often enough, and the test would fail on the scheduler, not
+     * on the code (CI, 2026-12-03: 14 overtaken reads).
      */
     void raceReadersAgainstAWriterAndTheCollector(UnaryOperator<Transaction> begin) throws Exception {
         int writes = 5_000, readers = 3;
         AtomicBoolean done = new AtomicBoolean();
-        AtomicLong overtaken = new AtomicLong();
+        AtomicLong overtaken = new AtomicLong(), transactions = new AtomicLong();
         ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
         CyclicBarrier start = new CyclicBarrier(readers + 2);
         List<Thread> threads = new ArrayList<>();
         threads.add(new Thread(() -> {
             LowWaterMarkTest.await(start);
-            for (long v = 1; v <= writes; v++) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            for (long v = 1;
+                    v <= writes
+                            || (overtaken.get() <= 200 || transactions.get() <= 300) && System.nanoTime() < deadline;
+                    v++) {
                 Transaction t = tm.begin();
                 cell.write(t, v);
                 tm.commit(t);
@@ -76,6 +86,7 @@ abstract class CellFixture {
                         wrong.add("start " + t.startTs() + " read " + first + " then " + second);
                     if (tm.clock() > t.startTs()) overtaken.incrementAndGet();
                     tm.commit(t);
+                    transactions.incrementAndGet();
                 }
                 if (spin == 42) wrong.add("");
             }));
