@@ -1,5 +1,6 @@
 package dev.wastecheck.layouts.bench;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,8 +29,12 @@ import java.util.Set;
  * collection ({@link PaperRun#measure(List, int, int)}).
  *
  * <pre>
- * ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10] [--warm-rounds 20]
+ * ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10] [--warm-rounds 20] [--forks 1]
  * </pre>
+ *
+ * {@code --forks F} (F > 1) runs all of that in F JVMs one after another, as JMH's forks, and
+ * decides each target across them ({@link #FORK_RULE}): the spread between JVMs of the same code
+ * is as large as a run's own interval (docs/benchmarks.md, "Between JVMs").
  *
  * {@code --warmup}: seconds of untimed runs a format and operation for TPC-H and the record
  * operations; the engine's TPC-B and TPC-C run three untimed batches of each operation instead,
@@ -290,21 +295,205 @@ public final class HplTargets {
         return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v);
     }
 
+    /**
+     * The rule across JVMs, fixed before the forks and printed at the start of a {@code --forks F}
+     * run. Each fork is one JVM that runs the whole interleaved run as {@code --forks 1} does and
+     * gives one Perf.&Delta; a target (over its rounds, by {@link #PAUSE_RULE}); the target is
+     * decided by the mean of the F per-fork Perf.&Delta; with a 95% Student t interval over the
+     * forks (F - 1 degrees of freedom). Why the forks and not a bootstrap over rounds: the spread
+     * that decided runs 4 and 5 and the four JVMs of 2026-12-03 was between JVMs (sd 1.3-2.3 points
+     * for TPC-B, New-Order and the mix, as large as a run's own half-width), and a bootstrap over
+     * rounds pooled across forks treats 4 x 100 rounds as 400 independent draws, an interval too
+     * narrow by the JVM's share; resampling forks and then rounds within them (a two-level
+     * bootstrap) with 3-5 forks has too few forks to resample. The t interval over forks takes each
+     * JVM as one draw, whatever its rounds: wide with few forks, which is honest.
+     */
+    static final String FORK_RULE = "each fork (a JVM, the formats interleaved round by round as with --forks 1) "
+            + "gives one Perf.Δ a target by the pause rule; the target is decided by the mean of the forks' Perf.Δ "
+            + "with a 95% Student t interval over the forks (forks - 1 degrees of freedom)";
+
+    /**
+     * The mean of {@code values}, their sample standard deviation and the 95% Student t interval of
+     * the mean ({@code values.length - 1} degrees of freedom, commons-math's quantile):
+     * {mean, sd, low, high}; the interval is NaN for one value.
+     */
+    static double[] tInterval(double[] values) {
+        int n = values.length;
+        double[] ms = PaperRun.meanSd(values);
+        if (n < 2) return new double[] {ms[0], Double.NaN, Double.NaN, Double.NaN};
+        double t = new org.apache.commons.math3.distribution.TDistribution(null, n - 1)
+                .inverseCumulativeProbability(0.975);
+        double half = t * ms[1] / Math.sqrt(n);
+        return new double[] {ms[0], ms[1], ms[0] - half, ms[0] + half};
+    }
+
+    /** One fork's result for one target, as the fork writes it to its {@code --fork-result} file. */
+    record ForkResult(String target, double ratio, double meanBase, double meanHpl, int dropped, int rounds) {
+        String line() {
+            return String.format(
+                    Locale.ROOT, "%s\t%.17g\t%.17g\t%.17g\t%d\t%d", target, ratio, meanBase, meanHpl, dropped, rounds);
+        }
+
+        static ForkResult parse(String line) {
+            String[] f = line.split("\t");
+            return new ForkResult(
+                    f[0],
+                    Double.parseDouble(f[1]),
+                    Double.parseDouble(f[2]),
+                    Double.parseDouble(f[3]),
+                    Integer.parseInt(f[4]),
+                    Integer.parseInt(f[5]));
+        }
+    }
+
+    /**
+     * A target decided across forks by {@link #FORK_RULE}: its per-fork results, in fork order, and
+     * the mean of their Perf.&Delta; with its t interval.
+     */
+    record AcrossForks(Target target, List<ForkResult> forks) {
+        double[] perfDeltas() {
+            return forks.stream().mapToDouble(f -> f.ratio() - 1).toArray();
+        }
+
+        /** {mean, sd between forks, low, high} of the per-fork Perf.&Delta;. */
+        double[] statistic() {
+            return tInterval(perfDeltas());
+        }
+
+        private boolean within(double perfDelta) {
+            return perfDelta + 1 >= target.low() && perfDelta + 1 <= target.high();
+        }
+
+        /** As {@link Result#holds}, on the mean of the forks' Perf.&Delta; and its t interval. */
+        String holds() {
+            double[] s = statistic();
+            boolean point = within(s[0]);
+            if (Double.isNaN(s[2])) return (point ? "yes" : "no") + ", not decided (one fork)";
+            boolean inside = within(s[2]) && within(s[3]);
+            boolean outside = s[3] + 1 < target.low() || s[2] + 1 > target.high();
+            return (point ? "yes" : "no")
+                    + (point ? (inside ? "" : ", not decided") : (outside ? "" : ", not decided"));
+        }
+    }
+
+    /** The across-forks table, markdown. */
+    static String forksTable(List<AcrossForks> results) {
+        StringBuilder s = new StringBuilder("| target | paper (Perf.Δ) |");
+        int forks = results.isEmpty() ? 0 : results.get(0).forks().size();
+        for (int f = 1; f <= forks; f++) s.append(" fork ").append(f).append(" |");
+        s.append(
+                " mean of the forks' Perf.Δ [95% t interval] | sd between forks | base / HPL ms, mean of the forks' means "
+                        + "| holds (by the mean of the forks) | rounds dropped of |\n|---|---|");
+        for (int f = 0; f < forks; f++) s.append("---:|");
+        s.append("---:|---:|---|---|---|\n");
+        for (AcrossForks r : results) {
+            s.append("| ")
+                    .append(r.target().name())
+                    .append(" | ")
+                    .append(r.target().paper())
+                    .append(" |");
+            for (double d : r.perfDeltas()) s.append(String.format(Locale.ROOT, " %+.1f%% |", 100 * d));
+            double[] st = r.statistic();
+            double base = r.forks().stream()
+                    .mapToDouble(ForkResult::meanBase)
+                    .average()
+                    .orElse(Double.NaN);
+            double hpl = r.forks().stream()
+                    .mapToDouble(ForkResult::meanHpl)
+                    .average()
+                    .orElse(Double.NaN);
+            s.append(String.format(
+                    Locale.ROOT,
+                    " %+.1f%% [%+.1f%%, %+.1f%%] | %.1f | %s %s / %s | %s | %d of %d |%n",
+                    100 * st[0],
+                    100 * st[2],
+                    100 * st[3],
+                    100 * st[1],
+                    r.target().base(),
+                    ms(base),
+                    ms(hpl),
+                    r.holds(),
+                    r.forks().stream().mapToInt(ForkResult::dropped).sum(),
+                    r.forks().stream().mapToInt(ForkResult::rounds).sum()));
+        }
+        return s.toString();
+    }
+
+    /**
+     * {@code --forks F} with F > 1: runs F JVMs one after another, each this class with the same
+     * JVM options and arguments and {@code --forks 1} (its output passed through as it comes), each
+     * writing its targets' results to a file; then prints the table across forks by
+     * {@link #FORK_RULE}. {@code -Dpaperrun.trace=FILE} becomes FILE.forkN in fork N.
+     */
+    static void runForks(Settings s, String[] args) throws IOException, InterruptedException {
+        System.out.printf(
+                Locale.ROOT,
+                "# hpl-targets: %d forks (JVMs) one after another, %d rounds each; load average at start: %s%n",
+                s.forks(),
+                s.rounds(),
+                PaperRun.loadAverage());
+        System.out.println("# across forks, the rule fixed before the forks: " + FORK_RULE);
+        String javaCommand =
+                ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        List<String> jvm =
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--forks")) i++;
+            else rest.add(args[i]);
+        }
+        Map<String, List<ForkResult>> byTarget = new java.util.LinkedHashMap<>();
+        for (int f = 1; f <= s.forks(); f++) {
+            java.nio.file.Path result = java.nio.file.Files.createTempFile("hpl-targets-fork", ".tsv");
+            List<String> command = new ArrayList<>();
+            command.add(javaCommand);
+            for (String a : jvm) command.add(a.startsWith("-Dpaperrun.trace=") ? a + ".fork" + f : a);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), HplTargets.class.getName()));
+            command.addAll(rest);
+            command.addAll(List.of("--forks", "1", "--fork-result", result.toString()));
+            System.out.printf(Locale.ROOT, "%n# fork %d of %d%n", f, s.forks());
+            System.out.flush();
+            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+            if (exit != 0) throw new IllegalStateException("fork " + f + " exited with " + exit);
+            for (String line : java.nio.file.Files.readAllLines(result)) {
+                ForkResult r = ForkResult.parse(line);
+                byTarget.computeIfAbsent(r.target(), x -> new ArrayList<>()).add(r);
+            }
+            java.nio.file.Files.delete(result);
+        }
+        List<AcrossForks> across = new ArrayList<>();
+        for (Target t : TARGETS)
+            if (byTarget.containsKey(t.name())) across.add(new AcrossForks(t, byTarget.get(t.name())));
+        System.out.printf("%n## targets (issue 25) across %d forks%n%n%s%n", s.forks(), forksTable(across));
+        System.out.println("(per fork: Perf.Δ = mean(base) / mean(HPL) - 1 over that JVM's rounds by the pause rule, "
+                + "positive = HPL faster; across forks: " + FORK_RULE + ")");
+        System.out.println("# load average at end: " + PaperRun.loadAverage());
+    }
+
     /** The run's settings, from the command line; bad input is an {@link IllegalArgumentException}. */
-    record Settings(int rounds, double sf, double warmup, int tpcbBranches, int warmRounds) {
+    record Settings(
+            int rounds, double sf, double warmup, int tpcbBranches, int warmRounds, int forks, String forkResult) {
+        Settings(int rounds, double sf, double warmup, int tpcbBranches, int warmRounds) {
+            this(rounds, sf, warmup, tpcbBranches, warmRounds, 1, null);
+        }
+
         static Settings parse(String[] args) {
             Map<String, String> o = PaperRun.options(args);
             for (String key : o.keySet())
-                if (!Set.of("rounds", "sf", "warmup", "tpcb-branches", "warm-rounds")
+                if (!Set.of("rounds", "sf", "warmup", "tpcb-branches", "warm-rounds", "forks", "fork-result")
                         .contains(key))
                     throw new IllegalArgumentException("no option --" + key
-                            + " (takes --rounds N, --sf F, --warmup SECONDS, --tpcb-branches N, --warm-rounds N)");
+                            + " (takes --rounds N, --sf F, --warmup SECONDS, --tpcb-branches N, --warm-rounds N,"
+                            + " --forks N)");
             Settings s = new Settings(
                     number(o, "rounds", "50", Integer::parseInt),
                     number(o, "sf", "1", Double::parseDouble),
                     number(o, "warmup", "2", Double::parseDouble),
                     number(o, "tpcb-branches", "10", Integer::parseInt),
-                    number(o, "warm-rounds", "20", Integer::parseInt));
+                    number(o, "warm-rounds", "20", Integer::parseInt),
+                    number(o, "forks", "1", Integer::parseInt),
+                    o.get("fork-result"));
+            if (s.forks() < 1) throw new IllegalArgumentException("--forks must be at least 1, not " + s.forks());
             if (s.rounds() < 1) throw new IllegalArgumentException("--rounds must be at least 1, not " + s.rounds());
             if (!(s.sf() > 0)) throw new IllegalArgumentException("--sf must be above 0, not " + s.sf());
             if (!(s.warmup() >= 0)) throw new IllegalArgumentException("--warmup must be 0 or more, not " + s.warmup());
@@ -329,7 +518,7 @@ public final class HplTargets {
     public static void main(String[] args) throws Exception {
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
             System.out.println(
-                    "usage: ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10] [--warm-rounds 20] [--debug]");
+                    "usage: ./bench hpl-targets [--rounds 50] [--sf 1] [--warmup 2] [--tpcb-branches 10] [--warm-rounds 20] [--forks 1] [--debug]");
             return;
         }
         boolean debug = List.of(args).contains("--debug");
@@ -341,6 +530,10 @@ public final class HplTargets {
             System.err.println("hpl-targets: " + e.getMessage());
             if (debug) e.printStackTrace();
             System.exit(2);
+            return;
+        }
+        if (s.forks() > 1) {
+            runForks(s, List.of(args).stream().filter(a -> !a.equals("--debug")).toArray(String[]::new));
             return;
         }
         int pageSize = 32768; // §6: "Shore-MT limits the page size of 32 KB"
@@ -359,6 +552,8 @@ public final class HplTargets {
                 System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors());
         System.out.println("# load average at start: " + PaperRun.loadAverage());
+        MachineProbe probe = new MachineProbe();
+        System.out.println(probe.line("at start"));
         System.out.println("# collector pauses, the rule fixed before the rounds: " + PAUSE_RULE);
         long t0 = System.nanoTime();
         List<PaperRun.Group> groups = new ArrayList<>();
@@ -380,8 +575,10 @@ public final class HplTargets {
                 "# loaded in %.0f s; load average now %s%n",
                 (System.nanoTime() - t0) / 1e9,
                 PaperRun.loadAverage());
+        System.out.println(probe.line("before the rounds"));
         long t1 = System.nanoTime();
         List<Map<String, double[][]>> times = PaperRun.measure(groups, s.rounds(), s.warmRounds());
+        System.out.println(probe.line("after the rounds"));
         System.out.printf(
                 Locale.ROOT,
                 "# measured in %.0f s; load average now %s%n# in the timed rounds: %s%n",
@@ -411,6 +608,14 @@ public final class HplTargets {
                 "%n## allocation in the timed runs (the measuring thread's bytes)%n%n%s",
                 PaperRun.allocationTable(groups, s.rounds()));
         System.out.printf("%n## targets (issue 25), one interleaved run%n%n%s%n", table(results));
+        if (s.forkResult() != null) {
+            List<String> lines = new ArrayList<>();
+            for (Result r : results)
+                lines.add(new ForkResult(
+                                r.target().name(), r.ratioOfMeans(), r.meanBase(), r.meanHpl(), r.dropped(), r.rounds())
+                        .line());
+            java.nio.file.Files.write(java.nio.file.Path.of(s.forkResult()), lines);
+        }
         System.out.println(
                 "(Perf.Δ: mean(base) / mean(HPL) - 1 over the rounds, positive = HPL faster, the convention of "
                         + "HPL-2012-240 Tables 1-3, with the 95% interval of a paired bootstrap over the rounds; holds: "

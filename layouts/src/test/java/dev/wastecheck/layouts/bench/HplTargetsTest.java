@@ -198,17 +198,69 @@ class HplTargetsTest {
     void badOptionsAreRefusedWithAMessage() {
         assertThat(HplTargets.Settings.parse(new String[] {"--rounds", "7", "--sf", "0.5"}))
                 .isEqualTo(new HplTargets.Settings(7, 0.5, 2, 10, 20));
+        assertThat(HplTargets.Settings.parse(new String[] {"--forks", "4"}).forks())
+                .isEqualTo(4);
         for (String[] bad : List.of(
                 new String[] {"--rounds", "many"},
                 new String[] {"--rounds", "0"},
                 new String[] {"--sf", "-1"},
                 new String[] {"--warm-rounds", "-1"},
+                new String[] {"--forks", "0"},
                 new String[] {"--formats", "NSM"},
                 new String[] {"--rounds"},
                 new String[] {"rounds"}))
             assertThatThrownBy(() -> HplTargets.Settings.parse(bad))
                     .as(Arrays.toString(bad))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageMatching(".*(rounds|sf|formats|option).*");
+                    .hasMessageMatching(".*(rounds|sf|formats|forks|option).*");
+    }
+
+    @Test
+    void theIntervalAcrossForksIsStudentsTOverTheForks() {
+        // {1, 2, 3, 4}: mean 2.5, sd sqrt(5/3) = 1.2910, t(3 df, 0.975) = 3.1824, half-width
+        // 3.1824 x 1.2910 / 2 = 2.0543 (Student's table).
+        double[] s = HplTargets.tInterval(new double[] {1, 2, 3, 4});
+        assertThat(s[0]).isEqualTo(2.5);
+        assertThat(s[1]).isCloseTo(Math.sqrt(5.0 / 3), within(1e-12));
+        assertThat(s[2]).isCloseTo(2.5 - 2.0543, within(1e-4));
+        assertThat(s[3]).isCloseTo(2.5 + 2.0543, within(1e-4));
+        // Two values: 1 degree of freedom, t = 12.706; {0, 2}: sd sqrt(2), half-width 12.706 x sqrt(2) / sqrt(2).
+        assertThat(HplTargets.tInterval(new double[] {0, 2}))
+                .containsExactly(new double[] {1, Math.sqrt(2), 1 - 12.7062, 1 + 12.7062}, within(1e-4));
+        // One value: no interval.
+        assertThat(HplTargets.tInterval(new double[] {0.05})[2]).isNaN();
+    }
+
+    private static HplTargets.AcrossForks forks(String op, double... perfDeltaPercent) {
+        List<HplTargets.ForkResult> f = new ArrayList<>();
+        for (double d : perfDeltaPercent)
+            f.add(new HplTargets.ForkResult(target(op).name(), 1 + d / 100, 10 * (1 + d / 100), 10, 0, 100));
+        return new HplTargets.AcrossForks(target(op), f);
+    }
+
+    @Test
+    void aTargetAcrossForksIsDecidedByTheMeanOfTheForksPerfDelta() {
+        // The four JVMs of 2026-12-03 (docs/benchmarks.md, "Between JVMs"): TPC-B +5.2/+6.2/+4.3/+7.3%,
+        // mean +5.75%, sd 1.29, half-width 3.1824 x 1.29 / 2 = 2.05: [+3.70%, +7.80%], outside +-3%.
+        HplTargets.AcrossForks tpcb = forks("txn", 5.2, 6.2, 4.3, 7.3);
+        assertThat(tpcb.statistic()[0]).isCloseTo(0.0575, within(1e-12));
+        assertThat(tpcb.statistic()[2]).isCloseTo(0.0370, within(1e-4));
+        assertThat(tpcb.statistic()[3]).isCloseTo(0.0780, within(1e-4));
+        assertThat(tpcb.holds()).isEqualTo("no");
+        // The mix -6.6/-2.4/-6.8/-7.6%: mean -5.85%, sd 2.34, [-9.57%, -2.13%]: crosses -5%.
+        HplTargets.AcrossForks mix = forks("mix", -6.6, -2.4, -6.8, -7.6);
+        assertThat(mix.statistic()[2]).isCloseTo(-0.0957, within(1e-4));
+        assertThat(mix.holds()).isEqualTo("no, not decided");
+        // Every fork near +1%: inside +-3%, decided.
+        assertThat(forks("txn", 1.0, 1.2, 0.8, 1.1).holds()).isEqualTo("yes");
+        assertThat(forks("txn", 1.0).holds()).isEqualTo("yes, not decided (one fork)");
+        assertThat(HplTargets.forksTable(List.of(tpcb, mix)))
+                .contains("| TPC-B: HPL within +-3% of NSM | Table 2: A -2%, B +3% | +5.2% | +6.2% | +4.3% | +7.3% "
+                        + "| +5.8% [+3.7%, +7.8%] | 1.3 | NSM 10.6 / 10.0 | no | 0 of 400 |")
+                .contains("| -5.9% [-9.6%, -2.1%] | 2.3 |");
+        // A fork's line reads back as written.
+        HplTargets.ForkResult r =
+                new HplTargets.ForkResult("TPC-B: HPL within +-3% of NSM", 1.0575, 42.0, 40.0, 2, 250);
+        assertThat(HplTargets.ForkResult.parse(r.line())).isEqualTo(r);
     }
 }
