@@ -220,7 +220,8 @@ public final class Replay {
                 r.queries() == 0 ? 0 : (double) r.decompressedCopiedBytes() / r.queries(),
                 r.queries() == 0 ? 0 : (double) r.valueCacheHits() / r.queries(),
                 r.queries() == 0 ? 0 : (double) r.valueCacheMisses() / r.queries(),
-                r.indexBytesByStructure());
+                r.indexBytesByStructure(),
+                r.indexBytesByIndex());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

@@ -45,6 +45,7 @@ import java.util.Map;
  * @param valueCacheMissesPerQuery with {@code compress_cache=}: lookups it did not answer, per query, first repeat
  * @param indexBytesByStructure the B+tree pages allocated at the end of the first repeat, per table and partition
  *                         ({@code table.index}, {@code table.hot_index}), in bytes: a structure's size, §3.1's measure
+ * @param indexBytesByIndex the same per index ({@code table.index.NAME}, {@code table.hot_index.NAME})
  */
 public record RunReport(
         String config,
@@ -85,7 +86,8 @@ public record RunReport(
         double decompressedCopiedBytesPerQuery,
         double valueCacheHitsPerQuery,
         double valueCacheMissesPerQuery,
-        Map<String, Long> indexBytesByStructure) {
+        Map<String, Long> indexBytesByStructure,
+        Map<String, Long> indexBytesByIndex) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

@@ -58,6 +58,8 @@ import java.util.Map;
  *                         table.index}, {@code table.hot_index}), times the page size: the size of a structure, the
  *                         measure of "No Bits Left Behind" §3.1 (27.1 GB for the full revision index, 1.4 GB for the
  *                         hot partition's), beside the working set's pages touched
+ * @param indexBytesByIndex the same per index: {@code table.index.NAME}, {@code table.hot_index.NAME} (a hot partition
+ *                         keeps only the indexes its reads use, Table.createHotPartition)
  */
 public record ExecutionResult(
         String config,
@@ -100,7 +102,8 @@ public record ExecutionResult(
         long decompressedCopiedBytes,
         long valueCacheHits,
         long valueCacheMisses,
-        Map<String, Long> indexBytesByStructure) {
+        Map<String, Long> indexBytesByStructure,
+        Map<String, Long> indexBytesByIndex) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -145,6 +148,7 @@ public record ExecutionResult(
                 0,
                 0,
                 0,
+                Map.of(),
                 Map.of());
     }
 }

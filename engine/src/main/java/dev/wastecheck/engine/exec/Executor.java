@@ -461,7 +461,8 @@ public final class Executor {
                 split1[2] - split0[2],
                 split1[3] - split0[3],
                 split1[4] - split0[4],
-                db.indexBytesByStructure());
+                db.indexBytesByStructure(),
+                db.indexBytesByIndex());
     }
 
     /**

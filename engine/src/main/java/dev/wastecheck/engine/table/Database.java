@@ -238,6 +238,25 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * {@link #indexBytesByStructure} per index: keys {@code table.index.NAME} and {@code table.hot_index.NAME}; an
+     * index a partition does not keep (a hot partition keeps only those its reads use) is left out.
+     */
+    public Map<String, Long> indexBytesByIndex() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Table t : tables.values()) {
+            for (Table.Part p : t.parts()) {
+                String prefix = t.name() + (p == t.main() ? ".index." : ".hot_index.");
+                for (int i = 0; i < t.indexCount(); i++)
+                    if (p.tree(i) != null)
+                        out.put(
+                                prefix + t.spec().indexes().get(i).name(),
+                                p.tree(i).pageCount() * pool.pageSize());
+            }
+        }
+        return out;
+    }
+
+    /**
      * The device reads (buffer-pool misses) since the pool started tracking, per structure, keyed as
      * {@link #touchedBytesByStructure}: which structures the measured events found out of memory.
      */

@@ -61,6 +61,10 @@ class HotPartitionOrderTest {
                     .isLessThan(whole * 6 / 10)
                     .isGreaterThan(whole * 4 / 10);
             assertThat(sizes.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(t.indexBytes());
+            assertThat(db.indexBytesByIndex())
+                    .containsOnly(
+                            Map.entry("revision.index.PRIMARY", sizes.get("revision.index")),
+                            Map.entry("revision.hot_index.PRIMARY", sizes.get("revision.hot_index")));
         }
     }
 
