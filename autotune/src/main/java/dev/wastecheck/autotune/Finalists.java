@@ -122,7 +122,7 @@ final class Finalists {
      */
     Outcome run(DesignSearch.Designs designs, EngineConfig base, ExecutionResult baseRun)
             throws IOException, SQLException {
-        int pageSize = EngineConfig.DEFAULT_PAGE_SIZE;
+        int pageSize;
         TableDesign uniform = designs.uniform();
         Map<String, TableDesign> chosen = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         chosen.putAll(designs.perTable());
@@ -153,6 +153,10 @@ final class Finalists {
             if (recJoint.refs()) chosen.putAll(chosenRefs);
         }
 
+        // The page size is one setting of the whole database (one pool): tried for the uniform design, jointly.
+        Joint paged = pageSizeCandidate(uniform, uniJoint);
+        pageSize = paged.config().pageSize();
+        uniJoint = paged; // its run is the uniform finalist's first repeat
         EngineConfig uni = EngineConfig.builder("best uniform", memory)
                 .design(uniform)
                 .pageSize(pageSize)
@@ -270,6 +274,8 @@ final class Finalists {
                 c.arrow()
                         ? c.describe(c.design()) + ",memory=" + EngineConfig.sizeLabel(c.memoryBytes())
                         : c.design().describe());
+        if (c.pageSize() != EngineConfig.DEFAULT_PAGE_SIZE)
+            b.append(",page_size=").append(c.pageSize() >> 10).append('K');
         Map<String, String> shared = c.design().settings();
         for (Map.Entry<String, TableDesign> t : c.tables().entrySet()) {
             if (t.getValue().equals(c.design())) continue;
@@ -290,6 +296,83 @@ final class Finalists {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * Page sizes tried beside the default 8 KiB. A page is the unit the working set counts: a structure a held-out
+     * event touches in one place (a cold heap's page a demotion writes, a cold index's leaf a lookup descends to, a
+     * page of hot texts beside unread ones) is charged a whole page, so smaller pages charge less of what the events
+     * did not touch, and larger ones hold more of a structure the events read whole in fewer pins (docs/benchmarks.md,
+     * "Pages of 4 KiB chosen by the search").
+     */
+    static final int[] PAGE_SIZES = {4 << 10, 16 << 10};
+
+    /** The fewest pages a pool must hold for a page size to be tried (the dictionaries and caches come out of it). */
+    static final long MIN_PAGES = 16;
+
+    /**
+     * The page size is a setting of the whole database (one buffer pool of pages of one size), so it is not a
+     * per-table candidate: the uniform design is replayed jointly at each size of {@link #PAGE_SIZES} against the
+     * default, on every held-out event, and a size is kept when it returns the same results and {@link
+     * Autotune#preferred} prefers it (cheaper beyond the model's error, or within it with the smaller working set).
+     *
+     * @param uniJoint the uniform design's joint run at the default size, when one was made (hot=refs)
+     * @return the size kept, with its configuration and run
+     */
+    private Joint pageSizeCandidate(TableDesign uniform, Joint uniJoint) throws IOException, SQLException {
+        EngineConfig atDefault =
+                EngineConfig.builder("best uniform", memory).design(uniform).build();
+        ExecutionResult best = uniJoint != null && uniJoint.config().equals(atDefault)
+                ? uniJoint.run()
+                : joint(atDefault, "best uniform (against other page sizes)");
+        EngineConfig bestCfg = atDefault;
+        for (int size : PAGE_SIZES) {
+            if (memory < MIN_PAGES * size) {
+                log.prune(
+                        "uniform",
+                        "page_size",
+                        (size >> 10) + "K",
+                        "a pool of " + mib(memory) + " holds fewer than " + MIN_PAGES + " pages of this size");
+                continue;
+            }
+            EngineConfig c = EngineConfig.builder("best uniform", memory)
+                    .design(uniform)
+                    .pageSize(size)
+                    .build();
+            ExecutionResult r = joint(c, "best uniform, page_size=" + (size >> 10) + "K");
+            double mr = Autotune.modeledUs(r), mb = Autotune.modeledUs(best);
+            boolean same = Replay.mismatches(best, r) == 0;
+            boolean wins = same && Autotune.preferred(mr, r.workingSetBytes(), mb, best.workingSetBytes());
+            log.add(new Evaluation(
+                    "uniform",
+                    "page_size",
+                    c.describe(),
+                    1.0,
+                    r.queries(),
+                    mr,
+                    r.costPerQueryUs(),
+                    r.workingSetBytes(),
+                    r.bufferHitRate(),
+                    r.cacheHitRate(),
+                    wins ? CandidateStatus.CHOSEN : CandidateStatus.REJECTED,
+                    String.format(
+                            Locale.ROOT,
+                            "%.3f µs/query against %.3f at page_size=%dK (working set %s against %s), jointly on all"
+                                    + " the held-out events%s",
+                            mr,
+                            mb,
+                            bestCfg.pageSize() >> 10,
+                            mib(r.workingSetBytes()),
+                            mib(best.workingSetBytes()),
+                            same ? "" : "; RESULTS DIFFER, not kept"),
+                    null,
+                    null));
+            if (wins) {
+                best = r;
+                bestCfg = c;
+            }
+        }
+        return new Joint(uniJoint != null && uniJoint.refs(), bestCfg, best);
     }
 
     /**

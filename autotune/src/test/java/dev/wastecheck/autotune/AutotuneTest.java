@@ -72,6 +72,20 @@ class AutotuneTest {
                 .satisfies(e -> assertThat(e.reason())
                         .contains("of the 0.2 MiB budget, leaving the buffer pool less than two pages"));
         assertThat(first.recommended().config()).doesNotContain("arrow");
+        // the page size is one candidate for the whole database, tried jointly for the uniform design: 4K fits a 192K
+        // pool (48 pages), 16K (12) does not, and is pruned
+        assertThat(first.evaluations())
+                .filteredOn(e -> e.step().equals("page_size"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.design()).contains("page_size=4K"))
+                .satisfies(e -> assertThat(e.reason()).contains("against", "at page_size=8K"));
+        assertThat(first.pruned())
+                .filteredOn(p -> p.dimension().equals("page_size"))
+                .singleElement()
+                .satisfies(p -> assertThat(p.value()).isEqualTo("16K"));
+        boolean small = first.evaluations().stream()
+                .anyMatch(e -> e.step().equals("page_size") && e.status() == CandidateStatus.CHOSEN);
+        assertThat(first.bestUniform().config().contains("page_size=4K")).isEqualTo(small);
         assertThat(first.pruned()).allSatisfy(p -> assertThat(p.reason()).isNotBlank());
         assertThat(first.ddl()).last().asString().startsWith("-- engine settings: wastecheck replay --config '");
         // the recommended settings, given to replay with the same split, return the baseline's result for every event

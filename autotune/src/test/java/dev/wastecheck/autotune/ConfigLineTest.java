@@ -33,6 +33,25 @@ class ConfigLineTest {
     }
 
     @Test
+    void aPageSizeOtherThanTheDefaultIsWrittenAndReadBack() {
+        TableDesign shared = TableDesign.BASELINE.with("cluster", "partition").with("layout", "pax");
+        EngineConfig c = EngineConfig.builder("best uniform", 8L << 20)
+                .design(shared)
+                .pageSize(4 << 10)
+                .build();
+        String line = Finalists.configLine(c);
+        assertThat(line).contains("page_size=4K");
+        EngineConfig back = EngineConfig.parse(line, EngineConfig.defaults(8L << 20));
+        assertThat(back.pageSize()).isEqualTo(4 << 10);
+        assertThat(back.design()).isEqualTo(shared);
+        assertThat(Finalists.configLine(EngineConfig.builder("best uniform", 8L << 20)
+                        .design(shared)
+                        .build()))
+                .as("the default size is left out")
+                .doesNotContain("page_size");
+    }
+
+    @Test
     void hotByReferenceIsKeptWhicheverKeyComesFirst() {
         TableDesign a = TableDesign.BASELINE.with("hot", "refs").with("cluster", "partition");
         TableDesign b = TableDesign.BASELINE.with("cluster", "partition").with("hot", "refs");

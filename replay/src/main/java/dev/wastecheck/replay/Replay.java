@@ -219,7 +219,9 @@ public final class Replay {
                 r.queries() == 0 ? 0 : (double) r.plainDecompressedBytes() / r.queries(),
                 r.queries() == 0 ? 0 : (double) r.decompressedCopiedBytes() / r.queries(),
                 r.queries() == 0 ? 0 : (double) r.valueCacheHits() / r.queries(),
-                r.queries() == 0 ? 0 : (double) r.valueCacheMisses() / r.queries());
+                r.queries() == 0 ? 0 : (double) r.valueCacheMisses() / r.queries(),
+                r.indexBytesByStructure(),
+                r.indexBytesByIndex());
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

@@ -43,6 +43,9 @@ import java.util.Map;
  *                         record, per query, first repeat
  * @param valueCacheHitsPerQuery with {@code compress_cache=}: lookups it answered, per query, first repeat
  * @param valueCacheMissesPerQuery with {@code compress_cache=}: lookups it did not answer, per query, first repeat
+ * @param indexBytesByStructure the B+tree pages allocated at the end of the first repeat, per table and partition
+ *                         ({@code table.index}, {@code table.hot_index}), in bytes: a structure's size, §3.1's measure
+ * @param indexBytesByIndex the same per index ({@code table.index.NAME}, {@code table.hot_index.NAME})
  */
 public record RunReport(
         String config,
@@ -82,7 +85,9 @@ public record RunReport(
         double plainDecompressedBytesPerQuery,
         double decompressedCopiedBytesPerQuery,
         double valueCacheHitsPerQuery,
-        double valueCacheMissesPerQuery) {
+        double valueCacheMissesPerQuery,
+        Map<String, Long> indexBytesByStructure,
+        Map<String, Long> indexBytesByIndex) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

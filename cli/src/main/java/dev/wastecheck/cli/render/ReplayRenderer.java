@@ -120,6 +120,10 @@ public final class ReplayRenderer {
         n.put("device_reads", x.deviceReads());
         ObjectNode dr = n.putObject("device_reads_by_structure");
         x.deviceReadsByStructure().forEach(dr::put);
+        ObjectNode ib = n.putObject("index_bytes_by_structure");
+        x.indexBytesByStructure().forEach(ib::put);
+        ObjectNode ibi = n.putObject("index_bytes_by_index");
+        x.indexBytesByIndex().forEach(ibi::put);
         n.put("decompressed_bytes_per_query", x.decompressedBytesPerQuery());
         n.put("dictionary_frame_bytes_per_query", x.dictionaryFrameBytesPerQuery());
         n.put("plain_decompressed_bytes_per_query", x.plainDecompressedBytesPerQuery());

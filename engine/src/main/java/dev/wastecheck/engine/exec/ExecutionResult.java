@@ -54,6 +54,12 @@ import java.util.Map;
  *                         copied into the reader's record; the modeled cost charges them per hit)
  * @param valueCacheMisses with {@code compress_cache=}: lookups it did not answer (each then decompresses the value
  *                         and copies it, and an inline frame, into the cache)
+ * @param indexBytesByStructure the B+tree pages allocated at the end of the run, per table and partition ({@code
+ *                         table.index}, {@code table.hot_index}), times the page size: the size of a structure, the
+ *                         measure of "No Bits Left Behind" §3.1 (27.1 GB for the full revision index, 1.4 GB for the
+ *                         hot partition's), beside the working set's pages touched
+ * @param indexBytesByIndex the same per index: {@code table.index.NAME}, {@code table.hot_index.NAME} (a hot partition
+ *                         keeps only the indexes its reads use, Table.createHotPartition)
  */
 public record ExecutionResult(
         String config,
@@ -95,7 +101,9 @@ public record ExecutionResult(
         long plainDecompressedBytes,
         long decompressedCopiedBytes,
         long valueCacheHits,
-        long valueCacheMisses) {
+        long valueCacheMisses,
+        Map<String, Long> indexBytesByStructure,
+        Map<String, Long> indexBytesByIndex) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -139,6 +147,8 @@ public record ExecutionResult(
                 0,
                 0,
                 0,
-                0);
+                0,
+                Map.of(),
+                Map.of());
     }
 }

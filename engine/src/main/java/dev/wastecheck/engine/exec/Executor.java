@@ -460,7 +460,9 @@ public final class Executor {
                 split1[1] - split0[1],
                 split1[2] - split0[2],
                 split1[3] - split0[3],
-                split1[4] - split0[4]);
+                split1[4] - split0[4],
+                db.indexBytesByStructure(),
+                db.indexBytesByIndex());
     }
 
     /**

@@ -40,6 +40,8 @@ class HotPartitionOrderTest {
             List<Long> tids = new ArrayList<>();
             for (int i = 0; i < 40_000; i++)
                 tids.add(t.insert(t.main(), r.setLong(0, i).setLong(1, i / 8)));
+            long whole = t.main().tree(0).pageCount() * 8192L;
+            assertThat(db.indexBytesByStructure()).containsExactly(Map.entry("revision.index", whole));
             // every other tuple is hot, the hottest in random order (what a Zipf workload's heat looks like)
             List<Long> hot = new ArrayList<>();
             for (int i = 0; i < tids.size(); i += 2) hot.add(tids.get(i));
@@ -49,6 +51,20 @@ class HotPartitionOrderTest {
             Clusterer.apply(db, Map.of(t, heat));
             assertThat(t.hot().heap().rows()).isEqualTo(20_000);
             assertThat(t.hot().tree(0).leafStats().fill()).isGreaterThan(0.95);
+            // §3.1's measure, a structure's allocated size: the hot partition's index against the whole table's (half
+            // the entries in full leaves, where the whole table's tree was built in key order too)
+            Map<String, Long> sizes = db.indexBytesByStructure();
+            assertThat(sizes).containsOnlyKeys("revision.index", "revision.hot_index");
+            assertThat(sizes.get("revision.hot_index"))
+                    .isEqualTo(t.hot().tree(0).pageCount() * 8192L);
+            assertThat(sizes.get("revision.hot_index"))
+                    .isLessThan(whole * 6 / 10)
+                    .isGreaterThan(whole * 4 / 10);
+            assertThat(sizes.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(t.indexBytes());
+            assertThat(db.indexBytesByIndex())
+                    .containsOnly(
+                            Map.entry("revision.index.PRIMARY", sizes.get("revision.index")),
+                            Map.entry("revision.hot_index.PRIMARY", sizes.get("revision.hot_index")));
         }
     }
 
