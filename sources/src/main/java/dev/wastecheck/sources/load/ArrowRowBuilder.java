@@ -71,6 +71,15 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private boolean[] named;
     /** Counts deferred until both fillers are done with a chunk, or null (told to the stats at once). */
     private List<StatEvent> events;
+    /**
+     * Whether a NULL value needs no call here ({@link TokenChunk#replay} counts it in {@link #seq}
+     * and steps over it): the rows carry no column list (none to mark {@link #seen}) and the row
+     * is not a bad row's slot written again (where a NULL clears the bit the bad row set). A NULL
+     * then changes nothing: the validity bit is 0 where Arrow allocated or grew the buffer, the
+     * offsets of NULL rows are filled at the column's next value or by Arrow at the batch's end,
+     * and a NULL counts no bytes.
+     */
+    boolean freeNulls = true;
 
     /**
      * A count for {@link LoadStats}, deferred: made in the order {@code (seq, column)}, which is
@@ -270,8 +279,10 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     public void setColumnOrder(List<String> columns) {
         if (columns == null) {
             mapping = null;
+            freeNulls = true;
             return;
         }
+        freeNulls = false;
         mapping = new int[columns.size()];
         for (int i = 0; i < mapping.length; i++) {
             mapping[i] = table.columnIndex(columns.get(i));
@@ -738,6 +749,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
             }
             clearRow();
+            freeNulls = false; // the next row writes this slot again
             return;
         }
         if (mapping != null) {
@@ -756,6 +768,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             Arrays.fill(seen, false);
         }
         row++;
+        freeNulls = mapping == null;
     }
 
     /**
