@@ -392,7 +392,7 @@ public final class ColumnFacts {
                 }
                 return;
             }
-            if (fewWords[at] == w && e.length == len && sameAfterPrefix(e, b, off, len)) {
+            if (fewWords[at] == w && e.length == len && (len <= 8 || sameAfterPrefix(e, b, off, len))) {
                 return;
             }
         }
@@ -472,7 +472,13 @@ public final class ColumnFacts {
         if (v > intMax) {
             intMax = v;
         }
-        markBits(v);
+        long[] b = bits;
+        long word = (v >> 6) - bitsLowWord;
+        if (b != null && word >= 0 && word < b.length) {
+            b[(int) word] |= 1L << v; // markBits' common case, without its call (C1 does not inline it)
+        } else {
+            markBits(v);
+        }
     }
 
     /** Sets {@code v}'s bit; false once the range grew past {@link #BITS_MAX} (the bits given up). */
