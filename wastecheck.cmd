@@ -38,7 +38,7 @@ set "JSA=%HERE%cli\target\wastecheck.jsa"
 set "QUIET=-Xlog:cds=off -Xlog:cds+dynamic=off -Xlog:class+path=off"
 if not "%WASTECHECK_CDS%"=="0" if not exist "%JSA%" if exist "%HERE%examples\wiki\dump.sql" (
   echo wastecheck: recording the classes a start loads, for faster starts ^(once per build^)... 1>&2
-  "%JAVA%" %FLAGS% %QUIET% "-XX:ArchiveClassesAtExit=%JSA%" -jar "%JAR%" analyze -q --format json "%HERE%examples\wiki\dump.sql" >nul 2>&1
+  "%JAVA%" %FLAGS% %QUIET% -Xint "-XX:ArchiveClassesAtExit=%JSA%" -jar "%JAR%" analyze -q --format json "%HERE%examples\wiki\dump.sql" >nul 2>&1
 )
 if not "%WASTECHECK_CDS%"=="0" if exist "%JSA%" set "FLAGS=%FLAGS% %QUIET% -XX:SharedArchiveFile="%JSA%""
 

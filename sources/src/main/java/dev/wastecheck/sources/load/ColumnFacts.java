@@ -70,6 +70,15 @@ public final class ColumnFacts {
     private long maxWord;
     private long realMinWord;
     private long realMaxWord;
+    /**
+     * Their next eight bytes ({@link #second}): where a column's values share their first eight
+     * (a timestamp's {@code 2020-09-}, an ORM's {@code value 4-}), the compare ends there.
+     */
+    private long minWord2;
+
+    private long maxWord2;
+    private long realMinWord2;
+    private long realMaxWord2;
 
     // a BIGINT column: its bounds, and its values as bits over the words [bitsLowWord, + bits.length)
     // while that range stays within BITS_MAX (one bit a value, as DuckDB's bitstring_agg)
@@ -104,6 +113,8 @@ public final class ColumnFacts {
     private byte[] mwMax;
     private long mwMinWord;
     private long mwMaxWord;
+    private long mwMinWord2;
+    private long mwMaxWord2;
 
     // plain decimals -?D{1,18}(.D{1,10})?: exact in the profile's DECIMAL(38,10) and in two longs
     long usedScale;
@@ -159,6 +170,8 @@ public final class ColumnFacts {
     private byte[] tsMax;
     private long tsMinWord;
     private long tsMaxWord;
+    private long tsMinWord2;
+    private long tsMaxWord2;
     long uuids;
     private String isoFormat;
     /** The first ISO-8601 value: its bytes where they are not digits are the format's literals. */
@@ -171,6 +184,8 @@ public final class ColumnFacts {
     private byte[] isoMax;
     private long isoMinWord;
     private long isoMaxWord;
+    private long isoMinWord2;
+    private long isoMaxWord2;
 
     // FLOAT and DOUBLE: the values as doubles (the profile's TRY_CAST), while every value is plain
     // and finite: their least and greatest (and spellings), how many a 4-byte float keeps, how
@@ -267,6 +282,7 @@ public final class ColumnFacts {
         }
         numbers(n, b, off, len);
         long w = prefix(b, off, len);
+        long w2 = second(b, off, len);
         boolean marker = len <= 4 && isMarker(b, off, len);
         if (marker && markers++ == 0) {
             // until the first marker the real values were all the values: their bounds part here
@@ -274,6 +290,8 @@ public final class ColumnFacts {
             realMax = max == null ? null : max.clone();
             realMinWord = minWord;
             realMaxWord = maxWord;
+            realMinWord2 = minWord2;
+            realMaxWord2 = maxWord2;
             realMinLen = minLen;
             realMaxLen = maxLen;
         }
@@ -320,29 +338,33 @@ public final class ColumnFacts {
                 uuids++;
             }
         } else if (len >= 10 && len <= 32 && b[off] >= '0' && b[off] <= '9') {
-            times(w, b, off, len);
+            times(w, w2, b, off, len);
         }
         if (len == 14 && compactTimestamp(b, off)) {
             mwTimestamps++;
-            if (mwMin == null || less(w, b, off, len, mwMinWord, mwMin)) {
+            if (mwMin == null || less(w, w2, b, off, len, mwMinWord, mwMinWord2, mwMin)) {
                 mwMin = copy(mwMin, b, off, len);
                 mwMinWord = w;
+                mwMinWord2 = w2;
             }
-            if (mwMax == null || less(mwMaxWord, mwMax, w, b, off, len)) {
+            if (mwMax == null || less(mwMaxWord, mwMaxWord2, mwMax, w, w2, b, off, len)) {
                 mwMax = copy(mwMax, b, off, len);
                 mwMaxWord = w;
+                mwMaxWord2 = w2;
             }
         }
         if (decimalValid) {
             addDecimal(n, b, off, len);
         }
-        if (min == null || less(w, b, off, len, minWord, min)) {
+        if (min == null || less(w, w2, b, off, len, minWord, minWord2, min)) {
             min = copy(min, b, off, len);
             minWord = w;
+            minWord2 = w2;
         }
-        if (max == null || less(maxWord, max, w, b, off, len)) {
+        if (max == null || less(maxWord, maxWord2, max, w, w2, b, off, len)) {
             max = copy(max, b, off, len);
             maxWord = w;
+            maxWord2 = w2;
         }
         if (marker || markers == 0) {
             return; // no marker yet: the real values' bounds are min and max (see the getters)
@@ -353,13 +375,15 @@ public final class ColumnFacts {
         if (len > realMaxLen) {
             realMaxLen = len;
         }
-        if (realMin == null || less(w, b, off, len, realMinWord, realMin)) {
+        if (realMin == null || less(w, w2, b, off, len, realMinWord, realMinWord2, realMin)) {
             realMin = copy(realMin, b, off, len);
             realMinWord = w;
+            realMinWord2 = w2;
         }
-        if (realMax == null || less(realMaxWord, realMax, w, b, off, len)) {
+        if (realMax == null || less(realMaxWord, realMaxWord2, realMax, w, w2, b, off, len)) {
             realMax = copy(realMax, b, off, len);
             realMaxWord = w;
+            realMaxWord2 = w2;
         }
     }
 
@@ -392,7 +416,7 @@ public final class ColumnFacts {
                 }
                 return;
             }
-            if (fewWords[at] == w && e.length == len && sameAfterPrefix(e, b, off, len)) {
+            if (fewWords[at] == w && e.length == len && (len <= 8 || sameAfterPrefix(e, b, off, len))) {
                 return;
             }
         }
@@ -472,7 +496,13 @@ public final class ColumnFacts {
         if (v > intMax) {
             intMax = v;
         }
-        markBits(v);
+        long[] b = bits;
+        long word = (v >> 6) - bitsLowWord;
+        if (b != null && word >= 0 && word < b.length) {
+            b[(int) word] |= 1L << v; // markBits' common case, without its call (C1 does not inline it)
+        } else {
+            markBits(v);
+        }
     }
 
     /** Sets {@code v}'s bit; false once the range grew past {@link #BITS_MAX} (the bits given up). */
@@ -685,7 +715,7 @@ public final class ColumnFacts {
     }
 
     /** A value of 10 to 32 bytes starting with a digit: a date, a timestamp, an ISO-8601 timestamp. */
-    private void times(long w, byte[] b, int off, int len) {
+    private void times(long w, long w2, byte[] b, int off, int len) {
         if (b[off + 4] != '-' || b[off + 7] != '-' || !day(b, off)) {
             return;
         }
@@ -698,12 +728,14 @@ public final class ColumnFacts {
         }
         if (len == 19 && b[off + 10] == ' ') {
             timestamps++;
-            if (tsMin == null || less(w, b, off, len, tsMinWord, tsMin)) {
+            if (tsMin == null || less(w, w2, b, off, len, tsMinWord, tsMinWord2, tsMin)) {
                 tsMinWord = w;
+                tsMinWord2 = w2;
                 tsMin = copy(tsMin, b, off, len);
             }
-            if (tsMax == null || less(tsMaxWord, tsMax, w, b, off, len)) {
+            if (tsMax == null || less(tsMaxWord, tsMaxWord2, tsMax, w, w2, b, off, len)) {
                 tsMaxWord = w;
+                tsMaxWord2 = w2;
                 tsMax = copy(tsMax, b, off, len);
             }
             return;
@@ -731,12 +763,14 @@ public final class ColumnFacts {
             }
         }
         isoTimestamps++;
-        if (isoMin == null || less(w, b, off, len, isoMinWord, isoMin)) {
+        if (isoMin == null || less(w, w2, b, off, len, isoMinWord, isoMinWord2, isoMin)) {
             isoMinWord = w;
+            isoMinWord2 = w2;
             isoMin = copy(isoMin, b, off, len);
         }
-        if (isoMax == null || less(isoMaxWord, isoMax, w, b, off, len)) {
+        if (isoMax == null || less(isoMaxWord, isoMaxWord2, isoMax, w, w2, b, off, len)) {
             isoMaxWord = w;
+            isoMaxWord2 = w2;
             isoMax = copy(isoMax, b, off, len);
         }
     }
@@ -886,20 +920,41 @@ public final class ColumnFacts {
         return w << (8 * (8 - len));
     }
 
-    /** Whether the value (prefix {@code w}) sorts before {@code than} (prefix {@code thanWord}). */
-    private static boolean less(long w, byte[] b, int off, int len, long thanWord, byte[] than) {
+    /**
+     * The value's bytes 8 to 15 as {@link #prefix} reads its first eight (zeros past its end), 0
+     * for a value of eight bytes or fewer. Of two values whose first eight bytes are the same,
+     * both eight or more, these words order them as their bytes do, by {@link #prefix}'s argument.
+     */
+    static long second(byte[] b, int off, int len) {
+        return len > 8 ? prefix(b, off + 8, Math.min(len - 8, 8)) : 0;
+    }
+
+    /**
+     * Whether the value (words {@code w}, {@code w2}) sorts before {@code than} (words {@code
+     * thanWord}, {@code thanWord2}, {@link #prefix} and {@link #second}).
+     */
+    private static boolean less(
+            long w, long w2, byte[] b, int off, int len, long thanWord, long thanWord2, byte[] than) {
         if (w != thanWord) {
             return Long.compareUnsigned(w, thanWord) < 0;
         }
-        return compare(b, off, len, than, len >= 8 && than.length >= 8 ? 8 : 0) < 0;
+        boolean whole = len >= 8 && than.length >= 8; // the first words are the first bytes, no zeros past an end
+        if (whole && w2 != thanWord2) {
+            return Long.compareUnsigned(w2, thanWord2) < 0;
+        }
+        return compare(b, off, len, than, whole ? 8 : 0) < 0;
     }
 
-    /** Whether {@code a} (prefix {@code aWord}) sorts before the value (prefix {@code w}). */
-    private static boolean less(long aWord, byte[] a, long w, byte[] b, int off, int len) {
+    /** Whether {@code a} (words {@code aWord}, {@code aWord2}) sorts before the value (words {@code w}, {@code w2}). */
+    private static boolean less(long aWord, long aWord2, byte[] a, long w, long w2, byte[] b, int off, int len) {
         if (w != aWord) {
             return Long.compareUnsigned(aWord, w) < 0;
         }
-        return compare(b, off, len, a, len >= 8 && a.length >= 8 ? 8 : 0) > 0;
+        boolean whole = len >= 8 && a.length >= 8;
+        if (whole && w2 != aWord2) {
+            return Long.compareUnsigned(aWord2, w2) < 0;
+        }
+        return compare(b, off, len, a, whole ? 8 : 0) > 0;
     }
 
     /** Whether {@code b[off, off+len)} sorts before {@code than}, byte by byte unsigned, a prefix first. */

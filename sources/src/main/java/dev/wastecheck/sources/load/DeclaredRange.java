@@ -67,6 +67,27 @@ final class DeclaredRange {
         };
     }
 
+    /** The least integer the type holds: {@link #integer} finds nothing to say from here to {@link #intMax()}. */
+    long intMin() {
+        return intMin;
+    }
+
+    long intMax() {
+        return intMax;
+    }
+
+    /**
+     * The byte length up to which every value fits the type, so that {@link #text} finds nothing
+     * to say: a CHAR or VARCHAR of n characters (a character takes at least a byte) and a BINARY
+     * or VARBINARY of n bytes hold any value of n bytes; -1 for the other types (each value judged).
+     */
+    int fitsBytes() {
+        return switch (type.family()) {
+            case CHAR, VARCHAR, BINARY, VARBINARY -> type.length();
+            default -> -1;
+        };
+    }
+
     /** For an integer column loaded as BIGINT: why {@code v} does not fit, or null. */
     String integer(long v) {
         if (v >= intMin && v <= intMax) {

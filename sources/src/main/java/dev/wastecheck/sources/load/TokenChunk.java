@@ -129,6 +129,12 @@ final class TokenChunk extends RecordedRows {
         }
     }
 
+    /**
+     * The bits of a VALUE word that are 0 for a NULL and only for it: kind 0 ({@link
+     * SqlScriptReader#NULL}, the ASCII bit aside) and length 0.
+     */
+    private static final int NULL_BITS = 0x7FFFFFFF;
+
     /** What a replay does at each recorded line, before the builder hears of it. */
     interface BeforeRow {
         void run() throws InterruptedException;
@@ -154,6 +160,10 @@ final class TokenChunk extends RecordedRows {
                 beforeRow.run();
                 sink.atLine(w);
             } else if (tag == VALUE) {
+                if (((int) w & NULL_BITS) == 0 && sink.freeNulls) {
+                    sink.seq++; // a NULL: as the builder's call would count it, and nothing else to do
+                    continue;
+                }
                 int len = (int) (w & 0xFFFFFF);
                 int k = (int) ((w >>> 24) & 0xFF);
                 sink.value((int) ((w >>> 32) & 0x3FFFFFFF), k & ~ASCII, data, at, len, (k & ASCII) != 0);
@@ -192,6 +202,8 @@ final class TokenChunk extends RecordedRows {
                 int k = (int) ((w >>> 24) & 0xFF);
                 if (index < n && skip[index]) {
                     skipped += (k & ~ASCII) == SqlScriptReader.NULL ? 0 : len; // as the builder counts them
+                } else if (((int) w & NULL_BITS) == 0 && sink.freeNulls) {
+                    // a NULL of this side's column: nothing to do ({@link ArrowRowBuilder#freeNulls})
                 } else if (index == heavy) {
                     fillingAt = i;
                     int chars = countedChars(i);
