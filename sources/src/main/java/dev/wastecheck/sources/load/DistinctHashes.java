@@ -66,6 +66,11 @@ final class DistinctHashes {
             this.minMean = minMean;
         }
 
+        /** Whether a column's first table could still be had ({@link #start}). */
+        boolean any() {
+            return slots.get() >= FIRST;
+        }
+
         boolean take(long n) {
             long left;
             do {
@@ -145,7 +150,7 @@ final class DistinctHashes {
      * of its own outside the budget (at most {@code 2 * BATCH_ROWS} slots).
      */
     static boolean hashedAndUnique(ValueVector vector, Budget budget) {
-        if (!(vector instanceof BaseVariableWidthVector v) || budget == null || budget.slots.get() < FIRST) {
+        if (!(vector instanceof BaseVariableWidthVector v) || budget == null || !budget.any()) {
             return false;
         }
         int n = v.getValueCount();
