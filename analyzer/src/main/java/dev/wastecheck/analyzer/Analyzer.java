@@ -31,6 +31,7 @@ import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.sources.DumpFormatException;
 import dev.wastecheck.sources.Sources;
+import dev.wastecheck.sources.load.ColumnNotLoaded;
 import dev.wastecheck.sources.load.ColumnStorage;
 import dev.wastecheck.sources.load.LoadOptions;
 import dev.wastecheck.sources.load.LoadStats;
@@ -153,8 +154,59 @@ public final class Analyzer {
         boolean keepOrder = !traces.isEmpty() || (live && load.serverWorkload());
         // the server's index counts before our own queries add to them
         ServerIndexUsage indexUsage = IndexAnalysis.usageBefore(sources.live(), System.getenv());
-        try (LoadedSource source =
-                SourceLoader.of(sources, load, remote, System.getenv(), notes).load(keepOrder, progress)) {
+        // Files without traces: a dump's columns whose every profiled figure the loader counts stay
+        // out of DuckDB's tables; a later step that asks for one (ColumnNotLoaded) has the sources
+        // loaded again whole, once. With traces the rows are read in order and every column is kept;
+        // -Dwastecheck.leaveOut=false keeps every column always.
+        boolean leaveOut = !live
+                && traces.isEmpty()
+                && !keepOrder
+                && Boolean.parseBoolean(System.getProperty("wastecheck.leaveOut", "true"));
+        if (leaveOut) {
+            Set<String> said = new HashSet<>();
+            try {
+                return loadAndReport(sources, traces, progress, space, remote, keepOrder, indexUsage, true, n -> {
+                    said.add(n);
+                    notes.accept(n);
+                });
+            } catch (ColumnNotLoaded e) {
+                if (Boolean.getBoolean("wastecheck.logSql")) {
+                    System.err.println("-- " + e.getMessage());
+                }
+                progress.end();
+                // what the first load said about the inputs is said once
+                return loadAndReport(sources, traces, progress, space, remote, keepOrder, indexUsage, false, n -> {
+                    if (said.add(n)) {
+                        notes.accept(n);
+                    }
+                });
+            }
+        }
+        return loadAndReport(sources, traces, progress, space, remote, keepOrder, indexUsage, false, notes);
+    }
+
+    private AnalysisReport loadAndReport(
+            Sources sources,
+            List<Path> traces,
+            Progress progress,
+            SpaceAnalysis.Options space,
+            boolean remote,
+            boolean keepOrder,
+            ServerIndexUsage indexUsage,
+            boolean leaveOut,
+            Consumer<String> notes)
+            throws IOException, SQLException {
+        LoadOptions options = leaveOut
+                ? new LoadOptions(
+                        load.profiling().leavingOutCounted(true),
+                        load.maxBad(),
+                        load.samplePercent(),
+                        load.sampleSeed(),
+                        load.serverWorkload(),
+                        load.fetchRows())
+                : load;
+        try (LoadedSource source = SourceLoader.of(sources, options, remote, System.getenv(), notes)
+                .load(keepOrder, progress)) {
             AnalysisReport withSpace =
                     SpaceAnalysis.add(report(source, traces, progress), source, sources, space, System.getenv(), notes);
             return IndexAnalysis.addTo(withSpace, source, sources.live(), traces, indexUsage, System.getenv(), notes);

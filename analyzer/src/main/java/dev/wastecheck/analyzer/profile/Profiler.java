@@ -3,6 +3,7 @@ package dev.wastecheck.analyzer.profile;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.sources.load.ColumnFacts;
+import dev.wastecheck.sources.load.ColumnNotLoaded;
 import dev.wastecheck.sources.load.ColumnStorage;
 import dev.wastecheck.sources.load.LoadedTable;
 import dev.wastecheck.sources.load.NullMarkers;
@@ -227,7 +228,7 @@ public final class Profiler {
                     i,
                     cols.get(i),
                     table.storage()[i],
-                    table.physicalColumn(i),
+                    table.physicalName(i), // a left-out column's SQL is never run: run() checks
                     aggs,
                     byBits,
                     screened,
@@ -267,7 +268,7 @@ public final class Profiler {
                 }
                 boolean bytes = storage == ColumnStorage.BYTES || (storage == ColumnStorage.NATIVE && f.isBinary());
                 patterns.column(i);
-                String c = patterns.derive("c" + i, table.physicalColumn(i));
+                String c = patterns.derive("c" + i, table.physicalName(i));
                 String s = bytes ? patterns.derive("s" + i, sql.bytesAsText(c)) : c;
                 String len = patterns.derive("l" + i, bytes ? sql.binaryLength(c) : sql.byteLength(c));
                 any |= patternAggregates(i, p, s, len, patterns, numeric, table.facts(i));
@@ -298,6 +299,16 @@ public final class Profiler {
         for (Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
             int group = e.getKey();
+            for (int c : aggs.derived.keySet()) {
+                if (c / this.sql.columnsPerQuery() == group && !table.present(c)) {
+                    throw new ColumnNotLoaded(table, c); // the loader's facts did not answer all: load it again
+                }
+            }
+            for (Agg a : list) {
+                if (!table.present(a.column())) {
+                    throw new ColumnNotLoaded(table, a.column());
+                }
+            }
             StringBuilder sql = new StringBuilder("SELECT ");
             for (int i = 0; i < list.size(); i++) {
                 if (i > 0) {

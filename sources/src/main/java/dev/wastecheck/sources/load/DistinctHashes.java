@@ -6,6 +6,8 @@ import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.ValueVector;
 
 /**
  * The number of distinct byte strings of a column, counted by the loader as it fills the column
@@ -62,6 +64,11 @@ final class DistinctHashes {
         Budget(long bytes, long minMean) {
             this.slots = new AtomicLong(bytes / SLOT_BYTES);
             this.minMean = minMean;
+        }
+
+        /** Whether a column's first table could still be had ({@link #start}). */
+        boolean any() {
+            return slots.get() >= FIRST;
         }
 
         boolean take(long n) {
@@ -132,6 +139,45 @@ final class DistinctHashes {
 
     private int size;
     private int grow;
+
+    /**
+     * Whether a run's first batch shows a column the loader will count by hashes (as {@link
+     * ColumnFacts} starts them: text or bytes past the short list of {@link ColumnFacts#FEW}
+     * values, the values up to the one that overflows it of {@link Budget#minMean} bytes or more
+     * on average, a budget left) and whose values in the batch are all distinct, with at most one
+     * NULL. A forecast: a column that repeats later, or whose hashes outgrow the budget, is met by
+     * the step that reads it ({@link ColumnNotLoaded}). Hashes the batch's values once, on a table
+     * of its own outside the budget (at most {@code 2 * BATCH_ROWS} slots).
+     */
+    static boolean hashedAndUnique(ValueVector vector, Budget budget) {
+        if (!(vector instanceof BaseVariableWidthVector v) || budget == null || !budget.any()) {
+            return false;
+        }
+        int n = v.getValueCount();
+        int nulls = v.getNullCount();
+        if (nulls > 1 || n - nulls <= ColumnFacts.FEW) {
+            return false;
+        }
+        long end = v.getOffsetBuffer().getInt((long) n * BaseVariableWidthVector.OFFSET_WIDTH);
+        byte[] data = new byte[(int) end];
+        v.getDataBuffer().getBytes(0, data, 0, data.length);
+        DistinctHashes h = new DistinctHashes(new Budget(1L << 40));
+        long sum = 0;
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+            if (v.isNull(i)) {
+                continue;
+            }
+            int off = v.getStartOffset(i);
+            int len = v.getValueLength(i);
+            sum += len;
+            if (++seen == ColumnFacts.FEW + 1 && sum < budget.minMean * seen) {
+                return false; // short values: the loader leaves their count to SQL
+            }
+            h.add(data, off, len);
+        }
+        return h.size == seen;
+    }
 
     /** Null when the budget cannot give the first table. */
     static DistinctHashes start(Budget budget) {

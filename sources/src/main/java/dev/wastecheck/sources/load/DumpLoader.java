@@ -186,15 +186,26 @@ public final class DumpLoader {
             boolean append = prior != null && prior.relation() != null;
             String relation = append ? prior.relation() : db.nextRelationName();
             QueueStream stream = new QueueStream(start.schema(), queue);
+            // A later run of the table fills the columns its first run left in; a first run leaves
+            // out the columns the loader counts whole, once their first batch shows it.
+            // (without a budget for hashes, as under C1 alone, nothing is counted whole: DuckDB
+            // starts on the run at once, as before)
+            boolean[] absent = append
+                    ? prior.absent()
+                    : db.leavesOutCounted() && distinctBudget.any() ? stream.counted(start.facts()) : null;
+            String select = absent == null ? "*" : kept(start.schema(), absent);
             String streamName = db.nextStreamName();
             try (ArrowArrayStream c = ArrowArrayStream.allocateNew(db.allocator())) {
                 Data.exportArrayStream(db.allocator(), stream, c);
                 db.connection().registerArrowStream(streamName, c);
+                if (absent != null && Boolean.getBoolean("wastecheck.logSql")) {
+                    System.err.println("-- " + start.def().name() + ": SELECT " + select + " (columns left out)");
+                }
                 try {
                     db.execute(
                             append
-                                    ? "INSERT INTO " + relation + " SELECT * FROM " + streamName
-                                    : "CREATE TABLE " + relation + " AS SELECT * FROM " + streamName);
+                                    ? "INSERT INTO " + relation + " SELECT " + select + " FROM " + streamName
+                                    : "CREATE TABLE " + relation + " AS SELECT " + select + " FROM " + streamName);
                 } catch (SQLException ex) {
                     if (stream.failure != null) {
                         throw rethrow(stream.failure);
@@ -206,8 +217,27 @@ public final class DumpLoader {
                 throw rethrow(stream.failure);
             }
             long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
-            loaded.put(start.def().key(), new LoadedTable(start.def(), relation, rows, start.storage(), start.facts()));
+            loaded.put(
+                    start.def().key(),
+                    new LoadedTable(start.def(), relation, rows, start.storage(), start.facts(), absent));
         }
+    }
+
+    /**
+     * The columns a run copies into DuckDB's table, by their names in the batches' schema:
+     * DuckDB's Arrow scan reads only the columns its SELECT names (projection pushdown), so a
+     * left-out column's values are never copied.
+     */
+    private static String kept(Schema schema, boolean[] absent) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < absent.length; i++) {
+            if (!absent[i]) {
+                sb.append(sb.length() == 0 ? "" : ", ")
+                        .append(ProfilingDatabase.quote(
+                                schema.getFields().get(i).getName()));
+            }
+        }
+        return sb.toString();
     }
 
     private static boolean sameColumns(TableDef a, TableDef b) {
@@ -260,6 +290,9 @@ public final class DumpLoader {
         private final Schema schema;
         private final BlockingQueue<Event> queue;
         private boolean done;
+        /** The first event, taken before DuckDB asks for it ({@link #counted}). */
+        private Event first;
+
         long rows;
         Throwable failure;
 
@@ -280,7 +313,8 @@ public final class DumpLoader {
             if (done) {
                 return false;
             }
-            Event e = take(queue);
+            Event e = first != null ? first : take(queue);
+            first = null;
             if (e instanceof Batch b) {
                 try (VectorSchemaRoot root = b.root();
                         ArrowRecordBatch rb = new VectorUnloader(root).getRecordBatch()) {
@@ -297,13 +331,47 @@ public final class DumpLoader {
             return false; // RunEnd
         }
 
+        /**
+         * Waits for the run's first batch, kept for DuckDB, and says which of its columns the
+         * loader will count whole and no later step is expected to read, or null for none: text
+         * or bytes it counts the distinct values of by hashes past the short list (every other
+         * figure it counts for any text column), unique in the batch with at most one NULL (the
+         * dependency search and the duplicate check pass unique columns over;
+         * {@link DistinctHashes#hashedAndUnique}). A later step that reads such a column after
+         * all gets {@link ColumnNotLoaded}. At least one column stays in: a table needs one.
+         */
+        boolean[] counted(ColumnFacts[] facts) {
+            first = take(queue);
+            if (!(first instanceof Batch b) || facts == null) {
+                return null;
+            }
+            boolean[] absent = new boolean[facts.length];
+            int left = 0;
+            for (int i = 0; i < facts.length; i++) {
+                absent[i] = facts[i] != null
+                        && facts[i].valid()
+                        && DistinctHashes.hashedAndUnique(b.root().getVector(i), distinctBudget);
+                left += absent[i] ? 1 : 0;
+            }
+            if (left == facts.length) {
+                absent[0] = false;
+                left--;
+            }
+            return left == 0 ? null : absent;
+        }
+
         @Override
         public long bytesRead() {
             return 0;
         }
 
         @Override
-        protected void closeReadSource() {}
+        protected void closeReadSource() {
+            if (first instanceof Batch b) { // taken by counted, never asked for: DuckDB failed first
+                b.root().close();
+            }
+            first = null;
+        }
     }
 
     // ------------------------------------------------------------------ the filler thread

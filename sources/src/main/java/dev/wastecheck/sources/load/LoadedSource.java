@@ -82,7 +82,11 @@ public final class LoadedSource implements AutoCloseable {
             if (latest != null
                     && latest != t.def()
                     && latest.columns().size() == t.def().columns().size()) {
-                e.setValue(new LoadedTable(latest, t.relation(), t.rows(), t.storage()));
+                // a table with columns left out keeps the facts that stand for them (the same values)
+                e.setValue(
+                        t.absent() == null
+                                ? new LoadedTable(latest, t.relation(), t.rows(), t.storage())
+                                : new LoadedTable(latest, t.relation(), t.rows(), t.storage(), t.facts(), t.absent()));
             }
         }
     }

@@ -27,6 +27,7 @@ public final class ProfilingDatabase implements AutoCloseable {
     private final BufferAllocator allocator;
     private int streams;
     private int relations;
+    private final boolean leaveOutCounted;
 
     /** Why loading DuckDB's library on the preload thread failed, or null. */
     private static volatile Throwable preloadFailure;
@@ -119,6 +120,12 @@ public final class ProfilingDatabase implements AutoCloseable {
             execute("SET threads=" + options.threads());
         }
         this.allocator = new RootAllocator(options.arrowMemoryLimit());
+        this.leaveOutCounted = options.leaveOutCounted();
+    }
+
+    /** Whether a dump's fully counted columns stay out of its tables ({@link ProfilingOptions#leaveOutCounted}). */
+    public boolean leavesOutCounted() {
+        return leaveOutCounted;
     }
 
     public DuckDBConnection connection() {
