@@ -157,8 +157,10 @@ public final class Analyzer {
         // Files without traces: a dump's columns whose every profiled figure the loader counts stay
         // out of DuckDB's tables; a later step that asks for one (ColumnNotLoaded) has the sources
         // loaded again whole, once. With traces the rows are read in order and every column is kept;
-        // -Dwastecheck.leaveOut=false keeps every column always.
+        // -Dwastecheck.leaveOut=false keeps every column always. Standard input and pipes are read
+        // once, so a second load could not happen: they keep every column too.
         boolean leaveOut = !live
+                && sources.rereadable()
                 && traces.isEmpty()
                 && !keepOrder
                 && Boolean.parseBoolean(System.getProperty("wastecheck.leaveOut", "true"));

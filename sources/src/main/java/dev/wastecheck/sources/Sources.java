@@ -1,5 +1,6 @@
 package dev.wastecheck.sources;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,27 @@ public record Sources(List<Path> files, LiveSource live) {
     /** Files only. */
     public static Sources ofFiles(List<Path> files) {
         return new Sources(files, null);
+    }
+
+    /**
+     * Whether the sources can be read a second time: files and folders, not a live database (it
+     * may change between reads), not standard input ({@code -}, {@code /dev/stdin}) nor a named
+     * pipe or device, which are read once.
+     */
+    public boolean rereadable() {
+        if (live != null) {
+            return false;
+        }
+        for (Path p : files) {
+            String s = p.toString();
+            if (s.equals("-") || s.equals("/dev/stdin") || s.equals("/dev/fd/0") || s.equals("/proc/self/fd/0")) {
+                return false;
+            }
+            if (!Files.isRegularFile(p) && !Files.isDirectory(p)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What the sources are called in messages and reports (a URL without its password). */
