@@ -149,9 +149,9 @@ public final class EngineTpcb extends EngineTables {
     /**
      * {@link #run(long[])} with {@code touch}'s byte loaded before each T1, outside the timed laps
      * (the class comment; {@code nanos} is required unless {@code touch} is NONE). The lap clock
-     * starts again after the load: {@link System#nanoTime} reads the TSC after an {@code lfence}
-     * (Linux's vDSO, {@code rdtsc_ordered}), which waits for the load to complete, so its miss
-     * stays outside T1.
+     * starts again after the load: {@link System#nanoTime} reads the TSC through Linux's vDSO
+     * {@code rdtsc_ordered} (an {@code lfence} or {@code rdtscp}, which waits for earlier loads),
+     * so the touch's miss stays outside T1.
      */
     public long run(long[] nanos, Touch touch) {
         if (touch != Touch.NONE && nanos == null) throw new IllegalArgumentException("a touch needs timed laps");
