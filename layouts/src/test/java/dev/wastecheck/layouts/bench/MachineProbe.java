@@ -63,6 +63,21 @@ final class MachineProbe {
         return t[2];
     }
 
+    /**
+     * The probe alone, for a script that sets a run beside it ({@code BENCH_MAIN=
+     * dev.wastecheck.layouts.bench.MachineProbe ./bench engine}): the dependent multiply-add and
+     * the dependent load through 128 MB, in nanoseconds.
+     */
+    public static void main(String[] args) {
+        MachineProbe probe = new MachineProbe();
+        System.out.printf(
+                Locale.ROOT,
+                "# MachineProbe: a dependent multiply-add %.3f ns, a dependent load in 128 MB %.1f ns; huge pages %s%n",
+                computeNs(),
+                probe.chaseNs(),
+                hugePages());
+    }
+
     /** "AnonHugePages of Rss" of this process, in MB, from /proc/self/smaps_rollup ("unknown" without it). */
     static String hugePages() {
         try {

@@ -148,7 +148,10 @@ public final class PaperRun {
      * {@code -Dpaperrun.trace=FILE}: every timed operation as a CSV line (round, workload, format,
      * operation, the format's place in the round, milliseconds, collector milliseconds and JIT
      * milliseconds spent while it ran, collections that ran meanwhile and the bytes the measuring
-     * thread allocated), to find where a round's time varies.
+     * thread allocated), to find where a round's time varies. The parts a workload times itself
+     * (Figure 7's statements, {@link #recordParts}) follow their operation's line as lines of
+     * their own, operation "op part", with the operation's collector, JIT, collection and
+     * allocation columns empty.
      */
     private static final java.io.PrintStream TRACE = trace();
 
@@ -513,6 +516,9 @@ public final class PaperRun {
                                 collections,
                                 bytes);
                     recordParts(ops, op.getKey(), times, k, rounds, c, round);
+                    if (TRACE != null)
+                        traceParts(
+                                ops, round, g.workload(), g.contenders().get(c).format(), op.getKey(), i);
                 }
             }
         }
@@ -540,6 +546,23 @@ public final class PaperRun {
             });
             t[c][round] = ((Number) part.getValue()).doubleValue();
         }
+    }
+
+    /** The parts of the operation that just ran ({@link #recordParts}) as {@link #TRACE} lines. */
+    private static void traceParts(
+            Map<String, LongSupplier> ops, int round, String workload, String format, String op, int place) {
+        if (!(ops instanceof java.util.function.Supplier<?> s) || !(s.get() instanceof Map<?, ?> parts)) return;
+        for (Map.Entry<?, ?> part : parts.entrySet())
+            TRACE.printf(
+                    Locale.ROOT,
+                    "%d,%s,%s,%s %s,%d,%.4f,,,,%n",
+                    round,
+                    workload,
+                    format,
+                    op,
+                    part.getKey(),
+                    place,
+                    ((Number) part.getValue()).doubleValue());
     }
 
     /**

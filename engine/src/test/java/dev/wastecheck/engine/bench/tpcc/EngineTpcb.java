@@ -4,6 +4,8 @@ import static dev.wastecheck.layouts.bench.tpc.Tpcb.A_BALANCE;
 import static dev.wastecheck.layouts.bench.tpc.Tpcb.B_BALANCE;
 import static dev.wastecheck.layouts.bench.tpc.Tpcb.T_BALANCE;
 
+import dev.wastecheck.engine.buffer.Frame;
+import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.engine.heap.HeapFile;
 import dev.wastecheck.engine.index.BTree;
 import dev.wastecheck.layouts.Layout;
@@ -41,6 +43,15 @@ import dev.wastecheck.layouts.bench.tpc.Tpcb;
  * <p>{@link #run(long[])} with an array times each statement (one {@link System#nanoTime} call at each
  * statement boundary, seven a transaction, the same for every layout) and adds each one's nanoseconds to its cell:
  * Figure 7's breakdown from the engine run. Without one it runs untimed: Table 2's transaction.
+ *
+ * <p>{@link #run(long[], Touch)} is a diagnostic of T1, not a format (docs/benchmarks.md, "TPC-B's
+ * miss, explained"): before each transaction's T1, outside the timed laps, it loads one byte of
+ * the account's page at the offset of NSM's slot for the account's slot number
+ * ({@link Touch#SLOT}: on NSM the slot line T1 reads before the record, so T1 finds it in cache)
+ * or the same offset for another account, one the batch does not read ({@link Touch#OTHER}: the
+ * same untimed work without warming a line T1 reads). The gap between the two on NSM is what the
+ * slot's dependent miss costs T1; on HPL, which has no slot, the offset is an arbitrary line of
+ * its page and both should time the same.
  */
 public final class EngineTpcb extends EngineTables {
     /** Figure 7's statements, in the order {@link #run(long[])} times them. */
@@ -57,6 +68,30 @@ public final class EngineTpcb extends EngineTables {
     private final long[] value = new long[1];
     /** When the statement being timed began. */
     private long lapStart;
+
+    /** What {@link #run(long[], Touch)} loads before each T1, untimed (class comment). */
+    public enum Touch {
+        /** Nothing: {@link #run(long[])}. */
+        NONE,
+        /** The byte at NSM's slot of the account T1 reads, on the account's page. */
+        SLOT,
+        /** The same offset for an account half the table away, which the batch does not read. */
+        OTHER
+    }
+
+    /**
+     * NsmPage's slot array as its class comment draws it: a 20-byte header, then 4 bytes a slot
+     * (NsmPage.HEADER_SIZE and SLOT_SIZE, package-private there; {@code EngineTpcbTest} checks
+     * that the offset holds the offset of the account's record on NSM pages).
+     */
+    static final int NSM_HEADER_SIZE = 20, NSM_SLOT_SIZE = 4;
+
+    /** Per account id: its tuple id ({@link Touch} only; the timed path finds it through the B+tree). */
+    private final long[] accountTid;
+    /** Per page number: the bytes of the frame holding it, for the account pages ({@link Touch} only). */
+    private final byte[][] accountPage;
+    /** What the touches loaded, kept so that no load is dead code. */
+    private long touched;
 
     /**
      * Loads {@code branches} branches of {@code accountsPerBranch} accounts (clause 4.2: 100,000)
@@ -80,7 +115,21 @@ public final class EngineTpcb extends EngineTables {
         r = new Record(Tpcb.TELLER);
         for (int t = 0; t < inputs.tellers(); t++) tellerPk.insert(key(t), teller.insert(inputs.teller(r, t)));
         r = new Record(Tpcb.ACCOUNT);
-        for (int a = 0; a < inputs.accounts(); a++) accountPk.insert(key(a), account.insert(inputs.account(r, a)));
+        accountTid = new long[inputs.accounts()];
+        long maxPage = 0;
+        for (int a = 0; a < inputs.accounts(); a++) {
+            accountTid[a] = account.insert(inputs.account(r, a));
+            accountPk.insert(key(a), accountTid[a]);
+            maxPage = Math.max(maxPage, TupleId.page(accountTid[a]));
+        }
+        accountPage = new byte[Math.toIntExact(maxPage + 1)][];
+        for (long tid : accountTid) {
+            int page = (int) TupleId.page(tid);
+            if (accountPage[page] != null) continue;
+            Frame f = pool.pin(page);
+            accountPage[page] = f.bytes(); // the frame keeps the page: no eviction in these runs
+            pool.unpin(f, false);
+        }
         historyRow = inputs.historyRow();
     }
 
@@ -94,10 +143,26 @@ public final class EngineTpcb extends EngineTables {
      * statement's time to its cell. Returns {@link Tpcb#run}'s checksum.
      */
     public long run(long[] nanos) {
+        return run(nanos, Touch.NONE);
+    }
+
+    /**
+     * {@link #run(long[])} with {@code touch}'s byte loaded before each T1, outside the timed laps
+     * (the class comment; {@code nanos} is required unless {@code touch} is NONE). The lap clock
+     * starts again after the load: {@link System#nanoTime} reads the TSC through Linux's vDSO
+     * {@code rdtsc_ordered} (an {@code lfence} or {@code rdtscp}, which waits for earlier loads),
+     * so the touch's miss stays outside T1.
+     */
+    public long run(long[] nanos, Touch touch) {
+        if (touch != Touch.NONE && nanos == null) throw new IllegalArgumentException("a touch needs timed laps");
         int[] aid = inputs.aid, tid = inputs.tid, bid = inputs.bid, delta = inputs.delta;
-        long sum = 0;
+        long sum = 0, seen = 0;
         lapStart = nanos == null ? 0 : System.nanoTime();
         for (int i = 0, n = aid.length; i < n; i++) {
+            if (touch != Touch.NONE) {
+                seen += touchBefore(aid[i], touch);
+                lapStart = System.nanoTime();
+            }
             long d = delta[i];
             long balance = add(accountPk, account, aid[i], A_BAL, d, nanos, 0); // T1 r, T2 u
             history.insert(inputs.history(historyRow, i, time++));
@@ -106,7 +171,29 @@ public final class EngineTpcb extends EngineTables {
             add(branchPk, branch, bid[i], B_BAL, d, nanos, 5); // T6 r, T7 u
             sum += balance + d + d;
         }
+        touched += seen;
         return sum;
+    }
+
+    /** Loads the byte {@code touch} names for account {@code a} (class comment). */
+    private int touchBefore(int a, Touch touch) {
+        int of = touch == Touch.SLOT ? a : (a + accountTid.length / 2) % accountTid.length;
+        return accountPage[(int) TupleId.page(accountTid[of])][slotOffset(accountTid[of])];
+    }
+
+    /** The offset in its page of NSM's slot of tuple {@code tid}. */
+    static int slotOffset(long tid) {
+        return NSM_HEADER_SIZE + TupleId.slot(tid) * NSM_SLOT_SIZE;
+    }
+
+    /** The account's tuple id, as loaded. */
+    long accountTid(int a) {
+        return accountTid[a];
+    }
+
+    /** The bytes of the frame holding account page {@code page}. */
+    byte[] accountPage(long page) {
+        return accountPage[(int) page];
     }
 
     /**

@@ -3,9 +3,12 @@ package dev.wastecheck.engine.bench.tpcc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wastecheck.engine.file.TupleId;
 import dev.wastecheck.layouts.Layout;
 import dev.wastecheck.layouts.bench.tpc.Formats;
 import dev.wastecheck.layouts.bench.tpc.Tpcb;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +43,41 @@ class EngineTpcbTest {
                 assertEquals(deltas, EngineTpcb.sum(e.branch, Tpcb.B_BALANCE), layout + ": branches");
                 assertEquals(2L * BATCH, e.history.rows());
                 assertEquals(0, e.pool.evictions(), e.describe());
+            }
+        }
+    }
+
+    /**
+     * T1's diagnostic ({@link EngineTpcb.Touch}) changes no result, and on NSM the byte it loads is
+     * the account's slot: the int there is the offset of a record, past the slot array, that holds
+     * the account's id among its fixed fields.
+     */
+    @Test
+    void theDiagnosticTouchesNsmsSlotAndChangesNoResult() {
+        Long expected = null;
+        for (EngineTpcb.Touch touch : EngineTpcb.Touch.values()) {
+            for (Layout layout : Layout.PAGES) {
+                try (EngineTpcb e = new EngineTpcb(BRANCHES, ACCOUNTS, BATCH, 42, layout, 32768, 64L << 20)) {
+                    long sum = e.run(new long[EngineTpcb.STATEMENTS.length], touch);
+                    if (expected == null) expected = sum;
+                    assertEquals(expected, sum, layout + ", " + touch + ": the batch's checksum");
+                }
+            }
+        }
+        try (EngineTpcb e = new EngineTpcb(BRANCHES, ACCOUNTS, BATCH, 42, Layout.NSM, 32768, 64L << 20)) {
+            int pageSize = e.pool.pageSize();
+            for (int a = 0; a < BRANCHES * ACCOUNTS; a++) {
+                long tid = e.accountTid(a);
+                ByteBuffer page =
+                        ByteBuffer.wrap(e.accountPage(TupleId.page(tid))).order(ByteOrder.LITTLE_ENDIAN);
+                int slots = page.getInt(0);
+                int record = page.getInt(EngineTpcb.slotOffset(tid));
+                assertTrue(
+                        record >= EngineTpcb.NSM_HEADER_SIZE + slots * EngineTpcb.NSM_SLOT_SIZE && record < pageSize,
+                        "account " + a + ": the slot holds " + record);
+                boolean holdsId = false;
+                for (int k = 0; k < 32 && !holdsId; k++) holdsId = page.getInt(record + k) == a;
+                assertTrue(holdsId, "account " + a + ": the record at its slot's offset does not hold its id");
             }
         }
     }

@@ -5,6 +5,7 @@ import dev.wastecheck.layouts.bench.tpc.Tpcb;
 import dev.wastecheck.layouts.bench.tpc.TpcbWorkload;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -22,6 +23,11 @@ import java.util.function.Supplier;
  * next batch's inputs (untimed), so every batch is new transactions on the running database, the
  * same sequence on every layout. There is no reset: history grows by a batch an operation, the
  * same on every layout.
+ *
+ * <p>With {@code -Dtpcb.touch=true}, two more operations run T1's diagnostic
+ * ({@link EngineTpcb#run(long[], EngineTpcb.Touch)}): {@code statements+slot} times the statements
+ * with NSM's slot line of each account loaded just before its T1, untimed, and
+ * {@code statements+other} with the same offset of an account the batch does not read.
  */
 public final class EngineTpcbWorkload extends LinkedHashMap<String, LongSupplier>
         implements Supplier<Map<String, Double>> {
@@ -53,6 +59,16 @@ public final class EngineTpcbWorkload extends LinkedHashMap<String, LongSupplier
             for (int i = 0; i < nanos.length; i++) parts.put(EngineTpcb.STATEMENTS[i], nanos[i] / 1e6);
             return sum;
         });
+        if (Boolean.getBoolean("tpcb.touch")) {
+            for (EngineTpcb.Touch touch : new EngineTpcb.Touch[] {EngineTpcb.Touch.SLOT, EngineTpcb.Touch.OTHER}) {
+                put("statements+" + touch.name().toLowerCase(Locale.ROOT), () -> {
+                    Arrays.fill(nanos, 0);
+                    long sum = b.run(nanos, touch);
+                    for (int i = 0; i < nanos.length; i++) parts.put(EngineTpcb.STATEMENTS[i], nanos[i] / 1e6);
+                    return sum;
+                });
+            }
+        }
         description = String.format(
                 "%s in the engine: %d transactions a batch; %s", format, TpcbWorkload.BATCH, b.describe());
     }
