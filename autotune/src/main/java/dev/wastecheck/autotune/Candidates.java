@@ -35,6 +35,13 @@ final class Candidates {
      */
     static final int[] DICTIONARY_KIB = {1024};
     /**
+     * Caps of {@code compress_dict_kind=content} tried, in KiB: a dictionary of the values' own distinct bytes
+     * ({@code ContentDictionary}), which holds as much as they share only when it has room for all of it; the
+     * pool gives up the cap, the working set counts what the dictionary holds (docs/benchmarks.md, "A dictionary of
+     * the values' own bytes"). Tried alone and with the smaller value cache.
+     */
+    static final int[] CONTENT_DICTIONARY_KIB = {1024, 2048};
+    /**
      * Page layouts the search tries per table. {@code layout=arrow} is not one: Arrow blocks are
      * one storage for the whole database, tried once as the best uniform design ({@link Finalists}).
      */
@@ -86,7 +93,9 @@ final class Candidates {
             }
             case COMPRESS -> {
                 // §4.1: large fields stored compressed; the replay pays the decompression in every read
-                TableDesign plain = current.with("compress_cache", "0").with("compress_dict", "0");
+                TableDesign plain = current.with("compress_cache", "0")
+                        .with("compress_dict", "0")
+                        .with("compress_dict_kind", "trained");
                 out.add(plain.with("compress", "none"));
                 out.add(plain.with("compress", "large").with("compress_block", "0"));
                 // long values compressed many at a time, in blocks of these raw sizes (BlockOverflow): a
@@ -103,6 +112,15 @@ final class Candidates {
                     TableDesign dict = plain.with("compress", "large")
                             .with("compress_block", "0")
                             .with("compress_dict", kib + "k");
+                    out.add(dict);
+                    out.add(dict.with("compress_cache", VALUE_CACHE_KIB[0] + "k"));
+                }
+                // a dictionary of the values' own distinct bytes, up to a cap (ContentDictionary)
+                for (int kib : CONTENT_DICTIONARY_KIB) {
+                    TableDesign dict = plain.with("compress", "large")
+                            .with("compress_block", "0")
+                            .with("compress_dict", kib + "k")
+                            .with("compress_dict_kind", "content");
                     out.add(dict);
                     out.add(dict.with("compress_cache", VALUE_CACHE_KIB[0] + "k"));
                 }
@@ -193,7 +211,7 @@ final class Candidates {
                             + c.compress().dictionary(),
                     "the cache and the dictionary would take more than half of the table's " + split.share(table)
                             + " B of memory");
-            c = c.with("compress_cache", "0").with("compress_dict", "0");
+            c = c.with("compress_cache", "0").with("compress_dict", "0").with("compress_dict_kind", "trained");
         }
         if (c.clusterFraction() > 0 || c.partition()) {
             boolean keyed = split.training(table).stream()

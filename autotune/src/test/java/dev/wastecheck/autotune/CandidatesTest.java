@@ -90,6 +90,21 @@ class CandidatesTest {
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=1048576",
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_dict=1048576",
                         "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=262144,"
-                                + "compress_dict=1048576");
+                                + "compress_dict=1048576",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_dict=1048576,"
+                                + "compress_dict_kind=content",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=262144,"
+                                + "compress_dict=1048576,compress_dict_kind=content",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_dict=2097152,"
+                                + "compress_dict_kind=content",
+                        "layout=nsm,cache=off,cluster=none,tight=off,compress=large,compress_cache=262144,"
+                                + "compress_dict=2097152,compress_dict_kind=content");
+        // from a design with a content dictionary, the step's plain candidates go back to a trained one
+        TableDesign content = TableDesign.BASELINE
+                .with("compress", "large")
+                .with("compress_dict", "2m")
+                .with("compress_dict_kind", "content");
+        assertThat(c.options(Dimension.COMPRESS, content, "text").get(1).describe())
+                .isEqualTo("layout=nsm,cache=off,cluster=none,tight=off,compress=large");
     }
 }

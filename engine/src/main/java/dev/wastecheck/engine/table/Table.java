@@ -1013,7 +1013,9 @@ public final class Table {
      * live in memory (beside the pool at the default size, out of the pool's memory with
      * {@code compress_dict=SIZE}: {@link Database}) and count as side bytes ({@link #dictionaryBytes}).
      * The dictionary's size is the design's: zstd's default, or {@code compress_dict=}'s (a larger
-     * one holds more of what the values share, so each frame refers to it for more of its bytes).
+     * one holds more of what the values share, so each frame refers to it for more of its bytes). With {@code
+     * compress_dict_kind=content} the same sample is not given to zstd's trainer: the dictionary is its distinct
+     * bytes, up to that size ({@link ContentDictionary}).
      */
     public void trainDictionaries() {
         if (arrow != null || dictionaries != null) return;
@@ -1034,19 +1036,29 @@ public final class Table {
         for (int f = 0; f < compressed.length; f++) {
             if (!compressed[f]) continue;
             int field = f;
-            ZstdDictTrainer trainer = new ZstdDictTrainer(sampleBytes, dictionaryBytes);
-            long[] seen = {0};
+            ZstdDictTrainer trainer =
+                    design.compress().content() ? null : new ZstdDictTrainer(sampleBytes, dictionaryBytes);
+            List<byte[]> content = new ArrayList<>();
+            long[] seen = {0, 0};
             forEachTuple(main, tid -> {
                 if (seen[0]++ % every != 0) return true;
                 project(main, tid, new int[] {field}, r);
                 if (r.isNull(field) || r.length(field) < MIN_COMPRESSED) return true;
-                return trainer.addSample(Arrays.copyOf(r.bytes(field), r.length(field)));
+                byte[] v = Arrays.copyOf(r.bytes(field), r.length(field));
+                if (trainer != null) return trainer.addSample(v);
+                content.add(v); // compress_dict_kind=content: the same sample, the same bytes' budget
+                return (seen[1] += v.length) < sampleBytes;
             });
             byte[] dict;
-            try {
-                dict = trainer.trainSamples();
-            } catch (ZstdException tooFewSamples) {
-                continue; // zstd needs enough samples; the field keeps its plain frames
+            if (trainer == null) {
+                dict = ContentDictionary.build(content, dictionaryBytes);
+                if (dict == null) continue; // too few bytes to be a dictionary: the field keeps its plain frames
+            } else {
+                try {
+                    dict = trainer.trainSamples();
+                } catch (ZstdException tooFewSamples) {
+                    continue; // zstd needs enough samples; the field keeps its plain frames
+                }
             }
             out[f] = new FieldDictionary(
                     dict, new ZstdDictCompress(dict, ZSTD_DICTIONARY_LEVEL), new ZstdDictDecompress(dict));

@@ -132,9 +132,9 @@ public record TableDesign(
      * {@code COL+COL}, each of which must be such a column. Keys and predicates see the plain value:
      * a tuple's index keys are taken before its values are compressed, and a read decompresses.
      */
-    public record Compress(String mode, List<String> columns, int block, int cache, int dictionary) {
-        public static final Compress NONE = new Compress("none", List.of(), 0, 0, 0);
-        public static final Compress LARGE = new Compress("large", List.of(), 0, 0, 0);
+    public record Compress(String mode, List<String> columns, int block, int cache, int dictionary, boolean content) {
+        public static final Compress NONE = new Compress("none", List.of(), 0, 0, 0, false);
+        public static final Compress LARGE = new Compress("large", List.of(), 0, 0, 0, false);
         /** The most bytes {@code compress_cache=} keeps: 64 MiB. */
         public static final int MAX_CACHE = 64 << 20;
         /** The block sizes {@code compress_block=} takes: 0 (each value its own frame) up to 1 MiB. */
@@ -154,6 +154,10 @@ public record TableDesign(
          * @param dictionary with {@code compress_dict=SIZE}: the zstd dictionary trained for each compressed long column
          *              at the split has this many bytes, and its memory is taken from the buffer pool's (as the
          *              cache's); 0: zstd's default size (110 KiB), kept beside the pool
+         * @param content with {@code compress_dict_kind=content}: the dictionary is not trained by zstd's trainer but
+         *              made of the sampled values' own bytes, each run of bytes the dictionary does not hold yet
+         *              appended once, up to {@code dictionary} bytes ({@link ContentDictionary}): a raw-content
+         *              dictionary, so a value that repeats what other values hold becomes a few long references
          */
         public Compress {
             columns = List.copyOf(columns);
@@ -167,15 +171,19 @@ public record TableDesign(
         }
 
         public Compress withBlock(int b) {
-            return new Compress(mode, columns, b, cache, dictionary);
+            return new Compress(mode, columns, b, cache, dictionary, content);
         }
 
         public Compress withCache(int bytes) {
-            return new Compress(mode, columns, block, bytes, dictionary);
+            return new Compress(mode, columns, block, bytes, dictionary, content);
         }
 
         public Compress withDictionary(int bytes) {
-            return new Compress(mode, columns, block, cache, bytes);
+            return new Compress(mode, columns, block, cache, bytes, content);
+        }
+
+        public Compress withContent(boolean c) {
+            return new Compress(mode, columns, block, cache, dictionary, c);
         }
 
         public boolean none() {
@@ -199,15 +207,21 @@ public record TableDesign(
             String s = v.trim().toLowerCase(Locale.ROOT);
             return switch (s) {
                 case "none", "off" ->
-                    NONE.withBlock(was.block).withCache(was.cache).withDictionary(was.dictionary);
+                    NONE.withBlock(was.block)
+                            .withCache(was.cache)
+                            .withDictionary(was.dictionary)
+                            .withContent(was.content);
                 case "large", "on" ->
-                    LARGE.withBlock(was.block).withCache(was.cache).withDictionary(was.dictionary);
+                    LARGE.withBlock(was.block)
+                            .withCache(was.cache)
+                            .withDictionary(was.dictionary)
+                            .withContent(was.content);
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
                         throw new IllegalArgumentException("compress=" + v + ": expected none, large or COL+COL");
-                    yield new Compress("columns", cols, was.block, was.cache, was.dictionary);
+                    yield new Compress("columns", cols, was.block, was.cache, was.dictionary, was.content);
                 }
             };
         }
@@ -229,6 +243,7 @@ public record TableDesign(
                     "compress_block",
                     "compress_cache",
                     "compress_dict",
+                    "compress_dict_kind",
                     "id" -> true;
             default -> false;
         };
@@ -275,6 +290,15 @@ public record TableDesign(
             case "compress_block" -> cz = cz.withBlock(blockSize(v));
             case "compress_cache" -> cz = cz.withCache(cacheBytes(v));
             case "compress_dict" -> cz = cz.withDictionary(dictionaryBytes(v));
+            case "compress_dict_kind" ->
+                cz = cz.withContent(
+                        switch (v) {
+                            case "trained" -> false;
+                            case "content" -> true;
+                            default ->
+                                throw new IllegalArgumentException(
+                                        "compress_dict_kind=" + value + ": expected trained or content");
+                        });
             case "demote_after" -> demote = count("demote_after", v);
             case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
@@ -296,7 +320,7 @@ public record TableDesign(
 
     /** The keys {@link #with} takes, for messages. */
     public static final String KEYS =
-            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, compress_dict, id";
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, compress_dict, compress_dict_kind, id";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
@@ -442,6 +466,7 @@ public record TableDesign(
         m.put("compress_block", String.valueOf(compress.block()));
         m.put("compress_cache", String.valueOf(compress.cache()));
         m.put("compress_dict", String.valueOf(compress.dictionary()));
+        m.put("compress_dict_kind", compress.content() ? "content" : "trained");
         m.put("id", implicitId ? "implicit" : "stored");
         return m;
     }
@@ -465,6 +490,7 @@ public record TableDesign(
             b.append(",compress_cache=").append(compress.cache());
         if (!compress.none() && compress.dictionary() > 0)
             b.append(",compress_dict=").append(compress.dictionary());
+        if (!compress.none() && compress.content()) b.append(",compress_dict_kind=content");
         if (implicitId) b.append(",id=implicit");
         return b.toString();
     }

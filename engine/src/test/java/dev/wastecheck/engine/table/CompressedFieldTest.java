@@ -229,6 +229,51 @@ class CompressedFieldTest {
     }
 
     /**
+     * {@code compress_dict_kind=content}: the dictionary is the sampled values' own distinct bytes
+     * ({@link ContentDictionary}). The values are slices of one 160 KiB text, so the dictionary holds about that text
+     * once, well under its 384 KiB cap, and a frame is a few references into it: the frames save more than those
+     * of a trained dictionary of the same cap, and every value reads back as the plain table's, with and without
+     * the value cache, in every page layout; the kind is written by {@code describe} and checked when read.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void aDictionaryOfTheValuesOwnBytesReadsBackAsThePlainTable(Layout layout) {
+        long[] plainStats = new long[5], trainedStats = new long[5], contentStats = new long[5], kept = new long[5];
+        List<String> plain = slices(layout, "none", "0", "0", plainStats);
+        List<String> trained = slices(layout, "large", "384k", "0", "trained", trainedStats);
+        List<String> content = slices(layout, "large", "384k", "0", "content", contentStats);
+        List<String> cached = slices(layout, "large", "384k", "16m", "content", kept);
+        assertThat(plain).hasSize(SLICES);
+        assertThat(content).isEqualTo(plain).isEqualTo(trained).isEqualTo(cached);
+        // the text the slices share is held about once: at least most of the 160 KiB, far under the cap
+        assertThat(contentStats[2]).isBetween(150L << 10, 170L << 10);
+        // frames of a few references: more saved than with the trained dictionary, nearly every raw byte
+        assertThat(contentStats[0]).isGreaterThan(trainedStats[0]);
+        assertThat(contentStats[0] * 1.0 / contentStats[1]).isGreaterThan(0.98);
+        // the frames are inline and the cache keeps them: its second pass decompresses nothing
+        assertThat(contentStats[4]).isEqualTo(contentStats[3]).isPositive();
+        assertThat(kept[4]).isZero();
+        assertThat(TableDesign.BASELINE
+                        .with("compress", "large")
+                        .with("compress_dict", "1m")
+                        .with("compress_dict_kind", "content")
+                        .describe())
+                .endsWith(",compress=large,compress_dict=1048576,compress_dict_kind=content");
+        assertThat(TableDesign.BASELINE
+                        .with("compress", "large")
+                        .with("compress_dict_kind", "content")
+                        .with("compress", "none")
+                        .with("compress", "large")
+                        .compress()
+                        .content())
+                .isTrue();
+        assertThatThrownBy(() -> TableDesign.BASELINE.with("compress_dict_kind", "zdict"))
+                .hasMessageContaining("compress_dict_kind=zdict: expected trained or content");
+    }
+
+    /**
      * What the modeled cost charges ({@code Autotune.modeledUs}), counted by {@link Table#decompressionSplit}: a read
      * that decompresses copies the value's bytes into the record ([2], equal to the bytes decompressed); with {@code
      * compress_cache=} every lookup is a hit ([3]) or a miss ([4]), and a pass over values kept is all hits, with
@@ -297,6 +342,11 @@ class CompressedFieldTest {
      * each pass of reads decompressed.
      */
     private static List<String> slices(Layout layout, String compress, String dictionary, String cache, long[] stats) {
+        return slices(layout, compress, dictionary, cache, "trained", stats);
+    }
+
+    private static List<String> slices(
+            Layout layout, String compress, String dictionary, String cache, String kind, long[] stats) {
         Random rnd = new Random(31);
         char[] text = new char[160 << 10]; // random printable ASCII: a value alone compresses little
         for (int k = 0; k < text.length; k++) text[k] = (char) (0x21 + rnd.nextInt(0x5e));
@@ -305,7 +355,8 @@ class CompressedFieldTest {
                 .with("layout", layout.name())
                 .with("compress", compress)
                 .with("compress_dict", dictionary)
-                .with("compress_cache", cache);
+                .with("compress_cache", cache)
+                .with("compress_dict_kind", kind);
         try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
             Table t = db.table("text");
             Record r = new Record(t.schema());

@@ -79,6 +79,13 @@ public class DecompressBenchmark {
     @Param({"112640"})
     public int dictionaryBytes;
 
+    /**
+     * How the dictionary is made: {@code trained} by zstd's trainer, or {@code content}, the sample's distinct bytes
+     * up to {@code dictionaryBytes} ({@link ContentDictionary}), as {@code compress_dict_kind=} says.
+     */
+    @Param({"trained"})
+    public String dictionaryKind;
+
     /** The decompressed values' cache of {@code cacheHit} and {@code cacheMiss}: {@code compress_cache=}'s size. */
     @Param({"262144"})
     public int cacheBytes;
@@ -110,10 +117,15 @@ public class DecompressBenchmark {
         Path dir = Path.of(values);
         if (!Files.exists(dir.resolve("reads.bin")))
             throw new IllegalStateException(dir + ": run docs/scripts/heldout_bytes.py --export DUMP TRACE " + dir);
-        ZstdDictTrainer trainer =
-                new ZstdDictTrainer((int) Math.max(Table.SAMPLE_BYTES, 16L * dictionaryBytes), dictionaryBytes);
-        for (byte[] v : read(dir.resolve("sample.bin"))) if (!trainer.addSample(v)) break;
-        byte[] dict = trainer.trainSamples();
+        byte[] dict;
+        if (dictionaryKind.equals("content")) {
+            dict = ContentDictionary.build(read(dir.resolve("sample.bin")), dictionaryBytes);
+        } else {
+            ZstdDictTrainer trainer =
+                    new ZstdDictTrainer((int) Math.max(Table.SAMPLE_BYTES, 16L * dictionaryBytes), dictionaryBytes);
+            for (byte[] v : read(dir.resolve("sample.bin"))) if (!trainer.addSample(v)) break;
+            dict = trainer.trainSamples();
+        }
         ZstdDictCompress compress = new ZstdDictCompress(dict, Table.ZSTD_DICTIONARY_LEVEL);
         dictionary = new ZstdDictDecompress(dict);
         List<byte[]> reads = read(dir.resolve("reads.bin"));
