@@ -245,6 +245,22 @@ public final class ColumnFacts {
         return bytes;
     }
 
+    /**
+     * Whether DuckDB's table leaves this column out ({@link LoadedTable#absent}, decided at a run's
+     * first batch by {@link DumpLoader}): every figure of it is counted here, so {@link
+     * ArrowRowBuilder} stops copying its values into the batches from the next batch on. Set on
+     * DuckDB's thread, read by the filler's.
+     */
+    private volatile boolean leftOut;
+
+    void leaveOut() {
+        leftOut = true;
+    }
+
+    boolean leftOut() {
+        return leftOut;
+    }
+
     public boolean valid() {
         return valid;
     }
