@@ -1,10 +1,12 @@
 package dev.wastecheck.sources.load;
 
 import dev.wastecheck.sources.sql.IsoTimestamps;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * What a column's values say, counted while the loader fills them in, so that the profile need
@@ -708,7 +710,7 @@ public final class ColumnFacts {
      * year), hours to 23, minutes and seconds to 59.
      */
     static boolean compactTimestamp(byte[] b, int off) {
-        // all 14 bytes digits: two overlapping words (byte reads: see prefix)
+        // all 14 bytes digits: two overlapping words
         if (!eightDigits(prefix(b, off, 8)) || !eightDigits(prefix(b, off + 6, 8))) {
             return false;
         }
@@ -915,19 +917,21 @@ public final class ColumnFacts {
      * values whose prefixes differ sort as their prefixes do: at the first byte where the words
      * differ, either both values have a byte, or the shorter has ended (a zero) where the other
      * has a byte above zero (equal zero bytes would not differ there), and the shorter sorts first.
-     * Byte reads, not a byte-array view: C1, which compiles the runs below 128 MB, does not
-     * inline a VarHandle's access.
+     * One load of the eight bytes ({@link MemoryUtil#getLong(byte[], long)}, which C1, the compiler
+     * of the runs below the launcher's line, makes one instruction, where a byte-array VarHandle is
+     * a chain of calls), turned big-endian, the bytes past a short value's end masked off; byte
+     * reads only where the eight bytes would pass the array's end. With eight byte reads a word it
+     * had as many of the fillers' samples on the ORM shape as {@code add}'s own (15 of 228, C1;
+     * docs/benchmarks.md, issue 32).
      */
     static long prefix(byte[] b, int off, int len) {
         if (len >= 8) {
-            return ((long) (b[off] & 0xff) << 56)
-                    | ((long) (b[off + 1] & 0xff) << 48)
-                    | ((long) (b[off + 2] & 0xff) << 40)
-                    | ((long) (b[off + 3] & 0xff) << 32)
-                    | ((long) (b[off + 4] & 0xff) << 24)
-                    | ((b[off + 5] & 0xff) << 16)
-                    | ((b[off + 6] & 0xff) << 8)
-                    | (b[off + 7] & 0xff);
+            long w = MemoryUtil.getLong(b, off);
+            return LITTLE_ENDIAN ? Long.reverseBytes(w) : w;
+        }
+        if (len > 0 && off + 8 <= b.length) {
+            long w = MemoryUtil.getLong(b, off);
+            return (LITTLE_ENDIAN ? Long.reverseBytes(w) : w) & (-1L << (8 * (8 - len)));
         }
         long w = 0;
         for (int i = 0; i < len; i++) {
@@ -935,6 +939,8 @@ public final class ColumnFacts {
         }
         return w << (8 * (8 - len));
     }
+
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     /**
      * The value's bytes 8 to 15 as {@link #prefix} reads its first eight (zeros past its end), 0
