@@ -917,27 +917,39 @@ public final class ColumnFacts {
      * values whose prefixes differ sort as their prefixes do: at the first byte where the words
      * differ, either both values have a byte, or the shorter has ended (a zero) where the other
      * has a byte above zero (equal zero bytes would not differ there), and the shorter sorts first.
-     * One load of the eight bytes ({@link MemoryUtil#getLong(byte[], long)}, which C1, the compiler
-     * of the runs below the launcher's line, makes one instruction, where a byte-array VarHandle is
-     * a chain of calls), turned big-endian, the bytes past a short value's end masked off; byte
-     * reads only where the eight bytes would pass the array's end. With eight byte reads a word it
-     * had as many of the fillers' samples on the ORM shape as {@code add}'s own (15 of 228, C1;
-     * docs/benchmarks.md, issue 32).
+     * A value of eight bytes or more: one load of the eight ({@link MemoryUtil#getLong(byte[],
+     * long)}, which C1, the compiler of the runs below the launcher's line, makes one instruction,
+     * where a byte-array VarHandle is a chain of calls), turned big-endian; eight byte reads were
+     * eight bounds-checked loads (15 of the fillers' 228 samples on ORM 100 MB, C1). A shorter
+     * value byte by byte: one load masked to the value's bytes, turned by a call to {@code
+     * Long.reverseBytes} under C1, made pandas (two- to four-byte strings) 1.09x slower in quiet
+     * pairs (docs/benchmarks.md, issue 32).
      */
     static long prefix(byte[] b, int off, int len) {
         if (len >= 8) {
             long w = MemoryUtil.getLong(b, off);
-            return LITTLE_ENDIAN ? Long.reverseBytes(w) : w;
-        }
-        if (len > 0 && off + 8 <= b.length) {
-            long w = MemoryUtil.getLong(b, off);
-            return (LITTLE_ENDIAN ? Long.reverseBytes(w) : w) & (-1L << (8 * (8 - len)));
+            return LITTLE_ENDIAN ? bigEndian(w) : w;
         }
         long w = 0;
         for (int i = 0; i < len; i++) {
             w = (w << 8) | (b[off + i] & 0xff);
         }
         return w << (8 * (8 - len));
+    }
+
+    /**
+     * {@code w}'s bytes in the other order: {@code Long.reverseBytes} where C2 compiles (one
+     * instruction), its own shifts written out under C1 alone, which does not make it an
+     * intrinsic and calls it ("callee is too large", {@code -XX:+PrintInlining}).
+     */
+    private static long bigEndian(long w) {
+        return DistinctHashes.C1_ALONE ? swapBytes(w) : Long.reverseBytes(w);
+    }
+
+    /** {@code Long.reverseBytes}' own shifts (JDK 17), for C1 to compile in place of the call. */
+    static long swapBytes(long w) {
+        long i = (w & 0x00ff00ff00ff00ffL) << 8 | (w >>> 8) & 0x00ff00ff00ff00ffL;
+        return (i << 48) | ((i & 0xffff0000L) << 16) | ((i >>> 16) & 0xffff0000L) | (i >>> 48);
     }
 
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;

@@ -107,8 +107,8 @@ class ColumnFactsBoundsTest {
 
     /**
      * {@link ColumnFacts#prefix} and {@link ColumnFacts#second} read as bytes one at a time would,
-     * for values of every length up to 17 at every place in an array: inside it (one load, the
-     * bytes past the value masked off) and at its very end (byte reads).
+     * for values of every length up to 17 at every place in an array, its end included; and the
+     * byte swap written out for C1 ({@link ColumnFacts#swapBytes}) as {@code Long.reverseBytes}.
      */
     @Test
     void prefixWordsAreTheBytesBigEndianWithZerosPastTheEnd() {
@@ -132,6 +132,10 @@ class ColumnFactsBoundsTest {
                     .as("len %d off %d of %d", len, off, b.length)
                     .isEqualTo(want);
             assertThat(ColumnFacts.second(b, off, len)).isEqualTo(len > 8 ? want2 : 0);
+        }
+        for (int k = 0; k < 10_000; k++) {
+            long w = r.nextLong();
+            assertThat(ColumnFacts.swapBytes(w)).isEqualTo(Long.reverseBytes(w));
         }
     }
 }
