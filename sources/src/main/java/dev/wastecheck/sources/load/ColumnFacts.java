@@ -921,9 +921,9 @@ public final class ColumnFacts {
      * long)}, which C1, the compiler of the runs below the launcher's line, makes one instruction,
      * where a byte-array VarHandle is a chain of calls), turned big-endian; eight byte reads were
      * eight bounds-checked loads (15 of the fillers' 228 samples on ORM 100 MB, C1). A shorter
-     * value byte by byte: one load masked to the value's bytes, turned by a call to {@code
-     * Long.reverseBytes} under C1, made pandas (two- to four-byte strings) 1.09x slower in quiet
-     * pairs (docs/benchmarks.md, issue 32).
+     * value is read byte by byte: one load masked to its bytes (c42cd5c) made pandas, whose
+     * strings are mostly two to four bytes, 1.09x slower in quiet pairs under C1, which calls
+     * {@code Long.reverseBytes} rather than make it an instruction (docs/benchmarks.md, issue 32).
      */
     static long prefix(byte[] b, int off, int len) {
         if (len >= 8) {
