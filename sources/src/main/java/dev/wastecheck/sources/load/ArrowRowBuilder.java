@@ -392,9 +392,25 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 writers[i].start(vectors[i]);
             }
         }
+        if (uncopied == null) {
+            uncopied = new boolean[vectors.length];
+        }
+        for (int i = 0; i < uncopied.length; i++) {
+            uncopied[i] = facts != null && facts[i] != null && facts[i].leftOut();
+        }
         row = 0;
         bytes = 0;
     }
+
+    /**
+     * Per column, whether this batch leaves its values out of its vector ({@link
+     * ColumnFacts#leftOut}: DuckDB's table does not have the column, and its scan reads only the
+     * columns it names): the vector stays all NULL, the facts are counted as before. Decided at
+     * each batch's start. At 1 GB of the text shape the {@code body} column was 1 GB copied into
+     * buffers that grew by doubling and were mapped fresh for every batch (docs/benchmarks.md,
+     * issue 32).
+     */
+    private boolean[] uncopied;
 
     /** Rows a batch's vectors are allocated for at first (a batch closes at 16,384 in {@link DumpLoader}). */
     static final int INITIAL_ROWS = 16_384;
@@ -687,7 +703,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
             }
             case BYTES -> {
-                writers[col].putBytes(row, b, off, len);
+                if (!uncopied[col]) {
+                    writers[col].putBytes(row, b, off, len);
+                }
                 if (facts != null) {
                     facts[col].add(b, off, len);
                 }
@@ -713,7 +731,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
                 int chars = ascii ? len : counted != NOT_COUNTED ? counted : Utf8.chars(b, off, len); // -1: not UTF-8
                 if (chars >= 0) {
-                    writers[col].putBytes(row, b, off, len);
+                    if (!uncopied[col]) {
+                        writers[col].putBytes(row, b, off, len);
+                    }
                     if (facts != null) {
                         facts[col].add(b, off, len, chars, n == null ? NOT_A_NUMBER : n);
                     }
@@ -721,7 +741,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
                     byte[] recoded =
                             new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
-                    writers[col].putBytes(row, recoded, 0, recoded.length);
+                    if (!uncopied[col]) {
+                        writers[col].putBytes(row, recoded, 0, recoded.length);
+                    }
                     if (facts != null) {
                         facts[col].add(recoded, 0, recoded.length);
                     }

@@ -1,10 +1,12 @@
 package dev.wastecheck.sources.load;
 
 import dev.wastecheck.sources.sql.IsoTimestamps;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * What a column's values say, counted while the loader fills them in, so that the profile need
@@ -243,6 +245,22 @@ public final class ColumnFacts {
 
     public boolean bytes() {
         return bytes;
+    }
+
+    /**
+     * Whether DuckDB's table leaves this column out ({@link LoadedTable#absent}, decided at a run's
+     * first batch by {@link DumpLoader}): every figure of it is counted here, so {@link
+     * ArrowRowBuilder} stops copying its values into the batches from the next batch on. Set on
+     * DuckDB's thread, read by the filler's.
+     */
+    private volatile boolean leftOut;
+
+    void leaveOut() {
+        leftOut = true;
+    }
+
+    boolean leftOut() {
+        return leftOut;
     }
 
     public boolean valid() {
@@ -692,7 +710,7 @@ public final class ColumnFacts {
      * year), hours to 23, minutes and seconds to 59.
      */
     static boolean compactTimestamp(byte[] b, int off) {
-        // all 14 bytes digits: two overlapping words (byte reads: see prefix)
+        // all 14 bytes digits: two overlapping words
         if (!eightDigits(prefix(b, off, 8)) || !eightDigits(prefix(b, off + 6, 8))) {
             return false;
         }
@@ -899,19 +917,18 @@ public final class ColumnFacts {
      * values whose prefixes differ sort as their prefixes do: at the first byte where the words
      * differ, either both values have a byte, or the shorter has ended (a zero) where the other
      * has a byte above zero (equal zero bytes would not differ there), and the shorter sorts first.
-     * Byte reads, not a byte-array view: C1, which compiles the runs below 128 MB, does not
-     * inline a VarHandle's access.
+     * A value of eight bytes or more: one load of the eight ({@link MemoryUtil#getLong(byte[],
+     * long)}, which C1, the compiler of the runs below the launcher's line, makes one instruction,
+     * where a byte-array VarHandle is a chain of calls), turned big-endian; eight byte reads were
+     * eight bounds-checked loads (15 of the fillers' 228 samples on ORM 100 MB, C1). A shorter
+     * value is read byte by byte: one load masked to its bytes (c42cd5c) made pandas, whose
+     * strings are mostly two to four bytes, 1.09x slower in quiet pairs under C1, which calls
+     * {@code Long.reverseBytes} rather than make it an instruction (docs/benchmarks.md, issue 32).
      */
     static long prefix(byte[] b, int off, int len) {
         if (len >= 8) {
-            return ((long) (b[off] & 0xff) << 56)
-                    | ((long) (b[off + 1] & 0xff) << 48)
-                    | ((long) (b[off + 2] & 0xff) << 40)
-                    | ((long) (b[off + 3] & 0xff) << 32)
-                    | ((long) (b[off + 4] & 0xff) << 24)
-                    | ((b[off + 5] & 0xff) << 16)
-                    | ((b[off + 6] & 0xff) << 8)
-                    | (b[off + 7] & 0xff);
+            long w = MemoryUtil.getLong(b, off);
+            return LITTLE_ENDIAN ? bigEndian(w) : w;
         }
         long w = 0;
         for (int i = 0; i < len; i++) {
@@ -919,6 +936,23 @@ public final class ColumnFacts {
         }
         return w << (8 * (8 - len));
     }
+
+    /**
+     * {@code w}'s bytes in the other order: {@code Long.reverseBytes} where C2 compiles (one
+     * instruction), its own shifts written out under C1 alone, which does not make it an
+     * intrinsic and calls it ("callee is too large", {@code -XX:+PrintInlining}).
+     */
+    private static long bigEndian(long w) {
+        return DistinctHashes.C1_ALONE ? swapBytes(w) : Long.reverseBytes(w);
+    }
+
+    /** {@code Long.reverseBytes}' own shifts (JDK 17), for C1 to compile in place of the call. */
+    static long swapBytes(long w) {
+        long i = (w & 0x00ff00ff00ff00ffL) << 8 | (w >>> 8) & 0x00ff00ff00ff00ffL;
+        return (i << 48) | ((i & 0xffff0000L) << 16) | ((i >>> 16) & 0xffff0000L) | (i >>> 48);
+    }
+
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     /**
      * The value's bytes 8 to 15 as {@link #prefix} reads its first eight (zeros past its end), 0

@@ -107,7 +107,7 @@ final class DistinctHashes {
     }
 
     /** Whether this JVM compiles with C1 alone ({@code -XX:TieredStopAtLevel} below 4, tiered). */
-    private static final boolean C1_ALONE = c1Alone();
+    static final boolean C1_ALONE = c1Alone();
 
     private static boolean c1Alone() {
         try {

@@ -357,6 +357,11 @@ public final class DumpLoader {
                 absent[0] = false;
                 left--;
             }
+            for (int i = 0; i < absent.length; i++) {
+                if (absent[i]) {
+                    facts[i].leaveOut(); // the fillers need not copy its values from the next batch on
+                }
+            }
             return left == 0 ? null : absent;
         }
 

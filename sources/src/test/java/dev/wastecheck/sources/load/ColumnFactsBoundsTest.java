@@ -104,4 +104,38 @@ class ColumnFactsBoundsTest {
     private static String text(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
     }
+
+    /**
+     * {@link ColumnFacts#prefix} and {@link ColumnFacts#second} read as bytes one at a time would,
+     * for values of every length up to 17 at every place in an array, its end included; and the
+     * byte swap written out for C1 ({@link ColumnFacts#swapBytes}) as {@code Long.reverseBytes}.
+     */
+    @Test
+    void prefixWordsAreTheBytesBigEndianWithZerosPastTheEnd() {
+        Random r = new Random(8);
+        for (int trial = 0; trial < 20_000; trial++) {
+            byte[] b = new byte[1 + r.nextInt(40)];
+            r.nextBytes(b);
+            int len = r.nextInt(Math.min(b.length, 17) + 1);
+            int off = r.nextBoolean() ? b.length - len : r.nextInt(b.length - len + 1);
+            long want = 0;
+            long want2 = 0;
+            for (int k = 0; k < 16; k++) {
+                long v = k < len ? b[off + k] & 0xff : 0;
+                if (k < 8) {
+                    want |= v << (8 * (7 - k));
+                } else {
+                    want2 |= v << (8 * (15 - k));
+                }
+            }
+            assertThat(ColumnFacts.prefix(b, off, len))
+                    .as("len %d off %d of %d", len, off, b.length)
+                    .isEqualTo(want);
+            assertThat(ColumnFacts.second(b, off, len)).isEqualTo(len > 8 ? want2 : 0);
+        }
+        for (int k = 0; k < 10_000; k++) {
+            long w = r.nextLong();
+            assertThat(ColumnFacts.swapBytes(w)).isEqualTo(Long.reverseBytes(w));
+        }
+    }
 }
