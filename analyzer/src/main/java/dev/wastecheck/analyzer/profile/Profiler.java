@@ -284,23 +284,47 @@ public final class Profiler {
      * Runs the aggregates in groups of {@link ProfileDialect#columnsPerQuery} columns: one column
      * a query in DuckDB's in-memory tables (each query's distinct-count hash table alone; one
      * query with every column's count(DISTINCT) was 1.6x slower on 11 M rows), all of a table's
-     * in one query on a row store, which reads whole rows on every scan.
+     * in one query on a row store, which reads whole rows on every scan. Where that is one column
+     * a query, the columns that count no distinct values exactly (counts, bounds, lengths, casts,
+     * a sketch's estimate: no hash table of values) share queries, {@link #LIGHT_PER_QUERY} a
+     * query: the ORM shape's twenty short varchars each took a query of its own, 4-9 ms apiece,
+     * for one {@code approx_count_distinct} (docs/benchmarks.md, issue 32).
      */
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
-        Map<Integer, List<Agg>> byColumn = new TreeMap<>();
+        // per column with SQL to run, whether one of its aggregates holds a hash table of values
+        Map<Integer, Boolean> heavy = new TreeMap<>();
         for (Agg a : aggs.aggs) {
             if (a.known() != null) {
                 a.setter().accept(out.get(a.column()), a.known().get());
             } else if (a.column() >= 0) {
-                byColumn.computeIfAbsent(a.column() / sql.columnsPerQuery(), k -> new ArrayList<>())
+                heavy.merge(a.column(), holdsValues(a.sql()), Boolean::logicalOr);
+            }
+        }
+        // each column's query: c / columnsPerQuery, or for a light column under one column a
+        // query a shared one, numbered below zero (run first)
+        Map<Integer, Integer> groupOf = new HashMap<>();
+        int light = 0;
+        for (Map.Entry<Integer, Boolean> e : heavy.entrySet()) {
+            int c = e.getKey();
+            groupOf.put(
+                    c,
+                    sql.columnsPerQuery() == 1 && !e.getValue()
+                            ? -1 - light++ / LIGHT_PER_QUERY
+                            : c / sql.columnsPerQuery());
+        }
+        Map<Integer, List<Agg>> byColumn = new TreeMap<>();
+        for (Agg a : aggs.aggs) {
+            if (a.known() == null && a.column() >= 0) {
+                byColumn.computeIfAbsent(groupOf.get(a.column()), k -> new ArrayList<>())
                         .add(a);
             }
         }
         for (Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
             int group = e.getKey();
+            IntPredicate inGroup = c -> groupOf.containsKey(c) && groupOf.get(c) == group;
             for (int c : aggs.derived.keySet()) {
-                if (c / this.sql.columnsPerQuery() == group && !table.present(c)) {
+                if (inGroup.test(c) && !table.present(c)) {
                     throw new ColumnNotLoaded(table, c); // the loader's facts did not answer all: load it again
                 }
             }
@@ -316,8 +340,7 @@ public final class Profiler {
                 }
                 sql.append(list.get(i).sql());
             }
-            sql.append("\nFROM ")
-                    .append(aggs.from(table.relation(), c -> c / this.sql.columnsPerQuery() == group, this.sql));
+            sql.append("\nFROM ").append(aggs.from(table.relation(), inGroup, this.sql));
             long t0 = System.nanoTime();
             try (Statement st = connection.createStatement();
                     ResultSet rs = st.executeQuery(sql.toString())) {
@@ -331,6 +354,17 @@ public final class Profiler {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, sql);
             }
         }
+    }
+
+    /** Columns a shared query of columns that count no distinct values exactly holds at most. */
+    static final int LIGHT_PER_QUERY = 32;
+
+    private static final Pattern HOLDS_VALUES = Pattern.compile(
+            "(?i)\\bcount\\s*\\(\\s*DISTINCT\\b|bitstring_agg|string_agg|\\blist\\s*\\(|\\bmode\\s*\\(");
+
+    /** Whether an aggregate keeps a table of the values it sees (an exact distinct count). */
+    static boolean holdsValues(String aggregate) {
+        return HOLDS_VALUES.matcher(aggregate).find();
     }
 
     /**
