@@ -421,34 +421,92 @@ public final class Profiler {
      */
     private void countWhereDecided(LoadedTable table, List<Integer> screened, List<ColumnProfile> out)
             throws SQLException {
+        // Estimates below the screen's line are counted whatever the other columns hold: first,
+        // several a query where their hash tables are small. The others are decided in the
+        // screen's order, each seeing such a column after it with its estimate, as before.
+        Map<Integer, Long> later = new HashMap<>(); // a small column's estimate, by its column
+        List<Integer> small = new ArrayList<>();
+        for (int i : screened) {
+            if (out.get(i).distinct < screenBelow) {
+                small.add(i);
+                later.put(i, out.get(i).distinct);
+            }
+        }
+        countExactly(table, small, out);
         for (int i : screened) {
             ColumnProfile p = out.get(i);
-            boolean decided = p.distinct < screenBelow;
+            if (later.remove(i) != null) {
+                continue; // counted above; the columns after it see its exact count
+            }
+            boolean decided = false;
             for (int k = 0; k < out.size() && !decided; k++) {
                 ColumnProfile q = out.get(k);
+                Long estimate = later.get(k);
+                long distinct = estimate != null ? estimate : q.distinct;
+                boolean estimated = estimate != null || q.distinctEstimated;
                 decided = k != i
                         && q.nonNull == p.nonNull
-                        && q.distinct <= 2 * p.distinct
-                        && p.distinct <= 2 * q.distinct
+                        && distinct <= 2 * p.distinct
+                        && p.distinct <= 2 * distinct
                         // a column known to be unique pairs with none: the check skips it
-                        && (q.distinctEstimated || q.distinct < q.nonNull);
+                        && (estimated || distinct < q.nonNull);
             }
             if (!decided) {
                 p.distinct = Math.min(p.distinct, p.nonNull);
                 continue;
             }
-            String query = "SELECT count(DISTINCT " + table.physicalColumn(i) + ") FROM " + table.relation();
+            countExactly(table, List.of(i), out);
+        }
+    }
+
+    /**
+     * The most values the estimates of one query's exact counts add up to, where several columns
+     * share it ({@link #countExactly}): small hash tables, side by side.
+     */
+    static final long SHARED_DISTINCT_MAX = 1 << 18;
+
+    /**
+     * Counts the distinct values of {@code columns} exactly: one column a query where the dialect
+     * runs one column a query ({@link ProfileDialect#columnsPerQuery}), except that columns whose
+     * estimates add up to at most {@link #SHARED_DISTINCT_MAX} share a query, {@link
+     * #LIGHT_PER_QUERY} at most: the ORM shape's twenty varchars of 1,000 values each took a
+     * query of their own (docs/benchmarks.md, issue 32).
+     */
+    private void countExactly(LoadedTable table, List<Integer> columns, List<ColumnProfile> out) throws SQLException {
+        int at = 0;
+        while (at < columns.size()) {
+            int to = at + 1;
+            long sum = out.get(columns.get(at)).distinct;
+            while (sql.columnsPerQuery() == 1
+                    && to < columns.size()
+                    && to - at < LIGHT_PER_QUERY
+                    && sum + out.get(columns.get(to)).distinct <= SHARED_DISTINCT_MAX) {
+                sum += out.get(columns.get(to++)).distinct;
+            }
+            List<Integer> group = columns.subList(at, to);
+            StringBuilder query = new StringBuilder("SELECT ");
+            for (int j = 0; j < group.size(); j++) {
+                query.append(j == 0 ? "" : ", ")
+                        .append("count(DISTINCT ")
+                        .append(table.physicalColumn(group.get(j)))
+                        .append(")");
+            }
+            query.append(" FROM ").append(table.relation());
             long t0 = System.nanoTime();
             try (Statement st = connection.createStatement();
-                    ResultSet rs = st.executeQuery(query)) {
+                    ResultSet rs = st.executeQuery(query.toString())) {
                 rs.next();
-                p.distinct = asLong(rs.getObject(1));
-                p.distinctEstimated = false;
+                for (int j = 0; j < group.size(); j++) {
+                    ColumnProfile p = out.get(group.get(j));
+                    p.distinct = asLong(rs.getObject(j + 1));
+                    p.distinctEstimated = false;
+                }
                 RowStore.drain(rs);
             }
             if (Boolean.getBoolean("wastecheck.logSql")) {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, query);
             }
+            at = to;
         }
     }
 
