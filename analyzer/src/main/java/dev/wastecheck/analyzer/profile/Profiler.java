@@ -284,47 +284,23 @@ public final class Profiler {
      * Runs the aggregates in groups of {@link ProfileDialect#columnsPerQuery} columns: one column
      * a query in DuckDB's in-memory tables (each query's distinct-count hash table alone; one
      * query with every column's count(DISTINCT) was 1.6x slower on 11 M rows), all of a table's
-     * in one query on a row store, which reads whole rows on every scan. Where that is one column
-     * a query, the columns that count no distinct values exactly (counts, bounds, lengths, casts,
-     * a sketch's estimate: no hash table of values) share queries, {@link #LIGHT_PER_QUERY} a
-     * query: the ORM shape's twenty short varchars each took a query of its own, 4-9 ms apiece,
-     * for one {@code approx_count_distinct} (docs/benchmarks.md, issue 32).
+     * in one query on a row store, which reads whole rows on every scan.
      */
     private void run(LoadedTable table, Query aggs, List<ColumnProfile> out) throws SQLException {
-        // per column with SQL to run, whether one of its aggregates holds a hash table of values
-        Map<Integer, Boolean> heavy = new TreeMap<>();
+        Map<Integer, List<Agg>> byColumn = new TreeMap<>();
         for (Agg a : aggs.aggs) {
             if (a.known() != null) {
                 a.setter().accept(out.get(a.column()), a.known().get());
             } else if (a.column() >= 0) {
-                heavy.merge(a.column(), holdsValues(a.sql()), Boolean::logicalOr);
-            }
-        }
-        // each column's query: c / columnsPerQuery, or for a light column under one column a
-        // query a shared one, numbered below zero (run first)
-        Map<Integer, Integer> groupOf = new HashMap<>();
-        int light = 0;
-        for (Map.Entry<Integer, Boolean> e : heavy.entrySet()) {
-            int c = e.getKey();
-            groupOf.put(
-                    c,
-                    sql.columnsPerQuery() == 1 && !e.getValue()
-                            ? -1 - light++ / LIGHT_PER_QUERY
-                            : c / sql.columnsPerQuery());
-        }
-        Map<Integer, List<Agg>> byColumn = new TreeMap<>();
-        for (Agg a : aggs.aggs) {
-            if (a.known() == null && a.column() >= 0) {
-                byColumn.computeIfAbsent(groupOf.get(a.column()), k -> new ArrayList<>())
+                byColumn.computeIfAbsent(a.column() / sql.columnsPerQuery(), k -> new ArrayList<>())
                         .add(a);
             }
         }
         for (Map.Entry<Integer, List<Agg>> e : byColumn.entrySet()) {
             List<Agg> list = e.getValue();
             int group = e.getKey();
-            IntPredicate inGroup = c -> groupOf.containsKey(c) && groupOf.get(c) == group;
             for (int c : aggs.derived.keySet()) {
-                if (inGroup.test(c) && !table.present(c)) {
+                if (c / this.sql.columnsPerQuery() == group && !table.present(c)) {
                     throw new ColumnNotLoaded(table, c); // the loader's facts did not answer all: load it again
                 }
             }
@@ -340,7 +316,8 @@ public final class Profiler {
                 }
                 sql.append(list.get(i).sql());
             }
-            sql.append("\nFROM ").append(aggs.from(table.relation(), inGroup, this.sql));
+            sql.append("\nFROM ")
+                    .append(aggs.from(table.relation(), c -> c / this.sql.columnsPerQuery() == group, this.sql));
             long t0 = System.nanoTime();
             try (Statement st = connection.createStatement();
                     ResultSet rs = st.executeQuery(sql.toString())) {
@@ -354,17 +331,6 @@ public final class Profiler {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, sql);
             }
         }
-    }
-
-    /** Columns a shared query of columns that count no distinct values exactly holds at most. */
-    static final int LIGHT_PER_QUERY = 32;
-
-    private static final Pattern HOLDS_VALUES = Pattern.compile(
-            "(?i)\\bcount\\s*\\(\\s*DISTINCT\\b|bitstring_agg|string_agg|\\blist\\s*\\(|\\bmode\\s*\\(");
-
-    /** Whether an aggregate keeps a table of the values it sees (an exact distinct count). */
-    static boolean holdsValues(String aggregate) {
-        return HOLDS_VALUES.matcher(aggregate).find();
     }
 
     /**
@@ -421,92 +387,34 @@ public final class Profiler {
      */
     private void countWhereDecided(LoadedTable table, List<Integer> screened, List<ColumnProfile> out)
             throws SQLException {
-        // Estimates below the screen's line are counted whatever the other columns hold: first,
-        // several a query where their hash tables are small. The others are decided in the
-        // screen's order, each seeing such a column after it with its estimate, as before.
-        Map<Integer, Long> later = new HashMap<>(); // a small column's estimate, by its column
-        List<Integer> small = new ArrayList<>();
-        for (int i : screened) {
-            if (out.get(i).distinct < screenBelow) {
-                small.add(i);
-                later.put(i, out.get(i).distinct);
-            }
-        }
-        countExactly(table, small, out);
         for (int i : screened) {
             ColumnProfile p = out.get(i);
-            if (later.remove(i) != null) {
-                continue; // counted above; the columns after it see its exact count
-            }
-            boolean decided = false;
+            boolean decided = p.distinct < screenBelow;
             for (int k = 0; k < out.size() && !decided; k++) {
                 ColumnProfile q = out.get(k);
-                Long estimate = later.get(k);
-                long distinct = estimate != null ? estimate : q.distinct;
-                boolean estimated = estimate != null || q.distinctEstimated;
                 decided = k != i
                         && q.nonNull == p.nonNull
-                        && distinct <= 2 * p.distinct
-                        && p.distinct <= 2 * distinct
+                        && q.distinct <= 2 * p.distinct
+                        && p.distinct <= 2 * q.distinct
                         // a column known to be unique pairs with none: the check skips it
-                        && (estimated || distinct < q.nonNull);
+                        && (q.distinctEstimated || q.distinct < q.nonNull);
             }
             if (!decided) {
                 p.distinct = Math.min(p.distinct, p.nonNull);
                 continue;
             }
-            countExactly(table, List.of(i), out);
-        }
-    }
-
-    /**
-     * The most values the estimates of one query's exact counts add up to, where several columns
-     * share it ({@link #countExactly}): small hash tables, side by side.
-     */
-    static final long SHARED_DISTINCT_MAX = 1 << 18;
-
-    /**
-     * Counts the distinct values of {@code columns} exactly: one column a query where the dialect
-     * runs one column a query ({@link ProfileDialect#columnsPerQuery}), except that columns whose
-     * estimates add up to at most {@link #SHARED_DISTINCT_MAX} share a query, {@link
-     * #LIGHT_PER_QUERY} at most: the ORM shape's twenty varchars of 1,000 values each took a
-     * query of their own (docs/benchmarks.md, issue 32).
-     */
-    private void countExactly(LoadedTable table, List<Integer> columns, List<ColumnProfile> out) throws SQLException {
-        int at = 0;
-        while (at < columns.size()) {
-            int to = at + 1;
-            long sum = out.get(columns.get(at)).distinct;
-            while (sql.columnsPerQuery() == 1
-                    && to < columns.size()
-                    && to - at < LIGHT_PER_QUERY
-                    && sum + out.get(columns.get(to)).distinct <= SHARED_DISTINCT_MAX) {
-                sum += out.get(columns.get(to++)).distinct;
-            }
-            List<Integer> group = columns.subList(at, to);
-            StringBuilder query = new StringBuilder("SELECT ");
-            for (int j = 0; j < group.size(); j++) {
-                query.append(j == 0 ? "" : ", ")
-                        .append("count(DISTINCT ")
-                        .append(table.physicalColumn(group.get(j)))
-                        .append(")");
-            }
-            query.append(" FROM ").append(table.relation());
+            String query = "SELECT count(DISTINCT " + table.physicalColumn(i) + ") FROM " + table.relation();
             long t0 = System.nanoTime();
             try (Statement st = connection.createStatement();
-                    ResultSet rs = st.executeQuery(query.toString())) {
+                    ResultSet rs = st.executeQuery(query)) {
                 rs.next();
-                for (int j = 0; j < group.size(); j++) {
-                    ColumnProfile p = out.get(group.get(j));
-                    p.distinct = asLong(rs.getObject(j + 1));
-                    p.distinctEstimated = false;
-                }
+                p.distinct = asLong(rs.getObject(1));
+                p.distinctEstimated = false;
                 RowStore.drain(rs);
             }
             if (Boolean.getBoolean("wastecheck.logSql")) {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, query);
             }
-            at = to;
         }
     }
 

@@ -41,32 +41,4 @@ class ProfileDialectTest {
         assertThat(ProfileDialect.DUCKDB.lateralAliases()).isTrue();
         assertThat(ProfileDialect.TRINO.lateralAliases()).isFalse();
     }
-
-    /**
-     * Columns whose aggregates hold no table of values share a query in DuckDB; an exact count
-     * of distinct values, in any dialect's spelling, keeps its column's query to itself.
-     */
-    @Test
-    void onlyExactDistinctCountsHoldTheirValues() {
-        for (ProfileDialect d : new ProfileDialect[] {ProfileDialect.DUCKDB, ProfileDialect.MARIADB}) {
-            assertThat(Profiler.holdsValues(d.countDistinctIf("c", "c > 1")))
-                    .as(d + " distinct if")
-                    .isTrue();
-            assertThat(Profiler.holdsValues(d.countIf("c > 1")))
-                    .as(d + " count if")
-                    .isFalse();
-            assertThat(Profiler.holdsValues(d.aggIf("min", "c", "c > 1")))
-                    .as(d + " min if")
-                    .isFalse();
-        }
-        assertThat(Profiler.holdsValues("count(DISTINCT c1)")).isTrue();
-        assertThat(Profiler.holdsValues("COUNT( distinct c1)")).isTrue();
-        assertThat(Profiler.holdsValues(ProfileDialect.DUCKDB.distinctIntegersByBits("n", 0, 9)))
-                .isTrue();
-        assertThat(Profiler.holdsValues(ProfileDialect.DUCKDB.approxDistinct("c1")))
-                .isFalse();
-        assertThat(Profiler.holdsValues("count(c1) - count(tm1)")).isFalse();
-        assertThat(Profiler.holdsValues("count(*) FILTER (WHERE tm1 = date_trunc('day', tm1))"))
-                .isFalse();
-    }
 }
