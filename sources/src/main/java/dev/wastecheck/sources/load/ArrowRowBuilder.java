@@ -219,9 +219,18 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     }
 
     /**
+     * What a NULL costs the side that fills its column: the replay steps over it without a call
+     * ({@link #freeNulls}), as it steps over the other side's values, so it costs the same on
+     * either side. Weighed 16 as a call, the ORM shape's NULLs (33 of 44 values a row) were most
+     * of the weight, and the first filler did 20-30% more than the second (docs/benchmarks.md,
+     * issue 32).
+     */
+    static final int NULL_COST = 1;
+
+    /**
      * What filling one value of column {@code col} costs, in units of a byte of value: what
      * {@link DumpLoader} balances when it splits a table's columns over two fillers. A value
-     * weighs its bytes and 16 for the call; a text or byte string that starts as a number does
+     * weighs its bytes and 16 for the call (a NULL {@link #NULL_COST}); a text or byte string that starts as a number does
      * far more in {@link #value} and {@link ColumnFacts#add} than its bytes say: it is read as a
      * number ({@link PlainNumber}, the number facts: 32 more), checked as a date or timestamp
      * when it has a date's dashes (64 more), and in a DECIMAL column scaled and checked against
@@ -230,8 +239,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
      * took about twice the other's time (docs/benchmarks.md, issue 32).
      */
     int cost(int col, int kind, byte[] b, int off, int len) {
+        if (kind == SqlScriptReader.NULL) {
+            return NULL_COST;
+        }
         int c = 16 + len;
-        if (kind == SqlScriptReader.NULL || storage[col] == ColumnStorage.INT64 || len == 0) {
+        if (storage[col] == ColumnStorage.INT64 || len == 0) {
             return c;
         }
         if (b[off] == '-' || (b[off] >= '0' && b[off] <= '9')) {

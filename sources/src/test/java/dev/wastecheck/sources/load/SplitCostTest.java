@@ -60,13 +60,13 @@ class SplitCostTest {
         }
         long[] w = new long[NAMES.length];
         c.weigh(builder(), w);
-        // 16 a value and its bytes; 32 more to read a number, 64 for a date, 32 for a DECIMAL
+        // 16 a value and its bytes; 32 more to read a number, 64 for a date, 32 for a DECIMAL; a NULL 1
         assertThat(w[0]).isEqualTo(100 * (16 + 5));
         assertThat(w[1]).isEqualTo(100 * (16 + 7));
         assertThat(w[2]).isEqualTo(100 * (16 + 7 + 32 + 32));
         assertThat(w[3]).isEqualTo(100 * (16 + 14 + 32));
         assertThat(w[4]).isEqualTo(100 * (16 + 20 + 32 + 64));
-        assertThat(w[5]).isEqualTo(50 * 16 + 50 * (16 + 6));
+        assertThat(w[5]).isEqualTo(50 * ArrowRowBuilder.NULL_COST + 50 * (16 + 6));
     }
 
     /** A value of 2^24 bytes or more is a call of its own; the values after it are weighed by their own bytes. */
