@@ -108,6 +108,21 @@ public final class ColumnFacts {
     private DistinctHashes.Budget distinctBudget;
     private DistinctHashes hashes;
     private long hashedDistinct = -1;
+    /**
+     * Past FEW values of at most {@link DistinctHashes#WORDS_MAX} bytes where no hashes started
+     * (C1 alone): each value kept whole as its two prefix words ({@link DistinctHashes#addWords}),
+     * counted into hashedDistinct at a run's end as the hashes are.
+     */
+    private DistinctHashes words;
+
+    /**
+     * Whether every value so far sorted after all before it (byte order, as the bounds): then
+     * they are all distinct, {@code count(DISTINCT)} is their count, whatever their number or
+     * length. A dump is written in its key's order, and a column that rises with the key (a
+     * creation time, a sequence) is told so at the cost of the max's compare, which the bounds
+     * make anyway: ORM's {@code created_at} took an exact count of 360,080 timestamps in SQL.
+     */
+    private boolean ascending = true;
 
     // 14-digit MediaWiki timestamps (YYYYMMDDHHMMSS) that a timestamp parse prints back the same
     long mwTimestamps;
@@ -348,6 +363,11 @@ public final class ColumnFacts {
             if (!hashes.add(b, off, len)) {
                 hashes = null; // over the budget: SQL counts them
             }
+        } else if (words != null) {
+            if (len > DistinctHashes.WORDS_MAX || !words.addWords(w, w2, len)) {
+                words.giveUp(); // a longer value, or over the budget: SQL counts them
+                words = null;
+            }
         } else if (hashedDistinct >= 0) {
             hashedDistinct = -1; // a later run of the table: its values were not counted
         }
@@ -383,6 +403,8 @@ public final class ColumnFacts {
             max = copy(max, b, off, len);
             maxWord = w;
             maxWord2 = w2;
+        } else {
+            ascending = false; // not above every value before it: one may repeat
         }
         if (marker || markers == 0) {
             return; // no marker yet: the real values' bounds are min and max (see the getters)
@@ -427,6 +449,9 @@ public final class ColumnFacts {
                     few = null; // more than a short list: their hashes from here on, or SQL
                     fewWords = null;
                     startHashes(list, b, off, len);
+                    if (hashes == null) {
+                        startWords(list, w, b, off, len);
+                    }
                 } else {
                     few[at] = Arrays.copyOfRange(b, off, off + len);
                     fewWords[at] = w;
@@ -463,6 +488,29 @@ public final class ColumnFacts {
         }
     }
 
+    /**
+     * Starts counting by words ({@link DistinctHashes#addWords}) when the loader gave word slots
+     * and every value so far is short enough: the short list's values, then the one that
+     * overflowed it ({@code w} its prefix word, read for the bounds). Its second word is read
+     * again here, once a column.
+     */
+    private void startWords(byte[][] list, long w, byte[] b, int off, int len) {
+        if (hashedDistinct >= 0
+                || maxLen > DistinctHashes.WORDS_MAX
+                || (words = DistinctHashes.startWords(distinctBudget)) == null) {
+            return;
+        }
+        for (byte[] v : list) {
+            if (v != null && !words.addWords(prefix(v, 0, v.length), second(v, 0, v.length), v.length)) {
+                words = null;
+                return;
+            }
+        }
+        if (!words.addWords(w, second(b, off, len), len)) {
+            words = null;
+        }
+    }
+
     /** Lets the values past the short list be counted by their hashes, drawing memory on {@code budget}. */
     void distinctBudget(DistinctHashes.Budget budget) {
         this.distinctBudget = budget;
@@ -477,6 +525,11 @@ public final class ColumnFacts {
             hashedDistinct = hashes.count();
             hashes.giveUp();
             hashes = null;
+        }
+        if (words != null) {
+            hashedDistinct = words.count();
+            words.giveUp();
+            words = null;
         }
     }
 
@@ -1133,11 +1186,17 @@ public final class ColumnFacts {
         if (few != null) {
             return (long) fewCount;
         }
+        if (ascending) {
+            return nonNull;
+        }
         if (scaledValid && !bitsGaveUp) {
             return integerDistinct();
         }
         if (hashes != null) {
             return hashes.count();
+        }
+        if (words != null) {
+            return words.count();
         }
         return hashedDistinct >= 0 ? hashedDistinct : null;
     }

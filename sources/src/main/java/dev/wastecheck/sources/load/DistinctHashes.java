@@ -53,16 +53,25 @@ final class DistinctHashes {
      */
     static final class Budget {
         private final AtomicLong slots;
+        /** The slots the tables of short values' words may hold together ({@link #startWords}). */
+        private final AtomicLong wordSlots;
         /** The least mean value length of a column that is hashed ({@link #minMeanBytes}). */
         final long minMean;
 
         /** @param bytes the most bytes of slots the columns may hold together */
         Budget(long bytes) {
-            this(bytes, 0);
+            this(bytes, 0, 0);
         }
 
+        /** A loader's budget: {@code bytes} for hashes, and {@link #wordBudgetBytes} for short values' words. */
         Budget(long bytes, long minMean) {
+            this(bytes, minMean, wordBudgetBytes());
+        }
+
+        /** @param wordBytes the most bytes of slots the tables of short values' words may hold together */
+        Budget(long bytes, long minMean, long wordBytes) {
             this.slots = new AtomicLong(bytes / SLOT_BYTES);
+            this.wordSlots = new AtomicLong(wordBytes / SLOT_BYTES);
             this.minMean = minMean;
         }
 
@@ -72,20 +81,41 @@ final class DistinctHashes {
         }
 
         boolean take(long n) {
-            long left;
-            do {
-                left = slots.get();
-                if (left < n) {
-                    return false;
-                }
-            } while (!slots.compareAndSet(left, left - n));
-            return true;
+            return take(slots, n);
         }
 
         void give(long n) {
             slots.addAndGet(n);
         }
+
+        private static boolean take(AtomicLong pool, long n) {
+            long left;
+            do {
+                left = pool.get();
+                if (left < n) {
+                    return false;
+                }
+            } while (!pool.compareAndSet(left, left - n));
+            return true;
+        }
     }
+
+    /**
+     * The budget of a loader's tables of short values' words ({@link #startWords}): 64 MB of
+     * slots under C1 alone, where the hashes have none (a million distinct values of up to 15
+     * bytes take 16-32 MB); none where C2 compiles, whose hashes are measured as they are; or the
+     * system property {@code wastecheck.wordDistinctBytes}.
+     */
+    static long wordBudgetBytes() {
+        Long set = Long.getLong("wastecheck.wordDistinctBytes");
+        if (set != null) {
+            return set;
+        }
+        return C1_ALONE ? 64L << 20 : 0;
+    }
+
+    /** The longest value counted by its words ({@link #addWords}): its length fits the second word's last byte. */
+    static final int WORDS_MAX = 15;
 
     /**
      * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB)
@@ -134,6 +164,8 @@ final class DistinctHashes {
     }
 
     private final Budget budget;
+    /** Whether this table holds short values' words ({@link #addWords}), drawn on the budget's word slots. */
+    private final boolean words;
     /** The slots: {@code lo} at {@code 2 * slot}, {@code hi} after it. */
     private long[] slots;
 
@@ -161,7 +193,7 @@ final class DistinctHashes {
         long end = v.getOffsetBuffer().getInt((long) n * BaseVariableWidthVector.OFFSET_WIDTH);
         byte[] data = new byte[(int) end];
         v.getDataBuffer().getBytes(0, data, 0, data.length);
-        DistinctHashes h = new DistinctHashes(new Budget(1L << 40));
+        DistinctHashes h = new DistinctHashes(new Budget(1L << 40), false);
         long sum = 0;
         int seen = 0;
         for (int i = 0; i < n; i++) {
@@ -181,13 +213,50 @@ final class DistinctHashes {
 
     /** Null when the budget cannot give the first table. */
     static DistinctHashes start(Budget budget) {
-        return budget != null && budget.take(FIRST) ? new DistinctHashes(budget) : null;
+        return budget != null && budget.take(FIRST) ? new DistinctHashes(budget, false) : null;
     }
 
-    private DistinctHashes(Budget budget) {
+    /**
+     * A table of values of at most {@link #WORDS_MAX} bytes kept whole as their two words, not
+     * hashed ({@link #addWords}); null when the budget's word slots cannot give the first table.
+     */
+    static DistinctHashes startWords(Budget budget) {
+        return budget != null && Budget.take(budget.wordSlots, FIRST) ? new DistinctHashes(budget, true) : null;
+    }
+
+    private DistinctHashes(Budget budget, boolean words) {
         this.budget = budget;
+        this.words = words;
         this.slots = new long[2 * FIRST];
         this.grow = (int) (FIRST * LOAD);
+    }
+
+    /**
+     * Counts a value of at most {@link #WORDS_MAX} bytes by its words ({@link ColumnFacts#prefix}
+     * {@code w} and {@link ColumnFacts#second} {@code w2}, which the facts read for the bounds
+     * anyway), with no hash over its bytes: under C1 alone, which calls a VarHandle's access
+     * rather than inline it, {@link #murmur3} cost more than the SQL count it replaced. Exact: a
+     * value of up to 15 bytes has zeros in the second word's last byte, which takes its length
+     * plus one, so {@code (w, w2 | len + 1)} is the value whole, never (0, 0); the slot holds
+     * {@code w} and that second word mixed with {@code w} by an invertible mix (MurmurHash3's
+     * {@code fmix64}, a bijection), so two values share a slot's contents only if they are equal,
+     * and the mixed word's top bits spread the slots. False when the table would outgrow the
+     * budget: then it is given up, as {@link #add}.
+     */
+    boolean addWords(long w, long w2, int len) {
+        long k = w * 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k ^= w2 | (len + 1);
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        if (size >= grow && !doubleTable()) {
+            return false;
+        }
+        insert(slots, w, k);
+        return true;
     }
 
     /**
@@ -227,7 +296,7 @@ final class DistinctHashes {
 
     private boolean doubleTable() {
         int capacity = slots.length / 2;
-        if (capacity >= 1 << 28 || !budget.take(capacity)) {
+        if (capacity >= 1 << 28 || !(words ? Budget.take(budget.wordSlots, capacity) : budget.take(capacity))) {
             giveUp();
             return false;
         }
@@ -246,7 +315,7 @@ final class DistinctHashes {
     /** Frees the table and returns its slots to the budget. */
     void giveUp() {
         if (slots != null) {
-            budget.give(slots.length / 2);
+            (words ? budget.wordSlots : budget.slots).addAndGet(slots.length / 2);
             slots = null;
         }
     }
