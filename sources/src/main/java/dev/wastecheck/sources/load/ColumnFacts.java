@@ -190,6 +190,9 @@ public final class ColumnFacts {
     private long tsMinWord2;
     private long tsMaxWord2;
     long uuids;
+    /** Of the timestamps and ISO-8601 timestamps counted, those at the start of their day. */
+    long midnights;
+
     private String isoFormat;
     /** The first ISO-8601 value: its bytes where they are not digits are the format's literals. */
     private byte[] isoTemplate;
@@ -799,6 +802,9 @@ public final class ColumnFacts {
         }
         if (len == 19 && b[off + 10] == ' ') {
             timestamps++;
+            if (midnight(b, off, len)) {
+                midnights++;
+            }
             if (tsMin == null || less(w, w2, b, off, len, tsMinWord, tsMinWord2, tsMin)) {
                 tsMinWord = w;
                 tsMinWord2 = w2;
@@ -834,6 +840,9 @@ public final class ColumnFacts {
             }
         }
         isoTimestamps++;
+        if (midnight(b, off, len)) {
+            midnights++;
+        }
         if (isoMin == null || less(w, w2, b, off, len, isoMinWord, isoMinWord2, isoMin)) {
             isoMinWord = w;
             isoMinWord2 = w2;
@@ -844,6 +853,22 @@ public final class ColumnFacts {
             isoMaxWord2 = w2;
             isoMax = copy(isoMax, b, off, len);
         }
+    }
+
+    /**
+     * Whether a timestamp ({@code YYYY-MM-DD HH:MM:SS}, then a fraction or an offset) is at the
+     * start of its day: its time and fraction digits all zeros (as the profile's {@code tm =
+     * date_trunc('day', tm)}). An offset after the fraction is not read: the profile reads these
+     * counts only for a column without one.
+     */
+    private static boolean midnight(byte[] b, int off, int len) {
+        for (int i = 11; i < len; i++) {
+            byte c = b[off + i];
+            if (c != '0' && c != ':' && (c != '.' || i != 19)) {
+                return i >= 20 && (c < '0' || c > '9'); // the offset past the fraction
+            }
+        }
+        return true;
     }
 
     /** Whether {@code YYYY-MM-DD} at {@code off} is a day DuckDB's strptime reads (as {@link #compactTimestamp}). */
@@ -1221,6 +1246,14 @@ public final class ColumnFacts {
 
     public long uuids() {
         return uuids;
+    }
+
+    /**
+     * Of the values counted as {@link #timestamps} or {@link #isoTimestamps}, those whose time is
+     * 00:00:00 with a zero fraction.
+     */
+    public long midnights() {
+        return midnights;
     }
 
     /**
