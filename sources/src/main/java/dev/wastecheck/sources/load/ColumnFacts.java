@@ -190,6 +190,17 @@ public final class ColumnFacts {
     private long tsMinWord2;
     private long tsMaxWord2;
     long uuids;
+    /** Whether {@link #isoFormat} is a space's spelling with no offset (MySQL's {@code DATETIME(6)}). */
+    private boolean isoPlain;
+
+    /**
+     * Whether the last value added was a real day ({@code YYYY-MM-DD}), or a day and a time of it
+     * ({@code HH:MM:SS} to 23:59:59) in the plain spelling or {@link #isoPlain}'s: then its
+     * column's declared DATE, DATETIME or TIMESTAMP holds it ({@link DeclaredRange} would find it
+     * valid), and {@link ArrowRowBuilder} does not parse it a second time.
+     */
+    boolean timed;
+
     /** Of the timestamps and ISO-8601 timestamps counted, those at the start of their day. */
     long midnights;
 
@@ -306,6 +317,7 @@ public final class ColumnFacts {
      * number}, or null when it was not read: then it is read here if it could be one).
      */
     void add(byte[] b, int off, int len, int chars, PlainNumber number) {
+        timed = false;
         PlainNumber n = number;
         if (n == null && len > 0 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
             n = read;
@@ -666,7 +678,14 @@ public final class ColumnFacts {
             bitsScale = s;
         }
         long v = n.whole * PlainNumber.POW10[bitsScale] + n.fraction * PlainNumber.POW10[bitsScale - s];
-        if (!markBits(n.negative ? -v : v)) {
+        if (n.negative) {
+            v = -v;
+        }
+        long[] b = bits;
+        long word = (v >> 6) - bitsLowWord;
+        if (b != null && word >= 0 && word < b.length) {
+            b[(int) word] |= 1L << v; // markBits' common case without its call, as addLong (C1 does not inline it)
+        } else if (!markBits(v)) {
             scaledValid = false;
         }
     }
@@ -795,6 +814,7 @@ public final class ColumnFacts {
         }
         if (len == 10) {
             dates++;
+            timed = true;
             return;
         }
         if (len < 19 || !time(b, off + 11)) {
@@ -802,6 +822,7 @@ public final class ColumnFacts {
         }
         if (len == 19 && b[off + 10] == ' ') {
             timestamps++;
+            timed = true;
             if (midnight(b, off, len)) {
                 midnights++;
             }
@@ -824,6 +845,8 @@ public final class ColumnFacts {
                 return;
             }
             isoTemplate = Arrays.copyOfRange(b, off, off + len);
+            isoPlain = isoFormat.startsWith("%Y-%m-%d %H:%M:%S")
+                    && IsoTimestamps.offset(isoFormat).isEmpty();
             String pattern = IsoTimestamps.pattern(isoFormat);
             isoDigit = new boolean[len];
             for (int i = 0; i < len && i < pattern.length(); i++) {
@@ -840,6 +863,7 @@ public final class ColumnFacts {
             }
         }
         isoTimestamps++;
+        timed = isoPlain;
         if (midnight(b, off, len)) {
             midnights++;
         }
