@@ -117,22 +117,23 @@ final class DistinctHashes {
     static final int WORDS_MAX = 15;
 
     /**
-     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB)
-     * where C2 compiles the hash, none under C1 alone; or the system property {@code
-     * wastecheck.distinctBytes} (0: every such count left to SQL).
+     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB),
+     * under C2 and under C1 alone; or the system property {@code wastecheck.distinctBytes} (0:
+     * every such count left to SQL).
      *
-     * <p>Why not under C1: C1, which the launcher chooses below 320 MB of input, does not inline
-     * a VarHandle's access, and the hashes then cost more than DuckDB's counts they replace. In
-     * pairs against main under quiet (docs/benchmarks.md, issue 32) they made analyze 1.13-1.25x
-     * slower on the 100 MB text shape, 1.12-1.38x on ORM, 1.08-1.69x on pandas (C1 alone), where
-     * on the 1 GB text shape (C2) they took the profile from 1.19 s to 43 ms (quiet, 2026-12-03).
+     * <p>Under C1 alone (the launcher's choice below 320 MB of input) there was none: it called
+     * the byte-array VarHandle {@link #murmur3} read its words through, and the hashes then cost
+     * more than DuckDB's counts they replace (in pairs against main under quiet, before {@link
+     * Budget#minMean} kept short values out: 1.13-1.25x analyze's time on the 100 MB text shape,
+     * 1.12-1.38x on ORM, 1.08-1.69x on pandas; docs/benchmarks.md, issue 32). The words are now
+     * read by {@link MemoryUtil}, one load under C1 too.
      */
     static long budgetBytes() {
         Long set = Long.getLong("wastecheck.distinctBytes");
         if (set != null) {
             return set;
         }
-        return C1_ALONE ? 0 : 96L << 20;
+        return 96L << 20;
     }
 
     /** Whether this JVM compiles with C1 alone ({@code -XX:TieredStopAtLevel} below 4, tiered). */
