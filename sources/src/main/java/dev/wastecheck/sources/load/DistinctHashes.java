@@ -101,9 +101,10 @@ final class DistinctHashes {
 
     /**
      * The budget of a loader's tables of short values' words ({@link #startWords}): 64 MB of
-     * slots under C1 alone, where the hashes have none (a million distinct values of up to 15
-     * bytes take 16-32 MB); none where C2 compiles, whose hashes are measured as they are; or the
-     * system property {@code wastecheck.wordDistinctBytes}.
+     * slots under C1 alone, where a value under {@link Budget#minMean} bytes gets no hash (a
+     * million distinct values of up to 15 bytes take 16-32 MB); none where C2 compiles (the
+     * launcher's choice from 320 MB), not measured there; or the system property {@code
+     * wastecheck.wordDistinctBytes}.
      */
     static long wordBudgetBytes() {
         Long set = Long.getLong("wastecheck.wordDistinctBytes");
