@@ -118,6 +118,16 @@ final class DistinctHashes {
     static final int WORDS_MAX = 15;
 
     /**
+     * The most distinct values a column counts by its words: a table of at most 2^17 slots (2
+     * MB), a code or name column's values, not a key's. Without it, orders' 1.1 million 14-byte
+     * timestamps and pandas' doubles of up to 15 characters grew tables of millions of slots,
+     * each value a cache miss, and took the load phase from 1.42 to 1.78 s and 1.5 to 2.05 s
+     * (quiet pairs, docs/benchmarks.md, issue 32), more than the SQL counts they replaced. Below
+     * the profile's screen ({@code Profiler.SCREEN_MIN}, 100,000), where SQL counted exactly too.
+     */
+    static final int WORDS_MOST = 1 << 16;
+
+    /**
      * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB),
      * under C2 and under C1 alone; or the system property {@code wastecheck.distinctBytes} (0:
      * every such count left to SQL).
@@ -253,7 +263,10 @@ final class DistinctHashes {
         k ^= k >>> 33;
         k *= 0xc4ceb9fe1a85ec53L;
         k ^= k >>> 33;
-        if (size >= grow && !doubleTable()) {
+        if (size >= WORDS_MOST || size >= grow && !doubleTable()) {
+            if (slots != null) {
+                giveUp();
+            }
             return false;
         }
         insert(slots, w, k);
