@@ -489,7 +489,11 @@ public final class Profiler {
             }
             case DATE, DATETIME, TIMESTAMP, TIME, YEAR -> {
                 lengthAggregates(i, s, len, aggs, lengths);
-                temporalAggregates(i, f, s, aggs);
+                if (!bytes && timestampFacts(f, lengths)) {
+                    loaderTimestamps(i, aggs, lengths);
+                } else {
+                    temporalAggregates(i, f, s, aggs);
+                }
             }
             default -> {
                 if (bytes) {
@@ -842,6 +846,70 @@ public final class Profiler {
                 (p, v) -> p.maxInt = asBig(v),
                 k,
                 ColumnFacts::floatIntMax));
+    }
+
+    /**
+     * Whether the loader's facts give a DATETIME or TIMESTAMP column's temporal aggregates: every
+     * value a plain {@code YYYY-MM-DD HH:MM:SS} ({@link ColumnFacts#timestamps}), or every value
+     * in one ISO-8601 spelling with a space, a fraction and no offset ({@link
+     * ColumnFacts#isoTimestamps}, MySQL's {@code DATETIME(6)}), each checked as a day and a time
+     * of it, so that {@code TRY_CAST(c AS TIMESTAMP)} reads every one and orders them as their
+     * bytes do (one width, digits in place). Not where the least is of year 0, which DuckDB
+     * prints as {@code 0001-01-01 (BC)}.
+     */
+    static boolean timestampFacts(TypeFamily f, ColumnFacts k) {
+        if (k == null || (f != TypeFamily.DATETIME && f != TypeFamily.TIMESTAMP) || k.nonNull() == 0) {
+            return false;
+        }
+        String min;
+        if (k.timestamps() == k.nonNull()) {
+            min = k.timestampMin();
+        } else if (k.isoTimestamps() == k.nonNull()
+                && k.isoFormat() != null
+                && k.isoFormat().startsWith("%Y-%m-%d %H:%M:%S.")
+                && IsoTimestamps.offset(k.isoFormat()).isEmpty()) {
+            min = k.isoMin();
+        } else {
+            return false;
+        }
+        return min != null && !min.startsWith("0000");
+    }
+
+    /**
+     * The temporal aggregates of {@link #temporalAggregates} from the loader's facts ({@link
+     * #timestampFacts}): no value fails the cast; the least and greatest as DuckDB prints a
+     * TIMESTAMP (a fraction's trailing zeros dropped, and its point with them); the values at
+     * the start of their day. ORM's three DATETIME(6) columns took a TRY_CAST of every value in
+     * SQL (docs/benchmarks.md, issue 32).
+     */
+    private static void loaderTimestamps(int i, Query aggs, ColumnFacts k) {
+        boolean plain = k.timestamps() == k.nonNull();
+        aggs.add(agg(i, null, (p, v) -> p.castFailures = asLong(v), k, f -> 0L));
+        aggs.add(agg(
+                i,
+                null,
+                (p, v) -> p.minTemporal = asString(v),
+                k,
+                f -> printed(plain ? f.timestampMin() : f.isoMin())));
+        aggs.add(agg(
+                i,
+                null,
+                (p, v) -> p.maxTemporal = asString(v),
+                k,
+                f -> printed(plain ? f.timestampMax() : f.isoMax())));
+        aggs.add(agg(i, null, (p, v) -> p.midnight = asLong(v), k, ColumnFacts::midnights));
+    }
+
+    /** A timestamp's text as DuckDB casts the TIMESTAMP back: the fraction without trailing zeros. */
+    static String printed(String t) {
+        if (t == null || t.length() <= 19) {
+            return t;
+        }
+        int end = t.length();
+        while (end > 20 && t.charAt(end - 1) == '0') {
+            end--;
+        }
+        return t.charAt(end - 1) == '.' ? t.substring(0, end - 1) : t.substring(0, end);
     }
 
     private void temporalAggregates(int i, TypeFamily f, String s, Query aggs) {

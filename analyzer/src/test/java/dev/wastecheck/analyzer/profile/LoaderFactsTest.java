@@ -16,6 +16,8 @@ import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -432,6 +434,67 @@ class LoaderFactsTest {
             assertThat(p.get(4).timestampFormat).isEqualTo("%Y-%m-%dT%H:%M:%S+00:00");
             assertThat(p.get(5).uuids).isEqualTo(w.facts(5).uuids());
             assertSameProfiles(db, w);
+        }
+    }
+
+    /**
+     * DATETIME, DATETIME(6) and TIMESTAMP columns as a mysqldump writes them: midnights, fractions
+     * with trailing zeros (DuckDB prints {@code .5} and no point for {@code .000000}), a column
+     * rising with the row (distinct, told by its order), MySQL's zero date and year 0000 (SQL
+     * reads those), and short codes past the short list counted by their words (the word slots
+     * C1 alone gets, set here): the loader's temporal aggregates and distinct counts are DuckDB's.
+     */
+    @Test
+    void datetimeColumnsRisingValuesAndShortCodesProfileAlike() throws Exception {
+        Random r = new Random(2026);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `d` (`at` datetime, `at6` datetime(6) NOT NULL, `ts` timestamp NULL,"
+                        + " `rising` datetime(6), `code` varchar(20), `zero` datetime, `bc` datetime);\n"
+                        + "INSERT INTO `d` VALUES ");
+        for (int row = 0; row < 3000; row++) {
+            String day = String.format("%04d-%02d-%02d", 1000 + r.nextInt(9000), 1 + r.nextInt(12), 1 + r.nextInt(28));
+            String time = r.nextInt(5) == 0
+                    ? "00:00:00"
+                    : String.format("%02d:%02d:%02d", r.nextInt(24), r.nextInt(60), r.nextInt(60));
+            String[] fractions = {"000000", "500000", "000001", "123456", "100000"};
+            String frac = fractions[r.nextInt(fractions.length)];
+            String rising = LocalDateTime.of(2020, 9, 13, 12, 26, 40)
+                    .plusSeconds(11L * row)
+                    .plusNanos(1000L * r.nextInt(1_000_000))
+                    .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS"));
+            String zero = r.nextInt(50) == 0 ? "0000-00-00 00:00:00" : day + " " + time;
+            String bc = row == 7 ? "0000-01-01 00:00:00" : day + " " + time;
+            write(
+                    dump,
+                    (row > 0 ? "," : "") + "(" + (r.nextInt(10) == 0 ? "NULL" : "'" + day + " " + time + "'")
+                            + ",'" + day + " " + time + "." + frac + "'"
+                            + "," + (r.nextInt(3) == 0 ? "NULL" : "'" + day + " " + time + "'")
+                            + ",'" + rising + "'"
+                            + ",'c" + r.nextInt(2000) + "'"
+                            + ",'" + zero + "','" + bc + "')");
+        }
+        write(dump, ";\n");
+        String was = System.getProperty("wastecheck.wordDistinctBytes");
+        System.setProperty("wastecheck.wordDistinctBytes", Long.toString(64L << 20));
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable d = load(db, dump.toByteArray()).get("d");
+            assertThat(d.facts(0).midnights()).isBetween(100L, 900L);
+            assertThat(d.facts(1).isoFormat()).isEqualTo("%Y-%m-%d %H:%M:%S.%f");
+            assertThat(d.facts(3).exactDistinct()).isEqualTo(3000L); // rising: each above all before it
+            assertThat(d.facts(4).exactDistinct()).isBetween(1000L, 2000L); // codes: by their words
+            List<ColumnProfile> p = new Profiler(db, false, false).profile(d);
+            assertThat(p.get(1).minTemporal).doesNotEndWith("0");
+            assertThat(p.get(5).castFailures).isPositive(); // the zero date: SQL's cast
+            assertThat(p.get(6).minTemporal).contains("BC"); // year 0000: SQL's print
+            assertSameProfiles(db, d);
+        } finally {
+            if (was == null) {
+                System.clearProperty("wastecheck.wordDistinctBytes");
+            } else {
+                System.setProperty("wastecheck.wordDistinctBytes", was);
+            }
         }
     }
 

@@ -121,6 +121,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         intMin = new long[storage.length];
         intMax = new long[storage.length];
         fitsBytes = new int[storage.length];
+        dateTime = new boolean[storage.length];
         Arrays.fill(intMin, Long.MIN_VALUE);
         Arrays.fill(intMax, Long.MAX_VALUE);
         Arrays.fill(fitsBytes, Integer.MAX_VALUE);
@@ -135,6 +136,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         ranges = new DeclaredRange[storage.length];
         for (int i = 0; i < ranges.length; i++) {
             ranges[i] = DeclaredRange.of(table.columns().get(i).type(), mysql);
+            TypeFamily f = table.columns().get(i).type().family();
+            dateTime[i] = ranges[i] != null && (f == TypeFamily.DATETIME || f == TypeFamily.TIMESTAMP);
             if (ranges[i] != null) {
                 intMin[i] = ranges[i].intMin();
                 intMax[i] = ranges[i].intMax();
@@ -154,6 +157,14 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
 
     private final long[] intMax;
     private final int[] fitsBytes;
+
+    /**
+     * Per column, whether it is a DATETIME or TIMESTAMP whose declared range is checked: a value
+     * the facts read as a real day and time ({@link ColumnFacts#timed}) is not parsed again by
+     * {@link DeclaredRange}, which would find it valid (ORM's three DATETIME(6) columns were
+     * parsed by both, docs/benchmarks.md, issue 32).
+     */
+    private final boolean[] dateTime;
 
     private void outOfType(int col, String why, byte[] b, int off, int len) {
         String name = table.columns().get(col).name();
@@ -735,21 +746,29 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     n = number;
                     n.read(b, off, len);
                 }
-                if (len > fitsBytes[col] && kind != SqlScriptReader.WORD) {
-                    String why = ranges[col].text(b, off, len, n);
-                    if (why != null) {
-                        outOfType(col, why, b, off, len);
-                    }
-                }
                 int chars = ascii ? len : counted != NOT_COUNTED ? counted : Utf8.chars(b, off, len); // -1: not UTF-8
                 if (chars >= 0) {
                     if (!uncopied[col]) {
                         writers[col].putBytes(row, b, off, len);
                     }
+                    boolean timed = false;
                     if (facts != null) {
                         facts[col].add(b, off, len, chars, n == null ? NOT_A_NUMBER : n);
+                        timed = dateTime[col] && facts[col].timed;
+                    }
+                    if (len > fitsBytes[col] && kind != SqlScriptReader.WORD && !timed) {
+                        String why = ranges[col].text(b, off, len, n);
+                        if (why != null) {
+                            outOfType(col, why, b, off, len);
+                        }
                     }
                 } else {
+                    if (len > fitsBytes[col] && kind != SqlScriptReader.WORD) {
+                        String why = ranges[col].text(b, off, len, n);
+                        if (why != null) {
+                            outOfType(col, why, b, off, len);
+                        }
+                    }
                     // Not UTF-8: take each byte as a Latin-1 character so no byte is lost.
                     byte[] recoded =
                             new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);

@@ -1,11 +1,10 @@
 package dev.wastecheck.sources.load;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.ValueVector;
 
@@ -53,16 +52,25 @@ final class DistinctHashes {
      */
     static final class Budget {
         private final AtomicLong slots;
+        /** The slots the tables of short values' words may hold together ({@link #startWords}). */
+        private final AtomicLong wordSlots;
         /** The least mean value length of a column that is hashed ({@link #minMeanBytes}). */
         final long minMean;
 
         /** @param bytes the most bytes of slots the columns may hold together */
         Budget(long bytes) {
-            this(bytes, 0);
+            this(bytes, 0, 0);
         }
 
+        /** A loader's budget: {@code bytes} for hashes, and {@link #wordBudgetBytes} for short values' words. */
         Budget(long bytes, long minMean) {
+            this(bytes, minMean, wordBudgetBytes());
+        }
+
+        /** @param wordBytes the most bytes of slots the tables of short values' words may hold together */
+        Budget(long bytes, long minMean, long wordBytes) {
             this.slots = new AtomicLong(bytes / SLOT_BYTES);
+            this.wordSlots = new AtomicLong(wordBytes / SLOT_BYTES);
             this.minMean = minMean;
         }
 
@@ -72,38 +80,71 @@ final class DistinctHashes {
         }
 
         boolean take(long n) {
-            long left;
-            do {
-                left = slots.get();
-                if (left < n) {
-                    return false;
-                }
-            } while (!slots.compareAndSet(left, left - n));
-            return true;
+            return take(slots, n);
         }
 
         void give(long n) {
             slots.addAndGet(n);
         }
+
+        private static boolean take(AtomicLong pool, long n) {
+            long left;
+            do {
+                left = pool.get();
+                if (left < n) {
+                    return false;
+                }
+            } while (!pool.compareAndSet(left, left - n));
+            return true;
+        }
     }
 
     /**
-     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB)
-     * where C2 compiles the hash, none under C1 alone; or the system property {@code
-     * wastecheck.distinctBytes} (0: every such count left to SQL).
+     * The budget of a loader's tables of short values' words ({@link #startWords}): 64 MB of
+     * slots under C1 alone, where a value under {@link Budget#minMean} bytes gets no hash (a
+     * million distinct values of up to 15 bytes take 16-32 MB); none where C2 compiles (the
+     * launcher's choice from 320 MB), not measured there; or the system property {@code
+     * wastecheck.wordDistinctBytes}.
+     */
+    static long wordBudgetBytes() {
+        Long set = Long.getLong("wastecheck.wordDistinctBytes");
+        if (set != null) {
+            return set;
+        }
+        return C1_ALONE ? 64L << 20 : 0;
+    }
+
+    /** The longest value counted by its words ({@link #addWords}): its length fits the second word's last byte. */
+    static final int WORDS_MAX = 15;
+
+    /**
+     * The most distinct values a column counts by its words: a table of at most 2^17 slots (2
+     * MB), a code or name column's values, not a key's. Without it, orders' 1.1 million 14-byte
+     * timestamps and pandas' doubles of up to 15 characters grew tables of millions of slots,
+     * each value a cache miss, and took the load phase from 1.42 to 1.78 s and 1.5 to 2.05 s
+     * (quiet pairs, docs/benchmarks.md, issue 32), more than the SQL counts they replaced. Below
+     * the profile's screen ({@code Profiler.SCREEN_MIN}, 100,000), where SQL counted exactly too.
+     */
+    static final int WORDS_MOST = 1 << 16;
+
+    /**
+     * The budget of a loader's columns: 96 MB of slots (a million distinct values take 16-32 MB),
+     * under C2 and under C1 alone; or the system property {@code wastecheck.distinctBytes} (0:
+     * every such count left to SQL).
      *
-     * <p>Why not under C1: C1, which the launcher chooses below 320 MB of input, does not inline
-     * a VarHandle's access, and the hashes then cost more than DuckDB's counts they replace. In
-     * pairs against main under quiet (docs/benchmarks.md, issue 32) they made analyze 1.13-1.25x
-     * slower on the 100 MB text shape, 1.12-1.38x on ORM, 1.08-1.69x on pandas (C1 alone), where
-     * on the 1 GB text shape (C2) they took the profile from 1.19 s to 43 ms (quiet, 2026-12-03).
+     * <p>Under C1 alone (the launcher's choice below 320 MB of input) there was none: it called
+     * the byte-array VarHandle {@link #murmur3} read its words through, and the hashes then cost
+     * more than DuckDB's counts they replace (in pairs against main under quiet, before {@link
+     * Budget#minMean} kept short values out: 1.13-1.25x analyze's time on the 100 MB text shape,
+     * 1.12-1.38x on ORM, 1.08-1.69x on pandas; docs/benchmarks.md, issue 32). The words are now
+     * read by {@link MemoryUtil}, one load under C1 too.
      */
     static long budgetBytes() {
         Long set = Long.getLong("wastecheck.distinctBytes");
         if (set != null) {
             return set;
         }
-        return C1_ALONE ? 0 : 96L << 20;
+        return 96L << 20;
     }
 
     /** Whether this JVM compiles with C1 alone ({@code -XX:TieredStopAtLevel} below 4, tiered). */
@@ -134,6 +175,8 @@ final class DistinctHashes {
     }
 
     private final Budget budget;
+    /** Whether this table holds short values' words ({@link #addWords}), drawn on the budget's word slots. */
+    private final boolean words;
     /** The slots: {@code lo} at {@code 2 * slot}, {@code hi} after it. */
     private long[] slots;
 
@@ -161,7 +204,7 @@ final class DistinctHashes {
         long end = v.getOffsetBuffer().getInt((long) n * BaseVariableWidthVector.OFFSET_WIDTH);
         byte[] data = new byte[(int) end];
         v.getDataBuffer().getBytes(0, data, 0, data.length);
-        DistinctHashes h = new DistinctHashes(new Budget(1L << 40));
+        DistinctHashes h = new DistinctHashes(new Budget(1L << 40), false);
         long sum = 0;
         int seen = 0;
         for (int i = 0; i < n; i++) {
@@ -181,13 +224,53 @@ final class DistinctHashes {
 
     /** Null when the budget cannot give the first table. */
     static DistinctHashes start(Budget budget) {
-        return budget != null && budget.take(FIRST) ? new DistinctHashes(budget) : null;
+        return budget != null && budget.take(FIRST) ? new DistinctHashes(budget, false) : null;
     }
 
-    private DistinctHashes(Budget budget) {
+    /**
+     * A table of values of at most {@link #WORDS_MAX} bytes kept whole as their two words, not
+     * hashed ({@link #addWords}); null when the budget's word slots cannot give the first table.
+     */
+    static DistinctHashes startWords(Budget budget) {
+        return budget != null && Budget.take(budget.wordSlots, FIRST) ? new DistinctHashes(budget, true) : null;
+    }
+
+    private DistinctHashes(Budget budget, boolean words) {
         this.budget = budget;
+        this.words = words;
         this.slots = new long[2 * FIRST];
         this.grow = (int) (FIRST * LOAD);
+    }
+
+    /**
+     * Counts a value of at most {@link #WORDS_MAX} bytes by its words ({@link ColumnFacts#prefix}
+     * {@code w} and {@link ColumnFacts#second} {@code w2}, which the facts read for the bounds
+     * anyway), with no hash over its bytes: under C1 alone, which calls a VarHandle's access
+     * rather than inline it, {@link #murmur3} cost more than the SQL count it replaced. Exact: a
+     * value of up to 15 bytes has zeros in the second word's last byte, which takes its length
+     * plus one, so {@code (w, w2 | len + 1)} is the value whole, never (0, 0); the slot holds
+     * {@code w} and that second word mixed with {@code w} by an invertible mix (MurmurHash3's
+     * {@code fmix64}, a bijection), so two values share a slot's contents only if they are equal,
+     * and the mixed word's top bits spread the slots. False when the table would outgrow the
+     * budget: then it is given up, as {@link #add}.
+     */
+    boolean addWords(long w, long w2, int len) {
+        long k = w * 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k ^= w2 | (len + 1);
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        if (size >= WORDS_MOST || size >= grow && !doubleTable()) {
+            if (slots != null) {
+                giveUp();
+            }
+            return false;
+        }
+        insert(slots, w, k);
+        return true;
     }
 
     /**
@@ -227,7 +310,7 @@ final class DistinctHashes {
 
     private boolean doubleTable() {
         int capacity = slots.length / 2;
-        if (capacity >= 1 << 28 || !budget.take(capacity)) {
+        if (capacity >= 1 << 28 || !(words ? Budget.take(budget.wordSlots, capacity) : budget.take(capacity))) {
             giveUp();
             return false;
         }
@@ -246,13 +329,11 @@ final class DistinctHashes {
     /** Frees the table and returns its slots to the budget. */
     void giveUp() {
         if (slots != null) {
-            budget.give(slots.length / 2);
+            (words ? budget.wordSlots : budget.slots).addAndGet(slots.length / 2);
             slots = null;
         }
     }
 
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
 
@@ -273,8 +354,8 @@ final class DistinctHashes {
         int blocks = len >>> 4;
         int at = off;
         for (int i = 0; i < blocks; i++, at += 16) {
-            long k1 = (long) LONG_LE.get(b, at);
-            long k2 = (long) LONG_LE.get(b, at + 8);
+            long k1 = littleEndian(b, at);
+            long k2 = littleEndian(b, at + 8);
             k1 *= C1;
             k1 = Long.rotateLeft(k1, 31);
             k1 *= C2;
@@ -322,6 +403,18 @@ final class DistinctHashes {
         upper = h2;
         return h1;
     }
+
+    /**
+     * The eight bytes at {@code at} as a little-endian long: one load ({@link MemoryUtil#getLong(byte[],
+     * long)}, which C1 too makes one instruction, where it calls a byte-array VarHandle's access
+     * through its guard and form methods; the caller reads inside the array).
+     */
+    private static long littleEndian(byte[] b, int at) {
+        long w = MemoryUtil.getLong(b, at);
+        return LITTLE_ENDIAN ? w : Long.reverseBytes(w);
+    }
+
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     /** The upper half of the last {@link #murmur3}. */
     long upper() {

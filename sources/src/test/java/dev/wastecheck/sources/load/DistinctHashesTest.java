@@ -68,4 +68,51 @@ class DistinctHashesTest {
         assertThat(budget.take(3072)).isTrue();
         assertThat(budget.take(1)).isFalse();
     }
+
+    @Test
+    void wordsCountWhatASetOfShortValuesHolds() {
+        // values of 0-15 bytes over a few bytes, zero among them: a value and the same followed by
+        // zero bytes differ only in their length, which the second word's last byte carries
+        Random r = new Random(15);
+        DistinctHashes h = DistinctHashes.startWords(new DistinctHashes.Budget(0, 0, 64L << 20));
+        Set<ByteBuffer> set = new HashSet<>();
+        byte[] buffer = new byte[32];
+        for (int i = 0; i < 400_000; i++) {
+            int len = r.nextInt(DistinctHashes.WORDS_MAX + 1);
+            int off = r.nextInt(8);
+            for (int k = 0; k < len; k++) {
+                buffer[off + k] = (byte) (r.nextInt(3) == 0 ? 0 : 'a' + r.nextInt(3));
+            }
+            long w = ColumnFacts.prefix(buffer, off, len);
+            long w2 = ColumnFacts.second(buffer, off, len);
+            set.add(ByteBuffer.wrap(Arrays.copyOfRange(buffer, off, off + len)));
+            assertThat(h.addWords(w, w2, len)).isTrue();
+            assertThat(h.count()).isEqualTo(set.size());
+            if (set.size() == DistinctHashes.WORDS_MOST) {
+                // past WORDS_MOST distinct values it gives up: a key's values are left to SQL
+                assertThat(h.addWords(1, 0, 16 + 1)).isFalse();
+                return;
+            }
+        }
+        throw new AssertionError("fewer than WORDS_MOST distinct values drawn: " + set.size());
+    }
+
+    @Test
+    void wordsDrawOnTheirOwnSlotsAndGiveThemBack() {
+        DistinctHashes.Budget budget = new DistinctHashes.Budget(0, 0, 3072L * DistinctHashes.SLOT_BYTES);
+        assertThat(DistinctHashes.start(budget)).isNull(); // no slots for hashes
+        DistinctHashes h = DistinctHashes.startWords(budget);
+        int added = 0;
+        boolean ok = true;
+        for (int i = 0; ok && i < 10_000; i++) {
+            byte[] v = Integer.toString(i).getBytes();
+            ok = h.addWords(ColumnFacts.prefix(v, 0, v.length), ColumnFacts.second(v, 0, v.length), v.length);
+            if (ok) {
+                added++;
+            }
+        }
+        assertThat(ok).isFalse();
+        assertThat(added).isEqualTo((int) (2048 * 0.7));
+        assertThat(DistinctHashes.startWords(budget)).isNotNull(); // the slots came back
+    }
 }
