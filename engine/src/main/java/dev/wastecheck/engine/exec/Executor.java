@@ -47,7 +47,13 @@ import java.util.function.LongConsumer;
  * trace cannot pin down is skipped and counted per reason ({@link ExecutionResult#skippedByReason()}).
  *
  * <p>Each executed event's result is reduced to a {@link ResultDigest}, so that configurations
- * (and SQLite and DuckDB) can be checked against one another event by event.
+ * (and SQLite and DuckDB) can be checked against one another event by event. The event's rows are
+ * copied into {@link ResultRows} while it runs (the engine's result building) and digested after its
+ * clock stops (the check is the harness's work, not the engine's).
+ *
+ * <p>Each event's statement is resolved by name once, before the run ({@code Prepared}: table, index,
+ * projection, the key's literals), as a prepared statement is; executing it encodes the key and the
+ * values from their literals and does the rest.
  *
  * <p>Latency is measured per event with {@link System#nanoTime()}; the device time of buffer-pool
  * misses is modeled apart ({@link DeviceTime}). Events before {@code measureFrom} run unmeasured:
