@@ -102,7 +102,15 @@ final class BoundFilter {
                 }
             }
         }
-        int[] fields = conds.stream().mapToInt(Cond::field).distinct().toArray();
+        // the distinct fields in the bounds' order, without a stream: a stream's pipeline was 9% of an update's CPU
+        int[] fields = new int[conds.size()];
+        int nf = 0;
+        for (Cond c : conds) {
+            boolean seen = false;
+            for (int k = 0; k < nf; k++) seen |= fields[k] == c.field();
+            if (!seen) fields[nf++] = c.field();
+        }
+        fields = Arrays.copyOf(fields, nf);
         if (kernel >= 0 && lo > hi && equal == null)
             return new BoundFilter(fields, conds.toArray(Cond[]::new), -2, 0, 0, null);
         return new BoundFilter(fields, conds.toArray(Cond[]::new), kernel, lo, hi, equal);

@@ -19,6 +19,16 @@ public record BoundKey(int index, List<String> literals, byte[] key, boolean who
 
     /** The event's binding of its named index, or null when it names none of {@code t}'s indexes or binds no leading column. */
     public static BoundKey of(Table t, AccessEvent e) {
+        BoundKey b = bind(t, e);
+        return b == null ? null : new BoundKey(b.index, b.literals, t.keyOfLiterals(b.index, b.literals), b.whole);
+    }
+
+    /**
+     * {@link #of} without the key encoded ({@code key} null): which index and which literals, what
+     * resolving the statement's names decides once, before it runs. Encoding the literals is left to
+     * each execution, since it depends on the table's state (a dictionary's codes).
+     */
+    static BoundKey bind(Table t, AccessEvent e) {
         if (e.index() == null || !e.keyComplete()) return null;
         int ix = t.indexNamed(e.index());
         if (ix < 0) return null;
@@ -32,6 +42,6 @@ public record BoundKey(int index, List<String> literals, byte[] key, boolean who
             literals.add(e.key().get(e.keyColumns().get(k)));
         }
         if (literals.isEmpty()) return null;
-        return new BoundKey(ix, literals, t.keyOfLiterals(ix, literals), literals.size() == cols.size());
+        return new BoundKey(ix, literals, null, literals.size() == cols.size());
     }
 }

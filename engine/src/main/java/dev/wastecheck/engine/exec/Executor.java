@@ -47,7 +47,13 @@ import java.util.function.LongConsumer;
  * trace cannot pin down is skipped and counted per reason ({@link ExecutionResult#skippedByReason()}).
  *
  * <p>Each executed event's result is reduced to a {@link ResultDigest}, so that configurations
- * (and SQLite and DuckDB) can be checked against one another event by event.
+ * (and SQLite and DuckDB) can be checked against one another event by event. The event's rows are
+ * copied into {@link ResultRows} while it runs (the engine's result building) and digested after its
+ * clock stops (the check is the harness's work, not the engine's).
+ *
+ * <p>Each event's statement is resolved by name once, before the run ({@code Prepared}: table, index,
+ * projection, the key's literals), as a prepared statement is; executing it encodes the key and the
+ * values from their literals and does the rest.
  *
  * <p>Latency is measured per event with {@link System#nanoTime()}; the device time of buffer-pool
  * misses is modeled apart ({@link DeviceTime}). Events before {@code measureFrom} run unmeasured:
@@ -56,7 +62,11 @@ import java.util.function.LongConsumer;
  */
 public final class Executor {
     private final Database db;
+    /** The current event's rows, as the engine returns them (inside its latency). */
+    private final ResultRows result = new ResultRows();
+    /** The rows reduced for --check, after the event's clock stopped (the harness's work). */
     private final ResultDigest digest = new ResultDigest();
+
     private final Map<Table, Record> records = new HashMap<>();
     private final Map<Table, Record> scratch = new HashMap<>();
     private long rowsReturned;
@@ -92,15 +102,66 @@ public final class Executor {
      * @param driver   for JOIN, the event of the same statement whose rows bind the key
      * @param sources  for JOIN, per bound key column in index order: the driver column (a field of the driver's table)
      *                 giving its value, or -1 where the statement gives a literal
+     * @param prep     what the statement resolves to before it runs ({@link #prepare}), or null until then
      */
-    private record Step(Kind kind, String reason, int driver, int[] sources) {
+    private record Step(Kind kind, String reason, int driver, int[] sources, Prepared prep) {
         static Step skip(String why) {
-            return new Step(Kind.SKIP, why, -1, null);
+            return new Step(Kind.SKIP, why, -1, null, null);
         }
 
-        static final Step KEY_STEP = new Step(Kind.KEY, null, -1, null);
-        static final Step SCAN_STEP = new Step(Kind.SCAN, null, -1, null);
-        static final Step INSERT_STEP = new Step(Kind.INSERT, null, -1, null);
+        Step with(Prepared p) {
+            return new Step(kind, reason, driver, sources, p);
+        }
+
+        static final Step KEY_STEP = new Step(Kind.KEY, null, -1, null, null);
+        static final Step SCAN_STEP = new Step(Kind.SCAN, null, -1, null, null);
+        static final Step INSERT_STEP = new Step(Kind.INSERT, null, -1, null, null);
+    }
+
+    /**
+     * What an event's statement resolves to by name, once, before it runs, as a prepared statement is
+     * planned once and then executed with its parameters: the table, the index it goes through, the
+     * projected fields, the key's literals in index order, the fields its values set, and for a join's
+     * driver the fields its joins need. Executing it still encodes the key and the values from their
+     * literals (the parameters' binding), which depends on the table's state (a dictionary's codes).
+     * Resolving names took 10% of an event's CPU in a profile of the replay (docs/benchmarks.md, "The
+     * measured cost, profiled").
+     *
+     * @param index         the index the event names, -1 for none (an insert, a scan)
+     * @param fields        the projected fields in table order (a read, a join)
+     * @param literals      for KEY: the bound key columns' literals in key order, or null when it binds none
+     * @param whole         for KEY: whether every key column is bound
+     * @param valueFields   per entry of the event's values, in their order: the field it sets, or -1
+     * @param collectFields for a join's driver: the fields of its rows the joins it drives need, else null
+     */
+    private record Prepared(
+            Table table,
+            int index,
+            int[] fields,
+            List<String> literals,
+            boolean whole,
+            int[] valueFields,
+            int[] collectFields) {}
+
+    private Prepared prepare(AccessEvent e, Step s, int[] collectFields) {
+        Table t = db.table(e.table());
+        int ix = e.index() == null ? -1 : t.indexNamed(e.index());
+        int[] fields = null;
+        List<String> literals = null;
+        boolean whole = false;
+        if (s.kind == Kind.SCAN) fields = scanProjection(t, e);
+        else if (s.kind == Kind.KEY || s.kind == Kind.JOIN) {
+            fields = projection(t, ix, e);
+            BoundKey b = s.kind == Kind.KEY ? BoundKey.bind(t, e) : null;
+            if (b != null) {
+                literals = b.literals();
+                whole = b.whole();
+            }
+        }
+        int[] valueFields = new int[e.values().size()];
+        int k = 0;
+        for (String c : e.values().keySet()) valueFields[k++] = t.spec().columnIndex(c);
+        return new Prepared(t, ix, fields, literals, whole, valueFields, collectFields);
     }
 
     /** Whether the engine can execute this event from the trace alone, without its statement's other events. */
@@ -165,6 +226,13 @@ public final class Executor {
             }
             start = end;
         }
+        boolean[] drives = new boolean[events.size()];
+        for (Step s : steps) if (s.kind == Kind.JOIN) drives[s.driver] = true;
+        for (int i = 0; i < events.size(); i++) {
+            if (steps[i].kind == Kind.SKIP) continue;
+            int[] collect = drives[i] ? collector(events, steps, i).fields : null;
+            steps[i] = steps[i].with(prepare(events.get(i), steps[i], collect));
+        }
         return steps;
     }
 
@@ -209,7 +277,8 @@ public final class Executor {
                         Kind.JOIN,
                         null,
                         d,
-                        sources.stream().mapToInt(Integer::intValue).toArray());
+                        sources.stream().mapToInt(Integer::intValue).toArray(),
+                        null);
             }
         }
         return null;
@@ -359,8 +428,10 @@ public final class Executor {
             }
             AccessEvent e = events.get(i);
             long t0 = System.nanoTime();
-            digests[i] = execute(e, s, driven, i, events, steps);
+            execute(e, s, driven, i, events, steps);
             long dt = System.nanoTime() - t0;
+            // --check's reduction of the rows, after the clock: the harness's work, not the engine's
+            digests[i] = result.digest(digest);
             executedEvents.set(i);
             executed++;
             if (i >= warm) {
@@ -495,8 +566,8 @@ public final class Executor {
             if (steps[i].kind == Kind.JOIN && driven.get(steps[i].driver) == null)
                 runDriver(events, steps, steps[i].driver, driven, i);
             Table t = target;
-            digest.reset();
-            Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
+            result.reset();
+            Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(steps[i], t) : null;
             if (steps[i].kind == Kind.KEY) read(t, e, steps[i], collect);
             else join(t, e, steps[i], driven.get(steps[i].driver), i);
             if (collect != null) driven.put(i, collect.rows);
@@ -532,15 +603,17 @@ public final class Executor {
     public long execute(AccessEvent e) {
         Step s = step(e);
         if (s.kind == Kind.SKIP) throw new IllegalArgumentException("event cannot run: " + s.reason);
-        return execute(e, s, Map.of(), -1, List.of(e), new Step[] {s});
+        s = s.with(prepare(e, s, null));
+        execute(e, s, Map.of(), -1, List.of(e), new Step[] {s});
+        return result.digest(digest);
     }
 
     /** Runs a driver out of order for the rows a later event's key needs (its digest is what it will give in its own turn). */
     private void runDriver(
             List<AccessEvent> events, Step[] steps, int driver, Map<Integer, List<String[]>> driven, int by) {
         Step s = steps[driver];
-        Collector c = collector(events, steps, driver);
         AccessEvent d = events.get(driver);
+        Collector c = collector(s, s.prep.table);
         readOnly(d, s, c);
         driven.put(driver, c.rows);
     }
@@ -560,6 +633,11 @@ public final class Executor {
         }
     }
 
+    /** A driver's collector, from the fields its statement's joins need (prepared). */
+    private static Collector collector(Step s, Table t) {
+        return new Collector(s.prep.collectFields, t.schema().fieldCount());
+    }
+
     /** The collector of a driver: the fields the joins of its statement (the events around it with the same line and time) need. */
     private Collector collector(List<AccessEvent> events, Step[] steps, int driver) {
         int start = driver, end = driver + 1;
@@ -576,18 +654,19 @@ public final class Executor {
                 db.table(events.get(driver).table()).schema().fieldCount());
     }
 
-    private long execute(
+    /** Executes one event, its rows left in {@link #result}. */
+    private void execute(
             AccessEvent e, Step s, Map<Integer, List<String[]>> driven, int i, List<AccessEvent> events, Step[] steps) {
-        Table t = db.table(e.table());
+        Table t = s.prep.table;
         heat.noteIndex(t, e);
         HotColdUpkeep up = t.upkeep();
         if (up != null) up.tick();
-        digest.reset();
-        Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(events, steps, i) : null;
+        result.reset();
+        Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(s, t) : null;
         switch (s.kind) {
-            case INSERT -> insert(t, e);
+            case INSERT -> insert(t, e, s.prep);
             case KEY, SCAN -> {
-                if (e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE) modifyByKey(t, e);
+                if (e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE) modifyByKey(t, e, s.prep);
                 else read(t, e, s, collect);
             }
             case JOIN -> join(t, e, s, driven.get(s.driver), i);
@@ -596,29 +675,29 @@ public final class Executor {
         if (collect != null) driven.put(i, collect.rows);
         if (up != null) up.afterEvent();
         t.settleWatchers(); // §3.1 by reference: a new page_latest moved the revisions it names
-        return digest.value();
     }
 
     /** Runs a read event for its rows only (no digest kept). */
     private void readOnly(AccessEvent e, Step s, Collector c) {
         long rows = rowsReturned;
-        Table t = db.table(e.table());
-        digest.reset();
+        Table t = s.prep.table;
+        result.reset();
         read(t, e, s, c);
         rowsReturned = rows;
-        digest.reset();
+        result.reset();
     }
 
     private void read(Table t, AccessEvent e, Step s, Collector collect) {
-        int[] fields = s.kind == Kind.SCAN ? scanProjection(t, e) : projection(t, t.indexNamed(e.index()), e);
+        Prepared p = s.prep;
+        int[] fields = p.fields;
         BoundFilter filter = e.bounds().isEmpty() ? null : BoundFilter.of(t, e.bounds());
         if (s.kind == Kind.SCAN) {
             scan(t, e, fields, filter, collect);
             return;
         }
-        BoundKey b = BoundKey.of(t, e);
-        if (b.key() == null) return; // a literal no stored value can equal: no rows
-        lookup(t, b.index(), b.key(), b.whole(), b.literals(), fields, filter, collect);
+        byte[] key = t.keyOfLiterals(p.index, p.literals);
+        if (key == null) return; // a literal no stored value can equal: no rows
+        lookup(t, p.index, key, p.whole, p.literals, fields, filter, collect);
     }
 
     /** The projected fields in table order; the key's when the statement projects nothing of this table. */
@@ -760,11 +839,11 @@ public final class Executor {
     /** A key a join binds: one lookup (or update, delete) per row of the driver, the rows' results together. */
     private void join(Table t, AccessEvent e, Step s, List<String[]> driverRows, int event) {
         if (joinBindings != null) joinBindings.begin(event);
-        int ix = t.indexNamed(e.index());
+        int ix = s.prep.index;
         List<String> cols = t.spec().indexes().get(ix).columns();
         boolean modify = e.operation() == Operation.UPDATE || e.operation() == Operation.DELETE;
         long changed = 0;
-        int[] fields = projection(t, ix, e);
+        int[] fields = s.prep.fields;
         BoundFilter filter = e.bounds().isEmpty() ? null : BoundFilter.of(t, e.bounds());
         for (String[] row : driverRows == null ? List.<String[]>of() : driverRows) {
             List<String> literals = new ArrayList<>();
@@ -782,11 +861,11 @@ public final class Executor {
             byte[] key = t.keyOfLiterals(ix, literals);
             if (key == null) continue;
             boolean whole = literals.size() == cols.size();
-            if (modify) changed += modify(t, e, key, whole);
+            if (modify) changed += modify(t, e, s.prep, key, whole);
             else lookup(t, ix, key, whole, literals, fields, filter, null);
         }
         if (modify) {
-            digest.reset();
+            result.reset();
             countRow(changed);
         }
     }
@@ -827,16 +906,15 @@ public final class Executor {
     }
 
     private void digestFromCache(Table t, int ix, int[] fields, List<String> literals, byte[] out) {
-        digest.beginRow();
+        result.beginRow();
         int[] keys = t.keyFields(ix);
         int[] cached = t.cacheFields(ix);
         for (int f : fields) {
             int k = indexOf(keys, f);
             if (k >= 0) {
-                if (t.codec(f) != null || t.schema().type(f).isVariable()) digest.addString(literals.get(k));
-                else if (t.schema().type(f) == FieldType.FLOAT64)
-                    digest.addString(Double.toString(Double.parseDouble(literals.get(k))));
-                else digest.addLong(Long.parseLong(literals.get(k)));
+                if (t.codec(f) != null || t.schema().type(f).isVariable()) result.addString(literals.get(k));
+                else if (t.schema().type(f) == FieldType.FLOAT64) result.addDouble(Double.parseDouble(literals.get(k)));
+                else result.addLong(Long.parseLong(literals.get(k)));
                 continue;
             }
             int off = 0;
@@ -850,37 +928,37 @@ public final class Executor {
             ColumnCodec codec = t.codec(f);
             if (codec != null) {
                 byte[] b = codec.decode(v);
-                digest.addBytes(b, 0, b.length);
-            } else if (type == FieldType.FLOAT64) digest.addString(Double.toString(Double.longBitsToDouble(v)));
-            else digest.addLong(v);
+                result.addBytes(b, 0, b.length);
+            } else if (type == FieldType.FLOAT64) result.addDouble(Double.longBitsToDouble(v));
+            else result.addLong(v);
         }
-        digest.endRow();
+        result.endRow();
         rowsReturned++;
     }
 
     private void digestRow(Table t, int[] fields, Record r) {
-        digest.beginRow();
+        result.beginRow();
         for (int f : fields) {
-            if (r.isNull(f)) digest.addNull();
+            if (r.isNull(f)) result.addNull();
             else {
                 FieldType type = t.schema().type(f);
                 ColumnCodec codec = t.codec(f);
                 if (codec != null) {
                     byte[] b = codec.decode(r.getLong(f));
-                    digest.addBytes(b, 0, b.length);
-                } else if (type.isVariable()) digest.addBytes(r.bytes(f), 0, r.length(f));
-                else if (type == FieldType.FLOAT64) digest.addString(Double.toString(r.getDouble(f)));
-                else digest.addLong(r.getLong(f));
+                    result.addBytes(b, 0, b.length);
+                } else if (type.isVariable()) result.addBytes(r.bytes(f), 0, r.length(f));
+                else if (type == FieldType.FLOAT64) result.addDouble(r.getDouble(f));
+                else result.addLong(r.getLong(f));
             }
         }
-        digest.endRow();
+        result.endRow();
         rowsReturned++;
     }
 
     private void countRow(long n) {
-        digest.beginRow();
-        digest.addLong(n);
-        digest.endRow();
+        result.beginRow();
+        result.addLong(n);
+        result.endRow();
     }
 
     /** The tuples an update or delete matches: {partition (0 main, 1 hot), tid}, bounds applied. */
@@ -903,18 +981,18 @@ public final class Executor {
     }
 
     /** An update or delete by the event's own key; its digest is the count of tuples changed. */
-    private void modifyByKey(Table t, AccessEvent e) {
-        BoundKey b = BoundKey.of(t, e);
-        if (b == null || b.key() == null) {
+    private void modifyByKey(Table t, AccessEvent e, Prepared p) {
+        byte[] key = p.literals == null ? null : t.keyOfLiterals(p.index, p.literals);
+        if (key == null) {
             countRow(0);
             return;
         }
-        countRow(modify(t, e, b.key(), b.whole()));
+        countRow(modify(t, e, p, key, p.whole));
     }
 
     /** Applies an update or delete to the tuples {@code key} matches; returns how many changed. */
-    private long modify(Table t, AccessEvent e, byte[] key, boolean whole) {
-        int ix = t.indexNamed(e.index());
+    private long modify(Table t, AccessEvent e, Prepared prep, byte[] key, boolean whole) {
+        int ix = prep.index;
         BoundFilter filter = e.bounds().isEmpty() ? null : BoundFilter.of(t, e.bounds());
         HotColdUpkeep up = t.upkeep();
         if (e.operation() == Operation.DELETE) {
@@ -928,8 +1006,9 @@ public final class Executor {
         }
         Record values = record(t);
         List<Integer> set = new ArrayList<>();
+        int k = 0;
         for (Map.Entry<String, String> v : e.values().entrySet()) {
-            int f = t.spec().columnIndex(v.getKey());
+            int f = prep.valueFields[k++];
             if (f < 0) continue;
             if (!t.setFromLiteral(values, f, v.getValue())) return 0;
             set.add(f);
@@ -949,7 +1028,7 @@ public final class Executor {
         return n;
     }
 
-    private void insert(Table t, AccessEvent e) {
+    private void insert(Table t, AccessEvent e, Prepared prep) {
         Record r = record(t);
         int nf = t.schema().fieldCount();
         // Columns the statement leaves out get NULL, or the empty value of a NOT NULL column (the baseline's
@@ -965,8 +1044,9 @@ public final class Executor {
             } else if (t.schema().type(f).isVariable()) r.setBytes(f, new byte[0], 0, 0);
             else r.setLong(f, 0);
         }
+        int k = 0;
         for (Map.Entry<String, String> v : e.values().entrySet()) {
-            int f = t.spec().columnIndex(v.getKey());
+            int f = prep.valueFields[k++];
             if (f < 0 || !t.setFromLiteral(r, f, v.getValue())) {
                 countRow(0);
                 return;

@@ -43,6 +43,27 @@ class ColumnCodecTest {
     }
 
     @Test
+    void everySecondFormPrintsBackInBothFormatsFromYearOneToNineThousand() {
+        ColumnCodec.Timestamp digits =
+                new ColumnCodec.Timestamp(ColumnCodec.Timestamp.Format.DIGITS14, FieldType.INT64);
+        ColumnCodec.Timestamp iso = new ColumnCodec.Timestamp(ColumnCodec.Timestamp.Format.ISO_SPACE, FieldType.INT64);
+        java.util.Random random = new java.util.Random(27);
+        for (int i = 0; i < 20_000; i++) {
+            int y = i < 10
+                    ? new int[] {1, 9, 99, 999, 1000, 1969, 1970, 2000, 2100, 9999}[i]
+                    : 1 + random.nextInt(9999);
+            int mo = 1 + random.nextInt(12), d = 1 + random.nextInt(28), h = random.nextInt(24);
+            int mi = random.nextInt(60), se = random.nextInt(60);
+            String a = String.format("%04d%02d%02d%02d%02d%02d", y, mo, d, h, mi, se);
+            String b = String.format("%04d-%02d-%02d %02d:%02d:%02d", y, mo, d, h, mi, se);
+            assertThat(back(digits, a)).isEqualTo(a);
+            assertThat(back(iso, b)).isEqualTo(b);
+        }
+        assertThat(new String(digits.decode(0), StandardCharsets.US_ASCII)).isEqualTo("00000000000000");
+        assertThat(new String(iso.decode(0), StandardCharsets.US_ASCII)).isEqualTo("0000-00-00 00:00:00");
+    }
+
+    @Test
     void isoTimestampsAndDates() {
         ColumnCodec.Timestamp t = ColumnCodec.Timestamp.forRange("2016-06-07 19:31:24", "2016-06-08 00:00:00");
         assertThat(t.format()).isEqualTo(ColumnCodec.Timestamp.Format.ISO_SPACE);
