@@ -39,6 +39,18 @@ import java.util.Arrays;
  * </ul>
  * Interior nodes stay {@link BTreePage}s: they hold a few separators each and are not charged
  * per entry. Chosen by {@link BTree#BTree(dev.wastecheck.engine.buffer.BufferPool, boolean, int)}.
+ *
+ * <p>Which trees get it: {@code Table} gives it to every index of a hot partition whose key is
+ * fixed-width integers of at most 8 bytes and that has no index cache, not as a design key the search
+ * tries. For such keys an entry is never larger than a {@link BTreePage} leaf's (at most 16 bytes
+ * against at least 2 + 1 + 8 + 6), so a packed tree never has more leaves; a lookup is the same one
+ * descent and one binary search; what the format gives up, the index cache's free space (§2.1) and
+ * variable-length keys, a hot index with an index cache or a string key keeps by keeping
+ * {@link BTreePage} leaves. A candidate the search could only ever find equal or smaller would cost
+ * it replays and tell it nothing. autotune's model charges it by its real size with no constant of
+ * its own: the working set counts the pages the held-out half pins, and the modeled cost their pins
+ * and device reads. The cold partition's trees keep {@link BTreePage} leaves: the issue
+ * asked for the hot partition's, and the cold ones were not measured in this format.</p>
  */
 public final class PackedLeafPage {
     public static final int TYPE = 0;
