@@ -23,6 +23,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Concurrency: one read-write lock per tree. Lookups and scans share it; inserts and
  * deletes take it exclusively. The index cache writes inside leaves under the read lock,
  * guarded by each frame's short latch.
+ *
+ * <p>Leaves of one of two formats, fixed when the tree is made: {@link BTreePage} (any key, the
+ * index cache's free space) or, for keys of one fixed width of at most 8 bytes,
+ * {@link PackedLeafPage} (entries packed as key and tuple-id offsets at the tightest width each
+ * leaf's range allows, NBLB §4.1; no directory, no cache). Interior nodes are always
+ * {@link BTreePage}s. A packed leaf that cannot take an entry at any encoding splits in half
+ * (or, for an append at the rightmost leaf, starts a new leaf) and the insert descends again.
  */
 public final class BTree {
     private final BufferPool pool;
@@ -30,14 +37,25 @@ public final class BTree {
     private final int maxKeyLength;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final BTreePage node = new BTreePage(); // used only under the write lock
+    /** The key width of a tree of {@link PackedLeafPage} leaves; 0 for {@link BTreePage} leaves. */
+    private final int packedKeyWidth;
+
+    private final PackedLeafPage leaf = new PackedLeafPage(); // used only under the write lock
     /** The descent's page numbers, reused by every insert (under the write lock). */
     private long[] path = new long[4];
     /** The last reading thread's flyweight: a lookup allocates nothing (see {@link #reader()}). */
     private Reader lastReader;
 
-    private final ThreadLocal<BTreePage> readers = ThreadLocal.withInitial(BTreePage::new);
+    private final ThreadLocal<Flyweights> readers = ThreadLocal.withInitial(Flyweights::new);
 
-    private record Reader(Thread owner, BTreePage page) {}
+    /** A reading thread's flyweights: one for interior nodes (and slotted leaves), one for packed leaves. */
+    private record Flyweights(BTreePage page, PackedLeafPage packed) {
+        Flyweights() {
+            this(new BTreePage(), new PackedLeafPage());
+        }
+    }
+
+    private record Reader(Thread owner, Flyweights page) {}
 
     /**
      * A flyweight of the calling thread's own for lookups and scans, which run under the shared
@@ -47,11 +65,11 @@ public final class BTree {
      * probe, three a TPC-B transaction (issue 25). Only {@link #lookup} takes it: it calls no code of
      * the caller's while it holds it, where a scan's visitor may look up the same tree.
      */
-    private BTreePage reader() {
+    private Flyweights reader() {
         Reader r = lastReader;
         Thread t = Thread.currentThread();
         if (r != null && r.owner == t) return r.page;
-        BTreePage p = readers.get();
+        Flyweights p = readers.get();
         lastReader = new Reader(t, p);
         return p;
     }
@@ -62,12 +80,25 @@ public final class BTree {
     private int slotAlign = 1;
 
     public BTree(BufferPool pool, boolean unique) {
+        this(pool, unique, 0);
+    }
+
+    /**
+     * A tree whose leaves are {@link PackedLeafPage}s when {@code packedKeyWidth} is 1-8 (every key
+     * then has exactly that many bytes), {@link BTreePage}s when it is 0.
+     */
+    public BTree(BufferPool pool, boolean unique, int packedKeyWidth) {
+        if (packedKeyWidth < 0 || packedKeyWidth > 8)
+            throw new IllegalArgumentException("packed key width " + packedKeyWidth);
         this.pool = pool;
         this.unique = unique;
+        this.packedKeyWidth = packedKeyWidth;
         int quarter = (pool.pageSize() - BTreePage.HEADER_SIZE) / 4;
-        this.maxKeyLength = quarter - BTreePage.cellSize(0, false) - BTreePage.DIR_ENTRY_SIZE;
+        this.maxKeyLength =
+                packedKeyWidth > 0 ? packedKeyWidth : quarter - BTreePage.cellSize(0, false) - BTreePage.DIR_ENTRY_SIZE;
         Frame f = newNode();
-        node.wrap(f.buffer()).init(BTreePage.TYPE_LEAF, BTreePage.NO_PAGE);
+        if (packedKeyWidth > 0) leaf.wrap(f.buffer()).init(packedKeyWidth, BTreePage.NO_PAGE);
+        else node.wrap(f.buffer()).init(BTreePage.TYPE_LEAF, BTreePage.NO_PAGE);
         root = f.pageNo();
         pool.unpin(f, true);
     }
@@ -104,6 +135,11 @@ public final class BTree {
 
     public boolean unique() {
         return unique;
+    }
+
+    /** The key width of a tree of {@link PackedLeafPage} leaves, 0 for {@link BTreePage} leaves. */
+    public int packedKeyWidth() {
+        return packedKeyWidth;
     }
 
     public BufferPool pool() {
@@ -150,8 +186,12 @@ public final class BTree {
         if (key.length > maxKeyLength)
             throw new IllegalArgumentException("key of " + key.length + " B exceeds " + maxKeyLength + " B");
         if (tid < 0) throw new IllegalArgumentException("tid " + tid);
+        if (packedKeyWidth > 0 && key.length != packedKeyWidth)
+            throw new IllegalArgumentException(
+                    "key of " + key.length + " B in a tree of " + packedKeyWidth + "-byte keys");
         lock.writeLock().lock();
         try {
+            if (packedKeyWidth > 0) return insertPacked(key, tid);
             if (path.length < height) path = new long[height + 2];
             long[] path = this.path;
             int depth = 0;
@@ -177,26 +217,90 @@ public final class BTree {
                 pool.unpin(f, true);
                 return true;
             }
-            Split s = split(f, pos, key, tid, 0);
-            while (s != null) {
-                if (depth == 0) {
-                    newRoot(s);
-                    return true;
-                }
-                Frame parent = pool.pin(path[--depth]);
-                node.wrap(parent.buffer()).slotAlign(slotAlign);
-                int ppos = node.upperBound(s.key, s.tid, unique);
-                if (node.fits(s.key.length)) {
-                    node.insertAt(ppos, s.key, s.tid, s.right);
-                    pool.unpin(parent, true);
-                    s = null;
-                } else {
-                    s = split(parent, ppos, s.key, s.tid, s.right);
-                }
-            }
+            post(split(f, pos, key, tid, 0), depth);
             return true;
         } finally {
             lock.writeLock().unlock();
+        }
+    }
+
+    /** Posts a split's separator in the parents on {@link #path} above {@code depth}, splitting them as needed. */
+    private void post(Split s, int depth) {
+        while (s != null) {
+            if (depth == 0) {
+                newRoot(s);
+                return;
+            }
+            Frame parent = pool.pin(path[--depth]);
+            node.wrap(parent.buffer()).slotAlign(slotAlign);
+            int ppos = node.upperBound(s.key, s.tid, unique);
+            if (node.fits(s.key.length)) {
+                node.insertAt(ppos, s.key, s.tid, s.right);
+                pool.unpin(parent, true);
+                s = null;
+            } else {
+                s = split(parent, ppos, s.key, s.tid, s.right);
+            }
+        }
+    }
+
+    /**
+     * {@link #insert} into a tree of packed leaves (under the write lock). When the leaf cannot
+     * hold the entry at any encoding: an append past the rightmost leaf's last entry starts a new
+     * leaf with it (the full leaf stays full, as {@link BTreePage} leaves do); otherwise the leaf's
+     * entries are split in half, the separator posted, and the insert descends again (a half holds
+     * a subset of the leaf's range, so it fits at widths no wider; the entry may still not fit its
+     * half when its offset needs wider widths, and then that half splits in turn, down to two entries).
+     */
+    private boolean insertPacked(byte[] key, long tid) {
+        long k = PackedLeafPage.keyValue(key);
+        while (true) {
+            if (path.length < height) path = new long[height + 2];
+            int depth = 0;
+            long page = root;
+            Frame f;
+            while (true) {
+                f = pool.pin(page);
+                node.wrap(f.buffer());
+                if (node.isLeaf()) break;
+                path[depth++] = page;
+                long child = childFor(node, key, tid);
+                pool.unpin(f, false);
+                page = child;
+            }
+            PackedLeafPage l = leaf.wrap(f.buffer());
+            int n = l.keyCount();
+            int pos = l.lowerBound(key, tid, unique);
+            if (unique && pos < n && l.key(pos) == k) {
+                pool.unpin(f, false);
+                return false;
+            }
+            if (l.insertAt(pos, k, tid)) {
+                entries++;
+                pool.unpin(f, true);
+                return true;
+            }
+            long link = l.link();
+            Frame rf = newNode();
+            PackedLeafPage right = new PackedLeafPage().wrap(rf.buffer());
+            right.init(packedKeyWidth, link);
+            l.setLink(rf.pageNo());
+            if (pos == n && link == BTreePage.NO_PAGE) {
+                right.insertAt(0, k, tid);
+                entries++;
+                pool.unpin(rf, true);
+                pool.unpin(f, true);
+                post(new Split(key.clone(), tid, rf.pageNo()), depth);
+                return true;
+            }
+            long[] keys = new long[n], tids = new long[n];
+            l.entries(keys, tids);
+            int m = n / 2;
+            right.encode(keys, tids, m, n);
+            l.encode(keys, tids, 0, m);
+            pool.unpin(rf, true);
+            pool.unpin(f, true);
+            post(new Split(PackedLeafPage.keyOf(keys[m], packedKeyWidth), tids[m], rf.pageNo()), depth);
         }
     }
 
@@ -309,6 +413,20 @@ public final class BTree {
         try {
             long searchTid = unique ? 0 : tid;
             Frame f = descend(key, searchTid, node);
+            if (packedKeyWidth > 0) {
+                PackedLeafPage l = leaf.wrap(f.buffer());
+                int pos = l.lowerBound(key, searchTid, unique);
+                boolean found = key.length == packedKeyWidth
+                        && pos < l.keyCount()
+                        && l.key(pos) == PackedLeafPage.keyValue(key)
+                        && (unique ? tid == TupleId.NONE || l.tid(pos) == tid : l.tid(pos) == tid);
+                if (found) {
+                    l.removeAt(pos);
+                    entries--;
+                }
+                pool.unpin(f, found);
+                return found;
+            }
             node.wrap(f.buffer()).slotAlign(slotAlign);
             int pos = node.lowerBound(key, searchTid, unique);
             boolean found = pos < node.keyCount()
@@ -348,8 +466,10 @@ public final class BTree {
         // scan(key, key, true, ...) without its visitor, key copies and capturing lambda
         lock.readLock().lock();
         try {
-            BTreePage n = reader();
+            Flyweights fw = reader();
+            BTreePage n = fw.page;
             Frame f = descend(key, -1, n);
+            if (packedKeyWidth > 0) return lookupPacked(fw.packed, f, key);
             int pos = n.lowerBound(key, -1, unique);
             while (pos == n.keyCount()) { // non-unique: the first (key, tid) may start the next leaf
                 long next = n.link();
@@ -365,6 +485,24 @@ public final class BTree {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** {@link #lookup} in the packed leaf {@code f} that the descent reached (pinned); unpins it. */
+    private long lookupPacked(PackedLeafPage l, Frame f, byte[] key) {
+        l.wrap(f.buffer());
+        int pos = l.lowerBound(key, -1, unique);
+        while (pos == l.keyCount()) {
+            long next = l.link();
+            pool.unpin(f, false);
+            if (next == BTreePage.NO_PAGE) return TupleId.NONE;
+            f = pool.pin(next);
+            l.wrap(f.buffer());
+            pos = 0;
+        }
+        long tid =
+                key.length == packedKeyWidth && l.key(pos) == PackedLeafPage.keyValue(key) ? l.tid(pos) : TupleId.NONE;
+        pool.unpin(f, false);
+        return tid;
     }
 
     /** Receives scanned entries; returns false to stop. */
@@ -409,6 +547,10 @@ public final class BTree {
             BTreePage n = new BTreePage();
             byte[] start = lo == null ? NO_KEY : lo;
             Frame f = descend(start, -1, n);
+            if (packedKeyWidth > 0) {
+                scanPacked(f, start, hi, hiInclusive, visitor);
+                return;
+            }
             int pos = n.lowerBound(start, -1, unique);
             while (true) {
                 byte[] bytes = n.buffer().array();
@@ -438,6 +580,36 @@ public final class BTree {
         }
     }
 
+    /** The scan's walk over packed leaves from the pinned leaf {@code f}; each key is written into one array of the scan's. */
+    private void scanPacked(Frame f, byte[] start, byte[] hi, boolean hiInclusive, KeyRefVisitor visitor) {
+        PackedLeafPage l = new PackedLeafPage().wrap(f.buffer());
+        int w = packedKeyWidth;
+        byte[] k = new byte[w];
+        int pos = l.lowerBound(start, -1, unique);
+        while (true) {
+            for (; pos < l.keyCount(); pos++) {
+                l.keyBytes(pos, k);
+                if (hi != null) {
+                    int c = Arrays.compareUnsigned(k, 0, w, hi, 0, hi.length);
+                    if (c > 0 || (c == 0 && !hiInclusive)) {
+                        pool.unpin(f, false);
+                        return;
+                    }
+                }
+                if (!visitor.visit(k, 0, w, l.tid(pos))) {
+                    pool.unpin(f, false);
+                    return;
+                }
+            }
+            long next = l.link();
+            pool.unpin(f, false);
+            if (next == BTreePage.NO_PAGE) return;
+            f = pool.pin(next);
+            l.wrap(f.buffer());
+            pos = 0;
+        }
+    }
+
     /** Leaf statistics: count, entries, and fill (bytes in use over page bytes). */
     public record LeafStats(int leaves, long entries, double fill, long freeBytes) {}
 
@@ -445,16 +617,26 @@ public final class BTree {
         lock.readLock().lock();
         try {
             BTreePage n = new BTreePage();
+            PackedLeafPage l = new PackedLeafPage();
             Frame f = descend(new byte[0], -1);
             int leaves = 0;
             long used = 0, free = 0, count = 0;
             while (true) {
-                n.wrap(f.buffer());
                 leaves++;
-                used += n.usedBytes();
-                free += n.freeBytes();
-                count += n.keyCount();
-                long next = n.link();
+                long next;
+                if (packedKeyWidth > 0) {
+                    l.wrap(f.buffer());
+                    used += l.usedBytes();
+                    free += l.freeBytes();
+                    count += l.keyCount();
+                    next = l.link();
+                } else {
+                    n.wrap(f.buffer());
+                    used += n.usedBytes();
+                    free += n.freeBytes();
+                    count += n.keyCount();
+                    next = n.link();
+                }
                 pool.unpin(f, false);
                 if (next == BTreePage.NO_PAGE) break;
                 f = pool.pin(next);

@@ -119,8 +119,9 @@ public final class BTreePage {
         b.putLong(LINK, link);
     }
 
+    /** A leaf of either format: this one's or {@link PackedLeafPage}'s (whose other fields this flyweight does not read). */
     public boolean isLeaf() {
-        return a[TYPE] == TYPE_LEAF;
+        return a[TYPE] != TYPE_INTERIOR;
     }
 
     public int keyCount() {

@@ -74,6 +74,8 @@ public final class IndexCache {
      * @param cacheSize  at most this fraction of each leaf's tuples is cached (replay's {@code cache_size=})
      */
     public IndexCache(BTree tree, int fieldBytes, CachePolicy policy, double cacheSize) {
+        if (tree.packedKeyWidth() > 0)
+            throw new IllegalArgumentException("the index cache lives in BTreePage leaves; this tree's are packed");
         if (!tree.unique()) throw new IllegalArgumentException("the index cache serves unique indexes");
         if (fieldBytes < 1 || fieldBytes > 248) throw new IllegalArgumentException("field bytes " + fieldBytes);
         if (!(cacheSize >= 0 && cacheSize <= 1)) throw new IllegalArgumentException("cache_size " + cacheSize);

@@ -159,8 +159,12 @@ public final class Table {
                         && !indexed[i]
                         && i > 0
                         && !spec.indexes().get(i).unique()) continue;
-                trees[i] = new BTree(pool, spec.indexes().get(i).unique());
-                if (policy != CachePolicy.OFF && cacheFields[i].length > 0) {
+                boolean cached = policy != CachePolicy.OFF && cacheFields[i].length > 0;
+                // The hot partition's trees take packed leaves whenever the key is fixed-width integers
+                // of at most 8 bytes and no index cache lives in the leaves (PackedLeafPage, NBLB §4.1).
+                int packed = main != null && !cached ? packedKeyWidth(i) : 0;
+                trees[i] = new BTree(pool, spec.indexes().get(i).unique(), packed);
+                if (cached) {
                     caches[i] = new IndexCache(trees[i], heap.fieldBytes(cacheFields[i]), policy, cacheSize);
                     sources[i] = heap.fieldSource(cacheFields[i]);
                 }
@@ -531,6 +535,22 @@ public final class Table {
             else appendInteger(t, r.getLong(f));
         }
         return encoder.toBytes();
+    }
+
+    /**
+     * The bytes of index {@code index}'s keys when every key column is an integer stored in whole
+     * bytes ({@link #key}: {@code appendSigned}/{@code appendUnsigned} at the column's width) and they
+     * add up to at most 8, so a key is one fixed-width number ({@link dev.wastecheck.engine.index.PackedLeafPage});
+     * 0 otherwise (strings, doubles, bits, wider keys).
+     */
+    int packedKeyWidth(int index) {
+        int w = 0;
+        for (int f : keyFields[index]) {
+            FieldType t = schema.type(f);
+            if (t.isVariable() || t == FieldType.FLOAT64 || !t.isFixedBytes()) return 0;
+            w += t.width;
+        }
+        return w <= 8 ? w : 0;
     }
 
     private void appendInteger(FieldType t, long v) {
