@@ -80,11 +80,17 @@ import java.util.function.ToLongFunction;
  */
 public final class Autotune {
     /**
-     * Modeled engine time of one pin of a resident page, in microseconds: our Fig. 2c experiment measured an
-     * in-memory lookup of the engine at about 1 µs for a root-to-leaf descent and a heap page,
-     * and 0.6 µs without the heap page (docs/benchmarks.md), so a pin costs a few tenths of a µs.
+     * Modeled engine time of a page a query touches, in microseconds: the pin and unpin of the resident page and the
+     * search in it. The JMH {@code PinBenchmark} (engine; quiet, 2 forks x 5 iterations, docs/benchmarks.md, issue
+     * 27, "What a pin costs") descends a hot index as the hot partition builds it (packed leaves, 2,455 integer keys,
+     * every page resident): 0.2266 µs (+-0.0165) for 2 pages at 4 KiB (a root and a leaf) and 0.1687 (+-0.0171) for
+     * 1 at 16 KiB (one leaf); the pin and unpin alone are 0.012 µs at both. The constant is the least-squares fit of
+     * time = rate x pages through those two, 0.124 µs a page: +10% at 4 KiB and -26% at 16 KiB, where the page's
+     * binary search covers three times the entries (one constant per page cannot follow that). A heap page's pin
+     * and tuple read are charged the same, not measured apart. Before, 0.25 µs, inferred from the Fig. 2c
+     * experiment's 1 µs lookup (a descent and a heap page), never measured.
      */
-    public static final double PIN_US = 0.25;
+    public static final double PIN_US = 0.124;
 
     private Autotune() {}
 

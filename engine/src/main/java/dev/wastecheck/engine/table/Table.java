@@ -998,10 +998,13 @@ public final class Table {
         if (!compressed[f] || len < MIN_COMPRESSED) return null;
         byte[] dst = new byte[(int) Zstd.compressBound(len)];
         FieldDictionary d = dictionaries == null ? null : dictionaries[f];
-        long n = d != null
-                ? Zstd.compressFastDict(dst, 0, r.bytes(f), 0, len, d.compress)
-                : Zstd.compressByteArray(dst, 0, dst.length, r.bytes(f), 0, len, ZSTD_LEVEL);
-        if (Zstd.isError(n) || n >= len) return null;
+        int n;
+        try {
+            n = d != null ? d.writer.compress(dst, r.bytes(f), len) : plainWriter.compress(dst, r.bytes(f), len);
+        } catch (ZstdException e) {
+            return null; // as a failed static call did: the value is stored plain
+        }
+        if (n >= len) return null;
         compressedValues++;
         compressionSaved += len - n;
         return Arrays.copyOf(dst, (int) n);
@@ -1017,8 +1020,19 @@ public final class Table {
      */
     static final int SAMPLE_VALUES = 4096, SAMPLE_BYTES = 16 << 20;
 
-    /** A zstd dictionary trained on a compressed field's values, with its digested forms. */
-    private record FieldDictionary(byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress) {}
+    /**
+     * A zstd dictionary trained on a compressed field's values, with its digested forms and the context its values
+     * are compressed with ({@link FrameWriter}).
+     */
+    private record FieldDictionary(
+            byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress, FrameWriter writer) {
+        FieldDictionary(byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress) {
+            this(bytes, compress, decompress, FrameWriter.withDictionary(compress));
+        }
+    }
+
+    /** The context values without a dictionary are compressed with, at {@link #ZSTD_LEVEL}. */
+    private final FrameWriter plainWriter = FrameWriter.plain(ZSTD_LEVEL);
 
     /** Per field, its trained dictionary ({@link #trainDictionaries}); null before, and for fields without one. */
     private FieldDictionary[] dictionaries;
