@@ -84,6 +84,23 @@ public class RecordedRows implements SqlScriptReader.ValueSink {
         nbytes += len;
     }
 
+    /**
+     * As {@link #value(int, int, byte[], int, int, boolean)} for a value whose {@code len} bytes the
+     * tokenizer already wrote into {@code data} past {@code nbytes} (growing the array as {@link
+     * #dataRoom} grows it): the words, no copy.
+     */
+    final void recorded(int index, int kind, int len, boolean ascii) {
+        int k = kind | (ascii ? ASCII : 0);
+        if (len < (1 << 24)) {
+            add(VALUE | ((long) index << 32) | ((long) k << 24) | len);
+        } else {
+            add(BIG | ((long) index << 32));
+            add(k);
+            add(len);
+        }
+        nbytes += len;
+    }
+
     @Override
     public final void endRow(int count, long line) {
         add(END | ((long) count << 32));

@@ -984,13 +984,18 @@ public final class SqlScriptReader implements Closeable {
                 }
                 continue;
             }
-            // any other value: nextTuple's way, through the record's value call
             r.ncalls = n;
             r.nbytes = nb;
             pos = p;
-            int kind = listedValue();
-            r.value(index++, kind & ~SEEN_ASCII, pinned ? buf : value, outOff, valueLen, (kind & SEEN_ASCII) != 0);
-            pinned = false;
+            if (c == '\'' || c == '"') {
+                // a longer string, or one with escapes: decoded into the record's bytes at once
+                quotedIntoRecord(r, index++, c);
+            } else {
+                // any other value: nextTuple's way, through the record's value call
+                int kind = listedValue();
+                r.value(index++, kind & ~SEEN_ASCII, pinned ? buf : value, outOff, valueLen, (kind & SEEN_ASCII) != 0);
+                pinned = false;
+            }
             pos++; // the ',' or ')' (in the buffer: peek saw it there), not a line break
             calls = r.calls;
             n = r.ncalls;
@@ -1008,6 +1013,67 @@ public final class SqlScriptReader implements Closeable {
         pos = p;
         r.endRow(index, rowLine);
         return true;
+    }
+
+    /**
+     * {@link #listedValue} and the record's value call for a quoted string at {@code pos}, with its
+     * bytes decoded straight into the record's {@code data} rather than into {@code value} and
+     * then copied there: a string with escapes (a backslash every 170 bytes or so in the text
+     * shape) was copied twice. The record's array stands in for {@code value} while the string is
+     * read ({@link #readQuotedInto} appends past its {@code nbytes}, and grows it as {@code
+     * value} grows, keeping what it held). A string left pinned in the buffer (no escapes) is
+     * copied by the value call, once, as before; one with anything but ',' or ')' right after
+     * its closing quote (a cast, a space, an expression) has its bytes moved back into {@code
+     * value} and ends as {@link #listedValue} ends it. Leaves {@code pos} at the separator, in
+     * {@link #separator}.
+     */
+    private void quotedIntoRecord(RecordedRows r, int index, int quote) throws IOException {
+        int nb = r.nbytes;
+        byte[] own = value;
+        value = r.data;
+        valueLen = nb;
+        valueBits = 0;
+        pinned = false;
+        outOff = 0;
+        pos++; // the opening quote, in the buffer
+        try {
+            readQuotedInto(quote, backslashEscapes, true);
+        } finally {
+            r.data = value; // grown, or not, with the record's earlier bytes kept
+            value = own;
+        }
+        int len = pinned ? valueLen : valueLen - nb; // pinned: buf[outOff, outOff + valueLen), nothing appended
+        boolean ascii = valueBits >= 0;
+        int d = pos < lim ? buf[pos] : -1;
+        if (d == ',' || d == ')') {
+            separator = d;
+            if (pinned) {
+                r.value(index, STRING, buf, outOff, len, ascii);
+                pinned = false;
+            } else {
+                r.recorded(index, STRING, len, ascii);
+                valueLen = 0;
+            }
+            return;
+        }
+        // something after the string: its bytes into value, and listedValue's end
+        valueLen = pinned ? len : 0;
+        if (!pinned) {
+            appendBytes(r.data, nb, len);
+        }
+        int kind = STRING;
+        if (pos >= lim || (d = buf[pos]) != ',' && d != ')') {
+            skipSpace();
+            d = peek();
+        }
+        if (d != ',' && d != ')') {
+            kind = readExpressionTail(kind);
+            d = peek();
+            ascii = false;
+        }
+        separator = d;
+        r.value(index, kind, pinned ? buf : value, outOff, valueLen, ascii);
+        pinned = false;
     }
 
     /** {@link #listedValue}'s flag beside the kind: the value's bytes are ASCII. */
@@ -1459,6 +1525,32 @@ public final class SqlScriptReader implements Closeable {
                 line += newlines;
             }
             if (i == end) {
+                continue;
+            }
+            if (i + 1 < end && b[i] == '\\') {
+                // a backslash with its escaped byte in the buffer (the scan stops at one only with
+                // escapes): decoded from the buffer, without read()'s two calls, then the next run
+                int d = b[i + 1];
+                pos = i + 2;
+                switch (d) {
+                    case '0' -> append(0);
+                    case 'b' -> append('\b');
+                    case 'n' -> append('\n');
+                    case 'r' -> append('\r');
+                    case 't' -> append('\t');
+                    case 'Z' -> append(26);
+                    case '%', '_' -> {
+                        append('\\');
+                        append(d);
+                    }
+                    default -> {
+                        if (d == '\n') {
+                            line++; // as read() counts it
+                        }
+                        append(d);
+                        valueBits |= d; // d is the signed byte: negative when not ASCII
+                    }
+                }
                 continue;
             }
             int c = read();

@@ -252,8 +252,12 @@ class SqlScriptReaderTest {
         // the rest. Random strings put the quote, escapes, doubled quotes, line breaks and UTF-8
         // at every offset of a word, and every read length moves the buffer's end among them.
         java.util.Random random = new java.util.Random(32);
-        String[] pieces = {"a", "bc", "defghij", "klmnopqrstu", "é", "東京", "\n", "\\'", "''", "\\\\", " "};
-        String[] decoded = {"a", "bc", "defghij", "klmnopqrstu", "é", "東京", "\n", "'", "'", "\\", " "};
+        String[] pieces = {
+            "a", "bc", "defghij", "klmnopqrstu", "é", "東京", "\n", "\\'", "''", "\\\\", " ", "\\é", "\\\n", "\\n", "\\%"
+        };
+        String[] decoded = {
+            "a", "bc", "defghij", "klmnopqrstu", "é", "東京", "\n", "'", "'", "\\", " ", "é", "\n", "\n", "\\%"
+        };
         StringBuilder script = new StringBuilder("INSERT INTO t VALUES ");
         List<List<String>> expected = new ArrayList<>();
         List<Boolean> expectedAscii = new ArrayList<>();
@@ -379,7 +383,16 @@ class SqlScriptReaderTest {
             "'x'::text",
             "-- c\n5",
             "/* c */ 6",
-            "'a\\\\'"
+            "'a\\\\'",
+            "'" + "w\\'".repeat(40) + "'",
+            "'" + "v".repeat(60) + "\\n" + "u".repeat(60) + "'",
+            "'esc\\'d' COLLATE utf8mb4_bin",
+            "'esc\\'d'::text",
+            "'esc\\'d' ",
+            "'bs\\\nnl'",
+            "'pct\\%_\\_'",
+            "'hi\\é \\0\\b\\r\\t\\Z'",
+            "\"d\\\"q\""
         };
         for (int script = 0; script < 40; script++) {
             StringBuilder sql = new StringBuilder("CREATE TABLE t (a int);\n");
@@ -446,6 +459,57 @@ class SqlScriptReaderTest {
         assertThat(recordRows(bytes, 1 << 16, inLoop, true)).isNull();
         assertThat(inLoop.ncalls).isGreaterThan(RecordedRows.ROWS * 12);
         assertThat(inLoop.sameAs(oneByOne)).isTrue();
+    }
+
+    /**
+     * An escape's byte is the only byte with the high bit in a Latin-1 string: the value is not
+     * ASCII, read a row a call or in the reader's own loop.
+     */
+    @Test
+    void anEscapedHighByteMakesTheStringNotAscii() throws IOException {
+        byte[] bytes =
+                "INSERT INTO t VALUES ('\\\u00e9x'),('a\\'b'),('\\\u00e9')\n;\n".getBytes(StandardCharsets.ISO_8859_1);
+        for (boolean inLoop : new boolean[] {false, true}) {
+            RecordedRows into = new RecordedRows();
+            assertThat(recordRows(bytes, 1 << 16, into, inLoop)).isNull();
+            List<Boolean> ascii = new ArrayList<>();
+            for (int i = 0; i < into.ncalls; i++) {
+                long w = into.calls[i];
+                if ((w & RecordedRows.TAG) == RecordedRows.VALUE) {
+                    ascii.add((((w >>> 24) & 0xFF) & RecordedRows.ASCII) != 0);
+                } else if ((w & RecordedRows.TAG) == RecordedRows.END) {
+                    i++;
+                }
+            }
+            assertThat(ascii).as("in the loop: %s", inLoop).containsExactly(false, true, false);
+        }
+    }
+
+    /**
+     * A string with escapes is decoded straight into the record's bytes: one longer than the
+     * record's array, after rows that already hold bytes there, grows it and keeps them; so do
+     * the rows after it.
+     */
+    @Test
+    void escapedStringsDecodedIntoTheRecordGrowItAndKeepWhatItHeld() throws IOException {
+        StringBuilder sql = new StringBuilder("INSERT INTO t VALUES ");
+        for (int row = 0; row < 40; row++) {
+            sql.append(row == 0 ? "(" : ",(").append(row).append(",'");
+            int repeat = row == 20 ? 400_000 : 3 + row;
+            sql.append("a\\'b\\\\c\\n".repeat(repeat)).append("')");
+        }
+        sql.append(";\n");
+        byte[] bytes = sql.toString().getBytes(StandardCharsets.UTF_8);
+        assertThat(bytes.length).isGreaterThan(RecordedRows.BYTES * 2);
+        for (int step : new int[] {7, 1 << 16}) {
+            RecordedRows oneByOne = new RecordedRows();
+            RecordedRows inLoop = new RecordedRows();
+            assertThat(recordRows(bytes, step, oneByOne, false)).isNull();
+            assertThat(recordRows(bytes, step, inLoop, true)).isNull();
+            assertThat(inLoop.rows).isEqualTo(40);
+            assertThat(inLoop.nbytes).isGreaterThan(RecordedRows.BYTES * 2);
+            assertThat(inLoop.sameAs(oneByOne)).as("reads of %d bytes", step).isTrue();
+        }
     }
 
     /**
