@@ -508,9 +508,20 @@ public final class ColumnFacts {
      * and every value so far is short enough: the short list's values, then the one that
      * overflowed it ({@code w} its prefix word, read for the bounds). Its second word is read
      * again here, once a column.
+     *
+     * <p>Not while the values so far are counted exactly anyway ({@link #exactDistinct}): plain
+     * numbers as bits (pandas' {@code qty}, {@code weight} and {@code price}, ORM's {@code
+     * amount_N}, orders' {@code amount}), or values that rise. Their words were a probe a value
+     * into a table the count never read (pandas' {@code qty} and {@code weight} every one of
+     * 721,705 values), or filled to {@link DistinctHashes#WORDS_MOST} and given up. Should the
+     * bits or the rise end later, SQL counts the column as it did before words: the words count
+     * only columns of fewer than {@code WORDS_MOST} values, which the profile's screen counts
+     * exactly in SQL too (its estimate below 100,000), so the count is the same number.
      */
     private void startWords(byte[][] list, long w, byte[] b, int off, int len) {
         if (hashedDistinct >= 0
+                || (scaledValid && !bitsGaveUp)
+                || ascending
                 || maxLen > DistinctHashes.WORDS_MAX
                 || (words = DistinctHashes.startWords(distinctBudget)) == null) {
             return;

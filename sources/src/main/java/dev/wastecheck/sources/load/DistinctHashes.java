@@ -74,6 +74,11 @@ final class DistinctHashes {
             this.minMean = minMean;
         }
 
+        /** The word slots not drawn by a table ({@link #startWords}). */
+        long wordSlotsLeft() {
+            return wordSlots.get();
+        }
+
         /** Whether a column's first table could still be had ({@link #start}). */
         boolean any() {
             return slots.get() >= FIRST;

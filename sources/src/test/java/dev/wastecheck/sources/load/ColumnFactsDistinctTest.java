@@ -61,6 +61,37 @@ class ColumnFactsDistinctTest {
     }
 
     @Test
+    void numbersCountedAsBitsOrRisingValuesDrawNoWordTable() {
+        DistinctHashes.Budget budget = new DistinctHashes.Budget(0, 64, 64L << 20);
+        long slots = budget.wordSlotsLeft();
+        Random r = new Random(721_705);
+        ColumnFacts price = new ColumnFacts(false, false, true, false, MARKERS); // pandas' DOUBLE
+        price.distinctBudget(budget);
+        ColumnFacts rising = new ColumnFacts(false, false, false, false, MARKERS);
+        rising.distinctBudget(budget);
+        Set<String> set = new HashSet<>();
+        for (int i = 0; i < 50_000; i++) {
+            // pandas' spelling: at most two digits after the point, none trailing, 5,000 values
+            int cents = r.nextInt(5000);
+            String v = cents % 100 == 0
+                    ? Integer.toString(cents / 100)
+                    : cents % 10 == 0
+                            ? cents / 100 + "." + cents / 10 % 10
+                            : cents / 100 + "." + String.format("%02d", cents % 100);
+            add(price, v);
+            set.add(v);
+            add(rising, String.format("u%09d", i));
+        }
+        assertThat(price.exactDistinct()).isEqualTo(set.size()); // the bits' count
+        assertThat(rising.exactDistinct()).isEqualTo(50_000);
+        assertThat(budget.wordSlotsLeft()).isEqualTo(slots); // neither started a table of words
+        add(price, "no number"); // the bits end, and no words were kept: SQL counts them
+        add(rising, "u000000000"); // below the max
+        assertThat(price.exactDistinct()).isNull();
+        assertThat(rising.exactDistinct()).isNull();
+    }
+
+    @Test
     void valuesEachAboveAllBeforeThemAreDistinct() {
         ColumnFacts rising = facts(0);
         ColumnFacts repeated = facts(0);
