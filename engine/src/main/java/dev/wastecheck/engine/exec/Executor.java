@@ -20,6 +20,7 @@ import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.Operation;
 import dev.wastecheck.model.access.ResultDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -1005,15 +1006,15 @@ public final class Executor {
             return n;
         }
         Record values = record(t);
-        List<Integer> set = new ArrayList<>();
-        int k = 0;
+        int[] set = new int[prep.valueFields.length];
+        int k = 0, n0 = 0;
         for (Map.Entry<String, String> v : e.values().entrySet()) {
             int f = prep.valueFields[k++];
             if (f < 0) continue;
             if (!t.setFromLiteral(values, f, v.getValue())) return 0;
-            set.add(f);
+            set[n0++] = f;
         }
-        int[] fields = set.stream().mapToInt(Integer::intValue).toArray();
+        int[] fields = Arrays.copyOf(set, n0);
         long n = 0;
         for (long[] m : matches(t, ix, key, whole, filter)) {
             Table.Part p = part(t, m[0]);

@@ -1290,7 +1290,8 @@ public final class Table {
             kept[f] = !keyOrCached[f]
                     && (tag == OverflowStore.OUT_OF_LINE
                             || tag == OverflowStore.OUT_OF_LINE_COMPRESSED
-                            || tag == OverflowStore.OUT_OF_LINE_DICTIONARY);
+                            || tag == OverflowStore.OUT_OF_LINE_DICTIONARY
+                            || inlineStored(r, f));
             if (!kept[f]) untag(from, r, f);
         }
         for (int i = 0; i < keyFields.length; i++) {
@@ -1300,6 +1301,22 @@ public final class Table {
         from.heap.delete(tid);
         if (upkeep != null) upkeep.deleted(from, tid);
         return insert(main, r, false, kept);
+    }
+
+    /**
+     * Whether field {@code f} of {@code r} is stored inline as a value or a zstd frame (tags {@code INLINE},
+     * {@code INLINE_COMPRESSED}, {@code INLINE_DICTIONARY}, {@link OverflowStore}): the stored bytes name no page
+     * and the frames the table's dictionary of the field, which both partitions share, so the cold partition
+     * stores the same bytes (untagging and tagging again decompressed the frame and compressed it again at
+     * {@link #ZSTD_DICTIONARY_LEVEL} to the same frame). A 17-byte value of a tag of its own is a reference.
+     */
+    private boolean inlineStored(Record r, int f) {
+        int len = r.length(f);
+        if (len == 0 || len == OverflowStore.REF_BYTES) return false;
+        byte tag = r.bytes(f)[0];
+        return tag == OverflowStore.INLINE
+                || tag == OverflowStore.INLINE_COMPRESSED
+                || tag == OverflowStore.INLINE_DICTIONARY;
     }
 
     /**
@@ -1375,7 +1392,8 @@ public final class Table {
         }
         if (!keysChange && p.heap.updateInPlace(tid, fields, scratchRecord))
             return tid; // Arrow: a fixed-size write (§4.1)
-        if (varlen || keysChange) {
+        boolean inPlace = !varlen && (!keysChange || keysInPlace(oldKeys, newKeys));
+        if (!inPlace) {
             // Rewrite the tuple: the simplest way that is right for every layout and for overflow.
             for (int i = 0; i < keyFields.length; i++) {
                 treeDelete(p, i, oldKeys[i], tid);
@@ -1390,6 +1408,12 @@ public final class Table {
             if (upkeep != null) upkeep.moved(p, tid, moved);
             return moved;
         }
+        // Only fixed-width fields change: the tuple keeps its place and its id, and only the indexes whose key
+        // changed move its entry (a page update's page_len: 2 of page's 5 indexes, where the rewrite above moved
+        // all 5 and the tuple to the heap's end).
+        for (int i = 0; i < keyFields.length; i++) {
+            if (!Arrays.equals(oldKeys[i], newKeys[i])) treeDelete(p, i, oldKeys[i], tid);
+        }
         int n = 0;
         for (int f : fields) if (!values.isNull(f)) n++;
         int[] set = new int[n];
@@ -1403,7 +1427,27 @@ public final class Table {
             }
         }
         if (n > 0) p.heap.setLongs(tid, set, vals);
+        for (int i = 0; i < keyFields.length; i++) {
+            if (Arrays.equals(oldKeys[i], newKeys[i])) continue;
+            treeInsert(p, i, newKeys[i], tid);
+            if (p == main) noteColdKey(i, newKeys[i]);
+        }
         return tid;
+    }
+
+    /**
+     * Whether a tuple whose index keys change from {@code oldKeys} to {@code newKeys} (fixed-width fields only)
+     * can keep its id: not with Arrow blocks (their fixed-size writes are {@code updateInPlace}'s), nor when the
+     * implicit id (§4.2: the key is the tuple's address) would change.
+     */
+    private boolean keysInPlace(byte[][] oldKeys, byte[][] newKeys) {
+        if (arrow != null) return false;
+        if (implicitId < 0) return true;
+        for (int i = 0; i < keyFields.length; i++) {
+            if (Arrays.equals(oldKeys[i], newKeys[i])) continue;
+            for (int f : keyFields[i]) if (f == implicitId) return false;
+        }
+        return true;
     }
 
     /**
