@@ -65,14 +65,15 @@ import java.util.function.ToLongFunction;
  * design: if it is, jointly, the uniform design is recommended instead (and the report says so).
  *
  * <p><b>Scores.</b> The search compares the modeled cost per query: device time of the misses
- * and write-backs plus {@link #PIN_US} per buffer-pool pin, plus the decompression, copies and
+ * and write-backs plus a measured charge per buffer-pool pin by the page's kind and size ({@link #pinUs}), plus
+ * the decompression, copies and
  * value-cache work of compressed fields at measured constants; all are counts times constants, so
  * the same trace picks the same design on any machine, loaded or not. The finalists also report
  * the measured cost (engine time plus device time), with a 95% interval over the repeats.
  *
  * <p><b>The rule between designs</b> ({@link #preferred}, {@link #rank}): two modeled costs within
- * {@link #MODEL_ERROR} (12%, the largest residual of the decompression constant's fit; the pin
- * constant's is larger at 16 KiB, see {@link #MODEL_ERROR}) are not told apart, and then the design with the smaller working
+ * {@link #MODEL_ERROR} (12%, the largest residual of the decompression constant's fit; the charges per
+ * page touched spread wider, see {@link #MODEL_ERROR}) are not told apart, and then the design with the smaller working
  * set wins; beyond 12% the cheaper wins. It decides successive halving, the uniform design as a
  * table's candidate, and {@code hot=refs}. The finalists' guard stays on cost alone: the per-table
  * designs are recommended only when they model no dearer than the best uniform design (the issue's
@@ -80,27 +81,80 @@ import java.util.function.ToLongFunction;
  */
 public final class Autotune {
     /**
-     * Modeled engine time of a page a query touches, in microseconds: the pin and unpin of the resident page and the
-     * search in it. The JMH {@code PinBenchmark} (engine; quiet, 2 forks x 5 iterations, docs/benchmarks.md, issue
-     * 27, "What a pin costs") descends a hot index as the hot partition builds it (packed leaves, 2,455 integer keys,
-     * every page resident): 0.2266 µs (+-0.0165) for 2 pages at 4 KiB (a root and a leaf) and 0.1687 (+-0.0171) for
-     * 1 at 16 KiB (one leaf); the pin and unpin alone are 0.012 µs at both. The constant is the least-squares fit of
-     * time = rate x pages through those two, 0.124 µs a page: +10% at 4 KiB and -26% at 16 KiB, where the page's
-     * binary search covers three times the entries (one constant per page cannot follow that). A heap page's pin
-     * and tuple read are charged the same, not measured apart. Before, 0.25 µs, inferred from the Fig. 2c
-     * experiment's 1 µs lookup (a descent and a heap page), never measured.
+     * The page sizes the charges per page touched were measured at ({@link #pinUs}): {@code Finalists.PAGE_SIZES}
+     * and the default 8 KiB, the sizes the search tries.
      */
-    public static final double PIN_US = 0.124;
+    static final int[] CHARGED_PAGE_SIZES = {4 << 10, 8 << 10, 16 << 10};
+
+    /**
+     * Modeled engine time of a page of a hot index with packed leaves ({@code PackedLeafPage}) a query touches, in
+     * microseconds, at 4, 8 and 16 KiB ({@link #CHARGED_PAGE_SIZES}): the pin and unpin of the resident page and the
+     * search in it. The JMH {@code PinBenchmark.descent} (engine; quiet, 2 forks x 4 iterations of 1 s,
+     * docs/benchmarks.md, issue 27, "Charges per page size and kind") descends a hot index as the hot partition builds
+     * it (2,455 integer keys in key order, every page resident): 160.0 ns (+-8.2) for 2 pages at 4 KiB (a root and a
+     * leaf), 162.3 (+-22.1) for 2 at 8 KiB, 152.1 (+-16.3) for 1 at 16 KiB (one leaf, a binary search over all 2,455
+     * entries); each charge is the descent's time over its pins. Before, {@code PIN_US}: one constant for every page,
+     * 0.124 µs, the fit of time = rate x pages through nblb27e's 4 and 16 KiB descents (226.6 and 168.7 ns).
+     */
+    static final double[] INDEX_PACKED_US = {0.0800, 0.0811, 0.1521};
+
+    /**
+     * The same for a B+tree with {@code BTreePage} leaves (a cold partition's index, or any index without a hot
+     * partition): {@code PinBenchmark.descentBTreePage}, 30,000 integer keys in key order (about wiki 3571's whole
+     * {@code revision} primary index): 284.1 ns (+-53.1) for 3 pages at 4 KiB, 229.5 (+-36.6) for 2 at 8 KiB, 218.5
+     * (+-32.9) for 2 at 16 KiB.
+     */
+    static final double[] INDEX_US = {0.0947, 0.1148, 0.1093};
+
+    /**
+     * Modeled engine time of a heap page in NSM a query reads a tuple from, in microseconds, at 4, 8 and 16 KiB: the
+     * pin, every field of the tuple read as {@code Table.project} reads it ({@code HeapFile.project}), the unpin.
+     * {@code PinBenchmark.heapNsm}, a random tuple of 20,000 revision-like records (seven integers and a comment of
+     * 8-40 bytes, about a MiB of pages): 152.2 ns (+-29.6), 165.0 (+-25.9), 173.2 (+-65.9). A query that projects
+     * fewer fields pays less; a tuple of a cold heap read far from the last pays more cache misses. Overflow pages,
+     * Arrow blocks' tuple reads and any page pinned outside the heaps and trees are charged at this rate (not
+     * measured apart).
+     */
+    static final double[] HEAP_NSM_US = {0.1522, 0.1650, 0.1732};
+
+    /**
+     * The same in PAX pages ({@code PinBenchmark.heapPax}: the fields from their minipages): 195.9 ns (+-77.9),
+     * 168.7 (+-28.9), 167.1 (+-18.6). HPL's pages are charged at this rate (not measured apart).
+     */
+    static final double[] HEAP_PAX_US = {0.1959, 0.1687, 0.1671};
+
+    /**
+     * The modeled engine time of one page of {@code kind} ({@code ExecutionResult.pinsByKind}'s keys) touched at
+     * {@code pageSize}, in microseconds: the charge measured at that size, or at the nearest size measured ({@link
+     * #CHARGED_PAGE_SIZES}, nearest in powers of two) for a size the search does not try.
+     */
+    public static double pinUs(String kind, int pageSize) {
+        double[] charges = switch (kind) {
+            case "index_packed" -> INDEX_PACKED_US;
+            case "index" -> INDEX_US;
+            case "heap_pax", "heap_hpl" -> HEAP_PAX_US;
+            default -> HEAP_NSM_US;
+        };
+        int at = 0;
+        for (int i = 1; i < CHARGED_PAGE_SIZES.length; i++)
+            if (Math.abs(Math.log((double) pageSize / CHARGED_PAGE_SIZES[i]))
+                    < Math.abs(Math.log((double) pageSize / CHARGED_PAGE_SIZES[at]))) at = i;
+        return charges[at];
+    }
 
     private Autotune() {}
 
     /**
      * The model's own measured error, relative: {@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE} is a least-squares fit
      * within 12% of every point it rests on (-6%, +11%, 0%, +12%, +2%, -1% over six medians: two wikis, three
-     * dictionary sizes; docs/benchmarks.md, issue 27, "The cost model charges the design's dictionary"). It was the
-     * model's one measured error until {@link #PIN_US} was measured, whose one constant a page is +10% at 4 KiB and
-     * -26% at 16 KiB (its comment): this fraction does not take that in, so a comparison between page sizes can
-     * favour 16 KiB by more than the measurement does (a charge per page by its size is the next step; not built).
+     * dictionary sizes; docs/benchmarks.md, issue 27, "The cost model charges the design's dictionary"). The charges
+     * per page touched ({@link #pinUs}) are now measured for each page size and kind, so a comparison between page
+     * sizes no longer rests on one constant that was -26% at 16 KiB; their own spread is wider than this fraction
+     * (JMH's 99.9% intervals +-5% to +-40%, and the packed 4 KiB descent measured 226.6 ns in one quiet run and
+     * 160.0 in another), and the value is kept, not chosen again after seeing what it picks. The model leaves out
+     * the executor's own work per event (about 2-3 µs a query measured end to end, the same for every design): it
+     * cancels in any difference between two designs, and adding it would only shrink every ratio toward 1 and let
+     * this band hide differences the charged parts measure.
      * Two modeled costs within this fraction of each other are not told apart by the model
      * ({@link #indistinguishable}).
      */
@@ -193,7 +247,8 @@ public final class Autotune {
     public static final double COPY_US_PER_BYTE = 0.0000212;
 
     /**
-     * The modeled cost per query of a run: device time plus {@link #PIN_US} per pin plus the decompression of
+     * The modeled cost per query of a run: device time plus each pin's charge by kind and page size ({@link
+     * #pagesUs}) plus the decompression of
      * what its reads of compressed fields decoded ({@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE},
      * {@link #DECOMPRESS_US_PER_PLAIN_BYTE}) and its copy into the record ({@link #COPY_US_PER_BYTE}), plus what the
      * value cache's hits and misses did ({@link #CACHE_HIT_US}, {@link #CACHE_MISS_US}).
@@ -208,12 +263,30 @@ public final class Autotune {
         double hits = r.queries() == 0 ? 0 : (double) r.valueCacheHits() / r.queries();
         double misses = r.queries() == 0 ? 0 : (double) r.valueCacheMisses() / r.queries();
         return r.deviceUsPerQuery()
-                + PIN_US * (r.pagesPerQuery() + blockAccesses)
+                + pagesUs(r)
+                + pinUs("heap_nsm", r.pageSize()) * blockAccesses
                 + DECODE_US_PER_DICTIONARY_FRAME_BYTE * frames
                 + DECOMPRESS_US_PER_PLAIN_BYTE * plain
                 + COPY_US_PER_BYTE * copied
                 + CACHE_HIT_US * hits
                 + CACHE_MISS_US * misses;
+    }
+
+    /**
+     * The modeled engine time per query of the pages a run touched: each kind's pins ({@code
+     * ExecutionResult.pinsByKind}) times its charge at the run's page size ({@link #pinUs}); pins of no listed kind
+     * are charged as NSM heap pages.
+     */
+    static double pagesUs(ExecutionResult r) {
+        if (r.queries() == 0) return 0;
+        double us = 0;
+        long listed = 0;
+        for (Map.Entry<String, Long> k : r.pinsByKind().entrySet()) {
+            us += pinUs(k.getKey(), r.pageSize()) * k.getValue();
+            listed += k.getValue();
+        }
+        us += pinUs("heap_nsm", r.pageSize()) * Math.max(0, r.pins() - listed);
+        return us / r.queries();
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -221,7 +222,15 @@ public final class Replay {
                 r.queries() == 0 ? 0 : (double) r.valueCacheHits() / r.queries(),
                 r.queries() == 0 ? 0 : (double) r.valueCacheMisses() / r.queries(),
                 r.indexBytesByStructure(),
-                r.indexBytesByIndex());
+                r.indexBytesByIndex(),
+                r.pageSize(),
+                perQuery(r.pinsByKind(), r.queries()));
+    }
+
+    private static Map<String, Double> perQuery(Map<String, Long> counts, long queries) {
+        Map<String, Double> out = new TreeMap<>();
+        counts.forEach((k, v) -> out.put(k, queries == 0 ? 0 : (double) v / queries));
+        return out;
     }
 
     /** Events whose result differs from the baseline's, or that one run executed and the other did not. */

@@ -46,6 +46,10 @@ import java.util.Map;
  * @param indexBytesByStructure the B+tree pages allocated at the end of the first repeat, per table and partition
  *                         ({@code table.index}, {@code table.hot_index}), in bytes: a structure's size, §3.1's measure
  * @param indexBytesByIndex the same per index ({@code table.index.NAME}, {@code table.hot_index.NAME})
+ * @param pageSize         the buffer pool's page size in bytes
+ * @param pinsByKindPerQuery buffer-pool pins per query by kind of page ({@code index}, {@code index_packed}, {@code
+ *                         heap_nsm}, {@code heap_pax}, {@code heap_hpl}, {@code overflow}), first repeat: what {@code
+ *                         autotune}'s modeled cost charges by kind and page size
  */
 public record RunReport(
         String config,
@@ -87,7 +91,9 @@ public record RunReport(
         double valueCacheHitsPerQuery,
         double valueCacheMissesPerQuery,
         Map<String, Long> indexBytesByStructure,
-        Map<String, Long> indexBytesByIndex) {
+        Map<String, Long> indexBytesByIndex,
+        int pageSize,
+        Map<String, Double> pinsByKindPerQuery) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

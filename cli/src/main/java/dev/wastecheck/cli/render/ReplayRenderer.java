@@ -124,6 +124,9 @@ public final class ReplayRenderer {
         x.indexBytesByStructure().forEach(ib::put);
         ObjectNode ibi = n.putObject("index_bytes_by_index");
         x.indexBytesByIndex().forEach(ibi::put);
+        n.put("page_size", x.pageSize());
+        ObjectNode pk = n.putObject("pins_by_kind_per_query");
+        x.pinsByKindPerQuery().forEach(pk::put);
         n.put("decompressed_bytes_per_query", x.decompressedBytesPerQuery());
         n.put("dictionary_frame_bytes_per_query", x.dictionaryFrameBytesPerQuery());
         n.put("plain_decompressed_bytes_per_query", x.plainDecompressedBytesPerQuery());

@@ -85,7 +85,11 @@ public final class BufferPool implements AutoCloseable {
     }
 
     private synchronized Frame pinLocked(long pageNo) {
-        if (touched != null) touched.set((int) pageNo);
+        if (touched != null) {
+            touched.set((int) pageNo);
+            if (pageNo >= pinned.length) pinned = Arrays.copyOf(pinned, Math.max((int) pageNo + 1, 2 * pinned.length));
+            pinned[(int) pageNo]++;
+        }
         int idx = table.get(pageNo);
         if (idx >= 0) {
             Frame f = frames[idx];
@@ -278,6 +282,15 @@ public final class BufferPool implements AutoCloseable {
     public synchronized void trackTouched() {
         touched = new BitSet();
         missed.clear();
+        pinned = new int[0];
+    }
+
+    /** Per page, the pins since {@link #trackTouched()} (hits and misses; an array: a pin while tracking adds one). */
+    private int[] pinned = new int[0];
+
+    /** Pins of page {@code pageNo} since {@link #trackTouched()}: what a structure's pages cost the model per pin. */
+    public synchronized int pins(long pageNo) {
+        return pageNo < pinned.length ? pinned[(int) pageNo] : 0;
     }
 
     /** Per page, the device reads (misses) since {@link #trackTouched()}. */

@@ -60,6 +60,11 @@ import java.util.Map;
  *                         hot partition's), beside the working set's pages touched
  * @param indexBytesByIndex the same per index: {@code table.index.NAME}, {@code table.hot_index.NAME} (a hot partition
  *                         keeps only the indexes its reads use, Table.createHotPartition)
+ * @param pageSize         the buffer pool's page size in bytes: what a page touched costs depends on it (a larger page's
+ *                         search covers more entries), and the modeled cost charges a pin by it
+ * @param pinsByKind       of {@code pins}, those of each kind of page ({@code Database.pinsByKind}: {@code index},
+ *                         {@code index_packed}, {@code heap_nsm}, {@code heap_pax}, {@code heap_hpl}, {@code overflow});
+ *                         the modeled cost charges each kind its measured cost per page at {@code pageSize}
  */
 public record ExecutionResult(
         String config,
@@ -103,7 +108,9 @@ public record ExecutionResult(
         long valueCacheHits,
         long valueCacheMisses,
         Map<String, Long> indexBytesByStructure,
-        Map<String, Long> indexBytesByIndex) {
+        Map<String, Long> indexBytesByIndex,
+        int pageSize,
+        Map<String, Long> pinsByKind) {
 
     /** A run that measured nothing: no event, no byte, no time. */
     public static ExecutionResult empty() {
@@ -149,6 +156,8 @@ public record ExecutionResult(
                 0,
                 0,
                 Map.of(),
+                Map.of(),
+                0,
                 Map.of());
     }
 }

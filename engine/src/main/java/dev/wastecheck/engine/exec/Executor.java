@@ -455,6 +455,7 @@ public final class Executor {
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .forEach(x -> byStructure.put(x.getKey(), x.getValue()));
         long pins = pool.pins() - pins0;
+        Map<String, Long> pinsByKind = db.pinsByKind(); // read before the cache walk below pins leaves
         double bufferHitRate = pool.hitRate();
         double devUs = device.microsPerQuery(measured);
         long cacheHits = 0, cacheLookups = 0;
@@ -534,7 +535,9 @@ public final class Executor {
                 split1[3] - split0[3],
                 split1[4] - split0[4],
                 db.indexBytesByStructure(),
-                db.indexBytesByIndex());
+                db.indexBytesByIndex(),
+                pool.pageSize(),
+                pinsByKind);
     }
 
     /**

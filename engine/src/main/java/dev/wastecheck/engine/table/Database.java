@@ -12,6 +12,7 @@ import dev.wastecheck.layouts.Layout;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -306,6 +307,49 @@ public final class Database implements AutoCloseable {
             if (t.deferredBytes() > 0) out.put(t.name() + ".cold_notes", t.deferredBytes());
         }
         return out;
+    }
+
+    /**
+     * The pins of the pages pinned since the pool started tracking, by kind of page, for the modeled cost's charge per
+     * page touched (its charge depends on the kind and the page size): {@code index} (B+tree pages of a tree with
+     * {@code BTreePage} leaves), {@code index_packed} (a tree with {@code PackedLeafPage} leaves, its inner nodes
+     * included), {@code heap_nsm}, {@code heap_pax}, {@code heap_hpl} (heap pages in the table's layout, a vertical
+     * split's and implicit ids' pages included) and {@code overflow}; kinds with no pin are left out.
+     */
+    public Map<String, Long> pinsByKind() {
+        Map<String, Long> out = new TreeMap<>();
+        for (Table t : tables.values()) {
+            String heap = "heap_" + t.design().layout().name().toLowerCase(Locale.ROOT);
+            for (Table.Part p : t.parts()) {
+                if (p.heap() instanceof ImplicitIdStore s) {
+                    pins(out, heap, s.exceptionPages());
+                    if (s.inner() instanceof VerticalStore v) {
+                        pins(out, heap, v.near().pageNumbers());
+                        pins(out, heap, v.apart().pageNumbers());
+                    } else {
+                        pins(out, heap, s.heapPageNumbers());
+                    }
+                } else if (p.heap() instanceof VerticalStore v) {
+                    pins(out, heap, v.near().pageNumbers());
+                    pins(out, heap, v.apart().pageNumbers());
+                } else {
+                    pins(out, heap, p.heap().pageNumbers());
+                }
+                for (int i = 0; i < t.indexCount(); i++) {
+                    BTree tree = p.tree(i);
+                    if (tree != null)
+                        pins(out, tree.packedKeyWidth() > 0 ? "index_packed" : "index", tree.pageNumbers());
+                }
+                if (p.overflow() != null) pins(out, "overflow", p.overflow().pageNumbers());
+            }
+        }
+        return out;
+    }
+
+    private void pins(Map<String, Long> out, String kind, long[] pages) {
+        long n = 0;
+        for (long pg : pages) n += pool.pins(pg);
+        if (n > 0) out.merge(kind, n, Long::sum);
     }
 
     private void put(Map<String, Long> out, boolean bytes, String key, long[] pages) {

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -398,6 +399,29 @@ class ExecutorTest {
                 .containsKeys("page.heap", "page.index")
                 .doesNotContainKey("page.hot_heap");
         assertThat(part.workingSetByStructure()).containsKeys("page.hot_heap", "page.hot_index");
+    }
+
+    @Test
+    void everyPinIsCountedByTheKindOfItsPage() {
+        // The modeled cost charges a pin by the kind of page and the page size (Autotune.pinUs): every measured pin
+        // must fall in one kind, the heap's named by the table's layout.
+        Map<Long, Object[]> model = model();
+        List<AccessEvent> events = workload(model);
+        for (Layout layout : List.of(Layout.NSM, Layout.PAX)) {
+            for (String cluster : List.of("none", "partition")) {
+                ExecutionResult r = run(layout, CachePolicy.OFF, cluster, 96L << 10, events, model);
+                assertThat(r.pageSize()).isEqualTo(8192);
+                assertThat(r.pins()).isPositive();
+                assertThat(r.pinsByKind().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                        .as("%s %s", layout, cluster)
+                        .isEqualTo(r.pins());
+                assertThat(r.pinsByKind())
+                        .containsKey("heap_" + layout.name().toLowerCase(Locale.ROOT))
+                        .containsKey("index");
+            }
+        }
     }
 
     @Test
