@@ -312,9 +312,12 @@ final class Finalists {
 
     /**
      * The page size is a setting of the whole database (one buffer pool of pages of one size), so it is not a
-     * per-table candidate: the uniform design is replayed jointly at each size of {@link #PAGE_SIZES} against the
-     * default, on every held-out event, and a size is kept when it returns the same results and {@link
-     * Autotune#preferred} prefers it (cheaper beyond the model's error, or within it with the smaller working set).
+     * per-table candidate: the uniform design is replayed jointly at the default size and at each size of {@link
+     * #PAGE_SIZES}, on every held-out event, and of the sizes that return the default's results the first in {@link
+     * Autotune#rank}'s order is kept (those within the model's error of the cheapest, by working set; the default
+     * first on a tie). Every size is ranked against every other at once: comparing each with the size kept so far,
+     * one pair at a time, made the choice depend on the order the sizes were tried (a size within the error of the
+     * one that beat the default, with a smaller working set, was never compared with it).
      *
      * @param uniJoint the uniform design's joint run at the default size, when one was made (hot=refs)
      * @return the size kept, with its configuration and run
@@ -322,10 +325,12 @@ final class Finalists {
     private Joint pageSizeCandidate(TableDesign uniform, Joint uniJoint) throws IOException, SQLException {
         EngineConfig atDefault =
                 EngineConfig.builder("best uniform", memory).design(uniform).build();
-        ExecutionResult best = uniJoint != null && uniJoint.config().equals(atDefault)
+        ExecutionResult base = uniJoint != null && uniJoint.config().equals(atDefault)
                 ? uniJoint.run()
                 : joint(atDefault, "best uniform (against other page sizes)");
-        EngineConfig bestCfg = atDefault;
+        record Sized(EngineConfig config, ExecutionResult run, boolean same) {}
+        List<Sized> tried = new ArrayList<>();
+        tried.add(new Sized(atDefault, base, true));
         for (int size : PAGE_SIZES) {
             if (memory < MIN_PAGES * size) {
                 log.prune(
@@ -340,39 +345,52 @@ final class Finalists {
                     .pageSize(size)
                     .build();
             ExecutionResult r = joint(c, "best uniform, page_size=" + (size >> 10) + "K");
-            double mr = Autotune.modeledUs(r), mb = Autotune.modeledUs(best);
-            boolean same = Replay.mismatches(best, r) == 0;
-            boolean wins = same && Autotune.preferred(mr, r.workingSetBytes(), mb, best.workingSetBytes());
+            tried.add(new Sized(c, r, Replay.mismatches(base, r) == 0));
+        }
+        List<Sized> ranked = Autotune.rank(
+                tried.stream().filter(Sized::same).toList(),
+                x -> Autotune.modeledUs(x.run()),
+                x -> x.run().workingSetBytes());
+        Sized kept = ranked.get(0);
+        double cheapest = ranked.stream()
+                .mapToDouble(x -> Autotune.modeledUs(x.run()))
+                .min()
+                .getAsDouble();
+        for (Sized x : tried) {
+            if (x == tried.get(0)) continue; // the default's own run is logged with the uniform design
+            double mr = Autotune.modeledUs(x.run()), md = Autotune.modeledUs(base);
             log.add(new Evaluation(
                     "uniform",
                     "page_size",
-                    c.describe(),
+                    x.config().describe(),
                     1.0,
-                    r.queries(),
+                    x.run().queries(),
                     mr,
-                    r.costPerQueryUs(),
-                    r.workingSetBytes(),
-                    r.bufferHitRate(),
-                    r.cacheHitRate(),
-                    wins ? CandidateStatus.CHOSEN : CandidateStatus.REJECTED,
+                    x.run().costPerQueryUs(),
+                    x.run().workingSetBytes(),
+                    x.run().bufferHitRate(),
+                    x.run().cacheHitRate(),
+                    x == kept ? CandidateStatus.CHOSEN : CandidateStatus.REJECTED,
                     String.format(
                             Locale.ROOT,
-                            "%.3f µs/query against %.3f at page_size=%dK (working set %s against %s), jointly on all"
-                                    + " the held-out events%s",
+                            "%.3f µs/query against %.3f at page_size=%dK, the default (working set %s against %s);"
+                                    + " %s the cheapest size's %.3f; the size kept: %dK; jointly on all the held-out"
+                                    + " events%s",
                             mr,
-                            mb,
-                            bestCfg.pageSize() >> 10,
-                            mib(r.workingSetBytes()),
-                            mib(best.workingSetBytes()),
-                            same ? "" : "; RESULTS DIFFER, not kept"),
+                            md,
+                            atDefault.pageSize() >> 10,
+                            mib(x.run().workingSetBytes()),
+                            mib(base.workingSetBytes()),
+                            Autotune.indistinguishable(mr, cheapest)
+                                    ? "within the model's error of"
+                                    : "beyond the model's error of",
+                            cheapest,
+                            kept.config().pageSize() >> 10,
+                            x.same() ? "" : "; RESULTS DIFFER, not kept"),
                     null,
                     null));
-            if (wins) {
-                best = r;
-                bestCfg = c;
-            }
         }
-        return new Joint(uniJoint != null && uniJoint.refs(), bestCfg, best);
+        return new Joint(uniJoint != null && uniJoint.refs(), kept.config(), kept.run());
     }
 
     /**
