@@ -46,13 +46,9 @@ rem Below 320 MB of input files, C1 alone, as ./wastecheck does (its comment say
 rem issue 32): for analyze and tune, the files named are summed in KB (a file of 10 digits of bytes or
 rem more, or a folder, keeps C2); the values of -o/--output and --temp-dir are not input. Pipes and
 rem URLs name no file: C2, as with no input at all.
-rem Otherwise C2 compiles only methods called 100,000 times or more, as ./wastecheck sets (its comment).
 set "C1FLAG="
-set "SIZED="
-if /i "%~1"=="analyze" set "SIZED=1"
-if /i "%~1"=="tune" set "SIZED=1"
-if defined SIZED call :inputsize %*
-if defined SIZED if not defined C1FLAG set "C1FLAG=-XX:Tier4InvocationThreshold=100000 -XX:Tier4MinInvocationThreshold=50000 -XX:Tier4CompileThreshold=150000"
+if /i "%~1"=="analyze" call :inputsize %*
+if /i "%~1"=="tune" call :inputsize %*
 
 "%JAVA%" %FLAGS% %C1FLAG% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
 exit /b %ERRORLEVEL%
