@@ -835,26 +835,6 @@ public final class SqlScriptReader implements Closeable {
 
     private static final long DOTS = 0x2e2e2e2e2e2e2e2eL; // '.' in every byte
 
-    /**
-     * A value's bytes are copied into the record a word at a time by {@code putLong} on the
-     * record's array: Arrow's {@link MemoryUtil} reads words from an array but has no store, and
-     * a byte-array {@code VarHandle} is a chain of calls under C1 (which runs inputs below 320 MB),
-     * where {@code Unsafe}'s accesses are intrinsics, as they are under C2.
-     */
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-    private static final long BYTES_BASE = sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET;
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private boolean nextTupleInto(RecordedRows r) throws IOException {
         int index = 0;
         long rowLine;
@@ -986,16 +966,13 @@ public final class SqlScriptReader implements Closeable {
                     calls = r.room(1);
                 }
                 calls[n++] = RecordedRows.VALUE | ((long) index++ << 32) | ((long) k << 24) | len;
-                // whole words: the bytes copied past the value's end are the buffer's next ones,
-                // past the record's nbytes, where the next value's bytes go (nothing reads them)
-                int words = len + 7 & ~7;
-                if (nb + words > data.length) {
+                if (nb + len > data.length) {
                     r.nbytes = nb;
-                    data = r.dataRoom(words);
+                    data = r.dataRoom(len);
                 }
-                if (from + words <= b.length) {
-                    for (int i = 0; i < words; i += 8) {
-                        UNSAFE.putLong(data, BYTES_BASE + nb + i, MemoryUtil.getLong(b, from + i));
+                if (len <= 8) {
+                    for (int i = 0; i < len; i++) {
+                        data[nb + i] = b[from + i];
                     }
                 } else {
                     System.arraycopy(b, from, data, nb, len);

@@ -462,50 +462,6 @@ class SqlScriptReaderTest {
     }
 
     /**
-     * The reader's own loop copies a short value into the record a word at a time, reading and
-     * writing up to seven bytes past its end; at the read buffer's last bytes it copies the value
-     * alone. Rows of numbers and strings of 0 to 48 bytes fill the 128 KB buffer whole (one read
-     * of the script) many times over, so values end at every one of its last bytes, and the record
-     * grows under the loop: every value's bytes are the sink calls' ones.
-     */
-    @Test
-    void shortValuesCopiedByWordsAtTheReadBuffersEndAreTheSinkCalls() throws IOException {
-        java.util.Random random = new java.util.Random(832);
-        StringBuilder sql = new StringBuilder("INSERT INTO t VALUES ");
-        for (int row = 0; sql.length() < 600_000; row++) {
-            sql.append(row == 0 ? "(" : ",(");
-            int n = 1 + random.nextInt(12);
-            for (int v = 0; v < n; v++) {
-                if (v > 0) {
-                    sql.append(',');
-                }
-                int len = random.nextInt(random.nextBoolean() ? 9 : 49);
-                if (random.nextBoolean()) {
-                    sql.append(len == 0 ? "0" : "9".repeat(len));
-                } else {
-                    sql.append('\'');
-                    for (int i = 0; i < len; i++) {
-                        sql.append((char) ('a' + random.nextInt(26)));
-                    }
-                    sql.append('\'');
-                }
-            }
-            sql.append(')');
-        }
-        sql.append(";\n");
-        byte[] bytes = sql.toString().getBytes(StandardCharsets.UTF_8);
-        for (int step : new int[] {1 << 20, (1 << 17) - 3, 40_000}) {
-            RecordedRows oneByOne = new RecordedRows();
-            RecordedRows inLoop = new RecordedRows();
-            assertThat(recordRows(bytes, step, oneByOne, false)).isNull();
-            assertThat(recordRows(bytes, step, inLoop, true)).isNull();
-            assertThat(inLoop.nbytes).as("reads of %d bytes", step).isGreaterThan(300_000);
-            assertThat(inLoop.sameAs(oneByOne)).as("reads of %d bytes", step).isTrue();
-            assertThat(inLoop.rows).isEqualTo(oneByOne.rows);
-        }
-    }
-
-    /**
      * An escape's byte is the only byte with the high bit in a Latin-1 string: the value is not
      * ASCII, read a row a call or in the reader's own loop.
      */
