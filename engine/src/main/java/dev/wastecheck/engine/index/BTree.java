@@ -20,6 +20,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * order packs leaves and a load in random order leaves them about ln 2 = 69% full: the fill
  * the paper cites (68%) and the free space the index cache lives in. Deletes never merge.
  *
+ * <p>The tree keeps in memory the greatest key it has ever held ({@link #maxKey}: raised by inserts, never
+ * lowered by deletes, so it is an upper bound of the keys it holds), and a lookup or scan from a key above
+ * it answers "none" without reading a page. An insert of a new, ascending key (a new revision's id) checks
+ * uniqueness in every partition of its table, and each check descended the cold partition's tree to its
+ * rightmost leaf, two pages that only those checks touched (docs/benchmarks.md, issue 27, "A key above every
+ * key").
+ *
  * <p>Concurrency: one read-write lock per tree. Lookups and scans share it; inserts and
  * deletes take it exclusively. The index cache writes inside leaves under the read lock,
  * guarded by each frame's short latch.
@@ -76,6 +83,9 @@ public final class BTree {
 
     private volatile long root;
     private volatile int height = 1;
+    /** The greatest key ever inserted (deletes leave it); null while the tree has had none. */
+    private byte[] maxKey;
+
     private long entries;
     private int slotAlign = 1;
 
@@ -191,6 +201,7 @@ public final class BTree {
                     "key of " + key.length + " B in a tree of " + packedKeyWidth + "-byte keys");
         lock.writeLock().lock();
         try {
+            if (maxKey == null || Arrays.compareUnsigned(key, maxKey) > 0) maxKey = key.clone();
             if (packedKeyWidth > 0) return insertPacked(key, tid);
             if (path.length < height) path = new long[height + 2];
             long[] path = this.path;
@@ -461,11 +472,30 @@ public final class BTree {
         }
     }
 
+    /**
+     * Whether {@code key} sorts after every key the tree has held (unsigned bytes, as the leaves order them): then
+     * no entry has it or begins with it, and no entry's key is at least it. Call under the lock.
+     */
+    private boolean aboveEveryKey(byte[] key) {
+        return maxKey == null || Arrays.compareUnsigned(key, maxKey) > 0;
+    }
+
+    /** The greatest key the tree has held (a copy), an upper bound of its keys; null if it never held one. */
+    public byte[] maxKey() {
+        lock.readLock().lock();
+        try {
+            return maxKey == null ? null : maxKey.clone();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Unique lookup: the tuple id of {@code key}, or {@link TupleId#NONE}. In a non-unique tree, the first one. */
     public long lookup(byte[] key) {
         // scan(key, key, true, ...) without its visitor, key copies and capturing lambda
         lock.readLock().lock();
         try {
+            if (aboveEveryKey(key)) return TupleId.NONE; // no entry's key can equal it (or start with it)
             Flyweights fw = reader();
             BTreePage n = fw.page;
             Frame f = descend(key, -1, n);
@@ -543,6 +573,7 @@ public final class BTree {
     public void scan(byte[] lo, byte[] hi, boolean hiInclusive, KeyRefVisitor visitor) {
         lock.readLock().lock();
         try {
+            if (lo != null && aboveEveryKey(lo)) return; // every entry's key is below lo
             // Its own flyweight, not reader()'s: a visitor may look keys up in this tree meanwhile.
             BTreePage n = new BTreePage();
             byte[] start = lo == null ? NO_KEY : lo;

@@ -150,6 +150,19 @@ class ColdNotesTest {
             r.setLong(0, 1).setLong(1, 1).setString(2, "again");
             assertThat(t.insert(t.hot(), r)).isEqualTo(TupleId.NONE);
             assertThat(db.touchedBytesByStructure()).containsKey("revision.index");
+
+            // a new revision, its id above every id the table has held: its uniqueness check in the cold
+            // partition is answered by the tree's greatest key, in memory, and reads no cold index page
+            db.pool().trackTouched();
+            r.setLong(0, ROWS).setLong(1, 7).setString(2, "new");
+            assertThat(t.insert(t.hot(), r)).isNotEqualTo(TupleId.NONE);
+            assertThat(db.touchedBytesByStructure())
+                    .containsKey("revision.hot_index")
+                    .doesNotContainKey("revision.index");
+            assertThat(find(t, 0, List.of(Integer.toString(ROWS)), true)).containsExactly((long) ROWS);
+            // and it is still refused a second time
+            r.setLong(0, ROWS).setLong(1, 8).setString(2, "again");
+            assertThat(t.insert(t.hot(), r)).isEqualTo(TupleId.NONE);
         }
     }
 
@@ -203,7 +216,11 @@ class ColdNotesTest {
                 assertThat(notes.withPrefix(prefix)).containsExactlyElementsOf(expected);
             }
             assertThat(notes.size()).isEqualTo(byTid.size());
-            assertThat(notes.bytes()).isEqualTo(byTid.isEmpty() ? 0 : keyBytes + 12L * byTid.size() + 4);
+            if (byTid.isEmpty()) assertThat(notes.bytes()).isZero();
+            else
+                assertThat(notes.bytes())
+                        .as("never more than the run of int offsets and long tuple ids it replaces")
+                        .isBetween(keyBytes, keyBytes + 12L * byTid.size() + ColdNotes.HEADER);
         }
         assertThat(byTid.size()).as("enough notes to merge the tail many times").isGreaterThan(20 * ColdNotes.TAIL);
         List<Long> walked = new ArrayList<>();
@@ -214,5 +231,66 @@ class ColdNotesTest {
         List<Long> expected = new ArrayList<>();
         model.values().forEach(expected::addAll);
         assertThat(walked).containsExactlyElementsOf(expected);
+        // merged by the walk: the run as stored, keys of 1-3 bytes with offsets, tuple ids by their distance
+        long span = byTid.keySet().stream().mapToLong(Long::longValue).max().orElseThrow()
+                - byTid.keySet().stream().mapToLong(Long::longValue).min().orElseThrow();
+        assertThat(notes.bytes())
+                .isEqualTo(ColdNotes.HEADER
+                        + keyBytes
+                        + (long) (ColdNotes.bytesFor(keyBytes) + ColdNotes.bytesFor(span)) * byTid.size());
+    }
+
+    /**
+     * Notes of one key width on a few cold pages, as a demotion's are: the run stores no offsets and each tuple id
+     * as its distance from the least in 3 bytes (pages 9,800-9,900 apart by at most 2^24 >> 16 = 256 pages), so a
+     * note costs its key plus 3 bytes where the run of int offsets and long ids cost its key plus 12; every note
+     * is read back exactly, by key and by prefix, after removals that re-encode the run.
+     */
+    @org.junit.jupiter.api.Test
+    void aRunOfOneKeyWidthStoresNoOffsetsAndTupleIdsInTheirFewestBytes() {
+        ColdNotes notes = new ColdNotes();
+        java.util.Random rnd = new java.util.Random(3571);
+        java.util.TreeMap<Long, Long> model = new java.util.TreeMap<>();
+        int n = 455;
+        for (int i = 0; i < n; i++) {
+            long id = 1_000_000L + rnd.nextInt(1 << 20);
+            if (model.containsKey(id)) {
+                i--;
+                continue;
+            }
+            long tid = TupleId.of(9_800 + i / 117, i % 117);
+            notes.add(key4(id), tid);
+            model.put(id, tid);
+        }
+        notes.forEach((k, tid) -> {}); // merges the tail into the run
+        assertThat(notes.bytes()).isEqualTo(ColdNotes.HEADER + (4L + 3) * n);
+        assertThat(notes.bytes()).isLessThan((4L + 12) * n);
+        for (var e : model.entrySet()) assertThat(notes.first(key4(e.getKey()))).isEqualTo(e.getValue());
+        assertThat(notes.first(key4(999_999))).isEqualTo(TupleId.NONE);
+        // a removal re-encodes the run; the rest still answer, by key and by a 3-byte prefix
+        long gone = model.firstKey();
+        assertThat(notes.remove(key4(gone), model.remove(gone))).isTrue();
+        assertThat(notes.bytes()).isEqualTo(ColdNotes.HEADER + (4L + 3) * (n - 1));
+        for (var e : model.entrySet()) assertThat(notes.first(key4(e.getKey()))).isEqualTo(e.getValue());
+        long some = model.lastKey();
+        byte[] prefix = java.util.Arrays.copyOf(key4(some), 3);
+        List<Long> expected = new ArrayList<>();
+        for (var e : model.entrySet())
+            if (java.util.Arrays.equals(java.util.Arrays.copyOf(key4(e.getKey()), 3), prefix))
+                expected.add(e.getValue());
+        assertThat(notes.withPrefix(prefix)).containsExactlyElementsOf(expected);
+        // one note whose tuple id is far from the others widens every id, and is still read back
+        long far = TupleId.of(1L << 30, 5);
+        notes.add(key4(1), far);
+        notes.forEach((k, tid) -> {});
+        assertThat(notes.first(key4(1))).isEqualTo(far);
+        assertThat(notes.bytes())
+                .isEqualTo(ColdNotes.HEADER
+                        + (4L + ColdNotes.bytesFor(far - java.util.Collections.min(model.values()))) * n);
+        for (var e : model.entrySet()) assertThat(notes.first(key4(e.getKey()))).isEqualTo(e.getValue());
+    }
+
+    private static byte[] key4(long v) {
+        return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
     }
 }
