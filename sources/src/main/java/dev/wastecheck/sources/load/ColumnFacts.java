@@ -228,6 +228,8 @@ public final class ColumnFacts {
     // and finite: their least and greatest (and spellings), how many a 4-byte float keeps, how
     // many are whole (below 2^53) and the least and greatest of those
     private boolean floatValid;
+    /** A FLOAT or DOUBLE column's text: its values are not proven unique ({@link #startUnique}). */
+    private final boolean floatColumn;
 
     long floatRoundTrip;
     long floatIntegral;
@@ -268,6 +270,7 @@ public final class ColumnFacts {
         this.bytes = bytes;
         this.decimalValid = decimal && !bytes; // a DECIMAL's text: its numeric facts are counted too
         this.floatValid = floating && !bytes;
+        this.floatColumn = floating;
         this.integerText = integer && !bytes;
         this.markerSpellings =
                 markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
@@ -555,11 +558,15 @@ public final class ColumnFacts {
      * loader gave a budget and every value so far differs (the short list holds them all and the
      * one that overflowed it is new): the values of a key, a checksum, a UUID. Not while the
      * values are counted exactly anyway: plain numbers as bits, or values that rise (should the
-     * bits or the rise end later, SQL counts the column, as before).
+     * bits or the rise end later, SQL counts the column, as before). Not for a FLOAT or DOUBLE
+     * column: pandas' {@code score} (7.2 M doubles at 1 GB, all different) paid for its hashes
+     * and spared only an estimate, which the screen kept (1.04x main's time in quiet pairs,
+     * docs/benchmarks.md, issue 32); a double's count decides nothing but a pairing.
      */
     private void startUnique(byte[][] list, long w, byte[] b, int off, int len) {
         if (hashedDistinct >= 0
                 || nonNull != FEW + 1
+                || floatColumn
                 || (scaledValid && !bitsGaveUp)
                 || ascending
                 || (unique = UniqueHashes.start(distinctBudget)) == null) {
