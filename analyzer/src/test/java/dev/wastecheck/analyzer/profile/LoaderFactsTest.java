@@ -348,9 +348,8 @@ class LoaderFactsTest {
                     .as("canonical spellings, scale grown")
                     .isNotNull();
             assertThat(d.facts(2).floatFacts()).isTrue();
-            // no bits for these (17 digits after the point; 1.50 beside 1.5; ...), too short for
-            // the 128-bit hashes (DistinctHashes.minMeanBytes), and a DOUBLE is not proven unique
-            // by the 64-bit ones (ColumnFacts.startUnique) though every value differs
+            // no bits for these (17 digits after the point; 1.50 beside 1.5; ...), and too short
+            // for the distinct hashes (DistinctHashes.minMeanBytes)
             assertThat(d.facts(2).exactDistinct())
                     .as("17 digits after the point: no bits")
                     .isNull();

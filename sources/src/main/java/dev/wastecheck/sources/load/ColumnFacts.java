@@ -114,12 +114,6 @@ public final class ColumnFacts {
      * counted into hashedDistinct at a run's end as the hashes are.
      */
     private DistinctHashes words;
-    /**
-     * Past FEW values, all distinct so far, where neither hashes nor words started: each value's
-     * 64-bit hash kept to prove at the run's end that no two values are equal ({@link
-     * UniqueHashes}); then hashedDistinct is the values' count, else the count stays with SQL.
-     */
-    private UniqueHashes unique;
 
     /**
      * Whether every value so far sorted after all before it (byte order, as the bounds): then
@@ -228,8 +222,6 @@ public final class ColumnFacts {
     // and finite: their least and greatest (and spellings), how many a 4-byte float keeps, how
     // many are whole (below 2^53) and the least and greatest of those
     private boolean floatValid;
-    /** A FLOAT or DOUBLE column's text: its values are not proven unique ({@link #startUnique}). */
-    private final boolean floatColumn;
 
     long floatRoundTrip;
     long floatIntegral;
@@ -270,7 +262,6 @@ public final class ColumnFacts {
         this.bytes = bytes;
         this.decimalValid = decimal && !bytes; // a DECIMAL's text: its numeric facts are counted too
         this.floatValid = floating && !bytes;
-        this.floatColumn = floating;
         this.integerText = integer && !bytes;
         this.markerSpellings =
                 markers.stream().map(m -> m.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
@@ -392,10 +383,6 @@ public final class ColumnFacts {
                 words.giveUp(); // a longer value, or over the budget: SQL counts them
                 words = null;
             }
-        } else if (unique != null) {
-            if (!unique.add(UniqueHashes.hash(w, w2, b, off, len))) {
-                unique = null; // a repeat in the sample, or over the budget: SQL counts them
-            }
         } else if (hashedDistinct >= 0) {
             hashedDistinct = -1; // a later run of the table: its values were not counted
         }
@@ -478,9 +465,6 @@ public final class ColumnFacts {
                     fewWords = null;
                     startHashes(list, b, off, len);
                     if (hashes == null) {
-                        startUnique(list, w, b, off, len);
-                    }
-                    if (hashes == null && unique == null) {
                         startWords(list, w, b, off, len);
                     }
                 } else {
@@ -553,37 +537,6 @@ public final class ColumnFacts {
         }
     }
 
-    /**
-     * Starts keeping 64-bit hashes to prove the values unique ({@link UniqueHashes}) when the
-     * loader gave a budget and every value so far differs (the short list holds them all and the
-     * one that overflowed it is new): the values of a key, a checksum, a UUID. Not while the
-     * values are counted exactly anyway: plain numbers as bits, or values that rise (should the
-     * bits or the rise end later, SQL counts the column, as before). Not for a FLOAT or DOUBLE
-     * column: pandas' {@code score} (7.2 M doubles at 1 GB, all different) paid for its hashes
-     * and spared only an estimate, which the screen kept (1.04x main's time in quiet pairs,
-     * docs/benchmarks.md, issue 32); a double's count decides nothing but a pairing.
-     */
-    private void startUnique(byte[][] list, long w, byte[] b, int off, int len) {
-        if (hashedDistinct >= 0
-                || nonNull != FEW + 1
-                || floatColumn
-                || (scaledValid && !bitsGaveUp)
-                || ascending
-                || (unique = UniqueHashes.start(distinctBudget)) == null) {
-            return;
-        }
-        for (byte[] v : list) {
-            if (v != null
-                    && !unique.add(UniqueHashes.hash(prefix(v, 0, v.length), second(v, 0, v.length), v, 0, v.length))) {
-                unique = null;
-                return;
-            }
-        }
-        if (!unique.add(UniqueHashes.hash(w, second(b, off, len), b, off, len))) {
-            unique = null;
-        }
-    }
-
     /** Lets the values past the short list be counted by their hashes, drawing memory on {@code budget}. */
     void distinctBudget(DistinctHashes.Budget budget) {
         this.distinctBudget = budget;
@@ -603,10 +556,6 @@ public final class ColumnFacts {
             hashedDistinct = words.count();
             words.giveUp();
             words = null;
-        }
-        if (unique != null) {
-            hashedDistinct = unique.finish(); // -1 when two hashes agree: SQL counts them
-            unique = null;
         }
     }
 
@@ -1308,9 +1257,6 @@ public final class ColumnFacts {
         }
         if (words != null) {
             return words.count();
-        }
-        if (unique != null) {
-            return null; // told at the run's end
         }
         return hashedDistinct >= 0 ? hashedDistinct : null;
     }
