@@ -1,6 +1,7 @@
 package dev.wastecheck.layouts;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A page of any format whose records have sub-byte fields ({@link Field#bits}): the format's page
@@ -118,6 +119,35 @@ public final class PackedPage implements Page {
     public void read(int slot, Record into) {
         inner.read(slot, image);
         into.unpackFrom(image);
+    }
+
+    /** The fields of the last {@link #project} and the stored fields of its fixed and packed ones. */
+    private int[] projected = new int[0], projectedWords = new int[0];
+
+    /**
+     * {@link Page#project}: the fixed fields and the words of the packed ones in one projection of the format's page
+     * (into this view's record of the stored schema), each VARLEN value straight into {@code into}'s buffer.
+     */
+    @Override
+    public void project(int slot, int[] fields, Record into) {
+        if (!Arrays.equals(fields, projected)) {
+            projected = fields.clone();
+            projectedWords = Arrays.stream(fields)
+                    .filter(f -> !schema.type(f).isVariable())
+                    .map(f -> storedFields[f])
+                    .distinct()
+                    .toArray();
+        }
+        if (projectedWords.length > 0) inner.project(slot, projectedWords, image);
+        for (int f : fields) {
+            int sf = storedFields[f];
+            if (schema.packed(f)) into.setRaw(f, schema.unpack(f, image.getLong(sf)));
+            else if (schema.type(f).isVariable()) {
+                if (inner.isNull(slot, sf)) into.setNullRaw(f);
+                else inner.getBytes(slot, sf, into.buffer(f, inner.getLength(slot, sf)), 0);
+            } else if (image.isNull(sf)) into.setNullRaw(f);
+            else into.setRaw(f, image.getLong(sf));
+        }
     }
 
     @Override

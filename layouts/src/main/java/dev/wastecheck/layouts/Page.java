@@ -65,6 +65,22 @@ public interface Page {
     /** Reads the whole record into {@code into} (whose buffers are reused). */
     void read(int slot, Record into);
 
+    /**
+     * Reads {@code fields} of a record into {@code into}, the other fields left as they were: a
+     * lookup's projection. Each VARLEN value is copied once, into the record's buffer for it, and
+     * each fixed value is stored without {@link Record#setLong}'s checks, as {@link #read} does (a
+     * page's values fit their fields by construction). A format overrides it to check the slot
+     * and find its regions once for all the fields.
+     */
+    default void project(int slot, int[] fields, Record into) {
+        RecordSchema schema = schema();
+        for (int f : fields) {
+            if (isNull(slot, f)) into.setNullRaw(f);
+            else if (schema.type(f).isVariable()) getBytes(slot, f, into.buffer(f, getLength(slot, f)), 0);
+            else into.setRaw(f, getLong(slot, f));
+        }
+    }
+
     /** Sets a BIT, integer or FLOAT64 field in place (always fits), clearing its null bit. */
     void setLong(int slot, int field, long value);
 

@@ -144,20 +144,16 @@ public final class HeapFile implements TupleStore {
 
     /**
      * Reads only {@code fields} of a tuple into {@code into} (the other fields keep whatever they
-     * held), under one page latch. {@code scratch} must hold a page's worth of bytes.
+     * held), under one page latch ({@link Page#project}). {@code scratch} is not used here: a page copies each
+     * value straight into the record.
      */
     public void project(long tid, int[] fields, Record into, byte[] scratch) {
         Frame f = pool.pin(TupleId.page(tid));
         try {
             synchronized (f) {
-                Page p = flyweight().wrap(f.buffer(), 0, pool.pageSize());
-                int slot = TupleId.slot(tid);
-                for (int field : fields) {
-                    if (p.isNull(slot, field)) into.setNull(field);
-                    else if (schema.type(field).isVariable())
-                        into.setBytes(field, scratch, 0, p.getBytes(slot, field, scratch, 0));
-                    else into.setLong(field, p.getLong(slot, field));
-                }
+                // the page's own projection: each value copied once, into the record (not through scratch), and the
+                // slot checked once, not per field (docs/benchmarks.md, issue 27: the read path's CPU)
+                flyweight().wrap(f.buffer(), 0, pool.pageSize()).project(TupleId.slot(tid), fields, into);
             }
         } finally {
             pool.unpin(f, false);

@@ -17,6 +17,14 @@ import java.util.Map;
 final class FrameReader {
     private ZstdDecompressCtx plain;
     private final Map<ZstdDictDecompress, ZstdDecompressCtx> withDictionary = new IdentityHashMap<>();
+    /**
+     * The dictionary of the last frame read and its context: a table's reads decode with one dictionary (a table
+     * trains one per compressed field), and the map's identity hash lookup on every frame was 6% of the samples of
+     * a held-out lookup's {@code Table.find} (docs/benchmarks.md, issue 27).
+     */
+    private ZstdDictDecompress lastDictionary;
+
+    private ZstdDecompressCtx lastContext;
 
     /**
      * Decompresses the frame {@code src[off..off+len)}, whose content is {@code n} bytes, into
@@ -37,11 +45,14 @@ final class FrameReader {
             if (plain == null) plain = new ZstdDecompressCtx();
             return plain;
         }
+        if (dict == lastDictionary) return lastContext;
         ZstdDecompressCtx c = withDictionary.get(dict);
         if (c == null) {
             c = new ZstdDecompressCtx().loadDict(dict);
             withDictionary.put(dict, c);
         }
+        lastDictionary = dict;
+        lastContext = c;
         return c;
     }
 }

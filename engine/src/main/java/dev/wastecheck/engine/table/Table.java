@@ -86,6 +86,9 @@ public final class Table {
     private Part hot;
     private final byte[] scratch;
     private final byte[] refScratch = new byte[OverflowStore.REF_BYTES];
+    /** A compressed value's frame while it is decompressed into a record ({@link #frameScratch(int)}). */
+    private byte[] frameScratch = new byte[256];
+
     private final KeyEncoder encoder = new KeyEncoder();
     /**
      * With a hot partition: per index, per prefix length (columns - 1), a filter of the cold
@@ -793,43 +796,66 @@ public final class Table {
      * prefix of whole columns), hot partition first; the visitor returns false to stop.
      */
     public void find(int index, byte[] prefix, boolean wholeKey, TupleVisitor visitor) {
-        for (Part p : parts()) {
-            if (p == main && coldFilters != null && !(wholeKey && unique(index))) {
-                int cols = prefixEnds(index, prefix, prefix.length, ends);
-                PrefixFilter f = cols > 0 ? coldFilters[index][cols - 1] : null;
-                if (f != null && !f.mightContain(prefix, prefix.length)) continue; // no cold tuple has this prefix
-            }
-            ColdNotes noted = notes(p, index);
-            if (noted != null && !noted.isEmpty()) {
-                // tuples that entered the cold partition lately: in the notes, not yet in the tree
-                List<Long> hits = noted.withPrefix(prefix);
-                for (long tid : hits) if (!visitor.visit(p, tid)) return;
-                if (!hits.isEmpty() && wholeKey && unique(index)) return; // a unique key lives in one place
-            }
-            BTree tree = p.trees[index];
-            if (tree == null) {
-                // a hot partition without this index: read its heap, which lookups keep in memory anyway
-                if (!scanForKey(p, index, prefix, visitor)) return;
-                continue;
-            }
-            if (wholeKey && tree.unique()) {
-                long tid = tree.lookup(prefix);
-                if (tid != TupleId.NONE) {
-                    if (!visitor.visit(p, tid)) return;
-                    return; // a unique key lives in one partition
-                }
-                continue;
-            }
-            boolean[] stop = {false};
-            tree.scan(prefix, null, true, (k, tid) -> {
-                if (!startsWith(k, prefix)) return false;
-                if (!visitor.visit(p, tid)) {
-                    stop[0] = true;
-                    return false;
-                }
-                return true;
-            });
-            if (stop[0]) return;
+        // the hot partition, then the main one (not parts(): an array a call)
+        if (hot != null && !findIn(hot, index, prefix, wholeKey, visitor)) return;
+        findIn(main, index, prefix, wholeKey, visitor);
+    }
+
+    /** {@link #find} in partition {@code p}; false when the search ends there (the visitor stopped, or a unique key was found). */
+    private boolean findIn(Part p, int index, byte[] prefix, boolean wholeKey, TupleVisitor visitor) {
+        if (p == main && coldFilters != null && !(wholeKey && unique(index))) {
+            int cols = prefixEnds(index, prefix, prefix.length, ends);
+            PrefixFilter f = cols > 0 ? coldFilters[index][cols - 1] : null;
+            if (f != null && !f.mightContain(prefix, prefix.length)) return true; // no cold tuple has this prefix
+        }
+        ColdNotes noted = notes(p, index);
+        if (noted != null && !noted.isEmpty()) {
+            // tuples that entered the cold partition lately: in the notes, not yet in the tree
+            List<Long> hits = noted.withPrefix(prefix);
+            for (long tid : hits) if (!visitor.visit(p, tid)) return false;
+            if (!hits.isEmpty() && wholeKey && unique(index)) return false; // a unique key lives in one place
+        }
+        BTree tree = p.trees[index];
+        if (tree == null) {
+            // a hot partition without this index: read its heap, which lookups keep in memory anyway
+            return scanForKey(p, index, prefix, visitor);
+        }
+        if (wholeKey && tree.unique()) {
+            long tid = tree.lookup(prefix);
+            if (tid == TupleId.NONE) return true;
+            visitor.visit(p, tid);
+            return false; // a unique key lives in one partition
+        }
+        PrefixScan scan = new PrefixScan(p, prefix, visitor);
+        tree.scan(prefix, null, true, scan);
+        return !scan.stopped;
+    }
+
+    /**
+     * A scan's visitor of the entries whose key starts with a prefix: the key compared where it lies in the leaf
+     * ({@link BTree.KeyRefVisitor}), not copied out for every entry as the copying scan did.
+     */
+    private static final class PrefixScan implements BTree.KeyRefVisitor {
+        private final Part part;
+        private final byte[] prefix;
+        private final TupleVisitor visitor;
+        /** Whether the visitor asked to stop (then no partition after this one is searched). */
+        boolean stopped;
+
+        PrefixScan(Part part, byte[] prefix, TupleVisitor visitor) {
+            this.part = part;
+            this.prefix = prefix;
+            this.visitor = visitor;
+        }
+
+        @Override
+        public boolean visit(byte[] bytes, int offset, int length, long tid) {
+            if (length < prefix.length
+                    || !Arrays.equals(bytes, offset, offset + prefix.length, prefix, 0, prefix.length))
+                return false; // past the prefix: the keys after it sort after it too
+            if (visitor.visit(part, tid)) return true;
+            stopped = true;
+            return false;
         }
     }
 
@@ -918,17 +944,19 @@ public final class Table {
             System.arraycopy(b, 1, scratch, 0, len - 1);
             r.setBytes(f, scratch, 0, len - 1);
         } else if (b[0] == OverflowStore.INLINE_COMPRESSED || b[0] == OverflowStore.INLINE_DICTIONARY) {
-            // compress_cache= keeps these too, keyed by the frame's bytes (b is the record's: decompress overwrites
-            // only the scratch buffer, and the frame is compared and copied before that)
+            // compress_cache= keeps these too, keyed by the frame's bytes (b is the record's buffer, which decompress
+            // overwrites: the frame is compared before that and moved to the table's frame buffer, which the cache
+            // copies)
             long key = decompressedCache == null ? 0 : DecompressedCache.inlineKey(b, len);
             byte[] kept = decompressedCache == null ? null : decompressedCache.get(key, b, len);
             if (kept != null) {
                 r.setBytes(f, kept, 0, kept.length);
                 return;
             }
-            byte[] frame = decompressedCache == null ? null : Arrays.copyOf(b, len);
-            decompress(r, f, b, 1, len - 1, b[0] == OverflowStore.INLINE_DICTIONARY);
-            if (frame != null) decompressedCache.put(key, r.bytes(f), r.length(f), frame, len);
+            byte[] frame = frameScratch(len);
+            System.arraycopy(b, 0, frame, 0, len);
+            decompress(r, f, frame, 1, len - 1, b[0] == OverflowStore.INLINE_DICTIONARY);
+            if (decompressedCache != null) decompressedCache.put(key, r.bytes(f), r.length(f), frame, len);
         } else if (b[0] == BlockOverflow.TAG) {
             BlockOverflow store = p.blocks[f];
             if (store == null || len != BlockOverflow.REF_BYTES)
@@ -950,7 +978,7 @@ public final class Table {
                 return;
             }
             int n = OverflowStore.length(refScratch, 0);
-            byte[] frame = new byte[n];
+            byte[] frame = frameScratch(n);
             main.overflow.read(refScratch, 0, frame); // a reference names its page: any store reads it
             decompress(r, f, frame, 0, n, dict);
             if (key >= 0) decompressedCache.put(key, r.bytes(f), r.length(f));
@@ -965,22 +993,32 @@ public final class Table {
 
     /**
      * Sets field {@code f} of {@code r} to the value the zstd frame at {@code src[off..off+len)} holds,
-     * made with the field's dictionary when {@code dict}.
+     * made with the field's dictionary when {@code dict}. The frame is decompressed straight into the
+     * record's buffer for the field ({@link Record#buffer}, grown once to the largest value read), so
+     * {@code src} must not be that buffer. Before, it went into the table's scratch (or a fresh array
+     * for a value above two pages) and was then copied into the record.
      */
     private void decompress(Record r, int f, byte[] src, int off, int len, boolean dict) {
         long n = Zstd.getFrameContentSize(src, off, len);
         if (n < 0 || n > Integer.MAX_VALUE || (dict && dictionaries[f] == null))
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
-        byte[] dst = n <= scratch.length ? scratch : new byte[(int) n];
+        byte[] dst = r.buffer(f, (int) n);
         if (!frames.decompress(dst, (int) n, src, off, len, dict ? dictionaries[f].decompress : null))
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
         decompressedBytes += n;
         if (dict) dictionaryFrameBytes += len;
         else plainDecompressedBytes += n;
-        r.setBytes(f, dst, 0, (int) n);
+        // the value's bytes delivered into the record (the decompression writes them there now; the count, which
+        // Autotune's model charges, is what it was)
         decompressedCopiedBytes += n;
+    }
+
+    /** A frame's bytes on their way to {@link #decompress}: the table's buffer, grown to the longest frame read. */
+    private byte[] frameScratch(int n) {
+        if (frameScratch.length < n) frameScratch = new byte[Math.max(n, frameScratch.length * 2)];
+        return frameScratch;
     }
 
     /** Below this many bytes a value is stored as it is: a zstd frame's header and checksum would not pay. */

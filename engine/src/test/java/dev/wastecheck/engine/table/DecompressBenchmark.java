@@ -36,7 +36,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * order it first reads them). The setup trains the dictionary as the table does ({@link Table#DICTIONARY_BYTES}, or
  * {@code -p dictionaryBytes=N} as {@code compress_dict=N} does; level {@link Table#ZSTD_DICTIONARY_LEVEL}) and makes each value's frame as the hot partition stores it; one
  * operation decompresses every held-out value once, in read order, value by value, into the table's scratch
- * buffer when it fits (two pages) and a new array otherwise, as {@code Table.decompress} does. Time per byte =
+ * buffer when it fits (two pages) and a new array otherwise, as {@code Table.decompress} did when the constants were
+ * measured (it now decompresses into the record's own buffer for the field, grown once to the largest value, and
+ * copies nothing after: docs/benchmarks.md, issue 27, "The storage read path's CPU"). Time per byte =
  * time per operation / the values' bytes (printed by the setup).
  *
  * <ul>
@@ -57,7 +59,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       the failed lookup, the inline frame copied, the value copied in, the least recently read dropped ({@code
  *       Autotune.CACHE_MISS_US} = time / the values).
  *   <li>{@code copyValue}: what every decompressed read also does after the decoding that {@code engine} times: the
- *       value copied from the table's scratch buffer into the record ({@code Autotune.COPY_US_PER_BYTE}).
+ *       value copied from the table's scratch buffer into the record ({@code Autotune.COPY_US_PER_BYTE}), a copy
+ *       {@code Table.decompress} no longer makes (it decompresses into the record).
  * </ul>
  *
  * <p>What would make the number lie: every output is sunk into the Blackhole (one byte of each value and the
