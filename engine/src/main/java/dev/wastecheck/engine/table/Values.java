@@ -19,30 +19,21 @@ public final class Values {
         return Long.toString(r.getLong(f));
     }
 
-    /**
-     * The integer a literal spells exactly (an optional minus and decimal digits), or null: what {@link
-     * Long#parseLong} gives for such a literal, read in one pass (it had been a pass to check the characters and
-     * then {@code Long.parseLong}'s, on every key a replayed event binds).
-     */
+    /** The integer a literal spells exactly (an optional minus and decimal digits), or null. */
     public static Long parseLong(String s) {
         int n = s.length();
         if (n == 0 || n > 20) return null;
-        boolean neg = s.charAt(0) == '-';
-        int i = neg ? 1 : 0;
+        int i = s.charAt(0) == '-' ? 1 : 0;
         if (i == n) return null;
-        long v = 0; // negatively, to reach MIN_VALUE
-        for (; i < n; i++) {
-            int d = s.charAt(i) - '0';
-            if (d < 0 || d > 9 || v < Long.MIN_VALUE / 10) return null;
-            v *= 10;
-            if (v < Long.MIN_VALUE + d) return null;
-            v -= d;
+        for (int k = i; k < n; k++) {
+            char c = s.charAt(k);
+            if (c < '0' || c > '9') return null;
         }
-        if (!neg) {
-            if (v == Long.MIN_VALUE) return null;
-            v = -v;
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return null;
         }
-        return v;
     }
 
     /**
