@@ -2,6 +2,7 @@ package dev.wastecheck.engine.buffer;
 
 import dev.wastecheck.engine.file.StorageDevice;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -66,34 +67,39 @@ public final class BufferPool implements AutoCloseable {
 
     /** Pins page {@code pageNo}, reading it from the device on a miss. */
     public Frame pin(long pageNo) {
-        int idx = table.probe(pageNo); // racy: a wrong or stale answer is caught below
-        if (idx >= 0) {
-            Frame f = frames[idx];
-            if (f.tryPin()) {
-                if (f.pageNo == pageNo) {
-                    if (!f.referenced) f.referenced = true;
-                    if (tracking) f.countPin(); // pinned: the frame cannot be emptied before it counts
-                    fastHits.increment();
-                    return f;
+        if (touched == null) {
+            int idx = table.probe(pageNo); // racy: a wrong or stale answer is caught below
+            if (idx >= 0) {
+                Frame f = frames[idx];
+                if (f.tryPin()) {
+                    if (f.pageNo == pageNo) {
+                        if (!f.referenced) f.referenced = true;
+                        fastHits.increment();
+                        return f;
+                    }
+                    f.release(); // the frame was replaced meanwhile
                 }
-                f.release(); // the frame was replaced meanwhile
             }
         }
         return pinLocked(pageNo);
     }
 
     private synchronized Frame pinLocked(long pageNo) {
+        if (touched != null) {
+            touched.set((int) pageNo);
+            if (pageNo >= pinned.length) pinned = Arrays.copyOf(pinned, Math.max((int) pageNo + 1, 2 * pinned.length));
+            pinned[(int) pageNo]++;
+        }
         int idx = table.get(pageNo);
         if (idx >= 0) {
             Frame f = frames[idx];
             if (!f.tryPin()) throw new IllegalStateException("frame of resident page " + pageNo + " is being replaced");
             f.referenced = true;
-            if (tracking) f.countPin();
             hits++;
             return f;
         }
         misses++;
-        if (tracking) missed.merge(pageNo, 1, Integer::sum);
+        if (touched != null) missed.merge(pageNo, 1, Integer::sum);
         Frame f = bulk != Bulk.OFF ? ringVictim() : victim();
         try {
             device.read(pageNo, f.buffer);
@@ -102,7 +108,6 @@ public final class BufferPool implements AutoCloseable {
             throw e;
         }
         install(f, pageNo);
-        if (tracking) f.countPin();
         if (bulk != Bulk.OFF) inRing(f);
         return f;
     }
@@ -166,8 +171,6 @@ public final class BufferPool implements AutoCloseable {
     /** Writes back and forgets the page of the claimed frame {@code f}, if it holds one. */
     private void empty(Frame f) {
         if (f.pageNo >= 0) {
-            int n = f.takePins();
-            if (n != 0) addPins(f.pageNo, n); // the page's pins while tracking outlive its frame
             if (f.dirty) {
                 device.write(f.pageNo, f.buffer);
                 writeBacks++;
@@ -272,41 +275,22 @@ public final class BufferPool implements AutoCloseable {
         for (Frame f : frames) if (f.pageNo >= 0) n++;
         return n;
     }
-    /**
-     * Set while tracking which pages are pinned ({@link #trackTouched()}). Every pin then adds one to its
-     * frame's count ({@link Frame#countPin()}, an atomic add on the frame the pin has just written), on the
-     * lock-free path as on the locked one; the count moves to {@link #pinned} when the frame is emptied. Until
-     * 2026-12-03 tracking sent every pin through the monitor (a {@code BitSet} is not thread-safe), so the
-     * measured half of a replay pinned by another path than its training: 8% of the held-out samples inside
-     * the executor were that path (docs/benchmarks.md, issue 27, "The per-event path around storage").
-     */
-    private volatile boolean tracking;
+    /** Set while tracking; pins then take the locked path, as BitSet is not thread-safe. */
+    private volatile BitSet touched;
 
     /** Starts (or restarts) recording which pages are pinned: the working set of what runs next. */
     public synchronized void trackTouched() {
-        tracking = false;
-        for (Frame f : frames) f.takePins();
+        touched = new BitSet();
         missed.clear();
         pinned = new int[0];
-        tracking = true; // a lock-free pin racing with this call may count or not
     }
 
-    /**
-     * Per page, the pins since {@link #trackTouched()} of the frames it has left (a resident page's pins since its
-     * frame took it are in the frame): an array indexed by page number.
-     */
+    /** Per page, the pins since {@link #trackTouched()} (hits and misses; an array: a pin while tracking adds one). */
     private int[] pinned = new int[0];
-
-    private void addPins(long pageNo, int n) {
-        if (pageNo >= pinned.length) pinned = Arrays.copyOf(pinned, Math.max((int) pageNo + 1, 2 * pinned.length));
-        pinned[(int) pageNo] += n;
-    }
 
     /** Pins of page {@code pageNo} since {@link #trackTouched()}: what a structure's pages cost the model per pin. */
     public synchronized int pins(long pageNo) {
-        int n = pageNo < pinned.length ? pinned[(int) pageNo] : 0;
-        int idx = table.get(pageNo);
-        return idx >= 0 ? n + frames[idx].pinsCounted() : n;
+        return pageNo < pinned.length ? pinned[(int) pageNo] : 0;
     }
 
     /** Per page, the device reads (misses) since {@link #trackTouched()}. */
@@ -319,19 +303,12 @@ public final class BufferPool implements AutoCloseable {
 
     /** Whether page {@code pageNo} was pinned since {@link #trackTouched()}. */
     public synchronized boolean touched(long pageNo) {
-        return tracking && pins(pageNo) > 0;
+        return touched != null && touched.get((int) pageNo);
     }
 
     /** Distinct pages pinned since {@link #trackTouched()} (0 when not tracking). */
     public synchronized long touchedPages() {
-        if (!tracking) return 0;
-        long n = 0;
-        for (int c : pinned) if (c > 0) n++;
-        for (Frame f : frames) {
-            long pg = f.pageNo;
-            if (pg >= 0 && f.pinsCounted() > 0 && (pg >= pinned.length || pinned[(int) pg] == 0)) n++;
-        }
-        return n;
+        return touched == null ? 0 : touched.cardinality();
     }
 
     /** Pins so far: hits plus misses. */

@@ -24,13 +24,12 @@ public final class Frame {
     /** Pin count of a frame the pool has claimed for replacement. */
     static final int EVICTING = Integer.MIN_VALUE;
 
-    private static final VarHandle PIN_COUNT, LATCH, PINS_COUNTED;
+    private static final VarHandle PIN_COUNT, LATCH;
 
     static {
         try {
             PIN_COUNT = MethodHandles.lookup().findVarHandle(Frame.class, "pinCount", int.class);
             LATCH = MethodHandles.lookup().findVarHandle(Frame.class, "latch", int.class);
-            PINS_COUNTED = MethodHandles.lookup().findVarHandle(Frame.class, "pinsCounted", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -48,8 +47,6 @@ public final class Frame {
     boolean referenced;
     /** 1 while latched. */
     private volatile int latch;
-    /** Pins of this frame's page while the pool tracks them ({@link BufferPool#trackTouched()}), since it took the page. */
-    private volatile int pinsCounted;
 
     Frame(int index, int pageSize) {
         this.index = index;
@@ -99,20 +96,6 @@ public final class Frame {
             if (c <= 0) throw new IllegalStateException("page " + pageNo + " is not pinned");
             if (PIN_COUNT.compareAndSet(this, c, c - 1)) return;
         }
-    }
-
-    /** Counts one pin of the page while tracking; the caller holds a pin, so the frame keeps its page meanwhile. */
-    void countPin() {
-        PINS_COUNTED.getAndAdd(this, 1);
-    }
-
-    int pinsCounted() {
-        return pinsCounted;
-    }
-
-    /** Returns the pins counted and starts again from 0 (pool monitor held, the frame claimed or the count reset). */
-    int takePins() {
-        return (int) PINS_COUNTED.getAndSet(this, 0);
     }
 
     /** Claims an unpinned frame for replacement (pool monitor held). */

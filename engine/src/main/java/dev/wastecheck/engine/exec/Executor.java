@@ -666,8 +666,7 @@ public final class Executor {
         HotColdUpkeep up = t.upkeep();
         if (up != null) up.tick();
         result.reset();
-        Collector collect =
-                !driven.isEmpty() && driven.containsKey(i) && driven.get(i) == null ? collector(s, t) : null;
+        Collector collect = driven.containsKey(i) && driven.get(i) == null ? collector(s, t) : null;
         switch (s.kind) {
             case INSERT -> insert(t, e, s.prep);
             case KEY, SCAN -> {
@@ -793,57 +792,10 @@ public final class Executor {
             }
             return;
         }
+        Record r = record(t);
         int[] read = union(
                 t, union(t, fields, filter == null ? null : filter.fields()), collect == null ? null : collect.fields);
-        RowVisitor v = rowVisitor.busy ? new RowVisitor() : rowVisitor;
-        v.bind(t, read, record(t), filter, up, fields, collect);
-        try {
-            t.find(ix, key, whole, v);
-        } finally {
-            v.unbind();
-        }
-    }
-
-    /**
-     * A lookup's work per tuple the index finds: project, filter, count the read, copy the row. One
-     * kept for the executor's lookups and bound to each lookup's arguments (a lambda capturing them
-     * was an object allocated on every lookup); a lookup started while one is being visited (none
-     * today) gets its own.
-     */
-    private final RowVisitor rowVisitor = new RowVisitor();
-
-    private final class RowVisitor implements Table.TupleVisitor {
-        private boolean busy;
-        private Table t;
-        private int[] read, fields;
-        private Record r;
-        private BoundFilter filter;
-        private HotColdUpkeep up;
-        private Collector collect;
-
-        void bind(Table t, int[] read, Record r, BoundFilter filter, HotColdUpkeep up, int[] fields, Collector c) {
-            this.busy = true;
-            this.t = t;
-            this.read = read;
-            this.r = r;
-            this.filter = filter;
-            this.up = up;
-            this.fields = fields;
-            this.collect = c;
-        }
-
-        void unbind() {
-            busy = false;
-            t = null;
-            read = fields = null;
-            r = null;
-            filter = null;
-            up = null;
-            collect = null;
-        }
-
-        @Override
-        public boolean visit(Table.Part p, long tid) {
+        t.find(ix, key, whole, (p, tid) -> {
             t.project(p, tid, read, r);
             if (filter != null && !filter.matches(r)) return true;
             if (up != null) up.read(p, tid);
@@ -851,7 +803,7 @@ public final class Executor {
             digestRow(t, fields, r);
             if (collect != null) collect.rows.add(values(t, collect, r));
             return true;
-        }
+        });
     }
 
     private void scan(Table t, AccessEvent e, int[] fields, BoundFilter filter, Collector collect) {
