@@ -121,4 +121,41 @@ class BufferPoolTest {
                     .hasMessageContaining("pinned");
         }
     }
+
+    /**
+     * While tracking, every pin counts for its page, on the lock-free path (a resident page) as on the locked one
+     * (a miss), and a page's count outlives its frame when the page is evicted and read again; pins before {@link
+     * BufferPool#trackTouched()} do not count, and a second call starts from nothing.
+     */
+    @Test
+    void pinsWhileTrackingCountPerPageAcrossEvictions() {
+        try (StorageDevice dev = StorageDevice.temporary(512, DeviceModel.MEMORY)) {
+            BufferPool pool = new BufferPool(dev, 3 * 512);
+            for (int i = 0; i < 6; i++) pool.unpin(pool.newPage(), true);
+            for (long p = 0; p < 6; p++) pool.unpin(pool.pin(p), false); // before tracking: not counted
+            assertThat(pool.touchedPages()).isZero();
+            pool.trackTouched();
+            int[] expected = new int[6];
+            long[] sequence = {5, 5, 5, 0, 1, 2, 0, 3, 4, 5, 0, 0, 1};
+            for (long p : sequence) {
+                Frame f = pool.pin(p);
+                assertThat(f.pageNo()).isEqualTo(p);
+                pool.unpin(f, false);
+                expected[(int) p]++;
+            }
+            for (int p = 0; p < 6; p++) {
+                assertThat(pool.pins(p)).as("page %d", p).isEqualTo(expected[p]);
+                assertThat(pool.touched(p)).isTrue();
+            }
+            assertThat(pool.touchedPages()).isEqualTo(6);
+            assertThat(pool.misses(0)).isGreaterThanOrEqualTo(1); // page 0 left its frame and came back
+            pool.trackTouched();
+            assertThat(pool.touchedPages()).isZero();
+            assertThat(pool.pins(5)).isZero();
+            pool.unpin(pool.pin(5), false);
+            assertThat(pool.pins(5)).isEqualTo(1);
+            assertThat(pool.touchedPages()).isEqualTo(1);
+            assertThat(pool.touched(4)).isFalse();
+        }
+    }
 }
