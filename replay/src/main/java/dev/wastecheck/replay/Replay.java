@@ -95,20 +95,25 @@ public final class Replay {
             }
             List<List<ExecutionResult>> results = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) results.add(new ArrayList<>());
-            for (int r = 0; r < o.repeat(); r++) {
+            // Warm-up rounds (r < 0) run exactly as the measured ones and are dropped: the JIT warm-up above
+            // runs the trace's head, not the held-out events on the learned designs, and the first measured
+            // round was the slowest of five in most JVMs (docs/benchmarks.md, "The run level").
+            for (int r = -o.warmupRounds(); r < o.repeat(); r++) {
                 for (int k = 0; k < runs.size(); k++) {
-                    int i = (k + r) % runs.size(); // interleaved: each round starts one configuration later
+                    int i = Math.floorMod(k + r, runs.size()); // interleaved: each round starts one configuration later
                     EngineConfig cfg = runs.get(i);
                     String label = cfg.label().isEmpty() ? "baseline" : cfg.label();
-                    results.get(i)
-                            .add(src.run(
-                                    cfg,
-                                    o.repeat() > 1 ? label + " #" + (r + 1) : label,
-                                    training,
-                                    events,
-                                    measureFrom,
-                                    device,
-                                    chosen));
+                    ExecutionResult x = src.run(
+                            cfg,
+                            r < 0
+                                    ? label + " warm-up " + (r + o.warmupRounds() + 1)
+                                    : o.repeat() > 1 ? label + " #" + (r + 1) : label,
+                            training,
+                            events,
+                            measureFrom,
+                            device,
+                            chosen);
+                    if (r >= 0) results.get(i).add(x);
                 }
             }
             List<Long> mismatches = new ArrayList<>();
@@ -224,7 +229,8 @@ public final class Replay {
                 r.indexBytesByStructure(),
                 r.indexBytesByIndex(),
                 r.pageSize(),
-                perQuery(r.pinsByKind(), r.queries()));
+                perQuery(r.pinsByKind(), r.queries()),
+                costs);
     }
 
     private static Map<String, Double> perQuery(Map<String, Long> counts, long queries) {

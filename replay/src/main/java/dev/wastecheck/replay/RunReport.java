@@ -50,6 +50,9 @@ import java.util.Map;
  * @param pinsByKindPerQuery buffer-pool pins per query by kind of page ({@code index}, {@code index_packed}, {@code
  *                         heap_nsm}, {@code heap_pax}, {@code heap_hpl}, {@code overflow}), first repeat: what {@code
  *                         autotune}'s modeled cost charges by kind and page size
+ * @param costPerQueryUsByRound the cost per query of each repeat, in the order of the rounds (one value without
+ *                         {@code --repeat}): what the median and its interval summarize, and what pairs by round with the
+ *                         baseline's
  */
 public record RunReport(
         String config,
@@ -93,7 +96,8 @@ public record RunReport(
         Map<String, Long> indexBytesByStructure,
         Map<String, Long> indexBytesByIndex,
         int pageSize,
-        Map<String, Double> pinsByKindPerQuery) {
+        Map<String, Double> pinsByKindPerQuery,
+        double[] costPerQueryUsByRound) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}
