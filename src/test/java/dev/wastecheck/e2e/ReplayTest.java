@@ -321,6 +321,8 @@ class ReplayTest {
             assertThat((byRound.get(0).asDouble() + byRound.get(1).asDouble()) / 2)
                     .as("the median of two rounds")
                     .isCloseTo(run.get("cost_per_query_us").asDouble(), within(1e-9));
+            assertThat(run.get("jit_compile_ms_by_round")).hasSize(2);
+            assertThat(run.get("gc_ms_by_round")).hasSize(2);
             assertThat(run.get("queries").asLong())
                     .as("only the held-out events are measured")
                     .isEqualTo(r.get("measured_events").asLong());

@@ -139,6 +139,12 @@ class ReplayTest {
             assertThat(Arrays.stream(x.costPerQueryUsByRound()).min().orElseThrow())
                     .isPositive();
             assertThat(x.costPerQueryUs()).isEqualTo(Stats.median(x.costPerQueryUsByRound()));
+            // the JVM's work beside each measured round: HotSpot tells its compile and collection times
+            assertThat(x.jitCompileMsByRound()).hasSize(2);
+            assertThat(x.gcMsByRound()).hasSize(2);
+            assertThat(Arrays.stream(x.jitCompileMsByRound()).min().orElseThrow())
+                    .isNotNegative();
+            assertThat(Arrays.stream(x.gcMsByRound()).min().orElseThrow()).isNotNegative();
         }
         double[] base = two.runs().get(0).costPerQueryUsByRound();
         double[] pax = two.runs().get(1).costPerQueryUsByRound();
