@@ -129,7 +129,8 @@ public final class ReplayCommand implements Callable<Integer> {
             defaultValue = "0",
             paramLabel = "N",
             description = "Run N whole rounds first, exactly as the measured ones, and report only the rounds after "
-                    + "them (default: ${DEFAULT-VALUE}). The JIT and the heap settle over the first full rounds.")
+                    + "them (default: ${DEFAULT-VALUE}). The JIT still compiles in the first full rounds; 3 settled "
+                    + "the generated wikis (docs/benchmarks.md).")
     int warmupRounds;
 
     @Option(
