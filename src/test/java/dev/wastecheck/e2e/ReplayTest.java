@@ -1,6 +1,7 @@
 package dev.wastecheck.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -297,11 +298,14 @@ class ReplayTest {
                 "0.5",
                 "--repeat",
                 "2",
+                "--warmup-rounds",
+                "1",
                 "--max-events",
                 "6000",
                 "--memory",
                 "2M",
                 "--check");
+        // the warm-up round is run and not reported
         assertThat(r.get("repeats").asInt()).isEqualTo(2);
         assertThat(r.get("train_events").asLong() + r.get("measured_events").asLong())
                 .isEqualTo(6000);
@@ -312,6 +316,13 @@ class ReplayTest {
                     .isLessThanOrEqualTo(run.get("cost_per_query_us").asDouble());
             assertThat(ci.get(1).asDouble())
                     .isGreaterThanOrEqualTo(run.get("cost_per_query_us").asDouble());
+            JsonNode byRound = run.get("cost_per_query_us_by_round");
+            assertThat(byRound).hasSize(2);
+            assertThat((byRound.get(0).asDouble() + byRound.get(1).asDouble()) / 2)
+                    .as("the median of two rounds")
+                    .isCloseTo(run.get("cost_per_query_us").asDouble(), within(1e-9));
+            assertThat(run.get("jit_compile_ms_by_round")).hasSize(2);
+            assertThat(run.get("gc_ms_by_round")).hasSize(2);
             assertThat(run.get("queries").asLong())
                     .as("only the held-out events are measured")
                     .isEqualTo(r.get("measured_events").asLong());

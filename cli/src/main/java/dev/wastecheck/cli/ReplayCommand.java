@@ -125,6 +125,15 @@ public final class ReplayCommand implements Callable<Integer> {
     int repeat;
 
     @Option(
+            names = "--warmup-rounds",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = "Run N whole rounds first, exactly as the measured ones, and report only the rounds after "
+                    + "them (default: ${DEFAULT-VALUE}). The JIT still compiles in the first full rounds; 3 settled "
+                    + "the generated wikis (docs/benchmarks.md).")
+    int warmupRounds;
+
+    @Option(
             names = "--max-events",
             defaultValue = "0",
             paramLabel = "N",
@@ -193,7 +202,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 compare,
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
         ReplayReport report = Replay.run(options, out.progress(), warning -> err.println("wastecheck: " + warning));
         out.write(spec, w -> render(report, w));
         long bad = report.resultsDiffering();

@@ -9,6 +9,9 @@ import dev.wastecheck.model.access.AccessEvent;
 import dev.wastecheck.model.access.ResultDigest;
 import dev.wastecheck.sources.load.LoadedTable;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -95,20 +98,37 @@ public final class Replay {
             }
             List<List<ExecutionResult>> results = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) results.add(new ArrayList<>());
-            for (int r = 0; r < o.repeat(); r++) {
+            // the JIT's compile time and the collectors' time during each run (its load and its replay)
+            List<List<Long>> jit = new ArrayList<>(), gc = new ArrayList<>();
+            for (int i = 0; i < runs.size(); i++) {
+                jit.add(new ArrayList<>());
+                gc.add(new ArrayList<>());
+            }
+            // Warm-up rounds (r < 0) run exactly as the measured ones and are dropped: the JIT warm-up above
+            // runs the trace's head, not the held-out events on the learned designs, and the first measured
+            // round was the slowest of five in most JVMs (docs/benchmarks.md, "The run level").
+            for (int r = -o.warmupRounds(); r < o.repeat(); r++) {
                 for (int k = 0; k < runs.size(); k++) {
-                    int i = (k + r) % runs.size(); // interleaved: each round starts one configuration later
+                    int i = Math.floorMod(k + r, runs.size()); // interleaved: each round starts one configuration later
                     EngineConfig cfg = runs.get(i);
                     String label = cfg.label().isEmpty() ? "baseline" : cfg.label();
-                    results.get(i)
-                            .add(src.run(
-                                    cfg,
-                                    o.repeat() > 1 ? label + " #" + (r + 1) : label,
-                                    training,
-                                    events,
-                                    measureFrom,
-                                    device,
-                                    chosen));
+                    long[] jvm0 = jvmWork();
+                    ExecutionResult x = src.run(
+                            cfg,
+                            r < 0
+                                    ? label + " warm-up " + (r + o.warmupRounds() + 1)
+                                    : o.repeat() > 1 ? label + " #" + (r + 1) : label,
+                            training,
+                            events,
+                            measureFrom,
+                            device,
+                            chosen);
+                    long[] jvm1 = jvmWork();
+                    if (r >= 0) {
+                        results.get(i).add(x);
+                        jit.get(i).add(jvm1[0] - jvm0[0]);
+                        gc.get(i).add(jvm1[1] - jvm0[1]);
+                    }
                 }
             }
             List<Long> mismatches = new ArrayList<>();
@@ -126,7 +146,8 @@ public final class Replay {
             }
             timings.put("total", ms(t0));
             List<RunReport> reports = new ArrayList<>();
-            for (List<ExecutionResult> rs : results) reports.add(report(rs, results.get(0)));
+            for (int i = 0; i < results.size(); i++)
+                reports.add(report(results.get(i), results.get(0), millis(jit.get(i)), millis(gc.get(i))));
             Map<String, Long> rows = new LinkedHashMap<>();
             for (LoadedTable t : src.session().tables().values())
                 rows.put(t.def().name().toLowerCase(Locale.ROOT), t.rows());
@@ -165,6 +186,24 @@ public final class Replay {
         return runs;
     }
 
+    /**
+     * The JVM's compile time and collection time so far, in milliseconds ({@code -1} where the JVM does not
+     * tell): a run during which the JIT still compiles is measured before the code is settled, on cores the
+     * compiler threads share.
+     */
+    static long[] jvmWork() {
+        CompilationMXBean c = ManagementFactory.getCompilationMXBean();
+        long jit = c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : -1;
+        long gc = 0;
+        for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans())
+            gc += Math.max(0, g.getCollectionTime());
+        return new long[] {jit, gc};
+    }
+
+    private static long[] millis(List<Long> xs) {
+        return xs.stream().mapToLong(Long::longValue).toArray();
+    }
+
     private static long ms(long since) {
         return (System.nanoTime() - since) / 1_000_000;
     }
@@ -175,6 +214,17 @@ public final class Replay {
      * over the baseline's repeat of the same round.
      */
     public static RunReport report(List<ExecutionResult> repeats, List<ExecutionResult> baseline) {
+        return report(repeats, baseline, new long[0], new long[0]);
+    }
+
+    /**
+     * As {@link #report(List, List)}, with the JVM's work beside each repeat.
+     *
+     * @param jitMs the JIT's compile time during each repeat (its load and replay), in milliseconds; empty if not known
+     * @param gcMs  the garbage collectors' time during each repeat, in milliseconds; empty if not known
+     */
+    public static RunReport report(
+            List<ExecutionResult> repeats, List<ExecutionResult> baseline, long[] jitMs, long[] gcMs) {
         ExecutionResult r = repeats.get(0);
         double[] costs =
                 repeats.stream().mapToDouble(ExecutionResult::costPerQueryUs).toArray();
@@ -224,7 +274,10 @@ public final class Replay {
                 r.indexBytesByStructure(),
                 r.indexBytesByIndex(),
                 r.pageSize(),
-                perQuery(r.pinsByKind(), r.queries()));
+                perQuery(r.pinsByKind(), r.queries()),
+                costs,
+                jitMs,
+                gcMs);
     }
 
     private static Map<String, Double> perQuery(Map<String, Long> counts, long queries) {

@@ -30,6 +30,8 @@ import java.util.Map;
  *                         oracle: learn from every event and measure after the warm-up share
  * @param repeat           runs per configuration, interleaved (configuration order rotates each round), for medians
  *                         and 95% intervals
+ * @param warmupRounds     whole rounds run before the first measured one, exactly as a measured round runs (every
+ *                         configuration, the whole trace), and not reported: the JIT's and the heap's warm-up
  */
 public record ReplayOptions(
         String data,
@@ -44,9 +46,11 @@ public record ReplayOptions(
         List<String> compare,
         Map<String, String> cacheFields,
         double train,
-        int repeat) {
+        int repeat,
+        int warmupRounds) {
     public ReplayOptions {
         if (repeat < 1) throw new BadInputException("--repeat must be at least 1, got " + repeat);
+        if (warmupRounds < 0) throw new BadInputException("--warmup-rounds must be at least 0, got " + warmupRounds);
         configs = List.copyOf(configs);
         tables = List.copyOf(tables);
         compare = List.copyOf(compare);
@@ -61,7 +65,7 @@ public record ReplayOptions(
     /** {@link #of(Path, Path)} for a SOURCE given as text: a file, a folder or a JDBC URL. */
     public static ReplayOptions of(String data, Path trace) {
         return new ReplayOptions(
-                data, trace, List.of(), "256M", List.of(), 0.1, true, 0, null, List.of(), Map.of(), 0, 1);
+                data, trace, List.of(), "256M", List.of(), 0.1, true, 0, null, List.of(), Map.of(), 0, 1, 0);
     }
 
     public ReplayOptions withConfigs(String... configs) {
@@ -78,7 +82,8 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withTables(String... tables) {
@@ -95,7 +100,8 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withCompare(String... engines) {
@@ -112,7 +118,8 @@ public record ReplayOptions(
                 List.of(engines),
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withJitWarmup(boolean on) {
@@ -129,7 +136,8 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withMaxEvents(long max) {
@@ -146,7 +154,8 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withCacheFields(Map<String, String> fields) {
@@ -163,7 +172,8 @@ public record ReplayOptions(
                 compare,
                 fields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withTrain(double share) {
@@ -180,7 +190,8 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 share,
-                repeat);
+                repeat,
+                warmupRounds);
     }
 
     public ReplayOptions withRepeat(int n) {
@@ -197,7 +208,8 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 train,
-                n);
+                n,
+                warmupRounds);
     }
 
     public ReplayOptions withMemory(String size) {
@@ -214,7 +226,26 @@ public record ReplayOptions(
                 compare,
                 cacheFields,
                 train,
-                repeat);
+                repeat,
+                warmupRounds);
+    }
+
+    public ReplayOptions withWarmupRounds(int n) {
+        return new ReplayOptions(
+                data,
+                trace,
+                configs,
+                memory,
+                tables,
+                warmup,
+                jitWarmup,
+                maxEvents,
+                deviceReadMicros,
+                compare,
+                cacheFields,
+                train,
+                repeat,
+                n);
     }
 
     /** The configurations to run: the given ones, or the defaults once. */

@@ -50,6 +50,14 @@ import java.util.Map;
  * @param pinsByKindPerQuery buffer-pool pins per query by kind of page ({@code index}, {@code index_packed}, {@code
  *                         heap_nsm}, {@code heap_pax}, {@code heap_hpl}, {@code overflow}), first repeat: what {@code
  *                         autotune}'s modeled cost charges by kind and page size
+ * @param costPerQueryUsByRound the cost per query of each repeat, in the order of the rounds (one value without
+ *                         {@code --repeat}): what the median and its interval summarize, and what pairs by round with the
+ *                         baseline's
+ * @param jitCompileMsByRound the JIT's compile time during each repeat (its load and its replay), in milliseconds, in
+ *                         round order; empty when not known. A measured round during which the JIT still compiles ran
+ *                         before the code settled, on cores the compiler threads shared
+ * @param gcMsByRound      the garbage collectors' time during each repeat, in milliseconds, in round order; empty when
+ *                         not known
  */
 public record RunReport(
         String config,
@@ -93,7 +101,10 @@ public record RunReport(
         Map<String, Long> indexBytesByStructure,
         Map<String, Long> indexBytesByIndex,
         int pageSize,
-        Map<String, Double> pinsByKindPerQuery) {
+        Map<String, Double> pinsByKindPerQuery,
+        double[] costPerQueryUsByRound,
+        long[] jitCompileMsByRound,
+        long[] gcMsByRound) {
 
     /** Latency percentiles and mean, in microseconds. */
     public record Latency(double p50, double p95, double p99, double mean) {}

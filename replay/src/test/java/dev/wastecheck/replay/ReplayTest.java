@@ -8,6 +8,7 @@ import dev.wastecheck.model.Progress;
 import dev.wastecheck.traces.generate.WikiGenerator;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +99,59 @@ class ReplayTest {
     }
 
     @Test
+    void warmUpRoundsRunAsTheMeasuredOnesAndAreNotReported() throws Exception {
+        List<String> tasks = new ArrayList<>();
+        Progress seen = new Progress() {
+            @Override
+            public void begin(String task, long total) {
+                if (task.startsWith("replay ")) tasks.add(task.substring("replay ".length()));
+            }
+
+            @Override
+            public void advance(long done) {}
+
+            @Override
+            public void end() {}
+        };
+        ReplayReport two = Replay.run(
+                ReplayOptions.of(dump, trace)
+                        .withJitWarmup(false)
+                        .withTables("revision")
+                        .withConfigs("layout=nsm", "layout=pax")
+                        .withRepeat(2)
+                        .withWarmupRounds(1),
+                seen,
+                w -> {});
+        // the warm-up round first, rotated as a round before the first would be, then the two measured rounds
+        assertThat(tasks)
+                .containsExactly(
+                        "layout=pax warm-up 1",
+                        "layout=nsm warm-up 1",
+                        "layout=nsm #1",
+                        "layout=pax #1",
+                        "layout=pax #2",
+                        "layout=nsm #2");
+        assertThat(two.mismatches()).containsExactly(0L, 0L);
+        for (RunReport x : two.runs()) {
+            assertThat(x.repeats()).isEqualTo(2);
+            // the reported cost is the median of the measured rounds, each of them kept in round order
+            assertThat(x.costPerQueryUsByRound()).hasSize(2);
+            assertThat(Arrays.stream(x.costPerQueryUsByRound()).min().orElseThrow())
+                    .isPositive();
+            assertThat(x.costPerQueryUs()).isEqualTo(Stats.median(x.costPerQueryUsByRound()));
+            // the JVM's work beside each measured round: HotSpot tells its compile and collection times
+            assertThat(x.jitCompileMsByRound()).hasSize(2);
+            assertThat(x.gcMsByRound()).hasSize(2);
+            assertThat(Arrays.stream(x.jitCompileMsByRound()).min().orElseThrow())
+                    .isNotNegative();
+            assertThat(Arrays.stream(x.gcMsByRound()).min().orElseThrow()).isNotNegative();
+        }
+        double[] base = two.runs().get(0).costPerQueryUsByRound();
+        double[] pax = two.runs().get(1).costPerQueryUsByRound();
+        assertThat(two.runs().get(1).speedupVsFirst()).isEqualTo(Stats.median(Stats.ratios(base, pax)));
+    }
+
+    @Test
     void optionsThatCannotBeReplayedAreBadInputNamingWhatIsWrong() {
         assertThatThrownBy(() -> Replay.run(ReplayOptions.of(dump, trace).withTables("nosuch"), Progress.NONE, w -> {}))
                 .isInstanceOf(BadInputException.class)
@@ -115,5 +169,8 @@ class ReplayTest {
                         w -> {}))
                 .isInstanceOf(BadInputException.class)
                 .hasMessage("--cache-fields page.nosuch: page has no index nosuch");
+        assertThatThrownBy(() -> ReplayOptions.of(dump, trace).withWarmupRounds(-1))
+                .isInstanceOf(BadInputException.class)
+                .hasMessage("--warmup-rounds must be at least 0, got -1");
     }
 }

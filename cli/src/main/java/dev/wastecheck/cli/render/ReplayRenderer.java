@@ -117,6 +117,12 @@ public final class ReplayRenderer {
         ArrayNode sci = n.putArray("speedup_vs_first_ci95");
         sci.add(x == first ? 1.0 : x.speedupCi95()[0]);
         sci.add(x == first ? 1.0 : x.speedupCi95()[1]);
+        ArrayNode byRound = n.putArray("cost_per_query_us_by_round");
+        for (double c : x.costPerQueryUsByRound()) byRound.add(c);
+        ArrayNode jitByRound = n.putArray("jit_compile_ms_by_round");
+        for (long c : x.jitCompileMsByRound()) jitByRound.add(c);
+        ArrayNode gcByRound = n.putArray("gc_ms_by_round");
+        for (long c : x.gcMsByRound()) gcByRound.add(c);
         n.put("device_reads", x.deviceReads());
         ObjectNode dr = n.putObject("device_reads_by_structure");
         x.deviceReadsByStructure().forEach(dr::put);
