@@ -47,10 +47,10 @@ final class PlainNumber {
      * (Long.numberOfTrailingZeros is one under C1): the lowest top bit set, moved to its byte's
      * bottom, less one, is n bytes of ones, summed by one multiply into the top byte (8 when no
      * byte stops the run). A byte 0x8a or more carries into the byte above it in x + NOT_DIGIT,
-     * but has its own top bit set, so the lowest stop is found all the same. The technique is the
-     * one Lemire's number parsing describes ("Number Parsing at a Gigabyte per Second", 2021,
-     * section 5, eight digits in three multiplications); the reader finds a number's end the
-     * same way (SqlScriptReader.nextTupleInto).
+     * but has its own top bit set, so the lowest stop is found all the same. The three
+     * multiplications are the technique D. Lemire describes ("SWAR explained: parsing eight
+     * digits", lemire.me, 2022-01-21); the reader finds a number's end the same way
+     * (SqlScriptReader.nextTupleInto).
      */
     static final boolean LITTLE = MemoryUtil.LITTLE_ENDIAN;
     static final long ZEROS = 0x3030303030303030L;
