@@ -87,7 +87,7 @@ public final class ReplayCommand implements Callable<Integer> {
             names = "--tables",
             split = ",",
             paramLabel = "TABLE",
-            description = "Replay only the events on these tables (e.g. revision).")
+            description = "Replay only these tables' events (e.g. revision).")
     List<String> tables = new ArrayList<>();
 
     @Option(
@@ -128,9 +128,10 @@ public final class ReplayCommand implements Callable<Integer> {
             names = "--warmup-rounds",
             defaultValue = "0",
             paramLabel = "N",
-            description = "Run N whole rounds first, exactly as the measured ones, and report only the rounds after "
-                    + "them (default: ${DEFAULT-VALUE}). The JIT still compiles in the first full rounds; 3 settled "
-                    + "the generated wikis (docs/benchmarks.md).")
+            description = "Unmeasured whole rounds first (default: ${DEFAULT-VALUE}). Each runs every configuration "
+                    + "over the whole trace as a measured round does, and only the rounds after them are reported: "
+                    + "the JIT still compiles in the first rounds; 3 settled the generated wikis "
+                    + "(docs/benchmarks.md).")
     int warmupRounds;
 
     @Option(
