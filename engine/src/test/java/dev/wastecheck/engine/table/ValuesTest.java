@@ -31,7 +31,7 @@ class ValuesTest {
         assertThat(r.getLong(2)).isEqualTo(255);
     }
 
-    /** parseLong reads in one pass what Long.parseLong reads, and refuses what it refuses or what is not digits. */
+    /** parseLong reads what Long.parseLong reads, and refuses what it refuses or what is not digits. */
     @Test
     void parseLongAgreesWithTheJdk() {
         String[] literals = {
