@@ -1089,12 +1089,7 @@ public final class ColumnFacts {
         if (whole && w2 != thanWord2) {
             return Long.compareUnsigned(w2, thanWord2) < 0;
         }
-        // equal words: the bytes they hold are equal, so values no longer than them differ in length alone
-        int told = whole ? 16 : 8;
-        if (len <= told || than.length <= told) {
-            return len < than.length;
-        }
-        return compare(b, off, len, than, told) < 0;
+        return compare(b, off, len, than, whole ? 8 : 0) < 0;
     }
 
     /** Whether {@code a} (words {@code aWord}, {@code aWord2}) sorts before the value (words {@code w}, {@code w2}). */
@@ -1106,11 +1101,7 @@ public final class ColumnFacts {
         if (whole && w2 != aWord2) {
             return Long.compareUnsigned(aWord2, w2) < 0;
         }
-        int told = whole ? 16 : 8; // as above
-        if (len <= told || a.length <= told) {
-            return a.length < len;
-        }
-        return compare(b, off, len, a, told) > 0;
+        return compare(b, off, len, a, whole ? 8 : 0) > 0;
     }
 
     /** Whether {@code b[off, off+len)} sorts before {@code than}, byte by byte unsigned, a prefix first. */
