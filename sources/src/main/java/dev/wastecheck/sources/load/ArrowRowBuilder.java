@@ -15,6 +15,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -23,7 +24,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Turns the values a {@link SqlScriptReader} hands out into rows of an Arrow batch, one column
  * vector per declared column. Integer columns become BIGINT (parsed here, once), byte-string
  * columns BLOB, everything else UTF-8 text that DuckDB casts while profiling, so that
- * {@code '007'} stays {@code '007'} until the profiler decides what it is.
+ * {@code '007'} stays {@code '007'} until the profiler decides what it is. Asked to ({@code
+ * doubles}), FLOAT and DOUBLE columns become Float8, each value whose text DuckDB gives back from
+ * its double ({@link DoubleSpelling}) stored as that double and any other as its text in a
+ * sidecar vector after the declared columns' ({@code x<i>}); DuckDB's relation is then a view
+ * that reads every value as its text again.
  *
  * <p>Rows whose value count does not match the table are not dropped silently: they are counted
  * in {@link LoadStats} with where they were.
@@ -43,6 +48,31 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     private final long[] autoIncrement;
     /** Per column, the check of its declared type's range, or null (none asked for, or nothing to check). */
     private DeclaredRange[] ranges;
+    /**
+     * Per column, whether it goes to DuckDB as doubles ({@link DoubleSpelling}): its vector is a
+     * Float8 one holding each value whose text {@link DoubleSpelling#rendered} vouches for, and
+     * {@link #sidecar} the text of the others (NULL where the double holds the value). The
+     * relation the profile reads is a view giving back every value's text ({@link
+     * DoubleSpelling#text}); {@link #storage} stays {@link ColumnStorage#TEXT}.
+     */
+    private final boolean[] asDouble;
+
+    /**
+     * Per column, whether this batch sends a double column's values as text (to its {@link
+     * #sidecar}) all the same: the profile will read them in SQL ({@link ColumnFacts#sqlReads},
+     * an estimated distinct count, say, which hashes their text), and through the view each
+     * double would be cast to text again there, 1.3-1.5 s of DuckDB's CPU on each of pandas'
+     * {@code rate} and {@code score} at 1 GB (docs/benchmarks.md, issue 32). Decided at each
+     * batch's start, from the facts so far; the doubles already sent stay.
+     */
+    private final boolean[] textual;
+
+    /** Per column, the index of its vector of spellings a double does not give back, or -1. */
+    private final int[] sidecar;
+
+    /** Per vector, the column it holds values of (a sidecar's: its double's). */
+    private final int[] columnOf;
+
     /** Per column, the facts counted of the values stored, or null ({@link #countFacts}). */
     private ColumnFacts[] facts;
     /**
@@ -97,23 +127,55 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
      *                 SQLite, where a column's type does not bind its values
      */
     public ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file, boolean textOnly) {
+        this(table, stats, file, textOnly, false);
+    }
+
+    /**
+     * @param doubles  send FLOAT and DOUBLE columns as 8-byte doubles (Arrow Float8) with their
+     *                 other spellings beside them ({@link #sidecar}), not as text: for DuckDB's
+     *                 table behind the view {@link DoubleSpelling#text} reads them through
+     */
+    ArrowRowBuilder(TableDef table, LoadStats.TableStats stats, String file, boolean textOnly, boolean doubles) {
         this.table = table;
         this.stats = stats;
         this.file = file;
         List<Field> fields = new ArrayList<>();
         storage = new ColumnStorage[table.columns().size()];
+        asDouble = new boolean[storage.length];
+        textual = new boolean[storage.length];
+        sidecar = new int[storage.length];
+        List<Integer> sides = new ArrayList<>();
         for (int i = 0; i < storage.length; i++) {
             ColumnDef c = table.columns().get(i);
             storage[i] = ColumnStorage.forDeclared(c.type());
             if (textOnly && storage[i] == ColumnStorage.INT64) {
                 storage[i] = ColumnStorage.TEXT;
             }
+            TypeFamily f = c.type().family();
+            asDouble[i] = doubles
+                    && !textOnly
+                    && storage[i] == ColumnStorage.TEXT
+                    && (f == TypeFamily.FLOAT || f == TypeFamily.DOUBLE);
             ArrowType type = switch (storage[i]) {
                 case INT64 -> new ArrowType.Int(64, true);
                 case BYTES -> ArrowType.Binary.INSTANCE;
-                default -> ArrowType.Utf8.INSTANCE;
+                default ->
+                    asDouble[i] ? new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE) : ArrowType.Utf8.INSTANCE;
             };
             fields.add(ArrowSchemas.field("c" + i, c, type));
+            sidecar[i] = -1;
+            if (asDouble[i]) {
+                sides.add(i);
+            }
+        }
+        columnOf = new int[storage.length + sides.size()];
+        for (int i = 0; i < storage.length; i++) {
+            columnOf[i] = i;
+        }
+        for (int i : sides) {
+            sidecar[i] = fields.size();
+            columnOf[fields.size()] = i;
+            fields.add(ArrowSchemas.field("x" + i, table.columns().get(i), ArrowType.Utf8.INSTANCE));
         }
         schema = new Schema(fields);
         seen = new boolean[storage.length];
@@ -321,6 +383,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         return storage;
     }
 
+    /** Per column, the index of the vector of its spellings a double does not give back, or -1 ({@link #asDouble}). */
+    int[] sidecars() {
+        return sidecar.clone();
+    }
+
     /** Columns of the INSERT or COPY that feeds the next rows, or null for all in declared order. */
     public void setColumnOrder(List<String> columns) {
         if (columns == null) {
@@ -411,15 +478,17 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
         }
         for (int i = 0; i < vectors.length; i++) {
-            if (own == null || own[i]) {
+            if (own == null || own[columnOf[i]]) {
                 writers[i].start(vectors[i]);
             }
         }
         if (uncopied == null) {
-            uncopied = new boolean[vectors.length];
+            uncopied = new boolean[storage.length];
         }
         for (int i = 0; i < uncopied.length; i++) {
             uncopied[i] = facts != null && facts[i] != null && facts[i].leftOut();
+            textual[i] =
+                    asDouble[i] && (facts == null || facts[i] == null || facts[i].sqlReads() || !facts[i].floatFacts());
         }
         row = 0;
         bytes = 0;
@@ -454,7 +523,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
      *  validity:  bit r of byte r/8 (LSB first), 1 = a value; Arrow zeroes it when it allocates
      *             and when it grows, so a NULL in a row never written before needs no write
      *  offsets:   int32 at 4*r: where row r's bytes start; 4*(r+1): where they end (var-width)
-     *  data:      int64 at 8*r (BIGINT), or the values' bytes back to back (var-width)
+     *  data:      int64 at 8*r (BIGINT), float64 at 8*r (DOUBLE: the IEEE 754 bits, little-endian),
+     *             or the values' bytes back to back (var-width)
      * </pre>
      */
     private static final class Writer {
@@ -601,7 +671,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     /** Seals this builder's columns of the batch; the row count is set once both fillers are done. */
     void finishOwn() {
         for (int i = 0; i < writers.length; i++) {
-            if (own == null || own[i]) {
+            if (own == null || own[columnOf[i]]) {
                 writers[i].finish();
             }
         }
@@ -681,6 +751,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         }
         if (kind == SqlScriptReader.NULL) {
             writers[col].putNull(row);
+            if (sidecar[col] >= 0) {
+                writers[sidecar[col]].putNull(row);
+            }
             return;
         }
         bytes += len;
@@ -748,8 +821,16 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                 }
                 int chars = ascii ? len : counted != NOT_COUNTED ? counted : Utf8.chars(b, off, len); // -1: not UTF-8
                 if (chars >= 0) {
-                    if (!uncopied[col]) {
+                    if (uncopied[col]) {
+                        // the facts alone
+                    } else if (!asDouble[col]) {
                         writers[col].putBytes(row, b, off, len);
+                    } else if (!textual[col] && n != null && n.plain && DoubleSpelling.rendered(n, n.toDouble())) {
+                        writers[col].putLong(row, Double.doubleToRawLongBits(n.toDouble()));
+                        writers[sidecar[col]].putNull(row); // a bad row's slot written again
+                    } else {
+                        writers[sidecar[col]].putBytes(row, b, off, len);
+                        writers[col].putNull(row);
                     }
                     boolean timed = false;
                     if (facts != null) {
@@ -773,7 +854,12 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                     byte[] recoded =
                             new String(b, off, len, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.UTF_8);
                     if (!uncopied[col]) {
-                        writers[col].putBytes(row, recoded, 0, recoded.length);
+                        if (asDouble[col]) {
+                            writers[sidecar[col]].putBytes(row, recoded, 0, recoded.length);
+                            writers[col].putNull(row);
+                        } else {
+                            writers[col].putBytes(row, recoded, 0, recoded.length);
+                        }
                     }
                     if (facts != null) {
                         facts[col].add(recoded, 0, recoded.length);
@@ -865,6 +951,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             return;
         } else {
             writers[col].putNull(row);
+            if (sidecar[col] >= 0) {
+                writers[sidecar[col]].putNull(row);
+            }
         }
     }
 
@@ -876,6 +965,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         for (int i = 0; i < storage.length; i++) {
             if (seen[i] && (own == null || own[i])) {
                 writers[i].putNull(row);
+                if (sidecar[i] >= 0) {
+                    writers[sidecar[i]].putNull(row);
+                }
             }
         }
         Arrays.fill(seen, false);

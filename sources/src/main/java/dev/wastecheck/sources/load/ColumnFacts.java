@@ -1242,6 +1242,22 @@ public final class ColumnFacts {
      * spelled one way each whose range fits the bits, or values whose 128-bit hashes fit the
      * loader's budget ({@link DistinctHashes}: exact but for a collision of all 128 bits).
      */
+    /**
+     * Whether the profile will ask SQL about these values after all, as far as the values so far
+     * tell: the facts no longer hold, or no exact distinct count is kept ({@link #exactDistinct}'s
+     * ways, without counting). With {@link #floatFacts}, what a double column sends DuckDB as
+     * text from then on ({@link ArrowRowBuilder}).
+     */
+    boolean sqlReads() {
+        return !valid
+                || (few == null
+                        && !ascending
+                        && !(scaledValid && !bitsGaveUp)
+                        && hashes == null
+                        && words == null
+                        && hashedDistinct < 0);
+    }
+
     public Long exactDistinct() {
         if (few != null) {
             return (long) fewCount;

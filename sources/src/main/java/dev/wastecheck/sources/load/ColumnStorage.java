@@ -8,7 +8,10 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public enum ColumnStorage {
     /** BIGINT, parsed while loading. */
     INT64,
-    /** VARCHAR holding the value's text exactly as the dump wrote it. */
+    /**
+     * VARCHAR holding the value's text exactly as the dump wrote it (a dump's FLOAT or DOUBLE
+     * column may be stored as doubles under a view that gives that text back: {@code DoubleSpelling}).
+     */
     TEXT,
     /** BLOB holding the value's bytes. */
     BYTES,

@@ -106,7 +106,7 @@ public final class DumpLoader {
     private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {}
 
     /** Rows for a table follow. */
-    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage, ColumnFacts[] facts)
+    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage, ColumnFacts[] facts, int[] sidecars)
             implements Event {}
 
     private record Batch(VectorSchemaRoot root) implements Event {}
@@ -193,7 +193,10 @@ public final class DumpLoader {
             boolean[] absent = append
                     ? prior.absent()
                     : db.leavesOutCounted() && distinctBudget.any() ? stream.counted(start.facts()) : null;
-            String select = absent == null ? "*" : kept(start.schema(), absent);
+            boolean doubles = Arrays.stream(start.sidecars()).anyMatch(k -> k >= 0);
+            String select = absent == null && !doubles ? "*" : kept(start.schema(), absent, start.sidecars());
+            // with doubles, DuckDB's table holds them and the relation is a view of every value's text
+            String stored = doubles ? relation + "_d" : relation;
             String streamName = db.nextStreamName();
             try (ArrowArrayStream c = ArrowArrayStream.allocateNew(db.allocator())) {
                 Data.exportArrayStream(db.allocator(), stream, c);
@@ -204,8 +207,12 @@ public final class DumpLoader {
                 try {
                     db.execute(
                             append
-                                    ? "INSERT INTO " + relation + " SELECT " + select + " FROM " + streamName
-                                    : "CREATE TABLE " + relation + " AS SELECT " + select + " FROM " + streamName);
+                                    ? "INSERT INTO " + stored + " SELECT " + select + " FROM " + streamName
+                                    : "CREATE TABLE " + stored + " AS SELECT " + select + " FROM " + streamName);
+                    if (doubles && !append) {
+                        db.execute("CREATE VIEW " + relation + " AS SELECT "
+                                + textView(start.schema(), absent, start.sidecars()) + " FROM " + stored);
+                    }
                 } catch (SQLException ex) {
                     if (stream.failure != null) {
                         throw rethrow(stream.failure);
@@ -228,13 +235,42 @@ public final class DumpLoader {
      * DuckDB's Arrow scan reads only the columns its SELECT names (projection pushdown), so a
      * left-out column's values are never copied.
      */
-    private static String kept(Schema schema, boolean[] absent) {
+    private static String kept(Schema schema, boolean[] absent, int[] sidecars) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < absent.length; i++) {
-            if (!absent[i]) {
+        for (int i = 0; i < sidecars.length; i++) {
+            if (absent == null || !absent[i]) {
                 sb.append(sb.length() == 0 ? "" : ", ")
                         .append(ProfilingDatabase.quote(
                                 schema.getFields().get(i).getName()));
+                if (sidecars[i] >= 0) {
+                    sb.append(", ")
+                            .append(ProfilingDatabase.quote(
+                                    schema.getFields().get(sidecars[i]).getName()));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The view's columns over a table with doubles ({@link ArrowRowBuilder#sidecars}): each
+     * column's values under its own name, a double column's as the text its values were spelled
+     * in ({@link DoubleSpelling#text}), and the table's {@code rowid}, which a view has not of its
+     * own (the storage model orders rows by it).
+     */
+    private static String textView(Schema schema, boolean[] absent, int[] sidecars) {
+        StringBuilder sb = new StringBuilder("rowid AS rowid");
+        for (int i = 0; i < sidecars.length; i++) {
+            if (absent == null || !absent[i]) {
+                String c = ProfilingDatabase.quote(schema.getFields().get(i).getName());
+                sb.append(", ");
+                if (sidecars[i] >= 0) {
+                    String x = ProfilingDatabase.quote(
+                            schema.getFields().get(sidecars[i]).getName());
+                    sb.append(DoubleSpelling.text(c, x)).append(" AS ").append(c);
+                } else {
+                    sb.append(c);
+                }
             }
         }
         return sb.toString();
@@ -473,11 +509,12 @@ public final class DumpLoader {
             facts.put(def.key(), counted);
             rows = 0;
             first = true;
-            put(queue, new RunStart(def, builder.schema(), builder.storage(), counted));
+            put(queue, new RunStart(def, builder.schema(), builder.storage(), counted, builder.sidecars()));
         }
 
         private ArrowRowBuilder newBuilder() {
-            ArrowRowBuilder b = new ArrowRowBuilder(def, stats.table(def.name()), file);
+            // doubles as doubles where the analysis reads its own tables (as for left-out columns)
+            ArrowRowBuilder b = new ArrowRowBuilder(def, stats.table(def.name()), file, false, db.leavesOutCounted());
             if (catalog.dialect() != Dialect.SQLITE) {
                 b.checkDeclaredTypes(catalog.dialect() == Dialect.MYSQL);
             }

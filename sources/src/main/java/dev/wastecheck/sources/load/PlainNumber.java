@@ -86,6 +86,7 @@ final class PlainNumber {
 
     /** Reads {@code b[off, off+len)}; false when it is not a plain number. */
     boolean read(byte[] b, int off, int len) {
+        parsed = false;
         plain = parse(b, off, len);
         return plain;
     }
@@ -211,15 +212,25 @@ final class PlainNumber {
      * String: the 17-digit doubles pandas writes took 10% of the loader in {@code parseDouble}).
      */
     double toDouble() {
-        if (!exponent && intDigits + fracDigits <= 18) {
-            long mantissa = whole * POW10[fracDigits] + fraction;
-            if (mantissa < (1L << 53)) {
-                double d = (double) mantissa / DOUBLE_POW10[fracDigits];
-                return negative ? -d : d;
-            }
+        if (parsed) {
+            return value;
         }
-        return JavaDoubleParser.parseDouble(b, off, len);
+        double d;
+        if (!exponent && intDigits + fracDigits <= 18 && whole * POW10[fracDigits] + fraction < (1L << 53)) {
+            d = (double) (whole * POW10[fracDigits] + fraction) / DOUBLE_POW10[fracDigits];
+            d = negative ? -d : d;
+        } else {
+            d = JavaDoubleParser.parseDouble(b, off, len);
+        }
+        value = d;
+        parsed = true;
+        return d;
     }
+
+    /** Whether {@link #value} holds this value's double (the loader asks twice: the Arrow write and the facts). */
+    private boolean parsed;
+
+    private double value;
 
     /** Whether this is the only spelling of its value: no leading zero, no trailing zero after the point, no -0. */
     boolean canonical() {

@@ -101,6 +101,44 @@ class ColumnFactsBoundsTest {
         }
     }
 
+    /**
+     * Values whose words are equal (their first eight or sixteen bytes, zeros past a value's end)
+     * are ordered by their lengths alone where one of them ends within those words: also where a
+     * value's own bytes are zeros, which the words cannot tell from its end ({@code "ab"} and
+     * {@code "ab\0"}), and where both repeat a bound of 17-19 bytes (pandas' {@code discount}).
+     */
+    private static final char[] ODD = {0, 0, '0', 'a', '2'};
+
+    @Test
+    void equalWordsOrderByLengthEvenWithZeroBytes() {
+        Random r = new Random(34);
+        String[] stems = {"0.15000000000000002", "0.1500000", "abcdefghijklmnop", "ab", ""};
+        for (int trial = 0; trial < 2000; trial++) {
+            ColumnFacts f = new ColumnFacts(false, List.of());
+            List<byte[]> all = new ArrayList<>();
+            String stem = stems[r.nextInt(stems.length)];
+            int n = 1 + r.nextInt(40);
+            for (int i = 0; i < n; i++) {
+                StringBuilder v = new StringBuilder(stem.substring(0, r.nextInt(stem.length() + 1)));
+                int more = r.nextInt(4);
+                for (int k = 0; k < more; k++) {
+                    v.append(ODD[r.nextInt(ODD.length)]);
+                }
+                byte[] b = v.toString().getBytes(StandardCharsets.UTF_8);
+                byte[] padded = new byte[b.length + 9];
+                System.arraycopy(b, 0, padded, 4, b.length);
+                f.add(padded, 4, b.length, true);
+                all.add(b);
+            }
+            assertThat(f.minText())
+                    .as("trial %d", trial)
+                    .isEqualTo(text(all.stream().min(BYTES).get()));
+            assertThat(f.maxText())
+                    .as("trial %d", trial)
+                    .isEqualTo(text(all.stream().max(BYTES).get()));
+        }
+    }
+
     private static String text(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
     }
