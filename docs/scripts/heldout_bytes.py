@@ -21,11 +21,12 @@ and without the dictionary (what `compress_block=` stores). Any design that retu
 hold their information in memory or read it from the device, so the last figure is a floor under
 the held-out working set. Needs the `zstd` command.
 
-With --export, writes two files of values for the engine's JMH benchmark of its decompression
-(`./bench engine DecompressBenchmark`), each value a 4-byte little-endian length and its bytes:
-DIR/sample.bin, the dump's texts of at least 64 bytes, evenly spaced, at most 4,096 (what
-`Table.trainDictionaries` trains the field's dictionary on at the split), and DIR/reads.bin, the
-distinct texts the held-out half reads, in the order it first reads them.
+With --export, writes three files of values for the engine's JMH benchmarks of its decompression
+(`./bench engine DecompressBenchmark`) and compression (`./bench engine CompressBenchmark`), each value
+a 4-byte little-endian length and its bytes: DIR/sample.bin, the dump's texts of at least 64 bytes,
+evenly spaced, at most 4,096 (what `Table.trainDictionaries` trains the field's dictionary on at the
+split), DIR/reads.bin, the distinct texts the held-out half reads, in the order it first reads them,
+and DIR/inserts.bin, the texts the held-out half inserts, in its order.
 """
 import collections
 import os
@@ -323,11 +324,14 @@ def main_export(dump, trace, out, train=0.5):
     sample = [texts[i] for n, i in enumerate(ids) if n % every == 0 and len(texts[i]) >= 64][:4096]
     stmts, events, k, seen_events = split_trace(trace, train)
     held_read = collections.OrderedDict()
+    inserts = []
     for n, line in enumerate(stmts):
         if b'INSERT INTO text' in line and TEXT_INSERT.search(line.decode('utf-8', 'replace')):
             start = line.index(b"VALUES (") + len(b"VALUES (")
             old_id = int(re.match(rb'(\d+)', line[start:]).group(1))
             texts[old_id] = sql_string(line, line.index(b"'", start) + 1)[0]
+            if n >= k:
+                inserts.append(texts[old_id])
             continue
         m = TEXT_READ.search(line.decode('utf-8', 'replace')) if n >= k and b'FROM text' in line else None
         if m:
@@ -336,8 +340,10 @@ def main_export(dump, trace, out, train=0.5):
     os.makedirs(out, exist_ok=True)
     write_values(os.path.join(out, 'sample.bin'), sample)
     write_values(os.path.join(out, 'reads.bin'), reads)
+    write_values(os.path.join(out, 'inserts.bin'), inserts)
     print(f"{out}: {len(sample):,} sample values ({sum(map(len, sample)):,} bytes), "
-          f"{len(reads):,} held-out reads ({sum(map(len, reads)):,} bytes)")
+          f"{len(reads):,} held-out reads ({sum(map(len, reads)):,} bytes), "
+          f"{len(inserts):,} held-out inserts ({sum(map(len, inserts)):,} bytes)")
 
 
 if __name__ == '__main__':

@@ -1,6 +1,5 @@
 package dev.wastecheck.engine.table;
 
-import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdDictTrainer;
@@ -223,6 +222,7 @@ public final class Table {
         this.pool = pool;
         this.design = design;
         this.arrow = arrow;
+        this.plainWriter = FrameWriter.plain(plainLevel());
         if (design.layout() == Layout.ARROW && arrow == null)
             throw new IllegalArgumentException(spec.name() + ": layout=arrow needs the database's Arrow storage");
         this.layout = design.layout();
@@ -999,7 +999,7 @@ public final class Table {
      * for a value above two pages) and was then copied into the record.
      */
     private void decompress(Record r, int f, byte[] src, int off, int len, boolean dict) {
-        long n = Zstd.getFrameContentSize(src, off, len);
+        long n = FrameWriter.contentSize(src, off, len); // one frame's header, or several frames' skippable one
         if (n < 0 || n > Integer.MAX_VALUE || (dict && dictionaries[f] == null))
             throw new IllegalStateException(
                     spec.name() + "." + spec.columns().get(f).name() + ": corrupt zstd frame");
@@ -1034,7 +1034,7 @@ public final class Table {
     private byte[] compress(Record r, int f) {
         int len = r.length(f);
         if (!compressed[f] || len < MIN_COMPRESSED) return null;
-        byte[] dst = new byte[(int) Zstd.compressBound(len)];
+        byte[] dst = new byte[FrameWriter.bound(len)];
         FieldDictionary d = dictionaries == null ? null : dictionaries[f];
         int n;
         try {
@@ -1064,13 +1064,29 @@ public final class Table {
      */
     private record FieldDictionary(
             byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress, FrameWriter writer) {
-        FieldDictionary(byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress) {
-            this(bytes, compress, decompress, FrameWriter.withDictionary(compress));
+        FieldDictionary(byte[] bytes, int level, ZstdDictDecompress decompress) {
+            this(bytes, new ZstdDictCompress(bytes, level), decompress, level);
+        }
+
+        private FieldDictionary(byte[] bytes, ZstdDictCompress compress, ZstdDictDecompress decompress, int level) {
+            this(bytes, compress, decompress, FrameWriter.withDictionary(compress, level));
         }
     }
 
-    /** The context values without a dictionary are compressed with, at {@link #ZSTD_LEVEL}. */
-    private final FrameWriter plainWriter = FrameWriter.plain(ZSTD_LEVEL);
+    /** The context values without a dictionary are compressed with, at {@link #plainLevel}. */
+    private final FrameWriter plainWriter;
+
+    /** zstd's level for frames made without a dictionary: {@code compress_level=}'s, or {@link #ZSTD_LEVEL}. */
+    private int plainLevel() {
+        int l = design.compress().level();
+        return l != 0 ? l : ZSTD_LEVEL;
+    }
+
+    /** zstd's level for frames made with a dictionary: {@code compress_level=}'s, or {@link #ZSTD_DICTIONARY_LEVEL}. */
+    private int dictionaryLevel() {
+        int l = design.compress().level();
+        return l != 0 ? l : ZSTD_DICTIONARY_LEVEL;
+    }
 
     /** Per field, its trained dictionary ({@link #trainDictionaries}); null before, and for fields without one. */
     private FieldDictionary[] dictionaries;
@@ -1132,8 +1148,7 @@ public final class Table {
                     continue; // zstd needs enough samples; the field keeps its plain frames
                 }
             }
-            out[f] = new FieldDictionary(
-                    dict, new ZstdDictCompress(dict, ZSTD_DICTIONARY_LEVEL), new ZstdDictDecompress(dict));
+            out[f] = new FieldDictionary(dict, dictionaryLevel(), new ZstdDictDecompress(dict));
         }
         dictionaries = out;
     }
@@ -1205,7 +1220,7 @@ public final class Table {
                     p.blocks[f] = new BlockOverflow(
                             overflow,
                             block,
-                            ZSTD_LEVEL,
+                            plainLevel(),
                             spec.name() + "." + spec.columns().get(f).name());
                 FieldDictionary d = dictionaries == null ? null : dictionaries[f];
                 byte[] ref = new byte[BlockOverflow.REF_BYTES];
@@ -1346,7 +1361,7 @@ public final class Table {
      * {@code INLINE_COMPRESSED}, {@code INLINE_DICTIONARY}, {@link OverflowStore}): the stored bytes name no page
      * and the frames the table's dictionary of the field, which both partitions share, so the cold partition
      * stores the same bytes (untagging and tagging again decompressed the frame and compressed it again at
-     * {@link #ZSTD_DICTIONARY_LEVEL} to the same frame). A 17-byte value of a tag of its own is a reference.
+     * the same level to the same frame). A 17-byte value of a tag of its own is a reference.
      */
     private boolean inlineStored(Record r, int f) {
         int len = r.length(f);

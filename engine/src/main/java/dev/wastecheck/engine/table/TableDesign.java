@@ -132,9 +132,12 @@ public record TableDesign(
      * {@code COL+COL}, each of which must be such a column. Keys and predicates see the plain value:
      * a tuple's index keys are taken before its values are compressed, and a read decompresses.
      */
-    public record Compress(String mode, List<String> columns, int block, int cache, int dictionary, boolean content) {
-        public static final Compress NONE = new Compress("none", List.of(), 0, 0, 0, false);
-        public static final Compress LARGE = new Compress("large", List.of(), 0, 0, 0, false);
+    public record Compress(
+            String mode, List<String> columns, int block, int cache, int dictionary, boolean content, int level) {
+        public static final Compress NONE = new Compress("none", List.of(), 0, 0, 0, false, 0);
+        public static final Compress LARGE = new Compress("large", List.of(), 0, 0, 0, false, 0);
+        /** The levels {@code compress_level=} takes: zstd's fast ones from -7 up to 19 (20-22 need far more memory). */
+        public static final int MIN_LEVEL = -7, MAX_LEVEL = 19;
         /** The most bytes {@code compress_cache=} keeps: 64 MiB. */
         public static final int MAX_CACHE = 64 << 20;
         /** The block sizes {@code compress_block=} takes: 0 (each value its own frame) up to 1 MiB. */
@@ -158,6 +161,11 @@ public record TableDesign(
          *              made of the sampled values' own bytes, each run of bytes the dictionary does not hold yet
          *              appended once, up to {@code dictionary} bytes ({@link ContentDictionary}): a raw-content
          *              dictionary, so a value that repeats what other values hold becomes a few long references
+         * @param level with {@code compress_level=N}: zstd's level for every frame of this table (single values and
+         *              blocks, with a dictionary or without); 0: the engine's defaults, {@link Table#ZSTD_LEVEL} without
+         *              a dictionary and {@link Table#ZSTD_DICTIONARY_LEVEL} with one. A lower level writes faster
+         *              (every insert and move of a compressed value pays it) and makes longer frames (each read
+         *              decodes more bytes, and the pages hold more)
          */
         public Compress {
             columns = List.copyOf(columns);
@@ -168,22 +176,29 @@ public record TableDesign(
             if (dictionary != 0 && (dictionary < MIN_DICTIONARY || dictionary > MAX_DICTIONARY))
                 throw new IllegalArgumentException(
                         "compress_dict=" + dictionary + ": expected 0 (the default) or 1k to 16m bytes");
+            if (level < MIN_LEVEL || level > MAX_LEVEL)
+                throw new IllegalArgumentException(
+                        "compress_level=" + level + ": expected 0 (the defaults) or " + MIN_LEVEL + " to " + MAX_LEVEL);
         }
 
         public Compress withBlock(int b) {
-            return new Compress(mode, columns, b, cache, dictionary, content);
+            return new Compress(mode, columns, b, cache, dictionary, content, level);
         }
 
         public Compress withCache(int bytes) {
-            return new Compress(mode, columns, block, bytes, dictionary, content);
+            return new Compress(mode, columns, block, bytes, dictionary, content, level);
         }
 
         public Compress withDictionary(int bytes) {
-            return new Compress(mode, columns, block, cache, bytes, content);
+            return new Compress(mode, columns, block, cache, bytes, content, level);
         }
 
         public Compress withContent(boolean c) {
-            return new Compress(mode, columns, block, cache, dictionary, c);
+            return new Compress(mode, columns, block, cache, dictionary, c, level);
+        }
+
+        public Compress withLevel(int l) {
+            return new Compress(mode, columns, block, cache, dictionary, content, l);
         }
 
         public boolean none() {
@@ -210,18 +225,20 @@ public record TableDesign(
                     NONE.withBlock(was.block)
                             .withCache(was.cache)
                             .withDictionary(was.dictionary)
-                            .withContent(was.content);
+                            .withContent(was.content)
+                            .withLevel(was.level);
                 case "large", "on" ->
                     LARGE.withBlock(was.block)
                             .withCache(was.cache)
                             .withDictionary(was.dictionary)
-                            .withContent(was.content);
+                            .withContent(was.content)
+                            .withLevel(was.level);
                 default -> {
                     List<String> cols = new ArrayList<>();
                     for (String c : v.split("\\+")) if (!c.isBlank()) cols.add(c.trim());
                     if (cols.isEmpty())
                         throw new IllegalArgumentException("compress=" + v + ": expected none, large or COL+COL");
-                    yield new Compress("columns", cols, was.block, was.cache, was.dictionary, was.content);
+                    yield new Compress("columns", cols, was.block, was.cache, was.dictionary, was.content, was.level);
                 }
             };
         }
@@ -244,6 +261,7 @@ public record TableDesign(
                     "compress_cache",
                     "compress_dict",
                     "compress_dict_kind",
+                    "compress_level",
                     "id" -> true;
             default -> false;
         };
@@ -299,6 +317,7 @@ public record TableDesign(
                                 throw new IllegalArgumentException(
                                         "compress_dict_kind=" + value + ": expected trained or content");
                         });
+            case "compress_level" -> cz = cz.withLevel(level(v));
             case "demote_after" -> demote = count("demote_after", v);
             case "promote" -> promote = (int) Math.min(Integer.MAX_VALUE, count("promote", v));
             case "hot" ->
@@ -320,7 +339,7 @@ public record TableDesign(
 
     /** The keys {@link #with} takes, for messages. */
     public static final String KEYS =
-            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, compress_dict, compress_dict_kind, id";
+            "layout, cache, cache_size, cluster, tight, split, demote_after, promote, hot, compress, compress_block, compress_cache, compress_dict, compress_dict_kind, compress_level, id";
 
     public TableDesign withLayout(Layout l) {
         return new TableDesign(
@@ -407,6 +426,19 @@ public record TableDesign(
         }
     }
 
+    /** {@code compress_level=}'s level: an integer, 0 for the engine's defaults. */
+    private static int level(String v) {
+        try {
+            int l = Integer.parseInt(v);
+            if (l >= Compress.MIN_LEVEL && l <= Compress.MAX_LEVEL) return l;
+        } catch (NumberFormatException ignored) {
+            // the message below says what was expected
+        }
+        throw new IllegalArgumentException("compress_level=" + v + ": expected 0 (the defaults: 3, and 9 with a "
+                + "dictionary) or zstd's level from " + Compress.MIN_LEVEL + " to " + Compress.MAX_LEVEL
+                + ", such as 3");
+    }
+
     /** {@code compress_cache=}'s size: bytes, or with a {@code k} or {@code m} suffix KiB or MiB; 0 for none. */
     private static int cacheBytes(String v) {
         long n = size(v);
@@ -467,6 +499,7 @@ public record TableDesign(
         m.put("compress_cache", String.valueOf(compress.cache()));
         m.put("compress_dict", String.valueOf(compress.dictionary()));
         m.put("compress_dict_kind", compress.content() ? "content" : "trained");
+        m.put("compress_level", String.valueOf(compress.level()));
         m.put("id", implicitId ? "implicit" : "stored");
         return m;
     }
@@ -491,6 +524,8 @@ public record TableDesign(
         if (!compress.none() && compress.dictionary() > 0)
             b.append(",compress_dict=").append(compress.dictionary());
         if (!compress.none() && compress.content()) b.append(",compress_dict_kind=content");
+        if (!compress.none() && compress.level() != 0)
+            b.append(",compress_level=").append(compress.level());
         if (implicitId) b.append(",id=implicit");
         return b.toString();
     }

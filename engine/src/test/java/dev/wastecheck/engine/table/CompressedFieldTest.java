@@ -397,6 +397,124 @@ class CompressedFieldTest {
     }
 
     /** 2 to 4 KB of {@code corpus} from a random place (ASCII: any cut is a whole string). */
+    /**
+     * A value above zstd's attach cutoff (32 KiB at the dictionary's level 9) is written with the dictionary as the
+     * skippable frame and pieces ({@link FrameWriter}): values of 20 to 140 KiB, slices of one text the dictionary
+     * holds, stored in the hot partition after the split, updated, read twice, in every page layout and with the value
+     * cache, read back as the plain table's; the frames save nearly every byte, as one frame a value would.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Layout.class,
+            names = {"NSM", "PAX", "HPL"})
+    void longValuesWrittenInPiecesReadBackAsThePlainTable(Layout layout) {
+        long[] plainStats = new long[5], content = new long[5], cached = new long[5];
+        List<String> plain = longSlices(layout, "none", "0", plainStats);
+        assertThat(longSlices(layout, "large", "0", content)).isEqualTo(plain);
+        assertThat(longSlices(layout, "large", "16m", cached)).isEqualTo(plain);
+        assertThat(plain).hasSize(LONG_SLICES);
+        assertThat(content[0] * 1.0 / content[1]).isGreaterThan(0.97);
+        assertThat(content[3]).isGreaterThan(LONG_SLICES * (20L << 10)); // the first pass decompressed them all
+    }
+
+    private static final int LONG_SLICES = 60;
+
+    /**
+     * {@code compress_level=N} is the table's zstd level: parsed, written by {@code describe}, refused out of range
+     * with a message naming the key, and the frames differ (level 1 saves fewer bytes than level 19) while every
+     * value reads back as the plain table's.
+     */
+    @Test
+    void aLevelIsTheDesignsAndChangesTheFramesNotTheValues() {
+        TableDesign d = TableDesign.BASELINE.with("compress", "large").with("compress_level", "3");
+        assertThat(d.compress().level()).isEqualTo(3);
+        assertThat(d.describe()).endsWith(",compress=large,compress_level=3");
+        assertThat(d.with("compress", "none")
+                        .with("compress", "large")
+                        .compress()
+                        .level())
+                .isEqualTo(3);
+        assertThat(TableDesign.BASELINE.with("compress", "large").describe()).doesNotContain("compress_level");
+        assertThatThrownBy(() -> TableDesign.BASELINE.with("compress_level", "25"))
+                .hasMessageContaining("compress_level=25: expected 0");
+        assertThatThrownBy(() -> TableDesign.BASELINE.with("compress_level", "fast"))
+                .hasMessageContaining("compress_level=fast: expected 0");
+        long[] plainStats = new long[5], fast = new long[5], slow = new long[5];
+        List<String> plain = longSlices(Layout.PAX, "none", "0", "0", plainStats);
+        assertThat(longSlices(Layout.PAX, "large", "0", "1", fast)).isEqualTo(plain);
+        assertThat(longSlices(Layout.PAX, "large", "0", "19", slow)).isEqualTo(plain);
+        assertThat(slow[0]).isGreaterThan(fast[0]);
+    }
+
+    private static List<String> longSlices(Layout layout, String compress, String cache, long[] stats) {
+        return longSlices(layout, compress, cache, "0", stats);
+    }
+
+    private static List<String> longSlices(Layout layout, String compress, String cache, String level, long[] stats) {
+        Random rnd = new Random(47);
+        char[] text = new char[200 << 10];
+        for (int k = 0; k < text.length; k++) text[k] = (char) (0x21 + rnd.nextInt(0x5e));
+        String corpus = new String(text);
+        TableDesign d = TableDesign.BASELINE
+                .with("layout", layout.name())
+                .with("compress", compress)
+                .with("compress_dict", "1m")
+                .with("compress_cache", cache)
+                .with("compress_dict_kind", "content")
+                .with("compress_level", level);
+        try (Database db = new Database(List.of(spec()), n -> d, 8192, 64L << 20, DeviceModel.NVME, null)) {
+            Table t = db.table("text");
+            Record r = new Record(t.schema());
+            long raw = 0;
+            for (int i = 0; i < LONG_SLICES; i++) {
+                String v = longSlice(rnd, corpus);
+                r.setLong(0, i).setString(1, v).setString(2, "utf-8");
+                t.insert(t.main(), r);
+            }
+            long saved = t.compression()[1];
+            Record scratch = new Record(t.schema());
+            t.createHotPartition();
+            for (int i = 0; i < LONG_SLICES; i++) {
+                t.move(t.main(), tidOf(t, i), t.hot(), scratch);
+                raw += longSliceLength(t, i);
+            }
+            Record values = new Record(t.schema());
+            for (int i = 0; i < LONG_SLICES; i += 3) {
+                String v = longSlice(rnd, corpus);
+                values.setString(1, v);
+                t.update(t.hot(), tidOf(t, i), new int[] {1}, values, scratch);
+                raw += v.length();
+            }
+            stats[0] = t.compression()[1] - saved;
+            stats[1] = raw;
+            List<String> out = new ArrayList<>();
+            Record read = new Record(t.schema());
+            for (int pass = 0; pass < 2; pass++) {
+                long before = t.decompressedBytes();
+                for (int i = 0; i < LONG_SLICES; i++) {
+                    t.read(t.hot(), tidOf(t, i), read);
+                    if (pass == 1)
+                        out.add(i + ":" + new String(read.bytes(1), 0, read.length(1), StandardCharsets.UTF_8));
+                }
+                stats[3 + pass] = t.decompressedBytes() - before;
+            }
+            return out;
+        }
+    }
+
+    /** The length of row {@code i}'s text as it reads now. */
+    private static int longSliceLength(Table t, int i) {
+        Record read = new Record(t.schema());
+        t.read(t.hot(), tidOf(t, i), read);
+        return read.length(1);
+    }
+
+    private static String longSlice(Random rnd, String corpus) {
+        int n = (20 << 10) + rnd.nextInt(120 << 10);
+        int at = rnd.nextInt(corpus.length() - n);
+        return corpus.substring(at, at + n);
+    }
+
     private static String slice(Random rnd, String corpus) {
         int n = 2000 + rnd.nextInt(2000);
         int at = rnd.nextInt(corpus.length() - n);

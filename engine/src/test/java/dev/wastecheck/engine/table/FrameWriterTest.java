@@ -2,9 +2,14 @@ package dev.wastecheck.engine.table;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDictCompress;
+import com.github.luben.zstd.ZstdDictDecompress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,7 +20,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** {@link FrameWriter}'s frames are zstd-jni's static calls' byte for byte, reused and shared by threads. */
+/**
+ * {@link FrameWriter}'s frames are zstd-jni's static calls' byte for byte, reused and shared by threads; a value above
+ * zstd's attach cutoff with a dictionary is the skippable frame and its pieces' frames, read back whole in one call.
+ */
 class FrameWriterTest {
     private static final String[] WORDS = {
         "the",
@@ -72,8 +80,22 @@ class FrameWriterTest {
     }
 
     static byte[] written(FrameWriter w, byte[] v) {
-        byte[] dst = new byte[(int) Zstd.compressBound(v.length)];
+        byte[] dst = new byte[FrameWriter.bound(v.length)];
         return Arrays.copyOf(dst, w.compress(dst, v, v.length));
+    }
+
+    /**
+     * What the writer with dictionary {@code d} must write for {@code v}: the static call's frame for a value at most
+     * {@code cutoff} bytes; above it the skippable frame with the value's length, then the static call's frame of each
+     * piece of {@code cutoff} bytes.
+     */
+    static byte[] expectedWithDictionary(byte[] v, ZstdDictCompress d, int cutoff) {
+        if (v.length <= cutoff) return staticDict(v, d);
+        ByteBuffer b = ByteBuffer.allocate(FrameWriter.bound(v.length)).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0x184D2A5E).putInt(4).putInt(v.length);
+        for (int at = 0; at < v.length; at += cutoff)
+            b.put(staticDict(Arrays.copyOfRange(v, at, Math.min(v.length, at + cutoff)), d));
+        return Arrays.copyOf(b.array(), b.position());
     }
 
     @Test
@@ -86,8 +108,9 @@ class FrameWriterTest {
         List<byte[]> dicts = List.of(content, Arrays.copyOf(buffer, (int) trainedLength));
         for (byte[] dict : dicts) {
             ZstdDictCompress d = new ZstdDictCompress(dict, Table.ZSTD_DICTIONARY_LEVEL);
-            FrameWriter w = FrameWriter.withDictionary(d);
-            for (byte[] v : values) assertArrayEquals(staticDict(v, d), written(w, v), "with a dictionary");
+            FrameWriter w = FrameWriter.withDictionary(d, Table.ZSTD_DICTIONARY_LEVEL);
+            for (byte[] v : values)
+                assertArrayEquals(expectedWithDictionary(v, d, 32 << 10), written(w, v), "with a dictionary");
         }
         FrameWriter plain = FrameWriter.plain(Table.ZSTD_LEVEL);
         for (byte[] v : values) assertArrayEquals(staticPlain(v, Table.ZSTD_LEVEL), written(plain, v), "plain");
@@ -98,9 +121,9 @@ class FrameWriterTest {
         List<byte[]> sample = texts(3, 600), values = texts(4, 400);
         ZstdDictCompress d =
                 new ZstdDictCompress(ContentDictionary.build(sample, 64 << 10), Table.ZSTD_DICTIONARY_LEVEL);
-        FrameWriter w = FrameWriter.withDictionary(d);
+        FrameWriter w = FrameWriter.withDictionary(d, Table.ZSTD_DICTIONARY_LEVEL);
         List<byte[]> expected = new ArrayList<>();
-        for (byte[] v : values) expected.add(staticDict(v, d));
+        for (byte[] v : values) expected.add(expectedWithDictionary(v, d, 32 << 10));
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<Integer>> done = new ArrayList<>();
@@ -118,5 +141,46 @@ class FrameWriterTest {
         } finally {
             pool.shutdown();
         }
+    }
+
+    @Test
+    void aLongValueIsPiecesOfAtMostTheCutoffAndReadsBackWhole() {
+        List<byte[]> sample = texts(5, 600);
+        byte[] content = ContentDictionary.build(sample, 64 << 10);
+        ZstdDictDecompress dd = new ZstdDictDecompress(content);
+        FrameReader reader = new FrameReader();
+        int pieces = 0;
+        for (int level : new int[] {-1, 1, 3, 9, 15, 19}) {
+            int cutoff = FrameWriter.attachCutoff(level);
+            ZstdDictCompress d = new ZstdDictCompress(content, level);
+            FrameWriter w = FrameWriter.withDictionary(d, level);
+            List<byte[]> values = new ArrayList<>(texts(6, 60));
+            // the edges: at the cutoff, a byte above, exactly two pieces, and a long value of many
+            byte[] wiki = String.join(" ", java.util.Collections.nCopies(40_000, "[[Category:wiki]]"))
+                    .getBytes(StandardCharsets.UTF_8);
+            for (int len : new int[] {cutoff, cutoff + 1, 2 * cutoff, 2 * cutoff + 7, wiki.length})
+                values.add(Arrays.copyOf(wiki, len));
+            for (byte[] v : values) {
+                byte[] f = written(w, v);
+                assertArrayEquals(expectedWithDictionary(v, d, cutoff), f, "level " + level + ", " + v.length + " B");
+                assertEquals(v.length, FrameWriter.contentSize(f, 0, f.length), "the value's length");
+                if (v.length > cutoff) pieces++;
+                byte[] back = new byte[v.length];
+                assertTrue(reader.decompress(back, v.length, f, 0, f.length, dd), "decoded in one call");
+                assertArrayEquals(v, back, "level " + level + ", " + v.length + " B read back");
+                // a frame given one byte short is corrupt, not a shorter value
+                assertFalse(reader.decompress(new byte[v.length], v.length, f, 0, f.length - 1, dd));
+            }
+        }
+        assertTrue(pieces > 6 * 5, "long values were written in pieces: " + pieces);
+    }
+
+    @Test
+    void withoutADictionaryALongValueIsOneFrame() {
+        byte[] v = String.join(" ", java.util.Collections.nCopies(20_000, "revision text"))
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] f = written(FrameWriter.plain(Table.ZSTD_LEVEL), v);
+        assertArrayEquals(staticPlain(v, Table.ZSTD_LEVEL), f);
+        assertEquals(v.length, FrameWriter.contentSize(f, 0, f.length));
     }
 }
