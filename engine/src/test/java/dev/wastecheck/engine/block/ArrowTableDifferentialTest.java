@@ -151,7 +151,10 @@ class ArrowTableDifferentialTest {
                 .as("some scans read frozen blocks in place")
                 .isPositive();
         assertThat(deliberateAborts.get()).isPositive();
-        assertThat(conflicts.get()).as("writers raced for the same tuples").isPositive();
+        // Whether two writers raced for a tuple depends on the scheduler: on a loaded machine (two builds at once)
+        // none did, and the assertion that one had failed CI twice. The snapshots above are checked against the model
+        // whatever the interleaving; a write-write conflict is tested deterministically in ArrowTableTest.
+        assertThat(conflicts.get()).as("write-write conflicts counted").isNotNegative();
 
         // Quiesce: everything freezes, reads the same, and the heap holds exactly the live values.
         assertThat(transformer.freezeNow(gc, 200)).as("%s", st).isEqualTo(table.blockCount());
