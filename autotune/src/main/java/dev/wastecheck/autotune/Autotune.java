@@ -242,7 +242,9 @@ public final class Autotune {
      * {@link #DECODE_US_PER_DICTIONARY_FRAME_BYTE} times, in microseconds per byte ({@code
      * DecompressBenchmark.copyValue}: 0.0192 and 0.0252 ns a byte, the fit through the origin 0.0212, within 16%): a
      * hit copies its value too ({@link #CACHE_HIT_US}), so charging the hit its copy and not the decompressed read
-     * would count the copy against the cache alone.
+     * would count the copy against the cache alone. Charged only for the copies a read makes ({@code
+     * ExecutionResult.decompressedCopiedBytes}: an Arrow block's values decompressed into a buffer); a zstd frame
+     * decodes into the record's own buffer and is charged its decoding alone.
      */
     public static final double COPY_US_PER_BYTE = 0.0000212;
 

@@ -39,8 +39,9 @@ import java.util.Map;
  * @param dictionaryFrameBytesPerQuery of those, bytes of the zstd frames made with a dictionary that they decoded, per
  *                         query, first repeat
  * @param plainDecompressedBytesPerQuery of those, bytes written from frames made without one, per query, first repeat
- * @param decompressedCopiedBytesPerQuery bytes of the values those reads decompressed and copied into the reader's
- *                         record, per query, first repeat
+ * @param decompressedCopiedBytesPerQuery bytes of the values those reads decompressed into a buffer and then copied
+ *                         into the reader's record (a block's values; a frame decodes into the record, no copy), per
+ *                         query, first repeat
  * @param valueCacheHitsPerQuery with {@code compress_cache=}: lookups it answered, per query, first repeat
  * @param valueCacheMissesPerQuery with {@code compress_cache=}: lookups it did not answer, per query, first repeat
  * @param indexBytesByStructure the B+tree pages allocated at the end of the first repeat, per table and partition

@@ -49,7 +49,8 @@ import java.util.Map;
  *                         those reads decoded: such a frame decodes in a time that follows its own bytes, and the
  *                         modeled cost charges them
  * @param plainDecompressedBytes of {@code decompressedBytes}, the bytes written from frames made without a dictionary
- * @param decompressedCopiedBytes bytes of the values those reads decompressed, then copied into the reader's record
+ * @param decompressedCopiedBytes bytes of the values those reads decompressed into a buffer and then copied into the
+ *                         reader's record (a block's values; a frame decodes into the record itself, no copy)
  * @param valueCacheHits   with {@code compress_cache=}: lookups it answered (each a key, a frame compared, the value
  *                         copied into the reader's record; the modeled cost charges them per hit)
  * @param valueCacheMisses with {@code compress_cache=}: lookups it did not answer (each then decompresses the value

@@ -1010,9 +1010,9 @@ public final class Table {
         decompressedBytes += n;
         if (dict) dictionaryFrameBytes += len;
         else plainDecompressedBytes += n;
-        // the value's bytes delivered into the record (the decompression writes them there now; the count, which
-        // Autotune's model charges, is what it was)
-        decompressedCopiedBytes += n;
+        // no copy: the frame decodes into the record's own buffer, so decompressedCopiedBytes (which Autotune's model
+        // charges a copy per byte) counts nothing here; it counted these bytes until the model's copy was seen to be
+        // charged for a copy no longer made (docs/benchmarks.md, issue 27, "The copy no longer charged")
     }
 
     /** A frame's bytes on their way to {@link #decompress}: the table's buffer, grown to the longest frame read. */
@@ -1173,7 +1173,7 @@ public final class Table {
      * Autotune.modeledUs}): [0] bytes of the zstd frames made with a dictionary that they decoded (such a frame's
      * decoding time follows its own bytes, not what it writes), [1] bytes they wrote from frames made without one
      * (single-value frames and whole blocks); [2] bytes of the values decompressed reads then copied into the
-     * reader's record (a block's read copies its value, not the block); with {@code compress_cache=}, [3] its hits
+     * reader's record (a block's read copies its value, not the block; a frame decodes into the record, no copy); with {@code compress_cache=}, [3] its hits
      * and [4] its misses (each followed by the value's decompression and its copy into the cache).
      */
     public long[] decompressionSplit() {
