@@ -1,9 +1,11 @@
 package dev.wastecheck.analyzer.index;
 
 import dev.wastecheck.analyzer.report.AnalysisReport;
+import dev.wastecheck.analyzer.report.ColumnReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.IndexFinding;
 import dev.wastecheck.analyzer.report.IndexSpace;
+import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.report.TableSpace;
 import dev.wastecheck.analyzer.workload.WorkloadAnalysis;
 import dev.wastecheck.model.schema.Dialect;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,6 +72,18 @@ public final class IndexAnalysis {
             Map<String, String> env,
             Consumer<String> warnings)
             throws IOException, SQLException {
+        return find(source, live, traces, usage, env, warnings, Map.of());
+    }
+
+    private static List<IndexFinding> find(
+            LoadedSource source,
+            LiveSource live,
+            List<Path> traces,
+            ServerIndexUsage usage,
+            Map<String, String> env,
+            Consumer<String> warnings,
+            Map<String, Map<String, Long>> distinct)
+            throws IOException, SQLException {
         ServerIndexes.Catalog catalog;
         if (live != null && (live.dialect() == Dialect.POSTGRESQL || live.dialect() == Dialect.MYSQL)) {
             try (Connection c = LiveLoader.connect(live, env)) {
@@ -85,7 +100,7 @@ public final class IndexAnalysis {
         if (trace.withheld() != null) {
             warnings.accept(trace.withheld());
         }
-        return find(catalog, source, usage, trace);
+        return find(catalog, source, usage, trace, distinct);
     }
 
     /**
@@ -102,7 +117,7 @@ public final class IndexAnalysis {
             Consumer<String> warnings)
             throws IOException {
         try {
-            return withSpace(report, find(source, live, traces, usage, env, warnings));
+            return withSpace(report, find(source, live, traces, usage, env, warnings, exactDistinct(report)));
         } catch (SQLException e) {
             warnings.accept("indexes were not analyzed: the catalog could not be read: "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
@@ -147,6 +162,37 @@ public final class IndexAnalysis {
     static List<IndexFinding> find(
             ServerIndexes.Catalog catalog, LoadedSource source, ServerIndexUsage usage, TraceIndexUsage trace)
             throws SQLException {
+        return find(catalog, source, usage, trace, Map.of());
+    }
+
+    /**
+     * The exact distinct counts of a report's columns, by lower-case table name, then lower-case
+     * column name; an estimated count is left out.
+     */
+    static Map<String, Map<String, Long>> exactDistinct(AnalysisReport report) {
+        Map<String, Map<String, Long>> out = new HashMap<>();
+        for (TableReport t : report.tables()) {
+            Map<String, Long> cols = out.computeIfAbsent(t.name().toLowerCase(Locale.ROOT), k -> new HashMap<>());
+            for (ColumnReport c : t.columns()) {
+                if (!c.distinctEstimated()) {
+                    cols.put(c.name().toLowerCase(Locale.ROOT), c.distinct());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The findings, with the profile's exact distinct counts ({@link #exactDistinct}) where the
+     * low-cardinality rule can take its answer from them.
+     */
+    static List<IndexFinding> find(
+            ServerIndexes.Catalog catalog,
+            LoadedSource source,
+            ServerIndexUsage usage,
+            TraceIndexUsage trace,
+            Map<String, Map<String, Long>> distinct)
+            throws SQLException {
         Map<IndexEntry, IndexFinding> found = new LinkedHashMap<>();
         Set<IndexEntry> dropped = new HashSet<>();
         for (RedundantIndexes.Redundant r : RedundantIndexes.find(catalog.indexes(), catalog.foreignKeys())) {
@@ -180,7 +226,9 @@ public final class IndexAnalysis {
                     candidates.add(e);
                 }
             }
-            for (LowCardinalityIndexes.LowCardinality lc : LowCardinalityIndexes.find(source.rows(), t, candidates)) {
+            Map<String, Long> counted = distinct.getOrDefault(t.def().name().toLowerCase(Locale.ROOT), Map.of());
+            for (LowCardinalityIndexes.LowCardinality lc : LowCardinalityIndexes.find(
+                    source.rows(), t, candidates, c -> counted.getOrDefault(c.toLowerCase(Locale.ROOT), -1L))) {
                 found.put(
                         lc.index(),
                         finding(

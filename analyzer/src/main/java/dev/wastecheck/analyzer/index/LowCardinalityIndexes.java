@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * index-digest's low-cardinality rule: on a table of 1,000 rows or more, an index whose key takes
@@ -38,6 +39,20 @@ public final class LowCardinalityIndexes {
      */
     public static List<LowCardinality> find(RowStore rows, LoadedTable t, List<IndexEntry> candidates)
             throws SQLException {
+        return find(rows, t, candidates, column -> -1);
+    }
+
+    /**
+     * {@link #find(RowStore, LoadedTable, List)}, told the profile's exact distinct counts
+     * ({@code distinct}: a column's name to its count of distinct non-NULL values, or -1 where it
+     * has none, or only an estimate). An index one of whose columns holds more than
+     * {@link #MAX_VALUES} distinct values has more than that many keys, so its grouped query, which
+     * could only say so, is not run: a key of many values grouped whole (MediaWiki's
+     * {@code rev_timestamp}, a million values: docs/benchmarks.md, issue 32).
+     */
+    public static List<LowCardinality> find(
+            RowStore rows, LoadedTable t, List<IndexEntry> candidates, ToLongFunction<String> distinct)
+            throws SQLException {
         List<LowCardinality> out = new ArrayList<>();
         if (t.relation() == null || t.rows() < MIN_ROWS) {
             return out;
@@ -55,7 +70,7 @@ public final class LowCardinalityIndexes {
                 }
                 physical.add(t.physicalColumn(i));
             }
-            if (physical == null) {
+            if (physical == null || ix.columns().stream().anyMatch(c -> distinct.applyAsLong(c) > MAX_VALUES)) {
                 continue;
             }
             String cols = String.join(", ", physical);

@@ -220,7 +220,8 @@ public final class References {
                 if (kp.minInt == null
                         || p.minInt.compareTo(kp.minInt) < 0
                         || p.maxInt.compareTo(kp.maxInt) > 0
-                        || p.distinct > kp.distinct) {
+                        || p.distinct > kp.distinct
+                        || everyValueAKey(db, k, kp)) {
                     continue;
                 }
                 long[] x = containment(db, c, k, p);
@@ -363,6 +364,26 @@ public final class References {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the key holds every integer from its least value to its greatest (an exact count of
+     * its distinct BIGINT values equal to the range's width), so that it holds every value in the
+     * range of any column within it. Containment in such a key is no evidence: the key's values
+     * fill the column's range (a density of 1), so the chance that random values in range all hit
+     * the key is 1, never below {@link #CHANCE}, and {@link #containment}'s query, which would find
+     * just that, is not run (MediaWiki's {@code rev_id} from 1 to its row count: three queries of
+     * two distinct scans each, docs/benchmarks.md, issue 32).
+     */
+    static boolean everyValueAKey(RowStore db, Col k, ColumnProfile kp) {
+        return !db.remote()
+                && k.table().storage() != null
+                && k.table().storage()[k.index()] == ColumnStorage.INT64
+                && !kp.distinctEstimated
+                && kp.minInt != null
+                && kp.maxInt != null
+                && BigInteger.valueOf(kp.distinct)
+                        .equals(kp.maxInt.subtract(kp.minInt).add(BigInteger.ONE));
     }
 
     /** {distinct values of c, how many of them k holds, k's values within c's range}, exactly. */
