@@ -49,8 +49,15 @@ rem URLs name no file: C2, as with no input at all.
 set "C1FLAG="
 if /i "%~1"=="analyze" call :inputsize %*
 if /i "%~1"=="tune" call :inputsize %*
+rem Where analyze and tune run C2, Arrow's and Netty's per-batch code is left to C1, as ./wastecheck does
+rem (the file says why); not for replay and autotune, whose engine reads Arrow blocks value by value.
+set "C2FLAG="
+set "LOADS="
+if /i "%~1"=="analyze" set "LOADS=1"
+if /i "%~1"=="tune" set "LOADS=1"
+if defined LOADS if not defined C1FLAG if not "%WASTECHECK_C2_DIRECTIVES%"=="0" if exist "%HERE%cli\src\main\jvm\compiler-directives.json" set "C2FLAG=-XX:+UnlockDiagnosticVMOptions "-XX:CompilerDirectivesFile=%HERE%cli\src\main\jvm\compiler-directives.json""
 
-"%JAVA%" %FLAGS% %C1FLAG% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
+"%JAVA%" %FLAGS% %C1FLAG% %C2FLAG% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
 exit /b %ERRORLEVEL%
 
 :inputsize

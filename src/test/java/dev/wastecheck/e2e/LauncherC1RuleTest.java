@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code ./wastecheck} launcher's rule "C1 alone below 320 MB of input files" counts the
+ * The {@code ./wastecheck} launcher's rule "C1 alone below 320 MB of input files" (and, above it, the
+ * compiler directives of analyze and tune) counts the
  * inputs, not the values of {@code -o} and {@code --temp-dir}: a {@code --temp-dir} folder once
  * counted as an input of unknown size and kept C2 (for users, and for every {@code ./bench
  * analyze} run, which passes one; docs/benchmarks.md, issue 32). The launcher runs from a copy
@@ -27,7 +28,13 @@ class LauncherC1RuleTest {
     @TempDir
     static Path dir;
 
+    private static final String DIRECTIVES = "cli/src/main/jvm/compiler-directives.json";
+    private static final String C2_DIRECTIVES = "-XX:CompilerDirectivesFile=";
+
     private static Path launcher;
+    /** The repository's own directives file. */
+    private static Path real;
+
     private static Path input;
 
     @BeforeAll
@@ -40,7 +47,10 @@ class LauncherC1RuleTest {
         launcher = home.resolve("wastecheck");
         Files.createDirectories(home.resolve("cli/target"));
         Files.copy(root.resolve("wastecheck"), launcher, StandardCopyOption.COPY_ATTRIBUTES);
+        Files.createDirectories(home.resolve("cli/src/main/jvm"));
+        Files.copy(root.resolve(DIRECTIVES), home.resolve(DIRECTIVES));
         Files.writeString(home.resolve("cli/target/wastecheck.jar"), ""); // newer than any source: no build
+        real = root.resolve(DIRECTIVES);
         Path bin = Files.createDirectories(dir.resolve("jdk/bin"));
         Path java = bin.resolve("java");
         Files.writeString(java, "#!/bin/sh\necho 'openjdk version \"17.0.1\"' >&2\necho \"$@\"\n");
@@ -50,12 +60,17 @@ class LauncherC1RuleTest {
     }
 
     private static String javaArgs(String... args) throws IOException, InterruptedException {
+        return javaArgs(true, args);
+    }
+
+    private static String javaArgs(boolean directives, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
         pb.environment().put("WASTECHECK_CDS", "0");
         pb.environment().remove("WASTECHECK_MAIN");
+        pb.environment().put("WASTECHECK_C2_DIRECTIVES", directives ? "1" : "0");
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor()).as(out).isZero();
@@ -77,5 +92,50 @@ class LauncherC1RuleTest {
         assertThat(javaArgs("analyze", dir.toString())).doesNotContain(C1);
         assertThat(javaArgs("analyze", "--temp-dir", dir.toString(), input.toString(), dir.toString()))
                 .doesNotContain(C1);
+    }
+
+    /**
+     * Where analyze and tune run C2, the launcher passes the compiler directives that leave Arrow's
+     * and Netty's per-batch code to C1 (docs/benchmarks.md, issue 32); never beside C1 alone, never
+     * for the engine's commands, and not under {@code WASTECHECK_C2_DIRECTIVES=0}.
+     */
+    @Test
+    void c2GetsTheDirectivesAndC1DoesNot() throws Exception {
+        assertThat(javaArgs("analyze", input.toString())).contains(C1).doesNotContain(C2_DIRECTIVES);
+        assertThat(javaArgs("analyze", dir.toString()))
+                .doesNotContain(C1)
+                .contains("-XX:+UnlockDiagnosticVMOptions " + C2_DIRECTIVES
+                        + launcher.getParent().resolve(DIRECTIVES));
+        assertThat(javaArgs(false, "analyze", dir.toString()))
+                .doesNotContain(C1)
+                .doesNotContain(C2_DIRECTIVES);
+        assertThat(javaArgs("tune", dir.toString())).contains(C2_DIRECTIVES);
+        // the engine's commands read Arrow blocks value by value: C2 for all of Arrow there
+        assertThat(javaArgs("replay", dir.toString())).doesNotContain(C1).doesNotContain(C2_DIRECTIVES);
+        assertThat(javaArgs("autotune", dir.toString())).doesNotContain(C2_DIRECTIVES);
+    }
+
+    /**
+     * The file parses in the JVM that runs the tests (a syntax error would stop every C2 start) and
+     * leaves the loader's per-value Arrow calls (MemoryUtil) to C2 while it keeps Arrow's and Netty's other code out.
+     */
+    @Test
+    void theDirectivesParseAndMatchWhatTheySay() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        C2_DIRECTIVES + real,
+                        "-XX:+CompilerDirectivesPrint",
+                        "-version")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(out).isZero();
+        assertThat(out).doesNotContainIgnoringCase("syntax error").doesNotContainIgnoringCase("could not");
+        // printed in the file's order, each with its c2 Exclude: MemoryUtil first, kept; then the rest, excluded
+        int memoryUtil = out.indexOf("org/apache/arrow/memory/util/MemoryUtil.*");
+        int rest = out.indexOf("io/netty/*.*");
+        assertThat(memoryUtil).as(out).isNotNegative().isLessThan(rest);
     }
 }
