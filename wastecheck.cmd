@@ -55,7 +55,7 @@ set "C2FLAG="
 set "LOADS="
 if /i "%~1"=="analyze" set "LOADS=1"
 if /i "%~1"=="tune" set "LOADS=1"
-if defined LOADS if not defined C1FLAG if not "%WASTECHECK_C2_DIRECTIVES%"=="0" if exist "%HERE%cli\src\main\jvm\compiler-directives.json" set "C2FLAG=-XX:+UnlockDiagnosticVMOptions "-XX:CompilerDirectivesFile=%HERE%cli\src\main\jvm\compiler-directives.json""
+if defined LOADS if not defined C1FLAG if not "%WASTECHECK_C2_DIRECTIVES%"=="0" if exist "%HERE%cli\src\main\jvm\compiler-directives.json" set "C2FLAG=-XX:+UnlockDiagnosticVMOptions "-XX:CompilerDirectivesFile=%HERE%cli\src\main\jvm\compiler-directives.json" -XX:-DisplayVMOutput"
 
 "%JAVA%" %FLAGS% %C1FLAG% %C2FLAG% %WASTECHECK_JAVA_OPTS% -jar "%JAR%" %*
 exit /b %ERRORLEVEL%

@@ -105,7 +105,7 @@ class LauncherC1RuleTest {
         assertThat(javaArgs("analyze", dir.toString()))
                 .doesNotContain(C1)
                 .contains("-XX:+UnlockDiagnosticVMOptions " + C2_DIRECTIVES
-                        + launcher.getParent().resolve(DIRECTIVES));
+                        + launcher.getParent().resolve(DIRECTIVES) + " -XX:-DisplayVMOutput");
         assertThat(javaArgs(false, "analyze", dir.toString()))
                 .doesNotContain(C1)
                 .doesNotContain(C2_DIRECTIVES);
@@ -137,5 +137,32 @@ class LauncherC1RuleTest {
         int memoryUtil = out.indexOf("org/apache/arrow/memory/util/MemoryUtil.*");
         int rest = out.indexOf("io/netty/*.*");
         assertThat(memoryUtil).as(out).isNotNegative().isLessThan(rest);
+    }
+
+    /**
+     * The JVM says "2 compiler directives added" on standard output, where analyze's report may go:
+     * with the flags the launcher passes beside the directives, standard output stays empty.
+     */
+    @Test
+    void theDirectivesLeaveStandardOutputToTheReport() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        C2_DIRECTIVES + real,
+                        "-XX:-DisplayVMOutput",
+                        "-version")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).isZero();
+        assertThat(out).isEmpty();
+        // without the last flag, the line this guards against
+        Process said = new ProcessBuilder(java, "-XX:+UnlockDiagnosticVMOptions", C2_DIRECTIVES + real, "-version")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String line = new String(said.getInputStream().readAllBytes());
+        assertThat(said.waitFor()).isZero();
+        assertThat(line).contains("compiler directives added");
     }
 }
