@@ -121,17 +121,7 @@ class LauncherC1RuleTest {
      */
     @Test
     void theDirectivesParseAndMatchWhatTheySay() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(
-                        java,
-                        "-XX:+UnlockDiagnosticVMOptions",
-                        C2_DIRECTIVES + real,
-                        "-XX:+CompilerDirectivesPrint",
-                        "-version")
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor()).as(out).isZero();
+        String out = realJava(true, "-XX:+CompilerDirectivesPrint");
         assertThat(out).doesNotContainIgnoringCase("syntax error").doesNotContainIgnoringCase("could not");
         // printed in the file's order, each with its c2 Exclude: MemoryUtil first, kept; then the rest, excluded
         int memoryUtil = out.indexOf("org/apache/arrow/memory/util/MemoryUtil.*");
@@ -145,24 +135,31 @@ class LauncherC1RuleTest {
      */
     @Test
     void theDirectivesLeaveStandardOutputToTheReport() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(
-                        java,
-                        "-XX:+UnlockDiagnosticVMOptions",
-                        C2_DIRECTIVES + real,
-                        "-XX:-DisplayVMOutput",
-                        "-version")
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        assertThat(realJava(false, "-XX:-DisplayVMOutput")).isEmpty();
+        // without that flag, the line this guards against
+        assertThat(realJava(false)).contains("compiler directives added");
+    }
+
+    /**
+     * What the test's own JVM prints with the repository's directives and {@code flags}, then
+     * {@code -version}: standard output, with standard error when {@code withErrors}.
+     */
+    private static String realJava(boolean withErrors, String... flags) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UnlockDiagnosticVMOptions",
+                C2_DIRECTIVES + real));
+        cmd.addAll(List.of(flags));
+        cmd.add("-version");
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (withErrors) {
+            pb.redirectErrorStream(true);
+        } else {
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        }
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor()).isZero();
-        assertThat(out).isEmpty();
-        // without the last flag, the line this guards against
-        Process said = new ProcessBuilder(java, "-XX:+UnlockDiagnosticVMOptions", C2_DIRECTIVES + real, "-version")
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        String line = new String(said.getInputStream().readAllBytes());
-        assertThat(said.waitFor()).isZero();
-        assertThat(line).contains("compiler directives added");
+        assertThat(p.waitFor()).as(out).isZero();
+        return out;
     }
 }
