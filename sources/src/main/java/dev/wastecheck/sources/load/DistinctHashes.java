@@ -106,17 +106,22 @@ final class DistinctHashes {
 
     /**
      * The budget of a loader's tables of short values' words ({@link #startWords}): 64 MB of
-     * slots under C1 alone, where a value under {@link Budget#minMean} bytes gets no hash (a
-     * million distinct values of up to 15 bytes take 16-32 MB); none where C2 compiles (the
-     * launcher's choice from 320 MB), not measured there; or the system property {@code
-     * wastecheck.wordDistinctBytes}.
+     * slots, under C1 alone and under C2 (a million distinct values of up to 15 bytes take 16-32
+     * MB; a column gives up at {@link #WORDS_MOST}, 2 MB); or the system property {@code
+     * wastecheck.wordDistinctBytes} (0: their counts left to SQL).
+     *
+     * <p>Where C2 compiles (the launcher's choice from 320 MB) there were none until 2026-12-04:
+     * the 1 GB ORM shape's twenty varchar columns of 1,000 values each then cost DuckDB 40
+     * queries after the load (an estimate, then the exact count the screen asks: 2.3 s of 20 s),
+     * which their words answer; in quiet pairs against none at 1 GB, ORM 0.85-0.97x analyze's
+     * time, pandas 0.94-0.98x (its 50,000 names), reports the same (docs/benchmarks.md, issue 32).
      */
     static long wordBudgetBytes() {
         Long set = Long.getLong("wastecheck.wordDistinctBytes");
         if (set != null) {
             return set;
         }
-        return C1_ALONE ? 64L << 20 : 0;
+        return 64L << 20;
     }
 
     /** The longest value counted by its words ({@link #addWords}): its length fits the second word's last byte. */
