@@ -110,8 +110,9 @@ public final class ColumnFacts {
     private long hashedDistinct = -1;
     /**
      * Past FEW values of at most {@link DistinctHashes#WORDS_MAX} bytes where no hashes started
-     * (values of less than {@link DistinctHashes.Budget#minMean} bytes on average): each value kept whole as its two prefix words ({@link DistinctHashes#addWords}),
-     * counted into hashedDistinct at a run's end as the hashes are.
+     * (values of less than {@link DistinctHashes.Budget#minMean} bytes on average): each value
+     * kept whole as its two prefix words ({@link DistinctHashes#addWords}), counted into
+     * hashedDistinct at a run's end as the hashes are.
      */
     private DistinctHashes words;
 

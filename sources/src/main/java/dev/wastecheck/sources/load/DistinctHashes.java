@@ -113,8 +113,9 @@ final class DistinctHashes {
      * <p>Where C2 compiles (the launcher's choice from 320 MB) there were none until 2026-12-04:
      * the 1 GB ORM shape's twenty varchar columns of 1,000 values each then cost DuckDB 40
      * queries after the load (an estimate, then the exact count the screen asks: 2.3 s of 20 s),
-     * which their words answer; in quiet pairs against none at 1 GB, ORM 0.85-0.97x analyze's
-     * time, pandas 0.94-0.98x (its 50,000 names), reports the same (docs/benchmarks.md, issue 32).
+     * which their words answer; in pairs against none at 1 GB, ORM 0.85-0.97x analyze's time,
+     * the other shapes no change beyond the pairs' spread (pandas' 50,000 names save two queries
+     * and cost about as much), reports the same (docs/benchmarks.md, issue 32).
      */
     static long wordBudgetBytes() {
         Long set = Long.getLong("wastecheck.wordDistinctBytes");
