@@ -573,6 +573,58 @@ class LoaderFactsTest {
         }
     }
 
+    /**
+     * Past the profile's screen (120,000 rows): unique 31-byte checksums (MediaWiki's {@code
+     * rev_sha1}) beside an integer column of 76,000 values ({@code rev_parent_id}) keep the
+     * loader's sketch's estimate, within its margin of the count, with no count in SQL, where
+     * DuckDB's estimate (64 registers, a factor of two) needed one; two text columns that map one
+     * to one, both sketched, are still counted exactly (the duplicate-column check compares them).
+     */
+    @Test
+    void aSketchedColumnKeepsItsEstimateUnlessACountCouldDecide() throws Exception {
+        int rows = 120_000;
+        Random r = new Random(31);
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
+        write(
+                dump,
+                "CREATE TABLE `rev` (`id` int NOT NULL, `sha` varbinary(32) NOT NULL, `parent` int NOT NULL,"
+                        + " `a` varchar(20) NOT NULL, `b` varchar(20) NOT NULL);\n");
+        for (int i = 0; i < rows; i++) {
+            StringBuilder sha = new StringBuilder();
+            for (int k = 0; k < 31; k++) {
+                sha.append(Character.forDigit(r.nextInt(36), 36));
+            }
+            int code = (int) ((long) i * 7919 % 104_000); // beyond both margins of sha's 120,000
+            write(
+                    dump,
+                    (i % 1000 == 0 ? (i > 0 ? ";\n" : "") + "INSERT INTO `rev` VALUES " : ",") + "(" + i + ",'" + sha
+                            + "'," + (i % 76_000) + ",'k" + code + "','x" + code + "y')");
+        }
+        write(dump, ";\n");
+        try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable t = load(db, dump.toByteArray()).get("rev");
+            for (int i : new int[] {1, 3, 4}) {
+                assertThat(t.facts(i).exactDistinct()).as("column %d", i).isNull();
+                assertThat(t.facts(i).estimatedDistinct()).as("column %d", i).isNotNull();
+            }
+            Profiler profiler = new Profiler(db, false, false);
+            List<ColumnProfile> p = profiler.profile(t);
+            assertThat(p.get(1).distinctEstimated).as("sha estimated").isTrue();
+            assertThat(p.get(1).distinct).isBetween((long) (rows / ColumnFacts.ESTIMATE_MARGIN), (long) rows);
+            assertThat(p.get(2).distinct).isEqualTo(76_000);
+            for (int i : new int[] {3, 4}) {
+                assertThat(p.get(i).distinctEstimated)
+                        .as("column %d counted", i)
+                        .isFalse();
+                assertThat(p.get(i).distinct).isEqualTo(104_000).isEqualTo(countDistinct(db, t, i));
+            }
+            // by SQL alone DuckDB's estimate of sha is within a factor of two of parent's count: counted
+            List<ColumnProfile> q = profiler.profile(new LoadedTable(t.def(), t.relation(), t.rows(), t.storage()));
+            assertThat(q.get(1).distinctEstimated).isFalse();
+            assertThat(q.get(1).distinct).isEqualTo(countDistinct(db, t, 1)).isEqualTo(rows);
+        }
+    }
+
     private static Map<String, LoadedTable> load(ProfilingDatabase db, byte[] dump) throws Exception {
         DdlCatalog catalog = new DdlCatalog(Dialect.MYSQL);
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();

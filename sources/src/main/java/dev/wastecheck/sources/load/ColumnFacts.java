@@ -115,6 +115,24 @@ public final class ColumnFacts {
      * hashedDistinct at a run's end as the hashes are.
      */
     private DistinctHashes words;
+    /**
+     * Past FEW values where no exact count runs (neither hashes nor words, or their table gave
+     * up): every value's hash in a HyperLogLog sketch, the profile's estimate in place of
+     * DuckDB's ({@link #estimatedDistinct}); kept across a table's runs.
+     */
+    private DistinctSketch sketch;
+
+    /**
+     * Whether the loader sketches the columns it cannot count exactly ({@link DistinctSketch});
+     * the system property {@code wastecheck.distinctSketch=false} leaves their estimates to SQL.
+     */
+    static final boolean SKETCH = !"false".equals(System.getProperty("wastecheck.distinctSketch"));
+
+    /**
+     * The factor by which {@link #estimatedDistinct} stays within the true count as far as a
+     * decision is concerned ({@link DistinctSketch#MARGIN}).
+     */
+    public static final double ESTIMATE_MARGIN = DistinctSketch.MARGIN;
 
     /**
      * Whether every value so far sorted after all before it (byte order, as the bounds): then
@@ -374,18 +392,9 @@ public final class ColumnFacts {
             }
         }
         if (few != null) {
-            addFew(w, b, off, len);
-        } else if (hashes != null) {
-            if (!hashes.add(b, off, len)) {
-                hashes = null; // over the budget: SQL counts them
-            }
-        } else if (words != null) {
-            if (len > DistinctHashes.WORDS_MAX || !words.addWords(w, w2, len)) {
-                words.giveUp(); // a longer value, or over the budget: SQL counts them
-                words = null;
-            }
-        } else if (hashedDistinct >= 0) {
-            hashedDistinct = -1; // a later run of the table: its values were not counted
+            addFew(w, w2, b, off, len);
+        } else {
+            count(b, off, len, w, w2);
         }
         if (len == 36) {
             if (uuid(b, off)) {
@@ -444,13 +453,47 @@ public final class ColumnFacts {
     }
 
     /**
+     * Counts a value past the short list: by its hash or its words while their table holds,
+     * else into the sketch. A table that gives up (a longer value than its words hold, or past its
+     * budget) pours what it counted into a sketch first ({@link #spill}), so that the profile
+     * still has an estimate of {@link DistinctSketch}'s error where it had DuckDB's.
+     */
+    private void count(byte[] b, int off, int len, long w, long w2) {
+        if (hashes != null) {
+            if (!hashes.add(b, off, len)) {
+                spill(hashes, true, b, off, len, w, w2); // over the budget: SQL counts them exactly
+                hashes = null;
+            }
+        } else if (words != null) {
+            if (len > DistinctHashes.WORDS_MAX || !words.addWords(w, w2, len)) {
+                spill(words, false, b, off, len, w, w2); // a longer value, or past the table's most
+                words = null;
+            }
+        } else if (sketch != null) {
+            sketch.add(b, off, len, w, w2);
+        } else if (hashedDistinct >= 0) {
+            hashedDistinct = -1; // a later run of the table: its values were not counted
+        }
+    }
+
+    /** Gives {@code table} up, its values and the one it refused poured into a new sketch first. */
+    private void spill(DistinctHashes table, boolean murmurAll, byte[] b, int off, int len, long w, long w2) {
+        if (SKETCH) {
+            sketch = new DistinctSketch(murmurAll);
+            table.spillInto(sketch);
+            sketch.add(b, off, len, w, w2);
+        }
+        table.giveUp();
+    }
+
+    /**
      * Counts a value among the first {@link #FEW} distinct ones. A slot keeps the value's prefix
      * word ({@link #prefix}, already read for the bounds) beside its bytes: the word and the
      * length tell a value of up to eight bytes (a status, a country code) whole, and decide most
      * other compares, with no call to hash or compare the bytes (C1 inlines neither
      * {@code Arrays.equals}'s mismatch nor a loop's method).
      */
-    private void addFew(long w, byte[] b, int off, int len) {
+    private void addFew(long w, long w2, byte[] b, int off, int len) {
         long h = w;
         for (int i = off + 8, end = off + len; i < end; i++) {
             h = 31 * h + b[i];
@@ -464,10 +507,7 @@ public final class ColumnFacts {
                     byte[][] list = few;
                     few = null; // more than a short list: their hashes from here on, or SQL
                     fewWords = null;
-                    startHashes(list, b, off, len);
-                    if (hashes == null) {
-                        startWords(list, w, b, off, len);
-                    }
+                    startCounting(list, b, off, len, w, w2);
                 } else {
                     few[at] = Arrays.copyOfRange(b, off, off + len);
                     fewWords[at] = w;
@@ -482,60 +522,45 @@ public final class ColumnFacts {
     }
 
     /**
-     * Starts counting by hashes ({@link DistinctHashes}) when the loader gave a budget and the
-     * values so far are long enough on average: the short list's values, then the one that
-     * overflowed it.
-     */
-    private void startHashes(byte[][] list, byte[] b, int off, int len) {
-        if (hashedDistinct >= 0
-                || distinctBudget == null
-                || sumLen < distinctBudget.minMean * nonNull // short values: SQL counts them cheaper
-                || (hashes = DistinctHashes.start(distinctBudget)) == null) {
-            return;
-        }
-        for (byte[] v : list) {
-            if (v != null && !hashes.add(v, 0, v.length)) {
-                hashes = null;
-                return;
-            }
-        }
-        if (!hashes.add(b, off, len)) {
-            hashes = null;
-        }
-    }
-
-    /**
-     * Starts counting by words ({@link DistinctHashes#addWords}) when the loader gave word slots
-     * and every value so far is short enough: the short list's values, then the one that
-     * overflowed it ({@code w} its prefix word, read for the bounds). Its second word is read
-     * again here, once a column.
+     * The short list overflowed: counts its values and the one that overflowed it from here on,
+     * when the loader gave a budget. By their hashes when they are long enough on average ({@link
+     * DistinctHashes}, exact); else by their words when all are short enough ({@link
+     * DistinctHashes#addWords}, exact); else, or when neither's table can be had, into a sketch
+     * ({@link DistinctSketch}, an estimate).
      *
-     * <p>Not while the values so far are counted exactly anyway ({@link #exactDistinct}): plain
-     * numbers as bits (pandas' {@code qty}, {@code weight} and {@code price}, ORM's {@code
-     * amount_N}, orders' {@code amount}), or values that rise. Their words were a probe a value
-     * into a table the count never read (pandas' {@code qty} and {@code weight} every one of
-     * 721,705 values), or filled to {@link DistinctHashes#WORDS_MOST} and given up. Should the
-     * bits or the rise end later, SQL counts the column as it did before words: the words count
-     * only columns of fewer than {@code WORDS_MOST} values, which the profile's screen counts
-     * exactly in SQL too (its estimate below 100,000), so the count is the same number.
+     * <p>Neither words nor a sketch while the values so far are counted exactly anyway ({@link
+     * #exactDistinct}): plain numbers as bits (pandas' {@code qty}, {@code weight} and {@code
+     * price}, ORM's {@code amount_N}, orders' {@code amount}), or values that rise. Their words
+     * were a probe a value into a table the count never read (pandas' {@code qty} and {@code
+     * weight} every one of 721,705 values), or filled to {@link DistinctHashes#WORDS_MOST} and
+     * given up. Should the bits or the rise end later, SQL estimates and counts the column as it
+     * did before words: the words count only columns of fewer than {@code WORDS_MOST} values,
+     * which the profile's screen counts exactly in SQL too (its estimate below 100,000), so the
+     * count is the same number.
      */
-    private void startWords(byte[][] list, long w, byte[] b, int off, int len) {
-        if (hashedDistinct >= 0
-                || (scaledValid && !bitsGaveUp)
-                || ascending
-                || maxLen > DistinctHashes.WORDS_MAX
-                || (words = DistinctHashes.startWords(distinctBudget)) == null) {
+    private void startCounting(byte[][] list, byte[] b, int off, int len, long w, long w2) {
+        if (hashedDistinct >= 0 || distinctBudget == null) {
+            return;
+        }
+        if (sumLen >= distinctBudget.minMean * nonNull) { // else short values: SQL counts them cheaper
+            hashes = DistinctHashes.start(distinctBudget);
+        }
+        boolean exactAnyway = ascending || (scaledValid && !bitsGaveUp);
+        if (hashes == null && !exactAnyway && maxLen <= DistinctHashes.WORDS_MAX) {
+            words = DistinctHashes.startWords(distinctBudget);
+        }
+        if (hashes == null && words == null && !exactAnyway && SKETCH) {
+            sketch = new DistinctSketch(false);
+        }
+        if (hashes == null && words == null && sketch == null) {
             return;
         }
         for (byte[] v : list) {
-            if (v != null && !words.addWords(prefix(v, 0, v.length), second(v, 0, v.length), v.length)) {
-                words = null;
-                return;
+            if (v != null) {
+                count(v, 0, v.length, prefix(v, 0, v.length), second(v, 0, v.length));
             }
         }
-        if (!words.addWords(w, second(b, off, len), len)) {
-            words = null;
-        }
+        count(b, off, len, w, w2);
     }
 
     /** Lets the values past the short list be counted by their hashes, drawing memory on {@code budget}. */
@@ -1276,6 +1301,15 @@ public final class ColumnFacts {
             return words.count();
         }
         return hashedDistinct >= 0 ? hashedDistinct : null;
+    }
+
+    /**
+     * The loader's estimate of the distinct values ({@link DistinctSketch}, within {@link
+     * #ESTIMATE_MARGIN} of the count), where it has no exact count ({@link #exactDistinct} null)
+     * but sketched every value; else null.
+     */
+    public Long estimatedDistinct() {
+        return exactDistinct() == null && sketch != null ? sketch.estimate() : null;
     }
 
     /** Values {@code YYYY-MM-DD} that are a day. */

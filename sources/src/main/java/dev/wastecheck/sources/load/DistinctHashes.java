@@ -246,6 +246,16 @@ final class DistinctHashes {
         return budget != null && Budget.take(budget.wordSlots, FIRST) ? new DistinctHashes(budget, true) : null;
     }
 
+    /** A MurmurHash3 of one's own ({@link #murmur3}), with no table. */
+    static DistinctHashes hasher() {
+        return new DistinctHashes();
+    }
+
+    private DistinctHashes() {
+        this.budget = null;
+        this.words = false;
+    }
+
     private DistinctHashes(Budget budget, boolean words) {
         this.budget = budget;
         this.words = words;
@@ -263,9 +273,23 @@ final class DistinctHashes {
      * {@code w} and that second word mixed with {@code w} by an invertible mix (MurmurHash3's
      * {@code fmix64}, a bijection), so two values share a slot's contents only if they are equal,
      * and the mixed word's top bits spread the slots. False when the table would outgrow the
-     * budget: then it is given up, as {@link #add}.
+     * budget or {@link #WORDS_MOST}: the value is not counted, and the caller gives the table up,
+     * as after {@link #add}.
      */
     boolean addWords(long w, long w2, int len) {
+        long k = wordKey(w, w2, len);
+        if (size >= WORDS_MOST || size >= grow && !doubleTable()) {
+            return false;
+        }
+        insert(slots, w, k);
+        return true;
+    }
+
+    /**
+     * The second word a value of at most {@link #WORDS_MAX} bytes is kept by ({@link #addWords}):
+     * its words mixed, the slot's bits on top; also the value's hash in a {@link DistinctSketch}.
+     */
+    static long wordKey(long w, long w2, int len) {
         long k = w * 0xff51afd7ed558ccdL;
         k ^= k >>> 33;
         k ^= w2 | (len + 1);
@@ -274,19 +298,26 @@ final class DistinctHashes {
         k ^= k >>> 33;
         k *= 0xc4ceb9fe1a85ec53L;
         k ^= k >>> 33;
-        if (size >= WORDS_MOST || size >= grow && !doubleTable()) {
-            if (slots != null) {
-                giveUp();
+        return k;
+    }
+
+    /**
+     * Pours the values counted into {@code sketch}, before the table is given up: a word table's
+     * values by their {@link #wordKey}, a hash table's by their MurmurHash3's low half (a sketch
+     * that goes on with {@link DistinctSketch#murmurAll}).
+     */
+    void spillInto(DistinctSketch sketch) {
+        for (int i = 0; i < slots.length; i += 2) {
+            if ((slots[i] | slots[i + 1]) != 0) {
+                sketch.addHash(words ? slots[i + 1] : slots[i]);
             }
-            return false;
         }
-        insert(slots, w, k);
-        return true;
     }
 
     /**
      * Counts the value {@code b[off, off+len)}; false when the table would outgrow the budget:
-     * then it is given up (its slots returned) and must not be used again.
+     * the value is not counted, and the caller gives the table up ({@link #giveUp}), after
+     * pouring what it holds into a sketch if it will ({@link #spillInto}).
      */
     boolean add(byte[] b, int off, int len) {
         long l = murmur3(b, off, len);
@@ -322,8 +353,7 @@ final class DistinctHashes {
     private boolean doubleTable() {
         int capacity = slots.length / 2;
         if (capacity >= 1 << 28 || !(words ? Budget.take(budget.wordSlots, capacity) : budget.take(capacity))) {
-            giveUp();
-            return false;
+            return false; // the caller gives the table up
         }
         long[] old = slots;
         slots = new long[4 * capacity];

@@ -64,6 +64,7 @@ class DistinctHashesTest {
         }
         assertThat(ok).isFalse();
         assertThat(added).isEqualTo((int) (2048 * 0.7));
+        h.giveUp(); // the caller's part, after it poured the table into a sketch if it would
         // the slots came back: the whole budget can be taken again
         assertThat(budget.take(3072)).isTrue();
         assertThat(budget.take(1)).isFalse();
@@ -113,6 +114,9 @@ class DistinctHashesTest {
         }
         assertThat(ok).isFalse();
         assertThat(added).isEqualTo((int) (2048 * 0.7));
+        assertThat(budget.wordSlotsLeft()).isEqualTo(1024); // held until given up
+        h.giveUp();
+        assertThat(budget.wordSlotsLeft()).isEqualTo(3072);
         assertThat(DistinctHashes.startWords(budget)).isNotNull(); // the slots came back
     }
 }
