@@ -461,12 +461,12 @@ public final class ColumnFacts {
     private void count(byte[] b, int off, int len, long w, long w2) {
         if (hashes != null) {
             if (!hashes.add(b, off, len)) {
-                spill(hashes, true, b, off, len, w, w2); // over the budget: SQL counts them exactly
+                spill(hashes, true, b, off, len, w, w2); // over the budget: sketched from here on
                 hashes = null;
             }
         } else if (words != null) {
             if (len > DistinctHashes.WORDS_MAX || !words.addWords(w, w2, len)) {
-                spill(words, false, b, off, len, w, w2); // a longer value, or past the table's most
+                spill(words, false, b, off, len, w, w2); // a longer value, or past the table's most: sketched
                 words = null;
             }
         } else if (sketch != null) {
