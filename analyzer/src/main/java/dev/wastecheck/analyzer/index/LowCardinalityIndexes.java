@@ -68,10 +68,14 @@ public final class LowCardinalityIndexes {
                     physical = null; // an expression: not counted
                     break;
                 }
-                physical.add(t.physicalColumn(i));
+                physical.add(null);
             }
             if (physical == null || ix.columns().stream().anyMatch(c -> distinct.applyAsLong(c) > MAX_VALUES)) {
-                continue;
+                continue; // more values than a low-cardinality index has: its columns are not read
+            }
+            for (int k = 0; k < physical.size(); k++) {
+                physical.set(
+                        k, t.physicalColumn(t.def().columnIndex(ix.columns().get(k))));
             }
             String cols = String.join(", ", physical);
             String sql = "SELECT count(*), min(n) FROM (SELECT count(*) AS n FROM " + t.relation() + " GROUP BY " + cols

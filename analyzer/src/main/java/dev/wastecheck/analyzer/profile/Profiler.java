@@ -396,6 +396,7 @@ public final class Profiler {
                 ColumnProfile q = out.get(k);
                 double f = Math.min(2, margin(table, i, p) * margin(table, k, q));
                 decided = k != i
+                        && !parted(table, i, k)
                         && q.nonNull == p.nonNull
                         && q.distinct <= f * p.distinct
                         && p.distinct <= f * q.distinct
@@ -419,6 +420,15 @@ public final class Profiler {
                 System.err.printf("-- %d ms%n%s%n", (System.nanoTime() - t0) / 1_000_000, query);
             }
         }
+    }
+
+    /**
+     * Whether the first batch's rows part by columns {@code i} and {@code k} differently (the
+     * loader's {@link ColumnFacts#partsDifferently}): they map one to one nowhere, so neither
+     * count decides the duplicate check for the pair.
+     */
+    private static boolean parted(LoadedTable table, int i, int k) {
+        return table.facts(i) != null && table.facts(i).partsDifferently(table.facts(k));
     }
 
     /**

@@ -311,6 +311,63 @@ public final class ColumnFacts {
         return leftOut;
     }
 
+    /**
+     * Whether the values so far are counted by a count that answers every figure the profile and
+     * the report ask of the column without reading it again: a short list of text values (its
+     * members are an ENUM's, {@link #fewValues}), or numbers counted by their bits (integers, and
+     * decimals spelled one way each). Neither gives up on the values that are usual for it; the
+     * words', hashes' and sketch's counts can (past {@link DistinctHashes#WORDS_MOST} values, past
+     * the budget, or never exact), and a byte string's short list is read back through SQL's
+     * rendering of bytes. A forecast made at a run's first batch ({@link DumpLoader}): a count
+     * that ends later is met by the step that asks ({@link ColumnNotLoaded}). Read on DuckDB's
+     * thread while the filler counts on: a stale answer is a forecast too.
+     */
+    boolean countedWhole(ColumnStorage storage) {
+        if (!valid) {
+            return false;
+        }
+        if (storage == ColumnStorage.INT64) {
+            return !bitsGaveUp;
+        }
+        if (storage != ColumnStorage.TEXT || bytes) {
+            return false;
+        }
+        return few != null || (scaledValid && !bitsGaveUp && nonNull > 0);
+    }
+
+    /**
+     * Whether the values so far are text or bytes past the short list: counted by words, hashes
+     * or the sketch, each of which answers the profile's figures but may leave its distinct count
+     * an estimate, which the profile counts exactly in SQL only where another column's count could
+     * make it a duplicate of it: none, once the first batch's parts tell every other column apart
+     * ({@link #partsDifferently}). A forecast, as {@link #countedWhole}.
+     */
+    boolean pastShortList(ColumnStorage storage) {
+        return valid && few == null && nonNull > 0 && (storage == ColumnStorage.TEXT || storage == ColumnStorage.BYTES);
+    }
+
+    /**
+     * The fingerprint of how the first batch's rows part by this column's values ({@link
+     * BatchPartition}), or null: two columns whose fingerprints differ do not map one to one.
+     */
+    private Long batchPartition;
+
+    void batchPartition(Long fingerprint) {
+        batchPartition = fingerprint;
+    }
+
+    /**
+     * Whether this column and {@code other} cannot map one to one over the table's rows: their
+     * first batch's rows part differently ({@link BatchPartition}). False when either has no
+     * fingerprint: the duplicate check asks SQL then.
+     */
+    public boolean partsDifferently(ColumnFacts other) {
+        return other != null
+                && batchPartition != null
+                && other.batchPartition != null
+                && !batchPartition.equals(other.batchPartition);
+    }
+
     public boolean valid() {
         return valid;
     }
@@ -804,6 +861,41 @@ public final class ColumnFacts {
             n += Long.bitCount(w);
         }
         return n;
+    }
+
+    /**
+     * Of a BIGINT column's distinct values, against {@code key}'s (another BIGINT column): how
+     * many there are, how many of them {@code key} holds, and how many of {@code key}'s lie
+     * within this column's bounds; both columns' bits ({@link #integerDistinct}) read word by
+     * word. Null when either has no bits (given up, or no values): SQL counts them.
+     */
+    public long[] containment(ColumnFacts key) {
+        if (bits == null || key.bits == null || bitsGaveUp || key.bitsGaveUp || nonNull == 0) {
+            return null;
+        }
+        long lowWord = intMin >> 6;
+        long highWord = intMax >> 6;
+        long[] out = new long[3];
+        for (long w = lowWord; w <= highWord; w++) {
+            long c = word(bits, bitsLowWord, w);
+            long k = word(key.bits, key.bitsLowWord, w);
+            long in = -1L;
+            if (w == lowWord) {
+                in &= -1L << intMin; // the shift takes intMin's low six bits
+            }
+            if (w == highWord) {
+                in &= -1L >>> (63 - (intMax & 63));
+            }
+            out[0] += Long.bitCount(c);
+            out[1] += Long.bitCount(c & k);
+            out[2] += Long.bitCount(k & in);
+        }
+        return out;
+    }
+
+    private static long word(long[] bits, long lowWord, long w) {
+        long at = w - lowWord;
+        return at >= 0 && at < bits.length ? bits[(int) at] : 0;
     }
 
     /** A BIGINT column's least value as integer text, or null (no values). */

@@ -3,21 +3,26 @@ package dev.wastecheck.sources.load;
 import dev.wastecheck.model.ddl.DdlCatalog;
 import dev.wastecheck.model.schema.ColumnDef;
 import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.schema.IndexDef;
 import dev.wastecheck.model.schema.SqlType;
 import dev.wastecheck.model.schema.TableDef;
 import dev.wastecheck.model.schema.TypeFamily;
 import dev.wastecheck.model.sql.SqlScriptReader;
 import dev.wastecheck.sources.DumpFormatException;
 import java.io.IOException;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -190,39 +195,37 @@ public final class DumpLoader {
             // out the columns the loader counts whole, once their first batch shows it.
             // (without a budget for hashes, as under C1 alone, nothing is counted whole: DuckDB
             // starts on the run at once, as before)
-            boolean[] absent = append
-                    ? prior.absent()
-                    : db.leavesOutCounted() && distinctBudget.any() ? stream.counted(start.facts()) : null;
             boolean doubles = Arrays.stream(start.sidecars()).anyMatch(k -> k >= 0);
-            String select = absent == null && !doubles ? "*" : kept(start.schema(), absent, start.sidecars());
             // with doubles, DuckDB's table holds them and the relation is a view of every value's text
             String stored = doubles ? relation + "_d" : relation;
-            String streamName = db.nextStreamName();
-            try (ArrowArrayStream c = ArrowArrayStream.allocateNew(db.allocator())) {
-                Data.exportArrayStream(db.allocator(), stream, c);
-                db.connection().registerArrowStream(streamName, c);
-                if (absent != null && Boolean.getBoolean("wastecheck.logSql")) {
-                    System.err.println("-- " + start.def().name() + ": SELECT " + select + " (columns left out)");
-                }
-                try {
-                    db.execute(
-                            append
-                                    ? "INSERT INTO " + stored + " SELECT " + select + " FROM " + streamName
-                                    : "CREATE TABLE " + stored + " AS SELECT " + select + " FROM " + streamName);
-                    if (doubles && !append) {
-                        db.execute("CREATE VIEW " + relation + " AS SELECT "
-                                + textView(start.schema(), absent, start.sidecars()) + " FROM " + stored);
+            // a later run keeps its first run's columns: those not in the table (omitted), and
+            // those in it but NULL past its first run's decision (nulled, QueueStream.lateCounted)
+            boolean[] omitted = append
+                    ? notIn(stored, start.schema(), prior.absent())
+                    : db.leavesOutCounted() && distinctBudget.any() ? stream.counted(start) : null;
+            boolean[] nulled = append && prior.absent() != null ? andNot(prior.absent(), omitted) : null;
+            String select = omitted == null && nulled == null && !doubles
+                    ? "*"
+                    : kept(start.schema(), omitted, nulled, start.sidecars());
+            ingest(start, stream, append ? "INSERT INTO " + stored : "CREATE TABLE " + stored + " AS", select);
+            if (doubles && !append) {
+                db.execute("CREATE VIEW " + relation + " AS SELECT "
+                        + textView(start.schema(), omitted, start.sidecars()) + " FROM " + stored);
+            }
+            if (stream.late != null) {
+                nulled = stream.late; // past wholeUpTo rows, the rest of the run left these out
+                if (Boolean.getBoolean("wastecheck.logSql")) {
+                    StringBuilder names = new StringBuilder();
+                    for (int i = 0; i < nulled.length; i++) {
+                        if (nulled[i]) {
+                            names.append(' ')
+                                    .append(start.def().columns().get(i).name());
+                        }
                     }
-                } catch (SQLException ex) {
-                    if (stream.failure != null) {
-                        throw rethrow(stream.failure);
-                    }
-                    throw ex;
+                    System.err.println("-- " + start.def().name() + ": NULL past " + db.wholeUpTo() + " rows:" + names);
                 }
             }
-            if (stream.failure != null) {
-                throw rethrow(stream.failure);
-            }
+            boolean[] absent = union(omitted, nulled);
             long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
             loaded.put(
                     start.def().key(),
@@ -231,21 +234,100 @@ public final class DumpLoader {
     }
 
     /**
+     * Runs {@code statement} ({@code CREATE TABLE t AS} or {@code INSERT INTO t}) over {@code
+     * stream}'s batches, registered with DuckDB as an Arrow stream.
+     */
+    private void ingest(RunStart start, QueueStream stream, String statement, String select)
+            throws SQLException, IOException {
+        String streamName = db.nextStreamName();
+        try (ArrowArrayStream c = ArrowArrayStream.allocateNew(db.allocator())) {
+            Data.exportArrayStream(db.allocator(), stream, c);
+            db.connection().registerArrowStream(streamName, c);
+            if (!"*".equals(select) && Boolean.getBoolean("wastecheck.logSql")) {
+                System.err.println("-- " + start.def().name() + ": " + statement + " SELECT " + select);
+            }
+            try {
+                long t0 = System.nanoTime();
+                db.execute(statement + " SELECT " + select + " FROM " + streamName);
+                if (Boolean.getBoolean("wastecheck.logSql")) {
+                    System.err.println(
+                            "--   " + (System.nanoTime() - t0) / 1_000_000 + " ms, " + stream.rows + " rows");
+                }
+            } catch (SQLException ex) {
+                if (stream.failure != null) {
+                    throw rethrow(stream.failure);
+                }
+                throw ex;
+            }
+        }
+        if (stream.failure != null) {
+            throw rethrow(stream.failure);
+        }
+    }
+
+    /** Which of the {@code absent} columns {@code table} has no column for (null: none absent). */
+    private boolean[] notIn(String table, Schema schema, boolean[] absent) throws SQLException {
+        if (absent == null) {
+            return null;
+        }
+        Set<String> has = new HashSet<>();
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs = st.executeQuery("DESCRIBE " + table)) {
+            while (rs.next()) {
+                has.add(rs.getString(1));
+            }
+        }
+        boolean[] out = new boolean[absent.length];
+        for (int i = 0; i < absent.length; i++) {
+            out[i] = absent[i] && !has.contains(schema.getFields().get(i).getName());
+        }
+        return out;
+    }
+
+    private static boolean[] andNot(boolean[] a, boolean[] b) {
+        boolean[] out = a.clone();
+        for (int i = 0; b != null && i < out.length; i++) {
+            out[i] &= !b[i];
+        }
+        return out;
+    }
+
+    private static boolean[] union(boolean[] a, boolean[] b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        boolean[] out = a.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] |= b[i];
+        }
+        return out;
+    }
+
+    /**
      * The columns a run copies into DuckDB's table, by their names in the batches' schema:
      * DuckDB's Arrow scan reads only the columns its SELECT names (projection pushdown), so a
-     * left-out column's values are never copied.
+     * left-out column's values are never copied. An {@code omitted} column is not in the table; a
+     * {@code nulled} one is (its first rows came before the decision, {@link QueueStream#late}) and gets NULL.
      */
-    private static String kept(Schema schema, boolean[] absent, int[] sidecars) {
+    private static String kept(Schema schema, boolean[] omitted, boolean[] nulled, int[] sidecars) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < sidecars.length; i++) {
-            if (absent == null || !absent[i]) {
+            if (omitted == null || !omitted[i]) {
+                boolean none = nulled != null && nulled[i];
                 sb.append(sb.length() == 0 ? "" : ", ")
-                        .append(ProfilingDatabase.quote(
-                                schema.getFields().get(i).getName()));
+                        .append(
+                                none
+                                        ? "NULL"
+                                        : ProfilingDatabase.quote(
+                                                schema.getFields().get(i).getName()));
                 if (sidecars[i] >= 0) {
                     sb.append(", ")
-                            .append(ProfilingDatabase.quote(
-                                    schema.getFields().get(sidecars[i]).getName()));
+                            .append(
+                                    none
+                                            ? "NULL"
+                                            : ProfilingDatabase.quote(schema.getFields()
+                                                    .get(sidecars[i])
+                                                    .getName()));
                 }
             }
         }
@@ -349,6 +431,10 @@ public final class DumpLoader {
             if (done) {
                 return false;
             }
+            if (cutAt >= 0 && rows > cutAt) {
+                cutAt = -1;
+                late = lateCounted(); // the fillers leave them out of the batches they start next
+            }
             Event e = first != null ? first : take(queue);
             first = null;
             if (e instanceof Batch b) {
@@ -372,24 +458,42 @@ public final class DumpLoader {
          * loader will count whole and no later step is expected to read, or null for none: text
          * or bytes it counts the distinct values of by hashes past the short list (every other
          * figure it counts for any text column), unique in the batch with at most one NULL (the
-         * dependency search and the duplicate check pass unique columns over;
-         * {@link DistinctHashes#hashedAndUnique}). A later step that reads such a column after
-         * all gets {@link ColumnNotLoaded}. At least one column stays in: a table needs one.
+         * dependency search and the duplicate check pass unique columns over; {@link
+         * DistinctHashes#hashedAndUnique}). A later step that reads such a column after all gets
+         * {@link ColumnNotLoaded} (and the analysis loads the sources again whole). At least one
+         * column stays in: a table needs one.
+         *
+         * <p>Keeps each column's parts of the batch's rows in its facts ({@link BatchPartition},
+         * for the duplicate check), and, where a column could be left out of the rest of a longer
+         * run, has the stream decide past {@link ProfilingDatabase#wholeUpTo} rows which ones
+         * ({@link #lateCounted}): a table that small keeps every column its dependency search
+         * reads. The columns it then leaves out stay in the table, NULL from the batches the
+         * fillers start after it ({@link ArrowRowBuilder}'s uncopied vectors are all NULL).
          */
-        boolean[] counted(ColumnFacts[] facts) {
+        boolean[] counted(RunStart start) {
+            ColumnFacts[] facts = start.facts();
             first = take(queue);
             if (!(first instanceof Batch b) || facts == null) {
                 return null;
             }
-            boolean[] absent = new boolean[facts.length];
+            int n = facts.length;
+            int batchRows = b.root().getRowCount();
+            Long[] parts = new Long[n];
+            for (int i = 0; i < n; i++) {
+                if (facts[i] != null && start.sidecars()[i] < 0) { // a double's parts are its text's: not read
+                    parts[i] = BatchPartition.of(b.root().getVector(i), batchRows);
+                    facts[i].batchPartition(parts[i]);
+                }
+            }
+            boolean[] absent = new boolean[n];
             int left = 0;
-            for (int i = 0; i < facts.length; i++) {
+            for (int i = 0; i < n; i++) {
                 absent[i] = facts[i] != null
                         && facts[i].valid()
                         && DistinctHashes.hashedAndUnique(b.root().getVector(i), distinctBudget);
                 left += absent[i] ? 1 : 0;
             }
-            if (left == facts.length) {
+            if (left == n) {
                 absent[0] = false;
                 left--;
             }
@@ -398,7 +502,99 @@ public final class DumpLoader {
                     facts[i].leaveOut(); // the fillers need not copy its values from the next batch on
                 }
             }
-            return left == 0 ? null : absent;
+            this.parts = parts;
+            this.start = start;
+            this.omitted = left == 0 ? null : absent;
+            if (db.wholeUpTo() < Long.MAX_VALUE && late(start, absent) != null) {
+                cutAt = db.wholeUpTo(); // the rest of a longer run may leave out more (lateCounted)
+            }
+            return omitted;
+        }
+
+        /** The first batch's parts by each column ({@link BatchPartition}), once {@link #counted} ran. */
+        private Long[] parts;
+
+        private RunStart start;
+
+        /** The columns not in the table ({@link #counted}), or null. */
+        private boolean[] omitted;
+
+        /** Past this many rows the stream decides what the rest leaves out ({@link #lateCounted}), or -1: never. */
+        private long cutAt = -1;
+
+        /**
+         * The columns in the table whose values past {@link #cutAt} rows are NULL ({@link
+         * #lateCounted}), or null. Set on the thread DuckDB's scan runs on, read after the statement.
+         */
+        volatile boolean[] late;
+
+        /**
+         * The columns the rest of a run past {@link #cutAt} rows leaves out, besides {@code
+         * omitted}: those {@link ColumnFacts#countedWhole} still, in no index that is not unique
+         * (the low-cardinality index check groups by those), whose first batch no other column
+         * parts alike ({@link BatchPartition}; the duplicate check passes over a pair that parts
+         * it differently, without SQL). Null for none.
+         */
+        private boolean[] lateCounted() {
+            boolean[] late = late(start, omitted);
+            if (late != null) {
+                for (int i = 0; i < late.length; i++) {
+                    if (late[i]) {
+                        start.facts()[i].leaveOut();
+                    }
+                }
+            }
+            return late;
+        }
+
+        private boolean[] late(RunStart start, boolean[] omitted) {
+            ColumnFacts[] facts = start.facts();
+            Set<String> indexed = indexedFew(start.def());
+            boolean[] late = new boolean[facts.length];
+            boolean any = false;
+            boolean allParted = Arrays.stream(parts).allMatch(Objects::nonNull);
+            for (int i = 0; i < facts.length; i++) {
+                late[i] = (omitted == null || !omitted[i])
+                        && facts[i] != null
+                        && (facts[i].countedWhole(start.storage()[i])
+                                || (allParted && facts[i].pastShortList(start.storage()[i])))
+                        && !indexed.contains(start.def().columns().get(i).name().toLowerCase(Locale.ROOT))
+                        && !partsAlike(parts, i);
+                any |= late[i];
+            }
+            return any ? late : null;
+        }
+
+        /**
+         * Whether another column parts the first batch as column {@code i} does, not one row a
+         * part: the two may map one to one (the duplicate check), and that needs both in the table.
+         */
+        private static boolean partsAlike(Long[] parts, int i) {
+            if (parts[i] == null || parts[i] == BatchPartition.ALL_SINGLE) {
+                return false;
+            }
+            for (int j = 0; j < parts.length; j++) {
+                if (j != i && parts[i].equals(parts[j])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The columns of the table's indexes that are not unique: the analysis groups the rows by
+         * those of few values (a low-cardinality index), which SQL does.
+         */
+        private static Set<String> indexedFew(TableDef def) {
+            Set<String> out = new HashSet<>();
+            for (IndexDef ix : def.allIndexes()) {
+                if (!ix.unique()) {
+                    for (String c : ix.columns()) {
+                        out.add(c.toLowerCase(Locale.ROOT));
+                    }
+                }
+            }
+            return out;
         }
 
         @Override

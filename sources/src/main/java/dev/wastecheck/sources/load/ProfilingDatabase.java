@@ -28,6 +28,7 @@ public final class ProfilingDatabase implements AutoCloseable {
     private int streams;
     private int relations;
     private final boolean leaveOutCounted;
+    private final long wholeUpTo;
 
     /** Why loading DuckDB's library on the preload thread failed, or null. */
     private static volatile Throwable preloadFailure;
@@ -121,11 +122,17 @@ public final class ProfilingDatabase implements AutoCloseable {
         }
         this.allocator = new RootAllocator(options.arrowMemoryLimit());
         this.leaveOutCounted = options.leaveOutCounted();
+        this.wholeUpTo = options.wholeUpTo();
     }
 
     /** Whether a dump's fully counted columns stay out of its tables ({@link ProfilingOptions#leaveOutCounted}). */
     public boolean leavesOutCounted() {
         return leaveOutCounted;
+    }
+
+    /** The rows up to which a table keeps the columns its first batch forecasts ({@link ProfilingOptions#wholeUpTo}). */
+    public long wholeUpTo() {
+        return wholeUpTo;
     }
 
     public DuckDBConnection connection() {

@@ -1,0 +1,189 @@
+package dev.wastecheck.analyzer.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wastecheck.analyzer.Analyzer;
+import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.report.FindingKind;
+import dev.wastecheck.analyzer.report.TableReport;
+import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
+import dev.wastecheck.model.Progress;
+import dev.wastecheck.model.ddl.DdlCatalog;
+import dev.wastecheck.model.schema.Dialect;
+import dev.wastecheck.model.sql.SqlScriptReader;
+import dev.wastecheck.sources.Sources;
+import dev.wastecheck.sources.load.DumpLoader;
+import dev.wastecheck.sources.load.LoadOptions;
+import dev.wastecheck.sources.load.LoadStats;
+import dev.wastecheck.sources.load.LoadedTable;
+import dev.wastecheck.sources.load.ProfilingDatabase;
+import dev.wastecheck.sources.load.ProfilingOptions;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Past the rows up to which a table keeps every column its dependency search reads ({@link
+ * ProfilingOptions#wholeUpTo}), the rest of a run leaves out the columns the loader counts every
+ * figure of (a short list of text, numbers counted by their bits, text past the short list when
+ * every column's first batch is parted) unless an index that is not unique names them or another
+ * column parts the first batch alike (a possible duplicate); the profile and the report are the
+ * same as with every column loaded.
+ */
+class LateLeftOutColumnsTest {
+    private static final int WHOLE_UP_TO = 20_000;
+
+    @TempDir
+    Path dir;
+
+    /**
+     * {@code status}: five codes; {@code amount}: decimals; {@code customer}: integers under a
+     * KEY; {@code flag} and its copy {@code flag2} (1 and 0 for {@code flag}'s 0 and 1);
+     * {@code other}: 0/1 at random, parted unlike {@code flag}; {@code note}: text of many values.
+     */
+    private static String orders(String table, int from, int rows, boolean create) {
+        StringBuilder sb = new StringBuilder();
+        if (create) {
+            sb.append("CREATE TABLE `")
+                    .append(table)
+                    .append("` (`id` int NOT NULL, `status` varchar(10) NOT NULL, `amount` decimal(8,2) NOT NULL,"
+                            + " `customer` int NOT NULL, `flag` tinyint NOT NULL, `flag2` tinyint NOT NULL,"
+                            + " `other` tinyint NOT NULL, `note` varchar(40), PRIMARY KEY (`id`),"
+                            + " KEY `by_customer` (`customer`));\n");
+        }
+        sb.append("INSERT INTO `").append(table).append("` VALUES ");
+        Random r = new Random(from);
+        String[] codes = {"paid", "shipped", "new", "returned", "lost"};
+        for (int i = from; i < from + rows; i++) {
+            int flag = r.nextInt(2);
+            sb.append(i > from ? "," : "")
+                    .append('(')
+                    .append(i)
+                    .append(",'")
+                    .append(codes[r.nextInt(codes.length)])
+                    .append("',")
+                    .append(r.nextInt(100_000))
+                    .append('.')
+                    .append(10 + r.nextInt(90))
+                    .append(',')
+                    .append(r.nextInt(3_000))
+                    .append(',')
+                    .append(flag)
+                    .append(',')
+                    .append(1 - flag)
+                    .append(',')
+                    .append(r.nextInt(2))
+                    .append(',')
+                    .append(i % 10 == 0 ? "NULL" : "'note " + r.nextInt(1_000_000) + "'")
+                    .append(')');
+        }
+        return sb.append(";\n").toString();
+    }
+
+    @Test
+    void theRestOfALongRunLeavesOutWhatIsCountedWholeAndProfilesAlike() throws Exception {
+        byte[] dump = orders("o", 0, 60_000, true).getBytes(StandardCharsets.UTF_8);
+        try (ProfilingDatabase lean =
+                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
+                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable t = load(lean, dump).get("o");
+            LoadedTable all = load(whole, dump).get("o");
+            assertThat(t.rows()).isEqualTo(60_000).isEqualTo(all.rows());
+            assertThat(t.present(1)).as("status: a short list").isFalse();
+            assertThat(t.present(2)).as("amount: decimals by their bits").isFalse();
+            assertThat(t.present(3)).as("customer: under a KEY").isTrue();
+            assertThat(t.present(4)).as("flag: parted as flag2").isTrue();
+            assertThat(t.present(5)).as("flag2: parted as flag").isTrue();
+            assertThat(t.present(6)).as("other: parted unlike any").isFalse();
+            assertThat(t.present(7))
+                    .as("note: past the short list, parted unlike any")
+                    .isFalse();
+            LeftOutColumnsTest.assertSameProfiles(
+                    new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
+            assertThat(t.facts(4).partsDifferently(t.facts(5))).isFalse();
+            assertThat(t.facts(4).partsDifferently(t.facts(6))).isTrue();
+        }
+    }
+
+    @Test
+    void aTableNoLongerThanTheSearchedRowsKeepsEveryColumn() throws Exception {
+        byte[] dump = orders("o", 0, WHOLE_UP_TO, true).getBytes(StandardCharsets.UTF_8);
+        try (ProfilingDatabase lean =
+                new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO))) {
+            assertThat(load(lean, dump).get("o").absent()).isNull();
+        }
+    }
+
+    /**
+     * A later run of the table (after another table's rows) inserts into the first run's columns,
+     * NULL where the first run left a column out; its text past the short list is counted by SQL
+     * (a later run's values are not hashed), so the analysis loads again whole and says the same.
+     */
+    @Test
+    void aLaterRunOfTheTableInsertsIntoTheSameColumns() throws Exception {
+        String dump = orders("o", 0, 40_000, true) + "CREATE TABLE `u` (`x` int);\nINSERT INTO `u` VALUES (1);\n"
+                + orders("o", 40_000, 10_000, false);
+        try (ProfilingDatabase lean =
+                new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO))) {
+            LoadedTable t = load(lean, dump.getBytes(StandardCharsets.UTF_8)).get("o");
+            assertThat(t.rows()).isEqualTo(50_000);
+            assertThat(t.present(1)).isFalse();
+            try (var st = lean.connection().createStatement();
+                    var rs = st.executeQuery(
+                            "SELECT count(" + t.physicalColumn(3) + "), count(*) FROM " + t.relation())) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(50_000);
+                assertThat(rs.getLong(2)).isEqualTo(50_000);
+            }
+        }
+        Path file = dir.resolve("runs.sql");
+        Files.writeString(file, dump);
+        assertThat(tables(file, true)).isEqualTo(tables(file, false));
+    }
+
+    /** The whole analysis, its dependency search up to {@code WHOLE_UP_TO} rows: the same report either way. */
+    @Test
+    void theReportIsTheSameWithTheRestLeftOut() throws Exception {
+        Path file = dir.resolve("o.sql");
+        Files.writeString(file, orders("o", 0, 60_000, true));
+        List<TableReport> leaving = tables(file, true);
+        assertThat(leaving.get(0).columns().get(5).findings()).anyMatch(f -> f.kind() == FindingKind.DUPLICATE_COLUMN);
+        assertThat(leaving).isEqualTo(tables(file, false));
+    }
+
+    private static List<TableReport> tables(Path file, boolean leaveOut) throws Exception {
+        String before = System.getProperty("wastecheck.leaveOut");
+        System.setProperty("wastecheck.leaveOut", String.valueOf(leaveOut));
+        try {
+            FunctionalDependencies.Options deps = new FunctionalDependencies.Options(
+                    Duration.ofSeconds(2),
+                    WHOLE_UP_TO,
+                    FunctionalDependencies.Mode.AUTO,
+                    FunctionalDependencies.Options.defaults().strategy());
+            return new Analyzer(InferenceOptions.defaults(), LoadOptions.of(ProfilingOptions.defaults()), deps, n -> {})
+                    .analyze(Sources.ofFiles(List.of(file)), List.of(), Progress.NONE)
+                    .tables();
+        } finally {
+            if (before == null) {
+                System.clearProperty("wastecheck.leaveOut");
+            } else {
+                System.setProperty("wastecheck.leaveOut", before);
+            }
+        }
+    }
+
+    private static Map<String, LoadedTable> load(ProfilingDatabase db, byte[] dump) throws Exception {
+        Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
+        try (SqlScriptReader reader = new SqlScriptReader(new ByteArrayInputStream(dump), "late.sql", true)) {
+            new DumpLoader(db, new DdlCatalog(Dialect.MYSQL), new LoadStats(), loaded, pos -> {}).load(reader);
+        }
+        return loaded;
+    }
+}
