@@ -641,9 +641,23 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
             }
         }
 
-        /** Hands the last row written to the vector, whose value count then fills the offsets after it. */
-        void finish() {
+        /**
+         * Fills the offsets of the NULL rows after the last value up to {@code rows} (here, a
+         * word a step: Arrow's {@code setValueCount} fills them through {@code setBytes}, a
+         * checked read and write per row, which cost an ORM batch's forty mostly-NULL columns
+         * 5-7% of a filler's time at 1 GB) and hands the vector its last row.
+         */
+        void finish(int rows) {
             if (varWidth != null) {
+                if (rows > lastSet + 1) {
+                    if (rows - 1 >= rowCapacity) {
+                        rowRoom(rows - 1);
+                    }
+                    for (int r = lastSet + 1; r < rows; r++) {
+                        MemoryUtil.putInt(offsets + (long) (r + 1) * 4, end);
+                    }
+                    lastSet = rows - 1;
+                }
                 varWidth.setLastSet(lastSet);
             }
         }
@@ -672,7 +686,7 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
     void finishOwn() {
         for (int i = 0; i < writers.length; i++) {
             if (own == null || own[columnOf[i]]) {
-                writers[i].finish();
+                writers[i].finish(row);
             }
         }
         root = null;
@@ -784,7 +798,9 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
                         return;
                     }
                 }
-                writers[col].putLong(row, parsed);
+                if (!uncopied[col]) {
+                    writers[col].putLong(row, parsed);
+                }
                 if (facts != null) {
                     facts[col].addLong(parsed);
                 }
