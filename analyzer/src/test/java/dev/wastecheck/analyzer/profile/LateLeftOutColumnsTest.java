@@ -112,6 +112,139 @@ class LateLeftOutColumnsTest {
         }
     }
 
+    /**
+     * The rest of the run past the cut goes to a second table of the columns still read, behind
+     * a view that puts the two tables' rows one after the other: every row once, the rows'
+     * {@code rowid}s as one table's would be, the kept columns' values those of a whole load.
+     */
+    @Test
+    void theRestOfALongRunIsStoredWithoutTheLeftOutColumns() throws Exception {
+        byte[] dump = orders("o", 0, 60_000, true).getBytes(StandardCharsets.UTF_8);
+        try (ProfilingDatabase lean =
+                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
+                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable t = load(lean, dump).get("o");
+            LoadedTable all = load(whole, dump).get("o");
+            List<String> rest = columnsOf(lean, t.relation() + "_2");
+            for (int i = 0; i < t.def().columns().size(); i++) {
+                assertThat(rest.contains("c" + i)) // DuckDB's tables name the columns by position
+                        .as("column %d in the rest's table", i)
+                        .isEqualTo(t.present(i));
+            }
+            String kept = t.physicalColumn(3) + ", " + t.physicalColumn(4) + ", " + t.physicalColumn(5);
+            String check = "SELECT count(*), count(DISTINCT rowid), min(rowid), max(rowid),"
+                    + " sum(hash(" // the rows' order is DuckDB's (preserve_insertion_order off): their values as a
+                    // multiset
+                    + kept + ")) FROM ";
+            assertThat(row(lean, check + t.relation()))
+                    .containsExactly(60_000L, 60_000L, 0L, 59_999L, row(whole, check + all.relation())[4]);
+        }
+    }
+
+    /** With no column still read past the cut, the rest of the run is counted, not stored. */
+    @Test
+    void aRunWhoseColumnsAreAllCountedStoresNoRest() throws Exception {
+        StringBuilder sb = new StringBuilder("CREATE TABLE `c` (`id` int NOT NULL, `status` varchar(10),"
+                + " `qty` int, PRIMARY KEY (`id`));\nINSERT INTO `c` VALUES ");
+        Random r = new Random(7);
+        for (int i = 0; i < 60_000; i++) {
+            sb.append(i > 0 ? "," : "")
+                    .append('(')
+                    .append(i)
+                    .append(",'s")
+                    .append(r.nextInt(6))
+                    .append("',")
+                    .append(r.nextInt(500))
+                    .append(')');
+        }
+        byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
+        try (ProfilingDatabase lean =
+                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
+                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            LoadedTable t = load(lean, dump).get("c");
+            LoadedTable all = load(whole, dump).get("c");
+            assertThat(t.rows()).isEqualTo(60_000);
+            for (int i = 0; i < 3; i++) {
+                assertThat(t.present(i)).as("column %d", i).isFalse();
+            }
+            assertThat((long) row(lean, "SELECT count(*) FROM " + t.relation())[0])
+                    .as("the table holds the rows up to the cut")
+                    .isLessThan(60_000L);
+            LeftOutColumnsTest.assertSameProfiles(
+                    new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
+        }
+    }
+
+    /**
+     * A table with doubles (its relation a view of each value's text over the stored table) is
+     * cut as the others; a column named {@code rowid}, which the view of two tables names, keeps
+     * the rest in one table with the left-out columns NULL.
+     */
+    @Test
+    void doublesAreCutAlikeAndAColumnNamedRowidIsNot() throws Exception {
+        for (String name : List.of("score", "rowid")) {
+            StringBuilder sb = new StringBuilder("CREATE TABLE `d` (`k` int, `" + name + "` double,"
+                    + " `code` varchar(4), KEY `by_k` (`k`));\nINSERT INTO `d` VALUES ");
+            Random r = new Random(11);
+            for (int i = 0; i < 60_000; i++) {
+                sb.append(i > 0 ? "," : "")
+                        .append('(')
+                        .append(r.nextInt(900))
+                        .append(',')
+                        .append(i % 7 == 0 ? "NULL" : String.valueOf(r.nextInt(100_000) / 100.0))
+                        .append(",'")
+                        .append((char) ('a' + r.nextInt(5)))
+                        .append("')");
+            }
+            byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
+            try (ProfilingDatabase lean =
+                            new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
+                    ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
+                LoadedTable t = load(lean, dump).get("d");
+                LoadedTable all = load(whole, dump).get("d");
+                assertThat(t.rows()).isEqualTo(60_000);
+                assertThat(t.present(0)).as("k: under a KEY").isTrue();
+                assertThat(t.present(2)).as("code: a short list").isFalse();
+                assertThat(row(lean, "SELECT count(*), sum(" + t.physicalColumn(0) + ") FROM " + t.relation()))
+                        .containsExactly(row(
+                                whole, "SELECT count(*), sum(" + all.physicalColumn(0) + ") FROM " + all.relation()));
+                boolean cut = name.equals("score");
+                assertThat(tableExists(lean, t.relation() + "_d_2")).as(name).isEqualTo(cut);
+                LeftOutColumnsTest.assertSameProfiles(
+                        new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
+            }
+        }
+    }
+
+    private static List<String> columnsOf(ProfilingDatabase db, String table) throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        try (var st = db.connection().createStatement();
+                var rs = st.executeQuery("DESCRIBE " + table)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private static boolean tableExists(ProfilingDatabase db, String table) throws Exception {
+        Object[] n = row(db, "SELECT count(*) FROM information_schema.tables WHERE table_name = '" + table + "'");
+        return ((Number) n[0]).longValue() > 0;
+    }
+
+    private static Object[] row(ProfilingDatabase db, String sql) throws Exception {
+        try (var st = db.connection().createStatement();
+                var rs = st.executeQuery(sql)) {
+            rs.next();
+            Object[] out = new Object[rs.getMetaData().getColumnCount()];
+            for (int i = 0; i < out.length; i++) {
+                Object v = rs.getObject(i + 1);
+                out[i] = v instanceof Number x && !(v instanceof Double) ? (Object) x.longValue() : v;
+            }
+            return out;
+        }
+    }
+
     @Test
     void aTableNoLongerThanTheSearchedRowsKeepsEveryColumn() throws Exception {
         byte[] dump = orders("o", 0, WHOLE_UP_TO, true).getBytes(StandardCharsets.UTF_8);

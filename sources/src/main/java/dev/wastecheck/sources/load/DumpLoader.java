@@ -207,13 +207,22 @@ public final class DumpLoader {
             String select = omitted == null && nulled == null && !doubles
                     ? "*"
                     : kept(start.schema(), omitted, nulled, start.sidecars());
-            ingest(start, stream, append ? "INSERT INTO " + stored : "CREATE TABLE " + stored + " AS", select);
-            if (doubles && !append) {
-                db.execute("CREATE VIEW " + relation + " AS SELECT "
-                        + textView(start.schema(), omitted, start.sidecars()) + " FROM " + stored);
+            if (append && split.contains(stored)) {
+                // the run's first table holds every column; its later rows' table those not nulled
+                ingest(
+                        start,
+                        stream,
+                        "INSERT INTO " + stored + "_2",
+                        kept(start.schema(), union(omitted, nulled), null, start.sidecars()));
+            } else {
+                ingest(start, stream, append ? "INSERT INTO " + stored : "CREATE TABLE " + stored + " AS", select);
             }
+            long rest = 0;
             if (stream.late != null) {
                 nulled = stream.late; // past wholeUpTo rows, the rest of the run left these out
+                if (stream.cut) {
+                    rest = rest(queue, start, stream, stored, union(omitted, nulled));
+                }
                 if (Boolean.getBoolean("wastecheck.logSql")) {
                     StringBuilder names = new StringBuilder();
                     for (int i = 0; i < nulled.length; i++) {
@@ -222,11 +231,16 @@ public final class DumpLoader {
                                     .append(start.def().columns().get(i).name());
                         }
                     }
-                    System.err.println("-- " + start.def().name() + ": NULL past " + db.wholeUpTo() + " rows:" + names);
+                    System.err.println("-- " + start.def().name() + ": " + (stream.cut ? "not stored" : "NULL")
+                            + " past " + db.wholeUpTo() + " rows:" + names);
                 }
             }
+            if (doubles && !append) {
+                db.execute("CREATE VIEW " + relation + " AS SELECT "
+                        + textView(start.schema(), omitted, start.sidecars()) + " FROM " + stored);
+            }
             boolean[] absent = union(omitted, nulled);
-            long rows = (prior == null ? 0 : prior.rows()) + stream.rows;
+            long rows = (prior == null ? 0 : prior.rows()) + stream.rows + rest;
             loaded.put(
                     start.def().key(),
                     new LoadedTable(start.def(), relation, rows, start.storage(), start.facts(), absent));
@@ -264,6 +278,51 @@ public final class DumpLoader {
             throw rethrow(stream.failure);
         }
     }
+
+    /**
+     * The rest of a run cut at its {@link QueueStream#cutAt} ({@link QueueStream#cut}): a
+     * second table of the columns still read ({@code gone}: those not), {@code stored + "_2"},
+     * behind a view named {@code stored} that puts the two tables' rows one after the other
+     * (the gone columns NULL in the second's, and each row's {@code rowid} as one table's would
+     * be: the storage model and tune's checks order and join rows by it); or, when no column is
+     * read any more, no table: the rows are counted and their batches closed. DuckDB's scan of
+     * the second stream converts only the columns the statement names, where the first stream's
+     * NULL vectors cost ORM at 1 GB a seventh of its time (docs/benchmarks.md, issue 32).
+     *
+     * @return the rows of the rest
+     */
+    private long rest(BlockingQueue<Event> queue, RunStart start, QueueStream first, String stored, boolean[] gone)
+            throws SQLException, IOException {
+        boolean anyKept = false;
+        for (int i = 0; i < gone.length; i++) {
+            anyKept |= !gone[i];
+        }
+        if (!anyKept) {
+            long rows = 0;
+            while (true) {
+                Event e = take(queue);
+                if (e instanceof Batch b) {
+                    rows += b.root().getRowCount();
+                    b.root().close();
+                } else if (e instanceof Failed f) {
+                    throw rethrow(f.error());
+                } else {
+                    return rows; // RunEnd
+                }
+            }
+        }
+        QueueStream rest = new QueueStream(start.schema(), queue);
+        String second = stored + "_2";
+        ingest(start, rest, "CREATE TABLE " + second + " AS", kept(start.schema(), gone, null, start.sidecars()));
+        db.execute("ALTER TABLE " + stored + " RENAME TO " + stored + "_1");
+        db.execute("CREATE VIEW " + stored + " AS SELECT rowid AS rowid, * FROM " + stored + "_1 UNION ALL BY NAME"
+                + " SELECT rowid + " + first.rows + " AS rowid, * FROM " + second);
+        split.add(stored);
+        return rest.rows;
+    }
+
+    /** The tables ({@code stored} names) whose first run was cut in two ({@link #rest}): views of two tables. */
+    private final Set<String> split = new HashSet<>();
 
     /** Which of the {@code absent} columns {@code table} has no column for (null: none absent). */
     private boolean[] notIn(String table, Schema schema, boolean[] absent) throws SQLException {
@@ -414,6 +473,16 @@ public final class DumpLoader {
         long rows;
         Throwable failure;
 
+        /**
+         * Whether this stream ended at {@link #cutAt}, with the rest of the run still queued
+         * ({@link #rest}); when it cannot ({@link #cuttable}), the rest comes here with the late
+         * columns NULL.
+         */
+        boolean cut;
+
+        /** Whether {@link #cut} may happen: not when a column is named {@code rowid}, which the view of two tables names. */
+        private boolean cuttable;
+
         QueueStream(Schema schema, BlockingQueue<Event> queue) {
             super(db.allocator());
             this.schema = schema;
@@ -434,6 +503,11 @@ public final class DumpLoader {
             if (cutAt >= 0 && rows > cutAt) {
                 cutAt = -1;
                 late = lateCounted(); // the fillers leave them out of the batches they start next
+                if (late != null && cuttable) {
+                    cut = true; // the rest goes to another table, or none (rest)
+                    done = true;
+                    return false;
+                }
             }
             Event e = first != null ? first : take(queue);
             first = null;
@@ -507,6 +581,8 @@ public final class DumpLoader {
             this.omitted = left == 0 ? null : absent;
             if (db.wholeUpTo() < Long.MAX_VALUE && late(start, absent) != null) {
                 cutAt = db.wholeUpTo(); // the rest of a longer run may leave out more (lateCounted)
+                cuttable =
+                        start.def().columns().stream().noneMatch(c -> c.name().equalsIgnoreCase("rowid"));
             }
             return omitted;
         }
