@@ -73,27 +73,91 @@ final class BatchPartition {
         } else if (vector instanceof BaseFixedWidthVector v
                 && v.getTypeWidth() <= Long.BYTES
                 && !(v instanceof FloatingPointVector)) { // -0.0 and 0.0: one value to SQL, two bit patterns
-            int width = v.getTypeWidth();
-            ArrowBuf data = v.getDataBuffer();
-            long[] keys = new long[rows];
-            for (int r = 0; r < rows; r++) {
-                if (v.isNull(r)) {
-                    firstNull = firstNull < 0 ? r : firstNull;
-                    firstRow[r] = firstNull;
-                    continue;
-                }
-                long bits = 0;
-                long off = (long) r * width;
-                for (int i = 0; i < width; i++) {
-                    bits |= (data.getByte(off + i) & 0xffL) << (8 * i);
-                }
-                keys[r] = bits;
-                long key = bits;
-                firstRow[r] = first(
-                        slots, mask, mix(Long.hashCode(bits * 0x9E3779B97F4A7C15L)) & mask, r, q -> keys[q] == key);
-            }
+            return fixed(v, rows, firstRow, slots, mask);
         } else {
             return null;
+        }
+        return fold(firstRow);
+    }
+
+    /**
+     * The fingerprint of a double column's parts ({@link ArrowRowBuilder}'s sidecars: the
+     * doubles DuckDB spells as they were spelled, and beside them the text of the others; the
+     * relation reads each value as its text), or null where a value is NaN (NaNs of other bits
+     * are one text). A double's text is DuckDB's spelling of it, one text a double; a text goes
+     * to one side or the other by its spelling alone: so equal texts are equal bits or equal
+     * text beside, and a double and a text beside are never equal.
+     */
+    static Long ofDoubles(ValueVector doubles, ValueVector text, int rows) {
+        if (!(doubles instanceof BaseFixedWidthVector v)
+                || v.getTypeWidth() != Long.BYTES
+                || !(text instanceof BaseVariableWidthVector t)) {
+            return null;
+        }
+        int[] firstRow = new int[rows];
+        int firstNull = -1;
+        int mask = Integer.highestOneBit(Math.max(2, rows) * 2) * 2 - 1;
+        int[] slots = new int[mask + 1];
+        long[] keys = new long[rows];
+        boolean[] spelled = new boolean[rows];
+        ArrowBuf data = v.getDataBuffer();
+        ArrowBuf chars = t.getDataBuffer();
+        for (int r = 0; r < rows; r++) {
+            if (!t.isNull(r)) {
+                spelled[r] = true;
+                long from = t.getStartOffset(r);
+                long to = t.getEndOffset(r);
+                int at = mix(~SimpleHasher.INSTANCE.hashCode(chars, from, to - from)) & mask;
+                firstRow[r] = first(
+                        slots,
+                        mask,
+                        at,
+                        r,
+                        q -> spelled[q]
+                                && ByteFunctionHelpers.equal(
+                                                chars, t.getStartOffset(q), t.getEndOffset(q), chars, from, to)
+                                        == 1);
+            } else if (!v.isNull(r)) {
+                long bits = data.getLong((long) r * Long.BYTES);
+                if (Double.isNaN(Double.longBitsToDouble(bits))) {
+                    return null;
+                }
+                keys[r] = bits;
+                firstRow[r] = first(
+                        slots,
+                        mask,
+                        mix(Long.hashCode(bits * 0x9E3779B97F4A7C15L)) & mask,
+                        r,
+                        q -> !spelled[q] && keys[q] == bits);
+            } else {
+                firstNull = firstNull < 0 ? r : firstNull;
+                firstRow[r] = firstNull;
+            }
+        }
+        return fold(firstRow);
+    }
+
+    /** {@link #of} for a fixed-width vector of at most eight bytes, read by its bits. */
+    private static Long fixed(BaseFixedWidthVector v, int rows, int[] firstRow, int[] slots, int mask) {
+        int firstNull = -1;
+        int width = v.getTypeWidth();
+        ArrowBuf data = v.getDataBuffer();
+        long[] keys = new long[rows];
+        for (int r = 0; r < rows; r++) {
+            if (v.isNull(r)) {
+                firstNull = firstNull < 0 ? r : firstNull;
+                firstRow[r] = firstNull;
+                continue;
+            }
+            long bits = 0;
+            long off = (long) r * width;
+            for (int i = 0; i < width; i++) {
+                bits |= (data.getByte(off + i) & 0xffL) << (8 * i);
+            }
+            keys[r] = bits;
+            long key = bits;
+            firstRow[r] =
+                    first(slots, mask, mix(Long.hashCode(bits * 0x9E3779B97F4A7C15L)) & mask, r, q -> keys[q] == key);
         }
         return fold(firstRow);
     }

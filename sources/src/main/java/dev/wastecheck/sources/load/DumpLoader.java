@@ -554,8 +554,12 @@ public final class DumpLoader {
             int batchRows = b.root().getRowCount();
             Long[] parts = new Long[n];
             for (int i = 0; i < n; i++) {
-                if (facts[i] != null && start.sidecars()[i] < 0) { // a double's parts are its text's: not read
-                    parts[i] = BatchPartition.of(b.root().getVector(i), batchRows);
+                if (facts[i] != null) {
+                    int x = start.sidecars()[i]; // a double's parts are its text's: its bits' where they are the same
+                    parts[i] = x < 0
+                            ? BatchPartition.of(b.root().getVector(i), batchRows)
+                            : BatchPartition.ofDoubles(
+                                    b.root().getVector(i), b.root().getVector(x), batchRows);
                     facts[i].batchPartition(parts[i]);
                 }
             }

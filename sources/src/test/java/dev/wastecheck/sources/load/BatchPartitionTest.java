@@ -81,4 +81,49 @@ class BatchPartitionTest {
             assertThat(BatchPartition.of(doubles, 4)).isNull();
         }
     }
+
+    /**
+     * A double column's parts: its doubles' by their bits, the values spelled otherwise (in the
+     * text beside) by their text, NULL where both are; none where a value is NaN.
+     */
+    @Test
+    void doublesArePartedByTheirBitsAndTheTextBeside() {
+        try (BufferAllocator a = new RootAllocator();
+                Float8Vector doubles = new Float8Vector("d", a);
+                VarCharVector text = new VarCharVector("x", a);
+                BigIntVector ints = new BigIntVector("i", a)) {
+            // 2.5, 0.1, 2.5, NULL, 0.1, "7.00", -0.0, "7.00", "1e5"
+            Object[] values = {2.5, 0.1, 2.5, null, 0.1, "7.00", -0.0, "7.00", "1e5"};
+            long[] same = {1, 2, 1, -1, 2, 3, 4, 3, 5};
+            int n = values.length;
+            doubles.allocateNew(n);
+            text.allocateNew(n);
+            ints.allocateNew(n);
+            for (int r = 0; r < n; r++) {
+                if (values[r] instanceof Double d) {
+                    doubles.set(r, d);
+                    text.setNull(r);
+                } else if (values[r] instanceof String s) {
+                    doubles.setNull(r);
+                    text.setSafe(r, s.getBytes(StandardCharsets.UTF_8));
+                } else {
+                    doubles.setNull(r);
+                    text.setNull(r);
+                }
+                if (same[r] < 0) {
+                    ints.setNull(r);
+                } else {
+                    ints.set(r, same[r]);
+                }
+            }
+            doubles.setValueCount(n);
+            text.setValueCount(n);
+            ints.setValueCount(n);
+            assertThat(BatchPartition.ofDoubles(doubles, text, n)).isNotNull().isEqualTo(BatchPartition.of(ints, n));
+            doubles.set(6, 0.1); // now parted as rows 1 and 4
+            assertThat(BatchPartition.ofDoubles(doubles, text, n)).isNotEqualTo(BatchPartition.of(ints, n));
+            doubles.set(6, Double.NaN);
+            assertThat(BatchPartition.ofDoubles(doubles, text, n)).as("NaN").isNull();
+        }
+    }
 }
