@@ -682,6 +682,11 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
         r.setRowCount(row);
     }
 
+    /** Drops this builder's rows of a batch nobody reads (a run DuckDB stores none of): its vectors are filled again. */
+    void discardOwn() {
+        root = null;
+    }
+
     /** Seals this builder's columns of the batch; the row count is set once both fillers are done. */
     void finishOwn() {
         for (int i = 0; i < writers.length; i++) {

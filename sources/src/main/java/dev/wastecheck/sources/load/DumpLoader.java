@@ -27,6 +27,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -111,7 +112,17 @@ public final class DumpLoader {
     private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {}
 
     /** Rows for a table follow. */
-    private record RunStart(TableDef def, Schema schema, ColumnStorage[] storage, ColumnFacts[] facts, int[] sidecars)
+    /**
+     * @param unstored set once DuckDB stores none of the run's columns any more ({@link #rest}):
+     *     the fillers then fill a scratch batch they never send, allocated once
+     */
+    private record RunStart(
+            TableDef def,
+            Schema schema,
+            ColumnStorage[] storage,
+            ColumnFacts[] facts,
+            int[] sidecars,
+            AtomicBoolean unstored)
             implements Event {}
 
     private record Batch(VectorSchemaRoot root) implements Event {}
@@ -298,16 +309,16 @@ public final class DumpLoader {
             anyKept |= !gone[i];
         }
         if (!anyKept) {
-            long rows = 0;
             while (true) {
                 Event e = take(queue);
                 if (e instanceof Batch b) {
-                    rows += b.root().getRowCount();
-                    b.root().close();
+                    b.root().close(); // filled before the fillers heard the run was unstored
                 } else if (e instanceof Failed f) {
                     throw rethrow(f.error());
+                } else if (e instanceof RunEnd end) {
+                    return end.rows() - first.rows;
                 } else {
-                    return rows; // RunEnd
+                    throw new IllegalStateException("expected the rest of a run's rows, got " + e);
                 }
             }
         }
@@ -505,6 +516,13 @@ public final class DumpLoader {
                 late = lateCounted(); // the fillers leave them out of the batches they start next
                 if (late != null && cuttable) {
                     cut = true; // the rest goes to another table, or none (rest)
+                    boolean stored = false;
+                    for (int i = 0; i < late.length; i++) {
+                        stored |= !late[i] && (omitted == null || !omitted[i]);
+                    }
+                    if (!stored) {
+                        start.unstored().set(true); // the fillers stop sending batches
+                    }
                     done = true;
                     return false;
                 }
@@ -729,6 +747,10 @@ public final class DumpLoader {
         private Half theirs;
         private SharedBatches shared;
         private Helper helper;
+        /** The current run's {@link RunStart#unstored}. */
+        private AtomicBoolean unstored;
+        /** The batch filled and never sent once the run is {@link #unstored} (one filler), or null. */
+        private VectorSchemaRoot scratch;
 
         Filler(String file, BlockingQueue<Event> queue, BlockingQueue<TokenChunk> free) {
             this.file = file;
@@ -747,9 +769,13 @@ public final class DumpLoader {
                 // reports why) and no longer takes from the queue, so a Failed put there could
                 // block for good on a full queue; only the cleanup below is owed.
                 boolean stopped = cause instanceof InterruptedException;
-                if (root != null) {
+                if (root != null && root != scratch) {
                     root.close();
-                    root = null;
+                }
+                root = null;
+                if (scratch != null) {
+                    scratch.close();
+                    scratch = null;
                 }
                 if (helper != null) {
                     helper.kill();
@@ -785,7 +811,8 @@ public final class DumpLoader {
             facts.put(def.key(), counted);
             rows = 0;
             first = true;
-            put(queue, new RunStart(def, builder.schema(), builder.storage(), counted, builder.sidecars()));
+            unstored = new AtomicBoolean();
+            put(queue, new RunStart(def, builder.schema(), builder.storage(), counted, builder.sidecars(), unstored));
         }
 
         private ArrowRowBuilder newBuilder() {
@@ -848,7 +875,7 @@ public final class DumpLoader {
             other.countFacts(facts.get(def.key())); // the same facts: each side counts its columns'
             builder.fillOnly(ours, true);
             other.fillOnly(others, false);
-            shared = new SharedBatches(builder.schema(), queue);
+            shared = new SharedBatches(builder.schema(), queue, unstored);
             mine = new Half(builder, 0);
             theirs = new Half(other, 1);
             // a text column heavier than all the others together stays on this side (the first
@@ -870,13 +897,28 @@ public final class DumpLoader {
                 flush();
             }
             if (root == null) {
-                root = VectorSchemaRoot.create(builder.schema(), db.allocator());
-                builder.startBatch(root);
+                if (unstored.get()) {
+                    if (scratch == null) {
+                        scratch = VectorSchemaRoot.create(builder.schema(), db.allocator());
+                        ArrowRowBuilder.allocate(scratch);
+                    }
+                    root = scratch;
+                    builder.startOwn(root);
+                } else {
+                    root = VectorSchemaRoot.create(builder.schema(), db.allocator());
+                    builder.startBatch(root);
+                }
             }
         }
 
         private void flush() throws InterruptedException {
             int n = builder.rows();
+            if (root == scratch) { // nothing reads it: its rows are counted, its vectors filled again
+                builder.discardOwn();
+                rows += n;
+                root = null;
+                return;
+            }
             builder.finishBatch();
             rows += n;
             VectorSchemaRoot done = root;
@@ -905,6 +947,7 @@ public final class DumpLoader {
                 }
                 counters.put(def.key(), merged);
                 rows = shared.rows;
+                shared.closeAll(); // every sent batch left it: the scratch batch, if any
                 mine = null;
                 theirs = null;
                 shared = null;
@@ -915,6 +958,10 @@ public final class DumpLoader {
                 counters.put(def.key(), builder.counters());
             }
             builder = null;
+            if (scratch != null) {
+                scratch.close();
+                scratch = null;
+            }
             for (ColumnFacts f : facts.get(def.key())) {
                 if (f != null) {
                     f.endRun(); // the distinct hashes' count taken, their memory freed for the next run
@@ -963,7 +1010,11 @@ public final class DumpLoader {
 
             private void flush() throws InterruptedException {
                 int n = builder.rows();
-                builder.finishOwn();
+                if (shared.scratch(batch)) {
+                    builder.discardOwn();
+                } else {
+                    builder.finishOwn();
+                }
                 root = null;
                 shared.done(batch++, n);
             }
@@ -1006,21 +1057,43 @@ public final class DumpLoader {
         private final BlockingQueue<Event> queue;
         private final Map<Integer, VectorSchemaRoot> open = new HashMap<>();
         private final Map<Integer, Integer> rowsOf = new HashMap<>();
+        private final AtomicBoolean unstored;
+        /** The batch both fillers fill once the run is {@link RunStart#unstored}: never sent. */
+        private VectorSchemaRoot scratch;
+
         long rows;
 
-        SharedBatches(Schema schema, BlockingQueue<Event> queue) {
+        SharedBatches(Schema schema, BlockingQueue<Event> queue, AtomicBoolean unstored) {
             this.schema = schema;
             this.queue = queue;
+            this.unstored = unstored;
         }
 
+        /**
+         * Batch {@code k}'s vectors: decided by the first filler to reach it, a batch of its own,
+         * or the scratch batch once the run is unstored (each filler writes its own columns).
+         */
         synchronized VectorSchemaRoot root(int k) {
             VectorSchemaRoot r = open.get(k);
             if (r == null) {
-                r = VectorSchemaRoot.create(schema, db.allocator());
-                ArrowRowBuilder.allocate(r);
+                if (unstored.get()) {
+                    if (scratch == null) {
+                        scratch = VectorSchemaRoot.create(schema, db.allocator());
+                        ArrowRowBuilder.allocate(scratch);
+                    }
+                    r = scratch;
+                } else {
+                    r = VectorSchemaRoot.create(schema, db.allocator());
+                    ArrowRowBuilder.allocate(r);
+                }
                 open.put(k, r);
             }
             return r;
+        }
+
+        /** Whether batch {@code k} is the scratch batch. */
+        synchronized boolean scratch(int k) {
+            return scratch != null && open.get(k) == scratch;
         }
 
         void done(int k, int n) throws InterruptedException {
@@ -1037,6 +1110,9 @@ public final class DumpLoader {
                 }
                 ready = open.remove(k);
                 rows += n;
+                if (ready == scratch) {
+                    return; // its rows counted; nothing reads its vectors
+                }
             }
             ready.setRowCount(n);
             if (n > 0) {
@@ -1047,8 +1123,12 @@ public final class DumpLoader {
         }
 
         synchronized void closeAll() {
-            open.values().forEach(VectorSchemaRoot::close);
+            open.values().stream().filter(r -> r != scratch).forEach(VectorSchemaRoot::close);
             open.clear();
+            if (scratch != null) {
+                scratch.close();
+                scratch = null;
+            }
         }
     }
 
