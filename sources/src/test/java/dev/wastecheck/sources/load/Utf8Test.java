@@ -95,8 +95,56 @@ class Utf8Test {
                     .as("round %d: %s", round, java.util.HexFormat.of().formatHex(b, pad, pad + len))
                     .isEqualTo(want);
             assertThat(Utf8.isValid(b, pad, len)).isEqualTo(want >= 0);
+            assertThat(Utf8.charsByCharacter(b, pad, len)).isEqualTo(want);
         }
         assertThat(refused).as("the broken inputs were drawn").isBetween(1_000, 19_000);
+    }
+
+    /**
+     * Bytes at random, high ones half the time and lead bytes of every kind among them, at every
+     * offset and length up to 40 (a word's every position, the carries between words, the
+     * zero-padded last word): the same count or refusal as Java's strict decoder.
+     */
+    @Test
+    void randomBytesAreCountedOrRefusedAsJavasDecoderDoes() {
+        Random random = new Random(3629);
+        int valid = 0;
+        for (int round = 0; round < 200_000; round++) {
+            int pad = random.nextInt(9);
+            int len = random.nextInt(41);
+            byte[] b = new byte[pad + len + random.nextInt(9)];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) (random.nextInt(3) == 0 ? random.nextInt(128) : 0x80 + random.nextInt(128));
+            }
+            // most random high bytes break at once: make some values valid by writing whole characters
+            if (random.nextBoolean()) {
+                int at = pad;
+                while (at < pad + len) {
+                    int cp = switch (random.nextInt(4)) {
+                        case 0 -> random.nextInt(0x80);
+                        case 1 -> 0x80 + random.nextInt(0x800 - 0x80);
+                        case 2 -> 0x800 + random.nextInt(0x10000 - 0x800);
+                        default -> 0x10000 + random.nextInt(0x110000 - 0x10000);
+                    };
+                    if (cp >= 0xd800 && cp < 0xe000) {
+                        cp = random.nextInt(2) == 0 ? 0xd7ff : 0xe000; // the edges of the surrogates
+                    }
+                    byte[] c = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8);
+                    if (random.nextInt(30) == 0) {
+                        c[random.nextInt(c.length)] ^= (byte) (1 << random.nextInt(8)); // now and then a bit flipped
+                    }
+                    for (int k = 0; k < c.length && at < pad + len; k++) {
+                        b[at++] = c[k];
+                    }
+                }
+            }
+            int want = reference(b, pad, len);
+            valid += want >= 0 ? 1 : 0;
+            assertThat(Utf8.chars(b, pad, len))
+                    .as("round %d: %s", round, java.util.HexFormat.of().formatHex(b, pad, pad + len))
+                    .isEqualTo(want);
+        }
+        assertThat(valid).as("valid values drawn").isBetween(20_000, 180_000);
     }
     /** Every set of high bits a word can have: the lowest one's byte, as numberOfTrailingZeros / 8 says. */
     @Test
