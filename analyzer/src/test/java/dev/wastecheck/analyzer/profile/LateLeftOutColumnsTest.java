@@ -90,11 +90,7 @@ class LateLeftOutColumnsTest {
     @Test
     void theRestOfALongRunLeavesOutWhatIsCountedWholeAndProfilesAlike() throws Exception {
         byte[] dump = orders("o", 0, 60_000, true).getBytes(StandardCharsets.UTF_8);
-        try (ProfilingDatabase lean =
-                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
-                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
-            LoadedTable t = load(lean, dump).get("o");
-            LoadedTable all = load(whole, dump).get("o");
+        loadBoth(dump, "o", (lean, t, whole, all) -> {
             assertThat(t.rows()).isEqualTo(60_000).isEqualTo(all.rows());
             assertThat(t.present(1)).as("status: a short list").isFalse();
             assertThat(t.present(2)).as("amount: decimals by their bits").isFalse();
@@ -109,7 +105,7 @@ class LateLeftOutColumnsTest {
                     new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
             assertThat(t.facts(4).partsDifferently(t.facts(5))).isFalse();
             assertThat(t.facts(4).partsDifferently(t.facts(6))).isTrue();
-        }
+        });
     }
 
     /**
@@ -120,11 +116,7 @@ class LateLeftOutColumnsTest {
     @Test
     void theRestOfALongRunIsStoredWithoutTheLeftOutColumns() throws Exception {
         byte[] dump = orders("o", 0, 60_000, true).getBytes(StandardCharsets.UTF_8);
-        try (ProfilingDatabase lean =
-                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
-                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
-            LoadedTable t = load(lean, dump).get("o");
-            LoadedTable all = load(whole, dump).get("o");
+        loadBoth(dump, "o", (lean, t, whole, all) -> {
             List<String> rest = columnsOf(lean, t.relation() + "_2");
             for (int i = 0; i < t.def().columns().size(); i++) {
                 assertThat(rest.contains("c" + i)) // DuckDB's tables name the columns by position
@@ -138,7 +130,7 @@ class LateLeftOutColumnsTest {
                     + kept + ")) FROM ";
             assertThat(row(lean, check + t.relation()))
                     .containsExactly(60_000L, 60_000L, 0L, 59_999L, row(whole, check + all.relation())[4]);
-        }
+        });
     }
 
     /** With no column still read past the cut, the rest of the run is counted, not stored. */
@@ -160,11 +152,7 @@ class LateLeftOutColumnsTest {
                     .append(')');
         }
         byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
-        try (ProfilingDatabase lean =
-                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
-                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
-            LoadedTable t = load(lean, dump).get("c");
-            LoadedTable all = load(whole, dump).get("c");
+        loadBoth(dump, "c", (lean, t, whole, all) -> {
             assertThat(t.rows()).isEqualTo(ROWS);
             for (int i = 0; i < 3; i++) {
                 assertThat(t.present(i)).as("column %d", i).isFalse();
@@ -174,7 +162,7 @@ class LateLeftOutColumnsTest {
                     .isLessThan((long) ROWS);
             LeftOutColumnsTest.assertSameProfiles(
                     new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
-        }
+        });
     }
 
     /**
@@ -199,11 +187,7 @@ class LateLeftOutColumnsTest {
                         .append("')");
             }
             byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
-            try (ProfilingDatabase lean =
-                            new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
-                    ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
-                LoadedTable t = load(lean, dump).get("d");
-                LoadedTable all = load(whole, dump).get("d");
+            loadBoth(dump, "d", (lean, t, whole, all) -> {
                 assertThat(t.rows()).isEqualTo(60_000);
                 assertThat(t.present(0)).as("k: under a KEY").isTrue();
                 assertThat(t.present(2)).as("code: a short list").isFalse();
@@ -214,7 +198,7 @@ class LateLeftOutColumnsTest {
                 assertThat(tableExists(lean, t.relation() + "_d_2")).as(name).isEqualTo(cut);
                 LeftOutColumnsTest.assertSameProfiles(
                         new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
-            }
+            });
         }
     }
 
@@ -311,6 +295,20 @@ class LateLeftOutColumnsTest {
             } else {
                 System.setProperty("wastecheck.leaveOut", before);
             }
+        }
+    }
+
+    /** What a test checks of a table loaded both ways. */
+    private interface Check {
+        void run(ProfilingDatabase lean, LoadedTable t, ProfilingDatabase whole, LoadedTable all) throws Exception;
+    }
+
+    /** Loads {@code dump} leaving columns out past {@code WHOLE_UP_TO} rows and whole, and checks table {@code name}. */
+    private static void loadBoth(byte[] dump, String name, Check check) throws Exception {
+        try (ProfilingDatabase lean =
+                        new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
+                ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
+            check.run(lean, load(lean, dump).get(name), whole, load(whole, dump).get(name));
         }
     }
 
