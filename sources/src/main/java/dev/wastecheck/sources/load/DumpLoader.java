@@ -579,6 +579,7 @@ public final class DumpLoader {
                             : BatchPartition.ofDoubles(
                                     b.root().getVector(i), b.root().getVector(x), batchRows);
                     facts[i].batchPartition(parts[i]);
+                    facts[i].firstBatchRead();
                 }
             }
             boolean[] absent = new boolean[n];
