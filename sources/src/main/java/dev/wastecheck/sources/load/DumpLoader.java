@@ -111,8 +111,9 @@ public final class DumpLoader {
 
     private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {}
 
-    /** Rows for a table follow. */
     /**
+     * Rows for a table follow.
+     *
      * @param unstored set once DuckDB stores none of the run's columns any more ({@link #rest}):
      *     the fillers then fill a scratch batch they never send, allocated once
      */
