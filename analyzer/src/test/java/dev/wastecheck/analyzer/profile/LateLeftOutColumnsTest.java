@@ -267,6 +267,22 @@ class LateLeftOutColumnsTest {
         assertThat(tables(file, true)).isEqualTo(tables(file, false));
     }
 
+    /**
+     * A table whose rows come in two files (a dump in chunks, as mydumper writes one): each
+     * file has a loader of its own, the second appends to the first's cut table and continues
+     * its facts; the report is the same as with every column loaded.
+     */
+    @Test
+    void aTableInTwoFilesAppendsToTheCutTable() throws Exception {
+        Path first = dir.resolve("o.00000.sql");
+        Path second = dir.resolve("o.00001.sql");
+        Files.writeString(first, orders("o", 0, 40_000, true));
+        Files.writeString(second, orders("o", 40_000, 30_000, false));
+        List<TableReport> leaving = tables(List.of(first, second), true);
+        assertThat(leaving.get(0).rows()).isEqualTo(70_000);
+        assertThat(leaving).isEqualTo(tables(List.of(first, second), false));
+    }
+
     /** The whole analysis, its dependency search up to {@code WHOLE_UP_TO} rows: the same report either way. */
     @Test
     void theReportIsTheSameWithTheRestLeftOut() throws Exception {
@@ -278,6 +294,10 @@ class LateLeftOutColumnsTest {
     }
 
     private static List<TableReport> tables(Path file, boolean leaveOut) throws Exception {
+        return tables(List.of(file), leaveOut);
+    }
+
+    private static List<TableReport> tables(List<Path> files, boolean leaveOut) throws Exception {
         String before = System.getProperty("wastecheck.leaveOut");
         System.setProperty("wastecheck.leaveOut", String.valueOf(leaveOut));
         try {
@@ -287,7 +307,7 @@ class LateLeftOutColumnsTest {
                     FunctionalDependencies.Mode.AUTO,
                     FunctionalDependencies.Options.defaults().strategy());
             return new Analyzer(InferenceOptions.defaults(), LoadOptions.of(ProfilingOptions.defaults()), deps, n -> {})
-                    .analyze(Sources.ofFiles(List.of(file)), List.of(), Progress.NONE)
+                    .analyze(Sources.ofFiles(files), List.of(), Progress.NONE)
                     .tables();
         } finally {
             if (before == null) {

@@ -96,6 +96,14 @@ public final class DumpLoader {
         this.stats = stats;
         this.loaded = loaded;
         this.progress = progress;
+        // a table an earlier file of the sources began (a dump in chunks, as mydumper writes
+        // one): its runs here continue its facts, as a later run in one file does; columns it
+        // left out are answered from them
+        for (LoadedTable t : loaded.values()) {
+            if (t.facts() != null) {
+                facts.put(t.def().key(), t.facts());
+            }
+        }
     }
 
     /** Fills a table's rows on {@code n} threads (1 or 2); the facts and counts are the same either way. */
@@ -219,7 +227,7 @@ public final class DumpLoader {
             String select = omitted == null && nulled == null && !doubles
                     ? "*"
                     : kept(start.schema(), omitted, nulled, start.sidecars());
-            if (append && split.contains(stored)) {
+            if (append && split(stored)) {
                 // the run's first table holds every column; its later rows' table those not nulled
                 ingest(
                         start,
@@ -329,12 +337,21 @@ public final class DumpLoader {
         db.execute("ALTER TABLE " + stored + " RENAME TO " + stored + "_1");
         db.execute("CREATE VIEW " + stored + " AS SELECT rowid AS rowid, * FROM " + stored + "_1 UNION ALL BY NAME"
                 + " SELECT rowid + " + first.rows + " AS rowid, * FROM " + second);
-        split.add(stored);
         return rest.rows;
     }
 
-    /** The tables ({@code stored} names) whose first run was cut in two ({@link #rest}): views of two tables. */
-    private final Set<String> split = new HashSet<>();
+    /**
+     * Whether table {@code stored}'s first run was cut in two ({@link #rest}): a view of two
+     * tables, asked of DuckDB, since the run may have been another file's, with a loader of its own.
+     */
+    private boolean split(String stored) throws SQLException {
+        try (Statement st = db.connection().createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT count(*) FROM duckdb_tables() WHERE table_name = '" + stored + "_2'")) {
+            rs.next();
+            return rs.getLong(1) > 0;
+        }
+    }
 
     /** Which of the {@code absent} columns {@code table} has no column for (null: none absent). */
     private boolean[] notIn(String table, Schema schema, boolean[] absent) throws SQLException {
