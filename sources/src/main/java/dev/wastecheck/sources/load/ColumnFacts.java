@@ -338,8 +338,8 @@ public final class ColumnFacts {
         if (storage == ColumnStorage.INT64) {
             // bits that keep up with a range still growing since the first batch may give up
             // later (MediaWiki's rev_parent_id at 4 GB, 43 M rows): an ascending column's count
-            // needs none
-            return intAscending || (!bitsGaveUp && (firstRange < 0 || range() / 2 <= firstRange + 32));
+            // needs none (a reference by values still reads its bits: none given up yet)
+            return !bitsGaveUp && (intAscending || firstRange < 0 || range() / 2 <= firstRange + 32);
         }
         if (storage != ColumnStorage.TEXT || bytes) {
             return false;
@@ -885,7 +885,8 @@ public final class ColumnFacts {
      */
     public Long integerDistinct() {
         if (bits == null) {
-            return !bitsGaveUp ? Long.valueOf(0) : intAscending ? Long.valueOf(nonNull) : null;
+            // ascending as BIGINT values (intMax set): as many distinct values as values
+            return !bitsGaveUp ? Long.valueOf(0) : intAscending && intMax >= intMin ? Long.valueOf(nonNull) : null;
         }
         long n = 0;
         for (long w : bits) {

@@ -22,9 +22,24 @@ class IntegerForecastTest {
             parents.addLong(i % 2 == 0 ? i * step : (i - 1) * step); // repeats: not ascending
         }
         assertThat(ids.integerDistinct()).isEqualTo(40L);
-        assertThat(ids.countedWhole(ColumnStorage.INT64)).isTrue();
+        assertThat(ids.countedWhole(ColumnStorage.INT64))
+                .as("its bits gone already: a reference by values would read it")
+                .isFalse();
         assertThat(parents.integerDistinct()).as("bits given up").isNull();
         assertThat(parents.countedWhole(ColumnStorage.INT64)).isFalse();
+    }
+
+    @Test
+    void anAscendingColumnWhoseBitsHoldIsCountedWholeThoughItsRangeGrows() {
+        ColumnFacts ids = new ColumnFacts(false, List.of());
+        for (int i = 0; i < 1_000; i++) {
+            ids.addLong(i);
+        }
+        ids.firstBatchRead();
+        for (int i = 1_000; i < 20_000; i++) {
+            ids.addLong(i);
+        }
+        assertThat(ids.countedWhole(ColumnStorage.INT64)).isTrue();
     }
 
     @Test
