@@ -28,7 +28,7 @@ final class Utf8 {
      * E0, not an overlong form; 80-9F after ED, not a surrogate; 90-BF after F0; 80-8F after F4, at
      * most U+10FFFF). The count is the length less the continuations. The text shape's values, a
      * multi-byte character every few bytes, took a third of the run's CPU in the loop this
-     * replaces ({@link #charsByCharacter}), which stepped a character at a time between words of
+     * replaces, which stepped a character at a time between words of
      * ASCII (docs/benchmarks.md, issue 32).
      */
     static int chars(byte[] b, int off, int len) {
@@ -104,90 +104,6 @@ final class Utf8 {
 
     /** Bit 7 of each byte of a word. */
     private static final long HIGH = 0x8080808080808080L;
-
-    /**
-     * {@link #chars} a character at a time between words of ASCII, as it was before the
-     * word-at-a-time check: kept as the tests' second opinion.
-     */
-    static int charsByCharacter(byte[] b, int off, int len) {
-        int i = off;
-        int end = off + len;
-        if (off < 0 || end > b.length || len < 0) {
-            throw new IndexOutOfBoundsException(off + "+" + len + " in " + b.length);
-        }
-        int continuation = 0; // the bytes after a multi-byte character's first: len less these is the count
-        while (i < end) {
-            if (i + 8 <= end) {
-                long high = MemoryUtil.getLong(b, i) & 0x8080808080808080L;
-                if (high == 0) {
-                    i += 8;
-                    continue;
-                }
-                // the ASCII bytes before the word's first high byte, in one step
-                i += LITTLE_ENDIAN ? lowestHighByte(high) : Long.numberOfLeadingZeros(high) >>> 3;
-            }
-            int c = b[i];
-            if (c >= 0) {
-                i++;
-                continue;
-            }
-            // RFC 3629, 4: the second byte's range excludes overlong forms (E0, F0), surrogates
-            // (ED) and code points past U+10FFFF (F4); C0, C1 and F5-FF never lead
-            c &= 0xff;
-            if (c < 0xc2) {
-                return -1;
-            }
-            if (c < 0xe0) {
-                if (i + 1 >= end || (b[i + 1] & 0xc0) != 0x80) {
-                    return -1;
-                }
-                i += 2;
-                continuation++;
-                continue;
-            }
-            if (c < 0xf0) {
-                if (i + 2 >= end) {
-                    return -1;
-                }
-                int c1 = b[i + 1] & 0xff;
-                if ((c1 & 0xc0) != 0x80
-                        || (b[i + 2] & 0xc0) != 0x80
-                        || c == 0xe0 && c1 < 0xa0
-                        || c == 0xed && c1 >= 0xa0) {
-                    return -1;
-                }
-                i += 3;
-                continuation += 2;
-                continue;
-            }
-            if (c > 0xf4 || i + 3 >= end) {
-                return -1;
-            }
-            int c1 = b[i + 1] & 0xff;
-            if ((c1 & 0xc0) != 0x80
-                    || (b[i + 2] & 0xc0) != 0x80
-                    || (b[i + 3] & 0xc0) != 0x80
-                    || c == 0xf0 && c1 < 0x90
-                    || c == 0xf4 && c1 >= 0x90) {
-                return -1;
-            }
-            i += 4;
-            continuation += 3;
-        }
-        return len - continuation;
-    }
-
-    /**
-     * The index (0-7) of the lowest byte whose high bit {@code high} holds ({@code high}: bits 7,
-     * 15, ..., 63 only, at least one set): {@code Long.numberOfTrailingZeros(high) / 8} without the
-     * call, which C1 (the compiler of the runs below the launcher's line) does not make an
-     * instruction: the text shape's one multi-byte character every ten bytes or so made it 30% of
-     * the filler's samples. The lowest bit set, moved to bit {@code 8k}, times a word whose byte
-     * {@code 7 - j} is {@code j}, leaves {@code k} in the top byte.
-     */
-    static int lowestHighByte(long high) {
-        return (int) ((((high & -high) >>> 7) * 0x0001020304050607L) >>> 56);
-    }
 
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 }

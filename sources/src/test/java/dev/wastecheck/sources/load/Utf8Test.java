@@ -95,7 +95,6 @@ class Utf8Test {
                     .as("round %d: %s", round, java.util.HexFormat.of().formatHex(b, pad, pad + len))
                     .isEqualTo(want);
             assertThat(Utf8.isValid(b, pad, len)).isEqualTo(want >= 0);
-            assertThat(Utf8.charsByCharacter(b, pad, len)).isEqualTo(want);
         }
         assertThat(refused).as("the broken inputs were drawn").isBetween(1_000, 19_000);
     }
@@ -145,18 +144,5 @@ class Utf8Test {
                     .isEqualTo(want);
         }
         assertThat(valid).as("valid values drawn").isBetween(20_000, 180_000);
-    }
-    /** Every set of high bits a word can have: the lowest one's byte, as numberOfTrailingZeros / 8 says. */
-    @Test
-    void lowestHighByteIsTheFirstNonAsciiByteOfTheWord() {
-        for (int set = 1; set < 256; set++) {
-            long high = 0;
-            for (int k = 0; k < 8; k++) {
-                if ((set & (1 << k)) != 0) {
-                    high |= 0x80L << (8 * k);
-                }
-            }
-            assertThat(Utf8.lowestHighByte(high)).as("%016x", high).isEqualTo(Long.numberOfTrailingZeros(high) >>> 3);
-        }
     }
 }
