@@ -58,8 +58,8 @@ final class TokenChunk extends RecordedRows {
      * volatile write of {@link #countedFrom}) after it is stored; the first reads it before the
      * count. Every value of the column but those of 2^24 bytes or more (calls of their own, left to
      * the first) is counted, so that no count of an earlier chunk is left in its slot; an ASCII
-     * value's is one word a step. A count either side makes is the same, so which side counts a
-     * value changes nothing but where the work runs.
+     * value's is its length, read off the reader's bit. A count either side makes is the same, so
+     * which side counts a value changes nothing but where the work runs.
      */
     void countFromEnd(int index) {
         int at = 0;
@@ -93,7 +93,10 @@ final class TokenChunk extends RecordedRows {
             if (i <= fillingAt) {
                 return; // the first filler is there: it counts the rest
             }
-            c[i] = Utf8.chars(data, heavyAt[j], (int) (calls[i] & 0xFFFFFF));
+            long w = calls[i];
+            int len = (int) (w & 0xFFFFFF);
+            // an ASCII value (the reader's bit) has its length's characters: nothing to read
+            c[i] = (((w >>> 24) & ASCII) != 0) ? len : Utf8.chars(data, heavyAt[j], len);
             countedFrom = i;
         }
     }

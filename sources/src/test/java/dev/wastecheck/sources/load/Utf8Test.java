@@ -101,8 +101,10 @@ class Utf8Test {
 
     /**
      * Bytes at random, high ones half the time and lead bytes of every kind among them, at every
-     * offset and length up to 40 (a word's every position, the carries between words, the
-     * zero-padded last word): the same count or refusal as Java's strict decoder.
+     * offset and length up to 40 (a word's every position, the state carried between words, the
+     * bytes after the last word) and now and then up to 160 (the 32-byte blocks, a block of ASCII
+     * skipped after a cut character or between two halves of one): the same count or refusal as
+     * Java's strict decoder.
      */
     @Test
     void randomBytesAreCountedOrRefusedAsJavasDecoderDoes() {
@@ -110,16 +112,20 @@ class Utf8Test {
         int valid = 0;
         for (int round = 0; round < 200_000; round++) {
             int pad = random.nextInt(9);
-            int len = random.nextInt(41);
+            int len = random.nextInt(8) == 0 ? random.nextInt(161) : random.nextInt(41);
             byte[] b = new byte[pad + len + random.nextInt(9)];
+            boolean asciiRuns = random.nextInt(4) == 0; // long runs of ASCII: whole blocks skipped
             for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) (random.nextInt(3) == 0 ? random.nextInt(128) : 0x80 + random.nextInt(128));
+                b[i] = (byte)
+                        (asciiRuns && (i / 16) % 3 != 0 || random.nextInt(3) == 0
+                                ? random.nextInt(128)
+                                : 0x80 + random.nextInt(128));
             }
             // most random high bytes break at once: make some values valid by writing whole characters
             if (random.nextBoolean()) {
                 int at = pad;
                 while (at < pad + len) {
-                    int cp = switch (random.nextInt(4)) {
+                    int cp = switch (asciiRuns && (at / 16) % 3 != 0 ? 0 : random.nextInt(4)) {
                         case 0 -> random.nextInt(0x80);
                         case 1 -> 0x80 + random.nextInt(0x800 - 0x80);
                         case 2 -> 0x800 + random.nextInt(0x10000 - 0x800);
