@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * methods' ratio is their ratio a byte. Shapes: {@code text} (the bench's text shape, {@code
  * ShapeDumps.TEXT}'s body: a multi-byte word every few words, 200-3,000 characters), {@code
  * english} (ASCII words with an accented one about every hundred, 200-3,000 characters), {@code
- * short} (8-40 bytes, one multi-byte character in each: a name or a city). Values are generated
- * here, no file needed: {@code ./bench sources Utf8Benchmark}.
+ * short} (ASCII words of 4-33 characters, then one of the text shape's words: 7-45 bytes).
+ * Values are generated here, no file needed: {@code ./bench sources Utf8Benchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -104,8 +104,7 @@ public class Utf8Benchmark {
             String v = switch (shape) {
                 case "text" -> words(r, MIXED, 200 + r.nextInt(2800), 0);
                 case "english" -> words(r, ASCII, 200 + r.nextInt(2800), 100);
-                case "short" ->
-                    words(r, ASCII, 4 + r.nextInt(30), 0).substring(0, 4) + " " + MIXED[r.nextInt(MIXED.length)];
+                case "short" -> words(r, ASCII, 4 + r.nextInt(30), 0) + " " + MIXED[r.nextInt(MIXED.length)];
                 default -> throw new IllegalArgumentException(shape);
             };
             byte[] b = v.getBytes(StandardCharsets.UTF_8);
