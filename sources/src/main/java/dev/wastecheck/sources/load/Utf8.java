@@ -32,10 +32,10 @@ final class Utf8 {
      * The count is the length less the continuations (10xxxxxx), a popcount a word. Words are read
      * eight bytes at a time and stepped by their bytes; where 32 bytes in a row (or, in a value
      * shorter than 32 bytes, a word) are ASCII and the DFA is between characters, they are skipped
-     * at once. On the text shape's values (a multi-byte character every few bytes, about 1,400 bytes
-     * a value) 0.74-0.87 ns a byte against the SWAR classes of bytes this replaces at 1.19-1.23,
-     * on mostly-English text with an accent every hundred words 0.23-0.25 against 0.38-0.42
-     * (docs/benchmarks.md, issue 32).
+     * at once. Against the SWAR classes of bytes this replaces, in one JVM ({@code Utf8Benchmark},
+     * docs/benchmarks.md, issue 32): 0.77x the time on the text shape's values (a multi-byte
+     * character every few bytes), 0.19x on English text with an accent every hundred words, 0.86x
+     * on short values.
      */
     static int chars(byte[] b, int off, int len) {
         int end = off + len;
