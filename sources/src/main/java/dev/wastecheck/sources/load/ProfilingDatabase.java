@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -33,25 +35,57 @@ public final class ProfilingDatabase implements AutoCloseable {
     /** Why loading DuckDB's library on the preload thread failed, or null. */
     private static volatile Throwable preloadFailure;
 
+    /** The connection the preload thread opens for the first database, or null (none started, or taken). */
+    private static final AtomicReference<CompletableFuture<DuckDBConnection>> PRECONNECTED = new AtomicReference<>();
+
     /**
-     * Starts loading DuckDB's native library and its driver on a background thread: half a second
-     * (71 MB unpacked and linked) that then overlaps the command's own start instead of preceding
-     * the load. A failure there is kept, and the first database opened reports it.
+     * Starts loading DuckDB's native library and its driver on a background thread, then opens the
+     * in-memory database the first {@link ProfilingDatabase} will use: half a second (71 MB unpacked
+     * and linked) and DuckDB's start (its catalog of functions, its threads: 0.03 s on a quiet
+     * machine, 0.21 s on the main thread of docs/benchmarks.md's sixteenth session) that then
+     * overlap the command's own start instead of preceding the load. The connection's settings are
+     * those every database opens with ({@link #connectionProperties}); the options' own ({@code
+     * --memory-limit}, {@code --threads}, the spill folder) are set on it as on any other. A failure
+     * there is kept, and the first database opened reports it.
      */
     public static void preload() {
+        CompletableFuture<DuckDBConnection> connection = new CompletableFuture<>();
+        PRECONNECTED.set(connection);
         Thread t = new Thread(
                 () -> {
+                    DuckDBConnection c = null;
                     try {
                         withoutMemoryMonitor();
                         Class.forName("org.duckdb.DuckDBNative");
                         Class.forName("org.duckdb.DuckDBDriver");
+                        c = (DuckDBConnection) new DuckDBDriver().connect("jdbc:duckdb:", connectionProperties());
                     } catch (Throwable e) {
                         preloadFailure = e;
+                    } finally {
+                        connection.complete(c);
                     }
                 },
                 "wastecheck-duckdb-preload");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * The connection the preload thread opened, once (null when none was started, it failed, or it
+     * was taken): the caller owns it.
+     */
+    private static DuckDBConnection preconnected() {
+        CompletableFuture<DuckDBConnection> f = PRECONNECTED.getAndSet(null);
+        return f == null ? null : f.join();
+    }
+
+    /** The properties every profiling database opens with. */
+    private static Properties connectionProperties() {
+        Properties props = new Properties();
+        // Offline machines cannot download extensions: fail fast instead of hanging.
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        return props;
     }
 
     private static boolean monitorChecked;
@@ -103,13 +137,10 @@ public final class ProfilingDatabase implements AutoCloseable {
         Path base = options.tempDir() == null ? Path.of(System.getProperty("java.io.tmpdir")) : options.tempDir();
         Files.createDirectories(base);
         this.dir = Files.createTempDirectory(base, "wastecheck-");
-        Properties props = new Properties();
-        // Offline machines cannot download extensions: fail fast instead of hanging.
-        props.setProperty("autoinstall_known_extensions", "false");
-        props.setProperty("autoload_known_extensions", "false");
         // In memory, spilling to the private folder past the memory limit: a file-backed database
         // compresses and checkpoints every table it creates, which made loading 2.5x slower.
-        this.conn = connect(props);
+        DuckDBConnection early = preconnected();
+        this.conn = early != null ? early : connect(connectionProperties());
         execute("SET temp_directory='" + dir.resolve("spill").toString().replace("'", "''") + "'");
         if (options.memoryLimit() != null) {
             execute("SET memory_limit='" + options.memoryLimit().replace("'", "") + "'");
