@@ -34,6 +34,7 @@ if %MAJOR% GEQ 24 set "FLAGS=%FLAGS% --sun-misc-unsafe-memory-access=allow"
 
 rem AppCDS, as ./wastecheck does: the classes a start loads, recorded once by a run on the example dump
 rem (again after the build above; the JVM itself ignores an archive of another jar or Java, silently).
+rem The dynamic archive only: ./wastecheck's static one (it keeps picocli's classes) is not done here.
 set "JSA=%HERE%cli\target\wastecheck.jsa"
 set "QUIET=-Xlog:cds=off -Xlog:cds+dynamic=off -Xlog:class+path=off"
 if not "%WASTECHECK_CDS%"=="0" if not exist "%JSA%" if exist "%HERE%examples\wiki\dump.sql" (
