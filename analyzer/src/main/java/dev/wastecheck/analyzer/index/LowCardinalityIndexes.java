@@ -1,5 +1,6 @@
 package dev.wastecheck.analyzer.index;
 
+import dev.wastecheck.sources.load.ColumnFacts;
 import dev.wastecheck.sources.load.LoadedTable;
 import dev.wastecheck.sources.load.RowStore;
 import java.sql.ResultSet;
@@ -20,7 +21,7 @@ public final class LowCardinalityIndexes {
     /** index-digest's thresholds. */
     static final long MIN_ROWS = 1000;
 
-    static final int MAX_VALUES = 5;
+    static final int MAX_VALUES = ColumnFacts.INDEX_FEW_VALUES; // the loader leaves out index columns of more
     static final double MIN_RAREST_SHARE = 0.20;
 
     private LowCardinalityIndexes() {}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wastecheck.analyzer.Analyzer;
 import dev.wastecheck.analyzer.infer.InferenceOptions;
+import dev.wastecheck.analyzer.report.AnalysisReport;
 import dev.wastecheck.analyzer.report.FindingKind;
 import dev.wastecheck.analyzer.report.TableReport;
 import dev.wastecheck.analyzer.semantic.FunctionalDependencies;
@@ -33,9 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Past the rows up to which a table keeps every column its dependency search reads ({@link
  * ProfilingOptions#wholeUpTo}), the rest of a run leaves out the columns the loader counts every
  * figure of (a short list of text, numbers counted by their bits, text past the short list when
- * every column's first batch is parted) unless an index that is not unique names them or another
- * column parts the first batch alike (a possible duplicate); the profile and the report are the
- * same as with every column loaded.
+ * every column's first batch is parted) unless an index that is not unique names them and they
+ * hold no more values than a low-cardinality index's key, or another column parts the first batch
+ * alike (a possible duplicate); the profile and the report, its index findings too, are the same
+ * as with every column loaded.
  */
 class LateLeftOutColumnsTest {
     private static final int WHOLE_UP_TO = 20_000;
@@ -46,7 +48,8 @@ class LateLeftOutColumnsTest {
     /**
      * {@code status}: five codes; {@code amount}: decimals; {@code customer}: integers under a
      * KEY; {@code flag} and its copy {@code flag2} (1 and 0 for {@code flag}'s 0 and 1);
-     * {@code other}: 0/1 at random, parted unlike {@code flag}; {@code note}: text of many values.
+     * {@code other}: 0/1 at random, parted unlike {@code flag}; {@code note}: text of many values;
+     * {@code kind}: three values under a KEY (a low-cardinality index).
      */
     private static String orders(String table, int from, int rows, boolean create) {
         StringBuilder sb = new StringBuilder();
@@ -55,8 +58,8 @@ class LateLeftOutColumnsTest {
                     .append(table)
                     .append("` (`id` int NOT NULL, `status` varchar(10) NOT NULL, `amount` decimal(8,2) NOT NULL,"
                             + " `customer` int NOT NULL, `flag` tinyint NOT NULL, `flag2` tinyint NOT NULL,"
-                            + " `other` tinyint NOT NULL, `note` varchar(40), PRIMARY KEY (`id`),"
-                            + " KEY `by_customer` (`customer`));\n");
+                            + " `other` tinyint NOT NULL, `note` varchar(40), `kind` tinyint NOT NULL,"
+                            + " PRIMARY KEY (`id`), KEY `by_customer` (`customer`), KEY `by_kind` (`kind`));\n");
         }
         sb.append("INSERT INTO `").append(table).append("` VALUES ");
         Random r = new Random(from);
@@ -82,6 +85,8 @@ class LateLeftOutColumnsTest {
                     .append(r.nextInt(2))
                     .append(',')
                     .append(i % 10 == 0 ? "NULL" : "'note " + r.nextInt(1_000_000) + "'")
+                    .append(',')
+                    .append(r.nextInt(3))
                     .append(')');
         }
         return sb.append(";\n").toString();
@@ -94,7 +99,10 @@ class LateLeftOutColumnsTest {
             assertThat(t.rows()).isEqualTo(60_000).isEqualTo(all.rows());
             assertThat(t.present(1)).as("status: a short list").isFalse();
             assertThat(t.present(2)).as("amount: decimals by their bits").isFalse();
-            assertThat(t.present(3)).as("customer: under a KEY").isTrue();
+            assertThat(t.present(3))
+                    .as("customer: under a KEY, but of more values than a low-cardinality index's key")
+                    .isFalse();
+            assertThat(t.present(8)).as("kind: under a KEY, three values").isTrue();
             assertThat(t.present(4)).as("flag: parted as flag2").isTrue();
             assertThat(t.present(5)).as("flag2: parted as flag").isTrue();
             assertThat(t.present(6)).as("other: parted unlike any").isFalse();
@@ -123,7 +131,7 @@ class LateLeftOutColumnsTest {
                         .as("column %d in the rest's table", i)
                         .isEqualTo(t.present(i));
             }
-            String kept = t.physicalColumn(3) + ", " + t.physicalColumn(4) + ", " + t.physicalColumn(5);
+            String kept = t.physicalColumn(8) + ", " + t.physicalColumn(4) + ", " + t.physicalColumn(5);
             String check = "SELECT count(*), count(DISTINCT rowid), min(rowid), max(rowid),"
                     + " sum(hash(" // the rows' order is DuckDB's (preserve_insertion_order off): their values as a
                     // multiset
@@ -179,7 +187,7 @@ class LateLeftOutColumnsTest {
             for (int i = 0; i < 60_000; i++) {
                 sb.append(i > 0 ? "," : "")
                         .append('(')
-                        .append(r.nextInt(900))
+                        .append(r.nextInt(4))
                         .append(',')
                         .append(i % 7 == 0 ? "NULL" : String.valueOf(r.nextInt(100_000) / 100.0))
                         .append(",'")
@@ -189,7 +197,7 @@ class LateLeftOutColumnsTest {
             byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
             loadBoth(dump, "d", (lean, t, whole, all) -> {
                 assertThat(t.rows()).isEqualTo(60_000);
-                assertThat(t.present(0)).as("k: under a KEY").isTrue();
+                assertThat(t.present(0)).as("k: under a KEY, four values").isTrue();
                 assertThat(t.present(2)).as("code: a short list").isFalse();
                 assertThat(row(lean, "SELECT count(*), sum(" + t.physicalColumn(0) + ") FROM " + t.relation()))
                         .containsExactly(row(
@@ -256,7 +264,7 @@ class LateLeftOutColumnsTest {
             assertThat(t.present(1)).isFalse();
             try (var st = lean.connection().createStatement();
                     var rs = st.executeQuery(
-                            "SELECT count(" + t.physicalColumn(3) + "), count(*) FROM " + t.relation())) {
+                            "SELECT count(" + t.physicalColumn(8) + "), count(*) FROM " + t.relation())) {
                 rs.next();
                 assertThat(rs.getLong(1)).isEqualTo(50_000);
                 assertThat(rs.getLong(2)).isEqualTo(50_000);
@@ -283,14 +291,24 @@ class LateLeftOutColumnsTest {
         assertThat(leaving).isEqualTo(tables(List.of(first, second), false));
     }
 
-    /** The whole analysis, its dependency search up to {@code WHOLE_UP_TO} rows: the same report either way. */
+    /**
+     * The whole analysis, its dependency search up to {@code WHOLE_UP_TO} rows: the same report
+     * either way, its index findings too: {@code by_kind} found of low cardinality from the kept
+     * column, {@code by_customer} passed over on the loader's count with its column left out.
+     */
     @Test
     void theReportIsTheSameWithTheRestLeftOut() throws Exception {
         Path file = dir.resolve("o.sql");
         Files.writeString(file, orders("o", 0, 60_000, true));
-        List<TableReport> leaving = tables(file, true);
-        assertThat(leaving.get(0).columns().get(5).findings()).anyMatch(f -> f.kind() == FindingKind.DUPLICATE_COLUMN);
-        assertThat(leaving).isEqualTo(tables(file, false));
+        AnalysisReport leaving = report(List.of(file), true);
+        assertThat(leaving.tables().get(0).columns().get(5).findings())
+                .anyMatch(f -> f.kind() == FindingKind.DUPLICATE_COLUMN);
+        assertThat(leaving.indexFindings())
+                .anyMatch(f -> f.index().equals("by_kind") && f.kind() == FindingKind.LOW_CARDINALITY_INDEX)
+                .noneMatch(f -> f.index().equals("by_customer"));
+        AnalysisReport whole = report(List.of(file), false);
+        assertThat(leaving.tables()).isEqualTo(whole.tables());
+        assertThat(leaving.indexFindings()).isEqualTo(whole.indexFindings());
     }
 
     private static List<TableReport> tables(Path file, boolean leaveOut) throws Exception {
@@ -298,6 +316,10 @@ class LateLeftOutColumnsTest {
     }
 
     private static List<TableReport> tables(List<Path> files, boolean leaveOut) throws Exception {
+        return report(files, leaveOut).tables();
+    }
+
+    private static AnalysisReport report(List<Path> files, boolean leaveOut) throws Exception {
         String before = System.getProperty("wastecheck.leaveOut");
         System.setProperty("wastecheck.leaveOut", String.valueOf(leaveOut));
         try {
@@ -307,8 +329,7 @@ class LateLeftOutColumnsTest {
                     FunctionalDependencies.Mode.AUTO,
                     FunctionalDependencies.Options.defaults().strategy());
             return new Analyzer(InferenceOptions.defaults(), LoadOptions.of(ProfilingOptions.defaults()), deps, n -> {})
-                    .analyze(Sources.ofFiles(files), List.of(), Progress.NONE)
-                    .tables();
+                    .analyze(Sources.ofFiles(files), List.of(), Progress.NONE);
         } finally {
             if (before == null) {
                 System.clearProperty("wastecheck.leaveOut");

@@ -1387,12 +1387,6 @@ public final class ColumnFacts {
     }
 
     /**
-     * The exact number of distinct values (as {@code count(DISTINCT)} of the text or bytes
-     * counts them), or null when the loader could not count them: a short list, numbers
-     * spelled one way each whose range fits the bits, or values whose 128-bit hashes fit the
-     * loader's budget ({@link DistinctHashes}: exact but for a collision of all 128 bits).
-     */
-    /**
      * Whether the profile will ask SQL about these values after all, as far as the values so far
      * tell: the facts no longer hold, or no exact distinct count is kept ({@link #exactDistinct}'s
      * ways, without counting). With {@link #floatFacts}, what a double column sends DuckDB as
@@ -1408,6 +1402,12 @@ public final class ColumnFacts {
                         && hashedDistinct < 0);
     }
 
+    /**
+     * The exact number of distinct values (as {@code count(DISTINCT)} of the text or bytes
+     * counts them), or null when the loader could not count them: a short list, numbers
+     * spelled one way each whose range fits the bits, or values whose 128-bit hashes fit the
+     * loader's budget ({@link DistinctHashes}: exact but for a collision of all 128 bits).
+     */
     public Long exactDistinct() {
         if (few != null) {
             return (long) fewCount;
@@ -1425,6 +1425,65 @@ public final class ColumnFacts {
             return words.count();
         }
         return hashedDistinct >= 0 ? hashedDistinct : null;
+    }
+
+    /**
+     * The most distinct values the key of a low-cardinality index takes (index-digest's rule:
+     * the analyzer's {@code LowCardinalityIndexes}): an index column holding more is never grouped
+     * by, so it may be left out of the rest of a long run like any column counted whole ({@link
+     * DumpLoader}). The analyzer's check skips such a column on the profile's exact count, which
+     * is this count at the run's end; where that count gave up after the cut, the profile asks
+     * for the column and the analysis loads again whole ({@link ColumnNotLoaded}).
+     */
+    public static final int INDEX_FEW_VALUES = 5;
+
+    /**
+     * Whether the values so far hold more than {@code k} distinct values for certain: an exact
+     * count above it, a BIGINT column's bits ({@link #integerDistinct}, as the profile counts
+     * them) or the text's ({@link #exactDistinct}'s ways). Read on DuckDB's thread while the
+     * filler counts on ({@link DumpLoader}), so each field is read once: a count only grows, and a
+     * stale one is still a floor. Without an exact count (a sketch alone), false.
+     */
+    public boolean moreDistinctThan(ColumnStorage storage, long k) {
+        if (!valid) {
+            return false;
+        }
+        if (storage == ColumnStorage.INT64) {
+            long[] b = bits;
+            if (b == null) {
+                return bitsGaveUp && intAscending && nonNull > k; // ascending: every value distinct
+            }
+            long n = 0;
+            for (long w : b) {
+                n += Long.bitCount(w);
+                if (n > k) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (storage != ColumnStorage.TEXT && storage != ColumnStorage.BYTES) {
+            return false;
+        }
+        if (few != null) {
+            return fewCount > k;
+        }
+        if (ascending) {
+            return nonNull > k;
+        }
+        if (scaledValid && !bitsGaveUp) {
+            Long n = integerDistinct();
+            return n != null && n > k;
+        }
+        DistinctHashes h = hashes;
+        if (h != null) {
+            return h.count() > k;
+        }
+        DistinctHashes w = words;
+        if (w != null) {
+            return w.count() > k;
+        }
+        return hashedDistinct > k;
     }
 
     /**

@@ -648,9 +648,12 @@ public final class DumpLoader {
         /**
          * The columns the rest of a run past {@link #cutAt} rows leaves out, besides {@code
          * omitted}: those {@link ColumnFacts#countedWhole} still, in no index that is not unique
-         * (the low-cardinality index check groups by those), whose first batch no other column
-         * parts alike ({@link BatchPartition}; the duplicate check passes over a pair that parts
-         * it differently, without SQL). Null for none.
+         * unless they hold more values than a low-cardinality index's key takes (the check groups
+         * by the others' columns; {@link ColumnFacts#INDEX_FEW_VALUES}: orders' {@code
+         * customer_id}, pandas' {@code index} and MediaWiki's {@code rev_timestamp} kept every
+         * batch of a run going to DuckDB for it, docs/benchmarks.md, issue 32), whose first batch
+         * no other column parts alike ({@link BatchPartition}; the duplicate check passes over a
+         * pair that parts it differently, without SQL). Null for none.
          */
         private boolean[] lateCounted() {
             boolean[] late = late(start, omitted);
@@ -675,7 +678,9 @@ public final class DumpLoader {
                         && facts[i] != null
                         && (facts[i].countedWhole(start.storage()[i])
                                 || (allParted && facts[i].pastShortList(start.storage()[i])))
-                        && !indexed.contains(start.def().columns().get(i).name().toLowerCase(Locale.ROOT))
+                        && (!indexed.contains(
+                                        start.def().columns().get(i).name().toLowerCase(Locale.ROOT))
+                                || facts[i].moreDistinctThan(start.storage()[i], ColumnFacts.INDEX_FEW_VALUES))
                         && !partsAlike(parts, i);
                 any |= late[i];
             }
