@@ -884,12 +884,13 @@ public final class ColumnFacts {
      * for the bits and they did not ascend.
      */
     public Long integerDistinct() {
-        if (bits == null) {
+        long[] b = bits; // read once: moreDistinctThan asks while a filler counts on
+        if (b == null) {
             // ascending as BIGINT values (intMax set): as many distinct values as values
             return !bitsGaveUp ? Long.valueOf(0) : intAscending && intMax >= intMin ? Long.valueOf(nonNull) : null;
         }
         long n = 0;
-        for (long w : bits) {
+        for (long w : b) {
             n += Long.bitCount(w);
         }
         return n;
@@ -1418,11 +1419,13 @@ public final class ColumnFacts {
         if (scaledValid && !bitsGaveUp) {
             return integerDistinct();
         }
-        if (hashes != null) {
-            return hashes.count();
+        DistinctHashes h = hashes; // read once: moreDistinctThan asks while a filler counts on
+        if (h != null) {
+            return h.count();
         }
-        if (words != null) {
-            return words.count();
+        DistinctHashes w = words;
+        if (w != null) {
+            return w.count();
         }
         return hashedDistinct >= 0 ? hashedDistinct : null;
     }
@@ -1440,50 +1443,19 @@ public final class ColumnFacts {
     /**
      * Whether the values so far hold more than {@code k} distinct values for certain: an exact
      * count above it, a BIGINT column's bits ({@link #integerDistinct}, as the profile counts
-     * them) or the text's ({@link #exactDistinct}'s ways). Read on DuckDB's thread while the
-     * filler counts on ({@link DumpLoader}), so each field is read once: a count only grows, and a
-     * stale one is still a floor. Without an exact count (a sketch alone), false.
+     * them) or the text's ({@link #exactDistinct}). Read on DuckDB's thread while the filler
+     * counts on ({@link DumpLoader}): both counts read each field that may change once, a count
+     * only grows, and a stale one is still a floor. Without an exact count (a sketch alone), false.
      */
     public boolean moreDistinctThan(ColumnStorage storage, long k) {
-        if (!valid) {
+        if (!valid
+                || (storage != ColumnStorage.INT64
+                        && storage != ColumnStorage.TEXT
+                        && storage != ColumnStorage.BYTES)) {
             return false;
         }
-        if (storage == ColumnStorage.INT64) {
-            long[] b = bits;
-            if (b == null) {
-                return bitsGaveUp && intAscending && nonNull > k; // ascending: every value distinct
-            }
-            long n = 0;
-            for (long w : b) {
-                n += Long.bitCount(w);
-                if (n > k) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        if (storage != ColumnStorage.TEXT && storage != ColumnStorage.BYTES) {
-            return false;
-        }
-        if (few != null) {
-            return fewCount > k;
-        }
-        if (ascending) {
-            return nonNull > k;
-        }
-        if (scaledValid && !bitsGaveUp) {
-            Long n = integerDistinct();
-            return n != null && n > k;
-        }
-        DistinctHashes h = hashes;
-        if (h != null) {
-            return h.count() > k;
-        }
-        DistinctHashes w = words;
-        if (w != null) {
-            return w.count() > k;
-        }
-        return hashedDistinct > k;
+        Long n = storage == ColumnStorage.INT64 ? integerDistinct() : exactDistinct();
+        return n != null && n > k;
     }
 
     /**
