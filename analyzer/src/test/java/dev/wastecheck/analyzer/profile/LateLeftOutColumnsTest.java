@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Past the rows up to which a table keeps every column its dependency search reads ({@link
@@ -92,10 +94,11 @@ class LateLeftOutColumnsTest {
         return sb.append(";\n").toString();
     }
 
-    @Test
-    void theRestOfALongRunLeavesOutWhatIsCountedWholeAndProfilesAlike() throws Exception {
+    @ParameterizedTest(name = "held back up to the cut: {0}")
+    @ValueSource(booleans = {true, false})
+    void theRestOfALongRunLeavesOutWhatIsCountedWholeAndProfilesAlike(boolean held) throws Exception {
         byte[] dump = orders("o", 0, 60_000, true).getBytes(StandardCharsets.UTF_8);
-        loadBoth(dump, "o", (lean, t, whole, all) -> {
+        loadBoth(dump, "o", held, (lean, t, whole, all) -> {
             assertThat(t.rows()).isEqualTo(60_000).isEqualTo(all.rows());
             assertThat(t.present(1)).as("status: a short list").isFalse();
             assertThat(t.present(2)).as("amount: decimals by their bits").isFalse();
@@ -117,15 +120,19 @@ class LateLeftOutColumnsTest {
     }
 
     /**
-     * The rest of the run past the cut goes to a second table of the columns still read, behind
-     * a view that puts the two tables' rows one after the other: every row once, the rows'
-     * {@code rowid}s as one table's would be, the kept columns' values those of a whole load.
+     * Held back up to the cut, the run goes to one table of the columns still read; streamed to
+     * DuckDB from its first batch, the rest of the run past the cut goes to a second table of
+     * those columns, behind a view that puts the two tables' rows one after the other. Either
+     * way: every row once, the rows' {@code rowid}s as one table's would be, the kept columns'
+     * values those of a whole load.
      */
-    @Test
-    void theRestOfALongRunIsStoredWithoutTheLeftOutColumns() throws Exception {
+    @ParameterizedTest(name = "held back up to the cut: {0}")
+    @ValueSource(booleans = {true, false})
+    void theRestOfALongRunIsStoredWithoutTheLeftOutColumns(boolean held) throws Exception {
         byte[] dump = orders("o", 0, 60_000, true).getBytes(StandardCharsets.UTF_8);
-        loadBoth(dump, "o", (lean, t, whole, all) -> {
-            List<String> rest = columnsOf(lean, t.relation() + "_2");
+        loadBoth(dump, "o", held, (lean, t, whole, all) -> {
+            assertThat(tableExists(lean, t.relation() + "_2")).isEqualTo(!held);
+            List<String> rest = columnsOf(lean, t.relation() + (held ? "" : "_2"));
             for (int i = 0; i < t.def().columns().size(); i++) {
                 assertThat(rest.contains("c" + i)) // DuckDB's tables name the columns by position
                         .as("column %d in the rest's table", i)
@@ -141,9 +148,13 @@ class LateLeftOutColumnsTest {
         });
     }
 
-    /** With no column still read past the cut, the rest of the run is counted, not stored. */
-    @Test
-    void aRunWhoseColumnsAreAllCountedStoresNoRest() throws Exception {
+    /**
+     * With no column still read past the cut, the rest of the run is counted, not stored; held
+     * back up to the cut, none of its rows is.
+     */
+    @ParameterizedTest(name = "held back up to the cut: {0}")
+    @ValueSource(booleans = {true, false})
+    void aRunWhoseColumnsAreAllCountedStoresNoRest(boolean held) throws Exception {
         // long enough that the fillers hear the run is unstored and fill a scratch batch
         final int ROWS = 400_000;
         StringBuilder sb = new StringBuilder("CREATE TABLE `c` (`id` int NOT NULL, `status` varchar(10),"
@@ -160,14 +171,17 @@ class LateLeftOutColumnsTest {
                     .append(')');
         }
         byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
-        loadBoth(dump, "c", (lean, t, whole, all) -> {
+        loadBoth(dump, "c", held, (lean, t, whole, all) -> {
             assertThat(t.rows()).isEqualTo(ROWS);
             for (int i = 0; i < 3; i++) {
                 assertThat(t.present(i)).as("column %d", i).isFalse();
             }
-            assertThat((long) row(lean, "SELECT count(*) FROM " + t.relation())[0])
-                    .as("the table holds the rows up to the cut")
-                    .isLessThan((long) ROWS);
+            long stored = (long) row(lean, "SELECT count(*) FROM " + t.relation())[0];
+            if (held) {
+                assertThat(stored).as("the table holds none of the rows").isZero();
+            } else {
+                assertThat(stored).as("the table holds the rows up to the cut").isBetween(1L, ROWS - 1L);
+            }
             LeftOutColumnsTest.assertSameProfiles(
                     new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
         });
@@ -175,11 +189,12 @@ class LateLeftOutColumnsTest {
 
     /**
      * A table with doubles (its relation a view of each value's text over the stored table) is
-     * cut as the others; a column named {@code rowid}, which the view of two tables names, keeps
-     * the rest in one table with the left-out columns NULL.
+     * cut as the others; streamed, a column named {@code rowid}, which the view of two tables
+     * names, keeps the rest in one table with the left-out columns NULL; held, no table is cut in two.
      */
-    @Test
-    void doublesAreCutAlikeAndAColumnNamedRowidIsNot() throws Exception {
+    @ParameterizedTest(name = "held back up to the cut: {0}")
+    @ValueSource(booleans = {true, false})
+    void doublesAreCutAlikeAndAColumnNamedRowidIsNot(boolean held) throws Exception {
         for (String name : List.of("score", "rowid")) {
             StringBuilder sb = new StringBuilder("CREATE TABLE `d` (`k` int, `" + name + "` double,"
                     + " `code` varchar(4), KEY `by_k` (`k`));\nINSERT INTO `d` VALUES ");
@@ -195,14 +210,14 @@ class LateLeftOutColumnsTest {
                         .append("')");
             }
             byte[] dump = sb.append(";\n").toString().getBytes(StandardCharsets.UTF_8);
-            loadBoth(dump, "d", (lean, t, whole, all) -> {
+            loadBoth(dump, "d", held, (lean, t, whole, all) -> {
                 assertThat(t.rows()).isEqualTo(60_000);
                 assertThat(t.present(0)).as("k: under a KEY, four values").isTrue();
                 assertThat(t.present(2)).as("code: a short list").isFalse();
                 assertThat(row(lean, "SELECT count(*), sum(" + t.physicalColumn(0) + ") FROM " + t.relation()))
                         .containsExactly(row(
                                 whole, "SELECT count(*), sum(" + all.physicalColumn(0) + ") FROM " + all.relation()));
-                boolean cut = name.equals("score");
+                boolean cut = !held && name.equals("score");
                 assertThat(tableExists(lean, t.relation() + "_d_2")).as(name).isEqualTo(cut);
                 LeftOutColumnsTest.assertSameProfiles(
                         new Profiler(lean, false, false).profile(t), new Profiler(whole, false, false).profile(all));
@@ -344,19 +359,35 @@ class LateLeftOutColumnsTest {
         void run(ProfilingDatabase lean, LoadedTable t, ProfilingDatabase whole, LoadedTable all) throws Exception;
     }
 
-    /** Loads {@code dump} leaving columns out past {@code WHOLE_UP_TO} rows and whole, and checks table {@code name}. */
-    private static void loadBoth(byte[] dump, String name, Check check) throws Exception {
+    /**
+     * Loads {@code dump} leaving columns out past {@code WHOLE_UP_TO} rows and whole, and checks
+     * table {@code name}; {@code held}: each run held back from DuckDB up to its cut ({@link
+     * DumpLoader#holdingUpTo}), as by default, or streamed to it from its first batch.
+     */
+    private static void loadBoth(byte[] dump, String name, boolean held, Check check) throws Exception {
         try (ProfilingDatabase lean =
                         new ProfilingDatabase(ProfilingOptions.defaults().leavingOutCounted(true, WHOLE_UP_TO));
                 ProfilingDatabase whole = new ProfilingDatabase(ProfilingOptions.defaults())) {
-            check.run(lean, load(lean, dump).get(name), whole, load(whole, dump).get(name));
+            check.run(
+                    lean,
+                    load(lean, dump, held).get(name),
+                    whole,
+                    load(whole, dump, held).get(name));
         }
     }
 
     private static Map<String, LoadedTable> load(ProfilingDatabase db, byte[] dump) throws Exception {
+        return load(db, dump, true);
+    }
+
+    private static Map<String, LoadedTable> load(ProfilingDatabase db, byte[] dump, boolean held) throws Exception {
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
         try (SqlScriptReader reader = new SqlScriptReader(new ByteArrayInputStream(dump), "late.sql", true)) {
-            new DumpLoader(db, new DdlCatalog(Dialect.MYSQL), new LoadStats(), loaded, pos -> {}).load(reader);
+            DumpLoader loader = new DumpLoader(db, new DdlCatalog(Dialect.MYSQL), new LoadStats(), loaded, pos -> {});
+            if (!held) {
+                loader.holdingUpTo(0);
+            }
+            loader.load(reader);
         }
         return loaded;
     }

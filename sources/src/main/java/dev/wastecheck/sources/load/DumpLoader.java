@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -64,6 +66,8 @@ public final class DumpLoader {
     static final long BATCH_BYTES = 16L << 20;
     /** Batches the filler may run ahead of DuckDB. */
     private static final int QUEUE = 4;
+    /** A run is held back from DuckDB up to its cut in at most this share of the Arrow memory ({@link QueueStream#hold}). */
+    private static final int HOLD_SHARE = 4;
     /** Chunks the reader may run ahead of the filler. */
     private static final int CHUNKS = 4;
 
@@ -105,6 +109,18 @@ public final class DumpLoader {
             }
         }
     }
+
+    /**
+     * Holds a run back from DuckDB up to its cut in at most {@code bytes} of Arrow buffers
+     * ({@link QueueStream#hold}; by default a {@value #HOLD_SHARE}th of the Arrow memory); 0
+     * streams every run to DuckDB from its first batch. The facts and the profile are the same either way.
+     */
+    public DumpLoader holdingUpTo(long bytes) {
+        this.holdBytes = bytes;
+        return this;
+    }
+
+    private long holdBytes = -1;
 
     /** Fills a table's rows on {@code n} threads (1 or 2); the facts and counts are the same either way. */
     public DumpLoader fillers(int n) {
@@ -224,6 +240,20 @@ public final class DumpLoader {
                     ? notIn(stored, start.schema(), prior.absent())
                     : db.leavesOutCounted() && distinctBudget.any() ? stream.counted(start) : null;
             boolean[] nulled = append && prior.absent() != null ? andNot(prior.absent(), omitted) : null;
+            // a first run that may be cut is held back from DuckDB up to the cut: past it, the
+            // columns it leaves out are never copied into the table (held)
+            long dropped = -1;
+            boolean[] heldOut = null;
+            if (!append
+                    && stream.hold(holdBytes >= 0 ? holdBytes : db.allocator().getLimit() / HOLD_SHARE)) {
+                boolean[] gone = union(omitted, stream.late);
+                if (anyKept(gone)) {
+                    omitted = gone;
+                } else {
+                    dropped = stream.drop(); // no column stored: the table keeps its columns, none of its rows
+                }
+                heldOut = stream.late;
+            }
             String select = omitted == null && nulled == null && !doubles
                     ? "*"
                     : kept(start.schema(), omitted, nulled, start.sidecars());
@@ -238,21 +268,23 @@ public final class DumpLoader {
                 ingest(start, stream, append ? "INSERT INTO " + stored : "CREATE TABLE " + stored + " AS", select);
             }
             long rest = 0;
-            if (stream.late != null) {
+            if (heldOut != null) {
+                if (dropped >= 0) {
+                    nulled = heldOut;
+                    rest = dropped - stream.rows;
+                }
+                if (Boolean.getBoolean("wastecheck.logSql")) {
+                    System.err.println("-- " + start.def().name() + ": held back " + stream.heldRows + " rows, then "
+                            + (dropped >= 0 ? "stored none of " + dropped : "left out") + ":" + names(start, heldOut));
+                }
+            } else if (stream.late != null) {
                 nulled = stream.late; // past wholeUpTo rows, the rest of the run left these out
                 if (stream.cut) {
                     rest = rest(queue, start, stream, stored, union(omitted, nulled));
                 }
                 if (Boolean.getBoolean("wastecheck.logSql")) {
-                    StringBuilder names = new StringBuilder();
-                    for (int i = 0; i < nulled.length; i++) {
-                        if (nulled[i]) {
-                            names.append(' ')
-                                    .append(start.def().columns().get(i).name());
-                        }
-                    }
                     System.err.println("-- " + start.def().name() + ": " + (stream.cut ? "not stored" : "NULL")
-                            + " past " + db.wholeUpTo() + " rows:" + names);
+                            + " past " + db.wholeUpTo() + " rows:" + names(start, nulled));
                 }
             }
             if (doubles && !append) {
@@ -313,11 +345,7 @@ public final class DumpLoader {
      */
     private long rest(BlockingQueue<Event> queue, RunStart start, QueueStream first, String stored, boolean[] gone)
             throws SQLException, IOException {
-        boolean anyKept = false;
-        for (int i = 0; i < gone.length; i++) {
-            anyKept |= !gone[i];
-        }
-        if (!anyKept) {
+        if (!anyKept(gone)) {
             while (true) {
                 Event e = take(queue);
                 if (e instanceof Batch b) {
@@ -338,6 +366,25 @@ public final class DumpLoader {
         db.execute("CREATE VIEW " + stored + " AS SELECT rowid AS rowid, * FROM " + stored + "_1 UNION ALL BY NAME"
                 + " SELECT rowid + " + first.rows + " AS rowid, * FROM " + second);
         return rest.rows;
+    }
+
+    private static String names(RunStart start, boolean[] which) {
+        StringBuilder names = new StringBuilder();
+        for (int i = 0; i < which.length; i++) {
+            if (which[i]) {
+                names.append(' ').append(start.def().columns().get(i).name());
+            }
+        }
+        return names.toString();
+    }
+
+    private static boolean anyKept(boolean[] gone) {
+        for (boolean g : gone) {
+            if (!g) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -545,7 +592,7 @@ public final class DumpLoader {
                     return false;
                 }
             }
-            Event e = first != null ? first : take(queue);
+            Event e = first != null ? first : pending.isEmpty() ? take(queue) : pending.poll();
             first = null;
             if (e instanceof Batch b) {
                 try (VectorSchemaRoot root = b.root();
@@ -626,6 +673,84 @@ public final class DumpLoader {
                         start.def().columns().stream().noneMatch(c -> c.name().equalsIgnoreCase("rowid"));
             }
             return omitted;
+        }
+
+        /** The batches {@link #hold} took, in order, then the event that ended the hold. */
+        private final ArrayDeque<Event> pending = new ArrayDeque<>();
+
+        /**
+         * Takes the run's batches from the queue, DuckDB not yet scanning, until they pass
+         * {@link #cutAt} rows, the run ends first, or they hold more than {@code cap} bytes of
+         * Arrow buffers; the stream then gives them to DuckDB in order. Past the cut the columns
+         * the rest leaves out ({@link #lateCounted}, {@link #late}) are decided before DuckDB has
+         * copied any of their values: the table is made without them, and with no column left
+         * (as for orders, pandas and ORM at 100 MB) with none of the run's rows ({@link #drop}).
+         * Without the hold DuckDB copied every column of the run's first 262,144 rows only to
+         * leave them unread: 0.2 to 0.6 s of its thread at 100 MB (docs/benchmarks.md, issue 32).
+         * A run that ends first is copied whole as before, after its last batch.
+         *
+         * @return whether the run passed the cut held and leaves columns out ({@link #late})
+         */
+        boolean hold(long cap) {
+            if (cutAt < 0 || !(first instanceof Batch)) {
+                return false;
+            }
+            Event e = first;
+            first = null;
+            long n = 0;
+            long bytes = 0;
+            while (true) {
+                pending.add(e);
+                if (!(e instanceof Batch b)) {
+                    return false; // the run ended (or failed) within the cut: DuckDB takes it whole
+                }
+                n += b.root().getRowCount();
+                for (FieldVector v : b.root().getFieldVectors()) {
+                    bytes += v.getBufferSize();
+                }
+                if (n > cutAt) {
+                    break;
+                }
+                if (bytes > cap) {
+                    return false; // DuckDB takes them now; the cut comes in loadNextBatch
+                }
+                e = take(queue);
+            }
+            heldRows = n;
+            cutAt = -1;
+            late = lateCounted(); // the fillers leave them out of the batches they start next
+            if (late == null) {
+                return false;
+            }
+            if (!anyKept(union(omitted, late))) {
+                start.unstored().set(true); // the fillers stop sending batches
+            }
+            return true;
+        }
+
+        /** The rows {@link #hold} held, or 0. */
+        long heldRows;
+
+        /**
+         * Closes the held batches and those still to come, ending the stream with no rows, once
+         * the run stores no column ({@link #hold}).
+         *
+         * @return the run's rows
+         */
+        long drop() throws IOException, SQLException {
+            done = true;
+            while (true) {
+                Event e = pending.isEmpty() ? take(queue) : pending.poll();
+                if (e instanceof Batch b) {
+                    b.root().close(); // held, or filled before the fillers heard the run was unstored
+                } else if (e instanceof Failed f) {
+                    throw rethrow(f.error());
+                } else if (e instanceof RunEnd end) {
+                    return end.rows();
+                } else {
+                    throw new IllegalStateException("expected the rest of a run's rows, got " + e);
+                }
+            }
         }
 
         /** The first batch's parts by each column ({@link BatchPartition}), once {@link #counted} ran. */
@@ -730,6 +855,12 @@ public final class DumpLoader {
                 b.root().close();
             }
             first = null;
+            for (Event e : pending) {
+                if (e instanceof Batch b) {
+                    b.root().close();
+                }
+            }
+            pending.clear();
         }
     }
 
