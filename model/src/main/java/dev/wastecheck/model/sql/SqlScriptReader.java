@@ -1030,7 +1030,8 @@ public final class SqlScriptReader implements Closeable {
     private void quotedIntoRecord(RecordedRows r, int index, int quote) throws IOException {
         int nb = r.nbytes;
         byte[] own = value;
-        value = r.data;
+        byte[] data = r.data;
+        value = data;
         valueLen = nb;
         valueBits = 0;
         pinned = false;
@@ -1039,7 +1040,10 @@ public final class SqlScriptReader implements Closeable {
         try {
             readQuotedInto(quote, backslashEscapes, true);
         } finally {
-            r.data = value; // grown, or not, with the record's earlier bytes kept
+            if (value != data) {
+                r.data = value; // grown, with the record's earlier bytes kept (stored only then: G1's
+                // card marking takes a fence on each store of a reference into an old object)
+            }
             value = own;
         }
         int len = pinned ? valueLen : valueLen - nb; // pinned: buf[outOff, outOff + valueLen), nothing appended
