@@ -101,9 +101,13 @@ class LauncherC1RuleTest {
      */
     @Test
     void c2GetsTheDirectivesAndC1DoesNot() throws Exception {
-        assertThat(javaArgs("analyze", input.toString())).contains(C1).doesNotContain(C2_DIRECTIVES);
+        // with C1 alone the loader is told so: it fills long runs on two threads (DumpLoader.twoFillers)
+        assertThat(javaArgs("analyze", input.toString()))
+                .contains(C1 + " -Dwastecheck.jit=c1")
+                .doesNotContain(C2_DIRECTIVES);
         assertThat(javaArgs("analyze", dir.toString()))
                 .doesNotContain(C1)
+                .doesNotContain("wastecheck.jit")
                 .contains("-XX:+UnlockDiagnosticVMOptions " + C2_DIRECTIVES
                         + launcher.getParent().resolve(DIRECTIVES) + " -XX:-DisplayVMOutput");
         assertThat(javaArgs(false, "analyze", dir.toString()))

@@ -387,6 +387,9 @@ class LateLeftOutColumnsTest {
             if (!held) {
                 loader.holdingUpTo(0);
             }
+            // each way on another number of fillers: both fill paths (one filler's batches, two's
+            // shared ones) meet the cut and the unstored run
+            loader.fillers(held ? 1 : 2);
             loader.load(reader);
         }
         return loaded;

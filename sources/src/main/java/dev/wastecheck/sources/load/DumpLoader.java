@@ -82,8 +82,36 @@ public final class DumpLoader {
     /** The memory the columns' distinct hashes may hold together ({@link DistinctHashes}), one run at a time. */
     private final DistinctHashes.Budget distinctBudget =
             new DistinctHashes.Budget(DistinctHashes.budgetBytes(), DistinctHashes.minMeanBytes());
-    /** Threads that fill one table's batches: 1, or 2 for runs longer than a chunk. */
-    private int fillers = Integer.getInteger("wastecheck.fillers", 2);
+    /**
+     * Threads that fill one table's batches: 1, or 2 for runs longer than a chunk; 0 chooses per
+     * table ({@link #twoFillers}). {@code -Dwastecheck.fillers=1|2} sets it for measuring.
+     */
+    private int fillers = Integer.getInteger("wastecheck.fillers", 0);
+
+    /** Whether the JVM compiles with C1 alone: {@code ./wastecheck} says so below 320 MB of input. */
+    private static final boolean C1_ONLY = "c1".equals(System.getProperty("wastecheck.jit"));
+
+    /**
+     * Whether a run of {@code def}'s rows longer than a chunk is filled by two threads: as set
+     * ({@link #fillers(int)}), or by default where a second one pays on two cores. Two fillers
+     * replay every chunk's tokens each and each fills half the columns: about a fifth more
+     * filling in all (perf, 1 GB: orders 4,273 samples of filling with one, 5,001 with two;
+     * pandas 3,104 and 3,792), repaid only where filling outweighs reading by far. Compiled by
+     * C2 it does not for the orders, ORM, text and MediaWiki shapes (one filler took 0.84-0.97x
+     * two's time at 1 GB, orders 0.90x at 4 GB), where it does for pandas' doubles, each parsed
+     * as a double (filling 2.1x reading's samples, orders 1.46x; one filler 1.00-1.04x at 1 GB,
+     * 1.12x at 4 GB); with C1 alone filling is slower and two fillers pay on ORM (one 1.04x)
+     * and pandas (1.12x) at 100 MB, orders aside (0.94x) (docs/benchmarks.md, issue 32).
+     */
+    private boolean twoFillers(TableDef def) {
+        if (fillers > 0) {
+            return fillers > 1;
+        }
+        return C1_ONLY
+                || def.columns().stream()
+                        .anyMatch(c -> c.type().family() == TypeFamily.DOUBLE
+                                || c.type().family() == TypeFamily.FLOAT);
+    }
 
     /**
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
@@ -985,7 +1013,7 @@ public final class DumpLoader {
             if (first) {
                 first = false;
                 // a chunk less than full is the whole run: one filler; a longer run is split
-                if (fillers > 1 && chunk.full() && def.columns().size() > 1) {
+                if (twoFillers(def) && chunk.full() && def.columns().size() > 1) {
                     split(chunk);
                 }
             }
