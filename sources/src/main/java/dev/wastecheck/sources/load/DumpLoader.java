@@ -100,18 +100,30 @@ public final class DumpLoader {
      * C2 it does not for the orders, ORM, text and MediaWiki shapes (one filler took 0.84-0.97x
      * two's time at 1 GB, orders 0.90x at 4 GB), where it does for pandas' doubles, each parsed
      * as a double (filling 2.1x reading's samples, orders 1.46x; one filler 1.00-1.04x at 1 GB,
-     * 1.12x at 4 GB); with C1 alone filling is slower and two fillers pay on ORM (one 1.04x)
-     * and pandas (1.12x) at 100 MB, orders aside (0.94x) (docs/benchmarks.md, issue 32).
+     * 1.12x at 4 GB). With C1 alone filling is slower: two fillers pay on a table of many
+     * columns (ORM's 45: one filler 1.03-1.16x at 100 MB), on doubles (pandas: 1.06-1.15x) and
+     * where one text column outweighs the others together (text: 0.96-1.07x; the second filler
+     * counts its characters from each chunk's end), not on orders' 9 columns (one: 0.90-0.97x)
+     * nor MediaWiki's 11 (0.98-1.01x) (docs/benchmarks.md, issue 32).
+     *
+     * @param heavyText whether one text column weighs more than the others together in the
+     *     run's first chunk ({@link ArrowRowBuilder#cost})
      */
-    private boolean twoFillers(TableDef def) {
+    private boolean twoFillers(TableDef def, boolean heavyText) {
         if (fillers > 0) {
             return fillers > 1;
         }
-        return C1_ONLY
-                || def.columns().stream()
-                        .anyMatch(c -> c.type().family() == TypeFamily.DOUBLE
-                                || c.type().family() == TypeFamily.FLOAT);
+        boolean doubles = def.columns().stream()
+                .anyMatch(
+                        c -> c.type().family() == TypeFamily.DOUBLE || c.type().family() == TypeFamily.FLOAT);
+        return doubles || C1_ONLY && (heavyText || def.columns().size() >= MANY_COLUMNS);
     }
+
+    /**
+     * With C1 alone, a table of this many columns is filled on two threads ({@link #twoFillers}):
+     * ORM's 45 gain (one filler 1.03-1.16x), orders' 9 and MediaWiki's 11 do not (0.90-0.97x, 0.98-1.01x).
+     */
+    private static final int MANY_COLUMNS = 16;
 
     /**
      * @param loaded   tables loaded so far, by lower-case name; this loader adds to it
@@ -1013,8 +1025,8 @@ public final class DumpLoader {
             if (first) {
                 first = false;
                 // a chunk less than full is the whole run: one filler; a longer run is split
-                if (twoFillers(def) && chunk.full() && def.columns().size() > 1) {
-                    split(chunk);
+                if (fillers != 1 && chunk.full() && def.columns().size() > 1) {
+                    split(chunk); // or not: twoFillers
                 }
             }
             if (mine == null) {
@@ -1039,6 +1051,15 @@ public final class DumpLoader {
                 order[i] = i;
             }
             Arrays.sort(order, (x, y) -> Long.compare(weight[y], weight[x]));
+            long total = 0;
+            for (long w : weight) {
+                total += w;
+            }
+            int heavy = order[0];
+            boolean heavyText = 2 * weight[heavy] > total && builder.storage()[heavy] == ColumnStorage.TEXT;
+            if (!twoFillers(def, heavyText)) {
+                return;
+            }
             boolean[] ours = new boolean[n];
             long a = 0;
             long b = 0;
@@ -1063,8 +1084,7 @@ public final class DumpLoader {
             theirs = new Half(other, 1);
             // a text column heavier than all the others together stays on this side (the first
             // dealt): the other counts its values' characters from each chunk's end meanwhile
-            int heavy = order[0];
-            if (2 * weight[heavy] > a + b && builder.storage()[heavy] == ColumnStorage.TEXT) {
+            if (heavyText) {
                 int index = builder.indexOf(heavy);
                 builder.countedIndex(index);
                 theirs.countIndex = index;
