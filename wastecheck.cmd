@@ -87,5 +87,5 @@ goto :eof
 :sized
 if defined BIG goto :eof
 if not defined HASINPUT goto :eof
-if %INPUTKB% LSS 327680 set "C1FLAG=-XX:TieredStopAtLevel=1 -Dwastecheck.jit=c1"
+if %INPUTKB% LSS 327680 set "C1FLAG=-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Dwastecheck.jit=c1"
 goto :eof

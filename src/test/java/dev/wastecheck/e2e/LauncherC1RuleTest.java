@@ -101,12 +101,13 @@ class LauncherC1RuleTest {
      */
     @Test
     void c2GetsTheDirectivesAndC1DoesNot() throws Exception {
-        // with C1 alone the loader is told so: it fills long runs on two threads (DumpLoader.twoFillers)
+        // with C1 alone one compiler thread, and the loader is told so (DumpLoader.twoFillers)
         assertThat(javaArgs("analyze", input.toString()))
-                .contains(C1 + " -Dwastecheck.jit=c1")
+                .contains(C1 + " -XX:CICompilerCount=1 -Dwastecheck.jit=c1")
                 .doesNotContain(C2_DIRECTIVES);
         assertThat(javaArgs("analyze", dir.toString()))
                 .doesNotContain(C1)
+                .doesNotContain("CICompilerCount")
                 .doesNotContain("wastecheck.jit")
                 .contains("-XX:+UnlockDiagnosticVMOptions " + C2_DIRECTIVES
                         + launcher.getParent().resolve(DIRECTIVES) + " -XX:-DisplayVMOutput");
@@ -142,6 +143,23 @@ class LauncherC1RuleTest {
         assertThat(realJava(false, "-XX:-DisplayVMOutput")).isEmpty();
         // without that flag, the line this guards against
         assertThat(realJava(false)).contains("compiler directives added");
+    }
+
+    /**
+     * The test's own JVM starts with the flags the launcher gives C1 alone: one compiler thread is
+     * allowed there (tiered C2 would refuse it: "CICompilerCount (1) must be at least 2").
+     */
+    @Test
+    void theJvmTakesOneCompilerThreadWithC1Alone() throws Exception {
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        C1,
+                        "-XX:CICompilerCount=1",
+                        "-version")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(out).isZero();
     }
 
     /**
