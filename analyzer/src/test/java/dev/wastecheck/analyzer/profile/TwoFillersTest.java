@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A table filled by two threads ({@link DumpLoader#fillers}, each its own columns of the same
- * rows) gives what one filler gives: the same rows in the same order, every column's
+ * rows), or by one while the reader counts its heavy text column ({@link
+ * DumpLoader#readerCounts}), gives what one filler alone gives: the same rows in the same order, every column's
  * {@link ColumnFacts} getter, every field of its profile, and the same bad rows, bad values and
  * recoded values, counted in the same order (the first five examples, the first bad value per
  * column). The dumps are long enough (several chunks and Arrow batches) to be split, and mix
@@ -54,8 +55,9 @@ class TwoFillersTest {
     /**
      * A text column heavier than all the others together (long UTF-8 values, as the bench's text
      * shape): the second filler counts its values' characters from each chunk's end while the
-     * first fills it from the start. Values the tokenizer saw as ASCII, NULLs, values that are not
-     * UTF-8 (recoded) and rows of the wrong width among them; the same rows, facts and counts.
+     * first fills it from the start; with one filler, the reader counts them so while the filler
+     * is behind. Values the tokenizer saw as ASCII, NULLs, values that are not UTF-8 (recoded) and
+     * rows of the wrong width among them; the same rows, facts and counts.
      */
     @Property(tries = 4)
     void aHeavyTextColumnCountedFromBothEndsCountsWhatOneCounts(
@@ -70,7 +72,9 @@ class TwoFillersTest {
             // runs of several statements (a run's first chunk, 1 MB here, must be full to be split),
             // then a statement with a column list, which starts a run of its own
             boolean list = statement++ % 4 == 3;
-            int n = Math.min(rows - done, 300 + r.nextInt(1500));
+            // the first run long enough to be split whatever the draw (two statements of 2,000
+            // rows, a megabyte each): the reader counts a chunk of a run only once it is split
+            int n = Math.min(rows - done, statement <= 2 ? 2_000 : 300 + r.nextInt(1500));
             write(out, list ? "INSERT INTO `doc` (`id`,`lang`,`body`) VALUES " : "INSERT INTO `doc` VALUES ");
             for (int i = 0; i < n; i++) {
                 out.write(i > 0 ? ',' : '(');
@@ -111,17 +115,28 @@ class TwoFillersTest {
             write(out, ";\n");
             done += n;
         }
-        LoadStats stats = oneAndTwoTheSame(out.toByteArray());
+        byte[] dump = out.toByteArray();
+        LoadStats stats = oneAndTwoTheSame(dump);
         assertThat(stats.table("doc").recodedValues()).isPositive();
+        sameAsOne(dump, 1, true); // one filler, the reader counting every chunk as the filler fills it
+        assertThat(lastReaderCounted).as("chunks the reader counted").isPositive();
     }
 
     /** Loads {@code dump} with one filler and with two and compares everything; the one filler's stats. */
     private static LoadStats oneAndTwoTheSame(byte[] dump) throws Exception {
+        return sameAsOne(dump, 2, true);
+    }
+
+    /**
+     * Loads {@code dump} with one filler alone and with {@code fillers} ({@code readerCounts}:
+     * the reader counting a heavy column) and compares everything; the one filler's stats.
+     */
+    private static LoadStats sameAsOne(byte[] dump, int fillers, boolean readerCounts) throws Exception {
         try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
             LoadStats oneStats = new LoadStats();
             LoadStats twoStats = new LoadStats();
-            Map<String, LoadedTable> one = load(db, dump, 1, oneStats);
-            Map<String, LoadedTable> two = load(db, dump, 2, twoStats);
+            Map<String, LoadedTable> one = load(db, dump, 1, false, oneStats);
+            Map<String, LoadedTable> two = load(db, dump, fillers, readerCounts, twoStats);
             assertThat(two.keySet()).containsExactlyElementsOf(one.keySet());
             for (String name : one.keySet()) {
                 LoadedTable a = one.get(name);
@@ -175,7 +190,7 @@ class TwoFillersTest {
         try (ProfilingDatabase db = new ProfilingDatabase(ProfilingOptions.defaults())) {
             for (int fillers = 1; fillers <= 2; fillers++) {
                 LoadStats stats = new LoadStats();
-                LoadedTable t = load(db, dump, fillers, stats).get("t");
+                LoadedTable t = load(db, dump, fillers, false, stats).get("t");
                 assertThat(rows(db, t))
                         .as("%d fillers", fillers)
                         .containsExactly("1|a|x|", "null|null|null|", "4|d|null|", "5|e|null|", "null|null|null|");
@@ -184,17 +199,29 @@ class TwoFillersTest {
         }
     }
 
-    private static Map<String, LoadedTable> load(ProfilingDatabase db, byte[] dump, int fillers, LoadStats stats)
-            throws Exception {
+    /**
+     * Loads {@code dump} on {@code fillers} threads; {@code readerCounts}: the reader counts a
+     * heavy column, with one filler at every chunk ({@link DumpLoader#readerCountsAlways}).
+     */
+    private static Map<String, LoadedTable> load(
+            ProfilingDatabase db, byte[] dump, int fillers, boolean readerCounts, LoadStats stats) throws Exception {
         DdlCatalog catalog = new DdlCatalog(Dialect.MYSQL);
         Map<String, LoadedTable> loaded = DumpLoader.newTableMap();
         try (SqlScriptReader reader = new SqlScriptReader(new ByteArrayInputStream(dump), "two.sql", true)) {
-            new DumpLoader(db, catalog, stats, loaded, pos -> {})
+            DumpLoader loader = new DumpLoader(db, catalog, stats, loaded, pos -> {})
                     .fillers(fillers)
-                    .load(reader);
+                    .readerCounts(readerCounts);
+            if (readerCounts && fillers == 1) {
+                loader.readerCountsAlways();
+            }
+            loader.load(reader);
+            lastReaderCounted = loader.readerCountedChunks();
         }
         return loaded;
     }
+
+    /** {@link DumpLoader#readerCountedChunks} of the last {@link #load}. */
+    private static long lastReaderCounted;
 
     /** Every row as text, in the order DuckDB keeps them. */
     private static List<String> rows(ProfilingDatabase db, LoadedTable t) throws Exception {

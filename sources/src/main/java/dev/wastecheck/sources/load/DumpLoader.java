@@ -29,6 +29,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -171,6 +173,36 @@ public final class DumpLoader {
         return this;
     }
 
+    /**
+     * Whether the reader counts the characters of a one-filler run's heavy text column while the
+     * filler is behind ({@link #countThenPut}); on by default, {@code
+     * -Dwastecheck.readerCounts=false} turns it off for measuring. The facts and counts are the
+     * same either way.
+     */
+    public DumpLoader readerCounts(boolean on) {
+        this.readerCounts = on;
+        return this;
+    }
+
+    private boolean readerCounts = !"false".equals(System.getProperty("wastecheck.readerCounts"));
+
+    /**
+     * Has the reader, where it counts ({@link #readerCounts}), count the latest chunk at every
+     * hand-over, not only while the filler is behind: it then counts chunks the filler is filling
+     * at the same time, which tests of the two meeting need. Slower; not for real loads.
+     */
+    public DumpLoader readerCountsAlways() {
+        this.countAlways = true;
+        return this;
+    }
+
+    /** The chunks the reader counted a heavy column of ({@link #readerCounts}), in all runs so far. */
+    public long readerCountedChunks() {
+        return readerCounted.get();
+    }
+
+    private final AtomicLong readerCounted = new AtomicLong();
+
     // ------------------------------------------------------------------ what the reader hands over
 
     private sealed interface Event permits RunStart, Batch, RunEnd, Done, Failed {}
@@ -215,6 +247,10 @@ public final class DumpLoader {
         producer.start();
         try {
             consume(queue);
+            if (readerCounted.get() > 0 && Boolean.getBoolean("wastecheck.logSql")) {
+                System.err.println(
+                        "-- the reader counted a heavy column's characters in " + readerCounted.get() + " chunks");
+            }
         } finally {
             producer.interrupt();
             fillerThread.interrupt();
@@ -944,6 +980,8 @@ public final class DumpLoader {
         private Helper helper;
         /** The current run's {@link RunStart#unstored}. */
         private AtomicBoolean unstored;
+        /** The value index the reader counts the characters of for this run's one filler ({@link #split}), or -1. */
+        private AtomicInteger readerCounts;
         /** The batch filled and never sent once the run is {@link #unstored} (one filler), or null. */
         private VectorSchemaRoot scratch;
 
@@ -995,12 +1033,13 @@ public final class DumpLoader {
             }
         }
 
-        void startRun(TableDef def, List<String> columns) throws InterruptedException {
+        void startRun(TableDef def, List<String> columns, AtomicInteger readerCounts) throws InterruptedException {
             if (catalog.dialect() == Dialect.MYSQL) {
                 MysqlIdentifiers.check(def);
             }
             this.def = def;
             this.columns = columns;
+            this.readerCounts = readerCounts;
             builder = newBuilder();
             ColumnFacts[] counted = builder.countFacts(facts.get(def.key()), distinctBudget);
             facts.put(def.key(), counted);
@@ -1025,14 +1064,16 @@ public final class DumpLoader {
             if (first) {
                 first = false;
                 // a chunk less than full is the whole run: one filler; a longer run is split
-                if (fillers != 1 && chunk.full() && def.columns().size() > 1) {
+                if (chunk.full() && def.columns().size() > 1) {
                     split(chunk); // or not: twoFillers
                 }
             }
             if (mine == null) {
                 chunk.replay(builder, this::beforeRow);
-                chunk.reset();
-                free.put(chunk);
+                if (chunk.release()) { // else the reader is still counting it, and frees it
+                    chunk.reset();
+                    free.put(chunk);
+                }
                 return;
             }
             chunk.pending.set(2);
@@ -1058,6 +1099,17 @@ public final class DumpLoader {
             int heavy = order[0];
             boolean heavyText = 2 * weight[heavy] > total && builder.storage()[heavy] == ColumnStorage.TEXT;
             if (!twoFillers(def, heavyText)) {
+                if (heavyText && DumpLoader.this.readerCounts) {
+                    // one filler: the reader counts the heavy column's characters from each
+                    // chunk's end while it waits for a free chunk (produceRun)
+                    int index = builder.indexOf(heavy);
+                    builder.countedIndex(index);
+                    readerCounts.set(index);
+                    if (Boolean.getBoolean("wastecheck.logSql")) {
+                        System.err.println("-- " + def.name() + ": one filler; the reader counts the characters of "
+                                + def.columns().get(heavy).name());
+                    }
+                }
                 return;
             }
             boolean[] ours = new boolean[n];
@@ -1515,10 +1567,12 @@ public final class DumpLoader {
         }
         firstDefs.put(def.key(), def);
         TableDef runDef = def;
+        AtomicInteger counts = new AtomicInteger(-1); // set by the filler where the reader counts (Filler.split)
         steps.put(f -> {
-            f.startRun(runDef, columns);
+            f.startRun(runDef, columns, counts);
             return false;
         });
+        ArrayDeque<TokenChunk> handed = new ArrayDeque<>(); // the latest chunks given to the filler
         SqlScriptReader.Statement next = null;
         TokenChunk chunk = free.take();
         try {
@@ -1548,10 +1602,23 @@ public final class DumpLoader {
                 if (done || chunk.full()) {
                     TokenChunk full = chunk;
                     chunk = null;
-                    steps.put(f -> {
-                        f.fill(full);
-                        return false;
-                    });
+                    full.pending.set(1); // its filler (Filler.fill; two set it to two)
+                    handed.remove(full);
+                    if (handed.size() > CHUNKS + 2) {
+                        handed.pollFirst();
+                    }
+                    handed.addLast(full);
+                    countThenPut(
+                            steps,
+                            f -> {
+                                f.fill(full);
+                                return false;
+                            },
+                            free,
+                            handed,
+                            counts,
+                            readerCounted,
+                            countAlways);
                     progress.accept(reader.position());
                     if (!done) {
                         chunk = free.take();
@@ -1577,6 +1644,60 @@ public final class DumpLoader {
     }
 
     private final Map<String, TableDef> firstDefs = new HashMap<>();
+
+    /**
+     * Hands {@code fill}, the chunk last added to {@code handed}, over to the filler once it has
+     * room for it. Until then the filler is behind: where one filler fills a run whose heavy text
+     * column it counts the characters of ({@code counts}, {@link Filler#split}), the reader counts
+     * them meanwhile in the chunks in {@code handed}, the latest first (the last the filler comes
+     * to), each from its end until the filler, filling from its start, meets it ({@link
+     * TokenChunk#countFromEnd}, as the second of two fillers does; the last of the two at a chunk
+     * frees it). The text shape's one filler spent 60% of its time in {@link Utf8#chars} at 1 GB
+     * while the reader waited on it 44% of its own (docs/benchmarks.md, issue 32).
+     *
+     * @param always count the latest chunk even when the filler has room (tests: the reader then
+     *     counts a chunk while the filler fills it)
+     */
+    static <S> void countThenPut(
+            BlockingQueue<S> steps,
+            S fill,
+            BlockingQueue<TokenChunk> free,
+            ArrayDeque<TokenChunk> handed,
+            AtomicInteger counts,
+            AtomicLong counted,
+            boolean always)
+            throws InterruptedException {
+        boolean given = steps.offer(fill);
+        while (!given || always) {
+            int index = counts.get();
+            TokenChunk c = null;
+            while (index >= 0 && c == null && !handed.isEmpty()) {
+                TokenChunk x = handed.pollLast();
+                if (x.claim()) {
+                    c = x;
+                }
+            }
+            if (c == null) {
+                if (!given) {
+                    steps.put(fill); // nothing to count: wait, as before
+                }
+                return;
+            }
+            c.countFromEnd(index);
+            counted.incrementAndGet();
+            if (c.release()) {
+                c.reset();
+                free.put(c);
+            }
+            if (given) {
+                return;
+            }
+            given = steps.offer(fill);
+        }
+    }
+
+    /** {@link #countThenPut}'s {@code always} ({@link #readerCountsAlways}). */
+    private boolean countAlways;
 
     /**
      * Rows for a table no CREATE TABLE declared (a data-only dump): with a column list they are

@@ -14,20 +14,46 @@ import java.util.concurrent.atomic.AtomicInteger;
  * line numbers and batch boundaries come out the same.
  */
 final class TokenChunk extends RecordedRows {
-    /** Fillers still replaying this chunk: with two on one table, the last one done frees it. */
+    /**
+     * Threads still at this chunk, the last one done frees it: its two fillers, or its one filler
+     * and the reader counting its heavy column from the end ({@link #claim}).
+     */
     final AtomicInteger pending = new AtomicInteger();
+
+    /**
+     * Joins the threads at this chunk (the reader, to {@link #countFromEnd}), unless its filler is
+     * done with it already.
+     */
+    boolean claim() {
+        while (true) {
+            int p = pending.get();
+            if (p <= 0) {
+                return false;
+            }
+            if (pending.compareAndSet(p, p + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Leaves this chunk; whether the caller was the last at it (and so frees it). */
+    boolean release() {
+        return pending.decrementAndGet() <= 0;
+    }
+
     /** Each filler's deferred counts of this chunk ({@link ArrowRowBuilder#takeEvents}). */
     @SuppressWarnings("unchecked")
     final List<ArrowRowBuilder.StatEvent>[] events = new List[2];
 
-    // the characters of one column's values, counted by the second filler from the chunk's end
-    // while the first fills from its start (countFromEnd): per call, valid from countedFrom on
+    // the characters of one column's values, counted by the second filler (or, with one filler, the
+    // reader) from the chunk's end while the filler fills from its start (countFromEnd): per call,
+    // valid from countedFrom on
     private int[] counted = new int[0];
     /** The lowest call whose characters {@link #counted} holds; past the end: none. */
     private volatile int countedFrom = Integer.MAX_VALUE;
-    /** The call the first filler is at in the counted column: the second stops below it. */
+    /** The call the filler is at in the counted column: the counting side stops below it. */
     private volatile int fillingAt = -1;
-    /** The counted column's calls and their bytes' offsets (the second filler's, reused). */
+    /** The counted column's calls and their bytes' offsets (the counting side's, reused). */
     private int[] heavyCalls = new int[256];
 
     private int[] heavyAt = new int[256];
@@ -44,6 +70,7 @@ final class TokenChunk extends RecordedRows {
     @Override
     public void reset() {
         super.reset();
+        pending.set(0);
         events[0] = null;
         events[1] = null;
         countedFrom = Integer.MAX_VALUE;
@@ -51,10 +78,11 @@ final class TokenChunk extends RecordedRows {
     }
 
     /**
-     * The second filler's share of the first's heavy column ({@link ArrowRowBuilder#countedIndex}):
+     * The second filler's share of the first's heavy column ({@link ArrowRowBuilder#countedIndex}),
+     * or with one filler the reader's while the filler is behind ({@code DumpLoader.countThenPut}):
      * {@link Utf8#chars} of the values at value index {@code index}, from the chunk's last toward
-     * its first, until it meets the first filler, which fills from the start and takes each count
-     * found here ({@link #replayOwn}) instead of counting again. Each count is published (a
+     * its first, until it meets the filler, which fills from the start and takes each count found
+     * here ({@link #replay}, {@link #replayOwn}) instead of counting again. Each count is published (a
      * volatile write of {@link #countedFrom}) after it is stored; the first reads it before the
      * count. Every value of the column but those of 2^24 bytes or more (calls of their own, left to
      * the first) is counted, so that no count of an earlier chunk is left in its slot; an ASCII
@@ -149,7 +177,8 @@ final class TokenChunk extends RecordedRows {
      */
     void replay(ArrowRowBuilder sink, BeforeRow beforeRow) throws InterruptedException {
         boolean[] skip = sink.skipIndex();
-        if (skip != null && sink.countedIndex() >= 0) {
+        int heavy = sink.countedIndex(); // one filler's heavy column, counted from the end by the reader
+        if (skip != null && heavy >= 0) {
             // a heavy column counted from both ends; other splits replay every call (stepping over
             // the other's values in replayOwn did not pay on ORM, pandas, MediaWiki: docs/benchmarks.md)
             replayOwn(sink, beforeRow, skip);
@@ -169,7 +198,13 @@ final class TokenChunk extends RecordedRows {
                 }
                 int len = (int) (w & 0xFFFFFF);
                 int k = (int) ((w >>> 24) & 0xFF);
-                sink.value((int) ((w >>> 32) & 0x3FFFFFFF), k & ~ASCII, data, at, len, (k & ASCII) != 0);
+                int index = (int) ((w >>> 32) & 0x3FFFFFFF);
+                if (index == heavy) {
+                    fillingAt = i; // countFromEnd stops below it
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0, countedChars(i));
+                } else {
+                    sink.value(index, k & ~ASCII, data, at, len, (k & ASCII) != 0);
+                }
                 at += len;
             } else if (tag == END) {
                 sink.endRow((int) ((w >>> 32) & 0x3FFFFFFF), calls[++i]);
