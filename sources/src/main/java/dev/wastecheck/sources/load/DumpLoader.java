@@ -103,10 +103,12 @@ public final class DumpLoader {
      * two's time at 1 GB, orders 0.90x at 4 GB), where it does for pandas' doubles, each parsed
      * as a double (filling 2.1x reading's samples, orders 1.46x; one filler 1.00-1.04x at 1 GB,
      * 1.12x at 4 GB). With C1 alone filling is slower: two fillers pay on a table of many
-     * columns (ORM's 45: one filler 1.03-1.16x at 100 MB), on doubles (pandas: 1.06-1.15x) and
-     * where one text column outweighs the others together (text: 0.96-1.07x; the second filler
-     * counts its characters from each chunk's end), not on orders' 9 columns (one: 0.90-0.97x)
-     * nor MediaWiki's 11 (0.98-1.01x) (docs/benchmarks.md, issue 32).
+     * columns (ORM's 45: one filler 1.03-1.16x at 100 MB) and on doubles (pandas: 1.06-1.15x),
+     * not on orders' 9 columns (one: 0.90-0.97x) nor MediaWiki's 11 (0.98-1.01x). Where one text
+     * column outweighs the others together, one filler while the reader counts its characters
+     * ({@link #readerCounts}): 0.90-0.96x two fillers' time on text at 100 MB, where the second
+     * filler counted them (without the reader counting, two: one took 0.96-1.07x)
+     * (docs/benchmarks.md, issue 32).
      *
      * @param heavyText whether one text column weighs more than the others together in the
      *     run's first chunk ({@link ArrowRowBuilder#cost})
@@ -118,7 +120,8 @@ public final class DumpLoader {
         boolean doubles = def.columns().stream()
                 .anyMatch(
                         c -> c.type().family() == TypeFamily.DOUBLE || c.type().family() == TypeFamily.FLOAT);
-        return doubles || C1_ONLY && (heavyText || def.columns().size() >= MANY_COLUMNS);
+        return doubles
+                || C1_ONLY && (heavyText && !readerCounts || def.columns().size() >= MANY_COLUMNS);
     }
 
     /**
