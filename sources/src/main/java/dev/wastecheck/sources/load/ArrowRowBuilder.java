@@ -504,8 +504,8 @@ public final class ArrowRowBuilder implements SqlScriptReader.ValueSink {
      */
     private boolean[] uncopied;
 
-    /** Rows a batch's vectors are allocated for at first (a batch closes at 16,384 in {@link DumpLoader}). */
-    static final int INITIAL_ROWS = 16_384;
+    /** Rows a batch's vectors are allocated for at first: a batch's rows ({@link DumpLoader#BATCH_ROWS}). */
+    static final int INITIAL_ROWS = 15_872;
 
     private Writer[] writers;
 
