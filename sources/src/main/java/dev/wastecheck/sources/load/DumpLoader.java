@@ -992,7 +992,7 @@ public final class DumpLoader {
         /** The current run's {@link RunStart#unstored}. */
         private AtomicBoolean unstored;
         /** The value index the reader counts the characters of for this run's one filler ({@link #split}), or -1. */
-        private AtomicInteger readerCounts;
+        private AtomicInteger countedByReader;
         /** The batch filled and never sent once the run is {@link #unstored} (one filler), or null. */
         private VectorSchemaRoot scratch;
 
@@ -1044,13 +1044,13 @@ public final class DumpLoader {
             }
         }
 
-        void startRun(TableDef def, List<String> columns, AtomicInteger readerCounts) throws InterruptedException {
+        void startRun(TableDef def, List<String> columns, AtomicInteger countedByReader) throws InterruptedException {
             if (catalog.dialect() == Dialect.MYSQL) {
                 MysqlIdentifiers.check(def);
             }
             this.def = def;
             this.columns = columns;
-            this.readerCounts = readerCounts;
+            this.countedByReader = countedByReader;
             builder = newBuilder();
             ColumnFacts[] counted = builder.countFacts(facts.get(def.key()), distinctBudget);
             facts.put(def.key(), counted);
@@ -1110,12 +1110,12 @@ public final class DumpLoader {
             int heavy = order[0];
             boolean heavyText = 2 * weight[heavy] > total && builder.storage()[heavy] == ColumnStorage.TEXT;
             if (!twoFillers(def, heavyText)) {
-                if (heavyText && DumpLoader.this.readerCounts) {
+                if (heavyText && readerCounts) {
                     // one filler: the reader counts the heavy column's characters from each
-                    // chunk's end while it waits for a free chunk (produceRun)
+                    // chunk's end while the filler has no room for its next chunk (countThenPut)
                     int index = builder.indexOf(heavy);
                     builder.countedIndex(index);
-                    readerCounts.set(index);
+                    countedByReader.set(index);
                     if (Boolean.getBoolean("wastecheck.logSql")) {
                         System.err.println("-- " + def.name() + ": one filler; the reader counts the characters of "
                                 + def.columns().get(heavy).name());
